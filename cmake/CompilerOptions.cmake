@@ -1,0 +1,8 @@
+# Warnings and code generation for the project's own targets (never for dependencies).
+add_library(qkv_compile_options INTERFACE)
+target_compile_options(qkv_compile_options INTERFACE
+  $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wpedantic>)
+if(QKV_NATIVE)
+  # Eigen's float GEMM runs ~4x faster with AVX2/FMA than with the SSE2 baseline (design.md 5).
+  target_compile_options(qkv_compile_options INTERFACE $<$<CXX_COMPILER_ID:GNU,Clang>:-march=native>)
+endif()

@@ -1,0 +1,23 @@
+#pragma once
+// Which (query, key) pairs may attend. Masked pairs get score -inf before the softmax.
+
+#include <vector>
+
+#include "core/common/matrix.hpp"
+
+namespace qkv {
+
+struct AttentionMask {
+    // Decoder masked self-attention: query t sees keys 0..t only.
+    bool causal = false;
+    // Key padding: keyPadding[j] == true hides key j from every query. Empty = none hidden.
+    std::vector<bool> keyPadding;
+
+    bool masked(Index query, Index key) const
+    {
+        if (causal && key > query) return true;
+        return !keyPadding.empty() && keyPadding[static_cast<std::size_t>(key)];
+    }
+};
+
+}  // namespace qkv

@@ -1,0 +1,35 @@
+#pragma once
+// Checks a configuration before any of it reaches Eigen, with messages a person understands.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/config/config.hpp"
+
+namespace qkv {
+
+// The control a problem belongs to, so the UI can show the message right there.
+enum class ConfigField { Source, Target, Mode, DModel, Heads, KeyValueHeads, Weights, Embeddings };
+
+struct ValidationIssue {
+    ConfigField field;
+    std::string message;
+};
+
+// Sizes and structure: h >= 1, h divides d_model (the message names the nearest valid h),
+// d_model within limits, the sentence(s) the mode needs are non-empty and within limits, and
+// the estimated memory stays under limits::maxResultBytes. Empty = valid.
+std::vector<ValidationIssue> validateConfig(const Config& config);
+
+// The valid head count (a divisor of d_model) nearest to `requested`; ties go to the larger.
+Index nearestValidHeadCount(Index d_model, Index requested);
+
+// Bytes a Result needs: X_q, X_kv, Q, K, V, per-head scores and attention, head outputs,
+// output. Used to refuse configurations that would not fit before allocating.
+std::size_t estimateResultBytes(Index queryTokens, Index keyTokens, Index d_model, Index headCount);
+
+// Joins issue messages into one line each ("h: ...").
+std::string describe(const std::vector<ValidationIssue>& issues);
+
+}  // namespace qkv

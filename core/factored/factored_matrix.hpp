@@ -1,0 +1,59 @@
+#pragma once
+// The bilinear form of one head, W_i = W_i^Q (W_i^K)^T, kept as its two thin factors.
+//
+// Without biases, Q_i K_i^T = (X_q W_i^Q)(X_kv W_i^K)^T = X_q W_i X_kv^T (paper section 3.2.2):
+// the d_model x d_model matrix W_i has rank <= d_k and costs d_model^2 parameters, while the
+// factors cost 2 * d_model * d_k. Like TransformerLens's FactoredMatrix, for one head.
+// All analysis in double (design.md section 2).
+
+#include "core/common/matrix.hpp"
+#include "core/weights/attention_weights.hpp"
+
+namespace qkv {
+
+class FactoredMatrix {
+public:
+    // left = W_i^Q (d_model x d_k), right = W_i^K (d_model x d_k).
+    FactoredMatrix(MatrixD left, MatrixD right);
+    // Head `head` of a layer: W_i^Q and W_i^K column blocks of W^Q and W^K.
+    static FactoredMatrix forHead(const AttentionWeights& weights, Index headCount, Index head);
+
+    Index d_model() const { return left_.rows(); }
+    Index d_k() const { return left_.cols(); }
+    const MatrixD& left() const { return left_; }    // W_i^Q
+    const MatrixD& right() const { return right_; }  // W_i^K
+
+    // W_i = left * right^T, d_model x d_model. Forms the dense matrix: O(d_model^2 d_k).
+    MatrixD dense() const;
+    // Rows [row0, row0+rows) and columns [col0, col0+cols) of W_i, without forming all of it.
+    MatrixD denseBlock(Index row0, Index col0, Index rows, Index cols) const;
+
+    // Singular values of W_i in decreasing order, d_k of them (the rest of W_i's d_model
+    // singular values are exactly zero). From thin QRs of the factors and the SVD of the
+    // d_k x d_k middle R_L R_R^T: O(d_model d_k^2), never an SVD of the dense matrix.
+    const VectorD& singularValues() const;
+    // sigma_max * d_model * epsilon (the usual matrix-rank tolerance).
+    double rankTolerance() const;
+    // Number of singular values above rankTolerance().
+    Index numericalRank() const;
+    // ||W_i||_F = sqrt(sum sigma^2), from the singular values.
+    double frobeniusNorm() const;
+
+private:
+    MatrixD left_;   // d_model x d_k
+    MatrixD right_;  // d_model x d_k
+    mutable VectorD singularValues_;
+    mutable bool haveSingularValues_ = false;
+};
+
+// How far the two ways of computing a head's scores disagree.
+struct EquivalenceReport {
+    double maxAbsDifference = 0.0;  // max |X_q W_i X_kv^T - (X_q W_i^Q)(X_kv W_i^K)^T|
+    double maxAbsScore = 0.0;       // max |(X_q W_i^Q)(X_kv W_i^K)^T|
+    double relativeError = 0.0;     // maxAbsDifference / max(maxAbsScore, tiny)
+};
+// Unscaled (no 1/sqrt(d_k)), no biases; X_q is n_q x d_model, X_kv is n_k x d_model.
+EquivalenceReport equivalenceReport(const FactoredMatrix& factored, const MatrixF& queryInput,
+                                    const MatrixF& keyValueInput);
+
+}  // namespace qkv

@@ -1,0 +1,29 @@
+#pragma once
+// Splits a sentence into word and punctuation tokens.
+//
+// Words are runs of letters, digits, marks and apostrophes-inside-words; each punctuation or
+// symbol character is a token of its own; each CJK ideograph, kana or emoji is a token of its
+// own (as BERT's basic tokenizer does). UTF-8 aware: a multi-byte character is never split,
+// and a malformed byte becomes a one-byte token "\xEF\xBF\xBD" (U+FFFD) with its original span.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace qkv {
+
+struct Token {
+    std::string text;        // the token's UTF-8 text (malformed bytes become U+FFFD)
+    std::size_t byteBegin;   // span in the input: [byteBegin, byteEnd)
+    std::size_t byteEnd;
+};
+
+// Empty or whitespace-only input gives no tokens.
+std::vector<Token> tokenize(std::string_view utf8);
+
+// Lower-cases ASCII, Latin-1 Supplement, Latin Extended-A, Greek and Cyrillic letters; other
+// characters pass through. Generated embeddings key on this (design.md section 2).
+std::string lowerCase(std::string_view utf8);
+
+}  // namespace qkv
