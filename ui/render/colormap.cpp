@@ -1,0 +1,92 @@
+#include "ui/render/colormap.hpp"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <cmath>
+
+namespace qkv::ui {
+namespace {
+#include "ui/render/colormap_tables.inc"
+}  // namespace
+
+Colormap::Colormap(ColormapName name, const std::array<unsigned, 256>& table)
+    : name_(name), table_(table)
+{
+    for (unsigned& entry : table_) entry |= 0xff000000u;
+}
+
+const Colormap& Colormap::get(ColormapName name)
+{
+    static const Colormap viridis(ColormapName::Viridis, viridisTable);
+    static const Colormap magma(ColormapName::Magma, magmaTable);
+    static const Colormap cividis(ColormapName::Cividis, cividisTable);
+    static const Colormap greys(ColormapName::Greys, greysTable);
+    static const Colormap redBlue(ColormapName::RedBlue, redBlueTable);
+    switch (name) {
+    case ColormapName::Viridis: return viridis;
+    case ColormapName::Magma: return magma;
+    case ColormapName::Cividis: return cividis;
+    case ColormapName::Greys: return greys;
+    case ColormapName::RedBlue: return redBlue;
+    }
+    return viridis;
+}
+
+std::vector<ColormapName> Colormap::all()
+{
+    return {ColormapName::Viridis, ColormapName::Magma, ColormapName::Cividis, ColormapName::Greys,
+            ColormapName::RedBlue};
+}
+
+unsigned Colormap::rgb(double t) const
+{
+    if (std::isnan(t)) return neutralColor().rgba();
+    const double clamped = std::clamp(t, 0.0, 1.0);
+    const auto index = static_cast<std::size_t>(std::lround(clamped * 255.0));
+    return table_[index];
+}
+
+QColor Colormap::map(double t) const { return QColor::fromRgba(rgb(t)); }
+
+bool Colormap::isDiverging() const { return name_ == ColormapName::RedBlue; }
+
+QString Colormap::displayName() const
+{
+    switch (name_) {
+    case ColormapName::Viridis: return QCoreApplication::translate("Colormap", "Viridis");
+    case ColormapName::Magma: return QCoreApplication::translate("Colormap", "Magma");
+    case ColormapName::Cividis: return QCoreApplication::translate("Colormap", "Cividis");
+    case ColormapName::Greys: return QCoreApplication::translate("Colormap", "Greys");
+    case ColormapName::RedBlue:
+        return QCoreApplication::translate("Colormap", "Red-blue (diverging)");
+    }
+    return {};
+}
+
+QString Colormap::id() const
+{
+    switch (name_) {
+    case ColormapName::Viridis: return QStringLiteral("viridis");
+    case ColormapName::Magma: return QStringLiteral("magma");
+    case ColormapName::Cividis: return QStringLiteral("cividis");
+    case ColormapName::Greys: return QStringLiteral("greys");
+    case ColormapName::RedBlue: return QStringLiteral("redblue");
+    }
+    return {};
+}
+
+QColor Colormap::neutralColor() { return QColor(0x9a, 0x9a, 0x9a); }
+
+bool colormapFromId(const QString& id, ColormapName& name)
+{
+    for (ColormapName candidate : Colormap::all()) {
+        if (Colormap::get(candidate).id() == id) {
+            name = candidate;
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace qkv::ui

@@ -1,0 +1,46 @@
+#pragma once
+// Colormaps for every figure: perceptually uniform sequential maps (viridis by default) for
+// attention weights and a diverging map centred on zero for scores.
+
+#include <QColor>
+#include <QString>
+#include <QStringList>
+
+#include <array>
+#include <vector>
+
+namespace qkv::ui {
+
+enum class ColormapName { Viridis, Magma, Cividis, Greys, RedBlue };
+
+class Colormap {
+public:
+    // The shared instance of a named colormap (tables built once, read-only afterwards).
+    static const Colormap& get(ColormapName name);
+    // Every colormap, in menu order.
+    static std::vector<ColormapName> all();
+
+    // t in [0, 1] (clamped; NaN gives the neutral colour). 256 entries, nearest entry.
+    QColor map(double t) const;
+    // Same as map() but as 0xAARRGGBB for writing QImage pixels quickly.
+    unsigned rgb(double t) const;
+    // Diverging maps have a neutral centre at t = 0.5 (value 0 for symmetric ranges).
+    bool isDiverging() const;
+    QString displayName() const;
+    ColormapName name() const { return name_; }
+    // A stable lower-case identifier for settings and files ("viridis", "redblue").
+    QString id() const;
+
+    // Colour for cells with no value (NaN, masked): mid grey, drawn hatched where possible.
+    static QColor neutralColor();
+
+private:
+    Colormap(ColormapName name, const std::array<unsigned, 256>& table);
+    ColormapName name_;
+    std::array<unsigned, 256> table_;
+};
+
+// The id() strings back to names; false when unknown.
+bool colormapFromId(const QString& id, ColormapName& name);
+
+}  // namespace qkv::ui
