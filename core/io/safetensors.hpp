@@ -1,0 +1,110 @@
+#pragma once
+// safetensors files: reader and writer.
+//
+// Format (huggingface/safetensors):
+//   bytes 0..7   N, the header length, uint64 little-endian
+//   bytes 8..8+N a JSON object: { "<name>": {"dtype": "F32", "shape": [r, c],
+//                "data_offsets": [begin, end]}, ..., "__metadata__": {"key": "value"} }
+//                (optional metadata, string to string), padded with trailing spaces
+//   the rest     the data buffer: each tensor's values, C order, little-endian, at
+//                [begin, end) relative to the start of the buffer.
+//
+// The reader checks everything before use: header length against the file size (and a
+// 100 MB cap), JSON syntax, duplicate keys, required keys, known dtypes, shape product
+// against the offsets (with overflow checks), offsets that stay inside the buffer, do not
+// overlap and cover it with no gap (as the reference implementation demands).
+//
+// Representation: a Tensor keeps its raw little-endian bytes as stored in the file, plus the
+// dtype and shape; values are decoded on request (exactly, to double or float). So a file
+// round-trips bit for bit, memory stays at the file's size, and F16 / BF16 tensors cost two
+// bytes per value until converted. Non-finite values are not refused here (they are valid
+// safetensors); weights_file.hpp refuses them.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "core/common/expected.hpp"
+#include "core/common/matrix.hpp"
+
+namespace qkv {
+
+enum class TensorDtype { F16, BF16, F32, F64 };
+
+// "F16", "BF16", "F32", "F64".
+std::string_view tensorDtypeName(TensorDtype dtype);
+// Bytes per value: 2, 2, 4, 8.
+std::size_t tensorDtypeSize(TensorDtype dtype);
+
+// IEEE 754 binary16 and bfloat16 bit patterns to float, exactly (subnormals, +-0, +-Inf, NaN).
+float decodeFloat16(std::uint16_t bits);
+float decodeBFloat16(std::uint16_t bits);
+
+struct Tensor {
+    std::string name;
+    TensorDtype dtype = TensorDtype::F32;
+    std::vector<std::size_t> shape;   // empty for a scalar
+    std::vector<std::byte> data;      // raw little-endian values, C order
+
+    // prod(shape); 1 for a scalar.
+    std::size_t elementCount() const;
+    // Value `index` (C order), exact in double for every dtype. index < elementCount().
+    double valueAt(std::size_t index) const;
+    // All values in C order, exactly.
+    std::vector<double> toDoubles() const;
+
+    // F32 / F64 tensors of a matrix, shape [rows, cols].
+    static Tensor fromMatrix(std::string name, const MatrixF& matrix);
+    static Tensor fromMatrix(std::string name, const MatrixD& matrix);
+    // Any Eigen expression, evaluated row-major in its own scalar type (float -> F32,
+    // double -> F64).
+    template <class Derived>
+        requires std::is_same_v<typename Derived::Scalar, float> ||
+                 std::is_same_v<typename Derived::Scalar, double>
+    static Tensor fromMatrix(std::string name, const Eigen::MatrixBase<Derived>& matrix)
+    {
+        if constexpr (std::is_same_v<typename Derived::Scalar, float>)
+            return fromMatrix(std::move(name), MatrixF(matrix));
+        else
+            return fromMatrix(std::move(name), MatrixD(matrix));
+    }
+    // F32 / F64 tensors of shape [n] from a row or column vector.
+    static Tensor fromVector(std::string name, std::span<const float> values);
+    static Tensor fromVector(std::string name, std::span<const double> values);
+};
+
+struct SafetensorsFile {
+    std::vector<Tensor> tensors;                   // sorted by name
+    std::map<std::string, std::string> metadata;   // "__metadata__"
+
+    // nullptr when there is no tensor of that name.
+    const Tensor* find(std::string_view name) const;
+};
+
+// Which tensors to keep (the header is validated in full either way; the others' data are
+// neither read nor stored). An empty function keeps every tensor.
+using TensorFilter = std::function<bool(std::string_view name)>;
+
+// The limit on N, the JSON header's length.
+inline constexpr std::uint64_t kMaxSafetensorsHeaderBytes = 100'000'000;
+
+Expected<SafetensorsFile> parseSafetensors(std::span<const std::byte> bytes,
+                                           std::string_view sourceName,
+                                           const TensorFilter& keep = {});
+// Reads the header first, then only the data of the kept tensors, so a large model file costs
+// only what is asked for.
+Expected<SafetensorsFile> readSafetensors(const std::string& path, const TensorFilter& keep = {});
+
+// Writes every tensor (any dtype, its raw bytes) sorted by name, with the header padded with
+// spaces to a multiple of 8 bytes, through AtomicFile. Refuses duplicate names, the reserved
+// name "__metadata__", and tensors whose byte count does not match their shape.
+Status writeSafetensors(const std::string& path, const SafetensorsFile& file);
+
+}  // namespace qkv
