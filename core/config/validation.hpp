@@ -17,10 +17,17 @@ struct ValidationIssue {
     std::string message;
 };
 
+// Row counts of user-supplied embeddings that replace a sentence (-1: the sentence is typed and
+// must be tokenized and checked).
+struct SentenceOverrides {
+    Index sourceRows = -1;
+    Index targetRows = -1;
+};
+
 // Sizes and structure: h >= 1, h divides d_model (the message names the nearest valid h),
 // d_model within limits, the sentence(s) the mode needs are non-empty and within limits, and
 // the estimated memory stays under limits::maxResultBytes. Empty = valid.
-std::vector<ValidationIssue> validateConfig(const Config& config);
+std::vector<ValidationIssue> validateConfig(const Config& config, const SentenceOverrides& overrides = {});
 
 // The valid head count (a divisor of d_model) nearest to `requested`; ties go to the larger.
 Index nearestValidHeadCount(Index d_model, Index requested);

@@ -1,0 +1,106 @@
+#include "core/attention/multi_head_attention.hpp"
+
+#include <cassert>
+#include <cmath>
+#include <limits>
+
+namespace qkv {
+
+MatrixF softmaxForward(const MatrixF& scores, const AttentionMask& mask, std::vector<bool>& fullyMasked)
+{
+    const Index n_q = scores.rows();
+    const Index n_k = scores.cols();
+    MatrixF attention(n_q, n_k);  // n_q x n_k
+    fullyMasked.assign(static_cast<std::size_t>(n_q), false);
+    constexpr float infinity = std::numeric_limits<float>::infinity();
+
+#pragma omp parallel for schedule(static) if (n_q * n_k > 65536)
+    for (Index q = 0; q < n_q; ++q) {
+        // 3a. The row maximum over keys this query may see, starting from -infinity (no magic
+        //     lower bound), so exp() never overflows whatever the logits' magnitude.
+        float rowMax = -infinity;
+        for (Index k = 0; k < n_k; ++k)
+            if (!mask.masked(q, k)) rowMax = std::max(rowMax, scores(q, k));
+
+        auto row = attention.row(q);
+        if (rowMax == -infinity) {
+            // Every key masked (or every logit -inf): no distribution exists. Zeros, flagged.
+            row.setZero();
+            fullyMasked[static_cast<std::size_t>(q)] = true;
+            continue;
+        }
+        // 3b. exp(s - max) and its sum. A +inf logit is the limit of ever larger finite logits:
+        //     the infinite entries share the weight equally.
+        const bool infiniteMax = rowMax == infinity;
+        float sum = 0.0f;
+        for (Index k = 0; k < n_k; ++k) {
+            float weight = 0.0f;
+            if (!mask.masked(q, k)) {
+                const float s = scores(q, k);
+                weight = infiniteMax ? (s == infinity ? 1.0f : 0.0f) : std::exp(s - rowMax);
+            }
+            row(k) = weight;
+            sum += weight;
+        }
+        // 3c. Normalise; sum >= 1 because the maximum contributes exp(0) = 1.
+        row /= sum;
+    }
+    return attention;
+}
+
+AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const MatrixF& keyValueInput,
+                                          const AttentionWeights& weights, Index headCount,
+                                          const AttentionMask& mask)
+{
+    const Index d_model = weights.d_model();
+    assert(headCount >= 1 && d_model % headCount == 0);
+    assert(queryInput.cols() == d_model && keyValueInput.cols() == d_model);
+    assert(mask.keyPadding.empty() || static_cast<Index>(mask.keyPadding.size()) == keyValueInput.rows());
+    assert(!mask.causal || queryInput.rows() == keyValueInput.rows());
+
+    AttentionResult result;
+    const Index d_k = d_model / headCount;
+    const Index n_q = queryInput.rows();
+    const Index n_k = keyValueInput.rows();
+    result.d_k = d_k;
+    result.mask = mask;
+
+    // 1. Projections (one GEMM each over all heads: the fused layout).
+    result.query.noalias() = queryInput * weights.queryProjection;     // n_q x d_model
+    result.key.noalias() = keyValueInput * weights.keyProjection;      // n_k x d_model
+    result.value.noalias() = keyValueInput * weights.valueProjection;  // n_k x d_model
+    if (weights.hasBias()) {
+        result.query.rowwise() += *weights.queryBias;
+        result.key.rowwise() += *weights.keyBias;
+        result.value.rowwise() += *weights.valueBias;
+    }
+
+    const float inverseSqrtDk = 1.0f / std::sqrt(static_cast<float>(d_k));
+    result.heads.resize(static_cast<std::size_t>(headCount));
+    result.headOutputs.resize(n_q, d_model);  // n_q x d_model
+    std::vector<bool> fullyMasked;
+    for (Index head = 0; head < headCount; ++head) {
+        HeadAttention& h = result.heads[static_cast<std::size_t>(head)];
+        const auto q_i = result.query.middleCols(head * d_k, d_k);  // n_q x d_k
+        const auto k_i = result.key.middleCols(head * d_k, d_k);    // n_k x d_k
+        const auto v_i = result.value.middleCols(head * d_k, d_k);  // n_k x d_v
+
+        // 2. Scaled scores, equation (1): Q_i K_i^T / sqrt(d_k).
+        h.scores.resize(n_q, n_k);
+        h.scores.noalias() = (q_i * k_i.transpose()) * inverseSqrtDk;  // n_q x n_k
+
+        // 3. Masked, stable softmax over each row (keys).
+        h.attention = softmaxForward(h.scores, mask, fullyMasked);  // n_q x n_k
+
+        // 4. head_i = A_i V_i, written straight into its block of Concat(head_1..head_h).
+        result.headOutputs.middleCols(head * d_k, d_k).noalias() = h.attention * v_i;  // n_q x d_v
+    }
+    result.fullyMaskedRows = fullyMasked;  // the mask is the same for every head
+
+    // 5. Output projection.
+    result.output.noalias() = result.headOutputs * weights.outputProjection;  // n_q x d_model
+    if (weights.hasBias()) result.output.rowwise() += *weights.outputBias;
+    return result;
+}
+
+}  // namespace qkv

@@ -1,0 +1,161 @@
+#include "core/config/validation.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+#include "core/config/limits.hpp"
+#include "core/text/tokenizer.hpp"
+
+namespace qkv {
+
+namespace {
+
+std::string fieldName(ConfigField field)
+{
+    switch (field) {
+    case ConfigField::Source: return "source";
+    case ConfigField::Target: return "target";
+    case ConfigField::Mode: return "mode";
+    case ConfigField::DModel: return "d_model";
+    case ConfigField::Heads: return "h";
+    case ConfigField::KeyValueHeads: return "key/value heads";
+    case ConfigField::Weights: return "weights";
+    case ConfigField::Embeddings: return "embeddings";
+    }
+    return "config";
+}
+
+std::string formatBytes(std::size_t bytes)
+{
+    std::ostringstream out;
+    out.precision(3);
+    if (bytes >= (std::size_t{1} << 30)) out << static_cast<double>(bytes) / double(1 << 30) << " GiB";
+    else out << static_cast<double>(bytes) / double(1 << 20) << " MiB";
+    return out.str();
+}
+
+// Token count of one sentence, or an issue when the text is too long to even tokenize.
+Index checkSentence(const std::string& text, const char* name, ConfigField field, const char* why,
+                    std::vector<ValidationIssue>& issues)
+{
+    if (text.size() > limits::maxSentenceBytes) {
+        issues.push_back({field, std::string("The ") + name + " sentence is " + std::to_string(text.size()) +
+                                     " bytes long; the limit is " + std::to_string(limits::maxSentenceBytes) +
+                                     " bytes."});
+        return 0;
+    }
+    const Index tokens = static_cast<Index>(tokenize(text).size());
+    if (tokens == 0) {
+        issues.push_back({field, std::string("The ") + name + " sentence is empty: " + why});
+    } else if (tokens > limits::maxTokens) {
+        issues.push_back({field, std::string("The ") + name + " sentence has " + std::to_string(tokens) +
+                                     " tokens; the limit is " + std::to_string(limits::maxTokens) + "."});
+    }
+    return tokens;
+}
+
+}  // namespace
+
+Index nearestValidHeadCount(Index d_model, Index requested)
+{
+    if (d_model < 1) return 1;
+    Index best = 1;
+    for (Index divisor = 1; divisor <= d_model; ++divisor) {
+        if (d_model % divisor != 0) continue;
+        const Index distance = std::abs(divisor - requested);
+        const Index bestDistance = std::abs(best - requested);
+        if (distance < bestDistance || (distance == bestDistance && divisor > best)) best = divisor;
+    }
+    return best;
+}
+
+std::size_t estimateResultBytes(Index queryTokens, Index keyTokens, Index d_model, Index headCount)
+{
+    const auto n_q = static_cast<std::size_t>(std::max<Index>(queryTokens, 0));
+    const auto n_k = static_cast<std::size_t>(std::max<Index>(keyTokens, 0));
+    const auto d = static_cast<std::size_t>(std::max<Index>(d_model, 0));
+    const auto h = static_cast<std::size_t>(std::max<Index>(headCount, 0));
+    // X_q, Q, head outputs, output: 4 n_q d; X_kv, K, V: 3 n_k d; scores + attention: 2 h n_q n_k;
+    // W^Q, W^K, W^V, W^O: 4 d^2. All float.
+    const std::size_t floats = 4 * n_q * d + 3 * n_k * d + 2 * h * n_q * n_k + 4 * d * d;
+    return floats * sizeof(float);
+}
+
+std::vector<ValidationIssue> validateConfig(const Config& config, const SentenceOverrides& overrides)
+{
+    std::vector<ValidationIssue> issues;
+
+    bool sizesValid = true;
+    if (config.d_model < 1 || config.d_model > limits::maxDModel) {
+        issues.push_back({ConfigField::DModel, "d_model must be between 1 and " + std::to_string(limits::maxDModel) +
+                                                   "; it is " + std::to_string(config.d_model) + "."});
+        sizesValid = false;
+    }
+    if (config.headCount < 1) {
+        issues.push_back({ConfigField::Heads, "h must be at least 1; it is " + std::to_string(config.headCount) + "."});
+        sizesValid = false;
+    } else if (config.headCount > limits::maxHeads) {
+        issues.push_back({ConfigField::Heads, "h must be at most " + std::to_string(limits::maxHeads) + "; it is " +
+                                                  std::to_string(config.headCount) + "."});
+        sizesValid = false;
+    } else if (sizesValid && config.d_model % config.headCount != 0) {
+        const Index nearest = nearestValidHeadCount(config.d_model, config.headCount);
+        issues.push_back({ConfigField::Heads,
+                          "h = " + std::to_string(config.headCount) + " does not divide d_model = " +
+                              std::to_string(config.d_model) + " (d_k = d_model / h must be whole); the nearest valid h is " +
+                              std::to_string(nearest) + " (d_k = " + std::to_string(config.d_model / nearest) + ")."});
+        sizesValid = false;
+    }
+
+    const ProjectionScales& s = config.scales;
+    if (!std::isfinite(s.query) || !std::isfinite(s.key) || !std::isfinite(s.value) || !std::isfinite(s.output))
+        issues.push_back({ConfigField::Weights, "Every weight scale must be a finite number."});
+
+    // The sentences this mode reads (design.md section 2), unless user embeddings replace them.
+    const bool needsSource = config.mode != AttentionMode::DecoderCausal;
+    const bool needsTarget = config.mode != AttentionMode::EncoderSelf;
+    Index sourceTokens = overrides.sourceRows;
+    Index targetTokens = overrides.targetRows;
+    if (needsSource && overrides.sourceRows < 0) {
+        const char* why = config.mode == AttentionMode::Cross
+                              ? "cross-attention takes its keys and values from the source."
+                              : "encoder self-attention takes Q, K and V from the source.";
+        sourceTokens = checkSentence(config.sourceText, "source", ConfigField::Source, why, issues);
+    }
+    if (needsTarget && overrides.targetRows < 0) {
+        const char* why = config.mode == AttentionMode::Cross
+                              ? "cross-attention takes its queries from the target."
+                              : "decoder masked self-attention takes Q, K and V from the target.";
+        targetTokens = checkSentence(config.targetText, "target", ConfigField::Target, why, issues);
+    }
+
+    if (sizesValid && issues.empty()) {
+        const Index n_q = config.queriesFromTarget() ? targetTokens : sourceTokens;
+        const Index n_k = config.keysFromTarget() ? targetTokens : sourceTokens;
+        const std::size_t bytes = estimateResultBytes(n_q, n_k, config.d_model, config.headCount);
+        if (bytes > limits::maxResultBytes) {
+            // Attention maps dominate unless d_model is the larger term.
+            const bool mapsDominate = n_q * n_k * config.headCount > config.d_model * config.d_model;
+            const ConfigField sentenceField = config.queriesFromTarget() ? ConfigField::Target : ConfigField::Source;
+            issues.push_back({mapsDominate ? sentenceField : ConfigField::DModel,
+                              "This configuration needs about " + formatBytes(bytes) + " (" + std::to_string(n_q) +
+                                  " queries x " + std::to_string(n_k) + " keys x h = " + std::to_string(config.headCount) +
+                                  " heads); the limit is " + formatBytes(limits::maxResultBytes) +
+                                  ". Shorten the sentences or lower h or d_model."});
+        }
+    }
+    return issues;
+}
+
+std::string describe(const std::vector<ValidationIssue>& issues)
+{
+    std::string text;
+    for (const ValidationIssue& issue : issues) {
+        if (!text.empty()) text += '\n';
+        text += fieldName(issue.field) + ": " + issue.message;
+    }
+    return text;
+}
+
+}  // namespace qkv
