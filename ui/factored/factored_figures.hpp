@@ -1,0 +1,101 @@
+#pragma once
+// The factored view's figures, each painted by one function onto any QPaintDevice (design.md
+// section 1), so the widget, PNG, SVG and PDF share the renderer:
+//   - the factor product: W_i^Q (left, d_model x d_k), (W_i^K)^T (top, d_k x d_model) and
+//     W_i = W_i^Q (W_i^K)^T (d_model x d_model), laid out like a matrix product so each row of
+//     W_i lines up with its row of W_i^Q and each column with its column of (W_i^K)^T;
+//   - the fused layout: the whole W^Q with each head's column block outlined;
+//   - the equivalence: the scores of the head computed both ways, side by side.
+// Every heatmap is drawn by ui/render's paintHeatmap with the diverging map centred on zero.
+//
+// Symbols: d_model, h, d_k = d_model / h, n_q, n_k; a window is the zoomed block of W_i.
+
+#include <QColor>
+#include <QPainter>
+#include <QRectF>
+#include <QString>
+
+#include <utility>
+#include <vector>
+
+#include "ui/factored/factored_head_model.hpp"
+#include "ui/factored/matrix_pooling.hpp"
+
+namespace qkv::ui {
+
+// Colours of text and lines, from the widget's palette (light or dark) or an export default.
+struct FigurePalette {
+    QColor text = Qt::black;
+    QColor mutedText = QColor(90, 90, 90);
+    QColor outline = QColor(40, 40, 40);
+    QColor emphasis = QColor(0xff, 0x8c, 0x00);  // the selected head
+};
+
+// ---- the factor product ---------------------------------------------------------------
+
+// Where the parts go for a target rectangle (hit-testing uses the same numbers as painting).
+struct FactorProductGeometry {
+    QRectF leftFactor;    // W_i^Q cells: window rows x stripBins
+    QRectF topFactor;     // (W_i^K)^T cells: stripBins x window cols
+    QRectF product;       // W_i cells, square
+    QRectF productLegend;
+    QRectF factorLegend;
+    Index productBins = 0;     // cells per side of the drawn W_i (<= window side)
+    Index stripBins = 0;       // cells across each factor strip (<= d_k)
+    double cell = 0;           // pixels per drawn cell
+};
+FactorProductGeometry factorProductGeometry(const QRectF& target, const QFontMetricsF& metrics,
+                                            Index d_k, const MatrixWindow& window);
+
+// The window clamped to the matrix and made square (zoom keeps cells square), at least
+// minSide x minSide (or the whole matrix when it is smaller).
+MatrixWindow clampWindow(MatrixWindow window, Index d_model, Index minSide = 4);
+
+// What was drawn (for tests and the benchmark).
+struct FactorProductPicture {
+    MatrixD left;     // drawn W_i^Q (pooled), rows x stripBins
+    MatrixD top;      // drawn (W_i^K)^T (pooled), stripBins x cols
+    MatrixD product;  // drawn W_i (block means from the factors)
+    double factorRange = 0;   // colour range +-factorRange for both factors
+    double productRange = 0;  // +-productRange for W_i
+};
+FactorProductPicture factorProductPicture(const FactoredHeadModel& model,
+                                          const FactorProductGeometry& geometry,
+                                          const MatrixWindow& window);
+
+void paintFactorProduct(QPainter& painter, const QRectF& target, const FactoredHeadModel& model,
+                        const MatrixWindow& window, const FigurePalette& palette = {});
+
+// ---- the fused layout -----------------------------------------------------------------
+
+// Columns [first, first + d_k) of W^Q belong to head i, for i = 0..h-1 (design.md section 2).
+std::vector<std::pair<Index, Index>> headColumnPartition(Index d_model, Index headCount);
+// The outline of each head's block over the cells rectangle of the fused W^Q.
+std::vector<QRectF> headBlockOutlines(const QRectF& cells, Index d_model, Index headCount);
+
+struct FusedLayoutGeometry {
+    QRectF cells;                  // the W^Q cells
+    QRectF legend;
+    std::vector<QRectF> outlines;  // one per head, over `cells`
+    Index bins = 0;
+};
+FusedLayoutGeometry fusedLayoutGeometry(const QRectF& target, const QFontMetricsF& metrics,
+                                        Index d_model, Index headCount);
+
+void paintFusedLayout(QPainter& painter, const QRectF& target, const FactoredHeadModel& model,
+                      const FigurePalette& palette = {});
+
+// ---- the equivalence --------------------------------------------------------------------
+
+void paintScoreEquivalence(QPainter& painter, const QRectF& target, const FactoredHeadModel& model,
+                           const FigurePalette& palette = {});
+
+// The one-line explanations under the equivalence (translated).
+QString equivalenceSentence(const FactoredHeadModel& model);
+// Empty without biases; else how b_i^Q and b_i^K enter the scores.
+QString biasSentence(const FactoredHeadModel& model);
+
+// Number formatting shared by the view's labels: 3 significant digits, exponent when needed.
+QString formatNumber(double value);
+
+}  // namespace qkv::ui

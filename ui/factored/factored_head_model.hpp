@@ -1,0 +1,35 @@
+#pragma once
+// Everything the factored view draws for one head of one Result, computed once per
+// (Result, head) and then only read: the factors, the spectrum (from the factors) and the
+// scores both ways. Views read Results; nothing here computes attention.
+
+#include <memory>
+#include <optional>
+
+#include "core/factored/factored_matrix.hpp"
+#include "core/pipeline/compute.hpp"
+#include "ui/factored/score_equivalence.hpp"
+
+namespace qkv::ui {
+
+struct FactoredHeadModel {
+    std::shared_ptr<const Result> result;
+    Index head = 0;
+    Index headCount = 0;  // h
+    Index d_model = 0;
+    Index d_k = 0;
+    std::optional<FactoredMatrix> factored;  // W_i^Q, W_i^K of `head`
+    ScoresBothWays scores;                   // n_q x n_k both ways, and core's report
+
+    bool valid() const { return factored.has_value(); }
+    bool hasBias() const { return result && result->weights.hasBias(); }
+
+    // Spectrum summary (from the factors, never the dense SVD).
+    Index numericalRank() const { return valid() ? factored->numericalRank() : 0; }
+
+    // An invalid (empty) model when `result` is null or `head` is out of range after clamping
+    // fails; `head` is clamped to [0, h).
+    static FactoredHeadModel build(std::shared_ptr<const Result> result, Index head);
+};
+
+}  // namespace qkv::ui

@@ -1,0 +1,273 @@
+#include "ui/factored/factored_view.hpp"
+
+#include <QChart>
+#include <QFontMetricsF>
+#include <QGraphicsScene>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPainter>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include "ui/factored/factor_product_widget.hpp"
+#include "ui/factored/factored_figures.hpp"
+#include "ui/factored/factored_head_model.hpp"
+#include "ui/factored/figure_widget.hpp"
+#include "ui/factored/spectrum_chart.hpp"
+
+namespace qkv::ui {
+
+namespace {
+
+// The grid's proportions, shared by the widget layout and renderFigure().
+constexpr int kLeftStretch = 11;
+constexpr int kRightStretch = 9;
+constexpr int kTopStretch = 11;
+constexpr int kBottomStretch = 9;
+
+}  // namespace
+
+FactoredView::FactoredView(QWidget* parent) : QWidget(parent)
+{
+    title_ = new QLabel(tr("Factored W_i: no result yet"), this);
+    QFont titleFont = title_->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+    title_->setFont(titleFont);
+    title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    headBox_ = new QSpinBox(this);
+    headBox_->setRange(0, 0);
+    headBox_->setPrefix(tr("head "));
+    headBox_->setToolTip(tr("The head whose W_i is shown"));
+    resetZoom_ = new QPushButton(tr("Whole W_i"), this);
+    resetZoom_->setToolTip(tr("Show all of W_i again (or double click it)"));
+    resetZoom_->setEnabled(false);
+
+    auto* header = new QHBoxLayout();
+    header->addWidget(title_, 1);
+    auto* headLabel = new QLabel(tr("Head:"), this);
+    headLabel->setBuddy(headBox_);
+    header->addWidget(headLabel);
+    header->addWidget(headBox_);
+    header->addWidget(resetZoom_);
+
+    product_ = new FactorProductWidget(this);
+    fused_ = new FigureWidget(QSize(520, 520), this);
+    equivalence_ = new FigureWidget(QSize(620, 360), this);
+    spectrum_ = new SpectrumChartView(this);
+    statistics_ = new QLabel(this);
+    statistics_->setTextFormat(Qt::RichText);
+    statistics_->setWordWrap(true);
+    statistics_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* spectrumPanel = new QWidget(this);
+    auto* spectrumLayout = new QVBoxLayout(spectrumPanel);
+    spectrumLayout->setContentsMargins(0, 0, 0, 0);
+    spectrumLayout->addWidget(spectrum_, 1);
+    spectrumLayout->addWidget(statistics_);
+
+    auto* grid = new QGridLayout();
+    grid->addWidget(product_, 0, 0);
+    grid->addWidget(fused_, 0, 1);
+    grid->addWidget(spectrumPanel, 1, 0);
+    grid->addWidget(equivalence_, 1, 1);
+    grid->setColumnStretch(0, kLeftStretch);
+    grid->setColumnStretch(1, kRightStretch);
+    grid->setRowStretch(0, kTopStretch);
+    grid->setRowStretch(1, kBottomStretch);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(header);
+    layout->addLayout(grid, 1);
+
+    fused_->setPaintFunction([this](QPainter& painter, const QRectF& rect, const FigurePalette& palette) {
+        if (model_) {
+            paintFusedLayout(painter, rect, *model_, palette);
+        }
+    });
+    equivalence_->setPaintFunction([this](QPainter& painter, const QRectF& rect, const FigurePalette& palette) {
+        if (model_) {
+            paintScoreEquivalence(painter, rect, *model_, palette);
+        }
+    });
+
+    connect(headBox_, &QSpinBox::valueChanged, this, [this](int head) {
+        if (head != head_) {
+            setSelectedHead(head);
+            emit selectedHeadChanged(head_);
+        }
+    });
+    connect(resetZoom_, &QPushButton::clicked, product_, &FactorProductWidget::resetZoom);
+    connect(product_, &FactorProductWidget::windowChanged, this, [this](const MatrixWindow& window) {
+        const Index d_model = model_ ? model_->d_model : 0;
+        resetZoom_->setEnabled(window.rows < d_model);
+    });
+}
+
+FactoredView::~FactoredView() = default;
+
+void FactoredView::setResult(std::shared_ptr<const qkv::Result> result)
+{
+    result_ = std::move(result);
+    rebuild();
+}
+
+void FactoredView::setSelectedHead(int head)
+{
+    head_ = std::max(0, head);
+    rebuild();
+}
+
+void FactoredView::rebuild()
+{
+    auto model = std::make_shared<FactoredHeadModel>(FactoredHeadModel::build(result_, head_));
+    head_ = static_cast<int>(model->head);
+    model_ = std::move(model);
+
+    {
+        const QSignalBlocker blocker(headBox_);
+        headBox_->setRange(0, std::max<int>(0, static_cast<int>(model_->headCount) - 1));
+        headBox_->setValue(head_);
+    }
+    product_->setModel(model_);
+    spectrum_->setModel(*model_);
+    updateStatistics();
+    fused_->update();
+    equivalence_->update();
+}
+
+void FactoredView::updateStatistics()
+{
+    if (!model_->valid()) {
+        title_->setText(tr("Factored W_i: no result yet"));
+        statistics_->clear();
+        return;
+    }
+    const FactoredHeadModel& m = *model_;
+    title_->setText(tr("Head %1: two thin matrices (2 · %2 · %3 = %4 numbers) give the same scores as one %2 × %2 W_i")
+                        .arg(m.head)
+                        .arg(m.d_model)
+                        .arg(m.d_k)
+                        .arg(2 * m.d_model * m.d_k));
+    statistics_->setText(statisticsText());
+}
+
+Index FactoredView::displayedRank() const { return model_ ? model_->numericalRank() : 0; }
+Index FactoredView::displayedHeadDimension() const { return model_ ? model_->d_k : 0; }
+
+double FactoredView::displayedFrobeniusNorm() const
+{
+    return model_ && model_->valid() ? model_->factored->frobeniusNorm() : 0.0;
+}
+
+double FactoredView::displayedMaxDifference() const
+{
+    return model_ ? model_->scores.report.maxAbsDifference : 0.0;
+}
+
+QString FactoredView::statisticsText() const
+{
+    if (!model_ || !model_->valid()) {
+        return {};
+    }
+    const FactoredHeadModel& m = *model_;
+    const VectorD& sigma = m.factored->singularValues();
+    const Index rank = m.numericalRank();
+    const QString rankNote = rank == m.d_k ? tr("= d_k") : tr("< d_k: this head is rank-deficient");
+    return tr("numerical rank <b>%1</b> %2 &nbsp;·&nbsp; d_k <b>%3</b> &nbsp;·&nbsp; d_model %4 "
+              "&nbsp;·&nbsp; ‖W_i‖<sub>F</sub> <b>%5</b><br>σ_max %6 &nbsp;·&nbsp; σ_min of the d_k %7 "
+              "&nbsp;·&nbsp; tolerance σ_max·d_model·ε = %8")
+        .arg(rank)
+        .arg(rankNote)
+        .arg(m.d_k)
+        .arg(m.d_model)
+        .arg(formatNumber(m.factored->frobeniusNorm()))
+        .arg(formatNumber(sigma.size() > 0 ? sigma(0) : 0.0))
+        .arg(formatNumber(sigma.size() > 0 ? sigma(sigma.size() - 1) : 0.0))
+        .arg(formatNumber(m.factored->rankTolerance()));
+}
+
+QString FactoredView::equivalenceText() const
+{
+    if (!model_) {
+        return {};
+    }
+    QString text = equivalenceSentence(*model_);
+    const QString bias = biasSentence(*model_);
+    if (!bias.isEmpty()) {
+        text += QLatin1Char('\n') + bias;
+    }
+    return text;
+}
+
+std::vector<std::pair<Index, Index>> FactoredView::headPartition() const
+{
+    return model_ ? headColumnPartition(model_->d_model, model_->headCount)
+                  : std::vector<std::pair<Index, Index>>{};
+}
+
+std::vector<QRectF> FactoredView::headOutlines() const
+{
+    if (!model_ || !model_->valid()) {
+        return {};
+    }
+    const QRectF rect = QRectF(fused_->rect()).adjusted(4, 4, -4, -4);
+    const FusedLayoutGeometry g =
+        fusedLayoutGeometry(rect, QFontMetricsF(fused_->font(), fused_), model_->d_model, model_->headCount);
+    return g.outlines;
+}
+
+MatrixWindow FactoredView::zoomWindow() const { return product_->window(); }
+void FactoredView::setZoomWindow(const MatrixWindow& window) { product_->setWindow(window); }
+
+void FactoredView::renderFigure(QPainter& painter, const QRectF& target) const
+{
+    painter.save();
+    const FigurePalette palette;  // black on white, whatever the screen's theme
+    painter.fillRect(target, Qt::white);
+    painter.setPen(palette.text);
+    static const FactoredHeadModel empty;
+    const FactoredHeadModel& m = model_ ? *model_ : empty;
+
+    const double leftWidth = target.width() * kLeftStretch / (kLeftStretch + kRightStretch);
+    const double topHeight = target.height() * kTopStretch / (kTopStretch + kBottomStretch);
+    const QRectF topLeft(target.left(), target.top(), leftWidth, topHeight);
+    const QRectF topRight(topLeft.right(), target.top(), target.width() - leftWidth, topHeight);
+    const QRectF bottomLeft(target.left(), topLeft.bottom(), leftWidth, target.height() - topHeight);
+    const QRectF bottomRight(topLeft.right(), topLeft.bottom(), target.width() - leftWidth,
+                             target.height() - topHeight);
+    const auto inset = [](const QRectF& r) { return r.adjusted(6, 6, -6, -6); };
+
+    paintFactorProduct(painter, inset(topLeft), m, product_->window(), palette);
+    paintFusedLayout(painter, inset(topRight), m, palette);
+    paintScoreEquivalence(painter, inset(bottomRight), m, palette);
+
+    // The spectrum: the chart's own scene, laid out at the figure's size, then the numbers.
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    const QRectF statsRect(bottomLeft.left() + 6, bottomLeft.bottom() - 2.5 * metrics.height() - 6,
+                           bottomLeft.width() - 12, 2.5 * metrics.height());
+    const QRectF chartRect(bottomLeft.left() + 6, bottomLeft.top() + 6, bottomLeft.width() - 12,
+                           statsRect.top() - bottomLeft.top() - 8);
+    QChart* chart = spectrum_->chart();
+    const QRectF savedGeometry = chart->geometry();
+    chart->setGeometry(QRectF(QPointF(0, 0), chartRect.size()));
+    chart->scene()->render(&painter, chartRect, QRectF(QPointF(0, 0), chartRect.size()));
+    chart->setGeometry(savedGeometry);
+    QString plain = statisticsText();
+    plain.replace(QStringLiteral("&nbsp;"), QStringLiteral(" "))
+        .replace(QStringLiteral("<br>"), QStringLiteral("\n"))
+        .replace(QStringLiteral("<sub>F</sub>"), QStringLiteral("_F"))
+        .remove(QStringLiteral("<b>"))
+        .remove(QStringLiteral("</b>"));
+    painter.setPen(palette.text);
+    painter.drawText(statsRect, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, plain);
+    painter.restore();
+}
+
+}  // namespace qkv::ui

@@ -1,0 +1,90 @@
+#pragma once
+// The factored view of one head (issue 4): why two thin matrices give the same scores as one
+// full d_model x d_model matrix.
+//
+//   - W_i^Q, (W_i^K)^T and W_i = W_i^Q (W_i^K)^T as a matrix product, zoomable into W_i
+//     (W_i is computed only at the drawn resolution, from the factors);
+//   - the spectrum of W_i from the factors (log scale), the tolerance line, the numerical
+//     rank, d_k and the Frobenius norm;
+//   - the scores of the head computed both ways side by side with the maximum difference;
+//   - the fused W^Q with each head's column block outlined.
+//
+// Reads a Result; never computes attention. Every figure is painted by a function of
+// (QPainter&, QRectF) in factored_figures.hpp; renderFigure() paints them all for export.
+
+#include <QWidget>
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "core/pipeline/compute.hpp"
+#include "ui/factored/matrix_pooling.hpp"
+
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace qkv::ui {
+
+struct FactoredHeadModel;
+class FactorProductWidget;
+class FigureWidget;
+class SpectrumChartView;
+
+class FactoredView : public QWidget {
+    Q_OBJECT
+public:
+    explicit FactoredView(QWidget* parent = nullptr);
+    ~FactoredView() override;
+
+    void setResult(std::shared_ptr<const qkv::Result> result);
+    void setSelectedHead(int head);
+    int selectedHead() const { return head_; }
+
+    // What is shown (for tests and the host's status bar).
+    Index displayedRank() const;
+    Index displayedHeadDimension() const;   // d_k
+    double displayedFrobeniusNorm() const;
+    double displayedMaxDifference() const;  // core's equivalence report
+    QString statisticsText() const;         // the numbers under the spectrum, as shown
+    QString equivalenceText() const;        // the sentence(s) under the two score maps
+    // Columns [first, first + width) of W^Q per head, and their outlines in the fused
+    // figure's widget coordinates (same computation as painting).
+    std::vector<std::pair<Index, Index>> headPartition() const;
+    std::vector<QRectF> headOutlines() const;
+    MatrixWindow zoomWindow() const;
+    void setZoomWindow(const MatrixWindow& window);
+
+    SpectrumChartView* spectrumChart() const { return spectrum_; }
+    FactorProductWidget* factorProduct() const { return product_; }
+    const FactoredHeadModel* model() const { return model_.get(); }
+
+    // All four figures into `target` on any paint device (PNG, SVG, PDF export).
+    void renderFigure(QPainter& painter, const QRectF& target) const;
+
+    QSize sizeHint() const override { return {1400, 900}; }
+
+signals:
+    // The user picked another head with the view's own head control.
+    void selectedHeadChanged(int head);
+
+private:
+    void rebuild();
+    void updateStatistics();
+
+    std::shared_ptr<const Result> result_;
+    std::shared_ptr<const FactoredHeadModel> model_;
+    int head_ = 0;
+
+    QLabel* title_ = nullptr;
+    QSpinBox* headBox_ = nullptr;
+    QPushButton* resetZoom_ = nullptr;
+    FactorProductWidget* product_ = nullptr;
+    FigureWidget* fused_ = nullptr;
+    SpectrumChartView* spectrum_ = nullptr;
+    QLabel* statistics_ = nullptr;
+    FigureWidget* equivalence_ = nullptr;
+};
+
+}  // namespace qkv::ui
