@@ -8,6 +8,7 @@ if(QKV_NATIVE)
 endif()
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
   # GCC 12's AVX-512 intrinsics trip -Wmaybe-uninitialized on their own '__Y' temporaries when
-  # Eigen inlines them (GCC bug 105593, fixed in GCC 13); the noise would hide real warnings.
-  target_compile_options(qkv_compile_options INTERFACE -Wno-maybe-uninitialized)
+  # Eigen inlines them (GCC bug 105593, fixed in GCC 13); and its -Wrestrict fires on plain
+  # std::string concatenation at -O2 and above (GCC bug 105651). The noise would hide real warnings.
+  target_compile_options(qkv_compile_options INTERFACE -Wno-maybe-uninitialized -Wno-restrict)
 endif()

@@ -210,4 +210,18 @@ std::string lowerCase(std::string_view utf8)
     return out;
 }
 
+std::string sanitizeUtf8(std::string_view bytes)
+{
+    std::string out;
+    out.reserve(bytes.size());
+    std::size_t at = 0;
+    while (at < bytes.size()) {
+        const Decoded d = decodeAt(bytes, at);
+        if (d.valid) out.append(bytes.substr(at, d.bytes));
+        else appendUtf8(out, replacementCharacter);
+        at += d.bytes;
+    }
+    return out;
+}
+
 }  // namespace qkv

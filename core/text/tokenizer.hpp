@@ -26,4 +26,7 @@ std::vector<Token> tokenize(std::string_view utf8);
 // characters pass through. Generated embeddings key on this (design.md section 2).
 std::string lowerCase(std::string_view utf8);
 
+// The same text with every malformed UTF-8 byte replaced by U+FFFD; valid text is unchanged.
+std::string sanitizeUtf8(std::string_view bytes);
+
 }  // namespace qkv

@@ -1,0 +1,13 @@
+#pragma once
+// `qkv-studio export ...`: parses the command line, computes, writes. No display needed.
+
+namespace qkv::app {
+
+// Exit status: 0 written; 1 a file could not be read, computed or written (nothing partial is
+// left at --out); 2 a bad argument (the one-line message names it).
+int runExportCommand(int argc, char** argv);
+
+// The usage text for `qkv-studio export --help`.
+const char* exportUsage();
+
+}  // namespace qkv::app

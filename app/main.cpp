@@ -1,0 +1,62 @@
+// qkv-studio: the desktop app, or `qkv-studio export ...` without a display.
+
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+#include "app/export_command.hpp"
+
+#ifdef QKV_HAVE_UI
+#include "ui/app/gui_main.hpp"
+#endif
+
+namespace {
+
+bool displayAvailable()
+{
+    // Qt picks a platform plugin from these; with none set on Linux it would abort with a
+    // multi-line plugin error, so say it in one line instead.
+    const auto set = [](const char* name) {
+        const char* value = std::getenv(name);
+        return value && *value;
+    };
+#if defined(__linux__)
+    return set("DISPLAY") || set("WAYLAND_DISPLAY") || set("QT_QPA_PLATFORM");
+#else
+    (void)set;
+    return true;
+#endif
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    const std::string_view command = argc > 1 ? argv[1] : "";
+    if (command == "export") return qkv::app::runExportCommand(argc, argv);
+    if (command == "--version") {
+        std::printf("qkv-studio %s\n", QKV_VERSION);
+        return 0;
+    }
+    if (command == "--help" || command == "-h") {
+        std::printf("Usage: qkv-studio            open the desktop app on the built-in example\n"
+                    "       qkv-studio export ...  compute and write attention without a display\n\n%s",
+                    qkv::app::exportUsage());
+        return 0;
+    }
+    if (!command.empty()) {
+        std::fprintf(stderr, "qkv-studio: unknown command '%s' (try qkv-studio --help)\n", argv[1]);
+        return 2;
+    }
+    if (!displayAvailable()) {
+        std::fprintf(stderr, "qkv-studio: no display (DISPLAY and WAYLAND_DISPLAY are unset); headless: "
+                             "qkv-studio export --format json --out attention.json\n");
+        return 1;
+    }
+#ifdef QKV_HAVE_UI
+    return qkv::ui::runGui(argc, argv);
+#else
+    std::fprintf(stderr, "qkv-studio: built without the desktop app (QKV_BUILD_UI=OFF); use qkv-studio export\n");
+    return 1;
+#endif
+}

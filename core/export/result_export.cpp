@@ -1,0 +1,307 @@
+#include "core/export/result_export.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <new>
+
+#include "core/cost/cost_model.hpp"
+#include "core/export/json_stream.hpp"
+#include "core/factored/factored_matrix.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/io/npy.hpp"
+
+namespace qkv {
+
+namespace {
+
+constexpr std::int64_t formatVersion = 1;
+
+const char* initName(WeightInit init) { return init == WeightInit::XavierUniform ? "xavier_uniform" : "normal"; }
+
+void writeConfig(JsonStream& json, const Result& r, const ExportProvenance& provenance)
+{
+    const Config& c = r.config;
+    json.key("config");
+    json.beginObject();
+    json.key("mode"); json.value(modeName(c.mode));
+    json.key("d_model"); json.value(static_cast<std::int64_t>(c.d_model));
+    json.key("heads"); json.value(static_cast<std::int64_t>(c.headCount));
+    json.key("d_k"); json.value(static_cast<std::int64_t>(c.d_k()));
+    json.key("seed"); json.value(static_cast<std::int64_t>(c.seed));
+    json.key("init"); json.value(initName(c.init));
+    json.key("positional_encoding"); json.value(c.positionalEncoding);
+    json.key("bias"); json.value(r.weights.hasBias());
+    json.key("scales");
+    json.beginObject();
+    json.key("W_Q"); json.value(c.scales.query);
+    json.key("W_K"); json.value(c.scales.key);
+    json.key("W_V"); json.value(c.scales.value);
+    json.key("W_O"); json.value(c.scales.output);
+    json.endObject();
+    json.key("source"); json.value(std::string_view(c.sourceText));
+    json.key("target"); json.value(std::string_view(c.targetText));
+    json.key("weights"); json.value(std::string_view(provenance.weights));
+    json.key("source_embeddings");
+    if (provenance.sourceEmbeddings.empty()) json.value("generated");
+    else json.value(std::string_view(provenance.sourceEmbeddings));
+    json.key("target_embeddings");
+    if (provenance.targetEmbeddings.empty()) json.value("generated");
+    else json.value(std::string_view(provenance.targetEmbeddings));
+    json.endObject();
+}
+
+void writeFactored(JsonStream& json, const Result& r, Index head)
+{
+    const FactoredMatrix factored = FactoredMatrix::forHead(r.weights, r.config.headCount, head);
+    const EquivalenceReport equivalence = equivalenceReport(factored, r.queryInput, r.keyValueInput);
+    json.key("factored");
+    json.beginObject();
+    json.key("singular_values");
+    json.beginArray();
+    for (Index i = 0; i < factored.singularValues().size(); ++i) json.value(factored.singularValues()(i));
+    json.endArray();
+    json.key("rank"); json.value(static_cast<std::int64_t>(factored.numericalRank()));
+    json.key("rank_tolerance"); json.value(factored.rankTolerance());
+    json.key("frobenius_norm"); json.value(factored.frobeniusNorm());
+    json.key("equivalence_error"); json.value(equivalence.relativeError);
+    json.key("equivalence_max_abs_difference"); json.value(equivalence.maxAbsDifference);
+    json.endObject();
+}
+
+void writeCost(JsonStream& json, const Result& r)
+{
+    LayerShape shape;
+    shape.d_model = r.config.d_model;
+    shape.heads = r.config.headCount;
+    shape.keyValueHeads = r.config.headCount;
+    shape.withBias = r.weights.hasBias();
+    const Count n_q = r.attention.queryCount(), n_k = r.attention.keyCount();
+    json.key("cost");
+    json.beginObject();
+    const ScorePathComparison scorePath = compareScorePath(shape.d_model, shape.heads, shape.keyValueHeads);
+    json.key("layer_parameters"); json.value(static_cast<std::int64_t>(layerParameterCount(shape)));
+    json.key("score_path_parameters_per_head");
+    json.beginObject();
+    json.key("factored"); json.value(static_cast<std::int64_t>(scorePath.factored.parametersPerHead));
+    json.key("full"); json.value(static_cast<std::int64_t>(scorePath.full.parametersPerHead));
+    json.endObject();
+    json.key("score_path_parameters_per_layer");
+    json.beginObject();
+    json.key("factored"); json.value(static_cast<std::int64_t>(scorePath.factored.parametersPerLayer));
+    json.key("full"); json.value(static_cast<std::int64_t>(scorePath.full.parametersPerLayer));
+    json.endObject();
+    json.key("score_flops_per_head");
+    json.beginObject();
+    json.key("factored"); json.value(static_cast<std::int64_t>(scoreFlopsFactored(n_q, n_k, shape.d_model, r.config.d_k()).total()));
+    json.key("full"); json.value(static_cast<std::int64_t>(scoreFlopsFullBilinear(n_q, n_k, shape.d_model).total()));
+    json.endObject();
+    json.key("forward_flops"); json.value(static_cast<std::int64_t>(attentionForwardFlops(n_q, n_k, shape.d_model, shape.heads)));
+    json.key("table");
+    json.beginArray();
+    const Expected<std::vector<CostRow>> table = costTable(shape, n_q, n_k);
+    if (table.ok()) {
+        for (const CostRow& row : *table) {
+            json.newline();
+            json.beginObject();
+            json.key("name"); json.value(std::string_view(row.name));
+            json.key("formula"); json.value(std::string_view(row.formula));
+            json.key("value"); json.value(static_cast<std::int64_t>(row.value));
+            json.endObject();
+        }
+    }
+    json.endArray();
+    json.endObject();
+}
+
+// The whole document; with includeMatrices false, the summary that sits beside .npy arrays.
+void writeJsonDocument(AtomicFile& file, const Result& r, const ExportProvenance& provenance, bool includeMatrices)
+{
+    JsonStream json(file);
+    json.beginObject();
+    json.key("format"); json.value("qkv-studio-export");
+    json.key("version"); json.value(formatVersion);
+    json.newline();
+    writeConfig(json, r, provenance);
+    json.newline();
+    json.key("tokens");
+    json.beginObject();
+    json.key("query"); json.strings(r.queryLabels);
+    json.key("key"); json.strings(r.keyLabels);
+    json.endObject();
+    json.newline();
+    json.key("fully_masked_rows");
+    json.beginArray();
+    for (std::size_t q = 0; q < r.attention.fullyMaskedRows.size(); ++q)
+        if (r.attention.fullyMaskedRows[q]) json.value(static_cast<std::int64_t>(q));
+    json.endArray();
+    json.newline();
+    json.key("heads");
+    json.beginArray();
+    for (Index head = 0; head < r.attention.headCount(); ++head) {
+        json.newline();
+        json.beginObject();
+        json.key("index"); json.value(static_cast<std::int64_t>(head));
+        writeFactored(json, r, head);
+        if (includeMatrices) {
+            const HeadAttention& h = r.attention.heads[static_cast<std::size_t>(head)];
+            json.key("attention"); json.matrix(h.attention);
+            json.newline();
+            json.key("scores"); json.matrix(h.scores);
+        }
+        json.endObject();
+    }
+    json.endArray();
+    json.newline();
+    if (includeMatrices) {
+        json.key("output");
+        json.matrix(r.attention.output);
+        json.newline();
+    }
+    writeCost(json, r);
+    json.newline();
+    json.endObject();
+    json.newline();
+}
+
+std::string csvField(std::string_view text)
+{
+    const std::string clean = sanitizeUtf8(text);
+    if (clean.find_first_of(",\"\n\r") == std::string::npos) return clean;
+    std::string quoted = "\"";
+    for (char c : clean) {
+        if (c == '"') quoted += '"';
+        quoted += c;
+    }
+    return quoted + '"';
+}
+
+Status writeCsv(const Result& r, const std::string& path)
+{
+    AtomicFile file;
+    if (Status opened = file.open(path); !opened) return opened;
+    file.write("head,query_index,query_token,key_index,key_token,attention,scaled_score,raw_score,masked\n");
+    const float sqrtDk = std::sqrt(static_cast<float>(r.attention.d_k));
+    std::string line;
+    char number[32];
+    const auto appendNumber = [&](auto value) {
+        const auto [end, error] = std::to_chars(number, number + sizeof number, value);
+        (void)error;
+        line.append(number, end);
+    };
+    std::vector<std::string> queryFields, keyFields;
+    for (const std::string& label : r.queryLabels) queryFields.push_back(csvField(label));
+    for (const std::string& label : r.keyLabels) keyFields.push_back(csvField(label));
+    for (Index head = 0; head < r.attention.headCount(); ++head) {
+        const HeadAttention& h = r.attention.heads[static_cast<std::size_t>(head)];
+        for (Index q = 0; q < h.attention.rows(); ++q) {
+            for (Index k = 0; k < h.attention.cols(); ++k) {
+                line.clear();
+                appendNumber(head); line += ',';
+                appendNumber(q); line += ',';
+                line += queryFields[static_cast<std::size_t>(q)]; line += ',';
+                appendNumber(k); line += ',';
+                line += keyFields[static_cast<std::size_t>(k)]; line += ',';
+                appendNumber(h.attention(q, k)); line += ',';
+                appendNumber(h.scores(q, k)); line += ',';
+                appendNumber(h.scores(q, k) * sqrtDk); line += ',';
+                line += r.attention.mask.masked(q, k) ? "1\n" : "0\n";
+                file.write(line);
+            }
+        }
+    }
+    return file.commit();
+}
+
+// (h x n_q x n_k) float32, written head by head so no 3-D copy is ever made.
+Status writeHeadStack(const std::string& path, const Result& r, MatrixF HeadAttention::*member)
+{
+    AtomicFile file;
+    if (Status opened = file.open(path); !opened) return opened;
+    const auto h = static_cast<std::size_t>(r.attention.headCount());
+    const auto n_q = static_cast<std::size_t>(r.attention.queryCount());
+    const auto n_k = static_cast<std::size_t>(r.attention.keyCount());
+    file.write(npyHeader(NpyDtype::Float32, {h, n_q, n_k}));
+    for (const HeadAttention& head : r.attention.heads) {
+        const MatrixF& m = head.*member;  // row-major: C order
+        file.write(m.data(), static_cast<std::size_t>(m.size()) * sizeof(float));
+    }
+    return file.commit();
+}
+
+Status writeNpyFolder(const Result& r, const std::string& path, const ExportProvenance& provenance)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::exists(path, ec) && !fs::is_directory(path, ec))
+        return Error{"cannot write '" + path + "': it exists and is not a folder (the npy format writes a folder)"};
+    const bool created = fs::create_directories(path, ec);
+    if (ec) return Error{"cannot create folder '" + path + "': " + ec.message()};
+
+    std::vector<std::string> written;
+    const auto file = [&](const char* name) { return (fs::path(path) / name).string(); };
+    const auto step = [&](const char* name, Status status) {
+        if (status) written.push_back(file(name));
+        return status;
+    };
+    Status status = step("attention.npy", writeHeadStack(file("attention.npy"), r, &HeadAttention::attention));
+    if (status) status = step("scores.npy", writeHeadStack(file("scores.npy"), r, &HeadAttention::scores));
+    const std::pair<const char*, const MatrixF*> matrices[] = {
+        {"output.npy", &r.attention.output},        {"head_outputs.npy", &r.attention.headOutputs},
+        {"query.npy", &r.attention.query},          {"key.npy", &r.attention.key},
+        {"value.npy", &r.attention.value},          {"query_input.npy", &r.queryInput},
+        {"key_value_input.npy", &r.keyValueInput},  {"W_Q.npy", &r.weights.queryProjection},
+        {"W_K.npy", &r.weights.keyProjection},      {"W_V.npy", &r.weights.valueProjection},
+        {"W_O.npy", &r.weights.outputProjection}};
+    for (const auto& [name, matrix] : matrices) {
+        if (!status) break;
+        status = step(name, writeNpy(file(name), *matrix));
+    }
+    if (status) {
+        AtomicFile meta;
+        status = meta.open(file("meta.json"));
+        if (status) {
+            writeJsonDocument(meta, r, provenance, false);
+            status = step("meta.json", meta.commit());
+        }
+    }
+    if (!status) {
+        // Nothing partial: remove what this run wrote, and the folder if this run made it.
+        for (const std::string& done : written) fs::remove(done, ec);
+        if (created) fs::remove(path, ec);
+    }
+    return status;
+}
+
+}  // namespace
+
+bool parseExportFormat(std::string_view name, ExportFormat& format)
+{
+    if (name == "json") format = ExportFormat::Json;
+    else if (name == "csv") format = ExportFormat::Csv;
+    else if (name == "npy") format = ExportFormat::Npy;
+    else return false;
+    return true;
+}
+
+Status exportResult(const Result& result, ExportFormat format, const std::string& path,
+                    const ExportProvenance& provenance)
+{
+    try {
+        switch (format) {
+        case ExportFormat::Json: {
+            AtomicFile file;
+            if (Status opened = file.open(path); !opened) return opened;
+            writeJsonDocument(file, result, provenance, true);
+            return file.commit();
+        }
+        case ExportFormat::Csv: return writeCsv(result, path);
+        case ExportFormat::Npy: return writeNpyFolder(result, path, provenance);
+        }
+    } catch (const std::bad_alloc&) {
+        return Error{"not enough memory to write '" + path + "'"};
+    }
+    return Error{"unknown export format"};
+}
+
+}  // namespace qkv
