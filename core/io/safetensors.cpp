@@ -354,6 +354,17 @@ std::size_t Tensor::elementCount() const
     return count;
 }
 
+bool Tensor::consistent() const
+{
+    std::size_t count = 1;
+    for (std::size_t dim : shape) {
+        if (dim != 0 && count > std::numeric_limits<std::size_t>::max() / dim) return false;
+        count *= dim;
+    }
+    const std::size_t item = tensorDtypeSize(dtype);
+    return count <= std::numeric_limits<std::size_t>::max() / item && data.size() == count * item;
+}
+
 double Tensor::valueAt(std::size_t index) const
 {
     const std::byte* p = data.data() + index * tensorDtypeSize(dtype);
@@ -546,7 +557,7 @@ Status writeSafetensors(const std::string& path, const SafetensorsFile& file)
             return Error{"cannot write '" + path + "': '__metadata__' cannot name a tensor"};
         if (i > 0 && sorted[i - 1]->name == tensor.name)
             return Error{"cannot write '" + path + "': two tensors are named '" + tensor.name + "'"};
-        if (tensor.data.size() != tensor.elementCount() * tensorDtypeSize(tensor.dtype))
+        if (!tensor.consistent())
             return Error{"cannot write '" + path + "': tensor '" + tensor.name + "' has " +
                          std::to_string(tensor.data.size()) + " bytes, which does not match its shape"};
         header[tensor.name] = {{"dtype", std::string(tensorDtypeName(tensor.dtype))},

@@ -53,8 +53,11 @@ struct Tensor {
     std::vector<std::size_t> shape;   // empty for a scalar
     std::vector<std::byte> data;      // raw little-endian values, C order
 
-    // prod(shape); 1 for a scalar.
+    // prod(shape); 1 for a scalar. Meaningful when consistent().
     std::size_t elementCount() const;
+    // True when prod(shape) does not overflow and `data` holds exactly that many values. Always
+    // true for tensors the reader returns; checked before use for tensors built by hand.
+    bool consistent() const;
     // Value `index` (C order), exact in double for every dtype. index < elementCount().
     double valueAt(std::size_t index) const;
     // All values in C order, exactly.

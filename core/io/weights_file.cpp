@@ -334,6 +334,12 @@ Expected<AttentionWeights> attentionWeightsFromSafetensors(const SafetensorsFile
                                                            std::string_view sourceName,
                                                            std::optional<std::string_view> pytorchPrefix)
 {
+    // Tensors built by hand (not by the reader) could disagree with their own shape.
+    for (const Tensor& tensor : file.tensors)
+        if (!tensor.consistent())
+            return Error{prefixed(sourceName, "tensor '" + tensor.name + "' holds " +
+                                                  std::to_string(tensor.data.size()) +
+                                                  " bytes, which does not match its shape")};
     const std::vector<std::string> prefixes = multiheadAttentionPrefixes(file);
     std::vector<std::string> quotedPrefixes;
     for (const std::string& p : prefixes) quotedPrefixes.push_back(p.empty() ? "(no prefix)" : p);

@@ -373,6 +373,15 @@ TEST(weights_file_io, RefusesPyTorchVariantsItCannotShow)
     EXPECT_NE(e.find("'linear.weight'"), std::string::npos) << e;
 }
 
+TEST(weights_file_io, RefusesHandBuiltTensorsThatDisagreeWithTheirShape)
+{
+    SafetensorsFile file = ourLayout(randomWeights(4, 1, false));
+    findMutable(file, "W_V")->data.resize(8);  // 2 floats for a 4x4 shape
+    EXPECT_NE(loadError(file).find("tensor 'W_V' holds 8 bytes"), std::string::npos) << loadError(file);
+    findMutable(file, "W_V")->shape = {std::size_t{1} << 40, std::size_t{1} << 40};
+    EXPECT_NE(loadError(file).find("does not match its shape"), std::string::npos);
+}
+
 TEST(weights_file_io, FileLevelErrorsNameTheFile)
 {
     ScratchDir dir;
