@@ -196,9 +196,9 @@ void paintHeatmap(QPainter& painter, const QRectF& target, const qkv::MatrixF& v
 
     if (style.selected) {
         painter.setRenderHint(QPainter::Antialiasing, true);
-        QColor fill = style.highlightColor;
+        QColor fill = style.selectionColor;
         fill.setAlpha(40);
-        painter.setPen(QPen(style.highlightColor, 2));
+        painter.setPen(QPen(style.selectionColor, 2));
         painter.setBrush(fill);
         const QRectF block = layout.titleRect().united(layout.cellsRect())
                                  .united(layout.rowLabelsRect()).united(layout.columnLabelsRect());

@@ -22,6 +22,7 @@ struct HeatmapStyle {
     QColor textColor = Qt::black;           // labels and titles
     QColor highlightColor = QColor(0xff, 0x8c, 0x00);  // row / cell outline
     bool selected = false;                  // draws a frame around the whole heatmap
+    QColor selectionColor = QColor(0x30, 0x8c, 0xc6);  // that frame
 };
 
 }  // namespace qkv::ui

@@ -1,0 +1,24 @@
+#include "ui/app/gui_main.hpp"
+
+#include <QApplication>
+#include <QIcon>
+
+#include "ui/mainwindow/main_window.hpp"
+
+namespace qkv::ui {
+
+int runGui(int& argc, char** argv)
+{
+    QApplication::setHighDpiScaleFactorRoundingPolicy(Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("QKV Studio"));
+    QApplication::setApplicationName(QStringLiteral("QKV Studio"));
+    QApplication::setApplicationDisplayName(QStringLiteral("QKV Studio"));
+    QApplication::setApplicationVersion(QStringLiteral(QKV_VERSION));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/qkv-studio.svg")));
+    MainWindow window;
+    window.show();
+    return QApplication::exec();
+}
+
+}  // namespace qkv::ui

@@ -1,0 +1,78 @@
+#include "ui/controls/sentence_field.hpp"
+
+#include <QFontMetrics>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QVBoxLayout>
+
+#include "core/text/tokenizer.hpp"
+#include "ui/controls/field_message.hpp"
+#include "ui/controls/token_chips.hpp"
+
+namespace qkv::ui {
+
+SentenceField::SentenceField(const QString& title, QWidget* parent)
+    : QWidget(parent), title_(new QLabel(title, this)), note_(new QLabel(this)),
+      editor_(new QPlainTextEdit(this)), chips_(new TokenChips(this)), message_(new FieldMessage(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(3);
+    auto* header = new QHBoxLayout;
+    QFont bold = title_->font();
+    bold.setBold(true);
+    title_->setFont(bold);
+    title_->setBuddy(editor_);
+    note_->setForegroundRole(QPalette::PlaceholderText);
+    header->addWidget(title_);
+    header->addStretch();
+    header->addWidget(note_);
+    layout->addLayout(header);
+    layout->addWidget(editor_);
+    layout->addWidget(chips_);
+    layout->addWidget(message_);
+
+    editor_->setTabChangesFocus(true);
+    editor_->setAccessibleName(title);
+    const int lineHeight = QFontMetrics(editor_->font()).lineSpacing();
+    editor_->setFixedHeight(lineHeight * 3 + 12);
+    connect(editor_, &QPlainTextEdit::textChanged, this, [this] {
+        updateTokens();
+        emit textEdited(text());
+    });
+    updateTokens();
+}
+
+QString SentenceField::text() const { return editor_->toPlainText(); }
+
+void SentenceField::setText(const QString& text)
+{
+    if (text == editor_->toPlainText()) return;
+    const QSignalBlocker blocker(editor_);
+    editor_->setPlainText(text);
+    updateTokens();
+}
+
+void SentenceField::setMessage(const QString& message) { message_->setMessage(message); }
+
+void SentenceField::setUsed(bool used, const QString& note)
+{
+    note_->setText(used ? QString() : note);
+    editor_->setEnabled(true);  // still editable: the sentence is kept for other modes
+    chips_->setEnabled(used);
+    QPalette p = editor_->palette();
+    p.setColor(QPalette::Text, palette().color(used ? QPalette::Active : QPalette::Disabled, QPalette::Text));
+    editor_->setPalette(p);
+}
+
+QSize SentenceField::sizeHint() const { return {260, QWidget::sizeHint().height()}; }
+
+void SentenceField::updateTokens()
+{
+    const std::string utf8 = text().toStdString();
+    QStringList tokens;
+    for (const qkv::Token& token : qkv::tokenize(utf8)) tokens << QString::fromStdString(token.text);
+    chips_->setTokens(tokens);
+}
+
+}  // namespace qkv::ui

@@ -1,0 +1,43 @@
+#pragma once
+// A sentence editor: a multi-line text field, its tokens as chips, and its validation message.
+
+#include <QWidget>
+
+class QPlainTextEdit;
+class QLabel;
+
+namespace qkv::ui {
+
+class FieldMessage;
+class TokenChips;
+
+class SentenceField : public QWidget {
+    Q_OBJECT
+public:
+    explicit SentenceField(const QString& title, QWidget* parent = nullptr);
+
+    QString text() const;
+    // Replaces the text unless it is already equal (keeps the cursor while typing).
+    void setText(const QString& text);
+    void setMessage(const QString& message);
+    // Dims the field with a note when the current mode does not use this sentence.
+    void setUsed(bool used, const QString& note);
+    QPlainTextEdit* editor() const { return editor_; }
+    TokenChips* chips() const { return chips_; }
+    FieldMessage* message() const { return message_; }
+
+    QSize sizeHint() const override;
+
+signals:
+    void textEdited(const QString& text);
+
+private:
+    void updateTokens();
+    QLabel* title_;
+    QLabel* note_;
+    QPlainTextEdit* editor_;
+    TokenChips* chips_;
+    FieldMessage* message_;
+};
+
+}  // namespace qkv::ui

@@ -1,0 +1,78 @@
+#include "ui/document/compute_runner.hpp"
+
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "core/text/tokenizer.hpp"
+
+namespace qkv::ui {
+
+ComputeRunner::ComputeRunner(QObject* parent) : QObject(parent) {}
+
+double ComputeRunner::estimatedFlops(const qkv::Config& config)
+{
+    const double source = static_cast<double>(qkv::tokenize(config.sourceText).size());
+    const double target = static_cast<double>(qkv::tokenize(config.targetText).size());
+    const double nq = config.queriesFromTarget() ? target : source;
+    const double nk = config.mode == qkv::AttentionMode::EncoderSelf ? source
+                      : config.keysFromTarget()                      ? target
+                                                                     : source;
+    const double d = static_cast<double>(config.d_model);
+    // Q and output projections (n_q rows), K and V (n_k rows), scores and A V (n_q n_k d each).
+    return 2.0 * d * d * (2.0 * nq + 2.0 * nk) + 4.0 * nq * nk * d;
+}
+
+ComputeRunner::Outcome ComputeRunner::run(const qkv::Config& config, const qkv::UserInputs& inputs)
+{
+    auto computed = qkv::compute(config, inputs);
+    if (!computed) return {nullptr, QString::fromStdString(computed.error())};
+    return {computed.value(), {}};
+}
+
+void ComputeRunner::request(const qkv::Config& config, const qkv::UserInputs& inputs)
+{
+    Request next{config, inputs, ++generation_};
+    if (running_) {
+        pending_ = std::move(next);  // replaces any older waiting request
+        return;
+    }
+    if (estimatedFlops(config) < asyncThresholdFlops_) {
+        deliver(next.generation, run(next.config, next.inputs));
+        return;
+    }
+    start(std::move(next));
+}
+
+void ComputeRunner::start(Request request)
+{
+    running_ = true;
+    emit busyChanged(true);
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    const quint64 generation = request.generation;
+    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, generation] {
+        const Outcome outcome = watcher->result();
+        watcher->deleteLater();
+        running_ = false;
+        if (pending_) {
+            Request next = std::move(*pending_);
+            pending_.reset();
+            start(std::move(next));
+        } else {
+            emit busyChanged(false);
+        }
+        deliver(generation, outcome);
+    });
+    watcher->setFuture(QtConcurrent::run([config = std::move(request.config),
+                                          inputs = std::move(request.inputs)] { return run(config, inputs); }));
+}
+
+void ComputeRunner::deliver(quint64 generation, const Outcome& outcome)
+{
+    if (generation != generation_) return;  // a newer request superseded this one
+    if (outcome.result)
+        emit resultReady(outcome.result);
+    else
+        emit failed(outcome.error);
+}
+
+}  // namespace qkv::ui

@@ -1,0 +1,79 @@
+#pragma once
+// The one document: Config + user inputs, the undo stack, and the latest Result.
+// Every edit goes through edit() as an undoable command; views only read results
+// (design.md section 1). While the config is invalid, the last valid Result stays.
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+#include "core/config/validation.hpp"
+#include "core/pipeline/compute.hpp"
+
+class QUndoStack;
+
+namespace qkv::ui {
+
+class ComputeRunner;
+
+// Which control an edit came from; consecutive edits of the same key merge into one undo step
+// (typing a sentence, dragging a slider).
+enum class EditKey {
+    None = -1,
+    SourceText = 1,
+    TargetText,
+    DModel,
+    Heads,
+    Seed,
+    ScaleQuery,
+    ScaleKey,
+    ScaleValue,
+    ScaleOutput,
+};
+
+class Document : public QObject {
+    Q_OBJECT
+public:
+    explicit Document(QObject* parent = nullptr);
+    ~Document() override;
+
+    const qkv::Config& config() const { return config_; }
+    const qkv::UserInputs& inputs() const { return inputs_; }
+    // The last valid result (null before the first one).
+    std::shared_ptr<const qkv::Result> result() const { return result_; }
+    const std::vector<qkv::ValidationIssue>& issues() const { return issues_; }
+    bool isValid() const { return issues_.empty(); }
+    bool isComputing() const;
+    QUndoStack* undoStack() const { return undoStack_; }
+    ComputeRunner* runner() const { return runner_; }
+
+    // The single entry point for edits: undoable, merged with the previous edit of `key`.
+    void edit(const qkv::Config& config, const QString& description, EditKey key = EditKey::None);
+    // Replaces the configuration without an undo step (start-up, restoring a session).
+    void reset(const qkv::Config& config);
+    // Blocks (processing events) until no computation is running or waiting; for tests,
+    // benchmarks and export.
+    void waitUntilIdle() const;
+
+signals:
+    void configChanged(const qkv::Config& config);
+    void validationChanged(const std::vector<qkv::ValidationIssue>& issues);
+    void resultChanged(std::shared_ptr<const qkv::Result> result);
+    void computeFailed(const QString& message);
+    void busyChanged(bool busy);
+
+private:
+    friend class SetConfigCommand;
+    void apply(const qkv::Config& config);
+
+    qkv::Config config_;
+    qkv::UserInputs inputs_;
+    std::shared_ptr<const qkv::Result> result_;
+    std::vector<qkv::ValidationIssue> issues_;
+    QUndoStack* undoStack_;
+    ComputeRunner* runner_;
+};
+
+}  // namespace qkv::ui

@@ -1,0 +1,46 @@
+#include "ui/heads/cell_tooltip.hpp"
+
+#include <QCoreApplication>
+
+#include <cmath>
+
+namespace qkv::ui {
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("CellToolTip", text); }
+
+QString label(const std::vector<std::string>& labels, int index)
+{
+    const QString text = index < static_cast<int>(labels.size())
+                             ? QString::fromStdString(labels[static_cast<std::size_t>(index)])
+                             : QString();
+    return tr("«%1» (#%2)").arg(text.toHtmlEscaped()).arg(index + 1);
+}
+
+}  // namespace
+
+QString cellToolTip(const qkv::Result& result, int head, int queryRow, int keyColumn)
+{
+    const qkv::AttentionResult& a = result.attention;
+    if (queryRow < 0 || keyColumn < 0 || queryRow >= a.queryCount() || keyColumn >= a.keyCount()) return {};
+    const bool masked = a.mask.masked(queryRow, keyColumn);
+    QString text = QStringLiteral("<b>%1</b><br>").arg(head < 0 ? tr("Average of heads") : tr("Head %1").arg(head + 1));
+    text += tr("Query: %1<br>Key: %2<br>").arg(label(result.queryLabels, queryRow), label(result.keyLabels, keyColumn));
+    if (head < 0) {
+        double sum = 0;
+        for (const qkv::HeadAttention& h : a.heads) sum += h.attention(queryRow, keyColumn);
+        const double mean = a.heads.empty() ? 0.0 : sum / static_cast<double>(a.heads.size());
+        return text + tr("Mean weight: %1 %").arg(mean * 100.0, 0, 'f', 1);
+    }
+    if (head >= a.headCount()) return {};
+    const qkv::HeadAttention& h = a.heads[static_cast<std::size_t>(head)];
+    const double scaled = h.scores(queryRow, keyColumn);
+    const double raw = scaled * std::sqrt(static_cast<double>(a.d_k));
+    text += tr("Weight: %1 %").arg(h.attention(queryRow, keyColumn) * 100.0, 0, 'f', 1);
+    text += tr("<br>Raw score q·k: %1").arg(raw, 0, 'f', 4);
+    text += tr("<br>Scaled score q·k/√d_k: %1").arg(scaled, 0, 'f', 4);
+    if (masked) text += tr("<br><i>Masked: this key is hidden from this query (score −∞ after the mask).</i>");
+    return text;
+}
+
+}  // namespace qkv::ui

@@ -1,0 +1,240 @@
+#include "ui/heads/heads_canvas.hpp"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+
+#include "ui/document/head_selection.hpp"
+#include "ui/heads/cell_tooltip.hpp"
+#include "ui/render/heatmap_layout.hpp"
+
+namespace qkv::ui {
+
+HeadsCanvas::HeadsCanvas(HeadSelection* selection, QWidget* parent) : QWidget(parent), selection_(selection)
+{
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setAccessibleName(tr("Attention heads"));
+    setAccessibleDescription(tr("One heatmap per head: query tokens on rows, key tokens on columns."));
+    connect(selection_, &HeadSelection::headChanged, this, [this] { syncSelection(); });
+    connect(selection_, &HeadSelection::cellChanged, this, [this] { syncSelection(); });
+}
+
+void HeadsCanvas::setFigure(std::shared_ptr<const HeadsFigure> figure)
+{
+    figure_ = std::move(figure);
+    relayout();
+    syncSelection();
+}
+
+void HeadsCanvas::setColormap(ColormapName colormap)
+{
+    state_.colormap = colormap;
+    update();
+}
+
+void HeadsCanvas::setAvailableSize(const QSize& size)
+{
+    if (size == available_) return;
+    available_ = size;
+    relayout();
+}
+
+void HeadsCanvas::setZoom(double zoom)
+{
+    zoom_ = std::clamp(zoom, 0.25, 16.0);
+    relayout();
+}
+
+HeadsFigureState HeadsCanvas::paintState() const
+{
+    HeadsFigureState state = state_;
+    state.background = palette().color(QPalette::Base);
+    state.text = palette().color(QPalette::Text);
+    state.selection = palette().color(QPalette::Highlight);
+    return state;
+}
+
+void HeadsCanvas::relayout()
+{
+    if (figure_) {
+        layout_ = layoutHeadsGrid(*figure_, QSizeF(available_), zoom_, QFontMetricsF(font(), this));
+        setFixedSize(layout_.size.toSize());
+    } else {
+        layout_ = {};
+        setFixedSize(available_);
+    }
+    update();
+}
+
+void HeadsCanvas::syncSelection()
+{
+    if (!figure_) return;
+    state_.selectedPanel = selection_->head();
+    state_.highlightedPanel = selection_->head();
+    state_.highlightedCell = QPoint(selection_->keyColumn(), selection_->queryRow());
+    state_.highlightedRow = hoverRow_ >= 0 ? hoverRow_ : -1;
+    update();
+}
+
+QSize HeadsCanvas::sizeHint() const { return layout_.size.isEmpty() ? QSize(800, 600) : layout_.size.toSize(); }
+
+HeadsCanvas::Hit HeadsCanvas::hitTest(const QPointF& position) const
+{
+    Hit hit;
+    if (!figure_) return hit;
+    const QFontMetricsF metrics(font(), this);
+    for (int p = 0; p < static_cast<int>(layout_.panels.size()); ++p) {
+        const QRectF& rect = layout_.panels[static_cast<std::size_t>(p)];
+        if (!rect.contains(position)) continue;
+        const HeatmapLayout cells(rect, figure_->rows(), figure_->columns(), panelStyle(*figure_, p, state_), metrics);
+        const QPoint cell = cells.cellAt(position);
+        hit.panel = p;
+        if (cell.x() >= 0) {
+            hit.row = cell.y();
+            hit.column = cell.x();
+        } else if (const int row = cells.rowLabelAt(position); row >= 0) {
+            hit.row = row;
+            hit.rowLabel = true;
+        }
+        break;
+    }
+    return hit;
+}
+
+QPoint HeadsCanvas::cellCenter(int panel, int row, int column) const
+{
+    if (!figure_ || panel < 0 || panel >= static_cast<int>(layout_.panels.size())) return {};
+    const HeatmapLayout cells(layout_.panels[static_cast<std::size_t>(panel)], figure_->rows(), figure_->columns(),
+                              panelStyle(*figure_, panel, state_), QFontMetricsF(font(), this));
+    return cells.cellRect(row, column).center().toPoint();
+}
+
+QPoint HeadsCanvas::rowLabelCenter(int panel, int row) const
+{
+    if (!figure_ || panel < 0 || panel >= static_cast<int>(layout_.panels.size())) return {};
+    const HeatmapLayout cells(layout_.panels[static_cast<std::size_t>(panel)], figure_->rows(), figure_->columns(),
+                              panelStyle(*figure_, panel, state_), QFontMetricsF(font(), this));
+    const QRectF labels = cells.rowLabelsRect();
+    return QPointF(labels.right() - 8, cells.rowRect(row).center().y()).toPoint();
+}
+
+QString HeadsCanvas::toolTipAt(const QPoint& position) const
+{
+    const Hit hit = hitTest(position);
+    if (!figure_ || hit.panel < 0 || hit.row < 0) return {};
+    if (hit.rowLabel) {
+        const QStringList& labels = figure_->rowLabels();
+        return tr("Query «%1» (#%2): its row is highlighted in every head")
+            .arg(hit.row < labels.size() ? labels[hit.row].toHtmlEscaped() : QString())
+            .arg(hit.row + 1);
+    }
+    return cellToolTip(*figure_->result(), figure_->headOfPanel(hit.panel), hit.row, hit.column);
+}
+
+void HeadsCanvas::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    if (!figure_) {
+        painter.fillRect(rect(), palette().color(QPalette::Base));
+        painter.setPen(palette().color(QPalette::PlaceholderText));
+        painter.drawText(rect(), Qt::AlignCenter, tr("Computing…"));
+        return;
+    }
+    paintHeadsFigure(painter, *figure_, layout_, paintState());
+}
+
+void HeadsCanvas::setHover(int row, int panel, QPoint cell)
+{
+    Q_UNUSED(panel);
+    Q_UNUSED(cell);
+    if (row == hoverRow_) return;
+    hoverRow_ = row;
+    state_.highlightedRow = row;
+    update();
+}
+
+void HeadsCanvas::mouseMoveEvent(QMouseEvent* event)
+{
+    const Hit hit = hitTest(event->position());
+    setHover(hit.row, hit.panel, QPoint(hit.column, hit.row));
+    const QString tip = toolTipAt(event->position().toPoint());
+    if (tip.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), tip, this);
+}
+
+void HeadsCanvas::leaveEvent(QEvent* event)
+{
+    setHover(-1, -1, {-1, -1});
+    QWidget::leaveEvent(event);
+}
+
+void HeadsCanvas::mousePressEvent(QMouseEvent* event)
+{
+    const Hit hit = hitTest(event->position());
+    if (hit.panel < 0) return;
+    const int head = figure_->headOfPanel(hit.panel);
+    if (head >= 0) selection_->setHead(head);
+    if (hit.row >= 0) selection_->setCell(hit.row, hit.column >= 0 ? hit.column : selection_->keyColumn());
+    setFocus(Qt::MouseFocusReason);
+}
+
+void HeadsCanvas::keyPressEvent(QKeyEvent* event)
+{
+    if (!figure_ || figure_->rows() == 0) {
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    int row = selection_->queryRow(), column = selection_->keyColumn();
+    switch (event->key()) {
+    case Qt::Key_Left: --column; break;
+    case Qt::Key_Right: ++column; break;
+    case Qt::Key_Up: --row; break;
+    case Qt::Key_Down: ++row; break;
+    case Qt::Key_Home: column = 0; break;
+    case Qt::Key_End: column = figure_->columns() - 1; break;
+    default: QWidget::keyPressEvent(event); return;
+    }
+    row = std::clamp(row, 0, figure_->rows() - 1);
+    column = std::clamp(column, 0, figure_->columns() - 1);
+    selection_->setCell(row, column);
+    // Show the numbers of the cell the keyboard moved to.
+    const QPoint centre = cellCenter(selection_->head(), row, column);
+    QToolTip::showText(mapToGlobal(centre), cellToolTip(*figure_->result(), selection_->head(), row, column), this);
+}
+
+void HeadsCanvas::wheelEvent(QWheelEvent* event)
+{
+    if (event->modifiers() & Qt::ControlModifier) {
+        emit zoomRequested(event->angleDelta().y() > 0 ? 1 : -1);
+        event->accept();
+        return;
+    }
+    QWidget::wheelEvent(event);
+}
+
+bool HeadsCanvas::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString tip = toolTipAt(help->pos());
+        if (tip.isEmpty()) {
+            QToolTip::hideText();
+            event->ignore();
+        } else {
+            QToolTip::showText(help->globalPos(), tip, this);
+        }
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+}  // namespace qkv::ui

@@ -1,0 +1,74 @@
+#pragma once
+// The grid of head heatmaps on screen: hover shows a cell's numbers and highlights the query's
+// row in every head, click selects a head and cell, arrow keys move the cell.
+// Painting is paintHeadsFigure(), the same as export.
+
+#include <QWidget>
+
+#include <memory>
+
+#include "ui/heads/heads_figure.hpp"
+
+namespace qkv::ui {
+
+class HeadSelection;
+
+class HeadsCanvas : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeadsCanvas(HeadSelection* selection, QWidget* parent = nullptr);
+
+    void setFigure(std::shared_ptr<const HeadsFigure> figure);
+    const std::shared_ptr<const HeadsFigure>& figure() const { return figure_; }
+    void setColormap(ColormapName colormap);
+    ColormapName colormap() const { return state_.colormap; }
+    // The scroll area's viewport size; the canvas lays itself out for it.
+    void setAvailableSize(const QSize& size);
+    void setZoom(double zoom);
+    double zoom() const { return zoom_; }
+
+    int panelCount() const { return figure_ ? figure_->panelCount() : 0; }
+    int highlightedRow() const { return state_.highlightedRow; }
+    const HeadsGridLayout& gridLayout() const { return layout_; }
+    // Rich-text tooltip for a point in widget coordinates (empty when not over a cell).
+    QString toolTipAt(const QPoint& position) const;
+    // Centre of a cell or a row label, in widget coordinates (for tests and keyboard focus).
+    QPoint cellCenter(int panel, int row, int column) const;
+    QPoint rowLabelCenter(int panel, int row) const;
+    // The state a painter would use now (colours from the palette).
+    HeadsFigureState paintState() const;
+
+    QSize sizeHint() const override;
+
+signals:
+    void zoomRequested(int steps);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    struct Hit {
+        int panel = -1, row = -1, column = -1;
+        bool rowLabel = false;
+    };
+    Hit hitTest(const QPointF& position) const;
+    void relayout();
+    void setHover(int row, int panel, QPoint cell);
+    void syncSelection();
+
+    HeadSelection* selection_;
+    std::shared_ptr<const HeadsFigure> figure_;
+    HeadsFigureState state_;
+    HeadsGridLayout layout_;
+    QSize available_{800, 600};
+    double zoom_ = 1.0;
+    int hoverRow_ = -1;
+};
+
+}  // namespace qkv::ui

@@ -1,0 +1,214 @@
+#include "ui/heads/heads_view.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+#include "ui/document/head_selection.hpp"
+#include "ui/heads/heads_canvas.hpp"
+#include "ui/heads/heads_figure.hpp"
+#include "ui/settings/preference.hpp"
+
+namespace qkv::ui {
+namespace {
+
+const Preference<int> kScoreKind{QStringLiteral("headsView/scoreKind"), 0};
+const Preference<bool> kShowAverage{QStringLiteral("headsView/showAverage"), false};
+// One colormap for weights (sequential) and one for scores (diverging by default).
+const Preference<QString> kWeightsColormap{QStringLiteral("headsView/weightsColormap"), QStringLiteral("viridis")};
+const Preference<QString> kScoresColormap{QStringLiteral("headsView/scoresColormap"), QStringLiteral("redblue")};
+
+const Preference<QString>& colormapPreference(ScoreKind kind)
+{
+    return kind == ScoreKind::Attention ? kWeightsColormap : kScoresColormap;
+}
+
+ColormapName storedColormap(ScoreKind kind)
+{
+    const Preference<QString>& preference = colormapPreference(kind);
+    ColormapName name = kind == ScoreKind::Attention ? ColormapName::Viridis : ColormapName::RedBlue;
+    colormapFromId(preference.value(), name);
+    return name;
+}
+
+}  // namespace
+
+HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
+    : QWidget(parent), selection_(selection), kindBox_(new QComboBox(this)), colormapBox_(new QComboBox(this)),
+      averageBox_(new QCheckBox(tr("&Average of heads"), this)), zoomLabel_(new QLabel(this)),
+      scroll_(new QScrollArea(this)), canvas_(new HeadsCanvas(selection, scroll_))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    auto* bar = new QHBoxLayout;
+    auto* showLabel = new QLabel(tr("S&how"), this);
+    showLabel->setBuddy(kindBox_);
+    for (ScoreKind kind : {ScoreKind::Attention, ScoreKind::RawScores, ScoreKind::MaskedScores})
+        kindBox_->addItem(scoreKindName(kind), static_cast<int>(kind));
+    kindBox_->setToolTip(tr("Attention weights: softmax of each row (rows sum to 1).\n"
+                            "Raw scores: q·k/√d_k before the mask.\n"
+                            "Scores after mask: what the softmax sees; masked pairs are −∞ (hatched)."));
+    auto* colormapLabel = new QLabel(tr("&Colormap"), this);
+    colormapLabel->setBuddy(colormapBox_);
+    for (ColormapName name : Colormap::all())
+        colormapBox_->addItem(Colormap::get(name).displayName(), static_cast<int>(name));
+    averageBox_->setToolTip(tr("Adds a heatmap of the mean over all heads."));
+    auto makeButton = [this](const QString& text, const QString& tip) {
+        auto* button = new QToolButton(this);
+        button->setText(text);
+        button->setToolTip(tip);
+        button->setAutoRaise(true);
+        return button;
+    };
+    QToolButton* zoomOut = makeButton(QStringLiteral("−"), tr("Zoom out (Ctrl+wheel)"));
+    QToolButton* zoomIn = makeButton(QStringLiteral("+"), tr("Zoom in (Ctrl+wheel)"));
+    QToolButton* zoomFit = makeButton(tr("Fit"), tr("Fit all heads in the window"));
+    zoomLabel_->setMinimumWidth(zoomLabel_->fontMetrics().horizontalAdvance(QStringLiteral("1600 %")));
+    bar->addWidget(showLabel);
+    bar->addWidget(kindBox_);
+    bar->addSpacing(12);
+    bar->addWidget(colormapLabel);
+    bar->addWidget(colormapBox_);
+    bar->addSpacing(12);
+    bar->addWidget(averageBox_);
+    bar->addStretch(1);
+    bar->addWidget(zoomOut);
+    bar->addWidget(zoomLabel_);
+    bar->addWidget(zoomIn);
+    bar->addWidget(zoomFit);
+    layout->addLayout(bar);
+
+    scroll_->setWidget(canvas_);
+    scroll_->setWidgetResizable(false);
+    scroll_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    scroll_->setFrameShape(QFrame::StyledPanel);
+    scroll_->setBackgroundRole(QPalette::Base);
+    scroll_->viewport()->installEventFilter(this);
+    layout->addWidget(scroll_, 1);
+
+    auto* hint = new QLabel(tr("Hover a cell for its numbers · hover a query label to follow its row in every head · "
+                               "click to select a head and cell · arrows move the cell · [ and ] change head · "
+                               "Ctrl+wheel zooms"),
+                            this);
+    hint->setWordWrap(true);
+    hint->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(hint);
+
+    connect(kindBox_, &QComboBox::currentIndexChanged, this, [this](int index) {
+        setScoreKind(static_cast<ScoreKind>(kindBox_->itemData(index).toInt()));
+    });
+    connect(colormapBox_, &QComboBox::currentIndexChanged, this, [this](int index) {
+        setColormap(static_cast<ColormapName>(colormapBox_->itemData(index).toInt()));
+    });
+    connect(averageBox_, &QCheckBox::toggled, this, &HeadsView::setShowAverage);
+    connect(zoomIn, &QToolButton::clicked, this, [this] { zoomBy(1); });
+    connect(zoomOut, &QToolButton::clicked, this, [this] { zoomBy(-1); });
+    connect(zoomFit, &QToolButton::clicked, this, &HeadsView::zoomToFit);
+    connect(canvas_, &HeadsCanvas::zoomRequested, this, &HeadsView::zoomBy);
+
+    kind_ = static_cast<ScoreKind>(std::clamp(kScoreKind.value(), 0, 2));
+    average_ = kShowAverage.value();
+    {
+        const QSignalBlocker b1(kindBox_), b2(averageBox_);
+        kindBox_->setCurrentIndex(kindBox_->findData(static_cast<int>(kind_)));
+        averageBox_->setChecked(average_);
+    }
+    setColormap(storedColormap(kind_));
+    updateZoomLabel();
+}
+
+void HeadsView::setResult(std::shared_ptr<const qkv::Result> result)
+{
+    result_ = std::move(result);
+    rebuildFigure();
+}
+
+void HeadsView::setScoreKind(ScoreKind kind)
+{
+    if (kind == kind_) return;
+    kind_ = kind;
+    kScoreKind.setValue(static_cast<int>(kind));
+    {
+        const QSignalBlocker blocker(kindBox_);
+        kindBox_->setCurrentIndex(kindBox_->findData(static_cast<int>(kind)));
+    }
+    setColormap(storedColormap(kind));
+    rebuildFigure();
+    emit scoreKindChanged(kind);
+}
+
+ColormapName HeadsView::colormap() const { return canvas_->colormap(); }
+
+void HeadsView::setColormap(ColormapName colormap)
+{
+    colormapPreference(kind_).setValue(Colormap::get(colormap).id());
+    {
+        const QSignalBlocker blocker(colormapBox_);
+        colormapBox_->setCurrentIndex(colormapBox_->findData(static_cast<int>(colormap)));
+    }
+    if (canvas_->colormap() == colormap) return;
+    canvas_->setColormap(colormap);
+    emit colormapChanged(colormap);
+}
+
+void HeadsView::setShowAverage(bool show)
+{
+    if (show == average_) return;
+    average_ = show;
+    kShowAverage.setValue(show);
+    const QSignalBlocker blocker(averageBox_);
+    averageBox_->setChecked(show);
+    rebuildFigure();
+}
+
+int HeadsView::heatmapCount() const { return canvas_->panelCount(); }
+
+void HeadsView::zoomBy(int steps)
+{
+    canvas_->setZoom(canvas_->zoom() * std::pow(1.25, steps));
+    updateZoomLabel();
+}
+
+void HeadsView::zoomToFit()
+{
+    canvas_->setZoom(1.0);
+    updateZoomLabel();
+}
+
+void HeadsView::updateZoomLabel()
+{
+    zoomLabel_->setText(QStringLiteral("%1 %").arg(std::lround(canvas_->zoom() * 100)));
+    zoomLabel_->setAlignment(Qt::AlignCenter);
+}
+
+void HeadsView::rebuildFigure()
+{
+    if (!result_) return;
+    canvas_->setFigure(std::make_shared<const HeadsFigure>(result_, kind_, average_));
+}
+
+bool HeadsView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == scroll_->viewport() && event->type() == QEvent::Resize) {
+        // Lay out for the space the scroll area has without its scroll bars.
+        QSize size = scroll_->maximumViewportSize();
+        canvas_->setAvailableSize(size);
+        if (canvas_->height() > size.height()) {
+            size.rwidth() -= scroll_->verticalScrollBar()->sizeHint().width();
+            canvas_->setAvailableSize(size);
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+QSize HeadsView::sizeHint() const { return {900, 700}; }
+
+}  // namespace qkv::ui

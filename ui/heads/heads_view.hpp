@@ -1,0 +1,69 @@
+#pragma once
+// The "Heads" tab: what to show (weights / raw scores / scores after mask), colormap, average
+// of heads, zoom, and the scrollable grid of heatmaps.
+
+#include <QWidget>
+
+#include <memory>
+
+#include "core/pipeline/compute.hpp"
+#include "ui/heads/score_kind.hpp"
+#include "ui/render/colormap.hpp"
+
+class QAction;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QScrollArea;
+
+namespace qkv::ui {
+
+class HeadsCanvas;
+class HeadSelection;
+
+class HeadsView : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeadsView(HeadSelection* selection, QWidget* parent = nullptr);
+
+    void setResult(std::shared_ptr<const qkv::Result> result);
+    void setScoreKind(ScoreKind kind);
+    ScoreKind scoreKind() const { return kind_; }
+    void setColormap(ColormapName colormap);
+    ColormapName colormap() const;
+    void setShowAverage(bool show);
+    bool showAverage() const { return average_; }
+    void zoomBy(int steps);
+    void zoomToFit();
+
+    HeadsCanvas* canvas() const { return canvas_; }
+    QScrollArea* scrollArea() const { return scroll_; }
+    // Number of heatmaps drawn (heads, plus one when the average is shown).
+    int heatmapCount() const;
+
+    QSize sizeHint() const override;
+
+signals:
+    void scoreKindChanged(ScoreKind kind);
+    void colormapChanged(ColormapName colormap);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void rebuildFigure();
+    void updateZoomLabel();
+
+    HeadSelection* selection_;
+    std::shared_ptr<const qkv::Result> result_;
+    ScoreKind kind_ = ScoreKind::Attention;
+    bool average_ = false;
+    QComboBox* kindBox_;
+    QComboBox* colormapBox_;
+    QCheckBox* averageBox_;
+    QLabel* zoomLabel_;
+    QScrollArea* scroll_;
+    HeadsCanvas* canvas_;
+};
+
+}  // namespace qkv::ui

@@ -1,0 +1,62 @@
+#pragma once
+// The main window: controls on the left, the views on the right, menus and status bar.
+// Wiring only; each part lives in its own class.
+
+#include <QMainWindow>
+
+class QSplitter;
+
+namespace qkv::ui {
+
+class ControlsPanel;
+class Document;
+class HeadSelection;
+class HeadsView;
+class StatusSummary;
+class StepView;
+class ViewTabs;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    // Opens on the last session's configuration, or the built-in example.
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    Document* document() const { return document_; }
+    HeadSelection* selection() const { return selection_; }
+    ControlsPanel* controls() const { return controls_; }
+    ViewTabs* tabs() const { return tabs_; }
+    HeadsView* headsView() const;
+    StepView* stepView() const;
+
+    // Writes the heads figure as drawn now; the format comes from the suffix. Returns an
+    // empty string on success, else the message shown to the user.
+    QString exportHeadsFigure(const QString& path) const;
+    // Asks for a path and exports; errors go to a message box (nothing in the window changes).
+    void exportHeadsFigureInteractively();
+
+    void nextHead();
+    void previousHead();
+
+    QSize sizeHint() const override;
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createMenus();  // main_window_menus.cpp
+    void showAbout();
+    void restoreWindowState();
+    void saveWindowState() const;
+    void updateTitle();
+
+    Document* document_;
+    HeadSelection* selection_;
+    ControlsPanel* controls_;
+    ViewTabs* tabs_;
+    QSplitter* splitter_;
+    StatusSummary* status_;
+};
+
+}  // namespace qkv::ui

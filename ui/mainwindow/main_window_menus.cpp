@@ -1,0 +1,139 @@
+// MainWindow's menus, export and About (kept apart so main_window.cpp stays wiring only).
+#include <QActionGroup>
+#include <QApplication>
+#include <QFileDialog>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPainter>
+#include <QStandardPaths>
+#include <QUndoStack>
+
+#include <Eigen/Core>
+
+#include "ui/document/document.hpp"
+#include "ui/export/figure_export.hpp"
+#include "ui/heads/heads_canvas.hpp"
+#include "ui/heads/heads_view.hpp"
+#include "ui/mainwindow/main_window.hpp"
+#include "ui/mainwindow/view_tabs.hpp"
+#include "ui/settings/preference.hpp"
+
+namespace qkv::ui {
+namespace {
+const Preference<QString> kExportDirectory{
+    QStringLiteral("export/directory"), QStandardPaths::writableLocation(QStandardPaths::PicturesLocation)};
+}
+
+void MainWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* exportAction = file->addAction(tr("&Export Heads Figure…"), this, &MainWindow::exportHeadsFigureInteractively);
+    exportAction->setShortcut(QKeySequence(tr("Ctrl+E")));
+    exportAction->setStatusTip(tr("Save the heads view as PNG, SVG or PDF, drawn exactly as on screen"));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = document_->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = document_->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    HeadsView* heads = headsView();
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QMenu* show = view->addMenu(tr("&Show"));
+    auto* kinds = new QActionGroup(this);
+    const ScoreKind allKinds[] = {ScoreKind::Attention, ScoreKind::RawScores, ScoreKind::MaskedScores};
+    for (int i = 0; i < 3; ++i) {
+        const ScoreKind kind = allKinds[i];
+        QAction* action = show->addAction(scoreKindName(kind));
+        action->setCheckable(true);
+        action->setChecked(heads->scoreKind() == kind);
+        action->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)));
+        kinds->addAction(action);
+        connect(action, &QAction::triggered, heads, [heads, kind] { heads->setScoreKind(kind); });
+        connect(heads, &HeadsView::scoreKindChanged, action, [action, kind](ScoreKind k) { action->setChecked(k == kind); });
+    }
+    QMenu* colormaps = view->addMenu(tr("&Colormap"));
+    auto* maps = new QActionGroup(this);
+    for (ColormapName name : Colormap::all()) {
+        QAction* action = colormaps->addAction(Colormap::get(name).displayName());
+        action->setCheckable(true);
+        action->setChecked(heads->colormap() == name);
+        maps->addAction(action);
+        connect(action, &QAction::triggered, heads, [heads, name] { heads->setColormap(name); });
+        connect(heads, &HeadsView::colormapChanged, action, [action, name](ColormapName n) { action->setChecked(n == name); });
+    }
+    QAction* average = view->addAction(tr("&Average of Heads"));
+    average->setCheckable(true);
+    average->setChecked(heads->showAverage());
+    connect(average, &QAction::toggled, heads, &HeadsView::setShowAverage);
+    view->addSeparator();
+    QAction* next = view->addAction(tr("&Next Head"), this, &MainWindow::nextHead);
+    next->setShortcuts({QKeySequence(Qt::Key_BracketRight), QKeySequence(tr("Ctrl+PgDown"))});
+    QAction* previous = view->addAction(tr("&Previous Head"), this, &MainWindow::previousHead);
+    previous->setShortcuts({QKeySequence(Qt::Key_BracketLeft), QKeySequence(tr("Ctrl+PgUp"))});
+    view->addSeparator();
+    QAction* zoomIn = view->addAction(tr("Zoom &In"), heads, [heads] { heads->zoomBy(1); });
+    zoomIn->setShortcut(QKeySequence::ZoomIn);
+    QAction* zoomOut = view->addAction(tr("Zoom &Out"), heads, [heads] { heads->zoomBy(-1); });
+    zoomOut->setShortcut(QKeySequence::ZoomOut);
+    QAction* fit = view->addAction(tr("&Fit All Heads"), heads, &HeadsView::zoomToFit);
+    fit->setShortcut(QKeySequence(tr("Ctrl+0")));
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* about = help->addAction(tr("&About QKV Studio"), this, &MainWindow::showAbout);
+    about->setMenuRole(QAction::AboutRole);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+QString MainWindow::exportHeadsFigure(const QString& path) const
+{
+    FigureFormat format{};
+    if (!figureFormatFromPath(path, format))
+        return tr("Cannot export to “%1”: use a file name ending in .png, .svg or .pdf.").arg(path);
+    const HeadsCanvas* canvas = headsView()->canvas();
+    const auto figure = canvas->figure();
+    if (!figure) return tr("Nothing to export yet: no result has been computed.");
+    const HeadsGridLayout layout = canvas->gridLayout();
+    const HeadsFigureState state = canvas->paintState();
+    const QFont font = canvas->font();
+    return exportFigure(path, format, layout.size, [&](QPainter& painter) {
+        painter.setFont(font);
+        paintHeadsFigure(painter, *figure, layout, state);
+    });
+}
+
+void MainWindow::exportHeadsFigureInteractively()
+{
+    const QString suggested = kExportDirectory.value() + QStringLiteral("/attention-heads.png");
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Heads Figure"), suggested,
+        tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+    if (path.isEmpty()) return;
+    const QString error = exportHeadsFigure(path);
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, tr("Export failed"), error);
+        return;
+    }
+    kExportDirectory.setValue(QFileInfo(path).absolutePath());
+}
+
+void MainWindow::showAbout()
+{
+    const QString eigen = QStringLiteral("%1.%2.%3").arg(EIGEN_WORLD_VERSION).arg(EIGEN_MAJOR_VERSION).arg(EIGEN_MINOR_VERSION);
+    QMessageBox::about(
+        this, tr("About QKV Studio"),
+        tr("<h3>QKV Studio %1</h3>"
+           "<p>Multi-head attention, made visible: per-head attention, step by step, and why two thin "
+           "matrices W<sub>i</sub><sup>Q</sup>, W<sub>i</sub><sup>K</sup> suffice.</p>"
+           "<p>Based on Vaswani et al., “Attention Is All You Need”, NeurIPS 2017.</p>"
+           "<p>Built with Qt %2 (running %3) and Eigen %4.</p>")
+            .arg(QStringLiteral(QKV_VERSION), QStringLiteral(QT_VERSION_STR), QString::fromLatin1(qVersion()), eigen));
+}
+
+}  // namespace qkv::ui

@@ -1,0 +1,51 @@
+#include "ui/mainwindow/status_summary.hpp"
+
+namespace qkv::ui {
+
+StatusSummary::StatusSummary(QWidget* parent) : QLabel(parent)
+{
+    setTextFormat(Qt::PlainText);
+    refresh();
+}
+
+void StatusSummary::setResult(std::shared_ptr<const qkv::Result> result)
+{
+    result_ = std::move(result);
+    error_.clear();
+    refresh();
+}
+
+void StatusSummary::setBusy(bool busy)
+{
+    busy_ = busy;
+    refresh();
+}
+
+void StatusSummary::setInvalid(bool invalid)
+{
+    invalid_ = invalid;
+    refresh();
+}
+
+void StatusSummary::setError(const QString& error)
+{
+    error_ = error;
+    refresh();
+}
+
+void StatusSummary::refresh()
+{
+    QStringList parts;
+    if (result_) {
+        const qkv::Config& c = result_->config;
+        parts << tr("n_q = %1").arg(result_->attention.queryCount()) << tr("n_k = %1").arg(result_->attention.keyCount())
+              << tr("d_model = %1").arg(c.d_model) << tr("h = %1").arg(c.headCount) << tr("d_k = %1").arg(c.d_k())
+              << tr("computed in %1 ms").arg(result_->computeMilliseconds, 0, 'f', result_->computeMilliseconds < 10 ? 2 : 1);
+    }
+    if (busy_) parts << tr("computing…");
+    if (invalid_) parts << tr("invalid settings: showing the last valid result");
+    if (!error_.isEmpty()) parts << error_;
+    setText(parts.join(QStringLiteral("  ·  ")));
+}
+
+}  // namespace qkv::ui

@@ -1,0 +1,30 @@
+#pragma once
+// The status bar's summary of what is on screen: n_q, n_k, d_model, h, d_k and compute time,
+// plus whether a computation is running or the configuration is invalid.
+
+#include <QLabel>
+
+#include <memory>
+
+#include "core/pipeline/compute.hpp"
+
+namespace qkv::ui {
+
+class StatusSummary : public QLabel {
+    Q_OBJECT
+public:
+    explicit StatusSummary(QWidget* parent = nullptr);
+
+    void setResult(std::shared_ptr<const qkv::Result> result);
+    void setBusy(bool busy);
+    void setInvalid(bool invalid);
+    void setError(const QString& error);
+
+private:
+    void refresh();
+    std::shared_ptr<const qkv::Result> result_;
+    bool busy_ = false, invalid_ = false;
+    QString error_;
+};
+
+}  // namespace qkv::ui

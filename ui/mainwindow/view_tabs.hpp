@@ -1,0 +1,36 @@
+#pragma once
+// The views beside the controls: Heads, Step by step, Factored W_i, Comparison. The last two
+// are another module's widgets, hosted when present (placeholders otherwise).
+
+#include <QTabWidget>
+
+#include <memory>
+
+#include "core/pipeline/compute.hpp"
+
+namespace qkv::ui {
+
+class HeadSelection;
+class HeadsView;
+class StepView;
+
+class ViewTabs : public QTabWidget {
+    Q_OBJECT
+public:
+    explicit ViewTabs(HeadSelection* selection, QWidget* parent = nullptr);
+
+    HeadsView* headsView() const { return heads_; }
+    StepView* stepView() const { return steps_; }
+    QWidget* factoredView() const { return factored_; }
+    QWidget* comparisonView() const { return comparison_; }
+
+    void setResult(const std::shared_ptr<const qkv::Result>& result);
+
+private:
+    HeadsView* heads_;
+    StepView* steps_;
+    QWidget* factored_ = nullptr;
+    QWidget* comparison_ = nullptr;
+};
+
+}  // namespace qkv::ui
