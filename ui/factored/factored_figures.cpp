@@ -236,7 +236,7 @@ void paintFactorProduct(QPainter& painter, const QRectF& target, const FactoredH
                                  .arg(window.col0)
                                  .arg(window.col0 + window.cols - 1);
     if (perCell > 1.0001) {
-        detail += tr("; each cell the mean of ≈%1 × %1 entries (from the factors)")
+        detail += tr("; a cell = mean of ≈%1×%1 entries")
                       .arg(QString::number(perCell, 'f', 1));
     } else {
         detail += tr("; one cell per entry");
@@ -246,7 +246,7 @@ void paintFactorProduct(QPainter& painter, const QRectF& target, const FactoredH
 
     painter.setPen(palette.text);
     paintColorLegend(painter, g.factorLegend, ColormapName::RedBlue, -picture.factorRange,
-                     picture.factorRange, tr("W_i^Q, W_i^K"));
+                     picture.factorRange, tr("factors"));
     paintColorLegend(painter, g.productLegend, ColormapName::RedBlue, -picture.productRange,
                      picture.productRange, tr("W_i"));
 }
@@ -454,12 +454,10 @@ void paintScoreEquivalence(QPainter& painter, const QRectF& target, const Factor
     const double half = maps.width() / 2.0;
     const QRectF leftRect(maps.left(), maps.top(), half - kGap, maps.height());
     const QRectF rightRect(maps.left() + half + kGap, maps.top(), half - kGap, maps.height());
-    style.title = tr("(X_q W_i^Q)(X_kv W_i^K)ᵀ  factored, n_q × n_k = %1 × %2")
-                      .arg(model.scores.factored.rows())
-                      .arg(model.scores.factored.cols());
+    style.title = tr("factored: (X_q W_i^Q)(X_kv W_i^K)ᵀ");
     painter.setPen(palette.text);
     paintHeatmap(painter, leftRect, toFloat(model.scores.factored), style);
-    style.title = tr("X_q W_i X_kvᵀ  with the full %1 × %1 W_i").arg(model.d_model);
+    style.title = tr("full: X_q W_i X_kvᵀ");
     paintHeatmap(painter, rightRect, toFloat(model.scores.full), style);
 
     painter.setPen(palette.text);
@@ -468,7 +466,10 @@ void paintScoreEquivalence(QPainter& painter, const QRectF& target, const Factor
     painter.save();
     painter.setFont(bold);
     drawElided(painter, QRectF(target.left(), target.top(), target.width(), titleBand),
-               Qt::AlignLeft | Qt::AlignVCenter, tr("The same scores, two ways (head %1, unscaled, no biases)").arg(model.head));
+               Qt::AlignLeft | Qt::AlignVCenter, tr("The same scores two ways: head %1, %2 queries × %3 keys, unscaled, no biases")
+                   .arg(model.head)
+                   .arg(model.scores.factored.rows())
+                   .arg(model.scores.factored.cols()));
     painter.restore();
     paintColorLegend(painter, QRectF(maps.right() + kGap, maps.top() + maps.height() * 0.1, legendWidth - kGap, maps.height() * 0.7),
                      ColormapName::RedBlue, -range, range, tr("score"));

@@ -101,13 +101,19 @@ void SpectrumChartView::setModel(const FactoredHeadModel& model)
             zeroPoints.append(QPointF(static_cast<double>(k + 1), floor_));
         }
         const double largest = sigma.size() > 0 && std::isfinite(sigma(0)) && sigma(0) > 0 ? sigma(0) : 1.0;
-        valueAxis_->setRange(floor_ * 0.5, std::pow(10.0, std::ceil(std::log10(largest) + 0.3)));
+        // Label every decade while there are few; beyond ~6, every 10^step-th, so the labels
+        // never crowd into ellipses.
+        const double top = std::pow(10.0, std::ceil(std::log10(largest) + 0.3));
+        const double decades = std::log10(top / floor_);
+        const double step = std::max(1.0, std::ceil(decades / 6.0));
+        valueAxis_->setBase(std::pow(10.0, step));
+        valueAxis_->setRange(floor_ * 0.5, top);
         indexAxis_->setRange(0.0, static_cast<double>(model.d_model) + 1.0);
         indexAxis_->setTickCount(std::min<int>(9, static_cast<int>(model.d_model) + 1));
         indexAxis_->applyNiceNumbers();
-        zeros_->setName(tr("exactly 0 (the other d_model − d_k = %1)").arg(model.d_model - model.d_k));
-        values_->setName(tr("σ_1 … σ_%1 (d_k values of the middle)").arg(model.d_k));
-        toleranceLine_->setName(tr("rank tolerance σ_max·d_model·ε"));
+        zeros_->setName(tr("exactly 0 (%1 values)").arg(model.d_model - model.d_k));
+        values_->setName(tr("σ_1 … σ_%1").arg(model.d_k));
+        toleranceLine_->setName(tr("rank tolerance"));
     }
     values_->replace(valuePoints);
     zeros_->replace(zeroPoints);

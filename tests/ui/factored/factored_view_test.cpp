@@ -1,0 +1,285 @@
+// Widget tests of the factored W_i view (issue 4). Assertions are EXPECT_/ASSERT_ only:
+// QVERIFY/QCOMPARE inside a gtest body do not fail a test (design.md 5).
+
+#include <QFontDatabase>
+#include <QImage>
+#include <QPainter>
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "core/common/random.hpp"
+#include "core/factored/factored_matrix.hpp"
+#include "tests/ui/factored/factored_test_support.hpp"
+#include "ui/factored/factor_product_widget.hpp"
+#include "ui/factored/factored_figures.hpp"
+#include "ui/factored/factored_head_model.hpp"
+#include "ui/factored/factored_view.hpp"
+#include "ui/factored/matrix_pooling.hpp"
+#include "ui/factored/spectrum_chart.hpp"
+
+namespace qkv::ui {
+namespace {
+
+using qkv::testing::computeOrFail;
+using qkv::testing::exampleConfig;
+
+// W^Q whose head `head` columns have rank `rank` (< d_k); everything else as the seeded
+// initialisation. Column j of the block is column j mod rank times a power of two, so the
+// block is exactly rank `rank` in float. (A float product A B of a d_model x rank and a
+// rank x d_k matrix is not: its rounding errors, ~1e-7 relative, sit far above the double
+// rank tolerance sigma_max * d_model * 2.2e-16, and the rank shown is d_k.)
+AttentionWeights lowRankHeadWeights(Index d_model, Index heads, Index head, Index rank)
+{
+    AttentionWeights weights = initialiseWeights(d_model, 7, WeightInit::XavierUniform, false);
+    const Index d_k = d_model / heads;
+    auto block = weights.queryProjection.middleCols(head * d_k, d_k);
+    for (Index j = rank; j < d_k; ++j) {
+        const float scale = (j / rank) % 2 == 0 ? 0.5f : -2.0f;  // exact in float
+        block.col(j) = block.col(j % rank) * scale;
+    }
+    return weights;
+}
+
+TEST(FactoredView, FontDatabaseIsNotEmpty)
+{
+    // Missing fonts draw every label as boxes without a warning (design.md 5).
+    EXPECT_FALSE(QFontDatabase::families().isEmpty());
+}
+
+TEST(FactoredView, RankShownEqualsHeadDimensionForRandomWeights)
+{
+    for (const auto& [d_model, heads] : {std::pair<Index, Index>{64, 4}, {96, 3}, {64, 1}}) {
+        auto result = computeOrFail(exampleConfig(d_model, heads));
+        ASSERT_TRUE(result);
+        FactoredView view;
+        for (int head = 0; head < heads; ++head) {
+            view.setResult(result);
+            view.setSelectedHead(head);
+            const Index d_k = d_model / heads;
+            EXPECT_EQ(view.displayedRank(), d_k) << "d_model " << d_model << " h " << heads;
+            EXPECT_EQ(view.displayedHeadDimension(), d_k);
+            EXPECT_EQ(view.spectrumChart()->pointsAboveTolerance(), d_k);
+            EXPECT_EQ(static_cast<Index>(view.spectrumChart()->singularValuePoints().size()), d_k);
+            EXPECT_EQ(static_cast<Index>(view.spectrumChart()->exactZeroPoints().size()), d_model - d_k);
+            EXPECT_TRUE(view.statisticsText().contains(QStringLiteral("<b>%1</b> = d_k").arg(d_k)))
+                << view.statisticsText().toStdString();
+        }
+    }
+}
+
+TEST(FactoredView, RankDropsForConstructedLowRankHead)
+{
+    constexpr Index d_model = 64, heads = 4, head = 1, rank = 5;
+    UserInputs inputs;
+    inputs.weights = lowRankHeadWeights(d_model, heads, head, rank);
+    auto result = computeOrFail(exampleConfig(d_model, heads), inputs);
+    ASSERT_TRUE(result);
+
+    FactoredView view;
+    view.setResult(result);
+    view.setSelectedHead(static_cast<int>(head));
+    EXPECT_EQ(view.displayedRank(), rank);
+    EXPECT_EQ(view.spectrumChart()->pointsAboveTolerance(), rank);
+    // Still d_k values from the factors: the others sit below the tolerance line.
+    EXPECT_EQ(view.spectrumChart()->singularValuePoints().size(), std::size_t{16});
+    EXPECT_TRUE(view.statisticsText().contains(QStringLiteral("rank-deficient")));
+    // The other heads keep full rank.
+    view.setSelectedHead(0);
+    EXPECT_EQ(view.displayedRank(), 16);
+}
+
+TEST(FactoredView, SpectrumPointsAreCoreSingularValuesAndFloor)
+{
+    auto result = computeOrFail(exampleConfig(64, 4));
+    ASSERT_TRUE(result);
+    FactoredView view;
+    view.setResult(result);
+    view.setSelectedHead(2);
+    const FactoredMatrix core = FactoredMatrix::forHead(result->weights, 4, 2);
+    const auto points = view.spectrumChart()->singularValuePoints();
+    ASSERT_EQ(static_cast<Index>(points.size()), core.singularValues().size());
+    for (std::size_t k = 0; k < points.size(); ++k) {
+        EXPECT_DOUBLE_EQ(points[k].x(), static_cast<double>(k + 1));
+        EXPECT_DOUBLE_EQ(points[k].y(), core.singularValues()(static_cast<Index>(k)));
+    }
+    EXPECT_DOUBLE_EQ(view.spectrumChart()->toleranceLevel(), core.rankTolerance());
+    EXPECT_NEAR(view.displayedFrobeniusNorm(), core.frobeniusNorm(), 1e-12);
+    for (const QPointF& p : view.spectrumChart()->exactZeroPoints()) {
+        EXPECT_DOUBLE_EQ(p.y(), view.spectrumChart()->axisFloor());
+        EXPECT_LT(p.y(), core.rankTolerance());
+    }
+}
+
+TEST(FactoredView, ChangingHeadCountRepartitionsTheSameMatrix)
+{
+    auto four = computeOrFail(exampleConfig(64, 4));
+    auto eight = computeOrFail(exampleConfig(64, 8));
+    ASSERT_TRUE(four && eight);
+    // Same seed and d_model: the same fused W^Q, split differently.
+    ASSERT_TRUE(four->weights.queryProjection == eight->weights.queryProjection);
+
+    FactoredView view;
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.resize(1400, 900);
+    view.show();
+    view.setResult(four);
+    const auto partition4 = view.headPartition();
+    const auto outlines4 = view.headOutlines();
+    ASSERT_EQ(partition4.size(), 4u);
+    ASSERT_EQ(outlines4.size(), 4u);
+    for (std::size_t i = 0; i < partition4.size(); ++i) {
+        EXPECT_EQ(partition4[i].first, static_cast<Index>(i) * 16);
+        EXPECT_EQ(partition4[i].second, 16);
+    }
+
+    view.setResult(eight);
+    const auto partition8 = view.headPartition();
+    const auto outlines8 = view.headOutlines();
+    ASSERT_EQ(partition8.size(), 8u);
+    ASSERT_EQ(outlines8.size(), 8u);
+    EXPECT_EQ(partition8[3].first, 24);
+    EXPECT_EQ(partition8[3].second, 8);
+    // The outlines tile the same matrix: same left and right edges, half the width each.
+    EXPECT_NEAR(outlines8.front().left(), outlines4.front().left(), 1e-9);
+    EXPECT_NEAR(outlines8.back().right(), outlines4.back().right(), 1e-9);
+    EXPECT_NEAR(outlines8[0].width() * 2, outlines4[0].width(), 1e-9);
+    for (std::size_t i = 1; i < outlines8.size(); ++i) {
+        EXPECT_NEAR(outlines8[i].left(), outlines8[i - 1].right(), 1e-9);
+    }
+    // The spectrum follows d_k.
+    EXPECT_EQ(view.displayedRank(), 8);
+    EXPECT_EQ(view.spectrumChart()->exactZeroPoints().size(), 56u);
+}
+
+TEST(FactoredView, SelectedHeadIsClampedWhenHeadsShrink)
+{
+    FactoredView view;
+    view.setResult(computeOrFail(exampleConfig(64, 8)));
+    view.setSelectedHead(7);
+    EXPECT_EQ(view.selectedHead(), 7);
+    view.setResult(computeOrFail(exampleConfig(64, 4)));
+    EXPECT_EQ(view.selectedHead(), 3);
+}
+
+TEST(FactoredView, EquivalenceShowsCoresReportAndBothMatrices)
+{
+    auto result = computeOrFail(exampleConfig(64, 4));
+    ASSERT_TRUE(result);
+    FactoredView view;
+    view.setResult(result);
+    view.setSelectedHead(1);
+    const FactoredMatrix core = FactoredMatrix::forHead(result->weights, 4, 1);
+    const EquivalenceReport report = equivalenceReport(core, result->queryInput, result->keyValueInput);
+    EXPECT_EQ(view.displayedMaxDifference(), report.maxAbsDifference);
+    const ScoresBothWays& scores = view.model()->scores;
+    ASSERT_EQ(scores.factored.rows(), result->queryInput.rows());
+    ASSERT_EQ(scores.factored.cols(), result->keyValueInput.rows());
+    EXPECT_LE((scores.factored - scores.full).cwiseAbs().maxCoeff(), 1e-9 * (1.0 + report.maxAbsScore));
+    // Q_i K_i^T from core's attention (scaled by 1/sqrt(d_k), float) agrees with both.
+    const MatrixD coreScores = result->attention.heads[1].scores.cast<double>() * std::sqrt(16.0);
+    EXPECT_LE((coreScores - scores.factored).cwiseAbs().maxCoeff(), 1e-4 * (1.0 + report.maxAbsScore));
+    EXPECT_TRUE(view.equivalenceText().contains(QStringLiteral("max |difference|")));
+    EXPECT_FALSE(view.equivalenceText().contains(QStringLiteral("With biases")));
+}
+
+TEST(FactoredView, BiasSentenceAppearsWithBiases)
+{
+    FactoredView view;
+    view.setResult(computeOrFail(exampleConfig(64, 4, /*withBias=*/true)));
+    EXPECT_TRUE(view.equivalenceText().contains(QStringLiteral("b_i^Q b_i^Kᵀ")));
+}
+
+TEST(FactoredView, ZoomRecomputesWiAtTheNewWindow)
+{
+    auto result = computeOrFail(exampleConfig(768, 12));
+    ASSERT_TRUE(result);
+    FactoredView view;
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.resize(1400, 900);
+    view.show();  // lays out the children, as on screen
+    view.setResult(result);
+    const FactorProductGeometry whole = view.factorProduct()->geometry();
+    EXPECT_LT(whole.productBins, 768);  // drawn at the resolution of the screen, not d_model
+    EXPECT_EQ(view.zoomWindow(), MatrixWindow::whole(768, 768));
+
+    view.setZoomWindow(MatrixWindow{100, 200, 40, 40});
+    EXPECT_EQ(view.zoomWindow(), (MatrixWindow{100, 200, 40, 40}));
+    const FactorProductGeometry zoomed = view.factorProduct()->geometry();
+    EXPECT_EQ(zoomed.productBins, 40);  // one cell per entry
+    const FactorProductPicture picture =
+        factorProductPicture(*view.model(), zoomed, view.zoomWindow());
+    const MatrixD exact = view.model()->factored->denseBlock(100, 200, 40, 40);
+    ASSERT_EQ(picture.product.rows(), exact.rows());
+    ASSERT_EQ(picture.product.cols(), exact.cols());
+    EXPECT_LE((picture.product - exact).cwiseAbs().maxCoeff(), 1e-12);
+
+    // Wheel-style zoom keeps the point under the cursor and stays inside the matrix.
+    view.factorProduct()->zoomAt(110.0, 210.0, 2.0);
+    const MatrixWindow w = view.zoomWindow();
+    EXPECT_EQ(w.rows, 20);
+    EXPECT_LE(w.row0, 110);
+    EXPECT_GE(w.row0 + w.rows, 110);
+    view.factorProduct()->resetZoom();
+    EXPECT_EQ(view.zoomWindow(), MatrixWindow::whole(768, 768));
+}
+
+TEST(MatrixPooling, PooledProductEqualsBlockMeansOfTheDenseMatrix)
+{
+    for (int trial = 0; trial < 20; ++trial) {
+        const Index d_model = 30 + trial, d_k = 1 + trial % 7;
+        const FactoredMatrix f(MatrixD::Random(d_model, d_k), MatrixD::Random(d_model, d_k));
+        const MatrixD dense = f.dense();
+        const MatrixWindow window{trial % 5, (trial * 3) % 7, d_model - 8, d_model - 8};
+        const Index bins = 3 + trial % 9;
+        const MatrixD pooled = pooledProduct(f, window, bins, bins);
+        const MatrixD reference = poolMatrix(dense, window, bins, bins);
+        ASSERT_EQ(pooled.rows(), bins);
+        ASSERT_EQ(pooled.cols(), bins);
+        EXPECT_LE((pooled - reference).cwiseAbs().maxCoeff(), 1e-12) << "trial " << trial;
+        // The first cell really is the mean of its block.
+        const auto rowEdges = binEdges(window.row0, window.rows, bins);
+        const auto colEdges = binEdges(window.col0, window.cols, bins);
+        const double mean = dense.block(rowEdges[0], colEdges[0], rowEdges[1] - rowEdges[0],
+                                        colEdges[1] - colEdges[0]).mean();
+        EXPECT_NEAR(pooled(0, 0), mean, 1e-12);
+    }
+}
+
+TEST(MatrixPooling, BinEdgesCoverEveryIndexOnce)
+{
+    const auto edges = binEdges(5, 17, 4);
+    ASSERT_EQ(edges.size(), 5u);
+    EXPECT_EQ(edges.front(), 5);
+    EXPECT_EQ(edges.back(), 22);
+    for (std::size_t i = 1; i < edges.size(); ++i) {
+        EXPECT_GT(edges[i], edges[i - 1]);
+    }
+    EXPECT_EQ(binEdges(0, 3, 10).size(), 4u);  // never more bins than indices
+}
+
+TEST(FactoredView, RenderFigurePaintsAnImage)
+{
+    FactoredView view;
+    view.resize(1400, 900);
+    view.setResult(computeOrFail(exampleConfig(64, 4)));
+    QImage image(1400, 900, QImage::Format_ARGB32);
+    image.fill(Qt::transparent);
+    {
+        QPainter painter(&image);
+        view.renderFigure(painter, QRectF(0, 0, 1400, 900));
+    }
+    // White background plus coloured cells: many distinct colours, no transparency left.
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 7) {
+        for (int x = 0; x < image.width(); x += 7) {
+            colours.insert(image.pixel(x, y));
+        }
+    }
+    EXPECT_GT(colours.size(), 50);
+    EXPECT_EQ(qAlpha(image.pixel(2, 2)), 255);
+}
+
+}  // namespace
+}  // namespace qkv::ui
