@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
+#include <new>
 #include <set>
 
 #include "core/config/limits.hpp"
@@ -67,8 +69,9 @@ std::string positionText(const Tensor& tensor, std::size_t index)
     return "index " + std::to_string(index);
 }
 
-// Every value must be finite and representable as float (F64 can exceed float's range).
-Status checkValues(const Tensor& tensor, std::string_view sourceName)
+// Explains the first value of `tensor` that is not finite as a float (NaN, Inf, or an F64
+// value beyond float's range), naming the tensor and the position in the file's layout.
+Error nonFiniteError(const Tensor& tensor, std::string_view sourceName)
 {
     const std::size_t count = tensor.elementCount();
     for (std::size_t i = 0; i < count; ++i) {
@@ -80,27 +83,51 @@ Status checkValues(const Tensor& tensor, std::string_view sourceName)
             return Error{prefixed(sourceName, "tensor '" + tensor.name + "' has " +
                                                   (value > 0 ? "+Inf" : "-Inf") + " at " +
                                                   positionText(tensor, i))};
-        if (std::fabs(value) > std::numeric_limits<float>::max())
+        if (!std::isfinite(static_cast<float>(value)))
             return Error{prefixed(sourceName, "tensor '" + tensor.name + "' has the value " +
                                                   std::to_string(value) + " at " +
                                                   positionText(tensor, i) +
                                                   ", too large for float32")};
     }
-    return {};
+    return Error{prefixed(sourceName, "tensor '" + tensor.name + "' has a value that is not finite")};
 }
 
-// Values in C order as a rows x cols float matrix (rows * cols == elementCount(), checked by
-// the caller).
-MatrixF toMatrix(const Tensor& tensor, Index rows, Index cols)
+template <class Source>
+void narrow(const std::byte* bytes, float* out, std::size_t count)
+{
+    for (std::size_t i = 0; i < count; ++i) {
+        Source value;
+        std::memcpy(&value, bytes + i * sizeof(Source), sizeof(Source));
+        out[i] = static_cast<float>(value);
+    }
+}
+
+// The tensor's values in C order as a rows x cols float matrix (rows * cols ==
+// elementCount(), checked by the caller), or an error when one of them is not a finite float.
+Expected<MatrixF> toMatrix(const Tensor& tensor, Index rows, Index cols, std::string_view sourceName)
 {
     MatrixF matrix(rows, cols);
     const auto count = static_cast<std::size_t>(matrix.size());
-    if (tensor.dtype == TensorDtype::F32) {
-        if (count > 0) std::memcpy(matrix.data(), tensor.data.data(), count * sizeof(float));
-    } else {
-        for (std::size_t i = 0; i < count; ++i)
-            matrix.data()[i] = static_cast<float>(tensor.valueAt(i));
+    const std::byte* bytes = tensor.data.data();
+    float* out = matrix.data();
+    switch (tensor.dtype) {
+    case TensorDtype::F32:
+        if (count > 0) std::memcpy(out, bytes, count * sizeof(float));
+        break;
+    case TensorDtype::F64: narrow<double>(bytes, out, count); break;
+    case TensorDtype::F16:
+    case TensorDtype::BF16: {
+        const bool f16 = tensor.dtype == TensorDtype::F16;
+        for (std::size_t i = 0; i < count; ++i) {
+            std::uint16_t bits;
+            std::memcpy(&bits, bytes + 2 * i, 2);
+            out[i] = f16 ? decodeFloat16(bits) : decodeBFloat16(bits);
+        }
+        break;
     }
+    }
+    // One vectorised pass; the slow search for the culprit runs only on failure.
+    if (!matrix.allFinite()) return nonFiniteError(tensor, sourceName);
     return matrix;
 }
 
@@ -159,25 +186,34 @@ Expected<AttentionWeights> loadOurLayout(const SafetensorsFile& file, std::strin
         for (const Tensor* t : biases)
             if (Status s = expectShape(*t, {d}, d, sourceName); !s) return Error{s.error()};
 
-    // 2. Values.
-    for (const Tensor* t : matrices)
-        if (Status s = checkValues(*t, sourceName); !s) return Error{s.error()};
-    if (withBias)
-        for (const Tensor* t : biases)
-            if (Status s = checkValues(*t, sourceName); !s) return Error{s.error()};
+    // 2. Values (all converted before anything is returned: nothing is half-loaded).
+    const auto n = static_cast<Index>(d);
+    std::array<MatrixF, 4> m;
+    for (std::size_t i = 0; i < 4; ++i) {
+        auto converted = toMatrix(*matrices[i], n, n, sourceName);
+        if (!converted) return Error{converted.error()};
+        m[i] = std::move(*converted);
+    }
+    std::array<MatrixF, 4> b;
+    if (withBias) {
+        for (std::size_t i = 0; i < 4; ++i) {
+            auto converted = toMatrix(*biases[i], 1, n, sourceName);
+            if (!converted) return Error{converted.error()};
+            b[i] = std::move(*converted);
+        }
+    }
 
     // 3. Assemble.
-    const auto n = static_cast<Index>(d);
     AttentionWeights weights;
-    weights.queryProjection = toMatrix(*matrices[0], n, n);
-    weights.keyProjection = toMatrix(*matrices[1], n, n);
-    weights.valueProjection = toMatrix(*matrices[2], n, n);
-    weights.outputProjection = toMatrix(*matrices[3], n, n);
+    weights.queryProjection = std::move(m[0]);
+    weights.keyProjection = std::move(m[1]);
+    weights.valueProjection = std::move(m[2]);
+    weights.outputProjection = std::move(m[3]);
     if (withBias) {
-        weights.queryBias = RowVectorF(toMatrix(*biases[0], 1, n));
-        weights.keyBias = RowVectorF(toMatrix(*biases[1], 1, n));
-        weights.valueBias = RowVectorF(toMatrix(*biases[2], 1, n));
-        weights.outputBias = RowVectorF(toMatrix(*biases[3], 1, n));
+        weights.queryBias = RowVectorF(b[0]);
+        weights.keyBias = RowVectorF(b[1]);
+        weights.valueBias = RowVectorF(b[2]);
+        weights.outputBias = RowVectorF(b[3]);
     }
     return weights;
 }
@@ -245,25 +281,33 @@ Expected<AttentionWeights> loadPyTorchLayout(const SafetensorsFile& file, std::s
         if (Status s = expectShape(*outBias, {d}, d, sourceName); !s) return Error{s.error()};
     }
 
-    // 2. Values.
-    for (const Tensor* t : {inWeight, outWeight, inBias, outBias})
-        if (t)
-            if (Status s = checkValues(*t, sourceName); !s) return Error{s.error()};
+    // 2. Values, in the file's layout (so positions in messages are the file's).
+    const auto n = static_cast<Index>(d);
+    auto in = toMatrix(*inWeight, 3 * n, n, sourceName);  // (3d x d)
+    if (!in) return Error{in.error()};
+    auto out = toMatrix(*outWeight, n, n, sourceName);    // (d x d)
+    if (!out) return Error{out.error()};
+    MatrixF inB, outB;
+    if (withBias) {
+        auto converted = toMatrix(*inBias, 1, 3 * n, sourceName);  // (1 x 3d)
+        if (!converted) return Error{converted.error()};
+        inB = std::move(*converted);
+        converted = toMatrix(*outBias, 1, n, sourceName);  // (1 x d)
+        if (!converted) return Error{converted.error()};
+        outB = std::move(*converted);
+    }
 
     // 3. Transpose from the column-vector convention (y = W x) to ours (y = x W).
-    const auto n = static_cast<Index>(d);
-    const MatrixF in = toMatrix(*inWeight, 3 * n, n);
     AttentionWeights weights;
-    weights.queryProjection = in.middleRows(0, n).transpose();
-    weights.keyProjection = in.middleRows(n, n).transpose();
-    weights.valueProjection = in.middleRows(2 * n, n).transpose();
-    weights.outputProjection = toMatrix(*outWeight, n, n).transpose();
+    weights.queryProjection = in->middleRows(0, n).transpose();
+    weights.keyProjection = in->middleRows(n, n).transpose();
+    weights.valueProjection = in->middleRows(2 * n, n).transpose();
+    weights.outputProjection = out->transpose();
     if (withBias) {
-        const MatrixF b = toMatrix(*inBias, 1, 3 * n);
-        weights.queryBias = RowVectorF(b.middleCols(0, n));
-        weights.keyBias = RowVectorF(b.middleCols(n, n));
-        weights.valueBias = RowVectorF(b.middleCols(2 * n, n));
-        weights.outputBias = RowVectorF(toMatrix(*outBias, 1, n));
+        weights.queryBias = RowVectorF(inB.middleCols(0, n));
+        weights.keyBias = RowVectorF(inB.middleCols(n, n));
+        weights.valueBias = RowVectorF(inB.middleCols(2 * n, n));
+        weights.outputBias = RowVectorF(outB);
     }
     return weights;
 }
@@ -330,9 +374,10 @@ std::vector<std::string> multiheadAttentionPrefixes(const SafetensorsFile& file)
     return {prefixes.begin(), prefixes.end()};
 }
 
-Expected<AttentionWeights> attentionWeightsFromSafetensors(const SafetensorsFile& file,
-                                                           std::string_view sourceName,
-                                                           std::optional<std::string_view> pytorchPrefix)
+namespace {
+
+Expected<AttentionWeights> weightsFromFile(const SafetensorsFile& file, std::string_view sourceName,
+                                           std::optional<std::string_view> pytorchPrefix)
 {
     // Tensors built by hand (not by the reader) could disagree with their own shape.
     for (const Tensor& tensor : file.tensors)
@@ -379,6 +424,19 @@ Expected<AttentionWeights> attentionWeightsFromSafetensors(const SafetensorsFile
     return Error{prefixed(sourceName, "holds no attention weights: expected W_Q, W_K, W_V, W_O or "
                                       "PyTorch nn.MultiheadAttention tensors (in_proj_weight, "
                                       "out_proj.weight)" + found)};
+}
+
+}  // namespace
+
+Expected<AttentionWeights> attentionWeightsFromSafetensors(const SafetensorsFile& file,
+                                                           std::string_view sourceName,
+                                                           std::optional<std::string_view> pytorchPrefix)
+{
+    try {
+        return weightsFromFile(file, sourceName, pytorchPrefix);
+    } catch (const std::bad_alloc&) {
+        return Error{prefixed(sourceName, "not enough memory to hold the weights")};
+    }
 }
 
 Expected<AttentionWeights> loadAttentionWeights(const std::string& path)
