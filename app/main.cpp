@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "app/export_command.hpp"
+#include "core/common/memory.hpp"
 
 #ifdef QKV_HAVE_UI
 #include "ui/app/gui_main.hpp"
@@ -32,6 +33,7 @@ bool displayAvailable()
 
 int main(int argc, char** argv)
 {
+    qkv::keepLargeAllocationsForReuse();
     const std::string_view command = argc > 1 ? argv[1] : "";
     if (command == "export") return qkv::app::runExportCommand(argc, argv);
     if (command == "--version") {

@@ -1,50 +1,68 @@
 #include "core/attention/multi_head_attention.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <limits>
 
 namespace qkv {
 
+namespace {
+
+// Keys [0, visibleEnd) may be seen by query q before key padding: all keys, or 0..q when causal.
+Index visibleEnd(const AttentionMask& mask, Index q, Index n_k)
+{
+    return mask.causal ? std::min(q + 1, n_k) : n_k;
+}
+
+}  // namespace
+
 MatrixF softmaxForward(const MatrixF& scores, const AttentionMask& mask, std::vector<bool>& fullyMasked)
 {
     const Index n_q = scores.rows();
     const Index n_k = scores.cols();
-    MatrixF attention(n_q, n_k);  // n_q x n_k
+    MatrixF attention(n_q, n_k);  // n_q x n_k; masked entries are set to exactly 0
     fullyMasked.assign(static_cast<std::size_t>(n_q), false);
     constexpr float infinity = std::numeric_limits<float>::infinity();
+    const bool padded = !mask.keyPadding.empty();
 
-#pragma omp parallel for schedule(static) if (n_q * n_k > 65536)
+    // Rows are independent; vector<bool> flags are written after the loop (not thread-safe).
+    std::vector<char> rowMasked(static_cast<std::size_t>(n_q), 0);
+#pragma omp parallel for schedule(static) if (n_q * n_k > 262144)
     for (Index q = 0; q < n_q; ++q) {
-        // 3a. The row maximum over keys this query may see, starting from -infinity (no magic
-        //     lower bound), so exp() never overflows whatever the logits' magnitude.
-        float rowMax = -infinity;
-        for (Index k = 0; k < n_k; ++k)
-            if (!mask.masked(q, k)) rowMax = std::max(rowMax, scores(q, k));
+        const Index end = visibleEnd(mask, q, n_k);
+        const auto s = scores.row(q).head(end);
+        auto a = attention.row(q).head(end);
+        attention.row(q).tail(n_k - end).setZero();  // future keys of a causal query
 
-        auto row = attention.row(q);
+        // 3a. The row maximum over visible keys, starting from -infinity (no magic lower bound),
+        //     so exp() never overflows whatever the logits' magnitude.
+        float rowMax = -infinity;
+        if (!padded) {
+            if (end > 0) rowMax = s.maxCoeff();
+        } else {
+            for (Index k = 0; k < end; ++k)
+                if (!mask.keyPadding[static_cast<std::size_t>(k)]) rowMax = std::max(rowMax, s(k));
+        }
         if (rowMax == -infinity) {
             // Every key masked (or every logit -inf): no distribution exists. Zeros, flagged.
-            row.setZero();
-            fullyMasked[static_cast<std::size_t>(q)] = true;
+            a.setZero();
+            rowMasked[static_cast<std::size_t>(q)] = 1;
             continue;
         }
-        // 3b. exp(s - max) and its sum. A +inf logit is the limit of ever larger finite logits:
-        //     the infinite entries share the weight equally.
-        const bool infiniteMax = rowMax == infinity;
-        float sum = 0.0f;
-        for (Index k = 0; k < n_k; ++k) {
-            float weight = 0.0f;
-            if (!mask.masked(q, k)) {
-                const float s = scores(q, k);
-                weight = infiniteMax ? (s == infinity ? 1.0f : 0.0f) : std::exp(s - rowMax);
-            }
-            row(k) = weight;
-            sum += weight;
+
+        // 3b. exp(s - max). A +inf logit is the limit of ever larger finite logits: the infinite
+        //     entries share the weight equally.
+        if (rowMax == infinity) a = (s.array() == infinity).cast<float>().matrix();
+        else a = (s.array() - rowMax).exp().matrix();  // vectorised exp
+        if (padded) {
+            for (Index k = 0; k < end; ++k)
+                if (mask.keyPadding[static_cast<std::size_t>(k)]) a(k) = 0.0f;
         }
-        // 3c. Normalise; sum >= 1 because the maximum contributes exp(0) = 1.
-        row /= sum;
+        // 3c. Normalise; the sum is >= 1 because the maximum contributes exp(0) = 1.
+        a /= a.sum();
     }
+    for (Index q = 0; q < n_q; ++q) fullyMasked[static_cast<std::size_t>(q)] = rowMasked[static_cast<std::size_t>(q)] != 0;
     return attention;
 }
 
@@ -86,8 +104,12 @@ AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const Matri
         const auto v_i = result.value.middleCols(head * d_k, d_k);  // n_k x d_v
 
         // 2. Scaled scores, equation (1): Q_i K_i^T / sqrt(d_k).
+        // The scale goes on the thin Q_i (n_q d_k multiplies, not n_q n_k), and not into the
+        // product expression: Eigen evaluates "(A * B) * s" with noalias() as a lazy
+        // coefficient-wise product, ten times slower than its GEMM.
+        const MatrixF scaledQuery = q_i * inverseSqrtDk;  // n_q x d_k
         h.scores.resize(n_q, n_k);
-        h.scores.noalias() = (q_i * k_i.transpose()) * inverseSqrtDk;  // n_q x n_k
+        h.scores.noalias() = scaledQuery * k_i.transpose();  // n_q x n_k
 
         // 3. Masked, stable softmax over each row (keys).
         h.attention = softmaxForward(h.scores, mask, fullyMasked);  // n_q x n_k

@@ -1,0 +1,19 @@
+#include "core/common/memory.hpp"
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+namespace qkv {
+
+void keepLargeAllocationsForReuse()
+{
+#if defined(__GLIBC__)
+    // Serve blocks up to 32 MiB (one 2048 x 2048 float map is 16 MiB) from the heap, and never
+    // trim its top below 1 GiB: freed maps are reused by the next result.
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
+}
+
+}  // namespace qkv

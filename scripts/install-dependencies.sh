@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages QKV Studio needs that are missing; installs nothing when all
+# are present (so it works offline on a prepared machine). Usage: install-dependencies.sh [--tests]
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config
+  libeigen3-dev nlohmann-json3-dev
+  qt6-base-dev qt6-charts-dev qt6-svg-dev
+  # Without it find_package(Qt6 ... Charts) fails under --no-install-recommends (design.md 5).
+  libqt6opengl6-dev libgl-dev
+  # Qt renders every string as boxes when no font is installed.
+  fonts-dejavu-core
+)
+if [[ "${1:-}" == "--tests" ]]; then
+  packages+=(libgtest-dev libgmock-dev libbenchmark-dev xvfb xauth)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+echo "Installing: ${missing[*]}"
+sudo=()
+if [[ "$(id -u)" != 0 ]]; then
+  command -v sudo >/dev/null || { echo "error: run as root or install sudo to install ${missing[*]}" >&2; exit 1; }
+  sudo=(sudo)
+fi
+"${sudo[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
