@@ -1,0 +1,95 @@
+// Latency from a control change (the seed spin box) to the painted frame: validation, compute
+// (on the GUI thread or the pool, as the app decides), rebuilding the heads figure, and a
+// synchronous repaint of the whole window. Offscreen platform, window 1400 x 900.
+//
+//   qkv_ui_latency_bench [--benchmark_repetitions=N]
+//
+// Targets (issue 3): < 16 ms at (10 tokens, d_model 64, h 4), < 50 ms at (128, 512, 8),
+// < 150 ms at (512, 768, 12). CoreCompute is compute() alone at the same sizes, for attribution.
+#include <benchmark/benchmark.h>
+
+#include <QApplication>
+#include <QSettings>
+#include <QSpinBox>
+#include <QTemporaryDir>
+
+#include <memory>
+#include <string>
+
+#include "core/pipeline/compute.hpp"
+#include "ui/controls/controls_panel.hpp"
+#include "ui/document/document.hpp"
+#include "ui/mainwindow/main_window.hpp"
+
+namespace {
+
+qkv::Config configFor(int tokens, int dModel, int heads)
+{
+    static const char* words[] = {"the", "cat", "sat", "on", "mat", "because", "it", "was", "tired", "and", "warm"};
+    qkv::Config config;
+    for (int i = 0; i < tokens; ++i) config.sourceText += std::string(words[i % 11]) + " ";
+    config.targetText = "le chat";
+    config.mode = qkv::AttentionMode::EncoderSelf;
+    config.d_model = dModel;
+    config.headCount = heads;
+    config.seed = 1;
+    return config;
+}
+
+void ControlChangeToPaintedFrame(benchmark::State& state)
+{
+    qkv::ui::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    window.document()->reset(configFor(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)),
+                                       static_cast<int>(state.range(2))));
+    window.document()->waitUntilIdle();
+    QCoreApplication::processEvents();
+    window.repaint();
+    QSpinBox* seed = window.controls()->seedBox();
+    int value = 1;
+    for (auto _ : state) {
+        seed->setValue(++value);             // the control change
+        window.document()->waitUntilIdle();  // compute (pool or GUI thread)
+        QCoreApplication::processEvents();   // result delivered, views updated
+        window.repaint();                    // the painted frame
+    }
+    state.counters["tokens"] = static_cast<double>(state.range(0));
+}
+
+void CoreCompute(benchmark::State& state)
+{
+    qkv::Config config = configFor(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)),
+                                   static_cast<int>(state.range(2)));
+    for (auto _ : state) {
+        ++config.seed;
+        auto result = qkv::compute(config);
+        benchmark::DoNotOptimize(result);
+    }
+}
+
+void sizes(benchmark::internal::Benchmark* b)
+{
+    b->ArgNames({"n", "d_model", "h"});
+    b->Args({10, 64, 4})->Args({128, 512, 8})->Args({512, 768, 12});
+    b->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+}  // namespace
+
+BENCHMARK(ControlChangeToPaintedFrame)->Apply(sizes);
+BENCHMARK(CoreCompute)->Apply(sizes);
+
+int main(int argc, char** argv)
+{
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QTemporaryDir settingsDirectory;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDirectory.path());
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("QKV Studio Benchmarks"));
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

@@ -1,0 +1,61 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "ui/render/colormap.hpp"
+
+using qkv::ui::Colormap;
+using qkv::ui::ColormapName;
+
+TEST(Colormap, ViridisEndsMatchThePublishedTable)
+{
+    const Colormap& viridis = Colormap::get(ColormapName::Viridis);
+    EXPECT_EQ(viridis.map(0.0).name(), QStringLiteral("#440154"));
+    EXPECT_EQ(viridis.map(1.0).name(), QStringLiteral("#fde725"));
+    EXPECT_FALSE(viridis.isDiverging());
+}
+
+TEST(Colormap, ClampsOutOfRangeAndMapsNanToNeutral)
+{
+    const Colormap& magma = Colormap::get(ColormapName::Magma);
+    EXPECT_EQ(magma.map(-3.0), magma.map(0.0));
+    EXPECT_EQ(magma.map(7.0), magma.map(1.0));
+    EXPECT_EQ(magma.map(std::nan("")), Colormap::neutralColor());
+}
+
+TEST(Colormap, SequentialMapsGetBrighterMonotonically)
+{
+    for (ColormapName name : {ColormapName::Viridis, ColormapName::Magma, ColormapName::Cividis}) {
+        const Colormap& map = Colormap::get(name);
+        double previous = -1;
+        for (int i = 0; i <= 16; ++i) {
+            const QColor c = map.map(i / 16.0);
+            // Relative luminance (Rec. 709): perceptually uniform maps rise steadily.
+            const double luminance = 0.2126 * c.redF() + 0.7152 * c.greenF() + 0.0722 * c.blueF();
+            EXPECT_GT(luminance, previous) << map.displayName().toStdString() << " at " << i;
+            previous = luminance;
+        }
+    }
+}
+
+TEST(Colormap, RedBlueIsDivergingWithANeutralCentre)
+{
+    const Colormap& map = Colormap::get(ColormapName::RedBlue);
+    EXPECT_TRUE(map.isDiverging());
+    const QColor centre = map.map(0.5);
+    EXPECT_GT(centre.lightnessF(), 0.9);
+    EXPECT_GT(map.map(0.0).blue(), map.map(0.0).red());  // negative: blue
+    EXPECT_GT(map.map(1.0).red(), map.map(1.0).blue());  // positive: red
+}
+
+TEST(Colormap, IdsRoundTrip)
+{
+    for (ColormapName name : Colormap::all()) {
+        ColormapName parsed = ColormapName::Viridis;
+        ASSERT_TRUE(qkv::ui::colormapFromId(Colormap::get(name).id(), parsed));
+        EXPECT_EQ(parsed, name);
+        EXPECT_FALSE(Colormap::get(name).displayName().isEmpty());
+    }
+    ColormapName unused{};
+    EXPECT_FALSE(qkv::ui::colormapFromId(QStringLiteral("jet"), unused));
+}

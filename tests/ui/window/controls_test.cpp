@@ -1,0 +1,96 @@
+#include <QPlainTextEdit>
+#include <QSpinBox>
+#include <QUndoStack>
+
+#include "tests/ui/window/window_fixture.hpp"
+#include "ui/controls/controls_panel.hpp"
+#include "ui/controls/field_message.hpp"
+#include "ui/controls/sentence_field.hpp"
+#include "ui/controls/token_chips.hpp"
+#include "ui/heads/heads_canvas.hpp"
+#include "ui/heads/heads_view.hpp"
+
+using qkv::ui::testing::WindowTest;
+
+TEST_F(WindowTest, OpensOnTheBuiltInCrossAttentionExample)
+{
+    auto fresh = std::make_unique<qkv::ui::MainWindow>();
+    fresh->document()->waitUntilIdle();
+    ASSERT_NE(fresh->document()->result(), nullptr);
+    EXPECT_EQ(fresh->document()->config().mode, qkv::AttentionMode::Cross);
+    EXPECT_FALSE(fresh->document()->config().sourceText.empty());
+    EXPECT_FALSE(fresh->document()->config().targetText.empty());
+}
+
+TEST_F(WindowTest, TypingChangesTheLabels)
+{
+    QPlainTextEdit* editor = window->controls()->sourceField()->editor();
+    editor->setFocus();
+    editor->moveCursor(QTextCursor::End);
+    QTest::keyClicks(editor, " quietly");
+    settle();
+    const auto figure = window->headsView()->canvas()->figure();
+    ASSERT_NE(figure, nullptr);
+    EXPECT_EQ(figure->rowLabels().size(), 7);
+    EXPECT_EQ(figure->rowLabels().last(), QStringLiteral("quietly"));
+    EXPECT_EQ(figure->columnLabels().last(), QStringLiteral("quietly"));
+    EXPECT_EQ(window->controls()->sourceField()->chips()->tokens().size(), 7);
+}
+
+TEST_F(WindowTest, ChangingHChangesTheNumberOfHeatmaps)
+{
+    EXPECT_EQ(window->headsView()->heatmapCount(), 4);
+    window->controls()->headsBox()->setValue(8);
+    settle();
+    EXPECT_EQ(window->headsView()->heatmapCount(), 8);
+    EXPECT_EQ(window->controls()->dkLabel()->text(), QStringLiteral("d_k = 8"));
+    window->headsView()->setShowAverage(true);
+    EXPECT_EQ(window->headsView()->heatmapCount(), 9);
+    window->headsView()->setShowAverage(false);
+}
+
+TEST_F(WindowTest, InvalidHShowsTheMessageAndKeepsThePreviousHeatmaps)
+{
+    const auto before = window->document()->result();
+    QSpinBox* heads = window->controls()->headsBox();
+    heads->setFocus();
+    heads->selectAll();
+    QTest::keyClicks(heads, "5");
+    settle();
+    const qkv::ui::FieldMessage* message = window->controls()->headsMessage();
+    EXPECT_TRUE(message->isVisible());
+    EXPECT_TRUE(message->text().contains(QStringLiteral("4"))) << message->text().toStdString();
+    EXPECT_EQ(window->document()->result(), before);
+    EXPECT_EQ(window->headsView()->heatmapCount(), 4);
+
+    // Back to a valid h: the message goes away and the heatmaps follow.
+    heads->selectAll();
+    QTest::keyClicks(heads, "2");
+    settle();
+    EXPECT_FALSE(message->isVisible());
+    EXPECT_EQ(window->headsView()->heatmapCount(), 2);
+}
+
+TEST_F(WindowTest, EditsAreUndoable)
+{
+    window->controls()->headsBox()->setValue(8);
+    settle();
+    ASSERT_EQ(window->document()->config().headCount, 8);
+    window->document()->undoStack()->undo();
+    settle();
+    EXPECT_EQ(window->document()->config().headCount, 4);
+    EXPECT_EQ(window->controls()->headsBox()->value(), 4);
+    EXPECT_EQ(window->headsView()->heatmapCount(), 4);
+    window->document()->undoStack()->redo();
+    settle();
+    EXPECT_EQ(window->headsView()->heatmapCount(), 8);
+}
+
+TEST_F(WindowTest, EmptySentenceShowsItsMessageAtTheField)
+{
+    window->controls()->sourceField()->editor()->setPlainText(QString());
+    settle();
+    EXPECT_TRUE(window->controls()->sourceField()->message()->isVisible());
+    EXPECT_NE(window->document()->result(), nullptr);
+    EXPECT_EQ(window->headsView()->heatmapCount(), 4);
+}
