@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <limits>
 
+#include "core/config/validation.hpp"
+
 namespace qkv {
 
 namespace {
@@ -61,19 +63,6 @@ std::string formula(const std::string& symbolic, const std::string& numeric)
 
 bool isMultiHead(const LayerShape& s) { return s.keyValueHeads == s.heads; }
 
-Count nearestDivisor(Count n, Count requested)
-{
-    Count best = 1;
-    for (const Count d : divisorsOf(n)) {
-        const Count distance = std::llabs(d - requested);
-        const Count bestDistance = std::llabs(best - requested);
-        if (distance < bestDistance || (distance == bestDistance && d > best)) {
-            best = d;
-        }
-    }
-    return best;
-}
-
 std::string joined(const std::vector<Count>& values)
 {
     std::string out;
@@ -117,7 +106,7 @@ Status validateLayerShape(const LayerShape& s)
     }
     if (s.layout != HeadLayout::Unreduced && s.d_model % s.heads != 0) {
         return Error{"h = " + str(s.heads) + " does not divide d_model = " + str(s.d_model) +
-                     "; the nearest valid h is " + str(nearestDivisor(s.d_model, s.heads))};
+                     "; the nearest valid h is " + str(nearestValidHeadCount(s.d_model, s.heads))};
     }
     if (s.keyValueHeads < 1 || s.keyValueHeads > s.heads) {
         return Error{"the number of key/value heads g must be between 1 and h = " +
