@@ -27,6 +27,14 @@ QString toQString(std::string_view text)
 const qkv::AttentionMode kModes[] = {qkv::AttentionMode::EncoderSelf, qkv::AttentionMode::DecoderCausal,
                                      qkv::AttentionMode::Cross};
 
+// A form label whose mnemonic focuses `buddy` (QFormLayout only does this for widget fields).
+QLabel* buddyLabel(const QString& text, QWidget* buddy, QWidget* parent)
+{
+    auto* label = new QLabel(text, parent);
+    label->setBuddy(buddy);
+    return label;
+}
+
 QString modeTitle(qkv::AttentionMode mode)
 {
     switch (mode) {
@@ -74,7 +82,7 @@ ControlsPanel::ControlsPanel(Document* document, QWidget* parent)
     modeBox->addWidget(mode_);
     modeBox->addWidget(modeExplanation_);
     modeBox->addWidget(modeMessage_);
-    form->addRow(tr("&Mode"), modeBox);
+    form->addRow(buddyLabel(tr("&Mode"), mode_, this), modeBox);
 
     dModel_->setRange(1, static_cast<int>(qkv::limits::maxDModel));
     dModel_->setAccessibleName(QStringLiteral("d_model"));
@@ -83,7 +91,7 @@ ControlsPanel::ControlsPanel(Document* document, QWidget* parent)
     dModelBox->setSpacing(2);
     dModelBox->addWidget(dModel_);
     dModelBox->addWidget(dModelMessage_);
-    form->addRow(tr("d_&model"), dModelBox);
+    form->addRow(buddyLabel(tr("d_&model"), dModel_, this), dModelBox);
 
     heads_->setRange(1, static_cast<int>(qkv::limits::maxHeads));
     heads_->setAccessibleName(tr("Number of heads h"));
@@ -95,7 +103,7 @@ ControlsPanel::ControlsPanel(Document* document, QWidget* parent)
     headsBox->setSpacing(2);
     headsBox->addLayout(headsRow);
     headsBox->addWidget(headsMessage_);
-    form->addRow(tr("&h (heads)"), headsBox);
+    form->addRow(buddyLabel(tr("&h (heads)"), heads_, this), headsBox);
     layout->addWidget(attention);
 
     auto* weights = new QGroupBox(tr("Weights and inputs"), this);
@@ -210,7 +218,8 @@ void ControlsPanel::showConfig(const qkv::Config& config)
     scaleValue_->setValue(config.scales.value);
     scaleOutput_->setValue(config.scales.output);
     const bool divides = config.headCount > 0 && config.d_model % config.headCount == 0;
-    dk_->setText(divides ? tr("d_k = %1").arg(config.d_k()) : tr("d_k = d_model / h: not whole"));
+    dk_->setText(divides ? tr("d_k = %1").arg(config.d_k()) : tr("d_k = —"));
+    dk_->setToolTip(tr("d_k = d_model / h, the width of each head's queries and keys"));
 }
 
 void ControlsPanel::showIssues(const std::vector<qkv::ValidationIssue>& issues)

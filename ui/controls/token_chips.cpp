@@ -44,7 +44,7 @@ int TokenChips::layoutChips(int width, QList<QRect>* rects) const
     const int chipHeight = metrics.height() + 2 * kVPad;
     int x = 0, y = 0;
     for (const QString& text : shownTexts()) {
-        const int chipWidth = std::min(metrics.horizontalAdvance(text) + 2 * kHPad, std::max(width, 20));
+        const int chipWidth = std::min(metrics.horizontalAdvance(text) + 2 * kHPad + 2, std::max(width, 20));
         if (x > 0 && x + chipWidth > width) {
             x = 0;
             y += chipHeight + kSpacing;
@@ -83,8 +83,11 @@ void TokenChips::paintEvent(QPaintEvent*)
         painter.setBrush(base);
         painter.drawRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
         painter.setPen(palette().color(QPalette::Text));
-        painter.drawText(r.adjusted(kHPad, 0, -kHPad, 0), Qt::AlignCenter,
-                         metrics.elidedText(texts[i], Qt::ElideRight, r.width() - 2 * kHPad));
+        const int room = r.width() - 2 * kHPad;
+        const QString shown = metrics.horizontalAdvance(texts[i]) <= room + 2
+                                  ? texts[i]
+                                  : metrics.elidedText(texts[i], Qt::ElideRight, room);
+        painter.drawText(r.adjusted(kHPad - 1, 0, -kHPad + 1, 0), Qt::AlignCenter, shown);
     }
 }
 

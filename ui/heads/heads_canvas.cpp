@@ -21,6 +21,10 @@ HeadsCanvas::HeadsCanvas(HeadSelection* selection, QWidget* parent) : QWidget(pa
     setFocusPolicy(Qt::StrongFocus);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setAccessibleName(tr("Attention heads"));
+    // Slightly smaller text than the controls: a 12-token head keeps every label at 12 heads.
+    QFont figureFont = font();
+    figureFont.setPointSizeF(figureFont.pointSizeF() * 0.9);
+    setFont(figureFont);
     setAccessibleDescription(tr("One heatmap per head: query tokens on rows, key tokens on columns."));
     connect(selection_, &HeadSelection::headChanged, this, [this] { syncSelection(); });
     connect(selection_, &HeadSelection::cellChanged, this, [this] { syncSelection(); });

@@ -48,6 +48,23 @@ double niceCeil(double value)
     return 10.0 * magnitude;
 }
 
+// The q-quantile of the finite values of all panels (sampled to at most ~200k values).
+double upperPercentile(const std::vector<const qkv::MatrixF*>& panels, double q)
+{
+    Index total = 0;
+    for (const qkv::MatrixF* m : panels) total += m->size();
+    const Index stride = std::max<Index>(1, total / 200000);
+    std::vector<float> values;
+    values.reserve(static_cast<std::size_t>(total / stride + panels.size()));
+    for (const qkv::MatrixF* m : panels)
+        for (Index i = 0; i < m->size(); i += stride)
+            if (std::isfinite(m->data()[i])) values.push_back(m->data()[i]);
+    if (values.empty()) return 1.0;
+    const auto nth = values.begin() + static_cast<std::ptrdiff_t>(q * static_cast<double>(values.size() - 1));
+    std::nth_element(values.begin(), nth, values.end());
+    return *nth;
+}
+
 }  // namespace
 
 HeadsFigure::HeadsFigure(std::shared_ptr<const qkv::Result> result, ScoreKind kind, bool withAverage)
@@ -105,12 +122,22 @@ HeadsFigure::HeadsFigure(std::shared_ptr<const qkv::Result> result, ScoreKind ki
             if (std::isfinite(v)) largest = std::max(largest, std::abs(v));
         }
     if (kind_ == ScoreKind::Attention) {
+        // With many keys most weights are tiny: the colour scale ends at the 99th percentile
+        // (rounded up), so structure stays visible; the few larger weights saturate, and the
+        // legend says so.
         minValue_ = 0;
-        maxValue_ = largest >= 0.5 ? 1.0 : niceCeil(largest);
+        maxValue_ = std::min(1.0, niceCeil(upperPercentile(panels_, 0.99)));
+        saturates_ = largest > maxValue_ * (1 + 1e-6);
     } else {
         maxValue_ = niceCeil(largest);
         minValue_ = -maxValue_;
     }
+}
+
+QString HeadsFigure::legendLabel() const
+{
+    if (!saturates_) return scoreKindLegend(kind_);
+    return tr("%1 (≥ %2 shown as %2)").arg(scoreKindLegend(kind_)).arg(maxValue_);
 }
 
 int HeadsFigure::headOfPanel(int panel) const

@@ -43,7 +43,9 @@ public:
     const QStringList& columnLabels() const { return columnLabels_; }
     double minValue() const { return minValue_; }
     double maxValue() const { return maxValue_; }
-    QString legendLabel() const { return scoreKindLegend(kind_); }
+    QString legendLabel() const;
+    // True when some values lie beyond the colour scale (drawn in its end colour).
+    bool saturates() const { return saturates_; }
     QString caption() const;
     // Colour image of a panel at matrix resolution (cached per colormap).
     const QImage& image(int panel, ColormapName colormap) const;
@@ -56,6 +58,7 @@ private:
     std::vector<const qkv::MatrixF*> panels_;
     QStringList rowLabels_, columnLabels_;
     double minValue_ = 0, maxValue_ = 1;
+    bool saturates_ = false;
     mutable std::vector<QImage> images_;
     mutable ColormapName imagesColormap_ = ColormapName::Viridis;
 };

@@ -53,17 +53,34 @@ ViewTabs::ViewTabs(HeadSelection* selection, QWidget* parent)
     comparison_ = placeholder(tr("The parameter and cost comparison is not part of this build."), this);
 #endif
     addTab(comparison_, tr("&Comparison"));
+    connect(this, &QTabWidget::currentChanged, this, &ViewTabs::updateView);
 }
 
 void ViewTabs::setResult(const std::shared_ptr<const qkv::Result>& result)
 {
-    heads_->setResult(result);
-    steps_->setResult(result);
+    result_ = result;
+    // Heads (also what File > Export draws) and the cheap step view are always current.
+    heads_->setResult(result_);
+    steps_->setResult(result_);
+    stale_.assign(static_cast<std::size_t>(count()), true);
+    stale_[static_cast<std::size_t>(indexOf(heads_))] = false;
+    stale_[static_cast<std::size_t>(indexOf(steps_))] = false;
+    updateView(currentIndex());
+}
+
+void ViewTabs::updateView(int index)
+{
+    if (!result_ || index < 0 || index >= static_cast<int>(stale_.size()) || !stale_[static_cast<std::size_t>(index)])
+        return;
+    stale_[static_cast<std::size_t>(index)] = false;
+    QWidget* view = widget(index);
+    if (view == heads_) heads_->setResult(result_);
+    else if (view == steps_) steps_->setResult(result_);
 #ifdef QKV_HAVE_FACTORED_VIEW
-    static_cast<FactoredView*>(factored_)->setResult(result);
+    else if (view == factored_) static_cast<FactoredView*>(factored_)->setResult(result_);
 #endif
 #ifdef QKV_HAVE_COMPARISON_VIEW
-    static_cast<ComparisonView*>(comparison_)->setResult(result);
+    else if (view == comparison_) static_cast<ComparisonView*>(comparison_)->setResult(result_);
 #endif
 }
 

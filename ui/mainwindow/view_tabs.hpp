@@ -5,6 +5,7 @@
 #include <QTabWidget>
 
 #include <memory>
+#include <vector>
 
 #include "core/pipeline/compute.hpp"
 
@@ -24,9 +25,14 @@ public:
     QWidget* factoredView() const { return factored_; }
     QWidget* comparisonView() const { return comparison_; }
 
+    // Heads and step views update at once; the factored and comparison views (heavier) update
+    // when their tab is shown, so a change never pays for views nobody looks at.
     void setResult(const std::shared_ptr<const qkv::Result>& result);
 
 private:
+    void updateView(int index);
+    std::shared_ptr<const qkv::Result> result_;
+    std::vector<bool> stale_;
     HeadsView* heads_;
     StepView* steps_;
     QWidget* factored_ = nullptr;

@@ -42,7 +42,7 @@ QMarginsF HeatmapLayout::gutters(const HeatmapStyle& style, const QFontMetricsF&
         if (!style.rowAxisTitle.isEmpty())
             margins.setLeft(margins.left() + metrics.height() + kPad);
         if (!style.columnLabels.isEmpty())
-            margins.setBottom(std::min(widestLabel(style.columnLabels, metrics), cap) + 2 * kPad);
+            margins.setBottom(std::min(widestLabel(style.columnLabels, metrics), cap) + 2 * kPad + 2);
         if (!style.columnAxisTitle.isEmpty())
             margins.setBottom(margins.bottom() + metrics.height() + kPad);
     }
@@ -81,8 +81,10 @@ HeatmapLayout::HeatmapLayout(const QRectF& target, int rows, int columns,
     columnAxisTitle_ = columnAxis ? QRectF(cells_.left(), columnLabels_.bottom(), cellsWidth, axisTitleSize)
                                   : QRectF();
 
-    rowStep_ = labelStep(cellHeight_, metrics.height());
-    columnStep_ = labelStep(cellWidth_, metrics.height());
+    // Neighbouring labels may share their leading: one ascent plus a pixel keeps them apart.
+    const double labelPitch = std::min(metrics.height(), metrics.ascent() + 1.0);
+    rowStep_ = labelStep(cellHeight_, labelPitch);
+    columnStep_ = labelStep(cellWidth_, labelPitch);
 }
 
 QRectF HeatmapLayout::cellRect(int row, int column) const

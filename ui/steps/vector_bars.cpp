@@ -52,7 +52,7 @@ QSize VectorBars::sizeHint() const
     if (!labels_.isEmpty()) {
         int widest = 0;
         for (const QString& label : labels_) widest = std::max(widest, metrics.horizontalAdvance(label));
-        labelHeight = std::min(widest, metrics.averageCharWidth() * 12) + 6;
+        labelHeight = std::min(widest + 4, metrics.averageCharWidth() * 12) + 6;
     }
     return {400, 84 + labelHeight};
 }

@@ -96,8 +96,8 @@ TEST(HeatmapLayout, LabelsThinOutWhenRowsAreSmallerThanText)
     const HeatmapLayout layout(QRectF(0, 0, 400, 400), 300, 300, style, metrics);
     EXPECT_GT(layout.rowLabelStep(), 1);
     // Labels drawn every rowLabelStep() rows are at least one text line apart.
-    EXPECT_GE(layout.rowLabelStep() * layout.cellHeight(), metrics.height() - 1e-9);
-    EXPECT_GE(layout.columnLabelStep() * layout.cellWidth(), metrics.height() - 1e-9);
+    EXPECT_GE(layout.rowLabelStep() * layout.cellHeight(), metrics.ascent() + 1 - 1e-9);
+    EXPECT_GE(layout.columnLabelStep() * layout.cellWidth(), metrics.ascent() + 1 - 1e-9);
 }
 
 TEST(HeatmapPainter, NiceTicksAreRound)
