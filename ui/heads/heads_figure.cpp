@@ -137,7 +137,7 @@ HeadsFigure::HeadsFigure(std::shared_ptr<const qkv::Result> result, ScoreKind ki
 QString HeadsFigure::legendLabel() const
 {
     if (!saturates_) return scoreKindLegend(kind_);
-    return tr("%1 (≥ %2 shown as %2)").arg(scoreKindLegend(kind_)).arg(maxValue_);
+    return tr("%1 (saturates at %2)").arg(scoreKindLegend(kind_)).arg(maxValue_);
 }
 
 int HeadsFigure::headOfPanel(int panel) const
@@ -173,11 +173,25 @@ const QImage& HeadsFigure::image(int panel, ColormapName colormap) const
 {
     if (images_.size() != panels_.size() || imagesColormap_ != colormap) {
         images_.assign(panels_.size(), QImage());
+        reducedImages_.assign(panels_.size(), QImage());
         imagesColormap_ = colormap;
     }
     QImage& image = images_[static_cast<std::size_t>(panel)];
     if (image.isNull()) image = heatmapImage(this->panel(panel), colormap, minValue_, maxValue_);
     return image;
+}
+
+const QImage& HeadsFigure::imageForPixels(int panel, ColormapName colormap, const QSize& pixels) const
+{
+    const QImage& full = image(panel, colormap);
+    if (full.isNull() || (pixels.width() >= full.width() && pixels.height() >= full.height())) return full;
+    if (reducedImages_.size() != panels_.size()) reducedImages_.assign(panels_.size(), QImage());
+    const QSize wanted(std::min(pixels.width(), full.width()), std::min(pixels.height(), full.height()));
+    QImage& reduced = reducedImages_[static_cast<std::size_t>(panel)];
+    if (reduced.size() != wanted) {
+        reduced = full.scaled(wanted, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+    }
+    return reduced;
 }
 
 HeatmapStyle panelStyle(const HeadsFigure& figure, int panel, const HeadsFigureState& state)
@@ -204,8 +218,8 @@ HeadsGridLayout layoutHeadsGrid(const HeadsFigure& figure, const QSizeF& availab
     const int count = figure.panelCount();
     const double headerHeight = metrics.height() * 2.6 + 8;
     const double width = std::max(available.width(), 200.0);
-    layout.caption = QRectF(kMargin, kMargin, width * 0.55 - kMargin, headerHeight);
-    layout.legend = QRectF(width * 0.55, kMargin, width * 0.45 - kMargin, headerHeight);
+    layout.caption = QRectF(kMargin, kMargin, width * 0.5 - kMargin, headerHeight);
+    layout.legend = QRectF(width * 0.5, kMargin, width * 0.5 - kMargin, headerHeight);
     if (count == 0 || figure.rows() == 0 || figure.columns() == 0) {
         layout.size = QSizeF(width, headerHeight + 2 * kMargin);
         return layout;
@@ -273,8 +287,12 @@ void paintHeadsFigure(QPainter& painter, const HeadsFigure& figure, const HeadsG
     }
     for (int p = 0; p < figure.panelCount() && p < static_cast<int>(layout.panels.size()); ++p) {
         const HeatmapStyle style = panelStyle(figure, p, state);
+        const QTransform t = painter.deviceTransform();
+        const double scale = std::max(std::hypot(t.m11(), t.m12()), std::hypot(t.m21(), t.m22()));
+        const QSize pixels(static_cast<int>(std::round(figure.columns() * layout.cellSize * scale)),
+                           static_cast<int>(std::round(figure.rows() * layout.cellSize * scale)));
         paintHeatmap(painter, layout.panels[static_cast<std::size_t>(p)], figure.panel(p), style,
-                     figure.image(p, state.colormap));
+                     figure.imageForPixels(p, state.colormap, pixels));
     }
     painter.restore();
 }

@@ -49,6 +49,8 @@ public:
     QString caption() const;
     // Colour image of a panel at matrix resolution (cached per colormap).
     const QImage& image(int panel, ColormapName colormap) const;
+    // The same image averaged down to at most `pixels` (cached: repaints on hover stay cheap).
+    const QImage& imageForPixels(int panel, ColormapName colormap, const QSize& pixels) const;
 
 private:
     std::shared_ptr<const qkv::Result> result_;
@@ -60,6 +62,7 @@ private:
     double minValue_ = 0, maxValue_ = 1;
     bool saturates_ = false;
     mutable std::vector<QImage> images_;
+    mutable std::vector<QImage> reducedImages_;
     mutable ColormapName imagesColormap_ = ColormapName::Viridis;
 };
 

@@ -268,7 +268,7 @@ void paintColorLegend(QPainter& painter, const QRectF& target, ColormapName colo
 
     if (horizontal) {
         const double labelWidth = label.isEmpty() ? 0 : std::min(metrics.horizontalAdvance(label) + 3 * kPad,
-                                                                  target.width() * 0.45);
+                                                                  target.width() * 0.55);
         const double barHeight = std::clamp(target.height() - metrics.height() - 3 * kPad, 6.0, 16.0);
         const double halfTick = metrics.horizontalAdvance(tickText(maxValue)) / 2 + 2;
         QRectF bar(target.left() + labelWidth + halfTick, target.top() + kPad,
