@@ -390,7 +390,7 @@ void paintFusedLayout(QPainter& painter, const QRectF& target, const FactoredHea
 
 QString equivalenceSentence(const FactoredHeadModel& model)
 {
-    if (!model.valid()) {
+    if (!model.valid() || !model.scoresReady) {
         return {};
     }
     const EquivalenceReport& report = model.scores.report;
@@ -414,6 +414,12 @@ QString biasSentence(const FactoredHeadModel& model)
 void paintScoreEquivalence(QPainter& painter, const QRectF& target, const FactoredHeadModel& model,
                            const FigurePalette& palette)
 {
+    if (model.valid() && !model.scoresReady) {
+        painter.setPen(palette.mutedText);
+        painter.drawText(target, Qt::AlignCenter,
+                         tr("Computing the scores both ways (the full W_i is %1 × %1)…").arg(model.d_model));
+        return;
+    }
     if (!model.valid() || model.scores.factored.size() == 0) {
         painter.setPen(palette.mutedText);
         painter.drawText(target, Qt::AlignCenter, tr("No scores to compare"));

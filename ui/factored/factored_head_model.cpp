@@ -4,7 +4,8 @@
 
 namespace qkv::ui {
 
-FactoredHeadModel FactoredHeadModel::build(std::shared_ptr<const Result> result, Index head)
+FactoredHeadModel FactoredHeadModel::build(std::shared_ptr<const Result> result, Index head,
+                                           bool withScores)
 {
     FactoredHeadModel model;
     model.result = std::move(result);
@@ -26,8 +27,33 @@ FactoredHeadModel FactoredHeadModel::build(std::shared_ptr<const Result> result,
     model.factored.emplace(std::move(factored).value());
     model.d_k = model.factored->d_k();
     (void)model.factored->singularValues();  // fill the shared cache now, not while painting
-    model.scores = scoresBothWays(*model.factored, r.queryInput, r.keyValueInput);
+    if (withScores) {
+        model.scores = scoresBothWays(*model.factored, r.queryInput, r.keyValueInput);
+        model.scoresReady = true;
+    }
     return model;
+}
+
+FactoredHeadModel FactoredHeadModel::withScoresComputed() const
+{
+    FactoredHeadModel copy = *this;
+    if (copy.valid() && copy.result) {
+        copy.scores = scoresBothWays(*copy.factored, copy.result->queryInput, copy.result->keyValueInput);
+        copy.scoresReady = true;
+    }
+    return copy;
+}
+
+double FactoredHeadModel::scoreWork() const
+{
+    if (!valid() || !result) {
+        return 0.0;
+    }
+    const double d = static_cast<double>(d_model), dk = static_cast<double>(d_k);
+    const double nq = static_cast<double>(result->queryInput.rows());
+    const double nk = static_cast<double>(result->keyValueInput.rows());
+    // dense W_i (d^2 d_k) twice (here and in core's report), X_q W_i, and the small products.
+    return 2.0 * d * d * dk + 2.0 * nq * d * d + (nq + nk) * d * dk + nq * nk * d;
 }
 
 }  // namespace qkv::ui

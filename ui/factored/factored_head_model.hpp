@@ -20,6 +20,7 @@ struct FactoredHeadModel {
     Index d_k = 0;
     std::optional<FactoredMatrix> factored;  // W_i^Q, W_i^K of `head`
     ScoresBothWays scores;                   // n_q x n_k both ways, and core's report
+    bool scoresReady = false;                // false until scoresBothWays() has run
 
     bool valid() const { return factored.has_value(); }
     bool hasBias() const { return result && result->weights.hasBias(); }
@@ -27,9 +28,15 @@ struct FactoredHeadModel {
     // Spectrum summary (from the factors, never the dense SVD).
     Index numericalRank() const { return valid() ? factored->numericalRank() : 0; }
 
-    // An invalid (empty) model when `result` is null or `head` is out of range after clamping
-    // fails; `head` is clamped to [0, h).
-    static FactoredHeadModel build(std::shared_ptr<const Result> result, Index head);
+    // An invalid (empty) model when `result` is null or the weights cannot be factored;
+    // `head` is clamped to [0, h). With withScores false the scores are left for
+    // withScoresComputed() (the expensive part: it forms the dense W_i, O(d_model^2 d_k)).
+    static FactoredHeadModel build(std::shared_ptr<const Result> result, Index head,
+                                   bool withScores = true);
+    // A copy with the scores both ways filled in; safe on any thread (reads only).
+    FactoredHeadModel withScoresComputed() const;
+    // Multiply-adds of the scores both ways, to decide whether they run off the GUI thread.
+    double scoreWork() const;
 };
 
 }  // namespace qkv::ui

@@ -11,6 +11,7 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -104,13 +105,49 @@ FactoredView::FactoredView(QWidget* parent) : QWidget(parent)
         }
     });
     connect(resetZoom_, &QPushButton::clicked, product_, &FactorProductWidget::resetZoom);
+    scoresWatcher_ = new QFutureWatcher<std::shared_ptr<const FactoredHeadModel>>(this);
+    connect(scoresWatcher_, &QFutureWatcher<std::shared_ptr<const FactoredHeadModel>>::finished, this, [this] {
+        const std::shared_ptr<const FactoredHeadModel> done = scoresWatcher_->result();
+        const bool current = done && model_ && done->result == model_->result && done->head == model_->head;
+        if (current) {
+            model_ = done;  // same factors and spectrum, now with the scores
+            product_->setModel(model_);
+            equivalence_->update();
+            emit equivalenceReady();
+        }
+        if (scoresQueued_ || !current) {
+            scoresQueued_ = false;
+            startScores();
+        }
+    });
     connect(product_, &FactorProductWidget::windowChanged, this, [this](const MatrixWindow& window) {
         const Index d_model = model_ ? model_->d_model : 0;
         resetZoom_->setEnabled(window.rows < d_model);
     });
 }
 
-FactoredView::~FactoredView() = default;
+FactoredView::~FactoredView()
+{
+    scoresWatcher_->waitForFinished();  // the worker holds only its own shared_ptrs
+}
+
+bool FactoredView::equivalencePending() const { return model_ && model_->valid() && !model_->scoresReady; }
+
+void FactoredView::startScores()
+{
+    if (!model_ || !model_->valid() || model_->scoresReady) {
+        return;
+    }
+    if (scoresWatcher_->isRunning()) {
+        scoresQueued_ = true;  // one at a time; the newest model is taken when it ends
+        return;
+    }
+    std::shared_ptr<const FactoredHeadModel> model = model_;
+    scoresWatcher_->setFuture(QtConcurrent::run([model] {
+        return std::shared_ptr<const FactoredHeadModel>(
+            std::make_shared<FactoredHeadModel>(model->withScoresComputed()));
+    }));
+}
 
 void FactoredView::setResult(std::shared_ptr<const qkv::Result> result)
 {
@@ -126,9 +163,16 @@ void FactoredView::setSelectedHead(int head)
 
 void FactoredView::rebuild()
 {
-    auto model = std::make_shared<FactoredHeadModel>(FactoredHeadModel::build(result_, head_));
+    auto model = std::make_shared<FactoredHeadModel>(FactoredHeadModel::build(result_, head_, false));
+    const bool inline_ = model->scoreWork() <= kAsynchronousWork;
+    if (inline_ && model->valid()) {
+        *model = model->withScoresComputed();
+    }
     head_ = static_cast<int>(model->head);
     model_ = std::move(model);
+    if (!inline_) {
+        startScores();
+    }
 
     {
         const QSignalBlocker blocker(headBox_);
@@ -140,6 +184,9 @@ void FactoredView::rebuild()
     updateStatistics();
     fused_->update();
     equivalence_->update();
+    if (model_->scoresReady) {
+        emit equivalenceReady();
+    }
 }
 
 void FactoredView::updateStatistics()

@@ -12,6 +12,7 @@
 // Reads a Result; never computes attention. Every figure is painted by a function of
 // (QPainter&, QRectF) in factored_figures.hpp; renderFigure() paints them all for export.
 
+#include <QFutureWatcher>
 #include <QWidget>
 
 #include <memory>
@@ -47,6 +48,9 @@ public:
     Index displayedHeadDimension() const;   // d_k
     double displayedFrobeniusNorm() const;
     double displayedMaxDifference() const;  // core's equivalence report
+    // The scores both ways need the dense W_i (O(d_model^2 d_k)); above ~8M multiply-adds they
+    // are computed off the GUI thread and the panel says so until they arrive.
+    bool equivalencePending() const;
     QString statisticsText() const;         // the numbers under the spectrum, as shown
     QString equivalenceText() const;        // the sentence(s) under the two score maps
     // Columns [first, first + width) of W^Q per head, and their outlines in the fused
@@ -65,17 +69,26 @@ public:
 
     QSize sizeHint() const override { return {1400, 900}; }
 
+    // Multiply-adds above which the scores both ways run off the GUI thread.
+    static constexpr double kAsynchronousWork = 8e6;
+
 signals:
     // The user picked another head with the view's own head control.
     void selectedHeadChanged(int head);
+    // The scores both ways are shown (at once for small d_model, later for large).
+    void equivalenceReady();
 
 private:
     void rebuild();
     void updateStatistics();
 
     std::shared_ptr<const Result> result_;
+    void startScores();
+
     std::shared_ptr<const FactoredHeadModel> model_;
     int head_ = 0;
+    QFutureWatcher<std::shared_ptr<const FactoredHeadModel>>* scoresWatcher_ = nullptr;
+    bool scoresQueued_ = false;
 
     QLabel* title_ = nullptr;
     QSpinBox* headBox_ = nullptr;

@@ -5,6 +5,8 @@
 #include <QDir>
 #include <QImage>
 #include <QPainter>
+#include <QElapsedTimer>
+#include <QThread>
 
 #include <cstdio>
 
@@ -38,6 +40,12 @@ int main(int argc, char** argv)
         view.show();
         view.setResult(result.value());
         view.setSelectedHead(shot.head);
+        QElapsedTimer clock;
+        clock.start();
+        while (view.equivalencePending() && clock.elapsed() < 30000) {  // scores off the GUI thread
+            QApplication::processEvents(QEventLoop::AllEvents, 50);
+            QThread::msleep(10);
+        }
         QApplication::processEvents();
         const QString name = QStringLiteral("%1/factored-%2-%3%4.png")
                                  .arg(dir)

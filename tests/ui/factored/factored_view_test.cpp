@@ -4,6 +4,7 @@
 #include <QFontDatabase>
 #include <QImage>
 #include <QPainter>
+#include <QSignalSpy>
 
 #include <cmath>
 
@@ -182,6 +183,28 @@ TEST(FactoredView, EquivalenceShowsCoresReportAndBothMatrices)
     EXPECT_LE((coreScores - scores.factored).cwiseAbs().maxCoeff(), 1e-4 * (1.0 + report.maxAbsScore));
     EXPECT_TRUE(view.equivalenceText().contains(QStringLiteral("max |difference|")));
     EXPECT_FALSE(view.equivalenceText().contains(QStringLiteral("With biases")));
+}
+
+TEST(FactoredView, LargeModelComputesTheScoresOffTheGuiThread)
+{
+    auto result = computeOrFail(exampleConfig(768, 12));
+    ASSERT_TRUE(result);
+    FactoredView view;
+    QSignalSpy ready(&view, &FactoredView::equivalenceReady);
+    view.setResult(result);
+    view.setSelectedHead(3);
+    // The spectrum and rank are there at once (from the factors, cheap)...
+    EXPECT_EQ(view.displayedRank(), 64);
+    // ...the dense W_i for the full way arrives later.
+    EXPECT_TRUE(view.equivalencePending());
+    while (view.equivalencePending()) {
+        ASSERT_TRUE(ready.wait(30000));
+    }
+    EXPECT_EQ(view.model()->head, 3);  // the stale head-0 result was dropped
+    const FactoredMatrix core = FactoredMatrix::forHead(result->weights, 12, 3);
+    const EquivalenceReport report = equivalenceReport(core, result->queryInput, result->keyValueInput);
+    EXPECT_EQ(view.displayedMaxDifference(), report.maxAbsDifference);
+    EXPECT_LE(report.relativeError, 1e-12);
 }
 
 TEST(FactoredView, BiasSentenceAppearsWithBiases)
