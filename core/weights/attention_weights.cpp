@@ -50,6 +50,7 @@ AttentionWeights initialiseWeights(Index d_model, std::uint64_t seed, WeightInit
 
 AttentionWeights scaledWeights(const AttentionWeights& weights, const ProjectionScales& scales)
 {
+    if (scales == ProjectionScales{}) return weights;
     AttentionWeights scaled = weights;
     scaled.queryProjection *= scales.query;
     scaled.keyProjection *= scales.key;

@@ -47,6 +47,8 @@ inline auto headColumns(const MatrixF& fused, Index head, Index d_k)
 // sliders). Biases are scaled with their matrix.
 struct ProjectionScales {
     float query = 1.0f, key = 1.0f, value = 1.0f, output = 1.0f;
+
+    bool operator==(const ProjectionScales&) const = default;
 };
 AttentionWeights scaledWeights(const AttentionWeights& weights, const ProjectionScales& scales);
 

@@ -1,3 +1,4 @@
+#include <functional>
 #include <limits>
 
 #include <gtest/gtest.h>
@@ -128,6 +129,41 @@ TEST(Compute, OverflowIsReportedNotReturnedAsInfinity)
     const auto result = compute(config);
     ASSERT_FALSE(result.ok());
     EXPECT_NE(result.error().find("overflowed"), std::string::npos) << result.error();
+}
+
+}  // namespace
+}  // namespace qkv
+
+namespace qkv {
+namespace {
+
+TEST(Compute, GeneratedWeightsFollowEveryWeightSetting)
+{
+    // The pipeline reuses the last generated weights; each setting that defines them must
+    // still give the weights initialiseWeights gives.
+    Config config = builtInExample();
+    for (int round = 0; round < 2; ++round) {
+        for (const auto& change : std::vector<std::function<void(Config&)>>{
+                 [](Config&) {}, [](Config& c) { c.seed = 11; }, [](Config& c) { c.init = WeightInit::Normal; },
+                 [](Config& c) { c.withBias = true; }, [](Config& c) { c.d_model = 32; }}) {
+            Config changed = config;
+            change(changed);
+            const auto result = compute(changed);
+            ASSERT_TRUE(result.ok()) << result.error();
+            const AttentionWeights expected = initialiseWeights(changed.d_model, changed.seed, changed.init, changed.withBias);
+            EXPECT_EQ((*result)->weights.queryProjection, expected.queryProjection);
+            EXPECT_EQ((*result)->weights.outputProjection, expected.outputProjection);
+            EXPECT_EQ((*result)->weights.hasBias(), changed.withBias);
+        }
+    }
+}
+
+TEST(Config, ComparesEveryField)
+{
+    Config a = builtInExample(), b = builtInExample();
+    EXPECT_TRUE(a == b);
+    b.scales.value = 2.0f;
+    EXPECT_FALSE(a == b);
 }
 
 }  // namespace
