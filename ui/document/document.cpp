@@ -8,19 +8,6 @@
 #include "ui/document/set_config_command.hpp"
 
 namespace qkv::ui {
-namespace {
-
-// Field by field: Config's defaulted operator== is deleted while ProjectionScales has none.
-bool sameConfig(const qkv::Config& a, const qkv::Config& b)
-{
-    return a.sourceText == b.sourceText && a.targetText == b.targetText && a.mode == b.mode &&
-           a.d_model == b.d_model && a.headCount == b.headCount && a.seed == b.seed && a.init == b.init &&
-           a.positionalEncoding == b.positionalEncoding && a.withBias == b.withBias &&
-           a.scales.query == b.scales.query && a.scales.key == b.scales.key && a.scales.value == b.scales.value &&
-           a.scales.output == b.scales.output;
-}
-
-}  // namespace
 
 Document::Document(QObject* parent)
     : QObject(parent), undoStack_(new QUndoStack(this)), runner_(new ComputeRunner(this))
@@ -39,7 +26,7 @@ bool Document::isComputing() const { return runner_->isBusy(); }
 
 void Document::edit(const qkv::Config& config, const QString& description, EditKey key)
 {
-    if (sameConfig(config, config_)) return;
+    if (config == config_) return;
     undoStack_->push(new SetConfigCommand(this, config_, config, description, static_cast<int>(key)));
 }
 

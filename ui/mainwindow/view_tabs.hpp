@@ -14,6 +14,8 @@ namespace qkv::ui {
 class HeadSelection;
 class HeadsView;
 class StepView;
+class FactoredView;
+class ComparisonView;
 
 class ViewTabs : public QTabWidget {
     Q_OBJECT
@@ -22,8 +24,8 @@ public:
 
     HeadsView* headsView() const { return heads_; }
     StepView* stepView() const { return steps_; }
-    QWidget* factoredView() const { return factored_; }
-    QWidget* comparisonView() const { return comparison_; }
+    FactoredView* factoredView() const { return factored_; }
+    ComparisonView* comparisonView() const { return comparison_; }
 
     // Heads and step views update at once; the factored and comparison views (heavier) update
     // when their tab is shown, so a change never pays for views nobody looks at.
@@ -35,8 +37,8 @@ private:
     std::vector<bool> stale_;
     HeadsView* heads_;
     StepView* steps_;
-    QWidget* factored_ = nullptr;
-    QWidget* comparison_ = nullptr;
+    FactoredView* factored_ = nullptr;
+    ComparisonView* comparison_ = nullptr;
 };
 
 }  // namespace qkv::ui
