@@ -3,6 +3,9 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QImage>
+#include <QPainter>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -206,6 +209,30 @@ TEST(ComparisonView, MeasuresBothWaysOffTheGuiThread)
     EXPECT_EQ(t.d_model, 64);
     EXPECT_EQ(t.d_k, 16);
     EXPECT_TRUE(view.timingText().contains(QStringLiteral("factored")));
+}
+
+TEST(ComparisonView, SingleHeadAndRenderFigure)
+{
+    ComparisonView view;
+    view.setAttribute(Qt::WA_DontShowOnScreen);
+    view.resize(1400, 900);
+    view.show();
+    view.setResult(computeOrFail(exampleConfig(64, 1)));
+    EXPECT_EQ(view.keyValueHeadChoices(), std::vector<Count>{1});
+    EXPECT_EQ(view.barValues(Chart::ScorePath, 0)[0], 2.0 * 64 * 64);  // d_k = d_model: no saving
+    QImage image(700, 450, QImage::Format_ARGB32);
+    image.fill(Qt::transparent);
+    {
+        QPainter painter(&image);
+        view.renderFigure(painter, QRectF(0, 0, 700, 450));
+    }
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 5) {
+        for (int x = 0; x < image.width(); x += 5) {
+            colours.insert(image.pixel(x, y));
+        }
+    }
+    EXPECT_GT(colours.size(), 20);
 }
 
 TEST(ScoreTiming, RejectsMismatchedShapes)
