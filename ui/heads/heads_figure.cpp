@@ -216,10 +216,26 @@ HeadsGridLayout layoutHeadsGrid(const HeadsFigure& figure, const QSizeF& availab
 {
     HeadsGridLayout layout;
     const int count = figure.panelCount();
-    const double headerHeight = metrics.height() * 2.6 + 8;
     const double width = std::max(available.width(), 200.0);
-    layout.caption = QRectF(kMargin, kMargin, width * 0.5 - kMargin, headerHeight);
-    layout.legend = QRectF(width * 0.5, kMargin, width * 0.5 - kMargin, headerHeight);
+    // Caption and legend side by side when both fit whole; otherwise the legend goes on its own
+    // row under the caption, so neither is wrapped into the other.
+    const double legendRowHeight = metrics.height() * 2.6 + 8;
+    const double captionWidth = metrics.horizontalAdvance(figure.caption()) + 12;
+    const double legendWidth = std::max(metrics.horizontalAdvance(figure.legendLabel()) + 24, 280.0);
+    const double headerWidth = width - 2 * kMargin;
+    double headerHeight = legendRowHeight;
+    if (captionWidth + kGap + legendWidth <= headerWidth) {
+        layout.caption = QRectF(kMargin, kMargin, captionWidth, legendRowHeight);
+        const double legendLeft = std::max(kMargin + captionWidth + kGap, width - kMargin - std::min(legendWidth * 1.3, 520.0));
+        layout.legend = QRectF(legendLeft, kMargin, width - kMargin - legendLeft, legendRowHeight);
+    } else {
+        const double captionLines = std::ceil(captionWidth / std::max(headerWidth, 1.0));
+        const double captionHeight = captionLines * metrics.lineSpacing() + 4;
+        layout.caption = QRectF(kMargin, kMargin, headerWidth, captionHeight);
+        layout.legend = QRectF(kMargin, kMargin + captionHeight, std::min(headerWidth, std::max(legendWidth, 360.0)),
+                               legendRowHeight);
+        headerHeight = captionHeight + legendRowHeight;
+    }
     if (count == 0 || figure.rows() == 0 || figure.columns() == 0) {
         layout.size = QSizeF(width, headerHeight + 2 * kMargin);
         return layout;

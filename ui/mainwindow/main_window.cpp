@@ -1,6 +1,7 @@
 #include "ui/mainwindow/main_window.hpp"
 
 #include <QCloseEvent>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
@@ -92,7 +93,13 @@ QSize MainWindow::sizeHint() const { return {1400, 900}; }
 
 void MainWindow::restoreWindowState()
 {
-    if (kGeometry.isSet()) restoreGeometry(kGeometry.value());
+    if (kGeometry.isSet()) {
+        restoreGeometry(kGeometry.value());
+    } else if (const QScreen* screen = this->screen()) {
+        // First start: Qt would cap the window at 2/3 of the screen, which squeezes the heads.
+        const QSize available = screen->availableSize();
+        resize(sizeHint().boundedTo(QSize(available.width() * 9 / 10, available.height() * 9 / 10)));
+    }
     if (kWindowState.isSet()) restoreState(kWindowState.value());
     if (kSplitter.isSet()) splitter_->restoreState(kSplitter.value());
     tabs_->setCurrentIndex(std::clamp(kCurrentTab.value(), 0, tabs_->count() - 1));
