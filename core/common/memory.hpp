@@ -8,6 +8,7 @@ namespace qkv {
 // machines every first-touched 4 KiB page costs microseconds (measured here: touching 256 MiB
 // of new pages takes ~1.5 s), so without this each recompute pays that again. glibc only; a
 // no-op elsewhere. Call once at start-up, before large allocations.
-void keepLargeAllocationsForReuse();
+// Returns whether the setting took effect (false on other C libraries).
+bool keepLargeAllocationsForReuse();
 
 }  // namespace qkv
