@@ -10,6 +10,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "core/common/memory.hpp"
+
 #include <map>
 #include <memory>
 
@@ -155,6 +157,7 @@ BENCHMARK(BM_RenderFigure)->Apply(shapes);
 
 int main(int argc, char** argv)
 {
+    qkv::keepLargeAllocationsForReuse();  // as app/main.cpp does
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
     }

@@ -19,6 +19,8 @@
 #include "core/pipeline/compute.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/document/document.hpp"
+#include "core/common/memory.hpp"
+#include "ui/document/compute_threads.hpp"
 #include "ui/mainwindow/main_window.hpp"
 
 namespace {
@@ -83,6 +85,8 @@ BENCHMARK(CoreCompute)->Apply(sizes);
 int main(int argc, char** argv)
 {
     qputenv("QT_QPA_PLATFORM", "offscreen");
+    qkv::keepLargeAllocationsForReuse();            // as app/main.cpp does
+    qkv::ui::useOneEigenThreadPerComputation();     // as runGui does
     QTemporaryDir settingsDirectory;
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDirectory.path());
     QApplication app(argc, argv);

@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QIcon>
 
+#include "ui/document/compute_threads.hpp"
 #include "ui/mainwindow/main_window.hpp"
 
 namespace qkv::ui {
@@ -16,6 +17,7 @@ int runGui(int& argc, char** argv)
     QApplication::setApplicationDisplayName(QStringLiteral("QKV Studio"));
     QApplication::setApplicationVersion(QStringLiteral(QKV_VERSION));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/qkv-studio.svg")));
+    useOneEigenThreadPerComputation();
     MainWindow window;
     window.show();
     return QApplication::exec();
