@@ -210,30 +210,35 @@ double FactoredMatrix::frobeniusNorm() const
     return sigma.size() == 0 ? 0.0 : sigma.stableNorm();
 }
 
-EquivalenceReport equivalenceReport(const FactoredMatrix& factored, const MatrixF& queryInput,
-                                    const MatrixF& keyValueInput)
+ScoresBothWays scoresBothWays(const FactoredMatrix& factored, const MatrixF& queryInput,
+                              const MatrixF& keyValueInput)
 {
-    EquivalenceReport report;
+    ScoresBothWays out;
+    EquivalenceReport& report = out.report;
     if (queryInput.cols() != factored.d_model() || keyValueInput.cols() != factored.d_model()) {
         const double nan = std::numeric_limits<double>::quiet_NaN();
         report.maxAbsDifference = report.maxAbsScore = report.relativeError = nan;
-        return report;
+        return out;
     }
     const MatrixD xq = queryInput.cast<double>();      // n_q x d_model
     const MatrixD xkv = keyValueInput.cast<double>();  // n_k x d_model
-    if (xq.rows() == 0 || xkv.rows() == 0) {
-        return report;  // no scores: nothing can disagree
-    }
-    // (1), factored: (X_q W_i^Q)(X_kv W_i^K)^T, n_q x n_k.
-    const MatrixD viaFactors = (xq * factored.left()) * (xkv * factored.right()).transpose();
-    // (1), full: (X_q W_i) X_kv^T, n_q x n_k.
-    const MatrixD viaDense = (xq * factored.dense()) * xkv.transpose();
+    // (1), factored: project both sides into the d_k-dimensional head space, then dot products.
+    out.factored = (xq * factored.left()) * (xkv * factored.right()).transpose();  // n_q x n_k
+    // (1), full: the d_model x d_model bilinear form W_i between both inputs.
+    out.full = (xq * factored.dense()) * xkv.transpose();  // n_q x n_k
+    if (out.factored.size() == 0) return out;  // no scores: nothing can disagree
 
-    report.maxAbsDifference = (viaDense - viaFactors).cwiseAbs().maxCoeff();
-    report.maxAbsScore = viaFactors.cwiseAbs().maxCoeff();
+    report.maxAbsDifference = (out.full - out.factored).cwiseAbs().maxCoeff();
+    report.maxAbsScore = out.factored.cwiseAbs().maxCoeff();
     report.relativeError =
         report.maxAbsDifference / std::max(report.maxAbsScore, std::numeric_limits<double>::min());
-    return report;
+    return out;
+}
+
+EquivalenceReport equivalenceReport(const FactoredMatrix& factored, const MatrixF& queryInput,
+                                    const MatrixF& keyValueInput)
+{
+    return scoresBothWays(factored, queryInput, keyValueInput).report;
 }
 
 }  // namespace qkv

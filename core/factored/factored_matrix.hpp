@@ -83,4 +83,15 @@ struct EquivalenceReport {
 EquivalenceReport equivalenceReport(const FactoredMatrix& factored, const MatrixF& queryInput,
                                     const MatrixF& keyValueInput);
 
+// Both score matrices, for showing them side by side, and their report (one dense W_i formed).
+struct ScoresBothWays {
+    MatrixD factored;          // (X_q W_i^Q)(X_kv W_i^K)^T, n_q x n_k
+    MatrixD full;              // X_q W_i X_kv^T,             n_q x n_k
+    EquivalenceReport report;  // as equivalenceReport() gives it
+};
+// Same inputs and conventions as equivalenceReport(); mismatched columns give empty matrices
+// and a report of NaNs.
+ScoresBothWays scoresBothWays(const FactoredMatrix& factored, const MatrixF& queryInput,
+                              const MatrixF& keyValueInput);
+
 }  // namespace qkv

@@ -8,7 +8,6 @@
 
 #include "core/factored/factored_matrix.hpp"
 #include "core/pipeline/compute.hpp"
-#include "ui/factored/score_equivalence.hpp"
 
 namespace qkv::ui {
 

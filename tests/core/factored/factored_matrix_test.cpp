@@ -496,3 +496,37 @@ TEST(FactoredMatrix, EquivalenceReportOnBadShapesIsNaN)
 
 }  // namespace
 }  // namespace qkv
+
+namespace qkv {
+namespace {
+
+TEST(ScoresBothWays, BothMatricesAreTheScoresAndTheReportComparesThem)
+{
+    const Index d_model = 12, d_k = 3, n_q = 4, n_k = 5;
+    const MatrixD left = MatrixD::Random(d_model, d_k), right = MatrixD::Random(d_model, d_k);
+    const FactoredMatrix factored(left, right);
+    const MatrixF x_q = MatrixF::Random(n_q, d_model), x_kv = MatrixF::Random(n_k, d_model);
+    const ScoresBothWays both = scoresBothWays(factored, x_q, x_kv);
+
+    // Written out independently: Q_i K_i^T with Q_i = X_q W_i^Q, K_i = X_kv W_i^K.
+    const MatrixD q = x_q.cast<double>() * left, k = x_kv.cast<double>() * right;
+    EXPECT_MATRIX_NEAR(both.factored, q * k.transpose(), 1e-12);
+    EXPECT_MATRIX_NEAR(both.full, q * k.transpose(), 1e-12);
+    EXPECT_DOUBLE_EQ(both.report.maxAbsDifference, (both.full - both.factored).cwiseAbs().maxCoeff());
+    EXPECT_DOUBLE_EQ(both.report.maxAbsScore, both.factored.cwiseAbs().maxCoeff());
+    const EquivalenceReport alone = equivalenceReport(factored, x_q, x_kv);
+    EXPECT_EQ(alone.maxAbsDifference, both.report.maxAbsDifference);
+    EXPECT_EQ(alone.relativeError, both.report.relativeError);
+}
+
+TEST(ScoresBothWays, MismatchedInputsGiveEmptyMatricesAndNaNs)
+{
+    const FactoredMatrix factored(MatrixD::Random(6, 2), MatrixD::Random(6, 2));
+    const ScoresBothWays both = scoresBothWays(factored, MatrixF::Random(3, 5), MatrixF::Random(3, 6));
+    EXPECT_EQ(both.factored.size(), 0);
+    EXPECT_EQ(both.full.size(), 0);
+    EXPECT_TRUE(std::isnan(both.report.relativeError));
+}
+
+}  // namespace
+}  // namespace qkv
