@@ -449,6 +449,35 @@ const Tensor* SafetensorsFile::find(std::string_view name) const
     return nullptr;
 }
 
+namespace {
+
+// The tensors a header lists (those `keep` accepts), their bytes supplied by `loadBytes`
+// (entry, destination) -> false on a read failure, reported as an Error with no message so the
+// caller can say how its source failed.
+template <class LoadBytes>
+Expected<SafetensorsFile> collectTensors(ParsedHeader& header, const TensorFilter& keep,
+                                         std::string_view sourceName, LoadBytes loadBytes)
+{
+    SafetensorsFile file;
+    file.metadata = std::move(header.metadata);
+    try {
+        for (HeaderEntry& entry : header.entries) {
+            if (keep && !keep(entry.name)) continue;
+            Tensor tensor;
+            tensor.name = std::move(entry.name);
+            tensor.dtype = entry.dtype;
+            tensor.shape = std::move(entry.shape);
+            if (!loadBytes(entry, tensor.data)) return Error{};
+            file.tensors.push_back(std::move(tensor));
+        }
+    } catch (const std::bad_alloc&) {
+        return Error{prefixed(sourceName, "not enough memory to hold its tensors")};
+    }
+    return file;
+}
+
+}  // namespace
+
 Expected<SafetensorsFile> parseSafetensors(std::span<const std::byte> bytes,
                                            std::string_view sourceName, const TensorFilter& keep)
 {
@@ -463,23 +492,11 @@ Expected<SafetensorsFile> parseSafetensors(std::span<const std::byte> bytes,
     auto header = parseHeader(text, size - dataStart, sourceName);
     if (!header) return Error{header.error()};
 
-    SafetensorsFile file;
-    file.metadata = std::move(header->metadata);
-    try {
-        for (HeaderEntry& entry : header->entries) {
-            if (keep && !keep(entry.name)) continue;
-            Tensor tensor;
-            tensor.name = std::move(entry.name);
-            tensor.dtype = entry.dtype;
-            tensor.shape = std::move(entry.shape);
-            const auto* first = bytes.data() + dataStart + entry.begin;
-            tensor.data.assign(first, first + (entry.end - entry.begin));
-            file.tensors.push_back(std::move(tensor));
-        }
-    } catch (const std::bad_alloc&) {
-        return Error{prefixed(sourceName, "not enough memory to hold its tensors")};
-    }
-    return file;
+    return collectTensors(*header, keep, sourceName, [&](const HeaderEntry& entry, std::vector<std::byte>& data) {
+        const auto* first = bytes.data() + dataStart + entry.begin;
+        data.assign(first, first + (entry.end - entry.begin));
+        return true;
+    });
 }
 
 Expected<SafetensorsFile> readSafetensors(const std::string& path, const TensorFilter& keep)
@@ -522,23 +539,12 @@ Expected<SafetensorsFile> readSafetensors(const std::string& path, const TensorF
     auto header = parseHeader(text, size - dataStart, path);
     if (!header) return Error{header.error()};
 
-    SafetensorsFile file;
-    file.metadata = std::move(header->metadata);
-    try {
-        for (HeaderEntry& entry : header->entries) {
-            if (keep && !keep(entry.name)) continue;
-            Tensor tensor;
-            tensor.name = std::move(entry.name);
-            tensor.dtype = entry.dtype;
-            tensor.shape = std::move(entry.shape);
-            tensor.data.resize(static_cast<std::size_t>(entry.end - entry.begin));
-            if (!readAt(dataStart + entry.begin, tensor.data.data(), tensor.data.size()))
-                return Error{readFailed};
-            file.tensors.push_back(std::move(tensor));
-        }
-    } catch (const std::bad_alloc&) {
-        return Error{prefixed(path, "not enough memory to hold its tensors")};
-    }
+    Expected<SafetensorsFile> file =
+        collectTensors(*header, keep, path, [&](const HeaderEntry& entry, std::vector<std::byte>& data) {
+            data.resize(static_cast<std::size_t>(entry.end - entry.begin));
+            return readAt(dataStart + entry.begin, data.data(), data.size());
+        });
+    if (!file && file.error().empty()) return Error{readFailed};
     return file;
 }
 
