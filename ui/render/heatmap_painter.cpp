@@ -275,7 +275,9 @@ void paintColorLegend(QPainter& painter, const QRectF& target, ColormapName colo
                    std::max(10.0, target.width() - labelWidth - 2 * halfTick), barHeight);
         if (!label.isEmpty()) {
             painter.setPen(textPen);
-            painter.drawText(QRectF(target.left(), bar.top(), labelWidth - kPad, bar.height()),
+            // A full line's height centred on the bar: a bar-high rectangle would clip the glyphs.
+            painter.drawText(QRectF(target.left(), bar.center().y() - metrics.height() / 2, labelWidth - kPad,
+                                    metrics.height()),
                              Qt::AlignRight | Qt::AlignVCenter,
                              metrics.elidedText(label, Qt::ElideRight, labelWidth - kPad));
         }
