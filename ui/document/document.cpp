@@ -6,6 +6,7 @@
 
 #include "ui/document/compute_runner.hpp"
 #include "ui/document/set_config_command.hpp"
+#include "ui/document/set_weights_command.hpp"
 
 namespace qkv::ui {
 
@@ -30,6 +31,29 @@ void Document::edit(const qkv::Config& config, const QString& description, EditK
     undoStack_->push(new SetConfigCommand(this, config_, config, description, static_cast<int>(key)));
 }
 
+void Document::setWeights(std::shared_ptr<const qkv::AttentionWeights> weights, const QString& source)
+{
+    qkv::Config after = config_;
+    QString text = tr("Use Generated Weights");
+    if (weights) {
+        after.d_model = weights->d_model();
+        after.withBias = weights->hasBias();
+        if (after.headCount < 1 || after.d_model % after.headCount != 0)
+            after.headCount = qkv::nearestValidHeadCount(after.d_model, after.headCount);
+        text = tr("Load Weights");
+    }
+    undoStack_->push(new SetWeightsCommand(this, config_, weights_, after, WeightsChoice{std::move(weights), source}, text));
+}
+
+void Document::applyWeights(const qkv::Config& config, const WeightsChoice& weights)
+{
+    weights_ = weights;
+    if (weights_.weights) inputs_.weights = *weights_.weights;
+    else inputs_.weights.reset();
+    emit weightsSourceChanged(weights_.source);
+    apply(config);
+}
+
 void Document::reset(const qkv::Config& config)
 {
     undoStack_->clear();
@@ -41,6 +65,13 @@ void Document::apply(const qkv::Config& config)
     config_ = config;
     emit configChanged(config_);
     issues_ = qkv::validateConfig(config_);
+    if (inputs_.weights && inputs_.weights->d_model() != config_.d_model) {
+        // Said at the d_model field, where the user just typed, rather than after computing.
+        issues_.push_back({qkv::ConfigField::DModel,
+                           tr("The loaded weights have d_model = %1; File > Use Generated Weights frees d_model.")
+                               .arg(inputs_.weights->d_model())
+                               .toStdString()});
+    }
     emit validationChanged(issues_);
     if (issues_.empty()) runner_->request(config_, inputs_);
 }

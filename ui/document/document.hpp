@@ -11,6 +11,7 @@
 
 #include "core/config/validation.hpp"
 #include "core/pipeline/compute.hpp"
+#include "ui/document/set_weights_command.hpp"
 
 class QUndoStack;
 
@@ -51,6 +52,12 @@ public:
 
     // The single entry point for edits: undoable, merged with the previous edit of `key`.
     void edit(const qkv::Config& config, const QString& description, EditKey key = EditKey::None);
+    // Uses weights loaded from `source` (undoable): d_model and the biases follow the file, and
+    // h moves to the nearest valid head count if it no longer divides d_model. A null
+    // `weights` returns to the generated weights.
+    void setWeights(std::shared_ptr<const qkv::AttentionWeights> weights, const QString& source);
+    // The loaded weights' file, or empty while the weights are generated.
+    const QString& weightsSource() const { return weights_.source; }
     // Replaces the configuration without an undo step (start-up, restoring a session).
     void reset(const qkv::Config& config);
     // Blocks (processing events) until no computation is running or waiting; for tests,
@@ -63,13 +70,17 @@ signals:
     void resultChanged(std::shared_ptr<const qkv::Result> result);
     void computeFailed(const QString& message);
     void busyChanged(bool busy);
+    void weightsSourceChanged(const QString& source);
 
 private:
     friend class SetConfigCommand;
+    friend class SetWeightsCommand;
     void apply(const qkv::Config& config);
+    void applyWeights(const qkv::Config& config, const WeightsChoice& weights);
 
     qkv::Config config_;
     qkv::UserInputs inputs_;
+    WeightsChoice weights_;  // inputs_.weights holds a copy while a file's weights are in use
     std::shared_ptr<const qkv::Result> result_;
     std::vector<qkv::ValidationIssue> issues_;
     QUndoStack* undoStack_;

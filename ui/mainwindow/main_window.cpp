@@ -1,6 +1,7 @@
 #include "ui/mainwindow/main_window.hpp"
 
 #include <QCloseEvent>
+#include <QFileInfo>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSplitter>
@@ -56,6 +57,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(document_, &Document::validationChanged, this,
             [this](const std::vector<qkv::ValidationIssue>& issues) { status_->setInvalid(!issues.empty()); });
     connect(document_, &Document::busyChanged, status_, &StatusSummary::setBusy);
+    connect(document_, &Document::weightsSourceChanged, this, &MainWindow::updateTitle);
     connect(document_, &Document::computeFailed, status_, &StatusSummary::setError);
 
     createMenus();
@@ -86,7 +88,9 @@ void MainWindow::previousHead()
 
 void MainWindow::updateTitle()
 {
-    setWindowTitle(tr("QKV Studio"));
+    const QString source = document_->weightsSource();
+    if (source.isEmpty()) setWindowTitle(tr("QKV Studio"));
+    else setWindowTitle(tr("QKV Studio — weights: %1").arg(QFileInfo(source).fileName()));
 }
 
 QSize MainWindow::sizeHint() const { return {1400, 900}; }

@@ -36,10 +36,21 @@ public:
     // Asks for a path and exports; errors go to a message box (nothing in the window changes).
     void exportHeadsFigureInteractively();
 
+    // Asks for a safetensors file and loads it off the GUI thread; a bad file is reported in a
+    // message box and changes nothing. Undoable.
+    void loadWeightsInteractively();
+    // Loads `path` off the GUI thread, then uses it (or reports the error); for the menu and tests.
+    void loadWeights(const QString& path);
+    void useGeneratedWeights();
+
     void nextHead();
     void previousHead();
 
     QSize sizeHint() const override;
+
+signals:
+    // A weights file finished loading: an empty message on success, else what was wrong.
+    void weightsLoaded(const QString& error);
 
 protected:
     void closeEvent(QCloseEvent* event) override;

@@ -2,19 +2,24 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPainter>
 #include <QStandardPaths>
 #include <QUndoStack>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <Eigen/Core>
 
+#include "core/io/weights_file.hpp"
 #include "ui/document/document.hpp"
 #include "ui/export/figure_export.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/main_window.hpp"
+#include "ui/mainwindow/status_summary.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/settings/preference.hpp"
 
@@ -22,11 +27,62 @@ namespace qkv::ui {
 namespace {
 const Preference<QString> kExportDirectory{
     QStringLiteral("export/directory"), QStandardPaths::writableLocation(QStandardPaths::PicturesLocation)};
+const Preference<QString> kWeightsDirectory{
+    QStringLiteral("weights/directory"), QStandardPaths::writableLocation(QStandardPaths::HomeLocation)};
+
+// What a background load hands back to the GUI thread.
+struct LoadedWeights {
+    std::shared_ptr<const qkv::AttentionWeights> weights;
+    QString error;
+};
 }
+
+void MainWindow::loadWeightsInteractively()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Load Weights"), kWeightsDirectory.value(),
+                                                      tr("safetensors (*.safetensors);;All files (*)"));
+    if (path.isEmpty()) return;
+    kWeightsDirectory.setValue(QFileInfo(path).absolutePath());
+    connect(this, &MainWindow::weightsLoaded, this, [this](const QString& error) {
+        if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot load weights"), error);
+    }, Qt::SingleShotConnection);
+    loadWeights(path);
+}
+
+void MainWindow::loadWeights(const QString& path)
+{
+    // A 4096-wide layer takes seconds to read here: never on the GUI thread.
+    auto* watcher = new QFutureWatcher<LoadedWeights>(this);
+    connect(watcher, &QFutureWatcher<LoadedWeights>::finished, this, [this, watcher, path] {
+        const LoadedWeights loaded = watcher->result();
+        watcher->deleteLater();
+        status_->setBusy(false);
+        if (loaded.weights) document_->setWeights(loaded.weights, path);
+        emit weightsLoaded(loaded.error);
+    });
+    status_->setBusy(true);
+    watcher->setFuture(QtConcurrent::run([file = path.toStdString()] {
+        LoadedWeights loaded;
+        qkv::Expected<qkv::AttentionWeights> weights = qkv::loadAttentionWeights(file);
+        if (weights) loaded.weights = std::make_shared<const qkv::AttentionWeights>(std::move(*weights));
+        else loaded.error = QString::fromStdString(weights.error());
+        return loaded;
+    }));
+}
+
+void MainWindow::useGeneratedWeights() { document_->setWeights(nullptr, QString()); }
 
 void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* load = file->addAction(tr("&Load Weights…"), this, &MainWindow::loadWeightsInteractively);
+    load->setShortcut(QKeySequence::Open);
+    load->setStatusTip(tr("Use W_Q, W_K, W_V, W_O (or a PyTorch nn.MultiheadAttention state dict) from a safetensors file"));
+    QAction* generated = file->addAction(tr("Use &Generated Weights"), this, &MainWindow::useGeneratedWeights);
+    generated->setEnabled(false);
+    connect(document_, &Document::weightsSourceChanged, generated,
+            [generated](const QString& source) { generated->setEnabled(!source.isEmpty()); });
+    file->addSeparator();
     QAction* exportAction = file->addAction(tr("&Export Heads Figure…"), this, &MainWindow::exportHeadsFigureInteractively);
     exportAction->setShortcut(QKeySequence(tr("Ctrl+E")));
     exportAction->setStatusTip(tr("Save the heads view as PNG, SVG or PDF, drawn exactly as on screen"));

@@ -1,0 +1,95 @@
+// File > Load Weights: a good file drives d_model and the result; a bad one changes nothing.
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QUndoStack>
+
+#include "core/io/weights_file.hpp"
+#include "window_fixture.hpp"
+
+namespace qkv::ui::testing {
+namespace {
+
+class WeightsTest : public WindowTest {
+protected:
+    // Loads through the window as the menu does and returns its error message.
+    QString load(const QString& path)
+    {
+        QSignalSpy loaded(window.get(), &MainWindow::weightsLoaded);
+        window->loadWeights(path);
+        EXPECT_TRUE(loaded.wait(10000));
+        settle();
+        return loaded.isEmpty() ? QStringLiteral("no signal") : loaded.first().first().toString();
+    }
+
+    QTemporaryDir directory;
+};
+
+TEST_F(WeightsTest, LoadedWeightsSetDModelAndAreUsedAndUndoRestoresTheGeneratedOnes)
+{
+    const qkv::AttentionWeights weights = qkv::initialiseWeights(32, 77, qkv::WeightInit::Normal, true);
+    const QString path = directory.filePath("layer.safetensors");
+    ASSERT_TRUE(qkv::saveAttentionWeights(path.toStdString(), weights).ok());
+    const auto generated = window->document()->result();
+
+    EXPECT_EQ(load(path), QString());
+    Document* document = window->document();
+    EXPECT_EQ(document->config().d_model, 32);
+    EXPECT_TRUE(document->config().withBias);
+    EXPECT_EQ(document->config().headCount, 4);  // 4 still divides 32
+    EXPECT_EQ(document->weightsSource(), path);
+    ASSERT_TRUE(document->result());
+    EXPECT_EQ(document->result()->weights.queryProjection, weights.queryProjection);
+    EXPECT_TRUE(window->windowTitle().contains(QStringLiteral("layer.safetensors")));
+
+    // d_model is now the file's: another value is refused at the field, the result stays.
+    qkv::Config other = document->config();
+    other.d_model = 64;
+    document->edit(other, QStringLiteral("d_model"));
+    settle();
+    ASSERT_FALSE(document->issues().empty());
+    EXPECT_EQ(document->issues().front().field, qkv::ConfigField::DModel);
+    EXPECT_EQ(document->result()->config.d_model, 32);
+
+    document->undoStack()->undo();  // the d_model edit
+    document->undoStack()->undo();  // the load
+    settle();
+    EXPECT_EQ(document->config().d_model, 64);
+    EXPECT_TRUE(document->weightsSource().isEmpty());
+    EXPECT_EQ(document->result()->weights.queryProjection, generated->weights.queryProjection);
+}
+
+TEST_F(WeightsTest, HeadCountMovesToTheNearestDivisorOfTheFilesDModel)
+{
+    qkv::Config config = smallConfig();
+    config.headCount = 8;
+    setConfig(config);
+    const QString path = directory.filePath("d12.safetensors");
+    ASSERT_TRUE(qkv::saveAttentionWeights(path.toStdString(), qkv::initialiseWeights(12, 1, qkv::WeightInit::Normal, false)).ok());
+    EXPECT_EQ(load(path), QString());
+    EXPECT_EQ(window->document()->config().d_model, 12);
+    EXPECT_EQ(window->document()->config().headCount, 6);  // 8 does not divide 12; 6 is nearest
+    EXPECT_TRUE(window->document()->isValid());
+}
+
+TEST_F(WeightsTest, ACorruptFileIsReportedAndChangesNothing)
+{
+    const QString path = directory.filePath("broken.safetensors");
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray("\x20\x00\x00\x00\x00\x00\x00\x00{\"W_Q\": not json", 24));
+    file.close();
+    const auto before = window->document()->result();
+    const QString error = load(path);
+    EXPECT_TRUE(error.contains(QStringLiteral("broken.safetensors"))) << error.toStdString();
+    EXPECT_EQ(window->document()->result(), before);  // the very same result object
+    EXPECT_TRUE(window->document()->weightsSource().isEmpty());
+    EXPECT_EQ(window->document()->undoStack()->count(), 0);
+
+    EXPECT_FALSE(load(directory.filePath("missing.safetensors")).isEmpty());
+    EXPECT_EQ(window->document()->result(), before);
+}
+
+}  // namespace
+}  // namespace qkv::ui::testing
