@@ -209,7 +209,7 @@ void paintFactorProduct(QPainter& painter, const QRectF& target, const FactoredH
     drawElided(painter, QRectF(target.left(), target.top(), target.width(), line * 1.4),
                Qt::AlignLeft | Qt::AlignVCenter,
                tr("Head %1 of %2: W_i = W_i^Q (W_i^K)ᵀ, a %3 × %3 matrix of rank ≤ d_k = %4")
-                   .arg(model.head)
+                   .arg(model.head + 1)
                    .arg(model.headCount)
                    .arg(d)
                    .arg(dk));
@@ -347,10 +347,10 @@ void paintFusedLayout(QPainter& painter, const QRectF& target, const FactoredHea
             painter.save();
             painter.setFont(bold);
             painter.setPen(palette.emphasis);
-            painter.drawText(label, Qt::AlignCenter, QString::number(i));
+            painter.drawText(label, Qt::AlignCenter, QString::number(i + 1));
             painter.restore();
         } else {
-            painter.drawText(label, Qt::AlignCenter, QString::number(i));
+            painter.drawText(label, Qt::AlignCenter, QString::number(i + 1));
         }
     }
     if (model.head >= 0 && model.head < static_cast<Index>(g.outlines.size())) {
@@ -373,13 +373,13 @@ void paintFusedLayout(QPainter& painter, const QRectF& target, const FactoredHea
                      tr("d_model = %1 input features").arg(model.d_model));
     const QRectF caption(target.left(), g.cells.bottom() + kGap, target.width(), line);
     drawElided(painter, caption, Qt::AlignHCenter | Qt::AlignTop,
-               tr("W^Q (%1 × %1): head i owns columns [i·d_k, (i+1)·d_k), d_k = %2")
+               tr("W^Q (%1 × %1): head i owns columns [(i−1)·d_k, i·d_k), d_k = %2")
                    .arg(model.d_model)
                    .arg(model.d_k));
     painter.setPen(palette.mutedText);
     drawElided(painter, caption.translated(0, line + 2), Qt::AlignHCenter | Qt::AlignTop,
-               tr("head %1 = columns %2–%3; changing h re-partitions the same matrix")
-                   .arg(model.head)
+               tr("head %1 = columns %2–%3 (from 0); changing h re-partitions the same matrix")
+                   .arg(model.head + 1)
                    .arg(model.head * model.d_k)
                    .arg((model.head + 1) * model.d_k - 1));
     painter.setPen(palette.text);
@@ -473,7 +473,7 @@ void paintScoreEquivalence(QPainter& painter, const QRectF& target, const Factor
     painter.setFont(bold);
     drawElided(painter, QRectF(target.left(), target.top(), target.width(), titleBand),
                Qt::AlignLeft | Qt::AlignVCenter, tr("The same scores two ways: head %1, %2 queries × %3 keys, unscaled, no biases")
-                   .arg(model.head)
+                   .arg(model.head + 1)
                    .arg(model.scores.factored.rows())
                    .arg(model.scores.factored.cols()));
     painter.restore();

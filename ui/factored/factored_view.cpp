@@ -43,7 +43,8 @@ FactoredView::FactoredView(QWidget* parent) : QWidget(parent)
     title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     headBox_ = new QSpinBox(this);
-    headBox_->setRange(0, 0);
+    // Heads are numbered from 1 on screen, as in the paper (head_1 ... head_h) and the heads grid.
+    headBox_->setRange(1, 1);
     headBox_->setPrefix(tr("head "));
     headBox_->setToolTip(tr("The head whose W_i is shown"));
     resetZoom_ = new QPushButton(tr("Whole W_i"), this);
@@ -98,7 +99,8 @@ FactoredView::FactoredView(QWidget* parent) : QWidget(parent)
         }
     });
 
-    connect(headBox_, &QSpinBox::valueChanged, this, [this](int head) {
+    connect(headBox_, &QSpinBox::valueChanged, this, [this](int shown) {
+        const int head = shown - 1;  // the box counts from 1
         if (head != head_) {
             setSelectedHead(head);
             emit selectedHeadChanged(head_);
@@ -176,8 +178,8 @@ void FactoredView::rebuild()
 
     {
         const QSignalBlocker blocker(headBox_);
-        headBox_->setRange(0, std::max<int>(0, static_cast<int>(model_->headCount) - 1));
-        headBox_->setValue(head_);
+        headBox_->setRange(1, std::max<int>(1, static_cast<int>(model_->headCount)));
+        headBox_->setValue(head_ + 1);
     }
     product_->setModel(model_);
     spectrum_->setModel(*model_);
@@ -198,7 +200,7 @@ void FactoredView::updateStatistics()
     }
     const FactoredHeadModel& m = *model_;
     title_->setText(tr("Head %1: two thin matrices (2 · %2 · %3 = %4 numbers) give the same scores as one %2 × %2 W_i")
-                        .arg(m.head)
+                        .arg(m.head + 1)
                         .arg(m.d_model)
                         .arg(m.d_k)
                         .arg(2 * m.d_model * m.d_k));

@@ -18,6 +18,8 @@ ViewTabs::ViewTabs(HeadSelection* selection, QWidget* parent)
     factored_ = new FactoredView(this);
     factored_->setSelectedHead(selection->head());
     connect(selection, &HeadSelection::headChanged, factored_, &FactoredView::setSelectedHead);
+    // The factored view's own head box selects the head for every view.
+    connect(factored_, &FactoredView::selectedHeadChanged, selection, &HeadSelection::setHead);
     addTab(factored_, tr("&Factored W_i"));
     comparison_ = new ComparisonView(this);
     comparison_->setSelectedHead(selection->head());

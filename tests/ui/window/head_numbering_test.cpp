@@ -1,0 +1,33 @@
+// Every view numbers heads the same way: from 1, as the paper's head_1 ... head_h.
+
+#include <QSpinBox>
+
+#include "ui/document/head_selection.hpp"
+#include "ui/factored/factored_view.hpp"
+#include "ui/heads/heads_view.hpp"
+#include "ui/mainwindow/view_tabs.hpp"
+#include "window_fixture.hpp"
+
+namespace qkv::ui::testing {
+namespace {
+
+TEST_F(WindowTest, FactoredViewCountsHeadsFromOneAndItsHeadBoxSelectsForEveryView)
+{
+    auto* tabs = window->findChild<ViewTabs*>();
+    ASSERT_NE(tabs, nullptr);
+    tabs->setCurrentWidget(tabs->factoredView());
+    window->selection()->setHead(1);  // the second head: "Head 2" in the heads grid
+    settle();
+    auto* headBox = tabs->factoredView()->findChild<QSpinBox*>();
+    ASSERT_NE(headBox, nullptr);
+    EXPECT_EQ(headBox->minimum(), 1);
+    EXPECT_EQ(headBox->maximum(), 4);
+    EXPECT_EQ(headBox->value(), 2);
+
+    headBox->setValue(4);
+    settle();
+    EXPECT_EQ(window->selection()->head(), 3);
+}
+
+}  // namespace
+}  // namespace qkv::ui::testing
