@@ -26,6 +26,7 @@
 
 #include "core/weights/attention_weights.hpp"
 #include "ui/comparison/cost_table.hpp"
+#include "ui/render/chart_palette.hpp"
 
 namespace qkv::ui {
 
@@ -322,6 +323,8 @@ void ComparisonView::rebuild()
     updateLayerChart();
     updateTotalsChart();
     updateFlopChart();
+    for (QChartView* view : {scorePathView_, layerView_, totalsView_, flopView_})
+        applyPaletteToChart(view->chart(), palette());
     updateTable();
     updateTimingLabel();
 }
@@ -386,7 +389,7 @@ void ComparisonView::updateLayerChart()
     auto* values = new QValueAxis(chart);
     values->setRange(0, roundedUpperBound(largest) * 1.15);
     values->setLabelFormat(QStringLiteral("%.2g"));
-    values->setTickCount(5);
+    values->setTickCount(3);  // a horizontal axis in a third of the window: "7.6e+04" labels need room
     values->setTitleText(tr("parameters"));
     chart->addAxis(categories, Qt::AlignLeft);
     chart->addAxis(values, Qt::AlignBottom);
@@ -520,7 +523,7 @@ QString ComparisonView::timingText() const
     const double ratio = t.factoredMilliseconds > 0 ? t.fullMilliseconds / t.factoredMilliseconds : 0.0;
     return tr("Measured here (head %1, float, Eigen, one thread; median of %2 samples of %3 runs): factored %4, "
               "full W_i %5, so the full W_i takes %6× as long.")
-        .arg(head_)
+        .arg(head_ + 1)  // heads count from 1 on screen
         .arg(t.repetitions)
         .arg(t.evaluationsPerSample)
         .arg(formatMilliseconds(t.factoredMilliseconds), formatMilliseconds(t.fullMilliseconds))

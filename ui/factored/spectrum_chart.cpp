@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/render/chart_palette.hpp"
+
 namespace qkv::ui {
 
 namespace {
@@ -126,6 +128,7 @@ void SpectrumChartView::setModel(const FactoredHeadModel& model)
     for (QLegendMarker* marker : chart()->legend()->markers(zeros_)) {
         marker->setVisible(!zeroPoints.isEmpty());
     }
+    applyPaletteToChart(chart(), palette());
 }
 
 std::vector<QPointF> SpectrumChartView::singularValuePoints() const
