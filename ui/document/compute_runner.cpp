@@ -3,6 +3,7 @@
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "core/cost/cost_model.hpp"
 #include "core/text/tokenizer.hpp"
 
 namespace qkv::ui {
@@ -11,15 +12,11 @@ ComputeRunner::ComputeRunner(QObject* parent) : QObject(parent) {}
 
 double ComputeRunner::estimatedFlops(const qkv::Config& config)
 {
-    const double source = static_cast<double>(qkv::tokenize(config.sourceText).size());
-    const double target = static_cast<double>(qkv::tokenize(config.targetText).size());
-    const double nq = config.queriesFromTarget() ? target : source;
-    const double nk = config.mode == qkv::AttentionMode::EncoderSelf ? source
-                      : config.keysFromTarget()                      ? target
-                                                                     : source;
-    const double d = static_cast<double>(config.d_model);
-    // Q and output projections (n_q rows), K and V (n_k rows), scores and A V (n_q n_k d each).
-    return 2.0 * d * d * (2.0 * nq + 2.0 * nk) + 4.0 * nq * nk * d;
+    const auto tokens = [](const std::string& text) { return static_cast<qkv::Count>(qkv::tokenize(text).size()); };
+    const qkv::Count source = tokens(config.sourceText), target = tokens(config.targetText);
+    const qkv::Count n_q = config.queriesFromTarget() ? target : source;
+    const qkv::Count n_k = config.keysFromTarget() ? target : source;
+    return static_cast<double>(qkv::attentionForwardFlops(n_q, n_k, config.d_model, config.headCount));
 }
 
 ComputeRunner::Outcome ComputeRunner::run(const qkv::Config& config, const qkv::UserInputs& inputs)
