@@ -74,4 +74,16 @@ private:
     std::filesystem::path path_;
 };
 
+// Feeds `bytes` to a reader that must refuse them, checks the message starts with the source
+// name, and returns it (empty, with a test failure, when the reader accepted the bytes).
+template <class Parse>
+std::string refusal(Parse parse, const std::vector<std::byte>& bytes, const std::string& sourceName)
+{
+    auto result = parse(bytes, sourceName);
+    EXPECT_FALSE(result.ok());
+    if (result.ok()) return "";
+    EXPECT_EQ(result.error().rfind(sourceName + ": ", 0), 0u) << result.error();
+    return result.error();
+}
+
 }  // namespace qkv::testing
