@@ -18,6 +18,15 @@ struct AttentionMask {
         if (causal && key > query) return true;
         return !keyPadding.empty() && keyPadding[static_cast<std::size_t>(key)];
     }
+
+    // Sets every masked entry of a query-by-key matrix (n_q x n_k) to `fill`: -inf gives the
+    // scores after the mask, NaN marks "not computed" for drawing.
+    void fillMasked(MatrixF& matrix, float fill) const
+    {
+        for (Index q = 0; q < matrix.rows(); ++q)
+            for (Index k = 0; k < matrix.cols(); ++k)
+                if (masked(q, k)) matrix(q, k) = fill;
+    }
 };
 
 }  // namespace qkv

@@ -8,6 +8,7 @@
 //   Output = Concat(head_1..head_h) W^O + b^O                              (n_q x d_model)
 // where Q_i is columns [i*d_k, (i+1)*d_k) of Q (the fused layout, design.md section 2).
 
+#include <cmath>
 #include <vector>
 
 #include "core/attention/attention_mask.hpp"
@@ -35,6 +36,12 @@ struct AttentionResult {
     std::vector<bool> fullyMaskedRows;
 
     Index headCount() const { return static_cast<Index>(heads.size()); }
+    // q_i . k_j before the 1/sqrt(d_k) scale, recovered from the stored scaled score.
+    double rawScore(Index head, Index query, Index key) const
+    {
+        return static_cast<double>(heads[static_cast<std::size_t>(head)].scores(query, key)) *
+               std::sqrt(static_cast<double>(d_k));
+    }
     Index queryCount() const { return query.rows(); }
     Index keyCount() const { return key.rows(); }
 };

@@ -35,7 +35,7 @@ QString cellToolTip(const qkv::Result& result, int head, int queryRow, int keyCo
     if (head >= a.headCount()) return {};
     const qkv::HeadAttention& h = a.heads[static_cast<std::size_t>(head)];
     const double scaled = h.scores(queryRow, keyColumn);
-    const double raw = scaled * std::sqrt(static_cast<double>(a.d_k));
+    const double raw = a.rawScore(head, queryRow, keyColumn);
     text += tr("Weight: %1 %").arg(h.attention(queryRow, keyColumn) * 100.0, 0, 'f', 1);
     text += tr("<br>Raw score q·k: %1").arg(raw, 0, 'f', 4);
     text += tr("<br>Scaled score q·k/√d_k: %1").arg(scaled, 0, 'f', 4);

@@ -85,9 +85,7 @@ HeadsFigure::HeadsFigure(std::shared_ptr<const qkv::Result> result, ScoreKind ki
             }
             // Masked pairs are drawn hatched (NaN), not as a weight of 0 that looks computed.
             qkv::MatrixF shown = head.attention;
-            for (Index q = 0; q < shown.rows(); ++q)
-                for (Index k = 0; k < shown.cols(); ++k)
-                    if (attention.mask.masked(q, k)) shown(q, k) = std::numeric_limits<float>::quiet_NaN();
+            attention.mask.fillMasked(shown, std::numeric_limits<float>::quiet_NaN());
             owned_.push_back(std::move(shown));
             panels_.push_back(&owned_.back());
             break;
@@ -95,9 +93,7 @@ HeadsFigure::HeadsFigure(std::shared_ptr<const qkv::Result> result, ScoreKind ki
         case ScoreKind::RawScores: panels_.push_back(&head.scores); break;
         case ScoreKind::MaskedScores: {
             qkv::MatrixF masked = head.scores;
-            for (Index q = 0; q < masked.rows(); ++q)
-                for (Index k = 0; k < masked.cols(); ++k)
-                    if (attention.mask.masked(q, k)) masked(q, k) = -std::numeric_limits<float>::infinity();
+            attention.mask.fillMasked(masked, -std::numeric_limits<float>::infinity());
             owned_.push_back(std::move(masked));
             panels_.push_back(&owned_.back());
             break;

@@ -43,7 +43,7 @@ StepNumbers gatherStepNumbers(const qkv::Result& result, int head, int query, in
 
     const qkv::HeadAttention& h = a.heads[static_cast<std::size_t>(head)];
     n.scaledScore = h.scores(query, key);
-    n.dotProduct = n.scaledScore * n.sqrtDk;
+    n.dotProduct = a.rawScore(head, query, key);
     n.masked = a.mask.masked(query, key);
     n.rowFullyMasked = query < static_cast<int>(a.fullyMaskedRows.size()) && a.fullyMaskedRows[static_cast<std::size_t>(query)];
     n.rowScores = toVector(h.scores.row(query));

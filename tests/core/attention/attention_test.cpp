@@ -215,3 +215,35 @@ TEST(Attention, AllKeysPaddedGivesZeroHeadOutputsNotNaN)
 
 }  // namespace
 }  // namespace qkv
+
+namespace qkv {
+namespace {
+
+TEST(AttentionMask, FillMaskedTouchesExactlyTheMaskedPairs)
+{
+    AttentionMask mask;
+    mask.causal = true;
+    mask.keyPadding = {false, false, true};
+    MatrixF m = MatrixF::Ones(3, 3);
+    mask.fillMasked(m, -5.0f);
+    MatrixF expected(3, 3);
+    expected << 1, -5, -5,   // key 1 is in the future, key 2 is padding
+        1, 1, -5,            // key 2 is padding
+        1, 1, -5;
+    EXPECT_MATRIX_NEAR(m, expected, 0.0);
+}
+
+TEST(AttentionResult, RawScoreUndoesTheScale)
+{
+    // X = I, identity projections, d_model 4, h 1: Q K^T = I, so the raw score of (0, 0) is 1.
+    const MatrixF x = MatrixF::Identity(4, 4);
+    AttentionWeights w;
+    w.queryProjection = w.keyProjection = w.valueProjection = w.outputProjection = MatrixF::Identity(4, 4);
+    const AttentionResult r = multiHeadAttentionForward(x, x, w, 1, {});
+    EXPECT_NEAR(r.heads[0].scores(0, 0), 0.5, 1e-7);  // 1 / sqrt(4)
+    EXPECT_NEAR(r.rawScore(0, 0, 0), 1.0, 1e-7);
+    EXPECT_NEAR(r.rawScore(0, 0, 1), 0.0, 1e-7);
+}
+
+}  // namespace
+}  // namespace qkv
