@@ -84,7 +84,7 @@ ExportArguments parseArguments(int argc, char** argv)
         } else if (option == "--d-model") args.config.d_model = parseInteger<Index>(option, next());
         else if (option == "--heads") args.config.headCount = parseInteger<Index>(option, next());
         else if (option == "--seed") args.config.seed = parseInteger<std::uint64_t>(option, next());
-        else if (option == "--no-positional") args.config.positionalEncoding = false;
+        else if (option == "--no-positional") args.config.positional = PositionalEncoding::None;
         else if (option == "--bias") args.config.withBias = true;
         else if (option == "--init") {
             const std::string_view init = next();
@@ -171,15 +171,15 @@ int runExportCommand(int argc, char** argv)
         // The file decides d_model and whether there are biases.
         args.config.d_model = weights->d_model();
         args.config.withBias = weights->hasBias();
-        inputs.weights = std::move(*weights);
+        inputs.weights = std::make_shared<const AttentionWeights>(std::move(*weights));
         provenance.weights = *args.weightsFile;
     }
-    const auto loadEmbeddings = [&](const std::optional<std::string>& file, std::optional<MatrixF>& into,
+    const auto loadEmbeddings = [&](const std::optional<std::string>& file, std::shared_ptr<const MatrixF>& into,
                                     std::string& record) -> std::optional<std::string> {
         if (!file) return std::nullopt;
         Expected<MatrixF> matrix = loadEmbeddingMatrix(*file);
         if (!matrix) return matrix.error();
-        into = std::move(*matrix);
+        into = std::make_shared<const MatrixF>(std::move(*matrix));
         record = *file;
         return std::nullopt;
     };

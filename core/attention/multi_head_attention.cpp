@@ -67,60 +67,82 @@ MatrixF softmaxForward(const MatrixF& scores, const AttentionMask& mask, std::ve
 }
 
 AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const MatrixF& keyValueInput,
-                                          const AttentionWeights& weights, Index headCount,
-                                          const AttentionMask& mask)
+                                          const AttentionWeights& weights, const HeadGrouping& grouping,
+                                          const AttentionOptions& options)
 {
+    const AttentionMask& mask = options.mask;
     const Index d_model = weights.d_model();
-    assert(headCount >= 1 && d_model % headCount == 0);
+    const Index headCount = grouping.headCount;
+    const Index d_k = grouping.d_k;
+    assert(weights.shapeProblem(headCount).empty() && weights.grouping(headCount) == grouping);
     assert(queryInput.cols() == d_model && keyValueInput.cols() == d_model);
     assert(mask.keyPadding.empty() || static_cast<Index>(mask.keyPadding.size()) == keyValueInput.rows());
     assert(!mask.causal || queryInput.rows() == keyValueInput.rows());
+    assert(options.rotary == RotaryLayout::None || d_k % 2 == 0);
 
     AttentionResult result;
-    const Index d_k = d_model / headCount;
     const Index n_q = queryInput.rows();
     const Index n_k = keyValueInput.rows();
-    result.d_k = d_k;
+    result.grouping = grouping;
+    result.rotary = options.rotary;
     result.mask = mask;
+    result.ablated = options.ablated;
+    result.ablated.resize(static_cast<std::size_t>(headCount), false);
 
     // 1. Projections (one GEMM each over all heads: the fused layout).
     result.query.noalias() = queryInput * weights.queryProjection;     // n_q x d_model
-    result.key.noalias() = keyValueInput * weights.keyProjection;      // n_k x d_model
-    result.value.noalias() = keyValueInput * weights.valueProjection;  // n_k x d_model
+    result.key.noalias() = keyValueInput * weights.keyProjection;      // n_k x g d_k
+    result.value.noalias() = keyValueInput * weights.valueProjection;  // n_k x g d_k
     if (weights.hasBias()) {
         result.query.rowwise() += *weights.queryBias;
         result.key.rowwise() += *weights.keyBias;
         result.value.rowwise() += *weights.valueBias;
     }
+    // 1b. Rotary positions turn q and k by their positions; the step view shows both.
+    if (options.rotary != RotaryLayout::None) {
+        result.queryBeforeRotation = result.query;
+        result.keyBeforeRotation = result.key;
+        applyRotary(result.query, d_k, options.rotary, options.ropeBase);
+        applyRotary(result.key, d_k, options.rotary, options.ropeBase);
+    }
 
-    const float inverseSqrtDk = 1.0f / std::sqrt(static_cast<float>(d_k));
+    result.scoreScale = options.scaleScores ? 1.0f / std::sqrt(static_cast<float>(d_k)) : 1.0f;
     result.heads.resize(static_cast<std::size_t>(headCount));
     result.headOutputs.resize(n_q, d_model);  // n_q x d_model
     std::vector<bool> fullyMasked;
     for (Index head = 0; head < headCount; ++head) {
         HeadAttention& h = result.heads[static_cast<std::size_t>(head)];
-        const auto q_i = result.query.middleCols(head * d_k, d_k);  // n_q x d_k
-        const auto k_i = result.key.middleCols(head * d_k, d_k);    // n_k x d_k
-        const auto v_i = result.value.middleCols(head * d_k, d_k);  // n_k x d_v
+        const auto q_i = result.queryHead(head);  // n_q x d_k
+        const auto k_j = result.keyHead(head);    // n_k x d_k (its key/value head)
+        const auto v_j = result.valueHead(head);  // n_k x d_v
 
-        // 2. Scaled scores, equation (1): Q_i K_i^T / sqrt(d_k).
+        // 2. Scaled scores, equation (1): Q_i K_j^T / sqrt(d_k).
         // The scale goes on the thin Q_i (n_q d_k multiplies, not n_q n_k), and not into the
         // product expression: Eigen evaluates "(A * B) * s" with noalias() as a lazy
         // coefficient-wise product, ten times slower than its GEMM.
-        const MatrixF scaledQuery = q_i * inverseSqrtDk;  // n_q x d_k
+        const MatrixF scaledQuery = q_i * result.scoreScale;  // n_q x d_k
         h.scores.resize(n_q, n_k);
-        h.scores.noalias() = scaledQuery * k_i.transpose();  // n_q x n_k
+        h.scores.noalias() = scaledQuery * k_j.transpose();  // n_q x n_k
 
         // 3. Masked, stable softmax over each row (keys).
         h.attention = softmaxForward(h.scores, mask, fullyMasked);  // n_q x n_k
 
-        // 4. head_i = A_i V_i, written straight into its block of Concat(head_1..head_h).
-        result.headOutputs.middleCols(head * d_k, d_k).noalias() = h.attention * v_i;  // n_q x d_v
+        // 4. head_i = A_i V_j, written straight into its block of Concat(head_1..head_h).
+        result.headOutputs.middleCols(head * d_k, d_k).noalias() = h.attention * v_j;  // n_q x d_v
     }
     result.fullyMaskedRows = fullyMasked;  // the mask is the same for every head
 
-    // 5. Output projection.
-    result.output.noalias() = result.headOutputs * weights.outputProjection;  // n_q x d_model
+    // 5. Output projection; an ablated head's block of Concat counts as zero (its rows of W^O
+    //    are skipped), the usual head ablation.
+    const bool anyAblated = std::find(result.ablated.begin(), result.ablated.end(), true) != result.ablated.end();
+    if (!anyAblated) {
+        result.output.noalias() = result.headOutputs * weights.outputProjection;  // n_q x d_model
+    } else {
+        result.output = MatrixF::Zero(n_q, d_model);
+        for (Index head = 0; head < headCount; ++head)
+            if (!result.isAblated(head))
+                result.output.noalias() += result.headOutput(head) * weights.outputHead(head, grouping);
+    }
     if (weights.hasBias()) result.output.rowwise() += *weights.outputBias;
     return result;
 }

@@ -1,59 +1,98 @@
 #pragma once
-// Multi-head scaled dot-product attention (paper section 3.2, equations (1) and 3.2.2).
+// Multi-head scaled dot-product attention (paper section 3.2, equations (1) and 3.2.2), with
+// g key/value heads (grouped-query attention) and optional rotary positions.
 //
-// Symbols: n_q query tokens, n_k key/value tokens, d_model, h heads, d_k = d_v = d_model / h.
-//   Q = X_q W^Q + b^Q,  K = X_kv W^K + b^K,  V = X_kv W^V + b^V          (n x d_model each)
-//   scores_i = Q_i K_i^T / sqrt(d_k)  (+ -inf where masked)               (n_q x n_k)
-//   A_i = softmax(scores_i) over each row; head_i = A_i V_i                (n_q x d_k)
-//   Output = Concat(head_1..head_h) W^O + b^O                              (n_q x d_model)
-// where Q_i is columns [i*d_k, (i+1)*d_k) of Q (the fused layout, design.md section 2).
+// Symbols: n_q query tokens, n_k key/value tokens, d_model, h query heads, g key/value heads,
+// d_k = d_v = d_model / h; query head i reads key/value head j = i / (h / g).
+//   Q = X_q W^Q + b^Q  (n_q x d_model),  K = X_kv W^K + b^K,  V = X_kv W^V + b^V  (n_k x g d_k)
+//   rotary only: each d_k block of Q and K rotated by its row's position (rotary.hpp)
+//   scores_i = Q_i K_j^T / sqrt(d_k)  (+ -inf where masked)               (n_q x n_k)
+//   A_i = softmax(scores_i) over each row; head_i = A_i V_j                (n_q x d_k)
+//   Output = Concat(head_1..head_h) W^O + b^O, ablated heads' blocks zero  (n_q x d_model)
+// where Q_i is columns [i d_k, (i+1) d_k) of Q (the fused layout, design.md section 2).
 
 #include <cmath>
 #include <vector>
 
 #include "core/attention/attention_mask.hpp"
+#include "core/attention/rotary.hpp"
 #include "core/common/matrix.hpp"
 #include "core/weights/attention_weights.hpp"
 
 namespace qkv {
 
+struct AttentionOptions {
+    AttentionMask mask;
+    RotaryLayout rotary = RotaryLayout::None;
+    double ropeBase = 10000.0;
+    bool scaleScores = true;      // false: scores = Q_i K_j^T (T5)
+    std::vector<bool> ablated;    // h entries or empty; true: head's Concat block is zeroed
+};
+
 struct HeadAttention {
-    MatrixF scores;     // n_q x n_k, Q_i K_i^T / sqrt(d_k), before the mask
+    MatrixF scores;     // n_q x n_k, Q_i K_j^T * scoreScale, before the mask
     MatrixF attention;  // n_q x n_k, softmax of the masked scores; masked entries are exactly 0
 };
 
 struct AttentionResult {
-    Index d_k = 0;
-    MatrixF query;        // Q, n_q x d_model (head i: query.middleCols(i*d_k, d_k))
-    MatrixF key;          // K, n_k x d_model
-    MatrixF value;        // V, n_k x d_model
+    HeadGrouping grouping;   // h, g, d_k
+    float scoreScale = 1.0f; // 1/sqrt(d_k), or 1 when scores are not scaled
+    RotaryLayout rotary = RotaryLayout::None;
+    MatrixF query;        // Q, n_q x d_model, after rotation when rotary
+    MatrixF key;          // K, n_k x g d_k, after rotation when rotary
+    MatrixF value;        // V, n_k x g d_k
+    MatrixF queryBeforeRotation;  // rotary only: Q as projected (else empty)
+    MatrixF keyBeforeRotation;    // rotary only: K as projected (else empty)
     std::vector<HeadAttention> heads;  // h entries
-    MatrixF headOutputs;  // Concat(head_1..head_h), n_q x d_model
-    MatrixF output;       // n_q x d_model
+    MatrixF headOutputs;  // Concat(head_1..head_h), n_q x d_model, every head (ablated or not)
+    MatrixF output;       // n_q x d_model: Concat with ablated blocks zeroed, times W^O, + b^O
+    std::vector<bool> ablated;  // h entries
     AttentionMask mask;
     // fullyMaskedRows[q]: every key of query q is masked; its attention row is all zeros
     // (not NaN) and its head outputs are zero.
     std::vector<bool> fullyMaskedRows;
 
     Index headCount() const { return static_cast<Index>(heads.size()); }
-    // q_i . k_j before the 1/sqrt(d_k) scale, recovered from the stored scaled score.
-    double rawScore(Index head, Index query, Index key) const
-    {
-        return static_cast<double>(heads[static_cast<std::size_t>(head)].scores(query, key)) *
-               std::sqrt(static_cast<double>(d_k));
-    }
+    Index d_k() const { return grouping.d_k; }
     Index queryCount() const { return query.rows(); }
     Index keyCount() const { return key.rows(); }
+    // Q_i, K_j and V_j of query head i (n x d_k views).
+    auto queryHead(Index head) const { return query.middleCols(head * grouping.d_k, grouping.d_k); }
+    auto keyHead(Index head) const { return key.middleCols(grouping.keyValueHeadOf(head) * grouping.d_k, grouping.d_k); }
+    auto valueHead(Index head) const
+    {
+        return value.middleCols(grouping.keyValueHeadOf(head) * grouping.d_k, grouping.d_k);
+    }
+    auto headOutput(Index head) const { return headOutputs.middleCols(head * grouping.d_k, grouping.d_k); }
+    bool isAblated(Index head) const { return !ablated.empty() && ablated[static_cast<std::size_t>(head)]; }
+    // What turns a stored (scaled) score back into q_i . k_j: sqrt(d_k), or 1 without scaling.
+    double rawScoreFactor() const { return scoreScale == 1.0f ? 1.0 : std::sqrt(static_cast<double>(grouping.d_k)); }
+    // q_i . k_j before the scale, recovered from the stored score.
+    double rawScore(Index head, Index query, Index key) const
+    {
+        return static_cast<double>(heads[static_cast<std::size_t>(head)].scores(query, key)) * rawScoreFactor();
+    }
 };
 
-// Preconditions (checked by validateConfig / the pipeline, asserted here): weights are
-// d_model x d_model with d_model = queryInput.cols() = keyValueInput.cols(), headCount divides
-// d_model, mask.keyPadding is empty or has keyValueInput.rows() entries, causal only when
-// n_q == n_k.
+// Preconditions (checked by validateConfig / the pipeline, asserted here): weights fit
+// `grouping` (AttentionWeights::shapeProblem is empty) with d_model = queryInput.cols() =
+// keyValueInput.cols(); options.mask.keyPadding is empty or has keyValueInput.rows() entries;
+// causal only when n_q == n_k; d_k even when rotary.
 AttentionResult multiHeadAttentionForward(const MatrixF& queryInput,     // X_q,  n_q x d_model
                                           const MatrixF& keyValueInput,  // X_kv, n_k x d_model
-                                          const AttentionWeights& weights, Index headCount,
-                                          const AttentionMask& mask);
+                                          const AttentionWeights& weights, const HeadGrouping& grouping,
+                                          const AttentionOptions& options);
+
+// The paper's layer with h = headCount query heads, g read from the weights' shapes, scaled
+// scores, no rotation and no ablation.
+inline AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const MatrixF& keyValueInput,
+                                                 const AttentionWeights& weights, Index headCount,
+                                                 const AttentionMask& mask)
+{
+    AttentionOptions options;
+    options.mask = mask;
+    return multiHeadAttentionForward(queryInput, keyValueInput, weights, weights.grouping(headCount), options);
+}
 
 // Row-wise stable softmax of `scores` with masked entries excluded (step 3 of the forward
 // pass). Subtracts each row's maximum over unmasked entries, starting from -infinity; a row with

@@ -1,12 +1,17 @@
 #pragma once
-// What the user chose: sentences, mode, sizes, seed, initialisation, scales.
-// Config + weights -> core computes an immutable Result (design.md section 1).
+// What the user chose: sentences, mode, sizes, seed, initialisation, positions, embeddings,
+// head presets, ablations and scales. Config + weights -> core computes an immutable Result
+// (design.md section 1). Every spelling used by files and the command line is defined here
+// once (modeName, positionalName, embeddingsName; initName and presetName beside their types).
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/weights/attention_weights.hpp"
+#include "core/weights/head_preset.hpp"
 
 namespace qkv {
 
@@ -22,22 +27,65 @@ bool parseMode(std::string_view name, AttentionMode& mode);
 // One line for people: where Q, K and V come from in this mode.
 std::string_view modeExplanation(AttentionMode mode);
 
+// Where position enters (paper section 3.5, or rotary positions as in RoFormer / LLaMA).
+enum class PositionalEncoding {
+    Sinusoidal,         // PE(pos) added to X (the paper; the default)
+    Rotary,             // q and k rotated by position, "rotate half" pairs (j, j + d_k/2), HF LLaMA
+    RotaryInterleaved,  // q and k rotated by position, pairs (2j, 2j+1) (RoFormer, GPT-J)
+    None,               // X is the token embedding alone
+};
+// "sinusoidal", "rotary", "rotary-interleaved", "none".
+std::string_view positionalName(PositionalEncoding positional);
+bool parsePositional(std::string_view name, PositionalEncoding& positional);
+inline bool isRotary(PositionalEncoding p)
+{
+    return p == PositionalEncoding::Rotary || p == PositionalEncoding::RotaryInterleaved;
+}
+
+// How a token becomes a vector before positions are added.
+enum class EmbeddingKind {
+    Word,     // a vector per lower-cased word, from the seed (the default)
+    Meaning,  // a vector per concept of the built-in lexicon, shared by a word's translations
+};
+// "word", "meaning".
+std::string_view embeddingsName(EmbeddingKind kind);
+bool parseEmbeddings(std::string_view name, EmbeddingKind& kind);
+
 struct Config {
     std::string sourceText;
     std::string targetText;
     AttentionMode mode = AttentionMode::Cross;
     Index d_model = 64;
-    Index headCount = 4;  // h
+    Index headCount = 4;          // h
+    Index keyValueHeadCount = 0;  // g: key/value heads, dividing h; 0 means g = h (multi-head)
     std::uint64_t seed = 0;
     WeightInit init = WeightInit::XavierUniform;
-    bool positionalEncoding = true;
+    PositionalEncoding positional = PositionalEncoding::Sinusoidal;
+    double ropeBase = 10000.0;    // rotary only: theta_j = base^(-2j / d_k)
+    EmbeddingKind embeddings = EmbeddingKind::Word;
+    // Multiplies the token (or meaning) embedding before positions are added; 1 is the paper.
+    // Positional presets lower it so that position can be read (docs/presets.md).
+    float tokenEmbeddingScale = 1.0f;
     bool withBias = false;
+    // Scores are Q_i K_i^T / sqrt(d_k) (equation (1)); T5 checkpoints leave the scale out.
+    bool scaleScores = true;
     ProjectionScales scales;
+    std::vector<HeadPreset> presets;   // at most one per head, applied in order
+    std::vector<Index> ablatedHeads;   // 0-based, sorted, unique: Concat blocks zeroed before W^O
 
     Index d_k() const { return headCount > 0 ? d_model / headCount : 0; }
+    // g as used: keyValueHeadCount, or h when it is 0.
+    Index g() const { return keyValueHeadCount > 0 ? keyValueHeadCount : headCount; }
+    HeadGrouping grouping() const { return {headCount, g(), d_k()}; }
     // Which sentence gives the queries, and which the keys and values.
     bool queriesFromTarget() const { return mode != AttentionMode::EncoderSelf; }
     bool keysFromTarget() const { return mode == AttentionMode::DecoderCausal; }
+    bool needsSource() const { return mode != AttentionMode::DecoderCausal; }
+    bool needsTarget() const { return mode != AttentionMode::EncoderSelf; }
+    bool positionalAdded() const { return positional == PositionalEncoding::Sinusoidal; }
+
+    const HeadPreset* presetFor(Index head) const;
+    bool isAblated(Index head) const;
 
     bool operator==(const Config&) const = default;
 };

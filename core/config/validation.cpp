@@ -22,6 +22,9 @@ std::string fieldName(ConfigField field)
     case ConfigField::KeyValueHeads: return "key/value heads";
     case ConfigField::Weights: return "weights";
     case ConfigField::Embeddings: return "embeddings";
+    case ConfigField::Positional: return "positions";
+    case ConfigField::Presets: return "presets";
+    case ConfigField::Ablation: return "ablation";
     }
     return "config";
 }
@@ -53,6 +56,58 @@ Index checkSentence(const std::string& text, const char* name, ConfigField field
                                      " tokens; the limit is " + std::to_string(limits::maxTokens) + "."});
     }
     return tokens;
+}
+
+void checkKeyValueHeads(const Config& config, std::vector<ValidationIssue>& issues)
+{
+    const Index g = config.keyValueHeadCount;
+    if (g < 0 || (g > 0 && config.headCount % g != 0)) {
+        std::string divisors;
+        for (Index d = 1; d <= config.headCount; ++d)
+            if (config.headCount % d == 0) divisors += (divisors.empty() ? "" : ", ") + std::to_string(d);
+        issues.push_back({ConfigField::KeyValueHeads, "g = " + std::to_string(g) + " key/value heads must divide h = " +
+                                                          std::to_string(config.headCount) + " (one of " + divisors + ")."});
+    }
+}
+
+void checkPositionsAndEmbeddings(const Config& config, std::vector<ValidationIssue>& issues)
+{
+    if (isRotary(config.positional)) {
+        if (config.headCount >= 1 && config.d_k() % 2 != 0)
+            issues.push_back({ConfigField::Positional, "Rotary positions turn pairs of coordinates: d_k = " +
+                                                           std::to_string(config.d_k()) + " must be even."});
+        if (!std::isfinite(config.ropeBase) || config.ropeBase <= 1.0)
+            issues.push_back({ConfigField::Positional, "The rotary base must be a finite number above 1."});
+    }
+    if (!std::isfinite(config.tokenEmbeddingScale) || config.tokenEmbeddingScale <= 0.0f)
+        issues.push_back({ConfigField::Embeddings, "The token-embedding scale must be a finite number above 0."});
+}
+
+void checkPresetsAndAblations(const Config& config, std::vector<ValidationIssue>& issues)
+{
+    const Index h = config.headCount;
+    std::vector<bool> seen(static_cast<std::size_t>(h), false);
+    for (const HeadPreset& preset : config.presets) {
+        const std::string head = "head " + std::to_string(preset.head + 1);
+        if (preset.head < 0 || preset.head >= h) {
+            issues.push_back({ConfigField::Presets, "A preset names " + head + ", but there are h = " + std::to_string(h) +
+                                                        " heads (numbered from 1)."});
+            continue;
+        }
+        if (seen[static_cast<std::size_t>(preset.head)])
+            issues.push_back({ConfigField::Presets, head + " has more than one preset."});
+        seen[static_cast<std::size_t>(preset.head)] = true;
+        if (!std::isfinite(preset.sharpness) || preset.sharpness <= 0.0)
+            issues.push_back({ConfigField::Presets, "The sharpness of " + head + " must be a finite number above 0."});
+        if (preset.kind == HeadPresetKind::LowRank && (preset.rank < 1 || preset.rank >= config.d_k()))
+            issues.push_back({ConfigField::Presets, "The low-rank preset of " + head + " needs 1 <= r < d_k = " +
+                                                        std::to_string(config.d_k()) + "; r is " +
+                                                        std::to_string(preset.rank) + "."});
+    }
+    for (const Index head : config.ablatedHeads)
+        if (head < 0 || head >= h)
+            issues.push_back({ConfigField::Ablation, "Head " + std::to_string(head + 1) + " cannot be switched off: there are h = " +
+                                                         std::to_string(h) + " heads (numbered from 1)."});
 }
 
 }  // namespace
@@ -107,6 +162,10 @@ std::vector<ValidationIssue> validateConfig(const Config& config, const Sentence
                               std::to_string(nearest) + " (d_k = " + std::to_string(config.d_model / nearest) + ")."});
         sizesValid = false;
     }
+
+    if (sizesValid) checkKeyValueHeads(config, issues);
+    checkPositionsAndEmbeddings(config, issues);
+    if (sizesValid) checkPresetsAndAblations(config, issues);
 
     const ProjectionScales& s = config.scales;
     if (!std::isfinite(s.query) || !std::isfinite(s.key) || !std::isfinite(s.value) || !std::isfinite(s.output))

@@ -10,7 +10,9 @@
 namespace qkv {
 
 // The control a problem belongs to, so the UI can show the message right there.
-enum class ConfigField { Source, Target, Mode, DModel, Heads, KeyValueHeads, Weights, Embeddings };
+enum class ConfigField {
+    Source, Target, Mode, DModel, Heads, KeyValueHeads, Weights, Embeddings, Positional, Presets, Ablation
+};
 
 struct ValidationIssue {
     ConfigField field;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/common/random.hpp"
+#include "core/embedding/meaning_embeddings.hpp"
 
 namespace qkv {
 
@@ -35,10 +36,12 @@ MatrixF positionalEncoding(Index n, Index d_model)
     return encoding;
 }
 
-MatrixF embedSentence(const std::vector<Token>& tokens, Index d_model, std::uint64_t seed, bool positional)
+MatrixF embedSentence(const std::vector<Token>& tokens, const EmbeddingOptions& options)
 {
-    MatrixF embeddings = tokenEmbeddings(tokens, d_model, seed);
-    if (positional) embeddings += positionalEncoding(embeddings.rows(), d_model);
+    MatrixF embeddings = options.byMeaning ? meaningEmbeddings(tokens, options.d_model, options.seed)
+                                           : tokenEmbeddings(tokens, options.d_model, options.seed);
+    if (options.tokenScale != 1.0f) embeddings *= options.tokenScale;
+    if (options.addPositional) embeddings += positionalEncoding(embeddings.rows(), options.d_model);
     return embeddings;
 }
 

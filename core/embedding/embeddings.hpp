@@ -18,8 +18,21 @@ MatrixF tokenEmbeddings(const std::vector<Token>& tokens, Index d_model, std::ui
 // pos from 0. Returns n x d_model. Computed in double, stored in float.
 MatrixF positionalEncoding(Index n, Index d_model);
 
-// X = tokenEmbeddings + (positional ? positionalEncoding : 0). n x d_model.
-MatrixF embedSentence(const std::vector<Token>& tokens, Index d_model, std::uint64_t seed,
-                      bool positional);
+// How a sentence becomes X (the Config's embedding choices, without the Config).
+struct EmbeddingOptions {
+    Index d_model = 64;
+    std::uint64_t seed = 0;
+    bool byMeaning = false;         // meaning embeddings (meaning_embeddings.hpp) instead of words
+    float tokenScale = 1.0f;        // multiplies the token part
+    bool addPositional = true;      // + the sinusoidal encoding
+};
+
+// X = tokenScale * (word or meaning embeddings) + (addPositional ? positionalEncoding : 0).
+// n x d_model.
+MatrixF embedSentence(const std::vector<Token>& tokens, const EmbeddingOptions& options);
+inline MatrixF embedSentence(const std::vector<Token>& tokens, Index d_model, std::uint64_t seed, bool positional)
+{
+    return embedSentence(tokens, EmbeddingOptions{d_model, seed, false, 1.0f, positional});
+}
 
 }  // namespace qkv

@@ -17,7 +17,6 @@ namespace {
 
 constexpr std::int64_t formatVersion = 1;
 
-const char* initName(WeightInit init) { return init == WeightInit::XavierUniform ? "xavier_uniform" : "normal"; }
 
 void writeConfig(JsonStream& json, const Result& r, const ExportProvenance& provenance)
 {
@@ -30,8 +29,8 @@ void writeConfig(JsonStream& json, const Result& r, const ExportProvenance& prov
     json.key("d_k"); json.value(static_cast<std::int64_t>(c.d_k()));
     json.key("seed"); json.value(static_cast<std::int64_t>(c.seed));
     json.key("init"); json.value(initName(c.init));
-    json.key("positional_encoding"); json.value(c.positionalEncoding);
-    json.key("bias"); json.value(r.weights.hasBias());
+    json.key("positional_encoding"); json.value(c.positionalAdded());
+    json.key("bias"); json.value(r.weights->hasBias());
     json.key("scales");
     json.beginObject();
     json.key("W_Q"); json.value(c.scales.query);
@@ -67,7 +66,7 @@ constexpr Index equivalenceSampleLimit = 256;
 
 void writeFactored(JsonStream& json, const Result& r, Index head)
 {
-    const FactoredMatrix factored = FactoredMatrix::forHead(r.weights, r.config.headCount, head);
+    const FactoredMatrix factored = FactoredMatrix::forHead(*r.weights, r.config.headCount, head);
     const MatrixF queries = sampleRows(r.queryInput, equivalenceSampleLimit);
     const MatrixF keys = sampleRows(r.keyValueInput, equivalenceSampleLimit);
     const EquivalenceReport equivalence = equivalenceReport(factored, queries, keys);
@@ -96,7 +95,7 @@ void writeCost(JsonStream& json, const Result& r)
     shape.d_model = r.config.d_model;
     shape.heads = r.config.headCount;
     shape.keyValueHeads = r.config.headCount;
-    shape.withBias = r.weights.hasBias();
+    shape.withBias = r.weights->hasBias();
     const Count n_q = r.attention.queryCount(), n_k = r.attention.keyCount();
     json.key("cost");
     json.beginObject();
@@ -202,7 +201,7 @@ Status writeCsv(const Result& r, const std::string& path)
     AtomicFile file;
     if (Status opened = file.open(path); !opened) return opened;
     file.write("head,query_index,query_token,key_index,key_token,attention,scaled_score,raw_score,masked\n");
-    const float sqrtDk = std::sqrt(static_cast<float>(r.attention.d_k));
+    const auto toRaw = static_cast<float>(r.attention.rawScoreFactor());
     std::string line;
     char number[32];
     const auto appendNumber = [&](auto value) {
@@ -225,7 +224,7 @@ Status writeCsv(const Result& r, const std::string& path)
                 line += keyFields[static_cast<std::size_t>(k)]; line += ',';
                 appendNumber(h.attention(q, k)); line += ',';
                 appendNumber(h.scores(q, k)); line += ',';
-                appendNumber(h.scores(q, k) * sqrtDk); line += ',';
+                appendNumber(h.scores(q, k) * toRaw); line += ',';
                 line += r.attention.mask.masked(q, k) ? "1\n" : "0\n";
                 file.write(line);
             }
@@ -271,9 +270,9 @@ Status writeNpyFolder(const Result& r, const std::string& path, const ExportProv
         {"output.npy", &r.attention.output},        {"head_outputs.npy", &r.attention.headOutputs},
         {"query.npy", &r.attention.query},          {"key.npy", &r.attention.key},
         {"value.npy", &r.attention.value},          {"query_input.npy", &r.queryInput},
-        {"key_value_input.npy", &r.keyValueInput},  {"W_Q.npy", &r.weights.queryProjection},
-        {"W_K.npy", &r.weights.keyProjection},      {"W_V.npy", &r.weights.valueProjection},
-        {"W_O.npy", &r.weights.outputProjection}};
+        {"key_value_input.npy", &r.keyValueInput},  {"W_Q.npy", &r.weights->queryProjection},
+        {"W_K.npy", &r.weights->keyProjection},      {"W_V.npy", &r.weights->valueProjection},
+        {"W_O.npy", &r.weights->outputProjection}};
     for (const auto& [name, matrix] : matrices) {
         if (!status) break;
         status = step(name, writeNpy(file(name), *matrix));

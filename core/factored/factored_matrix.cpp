@@ -113,40 +113,24 @@ Expected<FactoredMatrix> FactoredMatrix::fromFactors(MatrixD left, MatrixD right
 
 FactoredMatrix FactoredMatrix::forHead(const AttentionWeights& weights, Index headCount, Index head)
 {
-    eigen_assert(headCount >= 1 && weights.d_model() % headCount == 0);
+    eigen_assert(weights.shapeProblem(headCount).empty());
     eigen_assert(head >= 0 && head < headCount);
-    const Index d_k = weights.d_model() / headCount;
-    // W_i^Q = W^Q[:, i*d_k : (i+1)*d_k], W_i^K = W^K[:, i*d_k : (i+1)*d_k] (design.md 2).
-    return FactoredMatrix(headColumns(weights.queryProjection, head, d_k).cast<double>(),
-                          headColumns(weights.keyProjection, head, d_k).cast<double>());
+    const HeadGrouping grouping = weights.grouping(headCount);
+    // W_i^Q = W^Q[:, i d_k : (i+1) d_k]; W_i^K is the block of the key/value head that head i
+    // reads (its own block when g = h) (design.md section 2).
+    return FactoredMatrix(weights.queryHead(head, grouping).cast<double>(),
+                          weights.keyHead(head, grouping).cast<double>());
 }
 
 Expected<FactoredMatrix> FactoredMatrix::checkedForHead(const AttentionWeights& weights,
                                                         Index headCount, Index head)
 {
-    const Index d_model = weights.queryProjection.rows();
-    if (d_model < 1) {
-        return Error{"W^Q is empty; there is no head to factor"};
-    }
-    if (weights.queryProjection.cols() != d_model || weights.keyProjection.rows() != d_model ||
-        weights.keyProjection.cols() != d_model) {
-        return Error{"W^Q and W^K must both be d_model x d_model: W^Q is " +
-                     std::to_string(weights.queryProjection.rows()) + " x " +
-                     std::to_string(weights.queryProjection.cols()) + ", W^K is " +
-                     std::to_string(weights.keyProjection.rows()) + " x " +
-                     std::to_string(weights.keyProjection.cols())};
-    }
-    if (headCount < 1) {
-        return Error{"the number of heads h must be at least 1 (got " + std::to_string(headCount) +
-                     ")"};
-    }
-    if (d_model % headCount != 0) {
-        return Error{"h = " + std::to_string(headCount) + " does not divide d_model = " +
-                     std::to_string(d_model)};
+    if (const std::string problem = weights.shapeProblem(headCount); !problem.empty()) {
+        return Error{"there is no head to factor: " + problem};
     }
     if (head < 0 || head >= headCount) {
-        return Error{"head " + std::to_string(head) + " does not exist; heads are 0.." +
-                     std::to_string(headCount - 1)};
+        return Error{"head " + std::to_string(head + 1) + " does not exist; heads are 1.." +
+                     std::to_string(headCount)};
     }
     return forHead(weights, headCount, head);
 }

@@ -25,10 +25,10 @@ public:
     // The constructor with its precondition checked: an Error (not a crash) when the shapes
     // of the two factors differ.
     static Expected<FactoredMatrix> fromFactors(MatrixD left, MatrixD right);
-    // Head `head` of a layer: W_i^Q and W_i^K column blocks of W^Q and W^K,
-    // columns [head*d_k, (head+1)*d_k) with d_k = d_model / headCount.
-    // Preconditions: headCount >= 1 divides d_model, 0 <= head < headCount, W^Q and W^K are
-    // d_model x d_model (checked by checkedForHead()).
+    // Head `head` (0-based) of a layer with h = headCount query heads: W_i^Q is its column block
+    // of W^Q, W_i^K the block of W^K of the key/value head it reads (AttentionWeights knows the
+    // layout). Preconditions: weights.shapeProblem(headCount) is empty, 0 <= head < headCount
+    // (checked by checkedForHead()).
     static FactoredMatrix forHead(const AttentionWeights& weights, Index headCount, Index head);
     static Expected<FactoredMatrix> checkedForHead(const AttentionWeights& weights,
                                                    Index headCount, Index head);

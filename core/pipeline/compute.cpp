@@ -1,12 +1,12 @@
 #include "core/pipeline/compute.hpp"
 
 #include <chrono>
-#include <mutex>
 #include <new>
 
 #include "core/config/limits.hpp"
 #include "core/config/validation.hpp"
 #include "core/embedding/embeddings.hpp"
+#include "core/presets/head_presets.hpp"
 
 namespace qkv {
 
@@ -35,7 +35,7 @@ struct Sentence {
     MatrixF embeddings;  // n x d_model
 };
 
-Sentence prepareSentence(const std::string& text, const std::optional<MatrixF>& userEmbeddings,
+Sentence prepareSentence(const std::string& text, const std::shared_ptr<const MatrixF>& userEmbeddings,
                          const Config& config)
 {
     Sentence sentence;
@@ -43,13 +43,15 @@ Sentence prepareSentence(const std::string& text, const std::optional<MatrixF>& 
     if (userEmbeddings) {
         sentence.embeddings = *userEmbeddings;
     } else {
-        sentence.embeddings = embedSentence(sentence.tokens, config.d_model, config.seed, config.positionalEncoding);
+        const EmbeddingOptions options{config.d_model, config.seed, config.embeddings == EmbeddingKind::Meaning,
+                                       config.tokenEmbeddingScale, config.positionalAdded()};
+        sentence.embeddings = embedSentence(sentence.tokens, options);
     }
     sentence.labels = labelsFor(sentence.tokens, sentence.embeddings.rows());
     return sentence;
 }
 
-void checkEmbeddings(const std::optional<MatrixF>& embeddings, const char* name, Index d_model,
+void checkEmbeddings(const std::shared_ptr<const MatrixF>& embeddings, const char* name, Index d_model,
                      std::vector<ValidationIssue>& issues)
 {
     if (!embeddings) return;
@@ -66,57 +68,87 @@ void checkEmbeddings(const std::optional<MatrixF>& embeddings, const char* name,
         issues.push_back({ConfigField::Embeddings, prefix + "contain NaN or infinite values."});
 }
 
-void checkWeights(const std::optional<AttentionWeights>& weights, Index d_model, std::vector<ValidationIssue>& issues)
+void checkWeights(const std::shared_ptr<const AttentionWeights>& weights, const Config& config,
+                  std::vector<ValidationIssue>& issues)
 {
     if (!weights) return;
-    const auto square = [&](const MatrixF& m) { return m.rows() == d_model && m.cols() == d_model; };
-    const auto bias = [&](const std::optional<RowVectorF>& b) { return b && b->size() == d_model; };
-    if (weights->d_model() != d_model) {
+    if (weights->d_model() != config.d_model) {
         issues.push_back({ConfigField::Weights, "The loaded weights have d_model = " + std::to_string(weights->d_model()) +
-                                                    " but d_model is set to " + std::to_string(d_model) + "."});
-    } else if (!square(weights->queryProjection) || !square(weights->keyProjection) ||
-               !square(weights->valueProjection) || !square(weights->outputProjection)) {
-        issues.push_back({ConfigField::Weights, "W^Q, W^K, W^V and W^O must all be d_model x d_model."});
-    } else if (weights->hasBias() && !(bias(weights->queryBias) && bias(weights->keyBias) &&
-                                       bias(weights->valueBias) && bias(weights->outputBias))) {
-        issues.push_back({ConfigField::Weights, "The biases b^Q, b^K, b^V and b^O must all be present with d_model entries."});
+                                                    " but d_model is set to " + std::to_string(config.d_model) + "."});
+    } else if (const std::string problem = weights->shapeProblem(config.headCount); !problem.empty()) {
+        issues.push_back({ConfigField::Weights, problem});
+    } else if (weights->grouping(config.headCount).keyValueHeadCount != config.g()) {
+        issues.push_back({ConfigField::KeyValueHeads,
+                          "The loaded weights have g = " + std::to_string(weights->grouping(config.headCount).keyValueHeadCount) +
+                              " key/value heads at h = " + std::to_string(config.headCount) + ", but g is set to " +
+                              std::to_string(config.g()) + "."});
     } else if (!allFinite(*weights)) {
         issues.push_back({ConfigField::Weights, "The weights contain NaN or infinite values."});
     }
 }
 
-// The last generated weights, reused while d_model, seed, initialisation and biases stay the
-// same: typing a sentence or dragging a scale slider then skips regenerating 4 d_model^2
-// random numbers (8 ms at d_model 512 here). Shared by the GUI's worker threads.
-std::shared_ptr<const AttentionWeights> generatedWeights(const Config& config)
+RotaryLayout rotaryLayout(PositionalEncoding positional)
 {
-    struct Key {
-        Index d_model;
-        std::uint64_t seed;
-        WeightInit init;
-        bool withBias;
-        bool operator==(const Key&) const = default;
-    };
-    static std::mutex mutex;
-    static std::optional<Key> lastKey;
-    static std::shared_ptr<const AttentionWeights> last;
-
-    const Key key{config.d_model, config.seed, config.init, config.withBias};
-    {
-        std::lock_guard lock(mutex);
-        if (lastKey == key) return last;
+    switch (positional) {
+    case PositionalEncoding::Rotary: return RotaryLayout::RotateHalf;
+    case PositionalEncoding::RotaryInterleaved: return RotaryLayout::Interleaved;
+    default: return RotaryLayout::None;
     }
-    auto weights = std::make_shared<const AttentionWeights>(
-        initialiseWeights(config.d_model, config.seed, config.init, config.withBias));
-    std::lock_guard lock(mutex);
-    lastKey = key;
-    last = weights;
-    return weights;
+}
+
+AttentionOptions attentionOptions(const Config& config)
+{
+    AttentionOptions options;
+    options.mask.causal = config.mode == AttentionMode::DecoderCausal;
+    options.rotary = rotaryLayout(config.positional);
+    options.ropeBase = config.ropeBase;
+    options.scaleScores = config.scaleScores;
+    options.ablated.assign(static_cast<std::size_t>(config.headCount), false);
+    for (const Index head : config.ablatedHeads)
+        if (head >= 0 && head < config.headCount) options.ablated[static_cast<std::size_t>(head)] = true;
+    return options;
+}
+
+// Generated or user weights, then the head presets (core/presets), then the scale sliders.
+void prepareWeights(Result& result, const Config& config, const UserInputs& inputs, GeneratedWeightsCache* cache)
+{
+    std::shared_ptr<const AttentionWeights> base = inputs.weights;
+    if (!base) {
+        if (cache) base = cache->get(config);
+        else base = std::make_shared<const AttentionWeights>(initialiseWeights(
+                 config.d_model, config.g() * config.d_k(), config.seed, config.init, config.withBias));
+    }
+    if (!config.presets.empty()) {
+        auto withPresets = std::make_shared<AttentionWeights>(*base);
+        applyHeadPresets(*withPresets, config);
+        base = std::move(withPresets);
+    }
+    result.unscaledWeights = base;
+    result.weights = config.scales == ProjectionScales{}
+                         ? base
+                         : std::make_shared<const AttentionWeights>(scaledWeights(*base, config.scales));
 }
 
 }  // namespace
 
-Expected<std::shared_ptr<const Result>> compute(const Config& config, const UserInputs& inputs)
+std::shared_ptr<const AttentionWeights> GeneratedWeightsCache::get(const Config& config)
+{
+    const Key key{config.d_model, config.g() * config.d_k(), config.seed, config.init, config.withBias};
+    {
+        std::lock_guard lock(mutex_);
+        if (key_ == key) return weights_;
+    }
+    auto weights = std::make_shared<const AttentionWeights>(
+        initialiseWeights(key.d_model, key.keyValueWidth, key.seed, key.init, key.withBias));
+    std::lock_guard lock(mutex_);
+    key_ = key;
+    weights_ = weights;
+    return weights;
+}
+
+
+Expected<std::shared_ptr<const Result>> compute(const Config& config, const UserInputs& inputs,
+                                                GeneratedWeightsCache* cache)
 {
     const auto started = std::chrono::steady_clock::now();
 
@@ -126,7 +158,7 @@ Expected<std::shared_ptr<const Result>> compute(const Config& config, const User
     std::vector<ValidationIssue> issues = validateConfig(config, overrides);
     checkEmbeddings(inputs.sourceEmbeddings, "source", config.d_model, issues);
     checkEmbeddings(inputs.targetEmbeddings, "target", config.d_model, issues);
-    checkWeights(inputs.weights, config.d_model, issues);
+    checkWeights(inputs.weights, config, issues);
     if (!issues.empty()) return Error{describe(issues)};
 
     try {
@@ -134,11 +166,9 @@ Expected<std::shared_ptr<const Result>> compute(const Config& config, const User
         result->config = config;
 
         // Which sentence gives the queries and which the keys and values (design.md section 2).
-        const bool needsSource = config.mode != AttentionMode::DecoderCausal;
-        const bool needsTarget = config.mode != AttentionMode::EncoderSelf;
         Sentence source, target;
-        if (needsSource) source = prepareSentence(config.sourceText, inputs.sourceEmbeddings, config);
-        if (needsTarget) target = prepareSentence(config.targetText, inputs.targetEmbeddings, config);
+        if (config.needsSource()) source = prepareSentence(config.sourceText, inputs.sourceEmbeddings, config);
+        if (config.needsTarget()) target = prepareSentence(config.targetText, inputs.targetEmbeddings, config);
         const Sentence& querySentence = config.queriesFromTarget() ? target : source;
         const Sentence& keySentence = config.keysFromTarget() ? target : source;
         result->queryTokens = querySentence.tokens;
@@ -148,17 +178,9 @@ Expected<std::shared_ptr<const Result>> compute(const Config& config, const User
         result->queryInput = querySentence.embeddings;
         result->keyValueInput = keySentence.embeddings;
 
-        if (inputs.weights) {
-            result->weights = scaledWeights(*inputs.weights, config.scales);
-        } else {
-            const std::shared_ptr<const AttentionWeights> generated = generatedWeights(config);
-            result->weights = scaledWeights(*generated, config.scales);
-        }
-
-        AttentionMask mask;
-        mask.causal = config.mode == AttentionMode::DecoderCausal;
-        result->attention = multiHeadAttentionForward(result->queryInput, result->keyValueInput, result->weights,
-                                                      config.headCount, mask);
+        prepareWeights(*result, config, inputs, cache);
+        result->attention = multiHeadAttentionForward(result->queryInput, result->keyValueInput, *result->weights,
+                                                      config.grouping(), attentionOptions(config));
         if (!result->attention.output.allFinite()) {
             return Error{"The numbers overflowed the float range (values beyond 3.4e38): lower the weight "
                          "scales or the size of the loaded weights or embeddings."};

@@ -3,6 +3,7 @@
 // The single entry point the GUI and the command line share.
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,11 +16,32 @@
 
 namespace qkv {
 
-// What the user supplied instead of the generated defaults.
+// What the user supplied instead of the generated defaults. Shared and immutable: a request
+// copies pointers, never matrices.
 struct UserInputs {
-    std::optional<AttentionWeights> weights;     // replaces the seeded initialisation
-    std::optional<MatrixF> sourceEmbeddings;     // replaces generated source X (n_src x d_model)
-    std::optional<MatrixF> targetEmbeddings;     // replaces generated target X (n_tgt x d_model)
+    std::shared_ptr<const AttentionWeights> weights;     // replaces the seeded initialisation
+    std::shared_ptr<const MatrixF> sourceEmbeddings;     // replaces generated source X (n_src x d_model)
+    std::shared_ptr<const MatrixF> targetEmbeddings;     // replaces generated target X (n_tgt x d_model)
+};
+
+// The generated weights of the last configuration asked for, kept by the caller (the app's
+// document) so that typing a sentence or dragging a scale slider skips regenerating
+// 4 d_model^2 random numbers (8 ms at d_model 512). Thread-safe; no global state.
+class GeneratedWeightsCache {
+public:
+    std::shared_ptr<const AttentionWeights> get(const Config& config);
+
+private:
+    struct Key {
+        Index d_model = 0, keyValueWidth = 0;
+        std::uint64_t seed = 0;
+        WeightInit init = WeightInit::XavierUniform;
+        bool withBias = false;
+        bool operator==(const Key&) const = default;
+    };
+    std::mutex mutex_;
+    std::optional<Key> key_;
+    std::shared_ptr<const AttentionWeights> weights_;
 };
 
 struct Result {
@@ -30,13 +52,21 @@ struct Result {
     std::vector<std::string> keyLabels;     //   whose row count differs from the token count
     MatrixF queryInput;                     // X_q,  n_q x d_model
     MatrixF keyValueInput;                  // X_kv, n_k x d_model
-    AttentionWeights weights;               // as used: user's or generated, after scales
+    // The weights before the scale sliders: the user's or generated, with the head presets
+    // applied (what the weights editor edits). Never null in a Result.
+    std::shared_ptr<const AttentionWeights> unscaledWeights;
+    // As used: unscaledWeights times the scales (the same object when every scale is 1).
+    std::shared_ptr<const AttentionWeights> weights;
     AttentionResult attention;
     double computeMilliseconds = 0.0;       // wall time of compute(), for the status bar
+
+    const HeadGrouping& grouping() const { return attention.grouping; }
 };
 
 // Validates everything first (config, shapes of user inputs, finiteness) and reports every
-// problem in one message; never throws, never crashes on bad input.
-Expected<std::shared_ptr<const Result>> compute(const Config& config, const UserInputs& inputs = {});
+// problem in one message; never throws, never crashes on bad input. `cache` (optional) keeps
+// generated weights between calls.
+Expected<std::shared_ptr<const Result>> compute(const Config& config, const UserInputs& inputs = {},
+                                                GeneratedWeightsCache* cache = nullptr);
 
 }  // namespace qkv

@@ -9,18 +9,65 @@ namespace qkv {
 
 namespace {
 
+std::string shapeText(const MatrixF& m) { return std::to_string(m.rows()) + " x " + std::to_string(m.cols()); }
+
+}  // namespace
+
+HeadGrouping AttentionWeights::grouping(Index headCount) const
+{
+    HeadGrouping g;
+    g.headCount = headCount;
+    g.d_k = headCount > 0 ? d_model() / headCount : 0;
+    g.keyValueHeadCount = g.d_k > 0 ? keyValueWidth() / g.d_k : 0;
+    return g;
+}
+
+std::string AttentionWeights::shapeProblem(Index headCount) const
+{
+    const Index d = d_model();
+    if (d < 1) return "W^Q is empty.";
+    if (queryProjection.cols() != d) return "W^Q is " + shapeText(queryProjection) + "; it must be d_model x d_model.";
+    if (outputProjection.rows() != d || outputProjection.cols() != d)
+        return "W^O is " + shapeText(outputProjection) + "; it must be d_model x d_model (" + std::to_string(d) + ").";
+    if (keyProjection.rows() != d || valueProjection.rows() != d || keyProjection.cols() != valueProjection.cols())
+        return "W^K is " + shapeText(keyProjection) + " and W^V " + shapeText(valueProjection) +
+               "; both must be d_model x (g d_k) with d_model = " + std::to_string(d) + ".";
+    if (headCount < 1 || d % headCount != 0)
+        return "h = " + std::to_string(headCount) + " does not divide d_model = " + std::to_string(d) + ".";
+    const HeadGrouping g = grouping(headCount);
+    if (keyValueWidth() < 1 || keyValueWidth() % g.d_k != 0 || headCount % g.keyValueHeadCount != 0)
+        return "W^K and W^V have " + std::to_string(keyValueWidth()) + " columns: with h = " + std::to_string(headCount) +
+               " (d_k = " + std::to_string(g.d_k) + ") that must be g d_k for a number of key/value heads g dividing h.";
+    const auto biasFits = [](const std::optional<RowVectorF>& b, Index width) { return b && b->size() == width; };
+    if (hasBias() && !(biasFits(queryBias, d) && biasFits(keyBias, keyValueWidth()) &&
+                       biasFits(valueBias, keyValueWidth()) && biasFits(outputBias, d)))
+        return "The biases b^Q, b^K, b^V and b^O must all be present, with as many entries as their matrix has columns.";
+    if (!hasBias() && (keyBias || valueBias || outputBias))
+        return "The biases b^Q, b^K, b^V and b^O must all be present or all absent.";
+    return {};
+}
+
+std::string_view initName(WeightInit init) { return init == WeightInit::Normal ? "normal" : "xavier"; }
+
+bool parseInit(std::string_view name, WeightInit& init)
+{
+    if (name == "xavier") init = WeightInit::XavierUniform;
+    else if (name == "normal") init = WeightInit::Normal;
+    else return false;
+    return true;
+}
+
 // Each matrix draws from its own stream, keyed by its name, so adding biases or changing the
 // initialisation of one matrix never shifts the numbers of another.
-MatrixF initialiseMatrix(Index d_model, std::uint64_t seed, WeightInit init, std::string_view name)
+MatrixF initialiseProjection(Index rows, Index columns, std::uint64_t seed, WeightInit init, std::string_view name)
 {
     SplitMix64 stream(hashWithSeed(name, seed));
-    MatrixF matrix(d_model, d_model);
-    const double fan = static_cast<double>(d_model);
+    MatrixF matrix(rows, columns);
     // Glorot & Bengio (2010): a = sqrt(6 / (fan_in + fan_out)).
-    const double xavierBound = std::sqrt(6.0 / (fan + fan));
-    const double normalDeviation = 1.0 / std::sqrt(fan);
-    for (Index row = 0; row < d_model; ++row) {
-        for (Index column = 0; column < d_model; ++column) {
+    const double xavierBound = std::sqrt(6.0 / static_cast<double>(rows + columns));
+    const double normalDeviation = 1.0 / std::sqrt(static_cast<double>(rows));
+    for (Index row = 0; row < rows; ++row) {
+        for (Index column = 0; column < columns; ++column) {
             const double value = init == WeightInit::XavierUniform
                                      ? stream.uniform(-xavierBound, xavierBound)
                                      : normalDeviation * stream.normal();
@@ -30,19 +77,18 @@ MatrixF initialiseMatrix(Index d_model, std::uint64_t seed, WeightInit init, std
     return matrix;
 }
 
-}  // namespace
-
-AttentionWeights initialiseWeights(Index d_model, std::uint64_t seed, WeightInit init, bool withBias)
+AttentionWeights initialiseWeights(Index d_model, Index keyValueWidth, std::uint64_t seed, WeightInit init,
+                                   bool withBias)
 {
     AttentionWeights weights;
-    weights.queryProjection = initialiseMatrix(d_model, seed, init, "W_Q");
-    weights.keyProjection = initialiseMatrix(d_model, seed, init, "W_K");
-    weights.valueProjection = initialiseMatrix(d_model, seed, init, "W_V");
-    weights.outputProjection = initialiseMatrix(d_model, seed, init, "W_O");
+    weights.queryProjection = initialiseProjection(d_model, d_model, seed, init, "W_Q");
+    weights.keyProjection = initialiseProjection(d_model, keyValueWidth, seed, init, "W_K");
+    weights.valueProjection = initialiseProjection(d_model, keyValueWidth, seed, init, "W_V");
+    weights.outputProjection = initialiseProjection(d_model, d_model, seed, init, "W_O");
     if (withBias) {
         weights.queryBias = RowVectorF::Zero(d_model);
-        weights.keyBias = RowVectorF::Zero(d_model);
-        weights.valueBias = RowVectorF::Zero(d_model);
+        weights.keyBias = RowVectorF::Zero(keyValueWidth);
+        weights.valueBias = RowVectorF::Zero(keyValueWidth);
         weights.outputBias = RowVectorF::Zero(d_model);
     }
     return weights;

@@ -1,41 +1,107 @@
 #pragma once
-// The four projections of one multi-head attention layer and their per-head layout.
+// The four projections of one attention layer and where each head lives in them. This is the
+// one place that knows the weights' shapes; every other part asks it for a head's block.
 //
-// Fused layout (design.md section 2): W^Q, W^K, W^V, W^O are each d_model x d_model. Head i
-// owns columns [i*d_k, (i+1)*d_k) of W^Q, W^K and W^V, and rows [i*d_v, (i+1)*d_v) of W^O.
+// Symbols: d_model, h query heads, g key/value heads (g divides h), d_k = d_v = d_model / h.
+// Fused layout (design.md section 2):
+//   W^Q  d_model x (h d_k)   head i owns columns [i d_k, (i+1) d_k)
+//   W^K  d_model x (g d_k)   key/value head j owns columns [j d_k, (j+1) d_k)
+//   W^V  d_model x (g d_k)
+//   W^O  (h d_k) x d_model   head i owns rows [i d_k, (i+1) d_k)
+// Query head i reads key/value head i / (h / g). g = h is the paper's multi-head attention
+// (W^K and W^V square), g = 1 multi-query attention, anything between grouped-query attention.
 // "One big matrix split into h heads" and "h separate projections" are the same numbers.
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "core/common/matrix.hpp"
 
 namespace qkv {
 
+// How h query heads and g key/value heads share the columns of the projections.
+struct HeadGrouping {
+    Index headCount = 1;          // h
+    Index keyValueHeadCount = 1;  // g, divides h
+    Index d_k = 0;                // d_model / h
+
+    Index queryHeadsPerKeyValueHead() const { return headCount / keyValueHeadCount; }
+    // The key/value head that query head `head` reads.
+    Index keyValueHeadOf(Index head) const { return head / queryHeadsPerKeyValueHead(); }
+    Index keyValueWidth() const { return keyValueHeadCount * d_k; }  // g d_k
+
+    bool operator==(const HeadGrouping&) const = default;
+};
+
 struct AttentionWeights {
     MatrixF queryProjection;   // W^Q, d_model x d_model
-    MatrixF keyProjection;     // W^K, d_model x d_model
-    MatrixF valueProjection;   // W^V, d_model x d_model
+    MatrixF keyProjection;     // W^K, d_model x (g d_k)
+    MatrixF valueProjection;   // W^V, d_model x (g d_k)
     MatrixF outputProjection;  // W^O, d_model x d_model
     // Biases are all present or all absent.
     std::optional<RowVectorF> queryBias;   // b^Q, 1 x d_model
-    std::optional<RowVectorF> keyBias;     // b^K
-    std::optional<RowVectorF> valueBias;   // b^V
-    std::optional<RowVectorF> outputBias;  // b^O
+    std::optional<RowVectorF> keyBias;     // b^K, 1 x (g d_k)
+    std::optional<RowVectorF> valueBias;   // b^V, 1 x (g d_k)
+    std::optional<RowVectorF> outputBias;  // b^O, 1 x d_model
 
     Index d_model() const { return queryProjection.rows(); }
+    // Columns of W^K and W^V: g d_k (= d_model for multi-head attention).
+    Index keyValueWidth() const { return keyProjection.cols(); }
     bool hasBias() const { return queryBias.has_value(); }
+
+    // The head layout of these matrices for h query heads: d_k = d_model / h and
+    // g = keyValueWidth() / d_k. Meaningful when shapeProblem(h) is empty.
+    HeadGrouping grouping(Index headCount) const;
+    // Empty when the matrices and biases fit h query heads: W^Q and W^O d_model x d_model,
+    // W^K and W^V d_model x (g d_k) with g d_k a multiple of d_k = d_model / h and g dividing h,
+    // biases all present or all absent with matching widths. Otherwise what is wrong, in words.
+    std::string shapeProblem(Index headCount) const;
+
+    // Head blocks (views into the matrices), d_model x d_k each; W^O's are d_k x d_model rows.
+    auto queryHead(Index head, const HeadGrouping& g) const { return queryProjection.middleCols(head * g.d_k, g.d_k); }
+    auto keyHead(Index head, const HeadGrouping& g) const
+    {
+        return keyProjection.middleCols(g.keyValueHeadOf(head) * g.d_k, g.d_k);
+    }
+    auto valueHead(Index head, const HeadGrouping& g) const
+    {
+        return valueProjection.middleCols(g.keyValueHeadOf(head) * g.d_k, g.d_k);
+    }
+    auto outputHead(Index head, const HeadGrouping& g) const { return outputProjection.middleRows(head * g.d_k, g.d_k); }
+    auto queryHead(Index head, const HeadGrouping& g) { return queryProjection.middleCols(head * g.d_k, g.d_k); }
+    auto keyHead(Index head, const HeadGrouping& g)
+    {
+        return keyProjection.middleCols(g.keyValueHeadOf(head) * g.d_k, g.d_k);
+    }
+    auto valueHead(Index head, const HeadGrouping& g)
+    {
+        return valueProjection.middleCols(g.keyValueHeadOf(head) * g.d_k, g.d_k);
+    }
+    auto outputHead(Index head, const HeadGrouping& g) { return outputProjection.middleRows(head * g.d_k, g.d_k); }
 };
 
 enum class WeightInit {
-    XavierUniform,  // U(-a, a), a = sqrt(6 / (fan_in + fan_out)) = sqrt(3 / d_model)
+    XavierUniform,  // U(-a, a), a = sqrt(6 / (fan_in + fan_out))
     Normal,         // N(0, 1 / d_model): unit-variance projections of unit-variance inputs
 };
 
-// Seeded initialisation; same seed, same bits. Biases (if requested) start at zero, as in
-// PyTorch's nn.MultiheadAttention.
-AttentionWeights initialiseWeights(Index d_model, std::uint64_t seed, WeightInit init,
+// "xavier" / "normal": the command-line and session spelling.
+std::string_view initName(WeightInit init);
+bool parseInit(std::string_view name, WeightInit& init);
+
+// Seeded initialisation; same seed, same bits. W^K and W^V get `keyValueWidth` columns
+// (d_model for multi-head attention). Biases (if requested) start at zero, as in PyTorch's
+// nn.MultiheadAttention.
+AttentionWeights initialiseWeights(Index d_model, Index keyValueWidth, std::uint64_t seed, WeightInit init,
                                    bool withBias);
+inline AttentionWeights initialiseWeights(Index d_model, std::uint64_t seed, WeightInit init, bool withBias)
+{
+    return initialiseWeights(d_model, d_model, seed, init, withBias);
+}
+// One projection alone, exactly as initialiseWeights() draws it: `name` is "W_Q", "W_K",
+// "W_V" or "W_O" (each matrix has its own stream). For presets that restore a head.
+MatrixF initialiseProjection(Index rows, Index columns, std::uint64_t seed, WeightInit init, std::string_view name);
 
 // Column block of head `head` in a fused projection: W[:, head*d_k : (head+1)*d_k].
 inline auto headColumns(const MatrixF& fused, Index head, Index d_k)

@@ -239,11 +239,11 @@ void ComparisonView::setResult(std::shared_ptr<const qkv::Result> result)
     result_ = std::move(result);
     const Count previousHeads = heads_;
     if (result_) {
-        d_model_ = result_->weights.d_model();
+        d_model_ = result_->weights->d_model();
         heads_ = result_->config.headCount;
         n_q_ = result_->queryInput.rows();
         n_k_ = result_->keyValueInput.rows();
-        withBias_ = result_->weights.hasBias();
+        withBias_ = result_->weights->hasBias();
     } else {
         d_model_ = heads_ = n_q_ = n_k_ = 0;
     }
@@ -546,8 +546,8 @@ void ComparisonView::measureTiming()
     // Copies, so the worker never touches the Result the GUI may drop.
     MatrixF xq = result_->queryInput;
     MatrixF xkv = result_->keyValueInput;
-    MatrixF wq = headColumns(result_->weights.queryProjection, head_, d_k);
-    MatrixF wk = headColumns(result_->weights.keyProjection, head_, d_k);
+    MatrixF wq = headColumns(result_->weights->queryProjection, head_, d_k);
+    MatrixF wk = headColumns(result_->weights->keyProjection, head_, d_k);
     runningGeneration_ = generation_;
     timingLabel_->setText(tr("Measuring both ways on this machine…"));
     watcher_->setFuture(QtConcurrent::run([xq = std::move(xq), xkv = std::move(xkv), wq = std::move(wq),

@@ -161,7 +161,7 @@ ControlsPanel::ControlsPanel(Document* document, QWidget* parent)
     });
     connect(positional_, &QCheckBox::toggled, this, [this](bool on) {
         editConfig(on ? tr("Turn positional encoding on") : tr("Turn positional encoding off"), -1,
-                   [&](qkv::Config& c) { c.positionalEncoding = on; });
+                   [&](qkv::Config& c) { c.positional = on ? qkv::PositionalEncoding::Sinusoidal : qkv::PositionalEncoding::None; });
     });
     connect(bias_, &QCheckBox::toggled, this, [this](bool on) {
         editConfig(on ? tr("Turn biases on") : tr("Turn biases off"), -1, [&](qkv::Config& c) { c.withBias = on; });
@@ -209,7 +209,7 @@ void ControlsPanel::showConfig(const qkv::Config& config)
         heads_->setValue(static_cast<int>(config.headCount));
         seed_->setValue(static_cast<int>(std::min<std::uint64_t>(config.seed, INT_MAX)));
         init_->setCurrentIndex(init_->findData(static_cast<int>(config.init)));
-        positional_->setChecked(config.positionalEncoding);
+        positional_->setChecked(config.positional == qkv::PositionalEncoding::Sinusoidal);
         bias_->setChecked(config.withBias);
     }
     modeExplanation_->setText(toQString(qkv::modeExplanation(config.mode)));

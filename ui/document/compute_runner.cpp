@@ -19,22 +19,24 @@ double ComputeRunner::estimatedFlops(const qkv::Config& config)
     return static_cast<double>(qkv::attentionForwardFlops(n_q, n_k, config.d_model, config.headCount));
 }
 
-ComputeRunner::Outcome ComputeRunner::run(const qkv::Config& config, const qkv::UserInputs& inputs)
+ComputeRunner::Outcome ComputeRunner::run(const qkv::Config& config, const qkv::UserInputs& inputs,
+                                          qkv::GeneratedWeightsCache* cache)
 {
-    auto computed = qkv::compute(config, inputs);
+    auto computed = qkv::compute(config, inputs, cache);
     if (!computed) return {nullptr, QString::fromStdString(computed.error())};
     return {computed.value(), {}};
 }
 
-void ComputeRunner::request(const qkv::Config& config, const qkv::UserInputs& inputs)
+void ComputeRunner::request(const qkv::Config& config, const qkv::UserInputs& inputs,
+                            qkv::GeneratedWeightsCache* cache)
 {
-    Request next{config, inputs, ++generation_};
+    Request next{config, inputs, cache, ++generation_};
     if (running_) {
         pending_ = std::move(next);  // replaces any older waiting request
         return;
     }
     if (estimatedFlops(config) < asyncThresholdFlops_) {
-        deliver(next.generation, run(next.config, next.inputs));
+        deliver(next.generation, run(next.config, next.inputs, next.cache));
         return;
     }
     start(std::move(next));
@@ -60,7 +62,9 @@ void ComputeRunner::start(Request request)
         deliver(generation, outcome);
     });
     watcher->setFuture(QtConcurrent::run([config = std::move(request.config),
-                                          inputs = std::move(request.inputs)] { return run(config, inputs); }));
+                                          inputs = std::move(request.inputs), cache = request.cache] {
+        return run(config, inputs, cache);
+    }));
 }
 
 void ComputeRunner::deliver(quint64 generation, const Outcome& outcome)

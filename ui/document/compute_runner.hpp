@@ -19,7 +19,9 @@ public:
     explicit ComputeRunner(QObject* parent = nullptr);
 
     // Supersedes every earlier request.
-    void request(const qkv::Config& config, const qkv::UserInputs& inputs);
+    // `cache` (may be null) keeps generated weights between requests; it must outlive them.
+    void request(const qkv::Config& config, const qkv::UserInputs& inputs,
+                 qkv::GeneratedWeightsCache* cache = nullptr);
     bool isBusy() const { return running_; }
     quint64 generation() const { return generation_; }
 
@@ -38,13 +40,14 @@ private:
     struct Request {
         qkv::Config config;
         qkv::UserInputs inputs;
+        qkv::GeneratedWeightsCache* cache = nullptr;
         quint64 generation = 0;
     };
     struct Outcome {
         std::shared_ptr<const qkv::Result> result;
         QString error;
     };
-    static Outcome run(const qkv::Config& config, const qkv::UserInputs& inputs);
+    static Outcome run(const qkv::Config& config, const qkv::UserInputs& inputs, qkv::GeneratedWeightsCache* cache);
     void start(Request request);
     void deliver(quint64 generation, const Outcome& outcome);
 

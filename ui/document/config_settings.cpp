@@ -57,7 +57,7 @@ qkv::Config loadLastConfig(const qkv::Config& fallback)
     config.headCount = kHeads.value();
     config.seed = kSeed.value();
     config.init = kInit.value() == 1 ? qkv::WeightInit::Normal : qkv::WeightInit::XavierUniform;
-    config.positionalEncoding = kPositional.value();
+    config.positional = kPositional.value() ? qkv::PositionalEncoding::Sinusoidal : qkv::PositionalEncoding::None;
     config.withBias = kBias.value();
     config.scales.query = static_cast<float>(kScaleQ.value());
     config.scales.key = static_cast<float>(kScaleK.value());
@@ -77,7 +77,7 @@ void saveLastConfig(const qkv::Config& config)
     kHeads.setValue(config.headCount);
     kSeed.setValue(config.seed);
     kInit.setValue(config.init == qkv::WeightInit::Normal ? 1 : 0);
-    kPositional.setValue(config.positionalEncoding);
+    kPositional.setValue(config.positional == qkv::PositionalEncoding::Sinusoidal);
     kBias.setValue(config.withBias);
     kScaleQ.setValue(config.scales.query);
     kScaleK.setValue(config.scales.key);

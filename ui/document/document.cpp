@@ -48,8 +48,7 @@ void Document::setWeights(std::shared_ptr<const qkv::AttentionWeights> weights, 
 void Document::applyWeights(const qkv::Config& config, const WeightsChoice& weights)
 {
     weights_ = weights;
-    if (weights_.weights) inputs_.weights = *weights_.weights;
-    else inputs_.weights.reset();
+    inputs_.weights = weights_.weights;
     emit weightsSourceChanged(weights_.source);
     apply(config);
 }
@@ -73,7 +72,7 @@ void Document::apply(const qkv::Config& config)
                                .toStdString()});
     }
     emit validationChanged(issues_);
-    if (issues_.empty()) runner_->request(config_, inputs_);
+    if (issues_.empty()) runner_->request(config_, inputs_, &weightsCache_);
 }
 
 void Document::waitUntilIdle() const

@@ -80,7 +80,8 @@ private:
 
     qkv::Config config_;
     qkv::UserInputs inputs_;
-    WeightsChoice weights_;  // inputs_.weights holds a copy while a file's weights are in use
+    WeightsChoice weights_;  // inputs_.weights shares the file's weights while they are in use
+    qkv::GeneratedWeightsCache weightsCache_;
     std::shared_ptr<const qkv::Result> result_;
     std::vector<qkv::ValidationIssue> issues_;
     QUndoStack* undoStack_;

@@ -312,7 +312,7 @@ void paintFusedLayout(QPainter& painter, const QRectF& target, const FactoredHea
     const FusedLayoutGeometry g = fusedLayoutGeometry(target, metrics, model.d_model, model.headCount);
 
     // The whole W^Q, drawn at the resolution of the cells.
-    const MatrixF& wq = r.weights.queryProjection;  // d_model x d_model
+    const MatrixF& wq = r.weights->queryProjection;  // d_model x d_model
     const MatrixF drawn = poolMatrix(wq, MatrixWindow::whole(wq.rows(), wq.cols()), g.bins, g.bins);
     const double range = symmetricRange(maxAbs(drawn));
     paintCells(painter, g.cells, drawn.cast<double>(), range);

@@ -14,13 +14,13 @@ FactoredHeadModel FactoredHeadModel::build(std::shared_ptr<const Result> result,
     }
     const Result& r = *model.result;
     model.headCount = r.config.headCount;
-    model.d_model = r.weights.d_model();
+    model.d_model = r.weights->d_model();
     if (model.headCount < 1 || model.d_model < 1) {
         return model;
     }
     model.head = std::clamp<Index>(head, 0, model.headCount - 1);
     Expected<FactoredMatrix> factored =
-        FactoredMatrix::checkedForHead(r.weights, model.headCount, model.head);
+        FactoredMatrix::checkedForHead(*r.weights, model.headCount, model.head);
     if (!factored) {
         return model;
     }

@@ -22,7 +22,7 @@ struct FactoredHeadModel {
     bool scoresReady = false;                // false until scoresBothWays() has run
 
     bool valid() const { return factored.has_value(); }
-    bool hasBias() const { return result && result->weights.hasBias(); }
+    bool hasBias() const { return result && result->weights->hasBias(); }
 
     // Spectrum summary (from the factors, never the dense SVD).
     Index numericalRank() const { return valid() ? factored->numericalRank() : 0; }

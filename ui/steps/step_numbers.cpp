@@ -24,8 +24,8 @@ StepNumbers gatherStepNumbers(const qkv::Result& result, int head, int query, in
     n.head = head;
     n.query = query;
     n.key = key;
-    n.d_k = a.d_k;
-    n.sqrtDk = std::sqrt(static_cast<double>(a.d_k));
+    n.d_k = a.d_k();
+    n.sqrtDk = a.rawScoreFactor();
     const auto label = [](const std::vector<std::string>& labels, int i) {
         return i < static_cast<int>(labels.size()) ? QString::fromStdString(labels[static_cast<std::size_t>(i)])
                                                    : QString();
@@ -34,9 +34,8 @@ StepNumbers gatherStepNumbers(const qkv::Result& result, int head, int query, in
     n.keyLabel = label(result.keyLabels, key);
     for (int j = 0; j < a.keyCount(); ++j) n.keyLabels << label(result.keyLabels, j);
 
-    const qkv::Index offset = static_cast<qkv::Index>(head) * a.d_k;
-    const qkv::RowVectorF q = a.query.row(query).segment(offset, a.d_k);
-    const qkv::RowVectorF k = a.key.row(key).segment(offset, a.d_k);
+    const qkv::RowVectorF q = a.queryHead(head).row(query);
+    const qkv::RowVectorF k = a.keyHead(head).row(key);
     n.q = toVector(q);
     n.k = toVector(k);
     n.products = toVector(q.cwiseProduct(k));
@@ -52,10 +51,10 @@ StepNumbers gatherStepNumbers(const qkv::Result& result, int head, int query, in
     n.rowWeights = toVector(h.attention.row(query));
     n.weight = h.attention(query, key);
     for (int j = 0; j < a.keyCount(); ++j) {
-        const qkv::RowVectorF v = a.value.row(j).segment(offset, a.d_k);
+        const qkv::RowVectorF v = a.valueHead(head).row(j);
         n.contributionNorms.push_back(h.attention(query, j) * v.norm());
     }
-    n.headOutput = toVector(a.headOutputs.row(query).segment(offset, a.d_k));
+    n.headOutput = toVector(a.headOutput(head).row(query));
     return n;
 }
 

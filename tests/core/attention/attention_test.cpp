@@ -116,7 +116,7 @@ TEST(Attention, CrossAttentionShapesAreTargetBySource)
     EXPECT_EQ(r.query.rows(), n_target);
     EXPECT_EQ(r.key.rows(), n_source);
     EXPECT_EQ(r.value.rows(), n_source);
-    EXPECT_EQ(r.d_k, d_model / h);
+    EXPECT_EQ(r.d_k(), d_model / h);
     for (const HeadAttention& head : r.heads) {
         EXPECT_EQ(head.scores.rows(), n_target);
         EXPECT_EQ(head.scores.cols(), n_source);

@@ -48,6 +48,7 @@ TEST(Compute, SelfAndCausalModesUseOneSentence)
 
 TEST(Compute, SameConfigSameBits)
 {
+    // Two fresh initialisations (no cache anywhere): the same config gives the same bits.
     const auto a = compute(builtInExample());
     const auto b = compute(builtInExample());
     ASSERT_TRUE(a.ok() && b.ok());
@@ -74,15 +75,15 @@ TEST(Compute, UserEmbeddingsReplaceSentencesAndLabelRowsByPositionWhenCountsDiff
     config.sourceText = "one two";  // 2 tokens, but 3 rows supplied
     config.targetText = "";         // nothing typed: labels are positions
     UserInputs inputs;
-    inputs.sourceEmbeddings = MatrixF::Random(3, 8);
-    inputs.targetEmbeddings = MatrixF::Random(2, 8);
+    inputs.sourceEmbeddings = std::make_shared<const MatrixF>(MatrixF::Random(3, 8));
+    inputs.targetEmbeddings = std::make_shared<const MatrixF>(MatrixF::Random(2, 8));
     const auto result = compute(config, inputs);
     ASSERT_TRUE(result.ok()) << result.error();
     EXPECT_EQ((*result)->keyLabels, (std::vector<std::string>{"t0", "t1", "t2"}));
     EXPECT_EQ((*result)->queryLabels, (std::vector<std::string>{"t0", "t1"}));
     EXPECT_MATRIX_NEAR((*result)->keyValueInput, *inputs.sourceEmbeddings, 0.0);
 
-    inputs.sourceEmbeddings = MatrixF::Random(2, 8);
+    inputs.sourceEmbeddings = std::make_shared<const MatrixF>(MatrixF::Random(2, 8));
     EXPECT_EQ((*compute(config, inputs))->keyLabels, (std::vector<std::string>{"one", "two"}));
 }
 
@@ -90,10 +91,10 @@ TEST(Compute, BadUserInputsAreReportedTogether)
 {
     Config config = builtInExample();
     UserInputs inputs;
-    inputs.sourceEmbeddings = MatrixF::Random(3, 32);  // d_model is 64
+    inputs.sourceEmbeddings = std::make_shared<const MatrixF>(MatrixF::Random(3, 32));  // d_model is 64
     AttentionWeights weights = initialiseWeights(64, 1, WeightInit::Normal, false);
     weights.keyProjection(0, 0) = std::numeric_limits<float>::quiet_NaN();
-    inputs.weights = weights;
+    inputs.weights = std::make_shared<const AttentionWeights>(weights);
     const auto result = compute(config, inputs);
     ASSERT_FALSE(result.ok());
     EXPECT_NE(result.error().find("32 columns but d_model is 64"), std::string::npos) << result.error();
@@ -103,7 +104,7 @@ TEST(Compute, BadUserInputsAreReportedTogether)
 TEST(Compute, WeightsOfAnotherDModelAreRefused)
 {
     UserInputs inputs;
-    inputs.weights = initialiseWeights(32, 1, WeightInit::Normal, false);
+    inputs.weights = std::make_shared<const AttentionWeights>(initialiseWeights(32, 1, WeightInit::Normal, false));
     const auto result = compute(builtInExample(), inputs);
     ASSERT_FALSE(result.ok());
     EXPECT_NE(result.error().find("d_model = 32 but d_model is set to 64"), std::string::npos) << result.error();
@@ -119,7 +120,8 @@ TEST(Compute, ScalesSharpenAttention)
     // Larger query scale -> larger logits -> peakier rows.
     EXPECT_GT((*sharp)->attention.heads[0].attention.rowwise().maxCoeff().mean(),
               (*plain)->attention.heads[0].attention.rowwise().maxCoeff().mean());
-    EXPECT_MATRIX_NEAR((*sharp)->weights.queryProjection, 8.0f * (*plain)->weights.queryProjection, 1e-6);
+    EXPECT_MATRIX_NEAR((*sharp)->weights->queryProjection, 8.0f * (*plain)->weights->queryProjection, 1e-6);
+    EXPECT_EQ((*sharp)->unscaledWeights->queryProjection, (*plain)->weights->queryProjection);
 }
 
 TEST(Compute, OverflowIsReportedNotReturnedAsInfinity)
@@ -139,21 +141,25 @@ namespace {
 
 TEST(Compute, GeneratedWeightsFollowEveryWeightSetting)
 {
-    // The pipeline reuses the last generated weights; each setting that defines them must
-    // still give the weights initialiseWeights gives.
+    // A cache reuses the last generated weights; each setting that defines them must still
+    // give the weights initialiseWeights gives.
     Config config = builtInExample();
+    GeneratedWeightsCache cache;
     for (int round = 0; round < 2; ++round) {
         for (const auto& change : std::vector<std::function<void(Config&)>>{
                  [](Config&) {}, [](Config& c) { c.seed = 11; }, [](Config& c) { c.init = WeightInit::Normal; },
-                 [](Config& c) { c.withBias = true; }, [](Config& c) { c.d_model = 32; }}) {
+                 [](Config& c) { c.withBias = true; }, [](Config& c) { c.d_model = 32; },
+                 [](Config& c) { c.keyValueHeadCount = 2; }}) {
             Config changed = config;
             change(changed);
-            const auto result = compute(changed);
+            const auto result = compute(changed, {}, &cache);
             ASSERT_TRUE(result.ok()) << result.error();
-            const AttentionWeights expected = initialiseWeights(changed.d_model, changed.seed, changed.init, changed.withBias);
-            EXPECT_EQ((*result)->weights.queryProjection, expected.queryProjection);
-            EXPECT_EQ((*result)->weights.outputProjection, expected.outputProjection);
-            EXPECT_EQ((*result)->weights.hasBias(), changed.withBias);
+            const AttentionWeights expected = initialiseWeights(changed.d_model, changed.g() * changed.d_k(), changed.seed,
+                                                                changed.init, changed.withBias);
+            EXPECT_EQ((*result)->weights->queryProjection, expected.queryProjection);
+            EXPECT_EQ((*result)->weights->keyProjection, expected.keyProjection);
+            EXPECT_EQ((*result)->weights->outputProjection, expected.outputProjection);
+            EXPECT_EQ((*result)->weights->hasBias(), changed.withBias);
         }
     }
 }

@@ -74,7 +74,7 @@ TEST(FactoredView, RankDropsForConstructedLowRankHead)
 {
     constexpr Index d_model = 64, heads = 4, head = 1, rank = 5;
     UserInputs inputs;
-    inputs.weights = lowRankHeadWeights(d_model, heads, head, rank);
+    inputs.weights = std::make_shared<const AttentionWeights>(lowRankHeadWeights(d_model, heads, head, rank));
     auto result = computeOrFail(exampleConfig(d_model, heads), inputs);
     ASSERT_TRUE(result);
 
@@ -98,7 +98,7 @@ TEST(FactoredView, SpectrumPointsAreCoreSingularValuesAndFloor)
     FactoredView view;
     view.setResult(result);
     view.setSelectedHead(2);
-    const FactoredMatrix core = FactoredMatrix::forHead(result->weights, 4, 2);
+    const FactoredMatrix core = FactoredMatrix::forHead(*result->weights, 4, 2);
     const auto points = view.spectrumChart()->singularValuePoints();
     ASSERT_EQ(static_cast<Index>(points.size()), core.singularValues().size());
     for (std::size_t k = 0; k < points.size(); ++k) {
@@ -119,7 +119,7 @@ TEST(FactoredView, ChangingHeadCountRepartitionsTheSameMatrix)
     auto eight = computeOrFail(exampleConfig(64, 8));
     ASSERT_TRUE(four && eight);
     // Same seed and d_model: the same fused W^Q, split differently.
-    ASSERT_TRUE(four->weights.queryProjection == eight->weights.queryProjection);
+    ASSERT_TRUE(four->weights->queryProjection == eight->weights->queryProjection);
 
     FactoredView view;
     view.setAttribute(Qt::WA_DontShowOnScreen);
@@ -171,7 +171,7 @@ TEST(FactoredView, EquivalenceShowsCoresReportAndBothMatrices)
     FactoredView view;
     view.setResult(result);
     view.setSelectedHead(1);
-    const FactoredMatrix core = FactoredMatrix::forHead(result->weights, 4, 1);
+    const FactoredMatrix core = FactoredMatrix::forHead(*result->weights, 4, 1);
     const EquivalenceReport report = equivalenceReport(core, result->queryInput, result->keyValueInput);
     EXPECT_EQ(view.displayedMaxDifference(), report.maxAbsDifference);
     const ScoresBothWays& scores = view.model()->scores;
@@ -201,7 +201,7 @@ TEST(FactoredView, LargeModelComputesTheScoresOffTheGuiThread)
         ASSERT_TRUE(ready.wait(30000));
     }
     EXPECT_EQ(view.model()->head, 3);  // the stale head-0 result was dropped
-    const FactoredMatrix core = FactoredMatrix::forHead(result->weights, 12, 3);
+    const FactoredMatrix core = FactoredMatrix::forHead(*result->weights, 12, 3);
     const EquivalenceReport report = equivalenceReport(core, result->queryInput, result->keyValueInput);
     EXPECT_EQ(view.displayedMaxDifference(), report.maxAbsDifference);
     EXPECT_LE(report.relativeError, 1e-12);

@@ -25,7 +25,7 @@ TEST_F(WindowTest, TooltipOfAKnownCell)
     const double weight = h.attention(row, column) * 100.0;
     EXPECT_TRUE(tip.contains(QStringLiteral("Weight: %1 %").arg(weight, 0, 'f', 1))) << tip.toStdString();
     const double scaled = h.scores(row, column);
-    const double raw = scaled * std::sqrt(static_cast<double>(result->attention.d_k));
+    const double raw = scaled * std::sqrt(static_cast<double>(result->attention.d_k()));
     EXPECT_TRUE(tip.contains(QStringLiteral("Raw score q·k: %1").arg(raw, 0, 'f', 4)));
     EXPECT_TRUE(tip.contains(QStringLiteral("Scaled score q·k/√d_k: %1").arg(scaled, 0, 'f', 4)));
 }

@@ -17,7 +17,7 @@ TEST_F(WindowTest, StepByStepNumbersEqualTheCore)
     const qkv::ui::StepNumbers& n = view->numbers();
     ASSERT_TRUE(n.valid);
     const qkv::AttentionResult& a = result->attention;
-    const qkv::Index d_k = a.d_k;
+    const qkv::Index d_k = a.d_k();
     ASSERT_EQ(static_cast<qkv::Index>(n.q.size()), d_k);
     for (qkv::Index i = 0; i < d_k; ++i) {
         EXPECT_EQ(n.q[i], a.query(query, head * d_k + i));

@@ -40,7 +40,7 @@ TEST_F(WeightsTest, LoadedWeightsSetDModelAndAreUsedAndUndoRestoresTheGeneratedO
     EXPECT_EQ(document->config().headCount, 4);  // 4 still divides 32
     EXPECT_EQ(document->weightsSource(), path);
     ASSERT_TRUE(document->result());
-    EXPECT_EQ(document->result()->weights.queryProjection, weights.queryProjection);
+    EXPECT_EQ(document->result()->weights->queryProjection, weights.queryProjection);
     EXPECT_TRUE(window->windowTitle().contains(QStringLiteral("layer.safetensors")));
 
     // d_model is now the file's: another value is refused at the field, the result stays.
@@ -57,7 +57,7 @@ TEST_F(WeightsTest, LoadedWeightsSetDModelAndAreUsedAndUndoRestoresTheGeneratedO
     settle();
     EXPECT_EQ(document->config().d_model, 64);
     EXPECT_TRUE(document->weightsSource().isEmpty());
-    EXPECT_EQ(document->result()->weights.queryProjection, generated->weights.queryProjection);
+    EXPECT_EQ(document->result()->weights->queryProjection, generated->weights->queryProjection);
 }
 
 TEST_F(WeightsTest, HeadCountMovesToTheNearestDivisorOfTheFilesDModel)

@@ -1,0 +1,43 @@
+#include "core/attention/rotary.hpp"
+
+#include <cassert>
+#include <cmath>
+
+namespace qkv {
+
+Eigen::VectorXd rotaryFrequencies(Index d_k, double base)
+{
+    Eigen::VectorXd theta(d_k / 2);
+    for (Index j = 0; j < d_k / 2; ++j)
+        theta(j) = std::pow(base, -2.0 * static_cast<double>(j) / static_cast<double>(d_k));
+    return theta;
+}
+
+void applyRotary(MatrixF& projected, Index d_k, RotaryLayout layout, double base)
+{
+    if (layout == RotaryLayout::None || d_k < 2) return;
+    assert(d_k % 2 == 0 && projected.cols() % d_k == 0);
+    const Eigen::VectorXd theta = rotaryFrequencies(d_k, base);
+    const Index half = d_k / 2;
+    const Index blocks = projected.cols() / d_k;
+    for (Index pos = 0; pos < projected.rows(); ++pos) {
+        for (Index j = 0; j < half; ++j) {
+            // Angles in double: pos * theta reaches 4096 radians, where float loses digits.
+            const double angle = static_cast<double>(pos) * theta(j);
+            const float c = static_cast<float>(std::cos(angle));
+            const float s = static_cast<float>(std::sin(angle));
+            const Index first = layout == RotaryLayout::RotateHalf ? j : 2 * j;
+            const Index second = layout == RotaryLayout::RotateHalf ? j + half : 2 * j + 1;
+            for (Index block = 0; block < blocks; ++block) {
+                float& x = projected(pos, block * d_k + first);
+                float& y = projected(pos, block * d_k + second);
+                const float rotatedX = x * c - y * s;
+                const float rotatedY = x * s + y * c;
+                x = rotatedX;
+                y = rotatedY;
+            }
+        }
+    }
+}
+
+}  // namespace qkv

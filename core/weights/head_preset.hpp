@@ -1,0 +1,47 @@
+#pragma once
+// A head preset: a recipe that sets one head's W_i^Q and W_i^K (and, where it must, W_i^V and
+// its rows of W^O) so the bilinear form x_q^T W_i x_k picks a known key (issue 7). Presets are
+// part of the Config: they are re-applied whenever d_model, h, the seed or the embeddings
+// change, and recorded in exports and sessions. The constructions: head_presets.hpp.
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "core/common/matrix.hpp"
+
+namespace qkv {
+
+enum class HeadPresetKind {
+    Uniform,        // every visible key equally (W_i^Q = 0)
+    SameToken,      // keys holding the query's word (case-insensitive)
+    PreviousToken,  // key t-1 (query 0: itself)
+    NextToken,      // key t+1 (last query: itself)
+    SamePosition,   // the key with the query's index (clamped to the last key)
+    SameMeaning,    // keys whose word means the same (meaning embeddings)
+    LowRank,        // a random head of rank r < d_k
+    Random,         // the generated weights of the current seed
+};
+
+// "uniform", "same-token", "previous-token", "next-token", "same-position", "same-meaning",
+// "low-rank", "random": the names of the command line, sessions and exports.
+std::string_view presetName(HeadPresetKind kind);
+std::optional<HeadPresetKind> parsePresetName(std::string_view name);
+const std::vector<HeadPresetKind>& allPresetKinds();
+// "same meaning": the words a head title uses.
+std::string_view presetTitle(HeadPresetKind kind);
+
+inline constexpr double defaultPresetSharpness = 1.0;
+
+struct HeadPreset {
+    Index head = 0;  // 0-based here; 1-based wherever people read or type it
+    HeadPresetKind kind = HeadPresetKind::Random;
+    // Multiplies the intended key's margin over the others (1 = the documented default).
+    double sharpness = defaultPresetSharpness;
+    Index rank = 1;  // low-rank only: the rank r of W_i, 1 <= r < d_k
+
+    bool operator==(const HeadPreset&) const = default;
+};
+
+}  // namespace qkv
