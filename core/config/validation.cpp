@@ -83,6 +83,36 @@ void checkPositionsAndEmbeddings(const Config& config, std::vector<ValidationIss
         issues.push_back({ConfigField::Embeddings, "The token-embedding scale must be a finite number above 0."});
 }
 
+// Presets that need position in X, and presets whose heads share a key/value head (g < h):
+// they write the same W^K block, so they must want the same one.
+void checkPresetGroups(const Config& config, std::vector<ValidationIssue>& issues)
+{
+    if (config.g() < 1 || config.headCount % config.g() != 0) return;  // reported by checkKeyValueHeads
+    const HeadGrouping g = config.grouping();
+    std::vector<const HeadPreset*> keyWriter(static_cast<std::size_t>(g.keyValueHeadCount), nullptr);
+    for (const HeadPreset& preset : config.presets) {
+        if (preset.head < 0 || preset.head >= config.headCount) continue;
+        const std::string name(presetName(preset.kind));
+        if (isPositionalPreset(preset.kind) && config.positional != PositionalEncoding::Sinusoidal)
+            issues.push_back({ConfigField::Presets, "Head " + std::to_string(preset.head + 1) + "'s " + name +
+                                                        " preset reads the sinusoidal encoding added to X; with " +
+                                                        std::string(positionalName(config.positional)) +
+                                                        " positions it cannot see where a token is."});
+        if (presetKeyBlock(preset.kind) == PresetKeyBlock::Untouched || g.keyValueHeadCount < 1) continue;
+        const HeadPreset*& writer = keyWriter[static_cast<std::size_t>(g.keyValueHeadOf(preset.head))];
+        const bool agree = !writer || (presetKeyBlock(writer->kind) == presetKeyBlock(preset.kind) &&
+                                       (presetKeyBlock(preset.kind) != PresetKeyBlock::Fitted || writer->kind == preset.kind));
+        if (!agree)
+            issues.push_back({ConfigField::Presets,
+                              "Heads " + std::to_string(writer->head + 1) + " and " + std::to_string(preset.head + 1) +
+                                  " share key/value head " + std::to_string(g.keyValueHeadOf(preset.head) + 1) + " (g = " +
+                                  std::to_string(g.keyValueHeadCount) + "), so their presets write the same W^K block: " +
+                                  std::string(presetName(writer->kind)) + " and " + name +
+                                  " need different ones. Raise g or choose presets that agree."});
+        if (!writer) writer = &preset;
+    }
+}
+
 void checkPresetsAndAblations(const Config& config, std::vector<ValidationIssue>& issues)
 {
     const Index h = config.headCount;
@@ -104,6 +134,7 @@ void checkPresetsAndAblations(const Config& config, std::vector<ValidationIssue>
                                                         std::to_string(config.d_k()) + "; r is " +
                                                         std::to_string(preset.rank) + "."});
     }
+    checkPresetGroups(config, issues);
     for (const Index head : config.ablatedHeads)
         if (head < 0 || head >= h)
             issues.push_back({ConfigField::Ablation, "Head " + std::to_string(head + 1) + " cannot be switched off: there are h = " +

@@ -1,5 +1,6 @@
 #include "core/pipeline/compute.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <new>
 
@@ -112,15 +113,20 @@ AttentionOptions attentionOptions(const Config& config)
 // Generated or user weights, then the head presets (core/presets), then the scale sliders.
 void prepareWeights(Result& result, const Config& config, const UserInputs& inputs, GeneratedWeightsCache* cache)
 {
-    std::shared_ptr<const AttentionWeights> base = inputs.weights;
-    if (!base) {
-        if (cache) base = cache->get(config);
-        else base = std::make_shared<const AttentionWeights>(initialiseWeights(
-                 config.d_model, config.g() * config.d_k(), config.seed, config.init, config.withBias));
-    }
+    const auto generate = [&] {
+        return cache ? cache->get(config)
+                     : std::make_shared<const AttentionWeights>(initialiseWeights(
+                           config.d_model, config.g() * config.d_k(), config.seed, config.init, config.withBias));
+    };
+    std::shared_ptr<const AttentionWeights> base = inputs.weights ? inputs.weights : generate();
     if (!config.presets.empty()) {
+        // Random and low-rank heads come from the seed's weights, even over loaded ones.
+        const bool needsGenerated = std::any_of(config.presets.begin(), config.presets.end(), [](const HeadPreset& p) {
+            return presetKeyBlock(p.kind) == PresetKeyBlock::Generated;
+        });
+        const std::shared_ptr<const AttentionWeights> generated = inputs.weights && needsGenerated ? generate() : base;
         auto withPresets = std::make_shared<AttentionWeights>(*base);
-        applyHeadPresets(*withPresets, config);
+        applyHeadPresets(*withPresets, config, *generated, cache ? &cache->presets() : nullptr);
         base = std::move(withPresets);
     }
     result.unscaledWeights = base;

@@ -11,6 +11,7 @@
 #include "core/attention/multi_head_attention.hpp"
 #include "core/common/expected.hpp"
 #include "core/config/config.hpp"
+#include "core/presets/head_presets.hpp"
 #include "core/text/tokenizer.hpp"
 #include "core/weights/attention_weights.hpp"
 
@@ -30,8 +31,11 @@ struct UserInputs {
 class GeneratedWeightsCache {
 public:
     std::shared_ptr<const AttentionWeights> get(const Config& config);
+    // Fitted positional heads and position-free bases of the head presets.
+    PresetCache& presets() { return presets_; }
 
 private:
+    PresetCache presets_;
     struct Key {
         Index d_model = 0, keyValueWidth = 0;
         std::uint64_t seed = 0;

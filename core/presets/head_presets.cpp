@@ -1,14 +1,192 @@
-// PLACEHOLDER: the constructions land in the next commits.
 #include "core/presets/head_presets.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "core/attention/rotary.hpp"
+#include "core/presets/positional_bases.hpp"
 
 namespace qkv {
 
-void applyHeadPresets(AttentionWeights& weights, const Config& config)
+namespace {
+
+// Columns of a d_k block the word-reading presets may use: all of them, except under rotary
+// positions, where only the slowly turning pairs keep a word's q and k aligned across a
+// sentence (a pair turning by more than half a radian over positionalFitSpan tokens is left out).
+std::vector<Index> slowColumns(const Config& config)
 {
-    const HeadGrouping g = config.grouping();
-    for (const HeadPreset& preset : config.presets) {
-        if (preset.kind == HeadPresetKind::Uniform) weights.queryHead(preset.head, g).setZero();
+    const Index d_k = config.d_k();
+    std::vector<Index> columns;
+    if (!isRotary(config.positional)) {
+        for (Index c = 0; c < d_k; ++c) columns.push_back(c);
+        return columns;
     }
+    const Eigen::VectorXd theta = rotaryFrequencies(d_k, config.ropeBase);
+    for (Index j = 0; j < d_k / 2; ++j) {
+        if (theta(j) * static_cast<double>(positionalFitSpan) > 0.5) continue;
+        const bool half = config.positional == PositionalEncoding::Rotary;
+        columns.push_back(half ? j : 2 * j);
+        columns.push_back(half ? j + d_k / 2 : 2 * j + 1);
+    }
+    if (columns.empty())
+        for (Index c = 0; c < d_k; ++c) columns.push_back(c);
+    return columns;
+}
+
+// The word-reading heads: W_i^Q = alpha N, W_i^K = N with N orthonormal directions free of
+// position, so q.k = alpha s^2 |N^T e_q|... is large exactly when the two words' vectors agree.
+void setWordHead(AttentionWeights& w, const HeadGrouping& g, Index head, const Config& config, double sharpness,
+                 PresetCache& cache)
+{
+    const std::vector<Index> columns = slowColumns(config);
+    const auto used = static_cast<Index>(columns.size());
+    const std::shared_ptr<const MatrixD> basis = cache.positionFreeBasis(config.d_model, used);
+    const double s = config.tokenEmbeddingScale;
+    // E |N^T s e|^2 = s^2 used for e ~ N(0, I): the intended key scores alpha s^2 used * scale.
+    const double scoreScale = config.scaleScores ? 1.0 / std::sqrt(static_cast<double>(g.d_k)) : 1.0;
+    const double alpha = wordPresetMargin * sharpness / (s * s * static_cast<double>(used) * scoreScale);
+    auto query = w.queryHead(head, g);
+    auto key = w.keyHead(head, g);
+    query.setZero();
+    key.setZero();
+    for (Index c = 0; c < used; ++c) {
+        query.col(columns[static_cast<std::size_t>(c)]) = (alpha * basis->col(c)).cast<float>();
+        key.col(columns[static_cast<std::size_t>(c)]) = basis->col(c).cast<float>();
+    }
+}
+
+void setPositionalHead(AttentionWeights& w, const HeadGrouping& g, const HeadPreset& preset, const Config& config,
+                       PresetCache& cache)
+{
+    const auto fitted = cache.positionalHead(preset.kind, config.d_model, g.d_k, config.tokenEmbeddingScale);
+    // The fit assumes scores scaled by 1/sqrt(d_k); without the scale (T5) shrink q instead.
+    const double unscaled = config.scaleScores ? 1.0 : 1.0 / std::sqrt(static_cast<double>(g.d_k));
+    w.queryHead(preset.head, g) = (fitted->query * (preset.sharpness * unscaled)).cast<float>();
+    w.keyHead(preset.head, g) = fitted->key.cast<float>();
+}
+
+void zeroHeadBiases(AttentionWeights& w, const HeadGrouping& g, Index head)
+{
+    if (!w.hasBias()) return;
+    w.queryBias->segment(head * g.d_k, g.d_k).setZero();
+    w.keyBias->segment(g.keyValueHeadOf(head) * g.d_k, g.d_k).setZero();
+}
+
+void applyPreset(AttentionWeights& w, const HeadGrouping& g, const HeadPreset& preset, const Config& config,
+                 const AttentionWeights& generated, PresetCache& cache)
+{
+    const Index head = preset.head;
+    switch (preset.kind) {
+    case HeadPresetKind::Uniform:
+        w.queryHead(head, g).setZero();  // every score 0: the softmax spreads evenly
+        break;
+    case HeadPresetKind::Random:
+        w.queryHead(head, g) = generated.queryHead(head, g) * static_cast<float>(preset.sharpness);
+        w.keyHead(head, g) = generated.keyHead(head, g);
+        w.valueHead(head, g) = generated.valueHead(head, g);
+        w.outputHead(head, g) = generated.outputHead(head, g);
+        break;
+    case HeadPresetKind::LowRank:
+        // Zero columns r.. of W_i^Q: W_i = W_i^Q (W_i^K)^T has rank exactly r (no float
+        // rounding can lift the zero singular values).
+        w.queryHead(head, g) = generated.queryHead(head, g) * static_cast<float>(preset.sharpness);
+        w.queryHead(head, g).rightCols(g.d_k - preset.rank).setZero();
+        w.keyHead(head, g) = generated.keyHead(head, g);
+        break;
+    case HeadPresetKind::SameToken:
+    case HeadPresetKind::SameMeaning:
+        setWordHead(w, g, head, config, preset.sharpness, cache);
+        break;
+    case HeadPresetKind::PreviousToken:
+    case HeadPresetKind::NextToken:
+    case HeadPresetKind::SamePosition:
+        setPositionalHead(w, g, preset, config, cache);
+        break;
+    }
+    zeroHeadBiases(w, g, head);
+}
+
+}  // namespace
+
+std::shared_ptr<const PositionalHead> PresetCache::positionalHead(HeadPresetKind kind, Index d_model, Index d_k,
+                                                                  float tokenScale)
+{
+    const HeadKey key{kind, d_model, d_k, tokenScale};
+    {
+        std::lock_guard lock(mutex_);
+        if (const auto found = heads_.find(key); found != heads_.end()) return found->second;
+    }
+    auto head = std::make_shared<const PositionalHead>(fitPositionalHead(kind, d_model, d_k, tokenScale));
+    std::lock_guard lock(mutex_);
+    if (heads_.size() > 32) heads_.clear();  // bounded: a few sizes are in use at a time
+    heads_[key] = head;
+    return head;
+}
+
+std::shared_ptr<const MatrixD> PresetCache::positionFreeBasis(Index d_model, Index columns)
+{
+    const auto key = std::pair{d_model, columns};
+    {
+        std::lock_guard lock(mutex_);
+        if (const auto found = bases_.find(key); found != bases_.end()) return found->second;
+    }
+    auto basis = std::make_shared<const MatrixD>(qkv::positionFreeBasis(d_model, columns));
+    std::lock_guard lock(mutex_);
+    if (bases_.size() > 32) bases_.clear();
+    bases_[key] = basis;
+    return basis;
+}
+
+bool PresetCache::needsWork(const Config& config) const
+{
+    std::lock_guard lock(mutex_);
+    for (const HeadPreset& p : config.presets) {
+        if (isPositionalPreset(p.kind) &&
+            !heads_.count(HeadKey{p.kind, config.d_model, config.d_k(), config.tokenEmbeddingScale}))
+            return true;
+        if ((p.kind == HeadPresetKind::SameToken || p.kind == HeadPresetKind::SameMeaning)) {
+            bool cached = false;
+            for (const auto& [key, basis] : bases_) cached = cached || key.first == config.d_model;
+            if (!cached) return true;
+        }
+    }
+    return false;
+}
+
+void applyHeadPresets(AttentionWeights& weights, const Config& config, const AttentionWeights& generated,
+                      PresetCache* cache)
+{
+    PresetCache local;
+    PresetCache& use = cache ? *cache : local;
+    const HeadGrouping g = config.grouping();
+    for (const HeadPreset& preset : config.presets) applyPreset(weights, g, preset, config, generated, use);
+}
+
+Config withPreset(Config config, const HeadPreset& preset)
+{
+    std::erase_if(config.presets, [&](const HeadPreset& p) { return p.head == preset.head; });
+    config.presets.push_back(preset);
+    if (isPositionalPreset(preset.kind) && config.tokenEmbeddingScale == 1.0f)
+        config.tokenEmbeddingScale = positionalPresetTokenScale;
+    if (preset.kind == HeadPresetKind::SameMeaning) config.embeddings = EmbeddingKind::Meaning;
+    return config;
+}
+
+std::vector<std::string> presetSettingChanges(const Config& before, const Config& after)
+{
+    std::vector<std::string> changes;
+    if (before.tokenEmbeddingScale != after.tokenEmbeddingScale) {
+        std::ostringstream text;
+        text << "token embeddings scaled by " << after.tokenEmbeddingScale << " (the paper: 1), so that positions can be read";
+        changes.push_back(text.str());
+    }
+    if (before.embeddings != after.embeddings)
+        changes.push_back(std::string("embeddings by ") + std::string(embeddingsName(after.embeddings)) +
+                          (after.embeddings == EmbeddingKind::Meaning ? " (a word and its translations share a vector)" : ""));
+    if (before.positional != after.positional)
+        changes.push_back("positions: " + std::string(positionalName(after.positional)) +
+                          " (the positional presets read the sinusoidal encoding)");
+    return changes;
 }
 
 }  // namespace qkv

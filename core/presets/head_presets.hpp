@@ -1,14 +1,60 @@
 #pragma once
-// Applies a Config's head presets to a layer's weights (issue 7). The constructions and why
-// each bilinear form picks its key: docs/presets.md and head_presets.cpp.
+// Applies a Config's head presets to a layer's weights (issue 7). Each preset rewrites one
+// head's W_i^Q and W_i^K (W_i^K is the block of its key/value head, shared by its group when
+// g < h) and zeroes that head's b_i^Q and b_i^K, so the bilinear form alone decides where the
+// head looks. The constructions, and why each picks its key: docs/presets.md.
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "core/config/config.hpp"
+#include "core/presets/positional_heads.hpp"
 #include "core/weights/attention_weights.hpp"
 
 namespace qkv {
 
+// The token-embedding scale the positional presets set (from the paper's 1), so that the
+// encoding's signal stands above the words' (docs/presets.md, measured there).
+inline constexpr float positionalPresetTokenScale = 0.1f;
+// How far (in nats, after 1/sqrt(d_k)) the word-reading presets lift the intended key above a
+// typical key at sharpness 1.
+inline constexpr double wordPresetMargin = 8.0;
+
+// Fitted positional heads and position-free bases, kept between computations (both cost
+// ~0.1-1 s). Thread-safe; owned by the caller (the app's document), never global.
+class PresetCache {
+public:
+    std::shared_ptr<const PositionalHead> positionalHead(HeadPresetKind kind, Index d_model, Index d_k, float tokenScale);
+    std::shared_ptr<const MatrixD> positionFreeBasis(Index d_model, Index columns);
+    // True when applying `config`'s presets would fit or factor something not cached yet.
+    bool needsWork(const Config& config) const;
+
+private:
+    using HeadKey = std::tuple<HeadPresetKind, Index, Index, float>;
+    mutable std::mutex mutex_;
+    std::map<HeadKey, std::shared_ptr<const PositionalHead>> heads_;
+    std::map<std::pair<Index, Index>, std::shared_ptr<const MatrixD>> bases_;
+};
+
 // Rewrites the heads named by config.presets in `weights` (which must fit config.grouping()).
-// Other heads are untouched. Deterministic: a function of the Config alone.
-void applyHeadPresets(AttentionWeights& weights, const Config& config);
+// `generated` are the seed's weights for this config (random and low-rank heads come from
+// them). Other heads are untouched. Deterministic: a function of the Config alone.
+void applyHeadPresets(AttentionWeights& weights, const Config& config, const AttentionWeights& generated,
+                      PresetCache* cache = nullptr);
+
+// `config` with `preset` set on its head (replacing that head's preset), and the settings the
+// preset needs beyond its head: the positional presets scale the token embedding by
+// positionalPresetTokenScale (from the paper's 1), same-meaning switches to meaning embeddings.
+// The positional option is left alone: a positional preset under rotary positions is reported
+// by validateConfig. The paper's settings stay one step away (the caller shows what changed;
+// presetSettingChanges says it in words).
+Config withPreset(Config config, const HeadPreset& preset);
+// The settings (other than presets) that differ between `before` and `after`, in words
+// ("token embeddings scaled by 0.1", "embeddings by meaning"). Empty when none.
+std::vector<std::string> presetSettingChanges(const Config& before, const Config& after);
 
 }  // namespace qkv

@@ -34,6 +34,28 @@ std::string_view presetTitle(HeadPresetKind kind);
 
 inline constexpr double defaultPresetSharpness = 1.0;
 
+// previous-token, next-token, same-position: they read the sinusoidal encoding added to X.
+inline bool isPositionalPreset(HeadPresetKind kind)
+{
+    return kind == HeadPresetKind::PreviousToken || kind == HeadPresetKind::NextToken ||
+           kind == HeadPresetKind::SamePosition;
+}
+// What a preset writes into its key/value head's W^K block (presets sharing a block under
+// g < h must agree): nothing (uniform), the seed's block (random, low-rank), the
+// position-free basis (same-token, same-meaning), or its own fitted block (positional).
+enum class PresetKeyBlock { Untouched, Generated, PositionFree, Fitted };
+inline PresetKeyBlock presetKeyBlock(HeadPresetKind kind)
+{
+    switch (kind) {
+    case HeadPresetKind::Uniform: return PresetKeyBlock::Untouched;
+    case HeadPresetKind::Random:
+    case HeadPresetKind::LowRank: return PresetKeyBlock::Generated;
+    case HeadPresetKind::SameToken:
+    case HeadPresetKind::SameMeaning: return PresetKeyBlock::PositionFree;
+    default: return PresetKeyBlock::Fitted;
+    }
+}
+
 struct HeadPreset {
     Index head = 0;  // 0-based here; 1-based wherever people read or type it
     HeadPresetKind kind = HeadPresetKind::Random;
