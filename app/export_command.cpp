@@ -1,115 +1,20 @@
 #include "app/export_command.hpp"
 
-#include <charconv>
-#include <cmath>
 #include <cstdio>
-#include <optional>
 #include <string>
 #include <string_view>
 
+#include "app/export_arguments.hpp"
 #include "core/config/examples.hpp"
 #include "core/config/validation.hpp"
 #include "core/export/result_export.hpp"
 #include "core/io/weights_file.hpp"
 #include "core/pipeline/compute.hpp"
+#include "core/session/session.hpp"
 
 namespace qkv::app {
 
 namespace {
-
-struct ExportArguments {
-    Config config = builtInExample();
-    ExportFormat format = ExportFormat::Json;
-    bool formatGiven = false;
-    std::string out;
-    std::optional<std::string> weightsFile;
-    std::optional<std::string> sourceEmbeddingsFile;
-    std::optional<std::string> targetEmbeddingsFile;
-};
-
-// A bad argument: one line naming it, exit status 2.
-struct ArgumentError {
-    std::string message;
-};
-
-template <class Integer>
-Integer parseInteger(std::string_view option, std::string_view text)
-{
-    Integer value{};
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc{} || end != text.data() + text.size())
-        throw ArgumentError{std::string(option) + ": '" + std::string(text) + "' is not a whole number"};
-    return value;
-}
-
-float parseScale(std::string_view option, std::string_view text)
-{
-    float value = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc{} || end != text.data() + text.size() || !std::isfinite(value))
-        throw ArgumentError{std::string(option) + ": '" + std::string(text) + "' is not a number"};
-    return value;
-}
-
-std::string optionFor(ConfigField field)
-{
-    switch (field) {
-    case ConfigField::Source: return "--source";
-    case ConfigField::Target: return "--target";
-    case ConfigField::Mode: return "--mode";
-    case ConfigField::DModel: return "--d-model";
-    case ConfigField::Heads: return "--heads";
-    case ConfigField::KeyValueHeads: return "--heads";
-    case ConfigField::Weights: return "--weights";
-    case ConfigField::Embeddings: return "--source-embeddings/--target-embeddings";
-    }
-    return "export";
-}
-
-ExportArguments parseArguments(int argc, char** argv)
-{
-    ExportArguments args;
-    for (int i = 2; i < argc; ++i) {
-        const std::string_view option = argv[i];
-        const auto next = [&]() -> std::string_view {
-            if (i + 1 >= argc) throw ArgumentError{std::string(option) + ": needs a value"};
-            return argv[++i];
-        };
-        if (option == "--source") args.config.sourceText = next();
-        else if (option == "--target") args.config.targetText = next();
-        else if (option == "--mode") {
-            const std::string_view mode = next();
-            if (!parseMode(mode, args.config.mode))
-                throw ArgumentError{"--mode: '" + std::string(mode) + "' is not one of self, causal, cross"};
-        } else if (option == "--d-model") args.config.d_model = parseInteger<Index>(option, next());
-        else if (option == "--heads") args.config.headCount = parseInteger<Index>(option, next());
-        else if (option == "--seed") args.config.seed = parseInteger<std::uint64_t>(option, next());
-        else if (option == "--no-positional") args.config.positional = PositionalEncoding::None;
-        else if (option == "--bias") args.config.withBias = true;
-        else if (option == "--init") {
-            const std::string_view init = next();
-            if (init == "xavier") args.config.init = WeightInit::XavierUniform;
-            else if (init == "normal") args.config.init = WeightInit::Normal;
-            else throw ArgumentError{"--init: '" + std::string(init) + "' is not one of xavier, normal"};
-        } else if (option == "--scale-q") args.config.scales.query = parseScale(option, next());
-        else if (option == "--scale-k") args.config.scales.key = parseScale(option, next());
-        else if (option == "--scale-v") args.config.scales.value = parseScale(option, next());
-        else if (option == "--scale-o") args.config.scales.output = parseScale(option, next());
-        else if (option == "--weights") args.weightsFile = std::string(next());
-        else if (option == "--source-embeddings") args.sourceEmbeddingsFile = std::string(next());
-        else if (option == "--target-embeddings") args.targetEmbeddingsFile = std::string(next());
-        else if (option == "--format") {
-            const std::string_view format = next();
-            if (!parseExportFormat(format, args.format))
-                throw ArgumentError{"--format: '" + std::string(format) + "' is not one of json, csv, npy"};
-            args.formatGiven = true;
-        } else if (option == "--out") args.out = next();
-        else throw ArgumentError{"unknown argument '" + std::string(option) + "' (see qkv-studio export --help)"};
-    }
-    if (args.out.empty()) throw ArgumentError{"--out: an output path is required"};
-    if (!args.formatGiven) throw ArgumentError{"--format: required (json, csv or npy)"};
-    return args;
-}
 
 int fail(int status, const std::string& message)
 {
@@ -117,11 +22,76 @@ int fail(int status, const std::string& message)
     return status;
 }
 
+// A failure reading a file: exit status 1 with the message.
+struct ReadError {
+    std::string message;
+};
+
+// Weights from --weights: d_model, the biases and g follow the file.
+void loadWeights(const std::string& file, Session& session)
+{
+    Expected<AttentionWeights> weights = loadAttentionWeights(file);
+    if (!weights) throw ReadError{weights.error()};
+    Config& c = session.config;
+    c.d_model = weights->d_model();
+    c.withBias = weights->hasBias();
+    if (c.headCount >= 1 && c.d_model % c.headCount == 0 && weights->keyValueWidth() != c.d_model)
+        c.keyValueHeadCount = weights->keyValueWidth() / c.d_k();
+    session.weights = std::make_shared<const AttentionWeights>(std::move(*weights));
+    session.weightsProvenance = {file, {}, {}};
+}
+
+std::shared_ptr<const MatrixF> loadEmbeddings(const std::string& file)
+{
+    Expected<MatrixF> matrix = loadEmbeddingMatrix(file);
+    if (!matrix) throw ReadError{matrix.error()};
+    return std::make_shared<const MatrixF>(std::move(*matrix));
+}
+
+// The session the arguments describe: --session (or the built-in example), then the settings
+// given on the command line, then the files, then presets and ablations.
+Session sessionFromArguments(const ExportArguments& args)
+{
+    Session session;
+    if (args.sessionFile) {
+        Expected<Session> opened = readSession(*args.sessionFile);
+        if (!opened) throw ReadError{opened.error()};
+        session = std::move(*opened);
+    } else {
+        session.config = builtInExample();
+    }
+    for (const auto& set : args.settings) set(session.config);
+    if (args.weightsFile) loadWeights(*args.weightsFile, session);
+    if (args.sourceEmbeddingsFile) {
+        session.sourceEmbeddings = loadEmbeddings(*args.sourceEmbeddingsFile);
+        session.sourceEmbeddingsFile = *args.sourceEmbeddingsFile;
+    }
+    if (args.targetEmbeddingsFile) {
+        session.targetEmbeddings = loadEmbeddings(*args.targetEmbeddingsFile);
+        session.targetEmbeddingsFile = *args.targetEmbeddingsFile;
+    }
+    applyHeadOptions(args, session.config);
+    return session;
+}
+
+ExportProvenance provenanceOf(const Session& session)
+{
+    ExportProvenance provenance;
+    if (!session.weightsProvenance.file.empty()) provenance.weights = session.weightsProvenance.file;
+    else if (session.weights) provenance.weights = "session";
+    provenance.weightsLayer = session.weightsProvenance.layer;
+    provenance.sourceEmbeddings = session.sourceEmbeddings ? session.sourceEmbeddingsFile : std::string();
+    provenance.targetEmbeddings = session.targetEmbeddings ? session.targetEmbeddingsFile : std::string();
+    if (session.sourceEmbeddings && provenance.sourceEmbeddings.empty()) provenance.sourceEmbeddings = "session";
+    if (session.targetEmbeddings && provenance.targetEmbeddings.empty()) provenance.targetEmbeddings = "session";
+    return provenance;
+}
+
 }  // namespace
 
 const char* exportUsage()
 {
-    return "Usage: qkv-studio export [options] --format json|csv|npy --out PATH\n"
+    return "Usage: qkv-studio export [options] --format json|csv|npy|session --out PATH\n"
            "\n"
            "Computes multi-head attention without a display and writes it for other tools.\n"
            "Defaults are the built-in example (an English source, its French target, cross mode).\n"
@@ -132,17 +102,31 @@ const char* exportUsage()
            "                             cross: queries from the target, keys/values from the source\n"
            "  --d-model N                model width (default 64)\n"
            "  --heads H                  number of heads h; must divide d_model (default 4)\n"
+           "  --kv-heads G               key/value heads g, dividing h (default h; 1: multi-query)\n"
            "  --seed S                   seed of generated embeddings and weights (default 2017)\n"
            "  --init xavier|normal       weight initialisation (default xavier)\n"
            "  --bias                     add (zero-initialised) biases\n"
            "  --scale-q/-k/-v/-o X       multiply W^Q, W^K, W^V or W^O by X\n"
-           "  --no-positional            no sinusoidal positional encoding\n"
+           "  --positional KIND          sinusoidal (added to X, the paper), rotary, rotary-interleaved\n"
+           "                             (q and k turned by position) or none (--no-positional)\n"
+           "  --rope-base B              rotary base (default 10000)\n"
+           "  --embeddings word|meaning  a vector per word, or per meaning shared by translations\n"
+           "  --token-scale X            multiply the token embeddings by X (the paper: 1)\n"
+           "  --preset NAME              every head: uniform, same-token, previous-token, next-token,\n"
+           "                             same-position, same-meaning, low-rank, random\n"
+           "  --preset 1=NAME,3=NAME     chosen heads only (numbered from 1); the others keep theirs\n"
+           "  --preset-sharpness X       multiply the presets' scores by X (default 1)\n"
+           "  --low-rank R               the rank of low-rank presets, 1 <= R < d_k (default 1)\n"
+           "  --ablate 2,3               switch heads off (from 1): their Concat blocks are zeroed\n"
+           "  --session FILE             start from a saved session (.qkv.json); options given\n"
+           "                             with it change that session\n"
            "  --weights FILE             safetensors: W_Q W_K W_V W_O [b_Q ...] or PyTorch\n"
            "                             nn.MultiheadAttention names (in_proj_weight, ...)\n"
            "  --source-embeddings FILE   .npy (n x d_model) replacing the generated source X\n"
            "  --target-embeddings FILE   .npy (n x d_model) replacing the generated target X\n"
-           "  --format json|csv|npy      json: one document (docs/formats.md); csv: one row per\n"
-           "                             head, query and key; npy: a folder of arrays\n"
+           "  --format FORMAT            json: one document (docs/formats.md); csv: one row per\n"
+           "                             head, query and key; npy: a folder of arrays; session:\n"
+           "                             a .qkv.json session the app opens\n"
            "  --out PATH                 output file (folder for npy), replaced atomically\n"
            "\n"
            "Exit status: 0 written, 1 a file could not be read, computed or written, 2 bad argument.\n";
@@ -157,47 +141,32 @@ int runExportCommand(int argc, char** argv)
         }
     }
     ExportArguments args;
+    Session session;
     try {
-        args = parseArguments(argc, argv);
+        args = parseExportArguments(argc, argv);
+        session = sessionFromArguments(args);
     } catch (const ArgumentError& error) {
         return fail(2, error.message);
+    } catch (const ReadError& error) {
+        return fail(1, error.message);
     }
-
-    UserInputs inputs;
-    ExportProvenance provenance;
-    if (args.weightsFile) {
-        Expected<AttentionWeights> weights = loadAttentionWeights(*args.weightsFile);
-        if (!weights) return fail(1, weights.error());
-        // The file decides d_model and whether there are biases.
-        args.config.d_model = weights->d_model();
-        args.config.withBias = weights->hasBias();
-        inputs.weights = std::make_shared<const AttentionWeights>(std::move(*weights));
-        provenance.weights = *args.weightsFile;
-    }
-    const auto loadEmbeddings = [&](const std::optional<std::string>& file, std::shared_ptr<const MatrixF>& into,
-                                    std::string& record) -> std::optional<std::string> {
-        if (!file) return std::nullopt;
-        Expected<MatrixF> matrix = loadEmbeddingMatrix(*file);
-        if (!matrix) return matrix.error();
-        into = std::make_shared<const MatrixF>(std::move(*matrix));
-        record = *file;
-        return std::nullopt;
-    };
-    if (auto error = loadEmbeddings(args.sourceEmbeddingsFile, inputs.sourceEmbeddings, provenance.sourceEmbeddings))
-        return fail(1, *error);
-    if (auto error = loadEmbeddings(args.targetEmbeddingsFile, inputs.targetEmbeddings, provenance.targetEmbeddings))
-        return fail(1, *error);
 
     // Configuration problems are argument problems: name the option.
     SentenceOverrides overrides;
-    if (inputs.sourceEmbeddings) overrides.sourceRows = inputs.sourceEmbeddings->rows();
-    if (inputs.targetEmbeddings) overrides.targetRows = inputs.targetEmbeddings->rows();
-    if (const auto issues = validateConfig(args.config, overrides); !issues.empty())
+    if (session.sourceEmbeddings) overrides.sourceRows = session.sourceEmbeddings->rows();
+    if (session.targetEmbeddings) overrides.targetRows = session.targetEmbeddings->rows();
+    if (const auto issues = validateConfig(session.config, overrides); !issues.empty())
         return fail(2, optionFor(issues.front().field) + ": " + issues.front().message);
 
-    const Expected<std::shared_ptr<const Result>> result = compute(args.config, inputs);
+    if (args.format == "session") {
+        if (Status written = writeSession(args.out, session); !written) return fail(1, written.error());
+        return 0;
+    }
+    const Expected<std::shared_ptr<const Result>> result = compute(session.config, session.inputs());
     if (!result) return fail(1, result.error());
-    if (Status written = exportResult(**result, args.format, args.out, provenance); !written)
+    ExportFormat format = ExportFormat::Json;
+    parseExportFormat(args.format, format);
+    if (Status written = exportResult(**result, format, args.out, provenanceOf(session)); !written)
         return fail(1, written.error());
     return 0;
 }

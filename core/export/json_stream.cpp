@@ -134,6 +134,12 @@ void JsonStream::null()
     file_.write("null");
 }
 
+void JsonStream::raw(std::string_view json)
+{
+    separate();
+    file_.write(json);
+}
+
 void JsonStream::matrix(const MatrixF& m)
 {
     beginArray();

@@ -30,6 +30,8 @@ public:
     void value(float number);
     void value(double number);
     void null();
+    // A value already serialised as JSON (one complete value, e.g. an object).
+    void raw(std::string_view json);
 
     // A matrix as a list of rows, one row per line.
     void matrix(const MatrixF& m);

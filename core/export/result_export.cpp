@@ -10,6 +10,8 @@
 #include "core/factored/factored_matrix.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/npy.hpp"
+#include "core/presets/head_presets.hpp"
+#include "core/session/config_json.hpp"
 
 namespace qkv {
 
@@ -18,36 +20,22 @@ namespace {
 constexpr std::int64_t formatVersion = 1;
 
 
+// The config in the one spelling sessions use (core/session/config_json.hpp), plus where the
+// inputs came from and what the presets changed beyond their heads.
 void writeConfig(JsonStream& json, const Result& r, const ExportProvenance& provenance)
 {
-    const Config& c = r.config;
+    nlohmann::json config = configToJson(r.config);
+    config["bias"] = r.weights->hasBias();
+    config["weights"] = provenance.weights;
+    if (!provenance.weightsLayer.empty()) config["weights_layer"] = provenance.weightsLayer;
+    config["source_embeddings"] = provenance.sourceEmbeddings.empty() ? "generated" : provenance.sourceEmbeddings;
+    config["target_embeddings"] = provenance.targetEmbeddings.empty() ? "generated" : provenance.targetEmbeddings;
+    Config paper = r.config;  // the paper's embedding settings, to name what differs from them
+    paper.tokenEmbeddingScale = 1.0f;
+    paper.embeddings = EmbeddingKind::Word;
+    config["embedding_changes"] = presetSettingChanges(paper, r.config);
     json.key("config");
-    json.beginObject();
-    json.key("mode"); json.value(modeName(c.mode));
-    json.key("d_model"); json.value(static_cast<std::int64_t>(c.d_model));
-    json.key("heads"); json.value(static_cast<std::int64_t>(c.headCount));
-    json.key("d_k"); json.value(static_cast<std::int64_t>(c.d_k()));
-    json.key("seed"); json.value(static_cast<std::int64_t>(c.seed));
-    json.key("init"); json.value(initName(c.init));
-    json.key("positional_encoding"); json.value(c.positionalAdded());
-    json.key("bias"); json.value(r.weights->hasBias());
-    json.key("scales");
-    json.beginObject();
-    json.key("W_Q"); json.value(c.scales.query);
-    json.key("W_K"); json.value(c.scales.key);
-    json.key("W_V"); json.value(c.scales.value);
-    json.key("W_O"); json.value(c.scales.output);
-    json.endObject();
-    json.key("source"); json.value(std::string_view(c.sourceText));
-    json.key("target"); json.value(std::string_view(c.targetText));
-    json.key("weights"); json.value(std::string_view(provenance.weights));
-    json.key("source_embeddings");
-    if (provenance.sourceEmbeddings.empty()) json.value("generated");
-    else json.value(std::string_view(provenance.sourceEmbeddings));
-    json.key("target_embeddings");
-    if (provenance.targetEmbeddings.empty()) json.value("generated");
-    else json.value(std::string_view(provenance.targetEmbeddings));
-    json.endObject();
+    json.raw(config.dump());
 }
 
 // At most `limit` rows, evenly spaced, first and last included.
@@ -94,7 +82,7 @@ void writeCost(JsonStream& json, const Result& r)
     LayerShape shape;
     shape.d_model = r.config.d_model;
     shape.heads = r.config.headCount;
-    shape.keyValueHeads = r.config.headCount;
+    shape.keyValueHeads = r.config.g();
     shape.withBias = r.weights->hasBias();
     const Count n_q = r.attention.queryCount(), n_k = r.attention.keyCount();
     json.key("cost");

@@ -18,6 +18,7 @@ bool parseExportFormat(std::string_view name, ExportFormat& format);
 // Where the inputs came from, recorded in the output for reproducibility.
 struct ExportProvenance {
     std::string weights = "generated";  // "generated" or the weights file given
+    std::string weightsLayer;           // the checkpoint layer, when one was chosen
     std::string sourceEmbeddings;       // file, or empty for generated
     std::string targetEmbeddings;
 };

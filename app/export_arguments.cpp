@@ -1,0 +1,225 @@
+#include "app/export_arguments.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <string_view>
+
+#include "core/presets/head_presets.hpp"
+
+namespace qkv::app {
+
+namespace {
+
+template <class Integer>
+Integer parseInteger(std::string_view option, std::string_view text)
+{
+    Integer value{};
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc{} || end != text.data() + text.size())
+        throw ArgumentError{std::string(option) + ": '" + std::string(text) + "' is not a whole number"};
+    return value;
+}
+
+template <class Floating>
+Floating parseNumber(std::string_view option, std::string_view text)
+{
+    Floating value{};
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc{} || end != text.data() + text.size() || !std::isfinite(value))
+        throw ArgumentError{std::string(option) + ": '" + std::string(text) + "' is not a number"};
+    return value;
+}
+
+std::string nonEmptyPath(std::string_view option, std::string_view text)
+{
+    if (text.empty()) throw ArgumentError{std::string(option) + ": the path is empty"};
+    return std::string(text);
+}
+
+template <class Enum>
+Enum parseChoice(std::string_view option, std::string_view text, bool (*parse)(std::string_view, Enum&),
+                 const char* allowed)
+{
+    Enum value{};
+    if (!parse(text, value))
+        throw ArgumentError{std::string(option) + ": '" + std::string(text) + "' is not one of " + allowed};
+    return value;
+}
+
+std::vector<std::string_view> splitOnCommas(std::string_view text)
+{
+    std::vector<std::string_view> parts;
+    while (true) {
+        const auto comma = text.find(',');
+        parts.push_back(text.substr(0, comma));
+        if (comma == std::string_view::npos) return parts;
+        text.remove_prefix(comma + 1);
+    }
+}
+
+// A head number as people type it (from 1), checked against h.
+Index parseHead(std::string_view option, std::string_view text, Index headCount)
+{
+    const Index head = parseInteger<Index>(option, text);
+    if (head < 1 || head > headCount)
+        throw ArgumentError{std::string(option) + ": head " + std::string(text) + " does not exist; heads are numbered 1 to " +
+                            std::to_string(headCount)};
+    return head - 1;
+}
+
+HeadPresetKind parsePreset(std::string_view text)
+{
+    if (const auto kind = parsePresetName(text)) return *kind;
+    std::string names;
+    for (const HeadPresetKind kind : allPresetKinds()) names += (names.empty() ? "" : ", ") + std::string(presetName(kind));
+    throw ArgumentError{"--preset: '" + std::string(text) + "' is not a preset (" + names + ")"};
+}
+
+// Every option that takes a value: its name and what it does to the arguments.
+using Setter = std::function<void(ExportArguments&, std::string_view option, std::string_view value)>;
+using ConfigSetter = std::function<void(Config&, std::string_view option, std::string_view value)>;
+
+Setter setting(ConfigSetter set)
+{
+    return [set = std::move(set)](ExportArguments& args, std::string_view option, std::string_view value) {
+        // Checked now (so a typo is reported at once), applied once the session is known.
+        Config probe;
+        set(probe, option, value);
+        args.settings.push_back([set, option = std::string(option), value = std::string(value)](Config& c) {
+            set(c, option, value);
+        });
+    };
+}
+
+const std::vector<std::pair<std::string_view, Setter>>& valueOptions()
+{
+    static const std::vector<std::pair<std::string_view, Setter>> options = {
+        {"--source", setting([](Config& c, auto, auto v) { c.sourceText = v; })},
+        {"--target", setting([](Config& c, auto, auto v) { c.targetText = v; })},
+        {"--mode", setting([](Config& c, auto o, auto v) { c.mode = parseChoice(o, v, &parseMode, "self, causal, cross"); })},
+        {"--d-model", setting([](Config& c, auto o, auto v) { c.d_model = parseInteger<Index>(o, v); })},
+        {"--heads", setting([](Config& c, auto o, auto v) { c.headCount = parseInteger<Index>(o, v); })},
+        {"--kv-heads", setting([](Config& c, auto o, auto v) { c.keyValueHeadCount = parseInteger<Index>(o, v); })},
+        {"--seed", setting([](Config& c, auto o, auto v) { c.seed = parseInteger<std::uint64_t>(o, v); })},
+        {"--init", setting([](Config& c, auto o, auto v) { c.init = parseChoice(o, v, &parseInit, "xavier, normal"); })},
+        {"--positional", setting([](Config& c, auto o, auto v) {
+             c.positional = parseChoice(o, v, &parsePositional, "sinusoidal, rotary, rotary-interleaved, none");
+         })},
+        {"--rope-base", setting([](Config& c, auto o, auto v) { c.ropeBase = parseNumber<double>(o, v); })},
+        {"--scale-q", setting([](Config& c, auto o, auto v) { c.scales.query = parseNumber<float>(o, v); })},
+        {"--scale-k", setting([](Config& c, auto o, auto v) { c.scales.key = parseNumber<float>(o, v); })},
+        {"--scale-v", setting([](Config& c, auto o, auto v) { c.scales.value = parseNumber<float>(o, v); })},
+        {"--scale-o", setting([](Config& c, auto o, auto v) { c.scales.output = parseNumber<float>(o, v); })},
+        {"--session", [](ExportArguments& a, auto o, auto v) { a.sessionFile = nonEmptyPath(o, v); }},
+        {"--weights", [](ExportArguments& a, auto o, auto v) { a.weightsFile = nonEmptyPath(o, v); }},
+        {"--source-embeddings", [](ExportArguments& a, auto o, auto v) { a.sourceEmbeddingsFile = nonEmptyPath(o, v); }},
+        {"--target-embeddings", [](ExportArguments& a, auto o, auto v) { a.targetEmbeddingsFile = nonEmptyPath(o, v); }},
+        {"--preset", [](ExportArguments& a, auto, auto v) { a.presets = std::string(v); }},
+        {"--preset-sharpness", [](ExportArguments& a, auto o, auto v) {
+             a.presetSharpness = parseNumber<double>(o, v);
+             if (a.presetSharpness <= 0.0) throw ArgumentError{"--preset-sharpness: must be above 0"};
+         }},
+        {"--low-rank", [](ExportArguments& a, auto o, auto v) { a.lowRank = parseInteger<Index>(o, v); }},
+        {"--ablate", [](ExportArguments& a, auto, auto v) { a.ablate = std::string(v); }},
+        {"--embeddings", [](ExportArguments& a, auto o, auto v) {
+             a.embeddings = parseChoice(o, v, &parseEmbeddings, "word, meaning");
+         }},
+        {"--token-scale", [](ExportArguments& a, auto o, auto v) {
+             a.tokenScale = parseNumber<float>(o, v);
+             if (*a.tokenScale <= 0.0f) throw ArgumentError{"--token-scale: must be above 0"};
+         }},
+        {"--format", [](ExportArguments& a, auto, auto v) {
+             if (v != "json" && v != "csv" && v != "npy" && v != "session")
+                 throw ArgumentError{"--format: '" + std::string(v) + "' is not one of json, csv, npy, session"};
+             a.format = v;
+         }},
+        {"--out", [](ExportArguments& a, auto o, auto v) { a.out = nonEmptyPath(o, v); }},
+    };
+    return options;
+}
+
+}  // namespace
+
+ExportArguments parseExportArguments(int argc, char** argv)
+{
+    ExportArguments args;
+    for (int i = 2; i < argc; ++i) {
+        const std::string_view option = argv[i];
+        if (option == "--no-positional") {  // kept from the first release: --positional none
+            args.settings.push_back([](Config& c) { c.positional = PositionalEncoding::None; });
+            continue;
+        }
+        if (option == "--bias") {
+            args.settings.push_back([](Config& c) { c.withBias = true; });
+            continue;
+        }
+        const auto& options = valueOptions();
+        const auto found = std::find_if(options.begin(), options.end(), [&](const auto& o) { return o.first == option; });
+        if (found == options.end())
+            throw ArgumentError{"unknown argument '" + std::string(option) + "' (see qkv-studio export --help)"};
+        if (i + 1 >= argc) throw ArgumentError{std::string(option) + ": needs a value"};
+        found->second(args, option, argv[++i]);
+    }
+    if (args.format.empty()) throw ArgumentError{"--format: required (json, csv, npy or session)"};
+    if (args.out.empty()) throw ArgumentError{"--out: an output path is required"};
+    return args;
+}
+
+void applyHeadOptions(const ExportArguments& args, Config& config)
+{
+    const Index h = config.headCount;
+    if (h < 1) return;  // validateConfig reports h
+    if (args.lowRank && !args.presets) throw ArgumentError{"--low-rank: goes with --preset low-rank"};
+    if (args.presets) {
+        std::vector<std::pair<Index, HeadPresetKind>> chosen;
+        if (args.presets->find('=') == std::string::npos) {
+            const HeadPresetKind kind = parsePreset(*args.presets);
+            for (Index head = 0; head < h; ++head) chosen.emplace_back(head, kind);
+        } else {
+            for (const std::string_view item : splitOnCommas(*args.presets)) {
+                const auto equals = item.find('=');
+                if (equals == std::string_view::npos)
+                    throw ArgumentError{"--preset: '" + std::string(item) + "' is not HEAD=NAME (heads from 1)"};
+                chosen.emplace_back(parseHead("--preset", item.substr(0, equals), h), parsePreset(item.substr(equals + 1)));
+            }
+        }
+        for (const auto& [head, kind] : chosen) {
+            HeadPreset preset{head, kind, args.presetSharpness, args.lowRank.value_or(1)};
+            if (kind == HeadPresetKind::LowRank && (preset.rank < 1 || preset.rank >= config.d_k()))
+                throw ArgumentError{"--low-rank: r = " + std::to_string(preset.rank) + " must be at least 1 and below d_k = " +
+                                    std::to_string(config.d_k())};
+            config = withPreset(config, preset);
+        }
+    }
+    if (args.ablate) {
+        config.ablatedHeads.clear();
+        for (const std::string_view item : splitOnCommas(*args.ablate))
+            config.ablatedHeads.push_back(parseHead("--ablate", item, h));
+        std::sort(config.ablatedHeads.begin(), config.ablatedHeads.end());
+        config.ablatedHeads.erase(std::unique(config.ablatedHeads.begin(), config.ablatedHeads.end()), config.ablatedHeads.end());
+    }
+    // Explicit choices win over what a preset asked for.
+    if (args.embeddings) config.embeddings = *args.embeddings;
+    if (args.tokenScale) config.tokenEmbeddingScale = *args.tokenScale;
+}
+
+std::string optionFor(ConfigField field)
+{
+    switch (field) {
+    case ConfigField::Source: return "--source";
+    case ConfigField::Target: return "--target";
+    case ConfigField::Mode: return "--mode";
+    case ConfigField::DModel: return "--d-model";
+    case ConfigField::Heads: return "--heads";
+    case ConfigField::KeyValueHeads: return "--kv-heads";
+    case ConfigField::Weights: return "--weights";
+    case ConfigField::Embeddings: return "--source-embeddings/--target-embeddings";
+    case ConfigField::Positional: return "--positional";
+    case ConfigField::Presets: return "--preset";
+    case ConfigField::Ablation: return "--ablate";
+    }
+    return "export";
+}
+
+}  // namespace qkv::app

@@ -1,0 +1,215 @@
+#include "core/session/config_json.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <string_view>
+
+namespace qkv {
+
+namespace {
+
+using Json = nlohmann::json;
+
+// Reading helpers: each names the field it reads in its message.
+struct Reader {
+    const Json& json;
+    std::string prefix;  // "config."
+    std::string error;
+
+    const Json* find(const char* key)
+    {
+        const auto found = json.find(key);
+        return found == json.end() || found->is_null() ? nullptr : &*found;
+    }
+    void fail(const char* key, const std::string& what)
+    {
+        if (error.empty()) error = prefix + key + ": " + what;
+    }
+    void text(const char* key, std::string& into)
+    {
+        if (const Json* v = find(key)) {
+            if (v->is_string()) into = v->get<std::string>();
+            else fail(key, "must be a string");
+        }
+    }
+    template <class Integer>
+    void integer(const char* key, Integer& into, long long low, long long high)
+    {
+        const Json* v = find(key);
+        if (!v) return;
+        if (v->is_number_unsigned() && v->get<unsigned long long>() <= static_cast<unsigned long long>(high))
+            into = static_cast<Integer>(v->get<unsigned long long>());
+        else if (v->is_number_integer() && v->get<long long>() >= low && v->get<long long>() <= high)
+            into = static_cast<Integer>(v->get<long long>());
+        else
+            fail(key, "must be a whole number between " + std::to_string(low) + " and " + std::to_string(high));
+    }
+    void seed(const char* key, std::uint64_t& into)
+    {
+        const Json* v = find(key);
+        if (!v) return;
+        if (v->is_number_unsigned()) into = v->get<std::uint64_t>();
+        else if (v->is_number_integer() && v->get<long long>() >= 0) into = static_cast<std::uint64_t>(v->get<long long>());
+        else fail(key, "must be a whole number from 0 to 18446744073709551615");
+    }
+    template <class Floating>
+    void number(const char* key, Floating& into)
+    {
+        const Json* v = find(key);
+        if (!v) return;
+        if (v->is_number() && std::isfinite(v->get<double>())) into = static_cast<Floating>(v->get<double>());
+        else fail(key, "must be a finite number");
+    }
+    void flag(const char* key, bool& into)
+    {
+        if (const Json* v = find(key)) {
+            if (v->is_boolean()) into = v->get<bool>();
+            else fail(key, "must be true or false");
+        }
+    }
+    template <class Enum>
+    void choice(const char* key, Enum& into, bool (*parse)(std::string_view, Enum&), const char* allowed)
+    {
+        std::string name;
+        const Json* v = find(key);
+        if (!v) return;
+        if (!v->is_string()) return fail(key, std::string("must be one of ") + allowed);
+        name = v->get<std::string>();
+        if (!parse(name, into)) fail(key, "'" + name + "' is not one of " + allowed);
+    }
+};
+
+void readScales(Reader& in, ProjectionScales& scales)
+{
+    const Json* v = in.find("scales");
+    if (!v) return;
+    if (!v->is_object()) return in.fail("scales", "must be an object {W_Q, W_K, W_V, W_O}");
+    Reader inner{*v, in.prefix + "scales.", {}};
+    inner.number("W_Q", scales.query);
+    inner.number("W_K", scales.key);
+    inner.number("W_V", scales.value);
+    inner.number("W_O", scales.output);
+    if (in.error.empty()) in.error = inner.error;
+}
+
+void readPresets(Reader& in, std::vector<HeadPreset>& presets)
+{
+    const Json* v = in.find("presets");
+    if (!v) return;
+    if (!v->is_array()) return in.fail("presets", "must be a list of {head, name, sharpness, rank}");
+    presets.clear();
+    for (std::size_t i = 0; i < v->size() && in.error.empty(); ++i) {
+        const Json& item = (*v)[i];
+        const std::string where = "presets[" + std::to_string(i) + "]";
+        if (!item.is_object()) return in.fail(where.c_str(), "must be an object {head, name, sharpness, rank}");
+        Reader inner{item, in.prefix + where + ".", {}};
+        HeadPreset preset;
+        Index head = 0;
+        inner.integer("head", head, 1, 1 << 20);
+        preset.head = head - 1;
+        std::string name;
+        inner.text("name", name);
+        if (inner.error.empty()) {
+            if (const auto kind = parsePresetName(name)) preset.kind = *kind;
+            else inner.fail("name", "'" + name + "' is not a preset name (uniform, same-token, previous-token, "
+                                                  "next-token, same-position, same-meaning, low-rank, random)");
+        }
+        inner.number("sharpness", preset.sharpness);
+        inner.integer("rank", preset.rank, 1, 1 << 20);
+        if (!inner.error.empty()) return void(in.error = inner.error);
+        if (head < 1) return in.fail(where.c_str(), "needs a head, numbered from 1");
+        presets.push_back(preset);
+    }
+}
+
+void readAblations(Reader& in, std::vector<Index>& ablated)
+{
+    const Json* v = in.find("ablated_heads");
+    if (!v) return;
+    if (!v->is_array()) return in.fail("ablated_heads", "must be a list of head numbers (from 1)");
+    ablated.clear();
+    for (const Json& item : *v) {
+        if (!item.is_number_integer() || item.get<long long>() < 1 || item.get<long long>() > (1 << 20))
+            return in.fail("ablated_heads", "must hold head numbers from 1");
+        ablated.push_back(static_cast<Index>(item.get<long long>() - 1));
+    }
+    std::sort(ablated.begin(), ablated.end());
+    ablated.erase(std::unique(ablated.begin(), ablated.end()), ablated.end());
+}
+
+// A float as the double with the shortest text that reads back to the same float (0.1f is
+// written 0.1, not 0.10000000149011612).
+double shortest(float value)
+{
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+    double result = 0.0;
+    std::from_chars(text, end, result);
+    return result;
+}
+
+}  // namespace
+
+Json configToJson(const Config& c)
+{
+    Json json = Json::object();
+    json["mode"] = modeName(c.mode);
+    json["source"] = c.sourceText;
+    json["target"] = c.targetText;
+    json["d_model"] = c.d_model;
+    json["heads"] = c.headCount;
+    json["kv_heads"] = c.g();
+    json["d_k"] = c.d_k();
+    json["seed"] = c.seed;
+    json["init"] = initName(c.init);
+    json["positional"] = positionalName(c.positional);
+    json["positional_encoding"] = c.positionalAdded();
+    json["rope_base"] = c.ropeBase;
+    json["embeddings"] = embeddingsName(c.embeddings);
+    json["token_embedding_scale"] = shortest(c.tokenEmbeddingScale);
+    json["bias"] = c.withBias;
+    json["scale_scores"] = c.scaleScores;
+    json["scales"] = {{"W_Q", shortest(c.scales.query)}, {"W_K", shortest(c.scales.key)},
+                      {"W_V", shortest(c.scales.value)}, {"W_O", shortest(c.scales.output)}};
+    Json presets = Json::array();
+    for (const HeadPreset& p : c.presets) {
+        Json item = {{"head", p.head + 1}, {"name", presetName(p.kind)}, {"sharpness", p.sharpness}};
+        if (p.kind == HeadPresetKind::LowRank) item["rank"] = p.rank;
+        presets.push_back(std::move(item));
+    }
+    json["presets"] = std::move(presets);
+    Json ablated = Json::array();
+    for (const Index head : c.ablatedHeads) ablated.push_back(head + 1);
+    json["ablated_heads"] = std::move(ablated);
+    return json;
+}
+
+Expected<Config> configFromJson(const Json& json)
+{
+    if (!json.is_object()) return Error{"config: must be an object"};
+    Config c;
+    Reader in{json, "config.", {}};
+    in.choice("mode", c.mode, &parseMode, "self, causal, cross");
+    in.text("source", c.sourceText);
+    in.text("target", c.targetText);
+    in.integer("d_model", c.d_model, 1, 1 << 20);
+    in.integer("heads", c.headCount, 1, 1 << 20);
+    in.integer("kv_heads", c.keyValueHeadCount, 1, 1 << 20);
+    if (c.keyValueHeadCount == c.headCount) c.keyValueHeadCount = 0;  // g = h is the default
+    in.seed("seed", c.seed);
+    in.choice("init", c.init, &parseInit, "xavier, normal");
+    in.choice("positional", c.positional, &parsePositional, "sinusoidal, rotary, rotary-interleaved, none");
+    in.number("rope_base", c.ropeBase);
+    in.choice("embeddings", c.embeddings, &parseEmbeddings, "word, meaning");
+    in.number("token_embedding_scale", c.tokenEmbeddingScale);
+    in.flag("bias", c.withBias);
+    in.flag("scale_scores", c.scaleScores);
+    readScales(in, c.scales);
+    readPresets(in, c.presets);
+    readAblations(in, c.ablatedHeads);
+    if (!in.error.empty()) return Error{in.error};
+    return c;
+}
+
+}  // namespace qkv

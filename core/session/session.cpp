@@ -1,0 +1,331 @@
+#include "core/session/session.hpp"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+#include "core/config/validation.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/io/file_bytes.hpp"
+#include "core/session/base64.hpp"
+#include "core/session/config_json.hpp"
+
+namespace qkv {
+
+namespace {
+
+using Json = nlohmann::json;
+
+static_assert(std::endian::native == std::endian::little, "sessions store little-endian float32; add a byte swap");
+
+Json matrixToJson(const MatrixF& m)
+{
+    // Row-major float32, little-endian: the bytes of the matrix as it sits in memory.
+    return {{"shape", {m.rows(), m.cols()}}, {"dtype", "float32"},
+            {"data", base64Encode(m.data(), static_cast<std::size_t>(m.size()) * sizeof(float))}};
+}
+
+Json weightsToJson(const Session& s)
+{
+    const AttentionWeights& w = *s.weights;
+    Json tensors = {{"W_Q", matrixToJson(w.queryProjection)}, {"W_K", matrixToJson(w.keyProjection)},
+                    {"W_V", matrixToJson(w.valueProjection)}, {"W_O", matrixToJson(w.outputProjection)}};
+    if (w.hasBias()) {
+        tensors["b_Q"] = matrixToJson(*w.queryBias);
+        tensors["b_K"] = matrixToJson(*w.keyBias);
+        tensors["b_V"] = matrixToJson(*w.valueBias);
+        tensors["b_O"] = matrixToJson(*w.outputBias);
+    }
+    Json origins = Json::array();
+    for (const HeadOrigin origin : s.weightsProvenance.heads) origins.push_back(headOriginName(origin));
+    return {{"file", s.weightsProvenance.file}, {"layer", s.weightsProvenance.layer}, {"head_origins", origins},
+            {"tensors", tensors}};
+}
+
+Json embeddingToJson(const MatrixF& m, const std::string& file)
+{
+    Json json = matrixToJson(m);
+    json["file"] = file;
+    return json;
+}
+
+Json viewToJson(const ViewOptions& v)
+{
+    Json range = {{"mode", colorRangeModeName(v.colorRange.mode)}};
+    if (v.colorRange.mode == ColorRange::Mode::Fixed) {
+        range["low"] = v.colorRange.low;
+        range["high"] = v.colorRange.high;
+    }
+    return {{"tab", v.tab}, {"head", v.head + 1}, {"query", v.query}, {"key", v.key}, {"colormap", v.colormap},
+            {"show", v.show}, {"average_of_heads", v.averageOfHeads}, {"color_range", range}, {"zoom", v.zoom}};
+}
+
+// ---- reading -------------------------------------------------------------------------------
+
+// A float32 matrix from {"shape": [rows, cols], "dtype": "float32", "data": base64}; the
+// expected shape is checked before anything is decoded.
+Expected<MatrixF> matrixFromJson(const Json& json, const std::string& name, Index rows, Index cols)
+{
+    const std::string where = name + ": ";
+    if (!json.is_object()) return Error{where + "must be an object {shape, dtype, data}"};
+    const auto shape = json.find("shape");
+    const auto dtype = json.find("dtype");
+    const auto data = json.find("data");
+    if (shape == json.end() || !shape->is_array() || shape->size() != 2 || !(*shape)[0].is_number_integer() ||
+        !(*shape)[1].is_number_integer())
+        return Error{where + "needs a shape [rows, columns]"};
+    if (dtype == json.end() || *dtype != "float32") return Error{where + "dtype must be \"float32\""};
+    if (data == json.end() || !data->is_string()) return Error{where + "needs its data as a base64 string"};
+    const long long r = (*shape)[0].get<long long>(), c = (*shape)[1].get<long long>();
+    if (r != rows || c != cols)
+        return Error{where + "is " + std::to_string(r) + " x " + std::to_string(c) + ", expected " +
+                     std::to_string(rows) + " x " + std::to_string(cols)};
+    const std::string& text = data->get_ref<const std::string&>();
+    const std::size_t bytes = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols) * sizeof(float);
+    if (base64DecodedSize(text) != bytes)
+        return Error{where + "holds " + std::to_string(base64DecodedSize(text)) + " bytes of data, expected " +
+                     std::to_string(bytes)};
+    const auto decoded = base64Decode(text);
+    if (!decoded) return Error{where + "data is not valid base64"};
+    MatrixF m(rows, cols);
+    if (bytes > 0) std::memcpy(m.data(), decoded->data(), bytes);
+    if (!m.allFinite()) return Error{where + "holds NaN or infinite values"};
+    return m;
+}
+
+Expected<std::shared_ptr<const AttentionWeights>> weightsFromJson(const Json& json, const Config& config,
+                                                                  WeightsProvenance& provenance)
+{
+    if (!json.is_object()) return Error{"weights: must be an object"};
+    if (const auto file = json.find("file"); file != json.end() && file->is_string()) provenance.file = *file;
+    if (const auto layer = json.find("layer"); layer != json.end() && layer->is_string()) provenance.layer = *layer;
+    const auto tensors = json.find("tensors");
+    if (tensors == json.end() || !tensors->is_object()) return Error{"weights.tensors: missing"};
+    const Index d = config.d_model, width = config.g() * config.d_k();
+    auto weights = std::make_shared<AttentionWeights>();
+    const auto read = [&](const char* name, Index rows, Index cols, MatrixF& into) -> Status {
+        const auto found = tensors->find(name);
+        if (found == tensors->end()) return Error{std::string("weights.tensors.") + name + ": missing"};
+        auto m = matrixFromJson(*found, std::string("weights.tensors.") + name, rows, cols);
+        if (!m) return Error{m.error()};
+        into = std::move(*m);
+        return {};
+    };
+    for (const auto& [name, rows, cols, into] :
+         {std::tuple{"W_Q", d, d, &weights->queryProjection}, std::tuple{"W_K", d, width, &weights->keyProjection},
+          std::tuple{"W_V", d, width, &weights->valueProjection}, std::tuple{"W_O", d, d, &weights->outputProjection}})
+        if (Status s = read(name, rows, cols, *into); !s) return Error{s.error()};
+    if (config.withBias) {
+        MatrixF b;
+        for (const auto& [name, cols, into] : {std::tuple{"b_Q", d, &weights->queryBias}, std::tuple{"b_K", width, &weights->keyBias},
+                                               std::tuple{"b_V", width, &weights->valueBias}, std::tuple{"b_O", d, &weights->outputBias}}) {
+            if (Status s = read(name, 1, cols, b); !s) return Error{s.error()};
+            *into = b.row(0);
+        }
+    }
+    provenance.heads.clear();
+    if (const auto origins = json.find("head_origins"); origins != json.end() && origins->is_array()) {
+        for (const Json& o : *origins) {
+            if (o == "file") provenance.heads.push_back(HeadOrigin::File);
+            else if (o == "edited") provenance.heads.push_back(HeadOrigin::Edited);
+            else if (o == "generated") provenance.heads.push_back(HeadOrigin::Generated);
+            else return Error{"weights.head_origins: each must be \"file\", \"edited\" or \"generated\""};
+        }
+    }
+    return std::shared_ptr<const AttentionWeights>(std::move(weights));
+}
+
+Status viewFromJson(const Json& json, ViewOptions& view)
+{
+    if (!json.is_object()) return Error{"view: must be an object"};
+    const auto text = [&](const char* key, std::string& into) {
+        if (const auto v = json.find(key); v != json.end() && v->is_string()) into = v->get<std::string>();
+    };
+    const auto whole = [&](const char* key, Index& into, Index offset) -> Status {
+        const auto v = json.find(key);
+        if (v == json.end()) return {};
+        if (!v->is_number_integer() || v->get<long long>() < offset || v->get<long long>() > (1 << 20))
+            return Error{std::string("view.") + key + ": must be a whole number from " + std::to_string(offset)};
+        into = static_cast<Index>(v->get<long long>() - offset);
+        return {};
+    };
+    text("tab", view.tab);
+    text("colormap", view.colormap);
+    text("show", view.show);
+    if (Status s = whole("head", view.head, 1); !s) return s;
+    if (Status s = whole("query", view.query, 0); !s) return s;
+    if (Status s = whole("key", view.key, 0); !s) return s;
+    if (const auto v = json.find("average_of_heads"); v != json.end() && v->is_boolean()) view.averageOfHeads = *v;
+    if (const auto v = json.find("zoom"); v != json.end()) {
+        if (!v->is_number() || !std::isfinite(v->get<double>()) || v->get<double>() <= 0.0)
+            return Error{"view.zoom: must be a number above 0"};
+        view.zoom = v->get<double>();
+    }
+    if (const auto v = json.find("color_range"); v != json.end() && v->is_object()) {
+        const std::string mode = v->value("mode", std::string("auto"));
+        if (mode == "auto") view.colorRange.mode = ColorRange::Mode::Automatic;
+        else if (mode == "unit") view.colorRange.mode = ColorRange::Mode::UnitInterval;
+        else if (mode == "fixed") view.colorRange.mode = ColorRange::Mode::Fixed;
+        else return Error{"view.color_range.mode: '" + mode + "' is not one of auto, unit, fixed"};
+        if (view.colorRange.mode == ColorRange::Mode::Fixed) {
+            const auto low = v->find("low"), high = v->find("high");
+            if (low == v->end() || high == v->end() || !low->is_number() || !high->is_number() ||
+                !std::isfinite(low->get<double>()) || !std::isfinite(high->get<double>()) ||
+                !(low->get<double>() < high->get<double>()))
+                return Error{"view.color_range: a fixed range needs finite low < high"};
+            view.colorRange.low = *low;
+            view.colorRange.high = *high;
+        }
+    }
+    return {};
+}
+
+Status embeddingsFromJson(const Json& json, Session& s)
+{
+    if (!json.is_object()) return Error{"embeddings: must be an object"};
+    for (const auto& [key, matrix, file] : {std::tuple{"source", &s.sourceEmbeddings, &s.sourceEmbeddingsFile},
+                                            std::tuple{"target", &s.targetEmbeddings, &s.targetEmbeddingsFile}}) {
+        const auto found = json.find(key);
+        if (found == json.end() || found->is_null()) continue;
+        const auto shape = found->find("shape");
+        if (!found->is_object() || shape == found->end() || !shape->is_array() || shape->size() != 2 ||
+            !(*shape)[0].is_number_integer() || (*shape)[0].get<long long>() < 1 ||
+            (*shape)[0].get<long long>() > (1 << 20))
+            return Error{std::string("embeddings.") + key + ": needs a shape [rows, d_model]"};
+        auto m = matrixFromJson(*found, std::string("embeddings.") + key, (*shape)[0].get<long long>(), s.config.d_model);
+        if (!m) return Error{m.error()};
+        *matrix = std::make_shared<const MatrixF>(std::move(*m));
+        *file = found->value("file", std::string());
+    }
+    return {};
+}
+
+// Everything that is not JSON syntax: the document's fields, then the values' validity.
+Expected<Session> sessionFromJson(const Json& doc)
+{
+    if (!doc.is_object() || doc.value("format", std::string()) != sessionFormatName)
+        return Error{"not a QKV Studio session (its \"format\" is not \"" + std::string(sessionFormatName) + "\")"};
+    const auto version = doc.find("version");
+    if (version == doc.end() || !version->is_number_integer() || version->get<long long>() < 1)
+        return Error{"the session has no valid \"version\""};
+    if (version->get<long long>() > sessionFormatVersion)
+        return Error{"the session was written by a newer QKV Studio (session version " +
+                     std::to_string(version->get<long long>()) + "; this version reads up to " +
+                     std::to_string(sessionFormatVersion) + "). Update QKV Studio to open it."};
+    // Version 1 is the first; migrations of older versions go here.
+    Session s;
+    const auto config = doc.find("config");
+    if (config == doc.end()) return Error{"config: missing"};
+    auto parsed = configFromJson(*config);
+    if (!parsed) return Error{parsed.error()};
+    s.config = std::move(*parsed);
+    if (const auto e = doc.find("embeddings"); e != doc.end() && !e->is_null())
+        if (Status st = embeddingsFromJson(*e, s); !st) return Error{st.error()};
+    // The config's values decide the tensors' shapes: check them before reading any tensor.
+    SentenceOverrides overrides;
+    if (s.sourceEmbeddings) overrides.sourceRows = s.sourceEmbeddings->rows();
+    if (s.targetEmbeddings) overrides.targetRows = s.targetEmbeddings->rows();
+    if (const auto issues = validateConfig(s.config, overrides); !issues.empty()) return Error{describe(issues)};
+    if (const auto w = doc.find("weights"); w != doc.end() && !w->is_null()) {
+        auto weights = weightsFromJson(*w, s.config, s.weightsProvenance);
+        if (!weights) return Error{weights.error()};
+        s.weights = std::move(*weights);
+    }
+    if (const auto v = doc.find("view"); v != doc.end() && !v->is_null())
+        if (Status st = viewFromJson(*v, s.view); !st) return Error{st.error()};
+    if (s.weights) {
+        if (const std::string problem = s.weights->shapeProblem(s.config.headCount); !problem.empty())
+            return Error{"weights: " + problem};
+    }
+    return s;
+}
+
+}  // namespace
+
+std::string_view headOriginName(HeadOrigin origin)
+{
+    switch (origin) {
+    case HeadOrigin::Generated: return "generated";
+    case HeadOrigin::File: return "file";
+    case HeadOrigin::Edited: return "edited";
+    }
+    return "generated";
+}
+
+std::string_view colorRangeModeName(ColorRange::Mode mode)
+{
+    switch (mode) {
+    case ColorRange::Mode::Automatic: return "auto";
+    case ColorRange::Mode::UnitInterval: return "unit";
+    case ColorRange::Mode::Fixed: return "fixed";
+    }
+    return "auto";
+}
+
+std::string headOriginText(const Session& session, Index head)
+{
+    if (const HeadPreset* preset = session.config.presetFor(head)) return std::string(presetTitle(preset->kind));
+    if (!session.weights) return "random";
+    const auto& heads = session.weightsProvenance.heads;
+    const HeadOrigin origin = head >= 0 && head < static_cast<Index>(heads.size()) ? heads[static_cast<std::size_t>(head)]
+                                                                                    : HeadOrigin::File;
+    switch (origin) {
+    case HeadOrigin::Edited: return "edited";
+    case HeadOrigin::Generated: return "random";
+    case HeadOrigin::File: return "from file";
+    }
+    return "from file";
+}
+
+std::string sessionToJson(const Session& s)
+{
+    Json doc = {{"format", sessionFormatName}, {"version", sessionFormatVersion}, {"app_version", QKV_VERSION},
+                {"config", configToJson(s.config)}, {"view", viewToJson(s.view)}};
+    doc["weights"] = s.weights ? weightsToJson(s) : Json(nullptr);
+    Json embeddings = Json::object();
+    if (s.sourceEmbeddings) embeddings["source"] = embeddingToJson(*s.sourceEmbeddings, s.sourceEmbeddingsFile);
+    if (s.targetEmbeddings) embeddings["target"] = embeddingToJson(*s.targetEmbeddings, s.targetEmbeddingsFile);
+    doc["embeddings"] = embeddings.empty() ? Json(nullptr) : embeddings;
+    return doc.dump(2) + "\n";
+}
+
+Expected<Session> parseSession(std::string_view json, std::string_view sourceName)
+{
+    const std::string where = std::string(sourceName) + ": ";
+    try {
+        const Json doc = Json::parse(json.begin(), json.end());
+        auto session = sessionFromJson(doc);
+        if (!session) return Error{where + session.error()};
+        return session;
+    } catch (const Json::parse_error& error) {
+        return Error{where + "not valid JSON (byte " + std::to_string(error.byte) + "); the file may be truncated or corrupt"};
+    } catch (const Json::exception& error) {
+        return Error{where + "a field has the wrong type (" + std::string(error.what()) + ")"};
+    } catch (const std::bad_alloc&) {
+        return Error{where + "not enough memory to read it"};
+    }
+}
+
+Status writeSession(const std::string& path, const Session& session)
+{
+    std::string text;
+    try {
+        text = sessionToJson(session);
+    } catch (const std::exception& error) {
+        return Error{path + ": cannot write the session (" + error.what() + ")"};
+    }
+    AtomicFile file;
+    if (Status opened = file.open(path); !opened) return opened;
+    file.write(text);
+    return file.commit();
+}
+
+Expected<Session> readSession(const std::string& path)
+{
+    auto bytes = readFileBytes(path, maxSessionBytes);
+    if (!bytes) return Error{bytes.error()};
+    const std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
+    return parseSession(text, path);
+}
+
+}  // namespace qkv

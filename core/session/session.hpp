@@ -1,0 +1,94 @@
+#pragma once
+// A session: everything needed to show exactly what the user saw (design.md sections 1 and 3).
+// Config (sentences, sizes, presets, ablations, ...) + the weights when the seed cannot
+// regenerate them (loaded or edited) + user embeddings + where each came from + view options.
+// It is the one thing serialised: the app's Save/Open and autosave, `export --session`,
+// `export --format session`. File format: docs/formats.md ("Session: .qkv.json").
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/common/expected.hpp"
+#include "core/config/config.hpp"
+#include "core/pipeline/compute.hpp"
+#include "core/weights/attention_weights.hpp"
+
+namespace qkv {
+
+inline constexpr int sessionFormatVersion = 1;
+inline constexpr std::string_view sessionFormatName = "qkv-studio-session";
+// A session file larger than this is refused before it is read (d_model 4096 with loaded
+// weights is ~360 MB of base64).
+inline constexpr std::size_t maxSessionBytes = std::size_t{1} << 30;
+
+// Where a head's weights (before presets) come from.
+enum class HeadOrigin { Generated, File, Edited };
+std::string_view headOriginName(HeadOrigin origin);  // "generated", "file", "edited"
+
+struct WeightsProvenance {
+    std::string file;   // the weights file as the user named it; empty when generated
+    std::string layer;  // the checkpoint layer, when the file held several
+    // One entry per head of the stored weights (File or Edited); empty for generated weights.
+    std::vector<HeadOrigin> heads;
+};
+
+struct ColorRange {
+    enum class Mode { Automatic, UnitInterval, Fixed };
+    Mode mode = Mode::Automatic;  // Automatic: 0 to the 99th percentile of what is drawn
+    double low = 0.0, high = 1.0; // Fixed only
+
+    bool operator==(const ColorRange&) const = default;
+};
+std::string_view colorRangeModeName(ColorRange::Mode mode);  // "auto", "unit", "fixed"
+
+// What the views showed. Names are the app's (tab "heads", colormap "viridis", ...); core keeps
+// them as text and the app falls back to its defaults for names it does not know.
+struct ViewOptions {
+    std::string tab = "heads";
+    Index head = 0;   // 0-based here, from 1 in the file
+    Index query = 0;  // token positions, from 0
+    Index key = 0;
+    std::string colormap = "viridis";
+    std::string show = "attention";  // what the heads grid shows
+    bool averageOfHeads = false;
+    ColorRange colorRange;
+    double zoom = 1.0;
+
+    bool operator==(const ViewOptions&) const = default;
+};
+
+struct Session {
+    Config config;
+    // Null while the weights are generated from the seed (then they are not stored); else the
+    // loaded or edited weights before presets and scales, d_model x d_model / g d_k.
+    std::shared_ptr<const AttentionWeights> weights;
+    WeightsProvenance weightsProvenance;
+    std::shared_ptr<const MatrixF> sourceEmbeddings;  // user X, n x d_model, or null
+    std::shared_ptr<const MatrixF> targetEmbeddings;
+    std::string sourceEmbeddingsFile;  // where they came from (for people)
+    std::string targetEmbeddingsFile;
+    ViewOptions view;
+
+    UserInputs inputs() const { return {weights, sourceEmbeddings, targetEmbeddings}; }
+};
+
+// What a head is, for its title: the preset's words ("same meaning"), else "from file",
+// "edited" or "random" (generated from the seed).
+std::string headOriginText(const Session& session, Index head);
+
+// The JSON text of a session (pretty-printed; matrices as base64 float32 little-endian).
+std::string sessionToJson(const Session& session);
+// Parses and checks a session: format and version (a newer version is refused, older ones
+// are migrated), every field's type and spelling, tensor shapes against the config, finite
+// values, and validateConfig. Messages start with `sourceName`. Never throws.
+Expected<Session> parseSession(std::string_view json, std::string_view sourceName);
+
+// Atomic write (the target is replaced only by a complete file); refuses targets that are not
+// regular files.
+Status writeSession(const std::string& path, const Session& session);
+// Reads and parses `path` (a regular file of at most maxSessionBytes).
+Expected<Session> readSession(const std::string& path);
+
+}  // namespace qkv

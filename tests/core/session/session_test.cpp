@@ -1,0 +1,160 @@
+// Sessions: every field survives a save and an open, and the result computed from the opened
+// session is the same, bit for bit.
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "core/config/examples.hpp"
+#include "core/pipeline/compute.hpp"
+#include "core/session/session.hpp"
+#include "support/matrix_assertions.hpp"
+
+namespace qkv {
+namespace {
+
+// A session that sets every field away from its default.
+Session everyFieldSession()
+{
+    Session s;
+    Config& c = s.config;
+    c = builtInExample();
+    c.mode = AttentionMode::EncoderSelf;
+    c.sourceText = "Die schwarze Katze saß auf der Matte, weil sie müde war. \"quoted\" \\ \t";
+    c.targetText = "x";
+    c.d_model = 48;
+    c.headCount = 6;
+    c.keyValueHeadCount = 3;
+    c.seed = 18446744073709551615ull;  // the largest seed survives JSON
+    c.init = WeightInit::Normal;
+    c.positional = PositionalEncoding::RotaryInterleaved;
+    c.ropeBase = 500000.0;
+    c.embeddings = EmbeddingKind::Meaning;
+    c.tokenEmbeddingScale = 0.1f;
+    c.withBias = true;
+    c.scaleScores = false;
+    c.scales = {0.5f, 2.0f, 1.25f, 3.0f};
+    c.presets = {{0, HeadPresetKind::Uniform, 1.0, 1}, {4, HeadPresetKind::LowRank, 0.75, 3}};
+    c.ablatedHeads = {1, 5};
+
+    AttentionWeights w = initialiseWeights(48, c.g() * c.d_k(), 5, WeightInit::Normal, true);
+    w.queryProjection(3, 4) = 1.5f;  // an edit
+    w.keyBias->setConstant(0.25f);
+    s.weights = std::make_shared<const AttentionWeights>(std::move(w));
+    s.weightsProvenance.file = "layer.safetensors";
+    s.weightsProvenance.layer = "h.0.attn";
+    s.weightsProvenance.heads = {HeadOrigin::File, HeadOrigin::Edited, HeadOrigin::File,
+                                 HeadOrigin::File, HeadOrigin::Generated, HeadOrigin::File};
+    s.sourceEmbeddings = std::make_shared<const MatrixF>(MatrixF::Random(7, 48));
+    s.sourceEmbeddingsFile = "source.npy";
+
+    s.view.tab = "factored";
+    s.view.head = 2;
+    s.view.query = 3;
+    s.view.key = 1;
+    s.view.colormap = "magma";
+    s.view.show = "raw-scores";
+    s.view.averageOfHeads = true;
+    s.view.colorRange = {ColorRange::Mode::Fixed, -0.5, 2.5};
+    s.view.zoom = 1.75;
+    return s;
+}
+
+void expectSameSession(const Session& a, const Session& b)
+{
+    EXPECT_TRUE(a.config == b.config);
+    EXPECT_TRUE(a.view == b.view);
+    ASSERT_EQ(static_cast<bool>(a.weights), static_cast<bool>(b.weights));
+    if (a.weights) {
+        EXPECT_EQ(a.weights->queryProjection, b.weights->queryProjection);
+        EXPECT_EQ(a.weights->keyProjection, b.weights->keyProjection);
+        EXPECT_EQ(a.weights->valueProjection, b.weights->valueProjection);
+        EXPECT_EQ(a.weights->outputProjection, b.weights->outputProjection);
+        ASSERT_EQ(a.weights->hasBias(), b.weights->hasBias());
+        if (a.weights->hasBias()) {
+            EXPECT_EQ(*a.weights->queryBias, *b.weights->queryBias);
+            EXPECT_EQ(*a.weights->keyBias, *b.weights->keyBias);
+            EXPECT_EQ(*a.weights->valueBias, *b.weights->valueBias);
+            EXPECT_EQ(*a.weights->outputBias, *b.weights->outputBias);
+        }
+    }
+    EXPECT_EQ(a.weightsProvenance.file, b.weightsProvenance.file);
+    EXPECT_EQ(a.weightsProvenance.layer, b.weightsProvenance.layer);
+    EXPECT_EQ(a.weightsProvenance.heads, b.weightsProvenance.heads);
+    ASSERT_EQ(static_cast<bool>(a.sourceEmbeddings), static_cast<bool>(b.sourceEmbeddings));
+    if (a.sourceEmbeddings) {
+        EXPECT_EQ(*a.sourceEmbeddings, *b.sourceEmbeddings);
+    }
+    EXPECT_EQ(a.sourceEmbeddingsFile, b.sourceEmbeddingsFile);
+    EXPECT_EQ(static_cast<bool>(a.targetEmbeddings), static_cast<bool>(b.targetEmbeddings));
+}
+
+TEST(Session, EveryFieldRoundTrips)
+{
+    const Session original = everyFieldSession();
+    const auto parsed = parseSession(sessionToJson(original), "test.qkv.json");
+    ASSERT_TRUE(parsed.ok()) << parsed.error();
+    expectSameSession(original, *parsed);
+}
+
+TEST(Session, GeneratedWeightsAreNotStored)
+{
+    Session s;
+    s.config = builtInExample();
+    const std::string json = sessionToJson(s);
+    EXPECT_EQ(json.find("\"tensors\""), std::string::npos);
+    EXPECT_NE(json.find("\"weights\": null"), std::string::npos);
+    const auto parsed = parseSession(json, "x");
+    ASSERT_TRUE(parsed.ok()) << parsed.error();
+    EXPECT_FALSE(parsed->weights);
+    EXPECT_TRUE(parsed->config == s.config);
+}
+
+TEST(Session, OpenedSessionComputesTheSameBits)
+{
+    Session s = everyFieldSession();
+    s.config.positional = PositionalEncoding::Sinusoidal;  // the source sentence's 7 rows replace X
+    const auto before = compute(s.config, s.inputs());
+    ASSERT_TRUE(before.ok()) << before.error();
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("qkv-session-" + std::to_string(::getpid()) + ".qkv.json")).string();
+    ASSERT_TRUE(writeSession(path, s).ok());
+    const auto opened = readSession(path);
+    std::filesystem::remove(path);
+    ASSERT_TRUE(opened.ok()) << opened.error();
+    const auto after = compute(opened->config, opened->inputs());
+    ASSERT_TRUE(after.ok()) << after.error();
+    EXPECT_EQ((*before)->attention.output, (*after)->attention.output);
+    for (Index head = 0; head < s.config.headCount; ++head)
+        EXPECT_EQ((*before)->attention.heads[head].attention, (*after)->attention.heads[head].attention);
+}
+
+TEST(Session, HeadTitlesSayWhereEachHeadComesFrom)
+{
+    Session s = everyFieldSession();
+    EXPECT_EQ(headOriginText(s, 0), "uniform");   // preset
+    EXPECT_EQ(headOriginText(s, 1), "edited");
+    EXPECT_EQ(headOriginText(s, 2), "from file");
+    EXPECT_EQ(headOriginText(s, 4), "low rank");  // a preset wins over the stored origin
+    s.weights.reset();
+    s.config.presets.clear();
+    EXPECT_EQ(headOriginText(s, 1), "random");
+}
+
+TEST(Session, NewerVersionIsRefusedWithTheReason)
+{
+    Session s;
+    s.config = builtInExample();
+    std::string json = sessionToJson(s);
+    const std::string current = "\"version\": " + std::to_string(sessionFormatVersion);
+    ASSERT_NE(json.find(current), std::string::npos);
+    json.replace(json.find(current), current.size(), "\"version\": 99");
+    const auto parsed = parseSession(json, "future.qkv.json");
+    ASSERT_FALSE(parsed.ok());
+    EXPECT_NE(parsed.error().find("future.qkv.json"), std::string::npos) << parsed.error();
+    EXPECT_NE(parsed.error().find("newer QKV Studio"), std::string::npos) << parsed.error();
+}
+
+}  // namespace
+}  // namespace qkv
