@@ -6,6 +6,7 @@
 #include <new>
 
 #include "core/cost/cost_model.hpp"
+#include "core/export/head_analysis_json.hpp"
 #include "core/export/json_stream.hpp"
 #include "core/factored/factored_matrix.hpp"
 #include "core/io/atomic_file.hpp"
@@ -146,11 +147,15 @@ void writeJsonDocument(AtomicFile& file, const Result& r, const ExportProvenance
     json.newline();
     json.key("heads");
     json.beginArray();
+    // Every head's ablation effect needs every head's contribution: computed once (n_q x h norms).
+    const Expected<AblationEffects> ablation = ablationEffects(r);
     for (Index head = 0; head < r.attention.headCount(); ++head) {
         json.newline();
         json.beginObject();
         json.key("index"); json.value(static_cast<std::int64_t>(head));
         writeFactored(json, r, head);
+        json.newline();
+        writeHeadAnalysis(json, r, head, ablation ? &*ablation : nullptr);
         if (includeMatrices) {
             const HeadAttention& h = r.attention.heads[static_cast<std::size_t>(head)];
             json.key("attention"); json.matrix(h.attention);
