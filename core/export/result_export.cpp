@@ -18,7 +18,9 @@ namespace qkv {
 
 namespace {
 
-constexpr std::int64_t formatVersion = 1;
+// 2: heads numbered from 1 ("head" replaces "index"), init spelled "xavier", config in the
+// session spelling (core/session/config_json.cpp).
+constexpr std::int64_t formatVersion = 2;
 
 
 // The config in the one spelling sessions use (core/session/config_json.hpp), plus where the
@@ -152,7 +154,9 @@ void writeJsonDocument(AtomicFile& file, const Result& r, const ExportProvenance
     for (Index head = 0; head < r.attention.headCount(); ++head) {
         json.newline();
         json.beginObject();
-        json.key("index"); json.value(static_cast<std::int64_t>(head));
+        // Heads are numbered from 1 everywhere people read them (docs/formats.md, "Numbering").
+        json.key("head"); json.value(static_cast<std::int64_t>(head + 1));
+        json.key("kv_head"); json.value(static_cast<std::int64_t>(r.grouping().keyValueHeadOf(head) + 1));
         writeFactored(json, r, head);
         json.newline();
         writeHeadAnalysis(json, r, head, ablation ? &*ablation : nullptr);
@@ -210,7 +214,7 @@ Status writeCsv(const Result& r, const std::string& path)
         for (Index q = 0; q < h.attention.rows(); ++q) {
             for (Index k = 0; k < h.attention.cols(); ++k) {
                 line.clear();
-                appendNumber(head); line += ',';
+                appendNumber(head + 1); line += ',';  // from 1, as in the app
                 appendNumber(q); line += ',';
                 line += queryFields[static_cast<std::size_t>(q)]; line += ',';
                 appendNumber(k); line += ',';

@@ -140,10 +140,10 @@ TEST_F(ExportCli, CsvHasOneRowPerHeadQueryAndKeyAndQuotesTokens)
     std::string line, commaRow;
     while (std::getline(file, line)) {
         ++rows;
-        if (line.rfind("0,0,a,1,", 0) == 0) commaRow = line;
+        if (line.rfind("1,0,a,1,", 0) == 0) commaRow = line;  // head 1 (heads count from 1)
     }
     EXPECT_EQ(rows, 2 * 6 * 6);  // tokens: a , " b " c
-    EXPECT_EQ(commaRow.substr(0, 12), "0,0,a,1,\",\",");
+    EXPECT_EQ(commaRow.substr(0, 12), "1,0,a,1,\",\",");
 }
 
 TEST_F(ExportCli, NpyFolderHoldsEveryArrayWithTheCoreBits)

@@ -70,7 +70,7 @@ void expectHeadsMatchCore(const nlohmann::json& document, const Result& r)
     for (Index head = 0; head < r.attention.headCount(); ++head) {
         SCOPED_TRACE("head " + std::to_string(head + 1));
         const nlohmann::json& h = heads[static_cast<std::size_t>(head)];
-        EXPECT_EQ(h.at("index").get<Index>(), head);  // existing fields stay
+        EXPECT_EQ(h.at("head").get<Index>(), head + 1);  // heads are numbered from 1
         EXPECT_TRUE(h.contains("factored"));
 
         const auto stats = headStatistics(r, head);
