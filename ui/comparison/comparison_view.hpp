@@ -2,19 +2,18 @@
 // The comparison view (issue 4): what the factored heads save, for the current d_model, h and
 // sentence lengths. Every number comes from core's cost model (core/cost/cost_model.hpp); the
 // view never counts anything itself. The only thing it computes is the measured time of the
-// two ways of computing one head's scores, off the GUI thread (score_timing.hpp).
+// two ways of computing one head's scores, off the GUI thread (score_timing_label.hpp).
 //
-//   - score-path parameters per head and per layer, factored W_i^Q, W_i^K vs a full W_i;
-//   - whole-layer parameters (W^Q, W^K, W^V, W^O with and without biases) for standard heads,
-//     a full W_i per head, unreduced heads (d_k = d_model), multi-query and grouped-query
-//     attention with a key/value-heads control;
-//   - the totals against h over the divisors of d_model;
-//   - the FLOPs of one head's scores both ways, and their measured time here;
-//   - the table of exact numbers and formulas, copyable.
+// It composes one class per part:
+//   - ScorePathChart: score-path parameters per head and per layer, factored W_i^Q, W_i^K vs
+//     a full W_i;
+//   - LayerParametersChart: whole-layer parameters for standard heads, a full W_i per head,
+//     unreduced heads, multi-query and grouped-query attention (the key/value-heads control);
+//   - TotalsChart: the totals against h over the divisors of d_model;
+//   - FlopChart and ScoreTimingLabel: one head's score FLOPs both ways, and their time here;
+//   - CostTableWidget: the table of exact numbers and formulas, copyable.
 
-#include <QWidget>
-
-#include <QFutureWatcher>
+#include <QPointF>
 
 #include <memory>
 #include <optional>
@@ -22,36 +21,41 @@
 
 #include "core/cost/cost_model.hpp"
 #include "core/pipeline/compute.hpp"
+#include "ui/comparison/comparison_shape.hpp"
 #include "ui/comparison/score_timing.hpp"
+#include "ui/views/result_view.hpp"
 
-class QBarSeries;
-class QChart;
-class QChartView;
 class QComboBox;
-class QHorizontalBarSeries;
 class QLabel;
-class QLineSeries;
-class QLogValueAxis;
-class QPushButton;
-class QScatterSeries;
+class QLayout;
 
 namespace qkv::ui {
 
+class ComparisonChart;
 class CostTableWidget;
+class FlopChart;
+class LayerParametersChart;
+class ScorePathChart;
+class ScoreTimingLabel;
+class TotalsChart;
 
-class ComparisonView : public QWidget {
+// Follows the selected head (the one timed).
+class ComparisonView : public ResultView {
     Q_OBJECT
 public:
-    explicit ComparisonView(QWidget* parent = nullptr);
+    explicit ComparisonView(HeadSelection* selection = nullptr, QWidget* parent = nullptr);
     ~ComparisonView() override;
 
-    void setResult(std::shared_ptr<const qkv::Result> result);
-    // The head whose W_i^Q, W_i^K are timed.
+    QString title() const override;
+    QStringList figureNames() const override;
+
+    // Selects `head` for every view that shares the selection; the view times it.
     void setSelectedHead(int head);
+    // The head whose W_i^Q, W_i^K are timed (the selection's, clamped to h).
     int selectedHead() const { return head_; }
 
     // g: key/value heads, a divisor of h (h by default: standard multi-head attention).
-    Count keyValueHeads() const { return keyValueHeads_; }
+    Count keyValueHeads() const { return shape_.keyValueHeads; }
     void setKeyValueHeads(Count g);
     std::vector<Count> keyValueHeadChoices() const;
 
@@ -69,9 +73,9 @@ public:
     CostTableWidget* table() const { return table_; }
     QString copyText(bool selectedOnly = false) const;
 
-    std::optional<ScoreTiming> lastTiming() const { return timing_; }
+    std::optional<ScoreTiming> lastTiming() const;
     QString timingText() const;
-    // Starts a new measurement now (also done on every setResult / setSelectedHead).
+    // Starts a new measurement now (also done for every new result or head).
     void measureTiming();
 
     // The whole view (charts, table) onto any paint device, scaled to `target`.
@@ -82,41 +86,27 @@ public:
 signals:
     void timingUpdated();
 
+protected:
+    void refresh(Changes changes) override;
+
 private:
-    void rebuild();
-    void updateScorePathChart();
-    void updateLayerChart();
-    void updateTotalsChart();
-    void updateFlopChart();
-    void updateTable();
-    void updateTimingLabel();
-    LayerShape shape(HeadLayout layout, Count g, bool withBias) const;
+    QLayout* makeHeader();
+    QLayout* makeGrid();
+    void takeShape();  // from result(), keeping g while it divides h
+    void redraw();     // header, charts and table for shape_
+    const ComparisonChart* barChart(BarChart chart) const;
 
-    std::shared_ptr<const Result> result_;
+    ComparisonShape shape_;
     int head_ = 0;
-    Count d_model_ = 0, heads_ = 0, keyValueHeads_ = 0, n_q_ = 0, n_k_ = 0;
-    bool withBias_ = false;
 
-    QLabel* summary_ = nullptr;
-    QComboBox* keyValueBox_ = nullptr;
-    QPushButton* copyButton_ = nullptr;
-    QChartView* scorePathView_ = nullptr;
-    QChartView* layerView_ = nullptr;
-    QChartView* totalsView_ = nullptr;
-    QChartView* flopView_ = nullptr;
-    QBarSeries* scorePathSeries_ = nullptr;
-    QHorizontalBarSeries* layerSeries_ = nullptr;
-    QHorizontalBarSeries* flopSeries_ = nullptr;
-    std::vector<QLineSeries*> totals_;
-    QScatterSeries* currentHeads_ = nullptr;
-    QLabel* timingLabel_ = nullptr;
-    CostTableWidget* table_ = nullptr;
-
-    QFutureWatcher<ScoreTiming>* watcher_ = nullptr;
-    quint64 generation_ = 0;          // bumped by every request
-    quint64 runningGeneration_ = 0;   // the request being measured
-    bool pending_ = false;            // a newer request waits for the running one
-    std::optional<ScoreTiming> timing_;
+    QLabel* summary_;
+    QComboBox* keyValueBox_;
+    ScorePathChart* scorePath_;
+    LayerParametersChart* layer_;
+    TotalsChart* totals_;
+    FlopChart* flops_;
+    ScoreTimingLabel* timing_;
+    CostTableWidget* table_;
 };
 
 }  // namespace qkv::ui

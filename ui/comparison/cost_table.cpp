@@ -6,9 +6,50 @@
 #include <QKeyEvent>
 #include <QLocale>
 
+#include <algorithm>
 #include <set>
+#include <string>
 
 namespace qkv::ui {
+
+namespace {
+
+std::vector<CostRow> comparisonRows(const ComparisonShape& shape)
+{
+    std::vector<CostRow> rows;
+    const LayerShape current = shape.layer(HeadLayout::Factored, shape.keyValueHeads, shape.withBias);
+    Expected<std::vector<CostRow>> table = costTable(current, std::max<Count>(shape.n_q, 1), std::max<Count>(shape.n_k, 1));
+    if (table) {
+        rows = std::move(table).value();
+    } else {
+        rows.push_back({CostTableWidget::tr("cost model").toStdString(), table.error(), 0});
+    }
+    struct Kind {
+        const char* name;
+        HeadLayout layout;
+        Count g;
+    };
+    const Kind kinds[] = {{"standard (g = h)", HeadLayout::Factored, shape.heads},
+                          {"full W_i per head", HeadLayout::FullBilinear, shape.heads},
+                          {"unreduced (d_k = d_model)", HeadLayout::Unreduced, shape.heads},
+                          {"MQA (g = 1)", HeadLayout::Factored, 1},
+                          {"GQA/MHA with the chosen g", HeadLayout::Factored, shape.keyValueHeads}};
+    for (const Kind& kind : kinds) {
+        for (const bool bias : {false, true}) {
+            const std::vector<CostRow> layer = layerParameterRows(shape.layer(kind.layout, kind.g, bias));
+            if (layer.empty()) {
+                continue;
+            }
+            CostRow total = layer.back();  // the "total" row
+            total.name = std::string("layer total, ") + kind.name + ", g = " + std::to_string(kind.g) +
+                         (bias ? ", with biases" : ", without biases");
+            rows.push_back(std::move(total));
+        }
+    }
+    return rows;
+}
+
+}  // namespace
 
 CostTableWidget::CostTableWidget(QWidget* parent) : QTableWidget(parent)
 {
@@ -26,6 +67,8 @@ CostTableWidget::CostTableWidget(QWidget* parent) : QTableWidget(parent)
     horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     setToolTip(tr("Ctrl+C copies the selected rows as tab-separated text"));
 }
+
+void CostTableWidget::setShape(const ComparisonShape& shape) { setRows(comparisonRows(shape)); }
 
 void CostTableWidget::setRows(const std::vector<CostRow>& rows)
 {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/cost/cost_model.hpp"
+#include "ui/comparison/comparison_shape.hpp"
 
 namespace qkv::ui {
 
@@ -16,6 +17,9 @@ public:
     explicit CostTableWidget(QWidget* parent = nullptr);
 
     void setRows(const std::vector<CostRow>& rows);
+    // The cost model's table for the current layer (g = shape.keyValueHeads), then the
+    // whole-layer totals of the layer chart, each with its formula.
+    void setShape(const ComparisonShape& shape);
     const std::vector<CostRow>& rows() const { return rows_; }
 
     // "quantity\tformula\tvalue" then one line per row; the selected rows only, or all.

@@ -1,14 +1,17 @@
 #include "ui/document/compute_runner.hpp"
 
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
+#include <new>
 
 #include "core/cost/cost_model.hpp"
 #include "core/text/tokenizer.hpp"
 
 namespace qkv::ui {
 
-ComputeRunner::ComputeRunner(QObject* parent) : QObject(parent) {}
+ComputeRunner::ComputeRunner(QObject* parent)
+    : QObject(parent), task_([this](const Outcome& outcome) { deliver(outcome); })
+{
+    task_.setBusyCallback([this](bool busy) { emit busyChanged(busy); });
+}
 
 double ComputeRunner::estimatedFlops(const qkv::Config& config)
 {
@@ -22,54 +25,26 @@ double ComputeRunner::estimatedFlops(const qkv::Config& config)
 ComputeRunner::Outcome ComputeRunner::run(const qkv::Config& config, const qkv::UserInputs& inputs,
                                           qkv::GeneratedWeightsCache* cache)
 {
-    auto computed = qkv::compute(config, inputs, cache);
-    if (!computed) return {nullptr, QString::fromStdString(computed.error())};
-    return {computed.value(), {}};
+    try {
+        auto computed = qkv::compute(config, inputs, cache);
+        if (!computed) return {nullptr, QString::fromStdString(computed.error())};
+        return {computed.value(), {}};
+    } catch (const std::bad_alloc&) {
+        // Validation bounds the sizes, but a large model can still exceed this machine's memory.
+        return {nullptr, tr("Not enough memory for d_model = %1 with these sentences.").arg(config.d_model)};
+    }
 }
 
 void ComputeRunner::request(const qkv::Config& config, const qkv::UserInputs& inputs,
                             qkv::GeneratedWeightsCache* cache)
 {
-    Request next{config, inputs, cache, ++generation_};
-    if (running_) {
-        pending_ = std::move(next);  // replaces any older waiting request
-        return;
-    }
-    if (estimatedFlops(config) < asyncThresholdFlops_) {
-        deliver(next.generation, run(next.config, next.inputs, next.cache));
-        return;
-    }
-    start(std::move(next));
+    const auto where = estimatedFlops(config) < asyncThresholdFlops_ ? LatestTaskBase::Run::InlineWhenIdle
+                                                                     : LatestTaskBase::Run::InBackground;
+    task_.request([config, inputs, cache] { return run(config, inputs, cache); }, where);
 }
 
-void ComputeRunner::start(Request request)
+void ComputeRunner::deliver(const Outcome& outcome)
 {
-    running_ = true;
-    emit busyChanged(true);
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    const quint64 generation = request.generation;
-    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, generation] {
-        const Outcome outcome = watcher->result();
-        watcher->deleteLater();
-        running_ = false;
-        if (pending_) {
-            Request next = std::move(*pending_);
-            pending_.reset();
-            start(std::move(next));
-        } else {
-            emit busyChanged(false);
-        }
-        deliver(generation, outcome);
-    });
-    watcher->setFuture(QtConcurrent::run([config = std::move(request.config),
-                                          inputs = std::move(request.inputs), cache = request.cache] {
-        return run(config, inputs, cache);
-    }));
-}
-
-void ComputeRunner::deliver(quint64 generation, const Outcome& outcome)
-{
-    if (generation != generation_) return;  // a newer request superseded this one
     if (outcome.result)
         emit resultReady(outcome.result);
     else

@@ -1,15 +1,16 @@
 #pragma once
-// Runs qkv::compute() for the document: on the GUI thread when the work is small (no latency
-// added), on the thread pool when it is large. A generation counter drops stale results, and
-// at most one request waits while one runs, so dragging a slider never queues stale work.
+// Runs qkv::compute() for the document through the one latest-only task (ui/views/
+// latest_task.hpp): on the GUI thread when the work is small (no latency added), on the thread
+// pool when it is large. A newer request supersedes the older ones, so dragging a slider never
+// queues stale work.
 
 #include <QObject>
 #include <QString>
 
 #include <memory>
-#include <optional>
 
 #include "core/pipeline/compute.hpp"
+#include "ui/views/latest_task.hpp"
 
 namespace qkv::ui {
 
@@ -19,11 +20,12 @@ public:
     explicit ComputeRunner(QObject* parent = nullptr);
 
     // Supersedes every earlier request.
-    // `cache` (may be null) keeps generated weights between requests; it must outlive them.
+    // `cache` (may be null) keeps generated weights between requests; it must outlive the
+    // runner (the runner's destructor waits for the running computation).
     void request(const qkv::Config& config, const qkv::UserInputs& inputs,
                  qkv::GeneratedWeightsCache* cache = nullptr);
-    bool isBusy() const { return running_; }
-    quint64 generation() const { return generation_; }
+    bool isBusy() const { return task_.isBusy(); }
+    quint64 generation() const { return task_.generation(); }
 
     // Work above this many floating-point operations runs off the GUI thread.
     void setAsyncThresholdFlops(double flops) { asyncThresholdFlops_ = flops; }
@@ -37,24 +39,15 @@ signals:
     void busyChanged(bool busy);
 
 private:
-    struct Request {
-        qkv::Config config;
-        qkv::UserInputs inputs;
-        qkv::GeneratedWeightsCache* cache = nullptr;
-        quint64 generation = 0;
-    };
     struct Outcome {
         std::shared_ptr<const qkv::Result> result;
         QString error;
     };
     static Outcome run(const qkv::Config& config, const qkv::UserInputs& inputs, qkv::GeneratedWeightsCache* cache);
-    void start(Request request);
-    void deliver(quint64 generation, const Outcome& outcome);
+    void deliver(const Outcome& outcome);
 
-    quint64 generation_ = 0;
-    bool running_ = false;
-    std::optional<Request> pending_;
     double asyncThresholdFlops_ = 5e7;
+    LatestTask<Outcome> task_;
 };
 
 }  // namespace qkv::ui

@@ -21,7 +21,12 @@ Document::Document(QObject* parent)
     connect(runner_, &ComputeRunner::busyChanged, this, &Document::busyChanged);
 }
 
-Document::~Document() = default;
+Document::~Document()
+{
+    // A computation still running reads weightsCache_: the runner waits for it as it goes, and
+    // it must go before the cache (a child would be deleted after the members).
+    delete runner_;
+}
 
 bool Document::isComputing() const { return runner_->isBusy(); }
 

@@ -11,10 +11,10 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
+#include "ui/document/head_selection.hpp"
 #include "ui/factored/factor_product_widget.hpp"
 #include "ui/factored/factored_figures.hpp"
 #include "ui/factored/factored_head_model.hpp"
@@ -33,7 +33,9 @@ constexpr int kBottomStretch = 9;
 
 }  // namespace
 
-FactoredView::FactoredView(QWidget* parent) : QWidget(parent)
+FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
+    : ResultView(selection, Change::Head, parent),
+      scores_([this](std::shared_ptr<const FactoredHeadModel> model) { showScores(std::move(model)); })
 {
     title_ = new QLabel(tr("Factored W_i: no result yet"), this);
     QFont titleFont = title_->font();
@@ -99,83 +101,36 @@ FactoredView::FactoredView(QWidget* parent) : QWidget(parent)
         }
     });
 
-    connect(headBox_, &QSpinBox::valueChanged, this, [this](int shown) {
-        const int head = shown - 1;  // the box counts from 1
-        if (head != head_) {
-            setSelectedHead(head);
-            emit selectedHeadChanged(head_);
-        }
-    });
+    // The box only sets the selection; the view follows the selection like every other view, so
+    // a change of head rebuilds once.
+    connect(headBox_, &QSpinBox::valueChanged, this, [this](int shown) { setSelectedHead(shown - 1); });
     connect(resetZoom_, &QPushButton::clicked, product_, &FactorProductWidget::resetZoom);
-    scoresWatcher_ = new QFutureWatcher<std::shared_ptr<const FactoredHeadModel>>(this);
-    connect(scoresWatcher_, &QFutureWatcher<std::shared_ptr<const FactoredHeadModel>>::finished, this, [this] {
-        const std::shared_ptr<const FactoredHeadModel> done = scoresWatcher_->result();
-        const bool current = done && model_ && done->result == model_->result && done->head == model_->head;
-        if (current) {
-            model_ = done;  // same factors and spectrum, now with the scores
-            product_->setModel(model_);
-            equivalence_->update();
-            emit equivalenceReady();
-        }
-        if (scoresQueued_ || !current) {
-            scoresQueued_ = false;
-            startScores();
-        }
-    });
     connect(product_, &FactorProductWidget::windowChanged, this, [this](const MatrixWindow& window) {
         const Index d_model = model_ ? model_->d_model : 0;
         resetZoom_->setEnabled(window.rows < d_model);
     });
 }
 
-FactoredView::~FactoredView()
-{
-    scoresWatcher_->waitForFinished();  // the worker holds only its own shared_ptrs
-}
+FactoredView::~FactoredView() = default;  // scores_ waits for its running work
+
+QString FactoredView::title() const { return tr("&Factored W_i"); }
+
+QStringList FactoredView::figureNames() const { return {QStringLiteral("factored")}; }
 
 bool FactoredView::equivalencePending() const { return model_ && model_->valid() && !model_->scoresReady; }
 
-void FactoredView::startScores()
-{
-    if (!model_ || !model_->valid() || model_->scoresReady) {
-        return;
-    }
-    if (scoresWatcher_->isRunning()) {
-        scoresQueued_ = true;  // one at a time; the newest model is taken when it ends
-        return;
-    }
-    std::shared_ptr<const FactoredHeadModel> model = model_;
-    scoresWatcher_->setFuture(QtConcurrent::run([model] {
-        return std::shared_ptr<const FactoredHeadModel>(
-            std::make_shared<FactoredHeadModel>(model->withScoresComputed()));
-    }));
-}
+void FactoredView::setSelectedHead(int head) { selection()->setHead(head); }
 
-void FactoredView::setResult(std::shared_ptr<const qkv::Result> result)
-{
-    result_ = std::move(result);
-    rebuild();
-}
-
-void FactoredView::setSelectedHead(int head)
-{
-    head_ = std::max(0, head);
-    rebuild();
-}
+void FactoredView::refresh(Changes) { rebuild(); }
 
 void FactoredView::rebuild()
 {
-    auto model = std::make_shared<FactoredHeadModel>(FactoredHeadModel::build(result_, head_, false));
-    const bool inline_ = model->scoreWork() <= kAsynchronousWork;
-    if (inline_ && model->valid()) {
-        *model = model->withScoresComputed();
-    }
+    // Factors and spectrum here (cheap); the scores both ways, which need the dense W_i, through
+    // the latest-only task: inline when small, on the pool above kAsynchronousWork.
+    auto model = std::make_shared<const FactoredHeadModel>(
+        FactoredHeadModel::build(result(), selection()->head(), /*withScores=*/false));
     head_ = static_cast<int>(model->head);
-    model_ = std::move(model);
-    if (!inline_) {
-        startScores();
-    }
-
+    model_ = model;
     {
         const QSignalBlocker blocker(headBox_);
         headBox_->setRange(1, std::max<int>(1, static_cast<int>(model_->headCount)));
@@ -186,9 +141,22 @@ void FactoredView::rebuild()
     updateStatistics();
     fused_->update();
     equivalence_->update();
-    if (model_->scoresReady) {
-        emit equivalenceReady();
+    if (!model->valid()) {
+        scores_.cancel();  // nothing to compute: drop what a previous result asked for
+        return;
     }
+    const auto where = model->scoreWork() <= kAsynchronousWork ? LatestTaskBase::Run::InlineWhenIdle
+                                                               : LatestTaskBase::Run::InBackground;
+    scores_.request([model] { return std::make_shared<const FactoredHeadModel>(model->withScoresComputed()); },
+                    where);
+}
+
+void FactoredView::showScores(std::shared_ptr<const FactoredHeadModel> model)
+{
+    model_ = std::move(model);  // same factors and spectrum, now with the scores
+    product_->setModel(model_);
+    equivalence_->update();
+    emit equivalenceReady();
 }
 
 void FactoredView::updateStatistics()

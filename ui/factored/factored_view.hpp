@@ -12,15 +12,14 @@
 // Reads a Result; never computes attention. Every figure is painted by a function of
 // (QPainter&, QRectF) in factored_figures.hpp; renderFigure() paints them all for export.
 
-#include <QFutureWatcher>
-#include <QWidget>
-
 #include <memory>
 #include <utility>
 #include <vector>
 
 #include "core/pipeline/compute.hpp"
 #include "ui/factored/matrix_pooling.hpp"
+#include "ui/views/latest_task.hpp"
+#include "ui/views/result_view.hpp"
 
 class QLabel;
 class QPushButton;
@@ -33,14 +32,19 @@ class FactorProductWidget;
 class FigureWidget;
 class SpectrumChartView;
 
-class FactoredView : public QWidget {
+// Follows the selected head; its head box sets the selection (so every view follows).
+class FactoredView : public ResultView {
     Q_OBJECT
 public:
-    explicit FactoredView(QWidget* parent = nullptr);
+    explicit FactoredView(HeadSelection* selection = nullptr, QWidget* parent = nullptr);
     ~FactoredView() override;
 
-    void setResult(std::shared_ptr<const qkv::Result> result);
+    QString title() const override;
+    QStringList figureNames() const override;
+
+    // Selects `head` for every view that shares the selection.
     void setSelectedHead(int head);
+    // The head shown: the selection's, clamped to the result's heads.
     int selectedHead() const { return head_; }
 
     // What is shown (for tests and the host's status bar).
@@ -73,22 +77,19 @@ public:
     static constexpr double kAsynchronousWork = 8e6;
 
 signals:
-    // The user picked another head with the view's own head control.
-    void selectedHeadChanged(int head);
     // The scores both ways are shown (at once for small d_model, later for large).
     void equivalenceReady();
+
+protected:
+    void refresh(Changes changes) override;
 
 private:
     void rebuild();
     void updateStatistics();
-
-    std::shared_ptr<const Result> result_;
-    void startScores();
+    void showScores(std::shared_ptr<const FactoredHeadModel> model);
 
     std::shared_ptr<const FactoredHeadModel> model_;
     int head_ = 0;
-    QFutureWatcher<std::shared_ptr<const FactoredHeadModel>>* scoresWatcher_ = nullptr;
-    bool scoresQueued_ = false;
 
     QLabel* title_ = nullptr;
     QSpinBox* headBox_ = nullptr;
@@ -98,6 +99,8 @@ private:
     SpectrumChartView* spectrum_ = nullptr;
     QLabel* statistics_ = nullptr;
     FigureWidget* equivalence_ = nullptr;
+    // The scores both ways (last member: destroyed, and its work ended, first).
+    LatestTask<std::shared_ptr<const FactoredHeadModel>> scores_;
 };
 
 }  // namespace qkv::ui

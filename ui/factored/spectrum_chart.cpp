@@ -24,9 +24,11 @@ double powerOfTenBelow(double value)
 
 }  // namespace
 
-SpectrumChartView::SpectrumChartView(QWidget* parent) : QChartView(parent)
+// The chart goes to QChartView's constructor: QChartView(parent) would make a default chart
+// that setChart() then releases without deleting (design.md section 5).
+SpectrumChartView::SpectrumChartView(QWidget* parent) : QChartView(new QChart(), parent)
 {
-    auto* chart = new QChart();
+    QChart* chart = this->chart();
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->setTitle(tr("Singular values of W_i (from the factors)"));
     chart->legend()->setAlignment(Qt::AlignBottom);
@@ -72,7 +74,6 @@ SpectrumChartView::SpectrumChartView(QWidget* parent) : QChartView(parent)
         series->attachAxis(valueAxis_);
     }
 
-    setChart(chart);
     setRenderHint(QPainter::Antialiasing);
 }
 

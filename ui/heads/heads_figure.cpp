@@ -49,14 +49,14 @@ double niceCeil(double value)
 }
 
 // The q-quantile of the finite values of all panels (sampled to at most ~200k values).
-double upperPercentile(const std::vector<const qkv::MatrixF*>& panels, double q)
+double upperPercentile(const std::vector<std::shared_ptr<const qkv::MatrixF>>& panels, double q)
 {
     Index total = 0;
-    for (const qkv::MatrixF* m : panels) total += m->size();
+    for (const auto& m : panels) total += m->size();
     const Index stride = std::max<Index>(1, total / 200000);
     std::vector<float> values;
     values.reserve(static_cast<std::size_t>(total / stride + panels.size()));
-    for (const qkv::MatrixF* m : panels)
+    for (const auto& m : panels)
         for (Index i = 0; i < m->size(); i += stride)
             if (std::isfinite(m->data()[i])) values.push_back(m->data()[i]);
     if (values.empty()) return 1.0;
@@ -73,29 +73,30 @@ HeadsFigure::HeadsFigure(std::shared_ptr<const qkv::Result> result, ScoreKind ki
     if (!result_) return;
     const qkv::AttentionResult& attention = result_->attention;
     const auto heads = static_cast<std::size_t>(attention.headCount());
-    owned_.reserve(heads + 1);  // pointers into owned_ must stay valid
+    // A panel that is the result's own matrix shares the result's ownership (aliasing), so
+    // copies of the figure stay valid.
+    const auto ofResult = [this](const qkv::MatrixF& m) { return std::shared_ptr<const qkv::MatrixF>(result_, &m); };
+    const auto owned = [](qkv::MatrixF m) { return std::make_shared<const qkv::MatrixF>(std::move(m)); };
     for (std::size_t h = 0; h < heads; ++h) {
         const qkv::HeadAttention& head = attention.heads[h];
         switch (kind_) {
         case ScoreKind::Attention: {
             const bool anyMask = attention.mask.causal || !attention.mask.keyPadding.empty();
             if (!anyMask) {
-                panels_.push_back(&head.attention);
+                panels_.push_back(ofResult(head.attention));
                 break;
             }
             // Masked pairs are drawn hatched (NaN), not as a weight of 0 that looks computed.
             qkv::MatrixF shown = head.attention;
             attention.mask.fillMasked(shown, std::numeric_limits<float>::quiet_NaN());
-            owned_.push_back(std::move(shown));
-            panels_.push_back(&owned_.back());
+            panels_.push_back(owned(std::move(shown)));
             break;
         }
-        case ScoreKind::RawScores: panels_.push_back(&head.scores); break;
+        case ScoreKind::RawScores: panels_.push_back(ofResult(head.scores)); break;
         case ScoreKind::MaskedScores: {
             qkv::MatrixF masked = head.scores;
             attention.mask.fillMasked(masked, -std::numeric_limits<float>::infinity());
-            owned_.push_back(std::move(masked));
-            panels_.push_back(&owned_.back());
+            panels_.push_back(owned(std::move(masked)));
             break;
         }
         }
@@ -105,14 +106,13 @@ HeadsFigure::HeadsFigure(std::shared_ptr<const qkv::Result> result, ScoreKind ki
         qkv::MatrixF average = *panels_.front();
         for (std::size_t h = 1; h < heads; ++h) average += *panels_[h];
         average /= static_cast<float>(heads);
-        owned_.push_back(std::move(average));
-        panels_.push_back(&owned_.back());
+        panels_.push_back(owned(std::move(average)));
     }
     rowLabels_ = toLabels(result_->queryLabels);
     columnLabels_ = toLabels(result_->keyLabels);
 
     double largest = 0;
-    for (const qkv::MatrixF* m : panels_)
+    for (const auto& m : panels_)
         for (Index i = 0; i < m->size(); ++i) {
             const double v = m->data()[i];
             if (std::isfinite(v)) largest = std::max(largest, std::abs(v));

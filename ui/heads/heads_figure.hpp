@@ -23,6 +23,7 @@ class QPainter;
 
 namespace qkv::ui {
 
+// A value: copies share the (immutable) matrices and are independent otherwise.
 class HeadsFigure {
 public:
     HeadsFigure() = default;
@@ -56,8 +57,9 @@ private:
     std::shared_ptr<const qkv::Result> result_;
     ScoreKind kind_ = ScoreKind::Attention;
     bool withAverage_ = false;
-    std::vector<qkv::MatrixF> owned_;             // masked copies, the average
-    std::vector<const qkv::MatrixF*> panels_;
+    // The result's own matrices (sharing its ownership) or the masked copies and the average:
+    // no pointer into this object, so a copy of a figure is as valid as the original.
+    std::vector<std::shared_ptr<const qkv::MatrixF>> panels_;
     QStringList rowLabels_, columnLabels_;
     double minValue_ = 0, maxValue_ = 1;
     bool saturates_ = false;

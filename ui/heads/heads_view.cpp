@@ -42,9 +42,9 @@ ColormapName storedColormap(ScoreKind kind)
 }  // namespace
 
 HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
-    : QWidget(parent), selection_(selection), kindBox_(new QComboBox(this)), colormapBox_(new QComboBox(this)),
+    : ResultView(selection, {}, parent), kindBox_(new QComboBox(this)), colormapBox_(new QComboBox(this)),
       averageBox_(new QCheckBox(tr("&Average of heads"), this)), zoomLabel_(new QLabel(this)),
-      scroll_(new QScrollArea(this)), canvas_(new HeadsCanvas(selection, scroll_))
+      scroll_(new QScrollArea(this)), canvas_(new HeadsCanvas(this->selection(), scroll_))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -125,11 +125,9 @@ HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
     updateZoomLabel();
 }
 
-void HeadsView::setResult(std::shared_ptr<const qkv::Result> result)
-{
-    result_ = std::move(result);
-    rebuildFigure();
-}
+QString HeadsView::title() const { return tr("&Heads"); }
+
+QStringList HeadsView::figureNames() const { return {QStringLiteral("heads")}; }
 
 void HeadsView::setScoreKind(ScoreKind kind)
 {
@@ -141,7 +139,7 @@ void HeadsView::setScoreKind(ScoreKind kind)
         kindBox_->setCurrentIndex(kindBox_->findData(static_cast<int>(kind)));
     }
     setColormap(storedColormap(kind));
-    rebuildFigure();
+    invalidate();
     emit scoreKindChanged(kind);
 }
 
@@ -166,7 +164,7 @@ void HeadsView::setShowAverage(bool show)
     kShowAverage.setValue(show);
     const QSignalBlocker blocker(averageBox_);
     averageBox_->setChecked(show);
-    rebuildFigure();
+    invalidate();
 }
 
 int HeadsView::heatmapCount() const { return canvas_->panelCount(); }
@@ -189,10 +187,10 @@ void HeadsView::updateZoomLabel()
     zoomLabel_->setAlignment(Qt::AlignCenter);
 }
 
-void HeadsView::rebuildFigure()
+void HeadsView::refresh(Changes)
 {
-    if (!result_) return;
-    canvas_->setFigure(std::make_shared<const HeadsFigure>(result_, kind_, average_));
+    if (!result()) return;
+    canvas_->setFigure(std::make_shared<const HeadsFigure>(result(), kind_, average_));
 }
 
 bool HeadsView::eventFilter(QObject* watched, QEvent* event)

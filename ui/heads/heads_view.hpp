@@ -2,13 +2,12 @@
 // The "Heads" tab: what to show (weights / raw scores / scores after mask), colormap, average
 // of heads, zoom, and the scrollable grid of heatmaps.
 
-#include <QWidget>
-
 #include <memory>
 
 #include "core/pipeline/compute.hpp"
 #include "ui/heads/score_kind.hpp"
 #include "ui/render/colormap.hpp"
+#include "ui/views/result_view.hpp"
 
 class QAction;
 class QCheckBox;
@@ -21,12 +20,15 @@ namespace qkv::ui {
 class HeadsCanvas;
 class HeadSelection;
 
-class HeadsView : public QWidget {
+// The canvas follows the selection itself (highlights only), so the view refreshes for a new
+// result or its own options.
+class HeadsView : public ResultView {
     Q_OBJECT
 public:
     explicit HeadsView(HeadSelection* selection, QWidget* parent = nullptr);
 
-    void setResult(std::shared_ptr<const qkv::Result> result);
+    QString title() const override;
+    QStringList figureNames() const override;
     void setScoreKind(ScoreKind kind);
     ScoreKind scoreKind() const { return kind_; }
     void setColormap(ColormapName colormap);
@@ -48,14 +50,12 @@ signals:
     void colormapChanged(ColormapName colormap);
 
 protected:
+    void refresh(Changes changes) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    void rebuildFigure();
     void updateZoomLabel();
 
-    HeadSelection* selection_;
-    std::shared_ptr<const qkv::Result> result_;
     ScoreKind kind_ = ScoreKind::Attention;
     bool average_ = false;
     QComboBox* kindBox_;

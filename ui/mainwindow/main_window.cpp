@@ -47,10 +47,7 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addWidget(status_, 1);
 
     connect(document_, &Document::resultChanged, this, [this](std::shared_ptr<const qkv::Result> result) {
-        const qkv::AttentionResult& a = result->attention;
-        selection_->clampTo(static_cast<int>(a.headCount()), static_cast<int>(a.queryCount()),
-                            static_cast<int>(a.keyCount()));
-        tabs_->setResult(result);
+        tabs_->setResult(result);  // also keeps the selection inside the result
         status_->setResult(result);
         updateTitle();
     });

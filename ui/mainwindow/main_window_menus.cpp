@@ -152,6 +152,7 @@ QString MainWindow::exportHeadsFigure(const QString& path) const
     FigureFormat format{};
     if (!figureFormatFromPath(path, format))
         return tr("Cannot export to “%1”: use a file name ending in .png, .svg or .pdf.").arg(path);
+    headsView()->ensureCurrent();  // its tab may be in the background, its figure stale
     const HeadsCanvas* canvas = headsView()->canvas();
     const auto figure = canvas->figure();
     if (!figure) return tr("Nothing to export yet: no result has been computed.");

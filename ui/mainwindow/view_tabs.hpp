@@ -1,6 +1,7 @@
 #pragma once
-// The views beside the controls: Heads, Step by step, Factored W_i, Comparison. The last two
-// are another module's widgets, hosted when present (placeholders otherwise).
+// The views beside the controls, one tab each, held through the one view interface
+// (ui/views/result_view.hpp): a new result goes to every view, and a view whose tab is in the
+// background only marks itself stale and refreshes when its tab is shown.
 
 #include <QTabWidget>
 
@@ -16,29 +17,35 @@ class HeadsView;
 class StepView;
 class FactoredView;
 class ComparisonView;
+class ResultView;
 
 class ViewTabs : public QTabWidget {
     Q_OBJECT
 public:
     explicit ViewTabs(HeadSelection* selection, QWidget* parent = nullptr);
 
+    // Every view, in tab order.
+    const std::vector<ResultView*>& views() const { return views_; }
+    // Adds a view as the last tab, titled by the view.
+    void addView(ResultView* view);
+
+    // The concrete views, for the menus and tests (never for dispatch).
     HeadsView* headsView() const { return heads_; }
     StepView* stepView() const { return steps_; }
     FactoredView* factoredView() const { return factored_; }
     ComparisonView* comparisonView() const { return comparison_; }
 
-    // Heads and step views update at once; the factored and comparison views (heavier) update
-    // when their tab is shown, so a change never pays for views nobody looks at.
+    // Keeps the selection inside the result's heads and cells, then gives the result to every
+    // view; each refreshes once (for both), now if shown, else when its tab is shown.
     void setResult(const std::shared_ptr<const qkv::Result>& result);
 
 private:
-    void updateView(int index);
-    std::shared_ptr<const qkv::Result> result_;
-    std::vector<bool> stale_;
+    HeadSelection* selection_;
+    std::vector<ResultView*> views_;
     HeadsView* heads_;
     StepView* steps_;
-    FactoredView* factored_ = nullptr;
-    ComparisonView* comparison_ = nullptr;
+    FactoredView* factored_;
+    ComparisonView* comparison_;
 };
 
 }  // namespace qkv::ui

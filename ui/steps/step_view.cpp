@@ -12,7 +12,7 @@
 namespace qkv::ui {
 
 StepView::StepView(HeadSelection* selection, QWidget* parent)
-    : QWidget(parent), selection_(selection), page_(new QWidget), header_(new QLabel),
+    : ResultView(selection, Change::Head | Change::Cell, parent), page_(new QWidget), header_(new QLabel),
       queryBars_(new VectorBars), keyBars_(new VectorBars), productBars_(new VectorBars), dot_(new QLabel),
       scale_(new QLabel), mask_(new QLabel), softmaxBars_(new VectorBars), softmax_(new QLabel),
       contributionBars_(new VectorBars), outputBars_(new VectorBars), output_(new QLabel)
@@ -61,10 +61,10 @@ StepView::StepView(HeadSelection* selection, QWidget* parent)
     layout->addStretch(1);
     scroll->setWidget(page_);
 
-    connect(selection_, &HeadSelection::headChanged, this, &StepView::refresh);
-    connect(selection_, &HeadSelection::cellChanged, this, &StepView::refresh);
-    refresh();
+    showNumbers();  // the empty state until a result arrives
 }
+
+QString StepView::title() const { return tr("&Step by step"); }
 
 QLabel* StepView::addStep(const QString& title, QWidget* content)
 {
@@ -85,11 +85,7 @@ QString StepView::number(double value)
     return QString::number(value, 'f', 4);
 }
 
-void StepView::setResult(std::shared_ptr<const qkv::Result> result)
-{
-    result_ = std::move(result);
-    refresh();
-}
+void StepView::refresh(Changes) { showNumbers(); }
 
 QString StepView::dotText() const { return dot_->text(); }
 QString StepView::scaleText() const { return scale_->text(); }
@@ -97,10 +93,10 @@ QString StepView::maskText() const { return mask_->text(); }
 QString StepView::softmaxText() const { return softmax_->text(); }
 QString StepView::outputText() const { return output_->text(); }
 
-void StepView::refresh()
+void StepView::showNumbers()
 {
-    numbers_ = result_ ? gatherStepNumbers(*result_, selection_->head(), selection_->queryRow(), selection_->keyColumn())
-                       : StepNumbers{};
+    const HeadSelection& s = *selection();
+    numbers_ = result() ? gatherStepNumbers(*result(), s.head(), s.queryRow(), s.keyColumn()) : StepNumbers{};
     const StepNumbers& n = numbers_;
     page_->setEnabled(n.valid);
     if (!n.valid) {

@@ -3,12 +3,11 @@
 // to the weight a_ij and the head output, like BertViz's neuron view but for any
 // configuration. Every number shown is the core's (see StepNumbers).
 
-#include <QWidget>
-
 #include <memory>
 
 #include "core/pipeline/compute.hpp"
 #include "ui/steps/step_numbers.hpp"
+#include "ui/views/result_view.hpp"
 
 class QLabel;
 
@@ -17,12 +16,12 @@ namespace qkv::ui {
 class HeadSelection;
 class VectorBars;
 
-class StepView : public QWidget {
+class StepView : public ResultView {
     Q_OBJECT
 public:
     explicit StepView(HeadSelection* selection, QWidget* parent = nullptr);
 
-    void setResult(std::shared_ptr<const qkv::Result> result);
+    QString title() const override;
     const StepNumbers& numbers() const { return numbers_; }
     // The formula lines as shown (for tests: the same text the user reads).
     QString dotText() const;
@@ -36,12 +35,13 @@ public:
     // How numbers are written everywhere in this view.
     static QString number(double value);
 
+protected:
+    void refresh(Changes changes) override;
+
 private:
-    void refresh();
+    void showNumbers();
     QLabel* addStep(const QString& title, QWidget* content = nullptr);
 
-    HeadSelection* selection_;
-    std::shared_ptr<const qkv::Result> result_;
     StepNumbers numbers_;
     QWidget* page_;
     QLabel* header_;

@@ -5,6 +5,7 @@
 #include <QImage>
 #include <QPainter>
 #include <QSignalSpy>
+#include <QSpinBox>
 
 #include <cmath>
 
@@ -18,6 +19,7 @@
 #include "ui/factored/factored_head_model.hpp"
 #include "ui/factored/factored_view.hpp"
 #include "ui/factored/matrix_pooling.hpp"
+#include "ui/document/head_selection.hpp"
 #include "ui/factored/spectrum_chart.hpp"
 
 namespace qkv::ui {
@@ -205,6 +207,40 @@ TEST(FactoredView, LargeModelComputesTheScoresOffTheGuiThread)
     const EquivalenceReport report = equivalenceReport(core, result->queryInput, result->keyValueInput);
     EXPECT_EQ(view.displayedMaxDifference(), report.maxAbsDifference);
     EXPECT_LE(report.relativeError, 1e-12);
+}
+
+TEST(FactoredView, ItsHeadBoxSetsTheSelectionAndRebuildsOnce)
+{
+    HeadSelection selection;  // shared, as with the other views
+    FactoredView view(&selection);
+    view.setResult(computeOrFail(exampleConfig(64, 4)));
+    auto* headBox = view.findChild<QSpinBox*>();
+    ASSERT_NE(headBox, nullptr);
+    QSignalSpy refreshed(&view, &ResultView::refreshed);
+    QSignalSpy scores(&view, &FactoredView::equivalenceReady);
+    headBox->setValue(4);
+    EXPECT_EQ(selection.head(), 3);
+    EXPECT_EQ(view.displayedRank(), 16);
+    EXPECT_EQ(view.model()->head, 3);
+    // One model (factors, spectrum) and one computation of the scores both ways, not two.
+    EXPECT_EQ(refreshed.count(), 1);
+    EXPECT_EQ(scores.count(), 1);
+    // The selection changed elsewhere (the heads grid): the box follows, again once.
+    selection.setHead(1);
+    EXPECT_EQ(headBox->value(), 2);
+    EXPECT_EQ(refreshed.count(), 2);
+    EXPECT_EQ(scores.count(), 2);
+}
+
+TEST(FactoredView, DestroyedWhileItsScoresAreComputedOffThread)
+{
+    auto result = computeOrFail(exampleConfig(768, 12));
+    ASSERT_TRUE(result);
+    auto view = std::make_unique<FactoredView>();
+    view->setResult(result);
+    EXPECT_TRUE(view->equivalencePending());
+    view.reset();  // waits for the worker, delivers nothing (ASan would see a late delivery)
+    QCoreApplication::processEvents();
 }
 
 TEST(FactoredView, BiasSentenceAppearsWithBiases)

@@ -2,6 +2,7 @@
 
 #include "tests/ui/window/window_fixture.hpp"
 #include "ui/document/head_selection.hpp"
+#include "ui/mainwindow/view_tabs.hpp"
 #include "ui/steps/step_view.hpp"
 
 using qkv::ui::testing::WindowTest;
@@ -11,6 +12,7 @@ TEST_F(WindowTest, StepByStepNumbersEqualTheCore)
     const auto result = window->document()->result();
     ASSERT_NE(result, nullptr);
     const int head = 2, query = 3, key = 1;
+    window->tabs()->setCurrentWidget(window->stepView());  // a hidden view shows nothing new
     window->selection()->setHead(head);
     window->selection()->setCell(query, key);
     const qkv::ui::StepView* view = window->stepView();
@@ -47,6 +49,7 @@ TEST_F(WindowTest, StepByStepShowsTheMask)
     config.mode = qkv::AttentionMode::DecoderCausal;
     config.targetText = "le chat est assis";
     setConfig(config);
+    window->tabs()->setCurrentWidget(window->stepView());
     window->selection()->setHead(0);
     window->selection()->setCell(0, 2);  // query 1 cannot see key 3
     const qkv::ui::StepView* view = window->stepView();

@@ -1,0 +1,67 @@
+#include "ui/comparison/score_timing_label.hpp"
+
+#include "core/weights/attention_weights.hpp"
+
+namespace qkv::ui {
+
+namespace {
+
+QString formatMilliseconds(double ms)
+{
+    if (ms >= 1.0) {
+        return ScoreTimingLabel::tr("%1 ms").arg(QString::number(ms, 'f', 2));
+    }
+    return ScoreTimingLabel::tr("%1 µs").arg(QString::number(ms * 1000.0, ms * 1000.0 >= 10.0 ? 'f' : 'g', ms * 1000.0 >= 10.0 ? 1 : 3));
+}
+
+}  // namespace
+
+ScoreTimingLabel::ScoreTimingLabel(QWidget* parent)
+    : QLabel(parent), task_([this](const ScoreTiming& timing) {
+          timing_ = timing;
+          setText(timingText());
+          emit timingUpdated();
+      })
+{
+    setWordWrap(true);
+    setTextInteractionFlags(Qt::TextSelectableByMouse);
+}
+
+void ScoreTimingLabel::measure(const std::shared_ptr<const Result>& result, int head)
+{
+    head_ = head;
+    const Index d_model = result ? result->weights->d_model() : 0;
+    const Index heads = result ? result->config.headCount : 0;
+    if (d_model < 1 || heads < 1) {
+        task_.cancel();
+        return;
+    }
+    const Index d_k = d_model / heads;
+    // Copies, so the worker never touches the Result the GUI may drop.
+    MatrixF xq = result->queryInput;
+    MatrixF xkv = result->keyValueInput;
+    MatrixF wq = headColumns(result->weights->queryProjection, head, d_k);
+    MatrixF wk = headColumns(result->weights->keyProjection, head, d_k);
+    setText(tr("Measuring both ways on this machine…"));
+    task_.request([xq = std::move(xq), xkv = std::move(xkv), wq = std::move(wq), wk = std::move(wk)] {
+        return timeScoresBothWays(xq, xkv, wq, wk);
+    });
+}
+
+QString ScoreTimingLabel::timingText() const
+{
+    if (!timing_ || !timing_->valid()) {
+        return tr("Measuring both ways on this machine…");
+    }
+    const ScoreTiming& t = *timing_;
+    const double ratio = t.factoredMilliseconds > 0 ? t.fullMilliseconds / t.factoredMilliseconds : 0.0;
+    return tr("Measured here (head %1, float, Eigen, one thread; median of %2 samples of %3 runs): factored %4, "
+              "full W_i %5, so the full W_i takes %6× as long.")
+        .arg(head_ + 1)  // heads count from 1 on screen
+        .arg(t.repetitions)
+        .arg(t.evaluationsPerSample)
+        .arg(formatMilliseconds(t.factoredMilliseconds), formatMilliseconds(t.fullMilliseconds))
+        .arg(QString::number(ratio, 'f', 1));
+}
+
+}  // namespace qkv::ui

@@ -1,0 +1,74 @@
+#include "ui/views/result_view.hpp"
+
+#include <QEvent>
+
+#include <utility>
+
+#include "ui/document/head_selection.hpp"
+
+namespace qkv::ui {
+
+ResultView::ResultView(HeadSelection* selection, Changes follows, QWidget* parent)
+    : QWidget(parent), selection_(selection ? selection : new HeadSelection(this))
+{
+    if (follows.testFlag(Change::Head))
+        connect(selection_, &HeadSelection::headChanged, this, [this] { invalidate(Change::Head); });
+    if (follows.testFlag(Change::Cell))
+        connect(selection_, &HeadSelection::cellChanged, this, [this] { invalidate(Change::Cell); });
+}
+
+QStringList ResultView::figureNames() const { return {}; }
+
+void ResultView::setResult(std::shared_ptr<const qkv::Result> result)
+{
+    result_ = std::move(result);
+    invalidate(Change::Result);
+}
+
+void ResultView::invalidate(Changes changes)
+{
+    stale_ |= changes;
+    refreshIfDue();
+}
+
+void ResultView::ensureCurrent()
+{
+    if (!refreshing_) refreshNow();
+}
+
+void ResultView::beginUpdate() { ++held_; }
+
+void ResultView::endUpdate()
+{
+    if (held_ > 0 && --held_ == 0) refreshIfDue();
+}
+
+bool ResultView::event(QEvent* event)
+{
+    const bool handled = QWidget::event(event);
+    // Show: the view appears (its tab was chosen, its window shown). ShowToParent: the view
+    // became the page its not-yet-shown window will show.
+    if (event->type() == QEvent::Show || event->type() == QEvent::ShowToParent) refreshIfDue();
+    return handled;
+}
+
+bool ResultView::isOnScreenOrDue() const { return isWindow() || isVisibleTo(window()); }
+
+void ResultView::refreshIfDue()
+{
+    if (held_ == 0 && !refreshing_ && isOnScreenOrDue()) refreshNow();
+}
+
+void ResultView::refreshNow()
+{
+    refreshing_ = true;
+    // A change made by refresh() itself (the view setting the selection) is refreshed after it.
+    while (isStale()) {
+        const Changes changes = std::exchange(stale_, Changes());
+        refresh(changes);
+        emit refreshed(changes);
+    }
+    refreshing_ = false;
+}
+
+}  // namespace qkv::ui

@@ -1,0 +1,94 @@
+#pragma once
+// The one interface of the views beside the controls (design.md section 1). A view:
+//   - takes an immutable Result (setResult) and follows the shared HeadSelection (head, query
+//     row, key column), which it may also set (e.g. its own head box);
+//   - implements refresh(changes), and the base decides when to call it: at once while the
+//     view is shown, else on its next show. A hidden view (a tab in the background) does no
+//     work, it is only marked stale;
+//   - names the figures it can export (the figure registry paints them);
+//   - runs heavy work off the GUI thread through a LatestTask (latest_task.hpp) started from
+//     refresh().
+// ViewTabs holds views through this class only.
+//
+// A QWidget subclass rather than a mixin: the base must see show events and receive the
+// selection's signals, which needs a QWidget and a QObject; a mixin would need an event filter
+// and a helper QObject for that. A view that is really a QChartView or QScrollArea contains
+// one instead.
+
+#include <QStringList>
+#include <QWidget>
+
+#include <memory>
+
+#include "core/pipeline/compute.hpp"
+
+namespace qkv::ui {
+
+class HeadSelection;
+
+class ResultView : public QWidget {
+    Q_OBJECT
+public:
+    // What changed since the view last refreshed.
+    enum class Change {
+        Result = 0x1,   // a new Result
+        Head = 0x2,     // the selected head
+        Cell = 0x4,     // the selected (query row, key column)
+        Options = 0x8,  // the view's own settings (colormap, score kind, ...)
+    };
+    Q_DECLARE_FLAGS(Changes, Change)
+    Q_FLAG(Changes)
+
+    // `selection` is shared with the other views; null gives the view its own (a view on its
+    // own, e.g. in a test). `follows`: the parts of the selection whose change is a Change
+    // for this view (others are ignored).
+    ResultView(HeadSelection* selection, Changes follows, QWidget* parent = nullptr);
+
+    // The tab label, with its & mnemonic.
+    virtual QString title() const = 0;
+    // The figures this view can export, by name (for the figure registry); may be empty.
+    virtual QStringList figureNames() const;
+
+    void setResult(std::shared_ptr<const qkv::Result> result);
+    const std::shared_ptr<const qkv::Result>& result() const { return result_; }
+    HeadSelection* selection() const { return selection_; }
+
+    // Some change has not reached refresh() yet (the view is hidden, or an update is held).
+    bool isStale() const { return stale_ != Changes(); }
+    // Refreshes now if stale, shown or not: for export or a test reading a hidden view.
+    void ensureCurrent();
+    // Hold refreshes until the matching endUpdate(), which then refreshes once for every change
+    // meanwhile (a new result and the selection clamp it causes). Nests.
+    void beginUpdate();
+    void endUpdate();
+
+signals:
+    // refresh() ran for `changes`.
+    void refreshed(qkv::ui::ResultView::Changes changes);
+
+protected:
+    // Brings what the view shows up to date with result() and selection() for `changes`; the
+    // result may be null (no result yet). Never called while the view is hidden.
+    virtual void refresh(Changes changes) = 0;
+    // The view's own setting changed: refresh now, or when shown.
+    void invalidate(Changes changes = Change::Options);
+
+    bool event(QEvent* event) override;
+
+private:
+    // Shown, or the page its not-yet-shown window will show; a view that is its own window
+    // counts as shown. Hidden: the view or a container up to its window is hidden.
+    bool isOnScreenOrDue() const;
+    void refreshIfDue();
+    void refreshNow();
+
+    HeadSelection* selection_;
+    std::shared_ptr<const qkv::Result> result_;
+    Changes stale_;
+    int held_ = 0;
+    bool refreshing_ = false;
+};
+
+Q_DECLARE_OPERATORS_FOR_FLAGS(ResultView::Changes)
+
+}  // namespace qkv::ui
