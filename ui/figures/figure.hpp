@@ -1,0 +1,67 @@
+#pragma once
+// A figure: a named, widget-free painter of a Result (design.md section 1, issue 9). The
+// screen, PNG/SVG/PDF export, the clipboard and `qkv-studio figure` all call the same paint
+// function, so an exported figure is what the user saw, without on-screen marks.
+//
+// Every figure follows the publication rules (issue 9, section 2): axis titles that say what
+// the axes are ("queries: target sentence", "keys and values: source sentence"), a colour bar
+// with its quantity and range, a title with the mode and shapes; no selection or hover marks
+// unless options.showSelection; heatmaps drawn as one image (no seams in SVG/PDF); readable
+// ticks (2,048 or 22.5k, never 2.25e+04); full legend names; a layout that uses the page.
+
+#include <QColor>
+#include <QFont>
+#include <QRectF>
+#include <QSizeF>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "core/pipeline/compute.hpp"
+#include "core/session/session.hpp"
+
+class QPainter;
+
+namespace qkv::ui {
+
+// What a figure may depend on besides the Result: the selection and the view options the user
+// chose (the same ones a session stores).
+struct FigureOptions {
+    Index head = 0;   // 0-based here
+    Index query = 0;
+    Index key = 0;
+    qkv::ViewOptions view;         // colormap, colour range, what the heads grid shows, zoom
+    bool showSelection = false;    // draw the selected head/cell marks (off for publication)
+    QStringList headTitles;        // "Head 1 · same meaning" per head; empty: "Head i"
+    QColor background = Qt::white;
+    QColor text = Qt::black;
+    QFont font;                    // the base font (the app's, or a default for headless use)
+};
+
+struct FigureInput {
+    std::shared_ptr<const qkv::Result> result;  // never null when paint is called
+    std::shared_ptr<const qkv::Result> pinned;  // the compare figures' other result, or null
+    FigureOptions options;
+};
+
+struct Figure {
+    QString name;        // stable id used by `qkv-studio figure --figure NAME`: "heads", "spectrum", ...
+    QString title;       // for menus: "Heads grid"
+    QString view;        // the tab it belongs to (the session's view.tab name): "heads", "factored"
+    QSizeF defaultSize;  // logical pixels (1/96 inch) when the user asks for none
+    // Whether this figure can be drawn for `input` (e.g. compare needs a pinned result of the
+    // same shape); an empty string when it can, else why not (shown to the user).
+    std::function<QString(const FigureInput&)> unavailable;
+    std::function<void(QPainter&, const QRectF&, const FigureInput&)> paint;
+};
+
+// Every figure of the app, in menu order. Defined in figure_registry.cpp, the one list.
+const std::vector<Figure>& allFigures();
+const Figure* findFigure(const QString& name);
+// The figures of one tab, for its export menu.
+std::vector<const Figure*> figuresOfView(const QString& view);
+
+}  // namespace qkv::ui
