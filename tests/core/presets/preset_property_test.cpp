@@ -165,7 +165,7 @@ TEST_P(PresetProperty, SamePositionLooksAtTheSameIndex)
     };
     const auto [d_model, h] = GetParam();
     const Figures everyQuery = run(all, d_model, h, cache());
-    check("same-position", all, everyQuery, d_model >= 512 ? 0.9 : 0.75);
+    check("same-position", all, everyQuery, d_model >= 512 ? 0.9 : 0.78);
     check("  own index", {all.kind, all.mode, all.vocabulary, onlyOwnIndex}, 0.9);
     const Figures past = run({all.kind, all.mode, all.vocabulary, onlyPastTheEnd}, d_model, h, cache());
     std::printf("[ figures  ]   past the end  cross  d_model %4ld h %ld: last key for %5.1f%% of %d queries, mean weight %.3f\n",
