@@ -10,6 +10,7 @@
 #include "core/config/examples.hpp"
 #include "core/config/validation.hpp"
 #include "core/export/result_export.hpp"
+#include "core/io/temporary_files.hpp"
 #include "core/io/weights_file.hpp"
 #include "core/pipeline/compute.hpp"
 
@@ -49,6 +50,13 @@ float parseScale(std::string_view option, std::string_view text)
     if (error != std::errc{} || end != text.data() + text.size() || !std::isfinite(value))
         throw ArgumentError{std::string(option) + ": '" + std::string(text) + "' is not a number"};
     return value;
+}
+
+// A file or folder argument: an empty one is a bad argument, not a file that cannot be read.
+std::string pathArgument(std::string_view option, std::string_view text)
+{
+    if (text.empty()) throw ArgumentError{std::string(option) + ": the path is empty"};
+    return std::string(text);
 }
 
 std::string optionFor(ConfigField field)
@@ -95,15 +103,15 @@ ExportArguments parseArguments(int argc, char** argv)
         else if (option == "--scale-k") args.config.scales.key = parseScale(option, next());
         else if (option == "--scale-v") args.config.scales.value = parseScale(option, next());
         else if (option == "--scale-o") args.config.scales.output = parseScale(option, next());
-        else if (option == "--weights") args.weightsFile = std::string(next());
-        else if (option == "--source-embeddings") args.sourceEmbeddingsFile = std::string(next());
-        else if (option == "--target-embeddings") args.targetEmbeddingsFile = std::string(next());
+        else if (option == "--weights") args.weightsFile = pathArgument(option, next());
+        else if (option == "--source-embeddings") args.sourceEmbeddingsFile = pathArgument(option, next());
+        else if (option == "--target-embeddings") args.targetEmbeddingsFile = pathArgument(option, next());
         else if (option == "--format") {
             const std::string_view format = next();
             if (!parseExportFormat(format, args.format))
                 throw ArgumentError{"--format: '" + std::string(format) + "' is not one of json, csv, npy"};
             args.formatGiven = true;
-        } else if (option == "--out") args.out = next();
+        } else if (option == "--out") args.out = pathArgument(option, next());
         else throw ArgumentError{"unknown argument '" + std::string(option) + "' (see qkv-studio export --help)"};
     }
     if (args.out.empty()) throw ArgumentError{"--out: an output path is required"};
@@ -145,7 +153,8 @@ const char* exportUsage()
            "                             head, query and key; npy: a folder of arrays\n"
            "  --out PATH                 output file (folder for npy), replaced atomically\n"
            "\n"
-           "Exit status: 0 written, 1 a file could not be read, computed or written, 2 bad argument.\n";
+           "Exit status: 0 written, 1 a file could not be read, computed or written, 2 bad argument;\n"
+           "interrupted (SIGINT, SIGTERM): its temporary files are removed, nothing is left at --out.\n";
 }
 
 int runExportCommand(int argc, char** argv)
@@ -162,6 +171,10 @@ int runExportCommand(int argc, char** argv)
     } catch (const ArgumentError& error) {
         return fail(2, error.message);
     }
+    // From here on a SIGINT/SIGTERM removes this export's temporaries before the process ends.
+    removeTemporariesOnSignals();
+    // A device, FIFO or foreign folder at --out is refused before minutes of computing.
+    if (Status writable = checkExportTarget(args.format, args.out); !writable) return fail(1, writable.error());
 
     UserInputs inputs;
     ExportProvenance provenance;

@@ -2,14 +2,15 @@
 
 #include <charconv>
 #include <cmath>
-#include <filesystem>
 #include <new>
 
 #include "core/cost/cost_model.hpp"
 #include "core/export/json_stream.hpp"
 #include "core/factored/factored_matrix.hpp"
 #include "core/io/atomic_file.hpp"
+#include "core/io/atomic_folder.hpp"
 #include "core/io/npy.hpp"
+#include "core/io/regular_file.hpp"
 
 namespace qkv {
 
@@ -249,23 +250,31 @@ Status writeHeadStack(const std::string& path, const Result& r, MatrixF HeadAtte
     return file.commit();
 }
 
+// What an earlier npy export leaves in its folder (and its temporaries, should a run have been
+// killed): an existing folder is replaced only when it holds nothing else (AtomicFolder).
+bool isNpyExportEntry(std::string_view name)
+{
+    const auto endsWith = [&](std::string_view tail) {
+        return name.size() >= tail.size() && name.substr(name.size() - tail.size()) == tail;
+    };
+    const std::size_t temporary = name.find(".tmp-");
+    if (temporary != std::string_view::npos) name = name.substr(0, temporary);
+    return name == "meta.json" || (endsWith(".npy") && name.size() > 4);
+}
+
+// Every array goes into a sibling temporary folder, which replaces the folder at `path` only
+// when all are written: a failure at any point leaves an earlier export exactly as it was.
 Status writeNpyFolder(const Result& r, const std::string& path, const ExportProvenance& provenance)
 {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (fs::exists(path, ec) && !fs::is_directory(path, ec))
-        return Error{"cannot write '" + path + "': it exists and is not a folder (the npy format writes a folder)"};
-    const bool created = fs::create_directories(path, ec);
-    if (ec) return Error{"cannot create folder '" + path + "': " + ec.message()};
-
-    std::vector<std::string> written;
-    const auto file = [&](const char* name) { return (fs::path(path) / name).string(); };
+    AtomicFolder folder;
+    if (Status opened = folder.open(path, isNpyExportEntry); !opened) return opened;
     const auto step = [&](const char* name, Status status) {
-        if (status) written.push_back(file(name));
+        if (status) folder.added(name);
+        else status = Error{folder.inTermsOfPath(status.error())};
         return status;
     };
-    Status status = step("attention.npy", writeHeadStack(file("attention.npy"), r, &HeadAttention::attention));
-    if (status) status = step("scores.npy", writeHeadStack(file("scores.npy"), r, &HeadAttention::scores));
+    Status status = step("attention.npy", writeHeadStack(folder.pathOf("attention.npy"), r, &HeadAttention::attention));
+    if (status) status = step("scores.npy", writeHeadStack(folder.pathOf("scores.npy"), r, &HeadAttention::scores));
     const std::pair<const char*, const MatrixF*> matrices[] = {
         {"output.npy", &r.attention.output},        {"head_outputs.npy", &r.attention.headOutputs},
         {"query.npy", &r.attention.query},          {"key.npy", &r.attention.key},
@@ -275,22 +284,19 @@ Status writeNpyFolder(const Result& r, const std::string& path, const ExportProv
         {"W_O.npy", &r.weights->outputProjection}};
     for (const auto& [name, matrix] : matrices) {
         if (!status) break;
-        status = step(name, writeNpy(file(name), *matrix));
+        status = step(name, writeNpy(folder.pathOf(name), *matrix));
     }
     if (status) {
         AtomicFile meta;
-        status = meta.open(file("meta.json"));
+        status = meta.open(folder.pathOf("meta.json"));
         if (status) {
             writeJsonDocument(meta, r, provenance, false);
-            status = step("meta.json", meta.commit());
+            status = meta.commit();
         }
+        status = step("meta.json", status);
     }
-    if (!status) {
-        // Nothing partial: remove what this run wrote, and the folder if this run made it.
-        for (const std::string& done : written) fs::remove(done, ec);
-        if (created) fs::remove(path, ec);
-    }
-    return status;
+    if (!status) return status;  // ~AtomicFolder removes the temporary folder
+    return folder.commit();
 }
 
 }  // namespace
@@ -302,6 +308,14 @@ bool parseExportFormat(std::string_view name, ExportFormat& format)
     else if (name == "npy") format = ExportFormat::Npy;
     else return false;
     return true;
+}
+
+Status checkExportTarget(ExportFormat format, const std::string& path)
+{
+    if (format == ExportFormat::Npy) return AtomicFolder::check(path, isNpyExportEntry);
+    Expected<std::string> target = fileWriteTarget(path);
+    if (!target) return Error{target.error()};
+    return {};
 }
 
 Status exportResult(const Result& result, ExportFormat format, const std::string& path,

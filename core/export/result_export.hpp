@@ -22,10 +22,17 @@ struct ExportProvenance {
     std::string targetEmbeddings;
 };
 
+// Whether `path` may receive this format, checked before any work (exportResult checks again):
+// JSON and CSV replace only a regular file (or a link to one) or a free name; npy replaces only
+// an earlier npy export's folder or an empty one (the message names the path and what is there).
+Status checkExportTarget(ExportFormat format, const std::string& path);
+
 // JSON and CSV write one file at `path`. Npy writes a folder `path` holding attention.npy and
 // scores.npy (h x n_q x n_k, float32), output.npy, head_outputs.npy, query.npy (n_q x d_model),
 // key.npy, value.npy (n_k x d_model), query_input.npy, key_value_input.npy, W_Q.npy, W_K.npy,
-// W_V.npy, W_O.npy and meta.json (the JSON export without its matrices).
+// W_V.npy, W_O.npy and meta.json (the JSON export without its matrices). The folder is built
+// beside `path` and swapped in complete (AtomicFolder): an earlier export there stays exactly as
+// it was on any failure.
 Status exportResult(const Result& result, ExportFormat format, const std::string& path,
                     const ExportProvenance& provenance = {});
 
