@@ -4,6 +4,7 @@
 #include <cmath>
 #include <new>
 
+#include "core/common/memory.hpp"
 #include "core/cost/cost_model.hpp"
 #include "core/export/json_stream.hpp"
 #include "core/factored/factored_matrix.hpp"
@@ -65,7 +66,7 @@ MatrixF sampleRows(const MatrixF& m, Index limit)
 // evenly spaced sample of queries and keys; the JSON says which.
 constexpr Index equivalenceSampleLimit = 256;
 
-void writeFactored(JsonStream& json, const Result& r, Index head)
+void writeFactored(JsonStream& json, const Result& r, Index head, const ExportOptions& options)
 {
     const FactoredMatrix factored = FactoredMatrix::forHead(*r.weights, r.config.headCount, head);
     const MatrixF queries = sampleRows(r.queryInput, equivalenceSampleLimit);
@@ -73,13 +74,24 @@ void writeFactored(JsonStream& json, const Result& r, Index head)
     const EquivalenceReport equivalence = equivalenceReport(factored, queries, keys);
     json.key("factored");
     json.beginObject();
-    json.key("singular_values");
-    json.beginArray();
-    for (Index i = 0; i < factored.singularValues().size(); ++i) json.value(factored.singularValues()(i));
-    json.endArray();
-    json.key("rank"); json.value(static_cast<std::int64_t>(factored.numericalRank()));
-    json.key("rank_tolerance"); json.value(factored.rankTolerance());
-    json.key("frobenius_norm"); json.value(factored.frobeniusNorm());
+    if (exportComputesSpectrum(r.config.d_k(), options)) {
+        json.key("singular_values");
+        json.beginArray();
+        for (Index i = 0; i < factored.singularValues().size(); ++i) json.value(factored.singularValues()(i));
+        json.endArray();
+        json.key("rank"); json.value(static_cast<std::int64_t>(factored.numericalRank()));
+        json.key("rank_tolerance"); json.value(factored.rankTolerance());
+        json.key("frobenius_norm"); json.value(factored.frobeniusNorm());
+    } else {
+        // Bounded cost (result_export.hpp): the fields stay, null, and say why.
+        for (const char* name : {"singular_values", "rank", "rank_tolerance", "frobenius_norm"}) {
+            json.key(name);
+            json.null();
+        }
+        json.key("spectrum_skipped");
+        json.value("d_k = " + std::to_string(r.config.d_k()) + " is above " + std::to_string(kExportSpectrumMaxDk) +
+                   "; qkv-studio export --spectrum computes it (O(d_model d_k^2) per head)");
+    }
     json.key("equivalence_error"); json.value(equivalence.relativeError);
     json.key("equivalence_max_abs_difference"); json.value(equivalence.maxAbsDifference);
     json.key("equivalence_checked");
@@ -136,7 +148,8 @@ void writeCost(JsonStream& json, const Result& r)
 }
 
 // The whole document; with includeMatrices false, the summary that sits beside .npy arrays.
-void writeJsonDocument(AtomicFile& file, const Result& r, const ExportProvenance& provenance, bool includeMatrices)
+void writeJsonDocument(AtomicFile& file, const Result& r, const ExportProvenance& provenance, bool includeMatrices,
+                       const ExportOptions& options)
 {
     JsonStream json(file);
     json.beginObject();
@@ -163,7 +176,7 @@ void writeJsonDocument(AtomicFile& file, const Result& r, const ExportProvenance
         json.newline();
         json.beginObject();
         json.key("index"); json.value(static_cast<std::int64_t>(head));
-        writeFactored(json, r, head);
+        writeFactored(json, r, head, options);
         if (includeMatrices) {
             const HeadAttention& h = r.attention.heads[static_cast<std::size_t>(head)];
             json.key("attention"); json.matrix(h.attention);
@@ -171,6 +184,10 @@ void writeJsonDocument(AtomicFile& file, const Result& r, const ExportProvenance
             json.key("scores"); json.matrix(h.scores);
         }
         json.endObject();
+        // The head's analysis freed what it allocated; kept by the heap (keepLargeAllocationsForReuse)
+        // and served in another order to the next head, it would fragment, and the peak would
+        // grow with h past the memory estimate (estimateMemory: one head at a time).
+        releaseFreedMemory();
     }
     json.endArray();
     json.newline();
@@ -264,7 +281,8 @@ bool isNpyExportEntry(std::string_view name)
 
 // Every array goes into a sibling temporary folder, which replaces the folder at `path` only
 // when all are written: a failure at any point leaves an earlier export exactly as it was.
-Status writeNpyFolder(const Result& r, const std::string& path, const ExportProvenance& provenance)
+Status writeNpyFolder(const Result& r, const std::string& path, const ExportProvenance& provenance,
+                      const ExportOptions& options)
 {
     AtomicFolder folder;
     if (Status opened = folder.open(path, isNpyExportEntry); !opened) return opened;
@@ -290,7 +308,7 @@ Status writeNpyFolder(const Result& r, const std::string& path, const ExportProv
         AtomicFile meta;
         status = meta.open(folder.pathOf("meta.json"));
         if (status) {
-            writeJsonDocument(meta, r, provenance, false);
+            writeJsonDocument(meta, r, provenance, false, options);
             status = meta.commit();
         }
         status = step("meta.json", status);
@@ -310,6 +328,22 @@ bool parseExportFormat(std::string_view name, ExportFormat& format)
     return true;
 }
 
+bool exportComputesSpectrum(Index d_k, const ExportOptions& options)
+{
+    return options.spectrumAtAnyDk || d_k <= kExportSpectrumMaxDk;
+}
+
+AnalysisPlan exportAnalysisPlan(ExportFormat format, const Config& config, const ExportOptions& options)
+{
+    AnalysisPlan plan;
+    if (format == ExportFormat::Csv) return plan;  // rows of the Result only
+    plan.factored = true;
+    plan.equivalenceSampleRows = equivalenceSampleLimit;
+    plan.spectrum = exportComputesSpectrum(config.d_k(), options);
+    plan.headStatistics = true;
+    return plan;
+}
+
 Status checkExportTarget(ExportFormat format, const std::string& path)
 {
     if (format == ExportFormat::Npy) return AtomicFolder::check(path, isNpyExportEntry);
@@ -319,18 +353,18 @@ Status checkExportTarget(ExportFormat format, const std::string& path)
 }
 
 Status exportResult(const Result& result, ExportFormat format, const std::string& path,
-                    const ExportProvenance& provenance)
+                    const ExportProvenance& provenance, const ExportOptions& options)
 {
     try {
         switch (format) {
         case ExportFormat::Json: {
             AtomicFile file;
             if (Status opened = file.open(path); !opened) return opened;
-            writeJsonDocument(file, result, provenance, true);
+            writeJsonDocument(file, result, provenance, true, options);
             return file.commit();
         }
         case ExportFormat::Csv: return writeCsv(result, path);
-        case ExportFormat::Npy: return writeNpyFolder(result, path, provenance);
+        case ExportFormat::Npy: return writeNpyFolder(result, path, provenance, options);
         }
     } catch (const std::bad_alloc&) {
         return Error{"not enough memory to write '" + path + "'"};
