@@ -150,6 +150,10 @@ ExportArguments parseExportArguments(int argc, char** argv)
             args.settings.push_back([](Config& c) { c.positional = PositionalEncoding::None; });
             continue;
         }
+        if (option == "--spectrum") {  // singular values even when d_k > 1024 (docs/formats.md, Limits)
+            args.options.spectrumAtAnyDk = true;
+            continue;
+        }
         if (option == "--bias") {
             args.settings.push_back([](Config& c) { c.withBias = true; });
             continue;

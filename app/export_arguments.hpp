@@ -9,6 +9,7 @@
 
 #include "core/config/config.hpp"
 #include "core/config/validation.hpp"
+#include "core/export/result_export.hpp"
 #include "core/session/session.hpp"
 
 namespace qkv::app {
@@ -34,6 +35,7 @@ struct ExportArguments {
     std::optional<std::string> ablate;   // 2,3
     std::optional<EmbeddingKind> embeddings;
     std::optional<float> tokenScale;
+    ExportOptions options;  // --spectrum
 };
 
 // Throws ArgumentError for an unknown option, a missing or malformed value, or a missing

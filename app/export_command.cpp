@@ -8,6 +8,7 @@
 #include "core/config/examples.hpp"
 #include "core/config/validation.hpp"
 #include "core/export/result_export.hpp"
+#include "core/io/temporary_files.hpp"
 #include "core/io/weights_file.hpp"
 #include "core/pipeline/compute.hpp"
 #include "core/session/session.hpp"
@@ -128,8 +129,11 @@ const char* exportUsage()
            "                             head, query and key; npy: a folder of arrays; session:\n"
            "                             a .qkv.json session the app opens\n"
            "  --out PATH                 output file (folder for npy), replaced atomically\n"
+           "  --spectrum                 singular values of every W_i even when d_k > 1024\n"
+           "                             (d_k = 4096: ~35 s and ~1.1 GiB more)\n"
            "\n"
-           "Exit status: 0 written, 1 a file could not be read, computed or written, 2 bad argument.\n";
+           "Exit status: 0 written, 1 a file could not be read, computed or written, 2 bad argument;\n"
+           "interrupted (SIGINT, SIGTERM): its temporary files are removed, nothing is left at --out.\n";
 }
 
 int runExportCommand(int argc, char** argv)
@@ -150,12 +154,20 @@ int runExportCommand(int argc, char** argv)
     } catch (const ReadError& error) {
         return fail(1, error.message);
     }
+    // From here on a SIGINT/SIGTERM removes this export's temporaries before the process ends.
+    removeTemporariesOnSignals();
+    // A device, FIFO or foreign folder at --out is refused before minutes of computing.
+    // A session is one JSON file: the same rule as a JSON export.
+    ExportFormat format = ExportFormat::Json;
+    parseExportFormat(args.format, format);
+    if (Status writable = checkExportTarget(format, args.out); !writable) return fail(1, writable.error());
 
     // Configuration problems are argument problems: name the option.
     SentenceOverrides overrides;
     if (session.sourceEmbeddings) overrides.sourceRows = session.sourceEmbeddings->rows();
     if (session.targetEmbeddings) overrides.targetRows = session.targetEmbeddings->rows();
-    if (const auto issues = validateConfig(session.config, overrides); !issues.empty())
+    const AnalysisPlan plan = exportAnalysisPlan(format, session.config, args.options);
+    if (const auto issues = validateConfig(session.config, overrides, plan); !issues.empty())
         return fail(2, optionFor(issues.front().field) + ": " + issues.front().message);
 
     if (args.format == "session") {
@@ -164,9 +176,7 @@ int runExportCommand(int argc, char** argv)
     }
     const Expected<std::shared_ptr<const Result>> result = compute(session.config, session.inputs());
     if (!result) return fail(1, result.error());
-    ExportFormat format = ExportFormat::Json;
-    parseExportFormat(args.format, format);
-    if (Status written = exportResult(**result, format, args.out, provenanceOf(session)); !written)
+    if (Status written = exportResult(**result, format, args.out, provenanceOf(session), args.options); !written)
         return fail(1, written.error());
     return 0;
 }

@@ -27,8 +27,10 @@ MatrixF softmaxForward(const MatrixF& scores, const AttentionMask& mask, std::ve
     const bool padded = !mask.keyPadding.empty();
 
     // Rows are independent; vector<bool> flags are written after the loop (not thread-safe).
+    // As many threads as Eigen may use: the app gives Eigen one thread per computation
+    // (design.md section 5), and two OpenMP teams on two cores fight.
     std::vector<char> rowMasked(static_cast<std::size_t>(n_q), 0);
-#pragma omp parallel for schedule(static) if (n_q * n_k > 262144)
+#pragma omp parallel for schedule(static) num_threads(Eigen::nbThreads()) if (n_q * n_k > 262144)
     for (Index q = 0; q < n_q; ++q) {
         const Index end = visibleEnd(mask, q, n_k);
         const auto s = scores.row(q).head(end);

@@ -2,9 +2,9 @@
 // Reads a small text file that must be a regular file (tokenizer files: vocab.txt, vocab.json,
 // merges.txt, tokenizer_config.json).
 //
-// The path is checked to be a regular file before it is opened, and it is opened without
-// blocking and checked again on the open descriptor, so a FIFO, a device or a socket is refused
-// at once instead of blocking forever (design.md section 5) or reading an endless stream.
+// Opened by core/io/regular_file.hpp's RegularFileReader: a FIFO, a device or a socket is
+// refused at once instead of blocking forever (design.md section 5) or reading an endless
+// stream.
 
 #include <cstddef>
 #include <string>

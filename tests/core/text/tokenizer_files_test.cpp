@@ -42,7 +42,7 @@ TEST(RegularFile, AFifoIsRefusedWithoutBlocking)
     }
     auto result = pending.get();
     ASSERT_FALSE(result.ok());
-    EXPECT_EQ(result.error(), fifo + ": is not a regular file (a pipe, device or socket)");
+    EXPECT_EQ(result.error(), fifo + ": is a FIFO (named pipe), not a regular file");
     // The loaders go through the same check.
     auto vocab = loadWordPieceVocab(fifo);
     ASSERT_FALSE(vocab.ok());
