@@ -4,6 +4,7 @@
 #include "ui/document/head_selection.hpp"
 #include "ui/factored/factored_view.hpp"
 #include "ui/heads/heads_view.hpp"
+#include "ui/matrices/matrices_view.hpp"
 #include "ui/steps/step_view.hpp"
 #include "ui/views/result_view.hpp"
 
@@ -19,6 +20,7 @@ ViewTabs::ViewTabs(HeadSelection* selection, QWidget* parent)
                              static_cast<ResultView*>(factored_), static_cast<ResultView*>(comparison_)}) {
         addView(view);
     }
+    addView(new MatricesView(selection, this));
 }
 
 void ViewTabs::addView(ResultView* view)
