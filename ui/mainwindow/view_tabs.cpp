@@ -5,6 +5,7 @@
 #include "ui/factored/factored_view.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/matrices/matrices_view.hpp"
+#include "ui/qkmap/qk_map_view.hpp"
 #include "ui/steps/step_view.hpp"
 #include "ui/views/result_view.hpp"
 
@@ -21,6 +22,7 @@ ViewTabs::ViewTabs(HeadSelection* selection, QWidget* parent)
         addView(view);
     }
     addView(new MatricesView(selection, this));
+    addView(new QkMapView(selection, this));
 }
 
 void ViewTabs::addView(ResultView* view)
