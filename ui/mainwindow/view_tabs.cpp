@@ -1,5 +1,6 @@
 #include "ui/mainwindow/view_tabs.hpp"
 
+#include "ui/compare/compare_view.hpp"
 #include "ui/comparison/comparison_view.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/factored/factored_view.hpp"
@@ -23,6 +24,7 @@ ViewTabs::ViewTabs(HeadSelection* selection, QWidget* parent)
     }
     addView(new MatricesView(selection, this));
     addView(new QkMapView(selection, this));
+    addView(new CompareView(selection, this));
 }
 
 void ViewTabs::addView(ResultView* view)
