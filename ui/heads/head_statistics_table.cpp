@@ -1,8 +1,10 @@
 #include "ui/heads/head_statistics_table.hpp"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QSplitter>
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -37,7 +39,7 @@ HeadStatisticsTable::HeadStatisticsTable(HeadSelection* selection, QWidget* pare
     caption_->setWordWrap(true);
     caption_->setText(tr("<b>Per-head statistics</b> (means over the query rows)"));
     model_->setColumnCount(ColumnCount);
-    const QStringList headers = {tr("Head"), tr("Entropy"), tr("Norm."), tr("Distance"), tr("Max"), tr("Self")};
+    const QStringList headers = {tr("Head"), tr("Entropy"), tr("Norm."), tr("Dist."), tr("Max"), tr("Self")};
     const QStringList tips = {
         tr("Heads from 1; click a row to select the head"),
         tr("Entropy of each query's attention row, −Σ_j a_ij ln a_ij (nats), averaged over the queries"),
@@ -61,8 +63,10 @@ HeadStatisticsTable::HeadStatisticsTable(HeadSelection* selection, QWidget* pare
     table_->horizontalHeader()->setHighlightSections(false);
     table_->setAlternatingRowColors(true);
     table_->setWordWrap(false);
-    table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
-    table_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    table_->setMinimumWidth(120);
+    QFont compact = table_->font();  // a little smaller, like the grid's labels
+    compact.setPointSizeF(compact.pointSizeF() * 0.9);
+    table_->setFont(compact);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -85,8 +89,38 @@ HeadStatisticsTable::~HeadStatisticsTable() = default;  // task_ waits for its r
 
 QSize HeadStatisticsTable::sizeHint() const
 {
-    // As wide as the columns need (the grid keeps the rest).
-    return {std::max(table_->sizeHint().width(), 240), 300};
+    // As wide as the columns need (fitInSplitter() keeps it to a third of the splitter).
+    return {std::max(table_->horizontalHeader()->length() + 2 * table_->frameWidth() + 4, 200), 300};
+}
+
+void HeadStatisticsTable::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (placed_) return;
+    auto* splitter = qobject_cast<QSplitter*>(parentWidget());
+    if (!splitter || splitter->count() != 2) return;
+    placed_ = true;
+    splitter->installEventFilter(this);
+    fitInSplitter(true);
+}
+
+bool HeadStatisticsTable::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == parentWidget() && event->type() == QEvent::Resize) fitInSplitter(false);
+    return QWidget::eventFilter(watched, event);
+}
+
+void HeadStatisticsTable::fitInSplitter(bool first)
+{
+    auto* splitter = qobject_cast<QSplitter*>(parentWidget());
+    if (!splitter || splitter->width() <= 0 || !isVisible()) return;
+    const int columns = table_->horizontalHeader()->length() + 2 * table_->frameWidth() + 4;
+    const int most = std::max(160, splitter->width() / 3);
+    const int wanted = first ? std::min(std::max(columns, 200), most) : std::min(width(), most);
+    if (!first && wanted == width()) return;
+    QList<int> sizes{splitter->width() - wanted - splitter->handleWidth(), wanted};
+    if (splitter->indexOf(this) == 0) std::swap(sizes[0], sizes[1]);
+    splitter->setSizes(sizes);
 }
 
 int HeadStatisticsTable::headOfRow(int row) const
@@ -126,14 +160,15 @@ void HeadStatisticsTable::show(Computed computed)
         head->setEditable(false);
         if (computed.result && computed.result->attention.isAblated(static_cast<qkv::Index>(i)))
             head->setText(tr("%1 (off)").arg(head->text()));
-        model_->appendRow({head, numberItem(s.entropy, 3), numberItem(s.normalizedEntropy, 3),
-                           numberItem(s.meanDistance, 2), numberItem(s.maxWeight, 3), numberItem(s.selfWeight, 3)});
+        model_->appendRow({head, numberItem(s.entropy, 2), numberItem(s.normalizedEntropy, 2),
+                           numberItem(s.meanDistance, 1), numberItem(s.maxWeight, 2), numberItem(s.selfWeight, 2)});
     }
     table_->setColumnHidden(SelfWeight, !self);
     table_->setSortingEnabled(true);
     table_->sortByColumn(sortColumn, order);
     updateGeometry();
-    caption_->setText(computed.result ? tr("<b>Per-head statistics</b> (means over %1 query rows; click a header to sort)")
+    if (placed_ && !summaries_.empty()) fitInSplitter(true);
+    caption_->setText(computed.result ? tr("<b>Per-head statistics</b>, means over %1 query rows (sortable)")
                                             .arg(summaries_.empty() ? 0 : summaries_.front().rows)
                                       : tr("<b>Per-head statistics</b>"));
     followSelection();

@@ -49,6 +49,10 @@ public:
 signals:
     void summariesReady();
 
+protected:
+    void showEvent(QShowEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     struct Computed {
         std::shared_ptr<const qkv::Result> result;
@@ -56,7 +60,10 @@ private:
     };
     void show(Computed computed);
     void followSelection();
+    // In a splitter beside the grid: at most a third of its width (the grid keeps the rest).
+    void fitInSplitter(bool first);
 
+    bool placed_ = false;  // the first show gave the table its width in the splitter
     HeadSelection* selection_;
     std::shared_ptr<const qkv::Result> result_;
     std::vector<qkv::HeadStatisticsSummary> summaries_;

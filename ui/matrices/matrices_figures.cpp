@@ -99,8 +99,8 @@ MatricesGeometry matricesGeometry(const QRectF& target, const MatricesModel& mod
     const double legendHeight = line * 2.6;
     const double top = g.subtitle.bottom() + 6;
     const double bottom = area.bottom() - legendHeight - 6;
-    g.signedLegend = QRectF(area.left(), bottom + 6, area.width() * 0.56, legendHeight);
-    g.weightLegend = QRectF(area.left() + area.width() * 0.62, bottom + 6, area.width() * 0.38, legendHeight);
+    g.signedLegend = QRectF(area.left(), bottom + 6, area.width() * 0.52, legendHeight);
+    g.weightLegend = QRectF(area.left() + area.width() * 0.56, bottom + 6, area.width() * 0.44, legendHeight);
 
     const double axis = line + 4;
     const double gutter = std::max(tokenGutter(r.queryLabels, metrics), tokenGutter(r.keyLabels, metrics));
@@ -323,9 +323,13 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
     painter.setRenderHint(QPainter::Antialiasing, true);
     painter.setPen(text);
     paintColorLegend(painter, g.signedLegend, ColormapName::RedBlue, -1.0, 1.0,
-                     tr("value ÷ its matrix's largest |value|"));
+                     tr("value ÷ its matrix's max |value|"));
     paintColorLegend(painter, g.weightLegend, ColormapName::Viridis, 0.0, model.attentionRange(),
-                     tr("attention weight in A_%1").arg(head + 1));
+                     tr("attention weight in A_%1%2")
+                         .arg(head + 1)
+                         .arg(largestMagnitude(a.heads[static_cast<std::size_t>(head)].attention) > model.attentionRange() * (1 + 1e-6)
+                                  ? tr(" (saturates)")
+                                  : QString()));
     painter.restore();
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "ui/matrices/figure_text.hpp"
 
@@ -27,6 +28,20 @@ bool dependsOnHead(LayerMatrix m)
     case LayerMatrix::HeadOutput: return true;
     default: return false;
     }
+}
+
+// With many keys most weights are tiny: like the heads grid, the colour scale ends at the 99th
+// percentile (rounded up), so structure stays visible; the few larger weights saturate.
+double attentionColourTop(const qkv::MatrixF& attention)
+{
+    const qkv::Index stride = std::max<qkv::Index>(1, attention.size() / 200000);
+    std::vector<float> sample;
+    sample.reserve(static_cast<std::size_t>(attention.size() / stride + 1));
+    for (qkv::Index i = 0; i < attention.size(); i += stride) sample.push_back(attention.data()[i]);
+    if (sample.empty()) return 1.0;
+    const auto nth = sample.begin() + static_cast<std::ptrdiff_t>(0.99 * static_cast<double>(sample.size() - 1));
+    std::nth_element(sample.begin(), nth, sample.end());
+    return std::min(1.0, figuretext::niceCeiling(*nth));
 }
 
 std::shared_ptr<const MatrixPicture> signedPicture(const qkv::MatrixF& m)
@@ -75,7 +90,7 @@ std::shared_ptr<const MatrixPicture> makeForHead(const qkv::Result& r, qkv::Inde
     }
     case LayerMatrix::Attention: {
         const bool anyMask = a.mask.causal || !a.mask.keyPadding.empty();
-        const double top = std::min(1.0, figuretext::niceCeiling(largestMagnitude(h.attention)));
+        const double top = attentionColourTop(h.attention);
         if (!anyMask)
             return std::make_shared<const MatrixPicture>(makePicture(h.attention, ColormapName::Viridis, 0.0, top));
         qkv::MatrixF shown = h.attention;  // masked pairs grey, not a computed 0

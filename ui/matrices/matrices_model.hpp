@@ -61,7 +61,7 @@ public:
     // "Q_i", "A_i", ...; and how it is made: "X_q W^Q", "softmax(scores)", ...
     QString name(LayerMatrix m) const;
     QString formula(LayerMatrix m) const;
-    // Largest attention weight of A_i (its colour range is [0, this]).
+    // The end of A_i's colour range [0, this]: its 99th percentile rounded up (larger weights saturate).
     double attentionRange() const { return pictures_[static_cast<std::size_t>(LayerMatrix::Attention)]->maxValue; }
 
     // Rough cost of build() in matrix entries read, for choosing inline or background work.

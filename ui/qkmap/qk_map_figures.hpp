@@ -53,13 +53,16 @@ struct QkHeadsGeometry {
     std::vector<ScatterFrame> frames;  // valid where the head has a projection
     int headAt(const QPointF& point) const;
 };
-QkHeadsGeometry qkHeadsGeometry(const QRectF& target, const QkMapModel& model, const QFontMetricsF& metrics);
+// withLegend false: the markers' legend is left out (the view shows it beside, under the large map).
+QkHeadsGeometry qkHeadsGeometry(const QRectF& target, const QkMapModel& model, const QFontMetricsF& metrics,
+                                bool withLegend = true);
 
 // "PC 1: 41.2 % of the variance".
 QString varianceText(const qkv::QkProjection& projection, int axis);
 
 void paintQkMap(QPainter& painter, const QRectF& target, const QkMapModel& model, const FigureOptions& options);
-void paintQkMapHeads(QPainter& painter, const QRectF& target, const QkMapModel& model, const FigureOptions& options);
+void paintQkMapHeads(QPainter& painter, const QRectF& target, const QkMapModel& model, const FigureOptions& options,
+                     bool withLegend = true);
 
 // The figures of the Q/K map view, for the figure registry: "qk-map" and "qk-map-heads".
 std::vector<Figure> qkMapFigures();

@@ -46,7 +46,7 @@ QkMapView::QkMapView(HeadSelection* selection, QWidget* parent)
         }
         const FigureOptions options = screenFigureOptions(*canvas_, *this->selection());
         paintQkMap(painter, headRect(), *model_, options);
-        paintQkMapHeads(painter, headsRect(), *model_, options);
+        paintQkMapHeads(painter, headsRect(), *model_, options, /*withLegend=*/false);
     });
     canvas_->setToolTipFunction([this](const QPointF& p) { return toolTipAt(p); });
     canvas_->installEventFilter(this);
@@ -88,7 +88,7 @@ QkMapGeometry QkMapView::headGeometry() const
 QkHeadsGeometry QkMapView::headsGeometry() const
 {
     if (!model_) return {};
-    return qkHeadsGeometry(headsRect(), *model_, QFontMetricsF(canvas_->font(), canvas_));
+    return qkHeadsGeometry(headsRect(), *model_, QFontMetricsF(canvas_->font(), canvas_), /*withLegend=*/false);
 }
 
 void QkMapView::refresh(Changes changes)

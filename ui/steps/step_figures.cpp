@@ -19,6 +19,8 @@ constexpr double kMargin = 8.0;
 constexpr double kColumnGap = 28.0;
 constexpr double kWeightColumn = 58.0;  // ⑧'s column of weights between V_i and a_ij v_j
 constexpr double kMinBars = 36.0;
+constexpr double kTwoColumnWidth = 880.0;  // narrower: the two columns go one below the other
+constexpr double kOneColumnWidth = 460.0;
 
 const QColor kQueryColor(0x2c, 0x7f, 0xb8), kKeyColor(0x1b, 0x9e, 0x77), kProductColor(0x75, 0x70, 0xb3),
     kProductNegative(0xd9, 0x5f, 0x02), kWeightColor(0x66, 0x66, 0xcc), kOutputColor(0xe7, 0x29, 0x8a),
@@ -91,6 +93,7 @@ std::vector<TokenChip> layoutChips(const QRectF& strip, const QStringList& label
 struct StackItem {
     double fixed = 0, weight = 0, minimum = 0;
     QRectF* out = nullptr;
+    double maximum = 1e9;  // of the share
 };
 double stackMinimum(const std::vector<StackItem>& items)
 {
@@ -100,15 +103,26 @@ double stackMinimum(const std::vector<StackItem>& items)
 }
 void stack(const QRectF& column, std::vector<StackItem>& items)
 {
-    double fixed = 0, weights = 0;
-    for (const StackItem& item : items) {
-        fixed += item.fixed;
-        weights += item.weight;
+    // Items at their maximum give the rest of their share to the others.
+    std::vector<bool> capped(items.size(), false);
+    double share = 0;
+    for (int pass = 0; pass < 3; ++pass) {
+        double fixed = 0, weights = 0;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            fixed += items[i].fixed + (capped[i] ? items[i].maximum : 0);
+            if (!capped[i]) weights += items[i].weight;
+        }
+        share = weights > 0 ? std::max(0.0, column.height() - fixed) / weights : 0;
+        bool changed = false;
+        for (std::size_t i = 0; i < items.size(); ++i)
+            if (!capped[i] && items[i].weight * share > items[i].maximum) capped[i] = changed = true;
+        if (!changed) break;
     }
-    const double share = weights > 0 ? std::max(0.0, column.height() - fixed) / weights : 0;
     double y = column.top();
-    for (StackItem& item : items) {
-        const double height = item.fixed + std::max(item.minimum, item.weight * share);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        StackItem& item = items[i];
+        const double grown = capped[i] ? item.maximum : item.weight * share;
+        const double height = item.fixed + std::max(item.minimum, grown);
         if (item.out) *item.out = QRectF(column.left(), y, column.width(), height);
         y += height;
     }
@@ -159,10 +173,12 @@ StepGeometry stepGeometry(const QRectF& target, const StepNumbers& n, const QFon
                              metrics);
     y += chip + 8;
 
-    const double leftWidth = (area.width() - kColumnGap) * 0.44;
-    const double rightWidth = area.width() - kColumnGap - leftWidth;
+    // Two columns (weights left, values right) when there is room, else one below the other.
+    const bool oneColumn = area.width() < kTwoColumnWidth - 2 * kMargin;
+    const double leftWidth = oneColumn ? area.width() : (area.width() - kColumnGap) * 0.44;
+    const double rightWidth = oneColumn ? area.width() : area.width() - kColumnGap - leftWidth;
     const QRectF left(area.left(), y, leftWidth, area.bottom() - y);
-    const QRectF right(left.right() + kColumnGap, y, rightWidth, area.bottom() - y);
+    const QRectF right(oneColumn ? area.left() : left.right() + kColumnGap, y, rightWidth, area.bottom() - y);
     g.names.assign(10, QRectF());
     g.formulas.assign(10, QRectF());
     auto formula = [&](int step, double width) { return wrappedHeight(metrics, texts.formulas[step], width) + 2; };
@@ -184,7 +200,7 @@ StepGeometry stepGeometry(const QRectF& target, const StepNumbers& n, const QFon
                                  leftItems[i].out == &g.names[3] || leftItems[i].out == &g.names[4] ||
                                  leftItems[i].out == &g.names[5]))
             leftItems[i].fixed += 6;
-    stack(left, leftItems);
+    if (!oneColumn) stack(left, leftItems);
 
     // Right: ⑦ to ⑩.
     const qkv::Index keys = n.values.rows();
@@ -195,22 +211,30 @@ StepGeometry stepGeometry(const QRectF& target, const StepNumbers& n, const QFon
         {formula(6, rightWidth), 0, 0, &g.formulas[6]},
         {line + 4, 0, 0, &g.names[7]},
         {formula(7, rightWidth), 0, 0, &g.formulas[7]},
-        {0, 2.4, std::max<double>(40.0, std::min<double>(static_cast<double>(keys) * 2.0, 120.0)), &heatmaps},
+        {line, 2.4, std::max<double>(40.0, std::min<double>(static_cast<double>(keys) * 2.0, 120.0)), &heatmaps,
+         std::max(120.0, static_cast<double>(keys) * 26.0)},
         {chip + 2, 0, 0, &sumRow},
         {line * 2.4, 0, 0, &legends},
         {line + 6, 0, 0, &g.names[8]},
         {formula(8, rightWidth), 0, 0, &g.formulas[8]},
-        {22 + line + 4, 0, 0, &concatRow},
+        {22 + line + 4 + line * 2.4, 0, 0, &concatRow},
         {line + 6, 0, 0, &g.names[9]},
         {formula(9, rightWidth), 0, 0, &g.formulas[9]},
         {outputExtra, 1.0, kMinBars, &g.outputBars},
     };
-    stack(right, rightItems);
+    std::vector<StackItem> allItems = leftItems;
+    if (oneColumn) {
+        rightItems.front().fixed += 12;  // a gap between the two halves
+        allItems.insert(allItems.end(), rightItems.begin(), rightItems.end());
+        stack(left, allItems);
+    } else {
+        stack(right, rightItems);
+    }
 
     // ⑦ ⑧: [key labels][V_i][weights][a_ij v_j], the sum under a_ij v_j.
     const double labels = labelsWidth(n.keyLabels, metrics);
     const double cellsWidth = std::max(20.0, (rightWidth - labels - kWeightColumn - 16) / 2);
-    g.valueLabels = QRectF(right.left(), heatmaps.top() + 2, labels, heatmaps.height() - 4);
+    g.valueLabels = QRectF(right.left(), heatmaps.top() + line + 2, labels, heatmaps.height() - line - 4);
     g.valueCells = QRectF(g.valueLabels.right(), g.valueLabels.top(), cellsWidth, g.valueLabels.height());
     g.weightColumn = QRectF(g.valueCells.right() + 8, g.valueCells.top(), kWeightColumn, g.valueCells.height());
     g.weightedCells = QRectF(g.weightColumn.right() + 8, g.valueCells.top(), cellsWidth, g.valueCells.height());
@@ -221,15 +245,18 @@ StepGeometry stepGeometry(const QRectF& target, const StepNumbers& n, const QFon
                               legends.height() - 4);
     g.concatCells = QRectF(right.left(), concatRow.top() + 2, rightWidth, 20);
     g.concatLabels = QRectF(right.left(), g.concatCells.bottom() + 1, rightWidth, line);
+    g.concatLegend = QRectF(right.left(), g.concatLabels.bottom() + 2, std::min(rightWidth, 2 * legendWidth), line * 2.4 - 4);
     for (qkv::Index i = 0; i < n.headCount; ++i)
         g.headBlocks.push_back(matrixColumnBlock(g.concatCells, n.d_model, i * n.d_k, n.d_k));
 
     g.stepBottoms = {g.queryBars.bottom(),     g.keyBars.bottom(),        g.productBars.bottom(),
                      g.formulas[3].bottom(),   g.formulas[4].bottom(),    g.softmaxBars.bottom(),
-                     g.valueCells.bottom(),    g.weightedLegend.bottom(), g.concatLabels.bottom(),
+                     g.valueCells.bottom(),    g.weightedLegend.bottom(), g.concatLegend.bottom(),
                      g.outputBars.bottom()};
     const double headerHeight = y - area.top();
-    g.minimumSize = QSizeF(760, headerHeight + std::max(stackMinimum(leftItems), stackMinimum(rightItems)) + 2 * kMargin);
+    g.minimumSize = oneColumn ? QSizeF(kOneColumnWidth, headerHeight + stackMinimum(allItems) + 2 * kMargin)
+                              : QSizeF(kTwoColumnWidth, headerHeight + std::max(stackMinimum(leftItems), stackMinimum(rightItems)) +
+                                                            2 * kMargin);
     g.fits = target.width() >= g.minimumSize.width() - 0.5 && target.height() >= g.minimumSize.height() - 0.5;
     return g;
 }
@@ -337,9 +364,13 @@ void drawWeightColumn(QPainter& painter, const QRectF& rect, const StepNumbers& 
     if (rows == 0) return;
     const double pitch = rect.height() / rows;
     const bool withText = pitch >= metrics.height() - 2;
+    // Bar lengths relative to the row's largest weight (the text gives the weight itself).
+    double largest = 0;
+    for (float w : n.rowWeights) largest = std::max(largest, static_cast<double>(w));
+    if (!(largest > 0)) largest = 1;
     for (int r = 0; r < rows; ++r) {
         const QRectF row(rect.left(), rect.top() + r * pitch, rect.width(), pitch);
-        const double w = std::clamp(static_cast<double>(n.rowWeights[static_cast<std::size_t>(r)]), 0.0, 1.0);
+        const double w = std::clamp(static_cast<double>(n.rowWeights[static_cast<std::size_t>(r)]) / largest, 0.0, 1.0);
         QColor fill = kWeightColor;
         fill.setAlpha(r == n.key ? 255 : 150);
         painter.fillRect(QRectF(row.left(), row.top() + pitch * 0.15, row.width() * w, std::max(pitch * 0.7, 1.0)), fill);
@@ -418,13 +449,15 @@ void paintSteps(QPainter& painter, const QRectF& target, const StepNumbers& n, c
 
     // ⑦ V_i and ⑧ a_ij v_j with their sum.
     const qkv::Index keys = n.values.rows();
+    // Three colour ranges: the values, their weighted parts (each a_ij times smaller: with many
+    // keys they would vanish on the values' scale), and the head outputs (the sum and Concat).
     const MatrixPicture values = makeSignedPicture(n.values);
-    double partsRange = largestMagnitude(n.weightedValues);
-    for (float v : n.concat) partsRange = std::max(partsRange, static_cast<double>(std::abs(v)));
-    if (!(partsRange > 0)) partsRange = 1;
-    const MatrixPicture parts = makePicture(n.weightedValues, ColormapName::RedBlue, -partsRange, partsRange);
+    const MatrixPicture parts = makeSignedPicture(n.weightedValues);
     const qkv::MatrixF sumRow = Eigen::Map<const qkv::RowVectorF>(n.headOutput.data(), static_cast<qkv::Index>(n.headOutput.size()));
-    const MatrixPicture sum = makePicture(sumRow, ColormapName::RedBlue, -partsRange, partsRange);
+    const qkv::MatrixF concatRow = Eigen::Map<const qkv::RowVectorF>(n.concat.data(), static_cast<qkv::Index>(n.concat.size()));
+    double outputsRange = std::max(largestMagnitude(sumRow), largestMagnitude(concatRow));
+    if (!(outputsRange > 0)) outputsRange = 1;
+    const MatrixPicture sum = makePicture(sumRow, ColormapName::RedBlue, -outputsRange, outputsRange);
     paintPicture(painter, g.valueCells, values);
     paintPicture(painter, g.weightedCells, parts);
     paintPicture(painter, g.sumCells, sum);
@@ -443,17 +476,21 @@ void paintSteps(QPainter& painter, const QRectF& target, const StepNumbers& n, c
                      Qt::AlignRight | Qt::AlignVCenter, tr("Σ_j ="));
     painter.drawText(QRectF(g.valueLabels.left(), g.sumCells.top(), g.valueCells.right() - g.valueLabels.left(), g.sumCells.height()),
                      Qt::AlignLeft | Qt::AlignVCenter, metrics.elidedText(tr("head_%1 row %2 (1 × %3)").arg(n.head + 1).arg(n.query).arg(n.d_k), Qt::ElideRight, g.valueCells.right() - g.valueLabels.left()));
-    painter.drawText(QRectF(g.weightColumn.left() - 8, g.valueCells.top() - metrics.height(), g.weightColumn.width() + 16, metrics.height()),
+    const QRectF headings(g.valueCells.left(), g.valueCells.top() - metrics.height() - 2, g.weightedCells.right() - g.valueCells.left(),
+                          metrics.height());
+    painter.drawText(QRectF(g.valueCells.left(), headings.top(), g.valueCells.width(), headings.height()), Qt::AlignCenter,
+                     tr("v_j (rows of V_%1)").arg(n.head + 1));
+    painter.drawText(QRectF(g.weightColumn.left() - 8, headings.top(), g.weightColumn.width() + 16, headings.height()),
                      Qt::AlignCenter, tr("× a_ij"));
+    painter.drawText(QRectF(g.weightedCells.left(), headings.top(), g.weightedCells.width(), headings.height()),
+                     Qt::AlignCenter, tr("= a_ij v_j"));
     painter.setRenderHint(QPainter::Antialiasing, true);
     painter.setPen(text);
     paintColorLegend(painter, g.valueLegend, values.colormap, values.minValue, values.maxValue, tr("v_j (rows of V_i)"));
-    paintColorLegend(painter, g.weightedLegend, parts.colormap, parts.minValue, parts.maxValue,
-                     tr("a_ij v_j, head output, Concat"));
+    paintColorLegend(painter, g.weightedLegend, parts.colormap, parts.minValue, parts.maxValue, tr("a_ij v_j"));
 
     // ⑨ Concat: one strip, head blocks marked, switched-off heads hatched.
-    const qkv::MatrixF concatRow = Eigen::Map<const qkv::RowVectorF>(n.concat.data(), static_cast<qkv::Index>(n.concat.size()));
-    paintPicture(painter, g.concatCells, makePicture(concatRow, ColormapName::RedBlue, -partsRange, partsRange));
+    paintPicture(painter, g.concatCells, makePicture(concatRow, ColormapName::RedBlue, -outputsRange, outputsRange));
     painter.setRenderHint(QPainter::Antialiasing, false);
     for (std::size_t i = 0; i < g.headBlocks.size(); ++i) {
         const QRectF& block = g.headBlocks[i];
@@ -475,14 +512,10 @@ void paintSteps(QPainter& painter, const QRectF& target, const StepNumbers& n, c
                              Qt::AlignCenter, name);
         }
     }
-    // The head output goes into its block.
-    if (n.head >= 0 && n.head < static_cast<int>(g.headBlocks.size())) {
-        painter.setRenderHint(QPainter::Antialiasing, true);
-        QPen link(kHighlight, 1.2, Qt::DashLine);
-        painter.setPen(link);
-        const QRectF& block = g.headBlocks[static_cast<std::size_t>(n.head)];
-        painter.drawLine(QPointF(g.sumCells.center().x(), g.sumCells.bottom()), QPointF(block.center().x(), block.top()));
-    }
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setPen(text);
+    paintColorLegend(painter, g.concatLegend, ColormapName::RedBlue, -outputsRange, outputsRange,
+                     tr("head outputs (Σ_j row and Concat)"));
 
     // ⑩ the output row.
     BarsStyle output;

@@ -46,7 +46,7 @@ struct StepGeometry {
     QRectF queryBars, keyBars, productBars, softmaxBars, outputBars;
     QRectF valueLabels, valueCells, weightColumn, weightedCells, sumCells;  // ⑦ ⑧
     QRectF valueLegend, weightedLegend;
-    QRectF concatCells, concatLabels, concatLegend;  // ⑨
+    QRectF concatCells, concatLabels, concatLegend;  // ⑨ (the legend also holds ⑧'s sum)
     std::vector<QRectF> headBlocks;                  // over concatCells, one per head
     std::vector<double> stepBottoms;  // 10: where each step's drawing ends
     QSizeF minimumSize;  // below this the figure is crowded (the view scrolls instead)

@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 #include "ui/document/head_selection.hpp"
 #include "ui/matrices/figure_canvas.hpp"
@@ -38,6 +39,7 @@ StepView::StepView(HeadSelection* selection, QWidget* parent)
     addList(tr("&Key"), keyBox_, tr("The key token j (← → in the figure)"));
     auto* hint = new QLabel(tr("Click a token, a softmax bar, a value row or a Concat block to pick it"), this);
     hint->setForegroundRole(QPalette::PlaceholderText);
+    hint->setWordWrap(true);
     bar->addWidget(hint, 1);
 
     canvas_->setFocusPolicy(Qt::StrongFocus);
@@ -93,12 +95,22 @@ void StepView::refresh(Changes changes)
     numbers_ = result() ? gatherStepNumbers(*result(), s.head(), s.queryRow(), s.keyColumn()) : StepNumbers{};
     if (changes.testFlag(Change::Result)) fillLists();
     syncLists();
-    // The smallest size at which the figure is not crowded; the scroll area scrolls below it.
-    const QSizeF minimum = stepGeometry(QRectF(0, 0, 1000, 800), numbers_, QFontMetricsF(canvas_->font(), canvas_)).minimumSize;
-    canvas_->setMinimumHint(minimum.toSize());
-    canvas_->setMinimumSize(minimum.toSize());
+    updateMinimumSize();
     canvas_->update();
     updateBelow();
+}
+
+void StepView::updateMinimumSize()
+{
+    // The smallest size at which the figure is not crowded at the width it has (one or two
+    // columns); the scroll area scrolls below it.
+    const double width = std::max(scroll_->viewport()->width(), 200);
+    const QSizeF minimum =
+        stepGeometry(QRectF(0, 0, width, 800), numbers_, QFontMetricsF(canvas_->font(), canvas_)).minimumSize;
+    const QSize size(static_cast<int>(std::ceil(minimum.width())), static_cast<int>(std::ceil(minimum.height())));
+    if (size == canvas_->minimumSize()) return;
+    canvas_->setMinimumHint(size);
+    canvas_->setMinimumSize(size);
 }
 
 void StepView::fillLists()
@@ -165,7 +177,10 @@ bool StepView::eventFilter(QObject* watched, QEvent* event)
         moveCellWithArrows(*static_cast<QKeyEvent*>(event), *selection(), static_cast<int>(numbers_.queryLabels.size()),
                            static_cast<int>(numbers_.keyLabels.size())))
         return true;
-    if (watched == scroll_->viewport() && event->type() == QEvent::Resize) updateBelow();
+    if (watched == scroll_->viewport() && event->type() == QEvent::Resize) {
+        updateMinimumSize();
+        updateBelow();
+    }
     return ResultView::eventFilter(watched, event);
 }
 

@@ -62,6 +62,7 @@ private:
     void clickAt(const QPointF& position);
     QString toolTipAt(const QPointF& position) const;
     void updateBelow();
+    void updateMinimumSize();
 
     StepNumbers numbers_;
     QComboBox* headBox_;

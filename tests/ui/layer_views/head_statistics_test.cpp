@@ -87,3 +87,21 @@ TEST_F(StatisticsWindowTest, SwitchedOffHeadsAreMarked)
 
 }  // namespace
 }  // namespace qkv::ui::testing
+
+namespace qkv::ui::testing {
+namespace {
+
+TEST_F(StatisticsWindowTest, TheTableLeavesMostOfTheWidthToTheGrid)
+{
+    for (const QSize size : {QSize(1000, 700), QSize(1400, 900), QSize(1920, 1080)}) {
+        window->resize(size);
+        settle();
+        HeadsView* heads = window->headsView();
+        const int table = heads->statisticsTable()->width();
+        EXPECT_LE(table, heads->width() / 3) << size.width() << ": " << table << " of " << heads->width();
+        EXPECT_GE(table, 150) << size.width();
+    }
+}
+
+}  // namespace
+}  // namespace qkv::ui::testing
