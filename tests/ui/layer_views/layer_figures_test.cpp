@@ -8,6 +8,7 @@
 
 #include "tests/ui/layer_views/layer_test_support.hpp"
 #include "ui/compare/compare_figures.hpp"
+#include "ui/heads/head_statistics_figures.hpp"
 #include "ui/matrices/matrices_figures.hpp"
 #include "ui/qkmap/qk_map_figures.hpp"
 #include "ui/steps/step_figures.hpp"
@@ -18,7 +19,7 @@ namespace {
 std::vector<Figure> allLayerFigures()
 {
     std::vector<Figure> all;
-    for (auto list : {stepsFigures(), matricesFigures(), qkMapFigures(), compareFigures()})
+    for (auto list : {stepsFigures(), matricesFigures(), qkMapFigures(), compareFigures(), headStatisticsFigures()})
         all.insert(all.end(), list.begin(), list.end());
     return all;
 }
@@ -27,7 +28,8 @@ TEST(LayerFigures, AreNamedAndPaintForEveryKindOfLayer)
 {
     QStringList names;
     for (const Figure& f : allLayerFigures()) names << f.name;
-    EXPECT_EQ(names, (QStringList{"steps", "matrices", "qk-map", "qk-map-heads", "compare", "compare-heads"}));
+    EXPECT_EQ(names, (QStringList{"steps", "matrices", "qk-map", "qk-map-heads", "compare", "compare-heads",
+                                  "head-statistics"}));
 
     qkv::Config gqa = selfConfig();
     gqa.keyValueHeadCount = 2;

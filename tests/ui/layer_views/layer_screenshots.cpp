@@ -12,7 +12,14 @@
 #include <string>
 
 #include "core/config/examples.hpp"
+#include "ui/compare/compare_figures.hpp"
 #include "ui/compare/compare_view.hpp"
+#include "ui/heads/head_statistics_figures.hpp"
+#include "ui/matrices/matrices_figures.hpp"
+#include "ui/qkmap/qk_map_figures.hpp"
+#include "ui/steps/step_figures.hpp"
+#include <QImage>
+#include <QPainter>
 #include "ui/document/document.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/heads/heads_view.hpp"
@@ -146,5 +153,32 @@ int main(int argc, char** argv)
         settle(window);
         select(3, 200, 100);
     });
+    // The publication figures as export would draw them: white, no selection marks.
+    if (only.isEmpty() || only == QLatin1String("figure")) {
+        qkv::ui::FigureInput input;
+        qkv::Config doubled = example;
+        doubled.scales.query = 2.0f;
+        input.pinned = qkv::compute(example).value();
+        input.result = qkv::compute(doubled).value();
+        input.options.head = 1;
+        input.options.query = 1;
+        input.options.key = 1;
+        input.options.font = QApplication::font();
+        std::vector<qkv::ui::Figure> figures;
+        for (auto list : {qkv::ui::stepsFigures(), qkv::ui::matricesFigures(), qkv::ui::qkMapFigures(),
+                          qkv::ui::compareFigures(), qkv::ui::headStatisticsFigures()})
+            figures.insert(figures.end(), list.begin(), list.end());
+        for (const qkv::ui::Figure& figure : figures) {
+            QImage image(figure.defaultSize.toSize(), QImage::Format_ARGB32);
+            image.fill(Qt::white);
+            QPainter painter(&image);
+            figure.paint(painter, QRectF(QPointF(0, 0), figure.defaultSize), input);
+            painter.end();
+            const QString path = directory.filePath(QStringLiteral("figure-%1.png").arg(figure.name));
+            const bool saved = image.save(path);
+            std::printf("%s %s\n", saved ? "wrote" : "FAILED", qPrintable(path));
+            ok &= saved;
+        }
+    }
     return ok ? 0 : 1;
 }
