@@ -23,16 +23,20 @@ CompareView::CompareView(HeadSelection* selection, QWidget* parent)
       task_([this](std::shared_ptr<const AttentionDifference> d) { showDifference(std::move(d)); })
 {
     pinButton_->setToolTip(tr("Keep the current result; every later change is compared with it"));
-    modeBox_->addItem(tr("pinned − live, every head"), static_cast<int>(CompareMode::PinnedMinusLive));
-    modeBox_->addItem(tr("every head − the selected head"), static_cast<int>(CompareMode::HeadsMinusReference));
+    modeBox_->addItem(tr("pinned − live"), static_cast<int>(CompareMode::PinnedMinusLive));
+    modeBox_->addItem(tr("each head − the selected head"), static_cast<int>(CompareMode::HeadsMinusReference));
     quantityBox_->addItem(tr("attention weights"), static_cast<int>(CompareQuantity::Attention));
-    quantityBox_->addItem(tr("scaled scores q·k/√d_k"), static_cast<int>(CompareQuantity::ScaledScores));
+    quantityBox_->addItem(tr("scaled scores"), static_cast<int>(CompareQuantity::ScaledScores));
+    quantityBox_->setItemData(1, tr("scaled score = q·k/√d_k, before the mask"), Qt::ToolTipRole);
     pinnedLabel_->setForegroundRole(QPalette::PlaceholderText);
+    pinnedLabel_->setWordWrap(true);
+    pinnedLabel_->setMinimumWidth(80);
 
+    auto* pinBar = new QHBoxLayout;
+    pinBar->addWidget(pinButton_);
+    pinBar->addWidget(unpinButton_);
+    pinBar->addWidget(pinnedLabel_, 1);
     auto* bar = new QHBoxLayout;
-    bar->addWidget(pinButton_);
-    bar->addWidget(unpinButton_);
-    bar->addWidget(pinnedLabel_, 1);
     auto* showLabel = new QLabel(tr("S&how"), this);
     showLabel->setBuddy(modeBox_);
     bar->addWidget(showLabel);
@@ -41,9 +45,10 @@ CompareView::CompareView(HeadSelection* selection, QWidget* parent)
     ofLabel->setBuddy(quantityBox_);
     bar->addWidget(ofLabel);
     bar->addWidget(quantityBox_);
+    bar->addStretch(1);
 
     canvas_->setAccessibleName(tr("Differences per head"));
-    canvas_->setMinimumHint(QSize(560, 400));
+    canvas_->setMinimumHint(QSize(480, 360));
     canvas_->setPaint([this](QPainter& painter, const QRectF& rect) {
         if (!difference_) {
             painter.setPen(palette().color(QPalette::PlaceholderText));
@@ -56,6 +61,7 @@ CompareView::CompareView(HeadSelection* selection, QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 4);
+    layout->addLayout(pinBar);
     layout->addLayout(bar);
     layout->addWidget(canvas_, 1);
 

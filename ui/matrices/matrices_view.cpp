@@ -37,7 +37,7 @@ MatricesView::MatricesView(HeadSelection* selection, QWidget* parent)
 
     canvas_->setFocusPolicy(Qt::StrongFocus);
     canvas_->setAccessibleName(tr("Matrices of the layer"));
-    canvas_->setMinimumHint(QSize(640, 420));
+    canvas_->setMinimumHint(QSize(520, 400));
     canvas_->setPaint([this](QPainter& painter, const QRectF& rect) {
         if (!model_) {
             painter.setPen(palette().color(QPalette::PlaceholderText));

@@ -205,6 +205,27 @@ void drawTitles(QPainter& painter, const QRectF& title, const QRectF& subtitle, 
     painter.drawText(subtitle, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, subtitleText);
 }
 
+QString mapSubtitle(const QkMapModel& model, qkv::Index head)
+{
+    return tr("rows of Q_%1 and K_%1 on the first two principal components of [Q_%1; K_%1], centred on their joint "
+              "mean · %2")
+        .arg(head + 1)
+        .arg(figuretext::shapesLine(*model.result));
+}
+
+QString headsSubtitle(const QkMapModel& model)
+{
+    return tr("each head on the first two principal components of its [Q_i; K_i] (% of the variance in each title) · %1")
+        .arg(figuretext::shapesLine(*model.result));
+}
+
+// Up to three lines of wrapped text.
+double subtitleHeight(const QFontMetricsF& metrics, const QString& text, double width)
+{
+    const double height = metrics.boundingRect(QRectF(0, 0, std::max(width, 10.0), 1e6), Qt::TextWordWrap, text).height();
+    return std::min(height, 3 * metrics.lineSpacing()) + 2;
+}
+
 QString tickText(double v)
 {
     QString text = QString::number(v, 'g', 3);
@@ -255,7 +276,8 @@ QkMapGeometry qkMapGeometry(const QRectF& target, const QkMapModel& model, qkv::
     const double line = metrics.lineSpacing();
     const QRectF area = target.adjusted(kMargin, kMargin, -kMargin, -kMargin);
     g.title = QRectF(area.left(), area.top(), area.width(), line * 1.3);
-    g.subtitle = QRectF(area.left(), g.title.bottom(), area.width(), 2 * line);
+    g.subtitle = QRectF(area.left(), g.title.bottom(), area.width(),
+                        model.result ? subtitleHeight(metrics, mapSubtitle(model, head), area.width()) : line);
     g.legend = QRectF(area.left(), area.bottom() - 2 * line - 4, area.width(), 2 * line + 4);
     const double tickWidth = metrics.horizontalAdvance(QStringLiteral("−0.000")) + 6;
     const double left = area.left() + line + 4 + tickWidth;
@@ -308,7 +330,8 @@ QkHeadsGeometry qkHeadsGeometry(const QRectF& target, const QkMapModel& model, c
     const double line = metrics.lineSpacing();
     const QRectF area = target.adjusted(kMargin, kMargin, -kMargin, -kMargin);
     g.title = QRectF(area.left(), area.top(), area.width(), line * 1.3);
-    g.subtitle = QRectF(area.left(), g.title.bottom(), area.width(), 2 * line);
+    g.subtitle = QRectF(area.left(), g.title.bottom(), area.width(),
+                        model.result ? subtitleHeight(metrics, headsSubtitle(model), area.width()) : line);
     g.legend = withLegend ? QRectF(area.left(), area.bottom() - 2 * line - 4, area.width(), 2 * line + 4)
                           : QRectF(area.left(), area.bottom(), area.width(), 0);
     const int count = static_cast<int>(model.heads.size());
@@ -360,11 +383,7 @@ void paintQkMap(QPainter& painter, const QRectF& target, const QkMapModel& model
     const qkv::Result& r = *model.result;
     drawTitles(painter, g.title, g.subtitle,
                tr("Q/K map · %1 · %2").arg(figuretext::headName(head), figuretext::modeTitle(r.config.mode)),
-               tr("rows of Q_%1 and K_%1 on the first two principal components of [Q_%1; K_%1], centred on their joint "
-                  "mean · %2")
-                   .arg(head + 1)
-                   .arg(figuretext::shapesLine(r)),
-               options);
+               mapSubtitle(model, head), options);
     QColor frameColor = withAlpha(options.text, 120);
     painter.setPen(QPen(frameColor, 1));
     painter.setBrush(Qt::NoBrush);
@@ -429,10 +448,7 @@ void paintQkMapHeads(QPainter& painter, const QRectF& target, const QkMapModel& 
     const qkv::Result& r = *model.result;
     drawTitles(painter, g.title, g.subtitle,
                tr("Q/K maps of every head · %1").arg(figuretext::modeTitle(r.config.mode)),
-               tr("each head on the first two principal components of its [Q_i; K_i] (% of the variance in each "
-                  "title) · %1")
-                   .arg(figuretext::shapesLine(r)),
-               options);
+               headsSubtitle(model), options);
     for (std::size_t i = 0; i < g.panels.size(); ++i) {
         const auto head = static_cast<qkv::Index>(i);
         const QRectF& plot = g.plots[i];

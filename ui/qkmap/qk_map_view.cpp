@@ -37,7 +37,7 @@ QkMapView::QkMapView(HeadSelection* selection, QWidget* parent)
 
     canvas_->setFocusPolicy(Qt::StrongFocus);
     canvas_->setAccessibleName(tr("Q/K map"));
-    canvas_->setMinimumHint(QSize(640, 420));
+    canvas_->setMinimumHint(QSize(520, 400));
     canvas_->setPaint([this](QPainter& painter, const QRectF&) {
         if (!model_) {
             painter.setPen(palette().color(QPalette::PlaceholderText));

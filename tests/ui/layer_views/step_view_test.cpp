@@ -13,6 +13,7 @@
 #include "ui/document/head_selection.hpp"
 #include "ui/matrices/figure_canvas.hpp"
 #include "ui/matrices/figure_text.hpp"
+#include "ui/controls/controls_panel.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/steps/step_view.hpp"
 
@@ -212,6 +213,31 @@ TEST_F(StepWindowTest, WhenTheWindowIsTooSmallItSaysWhatLiesBelow)
     QApplication::processEvents();
     ASSERT_GT(view->scrollArea()->verticalScrollBar()->maximum(), 0);
     EXPECT_TRUE(view->belowText().contains(QStringLiteral("⑩"))) << view->belowText().toStdString();
+}
+
+}  // namespace
+}  // namespace qkv::ui::testing
+
+namespace qkv::ui::testing {
+namespace {
+
+using LayoutWindowTest = WindowTest;
+
+// With the controls beside them, the layer views fit a 1000 x 700 window (other views may not:
+// the window's minimum is the largest of its pages).
+TEST_F(LayoutWindowTest, TheLayerViewsFitA1000x700Window)
+{
+    const int room = 1000 - window->controls()->minimumSizeHint().width() - 40;
+    for (ResultView* view : window->tabs()->views()) {
+        const QString name = view->metaObject()->className();
+        if (!name.contains(QStringLiteral("StepView")) && !name.contains(QStringLiteral("MatricesView")) &&
+            !name.contains(QStringLiteral("QkMapView")) && !name.contains(QStringLiteral("CompareView")))
+            continue;
+        window->tabs()->setCurrentWidget(view);
+        settle();
+        EXPECT_LE(view->minimumSizeHint().width(), room) << name.toStdString();
+        EXPECT_LE(view->minimumSizeHint().height(), 560) << name.toStdString();
+    }
 }
 
 }  // namespace
