@@ -57,8 +57,7 @@ qkv::Config configFor(int tokens, int dModel, int heads)
     return config;
 }
 
-template <class T>
-T* find(qkv::ui::MainWindow& window)
+template <class T> T* find(qkv::ui::MainWindow& window)
 {
     for (qkv::ui::ResultView* view : window.tabs()->views())
         if (auto* found = qobject_cast<T*>(view)) return found;
@@ -69,11 +68,21 @@ qkv::ui::ResultView* show(qkv::ui::MainWindow& window, View which)
 {
     qkv::ui::ResultView* view = nullptr;
     switch (which) {
-    case Steps: view = find<qkv::ui::StepView>(window); break;
-    case Matrices: view = find<qkv::ui::MatricesView>(window); break;
-    case QkMap: view = find<qkv::ui::QkMapView>(window); break;
-    case Compare: view = find<qkv::ui::CompareView>(window); break;
-    case HeadsWithStatistics: view = find<qkv::ui::HeadsView>(window); break;
+    case Steps:
+        view = find<qkv::ui::StepView>(window);
+        break;
+    case Matrices:
+        view = find<qkv::ui::MatricesView>(window);
+        break;
+    case QkMap:
+        view = find<qkv::ui::QkMapView>(window);
+        break;
+    case Compare:
+        view = find<qkv::ui::CompareView>(window);
+        break;
+    case HeadsWithStatistics:
+        view = find<qkv::ui::HeadsView>(window);
+        break;
     }
     window.tabs()->setCurrentWidget(view);
     return view;
@@ -82,11 +91,16 @@ qkv::ui::ResultView* show(qkv::ui::MainWindow& window, View which)
 bool busy(qkv::ui::MainWindow& window, View which)
 {
     switch (which) {
-    case Steps: return false;
-    case Matrices: return find<qkv::ui::MatricesView>(window)->isBusy();
-    case QkMap: return find<qkv::ui::QkMapView>(window)->isBusy();
-    case Compare: return find<qkv::ui::CompareView>(window)->isBusy();
-    case HeadsWithStatistics: return find<qkv::ui::HeadsView>(window)->statisticsTable()->isBusy();
+    case Steps:
+        return false;
+    case Matrices:
+        return find<qkv::ui::MatricesView>(window)->isBusy();
+    case QkMap:
+        return find<qkv::ui::QkMapView>(window)->isBusy();
+    case Compare:
+        return find<qkv::ui::CompareView>(window)->isBusy();
+    case HeadsWithStatistics:
+        return find<qkv::ui::HeadsView>(window)->statisticsTable()->isBusy();
     }
     return false;
 }
@@ -148,8 +162,8 @@ void SelectionToFrame(benchmark::State& state, View which)
 // 1400 x 900 image, without the window.
 void FigurePaint(benchmark::State& state, std::vector<qkv::ui::Figure> (*figures)(), int index)
 {
-    const qkv::Config config = configFor(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)),
-                                         static_cast<int>(state.range(2)));
+    const qkv::Config config =
+        configFor(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)), static_cast<int>(state.range(2)));
     qkv::ui::FigureInput input;
     input.result = qkv::compute(config).value();
     input.pinned = input.result;
@@ -180,15 +194,20 @@ void registerAll()
                                                   {"Compare", Compare},
                                                   {"HeadsWithStatistics", HeadsWithStatistics}};
     for (const auto& [name, view] : views) {
-        benchmark::RegisterBenchmark((std::string("ControlToFrame/") + name).c_str(), ControlToFrame, view)->Apply(sizes);
-        benchmark::RegisterBenchmark((std::string("SelectionToFrame/") + name).c_str(), SelectionToFrame, view)->Apply(sizes);
+        benchmark::RegisterBenchmark((std::string("ControlToFrame/") + name).c_str(), ControlToFrame, view)
+            ->Apply(sizes);
+        benchmark::RegisterBenchmark((std::string("SelectionToFrame/") + name).c_str(), SelectionToFrame, view)
+            ->Apply(sizes);
     }
     const std::tuple<const char*, std::vector<qkv::ui::Figure> (*)(), int> figures[] = {
-        {"steps", qkv::ui::stepsFigures, 0},       {"matrices", qkv::ui::matricesFigures, 0},
-        {"qk-map", qkv::ui::qkMapFigures, 0},      {"qk-map-heads", qkv::ui::qkMapFigures, 1},
+        {"steps", qkv::ui::stepsFigures, 0},
+        {"matrices", qkv::ui::matricesFigures, 0},
+        {"qk-map", qkv::ui::qkMapFigures, 0},
+        {"qk-map-heads", qkv::ui::qkMapFigures, 1},
         {"compare", qkv::ui::compareFigures, 0}};
     for (const auto& [name, list, index] : figures)
-        benchmark::RegisterBenchmark((std::string("FigurePaint/") + name).c_str(), FigurePaint, list, index)->Apply(sizes);
+        benchmark::RegisterBenchmark((std::string("FigurePaint/") + name).c_str(), FigurePaint, list, index)
+            ->Apply(sizes);
 }
 
 }  // namespace

@@ -77,9 +77,9 @@ double AttentionDifference::right(qkv::Index head, qkv::Index query, qkv::Index 
     return matrixOf(*live, reference, quantity)(query, key);
 }
 
-std::shared_ptr<const AttentionDifference> AttentionDifference::pinnedMinusLive(std::shared_ptr<const qkv::Result> pinned,
-                                                                                std::shared_ptr<const qkv::Result> live,
-                                                                                CompareQuantity quantity)
+std::shared_ptr<const AttentionDifference>
+AttentionDifference::pinnedMinusLive(std::shared_ptr<const qkv::Result> pinned, std::shared_ptr<const qkv::Result> live,
+                                     CompareQuantity quantity)
 {
     auto d = std::make_shared<AttentionDifference>();
     d->mode = CompareMode::PinnedMinusLive;
@@ -104,9 +104,9 @@ std::shared_ptr<const AttentionDifference> AttentionDifference::pinnedMinusLive(
     return d;
 }
 
-std::shared_ptr<const AttentionDifference> AttentionDifference::headsMinusReference(std::shared_ptr<const qkv::Result> live,
-                                                                                    qkv::Index reference,
-                                                                                    CompareQuantity quantity)
+std::shared_ptr<const AttentionDifference>
+AttentionDifference::headsMinusReference(std::shared_ptr<const qkv::Result> live, qkv::Index reference,
+                                         CompareQuantity quantity)
 {
     auto d = std::make_shared<AttentionDifference>();
     d->mode = CompareMode::HeadsMinusReference;
@@ -131,7 +131,8 @@ std::shared_ptr<const AttentionDifference> AttentionDifference::headsMinusRefere
 
 QString differenceLegend(const AttentionDifference& d)
 {
-    const QString quantity = d.quantity == CompareQuantity::Attention ? tr("attention weight") : tr("scaled score q·k/√d_k");
+    const QString quantity =
+        d.quantity == CompareQuantity::Attention ? tr("attention weight") : tr("scaled score q·k/√d_k");
     if (d.mode == CompareMode::PinnedMinusLive) return tr("difference in %1: pinned − live").arg(quantity);
     return tr("difference in %1: head − %2").arg(quantity, figuretext::headName(d.reference));
 }

@@ -19,8 +19,8 @@
 namespace qkv::ui {
 
 enum class CompareMode {
-    PinnedMinusLive,     // pinned − live, head by head
-    HeadsMinusReference, // head i − reference head, same result
+    PinnedMinusLive,      // pinned − live, head by head
+    HeadsMinusReference,  // head i − reference head, same result
 };
 enum class CompareQuantity {
     Attention,     // A_i
@@ -33,14 +33,14 @@ QString compareShapeProblem(const qkv::Result& pinned, const qkv::Result& live);
 struct AttentionDifference {
     CompareMode mode = CompareMode::PinnedMinusLive;
     CompareQuantity quantity = CompareQuantity::Attention;
-    qkv::Index reference = 0;                 // HeadsMinusReference: the reference head
-    QString problem;                          // non-empty: nothing to show, this says why
+    qkv::Index reference = 0;  // HeadsMinusReference: the reference head
+    QString problem;           // non-empty: nothing to show, this says why
     std::shared_ptr<const qkv::Result> live, pinned;
-    std::vector<qkv::MatrixF> differences;    // h entries, n_q x n_k
-    std::vector<double> largest;              // h entries: max |difference| of each head
-    double range = 0;                         // max |difference| over every head (0: identical)
-    double colourRange = 1;                   // the colour range ± colourRange, shared by every head
-    std::vector<MatrixPicture> pictures;      // h entries
+    std::vector<qkv::MatrixF> differences;  // h entries, n_q x n_k
+    std::vector<double> largest;            // h entries: max |difference| of each head
+    double range = 0;                       // max |difference| over every head (0: identical)
+    double colourRange = 1;                 // the colour range ± colourRange, shared by every head
+    std::vector<MatrixPicture> pictures;    // h entries
 
     bool ok() const { return problem.isEmpty(); }
     // The two values a difference was made of (pinned or head, live or reference) at a cell.
@@ -52,9 +52,8 @@ struct AttentionDifference {
                                                                       std::shared_ptr<const qkv::Result> live,
                                                                       CompareQuantity quantity);
     // head i − reference, for every head i of `live`.
-    static std::shared_ptr<const AttentionDifference> headsMinusReference(std::shared_ptr<const qkv::Result> live,
-                                                                          qkv::Index reference,
-                                                                          CompareQuantity quantity);
+    static std::shared_ptr<const AttentionDifference>
+    headsMinusReference(std::shared_ptr<const qkv::Result> live, qkv::Index reference, CompareQuantity quantity);
 };
 
 // "difference in attention weight (pinned − live)", for the colour bar.

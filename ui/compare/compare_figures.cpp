@@ -42,7 +42,8 @@ void drawLabels(QPainter& painter, const HeatmapLayout& layout, const HeatmapSty
     for (int r = 0; r < layout.rows() && r < style.rowLabels.size(); r += layout.rowLabelStep()) {
         const double y = layout.rowRect(r).center().y();
         painter.drawText(QRectF(rows.left(), y - metrics.height() / 2, rows.width() - 4, metrics.height()),
-                         Qt::AlignRight | Qt::AlignVCenter, metrics.elidedText(style.rowLabels[r], Qt::ElideRight, rows.width() - 4));
+                         Qt::AlignRight | Qt::AlignVCenter,
+                         metrics.elidedText(style.rowLabels[r], Qt::ElideRight, rows.width() - 4));
     }
     const QRectF columns = layout.columnLabelsRect();
     const double width = columns.height() - 6;
@@ -50,7 +51,8 @@ void drawLabels(QPainter& painter, const HeatmapLayout& layout, const HeatmapSty
         painter.save();
         painter.translate(layout.cellRect(0, c).center().x(), columns.top() + 4);
         painter.rotate(-90);
-        painter.drawText(QRectF(-width, -metrics.height() / 2, width, metrics.height()), Qt::AlignRight | Qt::AlignVCenter,
+        painter.drawText(QRectF(-width, -metrics.height() / 2, width, metrics.height()),
+                         Qt::AlignRight | Qt::AlignVCenter,
                          metrics.elidedText(style.columnLabels[c], Qt::ElideRight, width));
         painter.restore();
     }
@@ -103,7 +105,8 @@ CompareGeometry compareGeometry(const QRectF& target, const AttentionDifference&
     const double w = (grid.width() - (bestColumns - 1) * kGap) / bestColumns;
     const double h = (grid.height() - (rows - 1) * kGap) / rows;
     for (int i = 0; i < count; ++i)
-        g.panels.emplace_back(grid.left() + (i % bestColumns) * (w + kGap), grid.top() + (i / bestColumns) * (h + kGap), w, h);
+        g.panels.emplace_back(grid.left() + (i % bestColumns) * (w + kGap), grid.top() + (i / bestColumns) * (h + kGap),
+                              w, h);
     return g;
 }
 
@@ -134,8 +137,9 @@ void paintCompare(QPainter& painter, const QRectF& target, const AttentionDiffer
     QColor muted = options.text;
     muted.setAlpha(170);
 
-    QString title = d.mode == CompareMode::PinnedMinusLive ? tr("Compare: pinned − live attention, head by head")
-                                                            : tr("Compare: every head − %1").arg(figuretext::headName(d.reference));
+    QString title = d.mode == CompareMode::PinnedMinusLive
+                        ? tr("Compare: pinned − live attention, head by head")
+                        : tr("Compare: every head − %1").arg(figuretext::headName(d.reference));
     if (d.quantity == CompareQuantity::ScaledScores) title.replace(tr("attention"), tr("scaled scores"));
     QFont big = painter.font();
     big.setBold(true);
@@ -148,7 +152,8 @@ void paintCompare(QPainter& painter, const QRectF& target, const AttentionDiffer
     if (d.live) {
         painter.setPen(muted);
         painter.drawText(g.subtitle, Qt::AlignLeft | Qt::AlignVCenter,
-                         metrics.elidedText(tr("%1 · %2").arg(figuretext::modeTitle(d.live->config.mode), figuretext::shapesLine(*d.live)),
+                         metrics.elidedText(tr("%1 · %2").arg(figuretext::modeTitle(d.live->config.mode),
+                                                              figuretext::shapesLine(*d.live)),
                                             Qt::ElideRight, g.subtitle.width()));
     }
     if (!d.ok()) {
@@ -175,7 +180,8 @@ void paintCompare(QPainter& painter, const QRectF& target, const AttentionDiffer
         painter.setFont(titleFont);
         painter.setPen(chosen ? kSelection : options.text);
         painter.drawText(layout.titleRect(), Qt::AlignCenter,
-                         QFontMetricsF(titleFont, painter.device()).elidedText(style.title, Qt::ElideRight, layout.titleRect().width()));
+                         QFontMetricsF(titleFont, painter.device())
+                             .elidedText(style.title, Qt::ElideRight, layout.titleRect().width()));
         painter.setFont(options.font);
         paintPicture(painter, layout.cellsRect(), d.pictures[i]);
         painter.setRenderHint(QPainter::Antialiasing, false);
@@ -194,11 +200,13 @@ void paintCompare(QPainter& painter, const QRectF& target, const AttentionDiffer
             painter.restore();
         }
         if (!layout.columnAxisTitleRect().isNull())
-            painter.drawText(layout.columnAxisTitleRect(), Qt::AlignCenter,
-                             metrics.elidedText(style.columnAxisTitle, Qt::ElideRight, layout.columnAxisTitleRect().width()));
+            painter.drawText(
+                layout.columnAxisTitleRect(), Qt::AlignCenter,
+                metrics.elidedText(style.columnAxisTitle, Qt::ElideRight, layout.columnAxisTitleRect().width()));
         if (chosen && options.query >= 0 && options.key >= 0 && options.query < m.rows() && options.key < m.cols()) {
             painter.setPen(QPen(kSelection, 2));
-            painter.drawRect(layout.cellRect(static_cast<int>(options.query), static_cast<int>(options.key)).adjusted(-1, -1, 1, 1));
+            painter.drawRect(
+                layout.cellRect(static_cast<int>(options.query), static_cast<int>(options.key)).adjusted(-1, -1, 1, 1));
         }
     }
     painter.restore();
@@ -217,7 +225,8 @@ std::vector<Figure> compareFigures()
         return compareShapeProblem(*input.pinned, *input.result);
     };
     pinned.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
-        paintCompare(painter, rect, *AttentionDifference::pinnedMinusLive(input.pinned, input.result, CompareQuantity::Attention),
+        paintCompare(painter, rect,
+                     *AttentionDifference::pinnedMinusLive(input.pinned, input.result, CompareQuantity::Attention),
                      input.options);
     };
     Figure heads;
@@ -227,13 +236,15 @@ std::vector<Figure> compareFigures()
     heads.defaultSize = QSizeF(1200, 900);
     heads.unavailable = [](const FigureInput& input) {
         if (!input.result) return tr("No result yet.");
-        if (input.options.head >= input.result->attention.headCount()) return tr("The selected head is outside this result.");
+        if (input.options.head >= input.result->attention.headCount())
+            return tr("The selected head is outside this result.");
         return QString();
     };
     heads.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
-        paintCompare(painter, rect,
-                     *AttentionDifference::headsMinusReference(input.result, input.options.head, CompareQuantity::Attention),
-                     input.options);
+        paintCompare(
+            painter, rect,
+            *AttentionDifference::headsMinusReference(input.result, input.options.head, CompareQuantity::Attention),
+            input.options);
     };
     return {pinned, heads};
 }

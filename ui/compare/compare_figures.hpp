@@ -25,7 +25,8 @@ struct CompareGeometry {
     HeatmapStyle style;          // labels and titles as laid out (per-head titles set when painting)
     int headAt(const QPointF& point) const;
 };
-CompareGeometry compareGeometry(const QRectF& target, const AttentionDifference& difference, const QFontMetricsF& metrics);
+CompareGeometry compareGeometry(const QRectF& target, const AttentionDifference& difference,
+                                const QFontMetricsF& metrics);
 
 struct CompareHit {
     int head = -1;

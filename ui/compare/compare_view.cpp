@@ -17,9 +17,10 @@
 namespace qkv::ui {
 
 CompareView::CompareView(HeadSelection* selection, QWidget* parent)
-    : ResultView(selection, Change::Head | Change::Cell, parent), pinButton_(new QPushButton(tr("&Pin the live result"), this)),
-      unpinButton_(new QPushButton(tr("Unpin"), this)), pinnedLabel_(new QLabel(this)), modeBox_(new QComboBox(this)),
-      quantityBox_(new QComboBox(this)), canvas_(new FigureCanvas(QSize(1100, 720), this)),
+    : ResultView(selection, Change::Head | Change::Cell, parent),
+      pinButton_(new QPushButton(tr("&Pin the live result"), this)), unpinButton_(new QPushButton(tr("Unpin"), this)),
+      pinnedLabel_(new QLabel(this)), modeBox_(new QComboBox(this)), quantityBox_(new QComboBox(this)),
+      canvas_(new FigureCanvas(QSize(1100, 720), this)),
       task_([this](std::shared_ptr<const AttentionDifference> d) { showDifference(std::move(d)); })
 {
     pinButton_->setToolTip(tr("Keep the current result; every later change is compared with it"));
@@ -148,12 +149,16 @@ void CompareView::recompute()
     const CompareQuantity quantity = quantity_;
     const qkv::Index reference = selection()->head();
     double work = 0;
-    if (live) work = static_cast<double>(live->attention.headCount() * live->attention.queryCount() * live->attention.keyCount());
-    const auto where = work <= kAsynchronousWork ? LatestTaskBase::Run::InlineWhenIdle : LatestTaskBase::Run::InBackground;
+    if (live)
+        work = static_cast<double>(live->attention.headCount() * live->attention.queryCount() *
+                                   live->attention.keyCount());
+    const auto where =
+        work <= kAsynchronousWork ? LatestTaskBase::Run::InlineWhenIdle : LatestTaskBase::Run::InBackground;
     task_.request(
         [live, pinned, mode, quantity, reference] {
-            return mode == CompareMode::PinnedMinusLive ? AttentionDifference::pinnedMinusLive(pinned, live, quantity)
-                                                        : AttentionDifference::headsMinusReference(live, reference, quantity);
+            return mode == CompareMode::PinnedMinusLive
+                       ? AttentionDifference::pinnedMinusLive(pinned, live, quantity)
+                       : AttentionDifference::headsMinusReference(live, reference, quantity);
         },
         where);
 }
@@ -191,9 +196,9 @@ QString CompareView::toolTipAt(const QPointF& position) const
     const QString leftName = d.mode == CompareMode::PinnedMinusLive ? tr("pinned") : figuretext::headName(head);
     const QString rightName = d.mode == CompareMode::PinnedMinusLive ? tr("live") : figuretext::headName(d.reference);
     return tr("<b>%1</b><br>query %2<br>key %3<br>%4: %5<br>%6: %7<br>difference: <b>%8</b>")
-        .arg(figuretext::headName(head), figuretext::token(r.queryLabels, hit.query), figuretext::token(r.keyLabels, hit.key),
-             leftName, figuretext::number(d.left(head, hit.query, hit.key)), rightName,
-             figuretext::number(d.right(head, hit.query, hit.key)),
+        .arg(figuretext::headName(head), figuretext::token(r.queryLabels, hit.query),
+             figuretext::token(r.keyLabels, hit.key), leftName, figuretext::number(d.left(head, hit.query, hit.key)),
+             rightName, figuretext::number(d.right(head, hit.query, hit.key)),
              std::isnan(value) ? tr("masked") : figuretext::number(value));
 }
 

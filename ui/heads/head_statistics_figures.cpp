@@ -46,11 +46,11 @@ void paintHeadStatistics(QPainter& painter, const QRectF& target, const qkv::Res
     muted.setAlpha(170);
     painter.setPen(muted);
     const qkv::Index rows = summaries.empty() ? 0 : summaries.front().rows;
-    painter.drawText(QRectF(area.left(), area.top() + line * 1.3, area.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
-                     metrics.elidedText(tr("means over the %1 query rows with a distribution · %2")
-                                            .arg(rows)
-                                            .arg(figuretext::shapesLine(result)),
-                                        Qt::ElideRight, area.width()));
+    painter.drawText(
+        QRectF(area.left(), area.top() + line * 1.3, area.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
+        metrics.elidedText(
+            tr("means over the %1 query rows with a distribution · %2").arg(rows).arg(figuretext::shapesLine(result)),
+            Qt::ElideRight, area.width()));
 
     std::vector<Statistic> statistics = {
         {tr("Entropy −Σ a ln a (nats)"), &qkv::HeadStatisticsSummary::entropy},
@@ -74,8 +74,8 @@ void paintHeadStatistics(QPainter& painter, const QRectF& target, const qkv::Res
         bold.setBold(true);
         painter.setFont(bold);
         painter.drawText(QRectF(panel.left(), panel.top(), panel.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
-                         QFontMetricsF(bold, painter.device()).elidedText(statistics[static_cast<std::size_t>(s)].title,
-                                                                          Qt::ElideRight, panel.width()));
+                         QFontMetricsF(bold, painter.device())
+                             .elidedText(statistics[static_cast<std::size_t>(s)].title, Qt::ElideRight, panel.width()));
         painter.setFont(options.font);
         std::vector<float> values;
         for (const qkv::HeadStatisticsSummary& summary : summaries)

@@ -141,8 +141,11 @@ void HeadStatisticsTable::setResult(std::shared_ptr<const qkv::Result> result)
     const qkv::AttentionResult& a = result->attention;
     const double work = static_cast<double>(a.headCount() * a.queryCount() * a.keyCount());
     caption_->setText(tr("<b>Per-head statistics</b> (means over the query rows) · computing…"));
-    task_.request([result] { return Computed{result, qkv::headStatisticsSummaries(*result)}; },
-                  work <= kAsynchronousWork ? LatestTaskBase::Run::InlineWhenIdle : LatestTaskBase::Run::InBackground);
+    task_.request(
+        [result] {
+            return Computed{result, qkv::headStatisticsSummaries(*result)};
+        },
+        work <= kAsynchronousWork ? LatestTaskBase::Run::InlineWhenIdle : LatestTaskBase::Run::InBackground);
 }
 
 void HeadStatisticsTable::show(Computed computed)

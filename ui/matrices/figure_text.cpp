@@ -14,9 +14,12 @@ QString tr(const char* text) { return QCoreApplication::translate("FigureText", 
 QString modeTitle(qkv::AttentionMode mode)
 {
     switch (mode) {
-    case qkv::AttentionMode::EncoderSelf: return tr("Encoder self-attention");
-    case qkv::AttentionMode::DecoderCausal: return tr("Decoder masked self-attention");
-    case qkv::AttentionMode::Cross: return tr("Cross-attention");
+    case qkv::AttentionMode::EncoderSelf:
+        return tr("Encoder self-attention");
+    case qkv::AttentionMode::DecoderCausal:
+        return tr("Decoder masked self-attention");
+    case qkv::AttentionMode::Cross:
+        return tr("Cross-attention");
     }
     return {};
 }
@@ -57,8 +60,8 @@ QString number(double value)
     if (std::isinf(value)) return value < 0 ? QStringLiteral("−∞") : QStringLiteral("+∞");
     if (value == 0.0) return QStringLiteral("0");
     const double magnitude = std::abs(value);
-    QString text = magnitude >= 1e-3 && magnitude < 1e5 ? QString::number(value, 'g', 4)
-                                                        : QString::number(value, 'e', 2);
+    QString text =
+        magnitude >= 1e-3 && magnitude < 1e5 ? QString::number(value, 'g', 4) : QString::number(value, 'e', 2);
     if (text.startsWith(QLatin1Char('-'))) text.replace(0, 1, QStringLiteral("−"));
     return text;
 }

@@ -25,8 +25,8 @@ std::size_t at(LayerMatrix m) { return static_cast<std::size_t>(m); }
 constexpr int kStages = 8;
 constexpr std::array<double, kStages> kStageWeight = {1.0, 1.0, 0.62, 0.85, 0.85, 0.62, 1.0, 1.0};
 constexpr std::array<LayerMatrix, kStages> kQueryLane = {
-    LayerMatrix::QueryInput, LayerMatrix::Query,     LayerMatrix::QueryHead, LayerMatrix::Scores,
-    LayerMatrix::Attention,  LayerMatrix::HeadOutput, LayerMatrix::Concat,   LayerMatrix::Output};
+    LayerMatrix::QueryInput, LayerMatrix::Query,      LayerMatrix::QueryHead, LayerMatrix::Scores,
+    LayerMatrix::Attention,  LayerMatrix::HeadOutput, LayerMatrix::Concat,    LayerMatrix::Output};
 // -1: nothing at this stage of the keys lane (W^O spans stages 6 and 7).
 constexpr std::array<int, kStages> kKeyLane = {static_cast<int>(LayerMatrix::KeyValueInput),
                                                static_cast<int>(LayerMatrix::Key),
@@ -128,7 +128,8 @@ MatricesGeometry matricesGeometry(const QRectF& target, const MatricesModel& mod
     }
     auto place = [&](LayerMatrix m, int stage, double laneTop, double laneHeight, qkv::Index widest) {
         const double full = stageWidth[static_cast<std::size_t>(stage)];
-        const double f = std::clamp(std::sqrt(static_cast<double>(model.columns(m)) / std::max<double>(widest, 1)), 0.3, 1.0);
+        const double f =
+            std::clamp(std::sqrt(static_cast<double>(model.columns(m)) / std::max<double>(widest, 1)), 0.3, 1.0);
         const double w = full * f;
         const double l = stageLeft[static_cast<std::size_t>(stage)] + (full - w) / 2;
         g.cells[at(m)] = QRectF(l, laneTop, w, laneHeight);
@@ -174,8 +175,9 @@ MatrixHit matricesHitAt(const MatricesGeometry& g, const MatricesModel& model, c
                                          QPointF(g.cells[at(LayerMatrix::QueryInput)].left(), point.y()));
         if (cell.y() >= 0) hit = {static_cast<int>(LayerMatrix::QueryInput), cell.y(), 0};
     } else if (g.keyTokens.contains(point)) {
-        const QPoint cell = matrixCellAt(g.cells[at(LayerMatrix::KeyValueInput)], model.rows(LayerMatrix::KeyValueInput), 1,
-                                         QPointF(g.cells[at(LayerMatrix::KeyValueInput)].left(), point.y()));
+        const QPoint cell =
+            matrixCellAt(g.cells[at(LayerMatrix::KeyValueInput)], model.rows(LayerMatrix::KeyValueInput), 1,
+                         QPointF(g.cells[at(LayerMatrix::KeyValueInput)].left(), point.y()));
         if (cell.y() >= 0) hit = {static_cast<int>(LayerMatrix::KeyValueInput), cell.y(), 0};
     }
     return hit;
@@ -219,7 +221,8 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
     for (qkv::Index i = 0; i < a.headCount(); ++i)
         if (a.isAblated(i)) off << figuretext::headName(i);
     if (!off.isEmpty()) subtitle += tr(" · switched off (zero in Concat): %1").arg(off.join(QStringLiteral(", ")));
-    painter.drawText(g.subtitle, Qt::AlignLeft | Qt::AlignVCenter, metrics.elidedText(subtitle, Qt::ElideRight, g.subtitle.width()));
+    painter.drawText(g.subtitle, Qt::AlignLeft | Qt::AlignVCenter,
+                     metrics.elidedText(subtitle, Qt::ElideRight, g.subtitle.width()));
 
     // Lane titles and token labels.
     painter.setPen(text);
@@ -276,8 +279,9 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
         painter.drawText(QRectF(labels.left(), labels.top() + third, labels.width(), third), Qt::AlignCenter,
                          metrics.elidedText(model.formula(m), Qt::ElideRight, labels.width()));
         painter.setPen(text);
-        painter.drawText(QRectF(labels.left(), labels.top() + 2 * third, labels.width(), third), Qt::AlignCenter,
-                         metrics.elidedText(figuretext::shape(picture.rows, picture.columns), Qt::ElideRight, labels.width()));
+        painter.drawText(
+            QRectF(labels.left(), labels.top() + 2 * third, labels.width(), third), Qt::AlignCenter,
+            metrics.elidedText(figuretext::shape(picture.rows, picture.columns), Qt::ElideRight, labels.width()));
         painter.setPen(muted);
         painter.drawText(QRectF(labels.left(), labels.top() + 3 * third, labels.width(), third), Qt::AlignCenter,
                          metrics.elidedText(rangeText(picture), Qt::ElideRight, labels.width()));
@@ -299,19 +303,22 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
         if (!a.isAblated(i)) continue;
         QColor hatch = text;
         hatch.setAlpha(110);
-        painter.fillRect(matrixColumnBlock(g.cells[at(LayerMatrix::Concat)], model.columns(LayerMatrix::Concat), i * d_k, d_k),
-                         QBrush(hatch, Qt::BDiagPattern));
+        painter.fillRect(
+            matrixColumnBlock(g.cells[at(LayerMatrix::Concat)], model.columns(LayerMatrix::Concat), i * d_k, d_k),
+            QBrush(hatch, Qt::BDiagPattern));
     }
 
     // The selected query's row through every matrix of the queries lane, the key's through the keys lane.
     if (options.showSelection) {
         painter.setPen(QPen(kSelection, 2));
         for (LayerMatrix m : kQueryLane)
-            if (options.query < model.rows(m)) painter.drawRect(matrixRowBand(g.cells[at(m)], model.rows(m), options.query));
+            if (options.query < model.rows(m))
+                painter.drawRect(matrixRowBand(g.cells[at(m)], model.rows(m), options.query));
         for (int k : kKeyLane) {
             if (k < 0) continue;
             const auto m = static_cast<LayerMatrix>(k);
-            if (options.key < model.rows(m)) painter.drawRect(matrixRowBand(g.cells[at(m)], model.rows(m), options.key));
+            if (options.key < model.rows(m))
+                painter.drawRect(matrixRowBand(g.cells[at(m)], model.rows(m), options.key));
         }
         painter.setPen(QPen(kSelection, 1, Qt::DotLine));
         for (LayerMatrix m : {LayerMatrix::Scores, LayerMatrix::Attention})
@@ -322,12 +329,12 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
     // Colour bars.
     painter.setRenderHint(QPainter::Antialiasing, true);
     painter.setPen(text);
-    paintColorLegend(painter, g.signedLegend, ColormapName::RedBlue, -1.0, 1.0,
-                     tr("value ÷ its matrix's max |value|"));
+    paintColorLegend(painter, g.signedLegend, ColormapName::RedBlue, -1.0, 1.0, tr("value ÷ its matrix's max |value|"));
     paintColorLegend(painter, g.weightLegend, ColormapName::Viridis, 0.0, model.attentionRange(),
                      tr("attention weight in A_%1%2")
                          .arg(head + 1)
-                         .arg(largestMagnitude(a.heads[static_cast<std::size_t>(head)].attention) > model.attentionRange() * (1 + 1e-6)
+                         .arg(largestMagnitude(a.heads[static_cast<std::size_t>(head)].attention) >
+                                      model.attentionRange() * (1 + 1e-6)
                                   ? tr(" (saturates)")
                                   : QString()));
     painter.restore();
@@ -342,7 +349,8 @@ std::vector<Figure> matricesFigures()
     figure.defaultSize = QSizeF(1600, 900);
     figure.unavailable = [](const FigureInput& input) {
         if (!input.result) return tr("No result yet.");
-        if (input.options.head >= input.result->attention.headCount()) return tr("The selected head is outside this result.");
+        if (input.options.head >= input.result->attention.headCount())
+            return tr("The selected head is outside this result.");
         return QString();
     };
     figure.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {

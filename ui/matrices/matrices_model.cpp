@@ -16,7 +16,6 @@ QString tr(const char* text) { return QCoreApplication::translate("MatricesModel
 
 std::size_t at(LayerMatrix m) { return static_cast<std::size_t>(m); }
 
-
 bool dependsOnHead(LayerMatrix m)
 {
     switch (m) {
@@ -25,8 +24,10 @@ bool dependsOnHead(LayerMatrix m)
     case LayerMatrix::ValueHead:
     case LayerMatrix::Scores:
     case LayerMatrix::Attention:
-    case LayerMatrix::HeadOutput: return true;
-    default: return false;
+    case LayerMatrix::HeadOutput:
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -62,15 +63,24 @@ std::shared_ptr<const MatrixPicture> makeShared(const qkv::Result& r, LayerMatri
 {
     const qkv::AttentionResult& a = r.attention;
     switch (m) {
-    case LayerMatrix::QueryInput: return signedPicture(r.queryInput);
-    case LayerMatrix::KeyValueInput: return signedPicture(r.keyValueInput);
-    case LayerMatrix::Query: return signedPicture(a.query);
-    case LayerMatrix::Key: return signedPicture(a.key);
-    case LayerMatrix::Value: return signedPicture(a.value);
-    case LayerMatrix::Concat: return signedPicture(concatAsUsed(a));
-    case LayerMatrix::OutputProjection: return signedPicture(r.weights->outputProjection);
-    case LayerMatrix::Output: return signedPicture(a.output);
-    default: return {};
+    case LayerMatrix::QueryInput:
+        return signedPicture(r.queryInput);
+    case LayerMatrix::KeyValueInput:
+        return signedPicture(r.keyValueInput);
+    case LayerMatrix::Query:
+        return signedPicture(a.query);
+    case LayerMatrix::Key:
+        return signedPicture(a.key);
+    case LayerMatrix::Value:
+        return signedPicture(a.value);
+    case LayerMatrix::Concat:
+        return signedPicture(concatAsUsed(a));
+    case LayerMatrix::OutputProjection:
+        return signedPicture(r.weights->outputProjection);
+    case LayerMatrix::Output:
+        return signedPicture(a.output);
+    default:
+        return {};
     }
 }
 
@@ -79,10 +89,14 @@ std::shared_ptr<const MatrixPicture> makeForHead(const qkv::Result& r, qkv::Inde
     const qkv::AttentionResult& a = r.attention;
     const qkv::HeadAttention& h = a.heads[static_cast<std::size_t>(head)];
     switch (m) {
-    case LayerMatrix::QueryHead: return signedPicture(a.queryHead(head));
-    case LayerMatrix::KeyHead: return signedPicture(a.keyHead(head));
-    case LayerMatrix::ValueHead: return signedPicture(a.valueHead(head));
-    case LayerMatrix::HeadOutput: return signedPicture(a.headOutput(head));
+    case LayerMatrix::QueryHead:
+        return signedPicture(a.queryHead(head));
+    case LayerMatrix::KeyHead:
+        return signedPicture(a.keyHead(head));
+    case LayerMatrix::ValueHead:
+        return signedPicture(a.valueHead(head));
+    case LayerMatrix::HeadOutput:
+        return signedPicture(a.headOutput(head));
     case LayerMatrix::Scores: {
         qkv::MatrixF scores = h.scores;
         a.mask.fillMasked(scores, -std::numeric_limits<float>::infinity());
@@ -97,7 +111,8 @@ std::shared_ptr<const MatrixPicture> makeForHead(const qkv::Result& r, qkv::Inde
         a.mask.fillMasked(shown, std::numeric_limits<float>::quiet_NaN());
         return std::make_shared<const MatrixPicture>(makePicture(shown, ColormapName::Viridis, 0.0, top));
     }
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -114,8 +129,9 @@ std::shared_ptr<const MatricesModel> MatricesModel::build(std::shared_ptr<const 
     for (int i = 0; i < kLayerMatrixCount; ++i) {
         const auto m = static_cast<LayerMatrix>(i);
         if (dependsOnHead(m)) {
-            model->pictures_[at(m)] = reuse && previous->head_ == model->head_ ? previous->pictures_[at(m)]
-                                                                                : makeForHead(*model->result_, model->head_, m);
+            model->pictures_[at(m)] = reuse && previous->head_ == model->head_
+                                          ? previous->pictures_[at(m)]
+                                          : makeForHead(*model->result_, model->head_, m);
         } else {
             model->pictures_[at(m)] = reuse ? previous->pictures_[at(m)] : makeShared(*model->result_, m);
         }
@@ -148,9 +164,12 @@ MatrixRows MatricesModel::rowKind(LayerMatrix m) const
     case LayerMatrix::Key:
     case LayerMatrix::Value:
     case LayerMatrix::KeyHead:
-    case LayerMatrix::ValueHead: return MatrixRows::Keys;
-    case LayerMatrix::OutputProjection: return MatrixRows::Model;
-    default: return MatrixRows::Queries;
+    case LayerMatrix::ValueHead:
+        return MatrixRows::Keys;
+    case LayerMatrix::OutputProjection:
+        return MatrixRows::Model;
+    default:
+        return MatrixRows::Queries;
     }
 }
 
@@ -161,21 +180,34 @@ double MatricesModel::value(LayerMatrix m, qkv::Index row, qkv::Index column) co
     if (row < 0 || column < 0 || row >= rows(m) || column >= columns(m)) return std::nan("");
     const qkv::HeadAttention& h = a.heads[static_cast<std::size_t>(head_)];
     switch (m) {
-    case LayerMatrix::QueryInput: return r.queryInput(row, column);
-    case LayerMatrix::KeyValueInput: return r.keyValueInput(row, column);
-    case LayerMatrix::Query: return a.query(row, column);
-    case LayerMatrix::Key: return a.key(row, column);
-    case LayerMatrix::Value: return a.value(row, column);
-    case LayerMatrix::QueryHead: return a.queryHead(head_)(row, column);
-    case LayerMatrix::KeyHead: return a.keyHead(head_)(row, column);
-    case LayerMatrix::ValueHead: return a.valueHead(head_)(row, column);
+    case LayerMatrix::QueryInput:
+        return r.queryInput(row, column);
+    case LayerMatrix::KeyValueInput:
+        return r.keyValueInput(row, column);
+    case LayerMatrix::Query:
+        return a.query(row, column);
+    case LayerMatrix::Key:
+        return a.key(row, column);
+    case LayerMatrix::Value:
+        return a.value(row, column);
+    case LayerMatrix::QueryHead:
+        return a.queryHead(head_)(row, column);
+    case LayerMatrix::KeyHead:
+        return a.keyHead(head_)(row, column);
+    case LayerMatrix::ValueHead:
+        return a.valueHead(head_)(row, column);
     case LayerMatrix::Scores:
         return a.mask.masked(row, column) ? -std::numeric_limits<double>::infinity() : h.scores(row, column);
-    case LayerMatrix::Attention: return h.attention(row, column);
-    case LayerMatrix::HeadOutput: return a.headOutput(head_)(row, column);
-    case LayerMatrix::Concat: return a.isAblated(column / a.d_k()) ? 0.0 : a.headOutputs(row, column);
-    case LayerMatrix::OutputProjection: return r.weights->outputProjection(row, column);
-    case LayerMatrix::Output: return a.output(row, column);
+    case LayerMatrix::Attention:
+        return h.attention(row, column);
+    case LayerMatrix::HeadOutput:
+        return a.headOutput(head_)(row, column);
+    case LayerMatrix::Concat:
+        return a.isAblated(column / a.d_k()) ? 0.0 : a.headOutputs(row, column);
+    case LayerMatrix::OutputProjection:
+        return r.weights->outputProjection(row, column);
+    case LayerMatrix::Output:
+        return a.output(row, column);
     }
     return std::nan("");
 }
@@ -183,20 +215,34 @@ double MatricesModel::value(LayerMatrix m, qkv::Index row, qkv::Index column) co
 QString MatricesModel::name(LayerMatrix m) const
 {
     switch (m) {
-    case LayerMatrix::QueryInput: return QStringLiteral("X_q");
-    case LayerMatrix::KeyValueInput: return QStringLiteral("X_kv");
-    case LayerMatrix::Query: return QStringLiteral("Q");
-    case LayerMatrix::Key: return QStringLiteral("K");
-    case LayerMatrix::Value: return QStringLiteral("V");
-    case LayerMatrix::QueryHead: return QStringLiteral("Q_%1").arg(head_ + 1);
-    case LayerMatrix::KeyHead: return QStringLiteral("K_%1").arg(head_ + 1);
-    case LayerMatrix::ValueHead: return QStringLiteral("V_%1").arg(head_ + 1);
-    case LayerMatrix::Scores: return tr("scores_%1").arg(head_ + 1);
-    case LayerMatrix::Attention: return QStringLiteral("A_%1").arg(head_ + 1);
-    case LayerMatrix::HeadOutput: return QStringLiteral("A_%1 V_%1").arg(head_ + 1);
-    case LayerMatrix::Concat: return QStringLiteral("Concat");
-    case LayerMatrix::OutputProjection: return QStringLiteral("W^O");
-    case LayerMatrix::Output: return tr("Output");
+    case LayerMatrix::QueryInput:
+        return QStringLiteral("X_q");
+    case LayerMatrix::KeyValueInput:
+        return QStringLiteral("X_kv");
+    case LayerMatrix::Query:
+        return QStringLiteral("Q");
+    case LayerMatrix::Key:
+        return QStringLiteral("K");
+    case LayerMatrix::Value:
+        return QStringLiteral("V");
+    case LayerMatrix::QueryHead:
+        return QStringLiteral("Q_%1").arg(head_ + 1);
+    case LayerMatrix::KeyHead:
+        return QStringLiteral("K_%1").arg(head_ + 1);
+    case LayerMatrix::ValueHead:
+        return QStringLiteral("V_%1").arg(head_ + 1);
+    case LayerMatrix::Scores:
+        return tr("scores_%1").arg(head_ + 1);
+    case LayerMatrix::Attention:
+        return QStringLiteral("A_%1").arg(head_ + 1);
+    case LayerMatrix::HeadOutput:
+        return QStringLiteral("A_%1 V_%1").arg(head_ + 1);
+    case LayerMatrix::Concat:
+        return QStringLiteral("Concat");
+    case LayerMatrix::OutputProjection:
+        return QStringLiteral("W^O");
+    case LayerMatrix::Output:
+        return tr("Output");
     }
     return {};
 }
@@ -207,22 +253,36 @@ QString MatricesModel::formula(LayerMatrix m) const
     const bool bias = result_->weights && result_->weights->hasBias();
     const bool rotary = a.queryBeforeRotation.size() > 0;
     switch (m) {
-    case LayerMatrix::QueryInput: return tr("input of Q");
-    case LayerMatrix::KeyValueInput: return tr("input of K and V");
-    case LayerMatrix::Query: return tr("X_q W^Q%1%2").arg(bias ? QStringLiteral(" + b^Q") : QString(), rotary ? tr(", rotated") : QString());
-    case LayerMatrix::Key: return tr("X_kv W^K%1%2").arg(bias ? QStringLiteral(" + b^K") : QString(), rotary ? tr(", rotated") : QString());
-    case LayerMatrix::Value: return tr("X_kv W^V%1").arg(bias ? QStringLiteral(" + b^V") : QString());
-    case LayerMatrix::QueryHead: return tr("block of Q");
+    case LayerMatrix::QueryInput:
+        return tr("input of Q");
+    case LayerMatrix::KeyValueInput:
+        return tr("input of K and V");
+    case LayerMatrix::Query:
+        return tr("X_q W^Q%1%2").arg(bias ? QStringLiteral(" + b^Q") : QString(), rotary ? tr(", rotated") : QString());
+    case LayerMatrix::Key:
+        return tr("X_kv W^K%1%2")
+            .arg(bias ? QStringLiteral(" + b^K") : QString(), rotary ? tr(", rotated") : QString());
+    case LayerMatrix::Value:
+        return tr("X_kv W^V%1").arg(bias ? QStringLiteral(" + b^V") : QString());
+    case LayerMatrix::QueryHead:
+        return tr("block of Q");
     case LayerMatrix::KeyHead:
     case LayerMatrix::ValueHead:
-        return a.grouping.keyValueHeadCount != a.headCount() ? tr("K/V head %1").arg(keyValueHead() + 1)
-                                                              : tr("block of %1").arg(m == LayerMatrix::KeyHead ? QStringLiteral("K") : QStringLiteral("V"));
-    case LayerMatrix::Scores: return a.scoreScale != 1.0f ? tr("Q_i K_iᵀ/√d_k") : tr("Q_i K_iᵀ, not scaled");
-    case LayerMatrix::Attention: return tr("row softmax");
-    case LayerMatrix::HeadOutput: return tr("head_%1").arg(head_ + 1);
-    case LayerMatrix::Concat: return tr("head_1 … head_h");
-    case LayerMatrix::OutputProjection: return tr("d_k rows per head");
-    case LayerMatrix::Output: return tr("Concat W^O%1").arg(bias ? QStringLiteral(" + b^O") : QString());
+        return a.grouping.keyValueHeadCount != a.headCount()
+                   ? tr("K/V head %1").arg(keyValueHead() + 1)
+                   : tr("block of %1").arg(m == LayerMatrix::KeyHead ? QStringLiteral("K") : QStringLiteral("V"));
+    case LayerMatrix::Scores:
+        return a.scoreScale != 1.0f ? tr("Q_i K_iᵀ/√d_k") : tr("Q_i K_iᵀ, not scaled");
+    case LayerMatrix::Attention:
+        return tr("row softmax");
+    case LayerMatrix::HeadOutput:
+        return tr("head_%1").arg(head_ + 1);
+    case LayerMatrix::Concat:
+        return tr("head_1 … head_h");
+    case LayerMatrix::OutputProjection:
+        return tr("d_k rows per head");
+    case LayerMatrix::Output:
+        return tr("Concat W^O%1").arg(bias ? QStringLiteral(" + b^O") : QString());
     }
     return {};
 }

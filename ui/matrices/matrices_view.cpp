@@ -111,7 +111,8 @@ void MatricesView::fillHeads()
     if (!result()) return;
     const qkv::AttentionResult& a = result()->attention;
     for (qkv::Index i = 0; i < a.headCount(); ++i)
-        headBox_->addItem(a.isAblated(i) ? tr("%1 (switched off)").arg(figuretext::headName(i)) : figuretext::headName(i));
+        headBox_->addItem(a.isAblated(i) ? tr("%1 (switched off)").arg(figuretext::headName(i))
+                                         : figuretext::headName(i));
 }
 
 QString MatricesView::toolTipAt(const QPointF& position) const
@@ -123,13 +124,18 @@ QString MatricesView::toolTipAt(const QPointF& position) const
     const qkv::Result& r = model_->result();
     QString row;
     switch (model_->rowKind(m)) {
-    case MatrixRows::Queries: row = tr("query %1").arg(figuretext::token(r.queryLabels, hit.row)); break;
-    case MatrixRows::Keys: row = tr("key %1").arg(figuretext::token(r.keyLabels, hit.row)); break;
-    case MatrixRows::Model: row = tr("row %1 (%2's rows: %3–%4)")
-                                      .arg(hit.row)
-                                      .arg(figuretext::headName(hit.row / r.attention.d_k()))
-                                      .arg(hit.row / r.attention.d_k() * r.attention.d_k())
-                                      .arg((hit.row / r.attention.d_k() + 1) * r.attention.d_k() - 1);
+    case MatrixRows::Queries:
+        row = tr("query %1").arg(figuretext::token(r.queryLabels, hit.row));
+        break;
+    case MatrixRows::Keys:
+        row = tr("key %1").arg(figuretext::token(r.keyLabels, hit.row));
+        break;
+    case MatrixRows::Model:
+        row = tr("row %1 (%2's rows: %3–%4)")
+                  .arg(hit.row)
+                  .arg(figuretext::headName(hit.row / r.attention.d_k()))
+                  .arg(hit.row / r.attention.d_k() * r.attention.d_k())
+                  .arg((hit.row / r.attention.d_k() + 1) * r.attention.d_k() - 1);
         break;
     }
     const QString column = m == LayerMatrix::Scores || m == LayerMatrix::Attention
@@ -159,17 +165,23 @@ void MatricesView::clickAt(const QPointF& position)
     switch (model_->rowKind(m)) {
     case MatrixRows::Queries:
         s->setCell(row, m == LayerMatrix::Scores || m == LayerMatrix::Attention ? static_cast<int>(hit.column)
-                                                                               : s->keyColumn());
+                                                                                : s->keyColumn());
         break;
-    case MatrixRows::Keys: s->setCell(s->queryRow(), row); break;
-    case MatrixRows::Model: s->setHead(static_cast<int>(hit.row / model_->result().attention.d_k())); break;
+    case MatrixRows::Keys:
+        s->setCell(s->queryRow(), row);
+        break;
+    case MatrixRows::Model:
+        s->setHead(static_cast<int>(hit.row / model_->result().attention.d_k()));
+        break;
     }
 }
 
 bool MatricesView::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == canvas_ && event->type() == QEvent::KeyPress && result() &&
-        moveCellWithArrows(*static_cast<QKeyEvent*>(event), *selection(), static_cast<int>(result()->attention.queryCount()), static_cast<int>(result()->attention.keyCount())))
+        moveCellWithArrows(*static_cast<QKeyEvent*>(event), *selection(),
+                           static_cast<int>(result()->attention.queryCount()),
+                           static_cast<int>(result()->attention.keyCount())))
         return true;
     return ResultView::eventFilter(watched, event);
 }

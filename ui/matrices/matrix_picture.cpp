@@ -21,8 +21,7 @@ double largestMagnitude(const MatrixF& values)
     return largest;
 }
 
-MatrixPicture makePicture(const MatrixF& values, ColormapName colormap, double minValue, double maxValue,
-                          Index maxSide)
+MatrixPicture makePicture(const MatrixF& values, ColormapName colormap, double minValue, double maxValue, Index maxSide)
 {
     MatrixPicture picture;
     picture.rows = values.rows();
@@ -36,8 +35,8 @@ MatrixPicture makePicture(const MatrixF& values, ColormapName colormap, double m
     if (rowBins == values.rows() && columnBins == values.cols()) {
         picture.image = heatmapImage(values, colormap, minValue, maxValue);
     } else {
-        const MatrixF pooled = poolMatrix(values, MatrixWindow::whole(values.rows(), values.cols()), rowBins,
-                                          columnBins);
+        const MatrixF pooled =
+            poolMatrix(values, MatrixWindow::whole(values.rows(), values.cols()), rowBins, columnBins);
         picture.image = heatmapImage(pooled, colormap, minValue, maxValue);
     }
     return picture;
@@ -64,8 +63,8 @@ void paintPicture(QPainter& painter, const QRectF& cells, const MatrixPicture& p
     } else {
         // Fewer pixels than cells: average, never skip rows or columns.
         painter.drawImage(cells, picture.image.scaled(std::min(wide, picture.image.width()),
-                                                      std::min(high, picture.image.height()),
-                                                      Qt::IgnoreAspectRatio, Qt::SmoothTransformation));
+                                                      std::min(high, picture.image.height()), Qt::IgnoreAspectRatio,
+                                                      Qt::SmoothTransformation));
     }
     painter.restore();
 }

@@ -20,8 +20,8 @@ class QPainter;
 namespace qkv::ui {
 
 struct MatrixPicture {
-    Index rows = 0, columns = 0;    // of the whole matrix
-    QImage image;                   // at most maxSide x maxSide pixels
+    Index rows = 0, columns = 0;  // of the whole matrix
+    QImage image;                 // at most maxSide x maxSide pixels
     ColormapName colormap = ColormapName::RedBlue;
     double minValue = 0, maxValue = 1;  // the colour range
     bool isNull() const { return image.isNull(); }

@@ -17,7 +17,6 @@ namespace {
 
 QString tr(const char* text) { return QCoreApplication::translate("QkMapFigure", text); }
 
-constexpr double kMargin = 8.0;
 const QColor kQueryColor(0x2c, 0x7f, 0xb8), kKeyColor(0x1b, 0x9e, 0x77), kSelection(0xff, 0x8c, 0x00);
 constexpr int kLabelAllBelow = 64;  // points; above, only the selected query and its strongest keys
 constexpr int kStrongestKeys = 8;
@@ -45,7 +44,8 @@ QImage markerStamp(bool query, double r, const QPainter& target)
     const QTransform t = target.deviceTransform();
     const double ratio = std::max(1.0, std::hypot(t.m11(), t.m12()));
     const double side = std::ceil(2 * r * 1.3 + 4);
-    QImage stamp(QSize(static_cast<int>(side * ratio), static_cast<int>(side * ratio)), QImage::Format_ARGB32_Premultiplied);
+    QImage stamp(QSize(static_cast<int>(side * ratio), static_cast<int>(side * ratio)),
+                 QImage::Format_ARGB32_Premultiplied);
     stamp.setDevicePixelRatio(ratio);
     stamp.fill(Qt::transparent);
     QPainter painter(&stamp);
@@ -75,10 +75,62 @@ void drawKeyMarker(QPainter& painter, const QPointF& p, double r)
     painter.drawPath(triangle);
 }
 
-bool validHead(const QkMapModel& model, qkv::Index head)
+// Every key and query marker of a head.
+void paintMarkers(QPainter& painter, const ScatterFrame& frame, const qkv::QkProjection& p, double marker)
 {
-    return head >= 0 && head < static_cast<qkv::Index>(model.heads.size()) &&
-           model.heads[static_cast<std::size_t>(head)].has_value();
+    if (painter.paintEngine() && painter.paintEngine()->type() == QPaintEngine::Raster) {
+        // On pixels, each marker is a copy of one antialiased stamp (a thousand points per head
+        // in small multiples: ~10x faster than drawing each shape).
+        const QImage keyStamp = markerStamp(false, marker, painter), queryStamp = markerStamp(true, marker, painter);
+        const auto centre = [](const QImage& stamp) {
+            return QPointF(stamp.width(), stamp.height()) / stamp.devicePixelRatio() / 2;
+        };
+        for (qkv::Index j = 0; j < p.keys.rows(); ++j)
+            painter.drawImage(frame.map(p.keys(j, 0), p.keys(j, 1)) - centre(keyStamp), keyStamp);
+        for (qkv::Index i = 0; i < p.queries.rows(); ++i)
+            painter.drawImage(frame.map(p.queries(i, 0), p.queries(i, 1)) - centre(queryStamp), queryStamp);
+        return;
+    }
+    // Vector output (SVG, PDF): real shapes.
+    for (qkv::Index j = 0; j < p.keys.rows(); ++j)
+        drawKeyMarker(painter, frame.map(p.keys(j, 0), p.keys(j, 1)), marker);
+    for (qkv::Index i = 0; i < p.queries.rows(); ++i)
+        drawQueryMarker(painter, frame.map(p.queries(i, 0), p.queries(i, 1)), marker);
+}
+
+// Token labels: every point when few, else the query and its strongest keys.
+void paintLabels(QPainter& painter, const ScatterFrame& frame, const QkMapModel& model, qkv::Index head,
+                 qkv::Index query, double marker, const QColor& text)
+{
+    const qkv::QkProjection& p = *model.heads[static_cast<std::size_t>(head)];
+    const qkv::Result& r = *model.result;
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    std::vector<qkv::Index> keys(static_cast<std::size_t>(p.keys.rows()));
+    std::iota(keys.begin(), keys.end(), 0);
+    std::vector<qkv::Index> queries;
+    if (p.queries.rows() + p.keys.rows() <= kLabelAllBelow) {
+        queries.resize(static_cast<std::size_t>(p.queries.rows()));
+        std::iota(queries.begin(), queries.end(), 0);
+    } else {
+        queries = {query};
+        const qkv::MatrixF& a = r.attention.heads[static_cast<std::size_t>(head)].attention;
+        const auto shown = std::min<std::size_t>(kStrongestKeys, keys.size());
+        std::partial_sort(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(shown), keys.end(),
+                          [&](qkv::Index x, qkv::Index y) { return a(query, x) > a(query, y); });
+        keys.resize(shown);
+    }
+    painter.setPen(kKeyColor.darker(150));
+    for (qkv::Index j : keys) {
+        const QPointF at = frame.map(p.keys(j, 0), p.keys(j, 1));
+        painter.drawText(QRectF(at.x() + marker + 2, at.y() - metrics.height(), 200, metrics.height()),
+                         Qt::AlignLeft | Qt::AlignBottom, figuretext::label(r.keyLabels, j));
+    }
+    painter.setPen(text.lightness() > 128 ? kQueryColor.lighter(160) : kQueryColor.darker(130));
+    for (qkv::Index i : queries) {
+        const QPointF at = frame.map(p.queries(i, 0), p.queries(i, 1));
+        painter.drawText(QRectF(at.x() + marker + 2, at.y(), 200, metrics.height()), Qt::AlignLeft | Qt::AlignTop,
+                         figuretext::label(r.queryLabels, i));
+    }
 }
 
 // The marks of one head in `frame`: attention lines, keys, queries; labels when asked.
@@ -86,36 +138,20 @@ void paintScatter(QPainter& painter, const ScatterFrame& frame, const QkMapModel
                   const FigureOptions& options, double marker, bool labels)
 {
     const qkv::QkProjection& p = *model.heads[static_cast<std::size_t>(head)];
-    const qkv::Result& r = *model.result;
     painter.save();
     painter.setClipRect(frame.plot.adjusted(-marker * 2, -marker * 2, marker * 2, marker * 2));
     painter.setRenderHint(QPainter::Antialiasing, true);
     const qkv::Index query = std::clamp<qkv::Index>(options.query, 0, std::max<qkv::Index>(p.queries.rows() - 1, 0));
     const QPointF from = frame.map(p.queries(query, 0), p.queries(query, 1));
     // The query's attention: one line per key, opacity = weight.
-    for (const AttentionLine& line : attentionLines(r, head, query)) {
+    for (const AttentionLine& line : attentionLines(*model.result, head, query)) {
         if (line.opacity * 255.0 < 0.5) continue;  // would be drawn fully transparent
         QColor c = options.text;
         c.setAlphaF(static_cast<float>(line.opacity));
         painter.setPen(QPen(c, std::max(1.0, marker * 0.4)));
         painter.drawLine(from, frame.map(p.keys(line.key, 0), p.keys(line.key, 1)));
     }
-    if (painter.paintEngine() && painter.paintEngine()->type() == QPaintEngine::Raster) {
-        // On pixels, each marker is a copy of one antialiased stamp (a thousand points per head
-        // in small multiples: ~10x faster than drawing each shape).
-        const QImage keyStamp = markerStamp(false, marker, painter), queryStamp = markerStamp(true, marker, painter);
-        const QPointF keyOffset(keyStamp.width() / keyStamp.devicePixelRatio() / 2, keyStamp.height() / keyStamp.devicePixelRatio() / 2);
-        const QPointF queryOffset(queryStamp.width() / queryStamp.devicePixelRatio() / 2,
-                                  queryStamp.height() / queryStamp.devicePixelRatio() / 2);
-        for (qkv::Index j = 0; j < p.keys.rows(); ++j)
-            painter.drawImage(frame.map(p.keys(j, 0), p.keys(j, 1)) - keyOffset, keyStamp);
-        for (qkv::Index i = 0; i < p.queries.rows(); ++i)
-            painter.drawImage(frame.map(p.queries(i, 0), p.queries(i, 1)) - queryOffset, queryStamp);
-    } else {  // vector output (SVG, PDF): real shapes
-        for (qkv::Index j = 0; j < p.keys.rows(); ++j) drawKeyMarker(painter, frame.map(p.keys(j, 0), p.keys(j, 1)), marker);
-        for (qkv::Index i = 0; i < p.queries.rows(); ++i)
-            drawQueryMarker(painter, frame.map(p.queries(i, 0), p.queries(i, 1)), marker);
-    }
+    paintMarkers(painter, frame, p, marker);
     if (options.showSelection) {
         painter.setBrush(Qt::NoBrush);
         painter.setPen(QPen(kSelection, 2));
@@ -123,35 +159,7 @@ void paintScatter(QPainter& painter, const ScatterFrame& frame, const QkMapModel
         if (options.key >= 0 && options.key < p.keys.rows())
             painter.drawEllipse(frame.map(p.keys(options.key, 0), p.keys(options.key, 1)), marker + 4, marker + 4);
     }
-    if (labels) {
-        const QFontMetricsF metrics(painter.font(), painter.device());
-        const qkv::Index total = p.queries.rows() + p.keys.rows();
-        std::vector<qkv::Index> keys(static_cast<std::size_t>(p.keys.rows()));
-        std::iota(keys.begin(), keys.end(), 0);
-        std::vector<qkv::Index> queries;
-        if (total <= kLabelAllBelow) {
-            queries.resize(static_cast<std::size_t>(p.queries.rows()));
-            std::iota(queries.begin(), queries.end(), 0);
-        } else {
-            queries = {query};
-            const qkv::MatrixF& a = r.attention.heads[static_cast<std::size_t>(head)].attention;
-            std::partial_sort(keys.begin(), keys.begin() + std::min<std::ptrdiff_t>(kStrongestKeys, static_cast<std::ptrdiff_t>(keys.size())),
-                              keys.end(), [&](qkv::Index x, qkv::Index y) { return a(query, x) > a(query, y); });
-            keys.resize(std::min<std::size_t>(kStrongestKeys, keys.size()));
-        }
-        painter.setPen(kKeyColor.darker(150));
-        for (qkv::Index j : keys) {
-            const QPointF at = frame.map(p.keys(j, 0), p.keys(j, 1));
-            painter.drawText(QRectF(at.x() + marker + 2, at.y() - metrics.height(), 200, metrics.height()),
-                             Qt::AlignLeft | Qt::AlignBottom, figuretext::label(r.keyLabels, j));
-        }
-        painter.setPen(options.text.lightness() > 128 ? kQueryColor.lighter(160) : kQueryColor.darker(130));
-        for (qkv::Index i : queries) {
-            const QPointF at = frame.map(p.queries(i, 0), p.queries(i, 1));
-            painter.drawText(QRectF(at.x() + marker + 2, at.y(), 200, metrics.height()), Qt::AlignLeft | Qt::AlignTop,
-                             figuretext::label(r.queryLabels, i));
-        }
-    }
+    if (labels) paintLabels(painter, frame, model, head, query, marker, options.text);
     painter.restore();
 }
 
@@ -159,7 +167,8 @@ void paintLegend(QPainter& painter, const QRectF& rect, const QkMapModel& model,
 {
     const QFontMetricsF metrics(painter.font(), painter.device());
     const qkv::Result& r = *model.result;
-    const qkv::Index query = std::clamp<qkv::Index>(options.query, 0, std::max<qkv::Index>(r.attention.queryCount() - 1, 0));
+    const qkv::Index query =
+        std::clamp<qkv::Index>(options.query, 0, std::max<qkv::Index>(r.attention.queryCount() - 1, 0));
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, true);
     double x = rect.left() + 6;
@@ -170,13 +179,15 @@ void paintLegend(QPainter& painter, const QRectF& rect, const QkMapModel& model,
     x += 10;
     const QString queries = tr("queries: %1").arg(figuretext::querySentence(r.config.mode));
     painter.setPen(options.text);
-    painter.drawText(QRectF(x, first.top(), metrics.horizontalAdvance(queries) + 4, first.height()), Qt::AlignVCenter, queries);
+    painter.drawText(QRectF(x, first.top(), metrics.horizontalAdvance(queries) + 4, first.height()), Qt::AlignVCenter,
+                     queries);
     x += metrics.horizontalAdvance(queries) + 18;
     drawKeyMarker(painter, QPointF(x, y + 1), 4);
     x += 10;
     const QString keys = tr("keys: %1").arg(figuretext::keySentence(r.config.mode));
     painter.setPen(options.text);
-    painter.drawText(QRectF(x, first.top(), metrics.horizontalAdvance(keys) + 4, first.height()), Qt::AlignVCenter, keys);
+    painter.drawText(QRectF(x, first.top(), metrics.horizontalAdvance(keys) + 4, first.height()), Qt::AlignVCenter,
+                     keys);
     x = rect.left() + 2;
     painter.setPen(QPen(withAlpha(options.text, 200), 1.5));
     painter.drawLine(QPointF(x, second.center().y()), QPointF(x + 18, second.center().y()));
@@ -205,27 +216,6 @@ void drawTitles(QPainter& painter, const QRectF& title, const QRectF& subtitle, 
     painter.drawText(subtitle, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, subtitleText);
 }
 
-QString mapSubtitle(const QkMapModel& model, qkv::Index head)
-{
-    return tr("rows of Q_%1 and K_%1 on the first two principal components of [Q_%1; K_%1], centred on their joint "
-              "mean · %2")
-        .arg(head + 1)
-        .arg(figuretext::shapesLine(*model.result));
-}
-
-QString headsSubtitle(const QkMapModel& model)
-{
-    return tr("each head on the first two principal components of its [Q_i; K_i] (% of the variance in each title) · %1")
-        .arg(figuretext::shapesLine(*model.result));
-}
-
-// Up to three lines of wrapped text.
-double subtitleHeight(const QFontMetricsF& metrics, const QString& text, double width)
-{
-    const double height = metrics.boundingRect(QRectF(0, 0, std::max(width, 10.0), 1e6), Qt::TextWordWrap, text).height();
-    return std::min(height, 3 * metrics.lineSpacing()) + 2;
-}
-
 QString tickText(double v)
 {
     QString text = QString::number(v, 'g', 3);
@@ -233,138 +223,41 @@ QString tickText(double v)
     return text;
 }
 
+// Ticks in principal-component units, the same step on both axes (equal scales), and the axis
+// titles with their explained variance.
+void paintAxes(QPainter& painter, const QkMapGeometry& g, const qkv::QkProjection& p, const QColor& text)
+{
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    const double halfX = g.plot.width() / 2 / g.frame.scale, halfY = g.plot.height() / 2 / g.frame.scale;
+    const QPointF c = g.frame.dataCentre;
+    for (double v : niceTicks(c.x() - halfX, c.x() + halfX, std::clamp(static_cast<int>(g.plot.width() / 90), 3, 8))) {
+        const double x = g.frame.map(v, 0).x();
+        painter.setPen(QPen(withAlpha(text, 40), 1));
+        painter.drawLine(QPointF(x, g.plot.top()), QPointF(x, g.plot.bottom()));
+        painter.setPen(text);
+        painter.drawText(QRectF(x - 40, g.plot.bottom() + 2, 80, metrics.height()), Qt::AlignCenter, tickText(v));
+    }
+    for (double v : niceTicks(c.y() - halfY, c.y() + halfY, std::clamp(static_cast<int>(g.plot.height() / 70), 3, 8))) {
+        const double y = g.frame.map(0, v).y();
+        painter.setPen(QPen(withAlpha(text, 40), 1));
+        painter.drawLine(QPointF(g.plot.left(), y), QPointF(g.plot.right(), y));
+        painter.setPen(text);
+        painter.drawText(
+            QRectF(g.yTitle.right(), y - metrics.height() / 2, g.plot.left() - g.yTitle.right() - 4, metrics.height()),
+            Qt::AlignRight | Qt::AlignVCenter, tickText(v));
+    }
+    painter.setPen(text);
+    painter.drawText(g.xTitle, Qt::AlignCenter,
+                     metrics.elidedText(varianceText(p, 0), Qt::ElideRight, g.xTitle.width()));
+    painter.save();
+    painter.translate(g.yTitle.center());
+    painter.rotate(-90);
+    painter.drawText(QRectF(-g.yTitle.height() / 2, -g.yTitle.width() / 2, g.yTitle.height(), g.yTitle.width()),
+                     Qt::AlignCenter, metrics.elidedText(varianceText(p, 1), Qt::ElideRight, g.yTitle.height()));
+    painter.restore();
+}
+
 }  // namespace
-
-QString varianceText(const qkv::QkProjection& projection, int axis)
-{
-    return tr("PC %1: %2 % of the variance")
-        .arg(axis + 1)
-        .arg(projection.explainedVarianceRatio[static_cast<std::size_t>(axis)] * 100.0, 0, 'f', 1);
-}
-
-ScatterFrame scatterFrame(const QRectF& plot, const qkv::QkProjection& p)
-{
-    double minX = 0, maxX = 0, minY = 0, maxY = 0;
-    bool first = true;
-    auto include = [&](double x, double y) {
-        if (!std::isfinite(x) || !std::isfinite(y)) return;
-        if (first) {
-            minX = maxX = x;
-            minY = maxY = y;
-            first = false;
-        }
-        minX = std::min(minX, x);
-        maxX = std::max(maxX, x);
-        minY = std::min(minY, y);
-        maxY = std::max(maxY, y);
-    };
-    for (qkv::Index i = 0; i < p.queries.rows(); ++i) include(p.queries(i, 0), p.queries(i, 1));
-    for (qkv::Index j = 0; j < p.keys.rows(); ++j) include(p.keys(j, 0), p.keys(j, 1));
-    ScatterFrame frame;
-    frame.plot = plot;
-    frame.dataCentre = QPointF((minX + maxX) / 2, (minY + maxY) / 2);
-    const double spanX = std::max(maxX - minX, 1e-12), spanY = std::max(maxY - minY, 1e-12);
-    const double inset = 0.92;  // markers and labels stay inside the box
-    frame.scale = inset * std::min(plot.width() / spanX, plot.height() / spanY);
-    if (maxX - minX < 1e-12 && maxY - minY < 1e-12) frame.scale = 1.0;  // every point equal
-    return frame;
-}
-
-QkMapGeometry qkMapGeometry(const QRectF& target, const QkMapModel& model, qkv::Index head, const QFontMetricsF& metrics)
-{
-    QkMapGeometry g;
-    const double line = metrics.lineSpacing();
-    const QRectF area = target.adjusted(kMargin, kMargin, -kMargin, -kMargin);
-    g.title = QRectF(area.left(), area.top(), area.width(), line * 1.3);
-    g.subtitle = QRectF(area.left(), g.title.bottom(), area.width(),
-                        model.result ? subtitleHeight(metrics, mapSubtitle(model, head), area.width()) : line);
-    g.legend = QRectF(area.left(), area.bottom() - 2 * line - 4, area.width(), 2 * line + 4);
-    const double tickWidth = metrics.horizontalAdvance(QStringLiteral("−0.000")) + 6;
-    const double left = area.left() + line + 4 + tickWidth;
-    const double top = g.subtitle.bottom() + 8;
-    const double bottom = g.legend.top() - 2 * line - 8;
-    g.plot = QRectF(left, top, std::max(20.0, area.right() - left - 4), std::max(20.0, bottom - top));
-    g.xTitle = QRectF(g.plot.left(), g.plot.bottom() + line + 4, g.plot.width(), line);
-    g.yTitle = QRectF(area.left(), g.plot.top(), line, g.plot.height());
-    g.valid = validHead(model, head);
-    if (g.valid) g.frame = scatterFrame(g.plot, *model.heads[static_cast<std::size_t>(head)]);
-    return g;
-}
-
-QkPointHit qkPointAt(const QkMapGeometry& g, const QkMapModel& model, qkv::Index head, const QPointF& position)
-{
-    QkPointHit hit;
-    if (!g.valid || !g.plot.adjusted(-8, -8, 8, 8).contains(position)) return hit;
-    const qkv::QkProjection& p = *model.heads[static_cast<std::size_t>(head)];
-    double best = 8.0 * 8.0;
-    for (qkv::Index i = 0; i < p.queries.rows(); ++i) {
-        const QPointF d = g.frame.map(p.queries(i, 0), p.queries(i, 1)) - position;
-        const double dd = QPointF::dotProduct(d, d);
-        if (dd < best) {
-            best = dd;
-            hit = {i, -1};
-        }
-    }
-    for (qkv::Index j = 0; j < p.keys.rows(); ++j) {
-        const QPointF d = g.frame.map(p.keys(j, 0), p.keys(j, 1)) - position;
-        const double dd = QPointF::dotProduct(d, d);
-        if (dd < best) {
-            best = dd;
-            hit = {-1, j};
-        }
-    }
-    return hit;
-}
-
-int QkHeadsGeometry::headAt(const QPointF& point) const
-{
-    for (std::size_t i = 0; i < panels.size(); ++i)
-        if (panels[i].contains(point)) return static_cast<int>(i);
-    return -1;
-}
-
-QkHeadsGeometry qkHeadsGeometry(const QRectF& target, const QkMapModel& model, const QFontMetricsF& metrics,
-                                bool withLegend)
-{
-    QkHeadsGeometry g;
-    const double line = metrics.lineSpacing();
-    const QRectF area = target.adjusted(kMargin, kMargin, -kMargin, -kMargin);
-    g.title = QRectF(area.left(), area.top(), area.width(), line * 1.3);
-    g.subtitle = QRectF(area.left(), g.title.bottom(), area.width(),
-                        model.result ? subtitleHeight(metrics, headsSubtitle(model), area.width()) : line);
-    g.legend = withLegend ? QRectF(area.left(), area.bottom() - 2 * line - 4, area.width(), 2 * line + 4)
-                          : QRectF(area.left(), area.bottom(), area.width(), 0);
-    const int count = static_cast<int>(model.heads.size());
-    if (count == 0) return g;
-    const QRectF grid(area.left(), g.subtitle.bottom() + 6, area.width(), g.legend.top() - g.subtitle.bottom() - 12);
-    constexpr double kGap = 10.0;
-    // The column count that gives the biggest square plots.
-    int bestColumns = 1;
-    double bestSide = 0;
-    for (int columns = 1; columns <= count; ++columns) {
-        const int rows = (count + columns - 1) / columns;
-        const double w = (grid.width() - (columns - 1) * kGap) / columns;
-        const double h = (grid.height() - (rows - 1) * kGap) / rows - line;
-        const double side = std::min(w, h);
-        if (side > bestSide) {
-            bestSide = side;
-            bestColumns = columns;
-        }
-    }
-    const int rows = (count + bestColumns - 1) / bestColumns;
-    const double w = (grid.width() - (bestColumns - 1) * kGap) / bestColumns;
-    const double h = (grid.height() - (rows - 1) * kGap) / rows;
-    for (int i = 0; i < count; ++i) {
-        const QRectF panel(grid.left() + (i % bestColumns) * (w + kGap), grid.top() + (i / bestColumns) * (h + kGap), w, h);
-        const double side = std::max(10.0, std::min(panel.width(), panel.height() - line - 2));
-        const QRectF plot(panel.center().x() - side / 2, panel.top() + line + 2, side, side);
-        g.panels.push_back(panel);
-        g.plots.push_back(plot);
-        g.frames.push_back(validHead(model, i) ? scatterFrame(plot, *model.heads[static_cast<std::size_t>(i)])
-                                               : ScatterFrame{plot, {}, 1});
-    }
-    return g;
-}
 
 void paintQkMap(QPainter& painter, const QRectF& target, const QkMapModel& model, const FigureOptions& options)
 {
@@ -383,7 +276,7 @@ void paintQkMap(QPainter& painter, const QRectF& target, const QkMapModel& model
     const qkv::Result& r = *model.result;
     drawTitles(painter, g.title, g.subtitle,
                tr("Q/K map · %1 · %2").arg(figuretext::headName(head), figuretext::modeTitle(r.config.mode)),
-               mapSubtitle(model, head), options);
+               qkMapSubtitle(model, head), options);
     QColor frameColor = withAlpha(options.text, 120);
     painter.setPen(QPen(frameColor, 1));
     painter.setBrush(Qt::NoBrush);
@@ -398,34 +291,7 @@ void paintQkMap(QPainter& painter, const QRectF& target, const QkMapModel& model
         return;
     }
     const qkv::QkProjection& p = *model.heads[static_cast<std::size_t>(head)];
-    // Ticks in principal-component units, the same step on both axes (equal scales).
-    const double halfX = g.plot.width() / 2 / g.frame.scale, halfY = g.plot.height() / 2 / g.frame.scale;
-    const QPointF c = g.frame.dataCentre;
-    const int count = std::clamp(static_cast<int>(g.plot.width() / 90), 3, 8);
-    painter.setPen(options.text);
-    for (double v : niceTicks(c.x() - halfX, c.x() + halfX, count)) {
-        const double x = g.frame.map(v, 0).x();
-        painter.setPen(QPen(withAlpha(options.text, 40), 1));
-        painter.drawLine(QPointF(x, g.plot.top()), QPointF(x, g.plot.bottom()));
-        painter.setPen(options.text);
-        painter.drawText(QRectF(x - 40, g.plot.bottom() + 2, 80, metrics.height()), Qt::AlignCenter, tickText(v));
-    }
-    for (double v : niceTicks(c.y() - halfY, c.y() + halfY, std::clamp(static_cast<int>(g.plot.height() / 70), 3, 8))) {
-        const double y = g.frame.map(0, v).y();
-        painter.setPen(QPen(withAlpha(options.text, 40), 1));
-        painter.drawLine(QPointF(g.plot.left(), y), QPointF(g.plot.right(), y));
-        painter.setPen(options.text);
-        painter.drawText(QRectF(g.yTitle.right(), y - metrics.height() / 2, g.plot.left() - g.yTitle.right() - 4, metrics.height()),
-                         Qt::AlignRight | Qt::AlignVCenter, tickText(v));
-    }
-    painter.setPen(options.text);
-    painter.drawText(g.xTitle, Qt::AlignCenter, metrics.elidedText(varianceText(p, 0), Qt::ElideRight, g.xTitle.width()));
-    painter.save();
-    painter.translate(g.yTitle.center());
-    painter.rotate(-90);
-    painter.drawText(QRectF(-g.yTitle.height() / 2, -g.yTitle.width() / 2, g.yTitle.height(), g.yTitle.width()),
-                     Qt::AlignCenter, metrics.elidedText(varianceText(p, 1), Qt::ElideRight, g.yTitle.height()));
-    painter.restore();
+    paintAxes(painter, g, p, options.text);
     paintScatter(painter, g.frame, model, head, options, 4.0, true);
     paintLegend(painter, g.legend, model, options);
     painter.restore();
@@ -447,14 +313,14 @@ void paintQkMapHeads(QPainter& painter, const QRectF& target, const QkMapModel& 
     const QkHeadsGeometry g = qkHeadsGeometry(target, model, metrics, withLegend);
     const qkv::Result& r = *model.result;
     drawTitles(painter, g.title, g.subtitle,
-               tr("Q/K maps of every head · %1").arg(figuretext::modeTitle(r.config.mode)),
-               headsSubtitle(model), options);
+               tr("Q/K maps of every head · %1").arg(figuretext::modeTitle(r.config.mode)), qkHeadsSubtitle(model),
+               options);
     for (std::size_t i = 0; i < g.panels.size(); ++i) {
         const auto head = static_cast<qkv::Index>(i);
         const QRectF& plot = g.plots[i];
         const bool chosen = options.showSelection && head == options.head;
         QString title = figuretext::headName(head);
-        if (validHead(model, head)) {
+        if (hasProjection(model, head)) {
             const auto& ratio = model.heads[i]->explainedVarianceRatio;
             title += tr(" · %1 %, %2 %").arg(ratio[0] * 100, 0, 'f', 0).arg(ratio[1] * 100, 0, 'f', 0);
         }
@@ -463,13 +329,14 @@ void paintQkMapHeads(QPainter& painter, const QRectF& target, const QkMapModel& 
         titleFont.setBold(chosen);
         painter.setFont(titleFont);
         painter.setPen(chosen ? kSelection : options.text);
-        painter.drawText(QRectF(g.panels[i].left(), g.panels[i].top(), g.panels[i].width(), metrics.lineSpacing()),
-                         Qt::AlignCenter, QFontMetricsF(titleFont, painter.device()).elidedText(title, Qt::ElideRight, g.panels[i].width()));
+        painter.drawText(
+            QRectF(g.panels[i].left(), g.panels[i].top(), g.panels[i].width(), metrics.lineSpacing()), Qt::AlignCenter,
+            QFontMetricsF(titleFont, painter.device()).elidedText(title, Qt::ElideRight, g.panels[i].width()));
         painter.setFont(options.font);
         painter.setPen(chosen ? QPen(kSelection, 2) : QPen(withAlpha(options.text, 120), 1));
         painter.setBrush(Qt::NoBrush);
         painter.drawRect(plot);
-        if (!validHead(model, head)) {
+        if (!hasProjection(model, head)) {
             painter.drawText(plot, Qt::AlignCenter | Qt::TextWordWrap, model.errors[i]);
             continue;
         }
@@ -485,7 +352,8 @@ std::vector<Figure> qkMapFigures()
 {
     const auto unavailable = [](const FigureInput& input) {
         if (!input.result) return tr("No result yet.");
-        if (input.options.head >= input.result->attention.headCount()) return tr("The selected head is outside this result.");
+        if (input.options.head >= input.result->attention.headCount())
+            return tr("The selected head is outside this result.");
         return QString();
     };
     Figure one;

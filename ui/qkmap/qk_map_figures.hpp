@@ -23,9 +23,9 @@ namespace qkv::ui {
 
 // Data (principal-component coordinates) to page, equal scale on both axes.
 struct ScatterFrame {
-    QRectF plot;              // the axes box
-    QPointF dataCentre;       // data point at the box's centre
-    double scale = 1;         // pixels per data unit
+    QRectF plot;         // the axes box
+    QPointF dataCentre;  // data point at the box's centre
+    double scale = 1;    // pixels per data unit
     QPointF map(double x, double y) const
     {
         return {plot.center().x() + (x - dataCentre.x()) * scale, plot.center().y() - (y - dataCentre.y()) * scale};
@@ -38,7 +38,8 @@ struct QkMapGeometry {
     ScatterFrame frame;
     bool valid = false;  // the head has a projection
 };
-QkMapGeometry qkMapGeometry(const QRectF& target, const QkMapModel& model, qkv::Index head, const QFontMetricsF& metrics);
+QkMapGeometry qkMapGeometry(const QRectF& target, const QkMapModel& model, qkv::Index head,
+                            const QFontMetricsF& metrics);
 
 // The point under `position` (within a few pixels): a query or a key, or nothing.
 struct QkPointHit {
@@ -57,6 +58,11 @@ struct QkHeadsGeometry {
 QkHeadsGeometry qkHeadsGeometry(const QRectF& target, const QkMapModel& model, const QFontMetricsF& metrics,
                                 bool withLegend = true);
 
+// The head has a projection (else model.errors says why).
+bool hasProjection(const QkMapModel& model, qkv::Index head);
+// The figures' subtitles (they set how much room the titles take).
+QString qkMapSubtitle(const QkMapModel& model, qkv::Index head);
+QString qkHeadsSubtitle(const QkMapModel& model);
 // "PC 1: 41.2 % of the variance".
 QString varianceText(const qkv::QkProjection& projection, int axis);
 

@@ -27,9 +27,10 @@ QkMapView::QkMapView(HeadSelection* selection, QWidget* parent)
     headBox_->setToolTip(tr("The head drawn large ([ and ] anywhere)"));
     bar->addWidget(headLabel);
     bar->addWidget(headBox_);
-    auto* hint = new QLabel(tr("Click a query (●) or key (▲) to pick it everywhere · click a small map to pick its head · "
-                               "↑↓ query · ←→ key"),
-                            this);
+    auto* hint =
+        new QLabel(tr("Click a query (●) or key (▲) to pick it everywhere · click a small map to pick its head · "
+                      "↑↓ query · ←→ key"),
+                   this);
     hint->setForegroundRole(QPalette::PlaceholderText);
     hint->setWordWrap(true);
     bar->addSpacing(12);
@@ -164,7 +165,9 @@ QString QkMapView::toolTipAt(const QPointF& position) const
 bool QkMapView::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == canvas_ && event->type() == QEvent::KeyPress && result() &&
-        moveCellWithArrows(*static_cast<QKeyEvent*>(event), *selection(), static_cast<int>(result()->attention.queryCount()), static_cast<int>(result()->attention.keyCount())))
+        moveCellWithArrows(*static_cast<QKeyEvent*>(event), *selection(),
+                           static_cast<int>(result()->attention.queryCount()),
+                           static_cast<int>(result()->attention.keyCount())))
         return true;
     return ResultView::eventFilter(watched, event);
 }

@@ -43,8 +43,8 @@ BarsGeometry barsGeometry(const QRectF& target, int count, const BarsStyle& styl
     const double labelHeight = labelsHeight(style, metrics);
     const double titleHeight = style.axisTitle.isEmpty() ? 0 : metrics.height();
     const double plotHeight = std::max(8.0, target.height() - labelHeight - titleHeight - 4);
-    g.plot = QRectF(target.left() + axisWidth, target.top() + 2, std::max(1.0, target.width() - axisWidth - 2),
-                    plotHeight);
+    g.plot =
+        QRectF(target.left() + axisWidth, target.top() + 2, std::max(1.0, target.width() - axisWidth - 2), plotHeight);
     if (labelHeight > 0) g.labels = QRectF(g.plot.left(), g.plot.bottom() + 2, g.plot.width(), labelHeight);
     if (titleHeight > 0)
         g.axisTitle = QRectF(g.plot.left(), g.plot.bottom() + 2 + labelHeight, g.plot.width(), titleHeight);
@@ -145,13 +145,15 @@ void paintBars(QPainter& painter, const QRectF& target, const std::vector<float>
             painter.translate(plot.left() + (i + 0.5) * g.slot, g.labels.top() + 2);
             painter.rotate(-90);
             painter.drawText(QRectF(-width, -metrics.height() / 2, width, metrics.height()),
-                             Qt::AlignRight | Qt::AlignVCenter, metrics.elidedText(style.labels[i], Qt::ElideRight, width));
+                             Qt::AlignRight | Qt::AlignVCenter,
+                             metrics.elidedText(style.labels[i], Qt::ElideRight, width));
             painter.restore();
         }
     }
     if (!g.axisTitle.isNull()) {
         painter.setPen(style.text);
-        painter.drawText(g.axisTitle, Qt::AlignCenter, metrics.elidedText(style.axisTitle, Qt::ElideRight, g.axisTitle.width()));
+        painter.drawText(g.axisTitle, Qt::AlignCenter,
+                         metrics.elidedText(style.axisTitle, Qt::ElideRight, g.axisTitle.width()));
     }
     painter.restore();
 }

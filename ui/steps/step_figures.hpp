@@ -48,9 +48,9 @@ struct StepGeometry {
     QRectF valueLegend, weightedLegend;
     QRectF concatCells, concatLabels, concatLegend;  // ⑨ (the legend also holds ⑧'s sum)
     std::vector<QRectF> headBlocks;                  // over concatCells, one per head
-    std::vector<double> stepBottoms;  // 10: where each step's drawing ends
-    QSizeF minimumSize;  // below this the figure is crowded (the view scrolls instead)
-    bool fits = true;    // the rectangle is at least minimumSize
+    std::vector<double> stepBottoms;                 // 10: where each step's drawing ends
+    QSizeF minimumSize;                              // below this the figure is crowded (the view scrolls instead)
+    bool fits = true;                                // the rectangle is at least minimumSize
 };
 StepGeometry stepGeometry(const QRectF& target, const StepNumbers& numbers, const QFontMetricsF& metrics);
 

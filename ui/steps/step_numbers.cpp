@@ -6,8 +6,7 @@
 namespace qkv::ui {
 namespace {
 
-template <class Row>
-std::vector<float> toVector(const Row& row)
+template <class Row> std::vector<float> toVector(const Row& row)
 {
     std::vector<float> out(static_cast<std::size_t>(row.size()));
     for (qkv::Index i = 0; i < row.size(); ++i) out[static_cast<std::size_t>(i)] = row(i);
@@ -26,8 +25,7 @@ StepNumbers gatherStepNumbers(const qkv::Result& result, int head, int query, in
 {
     StepNumbers n;
     const qkv::AttentionResult& a = result.attention;
-    if (head < 0 || head >= a.headCount() || query < 0 || query >= a.queryCount() || key < 0 ||
-        key >= a.keyCount())
+    if (head < 0 || head >= a.headCount() || query < 0 || query >= a.queryCount() || key < 0 || key >= a.keyCount())
         return n;
     n.valid = true;
     n.head = head;
@@ -54,8 +52,7 @@ StepNumbers gatherStepNumbers(const qkv::Result& result, int head, int query, in
     n.k = toVector(a.keyHead(head).row(key));
     if (n.rotary) {
         n.qBeforeRotation = toVector(a.queryBeforeRotation.middleCols(head * d_k, d_k).row(query));
-        n.kBeforeRotation =
-            toVector(a.keyBeforeRotation.middleCols(n.keyValueHead * d_k, d_k).row(key));
+        n.kBeforeRotation = toVector(a.keyBeforeRotation.middleCols(n.keyValueHead * d_k, d_k).row(key));
     }
     n.products.resize(n.q.size());
     for (std::size_t d = 0; d < n.q.size(); ++d) n.products[d] = n.q[d] * n.k[d];
@@ -65,8 +62,8 @@ StepNumbers gatherStepNumbers(const qkv::Result& result, int head, int query, in
     n.scaledScore = h.scores(query, key);
     n.dotProduct = a.rawScore(head, query, key);
     n.masked = a.mask.masked(query, key);
-    n.rowFullyMasked = query < static_cast<int>(a.fullyMaskedRows.size()) &&
-                       a.fullyMaskedRows[static_cast<std::size_t>(query)];
+    n.rowFullyMasked =
+        query < static_cast<int>(a.fullyMaskedRows.size()) && a.fullyMaskedRows[static_cast<std::size_t>(query)];
     n.rowScores = toVector(h.scores.row(query));
     n.keyMasked.assign(static_cast<std::size_t>(a.keyCount()), false);
     for (int j = 0; j < a.keyCount(); ++j)
@@ -78,7 +75,7 @@ StepNumbers gatherStepNumbers(const qkv::Result& result, int head, int query, in
     n.weight = h.attention(query, key);
 
     // ⑦ ⑧ V_i and the head output as the weighted sum of its rows.
-    n.values = a.valueHead(head);                    // n_k x d_k
+    n.values = a.valueHead(head);  // n_k x d_k
     n.v = toVector(n.values.row(key));
     n.weightedValues = n.values;
     for (qkv::Index j = 0; j < n.values.rows(); ++j) n.weightedValues.row(j) *= h.attention(query, j);

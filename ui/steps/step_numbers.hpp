@@ -17,38 +17,38 @@ namespace qkv::ui {
 
 struct StepNumbers {
     bool valid = false;
-    int head = 0, query = 0, key = 0;           // 0-based head; token positions from 0
+    int head = 0, query = 0, key = 0;  // 0-based head; token positions from 0
     qkv::Index d_k = 0, d_model = 0, headCount = 0;
     qkv::Index keyValueHead = 0, keyValueHeadCount = 0;  // the K/V head this query head reads (GQA)
     qkv::AttentionMode mode = qkv::AttentionMode::Cross;
-    double sqrtDk = 1.0;          // what turns a scaled score back into q·k (1 without scaling)
-    bool scaled = true;           // scores are divided by √d_k (false: T5 layers)
-    bool rotary = false;          // q and k are rotated by position before the scores
+    double sqrtDk = 1.0;  // what turns a scaled score back into q·k (1 without scaling)
+    bool scaled = true;   // scores are divided by √d_k (false: T5 layers)
+    bool rotary = false;  // q and k are rotated by position before the scores
     bool hasBias = false;
     QString queryLabel, keyLabel;
     QStringList queryLabels, keyLabels;
-    std::vector<float> q;               // Q_i row `query`, d_k entries (after rotation when rotary)
-    std::vector<float> k;               // K_i row `key`, d_k entries (after rotation when rotary)
-    std::vector<float> qBeforeRotation; // rotary only: as projected; else empty
+    std::vector<float> q;                // Q_i row `query`, d_k entries (after rotation when rotary)
+    std::vector<float> k;                // K_i row `key`, d_k entries (after rotation when rotary)
+    std::vector<float> qBeforeRotation;  // rotary only: as projected; else empty
     std::vector<float> kBeforeRotation;
-    std::vector<float> products;        // q ⊙ k (display: sums to the raw score)
-    double dotProduct = 0;              // raw score q·k = scaled score x sqrtDk
-    double scaledScore = 0;             // scores_i(query, key), core
-    bool masked = false;                // this key is hidden from this query
+    std::vector<float> products;  // q ⊙ k (display: sums to the raw score)
+    double dotProduct = 0;        // raw score q·k = scaled score x sqrtDk
+    double scaledScore = 0;       // scores_i(query, key), core
+    bool masked = false;          // this key is hidden from this query
     bool rowFullyMasked = false;
-    std::vector<bool> keyMasked;        // n_k: which keys this query cannot see
-    std::vector<float> rowScores;       // scaled scores of the row, masked entries -inf (what softmax sees)
-    std::vector<float> rowWeights;      // A_i row `query` (core)
-    double weight = 0;                  // A_i(query, key), core
-    qkv::MatrixF values;                // V_i, n_k x d_k (core)
-    std::vector<float> v;               // v_j = V_i row `key`, d_k entries (core)
-    qkv::MatrixF weightedValues;        // row j = a_ij v_j, n_k x d_k (display: sums to the head output)
+    std::vector<bool> keyMasked;           // n_k: which keys this query cannot see
+    std::vector<float> rowScores;          // scaled scores of the row, masked entries -inf (what softmax sees)
+    std::vector<float> rowWeights;         // A_i row `query` (core)
+    double weight = 0;                     // A_i(query, key), core
+    qkv::MatrixF values;                   // V_i, n_k x d_k (core)
+    std::vector<float> v;                  // v_j = V_i row `key`, d_k entries (core)
+    qkv::MatrixF weightedValues;           // row j = a_ij v_j, n_k x d_k (display: sums to the head output)
     std::vector<float> contributionNorms;  // |a_ij v_j| per key (display)
-    std::vector<float> headOutput;      // head_i row `query` = Σ_j a_ij v_j, d_k entries (core)
-    bool headAblated = false;           // this head is switched off
-    std::vector<bool> ablated;          // h entries
-    std::vector<float> concat;          // Concat row `query` as fed to W^O: d_model, ablated blocks 0
-    std::vector<float> output;          // Output row `query` = Concat W^O + b^O, d_model (core)
+    std::vector<float> headOutput;         // head_i row `query` = Σ_j a_ij v_j, d_k entries (core)
+    bool headAblated = false;              // this head is switched off
+    std::vector<bool> ablated;             // h entries
+    std::vector<float> concat;             // Concat row `query` as fed to W^O: d_model, ablated blocks 0
+    std::vector<float> output;             // Output row `query` = Concat W^O + b^O, d_model (core)
 };
 
 StepNumbers gatherStepNumbers(const qkv::Result& result, int head, int query, int key);

@@ -65,9 +65,9 @@ StepTexts stepTexts(const StepNumbers& n)
 
     t.names[3] = tr("④ Scale");
     if (n.scaled)
-        t.formulas[3] = tr("scaled score = q·k / √d_k = %1 / %2 = %3")
-                            .arg(figuretext::number(n.dotProduct), figuretext::number(n.sqrtDk),
-                                 figuretext::number(n.scaledScore));
+        t.formulas[3] =
+            tr("scaled score = q·k / √d_k = %1 / %2 = %3")
+                .arg(figuretext::number(n.dotProduct), figuretext::number(n.sqrtDk), figuretext::number(n.scaledScore));
     else
         t.formulas[3] = tr("no 1/√d_k (this layer does not scale): scaled score = raw score = %1")
                             .arg(figuretext::number(n.scaledScore));

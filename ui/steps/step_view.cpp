@@ -122,7 +122,8 @@ void StepView::fillLists()
     if (!result()) return;
     const qkv::AttentionResult& a = result()->attention;
     for (qkv::Index i = 0; i < a.headCount(); ++i)
-        headBox_->addItem(a.isAblated(i) ? tr("%1 (switched off)").arg(figuretext::headName(i)) : figuretext::headName(i));
+        headBox_->addItem(a.isAblated(i) ? tr("%1 (switched off)").arg(figuretext::headName(i))
+                                         : figuretext::headName(i));
     for (qkv::Index i = 0; i < a.queryCount(); ++i)
         queryBox_->addItem(QStringLiteral("%1 · %2").arg(i).arg(figuretext::label(result()->queryLabels, i)));
     for (qkv::Index j = 0; j < a.keyCount(); ++j)

@@ -31,8 +31,7 @@
 
 namespace {
 
-template <class T>
-T* find(qkv::ui::MainWindow& window)
+template <class T> T* find(qkv::ui::MainWindow& window)
 {
     for (qkv::ui::ResultView* view : window.tabs()->views())
         if (auto* found = qobject_cast<T*>(view)) return found;

@@ -65,8 +65,7 @@ inline void showAt(QWidget& widget, QSize size)
 }
 
 // Waits for a view's background work (isBusy()) to be delivered.
-template <class View>
-void waitUntilIdle(const View& view)
+template <class View> void waitUntilIdle(const View& view)
 {
     for (int i = 0; i < 3000 && view.isBusy(); ++i) QTest::qWait(5);
     QCoreApplication::processEvents();

@@ -25,8 +25,10 @@ struct ShownMatricesView {
     {
         const QRectF cells = view.geometry().cells[static_cast<std::size_t>(m)];
         const auto* model = view.model().get();
-        return QPointF(cells.left() + (static_cast<double>(column) + 0.5) * cells.width() / static_cast<double>(model->columns(m)),
-                       cells.top() + (static_cast<double>(row) + 0.5) * cells.height() / static_cast<double>(model->rows(m)))
+        return QPointF(cells.left() +
+                           (static_cast<double>(column) + 0.5) * cells.width() / static_cast<double>(model->columns(m)),
+                       cells.top() +
+                           (static_cast<double>(row) + 0.5) * cells.height() / static_cast<double>(model->rows(m)))
             .toPoint();
     }
     std::shared_ptr<const qkv::Result> result;
@@ -39,20 +41,34 @@ double coreValue(const qkv::Result& r, qkv::Index head, LayerMatrix m, qkv::Inde
     const qkv::AttentionResult& a = r.attention;
     const qkv::Index d_k = a.d_k(), group = a.grouping.keyValueHeadOf(head);
     switch (m) {
-    case LayerMatrix::QueryInput: return r.queryInput(row, column);
-    case LayerMatrix::KeyValueInput: return r.keyValueInput(row, column);
-    case LayerMatrix::Query: return a.query(row, column);
-    case LayerMatrix::Key: return a.key(row, column);
-    case LayerMatrix::Value: return a.value(row, column);
-    case LayerMatrix::QueryHead: return a.query(row, head * d_k + column);
-    case LayerMatrix::KeyHead: return a.key(row, group * d_k + column);
-    case LayerMatrix::ValueHead: return a.value(row, group * d_k + column);
-    case LayerMatrix::Scores: return a.heads[head].scores(row, column);
-    case LayerMatrix::Attention: return a.heads[head].attention(row, column);
-    case LayerMatrix::HeadOutput: return a.headOutputs(row, head * d_k + column);
-    case LayerMatrix::Concat: return a.isAblated(column / d_k) ? 0.0 : a.headOutputs(row, column);
-    case LayerMatrix::OutputProjection: return r.weights->outputProjection(row, column);
-    case LayerMatrix::Output: return a.output(row, column);
+    case LayerMatrix::QueryInput:
+        return r.queryInput(row, column);
+    case LayerMatrix::KeyValueInput:
+        return r.keyValueInput(row, column);
+    case LayerMatrix::Query:
+        return a.query(row, column);
+    case LayerMatrix::Key:
+        return a.key(row, column);
+    case LayerMatrix::Value:
+        return a.value(row, column);
+    case LayerMatrix::QueryHead:
+        return a.query(row, head * d_k + column);
+    case LayerMatrix::KeyHead:
+        return a.key(row, group * d_k + column);
+    case LayerMatrix::ValueHead:
+        return a.value(row, group * d_k + column);
+    case LayerMatrix::Scores:
+        return a.heads[head].scores(row, column);
+    case LayerMatrix::Attention:
+        return a.heads[head].attention(row, column);
+    case LayerMatrix::HeadOutput:
+        return a.headOutputs(row, head * d_k + column);
+    case LayerMatrix::Concat:
+        return a.isAblated(column / d_k) ? 0.0 : a.headOutputs(row, column);
+    case LayerMatrix::OutputProjection:
+        return r.weights->outputProjection(row, column);
+    case LayerMatrix::Output:
+        return a.output(row, column);
     }
     return 0;
 }
@@ -77,7 +93,8 @@ TEST(MatricesView, HoverGivesTheStoredValueOfEveryMatrix)
         EXPECT_EQ(model.value(m, row, column), expected) << model.name(m).toStdString();
         const QString tip = s.view.toolTipAt(s.cellCentre(m, row, column));
         EXPECT_TRUE(tip.contains(QStringLiteral("<b>%1</b>").arg(model.name(m)))) << tip.toStdString();
-        EXPECT_TRUE(tip.contains(figuretext::number(expected))) << model.name(m).toStdString() << ": " << tip.toStdString();
+        EXPECT_TRUE(tip.contains(figuretext::number(expected)))
+            << model.name(m).toStdString() << ": " << tip.toStdString();
     }
     // The switched-off head's Concat block is zero, and the tooltip says why.
     EXPECT_EQ(model.value(LayerMatrix::Concat, 0, 3), 0.0);
@@ -92,7 +109,8 @@ bool rowMarked(const ShownMatricesView& s, LayerMatrix m, qkv::Index row)
     const QRectF band = matrixRowBand(cells, s.view.model()->rows(m), row);
     const double ratio = image.devicePixelRatio();
     for (int dy = -2; dy <= 2; ++dy) {
-        const QColor c = image.pixelColor(static_cast<int>(band.center().x() * ratio), static_cast<int>((band.top() + dy) * ratio));
+        const QColor c =
+            image.pixelColor(static_cast<int>(band.center().x() * ratio), static_cast<int>((band.top() + dy) * ratio));
         if (c.red() > 240 && c.green() > 120 && c.green() < 160 && c.blue() < 30) return true;
     }
     return false;
@@ -152,7 +170,8 @@ TEST(MatricesView, BigLayersArePooledForDrawingAndBuiltOffTheGuiThread)
     EXPECT_EQ(model->columns(LayerMatrix::OutputProjection), 1024);
     // A change of head keeps the other pictures.
     const auto next = MatricesModel::build(result, 6, model);
-    EXPECT_EQ(&next->picture(LayerMatrix::Query).image.constBits()[0], &model->picture(LayerMatrix::Query).image.constBits()[0]);
+    EXPECT_EQ(&next->picture(LayerMatrix::Query).image.constBits()[0],
+              &model->picture(LayerMatrix::Query).image.constBits()[0]);
     EXPECT_NE(&next->picture(LayerMatrix::QueryHead), &model->picture(LayerMatrix::QueryHead));
 }
 

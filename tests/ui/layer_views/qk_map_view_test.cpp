@@ -53,7 +53,8 @@ TEST(QkMapView, PointsAreCoresProjectionAndLinesAreTheAttentionRow)
     // The points are drawn where the frame maps core's coordinates.
     const QkMapGeometry g = s.view.headGeometry();
     ASSERT_TRUE(g.valid);
-    for (qkv::Index i = 0; i < p.queries.rows(); ++i) EXPECT_TRUE(g.plot.contains(g.frame.map(p.queries(i, 0), p.queries(i, 1))));
+    for (qkv::Index i = 0; i < p.queries.rows(); ++i)
+        EXPECT_TRUE(g.plot.contains(g.frame.map(p.queries(i, 0), p.queries(i, 1))));
 }
 
 TEST(QkMapView, RotaryAndGroupedQueryAttentionUseWhatTheScoresUse)
