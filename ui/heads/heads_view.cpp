@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -14,6 +15,7 @@
 
 #include "ui/document/head_selection.hpp"
 #include "ui/heads/heads_canvas.hpp"
+#include "ui/heads/head_statistics_table.hpp"
 #include "ui/heads/heads_figure.hpp"
 #include "ui/settings/preference.hpp"
 
@@ -44,7 +46,8 @@ ColormapName storedColormap(ScoreKind kind)
 HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
     : ResultView(selection, {}, parent), kindBox_(new QComboBox(this)), colormapBox_(new QComboBox(this)),
       averageBox_(new QCheckBox(tr("&Average of heads"), this)), zoomLabel_(new QLabel(this)),
-      scroll_(new QScrollArea(this)), canvas_(new HeadsCanvas(this->selection(), scroll_))
+      scroll_(new QScrollArea(this)), canvas_(new HeadsCanvas(this->selection(), scroll_)),
+      statistics_(new HeadStatisticsTable(this->selection(), this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -92,7 +95,12 @@ HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
     scroll_->setFrameShape(QFrame::StyledPanel);
     scroll_->setBackgroundRole(QPalette::Base);
     scroll_->viewport()->installEventFilter(this);
-    layout->addWidget(scroll_, 1);
+    auto* body = new QSplitter(Qt::Horizontal, this);  // the grid, and the statistics beside it
+    body->addWidget(scroll_);
+    body->addWidget(statistics_);
+    body->setStretchFactor(0, 1);
+    body->setCollapsible(0, false);
+    layout->addWidget(body, 1);
 
     auto* hint = new QLabel(tr("Hover a cell for its numbers · hover a query label to follow its row in every head · "
                                "click to select a head and cell · arrows move the cell · [ and ] change head · "
@@ -189,6 +197,7 @@ void HeadsView::updateZoomLabel()
 
 void HeadsView::refresh(Changes)
 {
+    statistics_->setResult(result());
     if (!result()) return;
     canvas_->setFigure(std::make_shared<const HeadsFigure>(result(), kind_, average_));
 }

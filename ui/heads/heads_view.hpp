@@ -18,6 +18,7 @@ class QScrollArea;
 namespace qkv::ui {
 
 class HeadsCanvas;
+class HeadStatisticsTable;
 class HeadSelection;
 
 // The canvas follows the selection itself (highlights only), so the view refreshes for a new
@@ -39,6 +40,7 @@ public:
     void zoomToFit();
 
     HeadsCanvas* canvas() const { return canvas_; }
+    HeadStatisticsTable* statisticsTable() const { return statistics_; }
     QScrollArea* scrollArea() const { return scroll_; }
     // Number of heatmaps drawn (heads, plus one when the average is shown).
     int heatmapCount() const;
@@ -64,6 +66,7 @@ private:
     QLabel* zoomLabel_;
     QScrollArea* scroll_;
     HeadsCanvas* canvas_;
+    HeadStatisticsTable* statistics_;  // beside the grid (head_statistics_table.hpp)
 };
 
 }  // namespace qkv::ui
