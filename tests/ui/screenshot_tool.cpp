@@ -12,7 +12,8 @@
 #include <cstdio>
 
 #include "ui/controls/controls_panel.hpp"
-#include "ui/document/config_settings.hpp"
+#include "core/config/examples.hpp"
+#include "ui/document/compute_threads.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/heads/heads_view.hpp"
@@ -45,7 +46,9 @@ int main(int argc, char** argv)
 {
     QTemporaryDir settingsDirectory;  // never the user's settings
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDirectory.path());
+    qputenv("XDG_DATA_HOME", settingsDirectory.path().toLocal8Bit());  // the autosave too
     QApplication app(argc, argv);
+    qkv::ui::useOneEigenThreadPerComputation();  // as the app
     QApplication::setOrganizationName(QStringLiteral("QKV Studio Screenshots"));
     const QDir directory(argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("."));
     QDir().mkpath(directory.path());
@@ -67,7 +70,7 @@ int main(int argc, char** argv)
         window.tabs()->setCurrentIndex(0);
     }
 
-    const qkv::Config example = qkv::ui::defaultConfig();
+    const qkv::Config example = qkv::builtInExample();
     if (only.isEmpty() || only == QLatin1String("heads12")) {
         qkv::Config twelve = example;
         twelve.d_model = 768;

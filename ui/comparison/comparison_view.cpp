@@ -45,7 +45,7 @@ QLayout* ComparisonView::makeHeader()
     summary_->setFont(titleFont);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    keyValueBox_->setToolTip(tr("Key/value heads g for grouped-query attention: a divisor of h "
+    keyValueBox_->setToolTip(tr("The layer's key/value heads g (also under h in the controls): a divisor of h "
                                 "(g = h is standard multi-head attention, g = 1 multi-query)"));
     auto* keyValueLabel = new QLabel(tr("Key/value heads g:"), this);
     keyValueLabel->setBuddy(keyValueBox_);
@@ -111,21 +111,15 @@ void ComparisonView::refresh(Changes changes)
 
 void ComparisonView::takeShape()
 {
-    const Count previousHeads = shape_.heads;
-    const Count g = shape_.keyValueHeads;
     const std::shared_ptr<const Result>& r = result();
     shape_ = ComparisonShape{};
     if (r) {
         shape_.d_model = r->weights->d_model();
         shape_.heads = r->config.headCount;
+        shape_.keyValueHeads = r->config.g();  // the layer's g
         shape_.n_q = r->queryInput.rows();
         shape_.n_k = r->keyValueInput.rows();
         shape_.withBias = r->weights->hasBias();
-    }
-    // Keep g when it still divides h; else standard multi-head (g = h).
-    shape_.keyValueHeads = g;
-    if (shape_.heads != previousHeads && (g < 1 || shape_.heads % std::max<Count>(g, 1) != 0)) {
-        shape_.keyValueHeads = shape_.heads;
     }
     if (shape_.keyValueHeads < 1 || shape_.keyValueHeads > shape_.heads) {
         shape_.keyValueHeads = shape_.heads;
@@ -140,6 +134,7 @@ void ComparisonView::setKeyValueHeads(Count g)
     }
     shape_.keyValueHeads = g;
     invalidate();
+    emit keyValueHeadsChosen(g);
 }
 
 std::vector<Count> ComparisonView::keyValueHeadChoices() const

@@ -54,7 +54,10 @@ public:
     // The head whose W_i^Q, W_i^K are timed (the selection's, clamped to h).
     int selectedHead() const { return head_; }
 
-    // g: key/value heads, a divisor of h (h by default: standard multi-head attention).
+    // g: key/value heads, a divisor of h. The layer's g (result()->config.g()) for each new
+    // result: there is one g, the layer's (issue 11). setKeyValueHeads() shows another g at
+    // once and asks for it through keyValueHeadsChosen(); the window sets the layer's g, whose
+    // result then arrives with it.
     Count keyValueHeads() const { return shape_.keyValueHeads; }
     void setKeyValueHeads(Count g);
     std::vector<Count> keyValueHeadChoices() const;
@@ -85,6 +88,8 @@ public:
 
 signals:
     void timingUpdated();
+    // The user chose g in the view's box (or setKeyValueHeads was called).
+    void keyValueHeadsChosen(qkv::Count g);
 
 protected:
     void refresh(Changes changes) override;
@@ -92,7 +97,7 @@ protected:
 private:
     QLayout* makeHeader();
     QLayout* makeGrid();
-    void takeShape();  // from result(), keeping g while it divides h
+    void takeShape();  // from result(), g included
     void redraw();     // header, charts and table for shape_
     const ComparisonChart* barChart(BarChart chart) const;
 

@@ -145,7 +145,10 @@ int HeadsFigure::headOfPanel(int panel) const
 QString HeadsFigure::panelTitle(int panel) const
 {
     const int head = headOfPanel(panel);
-    return head < 0 ? tr("Average of %1 heads").arg(panelCount() - 1) : tr("Head %1").arg(head + 1);
+    if (head < 0) return tr("Average of %1 heads").arg(panelCount() - 1);
+    if (head < headTitles_.size() && !headTitles_[head].isEmpty())
+        return tr("Head %1 · %2").arg(head + 1).arg(headTitles_[head]);
+    return tr("Head %1").arg(head + 1);
 }
 
 int HeadsFigure::rows() const { return panels_.empty() ? 0 : static_cast<int>(panels_.front()->rows()); }

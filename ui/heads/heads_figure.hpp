@@ -38,6 +38,9 @@ public:
     int headOfPanel(int panel) const;
     const qkv::MatrixF& panel(int panel) const { return *panels_[static_cast<std::size_t>(panel)]; }
     QString panelTitle(int panel) const;
+    // What each head is ("same meaning", "edited"), shown as "Head 1 · same meaning"; from the
+    // document (ui/document/session_text.hpp). Empty entries keep "Head i".
+    void setHeadTitles(QStringList titles) { headTitles_ = std::move(titles); }
     int rows() const;
     int columns() const;
     const QStringList& rowLabels() const { return rowLabels_; }
@@ -61,6 +64,7 @@ private:
     // no pointer into this object, so a copy of a figure is as valid as the original.
     std::vector<std::shared_ptr<const qkv::MatrixF>> panels_;
     QStringList rowLabels_, columnLabels_;
+    QStringList headTitles_;
     double minValue_ = 0, maxValue_ = 1;
     bool saturates_ = false;
     mutable std::vector<QImage> images_;

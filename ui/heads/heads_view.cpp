@@ -173,20 +173,30 @@ void HeadsView::setShowAverage(bool show)
     const QSignalBlocker blocker(averageBox_);
     averageBox_->setChecked(show);
     invalidate();
+    emit showAverageChanged(show);
 }
 
 int HeadsView::heatmapCount() const { return canvas_->panelCount(); }
 
-void HeadsView::zoomBy(int steps)
+void HeadsView::zoomBy(int steps) { setZoom(canvas_->zoom() * std::pow(1.25, steps)); }
+
+void HeadsView::zoomToFit() { setZoom(1.0); }
+
+double HeadsView::zoom() const { return canvas_->zoom(); }
+
+void HeadsView::setZoom(double zoom)
 {
-    canvas_->setZoom(canvas_->zoom() * std::pow(1.25, steps));
+    const double before = canvas_->zoom();
+    canvas_->setZoom(zoom);
     updateZoomLabel();
+    if (canvas_->zoom() != before) emit zoomChanged(canvas_->zoom());
 }
 
-void HeadsView::zoomToFit()
+void HeadsView::setHeadTitles(const QStringList& titles)
 {
-    canvas_->setZoom(1.0);
-    updateZoomLabel();
+    if (titles == headTitles_) return;
+    headTitles_ = titles;
+    invalidate();
 }
 
 void HeadsView::updateZoomLabel()
@@ -199,7 +209,9 @@ void HeadsView::refresh(Changes)
 {
     statistics_->setResult(result());
     if (!result()) return;
-    canvas_->setFigure(std::make_shared<const HeadsFigure>(result(), kind_, average_));
+    auto figure = std::make_shared<HeadsFigure>(result(), kind_, average_);
+    figure->setHeadTitles(headTitles_);
+    canvas_->setFigure(std::move(figure));
 }
 
 bool HeadsView::eventFilter(QObject* watched, QEvent* event)

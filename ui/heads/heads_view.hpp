@@ -38,6 +38,10 @@ public:
     bool showAverage() const { return average_; }
     void zoomBy(int steps);
     void zoomToFit();
+    void setZoom(double zoom);
+    double zoom() const;
+    // What each head is, for the panel titles ("Head 1 · same meaning"); from the document.
+    void setHeadTitles(const QStringList& titles);
 
     HeadsCanvas* canvas() const { return canvas_; }
     HeadStatisticsTable* statisticsTable() const { return statistics_; }
@@ -50,6 +54,8 @@ public:
 signals:
     void scoreKindChanged(ScoreKind kind);
     void colormapChanged(ColormapName colormap);
+    void showAverageChanged(bool show);
+    void zoomChanged(double zoom);
 
 protected:
     void refresh(Changes changes) override;
@@ -60,6 +66,7 @@ private:
 
     ScoreKind kind_ = ScoreKind::Attention;
     bool average_ = false;
+    QStringList headTitles_;
     QComboBox* kindBox_;
     QComboBox* colormapBox_;
     QCheckBox* averageBox_;

@@ -1,4 +1,6 @@
-// MainWindow's menus, export and About (kept apart so main_window.cpp stays wiring only).
+// MainWindow's Edit, View and Help menus, weights loading, export and About (kept apart so
+// main_window.cpp stays wiring only; the File menu is file_menu.cpp, Head and Scenarios
+// head_menus.cpp).
 #include <QActionGroup>
 #include <QApplication>
 #include <QFileDialog>
@@ -74,23 +76,6 @@ void MainWindow::useGeneratedWeights() { document_->setWeights(nullptr, QString(
 
 void MainWindow::createMenus()
 {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* load = file->addAction(tr("&Load Weights…"), this, &MainWindow::loadWeightsInteractively);
-    load->setShortcut(QKeySequence::Open);
-    load->setStatusTip(tr("Use W_Q, W_K, W_V, W_O (or a PyTorch nn.MultiheadAttention state dict) from a safetensors file"));
-    QAction* generated = file->addAction(tr("Use &Generated Weights"), this, &MainWindow::useGeneratedWeights);
-    generated->setEnabled(false);
-    connect(document_, &Document::weightsSourceChanged, generated,
-            [generated](const QString& source) { generated->setEnabled(!source.isEmpty()); });
-    file->addSeparator();
-    QAction* exportAction = file->addAction(tr("&Export Heads Figure…"), this, &MainWindow::exportHeadsFigureInteractively);
-    exportAction->setShortcut(QKeySequence(tr("Ctrl+E")));
-    exportAction->setStatusTip(tr("Save the heads view as PNG, SVG or PDF, drawn exactly as on screen"));
-    file->addSeparator();
-    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
-    quit->setMenuRole(QAction::QuitRole);
-
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* undo = document_->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
@@ -128,6 +113,7 @@ void MainWindow::createMenus()
     average->setCheckable(true);
     average->setChecked(heads->showAverage());
     connect(average, &QAction::toggled, heads, &HeadsView::setShowAverage);
+    connect(heads, &HeadsView::showAverageChanged, average, &QAction::setChecked);
     view->addSeparator();
     QAction* next = view->addAction(tr("&Next Head"), this, &MainWindow::nextHead);
     next->setShortcuts({QKeySequence(Qt::Key_BracketRight), QKeySequence(tr("Ctrl+PgDown"))});
@@ -141,6 +127,7 @@ void MainWindow::createMenus()
     QAction* fit = view->addAction(tr("&Fit All Heads"), heads, &HeadsView::zoomToFit);
     fit->setShortcut(QKeySequence(tr("Ctrl+0")));
 
+    createHeadMenus();
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* about = help->addAction(tr("&About QKV Studio"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
