@@ -16,6 +16,7 @@
 #include "ui/controls/scale_slider.hpp"
 #include "ui/controls/sentence_field.hpp"
 #include "ui/controls/weights_group.hpp"
+#include "ui/controls/wheel_guard.hpp"
 #include "ui/document/document.hpp"
 
 namespace qkv::ui {
@@ -85,6 +86,7 @@ ControlsPanel::ControlsPanel(Document* document, QWidget* parent)
     layout->addWidget(weights_);
     layout->addWidget(makeScalesGroup());
     layout->addStretch(1);
+    guardWheel(this);
 
     // User edits -> document (undoable).
     connect(source_, &SentenceField::textEdited, this, [this](const QString& text) {

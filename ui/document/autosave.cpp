@@ -35,7 +35,10 @@ Autosave::DocumentNote readNote(const QString& directory)
 
 Autosave::Autosave(Document* document, QString directory, QObject* parent)
     : QObject(parent), document_(document), directory_(std::move(directory)),
-      task_([this](const QString& error) { emit written(error); })
+      task_([this](const QString& error) {
+          current_ = error.isEmpty() && !pending_;
+          emit written(error);
+      })
 {
     timer_.setSingleShot(true);
     timer_.setInterval(1500);
@@ -105,6 +108,7 @@ Autosave::DocumentNote Autosave::noteNow() const
 void Autosave::schedule()
 {
     pending_ = true;
+    current_ = false;
     timer_.start();
 }
 
@@ -123,9 +127,23 @@ void Autosave::waitForRunningWrite()
     while (task_.isBusy()) QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents | QEventLoop::WaitForMoreEvents, 20);
 }
 
-QString Autosave::writeNow() { return writeNow(document_->session(), noteNow()); }
+QString Autosave::writeNow()
+{
+    // A session with loaded weights can be hundreds of MB: not written again unchanged.
+    if (current_ && !pending_ && !task_.isBusy()) return {};
+    const QString error = writeAndWait(document_->session(), noteNow());
+    current_ = error.isEmpty();
+    return error;
+}
 
 QString Autosave::writeNow(const qkv::Session& session, const DocumentNote& note)
+{
+    const QString error = writeAndWait(session, note);
+    current_ = false;  // not the document as it is
+    return error;
+}
+
+QString Autosave::writeAndWait(const qkv::Session& session, const DocumentNote& note)
 {
     waitForRunningWrite();
     pending_ = false;

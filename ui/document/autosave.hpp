@@ -51,15 +51,20 @@ public:
     // Debounce between a change and its write (default 1500 ms).
     void setDelay(int milliseconds) { timer_.setInterval(milliseconds); }
     // The document as it is now needs no write (just restored from this autosave).
-    void markCurrent() { pending_ = false; }
+    void markCurrent()
+    {
+        pending_ = false;
+        current_ = true;
+    }
     bool isPending() const { return pending_; }
     // A background write is running (or waiting).
     bool isWriting() const { return task_.isBusy(); }
 
-    // For closing: writes the document now, or `session` with `note` (Discard writes the
-    // session as last saved), waiting for the write (off the GUI thread). Returns the error, or
-    // empty. Drops any debounced write.
+    // For closing: writes the document now, waiting for the write (off the GUI thread), unless
+    // the autosave already holds it. Returns the error, or empty. Drops any debounced write.
     QString writeNow();
+    // The same with `session` and `note` instead of the document (Discard writes the session as
+    // last saved).
     QString writeNow(const qkv::Session& session, const DocumentNote& note);
 
 signals:
@@ -70,6 +75,7 @@ private:
     void schedule();
     void writeInBackground();
     void waitForRunningWrite();
+    QString writeAndWait(const qkv::Session& session, const DocumentNote& note);
     static QString write(const QString& directory, const qkv::Session& session, const DocumentNote& note);
     DocumentNote noteNow() const;
 
@@ -77,6 +83,7 @@ private:
     QString directory_;
     QTimer timer_;
     bool pending_ = false;
+    bool current_ = false;  // the file holds the document as it is (written or restored)
     LatestTask<QString> task_;
 };
 

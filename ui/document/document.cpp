@@ -253,13 +253,11 @@ void Document::setViewOptions(const qkv::ViewOptions& view)
 
 void Document::applyContent(const qkv::Session& content)
 {
-    const bool weightsSourceDiffers = content.weightsProvenance.file != session_.weightsProvenance.file;
     const qkv::ViewOptions view = session_.view;
     session_ = content;
     session_.view = view;
     emit configChanged(session_.config);
     emit contentChanged();
-    if (weightsSourceDiffers) emit weightsSourceChanged(weightsSource());
     validateAndCompute();
     emit changed();
 }

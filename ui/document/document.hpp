@@ -139,7 +139,6 @@ signals:
     void resultChanged(std::shared_ptr<const qkv::Result> result);
     void computeFailed(const QString& message);
     void busyChanged(bool busy);
-    void weightsSourceChanged(const QString& source);
     // Content (config, weights, provenance, embeddings) changed: by an edit, undo, redo or a
     // new document.
     void contentChanged();

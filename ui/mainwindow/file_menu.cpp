@@ -36,11 +36,9 @@ void MainWindow::createFileMenu()
         recent->addAction(tr("&Clear Menu"), this, [this] { files_->recentFiles().clear(); })->setEnabled(!files.isEmpty());
     });
     QMenu* examplesMenu = file->addMenu(tr("&Examples"));
-    examplesMenu->setToolTipsVisible(true);
     for (const Example& example : examples()) {
         QAction* action = examplesMenu->addAction(example.title, files_, [this, example] { files_->openExample(example); });
         action->setStatusTip(example.description);
-        action->setToolTip(example.description);
     }
     file->addSeparator();
     QAction* save = file->addAction(tr("&Save"), files_, &DocumentFiles::save);

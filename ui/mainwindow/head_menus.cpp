@@ -47,7 +47,6 @@ QString presetTip(qkv::HeadPresetKind kind)
 void MainWindow::createHeadMenus()
 {
     QMenu* headMenu = menuBar()->addMenu(tr("H&ead"));
-    headMenu->setToolTipsVisible(true);
     headMenu->addAction(tr("No head selected"))->setEnabled(false);  // replaced when shown
     // Rebuilt when shown: it acts on the selected head and shows its current preset.
     connect(headMenu, &QMenu::aboutToShow, this, [this, headMenu] {
@@ -60,7 +59,6 @@ void MainWindow::createHeadMenus()
         }
         const qkv::HeadPreset* current = config.presetFor(head);
         QMenu* presets = headMenu->addMenu(tr("&Preset for Head %1").arg(head + 1));
-        presets->setToolTipsVisible(true);
         auto* group = new QActionGroup(presets);
         const qkv::Index d_k = config.d_k();
         const qkv::Index rank = std::max<qkv::Index>(1, d_k / 8);
@@ -74,7 +72,6 @@ void MainWindow::createHeadMenus()
             });
             action->setCheckable(true);
             action->setChecked(current && current->kind == kind);
-            action->setToolTip(presetTip(kind));
             action->setStatusTip(presetTip(kind));
             action->setEnabled(kind != qkv::HeadPresetKind::LowRank || d_k > 1);
             group->addAction(action);
@@ -98,10 +95,8 @@ void MainWindow::createHeadMenus()
     });
 
     QMenu* scenarios = menuBar()->addMenu(tr("&Scenarios"));
-    scenarios->setToolTipsVisible(true);
     for (const Example& example : examples()) {
         QAction* action = scenarios->addAction(example.title, files_, [this, example] { files_->applyScenario(example); });
-        action->setToolTip(example.description);
         action->setStatusTip(example.description + tr(" (one undo step)"));
     }
 }

@@ -94,6 +94,10 @@ TEST_F(AutosaveTest, ClosingAndStartingAgainRestoresLoadedAndEditedWeights)
     EXPECT_FALSE(next->document()->isModified());
     EXPECT_EQ(next->document()->viewOptions().head, 1);
     EXPECT_EQ(next->headsView()->canvas()->figure()->panelTitle(1), QStringLiteral("Head 2 · edited"));
+    // Closing unchanged does not write the (possibly large) autosave again.
+    QSignalSpy written(next->autosave(), &Autosave::written);
+    EXPECT_TRUE(next->close());
+    EXPECT_EQ(written.count(), 0);
     // QSettings keeps the geometry and recent files, never the configuration.
     for (const QString& key : QSettings().allKeys()) EXPECT_FALSE(key.startsWith(QStringLiteral("lastConfig"))) << key.toStdString();
 }
