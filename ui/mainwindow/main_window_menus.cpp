@@ -6,7 +6,6 @@
 #include <QFutureWatcher>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPainter>
 #include <QStandardPaths>
 #include <QUndoStack>
 #include <QtConcurrent/QtConcurrentRun>
@@ -15,8 +14,7 @@
 
 #include "core/io/weights_file.hpp"
 #include "ui/document/document.hpp"
-#include "ui/export/figure_export.hpp"
-#include "ui/heads/heads_canvas.hpp"
+#include "ui/export/figure_actions.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/main_window.hpp"
 #include "ui/mainwindow/status_summary.hpp"
@@ -25,8 +23,6 @@
 
 namespace qkv::ui {
 namespace {
-const Preference<QString> kExportDirectory{
-    QStringLiteral("export/directory"), QStandardPaths::writableLocation(QStandardPaths::PicturesLocation)};
 const Preference<QString> kWeightsDirectory{
     QStringLiteral("weights/directory"), QStandardPaths::writableLocation(QStandardPaths::HomeLocation)};
 
@@ -83,9 +79,7 @@ void MainWindow::createMenus()
     connect(document_, &Document::weightsSourceChanged, generated,
             [generated](const QString& source) { generated->setEnabled(!source.isEmpty()); });
     file->addSeparator();
-    QAction* exportAction = file->addAction(tr("&Export Heads Figure…"), this, &MainWindow::exportHeadsFigureInteractively);
-    exportAction->setShortcut(QKeySequence(tr("Ctrl+E")));
-    exportAction->setStatusTip(tr("Save the heads view as PNG, SVG or PDF, drawn exactly as on screen"));
+    FigureActions::install(this, file);  // Export Figure…, Copy Figure (ui/export/figure_actions.hpp)
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -103,7 +97,7 @@ void MainWindow::createMenus()
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QMenu* show = view->addMenu(tr("&Show"));
     auto* kinds = new QActionGroup(this);
-    const ScoreKind allKinds[] = {ScoreKind::Attention, ScoreKind::RawScores, ScoreKind::MaskedScores};
+    const ScoreKind allKinds[] = {ScoreKind::Attention, ScoreKind::ScaledScores, ScoreKind::MaskedScores};
     for (int i = 0; i < 3; ++i) {
         const ScoreKind kind = allKinds[i];
         QAction* action = show->addAction(scoreKindName(kind));
@@ -145,39 +139,6 @@ void MainWindow::createMenus()
     QAction* about = help->addAction(tr("&About QKV Studio"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
-}
-
-QString MainWindow::exportHeadsFigure(const QString& path) const
-{
-    FigureFormat format{};
-    if (!figureFormatFromPath(path, format))
-        return tr("Cannot export to “%1”: use a file name ending in .png, .svg or .pdf.").arg(path);
-    headsView()->ensureCurrent();  // its tab may be in the background, its figure stale
-    const HeadsCanvas* canvas = headsView()->canvas();
-    const auto figure = canvas->figure();
-    if (!figure) return tr("Nothing to export yet: no result has been computed.");
-    const HeadsGridLayout layout = canvas->gridLayout();
-    const HeadsFigureState state = canvas->paintState();
-    const QFont font = canvas->font();
-    return exportFigure(path, format, layout.size, [&](QPainter& painter) {
-        painter.setFont(font);
-        paintHeadsFigure(painter, *figure, layout, state);
-    });
-}
-
-void MainWindow::exportHeadsFigureInteractively()
-{
-    const QString suggested = kExportDirectory.value() + QStringLiteral("/attention-heads.png");
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export Heads Figure"), suggested,
-        tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
-    if (path.isEmpty()) return;
-    const QString error = exportHeadsFigure(path);
-    if (!error.isEmpty()) {
-        QMessageBox::warning(this, tr("Export failed"), error);
-        return;
-    }
-    kExportDirectory.setValue(QFileInfo(path).absolutePath());
 }
 
 void MainWindow::showAbout()

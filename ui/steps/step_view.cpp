@@ -7,6 +7,8 @@
 #include <cmath>
 
 #include "ui/document/head_selection.hpp"
+#include "ui/figures/figure.hpp"
+#include "ui/figures/figure_text.hpp"
 #include "ui/steps/vector_bars.hpp"
 
 namespace qkv::ui {
@@ -66,6 +68,8 @@ StepView::StepView(HeadSelection* selection, QWidget* parent)
 
 QString StepView::title() const { return tr("&Step by step"); }
 
+QStringList StepView::figureNames() const { return figureNamesOfView(QStringLiteral("steps")); }
+
 QLabel* StepView::addStep(const QString& title, QWidget* content)
 {
     auto* label = new QLabel(title, page_);
@@ -103,24 +107,26 @@ void StepView::showNumbers()
         header_->setText(tr("Select a cell in the Heads tab to follow it step by step."));
         return;
     }
-    header_->setText(tr("<b>Head %1</b> · query «%2» (row %3) · key «%4» (column %5) · d_k = %6")
+    // Heads from 1, token positions from 0 (the project's one convention).
+    header_->setText(tr("<b>Head %1</b> · query «%2» (position %3) · key «%4» (position %5) · d_k = %6")
                          .arg(n.head + 1)
                          .arg(n.queryLabel.toHtmlEscaped())
-                         .arg(n.query + 1)
+                         .arg(n.query)
                          .arg(n.keyLabel.toHtmlEscaped())
-                         .arg(n.key + 1)
+                         .arg(n.key)
                          .arg(n.d_k));
     queryBars_->setValues(n.q);
     keyBars_->setValues(n.k);
     productBars_->setValues(n.products);
-    dot_->setText(tr("q_i · k_j = Σ (q_i ⊙ k_j) = <b>%1</b>").arg(number(n.dotProduct)));
-    scale_->setText(tr("s_ij = q_i · k_j / √d_k = %1 / %2 = <b>%3</b>")
-                        .arg(number(n.dotProduct), number(n.sqrtDk), number(n.scaledScore)));
+    // One name per quantity, as in the tooltips and colour bars (figure_text.hpp).
+    dot_->setText(tr("%1: q_i · k_j = Σ (q_i ⊙ k_j) = <b>%2</b>").arg(rawScoreName().toHtmlEscaped(), number(n.dotProduct)));
+    scale_->setText(tr("%1: s_ij = q_i · k_j / √d_k = %2 / %3 = <b>%4</b>")
+                        .arg(scaledScoreName().toHtmlEscaped(), number(n.dotProduct), number(n.sqrtDk), number(n.scaledScore)));
     if (n.masked)
         mask_->setText(tr("Masked: key %1 comes after query %2 or is padding, so s_ij becomes <b>−∞</b> "
                           "and its weight is exactly 0.")
-                           .arg(n.key + 1)
-                           .arg(n.query + 1));
+                           .arg(n.key)
+                           .arg(n.query));
     else
         mask_->setText(tr("Visible: this key is not masked, s_ij stays <b>%1</b>.").arg(number(n.scaledScore)));
     softmaxBars_->setValues(n.rowWeights);
@@ -139,7 +145,7 @@ void StepView::showNumbers()
     QStringList entries;
     for (std::size_t i = 0; i < n.headOutput.size() && i < 8; ++i) entries << number(n.headOutput[i]);
     if (n.headOutput.size() > 8) entries << QStringLiteral("…");
-    output_->setText(tr("head_i row %1 (d_k = %2 entries) = [%3]").arg(n.query + 1).arg(n.d_k).arg(entries.join(QStringLiteral(", "))));
+    output_->setText(tr("head_i row %1 (d_k = %2 entries) = [%3]").arg(n.query).arg(n.d_k).arg(entries.join(QStringLiteral(", "))));
 }
 
 QSize StepView::sizeHint() const { return {800, 700}; }

@@ -22,6 +22,7 @@ public:
     explicit StepView(HeadSelection* selection, QWidget* parent = nullptr);
 
     QString title() const override;
+    QStringList figureNames() const override;
     const StepNumbers& numbers() const { return numbers_; }
     // The formula lines as shown (for tests: the same text the user reads).
     QString dotText() const;

@@ -1,7 +1,8 @@
 #pragma once
 // A row of vertical bars, one per entry (positive up, negative down, from a zero line), with an
 // optional label under each bar and one highlighted bar. Used for q, k, q ⊙ k, the softmax row
-// and the head output.
+// and the head output: by the step view's widgets and by the "steps" figure, through one
+// painter.
 
 #include <QColor>
 #include <QStringList>
@@ -9,7 +10,24 @@
 
 #include <vector>
 
+class QPainter;
+
 namespace qkv::ui {
+
+struct VectorBarsStyle {
+    QStringList labels;            // under the bars (thinned when crowded), or none
+    int highlighted = -1;
+    QColor positive{0x2c, 0x7f, 0xb8}, negative{0xd9, 0x5f, 0x02};
+    bool percent = false;          // values are 0..1 weights: ticks in %
+    QColor text = Qt::black;
+    QColor grid = QColor(160, 160, 160);
+    double labelHeight = 0;        // room for the labels under the bars (0: none)
+};
+
+// The height the labels need: the longest label (capped at 12 average characters) plus a gap.
+double vectorBarsLabelHeight(const QFontMetricsF& metrics, const QStringList& labels);
+void paintVectorBars(QPainter& painter, const QRectF& rect, const std::vector<float>& values,
+                     const VectorBarsStyle& style);
 
 class VectorBars : public QWidget {
     Q_OBJECT
@@ -22,6 +40,7 @@ public:
     void setColors(const QColor& positive, const QColor& negative);
     void setPercent(bool percent);                 // values are 0..1 weights: ticks in %
     const std::vector<float>& values() const { return values_; }
+    const VectorBarsStyle& style() const { return style_; }
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -31,10 +50,7 @@ protected:
 
 private:
     std::vector<float> values_;
-    QStringList labels_;
-    int highlighted_ = -1;
-    QColor positive_{0x2c, 0x7f, 0xb8}, negative_{0xd9, 0x5f, 0x02};
-    bool percent_ = false;
+    VectorBarsStyle style_;
 };
 
 }  // namespace qkv::ui
