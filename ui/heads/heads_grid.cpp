@@ -84,7 +84,8 @@ HeadsGridLayout layoutHeadsGrid(const HeadsFigure& figure, const QSizeF& availab
         return layout;
     }
     // The axis titles, once for the grid: rotated on the left, centred below.
-    const double axisBand = metrics.height() + 4;
+    // (with room for the selected panel's frame, drawn a few pixels outside the panel)
+    const double axisBand = metrics.height() + 10;
     const QMarginsF gutters = HeatmapLayout::gutters(panelStyle(figure, 0, HeadsFigureState{}), metrics);
     const double gutterWidth = gutters.left() + gutters.right() + 6;
     const double gutterHeight = gutters.top() + gutters.bottom() + 6;
@@ -134,8 +135,8 @@ HeadsGridLayout layoutHeadsGrid(const HeadsFigure& figure, const QSizeF& availab
         layout.panels.emplace_back(left + c * (panelWidth + kGap), gridTop + r * (panelHeight + kGap), panelWidth,
                                    panelHeight);
     }
-    layout.rowAxisTitle = QRectF(left - axisBand, gridTop, axisBand, gridHeight);
-    layout.columnAxisTitle = QRectF(left, gridTop + gridHeight + 2, gridWidth, axisBand);
+    layout.rowAxisTitle = QRectF(left - axisBand, gridTop, axisBand - 6, gridHeight);
+    layout.columnAxisTitle = QRectF(left, gridTop + gridHeight + 4, gridWidth, axisBand - 6);
     layout.cellSize = cell;
     layout.columns = columns;
     layout.size = page ? available

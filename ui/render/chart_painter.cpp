@@ -38,7 +38,7 @@ public:
     // ("10⁻¹²"), else readable numbers ("1,000", "22.5k").
     QString label(double value) const
     {
-        const bool powers = axis_.logarithmic && axis_.ticks.empty() && (low_ < -2.5 || high_ > 6.5);
+        const bool powers = axis_.logarithmic && axis_.ticks.empty() && (low_ < -2.5 || high_ > 9.5);
         return powers && value > 0 ? powerOfTen(static_cast<int>(std::lround(std::log10(value)))) : readableNumber(value);
     }
     // Tick values: the axis's own, else round numbers or powers of ten, about `count` of them.
@@ -218,8 +218,8 @@ void paintChart(QPainter& painter, const QRectF& target, const ChartModel& model
             widest = std::max(widest, metrics.horizontalAdvance(guess.label(t)));
         leftMargin += widest + kTick + kPad;
     }
-    double rightMargin = kPad + metrics.horizontalAdvance(QStringLiteral("10k")) / 2;
-    if (bars && model.horizontalBars) rightMargin = kPad;
+    // Half the last tick's label beyond the plot's right edge.
+    const double rightMargin = kPad + metrics.horizontalAdvance(QStringLiteral("100.0k")) / 2;
     const double plotWidth = std::max(20.0, area.width() - leftMargin - rightMargin);
 
     // Bottom margin: x ticks (or wrapped category names) and the x title.

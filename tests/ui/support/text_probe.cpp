@@ -4,6 +4,8 @@
 #include <QPainter>
 #include <QTextItem>
 
+#include <algorithm>
+
 namespace qkv::ui::testing {
 namespace {
 
@@ -77,11 +79,14 @@ QStringList TextProbe::strings() const
     return out;
 }
 
-QStringList TextProbe::problems() const
+QStringList TextProbe::problems() const { return problems({}); }
+
+QStringList TextProbe::problems(const std::vector<QRectF>& ignore) const
 {
     QStringList out;
     const QRectF device = QRectF(QPointF(0, 0), QSizeF(size_)).adjusted(-1, -1, 1, 1);
     for (const DrawnText& t : texts()) {
+        if (std::any_of(ignore.begin(), ignore.end(), [&](const QRectF& r) { return r.intersects(t.bounds); })) continue;
         const QString where = QStringLiteral("(%1, %2, %3 x %4)")
                                   .arg(t.bounds.x(), 0, 'f', 0)
                                   .arg(t.bounds.y(), 0, 'f', 0)

@@ -35,6 +35,9 @@ public:
     // Texts that are cut by a clip, elided ("…") or reach outside the device, as messages
     // ("'Head 1' outside (1390, 3, 40 x 15)").
     QStringList problems() const;
+    // The same, leaving out text inside `ignore` (device coordinates), e.g. a table whose cells
+    // elide by design (their full text is in their tooltips and the copy).
+    QStringList problems(const std::vector<QRectF>& ignore) const;
     // Whether `text` was drawn (possibly word-wrapped over several lines). With no problems(),
     // it is then whole and visible.
     bool shows(const QString& text) const;
