@@ -4,13 +4,13 @@
 // view never counts anything itself. The only thing it computes is the measured time of the
 // two ways of computing one head's scores, off the GUI thread (score_timing_label.hpp).
 //
-// It composes one class per part:
-//   - ScorePathChart: score-path parameters per head and per layer, factored W_i^Q, W_i^K vs
-//     a full W_i;
-//   - LayerParametersChart: whole-layer parameters for standard heads, a full W_i per head,
-//     unreduced heads, multi-query and grouped-query attention (the key/value-heads control);
-//   - TotalsChart: the totals against h over the divisors of d_model;
-//   - FlopChart and ScoreTimingLabel: one head's score FLOPs both ways, and their time here;
+// It composes one part per cost (the charts' models are comparison_figures.hpp's, the same
+// the exported figures draw):
+//   - score-path parameters per head and per layer, factored W_i^Q, W_i^K vs a full W_i;
+//   - whole-layer parameters for standard heads, a full W_i per head, unreduced heads,
+//     multi-query and grouped-query attention (the key/value-heads control);
+//   - the totals against h over the divisors of d_model;
+//   - one head's score FLOPs both ways, and their time here (ScoreTimingLabel);
 //   - CostTableWidget: the table of exact numbers and formulas, copyable.
 
 #include <QPointF>
@@ -33,11 +33,7 @@ namespace qkv::ui {
 
 class ComparisonChart;
 class CostTableWidget;
-class FlopChart;
-class LayerParametersChart;
-class ScorePathChart;
 class ScoreTimingLabel;
-class TotalsChart;
 
 // Follows the selected head (the one timed).
 class ComparisonView : public ResultView {
@@ -81,7 +77,8 @@ public:
     // Starts a new measurement now (also done for every new result or head).
     void measureTiming();
 
-    // The whole view (charts, table) onto any paint device, scaled to `target`.
+    // The four charts (the registry's "comparison" figure, with this view's g) onto any paint
+    // device, black on white.
     void renderFigure(QPainter& painter, const QRectF& target) const;
 
     QSize sizeHint() const override { return {1400, 900}; }
@@ -96,7 +93,7 @@ protected:
 
 private:
     QLayout* makeHeader();
-    QLayout* makeGrid();
+    QWidget* makeGrid();
     void takeShape();  // from result(), g included
     void redraw();     // header, charts and table for shape_
     const ComparisonChart* barChart(BarChart chart) const;
@@ -106,10 +103,10 @@ private:
 
     QLabel* summary_;
     QComboBox* keyValueBox_;
-    ScorePathChart* scorePath_;
-    LayerParametersChart* layer_;
-    TotalsChart* totals_;
-    FlopChart* flops_;
+    ComparisonChart* scorePath_;
+    ComparisonChart* layer_;
+    ComparisonChart* totals_;
+    ComparisonChart* flops_;
     ScoreTimingLabel* timing_;
     CostTableWidget* table_;
 };

@@ -58,10 +58,7 @@ void MainWindow::createFileMenu()
     updateGenerated();
 
     file->addSeparator();
-    QAction* exportAction = file->addAction(tr("&Export Heads Figure…"), this, &MainWindow::exportHeadsFigureInteractively);
-    exportAction->setShortcut(QKeySequence(tr("Ctrl+E")));
-    exportAction->setStatusTip(tr("Save the heads view as PNG, SVG or PDF, drawn exactly as on screen"));
-    // Figure actions from ui/export go before this separator (figureActionsAnchor()).
+    // Export Figure… and Copy Figure (ui/export/figure_actions.hpp) go before this separator.
     figureAnchor_ = file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

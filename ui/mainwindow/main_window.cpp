@@ -1,5 +1,6 @@
 #include "ui/mainwindow/main_window.hpp"
 
+
 #include <QCloseEvent>
 #include <QScreen>
 #include <QScrollArea>
@@ -13,6 +14,8 @@
 #include "ui/document/examples.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/document/off_thread.hpp"
+#include "ui/export/figure_actions.hpp"
+#include "ui/figures/figure_text.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/document_files.hpp"
 #include "ui/mainwindow/status_summary.hpp"
@@ -53,7 +56,7 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addWidget(status_, 1);
 
     connect(document_, &Document::resultChanged, this, [this](std::shared_ptr<const qkv::Result> result) {
-        if (result) headsView()->setHeadTitles(document_->headTitles(result->config));
+        if (result) headsView()->setHeadTitles(panelHeadTitles(document_->headTitles(result->config)));
         tabs_->setResult(result);  // also keeps the selection inside the result
         status_->setResult(result);
     });
@@ -76,6 +79,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
 
     createFileMenu();
+    FigureActions::install(this, fileMenu_);  // Export Figure…, Copy Figure, views' context menus
     createMenus();
     restoreWindowState();
     restoreLastSession();

@@ -47,12 +47,6 @@ public:
     QMenu* fileMenu() const { return fileMenu_; }
     QAction* figureActionsAnchor() const { return figureAnchor_; }
 
-    // Writes the heads figure as drawn now; the format comes from the suffix. Returns an
-    // empty string on success, else the message shown to the user.
-    QString exportHeadsFigure(const QString& path) const;
-    // Asks for a path and exports; errors go to a message box (nothing in the window changes).
-    void exportHeadsFigureInteractively();
-
     // Asks for a safetensors file and loads it off the GUI thread; a bad file is reported in a
     // message box and changes nothing. Undoable.
     void loadWeightsInteractively();

@@ -8,7 +8,6 @@
 #include <QFutureWatcher>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPainter>
 #include <QStandardPaths>
 #include <QUndoStack>
 #include <QtConcurrent/QtConcurrentRun>
@@ -17,8 +16,7 @@
 
 #include "core/io/weights_file.hpp"
 #include "ui/document/document.hpp"
-#include "ui/export/figure_export.hpp"
-#include "ui/heads/heads_canvas.hpp"
+#include "ui/export/figure_actions.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/main_window.hpp"
 #include "ui/mainwindow/status_summary.hpp"
@@ -27,8 +25,6 @@
 
 namespace qkv::ui {
 namespace {
-const Preference<QString> kExportDirectory{
-    QStringLiteral("export/directory"), QStandardPaths::writableLocation(QStandardPaths::PicturesLocation)};
 const Preference<QString> kWeightsDirectory{
     QStringLiteral("weights/directory"), QStandardPaths::writableLocation(QStandardPaths::HomeLocation)};
 
@@ -88,7 +84,7 @@ void MainWindow::createMenus()
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QMenu* show = view->addMenu(tr("&Show"));
     auto* kinds = new QActionGroup(this);
-    const ScoreKind allKinds[] = {ScoreKind::Attention, ScoreKind::RawScores, ScoreKind::MaskedScores};
+    const ScoreKind allKinds[] = {ScoreKind::Attention, ScoreKind::ScaledScores, ScoreKind::MaskedScores};
     for (int i = 0; i < 3; ++i) {
         const ScoreKind kind = allKinds[i];
         QAction* action = show->addAction(scoreKindName(kind));
@@ -132,39 +128,6 @@ void MainWindow::createMenus()
     QAction* about = help->addAction(tr("&About QKV Studio"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
-}
-
-QString MainWindow::exportHeadsFigure(const QString& path) const
-{
-    FigureFormat format{};
-    if (!figureFormatFromPath(path, format))
-        return tr("Cannot export to “%1”: use a file name ending in .png, .svg or .pdf.").arg(path);
-    headsView()->ensureCurrent();  // its tab may be in the background, its figure stale
-    const HeadsCanvas* canvas = headsView()->canvas();
-    const auto figure = canvas->figure();
-    if (!figure) return tr("Nothing to export yet: no result has been computed.");
-    const HeadsGridLayout layout = canvas->gridLayout();
-    const HeadsFigureState state = canvas->paintState();
-    const QFont font = canvas->font();
-    return exportFigure(path, format, layout.size, [&](QPainter& painter) {
-        painter.setFont(font);
-        paintHeadsFigure(painter, *figure, layout, state);
-    });
-}
-
-void MainWindow::exportHeadsFigureInteractively()
-{
-    const QString suggested = kExportDirectory.value() + QStringLiteral("/attention-heads.png");
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export Heads Figure"), suggested,
-        tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
-    if (path.isEmpty()) return;
-    const QString error = exportHeadsFigure(path);
-    if (!error.isEmpty()) {
-        QMessageBox::warning(this, tr("Export failed"), error);
-        return;
-    }
-    kExportDirectory.setValue(QFileInfo(path).absolutePath());
 }
 
 void MainWindow::showAbout()

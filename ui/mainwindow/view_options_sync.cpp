@@ -5,35 +5,12 @@
 #include "ui/document/document.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/heads/heads_view.hpp"
+#include "ui/heads/score_kind.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/render/colormap.hpp"
 #include "ui/views/result_view.hpp"
 
 namespace qkv::ui {
-namespace {
-
-// The spelling of `view.show` in sessions (docs/formats.md).
-QString showId(ScoreKind kind)
-{
-    switch (kind) {
-    case ScoreKind::Attention: return QStringLiteral("attention");
-    case ScoreKind::RawScores: return QStringLiteral("scores");
-    case ScoreKind::MaskedScores: return QStringLiteral("masked-scores");
-    }
-    return QStringLiteral("attention");
-}
-
-bool showFromId(const QString& id, ScoreKind& kind)
-{
-    for (ScoreKind k : {ScoreKind::Attention, ScoreKind::RawScores, ScoreKind::MaskedScores})
-        if (showId(k) == id) {
-            kind = k;
-            return true;
-        }
-    return false;
-}
-
-}  // namespace
 
 ViewOptionsSync::ViewOptionsSync(Document* document, HeadSelection* selection, ViewTabs* tabs, QObject* parent)
     : QObject(parent), document_(document), selection_(selection), tabs_(tabs)
@@ -52,13 +29,15 @@ ViewOptionsSync::ViewOptionsSync(Document* document, HeadSelection* selection, V
         });
     });
     connect(heads, &HeadsView::scoreKindChanged, this, [this](ScoreKind kind) {
-        update([&](qkv::ViewOptions& v) { v.show = showId(kind).toStdString(); });
+        update([&](qkv::ViewOptions& v) { v.show = scoreKindId(kind).toStdString(); });
     });
     connect(heads, &HeadsView::colormapChanged, this, [this](ColormapName name) {
         update([&](qkv::ViewOptions& v) { v.colormap = Colormap::get(name).id().toStdString(); });
     });
     connect(heads, &HeadsView::showAverageChanged, this, [this](bool on) { update([&](qkv::ViewOptions& v) { v.averageOfHeads = on; }); });
     connect(heads, &HeadsView::zoomChanged, this, [this](double zoom) { update([&](qkv::ViewOptions& v) { v.zoom = zoom; }); });
+    connect(heads, &HeadsView::colorRangeChanged, this,
+            [this](const qkv::ColorRange& range) { update([&](qkv::ViewOptions& v) { v.colorRange = range; }); });
     connect(document_, &Document::viewOptionsReplaced, this, &ViewOptionsSync::apply);
 }
 
@@ -93,11 +72,12 @@ void ViewOptionsSync::apply(const qkv::ViewOptions& view)
     selection_->setCell(static_cast<int>(view.query), static_cast<int>(view.key));
     HeadsView* heads = tabs_->headsView();
     ScoreKind kind = ScoreKind::Attention;
-    if (showFromId(QString::fromStdString(view.show), kind)) heads->setScoreKind(kind);
+    if (scoreKindFromId(QString::fromStdString(view.show), kind)) heads->setScoreKind(kind);
     ColormapName colormap = ColormapName::Viridis;
     if (colormapFromId(QString::fromStdString(view.colormap), colormap)) heads->setColormap(colormap);
     heads->setShowAverage(view.averageOfHeads);
     if (std::isfinite(view.zoom) && view.zoom > 0) heads->setZoom(view.zoom);
+    heads->setColorRange(view.colorRange);  // ignores a fixed range whose low is not below its high
     applying_ = false;
 }
 

@@ -64,7 +64,7 @@ TEST_F(SessionsTest, ASavedSessionReopensToTheSameNumbersAndView)
     window->selection()->setHead(2);
     window->selection()->setCell(1, 2);
     HeadsView* heads = window->headsView();
-    heads->setScoreKind(ScoreKind::RawScores);
+    heads->setScoreKind(ScoreKind::ScaledScores);
     heads->setColormap(ColormapName::Magma);
     heads->setShowAverage(true);
     heads->zoomBy(1);
@@ -102,7 +102,7 @@ TEST_F(SessionsTest, ASavedSessionReopensToTheSameNumbersAndView)
     EXPECT_EQ(window->selection()->head(), 2);
     EXPECT_EQ(window->selection()->queryRow(), 1);
     EXPECT_EQ(window->selection()->keyColumn(), 2);
-    EXPECT_EQ(heads->scoreKind(), ScoreKind::RawScores);
+    EXPECT_EQ(heads->scoreKind(), ScoreKind::ScaledScores);
     EXPECT_EQ(heads->colormap(), ColormapName::Magma);
     EXPECT_TRUE(heads->showAverage());
     EXPECT_DOUBLE_EQ(heads->zoom(), 1.25);

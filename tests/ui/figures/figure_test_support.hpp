@@ -1,0 +1,39 @@
+#pragma once
+// Inputs for the figure tests: small results of each mode, as a figure gets them from the app
+// or `qkv-studio figure`.
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "core/pipeline/compute.hpp"
+#include "ui/figures/figure.hpp"
+
+namespace qkv::ui::testing {
+
+inline std::shared_ptr<const qkv::Result> figureResult(qkv::AttentionMode mode = qkv::AttentionMode::Cross,
+                                                       qkv::Index d_model = 64, qkv::Index heads = 4)
+{
+    qkv::Config config;
+    config.sourceText = "the cat sat on the mat";
+    config.targetText = "le chat est assis";
+    config.mode = mode;
+    config.d_model = d_model;
+    config.headCount = heads;
+    config.seed = 7;
+    auto result = qkv::compute(config);
+    EXPECT_TRUE(result.ok()) << (result.ok() ? std::string() : result.error());
+    return result.ok() ? result.value() : nullptr;
+}
+
+inline FigureInput figureInput(qkv::AttentionMode mode = qkv::AttentionMode::Cross)
+{
+    FigureInput input;
+    input.result = figureResult(mode);
+    input.options.head = 1;
+    input.options.query = 2;
+    input.options.key = 3;
+    return input;
+}
+
+}  // namespace qkv::ui::testing

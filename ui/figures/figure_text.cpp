@@ -1,0 +1,71 @@
+#include "ui/figures/figure_text.hpp"
+
+#include <QCoreApplication>
+
+#include "ui/document/session_text.hpp"
+
+namespace qkv::ui {
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("FigureText", text); }
+
+}  // namespace
+
+QString modeTitle(qkv::AttentionMode mode)
+{
+    switch (mode) {
+    case qkv::AttentionMode::EncoderSelf: return tr("Encoder self-attention");
+    case qkv::AttentionMode::DecoderCausal: return tr("Decoder masked self-attention");
+    case qkv::AttentionMode::Cross: return tr("Cross-attention");
+    }
+    return {};
+}
+
+QString queryAxisTitle(qkv::AttentionMode mode)
+{
+    // Cross-attention: the queries come from the sentence being produced (design.md section 2).
+    return mode == qkv::AttentionMode::EncoderSelf ? tr("queries: source sentence") : tr("queries: target sentence");
+}
+
+QString keyAxisTitle(qkv::AttentionMode mode)
+{
+    return mode == qkv::AttentionMode::DecoderCausal ? tr("keys and values: target sentence")
+                                                     : tr("keys and values: source sentence");
+}
+
+QString shapeSummary(const qkv::Result& result)
+{
+    const qkv::Config& c = result.config;
+    return tr("n_q = %1, n_k = %2 · d_model = %3, h = %4, d_k = %5")
+        .arg(result.attention.queryCount())
+        .arg(result.attention.keyCount())
+        .arg(c.d_model)
+        .arg(c.headCount)
+        .arg(c.d_k());
+}
+
+QString rawScoreName() { return tr("raw score q·k"); }
+
+QString scaledScoreName() { return tr("scaled score q·k/√d_k"); }
+
+QString headTitle(int head, const QStringList& titles)
+{
+    if (head >= 0 && head < titles.size() && !titles[head].isEmpty()) return titles[head];
+    return tr("Head %1").arg(head + 1);
+}
+
+QStringList panelHeadTitles(const QStringList& origins)
+{
+    QStringList titles;
+    bool allRandom = true;
+    for (int head = 0; head < origins.size(); ++head) {
+        allRandom = allRandom && origins[head] == QStringLiteral("random");
+        titles << (origins[head].isEmpty() ? tr("Head %1").arg(head + 1) : tr("Head %1 · %2").arg(head + 1).arg(origins[head]));
+    }
+    // Plain generated heads say nothing a title should repeat h times.
+    return allRandom ? QStringList() : titles;
+}
+
+QStringList headTitlesOf(const qkv::Session& session) { return panelHeadTitles(headTitles(session)); }
+
+}  // namespace qkv::ui
