@@ -35,6 +35,7 @@ struct FigureArguments : SessionArguments {
     std::optional<std::string> show, colormap;
     std::optional<ColorRange> colorRange;
     bool average = false;
+    std::optional<std::string> pinned;  // a session whose result the compare figure subtracts
 };
 
 template <class Integer>
@@ -79,6 +80,10 @@ FigureArguments parseFigureArguments(int argc, char** argv)
         const std::string_view option = argv[i];
         if (option == "--list") a.list = true;
         else if (option == "--average") a.average = true;
+        else if (option == "--pinned") {
+            a.pinned = optionValue(argc, argv, i);
+            if (a.pinned->empty()) throw ArgumentError{"--pinned: the path is empty"};
+        }
         else if (option == "--figure") a.figure = optionValue(argc, argv, i);
         else if (option == "--format") {
             const std::string_view v = optionValue(argc, argv, i);
@@ -196,6 +201,8 @@ const char* figureUsage()
            "  --color-range RANGE        auto (0 to the 99th percentile of the weights), unit\n"
            "                             (0 to 1) or LOW:HIGH\n"
            "  --average                  add the average of the heads to the heads grid\n"
+           "  --pinned FILE              a session (.qkv.json) for the compare figure: it shows\n"
+           "                             pinned - this session's attention, head by head\n"
            "\n"
            "The session: --session FILE (a .qkv.json the app saved, with its view: head, colormap,\n"
            "colour range, ...) and/or any option of qkv-studio export that describes one (--source,\n"
@@ -237,6 +244,14 @@ int runFigureCommand(int argc, char** argv)
 
     ui::FigureInput input;
     input.result = *result;
+    if (args.pinned) {
+        // The compare figure's pinned result: another session, computed the same way.
+        Expected<Session> pinned = readSession(*args.pinned);
+        if (!pinned) return fail(1, pinned.error());
+        Expected<std::shared_ptr<const Result>> pinnedResult = compute(pinned->config, pinned->inputs());
+        if (!pinnedResult) return fail(1, *args.pinned + ": " + pinnedResult.error());
+        input.pinned = *pinnedResult;
+    }
     try {
         input.options = optionsFor(args, session, **result);
     } catch (const ArgumentError& error) {

@@ -89,19 +89,30 @@ TEST_F(FigureCli, EveryFigureInEveryFormatWithoutADisplay)
 {
     const std::vector<std::string> names = lines(figure({"--list"}).output);
     ASSERT_FALSE(names.empty());
+    // The compare figure subtracts a pinned session's attention: another seed, the same shapes.
+    const std::string pinned = path("pinned.qkv.json");
+    ASSERT_EQ(testing::run({"export", "--format", "session", "--out", pinned, "--seed", "8"}).status, 0);
+    const CommandRun unpinned = figure({"--figure", "compare", "--format", "png", "--out", path("unpinned.png")});
+    EXPECT_EQ(unpinned.status, 1);
+    EXPECT_NE(unpinned.output.find("Nothing is pinned"), std::string::npos) << unpinned.output;
+    EXPECT_FALSE(fs::exists(path("unpinned.png")));
     for (const std::string& name : names) {
         const std::string png = path(name + ".png"), svg = path(name + ".svg"), pdf = path(name + ".pdf");
-        const CommandRun a = figure({"--figure", name, "--format", "png", "--out", png, "--width", "1000", "--height", "700"});
+        const auto drawFigure = [&](std::vector<std::string> arguments) {
+            if (name == "compare") arguments.insert(arguments.end(), {"--pinned", pinned});
+            return figure(arguments);
+        };
+        const CommandRun a = drawFigure({"--figure", name, "--format", "png", "--out", png, "--width", "1000", "--height", "700"});
         ASSERT_EQ(a.status, 0) << name << ": " << a.output;
         EXPECT_EQ(a.output, "") << name;  // quiet on success
         EXPECT_EQ(pngSize(readFile(png)), (std::pair<std::uint32_t, std::uint32_t>{1000, 700})) << name;
-        const CommandRun b = figure({"--figure", name, "--format", "svg", "--out", svg});
+        const CommandRun b = drawFigure({"--figure", name, "--format", "svg", "--out", svg});
         ASSERT_EQ(b.status, 0) << name << ": " << b.output;
         const std::string svgText = readFile(svg);
         EXPECT_NE(svgText.find("<svg"), std::string::npos) << name;
         EXPECT_NE(svgText.find("<text"), std::string::npos) << name;  // text stays text
         EXPECT_NE(svgText.find("viewBox="), std::string::npos) << name;
-        const CommandRun c = figure({"--figure", name, "--format", "pdf", "--out", pdf});
+        const CommandRun c = drawFigure({"--figure", name, "--format", "pdf", "--out", pdf});
         ASSERT_EQ(c.status, 0) << name << ": " << c.output;
         const std::string pdfBytes = readFile(pdf);
         EXPECT_EQ(pdfBytes.compare(0, 5, "%PDF-"), 0) << name;

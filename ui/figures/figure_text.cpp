@@ -21,17 +21,25 @@ QString modeTitle(qkv::AttentionMode mode)
     return {};
 }
 
-QString queryAxisTitle(qkv::AttentionMode mode)
+QString querySentence(qkv::AttentionMode mode)
 {
-    // Cross-attention: the queries come from the sentence being produced (design.md section 2).
-    return mode == qkv::AttentionMode::EncoderSelf ? tr("queries: source sentence") : tr("queries: target sentence");
+    // The rule lives in core (Config::queriesFromTarget): cross-attention and the decoder take
+    // their queries from the sentence being produced (design.md section 2).
+    qkv::Config config;
+    config.mode = mode;
+    return config.queriesFromTarget() ? tr("target sentence") : tr("source sentence");
 }
 
-QString keyAxisTitle(qkv::AttentionMode mode)
+QString keySentence(qkv::AttentionMode mode)
 {
-    return mode == qkv::AttentionMode::DecoderCausal ? tr("keys and values: target sentence")
-                                                     : tr("keys and values: source sentence");
+    qkv::Config config;
+    config.mode = mode;
+    return config.keysFromTarget() ? tr("target sentence") : tr("source sentence");
 }
+
+QString queryAxisTitle(qkv::AttentionMode mode) { return tr("queries: %1").arg(querySentence(mode)); }
+
+QString keyAxisTitle(qkv::AttentionMode mode) { return tr("keys and values: %1").arg(keySentence(mode)); }
 
 QString shapeSummary(const qkv::Result& result)
 {
@@ -56,14 +64,11 @@ QString headTitle(int head, const QStringList& titles)
 
 QStringList panelHeadTitles(const QStringList& origins)
 {
+    // Every head's title says what it is (issue 7, section 3), "random" included.
     QStringList titles;
-    bool allRandom = true;
-    for (int head = 0; head < origins.size(); ++head) {
-        allRandom = allRandom && origins[head] == QStringLiteral("random");
+    for (int head = 0; head < origins.size(); ++head)
         titles << (origins[head].isEmpty() ? tr("Head %1").arg(head + 1) : tr("Head %1 · %2").arg(head + 1).arg(origins[head]));
-    }
-    // Plain generated heads say nothing a title should repeat h times.
-    return allRandom ? QStringList() : titles;
+    return titles;
 }
 
 QStringList headTitlesOf(const qkv::Session& session) { return panelHeadTitles(headTitles(session)); }

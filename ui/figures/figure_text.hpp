@@ -14,6 +14,9 @@ namespace qkv::ui {
 QString modeTitle(qkv::AttentionMode mode);
 // The axis of the rows (queries) and of the columns (keys and values), naming the sentence each
 // comes from in this mode: "queries: target sentence", "keys and values: source sentence".
+// "target sentence" / "source sentence": where the queries (keys and values) come from.
+QString querySentence(qkv::AttentionMode mode);
+QString keySentence(qkv::AttentionMode mode);
 QString queryAxisTitle(qkv::AttentionMode mode);
 QString keyAxisTitle(qkv::AttentionMode mode);
 // "n_q = 7, n_k = 6 · d_model = 64, h = 4, d_k = 16"
@@ -27,8 +30,7 @@ QString scaledScoreName();  // "scaled score q·k/√d_k"
 // "Head 2" or, with a title for it, "Head 2 · same meaning" (heads numbered from 1).
 QString headTitle(int head, const QStringList& titles);
 // Panel titles from what each head is (session_text.hpp's headTitles: "same meaning",
-// "random", ...): "Head 1 · same meaning", "Head 2 · random", ...; empty when every head is a
-// generated random one (then titles are "Head i").
+// "random", ...): "Head 1 · same meaning", "Head 2 · random", ... (an empty origin: "Head i").
 QStringList panelHeadTitles(const QStringList& origins);
 QStringList headTitlesOf(const qkv::Session& session);
 

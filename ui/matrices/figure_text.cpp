@@ -1,5 +1,7 @@
 #include "ui/matrices/figure_text.hpp"
 
+#include "ui/figures/figure_text.hpp"
+
 #include <QCoreApplication>
 
 #include <cmath>
@@ -11,33 +13,16 @@ QString tr(const char* text) { return QCoreApplication::translate("FigureText", 
 
 }  // namespace
 
-QString modeTitle(qkv::AttentionMode mode)
-{
-    switch (mode) {
-    case qkv::AttentionMode::EncoderSelf:
-        return tr("Encoder self-attention");
-    case qkv::AttentionMode::DecoderCausal:
-        return tr("Decoder masked self-attention");
-    case qkv::AttentionMode::Cross:
-        return tr("Cross-attention");
-    }
-    return {};
-}
+// The mode's words have one home (ui/figures/figure_text.hpp); these keep the views' spelling.
+QString modeTitle(qkv::AttentionMode mode) { return qkv::ui::modeTitle(mode); }
 
-// Config::queriesFromTarget() and keysFromTarget(), by mode.
-QString querySentence(qkv::AttentionMode mode)
-{
-    return mode != qkv::AttentionMode::EncoderSelf ? tr("target sentence") : tr("source sentence");
-}
+QString querySentence(qkv::AttentionMode mode) { return qkv::ui::querySentence(mode); }
 
-QString keySentence(qkv::AttentionMode mode)
-{
-    return mode == qkv::AttentionMode::DecoderCausal ? tr("target sentence") : tr("source sentence");
-}
+QString keySentence(qkv::AttentionMode mode) { return qkv::ui::keySentence(mode); }
 
-QString queryAxisTitle(const qkv::Config& config) { return tr("queries: %1").arg(querySentence(config.mode)); }
+QString queryAxisTitle(const qkv::Config& config) { return qkv::ui::queryAxisTitle(config.mode); }
 
-QString keyAxisTitle(const qkv::Config& config) { return tr("keys and values: %1").arg(keySentence(config.mode)); }
+QString keyAxisTitle(const qkv::Config& config) { return qkv::ui::keyAxisTitle(config.mode); }
 
 QString headName(qkv::Index head) { return tr("Head %1").arg(head + 1); }
 

@@ -96,7 +96,11 @@ MatricesGeometry matricesGeometry(const QRectF& target, const MatricesModel& mod
     const QRectF area = target.adjusted(kMargin, kMargin, -kMargin, -kMargin);
     g.title = QRectF(area.left(), area.top(), area.width(), line * 1.3);
     g.subtitle = QRectF(area.left(), g.title.bottom(), area.width(), line);
-    const double legendHeight = line * 2.6;
+    // The colour bars' labels may wrap: their height comes from the legend painter itself (the
+    // longest weight label: head numbers of two digits, saturating).
+    const double legendHeight =
+        std::max(horizontalLegendHeight(metrics, area.width() * 0.52, tr("value ÷ its matrix's max |value|")),
+                 horizontalLegendHeight(metrics, area.width() * 0.44, tr("attention weight in A_%1%2").arg(88).arg(tr(" (saturates)"))));
     const double top = g.subtitle.bottom() + 6;
     const double bottom = area.bottom() - legendHeight - 6;
     g.signedLegend = QRectF(area.left(), bottom + 6, area.width() * 0.52, legendHeight);

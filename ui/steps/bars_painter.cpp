@@ -21,7 +21,8 @@ double labelsHeight(const BarsStyle& style, const QFontMetricsF& metrics)
     if (style.labels.isEmpty()) return 0;
     double widest = 0;
     for (const QString& label : style.labels) widest = std::max(widest, metrics.horizontalAdvance(label));
-    return std::min(widest, metrics.averageCharWidth() * 9) + 6;
+    // The highlighted label is drawn bold, up to ~10% wider; longer labels than 9 characters elide.
+    return std::min(widest * 1.1, metrics.averageCharWidth() * 9) + 6;
 }
 
 }  // namespace
@@ -144,9 +145,11 @@ void paintBars(QPainter& painter, const QRectF& target, const std::vector<float>
             }
             painter.translate(plot.left() + (i + 0.5) * g.slot, g.labels.top() + 2);
             painter.rotate(-90);
-            painter.drawText(QRectF(-width, -metrics.height() / 2, width, metrics.height()),
+            // Elided with the font it is drawn in: a bold label is wider.
+            const QFontMetricsF drawn(painter.font(), painter.device());
+            painter.drawText(QRectF(-width, -drawn.height() / 2, width, drawn.height()),
                              Qt::AlignRight | Qt::AlignVCenter,
-                             metrics.elidedText(style.labels[i], Qt::ElideRight, width));
+                             drawn.elidedText(style.labels[i], Qt::ElideRight, width));
             painter.restore();
         }
     }

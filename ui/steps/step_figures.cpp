@@ -337,9 +337,13 @@ std::vector<Figure> stepsFigures()
     figure.unavailable = [](const FigureInput& input) {
         if (!input.result) return tr("No result yet.");
         const qkv::AttentionResult& a = input.result->attention;
-        if (input.options.head >= a.headCount() || input.options.query >= a.queryCount() ||
-            input.options.key >= a.keyCount())
-            return tr("The selected head, query or key is outside this result.");
+        // Heads are numbered from 1 for people, positions from 0 (docs/figures.md).
+        if (input.options.head < 0 || input.options.head >= a.headCount())
+            return tr("There is no head %1: this result has %2 heads.").arg(input.options.head + 1).arg(a.headCount());
+        if (input.options.query < 0 || input.options.query >= a.queryCount())
+            return tr("There is no query position %1: this result has %2 queries (from 0).").arg(input.options.query).arg(a.queryCount());
+        if (input.options.key < 0 || input.options.key >= a.keyCount())
+            return tr("There is no key position %1: this result has %2 keys (from 0).").arg(input.options.key).arg(a.keyCount());
         return QString();
     };
     figure.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {

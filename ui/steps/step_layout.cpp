@@ -98,25 +98,35 @@ double stackMinimum(const std::vector<StackItem>& items)
 }
 void stack(const QRectF& column, std::vector<StackItem>& items)
 {
-    // Items at their maximum give the rest of their share to the others.
-    std::vector<bool> capped(items.size(), false);
+    // The weighted items share what the fixed parts leave. An item whose share would be below its
+    // minimum (or above its maximum) is held there, and the others share the rest again, so the
+    // items never take more than the column when it has at least the stack's minimum.
+    enum class Held { No, AtMinimum, AtMaximum };
+    std::vector<Held> held(items.size(), Held::No);
+    const auto heldHeight = [&](std::size_t i) {
+        return held[i] == Held::AtMinimum ? items[i].minimum : held[i] == Held::AtMaximum ? items[i].maximum : 0.0;
+    };
     double share = 0;
-    for (int pass = 0; pass < 3; ++pass) {
+    for (std::size_t pass = 0; pass <= items.size(); ++pass) {
         double fixed = 0, weights = 0;
         for (std::size_t i = 0; i < items.size(); ++i) {
-            fixed += items[i].fixed + (capped[i] ? items[i].maximum : 0);
-            if (!capped[i]) weights += items[i].weight;
+            fixed += items[i].fixed + heldHeight(i);
+            if (held[i] == Held::No) weights += items[i].weight;
         }
         share = weights > 0 ? std::max(0.0, column.height() - fixed) / weights : 0;
         bool changed = false;
-        for (std::size_t i = 0; i < items.size(); ++i)
-            if (!capped[i] && items[i].weight * share > items[i].maximum) capped[i] = changed = true;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            if (held[i] != Held::No || items[i].weight <= 0) continue;
+            const double grown = items[i].weight * share;
+            if (grown > items[i].maximum) held[i] = Held::AtMaximum, changed = true;
+            else if (grown < items[i].minimum) held[i] = Held::AtMinimum, changed = true;
+        }
         if (!changed) break;
     }
     double y = column.top();
     for (std::size_t i = 0; i < items.size(); ++i) {
         StackItem& item = items[i];
-        const double grown = capped[i] ? item.maximum : item.weight * share;
+        const double grown = held[i] != Held::No ? heldHeight(i) : item.weight * share;
         const double height = item.fixed + std::max(item.minimum, grown);
         if (item.out) *item.out = QRectF(column.left(), y, column.width(), height);
         y += height;

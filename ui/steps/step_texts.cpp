@@ -1,6 +1,7 @@
 // The words of the step figure (step_figures.hpp): names and formulas with the core's numbers.
 #include <QCoreApplication>
 
+#include "ui/figures/figure_text.hpp"
 #include "ui/matrices/figure_text.hpp"
 #include "ui/steps/step_figures.hpp"
 
@@ -60,16 +61,18 @@ StepTexts stepTexts(const StepNumbers& n)
     if (n.rotary) t.formulas[1] += tr(", then rotated by its position %1 (dotted: before rotation)").arg(n.key);
 
     t.names[2] = tr("③ Element-wise product q_i ⊙ k_j, summed");
-    t.formulas[2] = tr("raw score q·k = Σ (q_i ⊙ k_j) = %1").arg(figuretext::number(n.dotProduct));
+    // One name per quantity (ui/figures/figure_text.hpp): raw score q·k, scaled score q·k/√d_k.
+    t.formulas[2] = tr("%1 = Σ (q_i ⊙ k_j) = %2").arg(rawScoreName(), figuretext::number(n.dotProduct));
     if (n.rotary) t.formulas[2] += tr(" (the scores use the rotated q and k)");
 
     t.names[3] = tr("④ Scale");
     if (n.scaled)
         t.formulas[3] =
-            tr("scaled score = q·k / √d_k = %1 / %2 = %3")
-                .arg(figuretext::number(n.dotProduct), figuretext::number(n.sqrtDk), figuretext::number(n.scaledScore));
+            tr("%1 = %2 / %3 = %4")
+                .arg(scaledScoreName(), figuretext::number(n.dotProduct), figuretext::number(n.sqrtDk),
+                     figuretext::number(n.scaledScore));
     else
-        t.formulas[3] = tr("no 1/√d_k (this layer does not scale): scaled score = raw score = %1")
+        t.formulas[3] = tr("no 1/√d_k (this layer does not scale): scaled score = raw score q·k = %1")
                             .arg(figuretext::number(n.scaledScore));
 
     t.names[4] = tr("⑤ Mask");

@@ -104,7 +104,10 @@ void StepView::updateMinimumSize()
 {
     // The smallest size at which the figure is not crowded at the width it has (one or two
     // columns); the scroll area scrolls below it.
-    const double width = std::max(scroll_->viewport()->width(), 200);
+    // Laid out for the width left once the vertical scroll bar shows: else a two-column layout
+    // that needs the bar would narrow itself into one taller column than the minimum allows.
+    const int bar = scroll_->verticalScrollBar()->isVisible() ? 0 : scroll_->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    const double width = std::max(scroll_->viewport()->width() - bar, 200);
     const QSizeF minimum =
         stepGeometry(QRectF(0, 0, width, 800), numbers_, QFontMetricsF(canvas_->font(), canvas_)).minimumSize;
     const QSize size(static_cast<int>(std::ceil(minimum.width())), static_cast<int>(std::ceil(minimum.height())));

@@ -176,9 +176,11 @@ TEST(FigureRegistry, NamesAreUniqueAndEveryFigureIsComplete)
     }
     for (const char* name : {"heads", "head", "steps", "factored", "factor-product", "spectrum", "fused-layout",
                              "equivalence", "comparison", "score-path", "layer-parameters", "parameters-vs-h",
-                             "score-flops"})
+                             "score-flops", "head-statistics", "matrices", "qk-map", "qk-map-heads", "compare",
+                             "compare-heads"})
         EXPECT_NE(findFigure(QString::fromLatin1(name)), nullptr) << name;
-    EXPECT_EQ(figureNamesOfView(QStringLiteral("heads")), (QStringList{QStringLiteral("heads"), QStringLiteral("head")}));
+    EXPECT_EQ(figureNamesOfView(QStringLiteral("heads")),
+              (QStringList{QStringLiteral("heads"), QStringLiteral("head"), QStringLiteral("head-statistics")}));
     EXPECT_EQ(findFigure(QStringLiteral("no-such-figure")), nullptr);
 }
 

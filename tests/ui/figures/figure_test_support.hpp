@@ -12,7 +12,8 @@
 namespace qkv::ui::testing {
 
 inline std::shared_ptr<const qkv::Result> figureResult(qkv::AttentionMode mode = qkv::AttentionMode::Cross,
-                                                       qkv::Index d_model = 64, qkv::Index heads = 4)
+                                                       qkv::Index d_model = 64, qkv::Index heads = 4,
+                                                       std::uint64_t seed = 7)
 {
     qkv::Config config;
     config.sourceText = "the cat sat on the mat";
@@ -20,7 +21,7 @@ inline std::shared_ptr<const qkv::Result> figureResult(qkv::AttentionMode mode =
     config.mode = mode;
     config.d_model = d_model;
     config.headCount = heads;
-    config.seed = 7;
+    config.seed = seed;
     auto result = qkv::compute(config);
     EXPECT_TRUE(result.ok()) << (result.ok() ? std::string() : result.error());
     return result.ok() ? result.value() : nullptr;
@@ -30,6 +31,8 @@ inline FigureInput figureInput(qkv::AttentionMode mode = qkv::AttentionMode::Cro
 {
     FigureInput input;
     input.result = figureResult(mode);
+    // The compare figures' pinned result: the same shapes, other weights.
+    input.pinned = figureResult(mode, 64, 4, 8);
     input.options.head = 1;
     input.options.query = 2;
     input.options.key = 3;

@@ -76,7 +76,8 @@ TEST(StepView, ShowsTheCoreNumbersFromQAndKToTheOutputRow)
     ShownStepView s(crossConfig());
     s.select(2, 3, 1);
     expectEndToEndNumbers(s.view, *s.result, 2, 3, 1);
-    EXPECT_TRUE(s.view.scaleText().contains(QStringLiteral("/ √d_k")));
+    // The paper's name of the quantity, then the division with its numbers.
+    EXPECT_TRUE(s.view.scaleText().startsWith(QStringLiteral("scaled score q·k/√d_k = "))) << s.view.scaleText().toStdString();
     EXPECT_TRUE(s.view.texts().title.contains(QStringLiteral("Head 3")));
 }
 

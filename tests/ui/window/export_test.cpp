@@ -45,7 +45,7 @@ TEST_F(WindowTest, EachTabExportsItsOwnFigures)
     window->tabs()->setCurrentWidget(window->tabs()->headsView());
     QStringList names;
     for (const Figure* f : actions->figuresOf()) names << f->name;
-    EXPECT_EQ(names, (QStringList{QStringLiteral("heads"), QStringLiteral("head")}));
+    EXPECT_EQ(names, (QStringList{QStringLiteral("heads"), QStringLiteral("head"), QStringLiteral("head-statistics")}));
     window->tabs()->setCurrentWidget(window->tabs()->factoredView());
     names.clear();
     for (const Figure* f : actions->figuresOf()) names << f->name;
