@@ -31,3 +31,7 @@ figure equivalence --figure equivalence
 # What it costs, at BERT-base's shape.
 figure comparison --figure comparison --d-model 768 --heads 12
 figure parameters-vs-h --figure parameters-vs-h --d-model 768 --heads 12
+# The layer views: the paper's Figure 2 live, the Q/K maps, the per-head statistics.
+figure matrices --figure matrices --head 1
+figure qk-map-heads --figure qk-map-heads
+figure head-statistics --figure head-statistics
