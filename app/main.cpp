@@ -46,13 +46,16 @@ int main(int argc, char** argv)
         return 0;
     }
     if (command == "--help" || command == "-h") {
-        std::printf("Usage: qkv-studio            open the desktop app on the built-in example\n"
+        std::printf("Usage: qkv-studio            open the desktop app where you left it (first time: an example)\n"
+                    "       qkv-studio FILE.qkv.json  open the desktop app on a saved session\n"
                     "       qkv-studio export ...  compute and write attention without a display\n"
                     "       qkv-studio figure ...  draw a figure (PNG, SVG, PDF) without a display\n\n%s",
                     qkv::app::exportUsage());
         return 0;
     }
-    if (!command.empty()) {
+    // A session to open: anything ending in .json (a typo of a command stays an unknown command).
+    const bool sessionFile = command.size() > 5 && command.substr(command.size() - 5) == ".json";
+    if (!command.empty() && !sessionFile) {
         std::fprintf(stderr, "qkv-studio: unknown command '%s' (try qkv-studio --help)\n", argv[1]);
         return 2;
     }
@@ -62,7 +65,7 @@ int main(int argc, char** argv)
         return 1;
     }
 #ifdef QKV_HAVE_UI
-    return qkv::ui::runGui(argc, argv);
+    return qkv::ui::runGui(argc, argv, sessionFile ? QString::fromLocal8Bit(argv[1]) : QString());
 #else
     std::fprintf(stderr, "qkv-studio: built without the desktop app (QKV_BUILD_UI=OFF); use qkv-studio export\n");
     return 1;

@@ -2,13 +2,15 @@
 
 #include <QApplication>
 #include <QIcon>
+#include <QTimer>
 
 #include "ui/document/compute_threads.hpp"
+#include "ui/mainwindow/document_files.hpp"
 #include "ui/mainwindow/main_window.hpp"
 
 namespace qkv::ui {
 
-int runGui(int& argc, char** argv)
+int runGui(int& argc, char** argv, const QString& sessionFile)
 {
     QApplication::setHighDpiScaleFactorRoundingPolicy(Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
     QApplication app(argc, argv);
@@ -20,6 +22,8 @@ int runGui(int& argc, char** argv)
     useOneEigenThreadPerComputation();
     MainWindow window;
     window.show();
+    if (!sessionFile.isEmpty())
+        QTimer::singleShot(0, &window, [&window, sessionFile] { window.files()->openFile(sessionFile); });
     return QApplication::exec();
 }
 

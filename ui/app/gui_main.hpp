@@ -1,4 +1,6 @@
 #pragma once
+
+#include <QString>
 // The desktop application's entry point, called by app/main.cpp (which handles `export` and the
 // no-display case itself).
 
@@ -6,6 +8,8 @@ namespace qkv::ui {
 
 // Creates the QApplication and the main window (last session, or the built-in example) and
 // runs the event loop. Returns the exit status.
-int runGui(int& argc, char** argv);
+// `sessionFile`, when not empty, is opened once the window shows (a bad file is reported in the
+// status bar; unsaved work restored from the autosave is asked about first).
+int runGui(int& argc, char** argv, const QString& sessionFile = {});
 
 }  // namespace qkv::ui
