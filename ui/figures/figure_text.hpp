@@ -5,6 +5,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <vector>
+
 #include "core/pipeline/compute.hpp"
 #include "core/session/session.hpp"
 
@@ -28,8 +30,9 @@ QString scaledScoreName();  // "scaled score q·k/√d_k"
 QString headTitle(int head, const QStringList& titles);
 // Panel titles from what each head is (session_text.hpp's headTitles: "same meaning",
 // "random", ...): "Head 1 · same meaning", "Head 2 · random", ...; empty when every head is a
-// generated random one (then titles are "Head i").
-QStringList panelHeadTitles(const QStringList& origins);
+// generated random one (then titles are "Head i"). A head in `ablated` (0-based) is switched
+// off: its title ends in " · off" (issue 7, section 5), and titles are never empty then.
+QStringList panelHeadTitles(const QStringList& origins, const std::vector<qkv::Index>& ablated = {});
 QStringList headTitlesOf(const qkv::Session& session);
 
 }  // namespace qkv::ui
