@@ -31,27 +31,49 @@ void paintAblationPanel(QPainter& painter, const QRectF& rect, const HeadWeights
     const qkv::Result& r = model.result();
     const qkv::AblationEffects* e = model.effects();
     double y = rect.top();
-    const auto row = [&](double height = 0) {
-        const QRectF band(rect.left(), y, rect.width(), height > 0 ? height : line);
-        y += band.height();
-        return band;
+    const auto wrapped = [&](const QFont& font, const QString& words) {
+        y += drawWrappedText(painter, QPointF(rect.left(), y), rect.width(), Qt::AlignLeft | Qt::AlignTop, font, words);
     };
     painter.setPen(options.text);
-    drawFittedText(painter, row(), Qt::AlignLeft | Qt::AlignVCenter, bold, tr("Switching one head off (ablation)"));
+    wrapped(bold, tr("Switching one head off (ablation)"));
     if (!e) {
         painter.setPen(muted);
-        drawFittedText(painter, row(), Qt::AlignLeft | Qt::AlignVCenter, options.font, model.effectsError());
+        wrapped(options.font, model.effectsError());
         return;
     }
     const qkv::Index query = std::clamp<qkv::Index>(options.query, 0, std::max<qkv::Index>(0, e->changeNorm.rows() - 1));
     const QString token = figuretext::token(r.queryLabels, query);
-    drawFittedText(painter, row(), Qt::AlignLeft | Qt::AlignVCenter, options.font,
-                   tr("‖Δoutput‖ / ‖output‖ of query %1 when one head alone is off").arg(token));
+    wrapped(options.font, tr("‖Δoutput‖ / ‖output‖ of query %1 when one head alone is off").arg(token));
     y += 4;
+
+    // The sentences under the bars, measured first so the bars take what is left.
+    const qkv::Index most = query < static_cast<qkv::Index>(e->mostImportantHead.size())
+                                ? e->mostImportantHead[static_cast<std::size_t>(query)]
+                                : -1;
+    struct Sentence {
+        QFont font;
+        bool strong;
+        QString text;
+    };
+    std::vector<Sentence> sentences{{bold, true, ablationSentence(model, model.head(), query)}};
+    if (most >= 0)
+        sentences.push_back({options.font, true,
+                             tr("Head %1 matters most for %2 (%3)")
+                                 .arg(most + 1)
+                                 .arg(token, percentText(e->relativeChange(query, most)))});
+    sentences.push_back({options.font, false,
+                         tr("Head %1 over every query: %2 on average")
+                             .arg(model.head() + 1)
+                             .arg(percentText(e->meanRelativeChange(model.head())))});
+    if (std::any_of(e->ablated.begin(), e->ablated.end(), [](bool b) { return b; }))
+        sentences.push_back({options.font, false,
+                             tr("The heads switched off now move %1's output by %2")
+                                 .arg(token, percentText(e->currentRelativeChange(query)))});
+    double footer = 8;
+    for (const Sentence& s : sentences) footer += wrappedTextHeight(painter, rect.width(), s.font, s.text);
 
     // The bars: one per head.
     const qkv::Index h = e->headCount();
-    const double footer = 4 * line + 8;
     const double barsHeight = std::max(2.0 * h, rect.bottom() - y - footer);
     const double pitch = std::min(line * 1.5, barsHeight / static_cast<double>(std::max<qkv::Index>(h, 1)));
     const qkv::Index labelStep = pitch >= line ? 1 : static_cast<qkv::Index>(std::ceil(line / pitch));
@@ -63,9 +85,6 @@ void paintAblationPanel(QPainter& painter, const QRectF& rect, const HeadWeights
     for (qkv::Index i = 0; i < h; ++i)
         if (std::isfinite(e->relativeChange(query, i))) largest = std::max(largest, e->relativeChange(query, i));
     const double scale = largest > 0 ? largest : 1.0;
-    const qkv::Index most = query < static_cast<qkv::Index>(e->mostImportantHead.size())
-                                ? e->mostImportantHead[static_cast<std::size_t>(query)]
-                                : -1;
     for (qkv::Index i = 0; i < h; ++i) {
         const double top = y + static_cast<double>(i) * pitch;
         const double value = e->relativeChange(query, i);
@@ -85,22 +104,10 @@ void paintAblationPanel(QPainter& painter, const QRectF& rect, const HeadWeights
     y += pitch * static_cast<double>(h) + 6;
 
     // The sentences.
-    painter.setPen(options.text);
-    drawFittedText(painter, row(), Qt::AlignLeft | Qt::AlignVCenter, bold, ablationSentence(model, model.head(), query));
-    if (most >= 0)
-        drawFittedText(painter, row(), Qt::AlignLeft | Qt::AlignVCenter, options.font,
-                       tr("Head %1 matters most for %2 (%3)")
-                           .arg(most + 1)
-                           .arg(token, percentText(e->relativeChange(query, most))));
-    painter.setPen(muted);
-    drawFittedText(painter, row(), Qt::AlignLeft | Qt::AlignVCenter, options.font,
-                   tr("Head %1 over every query: %2 on average")
-                       .arg(model.head() + 1)
-                       .arg(percentText(e->meanRelativeChange(model.head()))));
-    if (std::any_of(e->ablated.begin(), e->ablated.end(), [](bool b) { return b; }))
-        drawFittedText(painter, row(), Qt::AlignLeft | Qt::AlignVCenter, options.font,
-                       tr("The heads switched off now move %1's output by %2")
-                           .arg(token, percentText(e->currentRelativeChange(query))));
+    for (const Sentence& s : sentences) {
+        painter.setPen(s.strong ? options.text : muted);
+        wrapped(s.font, s.text);
+    }
 }
 
 }  // namespace qkv::ui

@@ -28,4 +28,23 @@ void drawFittedText(QPainter& painter, const QRectF& rect, int flags, const QFon
     painter.setFont(saved);
 }
 
+double wrappedTextHeight(const QPainter& painter, double width, const QFont& font, const QString& text)
+{
+    if (text.isEmpty() || width <= 0) return 0;
+    const QFontMetricsF metrics(font, painter.device());
+    return metrics.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, text).height();
+}
+
+double drawWrappedText(QPainter& painter, const QPointF& topLeft, double width, int flags, const QFont& font,
+                       const QString& text)
+{
+    const double height = wrappedTextHeight(painter, width, font, text);
+    if (height <= 0) return 0;
+    const QFont saved = painter.font();
+    painter.setFont(font);
+    painter.drawText(QRectF(topLeft, QSizeF(width, height)), flags | Qt::TextWordWrap, text);
+    painter.setFont(saved);
+    return height;
+}
+
 }  // namespace qkv::ui

@@ -15,4 +15,10 @@ namespace qkv::ui {
 // painter's font.
 void drawFittedText(QPainter& painter, const QRectF& rect, int flags, const QFont& font, const QString& text);
 
+// The height `text` needs when word-wrapped to `width` in `font` on the painter's device.
+double wrappedTextHeight(const QPainter& painter, double width, const QFont& font, const QString& text);
+// Draws `text` word-wrapped from `topLeft` across `width`; returns the height used.
+double drawWrappedText(QPainter& painter, const QPointF& topLeft, double width, int flags, const QFont& font,
+                       const QString& text);
+
 }  // namespace qkv::ui

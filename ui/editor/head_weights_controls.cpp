@@ -11,8 +11,6 @@
 #include <QSpinBox>
 #include <QToolButton>
 
-#include <limits>
-
 #include "ui/document/document.hpp"
 #include "ui/document/head_actions.hpp"
 #include "ui/document/head_selection.hpp"
@@ -28,9 +26,12 @@ QWidget* HeadWeightsView::makeControls()
     auto* rows = new QVBoxLayout(box);
     rows->setContentsMargins(0, 0, 0, 0);
     rows->setSpacing(4);
+    // Three short rows rather than two long ones: the tab is ~650 px wide in a 1000 px window.
     auto* top = new QHBoxLayout;
+    auto* middle = new QHBoxLayout;
     auto* bottom = new QHBoxLayout;
     rows->addLayout(top);
+    rows->addLayout(middle);
     rows->addLayout(bottom);
     const auto label = [this](const QString& text, QWidget* buddy) {
         auto* l = new QLabel(text, this);
@@ -38,7 +39,8 @@ QWidget* HeadWeightsView::makeControls()
         return l;
     };
 
-    // Row 1: the head, the block, the head-wide actions.
+    // Row 1: the head, the block, scale, zero, swap. Row 2: preset, switch, re-randomise, copy.
+    // Row 3: the clicked cell, painting, what switching this head off changes.
     headBox_->setToolTip(tr("The head whose weights are shown and edited ([ and ] anywhere)"));
     connect(headBox_, &QComboBox::activated, this, [this](int index) { selection()->setHead(index); });
     top->addWidget(label(tr("H&ead"), headBox_));
@@ -52,6 +54,7 @@ QWidget* HeadWeightsView::makeControls()
     factorBox_->setRange(-100.0, 100.0);
     factorBox_->setDecimals(3);
     factorBox_->setValue(2.0);
+    factorBox_->setMaximumWidth(100);
     factorBox_->setPrefix(QStringLiteral("× "));
     factorBox_->setToolTip(tr("The factor Scale multiplies the block by"));
     top->addWidget(factorBox_);
@@ -74,16 +77,15 @@ QWidget* HeadWeightsView::makeControls()
         if (head() < document_->config().headCount) fillPresetMenu(presets, document_, head());
     });
     presetButton_->setMenu(presets);
-    top->addWidget(presetButton_);
+    top->addStretch(1);
+    middle->addWidget(presetButton_);
     switchOffButton_->setText(tr("Switch o&ff"));
     switchOffButton_->setCheckable(true);
     switchOffButton_->setToolTip(tr("Zero the head's block of Concat before W^O (head ablation)"));
     connect(switchOffButton_, &QToolButton::clicked, this,
             [this](bool off) { setHeadSwitchedOff(*document_, head(), off); });
-    top->addWidget(switchOffButton_);
-    top->addStretch(1);
-
-    // Row 2: the cell, re-randomise, copy.
+    middle->addWidget(switchOffButton_);
+    middle->addSpacing(12);
     cellLabel_->setMinimumWidth(cellLabel_->fontMetrics().horizontalAdvance(QStringLiteral("W_16^Q[1023, 63] =")));
     bottom->addWidget(cellLabel_);
     valueBox_->setRange(-1e6, 1e6);
@@ -100,27 +102,31 @@ QWidget* HeadWeightsView::makeControls()
     paintButton_->setText(tr("P&aint"));
     paintButton_->setCheckable(true);
     bottom->addWidget(paintButton_);
-    bottom->addSpacing(12);
-    seedBox_->setRange(0, std::numeric_limits<int>::max());
+    seedBox_->setRange(0, 99'999'999);
+    seedBox_->setMaximumWidth(110);
     seedBox_->setValue(1);
     seedBox_->setToolTip(tr("The seed for the head's new random weights"));
-    bottom->addWidget(label(tr("S&eed"), seedBox_));
-    bottom->addWidget(seedBox_);
+    middle->addWidget(label(tr("S&eed"), seedBox_));
+    middle->addWidget(seedBox_);
     rerandomiseButton_->setToolTip(tr("New random W_i^Q, W_i^K, W_i^V and W_i^O from the seed (one undo step)"));
     connect(rerandomiseButton_, &QPushButton::clicked, this, [this] {
         rerandomiseHeadWeights(*document_, head(), static_cast<std::uint64_t>(seedBox_->value()));
         seedBox_->setValue(seedBox_->value() + 1 < seedBox_->maximum() ? seedBox_->value() + 1 : 0);
     });
-    bottom->addWidget(rerandomiseButton_);
-    bottom->addSpacing(12);
+    middle->addWidget(rerandomiseButton_);
+    middle->addSpacing(12);
     copyButton_->setToolTip(tr("Copy this head's four blocks (and biases) onto the chosen head (one undo step)"));
     connect(copyButton_, &QPushButton::clicked, this, [this] {
         copyHeadOnto(*document_, head(), static_cast<qkv::Index>(copyTargetBox_->currentIndex()));
     });
-    bottom->addWidget(copyButton_);
-    bottom->addWidget(copyTargetBox_);
+    middle->addWidget(copyButton_);
+    middle->addWidget(copyTargetBox_);
+    middle->addStretch(1);
     bottom->addSpacing(12);
+    // The ablation sentence must never widen the tab: it wraps, and the panel repeats it.
     ablationLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    ablationLabel_->setWordWrap(true);
+    ablationLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     bottom->addWidget(ablationLabel_, 1);
     return box;
 }

@@ -154,8 +154,12 @@ void paintHeadWeights(QPainter& painter, const QRectF& target, const HeadWeights
         painter.setPen(text);
         drawFittedText(painter, QRectF(labels.left(), labels.top(), labels.width(), third), Qt::AlignCenter, bold,
                        model.name(m));
+        // "d_model × d_k = 64 × 16", or just "64 × 16" where that would have to shrink.
+        const QString shape = metrics.horizontalAdvance(model.shapeText(m)) + 2 <= labels.width()
+                                  ? model.shapeText(m)
+                                  : figuretext::shape(model.rows(m), model.columns(m));
         drawFittedText(painter, QRectF(labels.left(), labels.top() + third, labels.width(), third), Qt::AlignCenter,
-                       options.font, model.shapeText(m));
+                       options.font, shape);
         painter.setPen(muted);
         drawFittedText(painter, QRectF(labels.left(), labels.top() + 2 * third, labels.width(), third), Qt::AlignCenter,
                        options.font, QStringLiteral("±%1").arg(figuretext::number(picture.maxValue)));

@@ -13,8 +13,6 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include <limits>
-
 #include "ui/document/document.hpp"
 #include "ui/document/head_actions.hpp"
 #include "ui/document/head_selection.hpp"
@@ -37,7 +35,7 @@ HeadWeightsView::HeadWeightsView(Document* document, HeadSelection* selection, Q
 {
     canvas_->setFocusPolicy(Qt::StrongFocus);
     canvas_->setAccessibleName(tr("The selected head's weights"));
-    canvas_->setMinimumHint(QSize(520, 360));
+    canvas_->setMinimumHint(QSize(420, 320));
     canvas_->setPaint([this](QPainter& painter, const QRectF& rect) {
         if (!model_) {
             painter.setPen(palette().color(QPalette::PlaceholderText));

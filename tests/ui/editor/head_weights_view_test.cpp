@@ -60,6 +60,8 @@ TEST_F(HeadWeightsViewTest, ShowsTheHeadsFourBlocksAsTheCoreHasThem)
     EXPECT_EQ(m.shapeText(qkv::HeadMatrix::Output), QStringLiteral("d_k × d_model = 8 × 32"));
     EXPECT_EQ(f.view.title(), QStringLiteral("&Weights"));
     EXPECT_EQ(f.view.figureNames(), QStringList{QStringLiteral("head-weights")});
+    // Fits the tab of a 1000 px window (the controls panel takes ~340 px).
+    EXPECT_LE(f.view.minimumSizeHint().width(), 640);
 }
 
 TEST_F(HeadWeightsViewTest, ScaleAndZeroAreTheCoresScale)
