@@ -41,7 +41,8 @@ QWidget* HeadWeightsView::makeControls()
 
     // Row 1: the head, the block, scale, zero, swap. Row 2: preset, switch, re-randomise, copy.
     // Row 3: the clicked cell, painting, what switching this head off changes.
-    headBox_->setToolTip(tr("The head whose weights are shown and edited ([ and ] anywhere)"));
+    headBox_->setToolTip(tr("The head whose weights are shown and edited"));
+    headBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     connect(headBox_, &QComboBox::activated, this, [this](int index) { selection()->setHead(index); });
     top->addWidget(label(tr("H&ead"), headBox_));
     top->addWidget(headBox_);
