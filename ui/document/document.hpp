@@ -45,6 +45,9 @@ enum class EditKey {
     RopeBase,
     TokenScale,
     Weights,
+    // The weights editor's painting alternates Weights and WeightsStroke between strokes, so
+    // that each stroke is one undo step and two strokes never merge.
+    WeightsStroke,
 };
 
 class Document : public QObject {

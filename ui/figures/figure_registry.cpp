@@ -9,6 +9,7 @@
 
 #include "ui/compare/compare_figures.hpp"
 #include "ui/comparison/comparison_figures.hpp"
+#include "ui/editor/head_weights_figures.hpp"
 #include "ui/factored/factored_figures.hpp"
 #include "ui/heads/head_statistics_figures.hpp"
 #include "ui/heads/heads_figures.hpp"
@@ -53,6 +54,7 @@ const std::vector<Figure>& allFigures()
         compareFigures(),         // ui/compare/compare_figures.hpp
         factoredFigures(),        // ui/factored/factored_figures.hpp
         comparisonFigures(),      // ui/comparison/comparison_figures.hpp
+        headWeightsFigures(),     // ui/editor/head_weights_figures.hpp
     });
     return figures;
 }

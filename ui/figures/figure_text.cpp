@@ -1,5 +1,7 @@
 #include "ui/figures/figure_text.hpp"
 
+#include <algorithm>
+
 #include <QCoreApplication>
 
 #include "ui/document/session_text.hpp"
@@ -62,15 +64,21 @@ QString headTitle(int head, const QStringList& titles)
     return tr("Head %1").arg(head + 1);
 }
 
-QStringList panelHeadTitles(const QStringList& origins)
+QStringList panelHeadTitles(const QStringList& origins, const std::vector<qkv::Index>& ablated)
 {
     // Every head's title says what it is (issue 7, section 3), "random" included.
     QStringList titles;
-    for (int head = 0; head < origins.size(); ++head)
-        titles << (origins[head].isEmpty() ? tr("Head %1").arg(head + 1) : tr("Head %1 · %2").arg(head + 1).arg(origins[head]));
+    for (int head = 0; head < origins.size(); ++head) {
+        QString title = origins[head].isEmpty() ? tr("Head %1").arg(head + 1) : tr("Head %1 · %2").arg(head + 1).arg(origins[head]);
+        if (std::find(ablated.begin(), ablated.end(), static_cast<qkv::Index>(head)) != ablated.end()) title += tr(" · off");
+        titles << title;
+    }
     return titles;
 }
 
-QStringList headTitlesOf(const qkv::Session& session) { return panelHeadTitles(headTitles(session)); }
+QStringList headTitlesOf(const qkv::Session& session)
+{
+    return panelHeadTitles(headTitles(session), session.config.ablatedHeads);
+}
 
 }  // namespace qkv::ui

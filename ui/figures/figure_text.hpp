@@ -5,6 +5,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <vector>
+
 #include "core/pipeline/compute.hpp"
 #include "core/session/session.hpp"
 
@@ -31,7 +33,8 @@ QString scaledScoreName();  // "scaled score q·k/√d_k"
 QString headTitle(int head, const QStringList& titles);
 // Panel titles from what each head is (session_text.hpp's headTitles: "same meaning",
 // "random", ...): "Head 1 · same meaning", "Head 2 · random", ... (an empty origin: "Head i").
-QStringList panelHeadTitles(const QStringList& origins);
+// A head in `ablated` (0-based) is switched off: its title ends in " · off" (issue 7, section 5).
+QStringList panelHeadTitles(const QStringList& origins, const std::vector<qkv::Index>& ablated = {});
 QStringList headTitlesOf(const qkv::Session& session);
 
 }  // namespace qkv::ui

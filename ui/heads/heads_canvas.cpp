@@ -1,8 +1,10 @@
 #include "ui/heads/heads_canvas.hpp"
 
+#include <QContextMenuEvent>
 #include <QCursor>
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QMetaMethod>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -182,6 +184,24 @@ void HeadsCanvas::leaveEvent(QEvent* event)
 {
     setHover(-1, -1, {-1, -1});
     QWidget::leaveEvent(event);
+}
+
+int HeadsCanvas::headAt(const QPoint& position) const
+{
+    const Hit hit = hitTest(position);
+    return hit.panel < 0 ? -1 : figure_->headOfPanel(hit.panel);
+}
+
+void HeadsCanvas::contextMenuEvent(QContextMenuEvent* event)
+{
+    const int head = headAt(event->pos());
+    if (head < 0 || !isSignalConnected(QMetaMethod::fromSignal(&HeadsCanvas::headContextMenuRequested))) {
+        event->ignore();
+        return;
+    }
+    selection_->setHead(head);
+    emit headContextMenuRequested(head, event->globalPos());
+    event->accept();
 }
 
 void HeadsCanvas::mousePressEvent(QMouseEvent* event)

@@ -41,9 +41,14 @@ public:
     QString currentToolTip() const;
 
     QSize sizeHint() const override;
+    // The head (0-based) whose panel is under `position`, or -1 (the average, or no panel).
+    int headAt(const QPoint& position) const;
 
 signals:
     void zoomRequested(int steps);
+    // Right-click on a head's panel (issue 7, section 5: switch it off from the grid). When
+    // nobody listens the event goes on to the view's own context menu.
+    void headContextMenuRequested(int head, const QPoint& globalPosition);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -53,6 +58,7 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
     void keyReleaseEvent(QKeyEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     bool event(QEvent* event) override;
 
 private:

@@ -2,6 +2,7 @@
 
 
 #include <QCloseEvent>
+#include <QMenu>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSplitter>
@@ -12,10 +13,13 @@
 #include "ui/document/autosave.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/examples.hpp"
+#include "ui/document/head_actions.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/document/off_thread.hpp"
+#include "ui/editor/head_weights_view.hpp"
 #include "ui/export/figure_actions.hpp"
 #include "ui/figures/figure_text.hpp"
+#include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/document_files.hpp"
 #include "ui/mainwindow/status_summary.hpp"
@@ -56,7 +60,11 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addWidget(status_, 1);
 
     connect(document_, &Document::resultChanged, this, [this](std::shared_ptr<const qkv::Result> result) {
-        if (result) headsView()->setHeadTitles(panelHeadTitles(document_->headTitles(result->config)));
+        if (result) {
+            const QStringList titles = panelHeadTitles(document_->headTitles(result->config), result->config.ablatedHeads);
+            headsView()->setHeadTitles(titles);
+            weightsView_->setHeadTitles(titles);
+        }
         tabs_->setResult(result);  // also keeps the selection inside the result
         status_->setResult(result);
     });
@@ -77,6 +85,22 @@ MainWindow::MainWindow(QWidget* parent)
         config.keyValueHeadCount = g == config.headCount ? 0 : g;
         document_->edit(config, tr("Key/value heads g = %1").arg(g));
     });
+
+    // The weights editor needs the document (its edits are undo steps); issue 7, section 4.
+    weightsView_ = new HeadWeightsView(document_, selection_, tabs_);
+    tabs_->addView(weightsView_);
+    // Switching a head off from the heads grid (issue 7, section 5).
+    connect(headsView()->canvas(), &HeadsCanvas::headContextMenuRequested, this,
+            [this](int head, const QPoint& globalPosition) {
+                QMenu menu(this);
+                addSwitchOffAction(&menu, document_, head);
+                QAction* allOn = menu.addAction(tr("Switch Every Head &On"), this, [this] { document_->setAblatedHeads({}); });
+                allOn->setEnabled(!document_->config().ablatedHeads.empty());
+                menu.addSeparator();
+                menu.addAction(tr("Edit Head %1's &Weights").arg(head + 1), this,
+                               [this] { tabs_->setCurrentWidget(weightsView_); });
+                menu.exec(globalPosition);
+            });
 
     createFileMenu();
     FigureActions::install(this, fileMenu_);  // Export Figure…, Copy Figure, views' context menus

@@ -17,6 +17,7 @@ class Document;
 class DocumentFiles;
 class HeadSelection;
 class HeadsView;
+class HeadWeightsView;
 class StatusSummary;
 class StepView;
 class ViewOptionsSync;
@@ -36,6 +37,7 @@ public:
     ControlsPanel* controls() const { return controls_; }
     ViewTabs* tabs() const { return tabs_; }
     HeadsView* headsView() const;
+    HeadWeightsView* weightsView() const { return weightsView_; }
     StepView* stepView() const;
     DocumentFiles* files() const { return files_; }
     Autosave* autosave() const { return autosave_; }
@@ -81,6 +83,7 @@ private:
     HeadSelection* selection_;
     ControlsPanel* controls_;
     ViewTabs* tabs_;
+    HeadWeightsView* weightsView_ = nullptr;
     QSplitter* splitter_;
     StatusSummary* status_;
     DocumentFiles* files_;

@@ -1,0 +1,50 @@
+#include "ui/editor/fitted_text.hpp"
+
+#include <QFontMetricsF>
+#include <QPainter>
+
+#include <algorithm>
+
+namespace qkv::ui {
+
+void drawFittedText(QPainter& painter, const QRectF& rect, int flags, const QFont& font, const QString& text)
+{
+    if (text.isEmpty() || rect.width() <= 0) return;
+    const QFont saved = painter.font();
+    QFont f = font;
+    const double minimum = 6.0;
+    double size = f.pointSizeF() > 0 ? f.pointSizeF() : 10.0;
+    for (;;) {
+        const QFontMetricsF metrics(f, painter.device());
+        if ((metrics.horizontalAdvance(text) + 2 <= rect.width() && metrics.height() <= rect.height() + 1) ||
+            size <= minimum)
+            break;
+        size = std::max(minimum, size * 0.92);
+        f.setPointSizeF(size);
+    }
+    painter.setFont(f);
+    // Never clipped: the text was fitted above (and at 6 pt it may spill a little rather than be cut).
+    painter.drawText(rect, flags | Qt::TextDontClip, text);
+    painter.setFont(saved);
+}
+
+double wrappedTextHeight(const QPainter& painter, double width, const QFont& font, const QString& text)
+{
+    if (text.isEmpty() || width <= 0) return 0;
+    const QFontMetricsF metrics(font, painter.device());
+    return metrics.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, text).height();
+}
+
+double drawWrappedText(QPainter& painter, const QPointF& topLeft, double width, int flags, const QFont& font,
+                       const QString& text)
+{
+    const double height = wrappedTextHeight(painter, width, font, text);
+    if (height <= 0) return 0;
+    const QFont saved = painter.font();
+    painter.setFont(font);
+    painter.drawText(QRectF(topLeft, QSizeF(width, height)), flags | Qt::TextWordWrap, text);
+    painter.setFont(saved);
+    return height;
+}
+
+}  // namespace qkv::ui

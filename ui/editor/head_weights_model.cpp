@@ -1,0 +1,70 @@
+#include "ui/editor/head_weights_model.hpp"
+
+#include <QCoreApplication>
+
+#include "ui/matrices/figure_text.hpp"
+
+namespace qkv::ui {
+namespace {
+QString tr(const char* text) { return QCoreApplication::translate("HeadWeightsModel", text); }
+}  // namespace
+
+QString headMatrixSymbol(qkv::HeadMatrix m, qkv::Index head)
+{
+    const QString i = QString::number(head + 1);
+    switch (m) {
+    case qkv::HeadMatrix::Query: return QStringLiteral("W_%1^Q").arg(i);
+    case qkv::HeadMatrix::Key: return QStringLiteral("W_%1^K").arg(i);
+    case qkv::HeadMatrix::Value: return QStringLiteral("W_%1^V").arg(i);
+    case qkv::HeadMatrix::Output: return QStringLiteral("W_%1^O").arg(i);
+    }
+    return {};
+}
+
+std::shared_ptr<const HeadWeightsModel> HeadWeightsModel::build(std::shared_ptr<const qkv::Result> result,
+                                                                qkv::Index head, Index maxSide)
+{
+    auto model = std::make_shared<HeadWeightsModel>();
+    model->result_ = std::move(result);
+    model->head_ = head;
+    if (!model->result_ || !model->result_->unscaledWeights) return model;
+    const qkv::Result& r = *model->result_;
+    const qkv::HeadGrouping g = r.config.grouping();
+    for (const qkv::HeadMatrix m : kHeadMatrices) {
+        model->blocks_[index(m)] = qkv::headBlock(*r.unscaledWeights, g, head, m);
+        model->pictures_[index(m)] = makeSignedPicture(model->blocks_[index(m)], maxSide);
+    }
+    auto effects = qkv::ablationEffects(r);
+    if (effects.ok())
+        model->effects_ = std::move(effects.value());
+    else
+        model->effectsError_ = QString::fromStdString(effects.error());
+    return model;
+}
+
+double HeadWeightsModel::buildWork(const qkv::Result& result)
+{
+    const auto d = static_cast<double>(result.config.d_model);
+    const auto n = static_cast<double>(result.attention.queryCount());
+    // Four blocks, and per head a thin QR of d_k x d_model plus n_q d_k^2.
+    return 4 * d * static_cast<double>(result.config.d_k()) + d * d * static_cast<double>(result.config.d_k()) / 8 +
+           n * d;
+}
+
+bool HeadWeightsModel::grouped() const { return result_ && result_->config.g() < result_->config.headCount; }
+
+QString HeadWeightsModel::name(qkv::HeadMatrix m) const
+{
+    QString text = headMatrixSymbol(m, head_);
+    if (grouped() && (m == qkv::HeadMatrix::Key || m == qkv::HeadMatrix::Value))
+        text += tr(" (key/value head %1's)").arg(keyValueHead() + 1);
+    return text;
+}
+
+QString HeadWeightsModel::shapeText(qkv::HeadMatrix m) const
+{
+    const QString dims = m == qkv::HeadMatrix::Output ? QStringLiteral("d_k × d_model") : QStringLiteral("d_model × d_k");
+    return QStringLiteral("%1 = %2").arg(dims, figuretext::shape(rows(m), columns(m)));
+}
+
+}  // namespace qkv::ui
