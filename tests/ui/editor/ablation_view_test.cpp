@@ -71,7 +71,9 @@ TEST(Ablation, PanelTitlesSayOff)
 {
     const QStringList titles = panelHeadTitles({QStringLiteral("random"), QStringLiteral("random")}, {1});
     EXPECT_EQ(titles, (QStringList{QStringLiteral("Head 1 · random"), QStringLiteral("Head 2 · random · off")}));
-    EXPECT_TRUE(panelHeadTitles({QStringLiteral("random"), QStringLiteral("random")}).isEmpty());
+    // Every head says what it is, random ones included (issue 7, section 3).
+    EXPECT_EQ(panelHeadTitles({QStringLiteral("random"), QStringLiteral("random")}),
+              (QStringList{QStringLiteral("Head 1 · random"), QStringLiteral("Head 2 · random")}));
 }
 
 TEST(Ablation, RightClickingAHeadPanelOffersToSwitchItOff)
