@@ -43,6 +43,15 @@ std::size_t headStatisticsBytes(Index queryTokens, Index keyTokens, Index d_mode
     return kDouble * ((nq + nk) * dk + dk * dk) + kFloat * nq * d;
 }
 
+std::size_t ablationBytes(Index queryTokens, Index d_model, Index d_k)
+{
+    const std::size_t nq = count(queryTokens), d = count(d_model), dk = count(d_k), r = std::min(d, dk);
+    // head_ablation.cpp, before the export's per-head loop: the sum of the ablated heads'
+    // contributions (n_q x d), and for one head at a time its output and W^O rows in double, the
+    // thin QR of (W^O_i)^T (d x d_k), its triangle (r x d_k) and head_i R^T (n_q x r).
+    return kDouble * (nq * d + nq * dk + dk * d + d * dk + r * dk + nq * r);
+}
+
 MemoryEstimate estimateMemory(const Config& config, Index queryTokens, Index keyTokens,
                               const SentenceOverrides& overrides, const AnalysisPlan& plan)
 {
@@ -87,7 +96,10 @@ MemoryEstimate estimateMemory(const Config& config, Index queryTokens, Index key
             plan.headStatistics ? headStatisticsBytes(queryTokens, keyTokens, config.d_model, config.d_k()) : 0;
         // Per-head statistics kept for the document: four n_q vectors per head, in double.
         const std::size_t kept = plan.headStatistics ? kDouble * 4 * h * nq : 0;
-        e.analysis = std::max(factoredPhase, statisticsPhase) + kept;
+        // The ablation effects of every head are computed once, before the per-head phases.
+        const std::size_t ablationPhase =
+            plan.headStatistics ? ablationBytes(queryTokens, config.d_model, config.d_k()) : 0;
+        e.analysis = std::max({factoredPhase, statisticsPhase, ablationPhase}) + kept;
     }
     return e;
 }

@@ -68,5 +68,7 @@ MemoryEstimate estimateMemory(const Config& config, Index queryTokens, Index key
 std::size_t factoredAnalysisBytes(Index d_model, Index d_k, Index sampledQueries, Index sampledKeys);
 std::size_t spectrumBytes(Index d_model, Index d_k);
 std::size_t headStatisticsBytes(Index queryTokens, Index keyTokens, Index d_model, Index d_k);
+// Every head's ablation effect (core/analysis/head_ablation), computed once per export.
+std::size_t ablationBytes(Index queryTokens, Index d_model, Index d_k);
 
 }  // namespace qkv

@@ -126,6 +126,9 @@ TEST(MemoryEstimate, AnalysisTermsGrowAsTheirAlgorithms)
     EXPECT_EQ(spectrumBytes(4096, 64), 2 * spectrumBytes(2048, 64));
     // Statistics: PCA working copy (n_q + n_k) x d_k and d_k^2 in double, ablation n_q x d float.
     EXPECT_EQ(headStatisticsBytes(10, 20, 16, 4), 8u * (30 * 4 + 16) + 4u * 10 * 16);
+    // Ablation: the ablated sum n_q x d, the head n_q x d_k, W^O_i and its QR (d x d_k each), the
+    // triangle r x d_k and head_i R^T (n_q x r), r = min(d, d_k), all in double.
+    EXPECT_EQ(ablationBytes(10, 16, 4), 8u * (10 * 16 + 10 * 4 + 4 * 16 + 16 * 4 + 4 * 4 + 10 * 4));
 }
 
 TEST(MemoryEstimate, AnExportCountsItsAnalysisOneHeadAtATime)
