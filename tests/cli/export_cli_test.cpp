@@ -219,6 +219,17 @@ TEST_F(ExportCli, WithoutADisplayTheAppSaysSoInOneLine)
     EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
 }
 
+TEST_F(ExportCli, ASessionFileIsForTheAppAndATypoIsAnUnknownCommand)
+{
+    // `qkv-studio FILE.qkv.json` is the desktop app on a session: without a display it says so.
+    const CommandRun session = run({path("work.qkv.json")}, "env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM");
+    EXPECT_EQ(session.status, 1);
+    EXPECT_NE(session.output.find("no display"), std::string::npos) << session.output;
+    const CommandRun typo = run({"exprot"});
+    EXPECT_EQ(typo.status, 2);
+    EXPECT_NE(typo.output.find("unknown command 'exprot'"), std::string::npos) << typo.output;
+}
+
 TEST_F(ExportCli, HelpAndVersion)
 {
     EXPECT_EQ(run({"--version"}).status, 0);
