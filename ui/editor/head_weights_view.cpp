@@ -57,7 +57,13 @@ HeadWeightsView::HeadWeightsView(Document* document, HeadSelection* selection, Q
     updateControls();
 }
 
-HeadWeightsView::~HeadWeightsView() = default;  // build_ waits for its running work
+HeadWeightsView::~HeadWeightsView()
+{
+    // Destroying the children hides them, which moves the focus: the value box would emit
+    // editingFinished into a view that is no longer one (UBSan caught it). build_ waits for its
+    // running work.
+    QObject::disconnect(valueBox_, nullptr, this, nullptr);
+}
 
 QString HeadWeightsView::title() const { return tr("&Weights"); }
 
