@@ -5,6 +5,8 @@
 #include <cmath>
 #include <string_view>
 
+#include "core/config/examples.hpp"
+#include "core/io/weights_file.hpp"
 #include "core/presets/head_presets.hpp"
 
 namespace qkv::app {
@@ -77,12 +79,12 @@ HeadPresetKind parsePreset(std::string_view text)
 }
 
 // Every option that takes a value: its name and what it does to the arguments.
-using Setter = std::function<void(ExportArguments&, std::string_view option, std::string_view value)>;
+using Setter = std::function<void(SessionArguments&, std::string_view option, std::string_view value)>;
 using ConfigSetter = std::function<void(Config&, std::string_view option, std::string_view value)>;
 
 Setter setting(ConfigSetter set)
 {
-    return [set = std::move(set)](ExportArguments& args, std::string_view option, std::string_view value) {
+    return [set = std::move(set)](SessionArguments& args, std::string_view option, std::string_view value) {
         // Checked now (so a typo is reported at once), applied once the session is known.
         Config probe;
         set(probe, option, value);
@@ -111,62 +113,79 @@ const std::vector<std::pair<std::string_view, Setter>>& valueOptions()
         {"--scale-k", setting([](Config& c, auto o, auto v) { c.scales.key = parseNumber<float>(o, v); })},
         {"--scale-v", setting([](Config& c, auto o, auto v) { c.scales.value = parseNumber<float>(o, v); })},
         {"--scale-o", setting([](Config& c, auto o, auto v) { c.scales.output = parseNumber<float>(o, v); })},
-        {"--session", [](ExportArguments& a, auto o, auto v) { a.sessionFile = nonEmptyPath(o, v); }},
-        {"--weights", [](ExportArguments& a, auto o, auto v) { a.weightsFile = nonEmptyPath(o, v); }},
-        {"--source-embeddings", [](ExportArguments& a, auto o, auto v) { a.sourceEmbeddingsFile = nonEmptyPath(o, v); }},
-        {"--target-embeddings", [](ExportArguments& a, auto o, auto v) { a.targetEmbeddingsFile = nonEmptyPath(o, v); }},
-        {"--preset", [](ExportArguments& a, auto, auto v) { a.presets = std::string(v); }},
-        {"--preset-sharpness", [](ExportArguments& a, auto o, auto v) {
+        {"--session", [](SessionArguments& a, auto o, auto v) { a.sessionFile = nonEmptyPath(o, v); }},
+        {"--weights", [](SessionArguments& a, auto o, auto v) { a.weightsFile = nonEmptyPath(o, v); }},
+        {"--source-embeddings", [](SessionArguments& a, auto o, auto v) { a.sourceEmbeddingsFile = nonEmptyPath(o, v); }},
+        {"--target-embeddings", [](SessionArguments& a, auto o, auto v) { a.targetEmbeddingsFile = nonEmptyPath(o, v); }},
+        {"--preset", [](SessionArguments& a, auto, auto v) { a.presets = std::string(v); }},
+        {"--preset-sharpness", [](SessionArguments& a, auto o, auto v) {
              a.presetSharpness = parseNumber<double>(o, v);
              if (a.presetSharpness <= 0.0) throw ArgumentError{"--preset-sharpness: must be above 0"};
          }},
-        {"--low-rank", [](ExportArguments& a, auto o, auto v) { a.lowRank = parseInteger<Index>(o, v); }},
-        {"--ablate", [](ExportArguments& a, auto, auto v) { a.ablate = std::string(v); }},
-        {"--embeddings", [](ExportArguments& a, auto o, auto v) {
+        {"--low-rank", [](SessionArguments& a, auto o, auto v) { a.lowRank = parseInteger<Index>(o, v); }},
+        {"--ablate", [](SessionArguments& a, auto, auto v) { a.ablate = std::string(v); }},
+        {"--embeddings", [](SessionArguments& a, auto o, auto v) {
              a.embeddings = parseChoice(o, v, &parseEmbeddings, "word, meaning");
          }},
-        {"--token-scale", [](ExportArguments& a, auto o, auto v) {
+        {"--token-scale", [](SessionArguments& a, auto o, auto v) {
              a.tokenScale = parseNumber<float>(o, v);
              if (*a.tokenScale <= 0.0f) throw ArgumentError{"--token-scale: must be above 0"};
          }},
-        {"--format", [](ExportArguments& a, auto, auto v) {
-             if (v != "json" && v != "csv" && v != "npy" && v != "session")
-                 throw ArgumentError{"--format: '" + std::string(v) + "' is not one of json, csv, npy, session"};
-             a.format = v;
-         }},
-        {"--out", [](ExportArguments& a, auto o, auto v) { a.out = nonEmptyPath(o, v); }},
     };
     return options;
 }
 
 }  // namespace
 
+bool parseSessionOption(SessionArguments& args, int argc, char** argv, int& i)
+{
+    const std::string_view option = argv[i];
+    if (option == "--no-positional") {  // kept from the first release: --positional none
+        args.settings.push_back([](Config& c) { c.positional = PositionalEncoding::None; });
+        return true;
+    }
+    if (option == "--bias") {
+        args.settings.push_back([](Config& c) { c.withBias = true; });
+        return true;
+    }
+    const auto& options = valueOptions();
+    const auto found = std::find_if(options.begin(), options.end(), [&](const auto& o) { return o.first == option; });
+    if (found == options.end()) return false;
+    found->second(args, option, optionValue(argc, argv, i));
+    return true;
+}
+
+std::string_view optionValue(int argc, char** argv, int& i)
+{
+    const std::string_view option = argv[i];
+    if (i + 1 >= argc) throw ArgumentError{std::string(option) + ": needs a value"};
+    return argv[++i];
+}
+
 ExportArguments parseExportArguments(int argc, char** argv)
 {
     ExportArguments args;
     for (int i = 2; i < argc; ++i) {
         const std::string_view option = argv[i];
-        if (option == "--no-positional") {  // kept from the first release: --positional none
-            args.settings.push_back([](Config& c) { c.positional = PositionalEncoding::None; });
-            continue;
-        }
-        if (option == "--bias") {
-            args.settings.push_back([](Config& c) { c.withBias = true; });
-            continue;
-        }
-        const auto& options = valueOptions();
-        const auto found = std::find_if(options.begin(), options.end(), [&](const auto& o) { return o.first == option; });
-        if (found == options.end())
+        if (option == "--format") {
+            const std::string_view v = optionValue(argc, argv, i);
+            if (v != "json" && v != "csv" && v != "npy" && v != "session")
+                throw ArgumentError{"--format: '" + std::string(v) + "' is not one of json, csv, npy, session"};
+            args.format = v;
+        } else if (option == "--out") {
+            args.out = nonEmptyPath(option, optionValue(argc, argv, i));
+        } else if (option == "--spectrum") {  // singular values even when d_k > 1024 (docs/formats.md, Limits)
+            args.options.spectrumAtAnyDk = true;
+        } else if (!parseSessionOption(args, argc, argv, i)) {
             throw ArgumentError{"unknown argument '" + std::string(option) + "' (see qkv-studio export --help)"};
-        if (i + 1 >= argc) throw ArgumentError{std::string(option) + ": needs a value"};
-        found->second(args, option, argv[++i]);
+        }
     }
     if (args.format.empty()) throw ArgumentError{"--format: required (json, csv, npy or session)"};
     if (args.out.empty()) throw ArgumentError{"--out: an output path is required"};
     return args;
 }
 
-void applyHeadOptions(const ExportArguments& args, Config& config)
+void applyHeadOptions(const SessionArguments& args, Config& config)
 {
     const Index h = config.headCount;
     if (h < 1) return;  // validateConfig reports h
@@ -202,6 +221,64 @@ void applyHeadOptions(const ExportArguments& args, Config& config)
     // Explicit choices win over what a preset asked for.
     if (args.embeddings) config.embeddings = *args.embeddings;
     if (args.tokenScale) config.tokenEmbeddingScale = *args.tokenScale;
+}
+
+namespace {
+
+// Weights from --weights: d_model, the biases and g follow the file.
+void loadWeights(const std::string& file, Session& session)
+{
+    Expected<AttentionWeights> weights = loadAttentionWeights(file);
+    if (!weights) throw ReadError{weights.error()};
+    Config& c = session.config;
+    c.d_model = weights->d_model();
+    c.withBias = weights->hasBias();
+    if (c.headCount >= 1 && c.d_model % c.headCount == 0 && weights->keyValueWidth() != c.d_model)
+        c.keyValueHeadCount = weights->keyValueWidth() / c.d_k();
+    session.weights = std::make_shared<const AttentionWeights>(std::move(*weights));
+    session.weightsProvenance = {file, {}, {}};
+}
+
+std::shared_ptr<const MatrixF> loadEmbeddings(const std::string& file)
+{
+    Expected<MatrixF> matrix = loadEmbeddingMatrix(file);
+    if (!matrix) throw ReadError{matrix.error()};
+    return std::make_shared<const MatrixF>(std::move(*matrix));
+}
+
+}  // namespace
+
+Session sessionFromArguments(const SessionArguments& args)
+{
+    Session session;
+    if (args.sessionFile) {
+        Expected<Session> opened = readSession(*args.sessionFile);
+        if (!opened) throw ReadError{opened.error()};
+        session = std::move(*opened);
+    } else {
+        session.config = builtInExample();
+    }
+    for (const auto& set : args.settings) set(session.config);
+    if (args.weightsFile) loadWeights(*args.weightsFile, session);
+    if (args.sourceEmbeddingsFile) {
+        session.sourceEmbeddings = loadEmbeddings(*args.sourceEmbeddingsFile);
+        session.sourceEmbeddingsFile = *args.sourceEmbeddingsFile;
+    }
+    if (args.targetEmbeddingsFile) {
+        session.targetEmbeddings = loadEmbeddings(*args.targetEmbeddingsFile);
+        session.targetEmbeddingsFile = *args.targetEmbeddingsFile;
+    }
+    applyHeadOptions(args, session.config);
+    return session;
+}
+
+std::string configurationProblem(const Session& session, const AnalysisPlan& plan)
+{
+    SentenceOverrides overrides;
+    if (session.sourceEmbeddings) overrides.sourceRows = session.sourceEmbeddings->rows();
+    if (session.targetEmbeddings) overrides.targetRows = session.targetEmbeddings->rows();
+    const auto issues = validateConfig(session.config, overrides, plan);
+    return issues.empty() ? std::string() : optionFor(issues.front().field) + ": " + issues.front().message;
 }
 
 std::string optionFor(ConfigField field)

@@ -1,14 +1,17 @@
 #pragma once
-// The export command's arguments, parsed into a Session (the one thing both the app and the
-// command line compute from) plus where and how to write it.
+// The command line's description of a session (shared by `export` and `figure`: one table of
+// options), parsed into a Session (the one thing both the app and the command line compute
+// from), and the export command's own arguments: where and how to write it.
 
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/config/config.hpp"
 #include "core/config/validation.hpp"
+#include "core/export/result_export.hpp"
 #include "core/session/session.hpp"
 
 namespace qkv::app {
@@ -18,9 +21,14 @@ struct ArgumentError {
     std::string message;
 };
 
-struct ExportArguments {
-    std::string format;  // json, csv, npy or session
-    std::string out;
+// A file that cannot be read: one line naming it, exit status 1.
+struct ReadError {
+    std::string message;
+};
+
+// --session, the settings (--source ... --scale-o, --bias, --no-positional), the files
+// (--weights, --source-embeddings, --target-embeddings) and the head options (--preset ...).
+struct SessionArguments {
     std::optional<std::string> sessionFile;
     std::optional<std::string> weightsFile;
     std::optional<std::string> sourceEmbeddingsFile;
@@ -36,13 +44,34 @@ struct ExportArguments {
     std::optional<float> tokenScale;
 };
 
+struct ExportArguments : SessionArguments {
+    std::string format;  // json, csv, npy or session
+    std::string out;
+    ExportOptions options;  // --spectrum
+};
+
+// If argv[i] is a session option, parses it (and its value, advancing i) into `args` and
+// returns true; false for any other argument. Throws ArgumentError for a missing or
+// malformed value.
+bool parseSessionOption(SessionArguments& args, int argc, char** argv, int& i);
+// The value after argv[i] (advancing i); throws ArgumentError "OPTION: needs a value".
+std::string_view optionValue(int argc, char** argv, int& i);
+
 // Throws ArgumentError for an unknown option, a missing or malformed value, or a missing
 // --format / --out.
 ExportArguments parseExportArguments(int argc, char** argv);
 
 // Applies --preset/--preset-sharpness/--low-rank, --ablate, --embeddings and --token-scale to
 // `config` (whose d_model and h are final). Throws ArgumentError naming the option.
-void applyHeadOptions(const ExportArguments& args, Config& config);
+void applyHeadOptions(const SessionArguments& args, Config& config);
+
+// The session the arguments describe: --session (or the built-in example), then the settings
+// given on the command line, then the files, then presets and ablations. Throws ArgumentError
+// or ReadError.
+Session sessionFromArguments(const SessionArguments& args);
+// "--heads: ..." for the first problem of the session's configuration (with the memory the
+// analyses in `plan` add), or empty.
+std::string configurationProblem(const Session& session, const AnalysisPlan& plan = {});
 
 // The option a validation issue belongs to ("--heads", "--preset", ...).
 std::string optionFor(ConfigField field);

@@ -5,10 +5,9 @@
 #include <string_view>
 
 #include "app/export_arguments.hpp"
-#include "core/config/examples.hpp"
 #include "core/config/validation.hpp"
 #include "core/export/result_export.hpp"
-#include "core/io/weights_file.hpp"
+#include "core/io/temporary_files.hpp"
 #include "core/pipeline/compute.hpp"
 #include "core/session/session.hpp"
 
@@ -20,58 +19,6 @@ int fail(int status, const std::string& message)
 {
     std::fprintf(stderr, "qkv-studio export: %s\n", message.c_str());
     return status;
-}
-
-// A failure reading a file: exit status 1 with the message.
-struct ReadError {
-    std::string message;
-};
-
-// Weights from --weights: d_model, the biases and g follow the file.
-void loadWeights(const std::string& file, Session& session)
-{
-    Expected<AttentionWeights> weights = loadAttentionWeights(file);
-    if (!weights) throw ReadError{weights.error()};
-    Config& c = session.config;
-    c.d_model = weights->d_model();
-    c.withBias = weights->hasBias();
-    if (c.headCount >= 1 && c.d_model % c.headCount == 0 && weights->keyValueWidth() != c.d_model)
-        c.keyValueHeadCount = weights->keyValueWidth() / c.d_k();
-    session.weights = std::make_shared<const AttentionWeights>(std::move(*weights));
-    session.weightsProvenance = {file, {}, {}};
-}
-
-std::shared_ptr<const MatrixF> loadEmbeddings(const std::string& file)
-{
-    Expected<MatrixF> matrix = loadEmbeddingMatrix(file);
-    if (!matrix) throw ReadError{matrix.error()};
-    return std::make_shared<const MatrixF>(std::move(*matrix));
-}
-
-// The session the arguments describe: --session (or the built-in example), then the settings
-// given on the command line, then the files, then presets and ablations.
-Session sessionFromArguments(const ExportArguments& args)
-{
-    Session session;
-    if (args.sessionFile) {
-        Expected<Session> opened = readSession(*args.sessionFile);
-        if (!opened) throw ReadError{opened.error()};
-        session = std::move(*opened);
-    } else {
-        session.config = builtInExample();
-    }
-    for (const auto& set : args.settings) set(session.config);
-    if (args.weightsFile) loadWeights(*args.weightsFile, session);
-    if (args.sourceEmbeddingsFile) {
-        session.sourceEmbeddings = loadEmbeddings(*args.sourceEmbeddingsFile);
-        session.sourceEmbeddingsFile = *args.sourceEmbeddingsFile;
-    }
-    if (args.targetEmbeddingsFile) {
-        session.targetEmbeddings = loadEmbeddings(*args.targetEmbeddingsFile);
-        session.targetEmbeddingsFile = *args.targetEmbeddingsFile;
-    }
-    applyHeadOptions(args, session.config);
-    return session;
 }
 
 ExportProvenance provenanceOf(const Session& session)
@@ -128,8 +75,11 @@ const char* exportUsage()
            "                             head, query and key; npy: a folder of arrays; session:\n"
            "                             a .qkv.json session the app opens\n"
            "  --out PATH                 output file (folder for npy), replaced atomically\n"
+           "  --spectrum                 singular values of every W_i even when d_k > 1024\n"
+           "                             (d_k = 4096: ~35 s and ~1.1 GiB more)\n"
            "\n"
-           "Exit status: 0 written, 1 a file could not be read, computed or written, 2 bad argument.\n";
+           "Exit status: 0 written, 1 a file could not be read, computed or written, 2 bad argument;\n"
+           "interrupted (SIGINT, SIGTERM): its temporary files are removed, nothing is left at --out.\n";
 }
 
 int runExportCommand(int argc, char** argv)
@@ -150,13 +100,17 @@ int runExportCommand(int argc, char** argv)
     } catch (const ReadError& error) {
         return fail(1, error.message);
     }
+    // From here on a SIGINT/SIGTERM removes this export's temporaries before the process ends.
+    removeTemporariesOnSignals();
+    // A device, FIFO or foreign folder at --out is refused before minutes of computing.
+    // A session is one JSON file: the same rule as a JSON export.
+    ExportFormat format = ExportFormat::Json;
+    parseExportFormat(args.format, format);
+    if (Status writable = checkExportTarget(format, args.out); !writable) return fail(1, writable.error());
 
     // Configuration problems are argument problems: name the option.
-    SentenceOverrides overrides;
-    if (session.sourceEmbeddings) overrides.sourceRows = session.sourceEmbeddings->rows();
-    if (session.targetEmbeddings) overrides.targetRows = session.targetEmbeddings->rows();
-    if (const auto issues = validateConfig(session.config, overrides); !issues.empty())
-        return fail(2, optionFor(issues.front().field) + ": " + issues.front().message);
+    const AnalysisPlan plan = exportAnalysisPlan(format, session.config, args.options);
+    if (const std::string problem = configurationProblem(session, plan); !problem.empty()) return fail(2, problem);
 
     if (args.format == "session") {
         if (Status written = writeSession(args.out, session); !written) return fail(1, written.error());
@@ -164,9 +118,7 @@ int runExportCommand(int argc, char** argv)
     }
     const Expected<std::shared_ptr<const Result>> result = compute(session.config, session.inputs());
     if (!result) return fail(1, result.error());
-    ExportFormat format = ExportFormat::Json;
-    parseExportFormat(args.format, format);
-    if (Status written = exportResult(**result, format, args.out, provenanceOf(session)); !written)
+    if (Status written = exportResult(**result, format, args.out, provenanceOf(session), args.options); !written)
         return fail(1, written.error());
     return 0;
 }

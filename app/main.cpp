@@ -1,4 +1,5 @@
-// qkv-studio: the desktop app, or `qkv-studio export ...` without a display.
+// qkv-studio: the desktop app, or `qkv-studio export ...` / `qkv-studio figure ...` without a
+// display.
 
 #include <cstdio>
 #include <cstdlib>
@@ -8,6 +9,7 @@
 #include "core/common/memory.hpp"
 
 #ifdef QKV_HAVE_UI
+#include "app/figure_command.hpp"
 #include "ui/app/gui_main.hpp"
 #endif
 
@@ -36,13 +38,17 @@ int main(int argc, char** argv)
     qkv::keepLargeAllocationsForReuse();
     const std::string_view command = argc > 1 ? argv[1] : "";
     if (command == "export") return qkv::app::runExportCommand(argc, argv);
+#ifdef QKV_HAVE_UI
+    if (command == "figure") return qkv::app::runFigureCommand(argc, argv);
+#endif
     if (command == "--version") {
         std::printf("qkv-studio %s\n", QKV_VERSION);
         return 0;
     }
     if (command == "--help" || command == "-h") {
         std::printf("Usage: qkv-studio            open the desktop app on the built-in example\n"
-                    "       qkv-studio export ...  compute and write attention without a display\n\n%s",
+                    "       qkv-studio export ...  compute and write attention without a display\n"
+                    "       qkv-studio figure ...  draw a figure (PNG, SVG, PDF) without a display\n\n%s",
                     qkv::app::exportUsage());
         return 0;
     }

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages QKV Studio needs that are missing; installs nothing when all
-# are present (so it works offline on a prepared machine). Usage: install-dependencies.sh [--tests]
+# are present (so it works offline on a prepared machine). One line of output per step; apt's
+# own output goes to build/install.log (printed in part if it fails).
+# Usage: install-dependencies.sh [--tests]
 set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib/steps.sh
 
 packages=(
   build-essential cmake pkg-config
@@ -26,11 +30,14 @@ if ((${#missing[@]} == 0)); then
   exit 0
 fi
 
-echo "Installing: ${missing[*]}"
 sudo=()
 if [[ "$(id -u)" != 0 ]]; then
   command -v sudo >/dev/null || { echo "error: run as root or install sudo to install ${missing[*]}" >&2; exit 1; }
   sudo=(sudo)
 fi
-"${sudo[@]}" apt-get update -qq
-DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+install_missing() {
+  echo "Installing: ${missing[*]}" &&
+    "${sudo[@]}" apt-get update &&
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+}
+step build/install.log "Installing ${#missing[@]} packages" install_missing

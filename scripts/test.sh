@@ -1,12 +1,38 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds everything (app, tests, benchmarks) and runs every test:
-# core (GoogleTest), export end to end, and the Qt widget tests on the offscreen platform.
+# Installs what is missing, builds everything and runs every test: core (GoogleTest), export
+# end to end, and the Qt widget tests on the offscreen platform. One line per step; the full
+# output is in the build folder's install.log, build.log and test.log, and the output of failed
+# tests and ctest's summary are shown at the end.
+#
+#   scripts/test.sh             Release build in build/ (app, tests, benchmarks)
+#   scripts/test.sh --sanitize  the same suite built with AddressSanitizer and UBSan in
+#                               build-sanitize/ (portable code, no benchmarks); any report fails
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/steps.sh
 
 scripts/install-dependencies.sh --tests
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DQKV_BUILD_TESTS=ON -DQKV_BUILD_BENCHMARKS=ON >/dev/null
-cmake --build build -j "$(nproc)"
-# Widget tests paint offscreen; no X server is needed.
-export QT_QPA_PLATFORM=offscreen
-ctest --test-dir build --output-on-failure -j "$(nproc)" --timeout 300
+
+if [[ "${1:-}" == "--sanitize" ]]; then
+  build=build-sanitize
+  flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+  configure=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DQKV_NATIVE=OFF -DQKV_BUILD_TESTS=ON -DQKV_BUILD_BENCHMARKS=OFF
+             "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_EXE_LINKER_FLAGS=$flags" "-DCMAKE_SHARED_LINKER_FLAGS=$flags")
+  # Also while building: test discovery runs the test programs. Suppressions: scripts/sanitizers/.
+  suppressions="$PWD/scripts/sanitizers"
+  export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1:detect_stack_use_after_return=1"
+  export LSAN_OPTIONS="suppressions=$suppressions/lsan.supp:print_suppressions=0"
+  export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$suppressions/ubsan.supp"
+  message="Building with AddressSanitizer and UBSan"
+else
+  build=build
+  configure=(-DCMAKE_BUILD_TYPE=Release -DQKV_BUILD_TESTS=ON -DQKV_BUILD_BENCHMARKS=ON)
+  message="Building"
+fi
+
+build_all() {
+  cmake -S . -B "$build" "${configure[@]}" &&
+    cmake --build "$build" -j "$(nproc)"
+}
+step "$build/build.log" "$message" build_all
+run_tests "$build" "$build/test.log"

@@ -20,4 +20,11 @@ bool keepLargeAllocationsForReuse()
 #endif
 }
 
+void releaseFreedMemory()
+{
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
 }  // namespace qkv

@@ -11,4 +11,10 @@ namespace qkv {
 // Returns whether the setting took effect (false on other C libraries).
 bool keepLargeAllocationsForReuse();
 
+// Returns the freed memory the heap keeps (see above) to the kernel now. For one-shot work that
+// allocates the same sizes in varying order, such as the export's per-head analysis: without it
+// the kept blocks fragment and the peak grows with every head (measured: +30 MiB a head at
+// d_model 4096, d_k 1024). glibc only; a no-op elsewhere.
+void releaseFreedMemory();
+
 }  // namespace qkv

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <sstream>
 
 #include "core/config/limits.hpp"
@@ -141,6 +142,28 @@ void checkPresetsAndAblations(const Config& config, std::vector<ValidationIssue>
                                                          std::to_string(h) + " heads (numbered from 1)."});
 }
 
+// The estimated peak against limits::maxResultBytes, naming the field whose term is largest.
+std::optional<ValidationIssue> checkMemory(const Config& config, Index n_q, Index n_k, const SentenceOverrides& overrides,
+                                           const AnalysisPlan& plan)
+{
+    const MemoryEstimate estimate = estimateMemory(config, n_q, n_k, overrides, plan);
+    const std::size_t bytes = estimate.peak();
+    if (bytes <= limits::maxResultBytes) return std::nullopt;
+    const std::size_t perToken = estimate.inputs + estimate.projections + estimate.outputs;
+    std::string detail = formatBytes(estimate.maps) + " of attention maps (" + std::to_string(n_q) + " queries x " +
+                         std::to_string(n_k) + " keys x h = " + std::to_string(config.headCount) + " heads), " +
+                         formatBytes(estimate.weights) + " of weights, " + formatBytes(perToken) +
+                         " of X, Q, K, V and outputs";
+    if (estimate.analysis > 0) detail += ", " + formatBytes(estimate.analysis) + " for the per-head analysis";
+    // The attention maps grow with the sentences and h; everything else with d_model.
+    const bool mapsDominate = estimate.maps >= estimate.held() - estimate.maps + estimate.analysis;
+    const ConfigField sentenceField = config.queriesFromTarget() ? ConfigField::Target : ConfigField::Source;
+    return ValidationIssue{mapsDominate ? sentenceField : ConfigField::DModel,
+                           "This configuration needs about " + formatBytes(bytes) + " at its peak (" + detail +
+                               "); the limit is " + formatBytes(limits::maxResultBytes) +
+                               ". Shorten the sentences or lower h or d_model."};
+}
+
 }  // namespace
 
 Index nearestValidHeadCount(Index d_model, Index requested)
@@ -158,17 +181,14 @@ Index nearestValidHeadCount(Index d_model, Index requested)
 
 std::size_t estimateResultBytes(Index queryTokens, Index keyTokens, Index d_model, Index headCount)
 {
-    const auto n_q = static_cast<std::size_t>(std::max<Index>(queryTokens, 0));
-    const auto n_k = static_cast<std::size_t>(std::max<Index>(keyTokens, 0));
-    const auto d = static_cast<std::size_t>(std::max<Index>(d_model, 0));
-    const auto h = static_cast<std::size_t>(std::max<Index>(headCount, 0));
-    // X_q, Q, head outputs, output: 4 n_q d; X_kv, K, V: 3 n_k d; scores + attention: 2 h n_q n_k;
-    // W^Q, W^K, W^V, W^O: 4 d^2. All float.
-    const std::size_t floats = 4 * n_q * d + 3 * n_k * d + 2 * h * n_q * n_k + 4 * d * d;
-    return floats * sizeof(float);
+    Config layer;
+    layer.d_model = d_model;
+    layer.headCount = headCount;
+    return estimateMemory(layer, queryTokens, keyTokens).held();
 }
 
-std::vector<ValidationIssue> validateConfig(const Config& config, const SentenceOverrides& overrides)
+std::vector<ValidationIssue> validateConfig(const Config& config, const SentenceOverrides& overrides,
+                                            const AnalysisPlan& plan)
 {
     std::vector<ValidationIssue> issues;
 
@@ -223,17 +243,7 @@ std::vector<ValidationIssue> validateConfig(const Config& config, const Sentence
     if (sizesValid && issues.empty()) {
         const Index n_q = config.queriesFromTarget() ? targetTokens : sourceTokens;
         const Index n_k = config.keysFromTarget() ? targetTokens : sourceTokens;
-        const std::size_t bytes = estimateResultBytes(n_q, n_k, config.d_model, config.headCount);
-        if (bytes > limits::maxResultBytes) {
-            // Attention maps dominate unless d_model is the larger term.
-            const bool mapsDominate = n_q * n_k * config.headCount > config.d_model * config.d_model;
-            const ConfigField sentenceField = config.queriesFromTarget() ? ConfigField::Target : ConfigField::Source;
-            issues.push_back({mapsDominate ? sentenceField : ConfigField::DModel,
-                              "This configuration needs about " + formatBytes(bytes) + " (" + std::to_string(n_q) +
-                                  " queries x " + std::to_string(n_k) + " keys x h = " + std::to_string(config.headCount) +
-                                  " heads); the limit is " + formatBytes(limits::maxResultBytes) +
-                                  ". Shorten the sentences or lower h or d_model."});
-        }
+        if (auto issue = checkMemory(config, n_q, n_k, overrides, plan)) issues.push_back(*issue);
     }
     return issues;
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/config/config.hpp"
+#include "core/config/memory_estimate.hpp"
 
 namespace qkv {
 
@@ -19,23 +20,19 @@ struct ValidationIssue {
     std::string message;
 };
 
-// Row counts of user-supplied embeddings that replace a sentence (-1: the sentence is typed and
-// must be tokenized and checked).
-struct SentenceOverrides {
-    Index sourceRows = -1;
-    Index targetRows = -1;
-};
-
 // Sizes and structure: h >= 1, h divides d_model (the message names the nearest valid h),
 // d_model within limits, the sentence(s) the mode needs are non-empty and within limits, and
-// the estimated memory stays under limits::maxResultBytes. Empty = valid.
-std::vector<ValidationIssue> validateConfig(const Config& config, const SentenceOverrides& overrides = {});
+// the estimated peak memory (estimateMemory, with what `plan` adds after compute()) stays under
+// limits::maxResultBytes. Empty = valid.
+std::vector<ValidationIssue> validateConfig(const Config& config, const SentenceOverrides& overrides = {},
+                                            const AnalysisPlan& plan = {});
 
 // The valid head count (a divisor of d_model) nearest to `requested`; ties go to the larger.
 Index nearestValidHeadCount(Index d_model, Index requested);
 
-// Bytes a Result needs: X_q, X_kv, Q, K, V, per-head scores and attention, head outputs,
-// output. Used to refuse configurations that would not fit before allocating.
+// Bytes a Result of the paper's layer holds (g = h, no rotation, no biases, one set of weights):
+// X_q, X_kv, Q, K, V, per-head scores and attention, head outputs, output, W^Q..W^O. The held
+// part of estimateMemory(), which counts everything (and refuses configurations).
 std::size_t estimateResultBytes(Index queryTokens, Index keyTokens, Index d_model, Index headCount);
 
 // Joins issue messages into one line each ("h: ...").

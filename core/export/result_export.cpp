@@ -2,15 +2,17 @@
 
 #include <charconv>
 #include <cmath>
-#include <filesystem>
 #include <new>
 
+#include "core/common/memory.hpp"
 #include "core/cost/cost_model.hpp"
 #include "core/export/head_analysis_json.hpp"
 #include "core/export/json_stream.hpp"
 #include "core/factored/factored_matrix.hpp"
 #include "core/io/atomic_file.hpp"
+#include "core/io/atomic_folder.hpp"
 #include "core/io/npy.hpp"
+#include "core/io/regular_file.hpp"
 #include "core/presets/head_presets.hpp"
 #include "core/session/config_json.hpp"
 
@@ -55,7 +57,7 @@ MatrixF sampleRows(const MatrixF& m, Index limit)
 // evenly spaced sample of queries and keys; the JSON says which.
 constexpr Index equivalenceSampleLimit = 256;
 
-void writeFactored(JsonStream& json, const Result& r, Index head)
+void writeFactored(JsonStream& json, const Result& r, Index head, const ExportOptions& options)
 {
     const FactoredMatrix factored = FactoredMatrix::forHead(*r.weights, r.config.headCount, head);
     const MatrixF queries = sampleRows(r.queryInput, equivalenceSampleLimit);
@@ -63,13 +65,24 @@ void writeFactored(JsonStream& json, const Result& r, Index head)
     const EquivalenceReport equivalence = equivalenceReport(factored, queries, keys);
     json.key("factored");
     json.beginObject();
-    json.key("singular_values");
-    json.beginArray();
-    for (Index i = 0; i < factored.singularValues().size(); ++i) json.value(factored.singularValues()(i));
-    json.endArray();
-    json.key("rank"); json.value(static_cast<std::int64_t>(factored.numericalRank()));
-    json.key("rank_tolerance"); json.value(factored.rankTolerance());
-    json.key("frobenius_norm"); json.value(factored.frobeniusNorm());
+    if (exportComputesSpectrum(r.config.d_k(), options)) {
+        json.key("singular_values");
+        json.beginArray();
+        for (Index i = 0; i < factored.singularValues().size(); ++i) json.value(factored.singularValues()(i));
+        json.endArray();
+        json.key("rank"); json.value(static_cast<std::int64_t>(factored.numericalRank()));
+        json.key("rank_tolerance"); json.value(factored.rankTolerance());
+        json.key("frobenius_norm"); json.value(factored.frobeniusNorm());
+    } else {
+        // Bounded cost (result_export.hpp): the fields stay, null, and say why.
+        for (const char* name : {"singular_values", "rank", "rank_tolerance", "frobenius_norm"}) {
+            json.key(name);
+            json.null();
+        }
+        json.key("spectrum_skipped");
+        json.value("d_k = " + std::to_string(r.config.d_k()) + " is above " + std::to_string(kExportSpectrumMaxDk) +
+                   "; qkv-studio export --spectrum computes it (O(d_model d_k^2) per head)");
+    }
     json.key("equivalence_error"); json.value(equivalence.relativeError);
     json.key("equivalence_max_abs_difference"); json.value(equivalence.maxAbsDifference);
     json.key("equivalence_checked");
@@ -126,7 +139,8 @@ void writeCost(JsonStream& json, const Result& r)
 }
 
 // The whole document; with includeMatrices false, the summary that sits beside .npy arrays.
-void writeJsonDocument(AtomicFile& file, const Result& r, const ExportProvenance& provenance, bool includeMatrices)
+void writeJsonDocument(AtomicFile& file, const Result& r, const ExportProvenance& provenance, bool includeMatrices,
+                       const ExportOptions& options)
 {
     JsonStream json(file);
     json.beginObject();
@@ -157,7 +171,7 @@ void writeJsonDocument(AtomicFile& file, const Result& r, const ExportProvenance
         // Heads are numbered from 1 everywhere people read them (docs/formats.md, "Numbering").
         json.key("head"); json.value(static_cast<std::int64_t>(head + 1));
         json.key("kv_head"); json.value(static_cast<std::int64_t>(r.grouping().keyValueHeadOf(head) + 1));
-        writeFactored(json, r, head);
+        writeFactored(json, r, head, options);
         json.newline();
         writeHeadAnalysis(json, r, head, ablation ? &*ablation : nullptr);
         if (includeMatrices) {
@@ -167,6 +181,10 @@ void writeJsonDocument(AtomicFile& file, const Result& r, const ExportProvenance
             json.key("scores"); json.matrix(h.scores);
         }
         json.endObject();
+        // The head's analysis freed what it allocated; kept by the heap (keepLargeAllocationsForReuse)
+        // and served in another order to the next head, it would fragment, and the peak would
+        // grow with h past the memory estimate (estimateMemory: one head at a time).
+        releaseFreedMemory();
     }
     json.endArray();
     json.newline();
@@ -246,23 +264,32 @@ Status writeHeadStack(const std::string& path, const Result& r, MatrixF HeadAtte
     return file.commit();
 }
 
-Status writeNpyFolder(const Result& r, const std::string& path, const ExportProvenance& provenance)
+// What an earlier npy export leaves in its folder (and its temporaries, should a run have been
+// killed): an existing folder is replaced only when it holds nothing else (AtomicFolder).
+bool isNpyExportEntry(std::string_view name)
 {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    if (fs::exists(path, ec) && !fs::is_directory(path, ec))
-        return Error{"cannot write '" + path + "': it exists and is not a folder (the npy format writes a folder)"};
-    const bool created = fs::create_directories(path, ec);
-    if (ec) return Error{"cannot create folder '" + path + "': " + ec.message()};
+    const auto endsWith = [&](std::string_view tail) {
+        return name.size() >= tail.size() && name.substr(name.size() - tail.size()) == tail;
+    };
+    const std::size_t temporary = name.find(".tmp-");
+    if (temporary != std::string_view::npos) name = name.substr(0, temporary);
+    return name == "meta.json" || (endsWith(".npy") && name.size() > 4);
+}
 
-    std::vector<std::string> written;
-    const auto file = [&](const char* name) { return (fs::path(path) / name).string(); };
+// Every array goes into a sibling temporary folder, which replaces the folder at `path` only
+// when all are written: a failure at any point leaves an earlier export exactly as it was.
+Status writeNpyFolder(const Result& r, const std::string& path, const ExportProvenance& provenance,
+                      const ExportOptions& options)
+{
+    AtomicFolder folder;
+    if (Status opened = folder.open(path, isNpyExportEntry); !opened) return opened;
     const auto step = [&](const char* name, Status status) {
-        if (status) written.push_back(file(name));
+        if (status) folder.added(name);
+        else status = Error{folder.inTermsOfPath(status.error())};
         return status;
     };
-    Status status = step("attention.npy", writeHeadStack(file("attention.npy"), r, &HeadAttention::attention));
-    if (status) status = step("scores.npy", writeHeadStack(file("scores.npy"), r, &HeadAttention::scores));
+    Status status = step("attention.npy", writeHeadStack(folder.pathOf("attention.npy"), r, &HeadAttention::attention));
+    if (status) status = step("scores.npy", writeHeadStack(folder.pathOf("scores.npy"), r, &HeadAttention::scores));
     const std::pair<const char*, const MatrixF*> matrices[] = {
         {"output.npy", &r.attention.output},        {"head_outputs.npy", &r.attention.headOutputs},
         {"query.npy", &r.attention.query},          {"key.npy", &r.attention.key},
@@ -272,22 +299,19 @@ Status writeNpyFolder(const Result& r, const std::string& path, const ExportProv
         {"W_O.npy", &r.weights->outputProjection}};
     for (const auto& [name, matrix] : matrices) {
         if (!status) break;
-        status = step(name, writeNpy(file(name), *matrix));
+        status = step(name, writeNpy(folder.pathOf(name), *matrix));
     }
     if (status) {
         AtomicFile meta;
-        status = meta.open(file("meta.json"));
+        status = meta.open(folder.pathOf("meta.json"));
         if (status) {
-            writeJsonDocument(meta, r, provenance, false);
-            status = step("meta.json", meta.commit());
+            writeJsonDocument(meta, r, provenance, false, options);
+            status = meta.commit();
         }
+        status = step("meta.json", status);
     }
-    if (!status) {
-        // Nothing partial: remove what this run wrote, and the folder if this run made it.
-        for (const std::string& done : written) fs::remove(done, ec);
-        if (created) fs::remove(path, ec);
-    }
-    return status;
+    if (!status) return status;  // ~AtomicFolder removes the temporary folder
+    return folder.commit();
 }
 
 }  // namespace
@@ -301,19 +325,43 @@ bool parseExportFormat(std::string_view name, ExportFormat& format)
     return true;
 }
 
+bool exportComputesSpectrum(Index d_k, const ExportOptions& options)
+{
+    return options.spectrumAtAnyDk || d_k <= kExportSpectrumMaxDk;
+}
+
+AnalysisPlan exportAnalysisPlan(ExportFormat format, const Config& config, const ExportOptions& options)
+{
+    AnalysisPlan plan;
+    if (format == ExportFormat::Csv) return plan;  // rows of the Result only
+    plan.factored = true;
+    plan.equivalenceSampleRows = equivalenceSampleLimit;
+    plan.spectrum = exportComputesSpectrum(config.d_k(), options);
+    plan.headStatistics = true;
+    return plan;
+}
+
+Status checkExportTarget(ExportFormat format, const std::string& path)
+{
+    if (format == ExportFormat::Npy) return AtomicFolder::check(path, isNpyExportEntry);
+    Expected<std::string> target = fileWriteTarget(path);
+    if (!target) return Error{target.error()};
+    return {};
+}
+
 Status exportResult(const Result& result, ExportFormat format, const std::string& path,
-                    const ExportProvenance& provenance)
+                    const ExportProvenance& provenance, const ExportOptions& options)
 {
     try {
         switch (format) {
         case ExportFormat::Json: {
             AtomicFile file;
             if (Status opened = file.open(path); !opened) return opened;
-            writeJsonDocument(file, result, provenance, true);
+            writeJsonDocument(file, result, provenance, true, options);
             return file.commit();
         }
         case ExportFormat::Csv: return writeCsv(result, path);
-        case ExportFormat::Npy: return writeNpyFolder(result, path, provenance);
+        case ExportFormat::Npy: return writeNpyFolder(result, path, provenance, options);
         }
     } catch (const std::bad_alloc&) {
         return Error{"not enough memory to write '" + path + "'"};

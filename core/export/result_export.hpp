@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/common/expected.hpp"
+#include "core/config/memory_estimate.hpp"
 #include "core/pipeline/compute.hpp"
 
 namespace qkv {
@@ -23,11 +24,37 @@ struct ExportProvenance {
     std::string targetEmbeddings;
 };
 
+// The singular values of each W_i (thin QRs of W_i^Q, W_i^K and an SVD of the d_k x d_k middle)
+// cost O(d_model d_k^2) time per head, O(d_model^2 d_k) for the layer, and about
+// 8 (2 d_model d_k + 7 d_k^2) bytes for the head being analysed (spectrumBytes). Above this d_k
+// the export skips them unless asked: at d_model = d_k = 4096 they took 35 s and 1.1 GiB here
+// (docs/benchmarks.md), at d_k = 1024 ~1.5 s per head.
+inline constexpr Index kExportSpectrumMaxDk = 1024;
+
+struct ExportOptions {
+    // Compute the spectrum whatever d_k (qkv-studio export --spectrum).
+    bool spectrumAtAnyDk = false;
+};
+
+// Whether the JSON (and npy meta.json) carry singular values, rank, rank tolerance and
+// Frobenius norm; when not, those fields are null and "spectrum_skipped" says why.
+bool exportComputesSpectrum(Index d_k, const ExportOptions& options);
+
+// What the export computes besides the Result, for the memory estimate (validateConfig).
+AnalysisPlan exportAnalysisPlan(ExportFormat format, const Config& config, const ExportOptions& options = {});
+
+// Whether `path` may receive this format, checked before any work (exportResult checks again):
+// JSON and CSV replace only a regular file (or a link to one) or a free name; npy replaces only
+// an earlier npy export's folder or an empty one (the message names the path and what is there).
+Status checkExportTarget(ExportFormat format, const std::string& path);
+
 // JSON and CSV write one file at `path`. Npy writes a folder `path` holding attention.npy and
 // scores.npy (h x n_q x n_k, float32), output.npy, head_outputs.npy, query.npy (n_q x d_model),
 // key.npy, value.npy (n_k x d_model), query_input.npy, key_value_input.npy, W_Q.npy, W_K.npy,
-// W_V.npy, W_O.npy and meta.json (the JSON export without its matrices).
+// W_V.npy, W_O.npy and meta.json (the JSON export without its matrices). The folder is built
+// beside `path` and swapped in complete (AtomicFolder): an earlier export there stays exactly as
+// it was on any failure.
 Status exportResult(const Result& result, ExportFormat format, const std::string& path,
-                    const ExportProvenance& provenance = {});
+                    const ExportProvenance& provenance = {}, const ExportOptions& options = {});
 
 }  // namespace qkv

@@ -4,9 +4,7 @@
 #include <bit>
 #include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <limits>
 #include <memory>
 #include <new>
@@ -16,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/io/atomic_file.hpp"
+#include "core/io/regular_file.hpp"
 
 namespace qkv {
 
@@ -280,9 +279,16 @@ Expected<ParsedHeader> parseHeader(std::string_view text, std::uint64_t dataSize
     return header;
 }
 
-struct FileCloser {
-    void operator()(std::FILE* file) const { std::fclose(file); }
-};
+// "is empty" or "is too short: 5 bytes, a safetensors file needs at least 8" (the 8-byte
+// header length alone), or nothing when the size is enough to look further.
+std::optional<std::string> sizeProblem(std::uint64_t size)
+{
+    if (size == 0) return "is empty";
+    if (size < 8)
+        return "is too short: " + std::to_string(size) + (size == 1 ? " byte" : " bytes") +
+               ", a safetensors file needs at least 8";
+    return std::nullopt;
+}
 
 std::string bytesForHeader(std::uint64_t headerLength, std::uint64_t fileSize)
 {
@@ -482,9 +488,7 @@ Expected<SafetensorsFile> parseSafetensors(std::span<const std::byte> bytes,
                                            std::string_view sourceName, const TensorFilter& keep)
 {
     const std::uint64_t size = bytes.size();
-    if (size < 8)
-        return Error{prefixed(sourceName, "is too short (" + std::to_string(size) +
-                                              " bytes) to be a safetensors file")};
+    if (const auto problem = sizeProblem(size)) return Error{prefixed(sourceName, *problem)};
     auto headerLength = checkHeaderLength(readU64(bytes.data()), size, sourceName);
     if (!headerLength) return Error{headerLength.error()};
     const std::string_view text(reinterpret_cast<const char*>(bytes.data() + 8), *headerLength);
@@ -501,29 +505,16 @@ Expected<SafetensorsFile> parseSafetensors(std::span<const std::byte> bytes,
 
 Expected<SafetensorsFile> readSafetensors(const std::string& path, const TensorFilter& keep)
 {
-    if (path.empty()) return Error{"no file name given"};
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) return Error{path + ": is a folder, not a file"};
-    std::unique_ptr<std::FILE, FileCloser> handle(std::fopen(path.c_str(), "rb"));
-    if (!handle) return Error{path + ": cannot open: " + std::strerror(errno)};
-    std::FILE* f = handle.get();
-    if (std::fseek(f, 0, SEEK_END) != 0) return Error{path + ": cannot read: " + std::strerror(errno)};
-    const long end = std::ftell(f);
-    if (end < 0) return Error{path + ": cannot read: " + std::strerror(errno)};
-    const auto size = static_cast<std::uint64_t>(end);
-    std::rewind(f);
-
-    auto readAt = [&](std::uint64_t offset, void* out, std::size_t count) {
-        if (count == 0) return true;
-        if (offset > static_cast<std::uint64_t>(std::numeric_limits<long>::max())) return false;
-        return std::fseek(f, static_cast<long>(offset), SEEK_SET) == 0 &&
-               std::fread(out, 1, count, f) == count;
+    // Regular files only, opened without blocking (a FIFO or /dev/zero is refused here).
+    Expected<RegularFileReader> reader = RegularFileReader::open(path);
+    if (!reader) return Error{reader.error()};
+    const std::uint64_t size = reader->size();
+    const auto readAt = [&](std::uint64_t offset, void* out, std::size_t count) {
+        return reader->readAt(offset, out, count);
     };
     const std::string readFailed = path + ": cannot read (the file changed or a read failed)";
 
-    if (size < 8)
-        return Error{prefixed(path, "is too short (" + std::to_string(size) +
-                                        " bytes) to be a safetensors file")};
+    if (const auto problem = sizeProblem(size)) return Error{prefixed(path, *problem)};
     std::byte lengthBytes[8];
     if (!readAt(0, lengthBytes, 8)) return Error{readFailed};
     auto headerLength = checkHeaderLength(readU64(lengthBytes), size, path);

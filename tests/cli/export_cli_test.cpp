@@ -17,62 +17,17 @@
 #include "core/io/weights_file.hpp"
 #include "core/io/npy.hpp"
 #include "core/pipeline/compute.hpp"
+#include "cli/cli_support.hpp"
 #include "support/matrix_assertions.hpp"
 
 namespace qkv {
 namespace {
 
+using testing::CommandRun;
+using testing::ExportCli;
+using testing::readJson;
+using testing::run;
 namespace fs = std::filesystem;
-
-struct CommandRun {
-    int status = -1;
-    std::string output;  // stdout and stderr together
-};
-
-std::string quote(const std::string& argument)
-{
-    std::string quoted = "'";
-    for (char c : argument) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return quoted + "'";
-}
-
-CommandRun run(const std::vector<std::string>& arguments, const std::string& environment = "")
-{
-    std::string command = environment;
-    command += ' ';
-    command += quote(QKV_STUDIO_EXECUTABLE);
-    for (const std::string& argument : arguments) command += " " + quote(argument);
-    command += " 2>&1";
-    CommandRun result;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (!pipe) return result;
-    std::array<char, 4096> buffer{};
-    while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) result.output.append(buffer.data(), n);
-    const int status = ::pclose(pipe);
-    result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return result;
-}
-
-class ExportCli : public ::testing::Test {
-protected:
-    void SetUp() override
-    {
-        directory_ = fs::temp_directory_path() /
-                     ("qkv_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-        fs::remove_all(directory_);
-        fs::create_directories(directory_);
-    }
-    void TearDown() override { fs::remove_all(directory_); }
-    std::string path(const std::string& name) const { return (directory_ / name).string(); }
-
-    fs::path directory_;
-};
-
-nlohmann::json readJson(const std::string& path)
-{
-    std::ifstream file(path);
-    return nlohmann::json::parse(file);
-}
 
 MatrixF toMatrix(const nlohmann::json& rows)
 {

@@ -1,93 +1,43 @@
 #include "ui/comparison/comparison_chart.hpp"
 
-#include <QAbstractBarSeries>
-#include <QBarCategoryAxis>
-#include <QBarSet>
-#include <QChart>
-#include <QLegend>
-
-#include <cmath>
-
 namespace qkv::ui {
 
-namespace {
+ComparisonChart::ComparisonChart(Builder build, QWidget* parent) : ChartWidget(parent), build_(build) {}
 
-QChart* newChart(const QString& title)
+void ComparisonChart::setShape(const ComparisonShape& shape)
 {
-    auto* chart = new QChart();
-    chart->setAnimationOptions(QChart::NoAnimation);
-    chart->setTitle(title);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->setMargins(QMargins(2, 2, 2, 2));
-    return chart;
+    if (shape.valid()) setModel(build_(shape));
 }
 
-}  // namespace
-
-ComparisonChart::ComparisonChart(const QString& title, QWidget* parent) : QChartView(newChart(title), parent)
+std::vector<const ChartSeries*> ComparisonChart::seriesOfKind(ChartSeries::Kind kind) const
 {
-    setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(220, 180);
-}
-
-void ComparisonChart::addBars(QAbstractBarSeries* series)
-{
-    bars_ = series;
-    series->setLabelsVisible(true);
-    series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
-    series->setLabelsPrecision(12);  // exact integers, not 1.2e+06
-    chart()->addSeries(series);
-}
-
-void ComparisonChart::removeAxes()
-{
-    for (QAbstractAxis* axis : chart()->axes()) {
-        chart()->removeAxis(axis);
-        delete axis;
-    }
-}
-
-QBarSet* ComparisonChart::newBarSet(const QString& name, const QColor& color, QObject* parent)
-{
-    auto* set = new QBarSet(name, parent);
-    set->setColor(color);
-    set->setBorderColor(color.darker(120));
-    set->setLabelColor(Qt::black);
-    return set;
-}
-
-double ComparisonChart::roundedUpperBound(double largest)
-{
-    if (largest <= 0) {
-        return 1.0;
-    }
-    const double magnitude = std::pow(10.0, std::floor(std::log10(largest)));
-    return std::ceil(largest * 1.25 / magnitude) * magnitude;
+    std::vector<const ChartSeries*> out;
+    for (const ChartSeries& s : model().series)
+        if (s.kind == kind) out.push_back(&s);
+    return out;
 }
 
 std::vector<double> ComparisonChart::barValues(int set) const
 {
-    std::vector<double> values;
-    if (!bars_ || set < 0 || set >= bars_->count()) {
-        return values;
-    }
-    const QBarSet* bars = bars_->barSets().at(set);
-    for (int i = 0; i < bars->count(); ++i) {
-        values.push_back(bars->at(i));
-    }
-    return values;
+    const auto bars = seriesOfKind(ChartSeries::Kind::Bars);
+    if (set < 0 || set >= static_cast<int>(bars.size())) return {};
+    return bars[static_cast<std::size_t>(set)]->values;
 }
 
-int ComparisonChart::barSetCount() const { return bars_ ? bars_->count() : 0; }
+int ComparisonChart::barSetCount() const { return static_cast<int>(seriesOfKind(ChartSeries::Kind::Bars).size()); }
 
-QStringList ComparisonChart::barCategories() const
+std::vector<QPointF> ComparisonChart::linePoints(int index) const
 {
-    for (QAbstractAxis* axis : chart()->axes()) {
-        if (auto* categories = qobject_cast<QBarCategoryAxis*>(axis)) {
-            return categories->categories();
-        }
-    }
-    return {};
+    const auto lines = seriesOfKind(ChartSeries::Kind::Line);
+    if (index < 0 || index >= static_cast<int>(lines.size())) return {};
+    return lines[static_cast<std::size_t>(index)]->points;
+}
+
+QStringList ComparisonChart::lineNames() const
+{
+    QStringList names;
+    for (const ChartSeries* s : seriesOfKind(ChartSeries::Kind::Line)) names << s->name;
+    return names;
 }
 
 }  // namespace qkv::ui

@@ -1,50 +1,39 @@
 #pragma once
-// One chart of the comparison view: a QChartView that draws a ComparisonShape. The chart is
-// given to QChartView's constructor (never setChart(), which leaks the default chart,
-// design.md section 5). Bar charts register their series, and the view's tests read the
-// drawn values back through barValues() / barCategories().
+// One chart of the comparison view: the ChartModel a builder of comparison_figures.hpp makes
+// for a ComparisonShape, drawn by the chart painter every exported chart uses. The view's
+// tests read the drawn values back through barValues() / barCategories().
 
-#include <QChartView>
-#include <QColor>
 #include <QStringList>
 
 #include <vector>
 
 #include "ui/comparison/comparison_shape.hpp"
-
-class QAbstractBarSeries;
-class QBarSet;
+#include "ui/figures/chart_widget.hpp"
 
 namespace qkv::ui {
 
-class ComparisonChart : public QChartView {
+class ComparisonChart : public ChartWidget {
     Q_OBJECT
 public:
+    using Builder = ChartModel (*)(const ComparisonShape&);
+    explicit ComparisonChart(Builder build, QWidget* parent = nullptr);
+
     // Redraws for `shape` (valid(): d_model and h at least 1).
-    virtual void setShape(const ComparisonShape& shape) = 0;
+    void setShape(const ComparisonShape& shape);
 
-    // Bar charts only (empty otherwise): set `set`'s values in the order of barCategories()
-    // (a horizontal chart lists its categories bottom-up).
+    // Bar charts only (empty otherwise): bar series `set`'s values in the order of
+    // barCategories() (a horizontal chart lists its categories bottom-up).
     std::vector<double> barValues(int set) const;
-    QStringList barCategories() const;
+    QStringList barCategories() const { return model().categories; }
     int barSetCount() const;
-
-protected:
-    ComparisonChart(const QString& title, QWidget* parent);
-
-    // Adds the chart's bar series, labelled with exact integers.
-    void addBars(QAbstractBarSeries* series);
-    // Removes and deletes the chart's axes (category labels change with h and g).
-    void removeAxes();
-
-    static QColor factoredColor() { return {0x21, 0x66, 0xac}; }  // blue: the thin factors
-    static QColor fullColor() { return {0xb2, 0x18, 0x2b}; }      // red: a full W_i
-    static QBarSet* newBarSet(const QString& name, const QColor& color, QObject* parent);
-    // An axis end above `largest` with room for the value labels.
-    static double roundedUpperBound(double largest);
+    // Line series only: the points of line `index`, and the lines' names.
+    std::vector<QPointF> linePoints(int index) const;
+    QStringList lineNames() const;
 
 private:
-    QAbstractBarSeries* bars_ = nullptr;
+    std::vector<const ChartSeries*> seriesOfKind(ChartSeries::Kind kind) const;
+
+    Builder build_;
 };
 
 }  // namespace qkv::ui

@@ -1,37 +1,37 @@
 #include "ui/comparison/comparison_view.hpp"
 
 #include <QComboBox>
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
 #include <algorithm>
 
 #include "core/weights/attention_weights.hpp"
+#include "ui/comparison/comparison_chart.hpp"
+#include "ui/comparison/comparison_figures.hpp"
 #include "ui/comparison/cost_table.hpp"
-#include "ui/comparison/flop_chart.hpp"
-#include "ui/comparison/layer_parameters_chart.hpp"
-#include "ui/comparison/score_path_chart.hpp"
 #include "ui/comparison/score_timing_label.hpp"
-#include "ui/comparison/totals_chart.hpp"
 #include "ui/document/head_selection.hpp"
-#include "ui/render/chart_palette.hpp"
+#include "ui/figures/figure.hpp"
+#include "ui/figures/figure_grid.hpp"
 
 namespace qkv::ui {
 
 ComparisonView::ComparisonView(HeadSelection* selection, QWidget* parent)
     : ResultView(selection, Change::Head, parent), summary_(new QLabel(tr("Cost comparison: no result yet"), this)),
-      keyValueBox_(new QComboBox(this)), scorePath_(new ScorePathChart(this)), layer_(new LayerParametersChart(this)),
-      totals_(new TotalsChart(this)), flops_(new FlopChart(this)), timing_(new ScoreTimingLabel(this)),
+      keyValueBox_(new QComboBox(this)), scorePath_(new ComparisonChart(&scorePathChart, this)),
+      layer_(new ComparisonChart(&layerParametersChart, this)), totals_(new ComparisonChart(&totalsChart, this)),
+      flops_(new ComparisonChart(&scoreFlopChart, this)), timing_(new ScoreTimingLabel(this)),
       table_(new CostTableWidget(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(makeHeader());
-    layout->addLayout(makeGrid(), 1);
+    layout->addWidget(makeGrid(), 1);
     connect(timing_, &ScoreTimingLabel::timingUpdated, this, &ComparisonView::timingUpdated);
 }
 
@@ -43,9 +43,10 @@ QLayout* ComparisonView::makeHeader()
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
     summary_->setFont(titleFont);
+    summary_->setWordWrap(true);  // whole at any width (issue 9, section 4)
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    keyValueBox_->setToolTip(tr("Key/value heads g for grouped-query attention: a divisor of h "
+    keyValueBox_->setToolTip(tr("The layer's key/value heads g (also under h in the controls): a divisor of h "
                                 "(g = h is standard multi-head attention, g = 1 multi-query)"));
     auto* keyValueLabel = new QLabel(tr("Key/value heads g:"), this);
     keyValueLabel->setBuddy(keyValueBox_);
@@ -66,31 +67,34 @@ QLayout* ComparisonView::makeHeader()
     return header;
 }
 
-QLayout* ComparisonView::makeGrid()
+QWidget* ComparisonView::makeGrid()
 {
     auto* flopPanel = new QWidget(this);
     auto* flopLayout = new QVBoxLayout(flopPanel);
     flopLayout->setContentsMargins(0, 0, 0, 0);
     flopLayout->addWidget(flops_, 1);
     flopLayout->addWidget(timing_);
+    timing_->setWordWrap(true);
 
-    auto* grid = new QGridLayout();
-    grid->addWidget(scorePath_, 0, 0);
-    grid->addWidget(layer_, 0, 1);
-    grid->addWidget(totals_, 0, 2);
-    grid->addWidget(flopPanel, 1, 0);
-    grid->addWidget(table_, 1, 1, 1, 2);
-    for (int column = 0; column < 3; ++column) {
-        grid->setColumnStretch(column, 5);
-    }
-    grid->setRowStretch(0, 1);
-    grid->setRowStretch(1, 1);
-    return grid;
+    // As many columns as fit at a readable size (at most three), scrolling below that: the
+    // charts are never squashed (issue 9, section 4).
+    auto* grid = new FigureGrid(QSize(420, 330), 3);
+    grid->addWidget(scorePath_);
+    grid->addWidget(layer_);
+    grid->addWidget(totals_);
+    grid->addWidget(flopPanel);
+    grid->addWidget(table_, 2);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(grid);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    return scroll;
 }
 
 QString ComparisonView::title() const { return tr("&Comparison"); }
 
-QStringList ComparisonView::figureNames() const { return {QStringLiteral("comparison")}; }
+QStringList ComparisonView::figureNames() const { return figureNamesOfView(QStringLiteral("comparison")); }
 
 void ComparisonView::setSelectedHead(int head) { selection()->setHead(head); }
 
@@ -111,21 +115,15 @@ void ComparisonView::refresh(Changes changes)
 
 void ComparisonView::takeShape()
 {
-    const Count previousHeads = shape_.heads;
-    const Count g = shape_.keyValueHeads;
     const std::shared_ptr<const Result>& r = result();
     shape_ = ComparisonShape{};
     if (r) {
         shape_.d_model = r->weights->d_model();
         shape_.heads = r->config.headCount;
+        shape_.keyValueHeads = r->config.g();  // the layer's g
         shape_.n_q = r->queryInput.rows();
         shape_.n_k = r->keyValueInput.rows();
         shape_.withBias = r->weights->hasBias();
-    }
-    // Keep g when it still divides h; else standard multi-head (g = h).
-    shape_.keyValueHeads = g;
-    if (shape_.heads != previousHeads && (g < 1 || shape_.heads % std::max<Count>(g, 1) != 0)) {
-        shape_.keyValueHeads = shape_.heads;
     }
     if (shape_.keyValueHeads < 1 || shape_.keyValueHeads > shape_.heads) {
         shape_.keyValueHeads = shape_.heads;
@@ -140,6 +138,7 @@ void ComparisonView::setKeyValueHeads(Count g)
     }
     shape_.keyValueHeads = g;
     invalidate();
+    emit keyValueHeadsChosen(g);
 }
 
 std::vector<Count> ComparisonView::keyValueHeadChoices() const
@@ -165,18 +164,8 @@ void ComparisonView::redraw()
         summary_->setText(tr("Cost comparison: no result yet"));
         return;
     }
-    summary_->setText(tr("d_model = %1, h = %2, d_k = %3, n_q = %4, n_k = %5%6: what two thin matrices per head save")
-                          .arg(shape_.d_model)
-                          .arg(shape_.heads)
-                          .arg(shape_.d_k())
-                          .arg(shape_.n_q)
-                          .arg(shape_.n_k)
-                          .arg(shape_.withBias ? tr(", with biases") : QString()));
-    for (ComparisonChart* chart : {static_cast<ComparisonChart*>(scorePath_), static_cast<ComparisonChart*>(layer_),
-                                   static_cast<ComparisonChart*>(totals_), static_cast<ComparisonChart*>(flops_)}) {
-        chart->setShape(shape_);
-        applyPaletteToChart(chart->chart(), palette());
-    }
+    summary_->setText(comparisonSummary(shape_));
+    for (ComparisonChart* chart : {scorePath_, layer_, totals_, flops_}) chart->setShape(shape_);
     table_->setShape(shape_);
     timing_->setText(timing_->timingText());
 }
@@ -206,23 +195,18 @@ QStringList ComparisonView::barCategories(BarChart chart) const { return barChar
 
 int ComparisonView::barSetCount(BarChart chart) const { return barChart(chart)->barSetCount(); }
 
-std::vector<QPointF> ComparisonView::totalsSeries(int index) const { return totals_->series(index); }
+std::vector<QPointF> ComparisonView::totalsSeries(int index) const { return totals_->linePoints(index); }
 
-QStringList ComparisonView::totalsSeriesNames() const { return totals_->seriesNames(); }
+QStringList ComparisonView::totalsSeriesNames() const { return totals_->lineNames(); }
 
 QString ComparisonView::copyText(bool selectedOnly) const { return table_->copyText(selectedOnly); }
 
 void ComparisonView::renderFigure(QPainter& painter, const QRectF& target) const
 {
-    if (width() <= 0 || height() <= 0) {
-        return;
-    }
+    if (!shape_.valid()) return;
     painter.save();
-    painter.translate(target.topLeft());
-    painter.scale(target.width() / width(), target.height() / height());
-    // QWidget::render paints the same widgets (charts and table) the screen shows.
-    const_cast<ComparisonView*>(this)->render(&painter, QPoint(), QRegion(),
-                                              QWidget::DrawWindowBackground | QWidget::DrawChildren);
+    painter.fillRect(target, Qt::white);
+    paintComparisonOverview(painter, target.adjusted(8, 8, -8, -8), shape_, ChartColors{});
     painter.restore();
 }
 

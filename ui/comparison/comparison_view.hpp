@@ -4,13 +4,13 @@
 // view never counts anything itself. The only thing it computes is the measured time of the
 // two ways of computing one head's scores, off the GUI thread (score_timing_label.hpp).
 //
-// It composes one class per part:
-//   - ScorePathChart: score-path parameters per head and per layer, factored W_i^Q, W_i^K vs
-//     a full W_i;
-//   - LayerParametersChart: whole-layer parameters for standard heads, a full W_i per head,
-//     unreduced heads, multi-query and grouped-query attention (the key/value-heads control);
-//   - TotalsChart: the totals against h over the divisors of d_model;
-//   - FlopChart and ScoreTimingLabel: one head's score FLOPs both ways, and their time here;
+// It composes one part per cost (the charts' models are comparison_figures.hpp's, the same
+// the exported figures draw):
+//   - score-path parameters per head and per layer, factored W_i^Q, W_i^K vs a full W_i;
+//   - whole-layer parameters for standard heads, a full W_i per head, unreduced heads,
+//     multi-query and grouped-query attention (the key/value-heads control);
+//   - the totals against h over the divisors of d_model;
+//   - one head's score FLOPs both ways, and their time here (ScoreTimingLabel);
 //   - CostTableWidget: the table of exact numbers and formulas, copyable.
 
 #include <QPointF>
@@ -33,11 +33,7 @@ namespace qkv::ui {
 
 class ComparisonChart;
 class CostTableWidget;
-class FlopChart;
-class LayerParametersChart;
-class ScorePathChart;
 class ScoreTimingLabel;
-class TotalsChart;
 
 // Follows the selected head (the one timed).
 class ComparisonView : public ResultView {
@@ -54,7 +50,10 @@ public:
     // The head whose W_i^Q, W_i^K are timed (the selection's, clamped to h).
     int selectedHead() const { return head_; }
 
-    // g: key/value heads, a divisor of h (h by default: standard multi-head attention).
+    // g: key/value heads, a divisor of h. The layer's g (result()->config.g()) for each new
+    // result: there is one g, the layer's (issue 11). setKeyValueHeads() shows another g at
+    // once and asks for it through keyValueHeadsChosen(); the window sets the layer's g, whose
+    // result then arrives with it.
     Count keyValueHeads() const { return shape_.keyValueHeads; }
     void setKeyValueHeads(Count g);
     std::vector<Count> keyValueHeadChoices() const;
@@ -78,21 +77,24 @@ public:
     // Starts a new measurement now (also done for every new result or head).
     void measureTiming();
 
-    // The whole view (charts, table) onto any paint device, scaled to `target`.
+    // The four charts (the registry's "comparison" figure, with this view's g) onto any paint
+    // device, black on white.
     void renderFigure(QPainter& painter, const QRectF& target) const;
 
     QSize sizeHint() const override { return {1400, 900}; }
 
 signals:
     void timingUpdated();
+    // The user chose g in the view's box (or setKeyValueHeads was called).
+    void keyValueHeadsChosen(qkv::Count g);
 
 protected:
     void refresh(Changes changes) override;
 
 private:
     QLayout* makeHeader();
-    QLayout* makeGrid();
-    void takeShape();  // from result(), keeping g while it divides h
+    QWidget* makeGrid();
+    void takeShape();  // from result(), g included
     void redraw();     // header, charts and table for shape_
     const ComparisonChart* barChart(BarChart chart) const;
 
@@ -101,10 +103,10 @@ private:
 
     QLabel* summary_;
     QComboBox* keyValueBox_;
-    ScorePathChart* scorePath_;
-    LayerParametersChart* layer_;
-    TotalsChart* totals_;
-    FlopChart* flops_;
+    ComparisonChart* scorePath_;
+    ComparisonChart* layer_;
+    ComparisonChart* totals_;
+    ComparisonChart* flops_;
     ScoreTimingLabel* timing_;
     CostTableWidget* table_;
 };

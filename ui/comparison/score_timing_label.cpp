@@ -42,7 +42,7 @@ void ScoreTimingLabel::measure(const std::shared_ptr<const Result>& result, int 
     MatrixF xkv = result->keyValueInput;
     MatrixF wq = headColumns(result->weights->queryProjection, head, d_k);
     MatrixF wk = headColumns(result->weights->keyProjection, head, d_k);
-    setText(tr("Measuring both ways on this machine…"));
+    setText(tr("Measuring both ways on this machine, a moment."));
     task_.request([xq = std::move(xq), xkv = std::move(xkv), wq = std::move(wq), wk = std::move(wk)] {
         return timeScoresBothWays(xq, xkv, wq, wk);
     });
@@ -51,7 +51,7 @@ void ScoreTimingLabel::measure(const std::shared_ptr<const Result>& result, int 
 QString ScoreTimingLabel::timingText() const
 {
     if (!timing_ || !timing_->valid()) {
-        return tr("Measuring both ways on this machine…");
+        return tr("Measuring both ways on this machine, a moment.");
     }
     const ScoreTiming& t = *timing_;
     const double ratio = t.factoredMilliseconds > 0 ? t.fullMilliseconds / t.factoredMilliseconds : 0.0;

@@ -1,6 +1,5 @@
 #include "ui/controls/controls_panel.hpp"
 
-#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -8,16 +7,24 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include <climits>
+#include <map>
 
 #include "core/config/limits.hpp"
+#include "ui/controls/config_edit.hpp"
 #include "ui/controls/field_message.hpp"
+#include "ui/controls/inputs_group.hpp"
 #include "ui/controls/scale_slider.hpp"
 #include "ui/controls/sentence_field.hpp"
+#include "ui/controls/weights_group.hpp"
+#include "ui/controls/wheel_guard.hpp"
 #include "ui/document/document.hpp"
 
 namespace qkv::ui {
 namespace {
+
+// Far beyond the limits on purpose: a value typed past the limit reaches validation, which says
+// the limit at the field, instead of the spin box silently dropping digits (5000 -> 500).
+constexpr int kTypingRange = 99'999'999;
 
 QString toQString(std::string_view text)
 {
@@ -35,6 +42,15 @@ QLabel* buddyLabel(const QString& text, QWidget* buddy, QWidget* parent)
     return label;
 }
 
+QVBoxLayout* fieldWithMessage(QWidget* field, FieldMessage* message)
+{
+    auto* box = new QVBoxLayout;
+    box->setSpacing(2);
+    box->addWidget(field);
+    box->addWidget(message);
+    return box;
+}
+
 QString modeTitle(qkv::AttentionMode mode)
 {
     switch (mode) {
@@ -48,28 +64,49 @@ QString modeTitle(qkv::AttentionMode mode)
 }  // namespace
 
 ControlsPanel::ControlsPanel(Document* document, QWidget* parent)
-    : QWidget(parent), document_(document),
-      source_(new SentenceField(tr("&Source sentence"), this)),
+    : QWidget(parent), document_(document), source_(new SentenceField(tr("&Source sentence"), this)),
       target_(new SentenceField(tr("&Target sentence"), this)), mode_(new QComboBox(this)),
       modeExplanation_(new QLabel(this)), modeMessage_(new FieldMessage(this)), dModel_(new QSpinBox(this)),
       dModelMessage_(new FieldMessage(this)), heads_(new QSpinBox(this)), dk_(new QLabel(this)),
-      headsMessage_(new FieldMessage(this)), seed_(new QSpinBox(this)), init_(new QComboBox(this)),
-      positional_(new QCheckBox(tr("&Positional encoding (sinusoidal)"), this)),
-      bias_(new QCheckBox(tr("&Biases b^Q, b^K, b^V, b^O"), this)),
-      scaleQuery_(new ScaleSlider(QStringLiteral("W^Q"), this)),
-      scaleKey_(new ScaleSlider(QStringLiteral("W^K"), this)),
-      scaleValue_(new ScaleSlider(QStringLiteral("W^V"), this)),
-      scaleOutput_(new ScaleSlider(QStringLiteral("W^O"), this)), otherMessage_(new FieldMessage(this))
+      headsMessage_(new FieldMessage(this)), keyValueHeads_(new QComboBox(this)),
+      keyValueHeadsMessage_(new FieldMessage(this)), inputs_(new InputsGroup(document, this)),
+      weights_(new WeightsGroup(document, this)), scaleQuery_(new ScaleSlider(QStringLiteral("W^Q"), this)),
+      scaleKey_(new ScaleSlider(QStringLiteral("W^K"), this)), scaleValue_(new ScaleSlider(QStringLiteral("W^V"), this)),
+      scaleOutput_(new ScaleSlider(QStringLiteral("W^O"), this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 8, 8, 8);
-
     auto* sentences = new QGroupBox(tr("Sentences"), this);
     auto* sentencesLayout = new QVBoxLayout(sentences);
     sentencesLayout->addWidget(source_);
     sentencesLayout->addWidget(target_);
     layout->addWidget(sentences);
+    layout->addWidget(makeAttentionGroup());
+    layout->addWidget(inputs_);
+    layout->addWidget(weights_);
+    layout->addWidget(makeScalesGroup());
+    layout->addStretch(1);
+    guardWheel(this);
 
+    // User edits -> document (undoable).
+    connect(source_, &SentenceField::textEdited, this, [this](const QString& text) {
+        editConfig(document_, tr("Edit source sentence"), EditKey::SourceText,
+                   [&](qkv::Config& c) { c.sourceText = text.toStdString(); });
+    });
+    connect(target_, &SentenceField::textEdited, this, [this](const QString& text) {
+        editConfig(document_, tr("Edit target sentence"), EditKey::TargetText,
+                   [&](qkv::Config& c) { c.targetText = text.toStdString(); });
+    });
+
+    // Document -> controls (start-up, undo, redo, a new document).
+    connect(document_, &Document::contentChanged, this, &ControlsPanel::showSession);
+    connect(document_, &Document::validationChanged, this, &ControlsPanel::showIssues);
+    showSession();
+    showIssues(document_->issues());
+}
+
+QWidget* ControlsPanel::makeAttentionGroup()
+{
     auto* attention = new QGroupBox(tr("Attention"), this);
     auto* form = new QFormLayout(attention);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -84,18 +121,16 @@ ControlsPanel::ControlsPanel(Document* document, QWidget* parent)
     modeBox->addWidget(modeMessage_);
     form->addRow(buddyLabel(tr("&Mode"), mode_, this), modeBox);
 
-    dModel_->setRange(1, static_cast<int>(qkv::limits::maxDModel));
+    dModel_->setRange(0, kTypingRange);
     dModel_->setAccessibleName(QStringLiteral("d_model"));
-    dModel_->setToolTip(tr("Width of every token vector and of W^Q, W^K, W^V, W^O (d_model x d_model)."));
-    auto* dModelBox = new QVBoxLayout;
-    dModelBox->setSpacing(2);
-    dModelBox->addWidget(dModel_);
-    dModelBox->addWidget(dModelMessage_);
-    form->addRow(buddyLabel(tr("d_&model"), dModel_, this), dModelBox);
+    dModel_->setToolTip(tr("Width of every token vector and of W^Q, W^K, W^V, W^O (d_model x d_model); 1 to %1.")
+                            .arg(qkv::limits::maxDModel));
+    form->addRow(buddyLabel(tr("d_&model"), dModel_, this), fieldWithMessage(dModel_, dModelMessage_));
 
-    heads_->setRange(1, static_cast<int>(qkv::limits::maxHeads));
+    heads_->setRange(0, kTypingRange);
     heads_->setAccessibleName(tr("Number of heads h"));
-    heads_->setToolTip(tr("Number of heads h. It must divide d_model; each head gets d_k = d_model / h columns."));
+    heads_->setToolTip(tr("Number of heads h (1 to %1). It must divide d_model; each head gets d_k = d_model / h columns.")
+                           .arg(qkv::limits::maxHeads));
     auto* headsRow = new QHBoxLayout;
     headsRow->addWidget(heads_, 1);
     headsRow->addWidget(dk_);
@@ -104,114 +139,73 @@ ControlsPanel::ControlsPanel(Document* document, QWidget* parent)
     headsBox->addLayout(headsRow);
     headsBox->addWidget(headsMessage_);
     form->addRow(buddyLabel(tr("&h (heads)"), heads_, this), headsBox);
-    layout->addWidget(attention);
 
-    auto* weights = new QGroupBox(tr("Weights and inputs"), this);
-    auto* weightsForm = new QFormLayout(weights);
-    weightsForm->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    seed_->setRange(0, INT_MAX);
-    seed_->setAccessibleName(tr("Seed"));
-    seed_->setToolTip(tr("Same seed, same weights and embeddings, bit for bit."));
-    weightsForm->addRow(tr("S&eed"), seed_);
-    init_->addItem(tr("Xavier/Glorot uniform"), static_cast<int>(qkv::WeightInit::XavierUniform));
-    init_->addItem(tr("Normal N(0, 1/d_model)"), static_cast<int>(qkv::WeightInit::Normal));
-    init_->setAccessibleName(tr("Initialisation"));
-    weightsForm->addRow(tr("&Init"), init_);
-    weightsForm->addRow(positional_);
-    weightsForm->addRow(bias_);
-    weightsForm->addRow(otherMessage_);
-    layout->addWidget(weights);
+    keyValueHeads_->setAccessibleName(tr("Key/value heads g"));
+    keyValueHeads_->setToolTip(tr("g key/value heads shared by the h query heads: a divisor of h. g = h is the "
+                                  "paper's multi-head attention, g = 1 multi-query, between grouped-query. "
+                                  "W^K and W^V become d_model x g d_k."));
+    form->addRow(buddyLabel(tr("&g (key/value)"), keyValueHeads_, this), fieldWithMessage(keyValueHeads_, keyValueHeadsMessage_));
 
-    auto* scales = new QGroupBox(tr("Scales (sharpen or flatten)"), this);
-    auto* scalesLayout = new QVBoxLayout(scales);
-    for (ScaleSlider* slider : {scaleQuery_, scaleKey_, scaleValue_, scaleOutput_}) scalesLayout->addWidget(slider);
-    layout->addWidget(scales);
-    layout->addStretch(1);
-
-    // User edits -> document (undoable).
-    connect(source_, &SentenceField::textEdited, this, [this](const QString& text) {
-        editConfig(tr("Edit source sentence"), static_cast<int>(EditKey::SourceText),
-                   [&](qkv::Config& c) { c.sourceText = text.toStdString(); });
-    });
-    connect(target_, &SentenceField::textEdited, this, [this](const QString& text) {
-        editConfig(tr("Edit target sentence"), static_cast<int>(EditKey::TargetText),
-                   [&](qkv::Config& c) { c.targetText = text.toStdString(); });
-    });
     connect(mode_, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index < 0) return;
-        editConfig(tr("Change mode"), -1, [&](qkv::Config& c) {
-            c.mode = static_cast<qkv::AttentionMode>(mode_->itemData(index).toInt());
-        });
+        editConfig(document_, tr("Change mode"), EditKey::None,
+                   [&](qkv::Config& c) { c.mode = static_cast<qkv::AttentionMode>(mode_->itemData(index).toInt()); });
     });
     connect(dModel_, &QSpinBox::valueChanged, this, [this](int value) {
-        editConfig(tr("Change d_model"), static_cast<int>(EditKey::DModel), [&](qkv::Config& c) { c.d_model = value; });
+        editConfig(document_, tr("Change d_model"), EditKey::DModel, [&](qkv::Config& c) { c.d_model = value; });
     });
     connect(heads_, &QSpinBox::valueChanged, this, [this](int value) {
-        editConfig(tr("Change h"), static_cast<int>(EditKey::Heads), [&](qkv::Config& c) { c.headCount = value; });
+        editConfig(document_, tr("Change h"), EditKey::Heads, [&](qkv::Config& c) { c.headCount = value; });
     });
-    connect(seed_, &QSpinBox::valueChanged, this, [this](int value) {
-        editConfig(tr("Change seed"), static_cast<int>(EditKey::Seed),
-                   [&](qkv::Config& c) { c.seed = static_cast<std::uint64_t>(value); });
-    });
-    connect(init_, &QComboBox::currentIndexChanged, this, [this](int index) {
+    connect(keyValueHeads_, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index < 0) return;
-        editConfig(tr("Change initialisation"), -1, [&](qkv::Config& c) {
-            c.init = static_cast<qkv::WeightInit>(init_->itemData(index).toInt());
+        const qkv::Index g = keyValueHeads_->itemData(index).toLongLong();
+        editConfig(document_, g == 0 ? tr("Key/value heads g = h") : tr("Key/value heads g = %1").arg(g), EditKey::None,
+                   [&](qkv::Config& c) { c.keyValueHeadCount = g; });
+    });
+    return attention;
+}
+
+QWidget* ControlsPanel::makeScalesGroup()
+{
+    auto* scales = new QGroupBox(tr("Scales (sharpen or flatten)"), this);
+    auto* scalesLayout = new QVBoxLayout(scales);
+    struct Scale {
+        ScaleSlider* slider;
+        EditKey key;
+        float qkv::ProjectionScales::*member;
+    };
+    const Scale all[] = {{scaleQuery_, EditKey::ScaleQuery, &qkv::ProjectionScales::query},
+                         {scaleKey_, EditKey::ScaleKey, &qkv::ProjectionScales::key},
+                         {scaleValue_, EditKey::ScaleValue, &qkv::ProjectionScales::value},
+                         {scaleOutput_, EditKey::ScaleOutput, &qkv::ProjectionScales::output}};
+    for (const Scale& scale : all) {
+        scalesLayout->addWidget(scale.slider);
+        connect(scale.slider, &ScaleSlider::valueChanged, this, [this, scale](float v) {
+            editConfig(document_, tr("Scale %1").arg(scale.slider->name()), scale.key,
+                       [&](qkv::Config& c) { c.scales.*scale.member = v; });
         });
-    });
-    connect(positional_, &QCheckBox::toggled, this, [this](bool on) {
-        editConfig(on ? tr("Turn positional encoding on") : tr("Turn positional encoding off"), -1,
-                   [&](qkv::Config& c) { c.positional = on ? qkv::PositionalEncoding::Sinusoidal : qkv::PositionalEncoding::None; });
-    });
-    connect(bias_, &QCheckBox::toggled, this, [this](bool on) {
-        editConfig(on ? tr("Turn biases on") : tr("Turn biases off"), -1, [&](qkv::Config& c) { c.withBias = on; });
-    });
-    connect(scaleQuery_, &ScaleSlider::valueChanged, this, [this](float v) {
-        editConfig(tr("Scale W^Q"), static_cast<int>(EditKey::ScaleQuery), [&](qkv::Config& c) { c.scales.query = v; });
-    });
-    connect(scaleKey_, &ScaleSlider::valueChanged, this, [this](float v) {
-        editConfig(tr("Scale W^K"), static_cast<int>(EditKey::ScaleKey), [&](qkv::Config& c) { c.scales.key = v; });
-    });
-    connect(scaleValue_, &ScaleSlider::valueChanged, this, [this](float v) {
-        editConfig(tr("Scale W^V"), static_cast<int>(EditKey::ScaleValue), [&](qkv::Config& c) { c.scales.value = v; });
-    });
-    connect(scaleOutput_, &ScaleSlider::valueChanged, this, [this](float v) {
-        editConfig(tr("Scale W^O"), static_cast<int>(EditKey::ScaleOutput), [&](qkv::Config& c) { c.scales.output = v; });
-    });
-
-    // Document -> controls (start-up, undo, redo).
-    connect(document_, &Document::configChanged, this, &ControlsPanel::showConfig);
-    connect(document_, &Document::validationChanged, this, &ControlsPanel::showIssues);
-    showConfig(document_->config());
-    showIssues(document_->issues());
+    }
+    return scales;
 }
 
-template <class Change>
-void ControlsPanel::editConfig(const QString& description, int key, Change change)
-{
-    qkv::Config config = document_->config();
-    change(config);
-    document_->edit(config, description, static_cast<EditKey>(key));
-}
+QSpinBox* ControlsPanel::seedBox() const { return weights_->seedBox(); }
 
-void ControlsPanel::showConfig(const qkv::Config& config)
+void ControlsPanel::showSession()
 {
+    const qkv::Session& session = document_->session();
+    const qkv::Config& config = session.config;
     source_->setText(QString::fromStdString(config.sourceText));
     target_->setText(QString::fromStdString(config.targetText));
-    const bool sourceUsed = config.mode != qkv::AttentionMode::DecoderCausal;
-    const bool targetUsed = config.mode != qkv::AttentionMode::EncoderSelf;
-    source_->setUsed(sourceUsed, tr("not used in this mode"));
-    target_->setUsed(targetUsed, tr("not used in this mode"));
+    source_->setUsed(config.needsSource(), tr("not used in this mode"));
+    target_->setUsed(config.needsTarget(), tr("not used in this mode"));
     {
-        const QSignalBlocker b1(mode_), b2(dModel_), b3(heads_), b4(seed_), b5(init_), b6(positional_), b7(bias_);
+        const QSignalBlocker b1(mode_), b2(dModel_), b3(heads_);
         mode_->setCurrentIndex(mode_->findData(static_cast<int>(config.mode)));
-        dModel_->setValue(static_cast<int>(config.d_model));
-        heads_->setValue(static_cast<int>(config.headCount));
-        seed_->setValue(static_cast<int>(std::min<std::uint64_t>(config.seed, INT_MAX)));
-        init_->setCurrentIndex(init_->findData(static_cast<int>(config.init)));
-        positional_->setChecked(config.positional == qkv::PositionalEncoding::Sinusoidal);
-        bias_->setChecked(config.withBias);
+        dModel_->setValue(static_cast<int>(std::clamp<qkv::Index>(config.d_model, 0, kTypingRange)));
+        heads_->setValue(static_cast<int>(std::clamp<qkv::Index>(config.headCount, 0, kTypingRange)));
     }
+    showKeyValueHeads(config);
     modeExplanation_->setText(toQString(qkv::modeExplanation(config.mode)));
     scaleQuery_->setValue(config.scales.query);
     scaleKey_->setValue(config.scales.key);
@@ -220,29 +214,44 @@ void ControlsPanel::showConfig(const qkv::Config& config)
     const bool divides = config.headCount > 0 && config.d_model % config.headCount == 0;
     dk_->setText(divides ? tr("d_k = %1").arg(config.d_k()) : tr("d_k = —"));
     dk_->setToolTip(tr("d_k = d_model / h, the width of each head's queries and keys"));
+    inputs_->showConfig(config);
+    weights_->showSession(session);
+}
+
+void ControlsPanel::showKeyValueHeads(const qkv::Config& config)
+{
+    // "follows h" (0), then every other divisor of h; an explicit g that is h or does not divide
+    // h is listed too, so the box shows what the config says (validation explains the rest).
+    const QSignalBlocker blocker(keyValueHeads_);
+    keyValueHeads_->clear();
+    const qkv::Index h = std::clamp<qkv::Index>(config.headCount, 0, qkv::limits::maxHeads);
+    keyValueHeads_->addItem(h > 0 ? tr("%1: follows h (multi-head)").arg(h) : tr("follows h"), QVariant::fromValue<qlonglong>(0));
+    std::map<qkv::Index, QString> choices;
+    for (qkv::Index g = 1; g < h; ++g)
+        if (h % g == 0) choices[g] = g == 1 ? tr("1 (multi-query)") : tr("%1 (grouped-query)").arg(g);
+    if (const qkv::Index g = config.keyValueHeadCount; g > 0 && !choices.count(g))
+        choices[g] = g == h ? tr("%1 (multi-head)").arg(g) : QString::number(g);
+    for (const auto& [g, text] : choices) keyValueHeads_->addItem(text, QVariant::fromValue<qlonglong>(g));
+    keyValueHeads_->setCurrentIndex(keyValueHeads_->findData(QVariant::fromValue<qlonglong>(config.keyValueHeadCount)));
 }
 
 void ControlsPanel::showIssues(const std::vector<qkv::ValidationIssue>& issues)
 {
-    QStringList source, target, mode, dModel, heads, other;
-    for (const qkv::ValidationIssue& issue : issues) {
-        const QString message = QString::fromStdString(issue.message);
-        switch (issue.field) {
-        case qkv::ConfigField::Source: source << message; break;
-        case qkv::ConfigField::Target: target << message; break;
-        case qkv::ConfigField::Mode: mode << message; break;
-        case qkv::ConfigField::DModel: dModel << message; break;
-        case qkv::ConfigField::Heads: heads << message; break;
-        default: other << message; break;
-        }
-    }
-    const QString newline = QStringLiteral("\n");
-    source_->setMessage(source.join(newline));
-    target_->setMessage(target.join(newline));
-    modeMessage_->setMessage(mode.join(newline));
-    dModelMessage_->setMessage(dModel.join(newline));
-    headsMessage_->setMessage(heads.join(newline));
-    otherMessage_->setMessage(other.join(newline));
+    std::map<qkv::ConfigField, QStringList> messages;
+    for (const qkv::ValidationIssue& issue : issues) messages[issue.field] << QString::fromStdString(issue.message);
+    const auto text = [&](std::initializer_list<qkv::ConfigField> fields) {
+        QStringList all;
+        for (const qkv::ConfigField field : fields) all << messages[field];
+        return all.join(QLatin1Char('\n'));
+    };
+    source_->setMessage(text({qkv::ConfigField::Source}));
+    target_->setMessage(text({qkv::ConfigField::Target}));
+    modeMessage_->setMessage(text({qkv::ConfigField::Mode}));
+    dModelMessage_->setMessage(text({qkv::ConfigField::DModel}));
+    headsMessage_->setMessage(text({qkv::ConfigField::Heads}));
+    keyValueHeadsMessage_->setMessage(text({qkv::ConfigField::KeyValueHeads}));
+    inputs_->setMessages(text({qkv::ConfigField::Positional}), text({qkv::ConfigField::Embeddings}));
+    weights_->setMessage(text({qkv::ConfigField::Weights, qkv::ConfigField::Presets, qkv::ConfigField::Ablation}));
 }
 
 QSize ControlsPanel::sizeHint() const { return {300, QWidget::sizeHint().height()}; }

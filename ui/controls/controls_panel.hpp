@@ -1,25 +1,31 @@
 #pragma once
-// The controls: sentences, mode, sizes, seed, initialisation, switches and scales. Reads the
-// document's Config, sends every change back through Document::edit(), and shows each
-// validation message under the control it is about.
+// The controls: sentences, mode, sizes (d_model, h, g), positions and embeddings, the weights
+// and where they come from, and the scales. Reads the document's session, sends every change
+// back through the document (one undo step each), and shows each validation message under
+// the control it is about.
 
 #include <QWidget>
 
 #include <vector>
 
 #include "core/config/validation.hpp"
+#include "core/session/session.hpp"
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QSpinBox;
+class QToolButton;
 
 namespace qkv::ui {
 
 class Document;
 class FieldMessage;
+class InputsGroup;
 class ScaleSlider;
 class SentenceField;
+class WeightsGroup;
 
 class ControlsPanel : public QWidget {
     Q_OBJECT
@@ -31,18 +37,24 @@ public:
     QComboBox* modeBox() const { return mode_; }
     QSpinBox* dModelBox() const { return dModel_; }
     QSpinBox* headsBox() const { return heads_; }
-    QSpinBox* seedBox() const { return seed_; }
+    // g: key/value heads. Item data: 0 for "follows h", else g.
+    QComboBox* keyValueHeadsBox() const { return keyValueHeads_; }
     FieldMessage* headsMessage() const { return headsMessage_; }
     FieldMessage* dModelMessage() const { return dModelMessage_; }
+    FieldMessage* keyValueHeadsMessage() const { return keyValueHeadsMessage_; }
     QLabel* dkLabel() const { return dk_; }
+    InputsGroup* inputs() const { return inputs_; }
+    WeightsGroup* weights() const { return weights_; }
+    QSpinBox* seedBox() const;
 
     QSize sizeHint() const override;
 
 private:
-    void showConfig(const qkv::Config& config);
+    QWidget* makeAttentionGroup();
+    QWidget* makeScalesGroup();
+    void showSession();
+    void showKeyValueHeads(const qkv::Config& config);
     void showIssues(const std::vector<qkv::ValidationIssue>& issues);
-    template <class Change>
-    void editConfig(const QString& description, int key, Change change);
 
     Document* document_;
     SentenceField* source_;
@@ -55,15 +67,14 @@ private:
     QSpinBox* heads_;
     QLabel* dk_;
     FieldMessage* headsMessage_;
-    QSpinBox* seed_;
-    QComboBox* init_;
-    QCheckBox* positional_;
-    QCheckBox* bias_;
+    QComboBox* keyValueHeads_;
+    FieldMessage* keyValueHeadsMessage_;
+    InputsGroup* inputs_;
+    WeightsGroup* weights_;
     ScaleSlider* scaleQuery_;
     ScaleSlider* scaleKey_;
     ScaleSlider* scaleValue_;
     ScaleSlider* scaleOutput_;
-    FieldMessage* otherMessage_;
 };
 
 }  // namespace qkv::ui

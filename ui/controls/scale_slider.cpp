@@ -50,6 +50,8 @@ float ScaleSlider::fromPosition(int position)
     return static_cast<float>(std::round(scale * 100.0) / 100.0);
 }
 
+QString ScaleSlider::name() const { return name_->text(); }
+
 float ScaleSlider::value() const { return fromPosition(slider_->value()); }
 
 void ScaleSlider::setValue(float scale)

@@ -15,6 +15,7 @@ public:
     explicit ScaleSlider(const QString& name, QWidget* parent = nullptr);
 
     float value() const;
+    QString name() const;  // "W^Q"
     void setValue(float scale);  // no valueChanged
     QSlider* slider() const { return slider_; }
 

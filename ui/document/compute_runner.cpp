@@ -38,8 +38,12 @@ ComputeRunner::Outcome ComputeRunner::run(const qkv::Config& config, const qkv::
 void ComputeRunner::request(const qkv::Config& config, const qkv::UserInputs& inputs,
                             qkv::GeneratedWeightsCache* cache)
 {
-    const auto where = estimatedFlops(config) < asyncThresholdFlops_ ? LatestTaskBase::Run::InlineWhenIdle
-                                                                     : LatestTaskBase::Run::InBackground;
+    // Fitting a positional preset or factoring a basis takes ~0.3-1 s the first time (then it
+    // is cached): never on the GUI thread, however small the sentences.
+    const bool presetsNeedWork = cache && cache->presets().needsWork(config);
+    const auto where = !presetsNeedWork && estimatedFlops(config) < asyncThresholdFlops_
+                           ? LatestTaskBase::Run::InlineWhenIdle
+                           : LatestTaskBase::Run::InBackground;
     task_.request([config, inputs, cache] { return run(config, inputs, cache); }, where);
 }
 

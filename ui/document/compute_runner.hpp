@@ -1,8 +1,8 @@
 #pragma once
 // Runs qkv::compute() for the document through the one latest-only task (ui/views/
 // latest_task.hpp): on the GUI thread when the work is small (no latency added), on the thread
-// pool when it is large. A newer request supersedes the older ones, so dragging a slider never
-// queues stale work.
+// pool when it is large or a head preset must be fitted first (PresetCache::needsWork). A
+// newer request supersedes the older ones, so dragging a slider never queues stale work.
 
 #include <QObject>
 #include <QString>

@@ -2,13 +2,50 @@
 
 #include <QCoreApplication>
 #include <QEventLoop>
+#include <QFileInfo>
 #include <QUndoStack>
 
+#include <algorithm>
+
+#include "core/presets/head_presets.hpp"
 #include "ui/document/compute_runner.hpp"
-#include "ui/document/set_config_command.hpp"
-#include "ui/document/set_weights_command.hpp"
+#include "ui/document/session_command.hpp"
+#include "ui/document/session_text.hpp"
+#include "ui/document/weights_edit.hpp"
 
 namespace qkv::ui {
+namespace {
+
+// Loaded weights fix d_model and g: said at those fields, where the user just typed, rather
+// than after computing.
+void checkWeightsFit(const qkv::Session& s, std::vector<qkv::ValidationIssue>& issues)
+{
+    if (!s.weights) return;
+    const qkv::Config& c = s.config;
+    const qkv::AttentionWeights& w = *s.weights;
+    if (w.d_model() != c.d_model) {
+        issues.push_back({qkv::ConfigField::DModel,
+                          Document::tr("The loaded weights have d_model = %1; File > Use Generated Weights frees d_model.")
+                              .arg(w.d_model())
+                              .toStdString()});
+        return;
+    }
+    if (c.headCount < 1 || c.d_model % c.headCount != 0) return;  // validateConfig says so at h
+    if (const std::string problem = w.shapeProblem(c.headCount); !problem.empty()) {
+        issues.push_back({qkv::ConfigField::Heads, problem});
+        return;
+    }
+    const qkv::Index g = w.grouping(c.headCount).keyValueHeadCount;
+    if (g != c.g())
+        issues.push_back({qkv::ConfigField::KeyValueHeads,
+                          Document::tr("The loaded weights have g = %1 key/value heads; File > Use Generated Weights frees g.")
+                              .arg(g)
+                              .toStdString()});
+}
+
+QString fromStd(std::string_view text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
+
+}  // namespace
 
 Document::Document(QObject* parent)
     : QObject(parent), undoStack_(new QUndoStack(this)), runner_(new ComputeRunner(this))
@@ -19,6 +56,7 @@ Document::Document(QObject* parent)
     });
     connect(runner_, &ComputeRunner::failed, this, &Document::computeFailed);
     connect(runner_, &ComputeRunner::busyChanged, this, &Document::busyChanged);
+    connect(undoStack_, &QUndoStack::cleanChanged, this, &Document::updateModified);
 }
 
 Document::~Document()
@@ -30,54 +68,209 @@ Document::~Document()
 
 bool Document::isComputing() const { return runner_->isBusy(); }
 
+QString Document::weightsSource() const { return QString::fromStdString(session_.weightsProvenance.file); }
+
+QStringList Document::headTitles(const qkv::Config& config) const
+{
+    qkv::Session s;
+    s.config = config;
+    s.weights = session_.weights;
+    s.weightsProvenance = session_.weightsProvenance;
+    return qkv::ui::headTitles(s);
+}
+
+// ---- the file ---------------------------------------------------------------------------------
+
+QString Document::displayName() const
+{
+    if (!filePath_.isEmpty()) return QFileInfo(filePath_).fileName();
+    return displayName_.isEmpty() ? tr("Untitled") : displayName_;
+}
+
+bool Document::isModified() const { return modified_; }
+
+void Document::updateModified()
+{
+    const bool modified = !undoStack_->isClean() || session_.view != saved_.view;
+    if (modified == modified_) return;
+    modified_ = modified;
+    emit modifiedChanged(modified_);
+}
+
+void Document::markSaved(const QString& path)
+{
+    saved_ = session_;
+    if (path != filePath_) {
+        filePath_ = path;
+        emit fileChanged();
+    }
+    undoStack_->setClean();
+    updateModified();
+}
+
+// ---- edits ------------------------------------------------------------------------------------
+
+void Document::pushContent(const qkv::Session& after, const QString& description, EditKey key)
+{
+    undoStack_->push(new SetSessionCommand(this, session_, after, description, static_cast<int>(key)));
+}
+
 void Document::edit(const qkv::Config& config, const QString& description, EditKey key)
 {
-    if (config == config_) return;
-    undoStack_->push(new SetConfigCommand(this, config_, config, description, static_cast<int>(key)));
+    if (config == session_.config) return;
+    qkv::Session after = session_;
+    after.config = config;
+    pushContent(after, description, key);
 }
 
-void Document::setWeights(std::shared_ptr<const qkv::AttentionWeights> weights, const QString& source)
+void Document::setWeights(std::shared_ptr<const qkv::AttentionWeights> weights, const QString& source,
+                          const QString& layer)
 {
-    qkv::Config after = config_;
+    qkv::Session after = session_;
+    after.weights = weights;
+    after.weightsProvenance = {};
     QString text = tr("Use Generated Weights");
     if (weights) {
-        after.d_model = weights->d_model();
-        after.withBias = weights->hasBias();
-        if (after.headCount < 1 || after.d_model % after.headCount != 0)
-            after.headCount = qkv::nearestValidHeadCount(after.d_model, after.headCount);
+        qkv::Config& c = after.config;
+        c.d_model = weights->d_model();
+        c.withBias = weights->hasBias();
+        if (c.headCount < 1 || c.d_model % c.headCount != 0)
+            c.headCount = qkv::nearestValidHeadCount(c.d_model, c.headCount);
+        // g follows the file: W^K's width is g d_k (multi-head when it is d_model).
+        const qkv::Index width = weights->keyValueWidth();
+        c.keyValueHeadCount = width == c.d_model || c.d_k() < 1 || width % c.d_k() != 0 ? 0 : width / c.d_k();
+        after.weightsProvenance.file = source.toStdString();
+        after.weightsProvenance.layer = layer.toStdString();
         text = tr("Load Weights");
     }
-    undoStack_->push(new SetWeightsCommand(this, config_, weights_, after, WeightsChoice{std::move(weights), source}, text));
+    pushContent(after, text);
 }
 
-void Document::applyWeights(const qkv::Config& config, const WeightsChoice& weights)
+void Document::applyPreset(const qkv::HeadPreset& preset)
 {
-    weights_ = weights;
-    inputs_.weights = weights_.weights;
-    emit weightsSourceChanged(weights_.source);
-    apply(config);
+    const qkv::Config before = session_.config;
+    qkv::Session after = session_;
+    after.config = qkv::withPreset(before, preset);
+    if (after.config == before) return;
+    const QString what = tr("head %1 %2").arg(preset.head + 1).arg(fromStd(qkv::presetTitle(preset.kind)));
+    pushContent(after, tr("Preset: %1").arg(what));
+    QString message = tr("Preset: %1.").arg(what);
+    QStringList changes;
+    for (const std::string& change : qkv::presetSettingChanges(before, after.config))
+        changes << QString::fromStdString(change);
+    if (!changes.isEmpty())
+        message += QLatin1Char(' ') + tr("It also set: %1 (Undo goes back).").arg(changes.join(QStringLiteral("; ")));
+    emit notice(message);
+}
+
+void Document::removePreset(qkv::Index head)
+{
+    if (!session_.config.presetFor(head)) return;
+    qkv::Session after = session_;
+    std::erase_if(after.config.presets, [head](const qkv::HeadPreset& p) { return p.head == head; });
+    pushContent(after, tr("Remove Preset of Head %1").arg(head + 1));
+}
+
+void Document::setAblatedHeads(std::vector<qkv::Index> heads)
+{
+    std::sort(heads.begin(), heads.end());
+    heads.erase(std::unique(heads.begin(), heads.end()), heads.end());
+    if (heads == session_.config.ablatedHeads) return;
+    qkv::Session after = session_;
+    after.config.ablatedHeads = heads;
+    pushContent(after, heads.empty() ? tr("Switch Every Head On") : tr("Switch Off %1").arg(headList(heads)));
+}
+
+bool Document::editWeights(std::shared_ptr<const qkv::AttentionWeights> newBase, std::vector<qkv::Index> editedHeads,
+                           const QString& description, EditKey key)
+{
+    const qkv::Config& config = session_.config;
+    std::sort(editedHeads.begin(), editedHeads.end());
+    editedHeads.erase(std::unique(editedHeads.begin(), editedHeads.end()), editedHeads.end());
+    std::string problem = newBase ? weightsEditProblem(*newBase, editedHeads, config) : "no weights were given";
+    if (problem.empty() && !isValid()) problem = "the settings are not valid";
+    if (!problem.empty()) {
+        emit notice(tr("Cannot edit the weights: %1.").arg(QString::fromStdString(problem)));
+        return false;
+    }
+    const std::shared_ptr<const qkv::AttentionWeights> base =
+        session_.weights ? session_.weights : weightsCache_.get(config);  // generated: the seed's
+    qkv::Session after = session_;
+    after.weights = std::make_shared<const qkv::AttentionWeights>(
+        mergeEditedHeads(*base, *newBase, editedHeads, config.grouping()));
+    after.weightsProvenance =
+        editedProvenance(session_.weightsProvenance, session_.weights != nullptr, config.headCount, editedHeads);
+    std::erase_if(after.config.presets, [&](const qkv::HeadPreset& p) {
+        return std::find(editedHeads.begin(), editedHeads.end(), p.head) != editedHeads.end();
+    });
+    pushContent(after, description, key);
+    return true;
+}
+
+void Document::applyScenario(const qkv::Session& scenario, const QString& title)
+{
+    qkv::Session after = scenario;
+    after.view = session_.view;
+    pushContent(after, tr("Scenario: %1").arg(title));
+}
+
+// ---- whole documents --------------------------------------------------------------------------
+
+void Document::replace(const qkv::Session& session, const QString& filePath, const QString& displayName, bool modified)
+{
+    const bool fileDiffers = filePath != filePath_ || displayName != displayName_;
+    filePath_ = filePath;
+    displayName_ = displayName;
+    session_.view = session.view;
+    saved_ = session;
+    undoStack_->clear();
+    // A restored session that was never saved stays modified until it is (and undo cannot
+    // reach a clean state).
+    if (modified) undoStack_->resetClean();
+    if (fileDiffers) emit fileChanged();
+    emit viewOptionsReplaced(session_.view);
+    applyContent(session);
+    updateModified();
 }
 
 void Document::reset(const qkv::Config& config)
 {
-    undoStack_->clear();
-    apply(config);
+    qkv::Session session;
+    session.config = config;
+    session.view = session_.view;  // a new document, seen the same way
+    replace(session, QString());
 }
 
-void Document::apply(const qkv::Config& config)
+void Document::setViewOptions(const qkv::ViewOptions& view)
 {
-    config_ = config;
-    emit configChanged(config_);
-    issues_ = qkv::validateConfig(config_);
-    if (inputs_.weights && inputs_.weights->d_model() != config_.d_model) {
-        // Said at the d_model field, where the user just typed, rather than after computing.
-        issues_.push_back({qkv::ConfigField::DModel,
-                           tr("The loaded weights have d_model = %1; File > Use Generated Weights frees d_model.")
-                               .arg(inputs_.weights->d_model())
-                               .toStdString()});
-    }
+    if (view == session_.view) return;
+    session_.view = view;
+    updateModified();
+    emit changed();
+}
+
+// ---- applying content -------------------------------------------------------------------------
+
+void Document::applyContent(const qkv::Session& content)
+{
+    const qkv::ViewOptions view = session_.view;
+    session_ = content;
+    session_.view = view;
+    emit configChanged(session_.config);
+    emit contentChanged();
+    validateAndCompute();
+    emit changed();
+}
+
+void Document::validateAndCompute()
+{
+    qkv::SentenceOverrides overrides;
+    if (session_.sourceEmbeddings) overrides.sourceRows = session_.sourceEmbeddings->rows();
+    if (session_.targetEmbeddings) overrides.targetRows = session_.targetEmbeddings->rows();
+    issues_ = qkv::validateConfig(session_.config, overrides);
+    checkWeightsFit(session_, issues_);
     emit validationChanged(issues_);
-    if (issues_.empty()) runner_->request(config_, inputs_, &weightsCache_);
+    if (issues_.empty()) runner_->request(session_.config, session_.inputs(), &weightsCache_);
 }
 
 void Document::waitUntilIdle() const

@@ -1,17 +1,27 @@
 #pragma once
-// The one document: Config + user inputs, the undo stack, and the latest Result.
-// Every edit goes through edit() as an undoable command; views only read results
+// The one document: a qkv::Session (config, the weights the seed cannot regenerate, where they
+// came from, user embeddings, view options), its undo stack, its file, and the latest Result.
+// Every edit goes through here as one undo step with a clear text; views only read results
 // (design.md section 1). While the config is invalid, the last valid Result stays.
+//
+// Two kinds of state:
+//   - content (config, weights, provenance, embeddings): changed by edits, each one undo step;
+//   - view options (tab, head, cell, colormap, colour range, zoom): saved in the session, never
+//     undo steps; changing them marks the document modified all the same.
+//
+// For a weights editor: read result()->unscaledWeights (the weights before the scale sliders,
+// presets applied), change a copy, and hand it to editWeights() with the heads changed.
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <vector>
 
 #include "core/config/validation.hpp"
 #include "core/pipeline/compute.hpp"
-#include "ui/document/set_weights_command.hpp"
+#include "core/session/session.hpp"
 
 class QUndoStack;
 
@@ -20,7 +30,7 @@ namespace qkv::ui {
 class ComputeRunner;
 
 // Which control an edit came from; consecutive edits of the same key merge into one undo step
-// (typing a sentence, dragging a slider).
+// (typing a sentence, dragging a slider, a weights editor dragging one entry).
 enum class EditKey {
     None = -1,
     SourceText = 1,
@@ -32,6 +42,9 @@ enum class EditKey {
     ScaleKey,
     ScaleValue,
     ScaleOutput,
+    RopeBase,
+    TokenScale,
+    Weights,
 };
 
 class Document : public QObject {
@@ -40,8 +53,10 @@ public:
     explicit Document(QObject* parent = nullptr);
     ~Document() override;
 
-    const qkv::Config& config() const { return config_; }
-    const qkv::UserInputs& inputs() const { return inputs_; }
+    // ---- reading ----------------------------------------------------------------------------
+    const qkv::Session& session() const { return session_; }
+    const qkv::Config& config() const { return session_.config; }
+    qkv::UserInputs inputs() const { return session_.inputs(); }
     // The last valid result (null before the first one).
     std::shared_ptr<const qkv::Result> result() const { return result_; }
     const std::vector<qkv::ValidationIssue>& issues() const { return issues_; }
@@ -49,17 +64,71 @@ public:
     bool isComputing() const;
     QUndoStack* undoStack() const { return undoStack_; }
     ComputeRunner* runner() const { return runner_; }
+    // The loaded weights' file as the user named it, or empty while no file's weights are used.
+    QString weightsSource() const;
+    // What each head of `config` is, for its title ("same meaning", "edited", "from file",
+    // "random"), with this document's weights provenance.
+    QStringList headTitles(const qkv::Config& config) const;
 
-    // The single entry point for edits: undoable, merged with the previous edit of `key`.
+    // ---- the file ---------------------------------------------------------------------------
+    // Where the document was opened from or last saved to; empty for a new document or an
+    // example (Save then asks where).
+    const QString& filePath() const { return filePath_; }
+    // The file name, the example's file name, or "Untitled".
+    QString displayName() const;
+    // Content edits since the last save (the undo stack's clean state), view options that
+    // differ from the saved ones, or a restored session that was never saved.
+    bool isModified() const;
+    // The session was written to `path`: it becomes the document's file and the clean state.
+    void markSaved(const QString& path);
+    // The session as it was last opened or saved (what "Discard" returns to).
+    const qkv::Session& savedSession() const { return saved_; }
+
+    // ---- edits: each one undo step -----------------------------------------------------------
+    // A new config, merged with the previous edit of `key`.
     void edit(const qkv::Config& config, const QString& description, EditKey key = EditKey::None);
-    // Uses weights loaded from `source` (undoable): d_model and the biases follow the file, and
-    // h moves to the nearest valid head count if it no longer divides d_model. A null
-    // `weights` returns to the generated weights.
-    void setWeights(std::shared_ptr<const qkv::AttentionWeights> weights, const QString& source);
-    // The loaded weights' file, or empty while the weights are generated.
-    const QString& weightsSource() const { return weights_.source; }
-    // Replaces the configuration without an undo step (start-up, restoring a session).
+    // Uses weights loaded from `source` (a file): d_model, g and the biases follow the file,
+    // and h moves to the nearest valid head count if it no longer divides d_model. A null
+    // `weights` returns to the generated weights ("Use Generated Weights").
+    void setWeights(std::shared_ptr<const qkv::AttentionWeights> weights, const QString& source,
+                    const QString& layer = {});
+    // Sets `preset` on its head with the settings it needs (qkv::withPreset) and reports the
+    // settings it changed beyond the head (notice(), settingNotes()).
+    void applyPreset(const qkv::HeadPreset& preset);
+    // Back to the head's stored or generated weights.
+    void removePreset(qkv::Index head);
+    // The heads switched off (0-based; sorted and de-duplicated here).
+    void setAblatedHeads(std::vector<qkv::Index> heads);
+    // For a weights editor. `newBase` has the shape of result()->unscaledWeights (d_model x
+    // d_model, W^K and W^V d_model x g d_k, the same biases) and is typically a changed copy
+    // of it. Only the blocks of `editedHeads` (0-based) are taken from it: their W^Q columns,
+    // the W^K and W^V columns of their key/value heads, their W^O rows and bias entries, plus
+    // b^O; every other head keeps its stored (or generated) weights, so its preset stays
+    // removable. The edited heads become "edited" in the provenance and lose their presets;
+    // other presets stay (presets overwrite, so re-applying them changes nothing). Merges with
+    // the previous editWeights() of the same `key` (EditKey::Weights while dragging).
+    // Returns false, changing nothing and emitting notice(), when the shape or a head does not
+    // fit the current config, or a value is not finite.
+    bool editWeights(std::shared_ptr<const qkv::AttentionWeights> newBase, std::vector<qkv::Index> editedHeads,
+                     const QString& description, EditKey key = EditKey::None);
+    // Replaces the content (config, weights, embeddings) by a scenario's, keeping the view
+    // options: one undo step named after `title`.
+    void applyScenario(const qkv::Session& scenario, const QString& title);
+
+    // ---- whole documents: no undo step, the history starts again ------------------------------
+    // Opens `session` as the document: `filePath` is its file (empty for an example or a new
+    // document, which `displayName` then names); `modified` marks a restored session that was
+    // never saved.
+    void replace(const qkv::Session& session, const QString& filePath, const QString& displayName = {},
+                 bool modified = false);
+    // A new untitled document on `config` with generated weights and the current view options
+    // (File > New, tests).
     void reset(const qkv::Config& config);
+
+    // ---- view options: saved in the session, not undo steps -------------------------------------
+    const qkv::ViewOptions& viewOptions() const { return session_.view; }
+    void setViewOptions(const qkv::ViewOptions& view);
+
     // Blocks (processing events) until no computation is running or waiting; for tests,
     // benchmarks and export.
     void waitUntilIdle() const;
@@ -70,17 +139,33 @@ signals:
     void resultChanged(std::shared_ptr<const qkv::Result> result);
     void computeFailed(const QString& message);
     void busyChanged(bool busy);
-    void weightsSourceChanged(const QString& source);
+    // Content (config, weights, provenance, embeddings) changed: by an edit, undo, redo or a
+    // new document.
+    void contentChanged();
+    // A new document replaced the view options (replace(), reset()); the window applies them.
+    void viewOptionsReplaced(const qkv::ViewOptions& view);
+    // Any content or view change: the autosave listens.
+    void changed();
+    void modifiedChanged(bool modified);
+    // The file or the display name changed.
+    void fileChanged();
+    // One line for the status bar: what an edit did beyond what was asked (a preset's setting
+    // changes) or why it was refused.
+    void notice(const QString& message);
 
 private:
-    friend class SetConfigCommand;
-    friend class SetWeightsCommand;
-    void apply(const qkv::Config& config);
-    void applyWeights(const qkv::Config& config, const WeightsChoice& weights);
+    friend class SetSessionCommand;
+    // Content from `content` (its view options are ignored), then validation and compute.
+    void applyContent(const qkv::Session& content);
+    void pushContent(const qkv::Session& after, const QString& description, EditKey key = EditKey::None);
+    void validateAndCompute();
+    void updateModified();
 
-    qkv::Config config_;
-    qkv::UserInputs inputs_;
-    WeightsChoice weights_;  // inputs_.weights shares the file's weights while they are in use
+    qkv::Session session_;
+    qkv::Session saved_;
+    QString filePath_;
+    QString displayName_;
+    bool modified_ = false;
     qkv::GeneratedWeightsCache weightsCache_;
     std::shared_ptr<const qkv::Result> result_;
     std::vector<qkv::ValidationIssue> issues_;

@@ -1,8 +1,8 @@
 #include "ui/export/figure_export.hpp"
 
 #include <QBuffer>
-#include <QDir>
 #include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
 #include <QImage>
 #include <QPageSize>
@@ -13,15 +13,21 @@
 #include <QSvgGenerator>
 
 #include <cmath>
+#include <filesystem>
+#include <system_error>
 
 namespace qkv::ui {
 namespace {
 
 QString tr(const char* text) { return QCoreApplication::translate("FigureExport", text); }
 
+// Large enough for a poster at 300 dpi; a bigger request is a typo, not a figure.
+constexpr int kMaxPixels = 20000;
+
 // QSvgGenerator writes Qt's family names ("Sans Serif", "DejaVu Sans"); browsers only know
-// installed families and CSS generic ones, so every family gets a generic fallback.
-QByteArray withGenericFontFamilies(const QByteArray& svg)
+// installed families and CSS generic ones, so every family gets a generic fallback. Images
+// (the heatmaps' cells) are marked pixelated, so viewers do not blur cell edges together.
+QByteArray polishedSvg(const QByteArray& svg)
 {
     QString text = QString::fromUtf8(svg);
     static const QRegularExpression family(QStringLiteral("font-family=\"([^\"]*)\""));
@@ -39,22 +45,30 @@ QByteArray withGenericFontFamilies(const QByteArray& svg)
         last = m.capturedEnd();
     }
     out += QStringView(text).mid(last);
+    out.replace(QStringLiteral("<image "), QStringLiteral("<image style=\"image-rendering:pixelated\" "));
     return out.toUtf8();
 }
 
-QByteArray renderPng(const QSizeF& size, const std::function<void(QPainter&)>& paint, QString& error)
+QByteArray renderPng(const ExportSize& size, const PaintFunction& paint, QString& error)
 {
-    constexpr double kScale = 2.0;
-    QImage image(QSize(static_cast<int>(std::ceil(size.width() * kScale)),
-                       static_cast<int>(std::ceil(size.height() * kScale))),
-                 QImage::Format_ARGB32_Premultiplied);
-    if (image.isNull()) {
-        error = tr("The figure is too large for a PNG image (%1 x %2 pixels).")
-                    .arg(size.width() * kScale)
-                    .arg(size.height() * kScale);
+    const QSize pixels = size.pixels();
+    if (pixels.width() > kMaxPixels || pixels.height() > kMaxPixels) {
+        error = tr("%1 x %2 pixels is too large for a PNG image (at most %3 per side).")
+                    .arg(pixels.width())
+                    .arg(pixels.height())
+                    .arg(kMaxPixels);
         return {};
     }
-    image.setDevicePixelRatio(kScale);
+    QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
+    if (image.isNull()) {
+        error = tr("Not enough memory for a PNG image of %1 x %2 pixels.").arg(pixels.width()).arg(pixels.height());
+        return {};
+    }
+    image.setDevicePixelRatio(size.pixelRatio);
+    // The physical size stays the logical one at 96 dpi: more pixels per inch, not more inches.
+    const int dotsPerMeter = static_cast<int>(std::lround(96.0 * size.pixelRatio / 0.0254));
+    image.setDotsPerMeterX(dotsPerMeter);
+    image.setDotsPerMeterY(dotsPerMeter);
     image.fill(Qt::white);
     {
         QPainter painter(&image);
@@ -68,38 +82,40 @@ QByteArray renderPng(const QSizeF& size, const std::function<void(QPainter&)>& p
     return bytes;
 }
 
-QByteArray renderSvg(const QSizeF& size, const std::function<void(QPainter&)>& paint)
+QString metadataTitle(const QString& title) { return title.isEmpty() ? tr("QKV Studio figure") : title; }
+
+QByteArray renderSvg(const ExportSize& size, const PaintFunction& paint, const QString& title)
 {
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     QSvgGenerator generator;
     generator.setOutputDevice(&buffer);
-    generator.setSize(size.toSize());
-    generator.setViewBox(QRectF(QPointF(0, 0), size));
+    generator.setSize(size.size.toSize());
+    generator.setViewBox(QRectF(QPointF(0, 0), size.size));
     generator.setResolution(96);
-    generator.setTitle(tr("QKV Studio figure"));
+    generator.setTitle(metadataTitle(title));
     generator.setDescription(tr("Multi-head attention, drawn by QKV Studio"));
     {
         QPainter painter(&generator);
         paint(painter);
     }
     buffer.close();
-    return withGenericFontFamilies(bytes);
+    return polishedSvg(bytes);
 }
 
-QByteArray renderPdf(const QSizeF& size, const std::function<void(QPainter&)>& paint)
+QByteArray renderPdf(const ExportSize& size, const PaintFunction& paint, const QString& title)
 {
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     {
         QPdfWriter writer(&buffer);
-        writer.setResolution(96);  // one painter unit = one logical screen pixel
-        writer.setPageSize(QPageSize(QSizeF(size.width() * 72.0 / 96.0, size.height() * 72.0 / 96.0),
+        writer.setResolution(96);  // one painter unit = one logical pixel
+        writer.setPageSize(QPageSize(QSizeF(size.size.width() * 72.0 / 96.0, size.size.height() * 72.0 / 96.0),
                                      QPageSize::Point, QString(), QPageSize::ExactMatch));
         writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-        writer.setTitle(tr("QKV Studio figure"));
+        writer.setTitle(metadataTitle(title));
         writer.setCreator(QStringLiteral("QKV Studio"));
         QPainter painter(&writer);
         paint(painter);
@@ -108,39 +124,82 @@ QByteArray renderPdf(const QSizeF& size, const std::function<void(QPainter&)>& p
     return bytes;
 }
 
+// Empty when `path` is absent or a regular file (or a link to one); else why it cannot be
+// replaced. A rename over a FIFO or a device would replace the node (design.md section 5).
+QString refuseNonRegularTarget(const QString& path)
+{
+    std::error_code error;
+    const std::filesystem::file_status status = std::filesystem::status(path.toStdString(), error);
+    if (error || status.type() == std::filesystem::file_type::not_found ||
+        status.type() == std::filesystem::file_type::regular)
+        return {};
+    if (status.type() == std::filesystem::file_type::directory) return tr("it is a folder");
+    return tr("it exists and is not a regular file (a pipe, a device or a socket)");
+}
+
 }  // namespace
+
+QSize ExportSize::pixels() const
+{
+    return {static_cast<int>(std::lround(size.width() * pixelRatio)),
+            static_cast<int>(std::lround(size.height() * pixelRatio))};
+}
 
 bool figureFormatFromPath(const QString& path, FigureFormat& format)
 {
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == QLatin1String("png")) format = FigureFormat::Png;
-    else if (suffix == QLatin1String("svg")) format = FigureFormat::Svg;
-    else if (suffix == QLatin1String("pdf")) format = FigureFormat::Pdf;
-    else return false;
-    return true;
+    return figureFormatFromName(QFileInfo(path).suffix().toLower(), format);
 }
 
-QString exportFigure(const QString& path, FigureFormat format, const QSizeF& size,
-                     const std::function<void(QPainter&)>& paint)
+QString figureFormatName(FigureFormat format)
 {
-    if (size.isEmpty()) return tr("Nothing to export: the figure is empty.");
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return tr("Cannot write “%1”: %2").arg(QDir::toNativeSeparators(path), file.errorString());
-    QString error;
+    switch (format) {
+    case FigureFormat::Png: return QStringLiteral("png");
+    case FigureFormat::Svg: return QStringLiteral("svg");
+    case FigureFormat::Pdf: return QStringLiteral("pdf");
+    }
+    return {};
+}
+
+bool figureFormatFromName(const QString& name, FigureFormat& format)
+{
+    for (FigureFormat f : {FigureFormat::Png, FigureFormat::Svg, FigureFormat::Pdf})
+        if (name == figureFormatName(f)) {
+            format = f;
+            return true;
+        }
+    return false;
+}
+
+QByteArray renderFigureBytes(FigureFormat format, const ExportSize& size, const PaintFunction& paint, QString& error,
+                             const QString& title)
+{
+    if (!(size.size.width() >= 1 && size.size.height() >= 1) || !(size.pixelRatio > 0)) {
+        error = tr("the figure has no size (%1 x %2).").arg(size.size.width()).arg(size.size.height());
+        return {};
+    }
     QByteArray bytes;
     switch (format) {
     case FigureFormat::Png: bytes = renderPng(size, paint, error); break;
-    case FigureFormat::Svg: bytes = renderSvg(size, paint); break;
-    case FigureFormat::Pdf: bytes = renderPdf(size, paint); break;
+    case FigureFormat::Svg: bytes = renderSvg(size, paint, title); break;
+    case FigureFormat::Pdf: bytes = renderPdf(size, paint, title); break;
     }
-    if (error.isEmpty() && bytes.isEmpty()) error = tr("The figure could not be drawn.");
-    if (!error.isEmpty()) {
-        file.cancelWriting();
-        return tr("Cannot write “%1”: %2").arg(QDir::toNativeSeparators(path), error);
-    }
+    if (error.isEmpty() && bytes.isEmpty()) error = tr("the figure could not be drawn.");
+    return error.isEmpty() ? bytes : QByteArray();
+}
+
+QString exportFigure(const QString& path, FigureFormat format, const ExportSize& size, const PaintFunction& paint,
+                     const QString& title)
+{
+    const QString shown = QDir::toNativeSeparators(path);
+    if (const QString why = refuseNonRegularTarget(path); !why.isEmpty())
+        return tr("Cannot write “%1”: %2.").arg(shown, why);
+    QString error;
+    const QByteArray bytes = renderFigureBytes(format, size, paint, error, title);
+    if (!error.isEmpty()) return tr("Cannot write “%1”: %2").arg(shown, error);
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) return tr("Cannot write “%1”: %2").arg(shown, file.errorString());
     if (file.write(bytes) != bytes.size() || !file.commit())
-        return tr("Cannot write “%1”: %2").arg(QDir::toNativeSeparators(path), file.errorString());
+        return tr("Cannot write “%1”: %2").arg(shown, file.errorString());
     return {};
 }
 

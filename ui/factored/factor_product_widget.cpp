@@ -70,8 +70,8 @@ QRectF FactorProductWidget::figureRect() const { return QRectF(rect()).adjusted(
 
 FactorProductGeometry FactorProductWidget::geometry() const
 {
-    return factorProductGeometry(figureRect(), QFontMetricsF(font(), this), model_ ? model_->d_k : 1,
-                                 window_);
+    static const FactoredHeadModel empty;
+    return factorProductGeometry(figureRect(), QFontMetricsF(font(), this), model_ ? *model_ : empty, window_);
 }
 
 QPointF FactorProductWidget::matrixPointAt(const QPointF& pos) const
@@ -86,6 +86,7 @@ QPointF FactorProductWidget::matrixPointAt(const QPointF& pos) const
 void FactorProductWidget::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
+    painter.fillRect(rect(), palette().color(QPalette::Base));
     painter.setRenderHint(QPainter::TextAntialiasing, true);
     static const FactoredHeadModel empty;
     paintFactorProduct(painter, figureRect(), model_ ? *model_ : empty, window_, figurePalette(*this));

@@ -7,8 +7,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/figures/figure_text.hpp"
+#include "ui/render/chart_painter.hpp"
 #include "ui/render/heatmap_layout.hpp"
 #include "ui/render/heatmap_painter.hpp"
+#include "ui/render/number_format.hpp"
+#include "ui/render/text_style.hpp"
 
 namespace qkv::ui {
 
@@ -17,238 +21,173 @@ namespace {
 QString tr(const char* text) { return QCoreApplication::translate("qkv::ui::FactoredFigures", text); }
 
 constexpr double kGap = 6.0;
-constexpr double kStripShare = 0.35;  // a factor strip takes at most this share of W_i's side
 constexpr double kHeatmapMargin = 2.0;  // paintHeatmap keeps 2 px right and below the cells
 
 MatrixF toFloat(const MatrixD& m) { return m.cast<float>(); }
 
 double symmetricRange(double maxAbsValue) { return maxAbsValue > 0.0 ? maxAbsValue : 1.0; }
 
-// paintHeatmap without labels or titles, so its cells fill `cells` exactly (square cells of
-// cells.width() / cols == cells.height() / rows).
-void paintCells(QPainter& painter, const QRectF& cells, const MatrixD& values, double range)
+QStringList toQStrings(const std::vector<std::string>& labels)
 {
-    if (values.size() == 0) {
-        return;
-    }
+    QStringList out;
+    out.reserve(static_cast<qsizetype>(labels.size()));
+    for (const std::string& label : labels) out.push_back(QString::fromStdString(label));
+    return out;
+}
+
+QRectF wrapped(const QFontMetricsF& metrics, double width, const QString& text)
+{
+    return metrics.boundingRect(QRectF(0, 0, std::max(width, 1.0), 1e6), Qt::TextWordWrap | Qt::AlignLeft, text);
+}
+
+// A bold title, word-wrapped into `width`; returns its height.
+double paintTitle(QPainter& painter, const QRectF& box, const QString& text)
+{
+    const QFont base = painter.font();
+    const QFont bold = figureTitleFont(base);
+    const QFontMetricsF metrics(bold, painter.device());
+    const double height = wrapped(metrics, box.width(), text).height();
+    painter.setFont(bold);
+    painter.drawText(QRectF(box.left(), box.top(), box.width(), height), Qt::TextWordWrap | Qt::AlignLeft, text);
+    painter.setFont(base);
+    return height;
+}
+
+
+QString fusedTitle(const FactoredHeadModel& model)
+{
+    return tr("Fused layout: one W^Q (%1 × %1) split into h = %2 heads of d_k = %3 columns")
+        .arg(model.d_model)
+        .arg(model.headCount)
+        .arg(model.d_k);
+}
+
+QString fusedCaption(const FactoredHeadModel& model)
+{
+    return tr("Rows: the d_model = %1 input features. Columns: head i owns [(i−1)·d_k, i·d_k); head %2 (outlined) is "
+              "columns %3–%4 (from 0). Changing h re-partitions the same matrix.")
+        .arg(model.d_model)
+        .arg(model.head + 1)
+        .arg(model.head * model.d_k)
+        .arg((model.head + 1) * model.d_k - 1);
+}
+
+}  // namespace
+
+FigurePalette figurePalette(const FigureOptions& options)
+{
+    FigurePalette palette;
+    palette.text = options.text;
+    palette.background = options.background;
+    const bool dark = options.background.lightness() < 128;
+    palette.mutedText = dark ? options.text.darker(130) : QColor(90, 90, 90);
+    palette.outline = options.text;
+    palette.outline.setAlpha(160);
+    return palette;
+}
+
+void paintMatrixCells(QPainter& painter, const QRectF& cells, const MatrixD& values, double range)
+{
+    if (values.size() == 0) return;
     HeatmapStyle style;
     style.colormap = ColormapName::RedBlue;
     style.minValue = -range;
     style.maxValue = range;
     style.drawLabels = false;
-    const QRectF target = cells.adjusted(0, 0, kHeatmapMargin, kHeatmapMargin);
-    paintHeatmap(painter, target, toFloat(values), style);
+    paintHeatmap(painter, cells.adjusted(0, 0, kHeatmapMargin, kHeatmapMargin), toFloat(values), style);
 }
-
-QStringList toQStrings(const std::vector<std::string>& labels)
-{
-    QStringList out;
-    out.reserve(static_cast<qsizetype>(labels.size()));
-    for (const std::string& label : labels) {
-        out.push_back(QString::fromStdString(label));
-    }
-    return out;
-}
-
-// Text rotated 90 degrees counter-clockwise, centred in `box` (box is the unrotated area).
-void drawVerticalText(QPainter& painter, const QRectF& box, const QString& text)
-{
-    painter.save();
-    painter.translate(box.center());
-    painter.rotate(-90);
-    const QRectF rotated(-box.height() / 2.0, -box.width() / 2.0, box.height(), box.width());
-    const QFontMetricsF metrics(painter.font());
-    painter.drawText(rotated, Qt::AlignCenter,
-                     metrics.elidedText(text, Qt::ElideRight, rotated.width()));
-    painter.restore();
-}
-
-void drawElided(QPainter& painter, const QRectF& box, int flags, const QString& text)
-{
-    const QFontMetricsF metrics(painter.font());
-    painter.drawText(box, flags, metrics.elidedText(text, Qt::ElideRight, box.width()));
-}
-
-QString legendTickWidthSample() { return QStringLiteral("-0.000e-00"); }
-
-}  // namespace
 
 QString formatNumber(double value)
 {
-    if (!std::isfinite(value)) {
-        return std::isnan(value) ? QStringLiteral("NaN") : (value > 0 ? QStringLiteral("∞") : QStringLiteral("-∞"));
-    }
-    if (value == 0.0) {
-        return QStringLiteral("0");
-    }
+    if (!std::isfinite(value)) return readableNumber(value);
+    if (value == 0.0) return QStringLiteral("0");
     const double magnitude = std::abs(value);
-    if (magnitude >= 1e-3 && magnitude < 1e5) {
-        return QString::number(value, 'g', 4);
-    }
-    return QString::number(value, 'e', 2);
+    if (magnitude >= 1e-3 && magnitude < 1e5) return QString::number(value, 'g', 4);
+    const int exponent = static_cast<int>(std::floor(std::log10(magnitude)));
+    const QString mantissa = QString::number(value / std::pow(10.0, exponent), 'f', 2);
+    return mantissa + QStringLiteral("×") + powerOfTen(exponent);
 }
 
-// ---- the factor product ---------------------------------------------------------------
+// ---- the spectrum -------------------------------------------------------------------------
 
-MatrixWindow clampWindow(MatrixWindow window, Index d_model, Index minSide)
+SpectrumPicture spectrumPicture(const FactoredHeadModel& model)
 {
-    if (d_model <= 0) {
-        return {};
+    SpectrumPicture p;
+    ChartModel& c = p.chart;
+    c.title = tr("Singular values of W_i (head %1, from the factors)").arg(model.head + 1);
+    c.x.title = tr("index k of σ_k");
+    c.y.title = tr("σ_k (log scale)");
+    c.y.logarithmic = true;
+    if (!model.valid()) return p;
+    const VectorD& sigma = model.factored->singularValues();
+    p.tolerance = model.factored->rankTolerance();
+    // The floor: a decade below the smallest positive value drawn (value or tolerance), never
+    // below 1e-30 so that an exact-zero middle value does not stretch the axis.
+    double smallest = p.tolerance > 0.0 ? p.tolerance : 1.0;
+    for (Index k = 0; k < sigma.size(); ++k)
+        if (sigma(k) > 0.0 && std::isfinite(sigma(k))) smallest = std::min(smallest, sigma(k));
+    p.floor = std::max(1e-30, std::pow(10.0, std::floor(std::log10(smallest))) / 10.0);
+    for (Index k = 0; k < sigma.size(); ++k) {
+        const double v = std::isfinite(sigma(k)) ? std::max(sigma(k), p.floor) : p.floor;
+        p.values.emplace_back(static_cast<double>(k + 1), v);
     }
-    Index side = std::max(window.rows, window.cols);
-    side = std::clamp<Index>(side, std::min(minSide, d_model), d_model);
-    window.rows = window.cols = side;
-    window.row0 = std::clamp<Index>(window.row0, 0, d_model - side);
-    window.col0 = std::clamp<Index>(window.col0, 0, d_model - side);
-    return window;
+    for (Index k = sigma.size(); k < model.d_model; ++k) p.zeros.emplace_back(static_cast<double>(k + 1), p.floor);
+    const double largest = sigma.size() > 0 && std::isfinite(sigma(0)) && sigma(0) > 0 ? sigma(0) : 1.0;
+    c.y.minimum = p.floor * 0.5;
+    c.y.maximum = std::pow(10.0, std::ceil(std::log10(largest) + 0.3));
+    c.x.minimum = 0.0;
+    c.x.maximum = static_cast<double>(model.d_model) + 1.0;
+
+    ChartSeries zeros = ChartSeries::of(tr("the other %1 singular values: exactly 0 (drawn at the floor)").arg(model.d_model - model.d_k),
+                      QColor(150, 150, 150), ChartSeries::Kind::Points);
+    zeros.points = p.zeros;
+    zeros.marker = ChartSeries::Marker::Square;
+    zeros.markerSize = 5.0;
+    zeros.inLegend = !p.zeros.empty();
+    ChartSeries tolerance = ChartSeries::of(tr("rank tolerance σ_max · d_model · ε = %1").arg(formatNumber(p.tolerance)),
+                          QColor(0xb2, 0x18, 0x2b), ChartSeries::Kind::Line);
+    tolerance.lineStyle = Qt::DashLine;
+    tolerance.lineMarkers = false;
+    if (p.tolerance > 0.0) tolerance.points = {QPointF(c.x.minimum, p.tolerance), QPointF(c.x.maximum, p.tolerance)};
+    ChartSeries values = ChartSeries::of(tr("σ_1 … σ_%1 (d_k = %1 values of the middle)").arg(model.d_k), QColor(0x21, 0x66, 0xac),
+                       ChartSeries::Kind::Points);
+    values.points = p.values;
+    c.series = {zeros, tolerance, values};
+    return p;
 }
 
-FactorProductGeometry factorProductGeometry(const QRectF& target, const QFontMetricsF& metrics,
-                                            Index d_k, const MatrixWindow& window)
+QString spectrumStatistics(const FactoredHeadModel& model, bool rich)
 {
-    FactorProductGeometry g;
-    const Index windowSide = std::max<Index>(1, std::min(window.rows, window.cols));
-    const double line = metrics.height();
-    const double titleBand = line * 1.4;           // the figure's title
-    const double stripTitle = line + kGap;         // above (W_i^K)^T
-    const double leftTitle = line + kGap;          // beside W_i^Q, rotated
-    const double caption = 2.0 * line + 2 * kGap;  // below W_i: its title and the window
-    const double legendWidth = metrics.horizontalAdvance(legendTickWidthSample()) + 24.0;
-
-    const double availableWidth = target.width() - leftTitle - legendWidth - 2 * kGap;
-    const double availableHeight = target.height() - titleBand - stripTitle - caption;
-    const double available = std::max(8.0, std::min(availableWidth, availableHeight));
-
-    // side * (1 + stripShare) + kGap = available, stripShare = min(d_k / bins, 0.35);
-    // bins depends on side (one cell per pixel at most), so settle it in two passes.
-    double side = available / (1.0 + kStripShare);
-    for (int pass = 0; pass < 2; ++pass) {
-        const Index bins = std::clamp<Index>(static_cast<Index>(std::floor(side)), 1, windowSide);
-        const double share = std::min(static_cast<double>(d_k) / static_cast<double>(bins), kStripShare);
-        side = std::max(4.0, (available - kGap) / (1.0 + share));
-    }
-    g.productBins = std::clamp<Index>(static_cast<Index>(std::floor(side)), 1, windowSide);
-    g.cell = std::floor(side / static_cast<double>(g.productBins) * 8.0) / 8.0;  // crisp edges
-    g.cell = std::max(g.cell, side / static_cast<double>(g.productBins) * 0.5);
-    side = g.cell * static_cast<double>(g.productBins);
-    g.stripBins = std::clamp<Index>(static_cast<Index>(std::floor(kStripShare * side / g.cell)), 1,
-                                    std::max<Index>(1, d_k));
-    const double strip = g.cell * static_cast<double>(g.stripBins);
-
-    const double blockWidth = leftTitle + strip + kGap + side + kGap + legendWidth;
-    const double x0 = target.left() + std::max(0.0, (target.width() - blockWidth) / 2.0) + leftTitle;
-    const double y0 = target.top() + titleBand + stripTitle;
-    g.leftFactor = QRectF(x0, y0 + strip + kGap, strip, side);
-    g.topFactor = QRectF(x0 + strip + kGap, y0, side, strip);
-    g.product = QRectF(x0 + strip + kGap, y0 + strip + kGap, side, side);
-    const double legendX = g.product.right() + kGap * 2;
-    const double legendW = legendWidth - kGap;
-    g.factorLegend = QRectF(legendX, g.topFactor.top() - stripTitle + line + 2,
-                            legendW, std::max(strip + stripTitle - line, side * 0.3));
-    const double productLegendTop = std::max(g.product.top(), g.factorLegend.bottom() + line + kGap);
-    g.productLegend = QRectF(legendX, productLegendTop, legendW, g.product.bottom() - productLegendTop);
-    return g;
+    if (!model.valid()) return {};
+    const auto b = [rich](const QString& s) { return rich ? QStringLiteral("<b>%1</b>").arg(s) : s; };
+    const QString sep = rich ? QStringLiteral(" &nbsp;·&nbsp; ") : QStringLiteral(" · ");
+    const VectorD& sigma = model.factored->singularValues();
+    const Index rank = model.numericalRank();
+    const QString rankText = rank == model.d_k
+                                 ? tr("numerical rank %1 = d_k").arg(b(QString::number(rank)))
+                                 : tr("numerical rank %1 < d_k = %2: this head is rank-deficient")
+                                       .arg(b(QString::number(rank)))
+                                       .arg(model.d_k);
+    const QString norm = rich ? tr("‖W_i‖<sub>F</sub>") : tr("‖W_i‖_F");
+    const QString first = rankText + sep + tr("d_model = %1").arg(model.d_model) + sep +
+                          tr("%1 = %2").arg(norm, b(formatNumber(model.factored->frobeniusNorm())));
+    const QString second =
+        tr("σ_max = %1").arg(formatNumber(sigma.size() > 0 ? sigma(0) : 0.0)) + sep +
+        tr("σ_%1 = %2 (the smallest of the d_k)").arg(sigma.size()).arg(formatNumber(sigma.size() > 0 ? sigma(sigma.size() - 1) : 0.0)) +
+        sep + tr("tolerance σ_max · d_model · ε = %1").arg(formatNumber(model.factored->rankTolerance()));
+    return first + (rich ? QStringLiteral("<br>") : QStringLiteral("\n")) + second;
 }
 
-FactorProductPicture factorProductPicture(const FactoredHeadModel& model,
-                                          const FactorProductGeometry& geometry,
-                                          const MatrixWindow& window)
+void paintSpectrum(QPainter& painter, const QRectF& target, const FactoredHeadModel& model, const FigurePalette& palette)
 {
-    FactorProductPicture picture;
-    if (!model.valid()) {
-        return picture;
-    }
-    const FactoredMatrix& f = *model.factored;
-    const Index d_k = f.d_k();
-    // W_i^Q: the window's rows, all d_k columns, pooled to the drawn cells.
-    picture.left = poolMatrix(f.left(), MatrixWindow{window.row0, 0, window.rows, d_k},
-                              geometry.productBins, geometry.stripBins);
-    // (W_i^K)^T: the window's columns of W_i are rows of W_i^K.
-    picture.top = poolMatrix(f.right(), MatrixWindow{window.col0, 0, window.cols, d_k},
-                             geometry.productBins, geometry.stripBins)
-                      .transpose();
-    // W_i at the drawn resolution only: block means from the pooled factors.
-    picture.product = pooledProduct(f, window, geometry.productBins, geometry.productBins);
-    picture.factorRange = symmetricRange(std::max(maxAbs(picture.left), maxAbs(picture.top)));
-    picture.productRange = symmetricRange(maxAbs(picture.product));
-    return picture;
-}
-
-void paintFactorProduct(QPainter& painter, const QRectF& target, const FactoredHeadModel& model,
-                        const MatrixWindow& requested, const FigurePalette& palette)
-{
-    if (!model.valid()) {
-        painter.setPen(palette.mutedText);
-        painter.drawText(target, Qt::AlignCenter, tr("No result yet"));
-        return;
-    }
     const QFontMetricsF metrics(painter.font(), painter.device());
-    const MatrixWindow window = clampWindow(requested, model.d_model);
-    const FactorProductGeometry g = factorProductGeometry(target, metrics, model.d_k, window);
-    const FactorProductPicture picture = factorProductPicture(model, g, window);
-    const double line = metrics.height();
-
-    paintCells(painter, g.leftFactor, picture.left, picture.factorRange);
-    paintCells(painter, g.topFactor, picture.top, picture.factorRange);
-    paintCells(painter, g.product, picture.product, picture.productRange);
-
-    // Frames, so near-zero (white) cells still show the matrix's extent.
-    painter.setPen(QPen(palette.outline, 1.0));
-    painter.setBrush(Qt::NoBrush);
-    for (const QRectF& r : {g.leftFactor, g.topFactor, g.product}) {
-        painter.drawRect(r);
-    }
-
+    const QString statistics = spectrumStatistics(model, false);
+    const double textHeight = statistics.isEmpty() ? 0 : wrapped(metrics, target.width(), statistics).height() + kGap;
+    paintChart(painter, target.adjusted(0, 0, 0, -textHeight), spectrumPicture(model).chart,
+               ChartColors{palette.text, palette.background});
     painter.setPen(palette.text);
-    const QString d = QString::number(model.d_model);
-    const QString dk = QString::number(model.d_k);
-    QFont bold = painter.font();
-    bold.setBold(true);
-    painter.save();
-    painter.setFont(bold);
-    drawElided(painter, QRectF(target.left(), target.top(), target.width(), line * 1.4),
-               Qt::AlignLeft | Qt::AlignVCenter,
-               tr("Head %1 of %2: W_i = W_i^Q (W_i^K)ᵀ, a %3 × %3 matrix of rank ≤ d_k = %4")
-                   .arg(model.head + 1)
-                   .arg(model.headCount)
-                   .arg(d)
-                   .arg(dk));
-    painter.restore();
-
-    // Factor titles with their shapes.
-    drawVerticalText(painter, QRectF(g.leftFactor.left() - line - kGap, g.leftFactor.top(), line, g.leftFactor.height()),
-                     tr("W_i^Q   (d_model × d_k = %1 × %2)").arg(d, dk));
-    drawElided(painter, QRectF(g.topFactor.left(), g.topFactor.top() - line - kGap / 2, g.topFactor.width(), line),
-               Qt::AlignLeft | Qt::AlignBottom,
-               tr("(W_i^K)ᵀ   (d_k × d_model = %1 × %2)").arg(dk, d));
-
-    // W_i's caption: shape, window, resolution.
-    const QRectF caption1(g.product.left() - g.leftFactor.width() - kGap, g.product.bottom() + kGap,
-                          g.product.width() + g.leftFactor.width() + kGap, line);
-    drawElided(painter, caption1, Qt::AlignHCenter | Qt::AlignTop,
-               tr("W_i = W_i^Q (W_i^K)ᵀ   (d_model × d_model = %1 × %1)").arg(d));
-    const bool whole = window.rows == model.d_model && window.cols == model.d_model;
-    const double perCell = static_cast<double>(window.rows) / static_cast<double>(g.productBins);
-    QString detail = whole ? tr("all rows and columns")
-                           : tr("rows %1–%2, columns %3–%4")
-                                 .arg(window.row0)
-                                 .arg(window.row0 + window.rows - 1)
-                                 .arg(window.col0)
-                                 .arg(window.col0 + window.cols - 1);
-    if (perCell > 1.0001) {
-        detail += tr("; a cell = mean of ≈%1×%1 entries")
-                      .arg(QString::number(perCell, 'f', 1));
-    } else {
-        detail += tr("; one cell per entry");
-    }
-    painter.setPen(palette.mutedText);
-    drawElided(painter, caption1.translated(0, line + 2), Qt::AlignHCenter | Qt::AlignTop, detail);
-
-    painter.setPen(palette.text);
-    paintColorLegend(painter, g.factorLegend, ColormapName::RedBlue, -picture.factorRange,
-                     picture.factorRange, tr("factors"));
-    paintColorLegend(painter, g.productLegend, ColormapName::RedBlue, -picture.productRange,
-                     picture.productRange, tr("W_i"));
+    painter.drawText(QRectF(target.left(), target.bottom() - textHeight + kGap, target.width(), textHeight - kGap),
+                     Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, statistics);
 }
 
 // ---- the fused layout -----------------------------------------------------------------
@@ -256,13 +195,9 @@ void paintFactorProduct(QPainter& painter, const QRectF& target, const FactoredH
 std::vector<std::pair<Index, Index>> headColumnPartition(Index d_model, Index headCount)
 {
     std::vector<std::pair<Index, Index>> blocks;
-    if (headCount < 1 || d_model < 1 || d_model % headCount != 0) {
-        return blocks;
-    }
+    if (headCount < 1 || d_model < 1 || d_model % headCount != 0) return blocks;
     const Index d_k = d_model / headCount;
-    for (Index i = 0; i < headCount; ++i) {
-        blocks.emplace_back(i * d_k, d_k);  // W_i^Q = W^Q[:, i*d_k : (i+1)*d_k]
-    }
+    for (Index i = 0; i < headCount; ++i) blocks.emplace_back(i * d_k, d_k);  // W_i^Q = W^Q[:, i*d_k : (i+1)*d_k]
     return blocks;
 }
 
@@ -277,81 +212,68 @@ std::vector<QRectF> headBlockOutlines(const QRectF& cells, Index d_model, Index 
     return outlines;
 }
 
-FusedLayoutGeometry fusedLayoutGeometry(const QRectF& target, const QFontMetricsF& metrics,
-                                        Index d_model, Index headCount)
+FusedLayoutGeometry fusedLayoutGeometry(const QRectF& target, const QFontMetricsF& metrics, const FactoredHeadModel& model)
 {
     FusedLayoutGeometry g;
     const double line = metrics.height();
-    const double titleBand = line * 1.4;
+    // Bold titles are ~10 % wider: measured with room to spare.
+    const double titleBand = wrapped(metrics, target.width() / 1.2, fusedTitle(model)).height() * 1.1 + kGap;
     const double headLabels = line + 4;
-    const double caption = 2.0 * line + 2 * kGap;
-    const double legendWidth = metrics.horizontalAdvance(legendTickWidthSample()) + 24.0;
-    const double availableWidth = target.width() - legendWidth - 2 * kGap - line;
+    const double caption = wrapped(metrics, target.width(), fusedCaption(model)).height() + kGap;
+    const double legendWidth = verticalLegendWidth(metrics, QStringLiteral("−0.125"));
+    const double availableWidth = target.width() - legendWidth - 3 * kGap;
     const double availableHeight = target.height() - titleBand - headLabels - caption;
     double side = std::max(8.0, std::min(availableWidth, availableHeight));
-    g.bins = std::clamp<Index>(static_cast<Index>(std::floor(side)), 1, std::max<Index>(1, d_model));
+    g.bins = std::clamp<Index>(static_cast<Index>(std::floor(side)), 1, std::max<Index>(1, model.d_model));
     const double cell = side / static_cast<double>(g.bins);
     side = cell * static_cast<double>(g.bins);
-    const double blockWidth = line + side + 2 * kGap + legendWidth;
-    const double x0 = target.left() + std::max(0.0, (target.width() - blockWidth) / 2.0) + line;
-    g.cells = QRectF(x0, target.top() + titleBand + headLabels, side, side);
-    g.legend = QRectF(g.cells.right() + 2 * kGap, g.cells.top() + side * 0.15, legendWidth - kGap, side * 0.7);
-    g.outlines = headBlockOutlines(g.cells, d_model, headCount);
+    const double blockWidth = side + 3 * kGap + legendWidth;
+    const double x0 = target.left() + std::max(0.0, (target.width() - blockWidth) / 2.0);
+    const double free = availableHeight - side;
+    g.title = QRectF(target.left(), target.top(), target.width(), titleBand - kGap);
+    g.cells = QRectF(x0, target.top() + titleBand + std::max(0.0, free / 2) + headLabels, side, side);
+    g.legend = QRectF(g.cells.right() + 3 * kGap, g.cells.top() + side * 0.1, legendWidth, side * 0.8);
+    g.caption = QRectF(target.left(), g.cells.bottom() + kGap, target.width(), caption - kGap);
+    g.outlines = headBlockOutlines(g.cells, model.d_model, model.headCount);
     return g;
 }
 
-void paintFusedLayout(QPainter& painter, const QRectF& target, const FactoredHeadModel& model,
-                      const FigurePalette& palette)
+void paintFusedLayout(QPainter& painter, const QRectF& target, const FactoredHeadModel& model, const FigurePalette& palette)
 {
-    if (!model.valid()) {
-        return;
-    }
+    if (!model.valid()) return;
     const Result& r = *model.result;
     const QFontMetricsF metrics(painter.font(), painter.device());
     const double line = metrics.height();
-    const FusedLayoutGeometry g = fusedLayoutGeometry(target, metrics, model.d_model, model.headCount);
+    const FusedLayoutGeometry g = fusedLayoutGeometry(target, metrics, model);
 
     // The whole W^Q, drawn at the resolution of the cells.
     const MatrixF& wq = r.weights->queryProjection;  // d_model x d_model
     const MatrixF drawn = poolMatrix(wq, MatrixWindow::whole(wq.rows(), wq.cols()), g.bins, g.bins);
     const double range = symmetricRange(maxAbs(drawn));
-    paintCells(painter, g.cells, drawn.cast<double>(), range);
+    paintMatrixCells(painter, g.cells, drawn.cast<double>(), range);
 
     // Dim the other heads a little, then outline every block; the selected one stands out.
-    for (std::size_t i = 0; i < g.outlines.size(); ++i) {
-        if (static_cast<Index>(i) != model.head) {
-            painter.fillRect(g.outlines[i], QColor(255, 255, 255, 70));
-        }
-    }
+    for (std::size_t i = 0; i < g.outlines.size(); ++i)
+        if (static_cast<Index>(i) != model.head) painter.fillRect(g.outlines[i], QColor(255, 255, 255, 70));
     painter.setBrush(Qt::NoBrush);
     painter.setPen(QPen(palette.outline, 1.0));
-    for (const QRectF& block : g.outlines) {
-        painter.drawRect(block);
-    }
+    for (const QRectF& block : g.outlines) painter.drawRect(block);
 
     // Head numbers above the blocks, thinned so they never overlap.
     const double blockWidth = g.outlines.empty() ? 0.0 : g.outlines.front().width();
-    const double labelWidth = metrics.horizontalAdvance(QString::number(model.headCount - 1)) + 4.0;
+    const double labelWidth = metrics.horizontalAdvance(QString::number(model.headCount)) + 4.0;
     const Index step = blockWidth > 0 ? std::max<Index>(1, static_cast<Index>(std::ceil(labelWidth / blockWidth))) : 1;
-    painter.setPen(palette.mutedText);
     for (std::size_t i = 0; i < g.outlines.size(); ++i) {
         const bool selected = static_cast<Index>(i) == model.head;
-        if (!selected && static_cast<Index>(i) % step != 0) {
-            continue;
-        }
-        const QRectF block = g.outlines[i];
-        const QRectF label(block.center().x() - labelWidth, g.cells.top() - line - 2, 2 * labelWidth, line);
-        if (selected) {
-            QFont bold = painter.font();
-            bold.setBold(true);
-            painter.save();
-            painter.setFont(bold);
-            painter.setPen(palette.emphasis);
-            painter.drawText(label, Qt::AlignCenter, QString::number(i + 1));
-            painter.restore();
-        } else {
-            painter.drawText(label, Qt::AlignCenter, QString::number(i + 1));
-        }
+        if (!selected && static_cast<Index>(i) % step != 0) continue;
+        const QRectF label(g.outlines[i].center().x() - labelWidth, g.cells.top() - line - 2, 2 * labelWidth, line);
+        QFont font = painter.font();
+        font.setBold(selected);
+        painter.save();
+        painter.setFont(font);
+        painter.setPen(selected ? palette.emphasis : palette.mutedText);
+        painter.drawText(label, Qt::AlignCenter, QString::number(i + 1));
+        painter.restore();
     }
     if (model.head >= 0 && model.head < static_cast<Index>(g.outlines.size())) {
         const QRectF block = g.outlines[static_cast<std::size_t>(model.head)];
@@ -360,28 +282,10 @@ void paintFusedLayout(QPainter& painter, const QRectF& target, const FactoredHea
         painter.setPen(QPen(palette.emphasis, 2.5));
         painter.drawRect(block);
     }
-
     painter.setPen(palette.text);
-    QFont bold = painter.font();
-    bold.setBold(true);
-    painter.save();
-    painter.setFont(bold);
-    drawElided(painter, QRectF(target.left(), target.top(), target.width(), line * 1.4),
-               Qt::AlignLeft | Qt::AlignVCenter, tr("Fused layout: one W^Q split into h = %1 heads").arg(model.headCount));
-    painter.restore();
-    drawVerticalText(painter, QRectF(g.cells.left() - line - 2, g.cells.top(), line, g.cells.height()),
-                     tr("d_model = %1 input features").arg(model.d_model));
-    const QRectF caption(target.left(), g.cells.bottom() + kGap, target.width(), line);
-    drawElided(painter, caption, Qt::AlignHCenter | Qt::AlignTop,
-               tr("W^Q (%1 × %1): head i owns columns [(i−1)·d_k, i·d_k), d_k = %2")
-                   .arg(model.d_model)
-                   .arg(model.d_k));
+    paintTitle(painter, g.title, fusedTitle(model));
     painter.setPen(palette.mutedText);
-    drawElided(painter, caption.translated(0, line + 2), Qt::AlignHCenter | Qt::AlignTop,
-               tr("head %1 = columns %2–%3 (from 0); changing h re-partitions the same matrix")
-                   .arg(model.head + 1)
-                   .arg(model.head * model.d_k)
-                   .arg((model.head + 1) * model.d_k - 1));
+    painter.drawText(g.caption, Qt::TextWordWrap | Qt::AlignHCenter | Qt::AlignTop, fusedCaption(model));
     painter.setPen(palette.text);
     paintColorLegend(painter, g.legend, ColormapName::RedBlue, -range, range, tr("W^Q"));
 }
@@ -390,21 +294,16 @@ void paintFusedLayout(QPainter& painter, const QRectF& target, const FactoredHea
 
 QString equivalenceSentence(const FactoredHeadModel& model)
 {
-    if (!model.valid() || !model.scoresReady) {
-        return {};
-    }
+    if (!model.valid() || !model.scoresReady) return {};
     const EquivalenceReport& report = model.scores.report;
     return tr("max |difference| = %1 (relative to the largest score %2: %3). The same scores: "
-              "Q_i K_iᵀ = (X_q W_i^Q)(X_kv W_i^K)ᵀ = X_q W_i X_kvᵀ (shown before the 1/√d_k scale).")
-        .arg(formatNumber(report.maxAbsDifference), formatNumber(report.maxAbsScore),
-             formatNumber(report.relativeError));
+              "Q_i K_iᵀ = (X_q W_i^Q)(X_kv W_i^K)ᵀ = X_q W_i X_kvᵀ (raw scores q·k, before the 1/√d_k scale).")
+        .arg(formatNumber(report.maxAbsDifference), formatNumber(report.maxAbsScore), formatNumber(report.relativeError));
 }
 
 QString biasSentence(const FactoredHeadModel& model)
 {
-    if (!model.hasBias()) {
-        return {};
-    }
+    if (!model.hasBias()) return {};
     return tr("With biases, (X_q W_i^Q + b_i^Q)(X_kv W_i^K + b_i^K)ᵀ = X_q W_i X_kvᵀ "
               "+ X_q W_i^Q b_i^Kᵀ + b_i^Q (X_kv W_i^K)ᵀ + b_i^Q b_i^Kᵀ: a per-query term, a per-key "
               "term and a constant are added (the constant and the per-query term cancel in the "
@@ -416,7 +315,7 @@ void paintScoreEquivalence(QPainter& painter, const QRectF& target, const Factor
 {
     if (model.valid() && !model.scoresReady) {
         painter.setPen(palette.mutedText);
-        painter.drawText(target, Qt::AlignCenter,
+        painter.drawText(target, Qt::AlignCenter | Qt::TextWordWrap,
                          tr("Computing the scores both ways (the full W_i is %1 × %1)…").arg(model.d_model));
         return;
     }
@@ -427,25 +326,20 @@ void paintScoreEquivalence(QPainter& painter, const QRectF& target, const Factor
     }
     const Result& r = *model.result;
     const QFontMetricsF metrics(painter.font(), painter.device());
-    const double line = metrics.height();
 
-    // Text below the maps, word-wrapped; measure it first.
     QString text = equivalenceSentence(model);
-    const QString bias = biasSentence(model);
-    if (!bias.isEmpty()) {
-        text += QLatin1Char('\n') + bias;
-    }
-    const QRectF textBounds = metrics.boundingRect(QRectF(0, 0, target.width(), 10000),
-                                                   Qt::TextWordWrap | Qt::AlignLeft, text);
-    const double textHeight = std::min(textBounds.height() + 2, target.height() * 0.45);
-
-    const double titleBand = line * 1.4;
-    const double legendWidth = metrics.horizontalAdvance(legendTickWidthSample()) + 24.0;
-    const QRectF maps(target.left(), target.top() + titleBand,
-                      target.width() - legendWidth - kGap,
+    if (const QString bias = biasSentence(model); !bias.isEmpty()) text += QLatin1Char('\n') + bias;
+    const double textHeight = std::min(wrapped(metrics, target.width(), text).height() + 2, target.height() * 0.45);
+    const QString title = tr("The same raw scores q·k two ways: head %1, %2 queries × %3 keys, no biases")
+                              .arg(model.head + 1)
+                              .arg(model.scores.factored.rows())
+                              .arg(model.scores.factored.cols());
+    painter.setPen(palette.text);
+    const double titleBand = paintTitle(painter, target, title) + kGap;
+    const double range = symmetricRange(std::max(maxAbs(model.scores.factored), maxAbs(model.scores.full)));
+    const double legendWidth = verticalLegendWidth(metrics, -range, range);
+    const QRectF maps(target.left(), target.top() + titleBand, target.width() - legendWidth - kGap,
                       target.height() - titleBand - textHeight - kGap);
-    const double range = symmetricRange(
-        std::max(maxAbs(model.scores.factored), maxAbs(model.scores.full)));
 
     HeatmapStyle style;
     style.colormap = ColormapName::RedBlue;
@@ -453,34 +347,127 @@ void paintScoreEquivalence(QPainter& painter, const QRectF& target, const Factor
     style.maxValue = range;
     style.rowLabels = toQStrings(r.queryLabels);
     style.columnLabels = toQStrings(r.keyLabels);
-    style.rowAxisTitle = tr("query");
-    style.columnAxisTitle = tr("key");
+    style.rowAxisTitle = queryAxisTitle(r.config.mode);
+    style.columnAxisTitle = keyAxisTitle(r.config.mode);
     style.textColor = palette.text;
-
-    const double half = maps.width() / 2.0;
-    const QRectF leftRect(maps.left(), maps.top(), half - kGap, maps.height());
-    const QRectF rightRect(maps.left() + half + kGap, maps.top(), half - kGap, maps.height());
+    // The two maps share their rows: the labels and the axis title once, on the left, so the
+    // cells get the room (and the two maps the same cell size).
+    // The columns' axis title once too, under both maps.
+    const QString columnsTitle = style.columnAxisTitle;
+    style.columnAxisTitle.clear();
+    HeatmapStyle right = style;
+    right.rowLabels.clear();
+    right.rowAxisTitle.clear();
+    const QMarginsF leftGutter = HeatmapLayout::gutters(style, metrics);
+    const QMarginsF rightGutter = HeatmapLayout::gutters(right, metrics);
+    const double n_q = static_cast<double>(model.scores.factored.rows()), n_k = static_cast<double>(model.scores.factored.cols());
+    const double titleRow = metrics.height() + 4;
+    const double cell = std::max(1.0, std::min((maps.width() - 3 * kGap - leftGutter.left() - leftGutter.right() -
+                                                rightGutter.left() - rightGutter.right()) / (2 * n_k),
+                                               (maps.height() - titleRow - leftGutter.top() - leftGutter.bottom()) / n_q));
+    const double leftWidth = leftGutter.left() + leftGutter.right() + n_k * cell;
+    const double rightWidth = rightGutter.left() + rightGutter.right() + n_k * cell;
+    const double x0 = maps.left() + std::max(0.0, (maps.width() - leftWidth - rightWidth - 3 * kGap) / 2);
     style.title = tr("factored: (X_q W_i^Q)(X_kv W_i^K)ᵀ");
-    painter.setPen(palette.text);
+    const QRectF leftRect(x0, maps.top(), leftWidth, maps.height() - titleRow);
     paintHeatmap(painter, leftRect, toFloat(model.scores.factored), style);
-    style.title = tr("full: X_q W_i X_kvᵀ");
-    paintHeatmap(painter, rightRect, toFloat(model.scores.full), style);
-
+    right.title = tr("full: X_q W_i X_kvᵀ");
+    const QRectF rightRect(x0 + leftWidth + 3 * kGap, maps.top(), rightWidth, maps.height() - titleRow);
+    paintHeatmap(painter, rightRect, toFloat(model.scores.full), right);
+    const HeatmapLayout leftLayout(leftRect, static_cast<int>(n_q), static_cast<int>(n_k), style, metrics);
+    const HeatmapLayout rightLayout(rightRect, static_cast<int>(n_q), static_cast<int>(n_k), right, metrics);
     painter.setPen(palette.text);
-    QFont bold = painter.font();
-    bold.setBold(true);
-    painter.save();
-    painter.setFont(bold);
-    drawElided(painter, QRectF(target.left(), target.top(), target.width(), titleBand),
-               Qt::AlignLeft | Qt::AlignVCenter, tr("The same scores two ways: head %1, %2 queries × %3 keys, unscaled, no biases")
-                   .arg(model.head + 1)
-                   .arg(model.scores.factored.rows())
-                   .arg(model.scores.factored.cols()));
-    painter.restore();
-    paintColorLegend(painter, QRectF(maps.right() + kGap, maps.top() + maps.height() * 0.1, legendWidth - kGap, maps.height() * 0.7),
-                     ColormapName::RedBlue, -range, range, tr("score"));
+    painter.drawText(QRectF(leftLayout.cellsRect().left(), leftLayout.columnLabelsRect().bottom() + 2,
+                            rightLayout.cellsRect().right() - leftLayout.cellsRect().left(), titleRow),
+                     Qt::AlignCenter, columnsTitle);
+    painter.setPen(palette.text);
+    paintColorLegend(painter, QRectF(maps.right() + kGap, maps.top() + maps.height() * 0.1, legendWidth, maps.height() * 0.7),
+                     ColormapName::RedBlue, -range, range, rawScoreName());
     painter.drawText(QRectF(target.left(), target.bottom() - textHeight, target.width(), textHeight),
                      Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, text);
+}
+
+// ---- all four -----------------------------------------------------------------------------
+
+void paintFactoredOverview(QPainter& painter, const QRectF& target, const FactoredHeadModel& model,
+                           const MatrixWindow& window, const FigurePalette& palette)
+{
+    // The tab's proportions: the product and the spectrum on the left, a little wider.
+    constexpr double kLeftShare = 11.0 / 20.0, kTopShare = 11.0 / 20.0;
+    const double leftWidth = target.width() * kLeftShare;
+    const double topHeight = target.height() * kTopShare;
+    const auto inset = [](const QRectF& r) { return r.adjusted(8, 8, -8, -8); };
+    paintFactorProduct(painter, inset(QRectF(target.left(), target.top(), leftWidth, topHeight)), model, window, palette);
+    paintFusedLayout(painter, inset(QRectF(target.left() + leftWidth, target.top(), target.width() - leftWidth, topHeight)),
+                     model, palette);
+    paintSpectrum(painter, inset(QRectF(target.left(), target.top() + topHeight, leftWidth, target.height() - topHeight)),
+                  model, palette);
+    paintScoreEquivalence(painter,
+                          inset(QRectF(target.left() + leftWidth, target.top() + topHeight, target.width() - leftWidth,
+                                       target.height() - topHeight)),
+                          model, palette);
+}
+
+// ---- the registry -------------------------------------------------------------------------
+
+namespace {
+
+// The scores both ways need the dense W_i (O(d_model^2 d_k)): only for the figures showing them.
+FactoredHeadModel modelFor(const FigureInput& input, bool withScores)
+{
+    return FactoredHeadModel::build(input.result, input.options.head, withScores);
+}
+
+MatrixWindow windowFor(const FigureInput& input, Index d_model)
+{
+    const QRect w = input.options.productWindow;
+    if (w.isNull() || w.isEmpty()) return MatrixWindow::whole(d_model, d_model);
+    return clampWindow(MatrixWindow{w.y(), w.x(), w.height(), w.width()}, d_model);
+}
+
+QString unavailable(const FigureInput& input)
+{
+    const FactoredHeadModel model = FactoredHeadModel::build(input.result, input.options.head, false);
+    return model.valid() ? QString() : tr("the weights of this head cannot be factored");
+}
+
+template <void (*Paint)(QPainter&, const QRectF&, const FactoredHeadModel&, const FigurePalette&), bool WithScores>
+void paintWith(QPainter& painter, const QRectF& rect, const FigureInput& input)
+{
+    Paint(painter, rect.adjusted(12, 12, -12, -12), modelFor(input, WithScores), figurePalette(input.options));
+}
+
+void paintProduct(QPainter& painter, const QRectF& rect, const FigureInput& input)
+{
+    const FactoredHeadModel model = modelFor(input, false);
+    paintFactorProduct(painter, rect.adjusted(12, 12, -12, -12), model, windowFor(input, model.d_model),
+                       figurePalette(input.options));
+}
+
+void paintOverview(QPainter& painter, const QRectF& rect, const FigureInput& input)
+{
+    const FactoredHeadModel model = modelFor(input, true);
+    paintFactoredOverview(painter, rect.adjusted(4, 4, -4, -4), model, windowFor(input, model.d_model),
+                          figurePalette(input.options));
+}
+
+}  // namespace
+
+std::vector<Figure> factoredFigures()
+{
+    const QString view = QStringLiteral("factored");
+    return {
+        Figure{QStringLiteral("factored"), tr("Factored W_i: all four panels"), view, QSizeF(1600, 1000), QSizeF(1300, 860), &unavailable,
+               &paintOverview},
+        Figure{QStringLiteral("factor-product"), tr("W_i = W_i^Q (W_i^K)ᵀ"), view, QSizeF(900, 900), QSizeF(440, 440), &unavailable,
+               &paintProduct},
+        Figure{QStringLiteral("spectrum"), tr("Spectrum of W_i"), view, QSizeF(900, 600), QSizeF(520, 380), &unavailable,
+               &paintWith<&paintSpectrum, false>},
+        Figure{QStringLiteral("fused-layout"), tr("Fused layout of W^Q"), view, QSizeF(800, 800), QSizeF(400, 400), &unavailable,
+               &paintWith<&paintFusedLayout, false>},
+        Figure{QStringLiteral("equivalence"), tr("Scores both ways"), view, QSizeF(1100, 650), QSizeF(760, 460), &unavailable,
+               &paintWith<&paintScoreEquivalence, true>},
+    };
 }
 
 }  // namespace qkv::ui

@@ -1,17 +1,21 @@
 #pragma once
 // The factored view's figures, each painted by one function onto any QPaintDevice (design.md
-// section 1), so the widget, PNG, SVG and PDF share the renderer:
+// section 1), so the widgets, PNG, SVG and PDF share the renderer, and their entries in the
+// figure registry (factoredFigures()):
 //   - the factor product: W_i^Q (left, d_model x d_k), (W_i^K)^T (top, d_k x d_model) and
 //     W_i = W_i^Q (W_i^K)^T (d_model x d_model), laid out like a matrix product so each row of
 //     W_i lines up with its row of W_i^Q and each column with its column of (W_i^K)^T;
+//   - the spectrum of W_i from the factors (log scale) with the rank tolerance;
 //   - the fused layout: the whole W^Q with each head's column block outlined;
-//   - the equivalence: the scores of the head computed both ways, side by side.
+//   - the equivalence: the scores of the head computed both ways, side by side;
+//   - the overview: all four, as the tab shows them.
 // Every heatmap is drawn by ui/render's paintHeatmap with the diverging map centred on zero.
 //
 // Symbols: d_model, h, d_k = d_model / h, n_q, n_k; a window is the zoomed block of W_i.
 
 #include <QColor>
 #include <QPainter>
+#include <QPointF>
 #include <QRectF>
 #include <QString>
 
@@ -20,8 +24,13 @@
 
 #include "ui/factored/factored_head_model.hpp"
 #include "ui/factored/matrix_pooling.hpp"
+#include "ui/figures/figure.hpp"
+#include "ui/render/chart_model.hpp"
 
 namespace qkv::ui {
+
+// The factored tab's figures: factored, factor-product, spectrum, fused-layout, equivalence.
+std::vector<Figure> factoredFigures();
 
 // Colours of text and lines, from the widget's palette (light or dark) or an export default.
 struct FigurePalette {
@@ -29,23 +38,33 @@ struct FigurePalette {
     QColor mutedText = QColor(90, 90, 90);
     QColor outline = QColor(40, 40, 40);
     QColor emphasis = QColor(0xff, 0x8c, 0x00);  // the selected head
+    QColor background = Qt::white;
 };
+// The palette of a figure drawn for `options` (its text and background colours).
+FigurePalette figurePalette(const FigureOptions& options);
+
+// The cells of `values` filling `cells` on the diverging map over [-range, range], no labels.
+void paintMatrixCells(QPainter& painter, const QRectF& cells, const MatrixD& values, double range);
 
 // ---- the factor product ---------------------------------------------------------------
 
 // Where the parts go for a target rectangle (hit-testing uses the same numbers as painting).
 struct FactorProductGeometry {
+    QRectF title;         // word-wrapped
     QRectF leftFactor;    // W_i^Q cells: window rows x stripBins
     QRectF topFactor;     // (W_i^K)^T cells: stripBins x window cols
     QRectF product;       // W_i cells, square
     QRectF productLegend;
     QRectF factorLegend;
+    QRectF caption;       // the shapes and the window, word-wrapped
     Index productBins = 0;     // cells per side of the drawn W_i (<= window side)
     Index stripBins = 0;       // cells across each factor strip (<= d_k)
     double cell = 0;           // pixels per drawn cell
 };
 FactorProductGeometry factorProductGeometry(const QRectF& target, const QFontMetricsF& metrics,
-                                            Index d_k, const MatrixWindow& window);
+                                            const FactoredHeadModel& model, const MatrixWindow& window);
+QString factorProductTitle(const FactoredHeadModel& model);
+QString factorProductCaption(const FactoredHeadModel& model, const MatrixWindow& window, Index productBins);
 
 // The window clamped to the matrix and made square (zoom keeps cells square), at least
 // minSide x minSide (or the whole matrix when it is smaller).
@@ -66,6 +85,29 @@ FactorProductPicture factorProductPicture(const FactoredHeadModel& model,
 void paintFactorProduct(QPainter& painter, const QRectF& target, const FactoredHeadModel& model,
                         const MatrixWindow& window, const FigurePalette& palette = {});
 
+// ---- the spectrum -----------------------------------------------------------------------
+
+// The singular values of W_i from the factors (core's FactoredMatrix::singularValues):
+//   - the d_k values of the d_k x d_k middle, index 1..d_k;
+//   - the other d_model - d_k singular values, exactly zero by construction (rank <= d_k),
+//     pinned at the axis floor as their own series "exactly 0";
+//   - the rank tolerance sigma_max * d_model * epsilon as a horizontal line.
+// Values of the middle that are 0 or below the floor (a rank-deficient head) are drawn at the
+// floor too, in the first series, so every one of the d_k values stays visible.
+struct SpectrumPicture {
+    ChartModel chart;
+    std::vector<QPointF> values;  // (index, sigma or floor), d_k points
+    std::vector<QPointF> zeros;   // (index, floor), d_model - d_k points
+    double tolerance = 0.0;
+    double floor = 1e-20;
+};
+SpectrumPicture spectrumPicture(const FactoredHeadModel& model);
+// Rank, d_k, d_model, norm, sigma_max and min, tolerance; `rich`: HTML for a QLabel.
+QString spectrumStatistics(const FactoredHeadModel& model, bool rich);
+// The chart and the statistics under it.
+void paintSpectrum(QPainter& painter, const QRectF& target, const FactoredHeadModel& model,
+                   const FigurePalette& palette = {});
+
 // ---- the fused layout -----------------------------------------------------------------
 
 // Columns [first, first + d_k) of W^Q belong to head i, for i = 0..h-1 (design.md section 2).
@@ -74,13 +116,15 @@ std::vector<std::pair<Index, Index>> headColumnPartition(Index d_model, Index he
 std::vector<QRectF> headBlockOutlines(const QRectF& cells, Index d_model, Index headCount);
 
 struct FusedLayoutGeometry {
+    QRectF title;
     QRectF cells;                  // the W^Q cells
     QRectF legend;
+    QRectF caption;
     std::vector<QRectF> outlines;  // one per head, over `cells`
     Index bins = 0;
 };
 FusedLayoutGeometry fusedLayoutGeometry(const QRectF& target, const QFontMetricsF& metrics,
-                                        Index d_model, Index headCount);
+                                        const FactoredHeadModel& model);
 
 void paintFusedLayout(QPainter& painter, const QRectF& target, const FactoredHeadModel& model,
                       const FigurePalette& palette = {});
@@ -95,7 +139,13 @@ QString equivalenceSentence(const FactoredHeadModel& model);
 // Empty without biases; else how b_i^Q and b_i^K enter the scores.
 QString biasSentence(const FactoredHeadModel& model);
 
-// Number formatting shared by the view's labels: 3 significant digits, exponent when needed.
+// ---- all four -----------------------------------------------------------------------------
+
+void paintFactoredOverview(QPainter& painter, const QRectF& target, const FactoredHeadModel& model,
+                           const MatrixWindow& window, const FigurePalette& palette = {});
+
+// Number formatting shared by the view's labels: 4 significant digits, a power of ten when
+// needed (never "e-05").
 QString formatNumber(double value);
 
 }  // namespace qkv::ui

@@ -1,13 +1,11 @@
 #include "ui/factored/factored_view.hpp"
 
-#include <QChart>
 #include <QFontMetricsF>
-#include <QGraphicsScene>
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -20,18 +18,12 @@
 #include "ui/factored/factored_head_model.hpp"
 #include "ui/factored/figure_widget.hpp"
 #include "ui/factored/spectrum_chart.hpp"
+#include "ui/figures/figure.hpp"
+#include "ui/figures/figure_grid.hpp"
+#include "ui/render/number_format.hpp"
 
 namespace qkv::ui {
 
-namespace {
-
-// The grid's proportions, shared by the widget layout and renderFigure().
-constexpr int kLeftStretch = 11;
-constexpr int kRightStretch = 9;
-constexpr int kTopStretch = 11;
-constexpr int kBottomStretch = 9;
-
-}  // namespace
 
 FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
     : ResultView(selection, Change::Head, parent),
@@ -42,6 +34,7 @@ FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
     title_->setFont(titleFont);
+    title_->setWordWrap(true);  // whole at any width (issue 9, section 4)
     title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     headBox_ = new QSpinBox(this);
@@ -64,7 +57,7 @@ FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
     product_ = new FactorProductWidget(this);
     fused_ = new FigureWidget(QSize(520, 520), this);
     equivalence_ = new FigureWidget(QSize(620, 360), this);
-    spectrum_ = new SpectrumChartView(this);
+    spectrum_ = new SpectrumChart(this);
     statistics_ = new QLabel(this);
     statistics_->setTextFormat(Qt::RichText);
     statistics_->setWordWrap(true);
@@ -76,19 +69,22 @@ FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
     spectrumLayout->addWidget(spectrum_, 1);
     spectrumLayout->addWidget(statistics_);
 
-    auto* grid = new QGridLayout();
-    grid->addWidget(product_, 0, 0);
-    grid->addWidget(fused_, 0, 1);
-    grid->addWidget(spectrumPanel, 1, 0);
-    grid->addWidget(equivalence_, 1, 1);
-    grid->setColumnStretch(0, kLeftStretch);
-    grid->setColumnStretch(1, kRightStretch);
-    grid->setRowStretch(0, kTopStretch);
-    grid->setRowStretch(1, kBottomStretch);
+    // Two columns when each panel gets 480 x 400, else one above the other, scrolling: never
+    // squashed.
+    auto* grid = new FigureGrid(QSize(480, 400), 2);
+    grid->addWidget(product_);
+    grid->addWidget(fused_);
+    grid->addWidget(spectrumPanel);
+    grid->addWidget(equivalence_);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(grid);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(header);
-    layout->addLayout(grid, 1);
+    layout->addWidget(scroll, 1);
 
     fused_->setPaintFunction([this](QPainter& painter, const QRectF& rect, const FigurePalette& palette) {
         if (model_) {
@@ -115,7 +111,7 @@ FactoredView::~FactoredView() = default;  // scores_ waits for its running work
 
 QString FactoredView::title() const { return tr("&Factored W_i"); }
 
-QStringList FactoredView::figureNames() const { return {QStringLiteral("factored")}; }
+QStringList FactoredView::figureNames() const { return figureNamesOfView(QStringLiteral("factored")); }
 
 bool FactoredView::equivalencePending() const { return model_ && model_->valid() && !model_->scoresReady; }
 
@@ -137,7 +133,7 @@ void FactoredView::rebuild()
         headBox_->setValue(head_ + 1);
     }
     product_->setModel(model_);
-    spectrum_->setModel(*model_);
+    spectrum_->showHead(*model_);
     updateStatistics();
     fused_->update();
     equivalence_->update();
@@ -171,7 +167,7 @@ void FactoredView::updateStatistics()
                         .arg(m.head + 1)
                         .arg(m.d_model)
                         .arg(m.d_k)
-                        .arg(2 * m.d_model * m.d_k));
+                        .arg(groupedInteger(2 * m.d_model * m.d_k)));
     statistics_->setText(statisticsText());
 }
 
@@ -188,27 +184,7 @@ double FactoredView::displayedMaxDifference() const
     return model_ ? model_->scores.report.maxAbsDifference : 0.0;
 }
 
-QString FactoredView::statisticsText() const
-{
-    if (!model_ || !model_->valid()) {
-        return {};
-    }
-    const FactoredHeadModel& m = *model_;
-    const VectorD& sigma = m.factored->singularValues();
-    const Index rank = m.numericalRank();
-    const QString rankNote = rank == m.d_k ? tr("= d_k") : tr("< d_k: this head is rank-deficient");
-    return tr("numerical rank <b>%1</b> %2 &nbsp;·&nbsp; d_k <b>%3</b> &nbsp;·&nbsp; d_model %4 "
-              "&nbsp;·&nbsp; ‖W_i‖<sub>F</sub> <b>%5</b><br>σ_max %6 &nbsp;·&nbsp; σ_min of the d_k %7 "
-              "&nbsp;·&nbsp; tolerance σ_max·d_model·ε = %8")
-        .arg(rank)
-        .arg(rankNote)
-        .arg(m.d_k)
-        .arg(m.d_model)
-        .arg(formatNumber(m.factored->frobeniusNorm()))
-        .arg(formatNumber(sigma.size() > 0 ? sigma(0) : 0.0))
-        .arg(formatNumber(sigma.size() > 0 ? sigma(sigma.size() - 1) : 0.0))
-        .arg(formatNumber(m.factored->rankTolerance()));
-}
+QString FactoredView::statisticsText() const { return model_ ? spectrumStatistics(*model_, true) : QString(); }
 
 QString FactoredView::equivalenceText() const
 {
@@ -235,9 +211,7 @@ std::vector<QRectF> FactoredView::headOutlines() const
         return {};
     }
     const QRectF rect = QRectF(fused_->rect()).adjusted(4, 4, -4, -4);
-    const FusedLayoutGeometry g =
-        fusedLayoutGeometry(rect, QFontMetricsF(fused_->font(), fused_), model_->d_model, model_->headCount);
-    return g.outlines;
+    return fusedLayoutGeometry(rect, QFontMetricsF(fused_->font(), fused_), *model_).outlines;
 }
 
 MatrixWindow FactoredView::zoomWindow() const { return product_->window(); }
@@ -245,45 +219,12 @@ void FactoredView::setZoomWindow(const MatrixWindow& window) { product_->setWind
 
 void FactoredView::renderFigure(QPainter& painter, const QRectF& target) const
 {
+    // The registry's "factored" figure for this view's model and zoom, black on white.
     painter.save();
-    const FigurePalette palette;  // black on white, whatever the screen's theme
     painter.fillRect(target, Qt::white);
-    painter.setPen(palette.text);
+    painter.setPen(Qt::black);
     static const FactoredHeadModel empty;
-    const FactoredHeadModel& m = model_ ? *model_ : empty;
-
-    const double leftWidth = target.width() * kLeftStretch / (kLeftStretch + kRightStretch);
-    const double topHeight = target.height() * kTopStretch / (kTopStretch + kBottomStretch);
-    const QRectF topLeft(target.left(), target.top(), leftWidth, topHeight);
-    const QRectF topRight(topLeft.right(), target.top(), target.width() - leftWidth, topHeight);
-    const QRectF bottomLeft(target.left(), topLeft.bottom(), leftWidth, target.height() - topHeight);
-    const QRectF bottomRight(topLeft.right(), topLeft.bottom(), target.width() - leftWidth,
-                             target.height() - topHeight);
-    const auto inset = [](const QRectF& r) { return r.adjusted(6, 6, -6, -6); };
-
-    paintFactorProduct(painter, inset(topLeft), m, product_->window(), palette);
-    paintFusedLayout(painter, inset(topRight), m, palette);
-    paintScoreEquivalence(painter, inset(bottomRight), m, palette);
-
-    // The spectrum: the chart's own scene, laid out at the figure's size, then the numbers.
-    const QFontMetricsF metrics(painter.font(), painter.device());
-    const QRectF statsRect(bottomLeft.left() + 6, bottomLeft.bottom() - 2.5 * metrics.height() - 6,
-                           bottomLeft.width() - 12, 2.5 * metrics.height());
-    const QRectF chartRect(bottomLeft.left() + 6, bottomLeft.top() + 6, bottomLeft.width() - 12,
-                           statsRect.top() - bottomLeft.top() - 8);
-    QChart* chart = spectrum_->chart();
-    const QRectF savedGeometry = chart->geometry();
-    chart->setGeometry(QRectF(QPointF(0, 0), chartRect.size()));
-    chart->scene()->render(&painter, chartRect, QRectF(QPointF(0, 0), chartRect.size()));
-    chart->setGeometry(savedGeometry);
-    QString plain = statisticsText();
-    plain.replace(QStringLiteral("&nbsp;"), QStringLiteral(" "))
-        .replace(QStringLiteral("<br>"), QStringLiteral("\n"))
-        .replace(QStringLiteral("<sub>F</sub>"), QStringLiteral("_F"))
-        .remove(QStringLiteral("<b>"))
-        .remove(QStringLiteral("</b>"));
-    painter.setPen(palette.text);
-    painter.drawText(statsRect, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, plain);
+    paintFactoredOverview(painter, target, model_ ? *model_ : empty, product_->window(), FigurePalette{});
     painter.restore();
 }
 

@@ -10,7 +10,8 @@
 //   - the fused W^Q with each head's column block outlined.
 //
 // Reads a Result; never computes attention. Every figure is painted by a function of
-// (QPainter&, QRectF) in factored_figures.hpp; renderFigure() paints them all for export.
+// (QPainter&, QRectF) in factored_figures.hpp (the figure registry's factored figures);
+// renderFigure() paints all four.
 
 #include <memory>
 #include <utility>
@@ -30,7 +31,7 @@ namespace qkv::ui {
 struct FactoredHeadModel;
 class FactorProductWidget;
 class FigureWidget;
-class SpectrumChartView;
+class SpectrumChart;
 
 // Follows the selected head; its head box sets the selection (so every view follows).
 class FactoredView : public ResultView {
@@ -64,7 +65,7 @@ public:
     MatrixWindow zoomWindow() const;
     void setZoomWindow(const MatrixWindow& window);
 
-    SpectrumChartView* spectrumChart() const { return spectrum_; }
+    SpectrumChart* spectrumChart() const { return spectrum_; }
     FactorProductWidget* factorProduct() const { return product_; }
     const FactoredHeadModel* model() const { return model_.get(); }
 
@@ -96,7 +97,7 @@ private:
     QPushButton* resetZoom_ = nullptr;
     FactorProductWidget* product_ = nullptr;
     FigureWidget* fused_ = nullptr;
-    SpectrumChartView* spectrum_ = nullptr;
+    SpectrumChart* spectrum_ = nullptr;
     QLabel* statistics_ = nullptr;
     FigureWidget* equivalence_ = nullptr;
     // The scores both ways (last member: destroyed, and its work ended, first).

@@ -17,6 +17,7 @@ FigurePalette figurePalette(const QWidget& widget)
     }
     palette.outline = palette.text;
     palette.outline.setAlpha(160);
+    palette.background = p.color(QPalette::Base);
     return palette;
 }
 
@@ -38,6 +39,7 @@ void FigureWidget::paintEvent(QPaintEvent*)
         return;
     }
     QPainter painter(this);
+    painter.fillRect(rect(), palette().color(QPalette::Base));
     painter.setRenderHint(QPainter::Antialiasing, false);
     painter.setRenderHint(QPainter::TextAntialiasing, true);
     paint_(painter, QRectF(rect()).adjusted(4, 4, -4, -4), figurePalette(*this));

@@ -1,52 +1,33 @@
 #pragma once
-// The singular values of W_i = W_i^Q (W_i^K)^T on a log scale (Qt Charts), from the thin
-// factors (core's FactoredMatrix::singularValues, never a dense SVD):
-//   - the d_k values of the d_k x d_k middle, index 1..d_k;
-//   - the other d_model - d_k singular values, exactly zero by construction (rank <= d_k),
-//     pinned at the axis floor as their own series labelled "exactly 0";
-//   - the rank tolerance sigma_max * d_model * epsilon as a horizontal line.
-// Values of the middle that are 0 or below the floor (a rank-deficient head) are drawn at the
-// floor too, in the first series, so every one of the d_k values stays visible.
+// The spectrum of W_i on screen: spectrumPicture() (factored_figures.hpp) drawn by the chart
+// painter every exported chart uses.
 
-#include <QChartView>
 #include <QPointF>
 
 #include <vector>
 
-#include "ui/factored/factored_head_model.hpp"
-
-class QLineSeries;
-class QLogValueAxis;
-class QScatterSeries;
-class QValueAxis;
+#include "ui/factored/factored_figures.hpp"
+#include "ui/figures/chart_widget.hpp"
 
 namespace qkv::ui {
 
-class SpectrumChartView : public QChartView {
+class SpectrumChart : public ChartWidget {
     Q_OBJECT
 public:
-    explicit SpectrumChartView(QWidget* parent = nullptr);
+    explicit SpectrumChart(QWidget* parent = nullptr);
 
-    void setModel(const FactoredHeadModel& model);
+    void showHead(const FactoredHeadModel& model);
 
-    // What is drawn (tests read these; they are the series' own points).
-    std::vector<QPointF> singularValuePoints() const;  // (index, sigma or floor), d_k points
-    std::vector<QPointF> exactZeroPoints() const;      // (index, floor), d_model - d_k points
-    double toleranceLevel() const { return tolerance_; }
-    double axisFloor() const { return floor_; }
+    // What is drawn (tests read these; they are the chart's own points).
+    std::vector<QPointF> singularValuePoints() const { return picture_.values; }  // d_k points
+    std::vector<QPointF> exactZeroPoints() const { return picture_.zeros; }       // d_model - d_k points
+    double toleranceLevel() const { return picture_.tolerance; }
+    double axisFloor() const { return picture_.floor; }
     // Points of the first series strictly above the tolerance line.
     int pointsAboveTolerance() const;
 
-    QSize sizeHint() const override;
-
 private:
-    QScatterSeries* values_ = nullptr;
-    QScatterSeries* zeros_ = nullptr;
-    QLineSeries* toleranceLine_ = nullptr;
-    QValueAxis* indexAxis_ = nullptr;
-    QLogValueAxis* valueAxis_ = nullptr;
-    double tolerance_ = 0.0;
-    double floor_ = 1e-20;
+    SpectrumPicture picture_;
 };
 
 }  // namespace qkv::ui

@@ -11,6 +11,7 @@
 
 #include <QColor>
 #include <QFont>
+#include <QRect>
 #include <QRectF>
 #include <QSizeF>
 #include <QString>
@@ -27,6 +28,10 @@ class QPainter;
 
 namespace qkv::ui {
 
+// The font of exported and headless figures: DejaVu Sans (installed with the app's
+// dependencies; Qt falls back to its sans-serif default without it), 10 pt at 96 dpi.
+QFont figureFont();
+
 // What a figure may depend on besides the Result: the selection and the view options the user
 // chose (the same ones a session stores).
 struct FigureOptions {
@@ -38,7 +43,11 @@ struct FigureOptions {
     QStringList headTitles;        // "Head 1 · same meaning" per head; empty: "Head i"
     QColor background = Qt::white;
     QColor text = Qt::black;
-    QFont font;                    // the base font (the app's, or a default for headless use)
+    QFont font = figureFont();     // the base font: figureFont() for files, the app's on screen
+    // View state that sessions do not store but an export from the app keeps:
+    Index keyValueHeads = 0;       // the comparison's g (key/value heads); 0: g = h
+    QRect productWindow;           // the factor product's zoomed block of W_i (x: columns, y:
+                                   // rows); null: all of W_i
 };
 
 struct FigureInput {
@@ -52,16 +61,29 @@ struct Figure {
     QString title;       // for menus: "Heads grid"
     QString view;        // the tab it belongs to (the session's view.tab name): "heads", "factored"
     QSizeF defaultSize;  // logical pixels (1/96 inch) when the user asks for none
+    // The smallest size the layout is made for; a smaller figure is laid out at this size and
+    // scaled down to fit (paintFigure), so nothing ever overlaps. Empty: no minimum.
+    QSizeF minimumSize;
     // Whether this figure can be drawn for `input` (e.g. compare needs a pinned result of the
     // same shape); an empty string when it can, else why not (shown to the user).
+    // Null: always available.
     std::function<QString(const FigureInput&)> unavailable;
+    // Draws the figure inside `rect` (logical pixels) with the painter's font, on a background
+    // the caller has filled with options.background (paintFigure in figure_render.hpp does both).
     std::function<void(QPainter&, const QRectF&, const FigureInput&)> paint;
+
+    // unavailable(input), or "" when there is no such check or no result.
+    QString whyUnavailable(const FigureInput& input) const;
 };
 
-// Every figure of the app, in menu order. Defined in figure_registry.cpp, the one list.
+// Every figure of the app, in menu order. Defined in figure_registry.cpp, the one list: each
+// area (a tab) contributes `std::vector<Figure> <area>Figures()`, declared in its
+// <area>_figures.hpp, and the registry concatenates them.
 const std::vector<Figure>& allFigures();
 const Figure* findFigure(const QString& name);
 // The figures of one tab, for its export menu.
 std::vector<const Figure*> figuresOfView(const QString& view);
+// Their names (what ResultView::figureNames() returns).
+QStringList figureNamesOfView(const QString& view);
 
 }  // namespace qkv::ui

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "ui/figures/figure_text.hpp"
+
 namespace qkv::ui {
 namespace {
 
@@ -14,7 +16,7 @@ QString label(const std::vector<std::string>& labels, int index)
     const QString text = index < static_cast<int>(labels.size())
                              ? QString::fromStdString(labels[static_cast<std::size_t>(index)])
                              : QString();
-    return tr("«%1» (#%2)").arg(text.toHtmlEscaped()).arg(index + 1);
+    return tr("«%1» (position %2)").arg(text.toHtmlEscaped()).arg(index);  // positions from 0
 }
 
 }  // namespace
@@ -37,8 +39,11 @@ QString cellToolTip(const qkv::Result& result, int head, int queryRow, int keyCo
     const double scaled = h.scores(queryRow, keyColumn);
     const double raw = a.rawScore(head, queryRow, keyColumn);
     text += tr("Weight: %1 %").arg(h.attention(queryRow, keyColumn) * 100.0, 0, 'f', 1);
-    text += tr("<br>Raw score q·k: %1").arg(raw, 0, 'f', 4);
-    text += tr("<br>Scaled score q·k/√d_k: %1").arg(scaled, 0, 'f', 4);
+    // One name per quantity (figure_text.hpp), as in the colour bars and the step view.
+    const auto capitalised = [](QString name) { return name.isEmpty() ? name : name.left(1).toUpper() + name.mid(1); };
+    text += QStringLiteral("<br>%1: %2").arg(capitalised(rawScoreName()).toHtmlEscaped()).arg(raw, 0, 'f', 4);
+    if (a.rawScoreFactor() != 1.0)
+        text += QStringLiteral("<br>%1: %2").arg(capitalised(scaledScoreName()).toHtmlEscaped()).arg(scaled, 0, 'f', 4);
     if (masked) text += tr("<br><i>Masked: this key is hidden from this query (score −∞ after the mask).</i>");
     return text;
 }

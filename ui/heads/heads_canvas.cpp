@@ -1,5 +1,6 @@
 #include "ui/heads/heads_canvas.hpp"
 
+#include <QCursor>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -68,7 +69,7 @@ HeadsFigureState HeadsCanvas::paintState() const
 void HeadsCanvas::relayout()
 {
     if (figure_) {
-        layout_ = layoutHeadsGrid(*figure_, QSizeF(available_), zoom_, QFontMetricsF(font(), this));
+        layout_ = layoutHeadsGrid(*figure_, QSizeF(available_), zoom_, font(), this);
         setFixedSize(layout_.size.toSize());
     } else {
         layout_ = {};
@@ -135,9 +136,9 @@ QString HeadsCanvas::toolTipAt(const QPoint& position) const
     if (!figure_ || hit.panel < 0 || hit.row < 0) return {};
     if (hit.rowLabel) {
         const QStringList& labels = figure_->rowLabels();
-        return tr("Query «%1» (#%2): its row is highlighted in every head")
+        return tr("Query «%1» (position %2): its row is highlighted in every head")
             .arg(hit.row < labels.size() ? labels[hit.row].toHtmlEscaped() : QString())
-            .arg(hit.row + 1);
+            .arg(hit.row);
     }
     return cellToolTip(*figure_->result(), figure_->headOfPanel(hit.panel), hit.row, hit.column);
 }
@@ -168,6 +169,8 @@ void HeadsCanvas::mouseMoveEvent(QMouseEvent* event)
 {
     const Hit hit = hitTest(event->position());
     setHover(hit.row, hit.panel, QPoint(hit.column, hit.row));
+    if (event->position().toPoint() == keyboardMousePosition_) return;  // not a real move
+    keyboardCell_ = false;  // the mouse speaks again: the tip follows it
     const QString tip = toolTipAt(event->position().toPoint());
     if (tip.isEmpty())
         QToolTip::hideText();
@@ -210,9 +213,34 @@ void HeadsCanvas::keyPressEvent(QKeyEvent* event)
     row = std::clamp(row, 0, figure_->rows() - 1);
     column = std::clamp(column, 0, figure_->columns() - 1);
     selection_->setCell(row, column);
-    // Show the numbers of the cell the keyboard moved to.
-    const QPoint centre = cellCenter(selection_->head(), row, column);
-    QToolTip::showText(mapToGlobal(centre), cellToolTip(*figure_->result(), selection_->head(), row, column), this);
+    // From now on the tip describes the cell the keyboard moved to, not the one under the
+    // mouse, until the mouse moves (issue 9: the tip used to keep describing the old cell).
+    keyboardCell_ = true;
+    keyboardMousePosition_ = mapFromGlobal(QCursor::pos());
+    showKeyboardToolTip();
+}
+
+QString HeadsCanvas::currentToolTip() const
+{
+    if (QToolTip::isVisible() && QToolTip::text() == lastToolTip_) return lastToolTip_;
+    return {};
+}
+
+void HeadsCanvas::showKeyboardToolTip()
+{
+    if (!figure_) return;
+    const int panel = selection_->head();
+    const QPoint centre = cellCenter(panel, selection_->queryRow(), selection_->keyColumn());
+    lastToolTip_ = cellToolTip(*figure_->result(), figure_->headOfPanel(panel), selection_->queryRow(),
+                               selection_->keyColumn());
+    QToolTip::showText(mapToGlobal(centre), lastToolTip_, this, QRect(centre - QPoint(4, 4), QSize(8, 8)));
+}
+
+void HeadsCanvas::keyReleaseEvent(QKeyEvent* event)
+{
+    // Qt hides tool tips on every key event: show the keyboard's cell again once the key is up.
+    if (keyboardCell_ && !event->isAutoRepeat()) showKeyboardToolTip();
+    QWidget::keyReleaseEvent(event);
 }
 
 void HeadsCanvas::wheelEvent(QWheelEvent* event)
@@ -228,12 +256,17 @@ void HeadsCanvas::wheelEvent(QWheelEvent* event)
 bool HeadsCanvas::event(QEvent* event)
 {
     if (event->type() == QEvent::ToolTip) {
+        if (keyboardCell_) {
+            showKeyboardToolTip();
+            return true;
+        }
         auto* help = static_cast<QHelpEvent*>(event);
         const QString tip = toolTipAt(help->pos());
         if (tip.isEmpty()) {
             QToolTip::hideText();
             event->ignore();
         } else {
+            lastToolTip_ = tip;
             QToolTip::showText(help->globalPos(), tip, this);
         }
         return true;

@@ -37,6 +37,8 @@ public:
     QPoint rowLabelCenter(int panel, int row) const;
     // The state a painter would use now (colours from the palette).
     HeadsFigureState paintState() const;
+    // The tip shown now by this canvas, or empty when none is visible.
+    QString currentToolTip() const;
 
     QSize sizeHint() const override;
 
@@ -49,6 +51,7 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void keyReleaseEvent(QKeyEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     bool event(QEvent* event) override;
 
@@ -61,6 +64,7 @@ private:
     void relayout();
     void setHover(int row, int panel, QPoint cell);
     void syncSelection();
+    void showKeyboardToolTip();
 
     HeadSelection* selection_;
     std::shared_ptr<const HeadsFigure> figure_;
@@ -69,6 +73,9 @@ private:
     QSize available_{800, 600};
     double zoom_ = 1.0;
     int hoverRow_ = -1;
+    bool keyboardCell_ = false;       // the last move was the keyboard's: the tip follows it
+    QPoint keyboardMousePosition_;    // where the mouse was then (a synthetic move is not a move)
+    QString lastToolTip_;
 };
 
 }  // namespace qkv::ui

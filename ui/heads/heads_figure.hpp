@@ -1,8 +1,9 @@
 #pragma once
 // The heads figure: one heatmap per head (queries on rows, keys on columns), an optional
-// average of the heads, a shared colour legend and a caption. The data (HeadsFigure), the grid
-// layout and the painting are separate from any widget, so the screen and exported PNG, SVG
-// and PDF files are the same drawing.
+// average of the heads, a title with the mode and shapes, axis titles naming the sentences,
+// and one colour bar saying its quantity and how its range was chosen. The data
+// (HeadsFigure), the grid layout and the painting are separate from any widget, so the screen
+// and exported PNG, SVG and PDF files are the same drawing.
 
 #include <QColor>
 #include <QFontMetricsF>
@@ -15,7 +16,9 @@
 #include <vector>
 
 #include "core/pipeline/compute.hpp"
+#include "core/session/session.hpp"
 #include "ui/heads/score_kind.hpp"
+#include "ui/render/color_legend.hpp"
 #include "ui/render/colormap.hpp"
 #include "ui/render/heatmap_style.hpp"
 
@@ -23,15 +26,26 @@ class QPainter;
 
 namespace qkv::ui {
 
+// What the figure shows of a result.
+struct HeadsFigureSpec {
+    ScoreKind kind = ScoreKind::Attention;
+    bool withAverage = false;
+    // Automatic: weights 0 to their 99th percentile (rounded up), scores +-their largest
+    // magnitude; UnitInterval: 0 to 1 (scores -1 to 1); Fixed: [low, high].
+    qkv::ColorRange colorRange;
+    QStringList headTitles;  // "Head 1 · same meaning" per head; empty: "Head i"
+};
+
 // A value: copies share the (immutable) matrices and are independent otherwise.
 class HeadsFigure {
 public:
     HeadsFigure() = default;
-    HeadsFigure(std::shared_ptr<const qkv::Result> result, ScoreKind kind, bool withAverage);
+    HeadsFigure(std::shared_ptr<const qkv::Result> result, const HeadsFigureSpec& spec);
 
     const std::shared_ptr<const qkv::Result>& result() const { return result_; }
-    ScoreKind kind() const { return kind_; }
-    bool hasAverage() const { return withAverage_; }
+    const HeadsFigureSpec& spec() const { return spec_; }
+    ScoreKind kind() const { return spec_.kind; }
+    bool hasAverage() const { return spec_.withAverage; }
     // Heads, plus one for the average when shown.
     int panelCount() const { return static_cast<int>(panels_.size()); }
     // The head a panel shows, or -1 for the average panel.
@@ -44,19 +58,24 @@ public:
     const QStringList& columnLabels() const { return columnLabels_; }
     double minValue() const { return minValue_; }
     double maxValue() const { return maxValue_; }
+    // The colour bar's text: the quantity, the range and how it was chosen.
     QString legendLabel() const;
     // True when some values lie beyond the colour scale (drawn in its end colour).
     bool saturates() const { return saturates_; }
+    // "Cross-attention · Attention weights · n_q = 7, n_k = 6 · d_model = 64, h = 4, d_k = 16"
     QString caption() const;
+    QString rowAxisTitle() const;     // "queries: target sentence"
+    QString columnAxisTitle() const;  // "keys and values: source sentence"
     // Colour image of a panel at matrix resolution (cached per colormap).
     const QImage& image(int panel, ColormapName colormap) const;
     // The same image averaged down to at most `pixels` (cached: repaints on hover stay cheap).
     const QImage& imageForPixels(int panel, ColormapName colormap, const QSize& pixels) const;
 
 private:
+    void chooseRange();
+
     std::shared_ptr<const qkv::Result> result_;
-    ScoreKind kind_ = ScoreKind::Attention;
-    bool withAverage_ = false;
+    HeadsFigureSpec spec_;
     // The result's own matrices (sharing its ownership) or the masked copies and the average:
     // no pointer into this object, so a copy of a figure is as valid as the original.
     std::vector<std::shared_ptr<const qkv::MatrixF>> panels_;
@@ -81,21 +100,28 @@ struct HeadsFigureState {
 };
 
 struct HeadsGridLayout {
-    QRectF caption, legend;
+    QRectF title, legend;
+    QRectF rowAxisTitle, columnAxisTitle;  // once for the whole grid
     std::vector<QRectF> panels;
     QSizeF size;  // the whole figure
     double cellSize = 0;
     int columns = 1;
 };
 
-// Lays the panels out in `available` (the viewport): zoom 1 fits every head without
-// scrolling when the cells stay readable, else the figure grows and the caller scrolls.
-HeadsGridLayout layoutHeadsGrid(const HeadsFigure& figure, const QSizeF& available, double zoom,
-                                const QFontMetricsF& metrics);
+// Scroll: for the screen. Zoom 1 fits every head without scrolling when the cells stay
+// readable (and stops growing them at a comfortable size); else the figure grows beyond
+// `available` and the caller scrolls. Page: for files; everything fits in `available` and the
+// heatmaps grow to use the page.
+enum class GridFit { Scroll, Page };
+
+// Text is measured with `font` on `device` (the painter's), so files lay out like the screen.
+HeadsGridLayout layoutHeadsGrid(const HeadsFigure& figure, const QSizeF& available, double zoom, const QFont& font,
+                                const QPaintDevice* device, GridFit fit = GridFit::Scroll);
 
 // The heatmap style of one panel (labels, title, range, highlights) in `state`.
 HeatmapStyle panelStyle(const HeadsFigure& figure, int panel, const HeadsFigureState& state);
 
+// Paints at the layout's coordinates (the figure's origin is (0, 0)); fills the background.
 void paintHeadsFigure(QPainter& painter, const HeadsFigure& figure, const HeadsGridLayout& layout,
                       const HeadsFigureState& state);
 

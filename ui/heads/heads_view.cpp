@@ -2,18 +2,22 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 #include <cmath>
 
 #include "ui/document/head_selection.hpp"
+#include "ui/figures/figure.hpp"
 #include "ui/heads/heads_canvas.hpp"
+#include "ui/heads/head_statistics_table.hpp"
 #include "ui/heads/heads_figure.hpp"
 #include "ui/settings/preference.hpp"
 
@@ -25,6 +29,9 @@ const Preference<bool> kShowAverage{QStringLiteral("headsView/showAverage"), fal
 // One colormap for weights (sequential) and one for scores (diverging by default).
 const Preference<QString> kWeightsColormap{QStringLiteral("headsView/weightsColormap"), QStringLiteral("viridis")};
 const Preference<QString> kScoresColormap{QStringLiteral("headsView/scoresColormap"), QStringLiteral("redblue")};
+const Preference<QString> kColorRangeMode{QStringLiteral("headsView/colorRange"), QStringLiteral("auto")};
+const Preference<double> kColorRangeLow{QStringLiteral("headsView/colorRangeLow"), 0.0};
+const Preference<double> kColorRangeHigh{QStringLiteral("headsView/colorRangeHigh"), 1.0};
 
 const Preference<QString>& colormapPreference(ScoreKind kind)
 {
@@ -39,28 +46,115 @@ ColormapName storedColormap(ScoreKind kind)
     return name;
 }
 
+qkv::ColorRange storedColorRange()
+{
+    qkv::ColorRange range;
+    const QString mode = kColorRangeMode.value();
+    if (mode == QLatin1String("unit")) range.mode = qkv::ColorRange::Mode::UnitInterval;
+    else if (mode == QLatin1String("fixed")) range.mode = qkv::ColorRange::Mode::Fixed;
+    range.low = kColorRangeLow.value();
+    range.high = kColorRangeHigh.value();
+    if (!(range.low < range.high)) range = qkv::ColorRange{};
+    return range;
+}
+
 }  // namespace
 
 HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
     : ResultView(selection, {}, parent), kindBox_(new QComboBox(this)), colormapBox_(new QComboBox(this)),
-      averageBox_(new QCheckBox(tr("&Average of heads"), this)), zoomLabel_(new QLabel(this)),
-      scroll_(new QScrollArea(this)), canvas_(new HeadsCanvas(this->selection(), scroll_))
+      averageBox_(new QCheckBox(tr("&Average of heads"), this)), rangeBox_(new QComboBox(this)),
+      lowBox_(new QDoubleSpinBox(this)), highBox_(new QDoubleSpinBox(this)), zoomLabel_(new QLabel(this)),
+      scroll_(new QScrollArea(this)), canvas_(new HeadsCanvas(this->selection(), scroll_)),
+      statistics_(new HeadStatisticsTable(this->selection(), this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
-    auto* bar = new QHBoxLayout;
+    layout->addLayout(makeToolbar());
+
+    scroll_->setWidget(canvas_);
+    scroll_->setWidgetResizable(false);
+    scroll_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    scroll_->setFrameShape(QFrame::StyledPanel);
+    scroll_->setBackgroundRole(QPalette::Base);
+    scroll_->viewport()->installEventFilter(this);
+    auto* body = new QSplitter(Qt::Horizontal, this);  // the grid, and the statistics beside it
+    body->addWidget(scroll_);
+    body->addWidget(statistics_);
+    body->setStretchFactor(0, 1);
+    body->setCollapsible(0, false);
+    layout->addWidget(body, 1);
+
+    auto* hint = new QLabel(tr("Hover a cell for its numbers · hover a query label to follow its row in every head · "
+                               "click to select a head and cell · arrows move the cell · [ and ] change head · "
+                               "Ctrl+wheel zooms"),
+                            this);
+    hint->setWordWrap(true);
+    hint->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(hint);
+
+    connect(canvas_, &HeadsCanvas::zoomRequested, this, &HeadsView::zoomBy);
+
+    kind_ = static_cast<ScoreKind>(std::clamp(kScoreKind.value(), 0, 2));
+    average_ = kShowAverage.value();
+    colorRange_ = storedColorRange();
+    {
+        const QSignalBlocker b1(kindBox_), b2(averageBox_);
+        kindBox_->setCurrentIndex(kindBox_->findData(static_cast<int>(kind_)));
+        averageBox_->setChecked(average_);
+    }
+    setColormap(storedColormap(kind_));
+    showColorRange();
+    updateZoomLabel();
+}
+
+QLayout* HeadsView::makeToolbar()
+{
+    // Two rows, so that every label stays whole at 1000 x 700 (issue 9, section 4): what is
+    // shown and how it is coloured, then the colour scale and the zoom.
+    auto* toolbar = new QVBoxLayout;
+    auto* first = new QHBoxLayout;
+    auto* second = new QHBoxLayout;
+    toolbar->addLayout(first);
+    toolbar->addLayout(second);
+
     auto* showLabel = new QLabel(tr("S&how"), this);
     showLabel->setBuddy(kindBox_);
-    for (ScoreKind kind : {ScoreKind::Attention, ScoreKind::RawScores, ScoreKind::MaskedScores})
+    for (ScoreKind kind : {ScoreKind::Attention, ScoreKind::ScaledScores, ScoreKind::MaskedScores})
         kindBox_->addItem(scoreKindName(kind), static_cast<int>(kind));
     kindBox_->setToolTip(tr("Attention weights: softmax of each row (rows sum to 1).\n"
-                            "Raw scores: q·k/√d_k before the mask.\n"
-                            "Scores after mask: what the softmax sees; masked pairs are −∞ (hatched)."));
+                            "Scaled scores: q·k/√d_k before the mask (the raw score is q·k).\n"
+                            "Scaled scores after mask: what the softmax sees; masked pairs are −∞ (hatched)."));
     auto* colormapLabel = new QLabel(tr("&Colormap"), this);
     colormapLabel->setBuddy(colormapBox_);
     for (ColormapName name : Colormap::all())
         colormapBox_->addItem(Colormap::get(name).displayName(), static_cast<int>(name));
     averageBox_->setToolTip(tr("Adds a heatmap of the mean over all heads."));
+    first->addWidget(showLabel);
+    first->addWidget(kindBox_);
+    first->addSpacing(12);
+    first->addWidget(colormapLabel);
+    first->addWidget(colormapBox_);
+    first->addSpacing(12);
+    first->addWidget(averageBox_);
+    first->addStretch(1);
+
+    auto* rangeLabel = new QLabel(tr("Colour &scale"), this);
+    rangeLabel->setBuddy(rangeBox_);
+    rangeBox_->addItem(tr("Automatic"), static_cast<int>(qkv::ColorRange::Mode::Automatic));
+    rangeBox_->addItem(tr("0 to 1"), static_cast<int>(qkv::ColorRange::Mode::UnitInterval));
+    rangeBox_->addItem(tr("Fixed"), static_cast<int>(qkv::ColorRange::Mode::Fixed));
+    rangeBox_->setToolTip(tr("Automatic: weights from 0 to their 99th percentile, scores ±their largest magnitude "
+                             "(the colour bar says which).\n0 to 1: the whole range of a weight (scores: −1 to 1).\n"
+                             "Fixed: from the low to the high value; values beyond saturate.\n"
+                             "Exported figures use the same scale."));
+    for (QDoubleSpinBox* box : {lowBox_, highBox_}) {
+        box->setRange(-1e6, 1e6);
+        box->setDecimals(3);
+        box->setSingleStep(0.05);
+        box->setAccelerated(true);
+    }
+    lowBox_->setPrefix(tr("from "));
+    highBox_->setPrefix(tr("to "));
     auto makeButton = [this](const QString& text, const QString& tip) {
         auto* button = new QToolButton(this);
         button->setText(text);
@@ -72,35 +166,15 @@ HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
     QToolButton* zoomIn = makeButton(QStringLiteral("+"), tr("Zoom in (Ctrl+wheel)"));
     QToolButton* zoomFit = makeButton(tr("Fit"), tr("Fit all heads in the window"));
     zoomLabel_->setMinimumWidth(zoomLabel_->fontMetrics().horizontalAdvance(QStringLiteral("1600 %")));
-    bar->addWidget(showLabel);
-    bar->addWidget(kindBox_);
-    bar->addSpacing(12);
-    bar->addWidget(colormapLabel);
-    bar->addWidget(colormapBox_);
-    bar->addSpacing(12);
-    bar->addWidget(averageBox_);
-    bar->addStretch(1);
-    bar->addWidget(zoomOut);
-    bar->addWidget(zoomLabel_);
-    bar->addWidget(zoomIn);
-    bar->addWidget(zoomFit);
-    layout->addLayout(bar);
-
-    scroll_->setWidget(canvas_);
-    scroll_->setWidgetResizable(false);
-    scroll_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-    scroll_->setFrameShape(QFrame::StyledPanel);
-    scroll_->setBackgroundRole(QPalette::Base);
-    scroll_->viewport()->installEventFilter(this);
-    layout->addWidget(scroll_, 1);
-
-    auto* hint = new QLabel(tr("Hover a cell for its numbers · hover a query label to follow its row in every head · "
-                               "click to select a head and cell · arrows move the cell · [ and ] change head · "
-                               "Ctrl+wheel zooms"),
-                            this);
-    hint->setWordWrap(true);
-    hint->setForegroundRole(QPalette::PlaceholderText);
-    layout->addWidget(hint);
+    second->addWidget(rangeLabel);
+    second->addWidget(rangeBox_);
+    second->addWidget(lowBox_);
+    second->addWidget(highBox_);
+    second->addStretch(1);
+    second->addWidget(zoomOut);
+    second->addWidget(zoomLabel_);
+    second->addWidget(zoomIn);
+    second->addWidget(zoomFit);
 
     connect(kindBox_, &QComboBox::currentIndexChanged, this, [this](int index) {
         setScoreKind(static_cast<ScoreKind>(kindBox_->itemData(index).toInt()));
@@ -109,25 +183,31 @@ HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
         setColormap(static_cast<ColormapName>(colormapBox_->itemData(index).toInt()));
     });
     connect(averageBox_, &QCheckBox::toggled, this, &HeadsView::setShowAverage);
+    connect(rangeBox_, &QComboBox::currentIndexChanged, this, [this](int index) {
+        qkv::ColorRange range = colorRange_;
+        range.mode = static_cast<qkv::ColorRange::Mode>(rangeBox_->itemData(index).toInt());
+        if (range.mode == qkv::ColorRange::Mode::Fixed && canvas_->figure()) {
+            // Fixing starts from the scale shown now, which the user then edits.
+            range.low = canvas_->figure()->minValue();
+            range.high = canvas_->figure()->maxValue();
+        }
+        setColorRange(range);
+    });
+    const auto fixedValuesEdited = [this] {
+        if (!(lowBox_->value() < highBox_->value())) return;  // wait for a valid pair
+        setColorRange({qkv::ColorRange::Mode::Fixed, lowBox_->value(), highBox_->value()});
+    };
+    connect(lowBox_, &QDoubleSpinBox::valueChanged, this, fixedValuesEdited);
+    connect(highBox_, &QDoubleSpinBox::valueChanged, this, fixedValuesEdited);
     connect(zoomIn, &QToolButton::clicked, this, [this] { zoomBy(1); });
     connect(zoomOut, &QToolButton::clicked, this, [this] { zoomBy(-1); });
     connect(zoomFit, &QToolButton::clicked, this, &HeadsView::zoomToFit);
-    connect(canvas_, &HeadsCanvas::zoomRequested, this, &HeadsView::zoomBy);
-
-    kind_ = static_cast<ScoreKind>(std::clamp(kScoreKind.value(), 0, 2));
-    average_ = kShowAverage.value();
-    {
-        const QSignalBlocker b1(kindBox_), b2(averageBox_);
-        kindBox_->setCurrentIndex(kindBox_->findData(static_cast<int>(kind_)));
-        averageBox_->setChecked(average_);
-    }
-    setColormap(storedColormap(kind_));
-    updateZoomLabel();
+    return toolbar;
 }
 
 QString HeadsView::title() const { return tr("&Heads"); }
 
-QStringList HeadsView::figureNames() const { return {QStringLiteral("heads")}; }
+QStringList HeadsView::figureNames() const { return figureNamesOfView(QStringLiteral("heads")); }
 
 void HeadsView::setScoreKind(ScoreKind kind)
 {
@@ -139,6 +219,7 @@ void HeadsView::setScoreKind(ScoreKind kind)
         kindBox_->setCurrentIndex(kindBox_->findData(static_cast<int>(kind)));
     }
     setColormap(storedColormap(kind));
+    showColorRange();
     invalidate();
     emit scoreKindChanged(kind);
 }
@@ -165,20 +246,71 @@ void HeadsView::setShowAverage(bool show)
     const QSignalBlocker blocker(averageBox_);
     averageBox_->setChecked(show);
     invalidate();
+    emit showAverageChanged(show);
+}
+
+void HeadsView::setColorRange(const qkv::ColorRange& range)
+{
+    if (range.mode == qkv::ColorRange::Mode::Fixed && !(range.low < range.high)) return;
+    if (range == colorRange_) return;
+    colorRange_ = range;
+    const QString mode = range.mode == qkv::ColorRange::Mode::Automatic
+                             ? QStringLiteral("auto")
+                             : (range.mode == qkv::ColorRange::Mode::UnitInterval ? QStringLiteral("unit")
+                                                                                   : QStringLiteral("fixed"));
+    kColorRangeMode.setValue(mode);
+    kColorRangeLow.setValue(range.low);
+    kColorRangeHigh.setValue(range.high);
+    showColorRange();
+    invalidate();
+    emit colorRangeChanged(range);
+}
+
+void HeadsView::showColorRange()
+{
+    const QSignalBlocker b1(rangeBox_), b2(lowBox_), b3(highBox_);
+    // "0 to 1" is the whole range of a weight; scores get the symmetric -1 to 1.
+    rangeBox_->setItemText(1, kind_ == ScoreKind::Attention ? tr("0 to 1") : tr("−1 to 1"));
+    rangeBox_->setCurrentIndex(rangeBox_->findData(static_cast<int>(colorRange_.mode)));
+    const bool fixed = colorRange_.mode == qkv::ColorRange::Mode::Fixed;
+    lowBox_->setVisible(fixed);
+    highBox_->setVisible(fixed);
+    lowBox_->setValue(colorRange_.low);
+    highBox_->setValue(colorRange_.high);
+}
+
+void HeadsView::setHeadTitles(const QStringList& titles)
+{
+    if (titles == headTitles_) return;
+    headTitles_ = titles;
+    invalidate();
+}
+
+HeadsFigureSpec HeadsView::figureSpec() const { return {kind_, average_, colorRange_, headTitles_}; }
+
+void HeadsView::writeViewOptions(qkv::ViewOptions& view) const
+{
+    view.show = scoreKindId(kind_).toStdString();
+    view.colormap = Colormap::get(colormap()).id().toStdString();
+    view.averageOfHeads = average_;
+    view.colorRange = colorRange_;
+    view.zoom = canvas_->zoom();
 }
 
 int HeadsView::heatmapCount() const { return canvas_->panelCount(); }
 
-void HeadsView::zoomBy(int steps)
-{
-    canvas_->setZoom(canvas_->zoom() * std::pow(1.25, steps));
-    updateZoomLabel();
-}
+void HeadsView::zoomBy(int steps) { setZoom(canvas_->zoom() * std::pow(1.25, steps)); }
 
-void HeadsView::zoomToFit()
+void HeadsView::zoomToFit() { setZoom(1.0); }
+
+double HeadsView::zoom() const { return canvas_->zoom(); }
+
+void HeadsView::setZoom(double zoom)
 {
-    canvas_->setZoom(1.0);
+    const double before = canvas_->zoom();
+    canvas_->setZoom(zoom);
     updateZoomLabel();
+    if (canvas_->zoom() != before) emit zoomChanged(canvas_->zoom());
 }
 
 void HeadsView::updateZoomLabel()
@@ -189,8 +321,9 @@ void HeadsView::updateZoomLabel()
 
 void HeadsView::refresh(Changes)
 {
+    statistics_->setResult(result());
     if (!result()) return;
-    canvas_->setFigure(std::make_shared<const HeadsFigure>(result(), kind_, average_));
+    canvas_->setFigure(std::make_shared<const HeadsFigure>(result(), figureSpec()));
 }
 
 bool HeadsView::eventFilter(QObject* watched, QEvent* event)

@@ -5,6 +5,8 @@
 #include <memory>
 
 #include "core/pipeline/compute.hpp"
+#include "core/session/session.hpp"
+#include "ui/heads/heads_figure.hpp"
 #include "ui/heads/score_kind.hpp"
 #include "ui/render/colormap.hpp"
 #include "ui/views/result_view.hpp"
@@ -12,12 +14,15 @@
 class QAction;
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
+class QLayout;
 class QScrollArea;
 
 namespace qkv::ui {
 
 class HeadsCanvas;
+class HeadStatisticsTable;
 class HeadSelection;
 
 // The canvas follows the selection itself (highlights only), so the view refreshes for a new
@@ -35,10 +40,22 @@ public:
     ColormapName colormap() const;
     void setShowAverage(bool show);
     bool showAverage() const { return average_; }
+    // The colour scale of the heads figures, on screen and in exports (issue 9): automatic
+    // (0 to the 99th percentile for weights), 0 to 1, or fixed values.
+    void setColorRange(const qkv::ColorRange& range);
+    const qkv::ColorRange& colorRange() const { return colorRange_; }
+    // "Head 1 · same meaning" per head (empty: "Head i"), for the panels' titles.
+    void setHeadTitles(const QStringList& titles);
+    // What the heads figures show, as the figures and the session name it.
+    HeadsFigureSpec figureSpec() const;
+    void writeViewOptions(qkv::ViewOptions& view) const;
     void zoomBy(int steps);
     void zoomToFit();
+    void setZoom(double zoom);
+    double zoom() const;
 
     HeadsCanvas* canvas() const { return canvas_; }
+    HeadStatisticsTable* statisticsTable() const { return statistics_; }
     QScrollArea* scrollArea() const { return scroll_; }
     // Number of heatmaps drawn (heads, plus one when the average is shown).
     int heatmapCount() const;
@@ -48,22 +65,33 @@ public:
 signals:
     void scoreKindChanged(ScoreKind kind);
     void colormapChanged(ColormapName colormap);
+    void showAverageChanged(bool show);
+    void zoomChanged(double zoom);
+    void colorRangeChanged(const qkv::ColorRange& range);
 
 protected:
     void refresh(Changes changes) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    QLayout* makeToolbar();
     void updateZoomLabel();
+    void showColorRange();
 
     ScoreKind kind_ = ScoreKind::Attention;
     bool average_ = false;
+    qkv::ColorRange colorRange_;
+    QStringList headTitles_;
     QComboBox* kindBox_;
     QComboBox* colormapBox_;
     QCheckBox* averageBox_;
+    QComboBox* rangeBox_;
+    QDoubleSpinBox* lowBox_;
+    QDoubleSpinBox* highBox_;
     QLabel* zoomLabel_;
     QScrollArea* scroll_;
     HeadsCanvas* canvas_;
+    HeadStatisticsTable* statistics_;  // beside the grid (head_statistics_table.hpp)
 };
 
 }  // namespace qkv::ui

@@ -1,5 +1,6 @@
 #pragma once
-// What the heads grid shows for each (query, key) cell.
+// What the heads grid shows for each (query, key) cell. One name per quantity everywhere
+// (figure_text.hpp): the raw score is q·k, the scaled score q·k/√d_k.
 
 #include <QString>
 
@@ -7,12 +8,17 @@ namespace qkv::ui {
 
 enum class ScoreKind {
     Attention,     // A_i = softmax(scores_i), each row sums to 1
-    RawScores,     // scores_i = Q_i K_i^T / sqrt(d_k), before the mask
+    ScaledScores,  // scores_i = Q_i K_i^T / sqrt(d_k), before the mask
     MaskedScores,  // scores_i with -inf where masked (what the softmax sees)
 };
 
+// "Attention weights", "Scaled scores (before mask)", "Scaled scores after mask".
 QString scoreKindName(ScoreKind kind);
-// The colour legend's label for this kind.
+// The colour legend's quantity for this kind ("attention weight", "scaled score q·k/√d_k").
 QString scoreKindLegend(ScoreKind kind);
+// The session's spelling (view.show): "attention", "scores", "masked-scores".
+QString scoreKindId(ScoreKind kind);
+// Back from the spelling; false when unknown.
+bool scoreKindFromId(const QString& id, ScoreKind& kind);
 
 }  // namespace qkv::ui

@@ -1,18 +1,25 @@
 #include "ui/mainwindow/main_window.hpp"
 
+
 #include <QCloseEvent>
-#include <QFileInfo>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
 
+#include "ui/comparison/comparison_view.hpp"
 #include "ui/controls/controls_panel.hpp"
-#include "ui/document/config_settings.hpp"
+#include "ui/document/autosave.hpp"
 #include "ui/document/document.hpp"
+#include "ui/document/examples.hpp"
 #include "ui/document/head_selection.hpp"
+#include "ui/document/off_thread.hpp"
+#include "ui/export/figure_actions.hpp"
+#include "ui/figures/figure_text.hpp"
 #include "ui/heads/heads_view.hpp"
+#include "ui/mainwindow/document_files.hpp"
 #include "ui/mainwindow/status_summary.hpp"
+#include "ui/mainwindow/view_options_sync.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/settings/preference.hpp"
 #include "ui/steps/step_view.hpp"
@@ -22,13 +29,15 @@ namespace {
 const Preference<QByteArray> kGeometry{QStringLiteral("mainWindow/geometry"), {}};
 const Preference<QByteArray> kWindowState{QStringLiteral("mainWindow/state"), {}};
 const Preference<QByteArray> kSplitter{QStringLiteral("mainWindow/splitter"), {}};
-const Preference<int> kCurrentTab{QStringLiteral("mainWindow/currentTab"), 0};
+constexpr int kStatusMilliseconds = 12000;
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), document_(new Document(this)), selection_(new HeadSelection(this)),
       controls_(new ControlsPanel(document_, this)), tabs_(new ViewTabs(selection_, this)),
-      splitter_(new QSplitter(Qt::Horizontal, this)), status_(new StatusSummary(this))
+      splitter_(new QSplitter(Qt::Horizontal, this)), status_(new StatusSummary(this)),
+      files_(new DocumentFiles(document_, this)), autosave_(new Autosave(document_, Autosave::defaultDirectory(), this)),
+      viewSync_(new ViewOptionsSync(document_, selection_, tabs_, this))
 {
     setObjectName(QStringLiteral("MainWindow"));
     auto* controlsScroll = new QScrollArea(splitter_);
@@ -47,19 +56,34 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addWidget(status_, 1);
 
     connect(document_, &Document::resultChanged, this, [this](std::shared_ptr<const qkv::Result> result) {
+        if (result) headsView()->setHeadTitles(panelHeadTitles(document_->headTitles(result->config)));
         tabs_->setResult(result);  // also keeps the selection inside the result
         status_->setResult(result);
-        updateTitle();
     });
     connect(document_, &Document::validationChanged, this,
             [this](const std::vector<qkv::ValidationIssue>& issues) { status_->setInvalid(!issues.empty()); });
     connect(document_, &Document::busyChanged, status_, &StatusSummary::setBusy);
-    connect(document_, &Document::weightsSourceChanged, this, &MainWindow::updateTitle);
     connect(document_, &Document::computeFailed, status_, &StatusSummary::setError);
+    connect(document_, &Document::notice, this, &MainWindow::showStatus);
+    connect(document_, &Document::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(document_, &Document::fileChanged, this, &MainWindow::updateTitle);
+    connect(files_, &DocumentFiles::statusMessage, this, &MainWindow::showStatus);
+    connect(autosave_, &Autosave::written, this, [this](const QString& error) {
+        if (!error.isEmpty()) showStatus(tr("Autosave failed: %1").arg(error));
+    });
+    // One g: the comparison's key/value-heads box sets the layer's (issue 11).
+    connect(tabs_->comparisonView(), &ComparisonView::keyValueHeadsChosen, this, [this](qkv::Count g) {
+        qkv::Config config = document_->config();
+        config.keyValueHeadCount = g == config.headCount ? 0 : g;
+        document_->edit(config, tr("Key/value heads g = %1").arg(g));
+    });
 
+    createFileMenu();
+    FigureActions::install(this, fileMenu_);  // Export Figure…, Copy Figure, views' context menus
     createMenus();
     restoreWindowState();
-    document_->reset(loadLastConfig(defaultConfig()));
+    restoreLastSession();
+    updateTitle();
 }
 
 MainWindow::~MainWindow() = default;
@@ -67,6 +91,30 @@ MainWindow::~MainWindow() = default;
 HeadsView* MainWindow::headsView() const { return tabs_->headsView(); }
 
 StepView* MainWindow::stepView() const { return tabs_->stepView(); }
+
+void MainWindow::restoreLastSession()
+{
+    const Autosave::Restored restored =
+        runOffGuiThread([directory = autosave_->directory()] { return Autosave::read(directory); });
+    if (restored.session) {
+        document_->replace(*restored.session, restored.note.filePath, restored.note.displayName, restored.note.modified);
+        autosave_->markCurrent();
+        return;
+    }
+    const Example& first = firstStartExample();
+    if (auto example = readExample(first)) {
+        document_->replace(*example, QString(), first.fileName);
+    } else {
+        // Only a broken build gets here: the examples are compiled in.
+        document_->reset(qkv::Config{});
+    }
+    if (!restored.error.isEmpty()) {
+        startupMessage_ = tr("%1. Opened the example “%2” instead.").arg(restored.error, first.title);
+        statusBar()->showMessage(startupMessage_);  // stays until the next message
+    }
+}
+
+void MainWindow::showStatus(const QString& message) { statusBar()->showMessage(message, kStatusMilliseconds); }
 
 void MainWindow::nextHead()
 {
@@ -85,9 +133,9 @@ void MainWindow::previousHead()
 
 void MainWindow::updateTitle()
 {
-    const QString source = document_->weightsSource();
-    if (source.isEmpty()) setWindowTitle(tr("QKV Studio"));
-    else setWindowTitle(tr("QKV Studio — weights: %1").arg(QFileInfo(source).fileName()));
+    // "translation.qkv.json* — QKV Studio": Qt puts the * in place of [*] while modified.
+    setWindowTitle(tr("%1[*] — QKV Studio").arg(document_->displayName()));
+    setWindowModified(document_->isModified());
 }
 
 QSize MainWindow::sizeHint() const { return {1400, 900}; }
@@ -103,7 +151,6 @@ void MainWindow::restoreWindowState()
     }
     if (kWindowState.isSet()) restoreState(kWindowState.value());
     if (kSplitter.isSet()) splitter_->restoreState(kSplitter.value());
-    tabs_->setCurrentIndex(std::clamp(kCurrentTab.value(), 0, tabs_->count() - 1));
 }
 
 void MainWindow::saveWindowState() const
@@ -111,12 +158,22 @@ void MainWindow::saveWindowState() const
     kGeometry.setValue(saveGeometry());
     kWindowState.setValue(saveState());
     kSplitter.setValue(splitter_->saveState());
-    kCurrentTab.setValue(tabs_->currentIndex());
-    saveLastConfig(document_->config());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (!files_->maybeSave()) {
+        event->ignore();
+        return;
+    }
+    if (document_->isModified()) {
+        // Discarded: the next start returns to the document as last opened or saved.
+        autosave_->writeNow(document_->savedSession(),
+                            {document_->filePath(), document_->filePath().isEmpty() ? document_->displayName() : QString(),
+                             false, !document_->filePath().isEmpty()});
+    } else {
+        autosave_->writeNow();
+    }
     saveWindowState();
     event->accept();
 }

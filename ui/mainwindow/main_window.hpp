@@ -1,25 +1,33 @@
 #pragma once
 // The main window: controls on the left, the views on the right, menus and status bar.
-// Wiring only; each part lives in its own class.
+// Wiring only; each part lives in its own class (DocumentFiles: the File menu's work;
+// Autosave: the last state; ViewOptionsSync: view options between widgets and the session).
 
 #include <QMainWindow>
 
+class QAction;
+class QMenu;
 class QSplitter;
 
 namespace qkv::ui {
 
+class Autosave;
 class ControlsPanel;
 class Document;
+class DocumentFiles;
 class HeadSelection;
 class HeadsView;
 class StatusSummary;
 class StepView;
+class ViewOptionsSync;
 class ViewTabs;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    // Opens on the last session's configuration, or the built-in example.
+    // Opens on the last session (the autosave under QStandardPaths::AppDataLocation), or on the
+    // translation example at the first start or when the autosave is broken (then says so in
+    // the status bar: startupMessage()).
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
@@ -29,12 +37,15 @@ public:
     ViewTabs* tabs() const { return tabs_; }
     HeadsView* headsView() const;
     StepView* stepView() const;
+    DocumentFiles* files() const { return files_; }
+    Autosave* autosave() const { return autosave_; }
+    // Why the last session was not restored, or empty.
+    const QString& startupMessage() const { return startupMessage_; }
 
-    // Writes the heads figure as drawn now; the format comes from the suffix. Returns an
-    // empty string on success, else the message shown to the user.
-    QString exportHeadsFigure(const QString& path) const;
-    // Asks for a path and exports; errors go to a message box (nothing in the window changes).
-    void exportHeadsFigureInteractively();
+    // The File menu, and the action before which figure actions (Export Figure…, Copy Figure,
+    // ui/export) insert themselves: `fileMenu()->insertActions(figureActionsAnchor(), ...)`.
+    QMenu* fileMenu() const { return fileMenu_; }
+    QAction* figureActionsAnchor() const { return figureAnchor_; }
 
     // Asks for a safetensors file and loads it off the GUI thread; a bad file is reported in a
     // message box and changes nothing. Undoable.
@@ -56,11 +67,15 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
-    void createMenus();  // main_window_menus.cpp
+    void createMenus();         // main_window_menus.cpp: Edit, View, (Head, Scenarios), Help
+    void createFileMenu();      // file_menu.cpp
+    void createHeadMenus();     // head_menus.cpp: Head (presets, switching off) and Scenarios
     void showAbout();
+    void restoreLastSession();
     void restoreWindowState();
     void saveWindowState() const;
     void updateTitle();
+    void showStatus(const QString& message);
 
     Document* document_;
     HeadSelection* selection_;
@@ -68,6 +83,12 @@ private:
     ViewTabs* tabs_;
     QSplitter* splitter_;
     StatusSummary* status_;
+    DocumentFiles* files_;
+    Autosave* autosave_;
+    ViewOptionsSync* viewSync_;
+    QMenu* fileMenu_ = nullptr;
+    QAction* figureAnchor_ = nullptr;
+    QString startupMessage_;
 };
 
 }  // namespace qkv::ui

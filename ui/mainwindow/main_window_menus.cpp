@@ -1,4 +1,6 @@
-// MainWindow's menus, export and About (kept apart so main_window.cpp stays wiring only).
+// MainWindow's Edit, View and Help menus, weights loading, export and About (kept apart so
+// main_window.cpp stays wiring only; the File menu is file_menu.cpp, Head and Scenarios
+// head_menus.cpp).
 #include <QActionGroup>
 #include <QApplication>
 #include <QFileDialog>
@@ -6,7 +8,6 @@
 #include <QFutureWatcher>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPainter>
 #include <QStandardPaths>
 #include <QUndoStack>
 #include <QtConcurrent/QtConcurrentRun>
@@ -15,8 +16,7 @@
 
 #include "core/io/weights_file.hpp"
 #include "ui/document/document.hpp"
-#include "ui/export/figure_export.hpp"
-#include "ui/heads/heads_canvas.hpp"
+#include "ui/export/figure_actions.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/main_window.hpp"
 #include "ui/mainwindow/status_summary.hpp"
@@ -25,8 +25,6 @@
 
 namespace qkv::ui {
 namespace {
-const Preference<QString> kExportDirectory{
-    QStringLiteral("export/directory"), QStandardPaths::writableLocation(QStandardPaths::PicturesLocation)};
 const Preference<QString> kWeightsDirectory{
     QStringLiteral("weights/directory"), QStandardPaths::writableLocation(QStandardPaths::HomeLocation)};
 
@@ -74,23 +72,6 @@ void MainWindow::useGeneratedWeights() { document_->setWeights(nullptr, QString(
 
 void MainWindow::createMenus()
 {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* load = file->addAction(tr("&Load Weights…"), this, &MainWindow::loadWeightsInteractively);
-    load->setShortcut(QKeySequence::Open);
-    load->setStatusTip(tr("Use W_Q, W_K, W_V, W_O (or a PyTorch nn.MultiheadAttention state dict) from a safetensors file"));
-    QAction* generated = file->addAction(tr("Use &Generated Weights"), this, &MainWindow::useGeneratedWeights);
-    generated->setEnabled(false);
-    connect(document_, &Document::weightsSourceChanged, generated,
-            [generated](const QString& source) { generated->setEnabled(!source.isEmpty()); });
-    file->addSeparator();
-    QAction* exportAction = file->addAction(tr("&Export Heads Figure…"), this, &MainWindow::exportHeadsFigureInteractively);
-    exportAction->setShortcut(QKeySequence(tr("Ctrl+E")));
-    exportAction->setStatusTip(tr("Save the heads view as PNG, SVG or PDF, drawn exactly as on screen"));
-    file->addSeparator();
-    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
-    quit->setMenuRole(QAction::QuitRole);
-
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* undo = document_->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
@@ -103,7 +84,7 @@ void MainWindow::createMenus()
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QMenu* show = view->addMenu(tr("&Show"));
     auto* kinds = new QActionGroup(this);
-    const ScoreKind allKinds[] = {ScoreKind::Attention, ScoreKind::RawScores, ScoreKind::MaskedScores};
+    const ScoreKind allKinds[] = {ScoreKind::Attention, ScoreKind::ScaledScores, ScoreKind::MaskedScores};
     for (int i = 0; i < 3; ++i) {
         const ScoreKind kind = allKinds[i];
         QAction* action = show->addAction(scoreKindName(kind));
@@ -128,6 +109,7 @@ void MainWindow::createMenus()
     average->setCheckable(true);
     average->setChecked(heads->showAverage());
     connect(average, &QAction::toggled, heads, &HeadsView::setShowAverage);
+    connect(heads, &HeadsView::showAverageChanged, average, &QAction::setChecked);
     view->addSeparator();
     QAction* next = view->addAction(tr("&Next Head"), this, &MainWindow::nextHead);
     next->setShortcuts({QKeySequence(Qt::Key_BracketRight), QKeySequence(tr("Ctrl+PgDown"))});
@@ -141,43 +123,11 @@ void MainWindow::createMenus()
     QAction* fit = view->addAction(tr("&Fit All Heads"), heads, &HeadsView::zoomToFit);
     fit->setShortcut(QKeySequence(tr("Ctrl+0")));
 
+    createHeadMenus();
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* about = help->addAction(tr("&About QKV Studio"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
-}
-
-QString MainWindow::exportHeadsFigure(const QString& path) const
-{
-    FigureFormat format{};
-    if (!figureFormatFromPath(path, format))
-        return tr("Cannot export to “%1”: use a file name ending in .png, .svg or .pdf.").arg(path);
-    headsView()->ensureCurrent();  // its tab may be in the background, its figure stale
-    const HeadsCanvas* canvas = headsView()->canvas();
-    const auto figure = canvas->figure();
-    if (!figure) return tr("Nothing to export yet: no result has been computed.");
-    const HeadsGridLayout layout = canvas->gridLayout();
-    const HeadsFigureState state = canvas->paintState();
-    const QFont font = canvas->font();
-    return exportFigure(path, format, layout.size, [&](QPainter& painter) {
-        painter.setFont(font);
-        paintHeadsFigure(painter, *figure, layout, state);
-    });
-}
-
-void MainWindow::exportHeadsFigureInteractively()
-{
-    const QString suggested = kExportDirectory.value() + QStringLiteral("/attention-heads.png");
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export Heads Figure"), suggested,
-        tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
-    if (path.isEmpty()) return;
-    const QString error = exportHeadsFigure(path);
-    if (!error.isEmpty()) {
-        QMessageBox::warning(this, tr("Export failed"), error);
-        return;
-    }
-    kExportDirectory.setValue(QFileInfo(path).absolutePath());
 }
 
 void MainWindow::showAbout()

@@ -1,9 +1,12 @@
 #include "ui/mainwindow/view_tabs.hpp"
 
+#include "ui/compare/compare_view.hpp"
 #include "ui/comparison/comparison_view.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/factored/factored_view.hpp"
 #include "ui/heads/heads_view.hpp"
+#include "ui/matrices/matrices_view.hpp"
+#include "ui/qkmap/qk_map_view.hpp"
 #include "ui/steps/step_view.hpp"
 #include "ui/views/result_view.hpp"
 
@@ -19,6 +22,9 @@ ViewTabs::ViewTabs(HeadSelection* selection, QWidget* parent)
                              static_cast<ResultView*>(factored_), static_cast<ResultView*>(comparison_)}) {
         addView(view);
     }
+    addView(new MatricesView(selection, this));
+    addView(new QkMapView(selection, this));
+    addView(new CompareView(selection, this));
 }
 
 void ViewTabs::addView(ResultView* view)

@@ -69,16 +69,25 @@ HeatmapLayout::HeatmapLayout(const QRectF& target, int rows, int columns,
     const double y0 = target.top() + std::max(0.0, (target.height() - blockHeight) / 2.0);
 
     cells_ = QRectF(x0 + g.left(), y0 + g.top(), cellsWidth, cellsHeight);
-    title_ = QRectF(x0, y0, std::max(blockWidth, cellsWidth), g.top());
+    // The title may use the target's whole width (a panel can be wider than its cells).
+    title_ = QRectF(target.left(), y0, target.width(), g.top());
     const double axisTitleSize = metrics.height() + kPad;
     const bool rowAxis = style.drawLabels && !style.rowAxisTitle.isEmpty();
     const bool columnAxis = style.drawLabels && !style.columnAxisTitle.isEmpty();
     const double rowLabelsWidth = g.left() - (rowAxis ? axisTitleSize : 0);
-    rowAxisTitle_ = rowAxis ? QRectF(x0, cells_.top(), axisTitleSize, cellsHeight) : QRectF();
+    // Axis titles may run past the cells (to the whole target) rather than be cut.
+    const double rowTitleLength = std::max(cellsHeight, std::min(target.height(), metrics.horizontalAdvance(style.rowAxisTitle) + 4));
+    const double rowTitleTop = std::clamp(cells_.center().y() - rowTitleLength / 2, target.top(),
+                                          std::max(target.top(), target.bottom() - rowTitleLength));
+    rowAxisTitle_ = rowAxis ? QRectF(x0, rowTitleTop, axisTitleSize, rowTitleLength) : QRectF();
     rowLabels_ = QRectF(cells_.left() - rowLabelsWidth, cells_.top(), rowLabelsWidth, cellsHeight);
     const double columnLabelsHeight = g.bottom() - 2 - (columnAxis ? axisTitleSize : 0);
     columnLabels_ = QRectF(cells_.left(), cells_.bottom(), cellsWidth, std::max(0.0, columnLabelsHeight));
-    columnAxisTitle_ = columnAxis ? QRectF(cells_.left(), columnLabels_.bottom(), cellsWidth, axisTitleSize)
+    const double columnTitleLength =
+        std::max(cellsWidth, std::min(target.width(), metrics.horizontalAdvance(style.columnAxisTitle) + 4));
+    const double columnTitleLeft = std::clamp(cells_.center().x() - columnTitleLength / 2, target.left(),
+                                              std::max(target.left(), target.right() - columnTitleLength));
+    columnAxisTitle_ = columnAxis ? QRectF(columnTitleLeft, columnLabels_.bottom(), columnTitleLength, axisTitleSize)
                                   : QRectF();
 
     // Neighbouring labels may share their leading: one ascent plus a pixel keeps them apart.

@@ -3,6 +3,7 @@
 #include <QFontMetricsF>
 #include <QLinearGradient>
 #include <QPaintDevice>
+#include <QPaintEngine>
 
 #include <algorithm>
 #include <cmath>
@@ -11,9 +12,10 @@ namespace qkv::ui {
 namespace {
 
 constexpr double kPad = 4.0;
-// Below this many cells, cells are drawn as rectangles (crisp in SVG and PDF too); above it,
-// as one image (fast, and averaged down when smaller than the matrix).
-constexpr qsizetype kVectorCellLimit = 4096;
+// A vector file (SVG, PDF) gets the cells as one image with at least this many image pixels per
+// cell side, up to kMaxVectorImageSide: viewers that smooth images then blur only within a cell.
+constexpr int kVectorPixelsPerCell = 8;
+constexpr int kMaxVectorImageSide = 2048;
 
 double normalised(double value, double minValue, double maxValue)
 {
@@ -30,51 +32,68 @@ QPointF deviceScale(const QPainter& painter)
     return {std::hypot(t.m11(), t.m12()), std::hypot(t.m21(), t.m22())};
 }
 
-void paintMissingCell(QPainter& painter, const QRectF& rect)
+bool isVectorDevice(const QPainter& painter)
 {
-    painter.fillRect(rect, Colormap::neutralColor());
-    if (rect.width() >= 6 && rect.height() >= 6)
-        painter.fillRect(rect, QBrush(Colormap::neutralColor().darker(140), Qt::BDiagPattern));
+    const QPaintEngine* engine = painter.paintEngine();
+    return engine && (engine->type() == QPaintEngine::SVG || engine->type() == QPaintEngine::Pdf ||
+                      engine->type() == QPaintEngine::Picture);
 }
 
-void paintCellsAsRects(QPainter& painter, const HeatmapLayout& layout, const qkv::MatrixF& values,
-                       const HeatmapStyle& style)
+// The cells as one image (issue 9: no seams between cells in SVG or PDF, as separate
+// rectangles leave hairlines where viewers antialias their shared edges).
+void paintCells(QPainter& painter, const HeatmapLayout& layout, const QImage& image)
 {
-    const Colormap& colormap = Colormap::get(style.colormap);
     const QRectF cells = layout.cellsRect();
-    // Shared edges, so neighbouring cells neither overlap nor leave hairline gaps.
-    auto edgeX = [&](int c) { return cells.left() + c * layout.cellWidth(); };
-    auto edgeY = [&](int r) { return cells.top() + r * layout.cellHeight(); };
-    for (int r = 0; r < layout.rows(); ++r) {
-        for (int c = 0; c < layout.columns(); ++c) {
-            const QRectF rect(QPointF(edgeX(c), edgeY(r)), QPointF(edgeX(c + 1), edgeY(r + 1)));
-            const double value = values(r, c);
-            if (!std::isfinite(value)) {
-                paintMissingCell(painter, rect);
-                continue;
-            }
-            painter.fillRect(rect, colormap.map(normalised(value, style.minValue, style.maxValue)));
-        }
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    if (isVectorDevice(painter)) {
+        // Nearest-neighbour enlargement, so each cell is a block of identical pixels.
+        const int factor = std::clamp(std::min(kMaxVectorImageSide / std::max(1, image.width()),
+                                               kMaxVectorImageSide / std::max(1, image.height())),
+                                      1, kVectorPixelsPerCell);
+        painter.drawImage(cells, factor == 1 ? image
+                                             : image.scaled(image.width() * factor, image.height() * factor,
+                                                            Qt::IgnoreAspectRatio, Qt::FastTransformation));
+        return;
     }
-}
-
-void paintCellsAsImage(QPainter& painter, const HeatmapLayout& layout, const QImage& image)
-{
-    const QRectF cells = layout.cellsRect();
     const QPointF scale = deviceScale(painter);
     const int pixelsWide = std::max(1, static_cast<int>(std::round(cells.width() * scale.x())));
     const int pixelsHigh = std::max(1, static_cast<int>(std::round(cells.height() * scale.y())));
     if (pixelsWide >= image.width() && pixelsHigh >= image.height()) {
-        painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
         painter.drawImage(cells, image);
         return;
     }
     // More cells than pixels: average blocks of cells (area filter) instead of skipping them.
-    const QImage reduced = image.scaled(std::min(pixelsWide, image.width()),
-                                        std::min(pixelsHigh, image.height()), Qt::IgnoreAspectRatio,
-                                        Qt::SmoothTransformation);
-    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
-    painter.drawImage(cells, reduced);
+    painter.drawImage(cells, image.scaled(std::min(pixelsWide, image.width()), std::min(pixelsHigh, image.height()),
+                                          Qt::IgnoreAspectRatio, Qt::SmoothTransformation));
+}
+
+// Diagonal lines over masked cells (NaN or infinite), one clipped run per row, where the cells
+// are big enough to show them. Lines rather than a pattern brush, which SVG does not keep.
+void paintMaskedHatching(QPainter& painter, const HeatmapLayout& layout, const qkv::MatrixF& values)
+{
+    if (layout.cellWidth() < 6 || layout.cellHeight() < 6) return;
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setPen(QPen(Colormap::neutralColor().darker(140), 1.0));
+    constexpr double kSpacing = 6.0;
+    for (int r = 0; r < layout.rows(); ++r) {
+        for (int c = 0; c < layout.columns();) {
+            if (std::isfinite(values(r, c))) {
+                ++c;
+                continue;
+            }
+            int end = c;
+            while (end < layout.columns() && !std::isfinite(values(r, end))) ++end;
+            const QRectF run = layout.cellRect(r, c).united(layout.cellRect(r, end - 1));
+            painter.save();
+            painter.setClipRect(run, Qt::IntersectClip);
+            for (double x = run.left() - run.height(); x < run.right(); x += kSpacing)
+                painter.drawLine(QPointF(x, run.bottom()), QPointF(x + run.height(), run.top()));
+            painter.restore();
+            c = end;
+        }
+    }
+    painter.restore();
 }
 
 void paintRowLabels(QPainter& painter, const HeatmapLayout& layout, const HeatmapStyle& style,
@@ -180,9 +199,8 @@ QImage heatmapImage(const qkv::MatrixF& values, ColormapName colormapName, doubl
 void paintHeatmap(QPainter& painter, const QRectF& target, const qkv::MatrixF& values,
                   const HeatmapStyle& style)
 {
-    const bool asRects = values.size() <= kVectorCellLimit;
     paintHeatmap(painter, target, values, style,
-                 asRects ? QImage() : heatmapImage(values, style.colormap, style.minValue, style.maxValue));
+                 heatmapImage(values, style.colormap, style.minValue, style.maxValue));
 }
 
 void paintHeatmap(QPainter& painter, const QRectF& target, const qkv::MatrixF& values,
@@ -220,11 +238,9 @@ void paintHeatmap(QPainter& painter, const QRectF& target, const qkv::MatrixF& v
 
     if (rows > 0 && columns > 0 && layout.cellWidth() > 0) {
         painter.setRenderHint(QPainter::Antialiasing, false);
-        const bool asRects = values.size() <= kVectorCellLimit || cellImage.isNull();
-        if (asRects)
-            paintCellsAsRects(painter, layout, values, style);
-        else
-            paintCellsAsImage(painter, layout, cellImage);
+        paintCells(painter, layout,
+                   cellImage.isNull() ? heatmapImage(values, style.colormap, style.minValue, style.maxValue) : cellImage);
+        paintMaskedHatching(painter, layout, values);
         painter.setRenderHint(QPainter::Antialiasing, true);
         if (style.drawLabels) {
             paintRowLabels(painter, layout, style, metrics);
@@ -232,92 +248,6 @@ void paintHeatmap(QPainter& painter, const QRectF& target, const qkv::MatrixF& v
             paintAxisTitles(painter, layout, style, metrics);
         }
         paintHighlights(painter, layout, style);
-    }
-    painter.restore();
-}
-
-std::vector<double> niceTicks(double minValue, double maxValue, int count)
-{
-    std::vector<double> ticks;
-    if (!std::isfinite(minValue) || !std::isfinite(maxValue) || count < 2) return ticks;
-    if (maxValue <= minValue) return {minValue};
-    const double rough = (maxValue - minValue) / (count - 1);
-    const double magnitude = std::pow(10.0, std::floor(std::log10(rough)));
-    double step = magnitude;
-    for (double factor : {1.0, 2.0, 2.5, 5.0, 10.0}) {
-        step = factor * magnitude;
-        if (step >= rough) break;
-    }
-    const double first = std::ceil(minValue / step - 1e-9) * step;
-    for (double v = first; v <= maxValue + step * 1e-9; v += step)
-        ticks.push_back(std::abs(v) < step * 1e-9 ? 0.0 : v);
-    return ticks;
-}
-
-void paintColorLegend(QPainter& painter, const QRectF& target, ColormapName colormapName,
-                      double minValue, double maxValue, const QString& label)
-{
-    painter.save();
-    painter.setRenderHint(QPainter::Antialiasing, true);
-    const QFontMetricsF metrics(painter.font(), painter.device());
-    const Colormap& colormap = Colormap::get(colormapName);
-    const QPen textPen = painter.pen();
-    const bool horizontal = target.width() >= target.height();
-    const double span = maxValue - minValue;
-    auto tickText = [](double v) { return QString::number(v, 'g', 3); };
-
-    if (horizontal) {
-        const double labelWidth = label.isEmpty() ? 0 : std::min(metrics.horizontalAdvance(label) + 3 * kPad,
-                                                                  target.width() * 0.55);
-        const double barHeight = std::clamp(target.height() - metrics.height() - 3 * kPad, 6.0, 16.0);
-        const double halfTick = metrics.horizontalAdvance(tickText(maxValue)) / 2 + 2;
-        QRectF bar(target.left() + labelWidth + halfTick, target.top() + kPad,
-                   std::max(10.0, target.width() - labelWidth - 2 * halfTick), barHeight);
-        if (!label.isEmpty()) {
-            painter.setPen(textPen);
-            // A full line's height centred on the bar: a bar-high rectangle would clip the glyphs.
-            painter.drawText(QRectF(target.left(), bar.center().y() - metrics.height() / 2, labelWidth - kPad,
-                                    metrics.height()),
-                             Qt::AlignRight | Qt::AlignVCenter,
-                             metrics.elidedText(label, Qt::ElideRight, labelWidth - kPad));
-        }
-        QLinearGradient gradient(bar.topLeft(), bar.topRight());
-        for (int i = 0; i <= 32; ++i) gradient.setColorAt(i / 32.0, colormap.map(i / 32.0));
-        painter.fillRect(bar, gradient);
-        painter.setPen(QPen(textPen.color(), 1));
-        painter.drawRect(bar);
-        for (double v : niceTicks(minValue, maxValue, std::clamp(static_cast<int>(bar.width() / 70), 2, 6))) {
-            const double x = span > 0 ? bar.left() + (v - minValue) / span * bar.width() : bar.center().x();
-            painter.drawLine(QPointF(x, bar.bottom()), QPointF(x, bar.bottom() + 3));
-            const QString text = tickText(v);
-            const double w = metrics.horizontalAdvance(text);
-            painter.drawText(QRectF(x - w / 2 - 2, bar.bottom() + 3, w + 4, metrics.height()),
-                             Qt::AlignCenter, text);
-        }
-    } else {
-        const double barWidth = std::clamp(target.width() * 0.25, 8.0, 16.0);
-        QRectF bar(target.left() + kPad, target.top() + metrics.height() / 2, barWidth,
-                   std::max(10.0, target.height() - metrics.height()));
-        QLinearGradient gradient(bar.bottomLeft(), bar.topLeft());
-        for (int i = 0; i <= 32; ++i) gradient.setColorAt(i / 32.0, colormap.map(i / 32.0));
-        painter.fillRect(bar, gradient);
-        painter.setPen(QPen(textPen.color(), 1));
-        painter.drawRect(bar);
-        for (double v : niceTicks(minValue, maxValue, std::clamp(static_cast<int>(bar.height() / 40), 2, 8))) {
-            const double y = span > 0 ? bar.bottom() - (v - minValue) / span * bar.height() : bar.center().y();
-            painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 3, y));
-            painter.drawText(QRectF(bar.right() + 5, y - metrics.height() / 2, target.right() - bar.right() - 5,
-                                    metrics.height()),
-                             Qt::AlignLeft | Qt::AlignVCenter, tickText(v));
-        }
-        if (!label.isEmpty()) {
-            painter.save();
-            painter.translate(target.right() - metrics.height() / 2, bar.center().y());
-            painter.rotate(-90);
-            painter.drawText(QRectF(-bar.height() / 2, -metrics.height() / 2, bar.height(), metrics.height()),
-                             Qt::AlignCenter, metrics.elidedText(label, Qt::ElideRight, bar.height()));
-            painter.restore();
-        }
     }
     painter.restore();
 }

@@ -7,15 +7,17 @@
 #include <QRectF>
 
 #include "core/common/matrix.hpp"
+#include "ui/render/color_legend.hpp"
 #include "ui/render/colormap.hpp"
 #include "ui/render/heatmap_layout.hpp"
 #include "ui/render/heatmap_style.hpp"
 
 namespace qkv::ui {
 
-// Cells (value -> colour), labels (elided, rotated, thinned so they never overlap), title,
-// highlights. NaN and +-infinity (masked) cells are neutral grey, hatched when big enough.
-// Matrices with more rows/columns than device pixels are averaged down, never aliased.
+// Cells (value -> colour) drawn as one image, so SVG and PDF show no seams between cells;
+// labels (elided, rotated, thinned so they never overlap), title, highlights. NaN and
+// +-infinity (masked) cells are neutral grey, hatched when big enough. Matrices with more
+// rows/columns than device pixels are averaged down, never aliased.
 void paintHeatmap(QPainter& painter, const QRectF& target, const qkv::MatrixF& values,
                   const HeatmapStyle& style);
 
@@ -26,13 +28,5 @@ void paintHeatmap(QPainter& painter, const QRectF& target, const qkv::MatrixF& v
 // One pixel per cell, values mapped through the colormap over [minValue, maxValue].
 QImage heatmapImage(const qkv::MatrixF& values, ColormapName colormap, double minValue,
                     double maxValue);
-
-// A colour bar with ticks at round numbers and a label. Horizontal when the target is wider
-// than tall, vertical otherwise. Text in the painter's pen colour.
-void paintColorLegend(QPainter& painter, const QRectF& target, ColormapName colormap,
-                      double minValue, double maxValue, const QString& label);
-
-// Round tick values within [minValue, maxValue], about `count` of them (1, 2, 5 x 10^k steps).
-std::vector<double> niceTicks(double minValue, double maxValue, int count);
 
 }  // namespace qkv::ui

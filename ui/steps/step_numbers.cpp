@@ -6,9 +6,17 @@
 namespace qkv::ui {
 namespace {
 
-std::vector<float> toVector(const Eigen::Ref<const qkv::RowVectorF>& row)
+template <class Row> std::vector<float> toVector(const Row& row)
 {
-    return std::vector<float>(row.data(), row.data() + row.size());
+    std::vector<float> out(static_cast<std::size_t>(row.size()));
+    for (qkv::Index i = 0; i < row.size(); ++i) out[static_cast<std::size_t>(i)] = row(i);
+    return out;
+}
+
+QString labelAt(const std::vector<std::string>& labels, int i)
+{
+    return i >= 0 && i < static_cast<int>(labels.size()) ? QString::fromStdString(labels[static_cast<std::size_t>(i)])
+                                                         : QString();
 }
 
 }  // namespace
@@ -17,44 +25,73 @@ StepNumbers gatherStepNumbers(const qkv::Result& result, int head, int query, in
 {
     StepNumbers n;
     const qkv::AttentionResult& a = result.attention;
-    if (head < 0 || head >= a.headCount() || query < 0 || query >= a.queryCount() || key < 0 ||
-        key >= a.keyCount())
+    if (head < 0 || head >= a.headCount() || query < 0 || query >= a.queryCount() || key < 0 || key >= a.keyCount())
         return n;
     n.valid = true;
     n.head = head;
     n.query = query;
     n.key = key;
     n.d_k = a.d_k();
+    n.d_model = a.query.cols();
+    n.headCount = a.headCount();
+    n.keyValueHead = a.grouping.keyValueHeadOf(head);
+    n.keyValueHeadCount = a.grouping.keyValueHeadCount;
+    n.mode = result.config.mode;
     n.sqrtDk = a.rawScoreFactor();
-    const auto label = [](const std::vector<std::string>& labels, int i) {
-        return i < static_cast<int>(labels.size()) ? QString::fromStdString(labels[static_cast<std::size_t>(i)])
-                                                   : QString();
-    };
-    n.queryLabel = label(result.queryLabels, query);
-    n.keyLabel = label(result.keyLabels, key);
-    for (int j = 0; j < a.keyCount(); ++j) n.keyLabels << label(result.keyLabels, j);
+    n.scaled = a.scoreScale != 1.0f;
+    n.rotary = a.queryBeforeRotation.size() > 0;
+    n.hasBias = result.weights && result.weights->hasBias();
+    n.queryLabel = labelAt(result.queryLabels, query);
+    n.keyLabel = labelAt(result.keyLabels, key);
+    for (int i = 0; i < a.queryCount(); ++i) n.queryLabels << labelAt(result.queryLabels, i);
+    for (int j = 0; j < a.keyCount(); ++j) n.keyLabels << labelAt(result.keyLabels, j);
 
-    const qkv::RowVectorF q = a.queryHead(head).row(query);
-    const qkv::RowVectorF k = a.keyHead(head).row(key);
-    n.q = toVector(q);
-    n.k = toVector(k);
-    n.products = toVector(q.cwiseProduct(k));
+    // ① ② ③ q, k and their product (the scores use the rotated ones under rotary positions).
+    const qkv::Index d_k = n.d_k;
+    n.q = toVector(a.queryHead(head).row(query));
+    n.k = toVector(a.keyHead(head).row(key));
+    if (n.rotary) {
+        n.qBeforeRotation = toVector(a.queryBeforeRotation.middleCols(head * d_k, d_k).row(query));
+        n.kBeforeRotation = toVector(a.keyBeforeRotation.middleCols(n.keyValueHead * d_k, d_k).row(key));
+    }
+    n.products.resize(n.q.size());
+    for (std::size_t d = 0; d < n.q.size(); ++d) n.products[d] = n.q[d] * n.k[d];
 
+    // ④ ⑤ ⑥ scale, mask, softmax: the core's scores and weights.
     const qkv::HeadAttention& h = a.heads[static_cast<std::size_t>(head)];
     n.scaledScore = h.scores(query, key);
     n.dotProduct = a.rawScore(head, query, key);
     n.masked = a.mask.masked(query, key);
-    n.rowFullyMasked = query < static_cast<int>(a.fullyMaskedRows.size()) && a.fullyMaskedRows[static_cast<std::size_t>(query)];
+    n.rowFullyMasked =
+        query < static_cast<int>(a.fullyMaskedRows.size()) && a.fullyMaskedRows[static_cast<std::size_t>(query)];
     n.rowScores = toVector(h.scores.row(query));
+    n.keyMasked.assign(static_cast<std::size_t>(a.keyCount()), false);
     for (int j = 0; j < a.keyCount(); ++j)
-        if (a.mask.masked(query, j)) n.rowScores[static_cast<std::size_t>(j)] = -std::numeric_limits<float>::infinity();
+        if (a.mask.masked(query, j)) {
+            n.keyMasked[static_cast<std::size_t>(j)] = true;
+            n.rowScores[static_cast<std::size_t>(j)] = -std::numeric_limits<float>::infinity();
+        }
     n.rowWeights = toVector(h.attention.row(query));
     n.weight = h.attention(query, key);
-    for (int j = 0; j < a.keyCount(); ++j) {
-        const qkv::RowVectorF v = a.valueHead(head).row(j);
-        n.contributionNorms.push_back(h.attention(query, j) * v.norm());
-    }
+
+    // ⑦ ⑧ V_i and the head output as the weighted sum of its rows.
+    n.values = a.valueHead(head);  // n_k x d_k
+    n.v = toVector(n.values.row(key));
+    n.weightedValues = n.values;
+    for (qkv::Index j = 0; j < n.values.rows(); ++j) n.weightedValues.row(j) *= h.attention(query, j);
+    for (qkv::Index j = 0; j < n.values.rows(); ++j) n.contributionNorms.push_back(n.weightedValues.row(j).norm());
     n.headOutput = toVector(a.headOutput(head).row(query));
+
+    // ⑨ ⑩ Concat as W^O receives it (switched-off heads' blocks zeroed) and the output row.
+    n.ablated.assign(static_cast<std::size_t>(a.headCount()), false);
+    n.concat = toVector(a.headOutputs.row(query));
+    for (qkv::Index i = 0; i < a.headCount(); ++i) {
+        if (!a.isAblated(i)) continue;
+        n.ablated[static_cast<std::size_t>(i)] = true;
+        for (qkv::Index d = 0; d < d_k; ++d) n.concat[static_cast<std::size_t>(i * d_k + d)] = 0.0f;
+    }
+    n.headAblated = a.isAblated(head);
+    n.output = toVector(a.output.row(query));
     return n;
 }
 

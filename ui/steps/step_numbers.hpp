@@ -1,7 +1,10 @@
 #pragma once
-// The numbers of one (head, query, key) cell, step by step, gathered from the core's Result.
-// Nothing here recomputes attention: q, k, the scaled score, the mask, the softmax row and the
-// head output are the core's values. Only q ⊙ k and a_j v_j (for the bars) are formed here.
+// The numbers of one (head, query, key) cell through the whole layer, gathered from the core's
+// Result: equation (1) for head i and query i, then MultiHead (paper section 3.2.2). Nothing
+// here recomputes attention: q, k (before and after rotation), the scaled score, the mask, the
+// softmax row, V_i, the head output, Concat and the output row are the core's values. Only the
+// parts drawn to explain a sum are formed here: q ⊙ k (sums to the raw score) and a_ij v_j
+// (sums over the keys to the head output).
 
 #include <QString>
 #include <QStringList>
@@ -14,23 +17,38 @@ namespace qkv::ui {
 
 struct StepNumbers {
     bool valid = false;
-    int head = 0, query = 0, key = 0;
-    qkv::Index d_k = 0;
-    double sqrtDk = 1.0;
+    int head = 0, query = 0, key = 0;  // 0-based head; token positions from 0
+    qkv::Index d_k = 0, d_model = 0, headCount = 0;
+    qkv::Index keyValueHead = 0, keyValueHeadCount = 0;  // the K/V head this query head reads (GQA)
+    qkv::AttentionMode mode = qkv::AttentionMode::Cross;
+    double sqrtDk = 1.0;  // what turns a scaled score back into q·k (1 without scaling)
+    bool scaled = true;   // scores are divided by √d_k (false: T5 layers)
+    bool rotary = false;  // q and k are rotated by position before the scores
+    bool hasBias = false;
     QString queryLabel, keyLabel;
-    QStringList keyLabels;
-    std::vector<float> q;             // Q_i row `query`, d_k entries (core)
-    std::vector<float> k;             // K_i row `key`, d_k entries (core)
-    std::vector<float> products;      // q ⊙ k, for the bars (display only)
-    double dotProduct = 0;            // q·k = scaled score x sqrt(d_k)
-    double scaledScore = 0;           // scores_i(query, key), core
-    bool masked = false;              // this key is hidden from this query
+    QStringList queryLabels, keyLabels;
+    std::vector<float> q;                // Q_i row `query`, d_k entries (after rotation when rotary)
+    std::vector<float> k;                // K_i row `key`, d_k entries (after rotation when rotary)
+    std::vector<float> qBeforeRotation;  // rotary only: as projected; else empty
+    std::vector<float> kBeforeRotation;
+    std::vector<float> products;  // q ⊙ k (display: sums to the raw score)
+    double dotProduct = 0;        // raw score q·k = scaled score x sqrtDk
+    double scaledScore = 0;       // scores_i(query, key), core
+    bool masked = false;          // this key is hidden from this query
     bool rowFullyMasked = false;
-    std::vector<float> rowScores;     // scores_i row, masked entries -inf (what softmax sees)
-    std::vector<float> rowWeights;    // A_i row `query` (core)
-    double weight = 0;                // A_i(query, key), core
-    std::vector<float> contributionNorms;  // |a_j v_j| per key (display only)
-    std::vector<float> headOutput;    // head_i row `query` = sum_j a_j v_j, d_k entries (core)
+    std::vector<bool> keyMasked;           // n_k: which keys this query cannot see
+    std::vector<float> rowScores;          // scaled scores of the row, masked entries -inf (what softmax sees)
+    std::vector<float> rowWeights;         // A_i row `query` (core)
+    double weight = 0;                     // A_i(query, key), core
+    qkv::MatrixF values;                   // V_i, n_k x d_k (core)
+    std::vector<float> v;                  // v_j = V_i row `key`, d_k entries (core)
+    qkv::MatrixF weightedValues;           // row j = a_ij v_j, n_k x d_k (display: sums to the head output)
+    std::vector<float> contributionNorms;  // |a_ij v_j| per key (display)
+    std::vector<float> headOutput;         // head_i row `query` = Σ_j a_ij v_j, d_k entries (core)
+    bool headAblated = false;              // this head is switched off
+    std::vector<bool> ablated;             // h entries
+    std::vector<float> concat;             // Concat row `query` as fed to W^O: d_model, ablated blocks 0
+    std::vector<float> output;             // Output row `query` = Concat W^O + b^O, d_model (core)
 };
 
 StepNumbers gatherStepNumbers(const qkv::Result& result, int head, int query, int key);

@@ -1,147 +1,213 @@
 #include "ui/steps/step_view.hpp"
 
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 #include "ui/document/head_selection.hpp"
-#include "ui/steps/vector_bars.hpp"
+#include "ui/matrices/figure_canvas.hpp"
+#include "ui/matrices/figure_text.hpp"
 
 namespace qkv::ui {
 
 StepView::StepView(HeadSelection* selection, QWidget* parent)
-    : ResultView(selection, Change::Head | Change::Cell, parent), page_(new QWidget), header_(new QLabel),
-      queryBars_(new VectorBars), keyBars_(new VectorBars), productBars_(new VectorBars), dot_(new QLabel),
-      scale_(new QLabel), mask_(new QLabel), softmaxBars_(new VectorBars), softmax_(new QLabel),
-      contributionBars_(new VectorBars), outputBars_(new VectorBars), output_(new QLabel)
+    : ResultView(selection, Change::Head | Change::Cell, parent), headBox_(new QComboBox(this)),
+      queryBox_(new QComboBox(this)), keyBox_(new QComboBox(this)), scroll_(new QScrollArea(this)),
+      canvas_(new FigureCanvas(QSize(1000, 760))), below_(new QLabel(this))
 {
-    auto* outer = new QVBoxLayout(this);
-    outer->setContentsMargins(0, 0, 0, 0);
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    outer->addWidget(scroll);
-    auto* layout = new QVBoxLayout(page_);
-    layout->setContentsMargins(12, 10, 12, 10);
-    layout->setSpacing(4);
-    header_->setWordWrap(true);
-    header_->setTextFormat(Qt::RichText);
-    QFont big = header_->font();
-    big.setPointSizeF(big.pointSizeF() * 1.15);
-    header_->setFont(big);
-    layout->addWidget(header_);
+    auto* bar = new QHBoxLayout;
+    auto addList = [&](const QString& text, QComboBox* box, const QString& tip) {
+        auto* label = new QLabel(text, this);
+        label->setBuddy(box);
+        box->setToolTip(tip);
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        box->setMaxVisibleItems(20);
+        bar->addWidget(label);
+        bar->addWidget(box);
+        bar->addSpacing(10);
+    };
+    addList(tr("H&ead"), headBox_, tr("The head followed step by step ([ and ] anywhere)"));
+    addList(tr("&Query"), queryBox_, tr("The query token i (↑ ↓ in the figure)"));
+    addList(tr("&Key"), keyBox_, tr("The key token j (← → in the figure)"));
+    auto* hint = new QLabel(tr("Click a token, a softmax bar, a value row or a Concat block to pick it"), this);
+    hint->setForegroundRole(QPalette::PlaceholderText);
+    hint->setWordWrap(true);
+    bar->addWidget(hint, 1);
 
-    for (QLabel* label : {dot_, scale_, mask_, softmax_, output_}) {
-        label->setTextFormat(Qt::RichText);
-        label->setWordWrap(true);
-        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    }
-    const QColor qColor(0x2c, 0x7f, 0xb8), kColor(0x1b, 0x9e, 0x77), productColor(0x75, 0x70, 0xb3);
-    queryBars_->setColors(qColor, qColor.lighter(140));
-    keyBars_->setColors(kColor, kColor.lighter(140));
-    productBars_->setColors(productColor, QColor(0xd9, 0x5f, 0x02));
-    softmaxBars_->setPercent(true);
-    contributionBars_->setColors(QColor(0x66, 0xa6, 0x1e), QColor(0x66, 0xa6, 0x1e));
-    outputBars_->setColors(QColor(0xe7, 0x29, 0x8a), QColor(0xe7, 0x29, 0x8a).lighter(140));
+    canvas_->setFocusPolicy(Qt::StrongFocus);
+    canvas_->setAccessibleName(tr("Step by step"));
+    canvas_->setPaint([this](QPainter& painter, const QRectF& rect) {
+        paintSteps(painter, rect, numbers_, screenFigureOptions(*canvas_, *this->selection()));
+    });
+    canvas_->setToolTipFunction([this](const QPointF& p) { return toolTipAt(p); });
+    canvas_->installEventFilter(this);
+    scroll_->setWidget(canvas_);
+    scroll_->setWidgetResizable(true);
+    scroll_->setFrameShape(QFrame::NoFrame);
+    scroll_->setBackgroundRole(QPalette::Base);
+    scroll_->viewport()->installEventFilter(this);
 
-    addStep(tr("① Query vector q_i: row i of Q_i = X_q W_i^Q (+ b_i^Q)"), queryBars_);
-    addStep(tr("② Key vector k_j: row j of K_i = X_kv W_i^K (+ b_i^K)"), keyBars_);
-    addStep(tr("③ Element-wise product q_i ⊙ k_j; its sum is the dot product"), productBars_);
-    layout->addWidget(dot_);
-    addStep(tr("④ Scale by 1/√d_k"), scale_);
-    addStep(tr("⑤ Mask"), mask_);
-    addStep(tr("⑥ Softmax over the row: every key for this query (the chosen key highlighted)"), softmaxBars_);
-    layout->addWidget(softmax_);
-    addStep(tr("⑦ Head output = Σ_j a_ij v_j: how much each value row contributes (|a_ij v_j|)"),
-            contributionBars_);
-    layout->addWidget(outputBars_);
-    layout->addWidget(output_);
-    layout->addStretch(1);
-    scroll->setWidget(page_);
+    below_->setForegroundRole(QPalette::PlaceholderText);
+    below_->setWordWrap(true);
+    below_->hide();
 
-    showNumbers();  // the empty state until a result arrives
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 4);
+    layout->addLayout(bar);
+    layout->addWidget(scroll_, 1);
+    layout->addWidget(below_);
+
+    connect(headBox_, &QComboBox::activated, this, [this](int index) { this->selection()->setHead(index); });
+    connect(queryBox_, &QComboBox::activated, this,
+            [this](int index) { this->selection()->setCell(index, this->selection()->keyColumn()); });
+    connect(keyBox_, &QComboBox::activated, this,
+            [this](int index) { this->selection()->setCell(this->selection()->queryRow(), index); });
+    connect(canvas_, &FigureCanvas::clicked, this, &StepView::clickAt);
+    connect(scroll_->verticalScrollBar(), &QScrollBar::valueChanged, this, &StepView::updateBelow);
+    connect(scroll_->verticalScrollBar(), &QScrollBar::rangeChanged, this, &StepView::updateBelow);
+    refresh(Change::Result);  // the empty state until a result arrives
 }
 
 QString StepView::title() const { return tr("&Step by step"); }
 
-QLabel* StepView::addStep(const QString& title, QWidget* content)
+QStringList StepView::figureNames() const { return {QStringLiteral("steps")}; }
+
+QString StepView::number(double value) { return figuretext::number(value); }
+
+QSize StepView::sizeHint() const { return {1000, 800}; }
+
+StepGeometry StepView::geometry() const
 {
-    auto* label = new QLabel(title, page_);
-    QFont bold = label->font();
-    bold.setBold(true);
-    label->setFont(bold);
-    label->setWordWrap(true);
-    label->setContentsMargins(0, 10, 0, 0);
-    page_->layout()->addWidget(label);
-    if (content) page_->layout()->addWidget(content);
-    return label;
+    return stepGeometry(canvas_->figureRect(), numbers_, QFontMetricsF(canvas_->font(), canvas_));
 }
 
-QString StepView::number(double value)
-{
-    if (std::isinf(value)) return value < 0 ? QStringLiteral("−∞") : QStringLiteral("+∞");
-    return QString::number(value, 'f', 4);
-}
-
-void StepView::refresh(Changes) { showNumbers(); }
-
-QString StepView::dotText() const { return dot_->text(); }
-QString StepView::scaleText() const { return scale_->text(); }
-QString StepView::maskText() const { return mask_->text(); }
-QString StepView::softmaxText() const { return softmax_->text(); }
-QString StepView::outputText() const { return output_->text(); }
-
-void StepView::showNumbers()
+void StepView::refresh(Changes changes)
 {
     const HeadSelection& s = *selection();
     numbers_ = result() ? gatherStepNumbers(*result(), s.head(), s.queryRow(), s.keyColumn()) : StepNumbers{};
-    const StepNumbers& n = numbers_;
-    page_->setEnabled(n.valid);
-    if (!n.valid) {
-        header_->setText(tr("Select a cell in the Heads tab to follow it step by step."));
-        return;
-    }
-    header_->setText(tr("<b>Head %1</b> · query «%2» (row %3) · key «%4» (column %5) · d_k = %6")
-                         .arg(n.head + 1)
-                         .arg(n.queryLabel.toHtmlEscaped())
-                         .arg(n.query + 1)
-                         .arg(n.keyLabel.toHtmlEscaped())
-                         .arg(n.key + 1)
-                         .arg(n.d_k));
-    queryBars_->setValues(n.q);
-    keyBars_->setValues(n.k);
-    productBars_->setValues(n.products);
-    dot_->setText(tr("q_i · k_j = Σ (q_i ⊙ k_j) = <b>%1</b>").arg(number(n.dotProduct)));
-    scale_->setText(tr("s_ij = q_i · k_j / √d_k = %1 / %2 = <b>%3</b>")
-                        .arg(number(n.dotProduct), number(n.sqrtDk), number(n.scaledScore)));
-    if (n.masked)
-        mask_->setText(tr("Masked: key %1 comes after query %2 or is padding, so s_ij becomes <b>−∞</b> "
-                          "and its weight is exactly 0.")
-                           .arg(n.key + 1)
-                           .arg(n.query + 1));
-    else
-        mask_->setText(tr("Visible: this key is not masked, s_ij stays <b>%1</b>.").arg(number(n.scaledScore)));
-    softmaxBars_->setValues(n.rowWeights);
-    softmaxBars_->setLabels(n.keyLabels);
-    softmaxBars_->setHighlighted(n.key);
-    if (n.rowFullyMasked)
-        softmax_->setText(tr("Every key of this query is masked: the row is all zeros (flagged, never NaN)."));
-    else
-        softmax_->setText(tr("a_ij = exp(s_ij − max_j s) / Σ_j exp(s_j − max_j s) = <b>%1</b> (%2 %)")
-                              .arg(number(n.weight))
-                              .arg(n.weight * 100.0, 0, 'f', 1));
-    contributionBars_->setValues(n.contributionNorms);
-    contributionBars_->setLabels(n.keyLabels);
-    contributionBars_->setHighlighted(n.key);
-    outputBars_->setValues(n.headOutput);
-    QStringList entries;
-    for (std::size_t i = 0; i < n.headOutput.size() && i < 8; ++i) entries << number(n.headOutput[i]);
-    if (n.headOutput.size() > 8) entries << QStringLiteral("…");
-    output_->setText(tr("head_i row %1 (d_k = %2 entries) = [%3]").arg(n.query + 1).arg(n.d_k).arg(entries.join(QStringLiteral(", "))));
+    if (changes.testFlag(Change::Result)) fillLists();
+    syncLists();
+    updateMinimumSize();
+    canvas_->update();
+    updateBelow();
 }
 
-QSize StepView::sizeHint() const { return {800, 700}; }
+void StepView::updateMinimumSize()
+{
+    // The smallest size at which the figure is not crowded at the width it has (one or two
+    // columns); the scroll area scrolls below it.
+    // Laid out for the width left once the vertical scroll bar shows: else a two-column layout
+    // that needs the bar would narrow itself into one taller column than the minimum allows.
+    const int bar = scroll_->verticalScrollBar()->isVisible() ? 0 : scroll_->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    const double width = std::max(scroll_->viewport()->width() - bar, 200);
+    const QSizeF minimum =
+        stepGeometry(QRectF(0, 0, width, 800), numbers_, QFontMetricsF(canvas_->font(), canvas_)).minimumSize;
+    const QSize size(static_cast<int>(std::ceil(minimum.width())), static_cast<int>(std::ceil(minimum.height())));
+    if (size == canvas_->minimumSize()) return;
+    canvas_->setMinimumHint(size);
+    canvas_->setMinimumSize(size);
+}
+
+void StepView::fillLists()
+{
+    const QSignalBlocker b1(headBox_), b2(queryBox_), b3(keyBox_);
+    headBox_->clear();
+    queryBox_->clear();
+    keyBox_->clear();
+    if (!result()) return;
+    const qkv::AttentionResult& a = result()->attention;
+    for (qkv::Index i = 0; i < a.headCount(); ++i)
+        headBox_->addItem(a.isAblated(i) ? tr("%1 (switched off)").arg(figuretext::headName(i))
+                                         : figuretext::headName(i));
+    for (qkv::Index i = 0; i < a.queryCount(); ++i)
+        queryBox_->addItem(QStringLiteral("%1 · %2").arg(i).arg(figuretext::label(result()->queryLabels, i)));
+    for (qkv::Index j = 0; j < a.keyCount(); ++j)
+        keyBox_->addItem(QStringLiteral("%1 · %2").arg(j).arg(figuretext::label(result()->keyLabels, j)));
+}
+
+void StepView::syncLists()
+{
+    const QSignalBlocker b1(headBox_), b2(queryBox_), b3(keyBox_);
+    const HeadSelection& s = *selection();
+    if (s.head() < headBox_->count()) headBox_->setCurrentIndex(s.head());
+    if (s.queryRow() < queryBox_->count()) queryBox_->setCurrentIndex(s.queryRow());
+    if (s.keyColumn() < keyBox_->count()) keyBox_->setCurrentIndex(s.keyColumn());
+}
+
+void StepView::clickAt(const QPointF& position)
+{
+    if (!numbers_.valid) return;
+    const StepHit hit = stepHitAt(geometry(), numbers_, position, QFontMetricsF(canvas_->font(), canvas_));
+    HeadSelection* s = selection();
+    if (hit.head >= 0) s->setHead(hit.head);
+    if (hit.query >= 0 || hit.key >= 0)
+        s->setCell(hit.query >= 0 ? hit.query : s->queryRow(), hit.key >= 0 ? hit.key : s->keyColumn());
+}
+
+QString StepView::toolTipAt(const QPointF& position) const
+{
+    if (!numbers_.valid || !result()) return {};
+    const StepHit hit = stepHitAt(geometry(), numbers_, position, QFontMetricsF(canvas_->font(), canvas_));
+    const StepNumbers& n = numbers_;
+    if (hit.query >= 0)
+        return tr("Query %1: click to follow it").arg(figuretext::token(result()->queryLabels, hit.query));
+    if (hit.key >= 0) {
+        const auto j = static_cast<std::size_t>(hit.key);
+        return tr("Key %1<br>weight a_ij = %2 (%3 %)<br>scaled score = %4<br>|a_ij v_j| = %5<br>click to pick it")
+            .arg(figuretext::token(result()->keyLabels, hit.key), number(n.rowWeights[j]))
+            .arg(n.rowWeights[j] * 100.0, 0, 'f', 1)
+            .arg(number(n.rowScores[j]), number(n.contributionNorms[j]));
+    }
+    if (hit.head >= 0)
+        return tr("%1's block of Concat (columns %2–%3)%4")
+            .arg(figuretext::headName(hit.head))
+            .arg(hit.head * n.d_k)
+            .arg((hit.head + 1) * n.d_k - 1)
+            .arg(n.ablated[static_cast<std::size_t>(hit.head)] ? tr(": switched off, zeroed before W^O") : QString());
+    return {};
+}
+
+bool StepView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == canvas_ && event->type() == QEvent::KeyPress && numbers_.valid &&
+        moveCellWithArrows(*static_cast<QKeyEvent*>(event), *selection(), static_cast<int>(numbers_.queryLabels.size()),
+                           static_cast<int>(numbers_.keyLabels.size())))
+        return true;
+    if (watched == scroll_->viewport() && event->type() == QEvent::Resize) {
+        updateMinimumSize();
+        updateBelow();
+    }
+    return ResultView::eventFilter(watched, event);
+}
+
+QString StepView::belowText() const
+{
+    if (!numbers_.valid) return {};
+    const QScrollBar* bar = scroll_->verticalScrollBar();
+    if (bar->maximum() == 0 || bar->value() >= bar->maximum()) return {};
+    const double visibleBottom = bar->value() + scroll_->viewport()->height();
+    const StepGeometry g = geometry();
+    const StepTexts t = texts();
+    QStringList hidden;
+    for (std::size_t s = 0; s < g.stepBottoms.size(); ++s)
+        if (g.stepBottoms[s] > visibleBottom + 1) hidden << t.names[s];
+    if (hidden.isEmpty()) return {};
+    return tr("Below the visible part (scroll down): %1").arg(hidden.join(QStringLiteral(" · ")));
+}
+
+void StepView::updateBelow()
+{
+    const QString text = belowText();
+    below_->setText(text);
+    below_->setVisible(!text.isEmpty());
+}
 
 }  // namespace qkv::ui

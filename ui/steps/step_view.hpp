@@ -1,20 +1,24 @@
 #pragma once
-// "Step by step" tab: for the selected head and (query, key) cell, the path from q_i and k_j
-// to the weight a_ij and the head output, like BertViz's neuron view but for any
-// configuration. Every number shown is the core's (see StepNumbers).
+// "Step by step" tab: equation (1) and MultiHead end to end for the selected head, query i and
+// key j (step_figures.hpp), like BertViz's neuron view but through V, the head output, Concat
+// and W^O. The head, query and key are picked here too: the three lists, clicking a token, a
+// softmax bar, a value row or a Concat block, and the arrow keys (↑↓ query, ←→ key; [ and ]
+// change head app-wide). Every number shown is the core's (StepNumbers).
 
-#include <memory>
+#include <QStringList>
 
-#include "core/pipeline/compute.hpp"
+#include "ui/steps/step_figures.hpp"
 #include "ui/steps/step_numbers.hpp"
 #include "ui/views/result_view.hpp"
 
+class QComboBox;
 class QLabel;
+class QScrollArea;
 
 namespace qkv::ui {
 
+class FigureCanvas;
 class HeadSelection;
-class VectorBars;
 
 class StepView : public ResultView {
     Q_OBJECT
@@ -22,13 +26,26 @@ public:
     explicit StepView(HeadSelection* selection, QWidget* parent = nullptr);
 
     QString title() const override;
+    QStringList figureNames() const override;
+
     const StepNumbers& numbers() const { return numbers_; }
-    // The formula lines as shown (for tests: the same text the user reads).
-    QString dotText() const;
-    QString scaleText() const;
-    QString maskText() const;
-    QString softmaxText() const;
-    QString outputText() const;
+    // The words as painted (for tests: the same text the user reads).
+    StepTexts texts() const { return stepTexts(numbers_); }
+    QString dotText() const { return texts().formulas[2]; }
+    QString scaleText() const { return texts().formulas[3]; }
+    QString maskText() const { return texts().formulas[4]; }
+    QString softmaxText() const { return texts().formulas[5]; }
+    QString outputText() const { return texts().formulas[7]; }
+
+    FigureCanvas* canvas() const { return canvas_; }
+    QScrollArea* scrollArea() const { return scroll_; }
+    QComboBox* headBox() const { return headBox_; }
+    QComboBox* queryBox() const { return queryBox_; }
+    QComboBox* keyBox() const { return keyBox_; }
+    // The geometry painted now (widget coordinates of the canvas).
+    StepGeometry geometry() const;
+    // Empty when the whole figure is visible; else which steps lie below the visible part.
+    QString belowText() const;
 
     QSize sizeHint() const override;
 
@@ -37,25 +54,23 @@ public:
 
 protected:
     void refresh(Changes changes) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    void showNumbers();
-    QLabel* addStep(const QString& title, QWidget* content = nullptr);
+    void fillLists();
+    void syncLists();
+    void clickAt(const QPointF& position);
+    QString toolTipAt(const QPointF& position) const;
+    void updateBelow();
+    void updateMinimumSize();
 
     StepNumbers numbers_;
-    QWidget* page_;
-    QLabel* header_;
-    VectorBars* queryBars_;
-    VectorBars* keyBars_;
-    VectorBars* productBars_;
-    QLabel* dot_;
-    QLabel* scale_;
-    QLabel* mask_;
-    VectorBars* softmaxBars_;
-    QLabel* softmax_;
-    VectorBars* contributionBars_;
-    VectorBars* outputBars_;
-    QLabel* output_;
+    QComboBox* headBox_;
+    QComboBox* queryBox_;
+    QComboBox* keyBox_;
+    QScrollArea* scroll_;
+    FigureCanvas* canvas_;
+    QLabel* below_;
 };
 
 }  // namespace qkv::ui

@@ -144,16 +144,33 @@ TEST(ComparisonView, ChangingHeadsUpdatesTheCharts)
     ComparisonView view;
     view.setResult(computeOrFail(exampleConfig(64, 4)));
     const std::vector<double> before = view.barValues(Chart::ScorePath, 1);
-    view.setKeyValueHeads(2);
-    view.setResult(computeOrFail(exampleConfig(64, 8)));
+    Config grouped = exampleConfig(64, 8);
+    grouped.keyValueHeadCount = 2;
+    view.setResult(computeOrFail(grouped));
     const std::vector<double> after = view.barValues(Chart::ScorePath, 1);
     EXPECT_EQ(before[1], 4.0 * 64 * 64);
     EXPECT_EQ(after[1], 8.0 * 64 * 64);  // one full W_i per head
     EXPECT_EQ(view.barValues(Chart::ScorePath, 0)[0], 2.0 * 64 * 8);
-    EXPECT_EQ(view.keyValueHeads(), 2);  // g = 2 still divides h = 8: kept
+    EXPECT_EQ(view.keyValueHeads(), 2);  // the layer's g
     view.setResult(computeOrFail(exampleConfig(63, 9)));
-    EXPECT_EQ(view.keyValueHeads(), 9);  // 2 does not divide 9: back to g = h
+    EXPECT_EQ(view.keyValueHeads(), 9);  // the layer's g = h
     EXPECT_TRUE(view.barCategories(Chart::ScorePath).back().contains(QStringLiteral("9")));
+}
+
+// There is one g, the layer's: the view shows it and asks the document for another.
+TEST(ComparisonView, ShowsTheLayersGAndAsksForAnother)
+{
+    ComparisonView view;
+    Config config = exampleConfig(64, 8);
+    config.keyValueHeadCount = 4;
+    view.setResult(computeOrFail(config));
+    EXPECT_EQ(view.keyValueHeads(), 4);
+    QSignalSpy chosen(&view, &ComparisonView::keyValueHeadsChosen);
+    view.setKeyValueHeads(2);
+    ASSERT_EQ(chosen.count(), 1);
+    EXPECT_EQ(chosen.first().first().value<Count>(), 2);
+    view.setKeyValueHeads(3);  // not a divisor of h = 8: not asked for
+    EXPECT_EQ(chosen.count(), 1);
 }
 
 TEST(ComparisonView, TableHoldsTheCostModelsRowsAndCopiesFormulas)

@@ -30,8 +30,11 @@ TEST(HeadsFigure, ACopyOutlivesTheOriginal)
 {
     const auto result = maskedResult();
     ASSERT_NE(result, nullptr);
-    for (const ScoreKind kind : {ScoreKind::Attention, ScoreKind::RawScores, ScoreKind::MaskedScores}) {
-        auto original = std::make_unique<HeadsFigure>(result, kind, /*withAverage=*/true);
+    for (const ScoreKind kind : {ScoreKind::Attention, ScoreKind::ScaledScores, ScoreKind::MaskedScores}) {
+        HeadsFigureSpec spec;
+        spec.kind = kind;
+        spec.withAverage = true;
+        auto original = std::make_unique<HeadsFigure>(result, spec);
         const HeadsFigure copy = *original;
         HeadsFigure assigned;
         assigned = *original;

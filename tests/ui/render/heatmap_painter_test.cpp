@@ -99,32 +99,3 @@ TEST(HeatmapLayout, LabelsThinOutWhenRowsAreSmallerThanText)
     EXPECT_GE(layout.rowLabelStep() * layout.cellHeight(), metrics.ascent() + 1 - 1e-9);
     EXPECT_GE(layout.columnLabelStep() * layout.cellWidth(), metrics.ascent() + 1 - 1e-9);
 }
-
-TEST(HeatmapPainter, NiceTicksAreRound)
-{
-    const std::vector<double> ticks = niceTicks(0, 1, 5);
-    ASSERT_FALSE(ticks.empty());
-    EXPECT_DOUBLE_EQ(ticks.front(), 0.0);
-    EXPECT_NEAR(ticks.back(), 1.0, 1e-12);
-    const std::vector<double> symmetric = niceTicks(-2.5, 2.5, 5);
-    EXPECT_NE(std::find(symmetric.begin(), symmetric.end(), 0.0), symmetric.end());
-}
-
-TEST(HeatmapPainter, LegendPaintsTheGradient)
-{
-    QImage image(300, 40, QImage::Format_ARGB32);
-    image.fill(Qt::white);
-    {
-        QPainter painter(&image);
-        paintColorLegend(painter, QRectF(0, 0, 300, 40), ColormapName::Viridis, 0, 1, QStringLiteral("weight"));
-    }
-    // Somewhere in the bar there is viridis's dark purple start and yellow end.
-    bool purple = false, yellow = false;
-    for (int x = 0; x < 300; ++x) {
-        const QColor c(image.pixel(x, 10));
-        purple |= c.blue() > 80 && c.red() < 90 && c.green() < 40;
-        yellow |= c.red() > 200 && c.green() > 200 && c.blue() < 80;
-    }
-    EXPECT_TRUE(purple);
-    EXPECT_TRUE(yellow);
-}

@@ -12,15 +12,6 @@
 
 using qkv::ui::testing::WindowTest;
 
-TEST_F(WindowTest, OpensOnTheBuiltInCrossAttentionExample)
-{
-    auto fresh = std::make_unique<qkv::ui::MainWindow>();
-    fresh->document()->waitUntilIdle();
-    ASSERT_NE(fresh->document()->result(), nullptr);
-    EXPECT_EQ(fresh->document()->config().mode, qkv::AttentionMode::Cross);
-    EXPECT_FALSE(fresh->document()->config().sourceText.empty());
-    EXPECT_FALSE(fresh->document()->config().targetText.empty());
-}
 
 TEST_F(WindowTest, TypingChangesTheLabels)
 {

@@ -1,55 +1,118 @@
+// File > Export Figure… and Copy Figure from the app (issue 9): the current tab's figures,
+// drawn from the current result and options, written or copied, and the status bar says so.
+
+#include <QApplication>
+#include <QClipboard>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QStatusBar>
 #include <QTemporaryDir>
 
 #include "tests/ui/window/window_fixture.hpp"
+#include "ui/document/head_selection.hpp"
+#include "ui/export/figure_actions.hpp"
+#include "ui/export/figure_export_dialog.hpp"
+#include "ui/factored/factored_view.hpp"
+#include "ui/heads/heads_view.hpp"
+#include "ui/mainwindow/view_tabs.hpp"
 
 using qkv::ui::testing::WindowTest;
 
-TEST_F(WindowTest, ExportsPngSvgAndPdf)
+namespace qkv::ui {
+namespace {
+
+FigureActions* actionsOf(MainWindow* window) { return window->findChild<FigureActions*>(); }
+
+TEST_F(WindowTest, FileMenuHasExportAndCopyFigure)
 {
-    QTemporaryDir directory;
-    ASSERT_TRUE(directory.isValid());
-    for (const char* name : {"heads.png", "heads.svg", "heads.pdf"}) {
-        const QString path = directory.filePath(QString::fromLatin1(name));
-        EXPECT_EQ(window->exportHeadsFigure(path), QString()) << name;
-        EXPECT_GT(QFileInfo(path).size(), 4000) << name;
-    }
-    QFile png(directory.filePath(QStringLiteral("heads.png")));
-    ASSERT_TRUE(png.open(QIODevice::ReadOnly));
-    EXPECT_TRUE(png.read(8).startsWith("\x89PNG"));
-    QFile svg(directory.filePath(QStringLiteral("heads.svg")));
-    ASSERT_TRUE(svg.open(QIODevice::ReadOnly));
-    const QByteArray svgText = svg.readAll();
-    EXPECT_TRUE(svgText.contains("viewBox="));
-    EXPECT_TRUE(svgText.contains("sans-serif"));
-    EXPECT_FALSE(svgText.contains("font-family=\"Sans Serif\""));
-    EXPECT_TRUE(svgText.contains("Head 1"));
-    QFile pdf(directory.filePath(QStringLiteral("heads.pdf")));
-    ASSERT_TRUE(pdf.open(QIODevice::ReadOnly));
-    EXPECT_TRUE(pdf.read(5).startsWith("%PDF"));
+    QStringList texts;
+    for (QAction* menu : window->menuBar()->actions())
+        if (menu->menu())
+            for (QAction* action : menu->menu()->actions()) texts << action->text();
+    EXPECT_TRUE(texts.contains(QStringLiteral("&Export Figure…")));
+    EXPECT_TRUE(texts.contains(QStringLiteral("&Copy Figure")));
+    ASSERT_NE(actionsOf(window.get()), nullptr);
+    // Every view offers them in its context menu.
+    for (ResultView* view : window->tabs()->views()) EXPECT_EQ(view->contextMenuPolicy(), Qt::CustomContextMenu);
 }
 
-TEST_F(WindowTest, UnwritableExportPathGivesAnErrorAndWritesNothing)
+TEST_F(WindowTest, EachTabExportsItsOwnFigures)
 {
-    QTemporaryDir directory;
-    // A path below a regular file cannot be created, even by root.
-    const QString blocker = directory.filePath(QStringLiteral("not-a-directory"));
-    QFile file(blocker);
-    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
-    file.close();
-    const QString path = blocker + QStringLiteral("/heads.png");
-    const QString error = window->exportHeadsFigure(path);
-    EXPECT_FALSE(error.isEmpty());
-    EXPECT_TRUE(error.contains(QStringLiteral("heads.png"))) << error.toStdString();
-    EXPECT_FALSE(QFileInfo::exists(path));
-    // The window still shows its result.
-    EXPECT_NE(window->document()->result(), nullptr);
+    FigureActions* actions = actionsOf(window.get());
+    window->tabs()->setCurrentWidget(window->tabs()->headsView());
+    QStringList names;
+    for (const Figure* f : actions->figuresOf()) names << f->name;
+    EXPECT_EQ(names, (QStringList{QStringLiteral("heads"), QStringLiteral("head"), QStringLiteral("head-statistics")}));
+    window->tabs()->setCurrentWidget(window->tabs()->factoredView());
+    names.clear();
+    for (const Figure* f : actions->figuresOf()) names << f->name;
+    EXPECT_TRUE(names.contains(QStringLiteral("spectrum")));
+    FigureExportDialog dialog(actions->figuresOf(), window.get());
+    EXPECT_EQ(dialog.figure()->name, QStringLiteral("factored"));
+    EXPECT_TRUE(dialog.selectFigure(QStringLiteral("spectrum")));
+    EXPECT_TRUE(dialog.path().endsWith(QStringLiteral("spectrum.png")) || dialog.path().endsWith(QStringLiteral("spectrum.svg")) ||
+                dialog.path().endsWith(QStringLiteral("spectrum.pdf")))
+        << dialog.path().toStdString();
+    EXPECT_EQ(dialog.size().size, QSizeF(900, 600));
 }
 
-TEST_F(WindowTest, UnknownExportFormatIsRefused)
+TEST_F(WindowTest, ExportWritesTheFigureAndTheStatusBarSaysWhere)
 {
+    FigureActions* actions = actionsOf(window.get());
     QTemporaryDir directory;
-    const QString error = window->exportHeadsFigure(directory.filePath(QStringLiteral("heads.bmpx")));
-    EXPECT_FALSE(error.isEmpty());
+    const Figure& heads = *findFigure(QStringLiteral("heads"));
+    const QString svg = directory.filePath(QStringLiteral("heads.svg"));
+    EXPECT_EQ(actions->exportFigure(heads, svg, FigureFormat::Svg, ExportSize{QSizeF(1400, 900), 1.0}), QString());
+    EXPECT_TRUE(QFileInfo(svg).size() > 4000);
+    const QString message = window->statusBar()->currentMessage();
+    EXPECT_TRUE(message.startsWith(QStringLiteral("Saved heads.svg (1,400 x 900) to "))) << message.toStdString();
+    EXPECT_TRUE(message.contains(QFileInfo(svg).absolutePath())) << message.toStdString();
+
+    const QString png = directory.filePath(QStringLiteral("heads.png"));
+    EXPECT_EQ(actions->exportFigure(heads, png, FigureFormat::Png, ExportSize{QSizeF(1400, 900), 2.0}), QString());
+    EXPECT_TRUE(window->statusBar()->currentMessage().contains(QStringLiteral("(2,800 x 1,800 pixels)")));
+    EXPECT_EQ(QImage(png).size(), QSize(2800, 1800));
+
+    // A path that cannot be written: the status bar says why, nothing is left behind.
+    const QString bad = directory.filePath(QStringLiteral("missing/heads.pdf"));
+    const QString error = actions->exportFigure(heads, bad, FigureFormat::Pdf, ExportSize{QSizeF(800, 600), 1.0});
+    EXPECT_TRUE(error.contains(QStringLiteral("heads.pdf"))) << error.toStdString();
+    EXPECT_EQ(window->statusBar()->currentMessage(), error);
+    EXPECT_FALSE(QFileInfo::exists(bad));
 }
+
+TEST_F(WindowTest, ExportUsesTheViewsOptionsNotItsScreenMarks)
+{
+    FigureActions* actions = actionsOf(window.get());
+    window->headsView()->setColorRange({qkv::ColorRange::Mode::Fixed, 0.0, 0.25});
+    window->selection()->setHead(2);
+    window->selection()->setCell(1, 2);
+    const FigureInput input = actions->currentInput();
+    EXPECT_EQ(input.options.view.colorRange, (qkv::ColorRange{qkv::ColorRange::Mode::Fixed, 0.0, 0.25}));
+    EXPECT_EQ(input.options.head, 2);
+    EXPECT_EQ(input.options.query, 1);
+    EXPECT_EQ(input.options.key, 2);
+    EXPECT_FALSE(input.options.showSelection);
+    EXPECT_EQ(input.options.background, QColor(Qt::white));
+    window->headsView()->setColorRange({});
+}
+
+TEST_F(WindowTest, CopyFigurePutsAnImageAndAnSvgOnTheClipboard)
+{
+    FigureActions* actions = actionsOf(window.get());
+    window->tabs()->setCurrentWidget(window->tabs()->headsView());
+    actions->copyCurrent();
+    const QMimeData* data = QApplication::clipboard()->mimeData();
+    ASSERT_NE(data, nullptr);
+    EXPECT_TRUE(data->hasImage());
+    EXPECT_EQ(qvariant_cast<QImage>(data->imageData()).size(), QSize(2800, 1800));
+    EXPECT_TRUE(data->data(QStringLiteral("image/svg+xml")).contains("<svg"));
+    EXPECT_TRUE(window->statusBar()->currentMessage().startsWith(QStringLiteral("Copied Heads grid to the clipboard")))
+        << window->statusBar()->currentMessage().toStdString();
+}
+
+}  // namespace
+}  // namespace qkv::ui

@@ -19,8 +19,8 @@ TEST_F(WindowTest, TooltipOfAKnownCell)
     const QString tip = canvas->toolTipAt(canvas->cellCenter(head, row, column));
     EXPECT_EQ(tip, qkv::ui::cellToolTip(*result, head, row, column));
     EXPECT_TRUE(tip.contains(QStringLiteral("Head 2")));
-    EXPECT_TRUE(tip.contains(QStringLiteral("«cat» (#2)")));
-    EXPECT_TRUE(tip.contains(QStringLiteral("«mat» (#6)")));
+    EXPECT_TRUE(tip.contains(QStringLiteral("«cat» (position 1)")));  // positions from 0
+    EXPECT_TRUE(tip.contains(QStringLiteral("«mat» (position 5)")));
     const qkv::HeadAttention& h = result->attention.heads[head];
     const double weight = h.attention(row, column) * 100.0;
     EXPECT_TRUE(tip.contains(QStringLiteral("Weight: %1 %").arg(weight, 0, 'f', 1))) << tip.toStdString();
@@ -118,7 +118,7 @@ TEST_F(WindowTest, HundredsOfTokensScrollAndStayReadable)
 TEST_F(WindowTest, ScoreKindsAndColormaps)
 {
     qkv::ui::HeadsView* view = window->headsView();
-    view->setScoreKind(qkv::ui::ScoreKind::RawScores);
+    view->setScoreKind(qkv::ui::ScoreKind::ScaledScores);
     EXPECT_EQ(view->colormap(), qkv::ui::ColormapName::RedBlue);
     const auto figure = view->canvas()->figure();
     EXPECT_DOUBLE_EQ(figure->minValue(), -figure->maxValue());

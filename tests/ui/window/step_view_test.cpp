@@ -51,11 +51,12 @@ TEST_F(WindowTest, StepByStepShowsTheMask)
     setConfig(config);
     window->tabs()->setCurrentWidget(window->stepView());
     window->selection()->setHead(0);
-    window->selection()->setCell(0, 2);  // query 1 cannot see key 3
+    window->selection()->setCell(0, 2);  // query 0 cannot see key 2
     const qkv::ui::StepView* view = window->stepView();
     EXPECT_TRUE(view->numbers().masked);
     EXPECT_EQ(view->numbers().weight, 0.0);
-    EXPECT_TRUE(view->maskText().contains(QStringLiteral("Masked")));
+    EXPECT_TRUE(view->maskText().contains(QStringLiteral("key 2 is hidden from query 0 (it comes later)")));
+    EXPECT_TRUE(view->maskText().contains(QStringLiteral("−∞")));
     window->selection()->setCell(2, 0);
     EXPECT_FALSE(view->numbers().masked);
 }

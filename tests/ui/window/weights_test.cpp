@@ -5,7 +5,11 @@
 #include <QTemporaryDir>
 #include <QUndoStack>
 
+#include <QLabel>
+
 #include "core/io/weights_file.hpp"
+#include "ui/controls/controls_panel.hpp"
+#include "ui/controls/weights_group.hpp"
 #include "window_fixture.hpp"
 
 namespace qkv::ui::testing {
@@ -41,7 +45,7 @@ TEST_F(WeightsTest, LoadedWeightsSetDModelAndAreUsedAndUndoRestoresTheGeneratedO
     EXPECT_EQ(document->weightsSource(), path);
     ASSERT_TRUE(document->result());
     EXPECT_EQ(document->result()->weights->queryProjection, weights.queryProjection);
-    EXPECT_TRUE(window->windowTitle().contains(QStringLiteral("layer.safetensors")));
+    EXPECT_TRUE(window->controls()->weights()->originLabel()->text().contains(QStringLiteral("layer.safetensors")));
 
     // d_model is now the file's: another value is refused at the field, the result stays.
     qkv::Config other = document->config();

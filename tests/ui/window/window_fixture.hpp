@@ -1,15 +1,20 @@
 #pragma once
 // A main window on the offscreen platform, shown at 1400 x 900, with helpers to set a
-// configuration and wait for its result.
+// configuration and wait for its result. The window starts from an autosave of smallConfig()
+// (the test main keeps the app's data in a throw-away folder), so no test depends on another's
+// last state and none waits for the first-start example's presets to be fitted.
 
 #include <gtest/gtest.h>
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QTest>
 
 #include <memory>
 
 #include "core/config/config.hpp"
+#include "core/session/session.hpp"
+#include "ui/document/autosave.hpp"
 #include "ui/document/document.hpp"
 #include "ui/mainwindow/main_window.hpp"
 
@@ -19,6 +24,9 @@ class WindowTest : public ::testing::Test {
 protected:
     void SetUp() override
     {
+        qkv::Session start;
+        start.config = smallConfig();
+        leaveAutosave(start);
         window = std::make_unique<MainWindow>();
         window->resize(1400, 900);
         window->show();
@@ -38,6 +46,15 @@ protected:
         config.seed = 3;
         return config;
     }
+
+    // What the next window finds as the last run's state (nothing else is left behind).
+    static void leaveAutosave(const qkv::Session& session)
+    {
+        clearAutosave();
+        ASSERT_TRUE(QDir().mkpath(Autosave::defaultDirectory()));
+        ASSERT_TRUE(qkv::writeSession(Autosave::sessionPath(Autosave::defaultDirectory()).toStdString(), session).ok());
+    }
+    static void clearAutosave() { QDir(Autosave::defaultDirectory()).removeRecursively(); }
 
     void setConfig(const qkv::Config& config)
     {

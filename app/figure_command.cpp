@@ -1,0 +1,279 @@
+#include "app/figure_command.hpp"
+
+#include <QFontDatabase>
+#include <QGuiApplication>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "app/export_arguments.hpp"
+#include "core/pipeline/compute.hpp"
+#include "ui/figures/figure_render.hpp"
+#include "ui/figures/figure_text.hpp"
+#include "ui/heads/score_kind.hpp"
+#include "ui/render/colormap.hpp"
+
+namespace qkv::app {
+namespace {
+
+int fail(int status, const std::string& message)
+{
+    std::fprintf(stderr, "qkv-studio figure: %s\n", message.c_str());
+    return status;
+}
+
+struct FigureArguments : SessionArguments {
+    bool list = false;
+    std::string figure, format, out;
+    std::optional<int> width, height, dpi;
+    std::optional<Index> head, query, key;  // head from 1 as typed; positions from 0
+    std::optional<std::string> show, colormap;
+    std::optional<ColorRange> colorRange;
+    bool average = false;
+    std::optional<std::string> pinned;  // a session whose result the compare figure subtracts
+};
+
+template <class Integer>
+Integer wholeNumber(std::string_view option, std::string_view text, Integer low, Integer high)
+{
+    Integer value{};
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc{} || end != text.data() + text.size())
+        throw ArgumentError{std::string(option) + ": '" + std::string(text) + "' is not a whole number"};
+    if (value < low || value > high)
+        throw ArgumentError{std::string(option) + ": " + std::string(text) + " is not between " + std::to_string(low) +
+                            " and " + std::to_string(high)};
+    return value;
+}
+
+double realNumber(std::string_view option, std::string_view text)
+{
+    double value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc{} || end != text.data() + text.size() || !std::isfinite(value))
+        throw ArgumentError{std::string(option) + ": '" + std::string(text) + "' is not a number"};
+    return value;
+}
+
+ColorRange parseColorRange(std::string_view text)
+{
+    if (text == "auto") return {};
+    if (text == "unit") return {ColorRange::Mode::UnitInterval, 0.0, 1.0};
+    const auto colon = text.find(':');
+    if (colon == std::string_view::npos)
+        throw ArgumentError{"--color-range: '" + std::string(text) + "' is not auto, unit or LOW:HIGH"};
+    const double low = realNumber("--color-range", text.substr(0, colon));
+    const double high = realNumber("--color-range", text.substr(colon + 1));
+    if (!(low < high)) throw ArgumentError{"--color-range: LOW must be below HIGH"};
+    return {ColorRange::Mode::Fixed, low, high};
+}
+
+FigureArguments parseFigureArguments(int argc, char** argv)
+{
+    FigureArguments a;
+    for (int i = 2; i < argc; ++i) {
+        const std::string_view option = argv[i];
+        if (option == "--list") a.list = true;
+        else if (option == "--average") a.average = true;
+        else if (option == "--pinned") {
+            a.pinned = optionValue(argc, argv, i);
+            if (a.pinned->empty()) throw ArgumentError{"--pinned: the path is empty"};
+        }
+        else if (option == "--figure") a.figure = optionValue(argc, argv, i);
+        else if (option == "--format") {
+            const std::string_view v = optionValue(argc, argv, i);
+            if (v != "png" && v != "svg" && v != "pdf") throw ArgumentError{"--format: '" + std::string(v) + "' is not one of png, svg, pdf"};
+            a.format = v;
+        } else if (option == "--out") {
+            a.out = optionValue(argc, argv, i);
+            if (a.out.empty()) throw ArgumentError{"--out: the path is empty"};
+        } else if (option == "--width") a.width = wholeNumber<int>(option, optionValue(argc, argv, i), 16, 20000);
+        else if (option == "--height") a.height = wholeNumber<int>(option, optionValue(argc, argv, i), 16, 20000);
+        else if (option == "--dpi") a.dpi = wholeNumber<int>(option, optionValue(argc, argv, i), 24, 2400);
+        else if (option == "--head") a.head = wholeNumber<Index>(option, optionValue(argc, argv, i), 1, 1 << 20);
+        else if (option == "--query") a.query = wholeNumber<Index>(option, optionValue(argc, argv, i), 0, 1 << 20);
+        else if (option == "--key") a.key = wholeNumber<Index>(option, optionValue(argc, argv, i), 0, 1 << 20);
+        else if (option == "--show") {
+            const std::string_view v = optionValue(argc, argv, i);
+            ui::ScoreKind kind;
+            if (!ui::scoreKindFromId(QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size())), kind))
+                throw ArgumentError{"--show: '" + std::string(v) + "' is not one of attention, scores, masked-scores"};
+            a.show = v;
+        } else if (option == "--colormap") {
+            const std::string_view v = optionValue(argc, argv, i);
+            ui::ColormapName name;
+            if (!ui::colormapFromId(QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size())), name))
+                throw ArgumentError{"--colormap: '" + std::string(v) + "' is not one of viridis, magma, cividis, greys, redblue"};
+            a.colormap = v;
+        } else if (option == "--color-range") a.colorRange = parseColorRange(optionValue(argc, argv, i));
+        else if (!parseSessionOption(a, argc, argv, i))
+            throw ArgumentError{"unknown argument '" + std::string(option) + "' (see qkv-studio figure --help)"};
+    }
+    if (a.list) return a;
+    if (a.figure.empty()) throw ArgumentError{"--figure: required (qkv-studio figure --list names them)"};
+    if (a.format.empty()) throw ArgumentError{"--format: required (png, svg or pdf)"};
+    if (a.out.empty()) throw ArgumentError{"--out: an output path is required"};
+    if (a.dpi && (a.width || a.height)) throw ArgumentError{"--dpi: give either --width/--height or --dpi, not both"};
+    return a;
+}
+
+// The figure's size: --width/--height (one of them keeps the default aspect ratio), or the
+// default size at --dpi, or the default size.
+ui::ExportSize sizeFor(const FigureArguments& a, const QSizeF& defaultSize)
+{
+    ui::ExportSize size{defaultSize, 1.0};
+    if (a.width && a.height) size.size = QSizeF(*a.width, *a.height);
+    else if (a.width) size.size = QSizeF(*a.width, std::round(*a.width * defaultSize.height() / defaultSize.width()));
+    else if (a.height) size.size = QSizeF(std::round(*a.height * defaultSize.width() / defaultSize.height()), *a.height);
+    if (a.dpi) size.pixelRatio = *a.dpi / 96.0;
+    return size;
+}
+
+// What the figure shows: the session's view, then the options given here. Throws
+// ArgumentError when the head or a position does not exist in `result`.
+ui::FigureOptions optionsFor(const FigureArguments& a, const Session& session, const Result& result)
+{
+    ui::FigureOptions o;
+    o.view = session.view;
+    const AttentionResult& r = result.attention;
+    if (a.head && *a.head > r.headCount())
+        throw ArgumentError{"--head: head " + std::to_string(*a.head) + " does not exist; heads are numbered 1 to " +
+                            std::to_string(r.headCount())};
+    if (a.query && *a.query >= r.queryCount())
+        throw ArgumentError{"--query: position " + std::to_string(*a.query) + " does not exist; query positions are 0 to " +
+                            std::to_string(r.queryCount() - 1)};
+    if (a.key && *a.key >= r.keyCount())
+        throw ArgumentError{"--key: position " + std::to_string(*a.key) + " does not exist; key positions are 0 to " +
+                            std::to_string(r.keyCount() - 1)};
+    o.head = a.head ? *a.head - 1 : std::clamp<Index>(session.view.head, 0, r.headCount() - 1);
+    o.query = a.query ? *a.query : std::clamp<Index>(session.view.query, 0, r.queryCount() - 1);
+    o.key = a.key ? *a.key : std::clamp<Index>(session.view.key, 0, r.keyCount() - 1);
+    if (a.show) {
+        o.view.show = *a.show;
+        // A new kind without a colormap: that kind's own (red-blue for scores).
+        if (!a.colormap) o.view.colormap = *a.show == "attention" ? "viridis" : "redblue";
+    }
+    if (a.colormap) o.view.colormap = *a.colormap;
+    if (a.colorRange) o.view.colorRange = *a.colorRange;
+    if (a.average) o.view.averageOfHeads = true;
+    o.headTitles = ui::headTitlesOf(session);
+    return o;
+}
+
+// Qt without a display and without the user's environment: the offscreen platform, chosen on
+// the command line of the application object (it wins over QT_QPA_PLATFORM). Messages Qt
+// prints for itself (missing XDG_RUNTIME_DIR, ...) are not this command's to report.
+void quietQtMessages(QtMsgType type, const QMessageLogContext&, const QString& message)
+{
+    if (type == QtCriticalMsg || type == QtFatalMsg) std::fprintf(stderr, "qkv-studio figure: Qt: %s\n", qPrintable(message));
+}
+
+}  // namespace
+
+const char* figureUsage()
+{
+    return "Usage: qkv-studio figure --figure NAME --format png|svg|pdf --out PATH [options]\n"
+           "       qkv-studio figure --list\n"
+           "\n"
+           "Draws one of the app's figures from a session without a display (no Qt environment\n"
+           "variable needed): the same drawing as the app's File > Export Figure.\n"
+           "\n"
+           "  --list                     print every figure's name, one per line\n"
+           "  --figure NAME              the figure to draw (see --list and docs/figures.md)\n"
+           "  --format png|svg|pdf       PNG image, SVG drawing (text kept as text) or one-page PDF\n"
+           "  --out PATH                 written atomically; nothing is left there on failure\n"
+           "  --width W --height H       the size in pixels (SVG, PDF: in 1/96 inch); one of the\n"
+           "                             two keeps the figure's default aspect ratio\n"
+           "  --dpi D                    the default size at D dots per inch: a PNG of\n"
+           "                             default x D/96 pixels (vector formats are unchanged)\n"
+           "  --head N                   the head, numbered from 1 (default: the session's, else 1)\n"
+           "  --query N                  the query token's position, from 0 (default: the session's,\n"
+           "                             else 0)\n"
+           "  --key N                    the key token's position, from 0 (step by step)\n"
+           "  --show KIND                what the heads figures show: attention, scores (scaled\n"
+           "                             scores q·k/sqrt(d_k) before the mask), masked-scores\n"
+           "  --colormap NAME            viridis, magma, cividis, greys, redblue\n"
+           "  --color-range RANGE        auto (0 to the 99th percentile of the weights), unit\n"
+           "                             (0 to 1) or LOW:HIGH\n"
+           "  --average                  add the average of the heads to the heads grid\n"
+           "  --pinned FILE              a session (.qkv.json) for the compare figure: it shows\n"
+           "                             pinned - this session's attention, head by head\n"
+           "\n"
+           "The session: --session FILE (a .qkv.json the app saved, with its view: head, colormap,\n"
+           "colour range, ...) and/or any option of qkv-studio export that describes one (--source,\n"
+           "--target, --mode, --d-model, --heads, --weights, --preset, ...; see qkv-studio export\n"
+           "--help). Without them, the built-in example.\n"
+           "\n"
+           "Exit status: 0 written, 1 a file could not be read, computed, drawn or written, 2 bad\n"
+           "argument.\n";
+}
+
+int runFigureCommand(int argc, char** argv)
+{
+    for (int i = 2; i < argc; ++i) {
+        if (std::string_view(argv[i]) == "--help" || std::string_view(argv[i]) == "-h") {
+            std::fputs(figureUsage(), stdout);
+            return 0;
+        }
+    }
+    FigureArguments args;
+    Session session;
+    const ui::Figure* figure = nullptr;
+    try {
+        args = parseFigureArguments(argc, argv);
+        if (args.list) {
+            for (const ui::Figure& f : ui::allFigures()) std::printf("%s\n", qPrintable(f.name));
+            return 0;
+        }
+        figure = ui::findFigure(QString::fromStdString(args.figure));
+        if (!figure) throw ArgumentError{"--figure: '" + args.figure + "' is not a figure (qkv-studio figure --list names them)"};
+        session = sessionFromArguments(args);
+    } catch (const ArgumentError& error) {
+        return fail(2, error.message);
+    } catch (const ReadError& error) {
+        return fail(1, error.message);
+    }
+    if (const std::string problem = configurationProblem(session); !problem.empty()) return fail(2, problem);
+    const Expected<std::shared_ptr<const Result>> result = compute(session.config, session.inputs());
+    if (!result) return fail(1, result.error());
+
+    ui::FigureInput input;
+    input.result = *result;
+    if (args.pinned) {
+        // The compare figure's pinned result: another session, computed the same way.
+        Expected<Session> pinned = readSession(*args.pinned);
+        if (!pinned) return fail(1, pinned.error());
+        Expected<std::shared_ptr<const Result>> pinnedResult = compute(pinned->config, pinned->inputs());
+        if (!pinnedResult) return fail(1, *args.pinned + ": " + pinnedResult.error());
+        input.pinned = *pinnedResult;
+    }
+    try {
+        input.options = optionsFor(args, session, **result);
+    } catch (const ArgumentError& error) {
+        return fail(2, error.message);
+    }
+
+    qInstallMessageHandler(&quietQtMessages);
+    int qtArgc = 3;
+    char program[] = "qkv-studio", platformOption[] = "-platform", offscreen[] = "offscreen";
+    char* qtArgv[] = {program, platformOption, offscreen, nullptr};
+    const QGuiApplication application(qtArgc, qtArgv);
+    // Without fonts Qt draws every string as boxes and says nothing (design.md section 5).
+    if (QFontDatabase::families().isEmpty())
+        return fail(1, "no fonts are installed, text would be drawn as boxes: install fonts-dejavu-core "
+                       "(scripts/install-dependencies.sh)");
+
+    ui::FigureFormat format = ui::FigureFormat::Png;
+    ui::figureFormatFromName(QString::fromStdString(args.format), format);
+    const QString error = ui::writeFigure(*figure, input, QString::fromStdString(args.out), format,
+                                          sizeFor(args, figure->defaultSize));
+    if (!error.isEmpty()) return fail(1, error.toStdString());
+    return 0;
+}
+
+}  // namespace qkv::app

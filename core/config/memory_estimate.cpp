@@ -1,0 +1,95 @@
+#include "core/config/memory_estimate.hpp"
+
+#include <algorithm>
+
+namespace qkv {
+
+namespace {
+
+constexpr std::size_t kFloat = sizeof(float);
+constexpr std::size_t kDouble = sizeof(double);
+// Code, shared libraries (Qt is linked even when the export never starts it), the heap's own
+// bookkeeping and Eigen's GEMM blocks: 20 MiB measured for the smallest export, plus room.
+constexpr std::size_t kProgramBytes = std::size_t{24} << 20;
+
+std::size_t count(Index value) { return static_cast<std::size_t>(std::max<Index>(value, 0)); }
+
+}  // namespace
+
+std::size_t factoredAnalysisBytes(Index d_model, Index d_k, Index sampledQueries, Index sampledKeys)
+{
+    const std::size_t d = count(d_model), dk = count(d_k), sq = count(sampledQueries), sk = count(sampledKeys);
+    // Equivalence check (factored_matrix.cpp, scoresBothWays): X_q, X_kv sampled in double, the
+    // dense d x d W_i, X_q W_i, both score matrices, and the thin products X W_i^Q, X W_i^K.
+    return kDouble * ((sq + sk) * d + d * d + sq * d + 2 * sq * sk + (sq + sk) * dk);
+}
+
+std::size_t spectrumBytes(Index d_model, Index d_k)
+{
+    const std::size_t d = count(d_model), dk = count(d_k), m = std::min(d, dk);
+    // Equations (2), (3) of factored_matrix.cpp: while the second QR is built, a column-major
+    // copy of W_i^K beside both QR factorisations (3 d d_k); then both factorisations, R_L and
+    // R_R (2 m d_k), the middle R_L R_R^T (m^2), and Eigen's BDCSVD: its scaled copy, the
+    // bidiagonalisation's Householder vectors, its (m+1) x m work matrix, and the dense
+    // bidiagonal it copies from (4 m^2).
+    return kDouble * std::max(3 * d * dk, 2 * d * dk + 2 * m * dk + m * m + 4 * m * m);
+}
+
+std::size_t headStatisticsBytes(Index queryTokens, Index keyTokens, Index d_model, Index d_k)
+{
+    const std::size_t nq = count(queryTokens), nk = count(keyTokens), d = count(d_model), dk = count(d_k);
+    // The PCA of [Q_i; K_i]: its (n_q + n_k) x d_k working copy and a d_k x d_k covariance in
+    // double; the effect of ablating the head: one n_q x d output in float.
+    return kDouble * ((nq + nk) * dk + dk * dk) + kFloat * nq * d;
+}
+
+MemoryEstimate estimateMemory(const Config& config, Index queryTokens, Index keyTokens,
+                              const SentenceOverrides& overrides, const AnalysisPlan& plan)
+{
+    const std::size_t nq = count(queryTokens), nk = count(keyTokens), d = count(config.d_model);
+    const std::size_t h = count(config.headCount), dk = count(config.d_k());
+    const std::size_t kv = count(config.g()) * dk;  // width of K and V
+    const bool rotary = isRotary(config.positional);
+
+    MemoryEstimate e;
+    e.program = kProgramBytes;
+    // X_q and X_kv; user embeddings stay with the caller too (the export keeps them to the end).
+    std::size_t userRows = 0;
+    if (config.needsSource() && overrides.sourceRows >= 0) userRows += count(overrides.sourceRows);
+    if (config.needsTarget() && overrides.targetRows >= 0) userRows += count(overrides.targetRows);
+    e.inputs = kFloat * (nq + nk + userRows) * d;
+    // W^Q, W^O (d x d), W^K, W^V (d x kv), biases; a copy each for head presets and for scales.
+    const std::size_t oneSet = kFloat * (2 * d * d + 2 * d * kv + (config.withBias ? 2 * d + 2 * kv : 0));
+    const std::size_t copies = 1 + (config.presets.empty() ? 0 : 1) + (config.scales == ProjectionScales{} ? 0 : 1);
+    e.weights = copies * oneSet;
+    e.projections = kFloat * (nq * d + 2 * nk * kv + (rotary ? nq * d + nk * kv : 0));
+    e.maps = kFloat * 2 * h * nq * nk;
+    e.outputs = kFloat * 2 * nq * d;
+
+    // compute(): each sentence the mode reads is embedded (or copied from the user's matrix)
+    // before X_q and X_kv are copied from it; in cross mode those are two sentences. One head's
+    // Q_i / sqrt(d_k) at a time.
+    const std::size_t sentenceRows = config.mode == AttentionMode::Cross ? nq + nk : nq;
+    e.computeScratch = kFloat * (sentenceRows * d + nq * dk);
+
+    if (plan.factored || plan.spectrum || plan.headStatistics) {
+        const Index sq = std::min<Index>(queryTokens, plan.equivalenceSampleRows);
+        const Index sk = std::min<Index>(keyTokens, plan.equivalenceSampleRows);
+        // One head at a time: W_i^Q, W_i^K in double and the sampled rows (float) stay while
+        // the equivalence check and then the spectrum run.
+        std::size_t factoredPhase = 0;
+        if (plan.factored || plan.spectrum) {
+            const std::size_t factors = kDouble * 2 * d * dk + kFloat * count(sq + sk) * d;
+            factoredPhase = factors + std::max(plan.factored ? factoredAnalysisBytes(config.d_model, config.d_k(), sq, sk) : 0,
+                                               plan.spectrum ? spectrumBytes(config.d_model, config.d_k()) : 0);
+        }
+        const std::size_t statisticsPhase =
+            plan.headStatistics ? headStatisticsBytes(queryTokens, keyTokens, config.d_model, config.d_k()) : 0;
+        // Per-head statistics kept for the document: four n_q vectors per head, in double.
+        const std::size_t kept = plan.headStatistics ? kDouble * 4 * h * nq : 0;
+        e.analysis = std::max(factoredPhase, statisticsPhase) + kept;
+    }
+    return e;
+}
+
+}  // namespace qkv

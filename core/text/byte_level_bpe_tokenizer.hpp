@@ -1,0 +1,32 @@
+#pragma once
+// GPT-2's tokenizer: pre-tokenization (gpt2_pretokenizer.hpp), each piece's UTF-8 bytes written
+// as byte symbols, then BPE merges by rank inside each piece (openai/gpt-2 encoder.py bpe()).
+// GPT-2 adds no special tokens around the text.
+
+#include <string>
+#include <string_view>
+
+#include "core/common/expected.hpp"
+#include "core/text/byte_level_bpe_vocab.hpp"
+#include "core/text/subword_tokens.hpp"
+
+namespace qkv {
+
+struct ByteLevelBpeOptions {
+    bool keepTypedSpecialTokens = true;  // "<|endoftext|>" typed in the text is that token
+};
+
+// The tokens of `text`. Malformed UTF-8 bytes are read as U+FFFD (its three bytes go to the
+// BPE). Each token keeps its vocabulary piece ("Ġcat") and shows as text (displayPiece); its
+// span covers the characters its bytes belong to. Fails when the text is larger than
+// limits::maxSentenceBytes or gives more than limits::maxTokens tokens (never truncated).
+Expected<SubwordTokenization> byteLevelBpeTokenize(const ByteLevelBpe& bpe, std::string_view text,
+                                                   const ByteLevelBpeOptions& options = {});
+
+// What a chip shows for a piece of byte symbols: the bytes decoded as UTF-8, a space shown as
+// "·" (U+00B7), a newline as "↵" and a tab as "→"; other control bytes, and bytes of a character
+// split across tokens, as "<0xF0>" (the notation of byte-fallback tokenizers). A piece that is
+// not made of byte symbols (a special token) shows as itself.
+std::string displayPiece(std::string_view piece);
+
+}  // namespace qkv

@@ -1,0 +1,127 @@
+#include "core/text/subword_tokenizer.hpp"
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "core/text/regular_file.hpp"
+#include "core/text/vocabulary_files.hpp"
+
+namespace qkv {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool pathExists(const fs::path& path)
+{
+    std::error_code ec;
+    return fs::exists(path, ec);
+}
+
+// True when some token outside [brackets] has an ASCII or Latin-1 upper-case letter.
+bool hasUpperCaseTokens(const WordPieceVocab& vocab)
+{
+    for (const std::string& token : vocab.tokens) {
+        if (token.starts_with('[') && token.ends_with(']')) continue;
+        for (std::size_t i = 0; i < token.size(); ++i) {
+            const auto c = static_cast<unsigned char>(token[i]);
+            if (c >= 'A' && c <= 'Z') return true;
+            // U+00C0..U+00DE (less U+00D7) are C3 80..C3 9E in UTF-8.
+            if (c == 0xC3 && i + 1 < token.size()) {
+                const auto next = static_cast<unsigned char>(token[i + 1]);
+                if (next >= 0x80 && next <= 0x9E && next != 0x97) return true;
+            }
+        }
+    }
+    return false;
+}
+
+// Reads the WordPiece switches from tokenizer_config.json.
+Status readTokenizerConfig(const std::string& path, WordPieceOptions& options)
+{
+    auto text = readRegularFile(path, limits::maxTokenizerFileBytes, "a tokenizer configuration");
+    if (!text) return Error{text.error()};
+    const nlohmann::json config = nlohmann::json::parse(*text, nullptr, false);
+    if (config.is_discarded() || !config.is_object()) return Error{path + ": is not a JSON object"};
+    const auto flag = [&](const char* key, bool& into) -> Status {
+        const auto it = config.find(key);
+        if (it == config.end() || it->is_null()) return {};
+        if (!it->is_boolean()) return Error{path + ": \"" + key + "\" must be true or false"};
+        into = it->get<bool>();
+        return {};
+    };
+    if (Status s = flag("do_lower_case", options.lowerCase); !s) return s;
+    if (Status s = flag("tokenize_chinese_chars", options.splitCjkIdeographs); !s) return s;
+    if (const auto it = config.find("strip_accents"); it != config.end() && !it->is_null()) {
+        if (!it->is_boolean()) return Error{path + ": \"strip_accents\" must be true, false or null"};
+        options.stripAccents = it->get<bool>();
+    }
+    return {};
+}
+
+Expected<SubwordTokenizer> loadWordPiece(const fs::path& folder)
+{
+    const fs::path vocabPath = folder / "vocab.txt";
+    auto vocab = loadWordPieceVocab(vocabPath.string());
+    if (!vocab) return Error{vocab.error()};
+    WordPieceOptions options;
+    std::string casing;
+    const fs::path configPath = folder / "tokenizer_config.json";
+    if (pathExists(configPath)) {
+        if (Status s = readTokenizerConfig(configPath.string(), options); !s) return Error{s.error()};
+        casing = options.lowerCase ? "lower-cased (tokenizer_config.json)" : "cased (tokenizer_config.json)";
+    } else {
+        options.lowerCase = !hasUpperCaseTokens(*vocab);
+        casing = options.lowerCase ? "lower-cased (guessed: the vocabulary has no capitals)"
+                                   : "cased (guessed: the vocabulary has capitals)";
+    }
+    const std::size_t size = vocab->tokens.size();
+    SubwordTokenizer tokenizer(WordPieceTokenizer{std::move(*vocab), options});
+    tokenizer.setDescription("WordPiece, " + std::to_string(size) + " tokens, " + casing);
+    return tokenizer;
+}
+
+}  // namespace
+
+Expected<SubwordTokenization> SubwordTokenizer::encode(std::string_view text) const
+{
+    if (const auto* w = wordPiece()) return wordPieceTokenize(w->vocab, text, w->options);
+    const auto* b = byteLevelBpe();
+    return byteLevelBpeTokenize(b->bpe, text, b->options);
+}
+
+std::size_t SubwordTokenizer::vocabularySize() const
+{
+    if (const auto* w = wordPiece()) return w->vocab.tokens.size();
+    return byteLevelBpe()->bpe.idCount;
+}
+
+bool hasSubwordTokenizerFiles(const std::string& folder)
+{
+    const fs::path dir(folder);
+    return pathExists(dir / "vocab.txt") || pathExists(dir / "vocab.json") || pathExists(dir / "merges.txt");
+}
+
+Expected<SubwordTokenizer> loadSubwordTokenizer(const std::string& folder)
+{
+    const fs::path dir(folder);
+    const bool json = pathExists(dir / "vocab.json");
+    const bool merges = pathExists(dir / "merges.txt");
+    if (json || merges) {
+        if (!json) return Error{folder + ": has merges.txt but no vocab.json beside it"};
+        if (!merges) return Error{folder + ": has vocab.json but no merges.txt beside it"};
+        auto bpe = loadByteLevelBpe((dir / "vocab.json").string(), (dir / "merges.txt").string());
+        if (!bpe) return Error{bpe.error()};
+        const std::string description = "byte-level BPE, " + std::to_string(bpe->ids.size()) + " tokens, " +
+                                        std::to_string(bpe->mergeLines) + " merges";
+        SubwordTokenizer tokenizer(ByteLevelBpeTokenizer{std::move(*bpe), {}});
+        tokenizer.setDescription(description);
+        return tokenizer;
+    }
+    if (pathExists(dir / "vocab.txt")) return loadWordPiece(dir);
+    return Error{folder + ": has no tokenizer files (vocab.txt for WordPiece, or vocab.json and merges.txt "
+                          "for byte-level BPE)"};
+}
+
+}  // namespace qkv

@@ -1,0 +1,68 @@
+// The export's limits (issue 10, section 2): a configuration whose estimated peak exceeds the
+// limit is refused before anything is allocated, naming the option; the spectrum of W_i is
+// bounded at large d_k unless asked for, and the JSON says so.
+
+#include <gtest/gtest.h>
+
+#include "cli/cli_support.hpp"
+
+namespace qkv {
+namespace {
+
+using testing::CommandRun;
+using testing::ExportCli;
+using testing::readJson;
+using testing::run;
+
+std::string words(int count)
+{
+    std::string text;
+    for (int i = 0; i < count; ++i) text += "w" + std::to_string(i) + " ";
+    return text;
+}
+
+TEST_F(ExportCli, AConfigurationOverTheMemoryLimitIsRefusedBeforeComputing)
+{
+    // 4096 tokens, d_model 4096, h 16 fits (2.9 GiB estimated, 2.88 GiB measured); a scaled copy
+    // of the weights does not.
+    const CommandRun r = run({"export", "--mode", "self", "--source", words(4096), "--d-model", "4096", "--heads", "16",
+                              "--scale-v", "2", "--format", "json", "--out", path("a.json")});
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_EQ(r.output.rfind("qkv-studio export: --source: This configuration needs about 3.", 0), 0u) << r.output;
+    EXPECT_NE(r.output.find("GiB at its peak"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("the limit is 3 GiB"), std::string::npos) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(path("a.json")));
+}
+
+TEST_F(ExportCli, TheSpectrumIsSkippedAboveTheBoundUnlessAskedFor)
+{
+    // d_k = 1032 > 1024: null fields and the reason; the equivalence check still runs.
+    const std::vector<std::string> wide{"export", "--mode", "self", "--source", "a b c", "--d-model", "1032",
+                                        "--heads", "1", "--format", "json"};
+    std::vector<std::string> arguments = wide;
+    arguments.insert(arguments.end(), {"--out", path("skipped.json")});
+    CommandRun r = run(arguments);
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json skipped = readJson(path("skipped.json")).at("heads")[0].at("factored");
+    for (const char* field : {"singular_values", "rank", "rank_tolerance", "frobenius_norm"})
+        EXPECT_TRUE(skipped.at(field).is_null()) << field;
+    EXPECT_NE(skipped.at("spectrum_skipped").get<std::string>().find("d_k = 1032 is above 1024"), std::string::npos);
+    EXPECT_LT(skipped.at("equivalence_error").get<double>(), 1e-5);
+
+    arguments = wide;
+    arguments.insert(arguments.end(), {"--spectrum", "--out", path("full.json")});
+    r = run(arguments);
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json full = readJson(path("full.json")).at("heads")[0].at("factored");
+    EXPECT_EQ(full.at("singular_values").size(), 1032u);
+    EXPECT_EQ(full.at("rank"), 1032);
+    EXPECT_EQ(full.count("spectrum_skipped"), 0u);
+
+    // At the bound and below, as before: computed without asking.
+    r = run({"export", "--d-model", "1024", "--heads", "1", "--format", "json", "--out", path("bound.json")});
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_EQ(readJson(path("bound.json")).at("heads")[0].at("factored").at("singular_values").size(), 1024u);
+}
+
+}  // namespace
+}  // namespace qkv

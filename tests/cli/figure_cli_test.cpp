@@ -1,0 +1,231 @@
+// Runs `qkv-studio figure` as a script or a Makefile would: no display, no Qt environment
+// variable, files checked on disk (issue 9, section 3).
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "cli/cli_support.hpp"
+
+namespace qkv {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::CommandRun;
+
+// What a user has in a terminal with no display: neither DISPLAY nor WAYLAND_DISPLAY nor any
+// Qt variable (ctest may run us with QT_QPA_PLATFORM=offscreen: the command must not need it).
+const std::string kNoDisplay = "env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM";
+
+CommandRun figure(const std::vector<std::string>& arguments, const std::string& environment = kNoDisplay)
+{
+    std::vector<std::string> all = {"figure"};
+    all.insert(all.end(), arguments.begin(), arguments.end());
+    return testing::run(all, environment);
+}
+
+std::string readFile(const std::string& path)
+{
+    std::ifstream file(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+}
+
+// Width and height from a PNG's IHDR chunk (big-endian, bytes 16 to 23).
+std::pair<std::uint32_t, std::uint32_t> pngSize(const std::string& bytes)
+{
+    const auto at = [&](std::size_t i) {
+        return static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i])) << 24 |
+               static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i + 1])) << 16 |
+               static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i + 2])) << 8 |
+               static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i + 3]));
+    };
+    if (bytes.size() < 24 || bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0 || bytes.compare(12, 4, "IHDR") != 0) return {0, 0};
+    return {at(16), at(20)};
+}
+
+std::vector<std::string> lines(const std::string& text)
+{
+    std::vector<std::string> out;
+    std::istringstream stream(text);
+    for (std::string line; std::getline(stream, line);) out.push_back(line);
+    return out;
+}
+
+class FigureCli : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        directory_ = fs::temp_directory_path() /
+                     ("qkv_figure_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+        fs::remove_all(directory_);
+        fs::create_directories(directory_);
+    }
+    void TearDown() override { fs::remove_all(directory_); }
+    std::string path(const std::string& name) const { return (directory_ / name).string(); }
+    bool folderEmpty() const { return fs::is_empty(directory_); }
+
+    fs::path directory_;
+};
+
+TEST_F(FigureCli, ListsEveryFigureOnePerLine)
+{
+    const CommandRun listed = figure({"--list"});
+    ASSERT_EQ(listed.status, 0) << listed.output;
+    const std::vector<std::string> names = lines(listed.output);
+    for (const char* name : {"heads", "head", "steps", "factored", "factor-product", "spectrum", "fused-layout",
+                             "equivalence", "comparison", "score-path", "layer-parameters", "parameters-vs-h",
+                             "score-flops"})
+        EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
+    for (const std::string& name : names) EXPECT_EQ(name.find(' '), std::string::npos) << name;
+}
+
+TEST_F(FigureCli, EveryFigureInEveryFormatWithoutADisplay)
+{
+    const std::vector<std::string> names = lines(figure({"--list"}).output);
+    ASSERT_FALSE(names.empty());
+    // The compare figure subtracts a pinned session's attention: another seed, the same shapes.
+    const std::string pinned = path("pinned.qkv.json");
+    ASSERT_EQ(testing::run({"export", "--format", "session", "--out", pinned, "--seed", "8"}).status, 0);
+    const CommandRun unpinned = figure({"--figure", "compare", "--format", "png", "--out", path("unpinned.png")});
+    EXPECT_EQ(unpinned.status, 1);
+    EXPECT_NE(unpinned.output.find("Nothing is pinned"), std::string::npos) << unpinned.output;
+    EXPECT_FALSE(fs::exists(path("unpinned.png")));
+    for (const std::string& name : names) {
+        const std::string png = path(name + ".png"), svg = path(name + ".svg"), pdf = path(name + ".pdf");
+        const auto drawFigure = [&](std::vector<std::string> arguments) {
+            if (name == "compare") arguments.insert(arguments.end(), {"--pinned", pinned});
+            return figure(arguments);
+        };
+        const CommandRun a = drawFigure({"--figure", name, "--format", "png", "--out", png, "--width", "1000", "--height", "700"});
+        ASSERT_EQ(a.status, 0) << name << ": " << a.output;
+        EXPECT_EQ(a.output, "") << name;  // quiet on success
+        EXPECT_EQ(pngSize(readFile(png)), (std::pair<std::uint32_t, std::uint32_t>{1000, 700})) << name;
+        const CommandRun b = drawFigure({"--figure", name, "--format", "svg", "--out", svg});
+        ASSERT_EQ(b.status, 0) << name << ": " << b.output;
+        const std::string svgText = readFile(svg);
+        EXPECT_NE(svgText.find("<svg"), std::string::npos) << name;
+        EXPECT_NE(svgText.find("<text"), std::string::npos) << name;  // text stays text
+        EXPECT_NE(svgText.find("viewBox="), std::string::npos) << name;
+        const CommandRun c = drawFigure({"--figure", name, "--format", "pdf", "--out", pdf});
+        ASSERT_EQ(c.status, 0) << name << ": " << c.output;
+        const std::string pdfBytes = readFile(pdf);
+        EXPECT_EQ(pdfBytes.compare(0, 5, "%PDF-"), 0) << name;
+    }
+}
+
+TEST_F(FigureCli, SizeAndDpiAndTheSessionsOptions)
+{
+    // --dpi: the default size (1400 x 900 for the heads grid) at 192 dpi.
+    ASSERT_EQ(figure({"--figure", "heads", "--format", "png", "--out", path("a.png"), "--dpi", "192"}).status, 0);
+    EXPECT_EQ(pngSize(readFile(path("a.png"))), (std::pair<std::uint32_t, std::uint32_t>{2800, 1800}));
+    // One side keeps the default aspect ratio.
+    ASSERT_EQ(figure({"--figure", "heads", "--format", "png", "--out", path("b.png"), "--width", "700"}).status, 0);
+    EXPECT_EQ(pngSize(readFile(path("b.png"))), (std::pair<std::uint32_t, std::uint32_t>{700, 450}));
+    // The export command's options describe the session; heads from 1, positions from 0.
+    const CommandRun steps = figure({"--figure", "steps", "--format", "svg", "--out", path("steps.svg"), "--mode", "self",
+                                     "--source", "a b c d", "--heads", "2", "--d-model", "16", "--head", "2", "--query",
+                                     "3", "--key", "0"});
+    ASSERT_EQ(steps.status, 0) << steps.output;
+    const std::string svg = readFile(path("steps.svg"));
+    EXPECT_NE(svg.find("Head 2"), std::string::npos);
+    EXPECT_NE(svg.find("query «d» (position 3)"), std::string::npos);
+    // A preset names its heads.
+    ASSERT_EQ(figure({"--figure", "heads", "--format", "svg", "--out", path("presets.svg"), "--preset", "2=same-token"}).status, 0);
+    EXPECT_NE(readFile(path("presets.svg")).find("Head 2 · same token"), std::string::npos);
+    // --show and --color-range reach the colour bar.
+    ASSERT_EQ(figure({"--figure", "head", "--format", "svg", "--out", path("scores.svg"), "--show", "scores"}).status, 0);
+    EXPECT_NE(readFile(path("scores.svg")).find("scaled score q·k/√d_k"), std::string::npos);
+    ASSERT_EQ(figure({"--figure", "heads", "--format", "svg", "--out", path("fixed.svg"), "--color-range", "0:0.25"}).status, 0);
+    EXPECT_NE(readFile(path("fixed.svg")).find("fixed scale 0 to 0.25"), std::string::npos);
+}
+
+TEST_F(FigureCli, IgnoresAQtPlatformTheUserCannotUse)
+{
+    // No display and a platform that needs one: the command still draws offscreen.
+    const CommandRun drawn =
+        figure({"--figure", "spectrum", "--format", "png", "--out", path("s.png")}, kNoDisplay + " QT_QPA_PLATFORM=xcb");
+    EXPECT_EQ(drawn.status, 0) << drawn.output;
+    EXPECT_TRUE(fs::exists(path("s.png")));
+}
+
+TEST_F(FigureCli, BadArgumentsExitTwoNamingTheOption)
+{
+    const std::string out = path("x.png");
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"--format", "png", "--out", out}, "--figure"},
+        {{"--figure", "heads", "--out", out}, "--format"},
+        {{"--figure", "heads", "--format", "png"}, "--out"},
+        {{"--figure", "nope", "--format", "png", "--out", out}, "--figure"},
+        {{"--figure", "heads", "--format", "bmp", "--out", out}, "--format"},
+        {{"--figure", "heads", "--format", "png", "--out", out, "--width", "wide"}, "--width"},
+        {{"--figure", "heads", "--format", "png", "--out", out, "--height", "0"}, "--height"},
+        {{"--figure", "heads", "--format", "png", "--out", out, "--dpi", "300", "--width", "100"}, "--dpi"},
+        {{"--figure", "heads", "--format", "png", "--out", out, "--head", "0"}, "--head"},
+        {{"--figure", "heads", "--format", "png", "--out", out, "--head", "9"}, "--head"},
+        {{"--figure", "steps", "--format", "png", "--out", out, "--query", "99"}, "--query"},
+        {{"--figure", "steps", "--format", "png", "--out", out, "--key", "-1"}, "--key"},
+        {{"--figure", "heads", "--format", "png", "--out", out, "--heads", "5"}, "--heads"},
+        {{"--figure", "heads", "--format", "png", "--out", out, "--show", "raw"}, "--show"},
+        {{"--figure", "heads", "--format", "png", "--out", out, "--colormap", "jet"}, "--colormap"},
+        {{"--figure", "heads", "--format", "png", "--out", out, "--color-range", "1:0"}, "--color-range"},
+        {{"--figure", "heads", "--format", "png", "--out", out, "--frobnicate"}, "--frobnicate"},
+        {{"--figure", "heads", "--format", "png", "--out", out, "--mode"}, "--mode"},
+    };
+    for (const auto& [arguments, option] : cases) {
+        const CommandRun r = figure(arguments);
+        EXPECT_EQ(r.status, 2) << option << ": " << r.output;
+        EXPECT_NE(r.output.find(option), std::string::npos) << r.output;
+        EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << "one line: " << r.output;
+    }
+    EXPECT_TRUE(folderEmpty());
+}
+
+TEST_F(FigureCli, FailuresExitOneAndLeaveNothingAtOut)
+{
+    // An unreadable session.
+    std::ofstream(path("broken.qkv.json")) << "{ not json";
+    CommandRun r = figure({"--figure", "heads", "--format", "png", "--out", path("a.png"), "--session", path("broken.qkv.json")});
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_NE(r.output.find("broken.qkv.json"), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(path("a.png")));
+    // A folder that does not exist.
+    r = figure({"--figure", "heads", "--format", "svg", "--out", path("missing/a.svg")});
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_FALSE(fs::exists(path("missing")));
+    // A FIFO is refused, not replaced (and never blocks).
+    ASSERT_EQ(::mkfifo(path("pipe.pdf").c_str(), 0600), 0);
+    r = figure({"--figure", "heads", "--format", "pdf", "--out", path("pipe.pdf")});
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_TRUE(fs::is_fifo(path("pipe.pdf")));
+    // A PNG too large to hold.
+    r = figure({"--figure", "heads", "--format", "png", "--out", path("huge.png"), "--width", "20000", "--height", "20000",
+                "--dpi", "2400"});
+    EXPECT_EQ(r.status, 2) << r.output;  // --dpi with a size: an argument error
+    r = figure({"--figure", "factored", "--format", "png", "--out", path("huge.png"), "--dpi", "2400"});
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_FALSE(fs::exists(path("huge.png")));
+    // An existing file is kept when the new figure cannot be written.
+    std::ofstream(path("keep.png")) << "old";
+    r = figure({"--figure", "heads", "--format", "png", "--out", path("keep.png"), "--session", path("broken.qkv.json")});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(readFile(path("keep.png")), "old");
+}
+
+TEST_F(FigureCli, HelpNamesTheConventions)
+{
+    const CommandRun help = figure({"--help"});
+    EXPECT_EQ(help.status, 0);
+    EXPECT_NE(help.output.find("numbered from 1"), std::string::npos);
+    EXPECT_NE(help.output.find("position, from 0"), std::string::npos);
+    EXPECT_NE(help.output.find("--list"), std::string::npos);
+    EXPECT_NE(testing::run({"--help"}).output.find("qkv-studio figure"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace qkv

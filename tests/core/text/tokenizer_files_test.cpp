@@ -1,0 +1,148 @@
+// Reading tokenizer files from disk: regular files only (a FIFO or a device is refused at once,
+// never read or waited on), size caps, and finding a model's tokenizer beside its checkpoint.
+
+#include <chrono>
+#include <filesystem>
+#include <future>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include "core/io/io_test_support.hpp"
+#include "core/text/regular_file.hpp"
+#include "core/text/subword_tokenizer.hpp"
+#include "tokenizer_test_support.hpp"
+
+namespace qkv {
+namespace {
+
+using testing::ScratchDir;
+using testing::readText;
+using testing::tokenizerFixture;
+
+void writeText(const std::string& path, const std::string& text)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+}
+
+TEST(RegularFile, AFifoIsRefusedWithoutBlocking)
+{
+    ScratchDir dir;
+    const std::string fifo = dir.file("vocab.txt");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    auto pending = std::async(std::launch::async, [&] { return readRegularFile(fifo, 1 << 20, "a vocabulary"); });
+    if (pending.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
+        ADD_FAILURE() << "reading a FIFO blocked";
+        const int writer = ::open(fifo.c_str(), O_WRONLY);  // lets the blocked reader see the end
+        if (writer >= 0) ::close(writer);
+    }
+    auto result = pending.get();
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.error(), fifo + ": is a FIFO (named pipe), not a regular file");
+    // The loaders go through the same check.
+    auto vocab = loadWordPieceVocab(fifo);
+    ASSERT_FALSE(vocab.ok());
+    EXPECT_NE(vocab.error().find("not a regular file"), std::string::npos);
+}
+
+TEST(RegularFile, DevicesFoldersAndMissingFilesAreRefused)
+{
+    for (const char* device : {"/dev/zero", "/dev/null", "/dev/urandom"}) {
+        if (!std::filesystem::exists(device)) continue;
+        auto result = readRegularFile(device, 1 << 20, "a vocabulary");
+        ASSERT_FALSE(result.ok()) << device;
+        EXPECT_NE(result.error().find("not a regular file"), std::string::npos) << result.error();
+    }
+    ScratchDir dir;
+    EXPECT_NE(readRegularFile(dir.file(""), 10, "x").error().find("is a folder"), std::string::npos);
+    EXPECT_EQ(readRegularFile(dir.file("missing.txt"), 10, "x").error(), dir.file("missing.txt") + ": does not exist");
+    EXPECT_FALSE(readRegularFile("", 10, "a vocabulary").ok());
+}
+
+TEST(RegularFile, SizeCapIsStatedInTheMessage)
+{
+    ScratchDir dir;
+    writeText(dir.file("big.txt"), std::string(101, 'x'));
+    auto result = readRegularFile(dir.file("big.txt"), 100, "a vocabulary");
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.error(), dir.file("big.txt") + ": is too large for a vocabulary (101 bytes; the limit is 100)");
+    auto fits = readRegularFile(dir.file("big.txt"), 101, "a vocabulary");
+    ASSERT_TRUE(fits.ok());
+    EXPECT_EQ(fits->size(), 101u);
+    // A symbolic link to a regular file is read.
+    std::filesystem::create_symlink(dir.file("big.txt"), dir.file("link.txt"));
+    EXPECT_TRUE(readRegularFile(dir.file("link.txt"), 101, "a vocabulary").ok());
+}
+
+TEST(SubwordTokenizerFolder, FindsWordPieceAndReadsItsCasing)
+{
+    ScratchDir dir;
+    EXPECT_FALSE(hasSubwordTokenizerFiles(dir.file("")));
+    auto none = loadSubwordTokenizer(dir.file(""));
+    ASSERT_FALSE(none.ok());
+    EXPECT_NE(none.error().find("no tokenizer files"), std::string::npos);
+
+    // The fixture vocabulary has capitalised tokens: guessed cased.
+    writeText(dir.file("vocab.txt"), readText(tokenizerFixture("wordpiece_vocab.txt")));
+    EXPECT_TRUE(hasSubwordTokenizerFiles(dir.file("")));
+    auto guessed = loadSubwordTokenizer(dir.file(""));
+    ASSERT_TRUE(guessed.ok()) << guessed.error();
+    ASSERT_TRUE(guessed->isWordPiece());
+    EXPECT_FALSE(guessed->wordPiece()->options.lowerCase);
+    EXPECT_NE(guessed->description().find("guessed"), std::string::npos);
+    EXPECT_EQ(guessed->vocabularySize(), 201u);
+
+    writeText(dir.file("tokenizer_config.json"), R"({"do_lower_case": true, "strip_accents": null, "model_max_length": 512})");
+    auto configured = loadSubwordTokenizer(dir.file(""));
+    ASSERT_TRUE(configured.ok()) << configured.error();
+    EXPECT_TRUE(configured->wordPiece()->options.lowerCase);
+    EXPECT_FALSE(configured->wordPiece()->options.stripAccents.has_value());
+    EXPECT_NE(configured->description().find("tokenizer_config.json"), std::string::npos);
+    auto tokens = configured->encode("The CAT sat.");
+    ASSERT_TRUE(tokens.ok());
+    EXPECT_EQ(tokens->tokens[1].piece, "the");
+
+    writeText(dir.file("tokenizer_config.json"), R"({"do_lower_case": "yes"})");
+    auto bad = loadSubwordTokenizer(dir.file(""));
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().find("do_lower_case"), std::string::npos);
+    writeText(dir.file("tokenizer_config.json"), "{not json");
+    EXPECT_FALSE(loadSubwordTokenizer(dir.file("")).ok());
+
+    // A lower-case vocabulary without a config: guessed uncased.
+    std::filesystem::remove(dir.file("tokenizer_config.json"));
+    writeText(dir.file("vocab.txt"), "[PAD]\n[UNK]\n[CLS]\n[SEP]\nthe\n##s\n\xC3\xA9t\xC3\xA9\n");
+    auto lower = loadSubwordTokenizer(dir.file(""));
+    ASSERT_TRUE(lower.ok()) << lower.error();
+    EXPECT_TRUE(lower->wordPiece()->options.lowerCase);
+}
+
+TEST(SubwordTokenizerFolder, FindsByteLevelBpeAndNamesAMissingHalf)
+{
+    ScratchDir dir;
+    writeText(dir.file("vocab.json"), readText(tokenizerFixture("bpe_vocab.json")));
+    auto half = loadSubwordTokenizer(dir.file(""));
+    ASSERT_FALSE(half.ok());
+    EXPECT_NE(half.error().find("merges.txt"), std::string::npos);
+    writeText(dir.file("merges.txt"), readText(tokenizerFixture("bpe_merges.txt")));
+    writeText(dir.file("vocab.txt"), readText(tokenizerFixture("wordpiece_vocab.txt")));  // BPE files win
+    auto bpe = loadSubwordTokenizer(dir.file(""));
+    ASSERT_TRUE(bpe.ok()) << bpe.error();
+    ASSERT_NE(bpe->byteLevelBpe(), nullptr);
+    EXPECT_NE(bpe->description().find("byte-level BPE"), std::string::npos);
+    auto tokens = bpe->encode(" Hello world");
+    ASSERT_TRUE(tokens.ok());
+    EXPECT_EQ(tokens->tokens.size(), 2u);
+
+    std::filesystem::remove(dir.file("vocab.json"));
+    auto other = loadSubwordTokenizer(dir.file(""));
+    ASSERT_FALSE(other.ok());
+    EXPECT_NE(other.error().find("vocab.json"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace qkv

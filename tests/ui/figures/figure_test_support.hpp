@@ -1,0 +1,42 @@
+#pragma once
+// Inputs for the figure tests: small results of each mode, as a figure gets them from the app
+// or `qkv-studio figure`.
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "core/pipeline/compute.hpp"
+#include "ui/figures/figure.hpp"
+
+namespace qkv::ui::testing {
+
+inline std::shared_ptr<const qkv::Result> figureResult(qkv::AttentionMode mode = qkv::AttentionMode::Cross,
+                                                       qkv::Index d_model = 64, qkv::Index heads = 4,
+                                                       std::uint64_t seed = 7)
+{
+    qkv::Config config;
+    config.sourceText = "the cat sat on the mat";
+    config.targetText = "le chat est assis";
+    config.mode = mode;
+    config.d_model = d_model;
+    config.headCount = heads;
+    config.seed = seed;
+    auto result = qkv::compute(config);
+    EXPECT_TRUE(result.ok()) << (result.ok() ? std::string() : result.error());
+    return result.ok() ? result.value() : nullptr;
+}
+
+inline FigureInput figureInput(qkv::AttentionMode mode = qkv::AttentionMode::Cross)
+{
+    FigureInput input;
+    input.result = figureResult(mode);
+    // The compare figures' pinned result: the same shapes, other weights.
+    input.pinned = figureResult(mode, 64, 4, 8);
+    input.options.head = 1;
+    input.options.query = 2;
+    input.options.key = 3;
+    return input;
+}
+
+}  // namespace qkv::ui::testing

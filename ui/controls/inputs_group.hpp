@@ -1,0 +1,52 @@
+#pragma once
+// The "Positions and embeddings" controls (issue 11 sections 1 and 2, issue 7 section 2): where
+// position enters (sinusoidal added to X as in the paper, rotary, rotary interleaved, none) with
+// the rotary base, how a token becomes a vector (by word, by meaning), and the token-embedding
+// scale with a one-click return to the paper's 1 and why it is not 1.
+
+#include <QGroupBox>
+
+#include "core/config/config.hpp"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
+class QToolButton;
+
+namespace qkv::ui {
+
+class Document;
+class FieldMessage;
+
+class InputsGroup : public QGroupBox {
+    Q_OBJECT
+public:
+    explicit InputsGroup(Document* document, QWidget* parent = nullptr);
+
+    void showConfig(const qkv::Config& config);
+    void setMessages(const QString& positional, const QString& embeddings);
+
+    QComboBox* positionalBox() const { return positional_; }
+    QDoubleSpinBox* ropeBaseBox() const { return ropeBase_; }
+    QComboBox* embeddingsBox() const { return embeddings_; }
+    QDoubleSpinBox* tokenScaleBox() const { return tokenScale_; }
+    QToolButton* paperScaleButton() const { return paperScale_; }
+    QLabel* tokenScaleNote() const { return tokenScaleNote_; }
+    FieldMessage* positionalMessage() const { return positionalMessage_; }
+    FieldMessage* embeddingsMessage() const { return embeddingsMessage_; }
+
+private:
+    Document* document_;
+    QFormLayout* form_;
+    QComboBox* positional_;
+    QDoubleSpinBox* ropeBase_;
+    FieldMessage* positionalMessage_;
+    QComboBox* embeddings_;
+    QDoubleSpinBox* tokenScale_;
+    QToolButton* paperScale_;
+    QLabel* tokenScaleNote_;
+    FieldMessage* embeddingsMessage_;
+};
+
+}  // namespace qkv::ui

@@ -1,0 +1,45 @@
+#include "ui/document/examples.hpp"
+
+#include <QCoreApplication>
+#include <QFile>
+
+// Resources compiled into a static library are registered by name (outside any namespace).
+static void registerExampleResources() { Q_INIT_RESOURCE(examples); }
+
+namespace qkv::ui {
+namespace {
+QString tr(const char* text) { return QCoreApplication::translate("Examples", text); }
+}  // namespace
+
+const std::vector<Example>& examples()
+{
+    static const std::vector<Example> all{
+        {QStringLiteral("translation"), tr("Translation Alignment"), QStringLiteral("translation.qkv.json"),
+         tr("Cross-attention from French queries to English keys: head 1 same meaning, 2 same position, "
+            "3 previous token, 4 uniform")},
+        {QStringLiteral("decoder"), tr("Decoder: Previous and Same Token"), QStringLiteral("decoder.qkv.json"),
+         tr("Masked self-attention on a sentence that repeats its words: head 1 previous token, 2 same token, "
+            "3 uniform, 4 random")},
+        {QStringLiteral("paper-random"), tr("The Paper's Random Initialisation"), QStringLiteral("paper-random.qkv.json"),
+         tr("Every head as a freshly initialised layer: Xavier uniform weights, no presets")},
+        {QStringLiteral("low-rank"), tr("A Low-Rank Head"), QStringLiteral("low-rank.qkv.json"),
+         tr("Encoder self-attention; head 1 has rank r = 2 < d_k = 16 (see the factored W_i)")},
+    };
+    return all;
+}
+
+const Example& firstStartExample() { return examples().front(); }
+
+qkv::Expected<qkv::Session> readExample(const Example& example)
+{
+    static const bool registered = (registerExampleResources(), true);
+    (void)registered;
+    QFile file(QStringLiteral(":/examples/") + example.fileName);
+    if (!file.open(QIODevice::ReadOnly))
+        return qkv::Error{"the example " + example.fileName.toStdString() + " is missing from the app's resources"};
+    const QByteArray bytes = file.readAll();
+    return qkv::parseSession(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+                             example.fileName.toStdString());
+}
+
+}  // namespace qkv::ui

@@ -1,0 +1,51 @@
+#pragma once
+// The Export Figure dialog: which figure (of the current tab), the format, the size in logical
+// pixels (1/96 inch) and, for PNG, the resolution in DPI, and the file. Remembers the last
+// folder, format and DPI (Preferences).
+
+#include <QDialog>
+
+#include <vector>
+
+#include "ui/export/figure_export.hpp"
+#include "ui/figures/figure.hpp"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace qkv::ui {
+
+class FigureExportDialog : public QDialog {
+    Q_OBJECT
+public:
+    FigureExportDialog(std::vector<const Figure*> figures, QWidget* parent = nullptr);
+
+    const Figure* figure() const;
+    FigureFormat format() const;
+    ExportSize size() const;
+    QString path() const;
+
+    // Selects by name (for a view's context menu); false when not offered.
+    bool selectFigure(const QString& name);
+    void setPath(const QString& path);
+
+    void accept() override;  // remembers the folder, format and DPI
+
+private:
+    void figureChanged();
+    void formatChanged();
+    void updatePixels();
+
+    std::vector<const Figure*> figures_;
+    QComboBox* figureBox_;
+    QComboBox* formatBox_;
+    QSpinBox* widthBox_;
+    QSpinBox* heightBox_;
+    QSpinBox* dpiBox_;
+    QLabel* pixels_;
+    QLineEdit* pathEdit_;
+};
+
+}  // namespace qkv::ui

@@ -1,0 +1,193 @@
+#include "ui/heads/head_statistics_table.hpp"
+
+#include <QEvent>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "ui/document/head_selection.hpp"
+#include "ui/matrices/figure_text.hpp"
+
+namespace qkv::ui {
+namespace {
+
+QStandardItem* numberItem(double value, int decimals)
+{
+    auto* item = new QStandardItem(std::isnan(value) ? QStringLiteral("—") : QString::number(value, 'f', decimals));
+    // NaN (no row with a distribution) sorts below every number.
+    item->setData(std::isnan(value) ? -std::numeric_limits<double>::infinity() : value, Qt::UserRole);
+    item->setData(value, Qt::UserRole + 1);  // the exact number, for tests and copying
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    item->setEditable(false);
+    return item;
+}
+
+}  // namespace
+
+HeadStatisticsTable::HeadStatisticsTable(HeadSelection* selection, QWidget* parent)
+    : QWidget(parent), selection_(selection), caption_(new QLabel(this)), table_(new QTableView(this)),
+      model_(new QStandardItemModel(this)), task_([this](Computed computed) { show(std::move(computed)); })
+{
+    caption_->setWordWrap(true);
+    caption_->setText(tr("<b>Per-head statistics</b> (means over the query rows)"));
+    model_->setColumnCount(ColumnCount);
+    const QStringList headers = {tr("Head"), tr("Entropy"), tr("Norm."), tr("Dist."), tr("Max"), tr("Self")};
+    const QStringList tips = {
+        tr("Heads from 1; click a row to select the head"),
+        tr("Entropy of each query's attention row, −Σ_j a_ij ln a_ij (nats), averaged over the queries"),
+        tr("Normalised entropy: entropy ÷ ln(number of visible keys); 0 = all weight on one key, 1 = uniform"),
+        tr("Mean attention distance Σ_j a_ij |j − i|, in token positions: how far a query looks on average"),
+        tr("Largest weight of each row, averaged: how peaked the head is"),
+        tr("Weight on own position a_ii, averaged (self-attention only)")};
+    model_->setHorizontalHeaderLabels(headers);
+    for (int c = 0; c < ColumnCount; ++c) model_->horizontalHeaderItem(c)->setToolTip(tips[c]);
+    model_->setSortRole(Qt::UserRole);
+
+    table_->setModel(model_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(HeadColumn, Qt::AscendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->verticalHeader()->hide();
+    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setHighlightSections(false);
+    table_->setAlternatingRowColors(true);
+    table_->setWordWrap(false);
+    table_->setMinimumWidth(120);
+    QFont compact = table_->font();  // a little smaller, like the grid's labels
+    compact.setPointSizeF(compact.pointSizeF() * 0.9);
+    table_->setFont(compact);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(caption_);
+    layout->addWidget(table_, 1);
+
+    connect(table_, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        const int head = headOfRow(index.row());
+        if (head >= 0) selection_->setHead(head);
+    });
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                const int head = headOfRow(current.row());
+                if (head >= 0) selection_->setHead(head);  // keyboard: ↑↓ in the table
+            });
+    connect(selection_, &HeadSelection::headChanged, this, &HeadStatisticsTable::followSelection);
+}
+
+HeadStatisticsTable::~HeadStatisticsTable() = default;  // task_ waits for its running work
+
+QSize HeadStatisticsTable::sizeHint() const
+{
+    // As wide as the columns need (fitInSplitter() keeps it to a third of the splitter).
+    return {std::max(table_->horizontalHeader()->length() + 2 * table_->frameWidth() + 4, 200), 300};
+}
+
+void HeadStatisticsTable::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (placed_) return;
+    auto* splitter = qobject_cast<QSplitter*>(parentWidget());
+    if (!splitter || splitter->count() != 2) return;
+    placed_ = true;
+    splitter->installEventFilter(this);
+    fitInSplitter(true);
+}
+
+bool HeadStatisticsTable::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == parentWidget() && event->type() == QEvent::Resize) fitInSplitter(false);
+    return QWidget::eventFilter(watched, event);
+}
+
+void HeadStatisticsTable::fitInSplitter(bool first)
+{
+    auto* splitter = qobject_cast<QSplitter*>(parentWidget());
+    if (!splitter || splitter->width() <= 0 || !isVisible()) return;
+    const int columns = table_->horizontalHeader()->length() + 2 * table_->frameWidth() + 4;
+    const int most = std::max(160, splitter->width() / 3);
+    const int wanted = first ? std::min(std::max(columns, 200), most) : std::min(width(), most);
+    if (!first && wanted == width()) return;
+    QList<int> sizes{splitter->width() - wanted - splitter->handleWidth(), wanted};
+    if (splitter->indexOf(this) == 0) std::swap(sizes[0], sizes[1]);
+    splitter->setSizes(sizes);
+}
+
+int HeadStatisticsTable::headOfRow(int row) const
+{
+    const QStandardItem* item = model_->item(row, HeadColumn);
+    return item ? item->data(Qt::UserRole).toInt() : -1;
+}
+
+void HeadStatisticsTable::setResult(std::shared_ptr<const qkv::Result> result)
+{
+    if (result == result_) return;
+    result_ = result;
+    if (!result) {
+        task_.cancel();
+        show({});
+        return;
+    }
+    const qkv::AttentionResult& a = result->attention;
+    const double work = static_cast<double>(a.headCount() * a.queryCount() * a.keyCount());
+    caption_->setText(tr("<b>Per-head statistics</b> (means over the query rows) · computing…"));
+    task_.request(
+        [result] {
+            return Computed{result, qkv::headStatisticsSummaries(*result)};
+        },
+        work <= kAsynchronousWork ? LatestTaskBase::Run::InlineWhenIdle : LatestTaskBase::Run::InBackground);
+}
+
+void HeadStatisticsTable::show(Computed computed)
+{
+    summaries_ = std::move(computed.summaries);
+    const bool self = computed.result && qkv::hasOwnPosition(computed.result->config.mode);
+    const int sortColumn = table_->horizontalHeader()->sortIndicatorSection();
+    const Qt::SortOrder order = table_->horizontalHeader()->sortIndicatorOrder();
+    table_->setSortingEnabled(false);
+    model_->setRowCount(0);
+    for (std::size_t i = 0; i < summaries_.size(); ++i) {
+        const qkv::HeadStatisticsSummary& s = summaries_[i];
+        auto* head = new QStandardItem(figuretext::headName(static_cast<qkv::Index>(i)));
+        head->setData(static_cast<int>(i), Qt::UserRole);
+        head->setEditable(false);
+        if (computed.result && computed.result->attention.isAblated(static_cast<qkv::Index>(i)))
+            head->setText(tr("%1 (off)").arg(head->text()));
+        model_->appendRow({head, numberItem(s.entropy, 2), numberItem(s.normalizedEntropy, 2),
+                           numberItem(s.meanDistance, 1), numberItem(s.maxWeight, 2), numberItem(s.selfWeight, 2)});
+    }
+    table_->setColumnHidden(SelfWeight, !self);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(sortColumn, order);
+    updateGeometry();
+    if (placed_ && !summaries_.empty()) fitInSplitter(true);
+    caption_->setText(computed.result ? tr("<b>Per-head statistics</b>, means over %1 query rows (sortable)")
+                                            .arg(summaries_.empty() ? 0 : summaries_.front().rows)
+                                      : tr("<b>Per-head statistics</b>"));
+    followSelection();
+    emit summariesReady();
+}
+
+void HeadStatisticsTable::followSelection()
+{
+    for (int row = 0; row < model_->rowCount(); ++row) {
+        if (headOfRow(row) != selection_->head()) continue;
+        const QSignalBlocker blocker(table_->selectionModel());
+        table_->selectRow(row);
+        table_->selectionModel()->setCurrentIndex(model_->index(row, 0), QItemSelectionModel::NoUpdate);
+        table_->viewport()->update();
+        return;
+    }
+}
+
+}  // namespace qkv::ui

@@ -1,0 +1,76 @@
+#pragma once
+// The per-head statistics beside the heads grid (issue 8, section 3): for every head the means
+// over its query rows of the entropy, the normalised entropy, the mean attention distance, the
+// largest weight and (self modes) the weight on the query's own position. Every number is
+// core/analysis's headStatisticsSummaries, computed through a LatestTask (in the background
+// for big results: ~2 s for 12 heads at n = 4096). Sortable by any column; clicking a row
+// selects its head for every view, and the selected head's row follows the selection.
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+#include "core/analysis/head_statistics.hpp"
+#include "core/pipeline/compute.hpp"
+#include "ui/views/latest_task.hpp"
+
+class QLabel;
+class QStandardItemModel;
+class QTableView;
+
+namespace qkv::ui {
+
+class HeadSelection;
+
+class HeadStatisticsTable : public QWidget {
+    Q_OBJECT
+public:
+    enum Column { HeadColumn, Entropy, NormalizedEntropy, MeanDistance, MaxWeight, SelfWeight, ColumnCount };
+
+    explicit HeadStatisticsTable(HeadSelection* selection, QWidget* parent = nullptr);
+    ~HeadStatisticsTable() override;
+
+    // Recomputes when the result differs from the last one (its owner calls this from refresh).
+    void setResult(std::shared_ptr<const qkv::Result> result);
+
+    const std::vector<qkv::HeadStatisticsSummary>& summaries() const { return summaries_; }
+    QTableView* table() const { return table_; }
+    QStandardItemModel* model() const { return model_; }
+    // The head shown in a row of the (sorted) table.
+    int headOfRow(int row) const;
+    bool isBusy() const { return task_.isBusy(); }
+
+    // Above this many attention entries (h n_q n_k) the statistics are computed in the background.
+    static constexpr double kAsynchronousWork = 1e6;
+
+    QSize sizeHint() const override;
+
+signals:
+    void summariesReady();
+
+protected:
+    void showEvent(QShowEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    struct Computed {
+        std::shared_ptr<const qkv::Result> result;
+        std::vector<qkv::HeadStatisticsSummary> summaries;
+    };
+    void show(Computed computed);
+    void followSelection();
+    // In a splitter beside the grid: at most a third of its width (the grid keeps the rest).
+    void fitInSplitter(bool first);
+
+    bool placed_ = false;  // the first show gave the table its width in the splitter
+    HeadSelection* selection_;
+    std::shared_ptr<const qkv::Result> result_;
+    std::vector<qkv::HeadStatisticsSummary> summaries_;
+    QLabel* caption_;
+    QTableView* table_;
+    QStandardItemModel* model_;
+    LatestTask<Computed> task_;
+};
+
+}  // namespace qkv::ui

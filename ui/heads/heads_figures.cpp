@@ -1,0 +1,107 @@
+#include "ui/heads/heads_figures.hpp"
+
+#include <QCoreApplication>
+#include <QPainter>
+
+#include <algorithm>
+
+#include "ui/figures/figure_text.hpp"
+#include "ui/render/heatmap_painter.hpp"
+#include "ui/render/text_style.hpp"
+
+namespace qkv::ui {
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("HeadsFigures", text); }
+
+constexpr double kMargin = 12.0;
+
+HeadsFigureState stateFor(const FigureInput& input)
+{
+    const FigureOptions& o = input.options;
+    HeadsFigureState state;
+    state.colormap = headsColormap(o);
+    state.background = o.background;
+    state.text = o.text;
+    if (o.showSelection) {
+        state.selectedPanel = static_cast<int>(o.head);
+        state.highlightedPanel = static_cast<int>(o.head);
+        state.highlightedCell = QPoint(static_cast<int>(o.key), static_cast<int>(o.query));
+    }
+    return state;
+}
+
+void paintHeadsGrid(QPainter& painter, const QRectF& rect, const FigureInput& input)
+{
+    const HeadsFigure figure(input.result, headsFigureSpec(input.options));
+    const HeadsGridLayout layout = layoutHeadsGrid(figure, rect.size(), 1.0, painter.font(), painter.device(), GridFit::Page);
+    painter.save();
+    painter.translate(rect.topLeft());
+    paintHeadsFigure(painter, figure, layout, stateFor(input));
+    painter.restore();
+}
+
+// One head, large: title, colour bar, then the heatmap with its axis titles.
+void paintOneHead(QPainter& painter, const QRectF& rect, const FigureInput& input)
+{
+    HeadsFigureSpec spec = headsFigureSpec(input.options);
+    spec.withAverage = false;
+    const HeadsFigure figure(input.result, spec);
+    if (figure.panelCount() == 0) return;
+    const int head = std::clamp(static_cast<int>(input.options.head), 0, figure.panelCount() - 1);
+    const HeadsFigureState state = stateFor(input);
+    const QRectF page = rect.adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    const QFont titleFont = figureTitleFont(painter.font());
+    const QFontMetricsF titleMetrics(titleFont, painter.device());
+
+    const QString title = tr("%1 · %2").arg(figure.panelTitle(head), figure.caption());
+    const QRectF titleBox = titleMetrics.boundingRect(QRectF(0, 0, page.width(), 1e6), Qt::TextWordWrap, title);
+    painter.setPen(state.text);
+    painter.setFont(titleFont);
+    painter.drawText(QRectF(page.left(), page.top(), page.width(), titleBox.height()), Qt::TextWordWrap | Qt::AlignLeft,
+                     title);
+    painter.setFont(QFont(input.options.font));
+    const double legendWidth = std::min(page.width(), std::max(360.0, page.width() * 0.5));
+    const double legendHeight = horizontalLegendHeight(metrics, legendWidth, figure.legendLabel());
+    const QRectF legend(page.left(), page.top() + titleBox.height() + 6, legendWidth, legendHeight);
+    paintColorLegend(painter, legend, ColorLegend{state.colormap, figure.minValue(), figure.maxValue(), figure.legendLabel()});
+
+    HeatmapStyle style = panelStyle(figure, head, state);
+    style.title.clear();  // the figure's title says which head
+    style.rowAxisTitle = figure.rowAxisTitle();
+    style.columnAxisTitle = figure.columnAxisTitle();
+    const QRectF map(page.left(), legend.bottom() + 10, page.width(), page.bottom() - legend.bottom() - 10);
+    paintHeatmap(painter, map, figure.panel(head), style);
+}
+
+}  // namespace
+
+HeadsFigureSpec headsFigureSpec(const FigureOptions& options)
+{
+    HeadsFigureSpec spec;
+    scoreKindFromId(QString::fromStdString(options.view.show), spec.kind);
+    spec.withAverage = options.view.averageOfHeads;
+    spec.colorRange = options.view.colorRange;
+    spec.headTitles = options.headTitles;
+    return spec;
+}
+
+ColormapName headsColormap(const FigureOptions& options)
+{
+    const HeadsFigureSpec spec = headsFigureSpec(options);
+    ColormapName name = spec.kind == ScoreKind::Attention ? ColormapName::Viridis : ColormapName::RedBlue;
+    colormapFromId(QString::fromStdString(options.view.colormap), name);
+    return name;
+}
+
+std::vector<Figure> headsFigures()
+{
+    const QString view = QStringLiteral("heads");
+    return {
+        Figure{QStringLiteral("heads"), tr("Heads grid"), view, QSizeF(1400, 900), QSizeF(480, 360), nullptr, &paintHeadsGrid},
+        Figure{QStringLiteral("head"), tr("One head"), view, QSizeF(900, 800), QSizeF(420, 380), nullptr, &paintOneHead},
+    };
+}
+
+}  // namespace qkv::ui

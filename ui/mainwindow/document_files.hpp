@@ -1,0 +1,63 @@
+#pragma once
+// File > New, Open…, Save, Save As…, Open Recent and Examples, and the question before unsaved
+// changes are lost (issue 9 section 1). Sessions are read and written off the GUI thread (they
+// can be hundreds of MB); a file that cannot be read changes nothing, a save that fails loses
+// nothing (core's writeSession is atomic), and both say why through FilePrompts::showError.
+
+#include <QObject>
+#include <QString>
+
+#include "ui/mainwindow/file_prompts.hpp"
+#include "ui/mainwindow/recent_files.hpp"
+
+class QWidget;
+
+namespace qkv::ui {
+
+class Document;
+struct Example;
+
+class DocumentFiles : public QObject {
+    Q_OBJECT
+public:
+    DocumentFiles(Document* document, QWidget* window);
+
+    void setPrompts(FilePrompts prompts) { prompts_ = std::move(prompts); }
+    const FilePrompts& prompts() const { return prompts_; }
+    const RecentFiles& recentFiles() const { return recent_; }
+
+    // ---- the menu's actions ------------------------------------------------------------------
+    void newDocument();
+    void open();  // asks for a file
+    bool save();  // Save As… when the document has no file
+    bool saveAs();
+    void openExample(const Example& example);
+    void applyScenario(const Example& example);
+
+    // ---- the steps, for the actions and tests --------------------------------------------------
+    // Reads `path` off the GUI thread; when it is a valid session, asks about unsaved changes
+    // and opens it. Returns the error (also shown), or empty (opened, or the user cancelled).
+    QString openFile(const QString& path);
+    // Writes the session to `path` (atomically); on success it becomes the document's file.
+    // Returns the error (also shown), or empty.
+    QString saveTo(const QString& path);
+    // Before unsaved changes would be lost: Save, Discard or Cancel. True to go on (saved or
+    // discarded), false when cancelled or the save failed.
+    bool maybeSave();
+
+signals:
+    // For the status bar.
+    void statusMessage(const QString& message);
+    // openFile() finished: empty on success, else what was wrong.
+    void sessionOpened(const QString& error);
+
+private:
+    QString fail(const QString& title, const QString& message);
+
+    Document* document_;
+    QWidget* window_;
+    FilePrompts prompts_;
+    RecentFiles recent_;
+};
+
+}  // namespace qkv::ui

@@ -1,0 +1,76 @@
+#pragma once
+// The Q/K map figures (issue 8, section 4), widget-free:
+//   "qk-map": one head. Queries (filled circles) and keys (hollow triangles) on the first two
+//     principal components of [Q_i; K_i], labelled by token, the selected query's attention as
+//     lines to the keys with opacity equal to the weight, each axis titled with its explained
+//     variance ratio. Equal scales on both axes, so distances on the page are distances in the
+//     plane of the two components.
+//   "qk-map-heads": every head as a small multiple, the same marks without labels.
+// The view paints both side by side with the same functions (and the selection marks on).
+
+#include <QFontMetricsF>
+#include <QPointF>
+#include <QRectF>
+
+#include <vector>
+
+#include "ui/figures/figure.hpp"
+#include "ui/qkmap/qk_map_model.hpp"
+
+class QPainter;
+
+namespace qkv::ui {
+
+// Data (principal-component coordinates) to page, equal scale on both axes.
+struct ScatterFrame {
+    QRectF plot;         // the axes box
+    QPointF dataCentre;  // data point at the box's centre
+    double scale = 1;    // pixels per data unit
+    QPointF map(double x, double y) const
+    {
+        return {plot.center().x() + (x - dataCentre.x()) * scale, plot.center().y() - (y - dataCentre.y()) * scale};
+    }
+};
+ScatterFrame scatterFrame(const QRectF& plot, const qkv::QkProjection& projection);
+
+struct QkMapGeometry {
+    QRectF title, subtitle, plot, xTitle, yTitle, legend;
+    ScatterFrame frame;
+    bool valid = false;  // the head has a projection
+};
+QkMapGeometry qkMapGeometry(const QRectF& target, const QkMapModel& model, qkv::Index head,
+                            const QFontMetricsF& metrics);
+
+// The point under `position` (within a few pixels): a query or a key, or nothing.
+struct QkPointHit {
+    qkv::Index query = -1, key = -1;
+};
+QkPointHit qkPointAt(const QkMapGeometry& geometry, const QkMapModel& model, qkv::Index head, const QPointF& position);
+
+struct QkHeadsGeometry {
+    QRectF title, subtitle, legend;
+    std::vector<QRectF> panels;  // per head: title and plot
+    std::vector<QRectF> plots;
+    std::vector<ScatterFrame> frames;  // valid where the head has a projection
+    int headAt(const QPointF& point) const;
+};
+// withLegend false: the markers' legend is left out (the view shows it beside, under the large map).
+QkHeadsGeometry qkHeadsGeometry(const QRectF& target, const QkMapModel& model, const QFontMetricsF& metrics,
+                                bool withLegend = true);
+
+// The head has a projection (else model.errors says why).
+bool hasProjection(const QkMapModel& model, qkv::Index head);
+// The figures' subtitles (they set how much room the titles take).
+QString qkMapSubtitle(const QkMapModel& model, qkv::Index head);
+QString qkHeadsSubtitle(const QkMapModel& model);
+// "PC 1: 41.2 % of the variance".
+QString varianceText(const qkv::QkProjection& projection, int axis);
+
+void paintQkMap(QPainter& painter, const QRectF& target, const QkMapModel& model, const FigureOptions& options);
+void paintQkMapHeads(QPainter& painter, const QRectF& target, const QkMapModel& model, const FigureOptions& options,
+                     bool withLegend = true);
+
+// The figures of the Q/K map view, for the figure registry: "qk-map" and "qk-map-heads".
+std::vector<Figure> qkMapFigures();
+
+}  // namespace qkv::ui

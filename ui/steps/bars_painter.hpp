@@ -1,0 +1,44 @@
+#pragma once
+// A row of vertical bars, one per entry (positive up, negative down from a zero line), with
+// value ticks on the left, optional labels under the bars (thinned so they never overlap), an
+// optional hollow second series (e.g. q before rotation) and one highlighted bar. Widget-free:
+// the step figure paints it for the screen and for export alike, and the view hit-tests with
+// barsGeometry().
+
+#include <QColor>
+#include <QFontMetricsF>
+#include <QRectF>
+#include <QStringList>
+
+#include <vector>
+
+class QPainter;
+
+namespace qkv::ui {
+
+struct BarsStyle {
+    QColor positive{0x2c, 0x7f, 0xb8}, negative{0xd9, 0x5f, 0x02};
+    QColor text = Qt::black;
+    QColor highlight{0xff, 0x8c, 0x00};
+    int highlighted = -1;       // outlined, its label drawn even when thinned
+    bool percent = false;       // values are weights in [0, 1]: ticks in %
+    QStringList labels;         // one per bar, under it (rotated), or empty
+    std::vector<float> hollow;  // drawn as outlines behind the bars (same count), or empty
+    std::vector<bool> hatched;  // bars drawn hatched (masked keys), or empty
+    QString axisTitle;          // under the bars (what the bars are indexed by)
+};
+
+struct BarsGeometry {
+    QRectF plot;    // the bars' area
+    QRectF labels;  // under the plot
+    QRectF axisTitle;
+    double slot = 0;  // width per bar
+    int count = 0;
+    // The bar under `point` (anywhere in its column, labels included), or -1.
+    int barAt(const QPointF& point) const;
+};
+
+BarsGeometry barsGeometry(const QRectF& target, int count, const BarsStyle& style, const QFontMetricsF& metrics);
+void paintBars(QPainter& painter, const QRectF& target, const std::vector<float>& values, const BarsStyle& style);
+
+}  // namespace qkv::ui

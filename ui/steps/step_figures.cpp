@@ -1,0 +1,359 @@
+#include "ui/steps/step_figures.hpp"
+
+#include <QCoreApplication>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ui/matrices/figure_text.hpp"
+#include "ui/matrices/matrix_picture.hpp"
+#include "ui/render/heatmap_painter.hpp"
+
+namespace qkv::ui {
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("StepFigure", text); }
+
+const QColor kQueryColor(0x2c, 0x7f, 0xb8), kKeyColor(0x1b, 0x9e, 0x77), kProductColor(0x75, 0x70, 0xb3),
+    kProductNegative(0xd9, 0x5f, 0x02), kWeightColor(0x66, 0x66, 0xcc), kOutputColor(0xe7, 0x29, 0x8a),
+    kHighlight(0xff, 0x8c, 0x00);
+
+QColor muted(const QColor& text)
+{
+    QColor c = text;
+    c.setAlpha(170);
+    return c;
+}
+
+}  // namespace
+
+BarsStyle softmaxBarsStyle(const StepNumbers& n, const FigureOptions& options)
+{
+    BarsStyle style;
+    style.positive = style.negative = kWeightColor;
+    style.text = options.text;
+    style.highlight = kHighlight;
+    style.highlighted = n.key;
+    style.percent = true;
+    style.labels = n.keyLabels;
+    style.hatched = n.keyMasked;
+    style.axisTitle = tr("keys (%1): weights in %; hatched: masked").arg(figuretext::keySentence(n.mode));
+    return style;
+}
+
+namespace {
+
+void drawChips(QPainter& painter, const std::vector<TokenChip>& chips, const QStringList& labels, int selected,
+               const QColor& text, const QColor& accent)
+{
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    for (const TokenChip& chip : chips) {
+        if (chip.position < 0) {
+            painter.setPen(muted(text));
+            painter.drawText(chip.rect, Qt::AlignCenter, QStringLiteral("…"));
+            continue;
+        }
+        const bool chosen = chip.position == selected;
+        QColor fill = chosen ? accent : muted(text);
+        fill.setAlpha(chosen ? 255 : 28);
+        painter.setPen(chosen ? QPen(accent.darker(130), 1) : QPen(muted(text), 0.6));
+        painter.setBrush(fill);
+        painter.drawRoundedRect(chip.rect.adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
+        painter.setPen(chosen ? QColor(Qt::black) : text);
+        painter.drawText(chip.rect, Qt::AlignCenter,
+                         metrics.elidedText(labels[chip.position], Qt::ElideRight, chip.rect.width() - 4));
+    }
+    painter.setBrush(Qt::NoBrush);
+}
+
+void drawName(QPainter& painter, const QRectF& rect, const QString& text)
+{
+    painter.save();
+    QFont bold = painter.font();
+    bold.setBold(true);
+    painter.setFont(bold);
+    const QFontMetricsF metrics(bold, painter.device());
+    painter.drawText(rect, Qt::AlignLeft | Qt::AlignBottom, metrics.elidedText(text, Qt::ElideRight, rect.width()));
+    painter.restore();
+}
+
+void drawFormula(QPainter& painter, const QRectF& rect, const QString& text)
+{
+    painter.drawText(rect, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text);
+}
+
+// Key labels left of ⑦'s rows, thinned so they never overlap; the chosen key drawn always.
+void drawRowLabels(QPainter& painter, const QRectF& rect, const QStringList& labels, int chosen, const QColor& text)
+{
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    const int rows = static_cast<int>(labels.size());
+    if (rows == 0) return;
+    const double pitch = rect.height() / rows;
+    const int step = pitch >= metrics.ascent() + 1 ? 1 : static_cast<int>(std::ceil((metrics.ascent() + 1) / pitch));
+    for (int r = 0; r < rows; ++r) {
+        if (r % step != 0 && r != chosen) continue;
+        const double centre = rect.top() + (r + 0.5) * pitch;
+        painter.setPen(r == chosen ? kHighlight : text);
+        painter.drawText(QRectF(rect.left(), centre - metrics.height() / 2, rect.width() - 4, metrics.height()),
+                         Qt::AlignRight | Qt::AlignVCenter,
+                         metrics.elidedText(labels[r], Qt::ElideRight, rect.width() - 4));
+    }
+}
+
+void outlineRow(QPainter& painter, const QRectF& cells, qkv::Index rows, qkv::Index row)
+{
+    if (row < 0 || row >= rows) return;
+    painter.setPen(QPen(kHighlight, 2));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(matrixRowBand(cells, rows, row).adjusted(-1, -1, 1, 1));
+}
+
+void drawWeightColumn(QPainter& painter, const QRectF& rect, const StepNumbers& n, const QColor& text)
+{
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    const int rows = static_cast<int>(n.rowWeights.size());
+    if (rows == 0) return;
+    const double pitch = rect.height() / rows;
+    const bool withText = pitch >= metrics.height() - 2;
+    // Bar lengths relative to the row's largest weight (the text gives the weight itself).
+    double largest = 0;
+    for (float w : n.rowWeights) largest = std::max(largest, static_cast<double>(w));
+    if (!(largest > 0)) largest = 1;
+    for (int r = 0; r < rows; ++r) {
+        const QRectF row(rect.left(), rect.top() + r * pitch, rect.width(), pitch);
+        const double w = std::clamp(static_cast<double>(n.rowWeights[static_cast<std::size_t>(r)]) / largest, 0.0, 1.0);
+        QColor fill = kWeightColor;
+        fill.setAlpha(r == n.key ? 255 : 150);
+        painter.fillRect(QRectF(row.left(), row.top() + pitch * 0.15, row.width() * w, std::max(pitch * 0.7, 1.0)),
+                         fill);
+        if (withText) {
+            painter.setPen(r == n.key ? kHighlight : text);
+            painter.drawText(row, Qt::AlignRight | Qt::AlignVCenter,
+                             QStringLiteral("%1 %").arg(n.rowWeights[static_cast<std::size_t>(r)] * 100.0, 0, 'f', 1));
+        }
+    }
+}
+
+}  // namespace
+
+namespace {
+
+void paintHeader(QPainter& painter, const StepGeometry& g, const StepTexts& texts, const StepNumbers& n,
+                 const FigureOptions& options)
+{
+    const QColor text = options.text;
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    QFont big = painter.font();
+    big.setBold(true);
+    big.setPointSizeF(big.pointSizeF() * 1.12);
+    painter.setFont(big);
+    painter.setPen(text);
+    painter.drawText(g.title, Qt::AlignLeft | Qt::AlignVCenter,
+                     QFontMetricsF(big, painter.device()).elidedText(texts.title, Qt::ElideRight, g.title.width()));
+    painter.setFont(options.font);
+    painter.setPen(muted(text));
+    painter.drawText(g.subtitle, Qt::AlignLeft | Qt::AlignVCenter,
+                     metrics.elidedText(texts.subtitle, Qt::ElideRight, g.subtitle.width()));
+    painter.setPen(text);
+    painter.drawText(g.queryStripLabel, Qt::AlignLeft | Qt::AlignVCenter, tr("queries:"));
+    painter.drawText(g.keyStripLabel, Qt::AlignLeft | Qt::AlignVCenter, tr("keys and values:"));
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    drawChips(painter, g.queryChips, n.queryLabels, n.query, text, kQueryColor.lighter(150));
+    drawChips(painter, g.keyChips, n.keyLabels, n.key, text, kHighlight);
+    painter.setPen(text);
+    for (std::size_t s = 0; s < 10; ++s) {
+        drawName(painter, g.names[s], texts.names[s]);
+        drawFormula(painter, g.formulas[s], texts.formulas[s]);
+    }
+}
+
+// ① ② ③ and ⑥: q, k, their product and the softmax row.
+void paintWeightSteps(QPainter& painter, const StepGeometry& g, const StepNumbers& n, const FigureOptions& options)
+{
+    BarsStyle q;
+    q.positive = kQueryColor;
+    q.negative = kQueryColor.lighter(150);
+    q.text = options.text;
+    q.hollow = n.qBeforeRotation;
+    paintBars(painter, g.queryBars, n.q, q);
+    BarsStyle k = q;
+    k.positive = kKeyColor;
+    k.negative = kKeyColor.lighter(150);
+    k.hollow = n.kBeforeRotation;
+    paintBars(painter, g.keyBars, n.k, k);
+    BarsStyle product = q;
+    product.positive = kProductColor;
+    product.negative = kProductNegative;
+    product.hollow.clear();
+    paintBars(painter, g.productBars, n.products, product);
+    paintBars(painter, g.softmaxBars, n.rowWeights, softmaxBarsStyle(n, options));
+}
+
+// Three colour ranges: the values, their weighted parts (each a_ij times smaller: with many keys
+// they would vanish on the values' scale), and the head outputs (the sum and Concat).
+struct ValuePictures {
+    MatrixPicture values, parts, sum, concat;
+    double outputsRange = 1;
+};
+
+ValuePictures valuePictures(const StepNumbers& n)
+{
+    ValuePictures p;
+    p.values = makeSignedPicture(n.values);
+    p.parts = makeSignedPicture(n.weightedValues);
+    const qkv::MatrixF sum =
+        Eigen::Map<const qkv::RowVectorF>(n.headOutput.data(), static_cast<qkv::Index>(n.headOutput.size()));
+    const qkv::MatrixF concat =
+        Eigen::Map<const qkv::RowVectorF>(n.concat.data(), static_cast<qkv::Index>(n.concat.size()));
+    p.outputsRange = std::max(largestMagnitude(sum), largestMagnitude(concat));
+    if (!(p.outputsRange > 0)) p.outputsRange = 1;
+    p.sum = makePicture(sum, ColormapName::RedBlue, -p.outputsRange, p.outputsRange);
+    p.concat = makePicture(concat, ColormapName::RedBlue, -p.outputsRange, p.outputsRange);
+    return p;
+}
+
+// ⑦ V_i and ⑧ a_ij v_j with their sum.
+void paintValueRows(QPainter& painter, const StepGeometry& g, const StepNumbers& n, const ValuePictures& p,
+                    const QColor& text)
+{
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    paintPicture(painter, g.valueCells, p.values);
+    paintPicture(painter, g.weightedCells, p.parts);
+    paintPicture(painter, g.sumCells, p.sum);
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    QColor frame = text;
+    frame.setAlpha(120);
+    painter.setPen(QPen(frame, 1));
+    painter.setBrush(Qt::NoBrush);
+    for (const QRectF& r : {g.valueCells, g.weightedCells, g.sumCells}) painter.drawRect(r);
+    drawRowLabels(painter, g.valueLabels, n.keyLabels, n.key, text);
+    drawWeightColumn(painter, g.weightColumn, n, text);
+    outlineRow(painter, g.valueCells, n.values.rows(), n.key);
+    outlineRow(painter, g.weightedCells, n.values.rows(), n.key);
+    painter.setPen(text);
+    painter.drawText(QRectF(g.weightColumn.left(), g.sumCells.top(), g.weightColumn.width() + 6, g.sumCells.height()),
+                     Qt::AlignRight | Qt::AlignVCenter, tr("Σ_j ="));
+    const double sumLabel = g.valueCells.right() - g.valueLabels.left();
+    painter.drawText(QRectF(g.valueLabels.left(), g.sumCells.top(), sumLabel, g.sumCells.height()),
+                     Qt::AlignLeft | Qt::AlignVCenter,
+                     metrics.elidedText(tr("head_%1 row %2 (1 × %3)").arg(n.head + 1).arg(n.query).arg(n.d_k),
+                                        Qt::ElideRight, sumLabel));
+    const double top = g.valueCells.top() - metrics.height() - 2;
+    painter.drawText(QRectF(g.valueCells.left(), top, g.valueCells.width(), metrics.height()), Qt::AlignCenter,
+                     tr("v_j (rows of V_%1)").arg(n.head + 1));
+    painter.drawText(QRectF(g.weightColumn.left() - 8, top, g.weightColumn.width() + 16, metrics.height()),
+                     Qt::AlignCenter, tr("× a_ij"));
+    painter.drawText(QRectF(g.weightedCells.left(), top, g.weightedCells.width(), metrics.height()), Qt::AlignCenter,
+                     tr("= a_ij v_j"));
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    paintColorLegend(painter, g.valueLegend, p.values.colormap, p.values.minValue, p.values.maxValue,
+                     tr("v_j (rows of V_i)"));
+    paintColorLegend(painter, g.weightedLegend, p.parts.colormap, p.parts.minValue, p.parts.maxValue, tr("a_ij v_j"));
+}
+
+// The label of a head's block of Concat, as long as its block allows.
+QString blockName(std::size_t head, bool off, double width, const QFontMetricsF& metrics)
+{
+    QString name = off ? tr("Head %1 off").arg(head + 1) : figuretext::headName(static_cast<qkv::Index>(head));
+    if (metrics.horizontalAdvance(name) > width - 2)
+        name = off ? tr("%1 off").arg(head + 1) : QString::number(head + 1);
+    if (metrics.horizontalAdvance(name) > width + 2) name = QString::number(head + 1);
+    return name;
+}
+
+// ⑨ Concat: one strip, head blocks marked, switched-off heads hatched.
+void paintConcat(QPainter& painter, const StepGeometry& g, const StepNumbers& n, const ValuePictures& p,
+                 const QColor& text)
+{
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    paintPicture(painter, g.concatCells, p.concat);
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    QColor frame = text;
+    frame.setAlpha(120);
+    for (std::size_t i = 0; i < g.headBlocks.size(); ++i) {
+        const QRectF& block = g.headBlocks[i];
+        const bool off = i < n.ablated.size() && n.ablated[i];
+        if (off) {
+            QColor hatch = text;
+            hatch.setAlpha(110);
+            painter.fillRect(block, QBrush(hatch, Qt::BDiagPattern));
+        }
+        const bool chosen = static_cast<int>(i) == n.head;
+        painter.setPen(chosen ? QPen(kHighlight, 2.5) : QPen(frame, 1));
+        painter.drawRect(chosen ? block.adjusted(-1, -1, 1, 1) : block);
+        const QString name = blockName(i, off, block.width(), metrics);
+        if (metrics.horizontalAdvance(name) > block.width() + 8 && !chosen) continue;
+        painter.setPen(chosen ? kHighlight : text);
+        painter.drawText(QRectF(block.left() - 4, g.concatLabels.top(), block.width() + 8, g.concatLabels.height()),
+                         Qt::AlignCenter, name);
+    }
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setPen(text);
+    paintColorLegend(painter, g.concatLegend, ColormapName::RedBlue, -p.outputsRange, p.outputsRange,
+                     tr("head outputs (Σ_j row and Concat)"));
+}
+
+}  // namespace
+
+void paintSteps(QPainter& painter, const QRectF& target, const StepNumbers& n, const FigureOptions& options)
+{
+    painter.save();
+    painter.setFont(options.font);
+    painter.fillRect(target, options.background);
+    painter.setPen(options.text);
+    if (!n.valid) {
+        painter.drawText(target, Qt::AlignCenter, tr("No result yet, or the selected cell is outside it."));
+        painter.restore();
+        return;
+    }
+    const StepGeometry g = stepGeometry(target, n, QFontMetricsF(painter.font(), painter.device()));
+    paintHeader(painter, g, stepTexts(n), n, options);
+    paintWeightSteps(painter, g, n, options);
+    const ValuePictures pictures = valuePictures(n);
+    paintValueRows(painter, g, n, pictures, options.text);
+    paintConcat(painter, g, n, pictures, options.text);
+    BarsStyle output;  // ⑩
+    output.positive = kOutputColor;
+    output.negative = kOutputColor.lighter(150);
+    output.text = options.text;
+    output.axisTitle = tr("components 0 … %1 of the output row").arg(n.d_model - 1);
+    paintBars(painter, g.outputBars, n.output, output);
+    if (!g.fits) {
+        painter.setPen(muted(options.text));
+        painter.drawText(target.adjusted(0, 0, -4, -2), Qt::AlignRight | Qt::AlignBottom,
+                         tr("(crowded: enlarge the window)"));
+    }
+    painter.restore();
+}
+
+std::vector<Figure> stepsFigures()
+{
+    Figure figure;
+    figure.name = QStringLiteral("steps");
+    figure.title = tr("Step by step: one query through the layer");
+    figure.view = QStringLiteral("steps");
+    figure.defaultSize = QSizeF(1400, 900);
+    figure.unavailable = [](const FigureInput& input) {
+        if (!input.result) return tr("No result yet.");
+        const qkv::AttentionResult& a = input.result->attention;
+        // Heads are numbered from 1 for people, positions from 0 (docs/figures.md).
+        if (input.options.head < 0 || input.options.head >= a.headCount())
+            return tr("There is no head %1: this result has %2 heads.").arg(input.options.head + 1).arg(a.headCount());
+        if (input.options.query < 0 || input.options.query >= a.queryCount())
+            return tr("There is no query position %1: this result has %2 queries (from 0).").arg(input.options.query).arg(a.queryCount());
+        if (input.options.key < 0 || input.options.key >= a.keyCount())
+            return tr("There is no key position %1: this result has %2 keys (from 0).").arg(input.options.key).arg(a.keyCount());
+        return QString();
+    };
+    figure.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
+        const FigureOptions& o = input.options;
+        const StepNumbers numbers = input.result ? gatherStepNumbers(*input.result, static_cast<int>(o.head),
+                                                                     static_cast<int>(o.query), static_cast<int>(o.key))
+                                                 : StepNumbers{};
+        paintSteps(painter, rect, numbers, o);
+    };
+    return {figure};
+}
+
+}  // namespace qkv::ui

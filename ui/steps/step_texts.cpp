@@ -1,0 +1,127 @@
+// The words of the step figure (step_figures.hpp): names and formulas with the core's numbers.
+#include <QCoreApplication>
+
+#include "ui/figures/figure_text.hpp"
+#include "ui/matrices/figure_text.hpp"
+#include "ui/steps/step_figures.hpp"
+
+namespace qkv::ui {
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("StepFigure", text); }
+
+// The first entries of a vector, then "…".
+QString entries(const std::vector<float>& values, std::size_t shown = 6)
+{
+    QStringList parts;
+    for (std::size_t i = 0; i < values.size() && i < shown; ++i) parts << figuretext::number(values[i]);
+    if (values.size() > shown) parts << QStringLiteral("…");
+    return QStringLiteral("[%1]").arg(parts.join(QStringLiteral(", ")));
+}
+
+QString sharedBy(const StepNumbers& n)
+{
+    const qkv::Index perGroup = n.headCount / std::max<qkv::Index>(n.keyValueHeadCount, 1);
+    const qkv::Index first = n.keyValueHead * perGroup;
+    return tr(" · key/value head %1 of %2, read by heads %3–%4 (grouped-query attention)")
+        .arg(n.keyValueHead + 1)
+        .arg(n.keyValueHeadCount)
+        .arg(first + 1)
+        .arg(first + perGroup);
+}
+
+}  // namespace
+
+StepTexts stepTexts(const StepNumbers& n)
+{
+    StepTexts t;
+    t.names.resize(10);
+    t.formulas.resize(10);
+    if (!n.valid) return t;
+    const bool grouped = n.keyValueHeadCount != n.headCount;
+    t.title = tr("Step by step · %1 · query «%2» (position %3) · key «%4» (position %5)")
+                  .arg(figuretext::headName(n.head), n.queryLabel)
+                  .arg(n.query)
+                  .arg(n.keyLabel)
+                  .arg(n.key);
+    t.subtitle = tr("%1 · d_model = %2, h = %3, d_k = %4 · equation (1) for one head, then MultiHead")
+                     .arg(figuretext::modeTitle(n.mode))
+                     .arg(n.d_model)
+                     .arg(n.headCount)
+                     .arg(n.d_k);
+    if (n.headAblated) t.subtitle += tr(" · %1 is switched off").arg(figuretext::headName(n.head));
+
+    t.names[0] = tr("① Query vector q_i (%1 components)").arg(n.d_k);
+    t.formulas[0] = tr("q_i = row %1 of Q_i = X_q W_i^Q%2").arg(n.query).arg(n.hasBias ? tr(" + b_i^Q") : QString());
+    if (n.rotary) t.formulas[0] += tr(", then rotated by its position %1 (dotted: before rotation)").arg(n.query);
+
+    t.names[1] = tr("② Key vector k_j (%1 components)").arg(n.d_k);
+    t.formulas[1] = tr("k_j = row %1 of K_i = X_kv W_i^K%2").arg(n.key).arg(n.hasBias ? tr(" + b_i^K") : QString());
+    if (grouped) t.formulas[1] += sharedBy(n);
+    if (n.rotary) t.formulas[1] += tr(", then rotated by its position %1 (dotted: before rotation)").arg(n.key);
+
+    t.names[2] = tr("③ Element-wise product q_i ⊙ k_j, summed");
+    // One name per quantity (ui/figures/figure_text.hpp): raw score q·k, scaled score q·k/√d_k.
+    t.formulas[2] = tr("%1 = Σ (q_i ⊙ k_j) = %2").arg(rawScoreName(), figuretext::number(n.dotProduct));
+    if (n.rotary) t.formulas[2] += tr(" (the scores use the rotated q and k)");
+
+    t.names[3] = tr("④ Scale");
+    if (n.scaled)
+        t.formulas[3] =
+            tr("%1 = %2 / %3 = %4")
+                .arg(scaledScoreName(), figuretext::number(n.dotProduct), figuretext::number(n.sqrtDk),
+                     figuretext::number(n.scaledScore));
+    else
+        t.formulas[3] = tr("no 1/√d_k (this layer does not scale): scaled score = raw score q·k = %1")
+                            .arg(figuretext::number(n.scaledScore));
+
+    t.names[4] = tr("⑤ Mask");
+    if (n.masked) {
+        const bool later = n.mode == qkv::AttentionMode::DecoderCausal && n.key > n.query;
+        t.formulas[4] = tr("key %1 is hidden from query %2 (%3): its scaled score becomes −∞, its weight exactly 0")
+                            .arg(n.key)
+                            .arg(n.query)
+                            .arg(later ? tr("it comes later") : tr("padding"));
+    } else {
+        t.formulas[4] = tr("key %1 is visible to query %2: the scaled score stays %3")
+                            .arg(n.key)
+                            .arg(n.query)
+                            .arg(figuretext::number(n.scaledScore));
+    }
+
+    t.names[5] = tr("⑥ Softmax over the row (every key for this query)");
+    if (n.rowFullyMasked)
+        t.formulas[5] = tr("every key of this query is masked: the row is all zeros (flagged, never NaN)");
+    else
+        t.formulas[5] = tr("a_ij = exp(s_ij − max s) / Σ exp(s − max s) = %1 (%2 %)")
+                            .arg(figuretext::number(n.weight))
+                            .arg(n.weight * 100.0, 0, 'f', 1);
+
+    t.names[6] = tr("⑦ Value vectors v_j, one row of V_i per key (%1)").arg(figuretext::shape(n.values.rows(), n.d_k));
+    t.formulas[6] = tr("v_j = x_j W_i^V%1; key %2 outlined: v_j = %3")
+                        .arg(n.hasBias ? tr(" + b_i^V") : QString())
+                        .arg(n.key)
+                        .arg(entries(n.v, 4));
+    if (grouped) t.formulas[6] += sharedBy(n);
+
+    t.names[7] = tr("⑧ Head output: each v_j times its weight a_ij, summed over the keys");
+    t.formulas[7] = tr("head_i row %1 = Σ_j a_ij v_j = %2").arg(n.query).arg(entries(n.headOutput));
+    if (n.headAblated) t.formulas[7] += tr(" · switched off: computed, then zeroed in Concat");
+
+    t.names[8] = tr("⑨ Concat(head_1, …, head_%1) for query %2 (1 × %3)").arg(n.headCount).arg(n.query).arg(n.d_model);
+    QStringList off;
+    for (std::size_t i = 0; i < n.ablated.size(); ++i)
+        if (n.ablated[i]) off << figuretext::headName(static_cast<qkv::Index>(i));
+    t.formulas[8] = tr("each head's d_k = %1 block marked, %2's outlined").arg(n.d_k).arg(figuretext::headName(n.head));
+    if (!off.isEmpty())
+        t.formulas[8] += tr(" · switched off: %1 (block zeroed before W^O)").arg(off.join(QStringLiteral(", ")));
+
+    t.names[9] = tr("⑩ Output row (1 × %1)").arg(n.d_model);
+    t.formulas[9] = tr("output row %1 = Concat W^O%2 = %3")
+                        .arg(n.query)
+                        .arg(n.hasBias ? tr(" + b^O") : QString())
+                        .arg(entries(n.output, 5));
+    return t;
+}
+
+}  // namespace qkv::ui
