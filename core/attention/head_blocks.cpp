@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <vector>
-#include <cstdlib>
 
 #include <Eigen/Core>
 
@@ -17,59 +16,47 @@ namespace {
 // start and join than it saves.
 constexpr double parallelWorkThreshold = 4.0e6;
 
-// One task: steps 2-4 for query rows [firstRow, firstRow + rows) of head `head`.
+// Floats in one block of scores: 1 MiB, half of a core's L2 on the development VM, so the
+// block stays there from the scores' product through the softmax to A_i V_j (measured against
+// 256 KiB, 512 KiB and 2 MiB in docs/benchmarks.md).
+constexpr Index blockFloats = 256 * 1024;
+
+// One task: steps 2-4 for query rows [firstRow, firstRow + rows) of head `head`, worked in
+// `block` (at least rows x n_k, this thread's own). Only the finished rows leave the cache,
+// by streaming copies (stream_copy.hpp): the n_q x n_k maps are written once and read much
+// later, so an ordinary store would first read each line from memory for nothing.
 // hasDistribution: this head's n_q flags (softmaxRow's result per row).
 void attendRowBlock(AttentionResult& r, Index head, Index firstRow, Index rows, bool keepScores,
-                    char* hasDistribution)
+                    char* hasDistribution, MatrixF& block)
 {
     const Index n_k = r.keyCount();
     const Index d_k = r.d_k();
     HeadAttention& h = r.heads[static_cast<std::size_t>(head)];
-    const Index lastRow = firstRow + rows - 1;
     // Keys some row of the block may see: a causal block stops at its last row's position.
-    // Stored scores cover every key (the views show the scores before the mask).
-    const Index visibleKeys = r.mask.visibleEnd(lastRow, n_k);
+    // Kept scores cover every key (the views show the scores before the mask).
+    const Index visibleKeys = r.mask.visibleEnd(firstRow + rows - 1, n_k);
     const Index scoredKeys = keepScores ? n_k : visibleKeys;
 
     // 2. Scaled scores, equation (1): Q_i K_j^T / sqrt(d_k), for this block's queries.
     // The scale goes on the thin Q_i (rows d_k multiplies, not rows n_k), and not into the
     // product expression: Eigen evaluates "(A * B) * s" with noalias() as a lazy
-    // coefficient-wise product, ten times slower than its GEMM. Without kept scores they are
-    // written where the weights go, and the softmax turns them into weights in place.
+    // coefficient-wise product, ten times slower than its GEMM.
     const MatrixF scaledQuery = r.queryHead(head).middleRows(firstRow, rows) * r.scoreScale;  // rows x d_k
-    MatrixF& scoreTarget = keepScores ? h.scores : h.attention;
-    scoreTarget.block(firstRow, 0, rows, scoredKeys).noalias() =
+    block.topLeftCorner(rows, scoredKeys).noalias() =
         scaledQuery * r.keyHead(head).topRows(scoredKeys).transpose();  // rows x scoredKeys
+    if (keepScores)
+        for (Index i = 0; i < rows; ++i) streamCopy(block.row(i).data(), h.scores.row(firstRow + i).data(), n_k);
 
-    // 3. Masked, stable softmax over each row, while the block is in cache.
-    for (Index q = firstRow; q <= lastRow; ++q)
-        hasDistribution[q] = softmaxRow(scoreTarget.row(q).data(), h.attention.row(q).data(), n_k, q, r.mask) ? 1 : 0;
+    // 3. Masked, stable softmax over each row, in place, while the block is in cache. It writes
+    //    all n_k weights of a row (zeros past the row's visible keys).
+    for (Index i = 0; i < rows; ++i)
+        hasDistribution[firstRow + i] = softmaxRow(block.row(i).data(), block.row(i).data(), n_k, firstRow + i, r.mask) ? 1 : 0;
 
     // 4. head_i = A_i V_j, straight into the block's rows of Concat(head_1..head_h). Weights of
     //    keys past visibleKeys are exactly 0, so the product skips them.
     r.headOutputs.block(firstRow, head * d_k, rows, d_k).noalias() =
-        h.attention.block(firstRow, 0, rows, visibleKeys) * r.valueHead(head).topRows(visibleKeys);  // rows x d_v
-}
-
-// TEMP variant B: the block lives in a per-thread scratch; results leave by streaming copies.
-void attendRowBlockViaScratch(AttentionResult& r, Index head, Index firstRow, Index rows, bool keepScores,
-                              char* hasDistribution, MatrixF& scratch)
-{
-    const Index n_k = r.keyCount();
-    const Index d_k = r.d_k();
-    HeadAttention& h = r.heads[static_cast<std::size_t>(head)];
-    const Index lastRow = firstRow + rows - 1;
-    const Index visibleKeys = r.mask.visibleEnd(lastRow, n_k);
-    const Index scoredKeys = keepScores ? n_k : visibleKeys;
-    const MatrixF scaledQuery = r.queryHead(head).middleRows(firstRow, rows) * r.scoreScale;  // rows x d_k
-    scratch.topLeftCorner(rows, scoredKeys).noalias() = scaledQuery * r.keyHead(head).topRows(scoredKeys).transpose();
-    if (keepScores)
-        for (Index i = 0; i < rows; ++i) streamCopy(scratch.row(i).data(), h.scores.row(firstRow + i).data(), n_k);
-    for (Index i = 0; i < rows; ++i)
-        hasDistribution[firstRow + i] = softmaxRow(scratch.row(i).data(), scratch.row(i).data(), n_k, firstRow + i, r.mask) ? 1 : 0;
-    r.headOutputs.block(firstRow, head * d_k, rows, d_k).noalias() =
-        scratch.topLeftCorner(rows, visibleKeys) * r.valueHead(head).topRows(visibleKeys);
-    for (Index i = 0; i < rows; ++i) streamCopy(scratch.row(i).data(), h.attention.row(firstRow + i).data(), n_k);
+        block.topLeftCorner(rows, visibleKeys) * r.valueHead(head).topRows(visibleKeys);  // rows x d_v
+    for (Index i = 0; i < rows; ++i) streamCopy(block.row(i).data(), h.attention.row(firstRow + i).data(), n_k);
     finishStreamCopies();
 }
 
@@ -77,7 +64,6 @@ void attendRowBlockViaScratch(AttentionResult& r, Index head, Index firstRow, In
 
 Index attentionBlockRows(Index n_k)
 {
-    static const Index blockFloats = std::getenv("QKV_BLOCK_FLOATS") ? std::atol(std::getenv("QKV_BLOCK_FLOATS")) : 128 * 1024;  // TEMP
     return std::clamp<Index>(blockFloats / std::max<Index>(n_k, 1), 16, 1024);
 }
 
@@ -106,18 +92,16 @@ void attendHeadsInRowBlocks(AttentionResult& r, bool keepScores, Index blockRows
     // Blocks of one head are neighbours in the task order, so both threads read the same K_j
     // and V_j at a time; dynamic scheduling evens out causal blocks of unequal length and a
     // core that another process is using.
-    static const int variant = std::getenv("QKV_VARIANT") ? std::atoi(std::getenv("QKV_VARIANT")) : 0;  // TEMP
 #pragma omp parallel num_threads(Eigen::nbThreads()) if (parallel)
     {
-        MatrixF scratch(variant == 1 ? blockRows : 0, n_k);
+        MatrixF block(blockRows, n_k);  // blockRows x n_k, this thread's scores, then weights
 #pragma omp for schedule(dynamic, 1)
-    for (Index task = 0; task < tasks; ++task) {
-        const Index head = task / blocksPerHead;
-        const Index firstRow = (task % blocksPerHead) * blockRows;
-        const Index rows = std::min(blockRows, n_q - firstRow);
-        if (variant == 1) attendRowBlockViaScratch(r, head, firstRow, rows, keepScores, hasDistribution.data() + head * n_q, scratch);
-        else attendRowBlock(r, head, firstRow, rows, keepScores, hasDistribution.data() + head * n_q);
-    }
+        for (Index task = 0; task < tasks; ++task) {
+            const Index head = task / blocksPerHead;
+            const Index firstRow = (task % blocksPerHead) * blockRows;
+            const Index rows = std::min(blockRows, n_q - firstRow);
+            attendRowBlock(r, head, firstRow, rows, keepScores, hasDistribution.data() + head * n_q, block);
+        }
     }
 
     // The mask is the same for every head; the flags are the last head's, as they always were

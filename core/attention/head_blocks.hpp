@@ -2,7 +2,7 @@
 // Steps 2-4 of the forward pass (scores, softmax, A_i V_j) for every head, fused over blocks of
 // query rows: a block's scores and weights are still in the core's own cache when the softmax
 // and the product with V_j read them, instead of a round trip through memory for each step
-// (an n_q x n_k map is 16 MiB at n = 2048; a block is ~0.5 MiB). docs/benchmarks.md has the
+// (an n_q x n_k map is 16 MiB at n = 2048; a block is 1 MiB). docs/benchmarks.md has the
 // measurements that chose this.
 //
 // Symbols as in multi_head_attention.hpp: n_q, n_k, h, d_k; head i reads key/value head j.
@@ -11,7 +11,7 @@
 
 namespace qkv {
 
-// Query rows per block for n_k keys: a block of scores fills ~512 KiB.
+// Query rows per block for n_k keys: a block of scores fills 1 MiB (16 to 1024 rows).
 Index attentionBlockRows(Index n_k);
 
 // Fills, for every head i, heads[i].attention (n_q x n_k), heads[i].scores (n_q x n_k, only when
