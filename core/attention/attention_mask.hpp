@@ -13,6 +13,13 @@ struct AttentionMask {
     // Key padding: keyPadding[j] == true hides key j from every query. Empty = none hidden.
     std::vector<bool> keyPadding;
 
+    // Keys [0, visibleEnd) may be seen by `query` before key padding: all n_k keys, or 0..query
+    // when causal.
+    Index visibleEnd(Index query, Index keyCount) const
+    {
+        return causal && query + 1 < keyCount ? query + 1 : keyCount;
+    }
+
     bool masked(Index query, Index key) const
     {
         if (causal && key > query) return true;

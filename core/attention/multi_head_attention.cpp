@@ -3,70 +3,10 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
-#include <limits>
+
+#include "core/attention/head_blocks.hpp"
 
 namespace qkv {
-
-namespace {
-
-// Keys [0, visibleEnd) may be seen by query q before key padding: all keys, or 0..q when causal.
-Index visibleEnd(const AttentionMask& mask, Index q, Index n_k)
-{
-    return mask.causal ? std::min(q + 1, n_k) : n_k;
-}
-
-}  // namespace
-
-MatrixF softmaxForward(const MatrixF& scores, const AttentionMask& mask, std::vector<bool>& fullyMasked)
-{
-    const Index n_q = scores.rows();
-    const Index n_k = scores.cols();
-    MatrixF attention(n_q, n_k);  // n_q x n_k; masked entries are set to exactly 0
-    fullyMasked.assign(static_cast<std::size_t>(n_q), false);
-    constexpr float infinity = std::numeric_limits<float>::infinity();
-    const bool padded = !mask.keyPadding.empty();
-
-    // Rows are independent; vector<bool> flags are written after the loop (not thread-safe).
-    // As many threads as Eigen may use: the app gives Eigen one thread per computation
-    // (design.md section 5), and two OpenMP teams on two cores fight.
-    std::vector<char> rowMasked(static_cast<std::size_t>(n_q), 0);
-#pragma omp parallel for schedule(static) num_threads(Eigen::nbThreads()) if (n_q * n_k > 262144)
-    for (Index q = 0; q < n_q; ++q) {
-        const Index end = visibleEnd(mask, q, n_k);
-        const auto s = scores.row(q).head(end);
-        auto a = attention.row(q).head(end);
-        attention.row(q).tail(n_k - end).setZero();  // future keys of a causal query
-
-        // 3a. The row maximum over visible keys, starting from -infinity (no magic lower bound),
-        //     so exp() never overflows whatever the logits' magnitude.
-        float rowMax = -infinity;
-        if (!padded) {
-            if (end > 0) rowMax = s.maxCoeff();
-        } else {
-            for (Index k = 0; k < end; ++k)
-                if (!mask.keyPadding[static_cast<std::size_t>(k)]) rowMax = std::max(rowMax, s(k));
-        }
-        if (rowMax == -infinity) {
-            // Every key masked (or every logit -inf): no distribution exists. Zeros, flagged.
-            a.setZero();
-            rowMasked[static_cast<std::size_t>(q)] = 1;
-            continue;
-        }
-
-        // 3b. exp(s - max). A +inf logit is the limit of ever larger finite logits: the infinite
-        //     entries share the weight equally.
-        if (rowMax == infinity) a = (s.array() == infinity).cast<float>().matrix();
-        else a = (s.array() - rowMax).exp().matrix();  // vectorised exp
-        if (padded) {
-            for (Index k = 0; k < end; ++k)
-                if (mask.keyPadding[static_cast<std::size_t>(k)]) a(k) = 0.0f;
-        }
-        // 3c. Normalise; the sum is >= 1 because the maximum contributes exp(0) = 1.
-        a /= a.sum();
-    }
-    for (Index q = 0; q < n_q; ++q) fullyMasked[static_cast<std::size_t>(q)] = rowMasked[static_cast<std::size_t>(q)] != 0;
-    return attention;
-}
 
 AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const MatrixF& keyValueInput,
                                           const AttentionWeights& weights, const HeadGrouping& grouping,
@@ -84,7 +24,6 @@ AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const Matri
 
     AttentionResult result;
     const Index n_q = queryInput.rows();
-    const Index n_k = keyValueInput.rows();
     result.grouping = grouping;
     result.rotary = options.rotary;
     result.mask = mask;
@@ -108,31 +47,12 @@ AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const Matri
         applyRotary(result.key, d_k, options.rotary, options.ropeBase);
     }
 
+    // 2-4. Scores, softmax and head_i = A_i V_j for every head, fused over blocks of query rows
+    //      (head_blocks.hpp), shared among at most Eigen::nbThreads() threads.
     result.scoreScale = options.scaleScores ? 1.0f / std::sqrt(static_cast<float>(d_k)) : 1.0f;
     result.heads.resize(static_cast<std::size_t>(headCount));
     result.headOutputs.resize(n_q, d_model);  // n_q x d_model
-    std::vector<bool> fullyMasked;
-    for (Index head = 0; head < headCount; ++head) {
-        HeadAttention& h = result.heads[static_cast<std::size_t>(head)];
-        const auto q_i = result.queryHead(head);  // n_q x d_k
-        const auto k_j = result.keyHead(head);    // n_k x d_k (its key/value head)
-        const auto v_j = result.valueHead(head);  // n_k x d_v
-
-        // 2. Scaled scores, equation (1): Q_i K_j^T / sqrt(d_k).
-        // The scale goes on the thin Q_i (n_q d_k multiplies, not n_q n_k), and not into the
-        // product expression: Eigen evaluates "(A * B) * s" with noalias() as a lazy
-        // coefficient-wise product, ten times slower than its GEMM.
-        const MatrixF scaledQuery = q_i * result.scoreScale;  // n_q x d_k
-        h.scores.resize(n_q, n_k);
-        h.scores.noalias() = scaledQuery * k_j.transpose();  // n_q x n_k
-
-        // 3. Masked, stable softmax over each row (keys).
-        h.attention = softmaxForward(h.scores, mask, fullyMasked);  // n_q x n_k
-
-        // 4. head_i = A_i V_j, written straight into its block of Concat(head_1..head_h).
-        result.headOutputs.middleCols(head * d_k, d_k).noalias() = h.attention * v_j;  // n_q x d_v
-    }
-    result.fullyMaskedRows = fullyMasked;  // the mask is the same for every head
+    attendHeadsInRowBlocks(result, options.keepScores);
 
     // 5. Output projection; an ablated head's block of Concat counts as zero (its rows of W^O
     //    are skipped), the usual head ablation.

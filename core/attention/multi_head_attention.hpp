@@ -16,6 +16,7 @@
 
 #include "core/attention/attention_mask.hpp"
 #include "core/attention/rotary.hpp"
+#include "core/attention/softmax.hpp"
 #include "core/common/matrix.hpp"
 #include "core/weights/attention_weights.hpp"
 
@@ -27,10 +28,16 @@ struct AttentionOptions {
     double ropeBase = 10000.0;
     bool scaleScores = true;      // false: scores = Q_i K_j^T (T5)
     std::vector<bool> ablated;    // h entries or empty; true: head's Concat block is zeroed
+    // Keep every head's scores (HeadAttention::scores) in the result: the heads grid's raw and
+    // scaled scores, the step view, the cell tooltip and every export format read them, so the
+    // app and the export keep them (the default). Without them a result holds h n_q n_k fewer
+    // floats (256 MiB at n = 2048, h = 16, half of all its attention maps) and the forward
+    // pass writes half as much; attention, head outputs and output are the same numbers.
+    bool keepScores = true;
 };
 
 struct HeadAttention {
-    MatrixF scores;     // n_q x n_k, Q_i K_j^T * scoreScale, before the mask
+    MatrixF scores;     // n_q x n_k, Q_i K_j^T * scoreScale, before the mask; empty without keepScores
     MatrixF attention;  // n_q x n_k, softmax of the masked scores; masked entries are exactly 0
 };
 
@@ -67,9 +74,12 @@ struct AttentionResult {
     bool isAblated(Index head) const { return !ablated.empty() && ablated[static_cast<std::size_t>(head)]; }
     // What turns a stored (scaled) score back into q_i . k_j: sqrt(d_k), or 1 without scaling.
     double rawScoreFactor() const { return scoreScale == 1.0f ? 1.0 : std::sqrt(static_cast<double>(grouping.d_k)); }
-    // q_i . k_j before the scale, recovered from the stored score.
+    bool keepsScores() const { return !heads.empty() && heads.front().scores.size() > 0; }
+    // q_i . k_j before the scale, recovered from the stored score (recomputed from Q_i and K_j,
+    // in float, when the scores were not kept).
     double rawScore(Index head, Index query, Index key) const
     {
+        if (!keepsScores()) return static_cast<double>(queryHead(head).row(query).dot(keyHead(head).row(key)));
         return static_cast<double>(heads[static_cast<std::size_t>(head)].scores(query, key)) * rawScoreFactor();
     }
 };
@@ -93,12 +103,5 @@ inline AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, cons
     options.mask = mask;
     return multiHeadAttentionForward(queryInput, keyValueInput, weights, weights.grouping(headCount), options);
 }
-
-// Row-wise stable softmax of `scores` with masked entries excluded (step 3 of the forward
-// pass). Subtracts each row's maximum over unmasked entries, starting from -infinity; a row with
-// no unmasked entry becomes zeros and is reported through `fullyMasked` (n_q entries).
-// Finite logits of any magnitude (even +-1e30) give no NaN.
-MatrixF softmaxForward(const MatrixF& scores, const AttentionMask& mask,
-                       std::vector<bool>& fullyMasked);
 
 }  // namespace qkv
