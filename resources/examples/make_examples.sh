@@ -12,7 +12,7 @@ french="Le chat noir s'est assis sur le tapis parce qu'il était fatigué."
 
 # Cross-attention English -> French; four heads with four recognisable jobs. The same-meaning
 # preset turns on meaning embeddings (a word and its translation share a vector) and the
-# positional presets lower the token-embedding scale to 0.1 (docs/presets.md).
+# positional presets lower the token-embedding scale to 0.03 (docs/presets.md).
 "$studio" export --source "$english" --target "$french" --mode cross --d-model 64 --heads 4 --seed 2017 \
   --preset 1=same-meaning,2=same-position,3=previous-token,4=uniform \
   --format session --out "$here/translation.qkv.json"

@@ -28,11 +28,14 @@ QString presetTip(qkv::HeadPresetKind kind)
     case qkv::HeadPresetKind::Uniform: return tr("W_i^Q = 0: every visible key gets the same weight");
     case qkv::HeadPresetKind::SameToken: return tr("Attends to the keys holding the query's word");
     case qkv::HeadPresetKind::PreviousToken:
-        return tr("Attends to key t-1 (reads the sinusoidal positions; scales token embeddings by 0.1)");
+        return tr("Attends to key t-1 (reads the sinusoidal positions; scales token embeddings by %1)")
+            .arg(qkv::positionalPresetTokenScale);
     case qkv::HeadPresetKind::NextToken:
-        return tr("Attends to key t+1 (reads the sinusoidal positions; scales token embeddings by 0.1)");
+        return tr("Attends to key t+1 (reads the sinusoidal positions; scales token embeddings by %1)")
+            .arg(qkv::positionalPresetTokenScale);
     case qkv::HeadPresetKind::SamePosition:
-        return tr("Attends to the key at the query's index (scales token embeddings by 0.1)");
+        return tr("Attends to the key at the query's index (scales token embeddings by %1)")
+            .arg(qkv::positionalPresetTokenScale);
     case qkv::HeadPresetKind::SameMeaning:
         return tr("Attends to the keys that mean the same, across languages (turns on meaning embeddings)");
     case qkv::HeadPresetKind::LowRank: return tr("A random head whose W_i has rank r < d_k");

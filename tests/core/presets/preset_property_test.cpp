@@ -191,21 +191,17 @@ TEST_P(PresetProperty, SamePositionLooksAtTheSameIndex)
     const auto intended = [](const Result& r, Index t) { return positional(HeadPresetKind::SamePosition, r, t); };
     const Case all{HeadPresetKind::SamePosition, AttentionMode::Cross, 30, intended};
     // Queries past the last key (t >= n_k, a quarter of them with unrelated lengths) must find
-    // the last key: the bilinear form needs a key-index ramp with a cliff at t, which the few
-    // fast frequencies of a d_model = 64 encoding cannot draw (docs/presets.md). Measured apart.
+    // the last key: the form must fall with the distance |t - u| over the whole sentence, which
+    // the words' noise blurs most at d_model 64 (docs/presets.md). Measured apart as well.
     const auto onlyOwnIndex = [&](const Result& r, Index t) {
         return t < r.attention.keyCount() ? intended(r, t) : std::set<Index>{};
     };
     const auto onlyPastTheEnd = [&](const Result& r, Index t) {
         return t >= r.attention.keyCount() ? intended(r, t) : std::set<Index>{};
     };
-    const auto [d_model, h] = GetParam();
-    const Figures everyQuery = run(all, d_model, h, cache());
-    check("same-position", all, everyQuery, d_model >= 512 ? 0.9 : 0.78);
+    check("same-position", all, 0.9);
     check("  own index", {all.kind, all.mode, all.vocabulary, onlyOwnIndex}, 0.9);
-    const Figures past = run({all.kind, all.mode, all.vocabulary, onlyPastTheEnd}, d_model, h, cache());
-    std::printf("[ figures  ]   past the end  cross  d_model %4ld h %ld: last key for %5.1f%% of %d queries, mean weight %.3f\n",
-                static_cast<long>(d_model), static_cast<long>(h), 100.0 * past.hitRate(), past.queries, past.meanWeight());
+    check("  past the end", {all.kind, all.mode, all.vocabulary, onlyPastTheEnd}, 0.8);
 }
 
 TEST_P(PresetProperty, UniformSpreadsEvenly)

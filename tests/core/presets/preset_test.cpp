@@ -105,7 +105,7 @@ TEST(Presets, PositionalPresetsAskForSmallerWordsAndSinusoids)
     EXPECT_FALSE(validateConfig(after).empty());
     const auto changes = presetSettingChanges(config, after);
     ASSERT_EQ(changes.size(), 1u);
-    EXPECT_NE(changes[0].find("0.1"), std::string::npos) << changes[0];
+    EXPECT_NE(changes[0].find("0.03"), std::string::npos) << changes[0];
     const Config meaning = withPreset(example(), {0, HeadPresetKind::SameMeaning, 1.0, 1});
     EXPECT_EQ(meaning.embeddings, EmbeddingKind::Meaning);
     EXPECT_EQ(presetSettingChanges(example(), withPreset(example(), {0, HeadPresetKind::Uniform, 1.0, 1})).size(), 0u);

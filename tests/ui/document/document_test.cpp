@@ -53,7 +53,7 @@ TEST_F(DocumentTest, APresetIsOneUndoStepAndSaysWhatElseItSet)
     EXPECT_EQ(document.undoStack()->count(), 1);
     EXPECT_TRUE(document.undoStack()->undoText().contains(QStringLiteral("head 2")));
     ASSERT_EQ(notices.count(), 1);
-    EXPECT_TRUE(notices.first().first().toString().contains(QStringLiteral("token embeddings scaled by 0.1")))
+    EXPECT_TRUE(notices.first().first().toString().contains(QStringLiteral("token embeddings scaled by 0.03")))
         << notices.first().first().toString().toStdString();
     EXPECT_EQ(document.config().tokenEmbeddingScale, positionalPresetTokenScale);
     // The head does its job: query t's largest weight is key t.

@@ -49,7 +49,7 @@ TEST(SessionText, PresetsAndTheirSettingsAreSaid)
     EXPECT_TRUE(text.contains(QStringLiteral("head 2 previous token"))) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("head 1 same meaning"))) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("Switched off: head 3"))) << text.toStdString();
-    EXPECT_TRUE(text.contains(QStringLiteral("scaled by 0.1"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("scaled by 0.03"))) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("embeddings by meaning"))) << text.toStdString();
     EXPECT_EQ(headTitles(s), (QStringList{"same meaning", "previous token", "random", "low rank, r = 2"}));
     EXPECT_TRUE(tokenScaleNote(s.config).contains(QStringLiteral("head 2"))) << tokenScaleNote(s.config).toStdString();

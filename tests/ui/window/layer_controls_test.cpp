@@ -152,12 +152,12 @@ TEST_F(LayerControlsTest, APositionalPresetLowersTheTokenScaleAndSaysWhy)
     same.kind = HeadPresetKind::SamePosition;
     document()->applyPreset(same);
     settle();
-    EXPECT_DOUBLE_EQ(inputs()->tokenScaleBox()->value(), 0.1);
+    EXPECT_NEAR(inputs()->tokenScaleBox()->value(), positionalPresetTokenScale, 1e-6);
     EXPECT_TRUE(inputs()->paperScaleButton()->isVisible());
     EXPECT_TRUE(inputs()->tokenScaleNote()->text().contains(QStringLiteral("head 2"))) << inputs()->tokenScaleNote()->text().toStdString();
     const QString origin = controls()->weights()->originLabel()->text();
     EXPECT_TRUE(origin.contains(QStringLiteral("head 2 same position"))) << origin.toStdString();
-    EXPECT_TRUE(origin.contains(QStringLiteral("scaled by 0.1"))) << origin.toStdString();
+    EXPECT_TRUE(origin.contains(QStringLiteral("scaled by 0.03"))) << origin.toStdString();
 }
 
 TEST_F(LayerControlsTest, DModelBeyondItsLimitIsSaidAtTheFieldNotClamped)
