@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/attention/head_blocks.hpp"
+#include "core/attention/projections.hpp"
 
 namespace qkv {
 
@@ -30,10 +31,10 @@ AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const Matri
     result.ablated = options.ablated;
     result.ablated.resize(static_cast<std::size_t>(headCount), false);
 
-    // 1. Projections (one GEMM each over all heads: the fused layout).
-    result.query.noalias() = queryInput * weights.queryProjection;     // n_q x d_model
-    result.key.noalias() = keyValueInput * weights.keyProjection;      // n_k x g d_k
-    result.value.noalias() = keyValueInput * weights.valueProjection;  // n_k x g d_k
+    // 1. Projections (one GEMM each over all heads: the fused layout), shared by one team.
+    projectTogether({{queryInput, weights.queryProjection, result.query},       // n_q x d_model
+                     {keyValueInput, weights.keyProjection, result.key},        // n_k x g d_k
+                     {keyValueInput, weights.valueProjection, result.value}});  // n_k x g d_k
     if (weights.hasBias()) {
         result.query.rowwise() += *weights.queryBias;
         result.key.rowwise() += *weights.keyBias;
@@ -58,7 +59,7 @@ AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const Matri
     //    are skipped), the usual head ablation.
     const bool anyAblated = std::find(result.ablated.begin(), result.ablated.end(), true) != result.ablated.end();
     if (!anyAblated) {
-        result.output.noalias() = result.headOutputs * weights.outputProjection;  // n_q x d_model
+        projectTogether({{result.headOutputs, weights.outputProjection, result.output}});  // n_q x d_model
     } else {
         result.output = MatrixF::Zero(n_q, d_model);
         for (Index head = 0; head < headCount; ++head)

@@ -1,0 +1,70 @@
+// The projections run as one team over row blocks (core/attention/projections.hpp). Whatever
+// the thread count and the sizes, each output must be the product of its input and weight.
+
+#include <Eigen/Core>
+#include <gtest/gtest.h>
+
+#include "core/attention/projections.hpp"
+
+namespace qkv {
+namespace {
+
+class ThreadLimit {
+public:
+    explicit ThreadLimit(int threads) : before_(Eigen::nbThreads()) { Eigen::setNbThreads(threads); }
+    ~ThreadLimit() { Eigen::setNbThreads(before_); }
+
+private:
+    int before_;
+};
+
+// Products in double as the reference: independent of Eigen's float blocking.
+void expectProduct(const MatrixF& input, const MatrixF& weight, const MatrixF& output)
+{
+    ASSERT_EQ(output.rows(), input.rows());
+    ASSERT_EQ(output.cols(), weight.cols());
+    const MatrixD expected = input.cast<double>() * weight.cast<double>();
+    const double tolerance = 1e-5 * static_cast<double>(input.cols());
+    EXPECT_LT((output.cast<double>() - expected).cwiseAbs().maxCoeff(), tolerance);
+}
+
+TEST(Projections, EveryOutputIsItsProductForAnyThreadCountAndSize)
+{
+    // (n_q, n_k, d_model, d_kv): below the team's threshold, above it, rows that do not split
+    // evenly, fewer rows than threads, and K/V narrower than Q (grouped-query attention).
+    const Index sizes[][4] = {{5, 7, 16, 16}, {129, 77, 256, 64}, {1, 300, 192, 96}, {301, 301, 128, 128}};
+    for (const int threads : {1, 2, 3}) {
+        const ThreadLimit limit(threads);
+        for (const auto& size : sizes) {
+            const MatrixF xq = MatrixF::Random(size[0], size[2]), xkv = MatrixF::Random(size[1], size[2]);
+            const MatrixF wq = MatrixF::Random(size[2], size[2]), wk = MatrixF::Random(size[2], size[3]),
+                          wv = MatrixF::Random(size[2], size[3]);
+            MatrixF q(3, 3), k, v;  // q starts with the wrong shape: projectTogether sizes it
+            projectTogether({{xq, wq, q}, {xkv, wk, k}, {xkv, wv, v}});
+            SCOPED_TRACE(testing::Message() << threads << " threads, n_q " << size[0] << ", n_k " << size[1]);
+            expectProduct(xq, wq, q);
+            expectProduct(xkv, wk, k);
+            expectProduct(xkv, wv, v);
+        }
+    }
+}
+
+TEST(Projections, RowsDoNotDependOnTheThreadCount)
+{
+    // A row's value depends only on its input row, so 1 and 2 threads give the same bits: the
+    // app (one thread) and the export (every core) show the same numbers.
+    const MatrixF x = MatrixF::Random(257, 192), w = MatrixF::Random(192, 192);
+    MatrixF one, two;
+    {
+        const ThreadLimit limit(1);
+        projectTogether({{x, w, one}});
+    }
+    {
+        const ThreadLimit limit(2);
+        projectTogether({{x, w, two}});
+    }
+    EXPECT_TRUE(one == two);
+}
+
+}  // namespace
+}  // namespace qkv
