@@ -310,6 +310,26 @@ QString biasSentence(const FactoredHeadModel& model)
               "softmax over each row). The maps above are the bias-free part.");
 }
 
+QString rotarySentence(const FactoredHeadModel& model)
+{
+    if (!model.result || !isRotary(model.result->config.positional)) return {};
+    // RoFormer (Su et al. 2021), section 3.4: rotating q by its position t and k by s leaves
+    // R_tᵀ R_s = R(s − t) between them.
+    return tr("Rotary positions: the head's score is q_tᵀ R(s − t) k_s, q turned by its position t and k by s. "
+              "So x_tᵀ W_i^Q R(s − t) (W_i^K)ᵀ x_s: every distance s − t has its own form, and W_i alone "
+              "no longer fixes the score; W_i is the form at distance 0 (rank ≤ d_k at every distance). "
+              "The maps and the spectrum here are W_i's, before rotation; the heads grid and the step "
+              "view show the rotated scores.");
+}
+
+QString equivalenceExplanation(const FactoredHeadModel& model)
+{
+    QStringList lines;
+    for (const QString& line : {equivalenceSentence(model), biasSentence(model), rotarySentence(model)})
+        if (!line.isEmpty()) lines << line;
+    return lines.join(QLatin1Char('\n'));
+}
+
 void paintScoreEquivalence(QPainter& painter, const QRectF& target, const FactoredHeadModel& model,
                            const FigurePalette& palette)
 {
@@ -327,10 +347,11 @@ void paintScoreEquivalence(QPainter& painter, const QRectF& target, const Factor
     const Result& r = *model.result;
     const QFontMetricsF metrics(painter.font(), painter.device());
 
-    QString text = equivalenceSentence(model);
-    if (const QString bias = biasSentence(model); !bias.isEmpty()) text += QLatin1Char('\n') + bias;
+    const QString text = equivalenceExplanation(model);
     const double textHeight = std::min(wrapped(metrics, target.width(), text).height() + 2, target.height() * 0.45);
-    const QString title = tr("The same raw scores q·k two ways: head %1, %2 queries × %3 keys, no biases")
+    const bool rotary = isRotary(r.config.positional);
+    const QString title = (rotary ? tr("The same raw scores q·k two ways, before rotation: head %1, %2 queries × %3 keys, no biases")
+                                  : tr("The same raw scores q·k two ways: head %1, %2 queries × %3 keys, no biases"))
                               .arg(model.head + 1)
                               .arg(model.scores.factored.rows())
                               .arg(model.scores.factored.cols());

@@ -188,15 +188,7 @@ QString FactoredView::statisticsText() const { return model_ ? spectrumStatistic
 
 QString FactoredView::equivalenceText() const
 {
-    if (!model_) {
-        return {};
-    }
-    QString text = equivalenceSentence(*model_);
-    const QString bias = biasSentence(*model_);
-    if (!bias.isEmpty()) {
-        text += QLatin1Char('\n') + bias;
-    }
-    return text;
+    return model_ ? equivalenceExplanation(*model_) : QString();
 }
 
 std::vector<std::pair<Index, Index>> FactoredView::headPartition() const

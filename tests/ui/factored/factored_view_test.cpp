@@ -243,6 +243,22 @@ TEST(FactoredView, DestroyedWhileItsScoresAreComputedOffThread)
     QCoreApplication::processEvents();
 }
 
+TEST(FactoredView, RotaryPositionsExplainWhatRotationDoesToTheForm)
+{
+    FactoredView view;
+    view.setResult(computeOrFail(exampleConfig(64, 4)));
+    EXPECT_FALSE(view.equivalenceText().contains(QStringLiteral("R(s − t)")));
+    for (const PositionalEncoding rotary : {PositionalEncoding::Rotary, PositionalEncoding::RotaryInterleaved}) {
+        Config config = exampleConfig(64, 4);
+        config.positional = rotary;
+        view.setResult(computeOrFail(config));
+        const QString text = view.equivalenceText();
+        EXPECT_TRUE(text.contains(QStringLiteral("q_tᵀ R(s − t) k_s"))) << text.toStdString();
+        EXPECT_TRUE(text.contains(QStringLiteral("W_i alone no longer fixes the score"))) << text.toStdString();
+        EXPECT_GT(view.displayedRank(), 0);  // the spectrum is still W_i's
+    }
+}
+
 TEST(FactoredView, BiasSentenceAppearsWithBiases)
 {
     FactoredView view;
