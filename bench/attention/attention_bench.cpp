@@ -10,11 +10,15 @@
 //                                   what PyTorch's nn.MultiheadAttention returns
 //   BM_AttentionForwardOneThread    the app's policy (ui/document/compute_threads.cpp): one thread
 //   BM_EigenGemm, BM_EigenGemmOneThread  the ceilings for the two thread settings
+//   BM_AttendBlockRows              steps 2-4 alone at (2048, 1024, 16) for query-row blocks of
+//                                   64 to 1024 rows (a block of 128 rows x 2048 keys is the
+//                                   1 MiB that head_blocks.cpp uses)
 // bench/compare_pytorch.py runs this program beside PyTorch and prints the same-run table.
 
 #include <Eigen/Core>
 #include <benchmark/benchmark.h>
 
+#include "core/attention/head_blocks.hpp"
 #include "core/attention/multi_head_attention.hpp"
 #include "core/common/memory.hpp"
 #include "core/cost/cost_model.hpp"
@@ -62,6 +66,22 @@ void runAttentionForward(benchmark::State& state, bool keepScores, int threads)
 void BM_AttentionForward(benchmark::State& state) { runAttentionForward(state, true, 0); }
 void BM_AttentionForwardWeightsOnly(benchmark::State& state) { runAttentionForward(state, false, 0); }
 void BM_AttentionForwardOneThread(benchmark::State& state) { runAttentionForward(state, true, 1); }
+
+// Args: rows per block. Steps 2-4 (scores, softmax, A_i V_j) of every head over a result whose
+// projections are done, scores kept, Eigen's default threads.
+void BM_AttendBlockRows(benchmark::State& state)
+{
+    const Index n = 2048, d_model = 1024, h = 16;
+    const MatrixF x = MatrixF::Random(n, d_model);  // n x d_model
+    const qkv::AttentionWeights weights = qkv::initialiseWeights(d_model, 1, qkv::WeightInit::XavierUniform, true);
+    qkv::AttentionResult result = qkv::multiHeadAttentionForward(x, x, weights, weights.grouping(h), {});
+    for (auto _ : state) {
+        qkv::attendHeadsInRowBlocks(result, true, state.range(0));
+        benchmark::DoNotOptimize(result.headOutputs.data());
+    }
+    state.counters["block_MiB"] = static_cast<double>(state.range(0) * n) * 4.0 / (1024.0 * 1024.0);
+}
+BENCHMARK(BM_AttendBlockRows)->ArgName("rows")->Arg(64)->Arg(128)->Arg(256)->Arg(512)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void attentionSizes(benchmark::internal::Benchmark* b)
 {

@@ -18,7 +18,7 @@ constexpr double parallelWorkThreshold = 4.0e6;
 
 // Floats in one block of scores: 1 MiB, half of a core's L2 on the development VM, so the
 // block stays there from the scores' product through the softmax to A_i V_j (measured against
-// 256 KiB, 512 KiB and 2 MiB in docs/benchmarks.md).
+// blocks of 0.5 to 8 MiB in docs/benchmarks.md, BM_AttendBlockRows).
 constexpr Index blockFloats = 256 * 1024;
 
 // One task: steps 2-4 for query rows [firstRow, firstRow + rows) of head `head`, worked in

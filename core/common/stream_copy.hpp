@@ -5,7 +5,7 @@
 // An ordinary store to a line that is not in cache first reads the line from memory ("read for
 // ownership"), then writes it back when it is evicted: twice the traffic. A non-temporal
 // ("streaming") store writes whole lines straight to memory and keeps the cache for the data
-// still being worked on. docs/benchmarks.md has what it saved in the forward pass.
+// still being worked on (the fused forward pass writes its n_q x n_k maps this way).
 
 #include "core/common/matrix.hpp"
 
