@@ -11,8 +11,9 @@
 //
 // The reader checks everything before use: header length against the file size (and a
 // 100 MB cap), JSON syntax, duplicate keys, required keys, dtypes (those it cannot decode are
-// accepted only for tensors the caller does not keep), shape product against the offsets (with overflow checks), offsets that stay inside the buffer, do not
-// overlap and cover it with no gap (as the reference implementation demands).
+// accepted only for tensors the caller does not keep), shape product against the offsets
+// (with overflow checks), offsets that stay inside the buffer, do not overlap and cover it
+// with no gap (as the reference implementation demands).
 //
 // Representation: a Tensor keeps its raw little-endian bytes as stored in the file, plus the
 // dtype and shape; values are decoded on request (exactly, to double or float). So a file
