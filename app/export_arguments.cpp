@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <string_view>
 
 #include "core/config/examples.hpp"
+#include "core/checkpoint/checkpoint.hpp"
 #include "core/io/weights_file.hpp"
 #include "core/presets/head_presets.hpp"
 
@@ -101,7 +103,11 @@ const std::vector<std::pair<std::string_view, Setter>>& valueOptions()
         {"--target", setting([](Config& c, auto, auto v) { c.targetText = v; })},
         {"--mode", setting([](Config& c, auto o, auto v) { c.mode = parseChoice(o, v, &parseMode, "self, causal, cross"); })},
         {"--d-model", setting([](Config& c, auto o, auto v) { c.d_model = parseInteger<Index>(o, v); })},
-        {"--heads", setting([](Config& c, auto o, auto v) { c.headCount = parseInteger<Index>(o, v); })},
+        {"--heads", [](SessionArguments& a, auto o, auto v) {
+             static const Setter setHeads = setting([](Config& c, auto o2, auto v2) { c.headCount = parseInteger<Index>(o2, v2); });
+             setHeads(a, o, v);
+             a.headCount = parseInteger<Index>(o, v);
+         }},
         {"--kv-heads", setting([](Config& c, auto o, auto v) { c.keyValueHeadCount = parseInteger<Index>(o, v); })},
         {"--seed", setting([](Config& c, auto o, auto v) { c.seed = parseInteger<std::uint64_t>(o, v); })},
         {"--init", setting([](Config& c, auto o, auto v) { c.init = parseChoice(o, v, &parseInit, "xavier, normal"); })},
@@ -115,6 +121,10 @@ const std::vector<std::pair<std::string_view, Setter>>& valueOptions()
         {"--scale-o", setting([](Config& c, auto o, auto v) { c.scales.output = parseNumber<float>(o, v); })},
         {"--session", [](SessionArguments& a, auto o, auto v) { a.sessionFile = nonEmptyPath(o, v); }},
         {"--weights", [](SessionArguments& a, auto o, auto v) { a.weightsFile = nonEmptyPath(o, v); }},
+        {"--layer", [](SessionArguments& a, auto o, auto v) {
+             if (v.empty()) throw ArgumentError{std::string(o) + ": needs a layer name or index"};
+             a.layer = std::string(v);
+         }},
         {"--source-embeddings", [](SessionArguments& a, auto o, auto v) { a.sourceEmbeddingsFile = nonEmptyPath(o, v); }},
         {"--target-embeddings", [](SessionArguments& a, auto o, auto v) { a.targetEmbeddingsFile = nonEmptyPath(o, v); }},
         {"--preset", [](SessionArguments& a, auto, auto v) { a.presets = std::string(v); }},
@@ -174,11 +184,18 @@ ExportArguments parseExportArguments(int argc, char** argv)
             args.format = v;
         } else if (option == "--out") {
             args.out = nonEmptyPath(option, optionValue(argc, argv, i));
+        } else if (option == "--list-layers") {
+            args.listLayers = true;
         } else if (option == "--spectrum") {  // singular values even when d_k > 1024 (docs/formats.md, Limits)
             args.options.spectrumAtAnyDk = true;
         } else if (!parseSessionOption(args, argc, argv, i)) {
             throw ArgumentError{"unknown argument '" + std::string(option) + "' (see qkv-studio export --help)"};
         }
+    }
+    if (args.layer && !args.weightsFile) throw ArgumentError{"--layer: goes with --weights FILE"};
+    if (args.listLayers) {
+        if (!args.weightsFile) throw ArgumentError{"--list-layers: goes with --weights FILE"};
+        return args;
     }
     if (args.format.empty()) throw ArgumentError{"--format: required (json, csv, npy or session)"};
     if (args.out.empty()) throw ArgumentError{"--out: an output path is required"};
@@ -225,11 +242,74 @@ void applyHeadOptions(const SessionArguments& args, Config& config)
 
 namespace {
 
-// Weights from --weights: d_model, the biases and g follow the file.
-void loadWeights(const std::string& file, Session& session)
+void loadWeights(const std::string& file, AttentionWeights loaded, Session& session);
+
+CheckpointOptions checkpointOptions(const SessionArguments& args)
 {
-    Expected<AttentionWeights> weights = loadAttentionWeights(file);
-    if (!weights) throw ReadError{weights.error()};
+    CheckpointOptions options;
+    options.headCount = args.headCount.value_or(0);
+    return options;
+}
+
+// A checkpoint layer: the configuration follows it (checkpoint.hpp), the notes go to stderr.
+void useCheckpointLayer(const std::string& file, CheckpointLayerWeights layer, Session& session)
+{
+    applyCheckpointLayerSettings(layer.settings, session.config);
+    for (const std::string& note : layer.notes) std::fprintf(stderr, "qkv-studio: note: %s\n", note.c_str());
+    session.weights = std::make_shared<const AttentionWeights>(std::move(layer.weights));
+    session.weightsProvenance = {file, layer.layer.name, {}};
+}
+
+// --weights FILE --layer L: a checkpoint's layer, or an nn.MultiheadAttention prefix.
+void loadWeightsLayer(const std::string& file, const std::string& layer, const SessionArguments& args,
+                      Session& session)
+{
+    Expected<Checkpoint> checkpoint = openCheckpoint(file, checkpointOptions(args));
+    if (!checkpoint) {
+        Expected<AttentionWeights> weights = loadAttentionWeights(file, layer);
+        if (!weights) throw ReadError{checkpoint.error()};
+        loadWeights(file, std::move(*weights), session);
+        session.weightsProvenance.layer = layer;
+        return;
+    }
+    Expected<CheckpointLayer> found = findCheckpointLayer(*checkpoint, layer);
+    if (!found) throw ReadError{found.error()};
+    Expected<CheckpointLayerWeights> loaded = loadCheckpointLayer(*checkpoint, *found);
+    if (!loaded) throw ReadError{loaded.error()};
+    useCheckpointLayer(file, std::move(*loaded), session);
+}
+
+// Weights from --weights: our layout or nn.MultiheadAttention names, else a checkpoint with a
+// single layer (with several, the message points to --layer and --list-layers).
+void loadWeightsFile(const std::string& file, const SessionArguments& args, Session& session)
+{
+    if (args.layer) return loadWeightsLayer(file, *args.layer, args, session);
+    Expected<AttentionWeights> weights = file.ends_with(".json") ? Expected<AttentionWeights>(Error{})
+                                                                 : loadAttentionWeights(file);
+    if (weights) return loadWeights(file, std::move(*weights), session);
+    Expected<Checkpoint> checkpoint = openCheckpoint(file, checkpointOptions(args));
+    const std::string hint = "; choose one with --layer NAME|INDEX (--list-layers lists them)";
+    if (!checkpoint) {
+        const std::string& error = weights.error().empty() ? checkpoint.error() : weights.error();
+        throw ReadError{error.find("choose one") != std::string::npos ? error + " (--layer NAME)" : error};
+    }
+    if (checkpoint->layers.size() > 1) {
+        std::string names;
+        for (std::size_t i = 0; i < checkpoint->layers.size() && i < 6; ++i)
+            names += (i > 0 ? ", '" : "'") + checkpoint->layers[i].name + "'";
+        if (checkpoint->layers.size() > 6) names += ", ...";
+        throw ReadError{file + ": holds " + std::to_string(checkpoint->layers.size()) + " attention layers (" + names +
+                        ")" + hint};
+    }
+    Expected<CheckpointLayerWeights> loaded = loadCheckpointLayer(*checkpoint, checkpoint->layers.front());
+    if (!loaded) throw ReadError{loaded.error()};
+    useCheckpointLayer(file, std::move(*loaded), session);
+}
+
+// Weights in our layout: d_model, the biases and g follow the file.
+void loadWeights(const std::string& file, AttentionWeights loaded, Session& session)
+{
+    Expected<AttentionWeights> weights = std::move(loaded);
     Config& c = session.config;
     c.d_model = weights->d_model();
     c.withBias = weights->hasBias();
@@ -248,6 +328,15 @@ std::shared_ptr<const MatrixF> loadEmbeddings(const std::string& file)
 
 }  // namespace
 
+std::string checkpointLayerListing(const SessionArguments& args)
+{
+    Expected<Checkpoint> checkpoint = openCheckpoint(*args.weightsFile, checkpointOptions(args));
+    if (!checkpoint) throw ReadError{checkpoint.error()};
+    std::string text;
+    for (const CheckpointLayer& layer : checkpoint->layers) text += checkpointLayerLine(layer) + "\n";
+    return text;
+}
+
 Session sessionFromArguments(const SessionArguments& args)
 {
     Session session;
@@ -259,7 +348,7 @@ Session sessionFromArguments(const SessionArguments& args)
         session.config = builtInExample();
     }
     for (const auto& set : args.settings) set(session.config);
-    if (args.weightsFile) loadWeights(*args.weightsFile, session);
+    if (args.weightsFile) loadWeightsFile(*args.weightsFile, args, session);
     if (args.sourceEmbeddingsFile) {
         session.sourceEmbeddings = loadEmbeddings(*args.sourceEmbeddingsFile);
         session.sourceEmbeddingsFile = *args.sourceEmbeddingsFile;

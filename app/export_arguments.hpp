@@ -31,6 +31,10 @@ struct ReadError {
 struct SessionArguments {
     std::optional<std::string> sessionFile;
     std::optional<std::string> weightsFile;
+    // --layer NAME|INDEX: the checkpoint layer of --weights (docs/checkpoints.md).
+    std::optional<std::string> layer;
+    // --heads as given: h for a checkpoint whose config.json does not say it.
+    std::optional<Index> headCount;
     std::optional<std::string> sourceEmbeddingsFile;
     std::optional<std::string> targetEmbeddingsFile;
     // Settings given on the command line, applied in order over the session (or the built-in
@@ -48,6 +52,7 @@ struct ExportArguments : SessionArguments {
     std::string format;  // json, csv, npy or session
     std::string out;
     ExportOptions options;  // --spectrum
+    bool listLayers = false;  // --list-layers: print the checkpoint's layers, write nothing
 };
 
 // If argv[i] is a session option, parses it (and its value, advancing i) into `args` and
@@ -64,6 +69,10 @@ ExportArguments parseExportArguments(int argc, char** argv);
 // Applies --preset/--preset-sharpness/--low-rank, --ablate, --embeddings and --token-scale to
 // `config` (whose d_model and h are final). Throws ArgumentError naming the option.
 void applyHeadOptions(const SessionArguments& args, Config& config);
+
+// The attention layers --weights holds, one "index\tname\tkind\th\tg\td_model" line each.
+// Throws ReadError.
+std::string checkpointLayerListing(const SessionArguments& args);
 
 // The session the arguments describe: --session (or the built-in example), then the settings
 // given on the command line, then the files, then presets and ablations. Throws ArgumentError

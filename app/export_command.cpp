@@ -39,6 +39,7 @@ ExportProvenance provenanceOf(const Session& session)
 const char* exportUsage()
 {
     return "Usage: qkv-studio export [options] --format json|csv|npy|session --out PATH\n"
+           "       qkv-studio export --weights FILE --list-layers\n"
            "\n"
            "Computes multi-head attention without a display and writes it for other tools.\n"
            "Defaults are the built-in example (an English source, its French target, cross mode).\n"
@@ -69,6 +70,12 @@ const char* exportUsage()
            "                             with it change that session\n"
            "  --weights FILE             safetensors: W_Q W_K W_V W_O [b_Q ...] or PyTorch\n"
            "                             nn.MultiheadAttention names (in_proj_weight, ...)\n"
+           "                             or a Hugging Face checkpoint (.safetensors or\n"
+           "                             model.safetensors.index.json; docs/checkpoints.md)\n"
+           "  --layer NAME|INDEX         the checkpoint layer (module path, or index from 0)\n"
+           "  --list-layers              print the checkpoint's layers, one per line:\n"
+           "                             index<TAB>name<TAB>kind<TAB>h<TAB>g<TAB>d_model\n"
+           "                             (without config.json h is --heads, else d_model/64)\n"
            "  --source-embeddings FILE   .npy (n x d_model) replacing the generated source X\n"
            "  --target-embeddings FILE   .npy (n x d_model) replacing the generated target X\n"
            "  --format FORMAT            json: one document (docs/formats.md); csv: one row per\n"
@@ -94,6 +101,10 @@ int runExportCommand(int argc, char** argv)
     Session session;
     try {
         args = parseExportArguments(argc, argv);
+        if (args.listLayers) {
+            std::fputs(checkpointLayerListing(args).c_str(), stdout);
+            return 0;
+        }
         session = sessionFromArguments(args);
     } catch (const ArgumentError& error) {
         return fail(2, error.message);

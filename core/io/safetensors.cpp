@@ -34,7 +34,8 @@ constexpr int kMaxJsonDepth = 16;
 // exactly prod(shape) values.
 struct HeaderEntry {
     std::string name;
-    TensorDtype dtype = TensorDtype::F32;
+    std::string dtypeName;              // as the header spells it
+    std::optional<TensorDtype> dtype;   // empty: not a weight dtype (I64, BOOL, ...)
     std::vector<std::size_t> shape;
     std::uint64_t begin = 0;
     std::uint64_t end = 0;
@@ -145,6 +146,17 @@ std::optional<TensorDtype> dtypeFromName(std::string_view name)
     return std::nullopt;
 }
 
+// Bytes per value of the other safetensors dtypes, which files hold beside weights
+// (position_ids, masks) and which are validated and skipped, never decoded. 0: unknown.
+std::uint64_t otherDtypeSize(std::string_view name)
+{
+    if (name == "BOOL" || name == "U8" || name == "I8" || name == "F8_E4M3" || name == "F8_E5M2") return 1;
+    if (name == "I16" || name == "U16") return 2;
+    if (name == "I32" || name == "U32") return 4;
+    if (name == "I64" || name == "U64") return 8;
+    return 0;
+}
+
 // Validates the whole header against a data buffer of `dataSize` bytes.
 Expected<ParsedHeader> parseHeader(std::string_view text, std::uint64_t dataSize,
                                    std::string_view sourceName)
@@ -190,12 +202,11 @@ Expected<ParsedHeader> parseHeader(std::string_view text, std::uint64_t dataSize
             return Error{prefixed(sourceName, where + ": 'dtype' is " + jsonTypeWords(dtype) +
                                                   ", not a string")};
         const auto dtypeName = dtype.get<std::string>();
-        const auto known = dtypeFromName(dtypeName);
-        if (!known)
-            return Error{prefixed(sourceName, where + " has dtype '" + dtypeName +
-                                                  "', which is not supported (F32, F64, F16 and "
-                                                  "BF16 are)")};
-        out.dtype = *known;
+        out.dtypeName = dtypeName;
+        out.dtype = dtypeFromName(dtypeName);
+        // A dtype this reader cannot decode is fine for a tensor nobody asks for (refused by
+        // collectTensors when kept); an unknown byte size only skips the size check below.
+        const std::uint64_t itemSize = out.dtype ? tensorDtypeSize(*out.dtype) : otherDtypeSize(dtypeName);
 
         const Json& shape = entry["shape"];
         if (!shape.is_array())
@@ -217,7 +228,7 @@ Expected<ParsedHeader> parseHeader(std::string_view text, std::uint64_t dataSize
             else
                 count *= value;
         }
-        const std::uint64_t item = tensorDtypeSize(out.dtype);
+        const std::uint64_t item = std::max<std::uint64_t>(itemSize, 1);
         if (overflow || count > std::numeric_limits<std::uint64_t>::max() / item)
             return Error{prefixed(sourceName, where + " has an impossibly large shape")};
         // Zero-size tensors need a bound too (Eigen must never see absurd dimensions).
@@ -243,7 +254,7 @@ Expected<ParsedHeader> parseHeader(std::string_view text, std::uint64_t dataSize
                                                   ") but the data buffer has only " +
                                                   std::to_string(dataSize) +
                                                   " bytes (the file is truncated or corrupt)")};
-        if (out.end - out.begin != count * item)
+        if (itemSize != 0 && out.end - out.begin != count * item)
             return Error{prefixed(sourceName, where + " has " + std::to_string(count) + " " +
                                                   dtypeName + " values (" +
                                                   std::to_string(count * item) + " bytes) but its "
@@ -469,9 +480,12 @@ Expected<SafetensorsFile> collectTensors(ParsedHeader& header, const TensorFilte
     try {
         for (HeaderEntry& entry : header.entries) {
             if (keep && !keep(entry.name)) continue;
+            if (!entry.dtype)
+                return Error{prefixed(sourceName, "tensor '" + entry.name + "' has dtype '" + entry.dtypeName +
+                                                      "', which is not supported (F32, F64, F16 and BF16 are)")};
             Tensor tensor;
             tensor.name = std::move(entry.name);
-            tensor.dtype = entry.dtype;
+            tensor.dtype = *entry.dtype;
             tensor.shape = std::move(entry.shape);
             if (!loadBytes(entry, tensor.data)) return Error{};
             file.tensors.push_back(std::move(tensor));
@@ -503,20 +517,21 @@ Expected<SafetensorsFile> parseSafetensors(std::span<const std::byte> bytes,
     });
 }
 
-Expected<SafetensorsFile> readSafetensors(const std::string& path, const TensorFilter& keep)
-{
-    // Regular files only, opened without blocking (a FIFO or /dev/zero is refused here).
-    Expected<RegularFileReader> reader = RegularFileReader::open(path);
-    if (!reader) return Error{reader.error()};
-    const std::uint64_t size = reader->size();
-    const auto readAt = [&](std::uint64_t offset, void* out, std::size_t count) {
-        return reader->readAt(offset, out, count);
-    };
-    const std::string readFailed = path + ": cannot read (the file changed or a read failed)";
+namespace {
 
+// The validated header of an open file and where its data buffer starts.
+struct OpenedHeader {
+    ParsedHeader header;
+    std::uint64_t dataStart = 0;
+};
+
+Expected<OpenedHeader> readHeader(const RegularFileReader& reader, const std::string& path)
+{
+    const std::uint64_t size = reader.size();
+    const std::string readFailed = path + ": cannot read (the file changed or a read failed)";
     if (const auto problem = sizeProblem(size)) return Error{prefixed(path, *problem)};
     std::byte lengthBytes[8];
-    if (!readAt(0, lengthBytes, 8)) return Error{readFailed};
+    if (!reader.readAt(0, lengthBytes, 8)) return Error{readFailed};
     auto headerLength = checkHeaderLength(readU64(lengthBytes), size, path);
     if (!headerLength) return Error{headerLength.error()};
     std::string text;
@@ -525,18 +540,44 @@ Expected<SafetensorsFile> readSafetensors(const std::string& path, const TensorF
     } catch (const std::bad_alloc&) {
         return Error{prefixed(path, "not enough memory to read the header")};
     }
-    if (!readAt(8, text.data(), text.size())) return Error{readFailed};
+    if (!reader.readAt(8, text.data(), text.size())) return Error{readFailed};
     const std::uint64_t dataStart = 8 + *headerLength;
     auto header = parseHeader(text, size - dataStart, path);
     if (!header) return Error{header.error()};
+    return OpenedHeader{std::move(*header), dataStart};
+}
 
+}  // namespace
+
+Expected<SafetensorsFile> readSafetensors(const std::string& path, const TensorFilter& keep)
+{
+    // Regular files only, opened without blocking (a FIFO or /dev/zero is refused here).
+    Expected<RegularFileReader> reader = RegularFileReader::open(path);
+    if (!reader) return Error{reader.error()};
+    Expected<OpenedHeader> opened = readHeader(*reader, path);
+    if (!opened) return Error{opened.error()};
+    const std::uint64_t dataStart = opened->dataStart;
     Expected<SafetensorsFile> file =
-        collectTensors(*header, keep, path, [&](const HeaderEntry& entry, std::vector<std::byte>& data) {
+        collectTensors(opened->header, keep, path, [&](const HeaderEntry& entry, std::vector<std::byte>& data) {
             data.resize(static_cast<std::size_t>(entry.end - entry.begin));
-            return readAt(dataStart + entry.begin, data.data(), data.size());
+            return reader->readAt(dataStart + entry.begin, data.data(), data.size());
         });
-    if (!file && file.error().empty()) return Error{readFailed};
+    if (!file && file.error().empty()) return Error{path + ": cannot read (the file changed or a read failed)"};
     return file;
+}
+
+Expected<SafetensorsHeader> readSafetensorsHeader(const std::string& path)
+{
+    Expected<RegularFileReader> reader = RegularFileReader::open(path);
+    if (!reader) return Error{reader.error()};
+    Expected<OpenedHeader> opened = readHeader(*reader, path);
+    if (!opened) return Error{opened.error()};
+    SafetensorsHeader header;
+    header.metadata = std::move(opened->header.metadata);
+    header.entries.reserve(opened->header.entries.size());
+    for (HeaderEntry& entry : opened->header.entries)
+        header.entries.push_back({std::move(entry.name), std::move(entry.dtypeName), std::move(entry.shape)});
+    return header;
 }
 
 Status writeSafetensors(const std::string& path, const SafetensorsFile& file)

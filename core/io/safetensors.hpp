@@ -10,9 +10,10 @@
 //                [begin, end) relative to the start of the buffer.
 //
 // The reader checks everything before use: header length against the file size (and a
-// 100 MB cap), JSON syntax, duplicate keys, required keys, known dtypes, shape product
-// against the offsets (with overflow checks), offsets that stay inside the buffer, do not
-// overlap and cover it with no gap (as the reference implementation demands).
+// 100 MB cap), JSON syntax, duplicate keys, required keys, dtypes (those it cannot decode are
+// accepted only for tensors the caller does not keep), shape product against the offsets
+// (with overflow checks), offsets that stay inside the buffer, do not overlap and cover it
+// with no gap (as the reference implementation demands).
 //
 // Representation: a Tensor keeps its raw little-endian bytes as stored in the file, plus the
 // dtype and shape; values are decoded on request (exactly, to double or float). So a file
@@ -104,6 +105,22 @@ Expected<SafetensorsFile> parseSafetensors(std::span<const std::byte> bytes,
 // Reads the header first, then only the data of the kept tensors, so a large model file costs
 // only what is asked for.
 Expected<SafetensorsFile> readSafetensors(const std::string& path, const TensorFilter& keep = {});
+
+// A tensor as the header describes it, without its values. `dtype` is the header's spelling:
+// besides F32, F64, F16 and BF16 the reader accepts the other safetensors dtypes (I64, I32,
+// I16, I8, U8, BOOL, ...) for tensors that are not kept, and refuses them when kept ("tensor
+// 'position_ids' has dtype 'I64', which is not supported").
+struct SafetensorsEntry {
+    std::string name;
+    std::string dtype;
+    std::vector<std::size_t> shape;
+};
+struct SafetensorsHeader {
+    std::vector<SafetensorsEntry> entries;         // sorted by name
+    std::map<std::string, std::string> metadata;
+};
+// The header alone, validated in full as readSafetensors does; no tensor data is read.
+Expected<SafetensorsHeader> readSafetensorsHeader(const std::string& path);
 
 // Writes every tensor (any dtype, its raw bytes) sorted by name, with the header padded with
 // spaces to a multiple of 8 bytes, through AtomicFile. Refuses duplicate names, the reserved

@@ -1,0 +1,113 @@
+#include "core/checkpoint/checkpoint.hpp"
+
+#include <charconv>
+
+#include "core/checkpoint/checkpoint_files.hpp"
+#include "core/checkpoint/layer_loading.hpp"
+#include "core/checkpoint/layer_recognition.hpp"
+
+namespace qkv {
+
+namespace {
+
+// Up to `limit` names, quoted, then "and N more".
+std::string someNames(const std::vector<std::string>& names, std::size_t limit)
+{
+    std::string text;
+    for (std::size_t i = 0; i < names.size() && i < limit; ++i) text += (i > 0 ? ", '" : "'") + names[i] + "'";
+    if (names.size() > limit) text += " and " + std::to_string(names.size() - limit) + " more";
+    return text;
+}
+
+}  // namespace
+
+std::string_view checkpointFamilyName(CheckpointFamily family)
+{
+    switch (family) {
+    case CheckpointFamily::Bert: return "BERT";
+    case CheckpointFamily::DistilBert: return "DistilBERT";
+    case CheckpointFamily::Gpt2: return "GPT-2";
+    case CheckpointFamily::Bart: return "BART/Marian";
+    case CheckpointFamily::T5: return "T5";
+    case CheckpointFamily::Llama: return "LLaMA-style";
+    }
+    return "?";
+}
+
+Expected<Checkpoint> openCheckpoint(const std::string& path, const CheckpointOptions& options)
+{
+    Expected<std::map<std::string, CheckpointTensor>> tensors = checkpoint_detail::readCheckpointTensors(path);
+    if (!tensors) return Error{tensors.error()};
+    Checkpoint checkpoint;
+    checkpoint.path = path;
+    checkpoint.tensors = std::move(*tensors);
+    checkpoint.configPath = checkpoint_detail::configPathBeside(path);
+    if (!checkpoint.configPath.empty()) {
+        Expected<CheckpointConfig> config = readCheckpointConfig(checkpoint.configPath);
+        if (!config) return Error{config.error()};
+        checkpoint.config = std::move(*config);
+    }
+    checkpoint.layers = checkpoint_detail::recogniseLayers(checkpoint.tensors, checkpoint.config, options.headCount);
+    if (checkpoint.layers.empty()) {
+        std::vector<std::string> names;
+        for (const auto& entry : checkpoint.tensors) names.push_back(entry.first);
+        return Error{path + ": no attention layer of a known family (BERT, DistilBERT, GPT-2, BART/Marian, T5, "
+                            "LLaMA-style) among its " + std::to_string(names.size()) + " tensors: " +
+                     someNames(names, 12)};
+    }
+    checkpoint_detail::layerHeadCount(checkpoint.layers.front(), checkpoint.config, options.headCount,
+                                      &checkpoint.headCountFromConfig);
+    return checkpoint;
+}
+
+Expected<CheckpointLayer> findCheckpointLayer(const Checkpoint& checkpoint, std::string_view nameOrIndex)
+{
+    for (const CheckpointLayer& layer : checkpoint.layers)
+        if (layer.name == nameOrIndex) return layer;
+    Index index = -1;
+    const char* end = nameOrIndex.data() + nameOrIndex.size();
+    if (const auto [rest, error] = std::from_chars(nameOrIndex.data(), end, index);
+        error == std::errc() && rest == end && index >= 0 && index < static_cast<Index>(checkpoint.layers.size()))
+        return checkpoint.layers[static_cast<std::size_t>(index)];
+    std::vector<std::string> names;
+    for (const CheckpointLayer& layer : checkpoint.layers) names.push_back(layer.name);
+    return Error{checkpoint.path + ": no layer '" + std::string(nameOrIndex) + "'; its " +
+                 std::to_string(names.size()) + " layers are " + someNames(names, 24) + " (or their index, 0 to " +
+                 std::to_string(names.size() - 1) + ")"};
+}
+
+void applyCheckpointLayerSettings(const CheckpointLayerSettings& settings, Config& config)
+{
+    config.d_model = settings.d_model;
+    config.headCount = settings.headCount;
+    config.keyValueHeadCount = settings.keyValueHeadCount == settings.headCount ? 0 : settings.keyValueHeadCount;
+    config.withBias = settings.withBias;
+    config.positional = settings.positional;
+    config.ropeBase = settings.ropeBase;
+    config.scaleScores = settings.scaleScores;
+    config.mode = settings.mode;
+}
+
+Expected<CheckpointLayerWeights> loadCheckpointLayer(const Checkpoint& checkpoint, const CheckpointLayer& layer)
+{
+    return checkpoint_detail::loadLayer(checkpoint, layer);
+}
+
+Expected<CheckpointLayerWeights> loadCheckpointLayer(const std::string& path, std::string_view nameOrIndex,
+                                                     const CheckpointOptions& options)
+{
+    Expected<Checkpoint> checkpoint = openCheckpoint(path, options);
+    if (!checkpoint) return Error{checkpoint.error()};
+    Expected<CheckpointLayer> layer = findCheckpointLayer(*checkpoint, nameOrIndex);
+    if (!layer) return Error{layer.error()};
+    return loadCheckpointLayer(*checkpoint, *layer);
+}
+
+std::string checkpointLayerLine(const CheckpointLayer& layer)
+{
+    return std::to_string(layer.index) + "\t" + layer.name + "\t" + std::string(modeName(layer.kind)) + "\t" +
+           std::to_string(layer.headCount) + "\t" + std::to_string(layer.keyValueHeadCount) + "\t" +
+           std::to_string(layer.d_model);
+}
+
+}  // namespace qkv

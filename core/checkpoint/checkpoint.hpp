@@ -1,0 +1,116 @@
+#pragma once
+// One attention layer from a Hugging Face checkpoint (issue 11 section 3; docs/checkpoints.md).
+//
+// A checkpoint is a .safetensors file, or a sharded checkpoint's model.safetensors.index.json
+// ({"metadata": ..., "weight_map": {tensor name: shard file name}}), with the config.json
+// beside it when there is one. Opening reads the headers only (and config.json); loading a
+// layer reads that layer's tensors only (pread of their bytes, nothing else).
+//
+// Families and the layer names (module paths) they give, e.g.:
+//   BERT, RoBERTa  bert.encoder.layer.0.attention          (self.query|key|value, output.dense)
+//   DistilBERT     distilbert.transformer.layer.0.attention (q_lin k_lin v_lin out_lin)
+//   GPT-2          h.5.attn                                 (c_attn, c_proj: Conv1D)     causal
+//   BART, Marian   model.encoder.layers.0.self_attn         self
+//                  model.decoder.layers.0.self_attn         causal
+//                  model.decoder.layers.0.encoder_attn      cross  (q_proj k_proj v_proj out_proj)
+//   T5             encoder.block.0.layer.0.SelfAttention    self   (q k v o, no biases, no scale)
+//                  decoder.block.0.layer.0.SelfAttention    causal
+//                  decoder.block.0.layer.1.EncDecAttention  cross
+//   LLaMA-style    model.layers.3.self_attn                 causal (q_proj k_proj v_proj o_proj,
+//                                                            grouped-query, rotary "rotate half")
+// Every message starts with the file it is about; nothing is returned half-done.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/common/expected.hpp"
+#include "core/common/matrix.hpp"
+#include "core/checkpoint/checkpoint_config.hpp"
+#include "core/config/config.hpp"
+#include "core/weights/attention_weights.hpp"
+
+namespace qkv {
+
+enum class CheckpointFamily { Bert, DistilBert, Gpt2, Bart, T5, Llama };
+// "BERT", "DistilBERT", "GPT-2", "BART/Marian", "T5", "LLaMA-style".
+std::string_view checkpointFamilyName(CheckpointFamily family);
+
+// One stored tensor as its header describes it (no values).
+struct CheckpointTensor {
+    std::string file;                // the .safetensors file that holds it (shard path)
+    std::string dtype;               // "F32", "BF16", "I64", ... as in the header
+    std::vector<std::size_t> shape;
+};
+
+// A recognised attention layer. `kind` is the attention it computes: EncoderSelf ("self"),
+// DecoderCausal ("causal") or Cross ("cross"); modeName(kind) spells it.
+struct CheckpointLayer {
+    Index index = 0;          // 0-based in listed order
+    std::string name;         // module path, e.g. "bert.encoder.layer.0.attention"
+    CheckpointFamily family = CheckpointFamily::Bert;
+    AttentionMode kind = AttentionMode::EncoderSelf;
+    Index headCount = 1;          // h
+    Index keyValueHeadCount = 1;  // g
+    Index d_model = 0;
+};
+
+struct CheckpointOptions {
+    // h when config.json does not say it (or there is no config.json). 0: the default,
+    // d_model / 64 when 64 divides d_model, else 1.
+    Index headCount = 0;
+};
+
+struct Checkpoint {
+    std::string path;          // as given: a .safetensors file or an index.json
+    std::string configPath;    // the config.json read, or empty
+    CheckpointConfig config;   // what it says (all empty without one)
+    bool headCountFromConfig = false;  // false: h came from CheckpointOptions (ask the user)
+    std::vector<CheckpointLayer> layers;                // sorted: by module path, layer numbers numerically
+    std::map<std::string, CheckpointTensor> tensors;    // every tensor of every file, by name
+};
+
+// Reads the headers (and config.json beside `path`) and recognises the attention layers.
+// Refuses a file with no recognised layer, listing some of the tensor names it holds.
+Expected<Checkpoint> openCheckpoint(const std::string& path, const CheckpointOptions& options = {});
+
+// The layer named `nameOrIndex` (its module path, or a bare number: its index). The error
+// lists the available layers.
+Expected<CheckpointLayer> findCheckpointLayer(const Checkpoint& checkpoint, std::string_view nameOrIndex);
+
+// What the configuration becomes with a loaded layer (nothing else of Config changes).
+struct CheckpointLayerSettings {
+    Index d_model = 0;
+    Index headCount = 1;          // h
+    Index keyValueHeadCount = 1;  // g
+    bool withBias = false;
+    PositionalEncoding positional = PositionalEncoding::Sinusoidal;
+    double ropeBase = 10000.0;
+    bool scaleScores = true;      // false for T5
+    AttentionMode mode = AttentionMode::EncoderSelf;  // the layer's kind
+};
+// Sets exactly d_model, headCount, keyValueHeadCount (0 when g = h), withBias, positional,
+// ropeBase, scaleScores and mode.
+void applyCheckpointLayerSettings(const CheckpointLayerSettings& settings, Config& config);
+
+struct CheckpointLayerWeights {
+    CheckpointLayer layer;
+    AttentionWeights weights;   // our layout (attention_weights.hpp), values finite
+    CheckpointLayerSettings settings;
+    std::vector<std::string> notes;   // for people: what was left out or filled in
+};
+
+// Reads the layer's tensors only and converts them to our layout. Refuses missing tensors,
+// inconsistent shapes, h not dividing d_model, g not dividing h, unsupported dtypes and
+// non-finite values, naming the file and the tensor.
+Expected<CheckpointLayerWeights> loadCheckpointLayer(const Checkpoint& checkpoint, const CheckpointLayer& layer);
+// openCheckpoint + findCheckpointLayer + loadCheckpointLayer.
+Expected<CheckpointLayerWeights> loadCheckpointLayer(const std::string& path, std::string_view nameOrIndex,
+                                                     const CheckpointOptions& options = {});
+
+// "index\tname\tkind\th\tg\td_model" (the --list-layers line, no newline).
+std::string checkpointLayerLine(const CheckpointLayer& layer);
+
+}  // namespace qkv

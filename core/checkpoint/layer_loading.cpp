@@ -1,0 +1,288 @@
+#include "core/checkpoint/layer_loading.hpp"
+
+#include <array>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "core/checkpoint/layer_recognition.hpp"
+#include "core/io/safetensors.hpp"
+
+namespace qkv::checkpoint_detail {
+
+namespace {
+
+constexpr std::array<Projection, 4> kProjections = {Projection::Query, Projection::Key, Projection::Value,
+                                                    Projection::Output};
+
+std::string shapeText(const std::vector<std::size_t>& shape)
+{
+    if (shape.empty()) return "a single number";
+    std::string text;
+    for (std::size_t i = 0; i < shape.size(); ++i) text += (i > 0 ? "x" : "") + std::to_string(shape[i]);
+    return text;
+}
+
+// The tensors a layer reads, with their values (float), by name.
+using LoadedTensors = std::map<std::string, Tensor>;
+
+// Reads `names` (all present in the checkpoint) from their files, only their bytes.
+Expected<LoadedTensors> readTensors(const Checkpoint& checkpoint, const std::set<std::string>& names)
+{
+    std::map<std::string, std::set<std::string>> byFile;
+    for (const std::string& name : names) byFile[checkpoint.tensors.at(name).file].insert(name);
+    LoadedTensors loaded;
+    for (const auto& [file, wanted] : byFile) {
+        Expected<SafetensorsFile> read =
+            readSafetensors(file, [&wanted](std::string_view name) { return wanted.contains(std::string(name)); });
+        if (!read) return Error{read.error()};
+        for (Tensor& tensor : read->tensors) {
+            if (tensor.shape.empty() || tensor.shape.size() > 2)
+                return Error{file + ": tensor '" + tensor.name + "' is " + shapeText(tensor.shape) +
+                             ", not a matrix or a vector"};
+            for (std::size_t i = 0; i < tensor.elementCount(); ++i)
+                if (!std::isfinite(tensor.valueAt(i)))
+                    return Error{file + ": tensor '" + tensor.name + "' holds a value that is not finite (" +
+                                 std::to_string(tensor.valueAt(i)) + " at position " + std::to_string(i) + ")"};
+            std::string name = tensor.name;
+            loaded.emplace(std::move(name), std::move(tensor));
+        }
+    }
+    return loaded;
+}
+
+MatrixF toMatrix(const Tensor& tensor)
+{
+    const auto rows = static_cast<Index>(tensor.shape[0]);
+    const auto cols = tensor.shape.size() == 2 ? static_cast<Index>(tensor.shape[1]) : 1;
+    MatrixF matrix(rows, cols);  // row-major like the file (MatrixF is row-major)
+    for (Index r = 0; r < rows; ++r)
+        for (Index c = 0; c < cols; ++c)
+            matrix(r, c) = static_cast<float>(tensor.valueAt(static_cast<std::size_t>(r * cols + c)));
+    return matrix;
+}
+
+RowVectorF toRow(const Tensor& tensor)
+{
+    RowVectorF row(static_cast<Index>(tensor.elementCount()));
+    for (Index i = 0; i < row.size(); ++i) row(i) = static_cast<float>(tensor.valueAt(static_cast<std::size_t>(i)));
+    return row;
+}
+
+// What every shape must be; the error says which tensor is what and what was expected.
+struct ShapeCheck {
+    const Checkpoint& checkpoint;
+    std::string problem;
+
+    void expect(const std::string& name, std::vector<std::size_t> expected, const std::string& why)
+    {
+        if (!problem.empty() || !checkpoint.tensors.contains(name)) return;
+        const CheckpointTensor& tensor = checkpoint.tensors.at(name);
+        if (tensor.shape != expected)
+            problem = tensor.file + ": tensor '" + name + "' is " + shapeText(tensor.shape) + ", expected " +
+                      shapeText(expected) + " (" + why + ")";
+    }
+};
+
+struct Sizes {
+    Index d_model = 0, headCount = 0, d_k = 0, keyValueWidth = 0, keyValueHeadCount = 0;
+};
+
+// d_model from the query weight, h from the layer, g d_k from the key weight, checked.
+Expected<Sizes> layerSizes(const Checkpoint& checkpoint, const CheckpointLayer& layer)
+{
+    const std::string query = weightName(layer.family, layer.name, Projection::Query);
+    const CheckpointTensor& q = checkpoint.tensors.at(query);
+    const std::string where = q.file + ": layer '" + layer.name + "': ";
+    if (q.shape.size() != 2 || q.shape[0] == 0 || q.shape[1] == 0)
+        return Error{q.file + ": tensor '" + query + "' is " + shapeText(q.shape) + ", not a matrix"};
+    Sizes s;
+    const bool conv1d = layer.family == CheckpointFamily::Gpt2;
+    s.d_model = static_cast<Index>(conv1d ? q.shape[0] : q.shape[1]);
+    if (!conv1d && q.shape[0] != q.shape[1]) {
+        if (layer.family == CheckpointFamily::T5)
+            return Error{where + "T5's inner width (num_heads x d_kv = " + std::to_string(q.shape[0]) +
+                         ", the rows of '" + query + "') differs from d_model = " + std::to_string(s.d_model) +
+                         "; this layer needs h d_k = d_model"};
+        return Error{q.file + ": tensor '" + query + "' is " + shapeText(q.shape) + ", expected " +
+                     std::to_string(s.d_model) + "x" + std::to_string(s.d_model) + " (h d_k = d_model)"};
+    }
+    if (checkpoint.config.d_model && *checkpoint.config.d_model != s.d_model)
+        return Error{where + "'" + query + "' gives d_model = " + std::to_string(s.d_model) + " but " +
+                     checkpoint.configPath + " says " + std::to_string(*checkpoint.config.d_model)};
+    s.headCount = layer.headCount;
+    if (s.headCount < 1 || s.d_model % s.headCount != 0)
+        return Error{where + "h = " + std::to_string(s.headCount) + " heads do not divide d_model = " +
+                     std::to_string(s.d_model)};
+    s.d_k = s.d_model / s.headCount;
+    s.keyValueWidth = s.d_model;
+    if (!conv1d) {
+        const std::string key = weightName(layer.family, layer.name, Projection::Key);
+        const CheckpointTensor& k = checkpoint.tensors.at(key);
+        if (k.shape.size() != 2 || k.shape[1] != static_cast<std::size_t>(s.d_model) || k.shape[0] == 0)
+            return Error{k.file + ": tensor '" + key + "' is " + shapeText(k.shape) + ", expected g d_k x " +
+                         std::to_string(s.d_model) + " (d_model = " + std::to_string(s.d_model) + ")"};
+        s.keyValueWidth = static_cast<Index>(k.shape[0]);
+    }
+    if (s.keyValueWidth % s.d_k != 0)
+        return Error{where + "the key projection has " + std::to_string(s.keyValueWidth) +
+                     " rows, not a multiple of d_k = " + std::to_string(s.d_k)};
+    s.keyValueHeadCount = s.keyValueWidth / s.d_k;
+    if (s.headCount % s.keyValueHeadCount != 0)
+        return Error{where + "g = " + std::to_string(s.keyValueHeadCount) +
+                     " key/value heads do not divide h = " + std::to_string(s.headCount)};
+    if (checkpoint.config.keyValueHeadCount && *checkpoint.config.keyValueHeadCount != s.keyValueHeadCount)
+        return Error{where + "the key projection gives g = " + std::to_string(s.keyValueHeadCount) + " but " +
+                     checkpoint.configPath + " says num_key_value_heads = " +
+                     std::to_string(*checkpoint.config.keyValueHeadCount)};
+    if (layer.family == CheckpointFamily::Llama && s.d_k % 2 != 0)
+        return Error{where + "rotary positions need an even d_k, and d_k = " + std::to_string(s.d_k)};
+    return s;
+}
+
+std::string expectShapes(const Checkpoint& checkpoint, const CheckpointLayer& layer, const Sizes& s)
+{
+    const auto d = static_cast<std::size_t>(s.d_model);
+    const auto kv = static_cast<std::size_t>(s.keyValueWidth);
+    ShapeCheck check{checkpoint, {}};
+    const std::string dText = "d_model = " + std::to_string(d);
+    if (layer.family == CheckpointFamily::Gpt2) {
+        check.expect(weightName(layer.family, layer.name, Projection::Query), {d, 3 * d}, "Conv1D, " + dText);
+        check.expect(biasName(layer.family, layer.name, Projection::Query), {3 * d}, dText);
+        check.expect(weightName(layer.family, layer.name, Projection::Output), {d, d}, dText);
+        check.expect(biasName(layer.family, layer.name, Projection::Output), {d}, dText);
+        return check.problem;
+    }
+    const std::string kvText = dText + ", g d_k = " + std::to_string(kv);
+    check.expect(weightName(layer.family, layer.name, Projection::Value), {kv, d}, kvText);
+    check.expect(weightName(layer.family, layer.name, Projection::Output), {d, d}, dText);
+    check.expect(biasName(layer.family, layer.name, Projection::Query), {d}, dText);
+    check.expect(biasName(layer.family, layer.name, Projection::Key), {kv}, kvText);
+    check.expect(biasName(layer.family, layer.name, Projection::Value), {kv}, kvText);
+    check.expect(biasName(layer.family, layer.name, Projection::Output), {d}, dText);
+    return check.problem;
+}
+
+// Our layout from the loaded tensors; missing biases (when some exist) are zeros.
+AttentionWeights toOurLayout(const CheckpointLayer& layer, const LoadedTensors& loaded, const Sizes& s,
+                             std::vector<std::string>& notes)
+{
+    AttentionWeights weights;
+    const auto weight = [&](Projection p) { return toMatrix(loaded.at(weightName(layer.family, layer.name, p))); };
+    if (layer.family == CheckpointFamily::Gpt2) {
+        const MatrixF fused = weight(Projection::Query);  // d_model x 3 d_model, x W form
+        weights.queryProjection = fused.middleCols(0, s.d_model);
+        weights.keyProjection = fused.middleCols(s.d_model, s.d_model);
+        weights.valueProjection = fused.middleCols(2 * s.d_model, s.d_model);
+        weights.outputProjection = weight(Projection::Output);
+    } else {  // nn.Linear: out x in, transposed into x W form
+        weights.queryProjection = weight(Projection::Query).transpose();
+        weights.keyProjection = weight(Projection::Key).transpose();
+        weights.valueProjection = weight(Projection::Value).transpose();
+        weights.outputProjection = weight(Projection::Output).transpose();
+    }
+    const std::array<Index, 4> widths = {s.d_model, s.keyValueWidth, s.keyValueWidth, s.d_model};
+    std::array<std::optional<RowVectorF>, 4> biases;
+    std::vector<std::string> filled;
+    bool any = false;
+    for (std::size_t i = 0; i < 4; ++i) {
+        const std::string name = biasName(layer.family, layer.name, kProjections[i]);
+        if (const auto it = loaded.find(name); it != loaded.end()) {
+            any = true;
+            const RowVectorF row = toRow(it->second);
+            biases[i] = layer.family == CheckpointFamily::Gpt2 && i < 3 ? RowVectorF(row.segment(Index(i) * s.d_model, s.d_model))
+                                                                       : row;
+        }
+    }
+    if (any) {
+        for (std::size_t i = 0; i < 4; ++i)
+            if (!biases[i]) {
+                biases[i] = RowVectorF::Zero(widths[i]);
+                filled.push_back(biasName(layer.family, layer.name, kProjections[i]));
+            }
+        weights.queryBias = biases[0];
+        weights.keyBias = biases[1];
+        weights.valueBias = biases[2];
+        weights.outputBias = biases[3];
+    }
+    if (!filled.empty()) {
+        std::string names;
+        for (const std::string& name : filled) names += (names.empty() ? "'" : ", '") + name + "'";
+        notes.push_back("The checkpoint has no " + names + ": zeros stand in (biases are all present or all absent here).");
+    }
+    return weights;
+}
+
+CheckpointLayerSettings settingsFor(const Checkpoint& checkpoint, const CheckpointLayer& layer, const Sizes& s,
+                                    bool withBias, std::vector<std::string>& notes)
+{
+    CheckpointLayerSettings settings;
+    settings.d_model = s.d_model;
+    settings.headCount = s.headCount;
+    settings.keyValueHeadCount = s.keyValueHeadCount;
+    settings.withBias = withBias;
+    settings.mode = layer.kind;
+    switch (layer.family) {
+    case CheckpointFamily::Llama:
+        settings.positional = PositionalEncoding::Rotary;
+        settings.ropeBase = checkpoint.config.ropeTheta.value_or(10000.0);
+        if (checkpoint.config.ropeScaling)
+            notes.push_back(checkpoint.configPath + " sets rope_scaling, which is left out: plain rotary positions "
+                                                    "with base " + std::to_string(settings.ropeBase) + ".");
+        break;
+    case CheckpointFamily::T5:
+        settings.positional = PositionalEncoding::None;
+        settings.scaleScores = false;
+        notes.push_back("T5 does not scale scores by 1/sqrt(d_k); neither does this layer now.");
+        notes.push_back("T5's relative position bias (added to the scores) is left out, and T5 has no "
+                        "absolute positions: the positional option is none.");
+        break;
+    default:
+        notes.push_back("The model's learned position embeddings are not loaded; the sinusoidal encoding "
+                        "added to X stands in for them.");
+        break;
+    }
+    if (!checkpoint.headCountFromConfig)
+        notes.push_back("No config.json gives the number of heads: h = " + std::to_string(s.headCount) + ".");
+    return settings;
+}
+
+}  // namespace
+
+Expected<CheckpointLayerWeights> loadLayer(const Checkpoint& checkpoint, const CheckpointLayer& layer)
+{
+    // 1. Every weight must be there; biases are optional.
+    std::set<std::string> names;
+    std::vector<std::string> missing;
+    for (Projection p : kProjections) {
+        const std::string weight = weightName(layer.family, layer.name, p);
+        if (checkpoint.tensors.contains(weight)) names.insert(weight);
+        else if (std::find(missing.begin(), missing.end(), weight) == missing.end()) missing.push_back(weight);
+        const std::string bias = biasName(layer.family, layer.name, p);
+        if (checkpoint.tensors.contains(bias)) names.insert(bias);
+    }
+    if (!missing.empty()) {
+        std::string list;
+        for (const std::string& name : missing) list += (list.empty() ? "'" : ", '") + name + "'";
+        return Error{checkpoint.path + ": layer '" + layer.name + "' (" +
+                     std::string(checkpointFamilyName(layer.family)) + ") lacks " + list};
+    }
+    // 2. Sizes and every shape, from the headers, before any byte is read.
+    Expected<Sizes> sizes = layerSizes(checkpoint, layer);
+    if (!sizes) return Error{sizes.error()};
+    if (std::string problem = expectShapes(checkpoint, layer, *sizes); !problem.empty()) return Error{problem};
+    // 3. The layer's bytes only, then our layout.
+    Expected<LoadedTensors> loaded = readTensors(checkpoint, names);
+    if (!loaded) return Error{loaded.error()};
+    CheckpointLayerWeights result;
+    result.layer = layer;
+    result.layer.keyValueHeadCount = sizes->keyValueHeadCount;
+    result.weights = toOurLayout(layer, *loaded, *sizes, result.notes);
+    if (const std::string problem = result.weights.shapeProblem(sizes->headCount); !problem.empty())
+        return Error{checkpoint.path + ": layer '" + layer.name + "': " + problem};
+    result.settings = settingsFor(checkpoint, layer, *sizes, result.weights.hasBias(), result.notes);
+    return result;
+}
+
+}  // namespace qkv::checkpoint_detail

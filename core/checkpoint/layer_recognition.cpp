@@ -1,0 +1,232 @@
+#include "core/checkpoint/layer_recognition.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <set>
+#include <utility>
+
+namespace qkv::checkpoint_detail {
+
+namespace {
+
+// A family's anchor: the query weight's name after the module path. A name "M<anchor>" marks
+// the layer M.
+struct Anchor {
+    std::string_view suffix;
+    CheckpointFamily family;
+};
+constexpr std::array<Anchor, 5> kAnchors = {{
+    {".self.query.weight", CheckpointFamily::Bert},
+    {".q_lin.weight", CheckpointFamily::DistilBert},
+    {".c_attn.weight", CheckpointFamily::Gpt2},
+    {".q_proj.weight", CheckpointFamily::Bart},  // or LLaMA-style: decided by resolveFamily
+    {".q.weight", CheckpointFamily::T5},
+}};
+
+// The projection names after the module path (weights end ".weight", biases ".bias").
+std::string_view projectionStem(CheckpointFamily family, Projection projection)
+{
+    static constexpr std::array<std::array<std::string_view, 4>, 6> stems = {{
+        {"self.query", "self.key", "self.value", "output.dense"},  // Bert
+        {"q_lin", "k_lin", "v_lin", "out_lin"},                   // DistilBert
+        {"c_attn", "c_attn", "c_attn", "c_proj"},                 // Gpt2 (Conv1D, Q K V fused)
+        {"q_proj", "k_proj", "v_proj", "out_proj"},               // Bart, Marian
+        {"q", "k", "v", "o"},                                     // T5
+        {"q_proj", "k_proj", "v_proj", "o_proj"},                 // Llama
+    }};
+    return stems[static_cast<std::size_t>(family)][static_cast<std::size_t>(projection)];
+}
+
+std::vector<std::string_view> segments(std::string_view path)
+{
+    std::vector<std::string_view> parts;
+    std::size_t start = 0;
+    while (true) {
+        const auto dot = path.find('.', start);
+        parts.push_back(path.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+        if (dot == std::string_view::npos) return parts;
+        start = dot + 1;
+    }
+}
+
+bool hasSegment(std::string_view path, std::string_view segment)
+{
+    const auto parts = segments(path);
+    return std::find(parts.begin(), parts.end(), segment) != parts.end();
+}
+
+std::string_view lastSegment(std::string_view path)
+{
+    const auto dot = path.rfind('.');
+    return dot == std::string_view::npos ? path : path.substr(dot + 1);
+}
+
+bool isLlamaModelType(std::string_view type)
+{
+    static const std::set<std::string_view> types = {"llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3",
+                                                     "gemma", "gemma2", "phi3", "olmo", "internlm2", "yi"};
+    return types.contains(type);
+}
+
+// q_proj / k_proj / v_proj are shared by BART-style and LLaMA-style layers: the output
+// projection's name (out_proj or o_proj) decides, then config's model_type, then structure
+// (encoder / decoder stacks are BART's).
+CheckpointFamily resolveProjFamily(const std::map<std::string, CheckpointTensor>& tensors, std::string_view module,
+                                   const CheckpointConfig& config)
+{
+    const std::string m(module);
+    if (tensors.contains(m + ".o_proj.weight")) return CheckpointFamily::Llama;
+    if (tensors.contains(m + ".out_proj.weight")) return CheckpointFamily::Bart;
+    if (isLlamaModelType(config.modelType)) return CheckpointFamily::Llama;
+    if (hasSegment(module, "encoder") || hasSegment(module, "decoder") || lastSegment(module) == "encoder_attn")
+        return CheckpointFamily::Bart;
+    return CheckpointFamily::Llama;
+}
+
+// Self, causal or cross, from the family and where the module sits.
+AttentionMode layerKind(CheckpointFamily family, std::string_view module)
+{
+    switch (family) {
+    case CheckpointFamily::Bert:
+    case CheckpointFamily::DistilBert: return AttentionMode::EncoderSelf;
+    case CheckpointFamily::Gpt2:
+    case CheckpointFamily::Llama: return AttentionMode::DecoderCausal;
+    case CheckpointFamily::Bart:
+    case CheckpointFamily::T5: break;
+    }
+    const std::string_view last = lastSegment(module);
+    if (last == "encoder_attn" || last == "EncDecAttention") return AttentionMode::Cross;
+    return hasSegment(module, "decoder") ? AttentionMode::DecoderCausal : AttentionMode::EncoderSelf;
+}
+
+// Module paths compared with runs of digits as numbers, so layer 2 lists before layer 10.
+bool naturalLess(std::string_view a, std::string_view b)
+{
+    std::size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+            std::size_t ei = i, ej = j;
+            while (ei < a.size() && std::isdigit(static_cast<unsigned char>(a[ei]))) ++ei;
+            while (ej < b.size() && std::isdigit(static_cast<unsigned char>(b[ej]))) ++ej;
+            const auto na = a.substr(i, ei - i), nb = b.substr(j, ej - j);
+            const auto ta = na.substr(std::min(na.find_first_not_of('0'), na.size()));
+            const auto tb = nb.substr(std::min(nb.find_first_not_of('0'), nb.size()));
+            if (ta.size() != tb.size()) return ta.size() < tb.size();
+            if (ta != tb) return ta < tb;
+            i = ei;
+            j = ej;
+            continue;
+        }
+        if (a[i] != b[j]) return a[i] < b[j];
+        ++i;
+        ++j;
+    }
+    return a.size() - i < b.size() - j;
+}
+
+// A suffix that belongs to the module as a whole segment ("h.0.attn.c_attn.weight" ends with
+// ".c_attn.weight"); the module is what comes before, or "" for a bare name.
+bool splitModule(std::string_view name, std::string_view suffix, std::string_view& module)
+{
+    if (name == suffix.substr(1)) {
+        module = {};
+        return true;
+    }
+    if (!name.ends_with(suffix)) return false;
+    module = name.substr(0, name.size() - suffix.size());
+    return true;
+}
+
+// Rows (Linear: out x in) or columns of a 2-D tensor, or 0 when it is not 2-D or absent.
+std::size_t dimension(const std::map<std::string, CheckpointTensor>& tensors, const std::string& name, std::size_t axis)
+{
+    const auto it = tensors.find(name);
+    if (it == tensors.end() || it->second.shape.size() != 2) return 0;
+    return it->second.shape[axis];
+}
+
+// d_model and g d_k from the shapes (0 when a tensor is missing or not 2-D).
+std::pair<Index, Index> layerWidths(const std::map<std::string, CheckpointTensor>& tensors, const CheckpointLayer& layer)
+{
+    const std::string query = weightName(layer.family, layer.name, Projection::Query);
+    if (layer.family == CheckpointFamily::Gpt2) {  // Conv1D: d_model x 3 d_model
+        const auto d = static_cast<Index>(dimension(tensors, query, 0));
+        return {d, d};
+    }
+    const auto d = static_cast<Index>(dimension(tensors, query, 1));
+    const auto keyRows = dimension(tensors, weightName(layer.family, layer.name, Projection::Key), 0);
+    return {d, keyRows > 0 ? static_cast<Index>(keyRows) : d};
+}
+
+}  // namespace
+
+std::string weightName(CheckpointFamily family, std::string_view module, Projection projection)
+{
+    const std::string stem(projectionStem(family, projection));
+    return module.empty() ? stem + ".weight" : std::string(module) + "." + stem + ".weight";
+}
+
+std::string biasName(CheckpointFamily family, std::string_view module, Projection projection)
+{
+    const std::string stem(projectionStem(family, projection));
+    return module.empty() ? stem + ".bias" : std::string(module) + "." + stem + ".bias";
+}
+
+Index layerHeadCount(const CheckpointLayer& layer, const CheckpointConfig& config, Index defaultHeadCount,
+                     bool* fromConfig)
+{
+    std::optional<Index> configured = config.headCount;
+    if (layer.family == CheckpointFamily::Bart) {
+        const bool decoder = hasSegment(layer.name, "decoder");
+        if (decoder && config.decoderHeadCount) configured = config.decoderHeadCount;
+        if (!decoder && config.encoderHeadCount) configured = config.encoderHeadCount;
+    }
+    if (fromConfig) *fromConfig = configured.has_value();
+    if (configured) return *configured;
+    if (defaultHeadCount > 0) return defaultHeadCount;
+    return layer.d_model >= 64 && layer.d_model % 64 == 0 ? layer.d_model / 64 : 1;
+}
+
+std::vector<CheckpointLayer> recogniseLayers(const std::map<std::string, CheckpointTensor>& tensors,
+                                             const CheckpointConfig& config, Index defaultHeadCount)
+{
+    std::map<std::string, CheckpointFamily> found;
+    for (const auto& [name, tensor] : tensors) {
+        for (const Anchor& anchor : kAnchors) {
+            std::string_view module;
+            if (!splitModule(name, anchor.suffix, module)) continue;
+            CheckpointFamily family = anchor.family;
+            const std::string_view last = lastSegment(module);
+            // The T5 anchor ".q.weight" is that family's only when its module says so.
+            if (family == CheckpointFamily::T5 && last != "SelfAttention" && last != "EncDecAttention") continue;
+            if (family == CheckpointFamily::Bart) family = resolveProjFamily(tensors, module, config);
+            found.emplace(std::string(module), family);
+            break;
+        }
+    }
+    std::vector<CheckpointLayer> layers;
+    for (const auto& [module, family] : found) {
+        CheckpointLayer layer;
+        layer.name = module;
+        layer.family = family;
+        layer.kind = layerKind(family, module);
+        layers.push_back(std::move(layer));
+    }
+    std::sort(layers.begin(), layers.end(),
+              [](const CheckpointLayer& a, const CheckpointLayer& b) { return naturalLess(a.name, b.name); });
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        CheckpointLayer& layer = layers[i];
+        layer.index = static_cast<Index>(i);
+        const auto [d_model, keyValueWidth] = layerWidths(tensors, layer);
+        layer.d_model = d_model;
+        layer.headCount = layerHeadCount(layer, config, defaultHeadCount);
+        const Index d_k = layer.headCount > 0 && d_model % layer.headCount == 0 ? d_model / layer.headCount : 0;
+        layer.keyValueHeadCount = d_k > 0 && keyValueWidth % d_k == 0 ? keyValueWidth / d_k
+                                  : config.keyValueHeadCount ? *config.keyValueHeadCount
+                                                             : layer.headCount;
+    }
+    return layers;
+}
+
+}  // namespace qkv::checkpoint_detail

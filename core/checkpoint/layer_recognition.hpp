@@ -1,0 +1,31 @@
+#pragma once
+// Each family's tensor names (docs/checkpoints.md): which module paths are attention layers,
+// their kind, and the name of every projection's weight and bias. Internal to core/checkpoint.
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/checkpoint/checkpoint.hpp"
+
+namespace qkv::checkpoint_detail {
+
+enum class Projection { Query, Key, Value, Output };
+
+// The stored weight / bias of a projection of the layer `module` of `family`. GPT-2 stores
+// Q, K and V in one tensor (c_attn), so all three give the same name there.
+std::string weightName(CheckpointFamily family, std::string_view module, Projection projection);
+std::string biasName(CheckpointFamily family, std::string_view module, Projection projection);
+
+// The layers the names show, sorted (module paths compared with layer numbers as numbers),
+// index, h, g and d_model filled from the shapes, the config and `defaultHeadCount`.
+std::vector<CheckpointLayer> recogniseLayers(const std::map<std::string, CheckpointTensor>& tensors,
+                                             const CheckpointConfig& config, Index defaultHeadCount);
+
+// h for a layer: the config's key for its family and stack (encoder / decoder), else
+// `defaultHeadCount`, else d_model / 64 when 64 divides d_model, else 1. `fromConfig` says which.
+Index layerHeadCount(const CheckpointLayer& layer, const CheckpointConfig& config, Index defaultHeadCount,
+                     bool* fromConfig = nullptr);
+
+}  // namespace qkv::checkpoint_detail

@@ -1,0 +1,87 @@
+// `qkv-studio export --weights CHECKPOINT --list-layers | --layer NAME|INDEX` end to end.
+
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+
+namespace qkv::testing {
+namespace {
+
+std::string checkpoint(const std::string& name) { return std::string(QKV_CHECKPOINT_DATA_DIR) + "/" + name; }
+
+nlohmann::json readJson(const std::string& path)
+{
+    std::ifstream in(path);
+    return nlohmann::json::parse(in, nullptr, false);
+}
+
+TEST_F(ExportCli, ListLayersPrintsOneTabSeparatedLinePerLayer)
+{
+    const CommandRun listed = run({"export", "--weights", checkpoint("llama/model.safetensors"), "--list-layers"});
+    EXPECT_EQ(listed.status, 0) << listed.output;
+    EXPECT_EQ(listed.output, "0\tmodel.layers.0.self_attn\tcausal\t4\t2\t16\n"
+                             "1\tmodel.layers.1.self_attn\tcausal\t4\t2\t16\n");
+    const CommandRun sharded =
+        run({"export", "--weights", checkpoint("sharded/model.safetensors.index.json"), "--list-layers"});
+    EXPECT_EQ(sharded.status, 0) << sharded.output;
+    EXPECT_EQ(sharded.output, "0\tencoder.layer.0.attention\tself\t2\t2\t8\n1\tencoder.layer.1.attention\tself\t2\t2\t8\n");
+    // Without config.json, --heads gives h.
+    const CommandRun distil =
+        run({"export", "--weights", checkpoint("distilbert/model.safetensors"), "--heads", "2", "--list-layers"});
+    EXPECT_EQ(distil.status, 0) << distil.output;
+    EXPECT_NE(distil.output.find("0\tdistilbert.transformer.layer.0.attention\tself\t2\t2\t8\n"), std::string::npos)
+        << distil.output;
+}
+
+TEST_F(ExportCli, LayerByNameOrIndexSetsTheConfigurationAndProvenance)
+{
+    const CommandRun byName = run({"export", "--weights", checkpoint("t5/model.safetensors"), "--layer",
+                                   "decoder.block.0.layer.1.EncDecAttention", "--format", "json", "--out", path("t5.json")});
+    ASSERT_EQ(byName.status, 0) << byName.output;
+    EXPECT_NE(byName.output.find("relative position bias"), std::string::npos) << byName.output;  // the note
+    const nlohmann::json t5 = readJson(path("t5.json"));
+    EXPECT_EQ(t5["config"]["mode"], "cross");
+    EXPECT_EQ(t5["config"]["scale_scores"], false);
+    EXPECT_EQ(t5["config"]["d_model"], 16);
+    EXPECT_EQ(t5["config"]["weights_layer"], "decoder.block.0.layer.1.EncDecAttention");
+
+    const CommandRun byIndex = run({"export", "--weights", checkpoint("llama/model.safetensors"), "--layer", "1",
+                                    "--format", "json", "--out", path("llama.json")});
+    ASSERT_EQ(byIndex.status, 0) << byIndex.output;
+    const nlohmann::json llama = readJson(path("llama.json"));
+    EXPECT_EQ(llama["config"]["kv_heads"], 2);
+    EXPECT_EQ(llama["config"]["positional"], "rotary");
+    EXPECT_EQ(llama["config"]["rope_base"], 500.0);
+    EXPECT_EQ(llama["config"]["weights_layer"], "model.layers.1.self_attn");
+}
+
+TEST_F(ExportCli, SeveralLayersWithoutLayerPointsToTheOptions)
+{
+    const CommandRun refused =
+        run({"export", "--weights", checkpoint("gpt2/model.safetensors"), "--format", "json", "--out", path("x.json")});
+    EXPECT_EQ(refused.status, 1);
+    EXPECT_NE(refused.output.find("holds 2 attention layers ('h.0.attn', 'h.1.attn')"), std::string::npos) << refused.output;
+    EXPECT_NE(refused.output.find("--layer"), std::string::npos);
+    EXPECT_NE(refused.output.find("--list-layers"), std::string::npos);
+}
+
+TEST_F(ExportCli, CheckpointArgumentAndFileErrorsHaveTheirExitStatus)
+{
+    EXPECT_EQ(run({"export", "--list-layers"}).status, 2);
+    EXPECT_EQ(run({"export", "--layer", "0", "--format", "json", "--out", path("x.json")}).status, 2);
+    const CommandRun missingLayer = run({"export", "--weights", checkpoint("bart/model.safetensors"), "--layer", "9",
+                                         "--format", "json", "--out", path("x.json")});
+    EXPECT_EQ(missingLayer.status, 1);
+    EXPECT_NE(missingLayer.output.find("no layer '9'"), std::string::npos) << missingLayer.output;
+    std::ofstream(path("broken.safetensors")) << "not a checkpoint";
+    const CommandRun broken = run({"export", "--weights", path("broken.safetensors"), "--list-layers"});
+    EXPECT_EQ(broken.status, 1);
+    EXPECT_NE(broken.output.find("broken.safetensors"), std::string::npos) << broken.output;
+}
+
+}  // namespace
+}  // namespace qkv::testing
