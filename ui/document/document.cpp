@@ -146,6 +146,34 @@ void Document::setWeights(std::shared_ptr<const qkv::AttentionWeights> weights, 
     pushContent(after, text);
 }
 
+void Document::useCheckpointLayer(std::shared_ptr<const qkv::AttentionWeights> weights,
+                                  const qkv::CheckpointLayerSettings& settings, const QString& source,
+                                  const QString& layer, const QStringList& notes)
+{
+    qkv::Session after = session_;
+    after.weights = std::move(weights);
+    qkv::applyCheckpointLayerSettings(settings, after.config);
+    const bool hadHeadChanges = !after.config.presets.empty() || !after.config.ablatedHeads.empty();
+    after.config.presets.clear();
+    after.config.ablatedHeads.clear();
+    // The token scale only serves the positional presets just cleared: back to the paper's 1.
+    after.config.tokenEmbeddingScale = 1.0f;
+    after.weightsProvenance = {};
+    after.weightsProvenance.file = source.toStdString();
+    after.weightsProvenance.layer = layer.toStdString();
+    pushContent(after, tr("Open Checkpoint Layer %1").arg(layer));
+    QString message = tr("Layer %1: %2 attention, d_model %3, h %4, g %5%6%7.")
+                          .arg(layer, fromStd(qkv::modeName(after.config.mode)))
+                          .arg(after.config.d_model)
+                          .arg(after.config.headCount)
+                          .arg(after.config.g())
+                          .arg(qkv::isRotary(after.config.positional) ? tr(", rotary positions") : QString(),
+                               after.config.scaleScores ? QString() : tr(", scores not scaled by 1/√d_k"));
+    if (hadHeadChanges) message += QLatin1Char(' ') + tr("Presets and switched-off heads cleared (Undo goes back).");
+    for (const QString& note : notes) message += QLatin1Char(' ') + note;
+    emit notice(message);
+}
+
 void Document::applyPreset(const qkv::HeadPreset& preset)
 {
     const qkv::Config before = session_.config;

@@ -19,6 +19,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/checkpoint/checkpoint.hpp"
 #include "core/config/validation.hpp"
 #include "core/pipeline/compute.hpp"
 #include "core/session/session.hpp"
@@ -95,6 +96,15 @@ public:
     // `weights` returns to the generated weights ("Use Generated Weights").
     void setWeights(std::shared_ptr<const qkv::AttentionWeights> weights, const QString& source,
                     const QString& layer = {});
+    // Uses one attention layer of a checkpoint (core/checkpoint/checkpoint.hpp): its weights,
+    // and the settings its model fixes (d_model, h, g, biases, positions, the 1/sqrt(d_k) scale
+    // and the mode: self, causal or cross). Presets and switched-off heads are cleared (a preset
+    // would overwrite the layer's heads), and the token scale returns to the paper's 1 (it
+    // served the positional presets). One undo step; notice() says what changed, then
+    // `notes` (what the loader left out or filled in).
+    void useCheckpointLayer(std::shared_ptr<const qkv::AttentionWeights> weights,
+                            const qkv::CheckpointLayerSettings& settings, const QString& source,
+                            const QString& layer, const QStringList& notes = {});
     // Sets `preset` on its head with the settings it needs (qkv::withPreset) and reports the
     // settings it changed beyond the head (notice(), settingNotes()).
     void applyPreset(const qkv::HeadPreset& preset);

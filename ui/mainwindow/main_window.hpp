@@ -9,6 +9,11 @@ class QAction;
 class QMenu;
 class QSplitter;
 
+namespace qkv {
+struct Checkpoint;
+struct CheckpointLayer;
+}  // namespace qkv
+
 namespace qkv::ui {
 
 class Autosave;
@@ -56,6 +61,16 @@ public:
     void loadWeights(const QString& path);
     void useGeneratedWeights();
 
+    // File > Open Checkpoint (main_window_checkpoint.cpp): asks for a .safetensors file or a
+    // sharded checkpoint's model.safetensors.index.json, reads its headers off the GUI thread,
+    // lets the user pick a layer (CheckpointLayerDialog), then reads that layer's tensors off
+    // the GUI thread and uses them (Document::useCheckpointLayer, undoable). Errors go to a
+    // message box and change nothing.
+    void openCheckpointInteractively();
+    void openCheckpoint(const QString& path);
+    // The last step alone, for the dialog and tests: emits checkpointLayerLoaded.
+    void loadCheckpointLayer(const qkv::Checkpoint& checkpoint, const qkv::CheckpointLayer& layer);
+
     void nextHead();
     void previousHead();
 
@@ -64,6 +79,8 @@ public:
 signals:
     // A weights file finished loading: an empty message on success, else what was wrong.
     void weightsLoaded(const QString& error);
+    // A checkpoint's layer finished loading: an empty message on success, else what was wrong.
+    void checkpointLayerLoaded(const QString& error);
 
 protected:
     void closeEvent(QCloseEvent* event) override;

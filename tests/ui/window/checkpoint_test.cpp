@@ -1,0 +1,138 @@
+// File > Open Checkpoint (issue 11, section 3): the layer dialog lists what core recognised and
+// asks for h when no config.json says it; using a layer sets what the model fixes as one undo
+// step; a layer that cannot be read changes nothing.
+
+#include <QFile>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QUndoStack>
+
+#include "core/checkpoint/checkpoint.hpp"
+#include "tests/ui/window/window_fixture.hpp"
+#include "ui/checkpoint/checkpoint_layer_dialog.hpp"
+
+namespace qkv::ui::testing {
+namespace {
+
+std::string fixture(const char* family) { return std::string(QKV_TEST_DATA_DIR) + "/checkpoint/" + family + "/model.safetensors"; }
+
+Checkpoint openOrFail(const std::string& path, CheckpointOptions options = {})
+{
+    Expected<Checkpoint> checkpoint = openCheckpoint(path, options);
+    EXPECT_TRUE(checkpoint.ok()) << (checkpoint.ok() ? std::string() : checkpoint.error());
+    return checkpoint.ok() ? std::move(checkpoint).value() : Checkpoint{};
+}
+
+TEST(CheckpointLayerDialog, ListsEveryRecognisedLayerWithItsKindAndShape)
+{
+    const Checkpoint bart = openOrFail(fixture("bart"));
+    ASSERT_FALSE(bart.layers.empty());
+    CheckpointLayerDialog dialog(bart);
+    EXPECT_EQ(dialog.headCountBox(), nullptr);  // config.json gives h
+    ASSERT_EQ(dialog.table()->rowCount(), static_cast<int>(bart.layers.size()));
+    bool sawCross = false;
+    for (int row = 0; row < dialog.table()->rowCount(); ++row) {
+        const CheckpointLayer& layer = bart.layers[static_cast<std::size_t>(row)];
+        EXPECT_EQ(dialog.table()->item(row, 1)->text().toStdString(), layer.name);
+        EXPECT_EQ(dialog.table()->item(row, 2)->text().toStdString(), std::string(modeName(layer.kind)));
+        EXPECT_EQ(dialog.table()->item(row, 3)->text().toLongLong(), layer.headCount);
+        EXPECT_EQ(dialog.table()->item(row, 5)->text().toLongLong(), layer.d_model);
+        sawCross = sawCross || layer.name.find("encoder_attn") != std::string::npos;
+    }
+    EXPECT_TRUE(sawCross);
+    dialog.selectLayer(1);
+    ASSERT_TRUE(dialog.selectedLayer().has_value());
+    EXPECT_EQ(dialog.selectedLayer()->name, bart.layers[1].name);
+}
+
+TEST(CheckpointLayerDialog, WithoutConfigItAsksForHAndListsTheLayersAgain)
+{
+    QTemporaryDir directory;
+    const QString copy = directory.filePath(QStringLiteral("model.safetensors"));
+    ASSERT_TRUE(QFile::copy(QString::fromStdString(fixture("bert")), copy));  // no config.json beside it
+    CheckpointLayerDialog dialog(openOrFail(copy.toStdString()));
+    ASSERT_NE(dialog.headCountBox(), nullptr);
+    const int d_model = dialog.table()->item(0, 5)->text().toInt();
+    const int other = dialog.headCountBox()->value() == 4 ? 2 : 4;
+    ASSERT_EQ(d_model % other, 0);
+    dialog.headCountBox()->setValue(other);
+    emit dialog.headCountBox()->editingFinished();
+    EXPECT_EQ(dialog.table()->item(0, 3)->text().toInt(), other);
+    EXPECT_EQ(dialog.checkpoint().layers.front().headCount, other);
+    // h that does not divide d_model: the message says why and the list stays as it was.
+    dialog.headCountBox()->setValue(d_model + 1);
+    emit dialog.headCountBox()->editingFinished();
+    EXPECT_EQ(dialog.table()->item(0, 3)->text().toInt(), other);
+    EXPECT_TRUE(dialog.messageLabel()->text().contains(QStringLiteral("does not divide"))) << dialog.messageLabel()->text().toStdString();
+}
+
+class CheckpointWindowTest : public WindowTest {
+protected:
+    // Loads `layer` through the window as the dialog's "Use This Layer" does; returns the error.
+    QString use(const Checkpoint& checkpoint, const CheckpointLayer& layer)
+    {
+        QSignalSpy loaded(window.get(), &MainWindow::checkpointLayerLoaded);
+        window->loadCheckpointLayer(checkpoint, layer);
+        EXPECT_TRUE(loaded.wait(10000));
+        settle();
+        return loaded.isEmpty() ? QStringLiteral("no signal") : loaded.front().front().toString();
+    }
+};
+
+TEST_F(CheckpointWindowTest, AGpt2LayerBecomesACausalLayerOfItsShapeAsOneUndoStep)
+{
+    const Checkpoint gpt2 = openOrFail(fixture("gpt2"));
+    const Expected<CheckpointLayer> layer = findCheckpointLayer(gpt2, "h.1.attn");
+    ASSERT_TRUE(layer.ok());
+    const Config before = window->document()->config();
+    const int steps = window->document()->undoStack()->count();
+    EXPECT_EQ(use(gpt2, *layer), QString());
+    const Config& after = window->document()->config();
+    EXPECT_EQ(after.mode, AttentionMode::DecoderCausal);
+    EXPECT_EQ(after.d_model, layer->d_model);
+    EXPECT_EQ(after.headCount, layer->headCount);
+    EXPECT_TRUE(after.withBias);
+    EXPECT_EQ(window->document()->session().weightsProvenance.layer, "h.1.attn");
+    ASSERT_TRUE(window->document()->isValid());
+    EXPECT_EQ(window->document()->result()->attention.headCount(), layer->headCount);
+    EXPECT_EQ(window->document()->undoStack()->count(), steps + 1);
+    window->document()->undoStack()->undo();
+    settle();
+    EXPECT_EQ(window->document()->config(), before);
+}
+
+TEST_F(CheckpointWindowTest, ALlamaLayerBringsGroupedQueryHeadsAndRotaryPositions)
+{
+    const Checkpoint llama = openOrFail(fixture("llama"));
+    ASSERT_FALSE(llama.layers.empty());
+    const CheckpointLayer& layer = llama.layers.back();
+    EXPECT_EQ(use(llama, layer), QString());
+    const Config& config = window->document()->config();
+    EXPECT_EQ(config.positional, PositionalEncoding::Rotary);
+    EXPECT_EQ(config.g(), layer.keyValueHeadCount);
+    EXPECT_LT(config.g(), config.headCount);
+    EXPECT_TRUE(window->document()->isValid());
+}
+
+TEST_F(CheckpointWindowTest, ALayerThatCannotBeReadChangesNothing)
+{
+    QTemporaryDir directory;
+    const QString copy = directory.filePath(QStringLiteral("model.safetensors"));
+    ASSERT_TRUE(QFile::copy(QString::fromStdString(fixture("gpt2")), copy));
+    const Checkpoint gpt2 = openOrFail(copy.toStdString(), {4});
+    ASSERT_FALSE(gpt2.layers.empty());
+    ASSERT_TRUE(QFile::remove(copy));  // gone between listing and loading
+    const Config before = window->document()->config();
+    const int steps = window->document()->undoStack()->count();
+    const QString error = use(gpt2, gpt2.layers.front());
+    EXPECT_FALSE(error.isEmpty());
+    EXPECT_TRUE(error.contains(QStringLiteral("model.safetensors"))) << error.toStdString();
+    EXPECT_EQ(window->document()->config(), before);
+    EXPECT_EQ(window->document()->undoStack()->count(), steps);
+}
+
+}  // namespace
+}  // namespace qkv::ui::testing

@@ -1,0 +1,149 @@
+#include "ui/checkpoint/checkpoint_layer_dialog.hpp"
+
+#include <QCoreApplication>
+#include <QDialogButtonBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace qkv::ui {
+
+namespace {
+
+QString fromStd(std::string_view text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
+
+// The row's words for a layer's kind: which sentences give Q and K/V (the app's modes).
+QString kindText(qkv::AttentionMode kind)
+{
+    switch (kind) {
+    case qkv::AttentionMode::EncoderSelf: return QCoreApplication::translate("CheckpointLayerDialog", "self");
+    case qkv::AttentionMode::DecoderCausal: return QCoreApplication::translate("CheckpointLayerDialog", "causal");
+    case qkv::AttentionMode::Cross: return QCoreApplication::translate("CheckpointLayerDialog", "cross");
+    }
+    return {};
+}
+
+}  // namespace
+
+CheckpointLayerDialog::CheckpointLayerDialog(qkv::Checkpoint checkpoint, QWidget* parent)
+    : QDialog(parent), checkpoint_(std::move(checkpoint))
+{
+    setWindowTitle(tr("Open Checkpoint: Choose a Layer"));
+    source_ = new QLabel(this);
+    source_->setWordWrap(true);
+    source_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    table_ = new QTableWidget(0, 7, this);
+    table_->setHorizontalHeaderLabels({tr("#"), tr("Layer (module path)"), tr("Kind"), tr("h"), tr("g"),
+                                       tr("d_model"), tr("Family")});
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    table_->setToolTip(tr("self: a sentence attends to itself; causal: each token sees the ones before it; "
+                          "cross: the target's queries read the source's keys and values"));
+
+    message_ = new QLabel(this);
+    message_->setWordWrap(true);
+
+    buttons_ = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons_->button(QDialogButtonBox::Ok)->setText(tr("Use This Layer"));
+    connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(table_, &QTableWidget::itemSelectionChanged, this,
+            [this] { buttons_->button(QDialogButtonBox::Ok)->setEnabled(selectedLayer().has_value()); });
+    connect(table_, &QTableWidget::cellDoubleClicked, this, [this] { accept(); });
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(source_);
+    if (!checkpoint_.headCountFromConfig) {
+        // No config.json says h: ask, with the default the core chose (d_model / 64).
+        headCount_ = new QSpinBox(this);
+        headCount_->setRange(1, 4096);
+        headCount_->setValue(checkpoint_.layers.empty() ? 1 : static_cast<int>(checkpoint_.layers.front().headCount));
+        headCount_->setPrefix(tr("h = "));
+        headCount_->setToolTip(tr("The number of heads the model uses; it must divide d_model"));
+        auto* row = new QHBoxLayout();
+        auto* label = new QLabel(tr("No config.json beside the file says how many heads each layer has:"), this);
+        label->setWordWrap(true);
+        label->setBuddy(headCount_);
+        row->addWidget(label, 1);
+        row->addWidget(headCount_);
+        layout->addLayout(row);
+        connect(headCount_, &QSpinBox::editingFinished, this, [this] { reopenWithHeadCount(headCount_->value()); });
+    }
+    layout->addWidget(table_, 1);
+    layout->addWidget(message_);
+    layout->addWidget(buttons_);
+    resize(760, 460);
+    fillTable();
+}
+
+void CheckpointLayerDialog::fillTable()
+{
+    const QString config = checkpoint_.configPath.empty()
+                               ? tr("no config.json beside it")
+                               : tr("settings from %1").arg(QFileInfo(QString::fromStdString(checkpoint_.configPath)).fileName());
+    const int count = static_cast<int>(checkpoint_.layers.size());
+    source_->setText((count == 1 ? tr("%1: 1 attention layer recognised; %2.")
+                                 : tr("%1: %3 attention layers recognised; %2.").arg(QStringLiteral("%1"), QStringLiteral("%2"), QString::number(count)))
+                         .arg(QString::fromStdString(checkpoint_.path), config));
+    table_->setRowCount(static_cast<int>(checkpoint_.layers.size()));
+    for (int row = 0; row < table_->rowCount(); ++row) {
+        const qkv::CheckpointLayer& layer = checkpoint_.layers[static_cast<std::size_t>(row)];
+        const QStringList cells{QString::number(layer.index), QString::fromStdString(layer.name), kindText(layer.kind),
+                                QString::number(layer.headCount), QString::number(layer.keyValueHeadCount),
+                                QString::number(layer.d_model), fromStd(qkv::checkpointFamilyName(layer.family))};
+        for (int column = 0; column < cells.size(); ++column) table_->setItem(row, column, new QTableWidgetItem(cells[column]));
+    }
+    if (table_->rowCount() > 0) table_->selectRow(0);
+    buttons_->button(QDialogButtonBox::Ok)->setEnabled(selectedLayer().has_value());
+}
+
+void CheckpointLayerDialog::reopenWithHeadCount(int headCount)
+{
+    if (!checkpoint_.layers.empty() && checkpoint_.layers.front().headCount == headCount) return;
+    const int selected = table_->currentRow();
+    for (const qkv::CheckpointLayer& layer : checkpoint_.layers) {
+        if (layer.d_model % headCount != 0) {
+            message_->setText(tr("h = %1 does not divide d_model = %2 of %3: each head gets d_k = d_model / h columns.")
+                                  .arg(headCount)
+                                  .arg(layer.d_model)
+                                  .arg(QString::fromStdString(layer.name)));
+            return;
+        }
+    }
+    // Headers only (a few milliseconds even for a large model): the weights are read on "Use".
+    qkv::Expected<qkv::Checkpoint> reopened = qkv::openCheckpoint(checkpoint_.path, {headCount});
+    if (!reopened) {
+        message_->setText(QString::fromStdString(reopened.error()));
+        return;
+    }
+    checkpoint_ = std::move(reopened).value();
+    message_->clear();
+    fillTable();
+    selectLayer(selected);
+}
+
+std::optional<qkv::CheckpointLayer> CheckpointLayerDialog::selectedLayer() const
+{
+    const QList<QTableWidgetSelectionRange> ranges = table_->selectedRanges();
+    if (ranges.isEmpty()) return std::nullopt;
+    const int row = ranges.front().topRow();
+    if (row < 0 || row >= static_cast<int>(checkpoint_.layers.size())) return std::nullopt;
+    return checkpoint_.layers[static_cast<std::size_t>(row)];
+}
+
+void CheckpointLayerDialog::selectLayer(int index)
+{
+    if (index >= 0 && index < table_->rowCount()) table_->selectRow(index);
+}
+
+}  // namespace qkv::ui

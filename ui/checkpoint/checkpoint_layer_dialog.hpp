@@ -1,0 +1,48 @@
+#pragma once
+// File > Open Checkpoint's second step: the attention layers a checkpoint holds, one row each
+// (index, module path, kind, h, g, d_model, family), and the one the user picks. Without a
+// config.json the checkpoint does not say h: the dialog asks for it and lists the layers again
+// with that h (the headers are read again, never the weights).
+
+#include <QDialog>
+
+#include <optional>
+
+#include "core/checkpoint/checkpoint.hpp"
+
+class QDialogButtonBox;
+class QLabel;
+class QSpinBox;
+class QTableWidget;
+
+namespace qkv::ui {
+
+class CheckpointLayerDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit CheckpointLayerDialog(qkv::Checkpoint checkpoint, QWidget* parent = nullptr);
+
+    // The checkpoint as last listed (with the asked h when there is no config.json).
+    const qkv::Checkpoint& checkpoint() const { return checkpoint_; }
+    // The selected layer, if any.
+    std::optional<qkv::CheckpointLayer> selectedLayer() const;
+    void selectLayer(int index);
+
+    // For tests.
+    QTableWidget* table() const { return table_; }
+    QSpinBox* headCountBox() const { return headCount_; }  // null when config.json gives h
+    QLabel* messageLabel() const { return message_; }
+
+private:
+    void fillTable();
+    void reopenWithHeadCount(int headCount);
+
+    qkv::Checkpoint checkpoint_;
+    QLabel* source_ = nullptr;
+    QSpinBox* headCount_ = nullptr;
+    QTableWidget* table_ = nullptr;
+    QLabel* message_ = nullptr;
+    QDialogButtonBox* buttons_ = nullptr;
+};
+
+}  // namespace qkv::ui

@@ -1,0 +1,115 @@
+// File > Open Checkpoint: a layer of a Hugging Face checkpoint (issue 11, section 3). Reading
+// the headers and reading the layer both run off the GUI thread (a sharded model's headers
+// are many files; a layer of a large model is hundreds of megabytes).
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QMessageBox>
+#include <QStandardPaths>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <memory>
+
+#include "core/checkpoint/checkpoint.hpp"
+#include "ui/checkpoint/checkpoint_layer_dialog.hpp"
+#include "ui/document/document.hpp"
+#include "ui/mainwindow/main_window.hpp"
+#include "ui/mainwindow/status_summary.hpp"
+#include "ui/settings/preference.hpp"
+
+namespace qkv::ui {
+namespace {
+
+const Preference<QString> kCheckpointDirectory{
+    QStringLiteral("checkpoint/directory"), QStandardPaths::writableLocation(QStandardPaths::HomeLocation)};
+
+// What the background steps hand back to the GUI thread: a value or a message.
+struct OpenedCheckpoint {
+    std::shared_ptr<const qkv::Checkpoint> checkpoint;
+    QString error;
+};
+struct LoadedLayer {
+    std::shared_ptr<const qkv::CheckpointLayerWeights> layer;
+    QString error;
+};
+
+// Runs `work` on the thread pool and hands its result to `done` on the GUI thread, with the
+// status bar busy meanwhile.
+template <class Result, class Work, class Done>
+void runOffThread(MainWindow* window, StatusSummary* status, Work work, Done done)
+{
+    auto* watcher = new QFutureWatcher<Result>(window);
+    QObject::connect(watcher, &QFutureWatcher<Result>::finished, window, [watcher, status, done] {
+        const Result result = watcher->result();
+        watcher->deleteLater();
+        status->setBusy(false);
+        done(result);
+    });
+    status->setBusy(true);
+    watcher->setFuture(QtConcurrent::run(std::move(work)));
+}
+
+}  // namespace
+
+void MainWindow::openCheckpointInteractively()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Checkpoint"), kCheckpointDirectory.value(),
+        tr("Checkpoints (*.safetensors *.index.json);;safetensors (*.safetensors);;Sharded index (*.index.json);;All files (*)"));
+    if (path.isEmpty()) return;
+    kCheckpointDirectory.setValue(QFileInfo(path).absolutePath());
+    openCheckpoint(path);
+}
+
+void MainWindow::openCheckpoint(const QString& path)
+{
+    runOffThread<OpenedCheckpoint>(
+        this, status_,
+        [file = path.toStdString()] {
+            OpenedCheckpoint opened;
+            qkv::Expected<qkv::Checkpoint> checkpoint = qkv::openCheckpoint(file);
+            if (checkpoint) opened.checkpoint = std::make_shared<const qkv::Checkpoint>(std::move(checkpoint).value());
+            else opened.error = QString::fromStdString(checkpoint.error());
+            return opened;
+        },
+        [this](const OpenedCheckpoint& opened) {
+            if (!opened.checkpoint) {
+                QMessageBox::warning(this, tr("Cannot open the checkpoint"), opened.error);
+                return;
+            }
+            CheckpointLayerDialog dialog(*opened.checkpoint, this);
+            if (dialog.exec() != QDialog::Accepted) return;
+            const std::optional<qkv::CheckpointLayer> layer = dialog.selectedLayer();
+            if (!layer) return;
+            connect(this, &MainWindow::checkpointLayerLoaded, this, [this](const QString& error) {
+                if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot load the layer"), error);
+            }, Qt::SingleShotConnection);
+            loadCheckpointLayer(dialog.checkpoint(), *layer);
+        });
+}
+
+void MainWindow::loadCheckpointLayer(const qkv::Checkpoint& checkpoint, const qkv::CheckpointLayer& layer)
+{
+    const QString source = QString::fromStdString(checkpoint.path);
+    runOffThread<LoadedLayer>(
+        this, status_,
+        [checkpoint, layer] {
+            LoadedLayer loaded;
+            qkv::Expected<qkv::CheckpointLayerWeights> weights = qkv::loadCheckpointLayer(checkpoint, layer);
+            if (weights) loaded.layer = std::make_shared<const qkv::CheckpointLayerWeights>(std::move(weights).value());
+            else loaded.error = QString::fromStdString(weights.error());
+            return loaded;
+        },
+        [this, source](const LoadedLayer& loaded) {
+            if (loaded.layer) {
+                QStringList notes;
+                for (const std::string& note : loaded.layer->notes) notes << QString::fromStdString(note);
+                auto weights = std::make_shared<const qkv::AttentionWeights>(loaded.layer->weights);
+                document_->useCheckpointLayer(std::move(weights), loaded.layer->settings, source,
+                                              QString::fromStdString(loaded.layer->layer.name), notes);
+            }
+            emit checkpointLayerLoaded(loaded.error);
+        });
+}
+
+}  // namespace qkv::ui
