@@ -1,6 +1,5 @@
 #include "ui/checkpoint/checkpoint_layer_dialog.hpp"
 
-#include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -16,17 +15,6 @@ namespace qkv::ui {
 namespace {
 
 QString fromStd(std::string_view text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
-
-// The row's words for a layer's kind: which sentences give Q and K/V (the app's modes).
-QString kindText(qkv::AttentionMode kind)
-{
-    switch (kind) {
-    case qkv::AttentionMode::EncoderSelf: return QCoreApplication::translate("CheckpointLayerDialog", "self");
-    case qkv::AttentionMode::DecoderCausal: return QCoreApplication::translate("CheckpointLayerDialog", "causal");
-    case qkv::AttentionMode::Cross: return QCoreApplication::translate("CheckpointLayerDialog", "cross");
-    }
-    return {};
-}
 
 }  // namespace
 
@@ -98,7 +86,7 @@ void CheckpointLayerDialog::fillTable()
     table_->setRowCount(static_cast<int>(checkpoint_.layers.size()));
     for (int row = 0; row < table_->rowCount(); ++row) {
         const qkv::CheckpointLayer& layer = checkpoint_.layers[static_cast<std::size_t>(row)];
-        const QStringList cells{QString::number(layer.index), QString::fromStdString(layer.name), kindText(layer.kind),
+        const QStringList cells{QString::number(layer.index), QString::fromStdString(layer.name), fromStd(qkv::modeName(layer.kind)),
                                 QString::number(layer.headCount), QString::number(layer.keyValueHeadCount),
                                 QString::number(layer.d_model), fromStd(qkv::checkpointFamilyName(layer.family))};
         for (int column = 0; column < cells.size(); ++column) table_->setItem(row, column, new QTableWidgetItem(cells[column]));
