@@ -8,6 +8,7 @@
 
 #include "core/config/examples.hpp"
 #include "core/checkpoint/checkpoint.hpp"
+#include "core/checkpoint/model_input_loading.hpp"
 #include "core/io/weights_file.hpp"
 #include "core/presets/head_presets.hpp"
 
@@ -135,7 +136,7 @@ const std::vector<std::pair<std::string_view, Setter>>& valueOptions()
         {"--low-rank", [](SessionArguments& a, auto o, auto v) { a.lowRank = parseInteger<Index>(o, v); }},
         {"--ablate", [](SessionArguments& a, auto, auto v) { a.ablate = std::string(v); }},
         {"--embeddings", [](SessionArguments& a, auto o, auto v) {
-             a.embeddings = parseChoice(o, v, &parseEmbeddings, "word, meaning");
+             a.embeddings = parseChoice(o, v, &parseEmbeddings, "word, meaning, model");
          }},
         {"--token-scale", [](SessionArguments& a, auto o, auto v) {
              a.tokenScale = parseNumber<float>(o, v);
@@ -358,6 +359,15 @@ Session sessionFromArguments(const SessionArguments& args)
         session.targetEmbeddingsFile = *args.targetEmbeddingsFile;
     }
     applyHeadOptions(args, session.config);
+    // --embeddings model, or a session that used it: the checkpoint's own first-layer input.
+    const bool fromCheckpoint = !session.weightsProvenance.file.empty() && !session.weightsProvenance.layer.empty();
+    if (Status attached = attachModelInput(session); !attached) {
+        if (fromCheckpoint) throw ReadError{"--embeddings model: " + attached.error()};
+        throw ArgumentError{"--embeddings model: " + attached.error() + " (--weights CHECKPOINT --layer NAME|INDEX)"};
+    }
+    if (session.modelInput)
+        std::fprintf(stderr, "qkv-studio: note: the layer reads the model's own input: %s.\n",
+                     session.modelInput->description().c_str());
     return session;
 }
 

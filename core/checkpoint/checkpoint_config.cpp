@@ -57,6 +57,14 @@ Expected<CheckpointConfig> readCheckpointConfig(const std::string& path)
             return Error{path + ": 'rope_theta' is " + it->dump() + ", not a number above 1"};
         config.ropeTheta = it->get<double>();
     }
+    for (const char* key : {"layer_norm_eps", "layer_norm_epsilon"}) {
+        const auto it = json->find(key);
+        if (it == json->end() || it->is_null()) continue;
+        if (!it->is_number() || !std::isfinite(it->get<double>()) || it->get<double>() <= 0.0 || it->get<double>() >= 1.0)
+            return Error{path + ": '" + key + "' is " + it->dump() + ", not a number between 0 and 1"};
+        config.layerNormEpsilon = it->get<double>();
+        break;
+    }
     if (const auto it = json->find("rope_scaling"); it != json->end() && !it->is_null()) config.ropeScaling = true;
     return config;
 }

@@ -8,6 +8,8 @@
 //   d_model  hidden_size, n_embd, d_model, dim
 //   T5       d_kv (the per-head width; h d_kv must equal d_model here)
 //   rotary   rope_theta (default 10000); rope_scaling is reported, not applied
+//   input    layer_norm_eps (BERT, default 1e-12), layer_norm_epsilon (GPT-2, default 1e-5):
+//            the LayerNorm of the model's own first-layer input (model_input_loading.hpp)
 
 #include <optional>
 #include <string>
@@ -27,6 +29,7 @@ struct CheckpointConfig {
     std::optional<Index> d_kv;              // T5
     std::optional<double> ropeTheta;
     bool ropeScaling = false;               // rope_scaling present and not null
+    std::optional<double> layerNormEpsilon; // layer_norm_eps or layer_norm_epsilon
 };
 
 // Reads and checks a config.json (size-capped, JSON nesting bounded, each followed key of the

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "core/checkpoint/layer_recognition.hpp"
-#include "core/io/safetensors.hpp"
+#include "core/checkpoint/tensor_reading.hpp"
 
 namespace qkv::checkpoint_detail {
 
@@ -15,60 +15,6 @@ namespace {
 
 constexpr std::array<Projection, 4> kProjections = {Projection::Query, Projection::Key, Projection::Value,
                                                     Projection::Output};
-
-std::string shapeText(const std::vector<std::size_t>& shape)
-{
-    if (shape.empty()) return "a single number";
-    std::string text;
-    for (std::size_t i = 0; i < shape.size(); ++i) text += (i > 0 ? "x" : "") + std::to_string(shape[i]);
-    return text;
-}
-
-// The tensors a layer reads, with their values (float), by name.
-using LoadedTensors = std::map<std::string, Tensor>;
-
-// Reads `names` (all present in the checkpoint) from their files, only their bytes.
-Expected<LoadedTensors> readTensors(const Checkpoint& checkpoint, const std::set<std::string>& names)
-{
-    std::map<std::string, std::set<std::string>> byFile;
-    for (const std::string& name : names) byFile[checkpoint.tensors.at(name).file].insert(name);
-    LoadedTensors loaded;
-    for (const auto& [file, wanted] : byFile) {
-        Expected<SafetensorsFile> read =
-            readSafetensors(file, [&wanted](std::string_view name) { return wanted.contains(std::string(name)); });
-        if (!read) return Error{read.error()};
-        for (Tensor& tensor : read->tensors) {
-            if (tensor.shape.empty() || tensor.shape.size() > 2)
-                return Error{file + ": tensor '" + tensor.name + "' is " + shapeText(tensor.shape) +
-                             ", not a matrix or a vector"};
-            for (std::size_t i = 0; i < tensor.elementCount(); ++i)
-                if (!std::isfinite(tensor.valueAt(i)))
-                    return Error{file + ": tensor '" + tensor.name + "' holds a value that is not finite (" +
-                                 std::to_string(tensor.valueAt(i)) + " at position " + std::to_string(i) + ")"};
-            std::string name = tensor.name;
-            loaded.emplace(std::move(name), std::move(tensor));
-        }
-    }
-    return loaded;
-}
-
-MatrixF toMatrix(const Tensor& tensor)
-{
-    const auto rows = static_cast<Index>(tensor.shape[0]);
-    const auto cols = tensor.shape.size() == 2 ? static_cast<Index>(tensor.shape[1]) : 1;
-    MatrixF matrix(rows, cols);  // row-major like the file (MatrixF is row-major)
-    for (Index r = 0; r < rows; ++r)
-        for (Index c = 0; c < cols; ++c)
-            matrix(r, c) = static_cast<float>(tensor.valueAt(static_cast<std::size_t>(r * cols + c)));
-    return matrix;
-}
-
-RowVectorF toRow(const Tensor& tensor)
-{
-    RowVectorF row(static_cast<Index>(tensor.elementCount()));
-    for (Index i = 0; i < row.size(); ++i) row(i) = static_cast<float>(tensor.valueAt(static_cast<std::size_t>(i)));
-    return row;
-}
 
 // What every shape must be; the error says which tensor is what and what was expected.
 struct ShapeCheck {
@@ -169,7 +115,7 @@ AttentionWeights toOurLayout(const CheckpointLayer& layer, const LoadedTensors& 
                              std::vector<std::string>& notes)
 {
     AttentionWeights weights;
-    const auto weight = [&](Projection p) { return toMatrix(loaded.at(weightName(layer.family, layer.name, p))); };
+    const auto weight = [&](Projection p) { return loaded.at(weightName(layer.family, layer.name, p)); };
     if (layer.family == CheckpointFamily::Gpt2) {
         const MatrixF fused = weight(Projection::Query);  // d_model x 3 d_model, x W form
         weights.queryProjection = fused.middleCols(0, s.d_model);
@@ -190,7 +136,7 @@ AttentionWeights toOurLayout(const CheckpointLayer& layer, const LoadedTensors& 
         const std::string name = biasName(layer.family, layer.name, kProjections[i]);
         if (const auto it = loaded.find(name); it != loaded.end()) {
             any = true;
-            const RowVectorF row = toRow(it->second);
+            const RowVectorF row = asRow(it->second);
             biases[i] = layer.family == CheckpointFamily::Gpt2 && i < 3 ? RowVectorF(row.segment(Index(i) * s.d_model, s.d_model))
                                                                        : row;
         }
@@ -239,8 +185,8 @@ CheckpointLayerSettings settingsFor(const Checkpoint& checkpoint, const Checkpoi
                         "absolute positions: the positional option is none.");
         break;
     default:
-        notes.push_back("The model's learned position embeddings are not loaded; the sinusoidal encoding "
-                        "added to X stands in for them.");
+        notes.push_back("With generated or meaning embeddings, the sinusoidal encoding added to X stands in "
+                        "for the model's learned position embeddings (the model's own input holds them).");
         break;
     }
     if (!checkpoint.headCountFromConfig)

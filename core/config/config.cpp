@@ -40,9 +40,10 @@ constexpr std::array<std::pair<PositionalEncoding, std::string_view>, 4> kPositi
     {PositionalEncoding::RotaryInterleaved, "rotary-interleaved"},
     {PositionalEncoding::None, "none"},
 }};
-constexpr std::array<std::pair<EmbeddingKind, std::string_view>, 2> kEmbeddings{{
+constexpr std::array<std::pair<EmbeddingKind, std::string_view>, 3> kEmbeddings{{
     {EmbeddingKind::Word, "word"},
     {EmbeddingKind::Meaning, "meaning"},
+    {EmbeddingKind::Model, "model"},
 }};
 
 }  // namespace

@@ -46,8 +46,12 @@ inline bool isRotary(PositionalEncoding p)
 enum class EmbeddingKind {
     Word,     // a vector per lower-cased word, from the seed (the default)
     Meaning,  // a vector per concept of the built-in lexicon, shared by a word's translations
+    // The model's own first-layer input: its subword tokens and its learned token and position
+    // embeddings, normalised as the model does (a checkpoint's first layer; issue 11 section 4,
+    // core/embedding/model_own_input.hpp). Positions are inside X: nothing is added to it.
+    Model,
 };
-// "word", "meaning".
+// "word", "meaning", "model".
 std::string_view embeddingsName(EmbeddingKind kind);
 bool parseEmbeddings(std::string_view name, EmbeddingKind& kind);
 
@@ -82,7 +86,11 @@ struct Config {
     bool keysFromTarget() const { return mode == AttentionMode::DecoderCausal; }
     bool needsSource() const { return mode != AttentionMode::DecoderCausal; }
     bool needsTarget() const { return mode != AttentionMode::EncoderSelf; }
-    bool positionalAdded() const { return positional == PositionalEncoding::Sinusoidal; }
+    // Whether the sinusoidal PE is added to X (the model's own input holds its learned positions).
+    bool positionalAdded() const
+    {
+        return positional == PositionalEncoding::Sinusoidal && embeddings != EmbeddingKind::Model;
+    }
 
     const HeadPreset* presetFor(Index head) const;
     bool isAblated(Index head) const;

@@ -406,6 +406,32 @@ double Tensor::valueAt(std::size_t index) const
     return 0.0;
 }
 
+void Tensor::toFloats(float* out) const
+{
+    const std::size_t count = std::min(elementCount(), data.size() / tensorDtypeSize(dtype));
+    const std::byte* p = data.data();
+    switch (dtype) {
+    case TensorDtype::F32:
+        if (count > 0) std::memcpy(out, p, count * sizeof(float));  // little-endian host (static_assert above)
+        return;
+    case TensorDtype::F16:
+    case TensorDtype::BF16:
+        for (std::size_t i = 0; i < count; ++i) {
+            std::uint16_t bits;
+            std::memcpy(&bits, p + 2 * i, 2);
+            out[i] = dtype == TensorDtype::F16 ? decodeFloat16(bits) : decodeBFloat16(bits);
+        }
+        return;
+    case TensorDtype::F64:
+        for (std::size_t i = 0; i < count; ++i) {
+            double value;
+            std::memcpy(&value, p + 8 * i, 8);
+            out[i] = static_cast<float>(value);
+        }
+        return;
+    }
+}
+
 std::vector<double> Tensor::toDoubles() const
 {
     const std::size_t count = std::min(elementCount(), data.size() / tensorDtypeSize(dtype));

@@ -36,20 +36,46 @@ struct Sentence {
     MatrixF embeddings;  // n x d_model
 };
 
-Sentence prepareSentence(const std::string& text, const std::shared_ptr<const MatrixF>& userEmbeddings,
-                         const Config& config)
+// X and the tokens of one sentence: the user's embeddings, the model's own input, or generated.
+Expected<Sentence> prepareSentence(const std::string& text, const char* name,
+                                   const std::shared_ptr<const MatrixF>& userEmbeddings, const UserInputs& inputs,
+                                   const Config& config)
 {
     Sentence sentence;
-    sentence.tokens = tokenize(text);
     if (userEmbeddings) {
+        sentence.tokens = tokenize(text);
         sentence.embeddings = *userEmbeddings;
+    } else if (config.embeddings == EmbeddingKind::Model) {
+        Expected<ModelSentence> model = inputs.modelInput->embed(text);  // checked present by compute()
+        if (!model) return Error{std::string("The model's own input for the ") + name + " sentence: " + model.error()};
+        sentence.tokens = model->tokens.chips();
+        sentence.embeddings = std::move(model->input);
     } else {
+        sentence.tokens = tokenize(text);
         const EmbeddingOptions options{config.d_model, config.seed, config.embeddings == EmbeddingKind::Meaning,
                                        config.tokenEmbeddingScale, config.positionalAdded()};
         sentence.embeddings = embedSentence(sentence.tokens, options);
     }
     sentence.labels = labelsFor(sentence.tokens, sentence.embeddings.rows());
     return sentence;
+}
+
+// Config::embeddings = Model needs the model's tables for every sentence without user X.
+void checkModelInput(const Config& config, const UserInputs& inputs, std::vector<ValidationIssue>& issues)
+{
+    if (config.embeddings != EmbeddingKind::Model) return;
+    const bool needed = (config.needsSource() && !inputs.sourceEmbeddings) ||
+                        (config.needsTarget() && !inputs.targetEmbeddings);
+    if (!needed) return;
+    if (!inputs.modelInput) {
+        issues.push_back({ConfigField::Embeddings,
+                          "The embeddings are the model's own input, but no checkpoint's first layer with its "
+                          "tokenizer files is open (File > Open Checkpoint..., or choose other embeddings)."});
+    } else if (inputs.modelInput->d_model() != config.d_model) {
+        issues.push_back({ConfigField::Embeddings,
+                          "The model's own input has d_model = " + std::to_string(inputs.modelInput->d_model()) +
+                              " but d_model is set to " + std::to_string(config.d_model) + "."});
+    }
 }
 
 void checkEmbeddings(const std::shared_ptr<const MatrixF>& embeddings, const char* name, Index d_model,
@@ -165,6 +191,7 @@ Expected<std::shared_ptr<const Result>> compute(const Config& config, const User
     checkEmbeddings(inputs.sourceEmbeddings, "source", config.d_model, issues);
     checkEmbeddings(inputs.targetEmbeddings, "target", config.d_model, issues);
     checkWeights(inputs.weights, config, issues);
+    checkModelInput(config, inputs, issues);
     if (!issues.empty()) return Error{describe(issues)};
 
     try {
@@ -173,8 +200,16 @@ Expected<std::shared_ptr<const Result>> compute(const Config& config, const User
 
         // Which sentence gives the queries and which the keys and values (design.md section 2).
         Sentence source, target;
-        if (config.needsSource()) source = prepareSentence(config.sourceText, inputs.sourceEmbeddings, config);
-        if (config.needsTarget()) target = prepareSentence(config.targetText, inputs.targetEmbeddings, config);
+        if (config.needsSource()) {
+            Expected<Sentence> prepared = prepareSentence(config.sourceText, "source", inputs.sourceEmbeddings, inputs, config);
+            if (!prepared) return Error{prepared.error()};
+            source = std::move(*prepared);
+        }
+        if (config.needsTarget()) {
+            Expected<Sentence> prepared = prepareSentence(config.targetText, "target", inputs.targetEmbeddings, inputs, config);
+            if (!prepared) return Error{prepared.error()};
+            target = std::move(*prepared);
+        }
         const Sentence& querySentence = config.queriesFromTarget() ? target : source;
         const Sentence& keySentence = config.keysFromTarget() ? target : source;
         result->queryTokens = querySentence.tokens;

@@ -11,6 +11,7 @@
 #include "core/attention/multi_head_attention.hpp"
 #include "core/common/expected.hpp"
 #include "core/config/config.hpp"
+#include "core/embedding/model_own_input.hpp"
 #include "core/presets/head_presets.hpp"
 #include "core/text/tokenizer.hpp"
 #include "core/weights/attention_weights.hpp"
@@ -23,6 +24,9 @@ struct UserInputs {
     std::shared_ptr<const AttentionWeights> weights;     // replaces the seeded initialisation
     std::shared_ptr<const MatrixF> sourceEmbeddings;     // replaces generated source X (n_src x d_model)
     std::shared_ptr<const MatrixF> targetEmbeddings;     // replaces generated target X (n_tgt x d_model)
+    // The model's own tokenizer and tables (a checkpoint's first layer), read when
+    // Config::embeddings is Model for each sentence without user embeddings.
+    std::shared_ptr<const ModelInput> modelInput;
 };
 
 // The generated weights of the last configuration asked for, kept by the caller (the app's
@@ -52,6 +56,7 @@ struct Result {
     Config config;
     std::vector<Token> queryTokens;         // tokens of the sentence that gives the queries
     std::vector<Token> keyTokens;           // ... that gives the keys and values
+    // With the model's own input, these are its subword tokens ("##ing", "·cat", "[CLS]").
     std::vector<std::string> queryLabels;   // token texts, or t0, t1, ... for user embeddings
     std::vector<std::string> keyLabels;     //   whose row count differs from the token count
     MatrixF queryInput;                     // X_q,  n_q x d_model

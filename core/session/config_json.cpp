@@ -201,7 +201,7 @@ Expected<Config> configFromJson(const Json& json)
     in.choice("init", c.init, &parseInit, "xavier, normal");
     in.choice("positional", c.positional, &parsePositional, "sinusoidal, rotary, rotary-interleaved, none");
     in.number("rope_base", c.ropeBase);
-    in.choice("embeddings", c.embeddings, &parseEmbeddings, "word, meaning");
+    in.choice("embeddings", c.embeddings, &parseEmbeddings, "word, meaning, model");
     in.number("token_embedding_scale", c.tokenEmbeddingScale);
     in.flag("bias", c.withBias);
     in.flag("scale_scores", c.scaleScores);

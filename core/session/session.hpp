@@ -70,8 +70,11 @@ struct Session {
     std::string sourceEmbeddingsFile;  // where they came from (for people)
     std::string targetEmbeddingsFile;
     ViewOptions view;
+    // The model's own input (Config::embeddings = Model). Not stored: it is read again from the
+    // checkpoint weightsProvenance names (core/checkpoint/model_input_loading.hpp).
+    std::shared_ptr<const ModelInput> modelInput;
 
-    UserInputs inputs() const { return {weights, sourceEmbeddings, targetEmbeddings}; }
+    UserInputs inputs() const { return {weights, sourceEmbeddings, targetEmbeddings, modelInput}; }
 };
 
 // What a head is, for its title: the preset's words ("same meaning"), else "from file",

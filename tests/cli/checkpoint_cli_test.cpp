@@ -83,5 +83,42 @@ TEST_F(ExportCli, CheckpointArgumentAndFileErrorsHaveTheirExitStatus)
     EXPECT_NE(broken.output.find("broken.safetensors"), std::string::npos) << broken.output;
 }
 
+// --embeddings model: the first layer reads X as BERT builds it; the tokens are its subwords.
+TEST_F(ExportCli, EmbeddingsModelGivesTheFirstLayerItsOwnInputAndSubwordTokens)
+{
+    const CommandRun bert = run({"export", "--weights", checkpoint("bert_input/model.safetensors"), "--layer", "0",
+                                 "--embeddings", "model", "--source", "The cat sat on the mat, playing.", "--format",
+                                 "json", "--out", path("bert.json")});
+    ASSERT_EQ(bert.status, 0) << bert.output;
+    EXPECT_NE(bert.output.find("the model's own input: X = LayerNorm(token + position + token type)"), std::string::npos)
+        << bert.output;
+    const nlohmann::json json = readJson(path("bert.json"));
+    const nlohmann::json expected = readJson(checkpoint("bert_input/input.json"));
+    EXPECT_EQ(json["tokens"]["query"], expected["pieces"]);
+    EXPECT_EQ(json["config"]["embeddings"], "model");
+    EXPECT_EQ(json["config"]["positional_encoding"], false);  // the positions are inside X
+
+    // The session keeps "model" and reads the input again from the checkpoint it names.
+    ASSERT_EQ(run({"export", "--weights", checkpoint("gpt2_input/model.safetensors"), "--layer", "transformer.h.0.attn",
+                   "--embeddings", "model", "--target", "The cat sat on the mat, playing.", "--format", "session",
+                   "--out", path("gpt2.qkv.json")}).status, 0);
+    const CommandRun reopened = run({"export", "--session", path("gpt2.qkv.json"), "--format", "json", "--out",
+                                     path("gpt2.json")});
+    ASSERT_EQ(reopened.status, 0) << reopened.output;
+    EXPECT_EQ(readJson(path("gpt2.json"))["tokens"]["query"], readJson(checkpoint("gpt2_input/input.json"))["display"]);
+}
+
+TEST_F(ExportCli, EmbeddingsModelWhereThereIsNoneSaysWhy)
+{
+    const CommandRun second = run({"export", "--weights", checkpoint("bert_input/model.safetensors"), "--layer", "1",
+                                   "--embeddings", "model", "--format", "json", "--out", path("x.json")});
+    EXPECT_EQ(second.status, 1);
+    EXPECT_NE(second.output.find("first layer only"), std::string::npos) << second.output;
+    const CommandRun generated = run({"export", "--embeddings", "model", "--format", "json", "--out", path("y.json")});
+    EXPECT_EQ(generated.status, 2);
+    EXPECT_NE(generated.output.find("--embeddings model"), std::string::npos) << generated.output;
+    EXPECT_NE(generated.output.find("--layer"), std::string::npos) << generated.output;
+}
+
 }  // namespace
 }  // namespace qkv::testing

@@ -4,6 +4,9 @@
 Each case folder holds model.safetensors (or an index and shards), maybe config.json, and for
 the layer a test checks: <layer>_xq.npy (queries' X), <layer>_xkv.npy (keys' and values' X),
 <layer>_attention.npy (h*n_q x n_k, head blocks stacked) and <layer>_output.npy (n_q x d_model).
+bert_input/ and gpt2_input/ also hold the model's embeddings and tokenizer files (copied from
+../tokenizers) and input.json: a sentence, its subword ids and pieces, and X built as the family
+builds it (../tokenizers/make_fixtures.py's independent tokenizers and input recipes).
 The references below use each family's own tensor layout (nn.Linear out x in, GPT-2's Conv1D
 in x out, K/V heads repeated for GQA, rotate-half rotary, no scale for T5): they never go
 through our W^Q convention. Run with /usr/bin/python3 (Debian's, with numpy) from anywhere.
@@ -277,6 +280,93 @@ def sharded(d=8, h=2):
     save_reference(path, p, xq, xq, a, out)
 
 
+TOKENIZERS = os.path.join(HERE, "..", "tokenizers")
+
+
+def tokenizer_reference():
+    """The independent tokenizers of ../tokenizers/make_fixtures.py and their vocabularies."""
+    import shutil
+    import sys
+    sys.path.insert(0, TOKENIZERS)
+    import make_fixtures
+    with open(os.path.join(TOKENIZERS, "wordpiece_vocab.txt"), encoding="utf-8") as f:
+        wordpiece = {t: i for i, t in enumerate(f.read().split("\n")[:-1])}
+    with open(os.path.join(TOKENIZERS, "bpe_vocab.json"), encoding="utf-8") as f:
+        bpe = json.load(f)
+    with open(os.path.join(TOKENIZERS, "bpe_merges.txt"), encoding="utf-8") as f:
+        lines = [line for line in f.read().split("\n")[1:] if line]
+    ranks = {tuple(line.split(" ")): i for i, line in enumerate(lines)}
+    return make_fixtures, shutil, wordpiece, bpe, ranks
+
+
+def save_input(path, text, tokens, x):
+    with open(os.path.join(path, "input.json"), "w", encoding="ascii") as f:
+        json.dump({"text": text, "ids": tokens["ids"], "pieces": tokens["pieces"],
+                   "display": tokens.get("display", tokens["pieces"])}, f, ensure_ascii=True, indent=1)
+        f.write("\n")
+    np.save(os.path.join(path, "input_x.npy"), x.astype(np.float64))
+
+
+INPUT_TEXT = "The cat sat on the mat, playing."
+
+
+def bert_input(d=16, h=4, positions=24, eps=1e-12):
+    """BERT with its embeddings and vocab.txt: layer 0 reads LayerNorm(word + position + type)."""
+    fixtures, shutil, wordpiece, _, _ = tokenizer_reference()
+    path = folder("bert_input")
+    t = {"bert.embeddings.word_embeddings.weight": linear(len(wordpiece), d),
+         "bert.embeddings.position_embeddings.weight": linear(positions, d),
+         "bert.embeddings.token_type_embeddings.weight": linear(2, d),
+         "bert.embeddings.LayerNorm.weight": (1 + bias(d)).astype(np.float32),
+         "bert.embeddings.LayerNorm.bias": bias(d),
+         "bert.embeddings.position_ids": np.arange(positions, dtype=np.int64).reshape(1, positions)}
+    for layer in range(2):
+        p = f"bert.encoder.layer.{layer}.attention"
+        for stem in ("self.query", "self.key", "self.value", "output.dense"):
+            t[f"{p}.{stem}.weight"], t[f"{p}.{stem}.bias"] = linear(d, d), bias(d)
+    write_safetensors(os.path.join(path, "model.safetensors"), t)
+    write_config(path, {"model_type": "bert", "hidden_size": d, "num_attention_heads": h, "layer_norm_eps": eps,
+                        "max_position_embeddings": positions})
+    shutil.copyfile(os.path.join(TOKENIZERS, "wordpiece_vocab.txt"), os.path.join(path, "vocab.txt"))
+    with open(os.path.join(path, "tokenizer_config.json"), "w") as f:
+        json.dump({"do_lower_case": True}, f)
+    tokens = fixtures.bert_tokenize(INPUT_TEXT, wordpiece)
+    e = "bert.embeddings."
+    x = fixtures.bert_input(tokens["ids"], t[e + "word_embeddings.weight"], t[e + "position_embeddings.weight"],
+                            t[e + "token_type_embeddings.weight"], t[e + "LayerNorm.weight"],
+                            t[e + "LayerNorm.bias"], eps).astype(np.float64)
+    save_input(path, INPUT_TEXT, tokens, x)
+    p = "bert.encoder.layer.0.attention"
+    a, out = linear_reference(t, p, ("self.query", "self.key", "self.value", "output.dense"), h, h, x, x, False)
+    save_reference(path, p, x, x, a, out)
+
+
+def gpt2_input(d=16, h=4, positions=24, eps=1e-5):
+    """GPT-2 (GPT2LMHeadModel names) with vocab.json and merges.txt: h.0 reads ln_1(wte + wpe)."""
+    fixtures, shutil, _, bpe, ranks = tokenizer_reference()
+    path = folder("gpt2_input")
+    pre = "transformer."
+    t = {pre + "wte.weight": linear(len(bpe), d), pre + "wpe.weight": linear(positions, d),
+         pre + "h.0.ln_1.weight": (1 + bias(d)).astype(np.float32), pre + "h.0.ln_1.bias": bias(d)}
+    for layer in range(2):
+        t[f"{pre}h.{layer}.attn.c_attn.weight"], t[f"{pre}h.{layer}.attn.c_attn.bias"] = linear(d, 3 * d), bias(3 * d)
+        t[f"{pre}h.{layer}.attn.c_proj.weight"], t[f"{pre}h.{layer}.attn.c_proj.bias"] = linear(d, d), bias(d)
+    write_safetensors(os.path.join(path, "model.safetensors"), t)
+    write_config(path, {"model_type": "gpt2", "n_embd": d, "n_head": h, "layer_norm_epsilon": eps,
+                        "n_positions": positions})
+    shutil.copyfile(os.path.join(TOKENIZERS, "bpe_vocab.json"), os.path.join(path, "vocab.json"))
+    shutil.copyfile(os.path.join(TOKENIZERS, "bpe_merges.txt"), os.path.join(path, "merges.txt"))
+    tokens = fixtures.gpt2_tokenize(INPUT_TEXT, bpe, ranks)
+    x = fixtures.gpt2_input(tokens["ids"], t[pre + "wte.weight"], t[pre + "wpe.weight"], t[pre + "h.0.ln_1.weight"],
+                            t[pre + "h.0.ln_1.bias"], eps).astype(np.float64)
+    save_input(path, INPUT_TEXT, tokens, x)
+    w, b = t[pre + "h.0.attn.c_attn.weight"].astype(np.float64), t[pre + "h.0.attn.c_attn.bias"].astype(np.float64)
+    qkv = x @ w + b  # Conv1D: x W + b
+    a, concat = attend(qkv[:, :d], qkv[:, d:2 * d], qkv[:, 2 * d:], h, h, True)
+    out = concat @ t[pre + "h.0.attn.c_proj.weight"].astype(np.float64) + t[pre + "h.0.attn.c_proj.bias"]
+    save_reference(path, pre + "h.0.attn", x, x, a, out)
+
+
 if __name__ == "__main__":
     bert("bert")
     bert("bert_f16", dtype="F16", d=8, h=2)
@@ -287,3 +377,5 @@ if __name__ == "__main__":
     llama()
     llama("llama_bf16", dtype="BF16")
     sharded()
+    bert_input()
+    gpt2_input()

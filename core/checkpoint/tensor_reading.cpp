@@ -1,0 +1,47 @@
+#include "core/checkpoint/tensor_reading.hpp"
+
+#include <cmath>
+
+#include "core/io/safetensors.hpp"
+
+namespace qkv::checkpoint_detail {
+
+std::string shapeText(const std::vector<std::size_t>& shape)
+{
+    if (shape.empty()) return "a single number";
+    std::string text;
+    for (std::size_t i = 0; i < shape.size(); ++i) text += (i > 0 ? "x" : "") + std::to_string(shape[i]);
+    return text;
+}
+
+Expected<LoadedTensors> readTensors(const Checkpoint& checkpoint, const std::set<std::string>& names)
+{
+    std::map<std::string, std::set<std::string>> byFile;
+    for (const std::string& name : names) byFile[checkpoint.tensors.at(name).file].insert(name);
+    LoadedTensors loaded;
+    for (const auto& [file, wanted] : byFile) {
+        Expected<SafetensorsFile> read =
+            readSafetensors(file, [&wanted](std::string_view name) { return wanted.contains(std::string(name)); });
+        if (!read) return Error{read.error()};
+        for (Tensor& tensor : read->tensors) {
+            if (tensor.shape.empty() || tensor.shape.size() > 2)
+                return Error{file + ": tensor '" + tensor.name + "' is " + shapeText(tensor.shape) +
+                             ", not a matrix or a vector"};
+            const bool vector = tensor.shape.size() == 1;
+            MatrixF values(vector ? 1 : static_cast<Index>(tensor.shape[0]),
+                           static_cast<Index>(vector ? tensor.shape[0] : tensor.shape[1]));  // row-major like the file
+            tensor.toFloats(values.data());
+            tensor.data = {};  // the bytes are not needed any more (a large table would be held twice)
+            if (!values.allFinite()) {
+                Index at = 0;
+                while (std::isfinite(values.data()[at])) ++at;
+                return Error{file + ": tensor '" + tensor.name + "' holds a value that is not finite (" +
+                             std::to_string(values.data()[at]) + " at position " + std::to_string(at) + ")"};
+            }
+            loaded.emplace(tensor.name, std::move(values));
+        }
+    }
+    return loaded;
+}
+
+}  // namespace qkv::checkpoint_detail

@@ -1,0 +1,31 @@
+#pragma once
+// Reading named tensors of a checkpoint as float matrices: only their bytes, from whichever
+// shard holds each, checked finite. Internal to core/checkpoint (the layer loader and the
+// model-input loader share it).
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/checkpoint/checkpoint.hpp"
+#include "core/common/expected.hpp"
+#include "core/common/matrix.hpp"
+
+namespace qkv::checkpoint_detail {
+
+// "768x2304", "768", or "a single number".
+std::string shapeText(const std::vector<std::size_t>& shape);
+
+// A tensor's values by name: a matrix as stored (rows x cols, row-major), a vector as 1 x n.
+using LoadedTensors = std::map<std::string, MatrixF>;
+
+// Reads `names` (all present in checkpoint.tensors) from their files, only their bytes. Refuses
+// tensors that are not a matrix or a vector, unsupported dtypes, and values that are not finite,
+// naming the file, the tensor and the position.
+Expected<LoadedTensors> readTensors(const Checkpoint& checkpoint, const std::set<std::string>& names);
+
+// A loaded vector (1 x n) as a row.
+inline RowVectorF asRow(const MatrixF& loaded) { return loaded.row(0); }
+
+}  // namespace qkv::checkpoint_detail

@@ -1,0 +1,36 @@
+#include "core/embedding/model_own_input.hpp"
+
+namespace qkv {
+
+ModelInput::ModelInput(SubwordTokenizer tokenizer, ModelInputTables tables, std::string origin)
+    : tokenizer_(std::move(tokenizer)), tables_(std::move(tables)), origin_(std::move(origin))
+{
+}
+
+Expected<ModelSentence> ModelInput::embed(std::string_view text) const
+{
+    Expected<SubwordTokenization> tokens = tokenizer_.encode(text);
+    if (!tokens) return Error{tokens.error()};
+    const std::vector<std::int32_t> ids = tokens->ids();
+    Expected<MatrixF> input =
+        tables_.recipe == ModelInputRecipe::Bert
+            ? bertModelInput(ids, tables_.tokenEmbeddings, tables_.positionEmbeddings, tables_.tokenTypeEmbeddings,
+                             tables_.norm)
+            : gpt2ModelInput(ids, tables_.tokenEmbeddings, tables_.positionEmbeddings, tables_.norm);
+    if (!input) return Error{input.error()};
+    return ModelSentence{std::move(*tokens), std::move(*input)};
+}
+
+std::string ModelInput::description() const
+{
+    return std::string(modelInputFormula(tables_.recipe)) + "; " + tokenizer_.description() + "; up to " +
+           std::to_string(positionCount()) + " tokens";
+}
+
+std::string_view modelInputFormula(ModelInputRecipe recipe)
+{
+    return recipe == ModelInputRecipe::Bert ? "X = LayerNorm(token + position + token type), as BERT builds it"
+                                            : "X = ln_1(token + position), as GPT-2 builds it";
+}
+
+}  // namespace qkv

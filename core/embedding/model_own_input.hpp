@@ -1,0 +1,68 @@
+#pragma once
+// The model's own first-layer input X for any typed sentence (issue 11 section 4): a
+// checkpoint's tokenizer and its embedding tables, kept while the model's first attention layer
+// is in use. core/checkpoint/model_input_loading.hpp builds one from a checkpoint; the pipeline
+// (core/pipeline/compute.cpp) asks it for each sentence when Config::embeddings is Model.
+//
+// The recipes (model_input.hpp has the formulas and their sources):
+//   BERT   X = LayerNorm(word[ids] + position[0..n-1] + token_type[0]), ids = [CLS] ... [SEP]
+//   GPT-2  X = ln_1(wte[ids] + wpe[0..n-1]), byte-level BPE ids, nothing added
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/common/expected.hpp"
+#include "core/common/matrix.hpp"
+#include "core/embedding/model_input.hpp"
+#include "core/text/subword_tokenizer.hpp"
+
+namespace qkv {
+
+enum class ModelInputRecipe { Bert, Gpt2 };
+
+// The learned tables the recipe reads, as float (whatever the checkpoint's dtype).
+struct ModelInputTables {
+    ModelInputRecipe recipe = ModelInputRecipe::Bert;
+    MatrixF tokenEmbeddings;       // V x d_model: word_embeddings (BERT), wte (GPT-2)
+    MatrixF positionEmbeddings;    // P x d_model: position_embeddings, wpe; P limits the tokens
+    MatrixF tokenTypeEmbeddings;   // T x d_model: BERT's token types (one sentence: row 0); empty for GPT-2
+    LayerNormParameters norm;      // BERT's embeddings.LayerNorm, GPT-2's h.0.ln_1
+};
+
+// One sentence as the model reads it.
+struct ModelSentence {
+    SubwordTokenization tokens;  // the model's subword tokens (ids, pieces, chips)
+    MatrixF input;               // X, n x d_model
+};
+
+class ModelInput {
+public:
+    // `origin` names where it came from, for people: "bert.encoder.layer.0.attention of
+    // /data/bert/model.safetensors". The caller has checked the shapes (the loader does).
+    ModelInput(SubwordTokenizer tokenizer, ModelInputTables tables, std::string origin);
+
+    // Tokens and X of `text`. Fails with a message a person can act on: a sentence longer than
+    // the model's positions ("... this model's positions go up to 512"), no tokens, too large.
+    Expected<ModelSentence> embed(std::string_view text) const;
+
+    Index d_model() const { return tables_.tokenEmbeddings.cols(); }
+    Index positionCount() const { return tables_.positionEmbeddings.rows(); }
+    ModelInputRecipe recipe() const { return tables_.recipe; }
+    const SubwordTokenizer& tokenizer() const { return tokenizer_; }
+    const std::string& origin() const { return origin_; }
+    // For the status line and tooltips, e.g. "X = LayerNorm(token + position + token type), as
+    // BERT builds it; WordPiece, 30522 tokens, lower-cased (tokenizer_config.json); up to 512 tokens".
+    std::string description() const;
+
+private:
+    SubwordTokenizer tokenizer_;
+    ModelInputTables tables_;
+    std::string origin_;
+};
+
+// "X = LayerNorm(token + position + token type), as BERT builds it" / "X = ln_1(token +
+// position), as GPT-2 builds it": the formula, one spelling for the app and the command line.
+std::string_view modelInputFormula(ModelInputRecipe recipe);
+
+}  // namespace qkv
