@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/io/file_bytes.hpp"
+#include "core/io/json_depth.hpp"
 
 namespace qkv::checkpoint_detail {
 
@@ -15,23 +16,6 @@ namespace {
 // refusing it before parsing keeps the JSON library's recursion bounded.
 constexpr int kMaxDepth = 32;
 
-bool nestsTooDeep(std::string_view text)
-{
-    int depth = 0;
-    bool inString = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            if (c == '\\') ++i;
-            else if (c == '"') inString = false;
-        } else if (c == '"') inString = true;
-        else if (c == '{' || c == '[') {
-            if (++depth > kMaxDepth) return true;
-        } else if (c == '}' || c == ']') --depth;
-    }
-    return false;
-}
-
 }  // namespace
 
 Expected<nlohmann::json> readJsonObjectFile(const std::string& path, std::size_t maxBytes)
@@ -39,7 +23,7 @@ Expected<nlohmann::json> readJsonObjectFile(const std::string& path, std::size_t
     Expected<std::vector<std::byte>> bytes = readFileBytes(path, maxBytes);
     if (!bytes) return Error{bytes.error()};
     const std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
-    if (nestsTooDeep(text))
+    if (jsonDepth(text, kMaxDepth) > kMaxDepth)
         return Error{path + ": is not valid JSON here (it nests more than " + std::to_string(kMaxDepth) + " levels deep)"};
     try {
         nlohmann::json json = nlohmann::json::parse(text.begin(), text.end());

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/io/atomic_file.hpp"
+#include "core/io/json_depth.hpp"
 #include "core/io/regular_file.hpp"
 
 namespace qkv {
@@ -57,28 +58,6 @@ std::uint64_t readU64(const std::byte* p)
     for (int i = 0; i < 8; ++i)
         value |= static_cast<std::uint64_t>(std::to_integer<unsigned>(p[i])) << (8 * i);
     return value;
-}
-
-// Deepest bracket nesting of a JSON text, strings skipped. Stops counting past `limit`.
-int jsonDepth(std::string_view text, int limit)
-{
-    int depth = 0;
-    int deepest = 0;
-    bool inString = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            if (c == '\\') ++i;
-            else if (c == '"') inString = false;
-            continue;
-        }
-        if (c == '"') inString = true;
-        else if (c == '{' || c == '[') {
-            deepest = std::max(deepest, ++depth);
-            if (deepest > limit) return deepest;
-        } else if (c == '}' || c == ']') --depth;
-    }
-    return deepest;
 }
 
 std::string jsonTypeWords(const Json& value)

@@ -23,6 +23,15 @@ MatrixF npy(const std::string& path)
     return matrix ? MatrixF(matrix->cast<float>()) : MatrixF();
 }
 
+// Our float attention against NumPy's float64 on the small synthetic layers.
+constexpr float kReferenceTolerance = 1e-5f;
+
+// One of our matrices against NumPy's; a failure names the layer and what was compared.
+void expectNearReference(const MatrixF& ours, const MatrixF& numpy, const std::string& layer, const std::string& what)
+{
+    EXPECT_MATRIX_NEAR(ours, numpy, kReferenceTolerance) << layer << ": " << what << " differs from the NumPy reference";
+}
+
 // Loads `layer` of `folder`'s checkpoint, computes it on the stored X as the settings say,
 // and compares attention (every head) and output with the NumPy reference.
 CheckpointLayerWeights expectMatchesReference(const std::string& folder, const std::string& file,
@@ -47,10 +56,12 @@ CheckpointLayerWeights expectMatchesReference(const std::string& folder, const s
     options2.scaleScores = s.scaleScores;
     const HeadGrouping grouping{s.headCount, s.keyValueHeadCount, s.d_model / s.headCount};
     const AttentionResult result = multiHeadAttentionForward(xq, xkv, loaded->weights, grouping, options2);
-    EXPECT_MATRIX_NEAR(result.output, output, 1e-5f);
+    const std::string name = folder + " " + loaded->layer.name;  // bert and bert_f16 share layer names
+    expectNearReference(result.output, output, name, "the output");
     for (Index head = 0; head < s.headCount; ++head)
-        EXPECT_MATRIX_NEAR(result.heads[static_cast<std::size_t>(head)].attention,
-                           MatrixF(attention.middleRows(head * xq.rows(), xq.rows())), 1e-5f);
+        expectNearReference(result.heads[static_cast<std::size_t>(head)].attention,
+                            attention.middleRows(head * xq.rows(), xq.rows()), name,
+                            "the attention of head " + std::to_string(head + 1) + " of " + std::to_string(s.headCount));
     return std::move(*loaded);
 }
 
