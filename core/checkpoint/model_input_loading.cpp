@@ -186,4 +186,13 @@ Status attachModelInput(Session& session)
     return {};
 }
 
+std::string attachModelInputOrUseWords(Session& session)
+{
+    const Status attached = attachModelInput(session);
+    if (attached) return {};
+    session.config.embeddings = EmbeddingKind::Word;
+    return "The session's layer read the model's own input, which cannot be read again (" + attached.error() +
+           "); embeddings by word stand in.";
+}
+
 }  // namespace qkv

@@ -42,5 +42,8 @@ Expected<std::shared_ptr<const ModelInput>> loadModelInput(const std::string& pa
 // share this. Does nothing when no sentence needs it. Fails, changing nothing, when the weights
 // did not come from a checkpoint's layer or the input cannot be built there.
 Status attachModelInput(Session& session);
+// For the app's Open and restore: attachModelInput, and when it fails the embeddings become
+// by word (weights, sentences and all else kept). Returns what to tell the user, or "".
+std::string attachModelInputOrUseWords(Session& session);
 
 }  // namespace qkv

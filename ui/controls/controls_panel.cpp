@@ -195,6 +195,10 @@ void ControlsPanel::showSession()
 {
     const qkv::Session& session = document_->session();
     const qkv::Config& config = session.config;
+    // The chips show the model's subword tokens while its own input is used.
+    const auto modelInput = config.embeddings == qkv::EmbeddingKind::Model ? session.modelInput : nullptr;
+    source_->setModelInput(modelInput);
+    target_->setModelInput(modelInput);
     source_->setText(QString::fromStdString(config.sourceText));
     target_->setText(QString::fromStdString(config.targetText));
     source_->setUsed(config.needsSource(), tr("not used in this mode"));
@@ -214,7 +218,7 @@ void ControlsPanel::showSession()
     const bool divides = config.headCount > 0 && config.d_model % config.headCount == 0;
     dk_->setText(divides ? tr("d_k = %1").arg(config.d_k()) : tr("d_k = —"));
     dk_->setToolTip(tr("d_k = d_model / h, the width of each head's queries and keys"));
-    inputs_->showConfig(config);
+    inputs_->showSession(session);
     weights_->showSession(session);
 }
 

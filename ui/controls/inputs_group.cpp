@@ -5,6 +5,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QStandardItemModel>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -78,10 +79,14 @@ InputsGroup::InputsGroup(Document* document, QWidget* parent)
 
     embeddings_->addItem(tr("By word"), static_cast<int>(qkv::EmbeddingKind::Word));
     embeddings_->addItem(tr("By meaning (translations share)"), static_cast<int>(qkv::EmbeddingKind::Meaning));
+    embeddings_->addItem(tr("The model's own (subword tokens)"), static_cast<int>(qkv::EmbeddingKind::Model));
     embeddings_->setAccessibleName(tr("Token embeddings"));
     embeddings_->setToolTip(tr("By word: a random vector per lower-cased word, from the seed.\n"
                                "By meaning: a vector per concept of the built-in lexicon, so \"cat\" and \"chat\" "
-                               "share one (what a same-meaning head needs)."));
+                               "share one (what a same-meaning head needs).\n"
+                               "The model's own: X exactly as a BERT or GPT-2 model builds it for its first layer, "
+                               "from its subword tokens (File > Open Checkpoint, layer 0, with the tokenizer files "
+                               "beside the checkpoint)."));
     embeddings_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     embeddings_->setMinimumContentsLength(12);
     form_->addRow(buddyLabel(tr("E&mbeddings"), embeddings_, this), embeddings_);
@@ -124,8 +129,10 @@ InputsGroup::InputsGroup(Document* document, QWidget* parent)
     });
 }
 
-void InputsGroup::showConfig(const qkv::Config& config)
+void InputsGroup::showSession(const qkv::Session& session)
 {
+    const qkv::Config& config = session.config;
+    showModelInput(session.modelInput.get(), config.embeddings == qkv::EmbeddingKind::Model);
     {
         const QSignalBlocker b1(positional_), b2(ropeBase_), b3(embeddings_), b4(tokenScale_);
         positional_->setCurrentIndex(positional_->findData(static_cast<int>(config.positional)));
@@ -137,9 +144,25 @@ void InputsGroup::showConfig(const qkv::Config& config)
     }
     form_->setRowVisible(ropeBase_, qkv::isRotary(config.positional));
     paperScale_->setVisible(config.tokenEmbeddingScale != 1.0f);
+    // The model's own X is not scaled: the token scale does not apply to it.
+    tokenScale_->setEnabled(config.embeddings != qkv::EmbeddingKind::Model);
     const QString note = qkv::ui::tokenScaleNote(config);
     tokenScaleNote_->setText(note);
     tokenScaleNote_->setVisible(!note.isEmpty());
+}
+
+void InputsGroup::showModelInput(const qkv::ModelInput* input, bool chosen)
+{
+    const int index = embeddings_->findData(static_cast<int>(qkv::EmbeddingKind::Model));
+    auto* model = qobject_cast<QStandardItemModel*>(embeddings_->model());
+    if (index < 0 || !model) return;
+    QStandardItem* item = model->item(index);
+    // Offered while there is one, and shown (with the message saying why it fails) when chosen.
+    item->setEnabled(input != nullptr || chosen);
+    item->setToolTip(input ? tr("%1.\nFrom %2.").arg(QString::fromStdString(input->description()),
+                                                      QString::fromStdString(input->origin()))
+                           : tr("Open a BERT or GPT-2 checkpoint's first layer with its tokenizer files "
+                                "(File > Open Checkpoint) to use the model's own input."));
 }
 
 void InputsGroup::setMessages(const QString& positional, const QString& embeddings)

@@ -7,6 +7,7 @@
 #include <QGroupBox>
 
 #include "core/config/config.hpp"
+#include "core/session/session.hpp"
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -24,7 +25,8 @@ class InputsGroup : public QGroupBox {
 public:
     explicit InputsGroup(Document* document, QWidget* parent = nullptr);
 
-    void showConfig(const qkv::Config& config);
+    // The config's inputs; the model's own input is offered only while the session has one.
+    void showSession(const qkv::Session& session);
     void setMessages(const QString& positional, const QString& embeddings);
 
     QComboBox* positionalBox() const { return positional_; }
@@ -37,6 +39,8 @@ public:
     FieldMessage* embeddingsMessage() const { return embeddingsMessage_; }
 
 private:
+    void showModelInput(const qkv::ModelInput* input, bool chosen);
+
     Document* document_;
     QFormLayout* form_;
     QComboBox* positional_;

@@ -5,6 +5,7 @@
 #include <QPlainTextEdit>
 #include <QVBoxLayout>
 
+#include "core/embedding/model_own_input.hpp"
 #include "core/text/tokenizer.hpp"
 #include "ui/controls/field_message.hpp"
 #include "ui/controls/token_chips.hpp"
@@ -67,11 +68,25 @@ void SentenceField::setUsed(bool used, const QString& note)
 
 QSize SentenceField::sizeHint() const { return {260, QWidget::sizeHint().height()}; }
 
+void SentenceField::setModelInput(std::shared_ptr<const qkv::ModelInput> input)
+{
+    if (input == modelInput_) return;
+    modelInput_ = std::move(input);
+    updateTokens();
+}
+
 void SentenceField::updateTokens()
 {
     const std::string utf8 = text().toStdString();
     QStringList tokens;
-    for (const qkv::Token& token : qkv::tokenize(utf8)) tokens << QString::fromStdString(token.text);
+    // The model's tokenizer when its own input is used (a failure, e.g. too large a text, is
+    // reported by the computation under the field; the chips then show words).
+    const auto subwords = modelInput_ ? modelInput_->tokenizer().encode(utf8) : qkv::Expected<qkv::SubwordTokenization>(qkv::Error{});
+    if (subwords) {
+        for (const qkv::SubwordToken& token : subwords->tokens) tokens << QString::fromStdString(token.display);
+    } else {
+        for (const qkv::Token& token : qkv::tokenize(utf8)) tokens << QString::fromStdString(token.text);
+    }
     chips_->setTokens(tokens);
 }
 

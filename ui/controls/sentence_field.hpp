@@ -3,6 +3,12 @@
 
 #include <QWidget>
 
+#include <memory>
+
+namespace qkv {
+class ModelInput;
+}
+
 class QPlainTextEdit;
 class QLabel;
 
@@ -22,6 +28,8 @@ public:
     void setMessage(const QString& message);
     // Dims the field with a note when the current mode does not use this sentence.
     void setUsed(bool used, const QString& note);
+    // The chips show this model's subword tokens ("[CLS]", "play", "##ing"); null: words.
+    void setModelInput(std::shared_ptr<const qkv::ModelInput> input);
     QPlainTextEdit* editor() const { return editor_; }
     TokenChips* chips() const { return chips_; }
     FieldMessage* message() const { return message_; }
@@ -38,6 +46,7 @@ private:
     QPlainTextEdit* editor_;
     TokenChips* chips_;
     FieldMessage* message_;
+    std::shared_ptr<const qkv::ModelInput> modelInput_;
 };
 
 }  // namespace qkv::ui

@@ -9,6 +9,7 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 
+#include "core/checkpoint/model_input_loading.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/off_thread.hpp"
 
@@ -80,6 +81,9 @@ Autosave::Restored Autosave::read(const QString& directory)
         }
         restored.note.modified = false;
     }
+    // The model's own input is read again from the checkpoint the session names.
+    if (const std::string notice = qkv::attachModelInputOrUseWords(*restored.session); !notice.empty())
+        restored.error = QString::fromStdString(notice);
     return restored;
 }
 

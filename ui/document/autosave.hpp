@@ -34,7 +34,9 @@ public:
     struct Restored {
         std::optional<qkv::Session> session;  // none: first start, or the file was broken
         DocumentNote note;
-        QString error;  // the autosave was there but broken: why, and where it was moved
+        // Without a session: the autosave was there but broken, why and where it was moved. With
+        // one: what was restored differently (the model's own input could not be read again).
+        QString error;
     };
 
     // Writes into `directory` (created when missing).

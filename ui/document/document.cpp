@@ -129,6 +129,9 @@ void Document::setWeights(std::shared_ptr<const qkv::AttentionWeights> weights, 
     qkv::Session after = session_;
     after.weights = weights;
     after.weightsProvenance = {};
+    // The model's own input belongs to the checkpoint layer these weights replace.
+    after.modelInput = nullptr;
+    if (after.config.embeddings == qkv::EmbeddingKind::Model) after.config.embeddings = qkv::EmbeddingKind::Word;
     QString text = tr("Use Generated Weights");
     if (weights) {
         qkv::Config& c = after.config;
@@ -148,10 +151,14 @@ void Document::setWeights(std::shared_ptr<const qkv::AttentionWeights> weights, 
 
 void Document::useCheckpointLayer(std::shared_ptr<const qkv::AttentionWeights> weights,
                                   const qkv::CheckpointLayerSettings& settings, const QString& source,
-                                  const QString& layer, const QStringList& notes)
+                                  const QString& layer, const QStringList& notes,
+                                  std::shared_ptr<const qkv::ModelInput> modelInput, const QString& modelInputNote)
 {
     qkv::Session after = session_;
     after.weights = std::move(weights);
+    after.modelInput = modelInput;
+    if (modelInput) after.config.embeddings = qkv::EmbeddingKind::Model;
+    else if (after.config.embeddings == qkv::EmbeddingKind::Model) after.config.embeddings = qkv::EmbeddingKind::Word;
     qkv::applyCheckpointLayerSettings(settings, after.config);
     const bool hadHeadChanges = !after.config.presets.empty() || !after.config.ablatedHeads.empty();
     after.config.presets.clear();
@@ -170,6 +177,14 @@ void Document::useCheckpointLayer(std::shared_ptr<const qkv::AttentionWeights> w
                           .arg(qkv::isRotary(after.config.positional) ? tr(", rotary positions") : QString(),
                                after.config.scaleScores ? QString() : tr(", scores not scaled by 1/√d_k"));
     if (hadHeadChanges) message += QLatin1Char(' ') + tr("Presets and switched-off heads cleared (Undo goes back).");
+    if (modelInput)
+        message += QLatin1Char(' ') + tr("The layer reads the model's own input (%1); the token chips are its subword "
+                                         "tokens.").arg(fromStd(modelInput->description()));
+    else if (!modelInputNote.isEmpty())
+        message += QLatin1Char(' ') + tr("Embeddings stay %1, not the model's own input: %2.")
+                                          .arg(after.config.embeddings == qkv::EmbeddingKind::Meaning ? tr("by meaning")
+                                                                                                      : tr("by word"),
+                                               modelInputNote);
     for (const QString& note : notes) message += QLatin1Char(' ') + note;
     emit notice(message);
 }

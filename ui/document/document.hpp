@@ -102,9 +102,14 @@ public:
     // would overwrite the layer's heads), and the token scale returns to the paper's 1 (it
     // served the positional presets). One undo step; notice() says what changed, then
     // `notes` (what the loader left out or filled in).
+    // With `modelInput` (the model's first layer, core/checkpoint/model_input_loading.hpp) the
+    // embeddings become the model's own input and the chips its subword tokens; without it,
+    // model embeddings fall back to words and `modelInputNote` (why not) is said.
     void useCheckpointLayer(std::shared_ptr<const qkv::AttentionWeights> weights,
                             const qkv::CheckpointLayerSettings& settings, const QString& source,
-                            const QString& layer, const QStringList& notes = {});
+                            const QString& layer, const QStringList& notes = {},
+                            std::shared_ptr<const qkv::ModelInput> modelInput = {},
+                            const QString& modelInputNote = {});
     // Sets `preset` on its head with the settings it needs (qkv::withPreset) and reports the
     // settings it changed beyond the head (notice(), settingNotes()).
     void applyPreset(const qkv::HeadPreset& preset);

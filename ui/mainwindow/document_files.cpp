@@ -5,6 +5,7 @@
 
 #include <optional>
 
+#include "core/checkpoint/model_input_loading.hpp"
 #include "core/config/examples.hpp"
 #include "core/session/session.hpp"
 #include "ui/document/document.hpp"
@@ -18,6 +19,7 @@ namespace {
 struct ReadOutcome {
     std::optional<qkv::Session> session;
     QString error;
+    QString notice;  // the model's own input could not be read again
 };
 
 // A FIFO or a device would block a read forever and be replaced by an atomic write: only
@@ -81,8 +83,13 @@ QString DocumentFiles::openFile(const QString& path)
     ReadOutcome read = runOffGuiThread([file = path.toStdString()] {
         ReadOutcome outcome;
         auto session = qkv::readSession(file);
-        if (session) outcome.session = std::move(*session);
-        else outcome.error = QString::fromStdString(session.error());
+        if (!session) {
+            outcome.error = QString::fromStdString(session.error());
+            return outcome;
+        }
+        // The model's own input is read again from the checkpoint the session names.
+        outcome.notice = QString::fromStdString(qkv::attachModelInputOrUseWords(*session));
+        outcome.session = std::move(*session);
         return outcome;
     });
     if (!read.session) {
@@ -97,7 +104,8 @@ QString DocumentFiles::openFile(const QString& path)
     const QString absolute = QFileInfo(path).absoluteFilePath();
     document_->replace(*read.session, absolute);
     recent_.add(absolute);
-    emit statusMessage(tr("Opened %1").arg(QDir::toNativeSeparators(absolute)));
+    emit statusMessage(tr("Opened %1").arg(QDir::toNativeSeparators(absolute)) +
+                       (read.notice.isEmpty() ? QString() : QStringLiteral(". ") + read.notice));
     emit sessionOpened({});
     return {};
 }

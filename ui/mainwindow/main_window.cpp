@@ -123,6 +123,10 @@ void MainWindow::restoreLastSession()
     if (restored.session) {
         document_->replace(*restored.session, restored.note.filePath, restored.note.displayName, restored.note.modified);
         autosave_->markCurrent();
+        if (!restored.error.isEmpty()) {  // restored, with something to say (the model's own input)
+            startupMessage_ = restored.error;
+            statusBar()->showMessage(startupMessage_);
+        }
         return;
     }
     const Example& first = firstStartExample();

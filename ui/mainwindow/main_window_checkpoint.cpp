@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "core/checkpoint/checkpoint.hpp"
+#include "core/checkpoint/model_input_loading.hpp"
 #include "ui/checkpoint/checkpoint_layer_dialog.hpp"
 #include "ui/document/document.hpp"
 #include "ui/mainwindow/main_window.hpp"
@@ -31,6 +32,8 @@ struct OpenedCheckpoint {
 struct LoadedLayer {
     std::shared_ptr<const qkv::CheckpointLayerWeights> layer;
     QString error;
+    std::shared_ptr<const qkv::ModelInput> modelInput;  // the model's own input, for its first layer
+    QString modelInputNote;                             // why there is none
 };
 
 // Runs `work` on the thread pool and hands its result to `done` on the GUI thread, with the
@@ -96,8 +99,15 @@ void MainWindow::loadCheckpointLayer(const qkv::Checkpoint& checkpoint, const qk
         [checkpoint, layer] {
             LoadedLayer loaded;
             qkv::Expected<qkv::CheckpointLayerWeights> weights = qkv::loadCheckpointLayer(checkpoint, layer);
-            if (weights) loaded.layer = std::make_shared<const qkv::CheckpointLayerWeights>(std::move(weights).value());
-            else loaded.error = QString::fromStdString(weights.error());
+            if (!weights) {
+                loaded.error = QString::fromStdString(weights.error());
+                return loaded;
+            }
+            loaded.layer = std::make_shared<const qkv::CheckpointLayerWeights>(std::move(weights).value());
+            // Its own input comes with the model's first layer when the tables and tokenizer are there.
+            qkv::Expected<std::shared_ptr<const qkv::ModelInput>> input = qkv::loadModelInput(checkpoint, layer);
+            if (input) loaded.modelInput = *input;
+            else loaded.modelInputNote = QString::fromStdString(input.error());
             return loaded;
         },
         [this, source](const LoadedLayer& loaded) {
@@ -106,7 +116,8 @@ void MainWindow::loadCheckpointLayer(const qkv::Checkpoint& checkpoint, const qk
                 for (const std::string& note : loaded.layer->notes) notes << QString::fromStdString(note);
                 auto weights = std::make_shared<const qkv::AttentionWeights>(loaded.layer->weights);
                 document_->useCheckpointLayer(std::move(weights), loaded.layer->settings, source,
-                                              QString::fromStdString(loaded.layer->layer.name), notes);
+                                              QString::fromStdString(loaded.layer->layer.name), notes,
+                                              loaded.modelInput, loaded.modelInputNote);
             }
             emit checkpointLayerLoaded(loaded.error);
         });

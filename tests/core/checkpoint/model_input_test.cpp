@@ -222,5 +222,35 @@ TEST(ModelInputCheckpoint, ConfigReadsTheLayerNormEpsilon)
     EXPECT_NE(config.error().find("'layer_norm_eps'"), std::string::npos) << config.error();
 }
 
+// A session keeps "model" and the checkpoint it came from; opening it reads the input again,
+// or falls back to words with a message when the checkpoint is gone.
+TEST(ModelInputCheckpoint, SessionsReadTheInputAgainOrFallBackToWords)
+{
+    Session session;
+    session.config.embeddings = EmbeddingKind::Model;
+    session.config.mode = AttentionMode::EncoderSelf;
+    session.config.sourceText = "the cat";
+    session.weightsProvenance.file = data("bert_input/model.safetensors");
+    session.weightsProvenance.layer = "bert.encoder.layer.0.attention";
+    Session restored = session;
+    EXPECT_EQ(attachModelInputOrUseWords(restored), "");
+    ASSERT_TRUE(restored.modelInput);
+    EXPECT_EQ(restored.modelInput->recipe(), ModelInputRecipe::Bert);
+
+    session.weightsProvenance.file = data("no_such_folder/model.safetensors");
+    restored = session;
+    const std::string notice = attachModelInputOrUseWords(restored);
+    EXPECT_NE(notice.find("embeddings by word stand in"), std::string::npos) << notice;
+    EXPECT_NE(notice.find("no_such_folder"), std::string::npos) << notice;
+    EXPECT_EQ(restored.config.embeddings, EmbeddingKind::Word);
+    EXPECT_FALSE(restored.modelInput);
+
+    // Generated weights: nothing names a checkpoint.
+    session.weightsProvenance = {};
+    const Status status = attachModelInput(session);
+    ASSERT_FALSE(status.ok());
+    EXPECT_NE(status.error().find("checkpoint's first attention layer"), std::string::npos) << status.error();
+}
+
 }  // namespace
 }  // namespace qkv

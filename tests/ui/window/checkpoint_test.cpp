@@ -10,9 +10,17 @@
 #include <QTemporaryDir>
 #include <QUndoStack>
 
+#include <QComboBox>
+#include <QStandardItemModel>
+#include <QStatusBar>
+
 #include "core/checkpoint/checkpoint.hpp"
 #include "tests/ui/window/window_fixture.hpp"
 #include "ui/checkpoint/checkpoint_layer_dialog.hpp"
+#include "ui/controls/controls_panel.hpp"
+#include "ui/controls/inputs_group.hpp"
+#include "ui/controls/sentence_field.hpp"
+#include "ui/controls/token_chips.hpp"
 
 namespace qkv::ui::testing {
 namespace {
@@ -132,6 +140,60 @@ TEST_F(CheckpointWindowTest, ALayerThatCannotBeReadChangesNothing)
     EXPECT_TRUE(error.contains(QStringLiteral("model.safetensors"))) << error.toStdString();
     EXPECT_EQ(window->document()->config(), before);
     EXPECT_EQ(window->document()->undoStack()->count(), steps);
+}
+
+// Issue 11 section 4: BERT's first layer reads the model's own input; the chips, the labels
+// and the embeddings box follow; the second layer keeps generated embeddings and says why.
+TEST_F(CheckpointWindowTest, TheFirstLayerReadsTheModelsOwnInputAndTheChipsShowSubwords)
+{
+    const Checkpoint bert = openOrFail(fixture("bert_input"));
+    ASSERT_EQ(bert.layers.size(), 2u);
+    Config config = window->document()->config();
+    config.sourceText = "The cat sat on the mat, playing.";
+    setConfig(config);
+    QSignalSpy notices(window->document(), &Document::notice);
+    EXPECT_EQ(use(bert, bert.layers.front()), QString());
+    const Session& session = window->document()->session();
+    EXPECT_EQ(session.config.embeddings, EmbeddingKind::Model);
+    ASSERT_TRUE(session.modelInput);
+    ASSERT_TRUE(window->document()->isValid());
+    const std::vector<std::string> pieces = {"[CLS]", "the", "cat", "sat", "on", "the", "mat", ",", "play", "##ing", ".", "[SEP]"};
+    EXPECT_EQ(window->document()->result()->queryLabels, pieces);
+    const QStringList chips = window->controls()->sourceField()->chips()->tokens();
+    ASSERT_EQ(chips.size(), static_cast<int>(pieces.size()));
+    EXPECT_EQ(chips.front(), QStringLiteral("[CLS]"));
+    EXPECT_EQ(chips.at(9), QStringLiteral("##ing"));
+    ASSERT_FALSE(notices.isEmpty());
+    EXPECT_TRUE(notices.back().front().toString().contains(QStringLiteral("own input"))) << notices.back().front().toString().toStdString();
+    QComboBox* box = window->controls()->inputs()->embeddingsBox();
+    EXPECT_EQ(box->currentData().toInt(), static_cast<int>(EmbeddingKind::Model));
+    EXPECT_FALSE(window->controls()->inputs()->tokenScaleBox()->isEnabled());
+
+    // Typing keeps going through the model's tokenizer.
+    config = window->document()->config();
+    config.sourceText = "hello world";
+    window->document()->edit(config, QStringLiteral("type"));
+    settle();
+    EXPECT_EQ(window->controls()->sourceField()->chips()->tokens(),
+              (QStringList{QStringLiteral("[CLS]"), QStringLiteral("hello"), QStringLiteral("world"), QStringLiteral("[SEP]")}));
+
+    // The second layer reads what the first computed: generated embeddings, and the reason.
+    EXPECT_EQ(use(bert, bert.layers.back()), QString());
+    EXPECT_EQ(window->document()->config().embeddings, EmbeddingKind::Word);
+    EXPECT_FALSE(window->document()->session().modelInput);
+    EXPECT_TRUE(notices.back().front().toString().contains(QStringLiteral("first layer only")))
+        << notices.back().front().toString().toStdString();
+    auto* items = qobject_cast<QStandardItemModel*>(box->model());
+    ASSERT_NE(items, nullptr);
+    EXPECT_FALSE(items->item(box->findData(static_cast<int>(EmbeddingKind::Model)))->isEnabled());
+    EXPECT_EQ(window->controls()->sourceField()->chips()->tokens(),
+              (QStringList{QStringLiteral("hello"), QStringLiteral("world")}));
+
+    // Undo returns to the first layer with its own input.
+    window->document()->undoStack()->undo();
+    settle();
+    EXPECT_EQ(window->document()->config().embeddings, EmbeddingKind::Model);
+    EXPECT_TRUE(window->document()->session().modelInput);
 }
 
 }  // namespace
