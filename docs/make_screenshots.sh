@@ -64,6 +64,13 @@ session factored factored 1 --mode self --preset 1=low-rank --low-rank 2
 session comparison comparison 1 --d-model 768 --heads 12
 session steps-gqa-rotary-ablated step 3 --mode causal --target "the cat saw the dog and the dog saw the cat ." \
   --heads 4 --kv-heads 2 --positional rotary --ablate 3
+# A checkpoint's first layer on the model's own input (subword chips), and a loaded GPT-2 layer's
+# factored view: the synthetic test checkpoints of tests/data/checkpoint (make_checkpoints.py).
+checkpoints="$(cd "$(dirname "$0")/.." && pwd)/tests/data/checkpoint"
+session checkpoint-input heads 1 --weights "$checkpoints/bert_input/model.safetensors" --layer 0 \
+  --embeddings model --source "The cat sat on the mat, playing." 2>/dev/null
+session checkpoint-factored factored 2 --weights "$checkpoints/gpt2_input/model.safetensors" --layer transformer.h.0.attn \
+  --embeddings model --target "The cat sat on the mat, playing." 2>/dev/null
 long="$(for i in $(seq 1 64); do echo -n "the cat sat on the mat and slept "; done)"
 session matrices-512-1024 matrices 1 --mode self --source "$long" --d-model 1024 --heads 16
 session qkmap-512-768 qk-map 1 --mode self --source "$long" --d-model 768 --heads 12

@@ -33,8 +33,10 @@ void writeConfig(JsonStream& json, const Result& r, const ExportProvenance& prov
     config["bias"] = r.weights->hasBias();
     config["weights"] = provenance.weights;
     if (!provenance.weightsLayer.empty()) config["weights_layer"] = provenance.weightsLayer;
-    config["source_embeddings"] = provenance.sourceEmbeddings.empty() ? "generated" : provenance.sourceEmbeddings;
-    config["target_embeddings"] = provenance.targetEmbeddings.empty() ? "generated" : provenance.targetEmbeddings;
+    // X not from a file: generated from the seed, or the model's own input (its checkpoint is weights).
+    const char* notFromFile = r.config.embeddings == EmbeddingKind::Model ? "model" : "generated";
+    config["source_embeddings"] = provenance.sourceEmbeddings.empty() ? notFromFile : provenance.sourceEmbeddings;
+    config["target_embeddings"] = provenance.targetEmbeddings.empty() ? notFromFile : provenance.targetEmbeddings;
     Config paper = r.config;  // the paper's embedding settings, to name what differs from them
     paper.tokenEmbeddingScale = 1.0f;
     paper.embeddings = EmbeddingKind::Word;

@@ -181,8 +181,11 @@ std::vector<std::string> presetSettingChanges(const Config& before, const Config
         changes.push_back(text.str());
     }
     if (before.embeddings != after.embeddings)
-        changes.push_back(std::string("embeddings by ") + std::string(embeddingsName(after.embeddings)) +
-                          (after.embeddings == EmbeddingKind::Meaning ? " (a word and its translations share a vector)" : ""));
+        changes.push_back(after.embeddings == EmbeddingKind::Model
+                              ? std::string("the model's own input (its subword tokens and learned embeddings)")
+                              : std::string("embeddings by ") + std::string(embeddingsName(after.embeddings)) +
+                                    (after.embeddings == EmbeddingKind::Meaning
+                                         ? " (a word and its translations share a vector)" : ""));
     if (before.positional != after.positional)
         changes.push_back("positions: " + std::string(positionalName(after.positional)) +
                           " (the positional presets read the sinusoidal encoding)");

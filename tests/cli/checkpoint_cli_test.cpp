@@ -97,6 +97,7 @@ TEST_F(ExportCli, EmbeddingsModelGivesTheFirstLayerItsOwnInputAndSubwordTokens)
     EXPECT_EQ(json["tokens"]["query"], expected["pieces"]);
     EXPECT_EQ(json["config"]["embeddings"], "model");
     EXPECT_EQ(json["config"]["positional_encoding"], false);  // the positions are inside X
+    EXPECT_EQ(json["config"]["source_embeddings"], "model");
 
     // The session keeps "model" and reads the input again from the checkpoint it names.
     ASSERT_EQ(run({"export", "--weights", checkpoint("gpt2_input/model.safetensors"), "--layer", "transformer.h.0.attn",

@@ -51,7 +51,8 @@ QLabel* buddyLabel(const QString& text, QWidget* buddy, QWidget* parent)
 
 InputsGroup::InputsGroup(Document* document, QWidget* parent)
     : QGroupBox(tr("Positions and embeddings"), parent), document_(document), form_(new QFormLayout(this)),
-      positional_(new QComboBox(this)), ropeBase_(new QDoubleSpinBox(this)), positionalMessage_(new FieldMessage(this)),
+      positional_(new QComboBox(this)), ropeBase_(new QDoubleSpinBox(this)), positionalNote_(new QLabel(this)),
+      positionalMessage_(new FieldMessage(this)),
       embeddings_(new QComboBox(this)), tokenScale_(new QDoubleSpinBox(this)), paperScale_(new QToolButton(this)),
       tokenScaleNote_(new QLabel(this)), embeddingsMessage_(new FieldMessage(this))
 {
@@ -68,7 +69,10 @@ InputsGroup::InputsGroup(Document* document, QWidget* parent)
                                "score depends on the distance between query and key.\nNone: attention sees no order."));
     positional_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     positional_->setMinimumContentsLength(12);
-    form_->addRow(buddyLabel(tr("P&ositions"), positional_, this), withMessage(row({positional_}), nullptr, positionalMessage_));
+    positionalNote_->setWordWrap(true);
+    positionalNote_->setForegroundRole(QPalette::PlaceholderText);
+    form_->addRow(buddyLabel(tr("P&ositions"), positional_, this),
+                  withMessage(row({positional_}), positionalNote_, positionalMessage_));
 
     ropeBase_->setRange(1.0, 1e9);
     ropeBase_->setDecimals(0);
@@ -79,7 +83,7 @@ InputsGroup::InputsGroup(Document* document, QWidget* parent)
 
     embeddings_->addItem(tr("By word"), static_cast<int>(qkv::EmbeddingKind::Word));
     embeddings_->addItem(tr("By meaning (translations share)"), static_cast<int>(qkv::EmbeddingKind::Meaning));
-    embeddings_->addItem(tr("The model's own (subword tokens)"), static_cast<int>(qkv::EmbeddingKind::Model));
+    embeddings_->addItem(tr("The model's own"), static_cast<int>(qkv::EmbeddingKind::Model));
     embeddings_->setAccessibleName(tr("Token embeddings"));
     embeddings_->setToolTip(tr("By word: a random vector per lower-cased word, from the seed.\n"
                                "By meaning: a vector per concept of the built-in lexicon, so \"cat\" and \"chat\" "
@@ -144,8 +148,14 @@ void InputsGroup::showSession(const qkv::Session& session)
     }
     form_->setRowVisible(ropeBase_, qkv::isRotary(config.positional));
     paperScale_->setVisible(config.tokenEmbeddingScale != 1.0f);
-    // The model's own X is not scaled: the token scale does not apply to it.
-    tokenScale_->setEnabled(config.embeddings != qkv::EmbeddingKind::Model);
+    // The model's own X is not scaled (the token scale does not apply) and holds its learned
+    // positions (nothing is added; rotary positions would still turn q and k).
+    const bool model = config.embeddings == qkv::EmbeddingKind::Model;
+    tokenScale_->setEnabled(!model);
+    positionalNote_->setText(model && config.positional == qkv::PositionalEncoding::Sinusoidal
+                                 ? tr("Not added: the model's own X already holds its learned positions.")
+                                 : QString());
+    positionalNote_->setVisible(!positionalNote_->text().isEmpty());
     const QString note = qkv::ui::tokenScaleNote(config);
     tokenScaleNote_->setText(note);
     tokenScaleNote_->setVisible(!note.isEmpty());

@@ -36,6 +36,7 @@ public:
     QToolButton* paperScaleButton() const { return paperScale_; }
     QLabel* tokenScaleNote() const { return tokenScaleNote_; }
     FieldMessage* positionalMessage() const { return positionalMessage_; }
+    QLabel* positionalNote() const { return positionalNote_; }
     FieldMessage* embeddingsMessage() const { return embeddingsMessage_; }
 
 private:
@@ -45,6 +46,7 @@ private:
     QFormLayout* form_;
     QComboBox* positional_;
     QDoubleSpinBox* ropeBase_;
+    QLabel* positionalNote_;
     FieldMessage* positionalMessage_;
     QComboBox* embeddings_;
     QDoubleSpinBox* tokenScale_;

@@ -26,8 +26,10 @@ bool presetsUseTheSeed(const qkv::Config& config)
 }
 
 // Every sentence the mode reads is replaced by user embeddings.
+// No sentence's X comes from the seed: given as files, or the model's own input.
 bool embeddingsAllGiven(const qkv::Session& s)
 {
+    if (s.config.embeddings == qkv::EmbeddingKind::Model) return true;
     const bool source = !s.config.needsSource() || s.sourceEmbeddings;
     const bool target = !s.config.needsTarget() || s.targetEmbeddings;
     return source && target;

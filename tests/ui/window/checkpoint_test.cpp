@@ -168,6 +168,7 @@ TEST_F(CheckpointWindowTest, TheFirstLayerReadsTheModelsOwnInputAndTheChipsShowS
     QComboBox* box = window->controls()->inputs()->embeddingsBox();
     EXPECT_EQ(box->currentData().toInt(), static_cast<int>(EmbeddingKind::Model));
     EXPECT_FALSE(window->controls()->inputs()->tokenScaleBox()->isEnabled());
+    EXPECT_TRUE(window->controls()->inputs()->positionalNote()->text().contains(QStringLiteral("learned positions")));
 
     // Typing keeps going through the model's tokenizer.
     config = window->document()->config();
