@@ -1,7 +1,9 @@
 // Listing a BERT-base-sized checkpoint's layers and loading one (issue 11 section 3 targets:
-// list < 1 s, load one layer < 0.5 s for a ~500 MB file). The file is written once, into a
-// temporary folder removed at exit: BERT-base names and shapes (12 layers, d_model 768, a
-// 30522 x 768 word embedding and its tied decoder copy), F32, every value 0.01.
+// list < 1 s, load one layer < 0.5 s for a ~500 MB file), and its first layer's own input
+// (section 4): loading the tables and the 30522-token vocab.txt, and building X for a sentence.
+// The files are written once, into a temporary folder removed at exit: BERT-base names and
+// shapes (12 layers, d_model 768, a 30522 x 768 word embedding and its tied decoder copy), F32,
+// every value 0.01, and a vocab.txt of 30522 lines.
 //
 //   build/bench/checkpoint/qkv_checkpoint_benchmark
 
@@ -18,6 +20,7 @@
 #include <unistd.h>
 
 #include "core/checkpoint/checkpoint.hpp"
+#include "core/checkpoint/model_input_loading.hpp"
 
 namespace {
 
@@ -34,6 +37,8 @@ std::vector<Entry> bertBaseTensors()
     std::vector<Entry> entries = {{"bert.embeddings.word_embeddings.weight", {vocab, d}},
                                   {"bert.embeddings.position_embeddings.weight", {512, d}},
                                   {"bert.embeddings.token_type_embeddings.weight", {2, d}},
+                                  {"bert.embeddings.LayerNorm.weight", {d}},
+                                  {"bert.embeddings.LayerNorm.bias", {d}},
                                   {"bert.pooler.dense.weight", {d, d}},
                                   {"cls.predictions.decoder.weight", {vocab, d}}};
     for (int layer = 0; layer < 12; ++layer) {
@@ -84,6 +89,25 @@ std::uintmax_t writeCheckpoint(const std::string& path)
     return fs::file_size(path);
 }
 
+// BERT-base's vocabulary size: the specials, the words of kSentence, then "w5" ... and "##w5" ...
+constexpr const char* kSentence =
+    "the quick brown fox jumps over the lazy dog while the cat sat on the mat and watched the birds "
+    "fly over the river , because attention is all you need and every head reads a different part "
+    "of the sentence before the output projection mixes them together .";
+
+void writeVocabulary(const std::string& path)
+{
+    std::ofstream out(path);
+    std::vector<std::string> tokens = {"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"};
+    for (const char* word : {"the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "while", "cat", "sat",
+                             "on", "mat", "and", "watched", "birds", "fly", "river", ",", "because", "attention",
+                             "is", "all", "you", "need", "every", "head", "reads", "a", "different", "part", "of",
+                             "sentence", "before", "output", "projection", "mixes", "them", "together", "."})
+        tokens.emplace_back(word);
+    for (int i = 0; tokens.size() < 30522; ++i) tokens.push_back((i % 2 ? "##w" : "w") + std::to_string(i));
+    for (const std::string& token : tokens) out << token << "\n";
+}
+
 struct TemporaryCheckpoint {
     fs::path folder = fs::temp_directory_path() / ("qkv_checkpoint_bench_" + std::to_string(::getpid()));
     std::string file = (folder / "model.safetensors").string();
@@ -93,6 +117,7 @@ struct TemporaryCheckpoint {
         fs::create_directories(folder);
         bytes = writeCheckpoint(file);
         std::ofstream(folder / "config.json") << R"({"model_type": "bert", "hidden_size": 768, "num_attention_heads": 12})";
+        writeVocabulary((folder / "vocab.txt").string());
     }
     ~TemporaryCheckpoint() { fs::remove_all(folder); }
 };
@@ -125,6 +150,36 @@ void BM_LoadOneLayer(benchmark::State& state)
     }
 }
 BENCHMARK(BM_LoadOneLayer)->Unit(benchmark::kMillisecond);
+
+// The tables (a 30522 x 768 word table, 512 positions, 2 types, the LayerNorm) and the
+// tokenizer, as File > Open Checkpoint reads them beside layer 0.
+void BM_LoadModelInput(benchmark::State& state)
+{
+    const std::string& file = checkpointFile().file;
+    for (auto _ : state) {
+        qkv::Expected<std::shared_ptr<const qkv::ModelInput>> input = qkv::loadModelInput(file, "0");
+        if (!input) state.SkipWithError(input.error().c_str());
+        benchmark::DoNotOptimize(input);
+    }
+}
+BENCHMARK(BM_LoadModelInput)->Unit(benchmark::kMillisecond);
+
+// What each keystroke costs with the model's own input: WordPiece and X for a 50-token sentence.
+void BM_EmbedSentence(benchmark::State& state)
+{
+    qkv::Expected<std::shared_ptr<const qkv::ModelInput>> input = qkv::loadModelInput(checkpointFile().file, "0");
+    if (!input) {
+        state.SkipWithError(input.error().c_str());
+        return;
+    }
+    for (auto _ : state) {
+        qkv::Expected<qkv::ModelSentence> sentence = (*input)->embed(kSentence);
+        if (!sentence) state.SkipWithError(sentence.error().c_str());
+        benchmark::DoNotOptimize(sentence);
+        state.counters["tokens"] = sentence ? static_cast<double>(sentence->input.rows()) : 0.0;
+    }
+}
+BENCHMARK(BM_EmbedSentence)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 
