@@ -376,7 +376,8 @@ std::string configurationProblem(const Session& session, const AnalysisPlan& pla
     SentenceOverrides overrides;
     if (session.sourceEmbeddings) overrides.sourceRows = session.sourceEmbeddings->rows();
     if (session.targetEmbeddings) overrides.targetRows = session.targetEmbeddings->rows();
-    const auto issues = validateConfig(session.config, overrides, plan);
+    auto issues = validateConfig(session.config, overrides, plan);
+    for (ValidationIssue& issue : modelInputIssues(session.config, session.inputs())) issues.push_back(std::move(issue));
     return issues.empty() ? std::string() : optionFor(issues.front().field) + ": " + issues.front().message;
 }
 

@@ -60,24 +60,6 @@ Expected<Sentence> prepareSentence(const std::string& text, const char* name,
     return sentence;
 }
 
-// Config::embeddings = Model needs the model's tables for every sentence without user X.
-void checkModelInput(const Config& config, const UserInputs& inputs, std::vector<ValidationIssue>& issues)
-{
-    if (config.embeddings != EmbeddingKind::Model) return;
-    const bool needed = (config.needsSource() && !inputs.sourceEmbeddings) ||
-                        (config.needsTarget() && !inputs.targetEmbeddings);
-    if (!needed) return;
-    if (!inputs.modelInput) {
-        issues.push_back({ConfigField::Embeddings,
-                          "The embeddings are the model's own input, but no checkpoint's first layer with its "
-                          "tokenizer files is open (File > Open Checkpoint..., or choose other embeddings)."});
-    } else if (inputs.modelInput->d_model() != config.d_model) {
-        issues.push_back({ConfigField::Embeddings,
-                          "The model's own input has d_model = " + std::to_string(inputs.modelInput->d_model()) +
-                              " but d_model is set to " + std::to_string(config.d_model) + "."});
-    }
-}
-
 void checkEmbeddings(const std::shared_ptr<const MatrixF>& embeddings, const char* name, Index d_model,
                      std::vector<ValidationIssue>& issues)
 {
@@ -163,6 +145,44 @@ void prepareWeights(Result& result, const Config& config, const UserInputs& inpu
 
 }  // namespace
 
+std::vector<ValidationIssue> modelInputIssues(const Config& config, const UserInputs& inputs)
+{
+    std::vector<ValidationIssue> issues;
+    if (config.embeddings != EmbeddingKind::Model) return issues;
+    const bool source = config.needsSource() && !inputs.sourceEmbeddings;
+    const bool target = config.needsTarget() && !inputs.targetEmbeddings;
+    if (!source && !target) return issues;
+    const ModelInput* model = inputs.modelInput.get();
+    if (!model) {
+        issues.push_back({ConfigField::Embeddings,
+                          "The embeddings are the model's own input, but no checkpoint's first layer with its "
+                          "tokenizer files is open (File > Open Checkpoint..., or choose other embeddings)."});
+        return issues;
+    }
+    if (model->d_model() != config.d_model) {
+        issues.push_back({ConfigField::Embeddings, "The model's own input has d_model = " +
+                                                       std::to_string(model->d_model()) + " but d_model is set to " +
+                                                       std::to_string(config.d_model) + "."});
+        return issues;
+    }
+    // Each sentence as the model's tokenizer cuts it, against the model's positions.
+    const auto check = [&](const std::string& text, const char* name, ConfigField field) {
+        const Expected<SubwordTokenization> tokens = model->tokenizer().encode(text);
+        const std::string prefix = std::string("The ") + name + " sentence";
+        if (!tokens)
+            issues.push_back({field, prefix + ": " + tokens.error()});
+        else if (tokens->tokens.empty())
+            issues.push_back({field, prefix + " gives the model no tokens."});
+        else if (static_cast<Index>(tokens->tokens.size()) > model->positionCount())
+            issues.push_back({field, prefix + " is " + std::to_string(tokens->tokens.size()) +
+                                         " of the model's tokens; its positions go up to " +
+                                         std::to_string(model->positionCount()) + "."});
+    };
+    if (source) check(config.sourceText, "source", ConfigField::Source);
+    if (target) check(config.targetText, "target", ConfigField::Target);
+    return issues;
+}
+
 std::shared_ptr<const AttentionWeights> GeneratedWeightsCache::get(const Config& config)
 {
     const Key key{config.d_model, config.g() * config.d_k(), config.seed, config.init, config.withBias};
@@ -191,7 +211,7 @@ Expected<std::shared_ptr<const Result>> compute(const Config& config, const User
     checkEmbeddings(inputs.sourceEmbeddings, "source", config.d_model, issues);
     checkEmbeddings(inputs.targetEmbeddings, "target", config.d_model, issues);
     checkWeights(inputs.weights, config, issues);
-    checkModelInput(config, inputs, issues);
+    for (ValidationIssue& issue : modelInputIssues(config, inputs)) issues.push_back(std::move(issue));
     if (!issues.empty()) return Error{describe(issues)};
 
     try {

@@ -11,6 +11,7 @@
 #include "core/attention/multi_head_attention.hpp"
 #include "core/common/expected.hpp"
 #include "core/config/config.hpp"
+#include "core/config/validation.hpp"
 #include "core/embedding/model_own_input.hpp"
 #include "core/presets/head_presets.hpp"
 #include "core/text/tokenizer.hpp"
@@ -71,6 +72,12 @@ struct Result {
 
     const HeadGrouping& grouping() const { return attention.grouping; }
 };
+
+// Problems of the model's own input (Config::embeddings = Model) found before computing: none
+// is loaded, it has another d_model, or a sentence its tokenizer refuses or that is longer than
+// its positions, each under its field (Embeddings, Source, Target). compute() includes them; the
+// app and the command line call it to put each message where the user looks.
+std::vector<ValidationIssue> modelInputIssues(const Config& config, const UserInputs& inputs);
 
 // Validates everything first (config, shapes of user inputs, finiteness) and reports every
 // problem in one message; never throws, never crashes on bad input. `cache` (optional) keeps

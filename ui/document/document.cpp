@@ -312,6 +312,8 @@ void Document::validateAndCompute()
     if (session_.targetEmbeddings) overrides.targetRows = session_.targetEmbeddings->rows();
     issues_ = qkv::validateConfig(session_.config, overrides);
     checkWeightsFit(session_, issues_);
+    for (qkv::ValidationIssue& issue : qkv::modelInputIssues(session_.config, session_.inputs()))
+        issues_.push_back(std::move(issue));
     emit validationChanged(issues_);
     if (issues_.empty()) runner_->request(session_.config, session_.inputs(), &weightsCache_);
 }

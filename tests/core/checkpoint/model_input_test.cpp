@@ -194,8 +194,11 @@ TEST(ModelInputCheckpoint, TooLongASentenceAndAMissingInputAreClearErrors)
     inputs.modelInput = loaded.input;
     Expected<std::shared_ptr<const Result>> result = compute(config, inputs);
     ASSERT_FALSE(result.ok());
-    EXPECT_NE(result.error().find("source sentence"), std::string::npos) << result.error();
-    EXPECT_NE(result.error().find("positions go up to 24"), std::string::npos) << result.error();
+    EXPECT_NE(result.error().find("The source sentence is 25 of the model's tokens; its positions go up to 24"),
+              std::string::npos) << result.error();
+    const std::vector<ValidationIssue> issues = modelInputIssues(config, inputs);
+    ASSERT_EQ(issues.size(), 1u);
+    EXPECT_EQ(issues.front().field, ConfigField::Source);
 
     config.sourceText = "the cat";
     inputs.modelInput = nullptr;

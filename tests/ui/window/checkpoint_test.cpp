@@ -18,6 +18,7 @@
 #include "tests/ui/window/window_fixture.hpp"
 #include "ui/checkpoint/checkpoint_layer_dialog.hpp"
 #include "ui/controls/controls_panel.hpp"
+#include "ui/controls/field_message.hpp"
 #include "ui/controls/inputs_group.hpp"
 #include "ui/controls/sentence_field.hpp"
 #include "ui/controls/token_chips.hpp"
@@ -177,6 +178,19 @@ TEST_F(CheckpointWindowTest, TheFirstLayerReadsTheModelsOwnInputAndTheChipsShowS
     settle();
     EXPECT_EQ(window->controls()->sourceField()->chips()->tokens(),
               (QStringList{QStringLiteral("[CLS]"), QStringLiteral("hello"), QStringLiteral("world"), QStringLiteral("[SEP]")}));
+
+    // Longer than the model's 24 positions: said under the sentence, where the user types.
+    config.sourceText = "the cat sat on the mat the cat sat on the mat the cat sat on the mat the cat sat on it";
+    window->document()->edit(config, QStringLiteral("type"));
+    settle();
+    EXPECT_FALSE(window->document()->isValid());
+    EXPECT_TRUE(window->controls()->sourceField()->message()->isVisible());
+    EXPECT_TRUE(window->controls()->sourceField()->message()->text().contains(QStringLiteral("positions go up to 24")))
+        << window->controls()->sourceField()->message()->text().toStdString();
+    config.sourceText = "hello world";
+    window->document()->edit(config, QStringLiteral("type"));
+    settle();
+    EXPECT_TRUE(window->document()->isValid());
 
     // The second layer reads what the first computed: generated embeddings, and the reason.
     EXPECT_EQ(use(bert, bert.layers.back()), QString());
