@@ -16,6 +16,24 @@
 namespace qkv::ui {
 namespace {
 
+// The weights a session uses from now on (null: generated from the seed), where they came from,
+// and the model's own input that goes with them (null: embeddings that were the model's fall
+// back to words, since the input belongs to the layer being replaced). One rule for Load
+// Weights, Use Generated Weights and Open Checkpoint.
+void useWeights(qkv::Session& s, std::shared_ptr<const qkv::AttentionWeights> weights, const QString& source,
+                const QString& layer, std::shared_ptr<const qkv::ModelInput> modelInput)
+{
+    s.weights = std::move(weights);
+    s.weightsProvenance = {};
+    if (s.weights) {
+        s.weightsProvenance.file = source.toStdString();
+        s.weightsProvenance.layer = layer.toStdString();
+    }
+    s.modelInput = std::move(modelInput);
+    if (s.modelInput) s.config.embeddings = qkv::EmbeddingKind::Model;
+    else if (s.config.embeddings == qkv::EmbeddingKind::Model) s.config.embeddings = qkv::EmbeddingKind::Word;
+}
+
 // Loaded weights fix d_model and g: said at those fields, where the user just typed, rather
 // than after computing.
 void checkWeightsFit(const qkv::Session& s, std::vector<qkv::ValidationIssue>& issues)
@@ -127,11 +145,7 @@ void Document::setWeights(std::shared_ptr<const qkv::AttentionWeights> weights, 
                           const QString& layer)
 {
     qkv::Session after = session_;
-    after.weights = weights;
-    after.weightsProvenance = {};
-    // The model's own input belongs to the checkpoint layer these weights replace.
-    after.modelInput = nullptr;
-    if (after.config.embeddings == qkv::EmbeddingKind::Model) after.config.embeddings = qkv::EmbeddingKind::Word;
+    useWeights(after, weights, source, layer, nullptr);
     QString text = tr("Use Generated Weights");
     if (weights) {
         qkv::Config& c = after.config;
@@ -142,8 +156,6 @@ void Document::setWeights(std::shared_ptr<const qkv::AttentionWeights> weights, 
         // g follows the file: W^K's width is g d_k (multi-head when it is d_model).
         const qkv::Index width = weights->keyValueWidth();
         c.keyValueHeadCount = width == c.d_model || c.d_k() < 1 || width % c.d_k() != 0 ? 0 : width / c.d_k();
-        after.weightsProvenance.file = source.toStdString();
-        after.weightsProvenance.layer = layer.toStdString();
         text = tr("Load Weights");
     }
     pushContent(after, text);
@@ -155,19 +167,13 @@ void Document::useCheckpointLayer(std::shared_ptr<const qkv::AttentionWeights> w
                                   std::shared_ptr<const qkv::ModelInput> modelInput, const QString& modelInputNote)
 {
     qkv::Session after = session_;
-    after.weights = std::move(weights);
-    after.modelInput = modelInput;
-    if (modelInput) after.config.embeddings = qkv::EmbeddingKind::Model;
-    else if (after.config.embeddings == qkv::EmbeddingKind::Model) after.config.embeddings = qkv::EmbeddingKind::Word;
+    useWeights(after, std::move(weights), source, layer, modelInput);
     qkv::applyCheckpointLayerSettings(settings, after.config);
     const bool hadHeadChanges = !after.config.presets.empty() || !after.config.ablatedHeads.empty();
     after.config.presets.clear();
     after.config.ablatedHeads.clear();
     // The token scale only serves the positional presets just cleared: back to the paper's 1.
     after.config.tokenEmbeddingScale = 1.0f;
-    after.weightsProvenance = {};
-    after.weightsProvenance.file = source.toStdString();
-    after.weightsProvenance.layer = layer.toStdString();
     pushContent(after, tr("Open Checkpoint Layer %1").arg(layer));
     QString message = tr("Layer %1: %2 attention, d_model %3, h %4, g %5%6%7.")
                           .arg(layer, fromStd(qkv::modeName(after.config.mode)))
