@@ -7,6 +7,7 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QVBoxLayout>
 
 #include "ui/comparison/comparison_view.hpp"
 #include "ui/controls/controls_panel.hpp"
@@ -22,6 +23,7 @@
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/document_files.hpp"
+#include "ui/mainwindow/stale_notice.hpp"
 #include "ui/mainwindow/status_summary.hpp"
 #include "ui/mainwindow/view_options_sync.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
@@ -39,6 +41,7 @@ constexpr int kStatusMilliseconds = 12000;
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), document_(new Document(this)), selection_(new HeadSelection(this)),
       controls_(new ControlsPanel(document_, this)), tabs_(new ViewTabs(selection_, this)),
+      staleNotice_(new StaleNotice(this)),
       splitter_(new QSplitter(Qt::Horizontal, this)), status_(new StatusSummary(this)),
       files_(new DocumentFiles(document_, this)), autosave_(new Autosave(document_, Autosave::defaultDirectory(), this)),
       viewSync_(new ViewOptionsSync(document_, selection_, tabs_, this))
@@ -51,7 +54,14 @@ MainWindow::MainWindow(QWidget* parent)
     controlsScroll->setFrameShape(QFrame::NoFrame);
     controlsScroll->setMinimumWidth(controls_->minimumSizeHint().width() + 20);
     splitter_->addWidget(controlsScroll);
-    splitter_->addWidget(tabs_);
+    // The views, under the strip that says when they are not updated.
+    auto* viewsPane = new QWidget(splitter_);
+    auto* viewsLayout = new QVBoxLayout(viewsPane);
+    viewsLayout->setContentsMargins(0, 0, 0, 0);
+    viewsLayout->setSpacing(0);
+    viewsLayout->addWidget(staleNotice_);
+    viewsLayout->addWidget(tabs_, 1);
+    splitter_->addWidget(viewsPane);
     splitter_->setStretchFactor(0, 0);
     splitter_->setStretchFactor(1, 1);
     splitter_->setSizes({340, 1060});
@@ -67,11 +77,16 @@ MainWindow::MainWindow(QWidget* parent)
         }
         tabs_->setResult(result);  // also keeps the selection inside the result
         status_->setResult(result);
+        staleNotice_->setComputeError(QString());
     });
     connect(document_, &Document::validationChanged, this,
-            [this](const std::vector<qkv::ValidationIssue>& issues) { status_->setInvalid(!issues.empty()); });
+            [this](const std::vector<qkv::ValidationIssue>& issues) {
+                status_->setInvalid(!issues.empty());
+                staleNotice_->setIssues(issues, document_->result() != nullptr);
+            });
     connect(document_, &Document::busyChanged, status_, &StatusSummary::setBusy);
     connect(document_, &Document::computeFailed, status_, &StatusSummary::setError);
+    connect(document_, &Document::computeFailed, staleNotice_, &StaleNotice::setComputeError);
     connect(document_, &Document::notice, this, &MainWindow::showStatus);
     connect(document_, &Document::modifiedChanged, this, &MainWindow::updateTitle);
     connect(document_, &Document::fileChanged, this, &MainWindow::updateTitle);
@@ -107,6 +122,7 @@ MainWindow::MainWindow(QWidget* parent)
     createMenus();
     restoreWindowState();
     restoreLastSession();
+    staleNotice_->setIssues(document_->issues(), document_->result() != nullptr);
     updateTitle();
 }
 

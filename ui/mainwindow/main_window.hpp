@@ -23,6 +23,7 @@ class DocumentFiles;
 class HeadSelection;
 class HeadsView;
 class HeadWeightsView;
+class StaleNotice;
 class StatusSummary;
 class StepView;
 class ViewOptionsSync;
@@ -41,6 +42,8 @@ public:
     HeadSelection* selection() const { return selection_; }
     ControlsPanel* controls() const { return controls_; }
     ViewTabs* tabs() const { return tabs_; }
+    // The strip above the views while the settings are invalid.
+    StaleNotice* staleNotice() const { return staleNotice_; }
     HeadsView* headsView() const;
     HeadWeightsView* weightsView() const { return weightsView_; }
     StepView* stepView() const;
@@ -100,6 +103,7 @@ private:
     HeadSelection* selection_;
     ControlsPanel* controls_;
     ViewTabs* tabs_;
+    StaleNotice* staleNotice_;
     HeadWeightsView* weightsView_ = nullptr;
     QSplitter* splitter_;
     StatusSummary* status_;
