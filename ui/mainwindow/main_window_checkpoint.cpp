@@ -3,10 +3,8 @@
 // are many files; a layer of a large model is hundreds of megabytes).
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QMessageBox>
 #include <QStandardPaths>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <memory>
 
@@ -14,8 +12,8 @@
 #include "core/checkpoint/model_input_loading.hpp"
 #include "ui/checkpoint/checkpoint_layer_dialog.hpp"
 #include "ui/document/document.hpp"
+#include "ui/mainwindow/background_load.hpp"
 #include "ui/mainwindow/main_window.hpp"
-#include "ui/mainwindow/status_summary.hpp"
 #include "ui/settings/preference.hpp"
 
 namespace qkv::ui {
@@ -36,22 +34,6 @@ struct LoadedLayer {
     QString modelInputNote;                             // why there is none
 };
 
-// Runs `work` on the thread pool and hands its result to `done` on the GUI thread, with the
-// status bar busy meanwhile.
-template <class Result, class Work, class Done>
-void runOffThread(MainWindow* window, StatusSummary* status, Work work, Done done)
-{
-    auto* watcher = new QFutureWatcher<Result>(window);
-    QObject::connect(watcher, &QFutureWatcher<Result>::finished, window, [watcher, status, done] {
-        const Result result = watcher->result();
-        watcher->deleteLater();
-        status->setBusy(false);
-        done(result);
-    });
-    status->setBusy(true);
-    watcher->setFuture(QtConcurrent::run(std::move(work)));
-}
-
 }  // namespace
 
 void MainWindow::openCheckpointInteractively()
@@ -66,7 +48,7 @@ void MainWindow::openCheckpointInteractively()
 
 void MainWindow::openCheckpoint(const QString& path)
 {
-    runOffThread<OpenedCheckpoint>(
+    loadInBackground<OpenedCheckpoint>(
         this, status_,
         [file = path.toStdString()] {
             OpenedCheckpoint opened;
@@ -94,7 +76,7 @@ void MainWindow::openCheckpoint(const QString& path)
 void MainWindow::loadCheckpointLayer(const qkv::Checkpoint& checkpoint, const qkv::CheckpointLayer& layer)
 {
     const QString source = QString::fromStdString(checkpoint.path);
-    runOffThread<LoadedLayer>(
+    loadInBackground<LoadedLayer>(
         this, status_,
         [checkpoint, layer] {
             LoadedLayer loaded;

@@ -5,12 +5,10 @@
 #include <QApplication>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStandardPaths>
 #include <QUndoStack>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <Eigen/Core>
 
@@ -18,8 +16,8 @@
 #include "ui/document/document.hpp"
 #include "ui/export/figure_actions.hpp"
 #include "ui/heads/heads_view.hpp"
+#include "ui/mainwindow/background_load.hpp"
 #include "ui/mainwindow/main_window.hpp"
-#include "ui/mainwindow/status_summary.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/settings/preference.hpp"
 
@@ -50,22 +48,19 @@ void MainWindow::loadWeightsInteractively()
 void MainWindow::loadWeights(const QString& path)
 {
     // A 4096-wide layer takes seconds to read here: never on the GUI thread.
-    auto* watcher = new QFutureWatcher<LoadedWeights>(this);
-    connect(watcher, &QFutureWatcher<LoadedWeights>::finished, this, [this, watcher, path] {
-        const LoadedWeights loaded = watcher->result();
-        watcher->deleteLater();
-        status_->setBusy(false);
-        if (loaded.weights) document_->setWeights(loaded.weights, path);
-        emit weightsLoaded(loaded.error);
-    });
-    status_->setBusy(true);
-    watcher->setFuture(QtConcurrent::run([file = path.toStdString()] {
-        LoadedWeights loaded;
-        qkv::Expected<qkv::AttentionWeights> weights = qkv::loadAttentionWeights(file);
-        if (weights) loaded.weights = std::make_shared<const qkv::AttentionWeights>(std::move(*weights));
-        else loaded.error = QString::fromStdString(weights.error());
-        return loaded;
-    }));
+    loadInBackground<LoadedWeights>(
+        this, status_,
+        [file = path.toStdString()] {
+            LoadedWeights loaded;
+            qkv::Expected<qkv::AttentionWeights> weights = qkv::loadAttentionWeights(file);
+            if (weights) loaded.weights = std::make_shared<const qkv::AttentionWeights>(std::move(*weights));
+            else loaded.error = QString::fromStdString(weights.error());
+            return loaded;
+        },
+        [this, path](const LoadedWeights& loaded) {
+            if (loaded.weights) document_->setWeights(loaded.weights, path);
+            emit weightsLoaded(loaded.error);
+        });
 }
 
 void MainWindow::useGeneratedWeights() { document_->setWeights(nullptr, QString()); }
