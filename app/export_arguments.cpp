@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <string_view>
 
 #include "core/config/examples.hpp"
@@ -258,22 +259,25 @@ void useCheckpointLayer(const std::string& file, CheckpointLayerWeights layer, S
     applyCheckpointLayerSettings(layer.settings, session.config);
     for (const std::string& note : layer.notes) std::fprintf(stderr, "qkv-studio: note: %s\n", note.c_str());
     session.weights = std::make_shared<const AttentionWeights>(std::move(layer.weights));
-    session.weightsProvenance = {file, layer.layer.name, {}};
+    // Absolute: a session reads the model's own input again from this checkpoint, maybe from
+    // another folder (the app's file dialogs give absolute paths too).
+    std::error_code ignored;
+    const std::filesystem::path absolute = std::filesystem::absolute(file, ignored);
+    session.weightsProvenance = {absolute.empty() ? file : absolute.lexically_normal().string(), layer.layer.name, {}};
 }
 
-// --weights FILE --layer L: a checkpoint's layer, or an nn.MultiheadAttention prefix.
+// --weights FILE --layer L: a checkpoint's layer (nn.MultiheadAttention state dicts included),
+// by module path or index.
 void loadWeightsLayer(const std::string& file, const std::string& layer, const SessionArguments& args,
                       Session& session)
 {
     Expected<Checkpoint> checkpoint = openCheckpoint(file, checkpointOptions(args));
-    if (!checkpoint) {
-        Expected<AttentionWeights> weights = loadAttentionWeights(file, layer);
-        if (!weights) throw ReadError{checkpoint.error()};
-        loadWeights(file, std::move(*weights), session);
-        session.weightsProvenance.layer = layer;
-        return;
-    }
+    if (!checkpoint) throw ReadError{checkpoint.error()};
     Expected<CheckpointLayer> found = findCheckpointLayer(*checkpoint, layer);
+    // "encoder.layers.0.self_attn." (a prefix, as nn.MultiheadAttention names were given before).
+    if (!found && layer.size() > 1 && layer.ends_with('.'))
+        if (Expected<CheckpointLayer> trimmed = findCheckpointLayer(*checkpoint, layer.substr(0, layer.size() - 1)))
+            found = std::move(trimmed);
     if (!found) throw ReadError{found.error()};
     Expected<CheckpointLayerWeights> loaded = loadCheckpointLayer(*checkpoint, *found);
     if (!loaded) throw ReadError{loaded.error()};

@@ -30,6 +30,7 @@ std::string_view checkpointFamilyName(CheckpointFamily family)
     case CheckpointFamily::Bart: return "BART/Marian";
     case CheckpointFamily::T5: return "T5";
     case CheckpointFamily::Llama: return "LLaMA-style";
+    case CheckpointFamily::PyTorch: return "PyTorch nn.MultiheadAttention";
     }
     return "?";
 }
@@ -52,7 +53,7 @@ Expected<Checkpoint> openCheckpoint(const std::string& path, const CheckpointOpt
         std::vector<std::string> names;
         for (const auto& entry : checkpoint.tensors) names.push_back(entry.first);
         return Error{path + ": no attention layer of a known family (BERT, DistilBERT, GPT-2, BART/Marian, T5, "
-                            "LLaMA-style) among its " + std::to_string(names.size()) + " tensors: " +
+                            "LLaMA-style, PyTorch nn.MultiheadAttention) among its " + std::to_string(names.size()) + " tensors: " +
                      someNames(names, 12)};
     }
     checkpoint_detail::layerHeadCount(checkpoint.layers.front(), checkpoint.config, options.headCount,

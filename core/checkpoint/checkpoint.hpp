@@ -18,6 +18,9 @@
 //                  decoder.block.0.layer.1.EncDecAttention  cross
 //   LLaMA-style    model.layers.3.self_attn                 causal (q_proj k_proj v_proj o_proj,
 //                                                            grouped-query, rotary "rotate half")
+//   PyTorch        encoder.layers.0.self_attn               self   (nn.MultiheadAttention:
+//                  decoder.layers.0.self_attn               causal  in_proj_weight, out_proj; the
+//                  decoder.layers.0.multihead_attn          cross   kind is read from the path)
 // Every message starts with the file it is about; nothing is returned half-done.
 
 #include <cstdint>
@@ -34,8 +37,8 @@
 
 namespace qkv {
 
-enum class CheckpointFamily { Bert, DistilBert, Gpt2, Bart, T5, Llama };
-// "BERT", "DistilBERT", "GPT-2", "BART/Marian", "T5", "LLaMA-style".
+enum class CheckpointFamily { Bert, DistilBert, Gpt2, Bart, T5, Llama, PyTorch };
+// "BERT", "DistilBERT", "GPT-2", "BART/Marian", "T5", "LLaMA-style", "PyTorch nn.MultiheadAttention".
 std::string_view checkpointFamilyName(CheckpointFamily family);
 
 // One stored tensor as its header describes it (no values).

@@ -8,6 +8,7 @@
 
 #include "core/checkpoint/layer_recognition.hpp"
 #include "core/checkpoint/tensor_reading.hpp"
+#include "core/io/weights_file.hpp"
 
 namespace qkv::checkpoint_detail {
 
@@ -184,6 +185,10 @@ CheckpointLayerSettings settingsFor(const Checkpoint& checkpoint, const Checkpoi
         notes.push_back("T5's relative position bias (added to the scores) is left out, and T5 has no "
                         "absolute positions: the positional option is none.");
         break;
+    case CheckpointFamily::PyTorch:
+        notes.push_back("nn.MultiheadAttention stores no mask: the kind (" + std::string(modeName(layer.kind)) +
+                        ") is read from the module path '" + layer.name + "'.");
+        break;
     default:
         notes.push_back("With generated or meaning embeddings, the sinusoidal encoding added to X stands in "
                         "for the model's learned position embeddings (the model's own input holds them).");
@@ -194,10 +199,44 @@ CheckpointLayerSettings settingsFor(const Checkpoint& checkpoint, const Checkpoi
     return settings;
 }
 
+// nn.MultiheadAttention: its one converter (core/io/weights_file) reads the file that holds the
+// layer, that layer's tensors only; h is not stored, so it comes from the layer (asked for).
+Expected<CheckpointLayerWeights> loadMultiheadAttentionLayer(const Checkpoint& checkpoint, const CheckpointLayer& layer)
+{
+    auto anchor = checkpoint.tensors.find(weightName(layer.family, layer.name, Projection::Query));
+    if (anchor == checkpoint.tensors.end())
+        anchor = checkpoint.tensors.find(layer.name.empty() ? "q_proj_weight" : layer.name + ".q_proj_weight");
+    if (anchor == checkpoint.tensors.end())
+        return Error{checkpoint.path + ": layer '" + layer.name + "' lacks '" +
+                     weightName(layer.family, layer.name, Projection::Query) + "'"};
+    Expected<AttentionWeights> weights = loadAttentionWeights(anchor->second.file, layer.name);
+    if (!weights) return Error{weights.error()};
+    Sizes s;
+    s.d_model = weights->d_model();
+    s.headCount = layer.headCount;
+    const std::string where = anchor->second.file + ": layer '" + layer.name + "': ";
+    if (s.headCount < 1 || s.d_model % s.headCount != 0)
+        return Error{where + "h = " + std::to_string(s.headCount) + " heads do not divide d_model = " +
+                     std::to_string(s.d_model)};
+    s.d_k = s.d_model / s.headCount;
+    s.keyValueWidth = s.d_model;
+    s.keyValueHeadCount = s.headCount;
+    CheckpointLayerWeights result;
+    result.layer = layer;
+    result.layer.d_model = s.d_model;
+    result.layer.keyValueHeadCount = s.keyValueHeadCount;
+    result.weights = std::move(*weights);
+    if (const std::string problem = result.weights.shapeProblem(s.headCount); !problem.empty())
+        return Error{where + problem};
+    result.settings = settingsFor(checkpoint, layer, s, result.weights.hasBias(), result.notes);
+    return result;
+}
+
 }  // namespace
 
 Expected<CheckpointLayerWeights> loadLayer(const Checkpoint& checkpoint, const CheckpointLayer& layer)
 {
+    if (layer.family == CheckpointFamily::PyTorch) return loadMultiheadAttentionLayer(checkpoint, layer);
     // 1. Every weight must be there; biases are optional.
     std::set<std::string> names;
     std::vector<std::string> missing;

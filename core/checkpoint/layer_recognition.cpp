@@ -16,24 +16,29 @@ struct Anchor {
     std::string_view suffix;
     CheckpointFamily family;
 };
-constexpr std::array<Anchor, 5> kAnchors = {{
+constexpr std::array<Anchor, 7> kAnchors = {{
     {".self.query.weight", CheckpointFamily::Bert},
     {".q_lin.weight", CheckpointFamily::DistilBert},
     {".c_attn.weight", CheckpointFamily::Gpt2},
     {".q_proj.weight", CheckpointFamily::Bart},  // or LLaMA-style: decided by resolveFamily
     {".q.weight", CheckpointFamily::T5},
+    // nn.MultiheadAttention: one fused in-projection, or separate ones (kdim != embed_dim, which
+    // the loader refuses with its reason).
+    {".in_proj_weight", CheckpointFamily::PyTorch},
+    {".q_proj_weight", CheckpointFamily::PyTorch},
 }};
 
 // The projection names after the module path (weights end ".weight", biases ".bias").
 std::string_view projectionStem(CheckpointFamily family, Projection projection)
 {
-    static constexpr std::array<std::array<std::string_view, 4>, 6> stems = {{
+    static constexpr std::array<std::array<std::string_view, 4>, 7> stems = {{
         {"self.query", "self.key", "self.value", "output.dense"},  // Bert
         {"q_lin", "k_lin", "v_lin", "out_lin"},                   // DistilBert
         {"c_attn", "c_attn", "c_attn", "c_proj"},                 // Gpt2 (Conv1D, Q K V fused)
         {"q_proj", "k_proj", "v_proj", "out_proj"},               // Bart, Marian
         {"q", "k", "v", "o"},                                     // T5
         {"q_proj", "k_proj", "v_proj", "o_proj"},                 // Llama
+        {"in_proj", "in_proj", "in_proj", "out_proj"},            // PyTorch (in_proj_weight: Q K V fused)
     }};
     return stems[static_cast<std::size_t>(family)][static_cast<std::size_t>(projection)];
 }
@@ -93,10 +98,14 @@ AttentionMode layerKind(CheckpointFamily family, std::string_view module)
     case CheckpointFamily::Gpt2:
     case CheckpointFamily::Llama: return AttentionMode::DecoderCausal;
     case CheckpointFamily::Bart:
-    case CheckpointFamily::T5: break;
+    case CheckpointFamily::T5:
+    case CheckpointFamily::PyTorch: break;
     }
+    // nn.TransformerDecoderLayer calls its cross-attention multihead_attn; nn.MultiheadAttention
+    // stores no mask, so a decoder's self-attention is taken to be causal, as it is in use.
     const std::string_view last = lastSegment(module);
-    if (last == "encoder_attn" || last == "EncDecAttention") return AttentionMode::Cross;
+    if (last == "encoder_attn" || last == "EncDecAttention" || last == "multihead_attn" || last == "cross_attn")
+        return AttentionMode::Cross;
     return hasSegment(module, "decoder") ? AttentionMode::DecoderCausal : AttentionMode::EncoderSelf;
 }
 
@@ -154,6 +163,11 @@ std::pair<Index, Index> layerWidths(const std::map<std::string, CheckpointTensor
         const auto d = static_cast<Index>(dimension(tensors, query, 0));
         return {d, d};
     }
+    if (layer.family == CheckpointFamily::PyTorch) {  // in_proj_weight: 3 d_model x d_model (or q_proj_weight)
+        const std::string separate = layer.name.empty() ? "q_proj_weight" : layer.name + ".q_proj_weight";
+        const auto d = static_cast<Index>(std::max(dimension(tensors, query, 1), dimension(tensors, separate, 1)));
+        return {d, d};
+    }
     const auto d = static_cast<Index>(dimension(tensors, query, 1));
     const auto keyRows = dimension(tensors, weightName(layer.family, layer.name, Projection::Key), 0);
     return {d, keyRows > 0 ? static_cast<Index>(keyRows) : d};
@@ -161,16 +175,27 @@ std::pair<Index, Index> layerWidths(const std::map<std::string, CheckpointTensor
 
 }  // namespace
 
-std::string weightName(CheckpointFamily family, std::string_view module, Projection projection)
+namespace {
+// nn.MultiheadAttention's own parameters are "in_proj_weight" / "in_proj_bias"; its out_proj
+// is an nn.Linear ("out_proj.weight"), as every other family's projections are.
+std::string parameterName(CheckpointFamily family, std::string_view module, Projection projection,
+                          std::string_view parameter)
 {
     const std::string stem(projectionStem(family, projection));
-    return module.empty() ? stem + ".weight" : std::string(module) + "." + stem + ".weight";
+    const char separator = family == CheckpointFamily::PyTorch && projection != Projection::Output ? '_' : '.';
+    const std::string name = stem + separator + std::string(parameter);
+    return module.empty() ? name : std::string(module) + "." + name;
+}
+}  // namespace
+
+std::string weightName(CheckpointFamily family, std::string_view module, Projection projection)
+{
+    return parameterName(family, module, projection, "weight");
 }
 
 std::string biasName(CheckpointFamily family, std::string_view module, Projection projection)
 {
-    const std::string stem(projectionStem(family, projection));
-    return module.empty() ? stem + ".bias" : std::string(module) + "." + stem + ".bias";
+    return parameterName(family, module, projection, "bias");
 }
 
 Index layerHeadCount(const CheckpointLayer& layer, const CheckpointConfig& config, Index defaultHeadCount,

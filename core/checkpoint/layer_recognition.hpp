@@ -13,8 +13,9 @@ namespace qkv::checkpoint_detail {
 
 enum class Projection { Query, Key, Value, Output };
 
-// The stored weight / bias of a projection of the layer `module` of `family`. GPT-2 stores
-// Q, K and V in one tensor (c_attn), so all three give the same name there.
+// The stored weight / bias of a projection of the layer `module` of `family`. GPT-2 (c_attn)
+// and nn.MultiheadAttention (in_proj_weight) store Q, K and V in one tensor, so all three give
+// the same name there.
 std::string weightName(CheckpointFamily family, std::string_view module, Projection projection);
 std::string biasName(CheckpointFamily family, std::string_view module, Projection projection);
 

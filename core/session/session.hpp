@@ -28,7 +28,7 @@ enum class HeadOrigin { Generated, File, Edited };
 std::string_view headOriginName(HeadOrigin origin);  // "generated", "file", "edited"
 
 struct WeightsProvenance {
-    std::string file;   // the weights file as the user named it; empty when generated
+    std::string file;   // the weights file (a checkpoint's absolute); empty when generated
     std::string layer;  // the checkpoint layer, when the file held several
     // One entry per head of the stored weights (File or Edited); empty for generated weights.
     std::vector<HeadOrigin> heads;

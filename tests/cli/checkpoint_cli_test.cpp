@@ -1,5 +1,6 @@
 // `qkv-studio export --weights CHECKPOINT --list-layers | --layer NAME|INDEX` end to end.
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -7,6 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
+#include "core/io/safetensors.hpp"
+#include "core/io/weights_file.hpp"
+#include "core/weights/attention_weights.hpp"
 
 namespace qkv::testing {
 namespace {
@@ -83,6 +87,43 @@ TEST_F(ExportCli, CheckpointArgumentAndFileErrorsHaveTheirExitStatus)
     EXPECT_NE(broken.output.find("broken.safetensors"), std::string::npos) << broken.output;
 }
 
+// A PyTorch state dict with several nn.MultiheadAttention layers lists and loads like a
+// checkpoint: by name, by index, or by its prefix with the trailing dot.
+TEST_F(ExportCli, PyTorchStateDictLayersAreListedAndChosenByIndex)
+{
+    SafetensorsFile merged;
+    for (const std::string prefix : {"decoder.layers.0.multihead_attn", "encoder.layers.0.self_attn"}) {
+        AttentionWeights weights = initialiseWeights(16, 7, WeightInit::Normal, false);
+        ASSERT_TRUE(savePyTorchMultiheadAttention(path("one.safetensors"), weights, prefix).ok());
+        Expected<SafetensorsFile> one = readSafetensors(path("one.safetensors"));
+        ASSERT_TRUE(one.ok()) << one.error();
+        for (Tensor& t : one->tensors) merged.tensors.push_back(std::move(t));
+    }
+    ASSERT_TRUE(writeSafetensors(path("state.safetensors"), merged).ok());
+
+    const CommandRun listed = run({"export", "--weights", path("state.safetensors"), "--heads", "4", "--list-layers"});
+    EXPECT_EQ(listed.status, 0) << listed.output;
+    EXPECT_EQ(listed.output, "0\tdecoder.layers.0.multihead_attn\tcross\t4\t4\t16\n"
+                             "1\tencoder.layers.0.self_attn\tself\t4\t4\t16\n");
+    const CommandRun byIndex = run({"export", "--weights", path("state.safetensors"), "--heads", "4", "--layer", "0",
+                                    "--format", "json", "--out", path("cross.json")});
+    ASSERT_EQ(byIndex.status, 0) << byIndex.output;
+    const nlohmann::json cross = readJson(path("cross.json"));
+    EXPECT_EQ(cross["config"]["mode"], "cross");
+    EXPECT_EQ(cross["config"]["heads"], 4);
+    EXPECT_EQ(cross["config"]["weights_layer"], "decoder.layers.0.multihead_attn");
+    const CommandRun byPrefix = run({"export", "--weights", path("state.safetensors"), "--heads", "4", "--layer",
+                                     "encoder.layers.0.self_attn.", "--format", "json", "--out", path("self.json")});
+    ASSERT_EQ(byPrefix.status, 0) << byPrefix.output;
+    EXPECT_EQ(readJson(path("self.json"))["config"]["weights_layer"], "encoder.layers.0.self_attn");
+    // Without --layer: both are named, and the options that choose.
+    const CommandRun refused = run({"export", "--weights", path("state.safetensors"), "--format", "json", "--out",
+                                    path("x.json")});
+    EXPECT_EQ(refused.status, 1);
+    EXPECT_NE(refused.output.find("'encoder.layers.0.self_attn'"), std::string::npos) << refused.output;
+    EXPECT_NE(refused.output.find("--list-layers"), std::string::npos) << refused.output;
+}
+
 // --embeddings model: the first layer reads X as BERT builds it; the tokens are its subwords.
 TEST_F(ExportCli, EmbeddingsModelGivesTheFirstLayerItsOwnInputAndSubwordTokens)
 {
@@ -107,6 +148,25 @@ TEST_F(ExportCli, EmbeddingsModelGivesTheFirstLayerItsOwnInputAndSubwordTokens)
                                      path("gpt2.json")});
     ASSERT_EQ(reopened.status, 0) << reopened.output;
     EXPECT_EQ(readJson(path("gpt2.json"))["tokens"]["query"], readJson(checkpoint("gpt2_input/input.json"))["display"]);
+}
+
+// A checkpoint named relative to where the session was written is still found from elsewhere:
+// the session reads the model's input again from it.
+TEST_F(ExportCli, ASessionFromACheckpointNamedRelativelyOpensFromAnotherFolder)
+{
+    const std::string inData = "cd " + quote(QKV_CHECKPOINT_DATA_DIR) + " &&";
+    ASSERT_EQ(run({"export", "--weights", "gpt2_input/model.safetensors", "--layer", "0", "--embeddings", "model",
+                   "--target", "The cat sat on the mat, playing.", "--format", "session", "--out", path("s.qkv.json")},
+                  inData).status, 0);
+    const nlohmann::json session = readJson(path("s.qkv.json"));
+    const std::string stored = session["weights"]["file"];
+    EXPECT_TRUE(std::filesystem::path(stored).is_absolute()) << stored;
+
+    const CommandRun reopened = run({"export", "--session", "s.qkv.json", "--format", "json", "--out", "s.json"},
+                                    "cd " + quote(path("")) + " &&");
+    ASSERT_EQ(reopened.status, 0) << reopened.output;
+    EXPECT_EQ(readJson(path("s.json"))["config"]["embeddings"], "model");
+    EXPECT_EQ(readJson(path("s.json"))["tokens"]["query"], readJson(checkpoint("gpt2_input/input.json"))["display"]);
 }
 
 TEST_F(ExportCli, EmbeddingsModelWhereThereIsNoneSaysWhy)

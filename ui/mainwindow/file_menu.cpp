@@ -53,7 +53,8 @@ void MainWindow::createFileMenu()
     load->setStatusTip(tr("Use W_Q, W_K, W_V, W_O (or a PyTorch nn.MultiheadAttention state dict) from a safetensors file"));
     QAction* checkpoint = file->addAction(tr("Open Chec&kpoint…"), this, &MainWindow::openCheckpointInteractively);
     checkpoint->setStatusTip(tr("Use one attention layer of a Hugging Face checkpoint (BERT, DistilBERT, GPT-2, "
-                                "BART/Marian, T5, LLaMA-style): a .safetensors file or a sharded model's index.json"));
+                                "BART/Marian, T5, LLaMA-style) or of a PyTorch state dict with several "
+                                "nn.MultiheadAttention layers: a .safetensors file or a sharded model's index.json"));
     QAction* generated = file->addAction(tr("Use &Generated Weights"), this, &MainWindow::useGeneratedWeights);
     generated->setStatusTip(tr("Back to the weights the seed generates"));
     const auto updateGenerated = [this, generated] { generated->setEnabled(document_->session().weights != nullptr); };

@@ -12,6 +12,7 @@
 
 #include <Eigen/Core>
 
+#include "core/checkpoint/checkpoint.hpp"
 #include "core/io/weights_file.hpp"
 #include "ui/document/document.hpp"
 #include "ui/export/figure_actions.hpp"
@@ -53,8 +54,16 @@ void MainWindow::loadWeights(const QString& path)
         [file = path.toStdString()] {
             LoadedWeights loaded;
             qkv::Expected<qkv::AttentionWeights> weights = qkv::loadAttentionWeights(file);
-            if (weights) loaded.weights = std::make_shared<const qkv::AttentionWeights>(std::move(*weights));
-            else loaded.error = QString::fromStdString(weights.error());
+            if (weights) {
+                loaded.weights = std::make_shared<const qkv::AttentionWeights>(std::move(*weights));
+                return loaded;
+            }
+            loaded.error = QString::fromStdString(weights.error());
+            // A file of several layers (a state dict, a checkpoint): the layer picker is elsewhere.
+            if (const qkv::Expected<qkv::Checkpoint> checkpoint = qkv::openCheckpoint(file); checkpoint)
+                loaded.error += QObject::tr("\n\nFile > Open Checkpoint… lists its %1 attention layers and loads the "
+                                            "one you choose.")
+                                    .arg(checkpoint->layers.size());
             return loaded;
         },
         [this, path](const LoadedWeights& loaded) {

@@ -7,6 +7,8 @@
 
 #include <QLabel>
 
+#include "core/checkpoint/checkpoint.hpp"
+#include "core/io/safetensors.hpp"
 #include "core/io/weights_file.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/controls/weights_group.hpp"
@@ -93,6 +95,44 @@ TEST_F(WeightsTest, ACorruptFileIsReportedAndChangesNothing)
 
     EXPECT_FALSE(load(directory.filePath("missing.safetensors")).isEmpty());
     EXPECT_EQ(window->document()->result(), before);
+}
+
+// A PyTorch state dict with several nn.MultiheadAttention layers: Load Weights points to the
+// layer picker, and the picked layer (a decoder's cross-attention) is used with its kind.
+TEST_F(WeightsTest, AStateDictOfSeveralLayersPointsToOpenCheckpointWhichLoadsOne)
+{
+    qkv::SafetensorsFile merged;
+    std::vector<qkv::AttentionWeights> saved;
+    for (const std::string prefix : {"decoder.layers.0.multihead_attn", "encoder.layers.0.self_attn"}) {
+        saved.push_back(qkv::initialiseWeights(16, 5 + saved.size(), qkv::WeightInit::Normal, false));
+        const QString one = directory.filePath("one.safetensors");
+        ASSERT_TRUE(qkv::savePyTorchMultiheadAttention(one.toStdString(), saved.back(), prefix).ok());
+        qkv::Expected<qkv::SafetensorsFile> read = qkv::readSafetensors(one.toStdString());
+        ASSERT_TRUE(read.ok());
+        for (qkv::Tensor& t : read->tensors) merged.tensors.push_back(std::move(t));
+    }
+    const QString path = directory.filePath("state.safetensors");
+    ASSERT_TRUE(qkv::writeSafetensors(path.toStdString(), merged).ok());
+
+    const auto before = window->document()->result();
+    const QString error = load(path);
+    EXPECT_TRUE(error.contains(QStringLiteral("Open Checkpoint"))) << error.toStdString();
+    EXPECT_TRUE(error.contains(QStringLiteral("2 attention layers"))) << error.toStdString();
+    EXPECT_EQ(window->document()->result(), before);
+
+    qkv::Expected<qkv::Checkpoint> checkpoint = qkv::openCheckpoint(path.toStdString(), qkv::CheckpointOptions{2});
+    ASSERT_TRUE(checkpoint.ok()) << checkpoint.error();
+    QSignalSpy loaded(window.get(), &MainWindow::checkpointLayerLoaded);
+    window->loadCheckpointLayer(*checkpoint, checkpoint->layers[0]);
+    ASSERT_TRUE(loaded.wait(10000));
+    EXPECT_EQ(loaded.first().first().toString(), QString());
+    settle();
+    const qkv::Config& config = window->document()->config();
+    EXPECT_EQ(config.mode, qkv::AttentionMode::Cross);
+    EXPECT_EQ(config.d_model, 16);
+    EXPECT_EQ(config.headCount, 2);
+    ASSERT_NE(window->document()->session().weights, nullptr);
+    EXPECT_EQ(window->document()->session().weights->keyProjection, saved[0].keyProjection);
 }
 
 }  // namespace
