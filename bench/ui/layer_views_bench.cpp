@@ -110,7 +110,9 @@ void settle(qkv::ui::MainWindow& window, View which)
 {
     window.document()->waitUntilIdle();
     QCoreApplication::processEvents();
-    while (busy(window, which)) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+    // Sleeps until an event comes (the view's result is one). processEvents(flags, ms) would
+    // drop WaitForMoreEvents and spin on a core the background work needs.
+    while (busy(window, which)) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
     QCoreApplication::processEvents();
 }
 

@@ -128,7 +128,9 @@ void Autosave::waitForRunningWrite()
 {
     timer_.stop();
     task_.cancel();
-    while (task_.isBusy()) QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents | QEventLoop::WaitForMoreEvents, 20);
+    // Sleeps until the write's end is posted; processEvents(flags, ms) would drop
+    // WaitForMoreEvents and spin meanwhile.
+    while (task_.isBusy()) QCoreApplication::processEvents(QEventLoop::ExcludeUserInputEvents | QEventLoop::WaitForMoreEvents);
 }
 
 QString Autosave::writeNow()

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QEventLoop>
 #include <QFileInfo>
+#include <QTimer>
 #include <QUndoStack>
 
 #include <algorithm>
@@ -326,7 +327,17 @@ void Document::validateAndCompute()
 
 void Document::waitUntilIdle() const
 {
-    while (runner_->isBusy()) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    // Sleeps in an event loop until the runner says it is idle. Not processEvents(flags, ms) in
+    // a loop: that overload drops WaitForMoreEvents and returns at once when nothing is queued,
+    // so the waiting thread spun on one of the two cores the computation runs on.
+    while (runner_->isBusy()) {
+        QEventLoop loop;
+        connect(runner_, &ComputeRunner::busyChanged, &loop, [&loop](bool busy) {
+            if (!busy) loop.quit();
+        });
+        QTimer::singleShot(50, &loop, &QEventLoop::quit);  // look again, whatever happens
+        if (runner_->isBusy()) loop.exec();
+    }
 }
 
 }  // namespace qkv::ui

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/common/finite_range.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/render/heatmap_painter.hpp"
 #include "ui/render/number_format.hpp"
@@ -100,15 +101,9 @@ HeadsFigure::HeadsFigure(std::shared_ptr<const qkv::Result> result, const HeadsF
 
 void HeadsFigure::chooseRange()
 {
-    double smallest = std::numeric_limits<double>::infinity(), largest = -smallest, largestMagnitude = 0;
-    for (const auto& m : panels_)
-        for (Index i = 0; i < m->size(); ++i) {
-            const double v = m->data()[i];
-            if (!std::isfinite(v)) continue;
-            smallest = std::min(smallest, v);
-            largest = std::max(largest, v);
-            largestMagnitude = std::max(largestMagnitude, std::abs(v));
-        }
+    qkv::FiniteRange range;
+    for (const auto& m : panels_) range.include(qkv::finiteRange({m->data(), static_cast<std::size_t>(m->size())}));
+    const double smallest = range.smallest, largest = range.largest, largestMagnitude = range.largestMagnitude;
     const bool weights = spec_.kind == ScoreKind::Attention;
     switch (spec_.colorRange.mode) {
     case qkv::ColorRange::Mode::Automatic:

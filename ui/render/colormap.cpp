@@ -43,7 +43,9 @@ unsigned Colormap::rgb(double t) const
 {
     if (std::isnan(t)) return neutralColor().rgba();
     const double clamped = std::clamp(t, 0.0, 1.0);
-    const auto index = static_cast<std::size_t>(std::lround(clamped * 255.0));
+    // Rounds to the nearest entry; clamped >= 0, so adding 0.5 and truncating is lround without
+    // its library call (this runs for every cell of every heatmap).
+    const auto index = static_cast<std::size_t>(clamped * 255.0 + 0.5);
     return table_[index];
 }
 

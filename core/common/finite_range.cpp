@@ -1,0 +1,47 @@
+#include "core/common/finite_range.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace qkv {
+
+void FiniteRange::include(const FiniteRange& other)
+{
+    smallest = std::min(smallest, other.smallest);
+    largest = std::max(largest, other.largest);
+    largestMagnitude = std::max(largestMagnitude, other.largestMagnitude);
+}
+
+FiniteRange finiteRange(std::span<const float> values)
+{
+    constexpr std::size_t lanes = 16;
+    constexpr float infinity = std::numeric_limits<float>::infinity();
+    constexpr float largestFinite = std::numeric_limits<float>::max();
+    std::array<float, lanes> smallest, largest, magnitude;
+    smallest.fill(infinity);
+    largest.fill(-infinity);
+    magnitude.fill(0.0f);
+    const float* data = values.data();
+    const std::size_t n = values.size();
+    std::size_t i = 0;
+    for (; i + lanes <= n; i += lanes) {
+        for (std::size_t k = 0; k < lanes; ++k) {
+            const float v = data[i + k];
+            const float a = std::fabs(v);
+            const bool finite = a <= largestFinite;  // false for NaN and +-infinity
+            smallest[k] = std::min(smallest[k], finite ? v : infinity);
+            largest[k] = std::max(largest[k], finite ? v : -infinity);
+            magnitude[k] = std::max(magnitude[k], finite ? a : 0.0f);
+        }
+    }
+    FiniteRange range;
+    for (std::size_t k = 0; k < lanes; ++k) range.include({smallest[k], largest[k], magnitude[k]});
+    for (; i < n; ++i) {
+        const float v = data[i];
+        if (std::fabs(v) <= largestFinite) range.include({v, v, std::fabs(v)});
+    }
+    return range;
+}
+
+}  // namespace qkv
