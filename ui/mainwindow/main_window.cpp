@@ -23,6 +23,7 @@
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/document_files.hpp"
+#include "ui/mainwindow/notice_bar.hpp"
 #include "ui/mainwindow/stale_notice.hpp"
 #include "ui/mainwindow/status_summary.hpp"
 #include "ui/mainwindow/view_options_sync.hpp"
@@ -41,7 +42,7 @@ constexpr int kStatusMilliseconds = 12000;
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), document_(new Document(this)), selection_(new HeadSelection(this)),
       controls_(new ControlsPanel(document_, this)), tabs_(new ViewTabs(selection_, this)),
-      staleNotice_(new StaleNotice(this)),
+      staleNotice_(new StaleNotice(this)), noticeBar_(new NoticeBar(this)),
       splitter_(new QSplitter(Qt::Horizontal, this)), status_(new StatusSummary(this)),
       files_(new DocumentFiles(document_, this)), autosave_(new Autosave(document_, Autosave::defaultDirectory(), this)),
       viewSync_(new ViewOptionsSync(document_, selection_, tabs_, this))
@@ -54,11 +55,12 @@ MainWindow::MainWindow(QWidget* parent)
     controlsScroll->setFrameShape(QFrame::NoFrame);
     controlsScroll->setMinimumWidth(controls_->minimumSizeHint().width() + 20);
     splitter_->addWidget(controlsScroll);
-    // The views, under the strip that says when they are not updated.
+    // The views, under a long message and the strip that says when they are not updated.
     auto* viewsPane = new QWidget(splitter_);
     auto* viewsLayout = new QVBoxLayout(viewsPane);
     viewsLayout->setContentsMargins(0, 0, 0, 0);
     viewsLayout->setSpacing(0);
+    viewsLayout->addWidget(noticeBar_);
     viewsLayout->addWidget(staleNotice_);
     viewsLayout->addWidget(tabs_, 1);
     splitter_->addWidget(viewsPane);
@@ -158,7 +160,14 @@ void MainWindow::restoreLastSession()
     }
 }
 
-void MainWindow::showStatus(const QString& message) { statusBar()->showMessage(message, kStatusMilliseconds); }
+void MainWindow::showStatus(const QString& message)
+{
+    statusBar()->showMessage(message, kStatusMilliseconds);
+    // The status bar is one line: what it cannot show whole is shown above the views too.
+    const int room = statusBar()->width() - 2 * statusBar()->fontMetrics().averageCharWidth();
+    const bool fits = !message.contains(QLatin1Char('\n')) && statusBar()->fontMetrics().horizontalAdvance(message) <= room;
+    noticeBar_->setMessage(fits ? QString() : message);
+}
 
 void MainWindow::nextHead()
 {

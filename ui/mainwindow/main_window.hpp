@@ -23,6 +23,7 @@ class DocumentFiles;
 class HeadSelection;
 class HeadsView;
 class HeadWeightsView;
+class NoticeBar;
 class StaleNotice;
 class StatusSummary;
 class StepView;
@@ -44,6 +45,8 @@ public:
     ViewTabs* tabs() const { return tabs_; }
     // The strip above the views while the settings are invalid.
     StaleNotice* staleNotice() const { return staleNotice_; }
+    // A message too long for the status bar, whole, above the views.
+    NoticeBar* noticeBar() const { return noticeBar_; }
     HeadsView* headsView() const;
     HeadWeightsView* weightsView() const { return weightsView_; }
     StepView* stepView() const;
@@ -104,6 +107,7 @@ private:
     ControlsPanel* controls_;
     ViewTabs* tabs_;
     StaleNotice* staleNotice_;
+    NoticeBar* noticeBar_;
     HeadWeightsView* weightsView_ = nullptr;
     QSplitter* splitter_;
     StatusSummary* status_;
