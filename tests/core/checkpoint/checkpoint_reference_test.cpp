@@ -48,6 +48,13 @@ CheckpointLayerWeights expectMatchesReference(const std::string& folder, const s
     const MatrixF xkv = npy(prefix + "_xkv.npy");
     const MatrixF attention = npy(prefix + "_attention.npy");  // h n_q x n_k
     const MatrixF output = npy(prefix + "_output.npy");
+    // A reference that did not load (reported above) or has another shape ends the comparison
+    // here: the forward pass and middleRows need consistent sizes.
+    if (xq.size() == 0 || xkv.size() == 0 || output.size() == 0 ||
+        attention.rows() != s.headCount * xq.rows() || attention.cols() != xkv.rows()) {
+        ADD_FAILURE() << folder << " " << loaded->layer.name << ": the NumPy reference is missing or has other shapes";
+        return std::move(*loaded);
+    }
 
     AttentionOptions options2;
     options2.mask.causal = s.mode == AttentionMode::DecoderCausal;
