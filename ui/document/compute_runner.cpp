@@ -3,6 +3,7 @@
 #include <new>
 
 #include "core/cost/cost_model.hpp"
+#include "core/embedding/model_own_input.hpp"
 #include "core/text/tokenizer.hpp"
 
 namespace qkv::ui {
@@ -13,10 +14,19 @@ ComputeRunner::ComputeRunner(QObject* parent)
     task_.setBusyCallback([this](bool busy) { emit busyChanged(busy); });
 }
 
-double ComputeRunner::estimatedFlops(const qkv::Config& config)
+double ComputeRunner::estimatedFlops(const qkv::Config& config, const qkv::UserInputs& inputs)
 {
-    const auto tokens = [](const std::string& text) { return static_cast<qkv::Count>(qkv::tokenize(text).size()); };
-    const qkv::Count source = tokens(config.sourceText), target = tokens(config.targetText);
+    const auto tokens = [&](const std::string& text, const std::shared_ptr<const qkv::MatrixF>& user) -> qkv::Count {
+        if (user) return user->rows();
+        if (config.embeddings == qkv::EmbeddingKind::Model && inputs.modelInput) {
+            // Subwords outnumber words; +2 for the [CLS] and [SEP] BERT adds.
+            if (const auto encoded = inputs.modelInput->tokenizer().encode(text))
+                return static_cast<qkv::Count>(encoded->tokens.size()) + 2;
+        }
+        return static_cast<qkv::Count>(qkv::tokenize(text).size());
+    };
+    const qkv::Count source = tokens(config.sourceText, inputs.sourceEmbeddings);
+    const qkv::Count target = tokens(config.targetText, inputs.targetEmbeddings);
     const qkv::Count n_q = config.queriesFromTarget() ? target : source;
     const qkv::Count n_k = config.keysFromTarget() ? target : source;
     return static_cast<double>(qkv::attentionForwardFlops(n_q, n_k, config.d_model, config.headCount));
@@ -41,7 +51,7 @@ void ComputeRunner::request(const qkv::Config& config, const qkv::UserInputs& in
     // Fitting a positional preset or factoring a basis takes ~0.3-1 s the first time (then it
     // is cached): never on the GUI thread, however small the sentences.
     const bool presetsNeedWork = cache && cache->presets().needsWork(config);
-    const auto where = !presetsNeedWork && estimatedFlops(config) < asyncThresholdFlops_
+    const auto where = !presetsNeedWork && estimatedFlops(config, inputs) < asyncThresholdFlops_
                            ? LatestTaskBase::Run::InlineWhenIdle
                            : LatestTaskBase::Run::InBackground;
     task_.request([config, inputs, cache] { return run(config, inputs, cache); }, where);

@@ -30,8 +30,9 @@ public:
     // Work above this many floating-point operations runs off the GUI thread.
     void setAsyncThresholdFlops(double flops) { asyncThresholdFlops_ = flops; }
     // Multiply-adds of one forward pass (projections, scores, weighted sums, output), counted
-    // from the token counts of the sentences the mode uses.
-    static double estimatedFlops(const qkv::Config& config);
+    // from the token counts of the sentences the mode uses, as compute() will see them: the
+    // rows of user embeddings, the model's subword tokens with its own input, else the words.
+    static double estimatedFlops(const qkv::Config& config, const qkv::UserInputs& inputs = {});
 
 signals:
     void resultReady(std::shared_ptr<const qkv::Result> result);
