@@ -41,25 +41,32 @@ Expected<LoadedTensors> readTensors(const Checkpoint& checkpoint, const std::set
     for (const std::string& name : names) byFile[checkpoint.tensors.at(name).file].insert(name);
     LoadedTensors loaded;
     for (const auto& [file, wanted] : byFile) {
-        Expected<SafetensorsFile> read =
-            readSafetensors(file, [&wanted](std::string_view name) { return wanted.contains(std::string(name)); });
-        if (!read) return Error{read.error()};
-        for (Tensor& tensor : read->tensors) {
-            if (tensor.shape.empty() || tensor.shape.size() > 2)
-                return Error{file + ": tensor '" + tensor.name + "' is " + shapeText(tensor.shape) +
-                             ", not a matrix or a vector"};
-            const bool vector = tensor.shape.size() == 1;
-            MatrixF values(vector ? 1 : static_cast<Index>(tensor.shape[0]),
-                           static_cast<Index>(vector ? tensor.shape[0] : tensor.shape[1]));  // row-major like the file
-            tensor.toFloats(values.data());
-            tensor.data = {};  // the bytes are not needed any more (a large table would be held twice)
-            if (!allFiniteFloats(values.data(), static_cast<std::size_t>(values.size()))) {
-                Index at = 0;
-                while (std::isfinite(values.data()[at])) ++at;
-                return Error{file + ": tensor '" + tensor.name + "' holds a value that is not finite (" +
-                             std::to_string(values.data()[at]) + " at position " + std::to_string(at) + ")"};
-            }
-            loaded.emplace(tensor.name, std::move(values));
+        // Each tensor is read straight into its matrix (row-major like the file), so a large
+        // table is held once.
+        std::string refused;
+        const Status read = readSafetensorsFloats(
+            file, [&wanted](std::string_view name) { return wanted.contains(std::string(name)); },
+            [&](const std::string& name, const std::vector<std::size_t>& shape) -> float* {
+                if (shape.empty() || shape.size() > 2) {
+                    refused = file + ": tensor '" + name + "' is " + shapeText(shape) + ", not a matrix or a vector";
+                    return nullptr;
+                }
+                const bool vector = shape.size() == 1;
+                MatrixF& values = loaded[name];
+                values.resize(vector ? 1 : static_cast<Index>(shape[0]), static_cast<Index>(vector ? shape[0] : shape[1]));
+                return values.data();
+            });
+        if (!read) return Error{refused.empty() ? read.error() : refused};
+        for (const std::string& name : wanted) {
+            const auto found = loaded.find(name);
+            if (found == loaded.end())
+                return Error{file + ": has no tensor '" + name + "', which the checkpoint's index places there"};
+            const MatrixF& values = found->second;
+            if (allFiniteFloats(values.data(), static_cast<std::size_t>(values.size()))) continue;
+            Index at = 0;
+            while (std::isfinite(values.data()[at])) ++at;
+            return Error{file + ": tensor '" + name + "' holds a value that is not finite (" +
+                         std::to_string(values.data()[at]) + " at position " + std::to_string(at) + ")"};
         }
     }
     return loaded;

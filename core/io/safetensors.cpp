@@ -571,6 +571,40 @@ Expected<SafetensorsFile> readSafetensors(const std::string& path, const TensorF
     return file;
 }
 
+Status readSafetensorsFloats(const std::string& path, const TensorFilter& keep, const FloatDestination& destination)
+{
+    Expected<RegularFileReader> reader = RegularFileReader::open(path);
+    if (!reader) return Error{reader.error()};
+    Expected<OpenedHeader> opened = readHeader(*reader, path);
+    if (!opened) return Error{opened.error()};
+    const std::string readFailed = path + ": cannot read (the file changed or a read failed)";
+    try {
+        for (const HeaderEntry& entry : opened->header.entries) {
+            if (keep && !keep(entry.name)) continue;
+            if (!entry.dtype)
+                return Error{prefixed(path, "tensor '" + entry.name + "' has dtype '" + entry.dtypeName +
+                                                "', which is not supported (F32, F64, F16 and BF16 are)")};
+            float* out = destination(entry.name, entry.shape);
+            if (!out) return Error{std::string()};
+            const auto bytes = static_cast<std::size_t>(entry.end - entry.begin);  // checked against the shape
+            const std::uint64_t at = opened->dataStart + entry.begin;
+            if (*entry.dtype == TensorDtype::F32) {  // little-endian host (static_assert above)
+                if (!reader->readAt(at, out, bytes)) return Error{readFailed};
+                continue;
+            }
+            Tensor tensor;
+            tensor.dtype = *entry.dtype;
+            tensor.shape = entry.shape;
+            tensor.data.resize(bytes);
+            if (!reader->readAt(at, tensor.data.data(), bytes)) return Error{readFailed};
+            tensor.toFloats(out);
+        }
+    } catch (const std::bad_alloc&) {
+        return Error{prefixed(path, "not enough memory to hold its tensors")};
+    }
+    return {};
+}
+
 Expected<SafetensorsHeader> readSafetensorsHeader(const std::string& path)
 {
     Expected<RegularFileReader> reader = RegularFileReader::open(path);

@@ -126,6 +126,16 @@ struct SafetensorsHeader {
 // The header alone, validated in full as readSafetensors does; no tensor data is read.
 Expected<SafetensorsHeader> readSafetensorsHeader(const std::string& path);
 
+// Where readSafetensorsFloats puts a kept tensor's values: a buffer of prod(shape) floats that
+// stays valid until the call returns, or nullptr to stop (the caller keeps its reason).
+using FloatDestination = std::function<float*(const std::string& name, const std::vector<std::size_t>& shape)>;
+// The kept tensors' values as float (C order), each written where `destination` says. F32
+// values are read straight into it, with no copy of the bytes (a 94 MB embedding table needs
+// 94 MB, not twice that); F16, BF16 and F64 are decoded through one tensor's bytes at a time.
+// Validates the header as readSafetensors does; the error names the file (empty when
+// `destination` stopped it).
+Status readSafetensorsFloats(const std::string& path, const TensorFilter& keep, const FloatDestination& destination);
+
 // Writes every tensor (any dtype, its raw bytes) sorted by name, with the header padded with
 // spaces to a multiple of 8 bytes, through AtomicFile. Refuses duplicate names, the reserved
 // name "__metadata__", and tensors whose byte count does not match their shape.
