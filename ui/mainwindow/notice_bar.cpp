@@ -5,6 +5,8 @@
 #include <QLabel>
 #include <QToolButton>
 
+#include "ui/mainwindow/strip_colors.hpp"
+
 namespace qkv::ui {
 
 NoticeBar::NoticeBar(QWidget* parent) : QFrame(parent), text_(new QLabel(this)), dismiss_(new QToolButton(this))
@@ -43,16 +45,8 @@ void NoticeBar::changeEvent(QEvent* event)
 
 void NoticeBar::updateColors()
 {
-    // A pale blue (information, not a warning) on light and dark themes; the theme is read
-    // from Base, which this bar does not set.
-    const bool dark = palette().color(QPalette::Base).lightness() < 128;
-    const QColor background = dark ? QColor(0x1d, 0x3a, 0x55) : QColor(0xe3, 0xef, 0xfb);
-    const QColor text = dark ? QColor(0xe3, 0xef, 0xfb) : QColor(0x12, 0x2b, 0x45);
-    QPalette p = palette();
-    if (p.color(QPalette::Window) == background && p.color(QPalette::WindowText) == text) return;
-    p.setColor(QPalette::Window, background);
-    p.setColor(QPalette::WindowText, text);
-    setPalette(p);
+    // A pale blue strip: information, not a warning.
+    applyStripColors(*this, {QColor(0xe3, 0xef, 0xfb), QColor(0x12, 0x2b, 0x45)}, {QColor(0x1d, 0x3a, 0x55), QColor(0xe3, 0xef, 0xfb)});
 }
 
 }  // namespace qkv::ui

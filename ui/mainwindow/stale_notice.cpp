@@ -3,6 +3,8 @@
 #include <QEvent>
 #include <QStringList>
 
+#include "ui/mainwindow/strip_colors.hpp"
+
 namespace qkv::ui {
 
 StaleNotice::StaleNotice(QWidget* parent) : QLabel(parent)
@@ -83,16 +85,8 @@ void StaleNotice::changeEvent(QEvent* event)
 
 void StaleNotice::updateColors()
 {
-    // An amber strip that reads on light and dark themes alike; the theme is read from Base,
-    // which this strip does not set (its own Window colour is the amber).
-    const bool dark = palette().color(QPalette::Base).lightness() < 128;
-    const QColor background = dark ? QColor(0x5c, 0x45, 0x00) : QColor(0xff, 0xf1, 0xc2);
-    const QColor text = dark ? QColor(0xff, 0xf1, 0xc2) : QColor(0x4a, 0x36, 0x00);
-    QPalette p = palette();
-    if (p.color(QPalette::Window) == background && p.color(QPalette::WindowText) == text) return;
-    p.setColor(QPalette::Window, background);
-    p.setColor(QPalette::WindowText, text);
-    setPalette(p);
+    // An amber strip: a warning.
+    applyStripColors(*this, {QColor(0xff, 0xf1, 0xc2), QColor(0x4a, 0x36, 0x00)}, {QColor(0x5c, 0x45, 0x00), QColor(0xff, 0xf1, 0xc2)});
 }
 
 }  // namespace qkv::ui

@@ -68,5 +68,22 @@ TEST(StaleNotice, AFailedComputationIsSaidUntilTheNextSettings)
     EXPECT_FALSE(notice.isVisible());
 }
 
+TEST(StaleNotice, ReadsOnLightAndDarkThemes)
+{
+    StaleNotice notice;
+    QPalette dark = notice.palette();
+    dark.setColor(QPalette::Base, QColor(0x20, 0x20, 0x20));
+    notice.setPalette(dark);
+    const QColor darkBackground = notice.palette().color(QPalette::Window);
+    EXPECT_LT(darkBackground.lightness(), 128);
+    EXPECT_GT(notice.palette().color(QPalette::WindowText).lightness(), darkBackground.lightness() + 100);
+    QPalette light = notice.palette();
+    light.setColor(QPalette::Base, Qt::white);
+    notice.setPalette(light);
+    EXPECT_GT(notice.palette().color(QPalette::Window).lightness(), 128);
+    EXPECT_LT(notice.palette().color(QPalette::WindowText).lightness(),
+              notice.palette().color(QPalette::Window).lightness() - 100);
+}
+
 }  // namespace
 }  // namespace qkv::ui::testing
