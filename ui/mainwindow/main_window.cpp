@@ -144,6 +144,7 @@ void MainWindow::restoreLastSession()
         if (!restored.error.isEmpty()) {  // restored, with something to say (the model's own input)
             startupMessage_ = restored.error;
             statusBar()->showMessage(startupMessage_);
+            showWholeIfLong(startupMessage_);
         }
         return;
     }
@@ -157,14 +158,21 @@ void MainWindow::restoreLastSession()
     if (!restored.error.isEmpty()) {
         startupMessage_ = tr("%1. Opened the example “%2” instead.").arg(restored.error, first.title);
         statusBar()->showMessage(startupMessage_);  // stays until the next message
+        showWholeIfLong(startupMessage_);
     }
 }
 
 void MainWindow::showStatus(const QString& message)
 {
     statusBar()->showMessage(message, kStatusMilliseconds);
+    showWholeIfLong(message);
+}
+
+void MainWindow::showWholeIfLong(const QString& message)
+{
     // The status bar is one line: what it cannot show whole is shown above the views too.
-    const int room = statusBar()->width() - 2 * statusBar()->fontMetrics().averageCharWidth();
+    // The window's width, not the status bar's, which is not laid out yet during start-up.
+    const int room = width() - 4 * statusBar()->fontMetrics().averageCharWidth();
     const bool fits = !message.contains(QLatin1Char('\n')) && statusBar()->fontMetrics().horizontalAdvance(message) <= room;
     noticeBar_->setMessage(fits ? QString() : message);
 }

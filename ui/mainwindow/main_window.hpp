@@ -101,6 +101,8 @@ private:
     void saveWindowState() const;
     void updateTitle();
     void showStatus(const QString& message);
+    // Also above the views, whole, when `message` does not fit the status bar's line.
+    void showWholeIfLong(const QString& message);
 
     Document* document_;
     HeadSelection* selection_;
