@@ -11,6 +11,7 @@
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/checkpoint/model_input_loading.hpp"
 #include "core/io/weights_file.hpp"
+#include "core/pipeline/input_validation.hpp"
 #include "core/presets/head_presets.hpp"
 
 namespace qkv::app {
@@ -377,11 +378,7 @@ Session sessionFromArguments(const SessionArguments& args)
 
 std::string configurationProblem(const Session& session, const AnalysisPlan& plan)
 {
-    SentenceOverrides overrides;
-    if (session.sourceEmbeddings) overrides.sourceRows = session.sourceEmbeddings->rows();
-    if (session.targetEmbeddings) overrides.targetRows = session.targetEmbeddings->rows();
-    auto issues = validateConfig(session.config, overrides, plan);
-    for (ValidationIssue& issue : modelInputIssues(session.config, session.inputs())) issues.push_back(std::move(issue));
+    const std::vector<ValidationIssue> issues = validateInputs(session.config, session.inputs(), plan);
     return issues.empty() ? std::string() : optionFor(issues.front().field) + ": " + issues.front().message;
 }
 

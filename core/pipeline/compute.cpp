@@ -1,4 +1,5 @@
 #include "core/pipeline/compute.hpp"
+#include "core/pipeline/input_validation.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -204,14 +205,10 @@ Expected<std::shared_ptr<const Result>> compute(const Config& config, const User
 {
     const auto started = std::chrono::steady_clock::now();
 
-    SentenceOverrides overrides;
-    if (inputs.sourceEmbeddings) overrides.sourceRows = inputs.sourceEmbeddings->rows();
-    if (inputs.targetEmbeddings) overrides.targetRows = inputs.targetEmbeddings->rows();
-    std::vector<ValidationIssue> issues = validateConfig(config, overrides);
+    std::vector<ValidationIssue> issues = validateInputs(config, inputs);
     checkEmbeddings(inputs.sourceEmbeddings, "source", config.d_model, issues);
     checkEmbeddings(inputs.targetEmbeddings, "target", config.d_model, issues);
     checkWeights(inputs.weights, config, issues);
-    for (ValidationIssue& issue : modelInputIssues(config, inputs)) issues.push_back(std::move(issue));
     if (!issues.empty()) return Error{describe(issues)};
 
     try {

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "core/pipeline/input_validation.hpp"
 #include "core/presets/head_presets.hpp"
 #include "ui/document/compute_runner.hpp"
 #include "ui/document/session_command.hpp"
@@ -314,13 +315,8 @@ void Document::applyContent(const qkv::Session& content)
 
 void Document::validateAndCompute()
 {
-    qkv::SentenceOverrides overrides;
-    if (session_.sourceEmbeddings) overrides.sourceRows = session_.sourceEmbeddings->rows();
-    if (session_.targetEmbeddings) overrides.targetRows = session_.targetEmbeddings->rows();
-    issues_ = qkv::validateConfig(session_.config, overrides);
+    issues_ = qkv::validateInputs(session_.config, session_.inputs());
     checkWeightsFit(session_, issues_);
-    for (qkv::ValidationIssue& issue : qkv::modelInputIssues(session_.config, session_.inputs()))
-        issues_.push_back(std::move(issue));
     emit validationChanged(issues_);
     if (issues_.empty()) runner_->request(session_.config, session_.inputs(), &weightsCache_);
 }
