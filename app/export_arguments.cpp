@@ -275,10 +275,6 @@ void loadWeightsLayer(const std::string& file, const std::string& layer, const S
     Expected<Checkpoint> checkpoint = openCheckpoint(file, checkpointOptions(args));
     if (!checkpoint) throw ReadError{checkpoint.error()};
     Expected<CheckpointLayer> found = findCheckpointLayer(*checkpoint, layer);
-    // "encoder.layers.0.self_attn." (a prefix, as nn.MultiheadAttention names were given before).
-    if (!found && layer.size() > 1 && layer.ends_with('.'))
-        if (Expected<CheckpointLayer> trimmed = findCheckpointLayer(*checkpoint, layer.substr(0, layer.size() - 1)))
-            found = std::move(trimmed);
     if (!found) throw ReadError{found.error()};
     Expected<CheckpointLayerWeights> loaded = loadCheckpointLayer(*checkpoint, *found);
     if (!loaded) throw ReadError{loaded.error()};

@@ -79,8 +79,8 @@ struct Checkpoint {
 // Refuses a file with no recognised layer, listing some of the tensor names it holds.
 Expected<Checkpoint> openCheckpoint(const std::string& path, const CheckpointOptions& options = {});
 
-// The layer named `nameOrIndex` (its module path, or a bare number: its index). The error
-// lists the available layers.
+// The layer named `nameOrIndex` (its module path, the path with a trailing '.' as a prefix is
+// written, or a bare number: its index). The error lists the available layers.
 Expected<CheckpointLayer> findCheckpointLayer(const Checkpoint& checkpoint, std::string_view nameOrIndex);
 
 // What the configuration becomes with a loaded layer (nothing else of Config changes).

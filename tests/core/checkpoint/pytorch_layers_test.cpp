@@ -79,8 +79,8 @@ TEST_F(PyTorchLayers, EveryLayerIsListedWithTheKindItsPathSays)
 TEST_F(PyTorchLayers, EachLayerLoadsAsTheWeightsThatWereSaved)
 {
     for (std::size_t i = 0; i < kLayers.size(); ++i) {
-        // By name for some, by index for others.
-        const std::string which = i % 2 == 0 ? kLayers[i] : std::to_string(i);
+        // By name, by index, or by the prefix with its trailing dot.
+        const std::string which = i == 3 ? kLayers[i] + "." : i % 2 == 0 ? kLayers[i] : std::to_string(i);
         Expected<CheckpointLayerWeights> loaded = loadCheckpointLayer(path("model.safetensors"), which, CheckpointOptions{4});
         ASSERT_TRUE(loaded.ok()) << loaded.error();
         EXPECT_EQ(loaded->layer.name, kLayers[i]);
