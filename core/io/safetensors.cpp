@@ -473,6 +473,16 @@ const Tensor* SafetensorsFile::find(std::string_view name) const
 
 namespace {
 
+// A kept tensor whose dtype this reader cannot decode (I64, BOOL, ...).
+Error unsupportedDtype(std::string_view sourceName, const HeaderEntry& entry)
+{
+    return Error{prefixed(sourceName, "tensor '" + entry.name + "' has dtype '" + entry.dtypeName +
+                                          "', which is not supported (F32, F64, F16 and BF16 are)")};
+}
+
+// A positioned read of a file that failed (it shrank after the header was read, an I/O error).
+Error readFailed(const std::string& path) { return Error{path + ": cannot read (the file changed or a read failed)"}; }
+
 // The tensors a header lists (those `keep` accepts), their bytes supplied by `loadBytes`
 // (entry, destination) -> false on a read failure, reported as an Error with no message so the
 // caller can say how its source failed.
@@ -485,9 +495,7 @@ Expected<SafetensorsFile> collectTensors(ParsedHeader& header, const TensorFilte
     try {
         for (HeaderEntry& entry : header.entries) {
             if (keep && !keep(entry.name)) continue;
-            if (!entry.dtype)
-                return Error{prefixed(sourceName, "tensor '" + entry.name + "' has dtype '" + entry.dtypeName +
-                                                      "', which is not supported (F32, F64, F16 and BF16 are)")};
+            if (!entry.dtype) return unsupportedDtype(sourceName, entry);
             Tensor tensor;
             tensor.name = std::move(entry.name);
             tensor.dtype = *entry.dtype;
@@ -533,10 +541,9 @@ struct OpenedHeader {
 Expected<OpenedHeader> readHeader(const RegularFileReader& reader, const std::string& path)
 {
     const std::uint64_t size = reader.size();
-    const std::string readFailed = path + ": cannot read (the file changed or a read failed)";
     if (const auto problem = sizeProblem(size)) return Error{prefixed(path, *problem)};
     std::byte lengthBytes[8];
-    if (!reader.readAt(0, lengthBytes, 8)) return Error{readFailed};
+    if (!reader.readAt(0, lengthBytes, 8)) return readFailed(path);
     auto headerLength = checkHeaderLength(readU64(lengthBytes), size, path);
     if (!headerLength) return Error{headerLength.error()};
     std::string text;
@@ -545,7 +552,7 @@ Expected<OpenedHeader> readHeader(const RegularFileReader& reader, const std::st
     } catch (const std::bad_alloc&) {
         return Error{prefixed(path, "not enough memory to read the header")};
     }
-    if (!reader.readAt(8, text.data(), text.size())) return Error{readFailed};
+    if (!reader.readAt(8, text.data(), text.size())) return readFailed(path);
     const std::uint64_t dataStart = 8 + *headerLength;
     auto header = parseHeader(text, size - dataStart, path);
     if (!header) return Error{header.error()};
@@ -567,7 +574,7 @@ Expected<SafetensorsFile> readSafetensors(const std::string& path, const TensorF
             data.resize(static_cast<std::size_t>(entry.end - entry.begin));
             return reader->readAt(dataStart + entry.begin, data.data(), data.size());
         });
-    if (!file && file.error().empty()) return Error{path + ": cannot read (the file changed or a read failed)"};
+    if (!file && file.error().empty()) return readFailed(path);
     return file;
 }
 
@@ -577,26 +584,23 @@ Status readSafetensorsFloats(const std::string& path, const TensorFilter& keep, 
     if (!reader) return Error{reader.error()};
     Expected<OpenedHeader> opened = readHeader(*reader, path);
     if (!opened) return Error{opened.error()};
-    const std::string readFailed = path + ": cannot read (the file changed or a read failed)";
     try {
         for (const HeaderEntry& entry : opened->header.entries) {
             if (keep && !keep(entry.name)) continue;
-            if (!entry.dtype)
-                return Error{prefixed(path, "tensor '" + entry.name + "' has dtype '" + entry.dtypeName +
-                                                "', which is not supported (F32, F64, F16 and BF16 are)")};
+            if (!entry.dtype) return unsupportedDtype(path, entry);
             float* out = destination(entry.name, entry.shape);
             if (!out) return Error{std::string()};
             const auto bytes = static_cast<std::size_t>(entry.end - entry.begin);  // checked against the shape
             const std::uint64_t at = opened->dataStart + entry.begin;
             if (*entry.dtype == TensorDtype::F32) {  // little-endian host (static_assert above)
-                if (!reader->readAt(at, out, bytes)) return Error{readFailed};
+                if (!reader->readAt(at, out, bytes)) return readFailed(path);
                 continue;
             }
             Tensor tensor;
             tensor.dtype = *entry.dtype;
             tensor.shape = entry.shape;
             tensor.data.resize(bytes);
-            if (!reader->readAt(at, tensor.data.data(), bytes)) return Error{readFailed};
+            if (!reader->readAt(at, tensor.data.data(), bytes)) return readFailed(path);
             tensor.toFloats(out);
         }
     } catch (const std::bad_alloc&) {
