@@ -205,7 +205,7 @@ Expected<CheckpointLayerWeights> loadMultiheadAttentionLayer(const Checkpoint& c
 {
     auto anchor = checkpoint.tensors.find(weightName(layer.family, layer.name, Projection::Query));
     if (anchor == checkpoint.tensors.end())
-        anchor = checkpoint.tensors.find(layer.name.empty() ? "q_proj_weight" : layer.name + ".q_proj_weight");
+        anchor = checkpoint.tensors.find(separateQueryWeightName(layer.name));
     if (anchor == checkpoint.tensors.end())
         return Error{checkpoint.path + ": layer '" + layer.name + "' lacks '" +
                      weightName(layer.family, layer.name, Projection::Query) + "'"};

@@ -164,8 +164,8 @@ std::pair<Index, Index> layerWidths(const std::map<std::string, CheckpointTensor
         return {d, d};
     }
     if (layer.family == CheckpointFamily::PyTorch) {  // in_proj_weight: 3 d_model x d_model (or q_proj_weight)
-        const std::string separate = layer.name.empty() ? "q_proj_weight" : layer.name + ".q_proj_weight";
-        const auto d = static_cast<Index>(std::max(dimension(tensors, query, 1), dimension(tensors, separate, 1)));
+        const auto d = static_cast<Index>(
+            std::max(dimension(tensors, query, 1), dimension(tensors, separateQueryWeightName(layer.name), 1)));
         return {d, d};
     }
     const auto d = static_cast<Index>(dimension(tensors, query, 1));
@@ -196,6 +196,11 @@ std::string weightName(CheckpointFamily family, std::string_view module, Project
 std::string biasName(CheckpointFamily family, std::string_view module, Projection projection)
 {
     return parameterName(family, module, projection, "bias");
+}
+
+std::string separateQueryWeightName(std::string_view module)
+{
+    return module.empty() ? std::string("q_proj_weight") : std::string(module) + ".q_proj_weight";
 }
 
 Index layerHeadCount(const CheckpointLayer& layer, const CheckpointConfig& config, Index defaultHeadCount,

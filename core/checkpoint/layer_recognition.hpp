@@ -18,6 +18,9 @@ enum class Projection { Query, Key, Value, Output };
 // the same name there.
 std::string weightName(CheckpointFamily family, std::string_view module, Projection projection);
 std::string biasName(CheckpointFamily family, std::string_view module, Projection projection);
+// nn.MultiheadAttention's separate query weight, kept instead of in_proj_weight when kdim or
+// vdim differ from embed_dim (listed, then refused by the loader with that reason).
+std::string separateQueryWeightName(std::string_view module);
 
 // The layers the names show, sorted (module paths compared with layer numbers as numbers),
 // index, h, g and d_model filled from the shapes, the config and `defaultHeadCount`.
