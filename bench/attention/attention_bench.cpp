@@ -5,11 +5,13 @@
 //   qkv_attention_bench --benchmark_min_time=1
 //
 // Variants (docs/benchmarks.md):
-//   BM_AttentionForward             what the export computes: scores kept, Eigen's default threads
+//   BM_AttentionForward             what the export computes: scores kept, every core
 //   BM_AttentionForwardWeightsOnly  keepScores = false: attention weights and outputs only,
 //                                   what PyTorch's nn.MultiheadAttention returns
 //   BM_AttentionForwardOneThread    the app's policy (ui/document/compute_threads.cpp): one thread
-//   BM_EigenGemm, BM_EigenGemmOneThread  the ceilings for the two thread settings
+//   BM_EigenGemm, BM_EigenGemmOneThread  the ceilings for the two thread settings: Eigen's GEMM,
+//                                   in row blocks of one team as the projections run it (Eigen
+//                                   starts no threads itself: core/common/parallelism.hpp)
 //   BM_AttendBlockRows              steps 2-4 alone at (2048, 1024, 16) for query-row blocks of
 //                                   64 to 1024 rows (a block of 128 rows x 2048 keys is the
 //                                   1 MiB that head_blocks.cpp uses)
@@ -20,6 +22,8 @@
 
 #include "core/attention/head_blocks.hpp"
 #include "core/attention/multi_head_attention.hpp"
+#include "core/attention/projections.hpp"
+#include "core/common/parallelism.hpp"
 #include "core/common/memory.hpp"
 #include "core/cost/cost_model.hpp"
 #include "core/weights/attention_weights.hpp"
@@ -29,16 +33,16 @@ namespace {
 using qkv::Index;
 using qkv::MatrixF;
 
-// Eigen's thread count for one benchmark, restored afterwards. 0 keeps Eigen's default.
-class EigenThreads {
+// The threads of one benchmark's computations, restored afterwards. 0 keeps the default.
+class ComputeThreads {
 public:
-    explicit EigenThreads(int threads) : saved_(Eigen::nbThreads())
+    explicit ComputeThreads(int threads) : saved_(qkv::computeThreads())
     {
-        if (threads > 0) Eigen::setNbThreads(threads);
+        if (threads > 0) qkv::setComputeThreads(threads);
     }
-    ~EigenThreads() { Eigen::setNbThreads(saved_); }
-    EigenThreads(const EigenThreads&) = delete;
-    EigenThreads& operator=(const EigenThreads&) = delete;
+    ~ComputeThreads() { qkv::setComputeThreads(saved_); }
+    ComputeThreads(const ComputeThreads&) = delete;
+    ComputeThreads& operator=(const ComputeThreads&) = delete;
 
 private:
     int saved_;
@@ -48,7 +52,7 @@ private:
 // nn.MultiheadAttention is measured (bench/compare_pytorch.py).
 void runAttentionForward(benchmark::State& state, bool keepScores, int threads)
 {
-    const EigenThreads eigenThreads(threads);
+    const ComputeThreads computeThreads(threads);
     const Index n = state.range(0), d_model = state.range(1), h = state.range(2);
     const MatrixF x = MatrixF::Random(n, d_model);  // n x d_model
     const qkv::AttentionWeights weights = qkv::initialiseWeights(d_model, 1, qkv::WeightInit::XavierUniform, true);
@@ -60,7 +64,7 @@ void runAttentionForward(benchmark::State& state, bool keepScores, int threads)
     }
     const double flops = static_cast<double>(qkv::attentionForwardFlops(n, n, d_model, h));
     state.counters["GFLOP/s"] = benchmark::Counter(flops * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
-    state.counters["eigen_threads"] = Eigen::nbThreads();
+    state.counters["threads"] = qkv::computeThreads();
 }
 
 void BM_AttentionForward(benchmark::State& state) { runAttentionForward(state, true, 0); }
@@ -68,7 +72,7 @@ void BM_AttentionForwardWeightsOnly(benchmark::State& state) { runAttentionForwa
 void BM_AttentionForwardOneThread(benchmark::State& state) { runAttentionForward(state, true, 1); }
 
 // Args: rows per block. Steps 2-4 (scores, softmax, A_i V_j) of every head over a result whose
-// projections are done, scores kept, Eigen's default threads.
+// projections are done, scores kept, every core.
 void BM_AttendBlockRows(benchmark::State& state)
 {
     const Index n = 2048, d_model = 1024, h = 16;
@@ -100,17 +104,17 @@ BENCHMARK(BM_AttentionForwardOneThread)->Apply(attentionSizes);
 // The reference: one float GEMM of the projection's shape, (n x d_model)(d_model x d_model).
 void runEigenGemm(benchmark::State& state, int threads)
 {
-    const EigenThreads eigenThreads(threads);
+    const ComputeThreads computeThreads(threads);
     const Index n = state.range(0), d_model = state.range(1);
     const MatrixF a = MatrixF::Random(n, d_model), b = MatrixF::Random(d_model, d_model);
     MatrixF c(n, d_model);
     for (auto _ : state) {
-        c.noalias() = a * b;
+        qkv::projectTogether({{a, b, c}});
         benchmark::DoNotOptimize(c.data());
     }
     const double flops = 2.0 * static_cast<double>(n) * static_cast<double>(d_model) * static_cast<double>(d_model);
     state.counters["GFLOP/s"] = benchmark::Counter(flops * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
-    state.counters["eigen_threads"] = Eigen::nbThreads();
+    state.counters["threads"] = qkv::computeThreads();
 }
 void BM_EigenGemm(benchmark::State& state) { runEigenGemm(state, 0); }
 void BM_EigenGemmOneThread(benchmark::State& state) { runEigenGemm(state, 1); }

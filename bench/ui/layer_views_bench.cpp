@@ -218,7 +218,7 @@ int main(int argc, char** argv)
 {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     qkv::keepLargeAllocationsForReuse();         // as app/main.cpp does
-    qkv::ui::useOneEigenThreadPerComputation();  // as runGui does
+    qkv::ui::useOneThreadPerComputation();  // as runGui does
     QTemporaryDir settingsDirectory;
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDirectory.path());
     QApplication app(argc, argv);

@@ -17,6 +17,7 @@
 #include <omp.h>
 #endif
 
+#include "core/common/parallelism.hpp"
 #include "core/pipeline/compute.hpp"
 
 namespace qkv {
@@ -129,14 +130,13 @@ Expected<HeadStatistics> attentionStatistics(const MatrixF& attention, const Att
     if (ownPosition) stats.selfWeight = VectorD::Constant(n_q, notANumber);
     const Eigen::ArrayXd keyIndex = Eigen::ArrayXd::LinSpaced(n_k, 0.0, static_cast<double>(n_k - 1));
 
-    // Rows are independent and write only their own entries. The thread count follows Eigen's
-    // setting, so the app's one-thread policy (ui/document/compute_threads.hpp) holds here too.
-    // Each thread converts its row to double once, into its own column of `rowBuffers` (the
+    // Rows are independent and write only their own entries; the thread count follows the one
+    // policy (parallelism.hpp), so the app's one thread holds here too. Each thread converts its row to double once, into its own column of `rowBuffers` (the
     // passes below read it four times; lazily re-converting was 2.5x slower).
-    const int threads = std::max(1, Eigen::nbThreads());
+    const int threads = threadsFor(static_cast<double>(n_q) * static_cast<double>(n_k) * workPerWeightWithExp);
     Eigen::MatrixXd rowBuffers(n_k, threads);  // n_k x threads
     std::vector<char> nonFinite(static_cast<std::size_t>(n_q), 0);  // per row: written by its thread only
-#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) if (n_q * n_k > 262144)
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads) if (threads > 1)
     for (Index q = 0; q < n_q; ++q) {
         const auto u = static_cast<std::size_t>(q);
         const Index visible = stats.visibleKeys[u];

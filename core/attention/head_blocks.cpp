@@ -6,15 +6,12 @@
 #include <Eigen/Core>
 
 #include "core/attention/softmax.hpp"
+#include "core/common/parallelism.hpp"
 #include "core/common/stream_copy.hpp"
 
 namespace qkv {
 
 namespace {
-
-// Below this many multiply-adds in steps 2 and 4 (all heads), a second thread costs more to
-// start and join than it saves.
-constexpr double parallelWorkThreshold = 4.0e6;
 
 // Floats in one block of scores: 1 MiB, half of a core's L2 on the development VM, so the
 // block stays there from the scores' product through the softmax to A_i V_j (measured against
@@ -86,13 +83,14 @@ void attendHeadsInRowBlocks(AttentionResult& r, bool keepScores, Index blockRows
     const Index blocksPerHead = (n_q + blockRows - 1) / blockRows;
     const Index tasks = headCount * blocksPerHead;
     std::vector<char> hasDistribution(static_cast<std::size_t>(headCount * n_q), 1);  // h x n_q
-    const double work = static_cast<double>(headCount) * static_cast<double>(n_q) * static_cast<double>(n_k) *
-                        static_cast<double>(r.d_k()) * 2.0;
-    const bool parallel = work >= parallelWorkThreshold;
+    // Multiply-adds of steps 2 and 4, all heads.
+    const double work = 2.0 * static_cast<double>(headCount) * static_cast<double>(n_q) * static_cast<double>(n_k) *
+                        static_cast<double>(r.d_k());
+    const int threads = threadsFor(work);
     // Blocks of one head are neighbours in the task order, so both threads read the same K_j
     // and V_j at a time; dynamic scheduling evens out causal blocks of unequal length and a
     // core that another process is using.
-#pragma omp parallel num_threads(Eigen::nbThreads()) if (parallel)
+#pragma omp parallel num_threads(threads) if (threads > 1)
     {
         MatrixF block(blockRows, n_k);  // blockRows x n_k, this thread's scores, then weights
 #pragma omp for schedule(dynamic, 1)

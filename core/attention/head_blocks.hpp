@@ -21,7 +21,7 @@ Index attentionBlockRows(Index n_k);
 // attentionBlockRows(n_k) (tests pass small blocks to cross many block boundaries cheaply).
 //
 // Threads: the (head, row block) tasks are independent and shared among at most
-// Eigen::nbThreads() threads, each running one-threaded products (Eigen runs its products
+// computeThreads() threads, each running one-threaded products (Eigen runs its products
 // serially inside a team, so teams never nest). The app allows one thread; the export and the
 // benchmarks Eigen's default (every core).
 void attendHeadsInRowBlocks(AttentionResult& result, bool keepScores, Index blockRows = 0);

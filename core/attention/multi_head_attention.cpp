@@ -49,7 +49,7 @@ AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const Matri
     }
 
     // 2-4. Scores, softmax and head_i = A_i V_j for every head, fused over blocks of query rows
-    //      (head_blocks.hpp), shared among at most Eigen::nbThreads() threads.
+    //      (head_blocks.hpp), shared among at most threadsFor(work) threads (parallelism.hpp).
     result.scoreScale = options.scaleScores ? 1.0f / std::sqrt(static_cast<float>(d_k)) : 1.0f;
     result.heads.resize(static_cast<std::size_t>(headCount));
     result.headOutputs.resize(n_q, d_model);  // n_q x d_model

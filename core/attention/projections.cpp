@@ -5,12 +5,11 @@
 
 #include <Eigen/Core>
 
+#include "core/common/parallelism.hpp"
+
 namespace qkv {
 
 namespace {
-
-// Below this many multiply-adds (all products together) one thread is faster than a team.
-constexpr double parallelWorkThreshold = 2.0e6;
 
 // Rows [firstRow, firstRow + rows) of one product's output.
 struct RowBlock {
@@ -29,8 +28,8 @@ void projectTogether(std::initializer_list<Projection> projections)
         work += static_cast<double>(p.input.rows()) * static_cast<double>(p.input.cols()) *
                 static_cast<double>(p.weight.cols());
     }
-    const int threads = Eigen::nbThreads();
-    if (threads <= 1 || work < parallelWorkThreshold) {
+    const int threads = threadsFor(work);  // all products together
+    if (threads <= 1) {
         for (const Projection& p : projections) p.output.noalias() = p.input * p.weight;
         return;
     }
@@ -49,7 +48,7 @@ void projectTogether(std::initializer_list<Projection> projections)
         }
     }
     const auto count = static_cast<Index>(blocks.size());
-    // Inside the team each product is serial: Eigen does not start threads within a parallel region.
+    // Inside the team each product is serial (Eigen never starts threads: parallelism.hpp).
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (Index b = 0; b < count; ++b) {
         const RowBlock& block = blocks[static_cast<std::size_t>(b)];

@@ -20,7 +20,7 @@ struct Projection {
     MatrixF& output;        // n x d_out, resized here
 };
 
-// output = input * weight for each projection. Uses at most Eigen::nbThreads() threads (the app
+// output = input * weight for each projection. Uses at most threadsFor(work) threads (the app
 // allows one; the export and benchmarks every core), and one thread below a size where a team
 // costs more than it saves. Results are the same numbers whatever the thread count: each row
 // block is one serial product, and a row of the output depends only on its row of the input.

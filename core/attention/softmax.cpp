@@ -5,6 +5,8 @@
 
 #include <Eigen/Core>
 
+#include "core/common/parallelism.hpp"
+
 namespace qkv {
 
 bool softmaxRow(const float* scores, float* attention, Index n_k, Index query, const AttentionMask& mask)
@@ -50,10 +52,9 @@ MatrixF softmaxForward(const MatrixF& scores, const AttentionMask& mask, std::ve
     MatrixF attention(n_q, n_k);  // n_q x n_k; masked entries are exactly 0
 
     // Rows are independent; vector<bool> flags are written after the loop (not thread-safe).
-    // As many threads as Eigen may use: the app gives Eigen one thread per computation
-    // (design.md section 5), and two OpenMP teams on two cores fight.
     std::vector<char> hasDistribution(static_cast<std::size_t>(n_q), 1);
-#pragma omp parallel for schedule(static) num_threads(Eigen::nbThreads()) if (n_q * n_k > 262144)
+    const int threads = threadsFor(static_cast<double>(n_q) * static_cast<double>(n_k) * workPerWeightWithExp);
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
     for (Index q = 0; q < n_q; ++q)
         hasDistribution[static_cast<std::size_t>(q)] =
             softmaxRow(scores.row(q).data(), attention.row(q).data(), n_k, q, mask) ? 1 : 0;

@@ -21,7 +21,7 @@ namespace qkv {
 bool softmaxRow(const float* scores, float* attention, Index n_k, Index query, const AttentionMask& mask);
 
 // softmaxRow on every row of `scores` (n_q x n_k). fullyMasked gets n_q flags (softmaxRow's
-// false). Rows are shared among at most Eigen::nbThreads() threads (the app allows one).
+// false). Rows are shared among at most threadsFor(work) threads (parallelism.hpp; the app allows one).
 MatrixF softmaxForward(const MatrixF& scores, const AttentionMask& mask, std::vector<bool>& fullyMasked);
 
 }  // namespace qkv

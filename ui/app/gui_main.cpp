@@ -19,7 +19,7 @@ int runGui(int& argc, char** argv, const QString& sessionFile)
     QApplication::setApplicationDisplayName(QStringLiteral("QKV Studio"));
     QApplication::setApplicationVersion(QStringLiteral(QKV_VERSION));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/qkv-studio.svg")));
-    useOneEigenThreadPerComputation();
+    useOneThreadPerComputation();
     MainWindow window;
     window.show();
     if (!sessionFile.isEmpty())

@@ -42,13 +42,9 @@ ScoreTiming timeScoresBothWays(const MatrixF& xq, const MatrixF& xkv, const Matr
     timing.d_model = d_model;
     timing.d_k = wq.cols();
 
-#ifdef _OPENMP
-    // One thread: on a shared machine OpenMP's spinning threads make small products erratic
-    // (measured here under load: 40 ms for either way at d_model 768 instead of 0.2 ms). The
-    // setting is this thread's own and is restored below.
-    const int previousThreads = omp_get_max_threads();
-    omp_set_num_threads(1);
-#endif
+    // Both ways run on one thread (Eigen never starts threads: core/common/parallelism.hpp): on a
+    // shared machine a team's spinning threads made small products erratic (measured here under
+    // load: 40 ms for either way at d_model 768 instead of 0.2 ms).
     const MatrixF w = wq * wk.transpose();  // W_i, d_model x d_model: the full way's weights
     MatrixF scores(xq.rows(), xkv.rows());   // n_q x n_k
     // Keeps the optimiser from dropping an unused product. This call's own: measurements may run
@@ -92,9 +88,6 @@ ScoreTiming timeScoresBothWays(const MatrixF& xq, const MatrixF& xkv, const Matr
     timing.fullMilliseconds = median(fullSamples);
     timing.repetitions = repetitions;
     timing.evaluationsPerSample = evaluations;
-#ifdef _OPENMP
-    omp_set_num_threads(previousThreads);
-#endif
     return timing;
 }
 

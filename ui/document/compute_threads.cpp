@@ -1,9 +1,9 @@
 #include "ui/document/compute_threads.hpp"
 
-#include <Eigen/Core>
+#include "core/common/parallelism.hpp"
 
 namespace qkv::ui {
 
-void useOneEigenThreadPerComputation() { Eigen::setNbThreads(1); }
+void useOneThreadPerComputation() { qkv::setComputeThreads(1); }
 
 }  // namespace qkv::ui

@@ -1,24 +1,25 @@
-// The forward pass shares its heads among at most Eigen::nbThreads() threads: the app sets one
-// thread per computation (ui/document/compute_threads.cpp), and a team of our own on two cores
-// would fight the GUI thread (design.md section 5). The export keeps Eigen's default and uses
-// every core.
+// The forward pass shares its heads among at most computeThreads() threads
+// (core/common/parallelism.hpp): the app sets one thread per computation
+// (ui/document/compute_threads.cpp), and a team of our own on two cores would fight the GUI thread
+// (design.md section 5). The export keeps the default and uses every core for large work.
 
 #include <cmath>
 
 #include <gtest/gtest.h>
 
 #include "core/attention/multi_head_attention.hpp"
-#include "core/attention/thread_count.hpp"
+#include "core/common/parallelism.hpp"
+#include "support/thread_count.hpp"
 
 namespace qkv {
 namespace {
 
 // In a fresh process (no team started yet): a forward pass with enough work for the parallel
-// loop over heads, with Eigen limited to `threads`; exits 0 when the process gained exactly
+// loop over heads, with computations limited to `threads`; exits 0 when the process gained exactly
 // `expectedNew` threads and the result is a distribution.
-[[noreturn]] void forwardWithEigenThreads(int threads, int expectedNew)
+[[noreturn]] void forwardWithComputeThreads(int threads, int expectedNew)
 {
-    Eigen::setNbThreads(threads);
+    setComputeThreads(threads);
     const Index n = 256, d_model = 64, h = 8;
     const MatrixF x = MatrixF::Random(n, d_model);  // n x d_model
     const AttentionWeights weights = initialiseWeights(d_model, d_model, 1, WeightInit::XavierUniform, false);
@@ -28,13 +29,13 @@ namespace {
     });
 }
 
-TEST(ForwardThreads, OneEigenThreadMeansNoTeam)
+TEST(ForwardThreads, OneComputeThreadMeansNoTeam)
 {
 #ifndef _OPENMP
     GTEST_SKIP() << "built without OpenMP (QKV_OPENMP=OFF): the forward pass is serial anyway";
 #endif
     // The control (two threads) holds because the heads do run on a second thread then.
-    testing::expectNewThreadsOnlyWhenAllowed(forwardWithEigenThreads);
+    testing::expectNewThreadsOnlyWhenAllowed(forwardWithComputeThreads);
 }
 
 }  // namespace

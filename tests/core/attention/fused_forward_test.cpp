@@ -12,6 +12,7 @@
 
 #include "core/attention/head_blocks.hpp"
 #include "core/attention/multi_head_attention.hpp"
+#include "core/common/parallelism.hpp"
 #include "core/common/random.hpp"
 #include "support/matrix_assertions.hpp"
 
@@ -288,12 +289,12 @@ TEST(FusedForward, OneThreadAndTwoThreadsGiveTheSameNumbers)
     const AttentionWeights w = randomWeights(d_model, d_model / 2, false, stream);  // g = 4
     AttentionOptions options;
     options.mask.causal = true;
-    const int saved = Eigen::nbThreads();
-    Eigen::setNbThreads(1);
+    const int saved = computeThreads();
+    setComputeThreads(1);
     const AttentionResult one = multiHeadAttentionForward(x, x, w, w.grouping(h), options);
-    Eigen::setNbThreads(2);
+    setComputeThreads(2);
     const AttentionResult two = multiHeadAttentionForward(x, x, w, w.grouping(h), options);
-    Eigen::setNbThreads(saved);
+    setComputeThreads(saved);
     for (std::size_t i = 0; i < one.heads.size(); ++i) {
         EXPECT_MATRIX_NEAR(two.heads[i].scores, one.heads[i].scores, tolerance);
         EXPECT_MATRIX_NEAR(two.heads[i].attention, one.heads[i].attention, tolerance);

@@ -5,14 +5,15 @@
 #include <gtest/gtest.h>
 
 #include "core/attention/projections.hpp"
+#include "core/common/parallelism.hpp"
 
 namespace qkv {
 namespace {
 
 class ThreadLimit {
 public:
-    explicit ThreadLimit(int threads) : before_(Eigen::nbThreads()) { Eigen::setNbThreads(threads); }
-    ~ThreadLimit() { Eigen::setNbThreads(before_); }
+    explicit ThreadLimit(int threads) : before_(computeThreads()) { setComputeThreads(threads); }
+    ~ThreadLimit() { setComputeThreads(before_); }
 
 private:
     int before_;

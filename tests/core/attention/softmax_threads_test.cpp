@@ -1,6 +1,6 @@
-// The softmax's OpenMP loop obeys the thread policy Eigen is given: the app sets one thread per
-// computation (ui/document/compute_threads.cpp), and a loop of our own that starts a team of its
-// own on two cores fights the GUI thread (design.md section 5).
+// The softmax's OpenMP loop obeys the one thread policy (core/common/parallelism.hpp): the app
+// sets one thread per computation (ui/document/compute_threads.cpp), and a loop of our own that
+// starts a team of its own on two cores fights the GUI thread (design.md section 5).
 
 #include <cmath>
 #include <vector>
@@ -8,16 +8,17 @@
 #include <gtest/gtest.h>
 
 #include "core/attention/multi_head_attention.hpp"
-#include "core/attention/thread_count.hpp"
+#include "core/common/parallelism.hpp"
+#include "support/thread_count.hpp"
 
 namespace qkv {
 namespace {
 
 // In a fresh process (no team started yet): runs a softmax large enough for the parallel loop
-// with Eigen limited to `threads`, and exits 0 when the process gained exactly `expectedNew`.
-[[noreturn]] void softmaxWithEigenThreads(int threads, int expectedNew)
+// with computations limited to `threads`, and exits 0 when the process gained exactly `expectedNew`.
+[[noreturn]] void softmaxWithComputeThreads(int threads, int expectedNew)
 {
-    Eigen::setNbThreads(threads);
+    setComputeThreads(threads);
     testing::exitWhenWorkGainsThreads(expectedNew, [] {
         std::vector<bool> fullyMasked;
         const MatrixF attention = softmaxForward(MatrixF::Random(1024, 1024), AttentionMask{}, fullyMasked);
@@ -25,13 +26,13 @@ namespace {
     });
 }
 
-TEST(SoftmaxThreads, OneEigenThreadMeansNoTeam)
+TEST(SoftmaxThreads, OneComputeThreadMeansNoTeam)
 {
 #ifndef _OPENMP
     GTEST_SKIP() << "built without OpenMP (QKV_OPENMP=OFF): the loop is serial anyway";
 #endif
     // The control (two threads) holds because the loop does start a second thread then.
-    testing::expectNewThreadsOnlyWhenAllowed(softmaxWithEigenThreads);
+    testing::expectNewThreadsOnlyWhenAllowed(softmaxWithComputeThreads);
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ int main(int argc, char** argv)
     QApplication::setApplicationName(QStringLiteral("qkv-ui-tests"));
     // As the app does: the compute already runs off the GUI thread, and an Eigen team per
     // background task oversubscribes the cores (a preset fit took 40 s instead of 0.7 s here).
-    qkv::ui::useOneEigenThreadPerComputation();
+    qkv::ui::useOneThreadPerComputation();
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
 }

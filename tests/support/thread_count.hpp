@@ -1,6 +1,6 @@
 #pragma once
-// Test support for the thread-policy tests (forward_threads_test, softmax_threads_test): does a
-// parallel loop start threads beyond what Eigen::setNbThreads allows? An OpenMP team, once
+// Test support for the thread-policy tests (forward, softmax, preset fits): does a
+// parallel loop start threads beyond what setComputeThreads allows? An OpenMP team, once
 // started, stays as idle threads, so each case runs in a fresh process (a death test) and
 // counts the threads the process gains.
 
@@ -33,17 +33,17 @@ template <class Work>
     std::exit(resultSane && threadCount() - before == expectedNew ? 0 : 1);
 }
 
-// `runWithEigenThreads(threads, expectedNew)` ends its process through exitWhenWorkGainsThreads
-// after setting Eigen::setNbThreads(threads). Each case runs in a process of its own: the first
+// `runWithThreads(threads, expectedNew)` ends its process through exitWhenWorkGainsThreads
+// after setting setComputeThreads(threads). Each case runs in a process of its own: the first
 // team a process starts stays. With one Eigen thread no thread may be gained; the control, two
 // Eigen threads, must gain one, so the check can fail.
-inline void expectNewThreadsOnlyWhenAllowed(void (*runWithEigenThreads)(int threads, int expectedNew))
+inline void expectNewThreadsOnlyWhenAllowed(void (*runWithThreads)(int threads, int expectedNew))
 {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
-    EXPECT_EXIT(runWithEigenThreads(1, 0), ::testing::ExitedWithCode(0), "")
-        << "one Eigen thread: the work must start no thread (or its result was wrong)";
-    EXPECT_EXIT(runWithEigenThreads(2, 1), ::testing::ExitedWithCode(0), "")
-        << "control, two Eigen threads: the work must start exactly one thread (or its result was wrong)";
+    EXPECT_EXIT(runWithThreads(1, 0), ::testing::ExitedWithCode(0), "")
+        << "one compute thread: the work must start no thread (or its result was wrong)";
+    EXPECT_EXIT(runWithThreads(2, 1), ::testing::ExitedWithCode(0), "")
+        << "control, two compute threads: the work must start exactly one thread (or its result was wrong)";
 }
 
 }  // namespace qkv::testing
