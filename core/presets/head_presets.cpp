@@ -61,8 +61,13 @@ void setPositionalHead(AttentionWeights& w, const HeadGrouping& g, const HeadPre
     const auto fitted = cache.positionalHead(preset.kind, config.d_model, g.d_k, config.tokenEmbeddingScale);
     // The fit assumes scores scaled by 1/sqrt(d_k); without the scale (T5) shrink q instead.
     const double unscaled = config.scaleScores ? 1.0 : 1.0 / std::sqrt(static_cast<double>(g.d_k));
-    w.queryHead(preset.head, g) = (fitted->query * (preset.sharpness * unscaled)).cast<float>();
-    w.keyHead(preset.head, g) = fitted->key.cast<float>();
+    const Index rank = fitted->query.cols();  // columns past it stay zero
+    auto query = w.queryHead(preset.head, g);
+    auto key = w.keyHead(preset.head, g);
+    query.setZero();
+    key.setZero();
+    query.leftCols(rank) = (fitted->query * (preset.sharpness * unscaled)).cast<float>();
+    key.leftCols(rank) = fitted->key.cast<float>();
 }
 
 void zeroHeadBiases(AttentionWeights& w, const HeadGrouping& g, Index head)
@@ -118,7 +123,8 @@ std::shared_ptr<const PositionalHead> PresetCache::positionalHead(HeadPresetKind
     }
     auto head = std::make_shared<const PositionalHead>(fitPositionalHead(kind, d_model, d_k, tokenScale));
     std::lock_guard lock(mutex_);
-    if (heads_.size() > 32) heads_.clear();  // bounded: a few sizes are in use at a time
+    ++fits_;
+    makeRoomFor(bytesOf(head->query) + bytesOf(head->key));
     heads_[key] = head;
     return head;
 }
@@ -132,9 +138,28 @@ std::shared_ptr<const MatrixD> PresetCache::positionFreeBasis(Index d_model, Ind
     }
     auto basis = std::make_shared<const MatrixD>(qkv::positionFreeBasis(d_model, columns));
     std::lock_guard lock(mutex_);
-    if (bases_.size() > 32) bases_.clear();
+    makeRoomFor(bytesOf(*basis));
     bases_[key] = basis;
     return basis;
+}
+
+std::size_t PresetCache::positionalFits() const
+{
+    std::lock_guard lock(mutex_);
+    return fits_;
+}
+
+std::size_t PresetCache::bytesOf(const MatrixD& m) { return static_cast<std::size_t>(m.size()) * sizeof(double); }
+
+void PresetCache::makeRoomFor(std::size_t bytes)
+{
+    // Bounded: a few sizes are in use at a time, so starting afresh costs at most a refit.
+    if (heldBytes_ + bytes > maximumBytes) {
+        heads_.clear();
+        bases_.clear();
+        heldBytes_ = 0;
+    }
+    heldBytes_ += bytes;
 }
 
 bool PresetCache::needsWork(const Config& config) const
@@ -153,11 +178,16 @@ bool PresetCache::needsWork(const Config& config) const
     return false;
 }
 
+PresetCache& processPresetCache()
+{
+    static PresetCache cache;
+    return cache;
+}
+
 void applyHeadPresets(AttentionWeights& weights, const Config& config, const AttentionWeights& generated,
                       PresetCache* cache)
 {
-    PresetCache local;
-    PresetCache& use = cache ? *cache : local;
+    PresetCache& use = cache ? *cache : processPresetCache();
     const HeadGrouping g = config.grouping();
     for (const HeadPreset& preset : config.presets) applyPreset(weights, g, preset, config, generated, use);
 }

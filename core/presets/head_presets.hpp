@@ -4,6 +4,7 @@
 // g < h) and zeroes that head's b_i^Q and b_i^K, so the bilinear form alone decides where the
 // head looks. The constructions, and why each picks its key: docs/presets.md.
 
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -27,24 +28,40 @@ inline constexpr float positionalPresetTokenScale = 0.03f;
 inline constexpr double wordPresetMargin = 8.0;
 
 // Fitted positional heads and position-free bases, kept between computations (both cost
-// ~0.1-1 s). Thread-safe; owned by the caller (the app's document), never global.
+// ~0.1-1 s). They depend only on (preset, d_model, d_k, token scale) and (d_model, columns), so
+// a cache never holds a stale one. Thread-safe; holds at most maximumBytes (then starts afresh).
 class PresetCache {
 public:
+    static constexpr std::size_t maximumBytes = std::size_t{256} << 20;
+
     std::shared_ptr<const PositionalHead> positionalHead(HeadPresetKind kind, Index d_model, Index d_k, float tokenScale);
     std::shared_ptr<const MatrixD> positionFreeBasis(Index d_model, Index columns);
     // True when applying `config`'s presets would fit or factor something not cached yet.
     bool needsWork(const Config& config) const;
+    // How many positional fits this cache has run (each (preset, d_model, d_k, scale) once
+    // while it stays cached).
+    std::size_t positionalFits() const;
 
 private:
     using HeadKey = std::tuple<HeadPresetKind, Index, Index, float>;
+    static std::size_t bytesOf(const MatrixD& m);
+    void makeRoomFor(std::size_t bytes);  // under mutex_
+
     mutable std::mutex mutex_;
     std::map<HeadKey, std::shared_ptr<const PositionalHead>> heads_;
     std::map<std::pair<Index, Index>, std::shared_ptr<const MatrixD>> bases_;
+    std::size_t heldBytes_ = 0;
+    std::size_t fits_ = 0;
 };
+
+// The cache of this process, for callers that keep none of their own (the command line: a
+// command that computes twice, such as a pinned comparison, fits each preset once).
+PresetCache& processPresetCache();
 
 // Rewrites the heads named by config.presets in `weights` (which must fit config.grouping()).
 // `generated` are the seed's weights for this config (random and low-rank heads come from
-// them). Other heads are untouched. Deterministic: a function of the Config alone.
+// them). Other heads are untouched. Deterministic: a function of the Config alone. Without a
+// cache, processPresetCache() keeps the fits.
 void applyHeadPresets(AttentionWeights& weights, const Config& config, const AttentionWeights& generated,
                       PresetCache* cache = nullptr);
 

@@ -124,12 +124,7 @@ PositionalHead fitPositionalHead(HeadPresetKind kind, Index d_model, Index d_k, 
         adamA.update(A, gradA);
         adamB.update(B, gradB);
     }
-    PositionalHead head;
-    head.query = MatrixD::Zero(d_model, d_k);
-    head.key = MatrixD::Zero(d_model, d_k);
-    head.query.leftCols(rank) = basis * A;
-    head.key.leftCols(rank) = basis * B;
-    return head;
+    return PositionalHead{basis * A, basis * B};  // d_model x rank each
 }
 
 }  // namespace qkv

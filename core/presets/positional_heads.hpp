@@ -18,13 +18,16 @@ namespace qkv {
 // Sentences the positional fit sees (5 to this many tokens).
 inline constexpr Index positionalFitSpan = 128;
 
+// The fitted factors, kept at their rank r <= min(d_k, 32): a head's W_i^Q is `query` in its
+// first r columns and zeros after (likewise W_i^K), so a cache holds d_model x r, not d_k.
 struct PositionalHead {
-    MatrixD query;  // W_i^Q, d_model x d_k (columns past the fitted rank are zero)
-    MatrixD key;    // W_i^K, d_model x d_k
+    MatrixD query;  // d_model x r: the first r columns of W_i^Q
+    MatrixD key;    // d_model x r: the first r columns of W_i^K
 };
 
 // The fitted head for `kind` (PreviousToken, NextToken or SamePosition) at this d_model, d_k
-// and token-embedding scale, for scores scaled by 1/sqrt(d_k). ~0.1-1 s: cache it.
+// and token-embedding scale, for scores scaled by 1/sqrt(d_k). ~0.1-1 s on one thread: cache it
+// (PresetCache). Only small products: it never starts a thread (core/common/parallelism.hpp).
 PositionalHead fitPositionalHead(HeadPresetKind kind, Index d_model, Index d_k, double tokenScale);
 
 // The key a positional head intends for query t of n_q queries and n_k keys (clamped as the
