@@ -12,3 +12,12 @@ if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_L
   # std::string concatenation at -O2 and above (GCC bug 105651). The noise would hide real warnings.
   target_compile_options(qkv_compile_options INTERFACE -Wno-maybe-uninitialized -Wno-restrict)
 endif()
+
+# Assertions in an optimised build: Release and RelWithDebInfo define NDEBUG, and Qt's targets
+# QT_NO_DEBUG, so no assert, eigen_assert or Q_ASSERT would run. The sanitizer suite turns them
+# on (scripts/test.sh --sanitize); the flags come after CMake's -D definitions, so they win.
+option(QKV_ASSERTIONS "Keep assert, eigen_assert and Q_ASSERT in optimised builds" OFF)
+if(QKV_ASSERTIONS)
+  target_compile_options(qkv_compile_options INTERFACE -UNDEBUG -UQT_NO_DEBUG)
+  target_compile_definitions(qkv_compile_options INTERFACE QKV_ASSERTIONS_ON)
+endif()

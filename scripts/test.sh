@@ -6,7 +6,8 @@
 #
 #   scripts/test.sh             Release build in build/ (app, tests, benchmarks)
 #   scripts/test.sh --sanitize  the same suite built with AddressSanitizer and UBSan in
-#                               build-sanitize/ (portable code, no benchmarks); any report fails
+#                               build-sanitize/ (portable code, assertions on, no benchmarks);
+#                               any report or failed assertion fails
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/steps.sh
@@ -16,7 +17,8 @@ scripts/install-dependencies.sh --tests
 if [[ "${1:-}" == "--sanitize" ]]; then
   build=build-sanitize
   flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
-  configure=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DQKV_NATIVE=OFF -DQKV_BUILD_TESTS=ON -DQKV_BUILD_BENCHMARKS=OFF
+  # QKV_ASSERTIONS: assert, eigen_assert and Q_ASSERT run (RelWithDebInfo would define NDEBUG).
+  configure=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DQKV_NATIVE=OFF -DQKV_ASSERTIONS=ON -DQKV_BUILD_TESTS=ON -DQKV_BUILD_BENCHMARKS=OFF
              "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_EXE_LINKER_FLAGS=$flags" "-DCMAKE_SHARED_LINKER_FLAGS=$flags")
   # Also while building: test discovery runs the test programs. Suppressions: scripts/sanitizers/.
   suppressions="$PWD/scripts/sanitizers"
