@@ -74,9 +74,11 @@ class ExportCli : public ::testing::Test {
 protected:
     void SetUp() override
     {
+        // The process id too: two checkouts' suites may run the same test at once on one machine.
         const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
         directory_ = std::filesystem::temp_directory_path() /
-                     ("qkv_cli_" + std::string(info->test_suite_name()) + "_" + info->name());
+                     ("qkv_cli_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
+                      std::to_string(::getpid()));
         std::filesystem::remove_all(directory_);
         std::filesystem::create_directories(directory_);
     }

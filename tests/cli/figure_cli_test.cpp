@@ -62,7 +62,8 @@ protected:
     void SetUp() override
     {
         directory_ = fs::temp_directory_path() /
-                     ("qkv_figure_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+                     ("qkv_figure_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+                      "_" + std::to_string(::getpid()));  // two checkouts' suites may run at once
         fs::remove_all(directory_);
         fs::create_directories(directory_);
     }

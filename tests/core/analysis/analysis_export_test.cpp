@@ -1,6 +1,8 @@
 // The JSON export carries, for every head, `statistics`, `qk_projection` and `ablation`, equal
 // to what the core functions return (numbers round-trip exactly; null where undefined).
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -26,7 +28,8 @@ protected:
     void SetUp() override
     {
         directory_ = fs::temp_directory_path() /
-                     ("qkv_analysis_export_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+                     ("qkv_analysis_export_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+                      "_" + std::to_string(::getpid()));  // two checkouts' suites may run at once
         fs::remove_all(directory_);
         fs::create_directories(directory_);
     }

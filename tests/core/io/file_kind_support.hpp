@@ -40,14 +40,15 @@ private:
 };
 
 // Runs `read` (which must refuse `fifo` at once). Should it block in open() or read(), a
-// watchdog opens and closes the FIFO's other end after two seconds, which unblocks it, and the
-// test fails instead of hanging.
+// watchdog opens and closes the FIFO's other end after ten seconds (far beyond a refusal's time
+// on a loaded machine or in the sanitizer build), which unblocks it, and the test fails instead
+// of hanging.
 template <class Read>
 auto readWithoutBlocking(const std::string& fifo, Read read)
 {
     std::atomic<bool> done{false};
     std::thread watchdog([&] {
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
         while (!done && std::chrono::steady_clock::now() < deadline)
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
         if (done) return;

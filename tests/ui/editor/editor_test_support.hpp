@@ -14,6 +14,7 @@
 #include "ui/document/document.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/editor/head_weights_view.hpp"
+#include "tests/ui/support/wait_until.hpp"
 
 namespace qkv::ui::testing {
 
@@ -68,10 +69,10 @@ struct EditorFixture {
     {
         document.waitUntilIdle();
         view.ensureCurrent();
-        for (int i = 0; i < 600 && (!view.model() || view.model()->resultPointer() != document.result() ||
-                                    view.model()->head() != selection.head());
-             ++i)
-            QTest::qWait(10);
+        waitUntil([&] {
+            return view.model() && view.model()->resultPointer() == document.result() &&
+                   view.model()->head() == selection.head();
+        });
         ASSERT_TRUE(view.model());
         ASSERT_EQ(view.model()->resultPointer(), document.result());
     }

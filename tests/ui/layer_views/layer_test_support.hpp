@@ -12,6 +12,7 @@
 #include "core/config/config.hpp"
 #include "core/config/examples.hpp"
 #include "core/pipeline/compute.hpp"
+#include "tests/ui/support/wait_until.hpp"
 
 namespace qkv::ui::testing {
 
@@ -67,7 +68,7 @@ inline void showAt(QWidget& widget, QSize size)
 // Waits for a view's background work (isBusy()) to be delivered.
 template <class View> void waitUntilIdle(const View& view)
 {
-    for (int i = 0; i < 3000 && view.isBusy(); ++i) QTest::qWait(5);
+    ASSERT_TRUE(waitUntil([&] { return !view.isBusy(); })) << "the view's work never finished";
     QCoreApplication::processEvents();
 }
 

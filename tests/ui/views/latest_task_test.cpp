@@ -3,7 +3,6 @@
 // task while its work runs waits for it and delivers nothing.
 
 #include <QCoreApplication>
-#include <QElapsedTimer>
 #include <QThread>
 
 #include <algorithm>
@@ -17,25 +16,14 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/ui/support/wait_until.hpp"
 #include "ui/views/latest_task.hpp"
 
 namespace qkv::ui {
 namespace {
 
 using Run = LatestTaskBase::Run;
-
-// Processes events until `done()` or `milliseconds` pass; true if done.
-bool waitFor(const std::function<bool()>& done, int milliseconds = 20000)
-{
-    QElapsedTimer clock;
-    clock.start();
-    while (!done()) {
-        if (clock.elapsed() > milliseconds) return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
-        QThread::msleep(1);
-    }
-    return true;
-}
+using testing::waitUntil;
 
 // A work that blocks until open() (so a test decides when it ends).
 class Gate {
@@ -71,7 +59,7 @@ TEST(LatestTask, OnlyTheLastOfManyRapidRequestsIsDelivered)
         }
         EXPECT_TRUE(task.isBusy());
         gate.open();
-        ASSERT_TRUE(waitFor([&] { return !task.isBusy(); }));
+        ASSERT_TRUE(waitUntil([&] { return !task.isBusy(); }));
     }
     EXPECT_EQ(delivered, std::vector<int>{20});
     // The running work and the last request ran; the 19 that waited in between never did.
@@ -91,7 +79,7 @@ TEST(LatestTask, CancelDropsTheRunningResult)
     task.cancel();
     EXPECT_GT(task.generation(), before);
     gate.open();
-    ASSERT_TRUE(waitFor([&] { return !task.isBusy(); }));
+    ASSERT_TRUE(waitUntil([&] { return !task.isBusy(); }));
     QCoreApplication::processEvents();
     EXPECT_EQ(delivered, 0);
 }
@@ -118,7 +106,7 @@ TEST(LatestTask, ASlowWorkIsSupersededByAFastRequestAndNeverOverlapsIt)
     task.request(tracked([] {}, QStringLiteral("fast")), Run::InlineWhenIdle);
     EXPECT_TRUE(delivered.empty());
     gate.open();
-    ASSERT_TRUE(waitFor([&] { return !task.isBusy(); }));
+    ASSERT_TRUE(waitUntil([&] { return !task.isBusy(); }));
     // ...and the slow result, finished after the fast request was made, is dropped.
     EXPECT_EQ(delivered, std::vector<QString>{QStringLiteral("fast")});
     EXPECT_EQ(mostAtOnce.load(), 1);
@@ -137,7 +125,7 @@ TEST(LatestTask, BackgroundWorkRunsOnThePoolAndIsDeliveredOnTheGuiThread)
         return 7;
     });
     EXPECT_EQ(deliveryThread, nullptr);  // not before request() returns
-    ASSERT_TRUE(waitFor([&] { return deliveryThread != nullptr; }));
+    ASSERT_TRUE(waitUntil([&] { return deliveryThread != nullptr; }));
     EXPECT_NE(workThread.load(), gui);
     EXPECT_EQ(deliveryThread, gui);
     EXPECT_EQ(busy, (std::vector<bool>{true, false}));
@@ -173,7 +161,7 @@ TEST(LatestTask, TheCallbackMayRequestAgain)
     });
     self = &task;
     task.request([] { return 1; });
-    ASSERT_TRUE(waitFor([&] { return delivered.size() == 3 && !task.isBusy(); }));
+    ASSERT_TRUE(waitUntil([&] { return delivered.size() == 3 && !task.isBusy(); }));
     EXPECT_EQ(delivered, (std::vector<int>{1, 2, 3}));
 }
 
@@ -183,25 +171,27 @@ TEST(LatestTask, AThrowingWorkLosesItsResultNotTheProcess)
     LatestTask<int> task([&](int value) { delivered.push_back(value); });
     task.request([]() -> int { throw std::runtime_error("inline failure"); }, Run::InlineWhenIdle);
     task.request([]() -> int { throw std::runtime_error("pool failure"); });
-    ASSERT_TRUE(waitFor([&] { return !task.isBusy(); }));
+    ASSERT_TRUE(waitUntil([&] { return !task.isBusy(); }));
     EXPECT_TRUE(delivered.empty());
     task.request([] { return 5; });
-    ASSERT_TRUE(waitFor([&] { return !task.isBusy(); }));
+    ASSERT_TRUE(waitUntil([&] { return !task.isBusy(); }));
     EXPECT_EQ(delivered, std::vector<int>{5});
 }
 
-// An owner as views hold it: its task is declared after the data its work reads.
+// An owner as views hold it: its task is declared after the data its work reads. Its
+// destructor's body runs before its members are destroyed: it opens `destroying` then.
 class Owner : public QObject {
 public:
-    explicit Owner(int* delivered)
-        : data_(1000, 1.0), task_([delivered](double) { ++*delivered; })
+    Owner(int* delivered, Gate* destroying)
+        : data_(1000, 1.0), task_([delivered](double) { ++*delivered; }), destroying_(destroying)
     {
     }
+    ~Owner() override { destroying_->open(); }
     void start(std::atomic<bool>* started, std::atomic<bool>* finished)
     {
-        task_.request([this, started, finished] {
+        task_.request([this, started, finished, until = destroying_->waiter()] {
             *started = true;
-            QThread::msleep(150);
+            until();  // runs on until the owner is being destroyed
             // Reads the owner: a use after free if the owner's destruction did not wait.
             const double sum = std::accumulate(data_.begin(), data_.end(), 0.0);
             *finished = true;
@@ -212,25 +202,21 @@ public:
 private:
     std::vector<double> data_;
     LatestTask<double> task_;
+    Gate* destroying_;
 };
 
 TEST(LatestTask, DestroyingTheOwnerWhileItsWorkRunsWaitsAndDeliversNothing)
 {
     int delivered = 0;
     std::atomic<bool> started{false}, finished{false};
-    auto* owner = new Owner(&delivered);
+    Gate destroying;
+    auto* owner = new Owner(&delivered, &destroying);
     owner->start(&started, &finished);
-    QElapsedTimer clock;
-    clock.start();
-    while (!started && clock.elapsed() < 20000) QThread::msleep(1);
-    ASSERT_TRUE(started);
-    EXPECT_FALSE(finished);
+    ASSERT_TRUE(waitUntil([&] { return started.load(); }));
+    EXPECT_FALSE(finished);  // it waits for the destruction to begin
     delete owner;
     EXPECT_TRUE(finished);  // the task waited for its work before the data went
-    for (int i = 0; i < 5; ++i) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        QThread::msleep(10);
-    }
+    QCoreApplication::processEvents();
     EXPECT_EQ(delivered, 0);
 }
 

@@ -10,6 +10,7 @@
 #include "core/io/weights_file.hpp"
 #include "tests/ui/window/recording_prompts.hpp"
 #include "tests/ui/window/session_test_support.hpp"
+#include "tests/ui/support/wait_until.hpp"
 #include "tests/ui/window/window_fixture.hpp"
 #include "ui/document/examples.hpp"
 #include "ui/document/head_selection.hpp"
@@ -107,8 +108,7 @@ TEST_F(AutosaveTest, AfterACrashTheUnsavedStateComesBackMarkedUnsaved)
     window->autosave()->setDelay(0);
     QSignalSpy written(window->autosave(), &Autosave::written);
     loadAndEdit();
-    for (int waited = 0; (window->autosave()->isPending() || window->autosave()->isWriting()) && waited < 10000; waited += 20)
-        QTest::qWait(20);
+    ASSERT_TRUE(waitUntil([&] { return !window->autosave()->isPending() && !window->autosave()->isWriting(); }));
     ASSERT_FALSE(written.isEmpty());
     ASSERT_TRUE(written.last().first().toString().isEmpty()) << written.last().first().toString().toStdString();
     const auto before = window->document()->result();
