@@ -9,6 +9,8 @@
 
 #include <utility>
 
+#include "ui/views/work_pool.hpp"
+
 namespace qkv::ui {
 
 // `work` must not touch widgets; its result type must be default-constructible.

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "ui/mainwindow/status_summary.hpp"
+#include "ui/views/work_pool.hpp"
 
 namespace qkv::ui {
 
@@ -27,7 +28,7 @@ void loadInBackground(QObject* context, StatusSummary* status, Work work, Done d
         done(result);
     });
     status->setBusy(true);
-    watcher->setFuture(QtConcurrent::run(std::move(work)));
+    watcher->setFuture(QtConcurrent::run(workPool(), std::move(work)));
 }
 
 }  // namespace qkv::ui

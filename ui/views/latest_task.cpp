@@ -6,6 +6,8 @@
 
 #include <exception>
 
+#include "ui/views/work_pool.hpp"
+
 namespace qkv::ui {
 
 namespace {
@@ -67,7 +69,7 @@ void LatestTaskBase::start(Job job)
                      [this, watcher, generation = generation_, deliver = std::move(job.deliver)] {
                          finished(watcher, generation, deliver);
                      });
-    watcher->setFuture(QtConcurrent::run(std::move(job.work)));
+    watcher->setFuture(QtConcurrent::run(workPool(), std::move(job.work)));
 }
 
 // `deliver` is a copy: the callback may destroy the task, and the connection with it.
