@@ -321,6 +321,8 @@ void Document::validateAndCompute()
     if (issues_.empty()) runner_->request(session_.config, session_.inputs(), &weightsCache_);
 }
 
+bool Document::isBusy() const { return runner_->isBusy(); }
+
 void Document::waitUntilIdle() const
 {
     // Sleeps in an event loop until the runner says it is idle. Not processEvents(flags, ms) in

@@ -150,6 +150,8 @@ public:
     // Blocks (processing events) until no computation is running or waiting; for tests,
     // benchmarks and export.
     void waitUntilIdle() const;
+    // A computation is running or waiting.
+    bool isBusy() const;
 
 signals:
     void configChanged(const qkv::Config& config);

@@ -44,6 +44,18 @@ FactoredHeadModel FactoredHeadModel::withScoresComputed() const
     return copy;
 }
 
+double FactoredHeadModel::factorWork(const Result* result)
+{
+    if (!result || !result->weights || result->config.headCount < 1) {
+        return 0.0;
+    }
+    const double d = static_cast<double>(result->weights->d_model());
+    const double dk = d / static_cast<double>(result->config.headCount);
+    // The factors copied to double, their two thin QRs, the d_k x d_k middle and its SVD
+    // (a small multiple of d_k^3).
+    return 2.0 * d * dk + 4.0 * d * dk * dk + 12.0 * dk * dk * dk;
+}
+
 double FactoredHeadModel::scoreWork() const
 {
     if (!valid() || !result) {

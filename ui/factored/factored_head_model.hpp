@@ -36,6 +36,9 @@ struct FactoredHeadModel {
     FactoredHeadModel withScoresComputed() const;
     // Multiply-adds of the scores both ways, to decide whether they run off the GUI thread.
     double scoreWork() const;
+    // Multiply-adds (and copies) of build() without the scores for any head of `result`: the
+    // factors and the spectrum, O(d_model d_k^2 + d_k^3). 0 without a result.
+    static double factorWork(const Result* result);
 };
 
 }  // namespace qkv::ui

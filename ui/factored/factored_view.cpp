@@ -27,6 +27,7 @@ namespace qkv::ui {
 
 FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
     : ResultView(selection, Change::Head, parent),
+      factors_([this](std::shared_ptr<const FactoredHeadModel> model) { showFactors(std::move(model)); }),
       scores_([this](std::shared_ptr<const FactoredHeadModel> model) { showScores(std::move(model)); })
 {
     title_ = new QLabel(tr("Factored W_i: no result yet"), this);
@@ -121,10 +122,21 @@ void FactoredView::refresh(Changes) { rebuild(); }
 
 void FactoredView::rebuild()
 {
-    // Factors and spectrum here (cheap); the scores both ways, which need the dense W_i, through
-    // the latest-only task: inline when small, on the pool above kAsynchronousWork.
-    auto model = std::make_shared<const FactoredHeadModel>(
-        FactoredHeadModel::build(result(), selection()->head(), /*withScores=*/false));
+    // Two steps, each through a latest-only task, inline when small and on the pool when large:
+    // the factors and the spectrum (at h = 1 and d_model 4096, two QRs and an SVD of 4096 x 4096:
+    // seconds), then the scores both ways, which need the dense W_i.
+    const std::shared_ptr<const Result> result = this->result();
+    const Index head = selection()->head();
+    scores_.cancel();  // they would be of the previous factors
+    const bool small = FactoredHeadModel::factorWork(result.get()) <= kAsynchronousFactorWork;
+    if (!small) title_->setText(tr("Head %1: computing W_i's factors and spectrum…").arg(head + 1));
+    factors_.request([result, head] {
+        return std::make_shared<const FactoredHeadModel>(FactoredHeadModel::build(result, head, /*withScores=*/false));
+    }, small ? LatestTaskBase::Run::InlineWhenIdle : LatestTaskBase::Run::InBackground);
+}
+
+void FactoredView::showFactors(std::shared_ptr<const FactoredHeadModel> model)
+{
     head_ = static_cast<int>(model->head);
     model_ = model;
     {

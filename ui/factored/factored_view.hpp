@@ -76,6 +76,9 @@ public:
 
     // Multiply-adds above which the scores both ways run off the GUI thread.
     static constexpr double kAsynchronousWork = 8e6;
+    // Multiply-adds above which the factors and spectrum do: double-precision QRs and an SVD,
+    // ~25 ms at 1e8 here (d_model 1024, h 8), seconds at h = 1 and d_model 4096.
+    static constexpr double kAsynchronousFactorWork = 1e8;
 
 signals:
     // The scores both ways are shown (at once for small d_model, later for large).
@@ -87,6 +90,7 @@ protected:
 private:
     void rebuild();
     void updateStatistics();
+    void showFactors(std::shared_ptr<const FactoredHeadModel> model);
     void showScores(std::shared_ptr<const FactoredHeadModel> model);
 
     std::shared_ptr<const FactoredHeadModel> model_;
@@ -100,7 +104,9 @@ private:
     SpectrumChart* spectrum_ = nullptr;
     QLabel* statistics_ = nullptr;
     FigureWidget* equivalence_ = nullptr;
-    // The scores both ways (last member: destroyed, and its work ended, first).
+    // The factors and spectrum, then the scores both ways (last members: destroyed, and their
+    // work ended, first).
+    LatestTask<std::shared_ptr<const FactoredHeadModel>> factors_;
     LatestTask<std::shared_ptr<const FactoredHeadModel>> scores_;
 };
 

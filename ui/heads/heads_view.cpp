@@ -65,7 +65,8 @@ HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
       averageBox_(new QCheckBox(tr("&Average of heads"), this)), rangeBox_(new QComboBox(this)),
       lowBox_(new QDoubleSpinBox(this)), highBox_(new QDoubleSpinBox(this)), zoomLabel_(new QLabel(this)),
       scroll_(new QScrollArea(this)), canvas_(new HeadsCanvas(this->selection(), scroll_)),
-      statistics_(new HeadStatisticsTable(this->selection(), this))
+      statistics_(new HeadStatisticsTable(this->selection(), this)),
+      figures_([this](std::shared_ptr<const HeadsFigure> figure) { canvas_->setFigure(std::move(figure)); })
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -322,8 +323,26 @@ void HeadsView::updateZoomLabel()
 void HeadsView::refresh(Changes)
 {
     statistics_->setResult(result());
-    if (!result()) return;
-    canvas_->setFigure(std::make_shared<const HeadsFigure>(result(), figureSpec()));
+    if (!result()) {
+        figures_.cancel();
+        return;
+    }
+    const std::shared_ptr<const qkv::Result> r = result();
+    const HeadsFigureSpec spec = figureSpec();
+    const double cells = static_cast<double>(r->queryInput.rows()) * static_cast<double>(r->keyValueInput.rows()) *
+                         static_cast<double>(r->config.headCount + (average_ ? 1 : 0));
+    if (cells <= kAsynchronousCells) {
+        figures_.cancel();  // a large figure still on its way is stale now
+        canvas_->setFigure(std::make_shared<const HeadsFigure>(r, spec));
+        return;
+    }
+    // The figure and its colour images (cached in it) on the work pool; the canvas only reads
+    // the finished figure.
+    figures_.request([r, spec, colormap = canvas_->colormap()] {
+        auto figure = std::make_shared<const HeadsFigure>(r, spec);
+        for (int panel = 0; panel < figure->panelCount(); ++panel) figure->image(panel, colormap);
+        return figure;
+    });
 }
 
 bool HeadsView::eventFilter(QObject* watched, QEvent* event)

@@ -9,6 +9,7 @@
 #include "ui/heads/heads_figure.hpp"
 #include "ui/heads/score_kind.hpp"
 #include "ui/render/colormap.hpp"
+#include "ui/views/latest_task.hpp"
 #include "ui/views/result_view.hpp"
 
 class QAction;
@@ -59,6 +60,11 @@ public:
     QScrollArea* scrollArea() const { return scroll_; }
     // Number of heatmaps drawn (heads, plus one when the average is shown).
     int heatmapCount() const;
+    // A large figure is being drawn off the GUI thread (the grid shows the previous one meanwhile).
+    bool isBusy() const { return figures_.isBusy(); }
+    // Cells (all panels) above which a new figure's colour images are made off the GUI thread:
+    // one colour per cell, ~0.1 s at 4096 x 4096.
+    static constexpr double kAsynchronousCells = 1e6;
 
     QSize sizeHint() const override;
 
@@ -92,6 +98,8 @@ private:
     QScrollArea* scroll_;
     HeadsCanvas* canvas_;
     HeadStatisticsTable* statistics_;  // beside the grid (head_statistics_table.hpp)
+    // Large figures with their images made (last member: destroyed, and its work ended, first).
+    LatestTask<std::shared_ptr<const HeadsFigure>> figures_;
 };
 
 }  // namespace qkv::ui

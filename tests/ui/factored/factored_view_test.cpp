@@ -209,6 +209,23 @@ TEST(FactoredView, LargeModelComputesTheScoresOffTheGuiThread)
     EXPECT_LE(report.relativeError, 1e-12);
 }
 
+TEST(FactoredView, ALargeHeadsFactorsAndSpectrumAreComputedOffTheGuiThread)
+{
+    // h = 1: the factors are d_model x d_model, two QRs and an SVD of that size (seconds at 4096).
+    auto result = computeOrFail(exampleConfig(512, 1));
+    ASSERT_TRUE(result);
+    ASSERT_GT(FactoredHeadModel::factorWork(result.get()), FactoredView::kAsynchronousFactorWork);
+    FactoredView view;
+    QSignalSpy ready(&view, &FactoredView::equivalenceReady);
+    view.setResult(result);
+    EXPECT_EQ(view.model(), nullptr) << "the factors were computed on the GUI thread";
+    ASSERT_TRUE(ready.wait(60000));
+    ASSERT_NE(view.model(), nullptr);
+    EXPECT_EQ(view.displayedHeadDimension(), 512);
+    EXPECT_EQ(view.displayedRank(), 512);
+    EXPECT_FALSE(view.equivalencePending());
+}
+
 TEST(FactoredView, ItsHeadBoxSetsTheSelectionAndRebuildsOnce)
 {
     HeadSelection selection;  // shared, as with the other views
