@@ -69,7 +69,7 @@ void MainWindow::openCheckpoint(const QString& path)
             connect(this, &MainWindow::checkpointLayerLoaded, this, [this](const QString& error) {
                 if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot load the layer"), error);
             }, Qt::SingleShotConnection);
-            loadCheckpointLayer(dialog.checkpoint(), *layer);
+            loadCheckpointLayer(dialog.checkpoint(), *layer, dialog.chosenPositions());
         });
 }
 
