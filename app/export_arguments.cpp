@@ -87,12 +87,14 @@ HeadPresetKind parsePreset(std::string_view text)
 using Setter = std::function<void(SessionArguments&, std::string_view option, std::string_view value)>;
 using ConfigSetter = std::function<void(Config&, std::string_view option, std::string_view value)>;
 
-Setter setting(ConfigSetter set)
+// `decidedByLayer`: the setting a checkpoint layer also decides, if any.
+Setter setting(ConfigSetter set, std::optional<LayerSetting> decidedByLayer = std::nullopt)
 {
-    return [set = std::move(set)](SessionArguments& args, std::string_view option, std::string_view value) {
+    return [set = std::move(set), decidedByLayer](SessionArguments& args, std::string_view option, std::string_view value) {
         // Checked now (so a typo is reported at once), applied once the session is known.
         Config probe;
         set(probe, option, value);
+        if (decidedByLayer) args.layerSettingsGiven.insert(*decidedByLayer);
         args.settings.push_back([set, option = std::string(option), value = std::string(value)](Config& c) {
             set(c, option, value);
         });
@@ -104,20 +106,23 @@ const std::vector<std::pair<std::string_view, Setter>>& valueOptions()
     static const std::vector<std::pair<std::string_view, Setter>> options = {
         {"--source", setting([](Config& c, auto, auto v) { c.sourceText = v; })},
         {"--target", setting([](Config& c, auto, auto v) { c.targetText = v; })},
-        {"--mode", setting([](Config& c, auto o, auto v) { c.mode = parseChoice(o, v, &parseMode, "self, causal, cross"); })},
-        {"--d-model", setting([](Config& c, auto o, auto v) { c.d_model = parseInteger<Index>(o, v); })},
+        {"--mode", setting([](Config& c, auto o, auto v) { c.mode = parseChoice(o, v, &parseMode, "self, causal, cross"); },
+                           LayerSetting::Mode)},
+        {"--d-model", setting([](Config& c, auto o, auto v) { c.d_model = parseInteger<Index>(o, v); }, LayerSetting::DModel)},
         {"--heads", [](SessionArguments& a, auto o, auto v) {
-             static const Setter setHeads = setting([](Config& c, auto o2, auto v2) { c.headCount = parseInteger<Index>(o2, v2); });
+             static const Setter setHeads = setting([](Config& c, auto o2, auto v2) { c.headCount = parseInteger<Index>(o2, v2); },
+                                                    LayerSetting::Heads);
              setHeads(a, o, v);
              a.headCount = parseInteger<Index>(o, v);
          }},
-        {"--kv-heads", setting([](Config& c, auto o, auto v) { c.keyValueHeadCount = parseInteger<Index>(o, v); })},
+        {"--kv-heads", setting([](Config& c, auto o, auto v) { c.keyValueHeadCount = parseInteger<Index>(o, v); },
+                               LayerSetting::KeyValueHeads)},
         {"--seed", setting([](Config& c, auto o, auto v) { c.seed = parseInteger<std::uint64_t>(o, v); })},
         {"--init", setting([](Config& c, auto o, auto v) { c.init = parseChoice(o, v, &parseInit, "xavier, normal"); })},
         {"--positional", setting([](Config& c, auto o, auto v) {
              c.positional = parseChoice(o, v, &parsePositional, "sinusoidal, rotary, rotary-interleaved, none");
-         })},
-        {"--rope-base", setting([](Config& c, auto o, auto v) { c.ropeBase = parseNumber<double>(o, v); })},
+         }, LayerSetting::Positional)},
+        {"--rope-base", setting([](Config& c, auto o, auto v) { c.ropeBase = parseNumber<double>(o, v); }, LayerSetting::RopeBase)},
         {"--scale-q", setting([](Config& c, auto o, auto v) { c.scales.query = parseNumber<float>(o, v); })},
         {"--scale-k", setting([](Config& c, auto o, auto v) { c.scales.key = parseNumber<float>(o, v); })},
         {"--scale-v", setting([](Config& c, auto o, auto v) { c.scales.value = parseNumber<float>(o, v); })},
@@ -155,10 +160,12 @@ bool parseSessionOption(SessionArguments& args, int argc, char** argv, int& i)
     const std::string_view option = argv[i];
     if (option == "--no-positional") {  // kept from the first release: --positional none
         args.settings.push_back([](Config& c) { c.positional = PositionalEncoding::None; });
+        args.layerSettingsGiven.insert(LayerSetting::Positional);
         return true;
     }
     if (option == "--bias") {
         args.settings.push_back([](Config& c) { c.withBias = true; });
+        args.layerSettingsGiven.insert(LayerSetting::Bias);
         return true;
     }
     const auto& options = valueOptions();
@@ -254,11 +261,21 @@ CheckpointOptions checkpointOptions(const SessionArguments& args)
     return options;
 }
 
-// A checkpoint layer: the configuration follows it (checkpoint.hpp), the notes go to stderr.
-void useCheckpointLayer(const std::string& file, CheckpointLayerWeights layer, Session& session)
+// "--positional none", "--bias": how a note names an option that was given.
+std::string givenOption(LayerSetting setting, std::string_view value)
 {
-    applyCheckpointLayerSettings(layer.settings, session.config);
-    for (const std::string& note : layer.notes) std::fprintf(stderr, "qkv-studio: note: %s\n", note.c_str());
+    return setting == LayerSetting::Bias ? optionFor(setting) : optionFor(setting) + " " + std::string(value);
+}
+
+// A checkpoint layer: the configuration follows what it fixes and the options given for the rest
+// (checkpoint.hpp); the notes go to stderr.
+void useCheckpointLayer(const std::string& file, CheckpointLayerWeights layer, const SessionArguments& args,
+                        Session& session)
+{
+    std::vector<std::string> notes = std::move(layer.notes);
+    for (std::string& note : applyCheckpointLayerSettings(layer.settings, session.config, args.layerSettingsGiven, givenOption))
+        notes.push_back(std::move(note));
+    for (const std::string& note : notes) std::fprintf(stderr, "qkv-studio: note: %s\n", note.c_str());
     session.weights = std::make_shared<const AttentionWeights>(std::move(layer.weights));
     // Absolute: a session reads the model's own input again from this checkpoint, maybe from
     // another folder (the app's file dialogs give absolute paths too).
@@ -278,7 +295,7 @@ void loadWeightsLayer(const std::string& file, const std::string& layer, const S
     if (!found) throw ReadError{found.error()};
     Expected<CheckpointLayerWeights> loaded = loadCheckpointLayer(*checkpoint, *found);
     if (!loaded) throw ReadError{loaded.error()};
-    useCheckpointLayer(file, std::move(*loaded), session);
+    useCheckpointLayer(file, std::move(*loaded), args, session);
 }
 
 // Weights from --weights: our layout or nn.MultiheadAttention names, else a checkpoint with a
@@ -305,7 +322,7 @@ void loadWeightsFile(const std::string& file, const SessionArguments& args, Sess
     }
     Expected<CheckpointLayerWeights> loaded = loadCheckpointLayer(*checkpoint, checkpoint->layers.front());
     if (!loaded) throw ReadError{loaded.error()};
-    useCheckpointLayer(file, std::move(*loaded), session);
+    useCheckpointLayer(file, std::move(*loaded), args, session);
 }
 
 // Weights in our layout: d_model, the biases and g follow the file.
@@ -392,6 +409,20 @@ std::string optionFor(ConfigField field)
     case ConfigField::Positional: return "--positional";
     case ConfigField::Presets: return "--preset";
     case ConfigField::Ablation: return "--ablate";
+    }
+    return "export";
+}
+
+std::string optionFor(LayerSetting setting)
+{
+    switch (setting) {
+    case LayerSetting::Mode: return optionFor(ConfigField::Mode);
+    case LayerSetting::DModel: return optionFor(ConfigField::DModel);
+    case LayerSetting::Heads: return optionFor(ConfigField::Heads);
+    case LayerSetting::KeyValueHeads: return optionFor(ConfigField::KeyValueHeads);
+    case LayerSetting::Bias: return "--bias";
+    case LayerSetting::Positional: return optionFor(ConfigField::Positional);
+    case LayerSetting::RopeBase: return "--rope-base";
     }
     return "export";
 }

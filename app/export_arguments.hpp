@@ -5,10 +5,12 @@
 
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/checkpoint/checkpoint.hpp"
 #include "core/config/config.hpp"
 #include "core/config/validation.hpp"
 #include "core/export/result_export.hpp"
@@ -40,6 +42,9 @@ struct SessionArguments {
     // Settings given on the command line, applied in order over the session (or the built-in
     // example) once the files are read.
     std::vector<std::function<void(Config&)>> settings;
+    // Which of them a checkpoint layer also decides: they stand unless the checkpoint fixes them
+    // (then a note says which option was not used).
+    std::set<LayerSetting> layerSettingsGiven;
     std::optional<std::string> presets;  // NAME, or 1=NAME,3=NAME
     double presetSharpness = defaultPresetSharpness;
     std::optional<Index> lowRank;
@@ -84,5 +89,7 @@ std::string configurationProblem(const Session& session, const AnalysisPlan& pla
 
 // The option a validation issue belongs to ("--heads", "--preset", ...).
 std::string optionFor(ConfigField field);
+// The option that sets what a checkpoint layer also decides ("--positional", "--bias", ...).
+std::string optionFor(LayerSetting setting);
 
 }  // namespace qkv::app

@@ -80,18 +80,6 @@ Expected<CheckpointLayer> findCheckpointLayer(const Checkpoint& checkpoint, std:
                  std::to_string(names.size() - 1) + ")"};
 }
 
-void applyCheckpointLayerSettings(const CheckpointLayerSettings& settings, Config& config)
-{
-    config.d_model = settings.d_model;
-    config.headCount = settings.headCount;
-    config.keyValueHeadCount = settings.keyValueHeadCount == settings.headCount ? 0 : settings.keyValueHeadCount;
-    config.withBias = settings.withBias;
-    config.positional = settings.positional;
-    config.ropeBase = settings.ropeBase;
-    config.scaleScores = settings.scaleScores;
-    config.mode = settings.mode;
-}
-
 Expected<CheckpointLayerWeights> loadCheckpointLayer(const Checkpoint& checkpoint, const CheckpointLayer& layer)
 {
     return checkpoint_detail::loadLayer(checkpoint, layer);

@@ -24,7 +24,9 @@
 // Every message starts with the file it is about; nothing is returned half-done.
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -83,6 +85,10 @@ Expected<Checkpoint> openCheckpoint(const std::string& path, const CheckpointOpt
 // written, or a bare number: its index). The error lists the available layers.
 Expected<CheckpointLayer> findCheckpointLayer(const Checkpoint& checkpoint, std::string_view nameOrIndex);
 
+// The settings a loaded layer decides that a user can also choose (command-line options, the
+// Open Checkpoint dialog).
+enum class LayerSetting { Mode, DModel, Heads, KeyValueHeads, Bias, Positional, RopeBase };
+
 // What the configuration becomes with a loaded layer (nothing else of Config changes).
 struct CheckpointLayerSettings {
     Index d_model = 0;
@@ -91,12 +97,41 @@ struct CheckpointLayerSettings {
     bool withBias = false;
     PositionalEncoding positional = PositionalEncoding::Sinusoidal;
     double ropeBase = 10000.0;
-    bool scaleScores = true;      // false for T5
+    bool scaleScores = true;      // false for T5: the family's definition, which no option changes
     AttentionMode mode = AttentionMode::EncoderSelf;  // the layer's kind
+    // What in the checkpoint fixes a setting ("config.json", "the layer's shape", ...). A setting
+    // without an entry holds the family's usual value only, and a user's choice stands over it:
+    // the positions of a LLaMA-style or T5 layer without config.json, and of every other family
+    // (their files hold no positions for X); the rope base without rope_theta; h without
+    // config.json (then it is CheckpointOptions::headCount already).
+    std::map<LayerSetting, std::string> fixedBy;
+    // What the family's usual positions mean here; said only when they are the ones used.
+    std::string usualPositionsNote;
 };
-// Sets exactly d_model, headCount, keyValueHeadCount (0 when g = h), withBias, positional,
-// ropeBase, scaleScores and mode.
-void applyCheckpointLayerSettings(const CheckpointLayerSettings& settings, Config& config);
+
+// The positions a layer uses, from its family and config.json alone (no tensor is read, so the
+// Open Checkpoint dialog can offer them before loading): sets positional, ropeBase, their
+// fixedBy entries and usualPositionsNote in `settings`.
+void setCheckpointLayerPositions(const Checkpoint& checkpoint, const CheckpointLayer& layer,
+                                 CheckpointLayerSettings& settings);
+
+// "config.json sets rotary positions", "the layer's shape sets g = 2", ...; empty when the
+// checkpoint does not fix `setting`.
+std::string fixedSettingText(const CheckpointLayerSettings& settings, LayerSetting setting);
+
+// How a caller names the user's choice of `setting`, given its value as files and the command
+// line spell it ("none", "self", "32"): "--positional none", or a control's name in words.
+using LayerChoiceName = std::function<std::string(LayerSetting setting, std::string_view value)>;
+
+// Sets d_model, headCount, keyValueHeadCount (0 when g = h), withBias, positional, ropeBase,
+// scaleScores and mode from `settings`, except that the settings in `chosen` were chosen by the
+// user (their values are in `config`): what the checkpoint fixes wins, with a note such as
+// "config.json sets rotary positions; --positional none was not used" unless the two agree; what
+// it does not fix keeps the user's value. Returns those notes, then usualPositionsNote when the
+// family's usual positions are the ones used.
+std::vector<std::string> applyCheckpointLayerSettings(const CheckpointLayerSettings& settings, Config& config,
+                                                      const std::set<LayerSetting>& chosen = {},
+                                                      const LayerChoiceName& nameChoice = {});
 
 struct CheckpointLayerWeights {
     CheckpointLayer layer;

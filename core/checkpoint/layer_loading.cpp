@@ -161,6 +161,22 @@ AttentionWeights toOurLayout(const CheckpointLayer& layer, const LoadedTensors& 
     return weights;
 }
 
+// The family names the kind of BERT, DistilBERT, GPT-2 and LLaMA-style layers; the module path
+// names it for the others ("decoder", "encoder_attn", "EncDecAttention", ...).
+std::string modeFixedBy(const CheckpointLayer& layer)
+{
+    switch (layer.family) {
+    case CheckpointFamily::Bert:
+    case CheckpointFamily::DistilBert:
+    case CheckpointFamily::Gpt2:
+    case CheckpointFamily::Llama: return "the family (" + std::string(checkpointFamilyName(layer.family)) + ")";
+    case CheckpointFamily::Bart:
+    case CheckpointFamily::T5:
+    case CheckpointFamily::PyTorch: break;
+    }
+    return "the module path '" + layer.name + "'";
+}
+
 CheckpointLayerSettings settingsFor(const Checkpoint& checkpoint, const CheckpointLayer& layer, const Sizes& s,
                                     bool withBias, std::vector<std::string>& notes)
 {
@@ -170,28 +186,27 @@ CheckpointLayerSettings settingsFor(const Checkpoint& checkpoint, const Checkpoi
     settings.keyValueHeadCount = s.keyValueHeadCount;
     settings.withBias = withBias;
     settings.mode = layer.kind;
+    settings.fixedBy = {{LayerSetting::Mode, modeFixedBy(layer)},
+                        {LayerSetting::DModel, "the layer's shape"},
+                        {LayerSetting::KeyValueHeads, "the layer's shape"},
+                        {LayerSetting::Bias, "the layer"}};
+    if (checkpoint.headCountFromConfig) settings.fixedBy[LayerSetting::Heads] = "config.json";
+    setCheckpointLayerPositions(checkpoint, layer, settings);
     switch (layer.family) {
     case CheckpointFamily::Llama:
-        settings.positional = PositionalEncoding::Rotary;
-        settings.ropeBase = checkpoint.config.ropeTheta.value_or(10000.0);
         if (checkpoint.config.ropeScaling)
-            notes.push_back(checkpoint.configPath + " sets rope_scaling, which is left out: plain rotary positions "
-                                                    "with base " + std::to_string(settings.ropeBase) + ".");
+            notes.push_back(checkpoint.configPath + " sets rope_scaling, which is left out: plain rotary positions.");
         break;
     case CheckpointFamily::T5:
-        settings.positional = PositionalEncoding::None;
         settings.scaleScores = false;
         notes.push_back("T5 does not scale scores by 1/sqrt(d_k); neither does this layer now.");
-        notes.push_back("T5's relative position bias (added to the scores) is left out, and T5 has no "
-                        "absolute positions: the positional option is none.");
+        notes.push_back("T5's relative position bias (added to the scores) is left out.");
         break;
     case CheckpointFamily::PyTorch:
         notes.push_back("nn.MultiheadAttention stores no mask: the kind (" + std::string(modeName(layer.kind)) +
                         ") is read from the module path '" + layer.name + "'.");
         break;
     default:
-        notes.push_back("With generated or meaning embeddings, the sinusoidal encoding added to X stands in "
-                        "for the model's learned position embeddings (the model's own input holds them).");
         break;
     }
     if (!checkpoint.headCountFromConfig)

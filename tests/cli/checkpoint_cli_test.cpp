@@ -181,5 +181,92 @@ TEST_F(ExportCli, EmbeddingsModelWhereThereIsNoneSaysWhy)
     EXPECT_NE(generated.output.find("--layer"), std::string::npos) << generated.output;
 }
 
+// An option the user gave is never silently replaced: what the checkpoint leaves open (a
+// LLaMA-style layer's positions without config.json) follows the option; what it fixes wins,
+// and a note says which option was not used and why.
+TEST_F(ExportCli, PositionsTheCheckpointLeavesOpenFollowTheOption)
+{
+    std::filesystem::copy_file(checkpoint("llama/model.safetensors"), path("model.safetensors"));  // no config.json
+    for (const std::string positional : {"rotary-interleaved", "none"}) {
+        const CommandRun given = run({"export", "--weights", path("model.safetensors"), "--layer", "1", "--heads", "4",
+                                      "--kv-heads", "2", "--positional", positional, "--rope-base", "1000", "--format",
+                                      "json", "--out", path(positional + ".json")});
+        ASSERT_EQ(given.status, 0) << given.output;
+        EXPECT_EQ(given.output.find("was not used"), std::string::npos) << given.output;
+        const nlohmann::json config = readJson(path(positional + ".json"))["config"];
+        EXPECT_EQ(config["positional"], positional);
+        EXPECT_EQ(config["rope_base"], 1000.0);
+        EXPECT_EQ(config["heads"], 4);
+        EXPECT_EQ(config["kv_heads"], 2);
+    }
+    // Without the option: the family's usual, said as such.
+    const CommandRun usual = run({"export", "--weights", path("model.safetensors"), "--layer", "1", "--heads", "4",
+                                  "--format", "json", "--out", path("usual.json")});
+    ASSERT_EQ(usual.status, 0) << usual.output;
+    EXPECT_EQ(readJson(path("usual.json"))["config"]["positional"], "rotary");
+    EXPECT_NE(usual.output.find("No config.json fixes the positions"), std::string::npos) << usual.output;
+
+    // BERT's file says nothing of the positional option: --positional stands there too.
+    const CommandRun bert = run({"export", "--weights", checkpoint("bert/model.safetensors"), "--layer", "1",
+                                 "--no-positional", "--format", "json", "--out", path("bert.json")});
+    ASSERT_EQ(bert.status, 0) << bert.output;
+    EXPECT_EQ(readJson(path("bert.json"))["config"]["positional"], "none");
+    EXPECT_EQ(bert.output.find("sinusoidal encoding added to X stands in"), std::string::npos) << bert.output;
+}
+
+TEST_F(ExportCli, WhatConfigJsonFixesWinsAndTheNoteSaysWhichOptionWasNotUsed)
+{
+    const CommandRun fixed = run({"export", "--weights", checkpoint("llama/model.safetensors"), "--layer", "1",
+                                  "--positional", "none", "--rope-base", "1000", "--heads", "8", "--format", "json",
+                                  "--out", path("llama.json")});
+    ASSERT_EQ(fixed.status, 0) << fixed.output;
+    EXPECT_NE(fixed.output.find("qkv-studio: note: config.json sets rotary positions; --positional none was not used.\n"),
+              std::string::npos) << fixed.output;
+    EXPECT_NE(fixed.output.find("qkv-studio: note: config.json sets rope_theta = 500; --rope-base 1000 was not used.\n"),
+              std::string::npos) << fixed.output;
+    EXPECT_NE(fixed.output.find("qkv-studio: note: config.json sets h = 4; --heads 8 was not used.\n"),
+              std::string::npos) << fixed.output;
+    const nlohmann::json config = readJson(path("llama.json"))["config"];
+    EXPECT_EQ(config["positional"], "rotary");
+    EXPECT_EQ(config["rope_base"], 500.0);
+    EXPECT_EQ(config["heads"], 4);
+
+    // Options that agree with the checkpoint need no note.
+    const CommandRun agreeing = run({"export", "--weights", checkpoint("llama/model.safetensors"), "--layer", "1",
+                                     "--heads", "4", "--kv-heads", "2", "--positional", "rotary", "--mode", "causal",
+                                     "--format", "json", "--out", path("agreeing.json")});
+    ASSERT_EQ(agreeing.status, 0) << agreeing.output;
+    EXPECT_EQ(agreeing.output.find("was not used"), std::string::npos) << agreeing.output;
+}
+
+TEST_F(ExportCli, ALayersKindAndShapeWinOverModeAndSizeOptionsWithANote)
+{
+    const CommandRun run1 = run({"export", "--weights", checkpoint("gpt2/model.safetensors"), "--layer", "h.1.attn",
+                                 "--mode", "self", "--d-model", "32", "--format", "json", "--out", path("gpt2.json")});
+    ASSERT_EQ(run1.status, 0) << run1.output;
+    EXPECT_NE(run1.output.find("note: the family (GPT-2) sets causal attention; --mode self was not used."),
+              std::string::npos) << run1.output;
+    EXPECT_NE(run1.output.find("note: the layer's shape sets d_model = "), std::string::npos) << run1.output;
+    EXPECT_NE(run1.output.find("; --d-model 32 was not used."), std::string::npos) << run1.output;
+    EXPECT_EQ(readJson(path("gpt2.json"))["config"]["mode"], "causal");
+
+    const CommandRun bias = run({"export", "--weights", checkpoint("llama/model.safetensors"), "--layer", "1", "--bias",
+                                 "--format", "json", "--out", path("llama.json")});
+    ASSERT_EQ(bias.status, 0) << bias.output;
+    EXPECT_NE(bias.output.find("note: the layer has no biases; --bias was not used."), std::string::npos) << bias.output;
+}
+
+// A session saved from a checkpoint is the user's own from then on: options given with it stand.
+TEST_F(ExportCli, ASessionFromACheckpointKeepsTheOptionsGivenLater)
+{
+    ASSERT_EQ(run({"export", "--weights", checkpoint("llama/model.safetensors"), "--layer", "1", "--format", "session",
+                   "--out", path("llama.qkv.json")}).status, 0);
+    const CommandRun reopened = run({"export", "--session", path("llama.qkv.json"), "--positional", "none", "--format",
+                                     "json", "--out", path("none.json")});
+    ASSERT_EQ(reopened.status, 0) << reopened.output;
+    EXPECT_EQ(readJson(path("none.json"))["config"]["positional"], "none");
+    EXPECT_EQ(readJson(path("none.json"))["config"]["weights_layer"], "model.layers.1.self_attn");
+}
+
 }  // namespace
 }  // namespace qkv::testing

@@ -1,5 +1,6 @@
 #include "ui/checkpoint/checkpoint_layer_dialog.hpp"
 
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -9,6 +10,8 @@
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
+#include "ui/controls/positional_choices.hpp"
 
 namespace qkv::ui {
 
@@ -41,12 +44,22 @@ CheckpointLayerDialog::CheckpointLayerDialog(qkv::Checkpoint checkpoint, QWidget
     message_ = new QLabel(this);
     message_->setWordWrap(true);
 
+    positions_ = new QComboBox(this);
+    addPositionalChoices(positions_);
+    positions_->setAccessibleName(tr("Positional encoding of the layer"));
+    positionsNote_ = new QLabel(this);
+    positionsNote_->setWordWrap(true);
+    positionsNote_->setTextFormat(Qt::PlainText);  // built from the checkpoint's data
+    positionsNote_->setForegroundRole(QPalette::PlaceholderText);
+
     buttons_ = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons_->button(QDialogButtonBox::Ok)->setText(tr("Use This Layer"));
     connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(table_, &QTableWidget::itemSelectionChanged, this,
-            [this] { buttons_->button(QDialogButtonBox::Ok)->setEnabled(selectedLayer().has_value()); });
+    connect(table_, &QTableWidget::itemSelectionChanged, this, [this] {
+        buttons_->button(QDialogButtonBox::Ok)->setEnabled(selectedLayer().has_value());
+        showPositionsOfSelectedLayer();
+    });
     connect(table_, &QTableWidget::cellDoubleClicked, this, [this] { accept(); });
 
     auto* layout = new QVBoxLayout(this);
@@ -68,6 +81,13 @@ CheckpointLayerDialog::CheckpointLayerDialog(qkv::Checkpoint checkpoint, QWidget
         connect(headCount_, &QSpinBox::editingFinished, this, [this] { reopenWithHeadCount(headCount_->value()); });
     }
     layout->addWidget(table_, 1);
+    auto* positionsRow = new QHBoxLayout();
+    auto* positionsLabel = new QLabel(tr("&Positions:"), this);
+    positionsLabel->setBuddy(positions_);
+    positionsRow->addWidget(positionsLabel);
+    positionsRow->addWidget(positions_);
+    positionsRow->addWidget(positionsNote_, 1);
+    layout->addLayout(positionsRow);
     layout->addWidget(message_);
     layout->addWidget(buttons_);
     resize(760, 460);
@@ -132,6 +152,35 @@ std::optional<qkv::CheckpointLayer> CheckpointLayerDialog::selectedLayer() const
 void CheckpointLayerDialog::selectLayer(int index)
 {
     if (index >= 0 && index < table_->rowCount()) table_->selectRow(index);
+}
+
+qkv::PositionalEncoding CheckpointLayerDialog::chosenPositions() const
+{
+    return static_cast<qkv::PositionalEncoding>(positions_->currentData().toInt());
+}
+
+void CheckpointLayerDialog::showPositionsOfSelectedLayer()
+{
+    const std::optional<qkv::CheckpointLayer> layer = selectedLayer();
+    if (!layer) {
+        positions_->setEnabled(false);
+        positionsNote_->clear();
+        usualPositions_.reset();
+        return;
+    }
+    qkv::CheckpointLayerSettings settings;
+    qkv::setCheckpointLayerPositions(checkpoint_, *layer, settings);
+    const std::string fixed = qkv::fixedSettingText(settings, qkv::LayerSetting::Positional);
+    // A choice made stays while the layers chosen from have the same usual positions (a new h
+    // lists the layers again).
+    if (!fixed.empty() || usualPositions_ != settings.positional)
+        positions_->setCurrentIndex(positions_->findData(static_cast<int>(settings.positional)));
+    usualPositions_ = fixed.empty() ? std::optional(settings.positional) : std::nullopt;
+    positions_->setEnabled(fixed.empty());
+    positionsNote_->setText(fixed.empty() ? tr("The checkpoint does not fix them: your choice is used (preselected: "
+                                               "the usual one for %1).")
+                                                .arg(fromStd(qkv::checkpointFamilyName(layer->family)))
+                                          : QString::fromStdString(fixed) + QLatin1Char('.'));
 }
 
 }  // namespace qkv::ui

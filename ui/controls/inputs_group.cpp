@@ -11,6 +11,7 @@
 
 #include "ui/controls/config_edit.hpp"
 #include "ui/controls/field_message.hpp"
+#include "ui/controls/positional_choices.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/session_text.hpp"
 
@@ -58,15 +59,8 @@ InputsGroup::InputsGroup(Document* document, QWidget* parent)
 {
     form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
 
-    positional_->addItem(tr("Sinusoidal (the paper)"), static_cast<int>(qkv::PositionalEncoding::Sinusoidal));
-    positional_->addItem(tr("Rotary (rotate half, LLaMA)"), static_cast<int>(qkv::PositionalEncoding::Rotary));
-    positional_->addItem(tr("Rotary interleaved (RoFormer, GPT-J)"),
-                         static_cast<int>(qkv::PositionalEncoding::RotaryInterleaved));
-    positional_->addItem(tr("None"), static_cast<int>(qkv::PositionalEncoding::None));
+    addPositionalChoices(positional_);
     positional_->setAccessibleName(tr("Positional encoding"));
-    positional_->setToolTip(tr("Sinusoidal: PE(pos) is added to every token vector (section 3.5).\n"
-                               "Rotary: q and k are turned by an angle that grows with the position, so the "
-                               "score depends on the distance between query and key.\nNone: attention sees no order."));
     positional_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     positional_->setMinimumContentsLength(12);
     positionalNote_->setWordWrap(true);

@@ -7,6 +7,7 @@
 #include <QUndoStack>
 
 #include <algorithm>
+#include <set>
 
 #include "core/pipeline/input_validation.hpp"
 #include "core/presets/head_presets.hpp"
@@ -164,13 +165,25 @@ void Document::setWeights(std::shared_ptr<const qkv::AttentionWeights> weights, 
 }
 
 void Document::useCheckpointLayer(std::shared_ptr<const qkv::AttentionWeights> weights,
-                                  const qkv::CheckpointLayerSettings& settings, const QString& source,
+                                  const qkv::CheckpointLayerSettings& settings,
+                                  std::optional<qkv::PositionalEncoding> positions, const QString& source,
                                   const QString& layer, const QStringList& notes,
                                   std::shared_ptr<const qkv::ModelInput> modelInput, const QString& modelInputNote)
 {
     qkv::Session after = session_;
     useWeights(after, std::move(weights), source, layer, modelInput);
-    qkv::applyCheckpointLayerSettings(settings, after.config);
+    std::set<qkv::LayerSetting> chosen;
+    if (positions) {
+        after.config.positional = *positions;
+        chosen.insert(qkv::LayerSetting::Positional);
+    }
+    // Positions are the only layer setting the dialog offers.
+    const auto nameChoice = [](qkv::LayerSetting, std::string_view value) {
+        return tr("the Positions choice “%1”").arg(fromStd(value)).toStdString();
+    };
+    QStringList allNotes = notes;
+    for (const std::string& note : qkv::applyCheckpointLayerSettings(settings, after.config, chosen, nameChoice))
+        allNotes << QString::fromStdString(note);
     const bool hadHeadChanges = !after.config.presets.empty() || !after.config.ablatedHeads.empty();
     after.config.presets.clear();
     after.config.ablatedHeads.clear();
@@ -193,7 +206,7 @@ void Document::useCheckpointLayer(std::shared_ptr<const qkv::AttentionWeights> w
                                           .arg(after.config.embeddings == qkv::EmbeddingKind::Meaning ? tr("by meaning")
                                                                                                       : tr("by word"),
                                                modelInputNote);
-    for (const QString& note : notes) message += QLatin1Char(' ') + note;
+    for (const QString& note : allNotes) message += QLatin1Char(' ') + note;
     emit notice(message);
 }
 

@@ -17,6 +17,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/checkpoint/checkpoint.hpp"
@@ -98,15 +99,18 @@ public:
                     const QString& layer = {});
     // Uses one attention layer of a checkpoint (core/checkpoint/checkpoint.hpp): its weights,
     // and the settings its model fixes (d_model, h, g, biases, positions, the 1/sqrt(d_k) scale
-    // and the mode: self, causal or cross). Presets and switched-off heads are cleared (a preset
-    // would overwrite the layer's heads), and the token scale returns to the paper's 1 (it
-    // served the positional presets). One undo step; notice() says what changed, then
+    // and the mode: self, causal or cross). `positions`, the user's choice in the Open
+    // Checkpoint dialog, is used where the checkpoint does not fix them (the core's one rule,
+    // applyCheckpointLayerSettings); empty: the layer's own. Presets and switched-off heads are
+    // cleared (a preset would overwrite the layer's heads), and the token scale returns to the
+    // paper's 1 (it served the positional presets). One undo step; notice() says what changed, then
     // `notes` (what the loader left out or filled in).
     // With `modelInput` (the model's first layer, core/checkpoint/model_input_loading.hpp) the
     // embeddings become the model's own input and the chips its subword tokens; without it,
     // model embeddings fall back to words and `modelInputNote` (why not) is said.
     void useCheckpointLayer(std::shared_ptr<const qkv::AttentionWeights> weights,
-                            const qkv::CheckpointLayerSettings& settings, const QString& source,
+                            const qkv::CheckpointLayerSettings& settings,
+                            std::optional<qkv::PositionalEncoding> positions, const QString& source,
                             const QString& layer, const QStringList& notes = {},
                             std::shared_ptr<const qkv::ModelInput> modelInput = {},
                             const QString& modelInputNote = {});

@@ -5,6 +5,8 @@
 
 #include <QMainWindow>
 
+#include <optional>
+
 class QAction;
 class QMenu;
 class QSplitter;
@@ -12,6 +14,7 @@ class QSplitter;
 namespace qkv {
 struct Checkpoint;
 struct CheckpointLayer;
+enum class PositionalEncoding;
 }  // namespace qkv
 
 namespace qkv::ui {
@@ -74,8 +77,10 @@ public:
     // message box and change nothing.
     void openCheckpointInteractively();
     void openCheckpoint(const QString& path);
-    // The last step alone, for the dialog and tests: emits checkpointLayerLoaded.
-    void loadCheckpointLayer(const qkv::Checkpoint& checkpoint, const qkv::CheckpointLayer& layer);
+    // The last step alone, for the dialog and tests: emits checkpointLayerLoaded. `positions`:
+    // the dialog's choice, used where the checkpoint does not fix them.
+    void loadCheckpointLayer(const qkv::Checkpoint& checkpoint, const qkv::CheckpointLayer& layer,
+                             std::optional<qkv::PositionalEncoding> positions = std::nullopt);
 
     void nextHead();
     void previousHead();

@@ -69,11 +69,12 @@ void MainWindow::openCheckpoint(const QString& path)
             connect(this, &MainWindow::checkpointLayerLoaded, this, [this](const QString& error) {
                 if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot load the layer"), error);
             }, Qt::SingleShotConnection);
-            loadCheckpointLayer(dialog.checkpoint(), *layer);
+            loadCheckpointLayer(dialog.checkpoint(), *layer, dialog.chosenPositions());
         });
 }
 
-void MainWindow::loadCheckpointLayer(const qkv::Checkpoint& checkpoint, const qkv::CheckpointLayer& layer)
+void MainWindow::loadCheckpointLayer(const qkv::Checkpoint& checkpoint, const qkv::CheckpointLayer& layer,
+                                     std::optional<qkv::PositionalEncoding> positions)
 {
     const QString source = QString::fromStdString(checkpoint.path);
     loadInBackground<LoadedLayer>(
@@ -92,12 +93,12 @@ void MainWindow::loadCheckpointLayer(const qkv::Checkpoint& checkpoint, const qk
             else loaded.modelInputNote = QString::fromStdString(input.error());
             return loaded;
         },
-        [this, source](const LoadedLayer& loaded) {
+        [this, source, positions](const LoadedLayer& loaded) {
             if (loaded.layer) {
                 QStringList notes;
                 for (const std::string& note : loaded.layer->notes) notes << QString::fromStdString(note);
                 auto weights = std::make_shared<const qkv::AttentionWeights>(loaded.layer->weights);
-                document_->useCheckpointLayer(std::move(weights), loaded.layer->settings, source,
+                document_->useCheckpointLayer(std::move(weights), loaded.layer->settings, positions, source,
                                               QString::fromStdString(loaded.layer->layer.name), notes,
                                               loaded.modelInput, loaded.modelInputNote);
             }

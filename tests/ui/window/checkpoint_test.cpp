@@ -10,6 +10,8 @@
 #include <QTemporaryDir>
 #include <QUndoStack>
 
+#include <optional>
+
 #include <QComboBox>
 #include <QStandardItemModel>
 #include <QStatusBar>
@@ -78,13 +80,30 @@ TEST(CheckpointLayerDialog, WithoutConfigItAsksForHAndListsTheLayersAgain)
     EXPECT_TRUE(dialog.messageLabel()->text().contains(QStringLiteral("does not divide"))) << dialog.messageLabel()->text().toStdString();
 }
 
+// The Positions choice: config.json fixes a LLaMA-style layer's positions, so the choice is
+// disabled and says why; BERT's file fixes none, so the usual sinusoidal stand-in is offered.
+TEST(CheckpointLayerDialog, PositionsTheCheckpointFixesAreDisabledWithTheReason)
+{
+    CheckpointLayerDialog llama(openOrFail(fixture("llama")));
+    ASSERT_NE(llama.positionsBox(), nullptr);
+    EXPECT_FALSE(llama.positionsBox()->isEnabled());
+    EXPECT_EQ(llama.chosenPositions(), PositionalEncoding::Rotary);
+    EXPECT_EQ(llama.positionsNote()->text(), QStringLiteral("config.json sets rotary positions."));
+
+    CheckpointLayerDialog bert(openOrFail(fixture("bert")));
+    EXPECT_TRUE(bert.positionsBox()->isEnabled());
+    EXPECT_EQ(bert.chosenPositions(), PositionalEncoding::Sinusoidal);
+    EXPECT_TRUE(bert.positionsNote()->text().contains(QStringLiteral("does not fix"))) << bert.positionsNote()->text().toStdString();
+}
+
 class CheckpointWindowTest : public WindowTest {
 protected:
     // Loads `layer` through the window as the dialog's "Use This Layer" does; returns the error.
-    QString use(const Checkpoint& checkpoint, const CheckpointLayer& layer)
+    QString use(const Checkpoint& checkpoint, const CheckpointLayer& layer,
+                std::optional<PositionalEncoding> positions = std::nullopt)
     {
         QSignalSpy loaded(window.get(), &MainWindow::checkpointLayerLoaded);
-        window->loadCheckpointLayer(checkpoint, layer);
+        window->loadCheckpointLayer(checkpoint, layer, positions);
         EXPECT_TRUE(loaded.wait(10000));
         settle();
         return loaded.isEmpty() ? QStringLiteral("no signal") : loaded.front().front().toString();
@@ -124,6 +143,43 @@ TEST_F(CheckpointWindowTest, ALlamaLayerBringsGroupedQueryHeadsAndRotaryPosition
     EXPECT_EQ(config.g(), layer.keyValueHeadCount);
     EXPECT_LT(config.g(), config.headCount);
     EXPECT_TRUE(window->document()->isValid());
+}
+
+// Without config.json a LLaMA-style layer's rotary positions are only the family's habit: the
+// dialog preselects them, and what the user picks instead is what the layer computes with.
+TEST_F(CheckpointWindowTest, PositionsChosenInTheDialogAreUsedWhereTheCheckpointLeavesThemOpen)
+{
+    QTemporaryDir directory;
+    const QString copy = directory.filePath(QStringLiteral("model.safetensors"));
+    ASSERT_TRUE(QFile::copy(QString::fromStdString(fixture("llama")), copy));  // no config.json beside it
+    CheckpointLayerDialog dialog(openOrFail(copy.toStdString(), {4}));
+    ASSERT_TRUE(dialog.positionsBox()->isEnabled());
+    EXPECT_EQ(dialog.chosenPositions(), PositionalEncoding::Rotary);
+    dialog.positionsBox()->setCurrentIndex(
+        dialog.positionsBox()->findData(static_cast<int>(PositionalEncoding::RotaryInterleaved)));
+    // Asking for another h lists the layers again; the choice stays.
+    dialog.headCountBox()->setValue(2);
+    emit dialog.headCountBox()->editingFinished();
+    dialog.headCountBox()->setValue(4);
+    emit dialog.headCountBox()->editingFinished();
+    EXPECT_EQ(dialog.chosenPositions(), PositionalEncoding::RotaryInterleaved);
+
+    dialog.selectLayer(1);
+    ASSERT_TRUE(dialog.selectedLayer().has_value());
+    EXPECT_EQ(use(dialog.checkpoint(), *dialog.selectedLayer(), dialog.chosenPositions()), QString());
+    EXPECT_EQ(window->document()->config().positional, PositionalEncoding::RotaryInterleaved);
+    EXPECT_EQ(window->document()->config().headCount, 4);
+    EXPECT_TRUE(window->document()->isValid());
+
+    // With config.json the same choice cannot replace the rotary positions it fixes.
+    const Checkpoint withConfig = openOrFail(fixture("llama"));
+    QSignalSpy notices(window->document(), &Document::notice);
+    EXPECT_EQ(use(withConfig, withConfig.layers.back(), PositionalEncoding::None), QString());
+    EXPECT_EQ(window->document()->config().positional, PositionalEncoding::Rotary);
+    ASSERT_FALSE(notices.isEmpty());
+    const QString notice = notices.back().front().toString();
+    EXPECT_TRUE(notice.contains(QStringLiteral("config.json sets rotary positions; the Positions choice “none” was not used.")))
+        << notice.toStdString();
 }
 
 TEST_F(CheckpointWindowTest, ALayerThatCannotBeReadChangesNothing)

@@ -1,0 +1,148 @@
+// What a loaded layer sets, and the one rule between it and what the user chose: what the
+// checkpoint fixes wins and a note says so; what it only takes from the family's habits leaves
+// the user's choice standing (checkpoint.hpp, applyCheckpointLayerSettings).
+#include <charconv>
+
+#include "core/checkpoint/checkpoint.hpp"
+
+namespace qkv {
+
+namespace {
+
+// The shortest text that reads back as `value` ("500", "10000", "1e+06").
+std::string numberText(double value)
+{
+    char buffer[32];
+    const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
+    return error == std::errc() ? std::string(buffer, end) : std::to_string(value);
+}
+
+std::string positionsText(PositionalEncoding positional)
+{
+    switch (positional) {
+    case PositionalEncoding::Sinusoidal: return "sinusoidal positions";
+    case PositionalEncoding::Rotary: return "rotary positions";
+    case PositionalEncoding::RotaryInterleaved: return "interleaved rotary positions";
+    case PositionalEncoding::None: return "no absolute positions";
+    }
+    return "?";
+}
+
+// What the checkpoint says of `setting`, after its source: "sets rotary positions".
+std::string settingStatement(const CheckpointLayerSettings& s, LayerSetting setting)
+{
+    switch (setting) {
+    case LayerSetting::Mode: return "sets " + std::string(modeName(s.mode)) + " attention";
+    case LayerSetting::DModel: return "sets d_model = " + std::to_string(s.d_model);
+    case LayerSetting::Heads: return "sets h = " + std::to_string(s.headCount);
+    case LayerSetting::KeyValueHeads: return "sets g = " + std::to_string(s.keyValueHeadCount);
+    case LayerSetting::Bias: return s.withBias ? "has biases" : "has no biases";
+    case LayerSetting::Positional: return "sets " + positionsText(s.positional);
+    case LayerSetting::RopeBase: return "sets rope_theta = " + numberText(s.ropeBase);
+    }
+    return "?";
+}
+
+// The user's value of `setting` as files and the command line spell it.
+std::string chosenValue(const Config& c, LayerSetting setting)
+{
+    switch (setting) {
+    case LayerSetting::Mode: return std::string(modeName(c.mode));
+    case LayerSetting::DModel: return std::to_string(c.d_model);
+    case LayerSetting::Heads: return std::to_string(c.headCount);
+    case LayerSetting::KeyValueHeads: return std::to_string(c.g());
+    case LayerSetting::Bias: return c.withBias ? "on" : "off";
+    case LayerSetting::Positional: return std::string(positionalName(c.positional));
+    case LayerSetting::RopeBase: return numberText(c.ropeBase);
+    }
+    return "?";
+}
+
+bool agrees(const CheckpointLayerSettings& s, const Config& c, LayerSetting setting)
+{
+    switch (setting) {
+    case LayerSetting::Mode: return c.mode == s.mode;
+    case LayerSetting::DModel: return c.d_model == s.d_model;
+    case LayerSetting::Heads: return c.headCount == s.headCount;
+    case LayerSetting::KeyValueHeads: return c.g() == s.keyValueHeadCount;
+    case LayerSetting::Bias: return c.withBias == s.withBias;
+    case LayerSetting::Positional: return c.positional == s.positional;
+    case LayerSetting::RopeBase: return c.ropeBase == s.ropeBase;
+    }
+    return false;
+}
+
+}  // namespace
+
+void setCheckpointLayerPositions(const Checkpoint& checkpoint, const CheckpointLayer& layer,
+                                 CheckpointLayerSettings& settings)
+{
+    // config.json names the model (LLaMA, Mistral, T5, ...), and with it how positions enter;
+    // without one the family's habit is only a guess the user may overrule.
+    const bool hasConfig = !checkpoint.configPath.empty();
+    switch (layer.family) {
+    case CheckpointFamily::Llama:
+        settings.positional = PositionalEncoding::Rotary;
+        settings.ropeBase = checkpoint.config.ropeTheta.value_or(10000.0);
+        if (hasConfig) settings.fixedBy[LayerSetting::Positional] = "config.json";
+        else settings.usualPositionsNote = "No config.json fixes the positions: LLaMA-style rotary ones (\"rotate half\") are used.";
+        if (checkpoint.config.ropeTheta) settings.fixedBy[LayerSetting::RopeBase] = "config.json";
+        break;
+    case CheckpointFamily::T5:
+        settings.positional = PositionalEncoding::None;
+        if (hasConfig) settings.fixedBy[LayerSetting::Positional] = "config.json";
+        settings.usualPositionsNote = "T5 has no absolute positions: the positional option is none.";
+        break;
+    case CheckpointFamily::PyTorch:
+        settings.positional = PositionalEncoding::Sinusoidal;  // the module holds no positions
+        break;
+    case CheckpointFamily::Bert:
+    case CheckpointFamily::DistilBert:
+    case CheckpointFamily::Gpt2:
+    case CheckpointFamily::Bart:
+        // Learned position tables are part of the model's input, not of this layer.
+        settings.positional = PositionalEncoding::Sinusoidal;
+        settings.usualPositionsNote = "With generated or meaning embeddings, the sinusoidal encoding added to X stands "
+                                      "in for the model's learned position embeddings (the model's own input holds them).";
+        break;
+    }
+}
+
+std::string fixedSettingText(const CheckpointLayerSettings& settings, LayerSetting setting)
+{
+    const auto source = settings.fixedBy.find(setting);
+    return source == settings.fixedBy.end() ? std::string() : source->second + " " + settingStatement(settings, setting);
+}
+
+std::vector<std::string> applyCheckpointLayerSettings(const CheckpointLayerSettings& settings, Config& config,
+                                                      const std::set<LayerSetting>& chosen,
+                                                      const LayerChoiceName& nameChoice)
+{
+    const Config user = config;
+    std::vector<std::string> notes;
+    // Whether the user's value stays: chosen, and not fixed by the checkpoint (said when they differ).
+    const auto userChoiceStands = [&](LayerSetting setting) {
+        if (!chosen.contains(setting)) return false;
+        if (!settings.fixedBy.contains(setting)) return true;
+        if (!agrees(settings, user, setting)) {
+            const std::string value = chosenValue(user, setting);
+            notes.push_back(fixedSettingText(settings, setting) + "; " + (nameChoice ? nameChoice(setting, value) : value) +
+                            " was not used.");
+        }
+        return false;
+    };
+    if (!userChoiceStands(LayerSetting::Mode)) config.mode = settings.mode;
+    if (!userChoiceStands(LayerSetting::DModel)) config.d_model = settings.d_model;
+    if (!userChoiceStands(LayerSetting::Heads)) config.headCount = settings.headCount;
+    if (!userChoiceStands(LayerSetting::KeyValueHeads))
+        config.keyValueHeadCount = settings.keyValueHeadCount == settings.headCount ? 0 : settings.keyValueHeadCount;
+    if (!userChoiceStands(LayerSetting::Bias)) config.withBias = settings.withBias;
+    if (!userChoiceStands(LayerSetting::Positional)) config.positional = settings.positional;
+    if (!userChoiceStands(LayerSetting::RopeBase)) config.ropeBase = settings.ropeBase;
+    config.scaleScores = settings.scaleScores;
+    if (config.positional == settings.positional && !settings.usualPositionsNote.empty())
+        notes.push_back(settings.usualPositionsNote);
+    return notes;
+}
+
+}  // namespace qkv
