@@ -60,6 +60,7 @@ bool DocumentFiles::maybeSave()
 void DocumentFiles::newDocument()
 {
     if (!maybeSave()) return;
+    emit replacingDocument();
     document_->reset(qkv::builtInExample());
     emit statusMessage(tr("New session: the paper's random initialisation"));
 }
@@ -102,6 +103,7 @@ QString DocumentFiles::openFile(const QString& path)
         return {};
     }
     const QString absolute = QFileInfo(path).absoluteFilePath();
+    emit replacingDocument();
     document_->replace(*read.session, absolute);
     recent_.add(absolute);
     emit statusMessage(tr("Opened %1").arg(QDir::toNativeSeparators(absolute)) +
@@ -153,6 +155,7 @@ void DocumentFiles::openExample(const Example& example)
         return;
     }
     if (!maybeSave()) return;
+    emit replacingDocument();
     document_->replace(*session, QString(), example.fileName);
     emit statusMessage(tr("Example: %1. %2").arg(example.title, example.description));
 }

@@ -50,6 +50,9 @@ signals:
     void statusMessage(const QString& message);
     // openFile() finished: empty on success, else what was wrong.
     void sessionOpened(const QString& error);
+    // A session, an example or a new document is about to replace the document (anything still
+    // being read for the old one must not land on it).
+    void replacingDocument();
 
 private:
     QString fail(const QString& title, const QString& message);

@@ -28,6 +28,7 @@
 #include "ui/mainwindow/status_summary.hpp"
 #include "ui/mainwindow/view_options_sync.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
+#include "ui/mainwindow/weight_loads.hpp"
 #include "ui/settings/preference.hpp"
 #include "ui/steps/step_view.hpp"
 
@@ -44,7 +45,7 @@ MainWindow::MainWindow(QWidget* parent)
       controls_(new ControlsPanel(document_, this)), tabs_(new ViewTabs(selection_, this)),
       staleNotice_(new StaleNotice(this)), noticeBar_(new NoticeBar(this)),
       splitter_(new QSplitter(Qt::Horizontal, this)), status_(new StatusSummary(this)),
-      files_(new DocumentFiles(document_, this)), autosave_(new Autosave(document_, Autosave::defaultDirectory(), this)),
+      files_(new DocumentFiles(document_, this)), loads_(new WeightLoads(document_, this)), autosave_(new Autosave(document_, Autosave::defaultDirectory(), this)),
       viewSync_(new ViewOptionsSync(document_, selection_, tabs_, this))
 {
     setObjectName(QStringLiteral("MainWindow"));
@@ -93,6 +94,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(document_, &Document::modifiedChanged, this, &MainWindow::updateTitle);
     connect(document_, &Document::fileChanged, this, &MainWindow::updateTitle);
     connect(files_, &DocumentFiles::statusMessage, this, &MainWindow::showStatus);
+    // A session, an example or a new document replaces whatever a load still on its way would set.
+    connect(files_, &DocumentFiles::replacingDocument, loads_, &WeightLoads::cancel);
+    connect(loads_, &WeightLoads::busyChanged, status_, &StatusSummary::setLoading);
+    connectLoads();
     connect(autosave_, &Autosave::written, this, [this](const QString& error) {
         if (!error.isEmpty()) showStatus(tr("Autosave failed: %1").arg(error));
     });

@@ -23,6 +23,7 @@ class Autosave;
 class ControlsPanel;
 class Document;
 class DocumentFiles;
+class WeightLoads;
 class HeadSelection;
 class HeadsView;
 class HeadWeightsView;
@@ -54,6 +55,7 @@ public:
     HeadWeightsView* weightsView() const { return weightsView_; }
     StepView* stepView() const;
     DocumentFiles* files() const { return files_; }
+    WeightLoads* loads() const { return loads_; }
     Autosave* autosave() const { return autosave_; }
     // Why the last session was not restored, or empty.
     const QString& startupMessage() const { return startupMessage_; }
@@ -100,6 +102,7 @@ private:
     void createMenus();         // main_window_menus.cpp: Edit, View, (Head, Scenarios), Help
     void createFileMenu();      // file_menu.cpp
     void createHeadMenus();     // head_menus.cpp: Head (presets, switching off) and Scenarios
+    void connectLoads();        // main_window_loads.cpp: what the window does with finished loads
     void showAbout();
     void restoreLastSession();
     void restoreWindowState();
@@ -119,6 +122,9 @@ private:
     QSplitter* splitter_;
     StatusSummary* status_;
     DocumentFiles* files_;
+    WeightLoads* loads_;
+    // The latest load was asked for from a menu: its error goes to a message box.
+    bool loadErrorsInBox_ = false;
     Autosave* autosave_;
     ViewOptionsSync* viewSync_;
     QMenu* fileMenu_ = nullptr;

@@ -1,78 +1,21 @@
-// MainWindow's Edit, View and Help menus, weights loading, export and About (kept apart so
-// main_window.cpp stays wiring only; the File menu is file_menu.cpp, Head and Scenarios
-// head_menus.cpp).
+// MainWindow's Edit, View and Help menus, export and About (kept apart so main_window.cpp stays
+// wiring only; the File menu is file_menu.cpp, Head and Scenarios head_menus.cpp, loads
+// main_window_loads.cpp).
 #include <QActionGroup>
 #include <QApplication>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QStandardPaths>
 #include <QUndoStack>
 
 #include <Eigen/Core>
 
-#include "core/checkpoint/checkpoint.hpp"
-#include "core/io/weights_file.hpp"
 #include "ui/document/document.hpp"
 #include "ui/export/figure_actions.hpp"
 #include "ui/heads/heads_view.hpp"
-#include "ui/mainwindow/background_load.hpp"
 #include "ui/mainwindow/main_window.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
-#include "ui/settings/preference.hpp"
 
 namespace qkv::ui {
-namespace {
-const Preference<QString> kWeightsDirectory{
-    QStringLiteral("weights/directory"), QStandardPaths::writableLocation(QStandardPaths::HomeLocation)};
-
-// What a background load hands back to the GUI thread.
-struct LoadedWeights {
-    std::shared_ptr<const qkv::AttentionWeights> weights;
-    QString error;
-};
-}
-
-void MainWindow::loadWeightsInteractively()
-{
-    const QString path = QFileDialog::getOpenFileName(this, tr("Load Weights"), kWeightsDirectory.value(),
-                                                      tr("safetensors (*.safetensors);;All files (*)"));
-    if (path.isEmpty()) return;
-    kWeightsDirectory.setValue(QFileInfo(path).absolutePath());
-    connect(this, &MainWindow::weightsLoaded, this, [this](const QString& error) {
-        if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot load weights"), error);
-    }, Qt::SingleShotConnection);
-    loadWeights(path);
-}
-
-void MainWindow::loadWeights(const QString& path)
-{
-    // A 4096-wide layer takes seconds to read here: never on the GUI thread.
-    loadInBackground<LoadedWeights>(
-        this, status_,
-        [file = path.toStdString()] {
-            LoadedWeights loaded;
-            qkv::Expected<qkv::AttentionWeights> weights = qkv::loadAttentionWeights(file);
-            if (weights) {
-                loaded.weights = std::make_shared<const qkv::AttentionWeights>(std::move(*weights));
-                return loaded;
-            }
-            loaded.error = QString::fromStdString(weights.error());
-            // A file of several layers (a state dict, a checkpoint): the layer picker is elsewhere.
-            if (const qkv::Expected<qkv::Checkpoint> checkpoint = qkv::openCheckpoint(file); checkpoint)
-                loaded.error += QObject::tr("\n\nFile > Open Checkpoint… lists its %1 attention layers and loads the "
-                                            "one you choose.")
-                                    .arg(checkpoint->layers.size());
-            return loaded;
-        },
-        [this, path](const LoadedWeights& loaded) {
-            if (loaded.weights) document_->setWeights(loaded.weights, path);
-            emit weightsLoaded(loaded.error);
-        });
-}
-
-void MainWindow::useGeneratedWeights() { document_->setWeights(nullptr, QString()); }
 
 void MainWindow::createMenus()
 {

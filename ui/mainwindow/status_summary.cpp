@@ -21,6 +21,12 @@ void StatusSummary::setBusy(bool busy)
     refresh();
 }
 
+void StatusSummary::setLoading(bool loading)
+{
+    loading_ = loading;
+    refresh();
+}
+
 void StatusSummary::setInvalid(bool invalid)
 {
     invalid_ = invalid;
@@ -42,6 +48,7 @@ void StatusSummary::refresh()
               << tr("d_model = %1").arg(c.d_model) << tr("h = %1").arg(c.headCount) << tr("d_k = %1").arg(c.d_k())
               << tr("computed in %1 ms").arg(result_->computeMilliseconds, 0, 'f', result_->computeMilliseconds < 10 ? 2 : 1);
     }
+    if (loading_) parts << tr("reading a file…");
     if (busy_) parts << tr("computing…");
     if (invalid_) parts << tr("invalid settings: showing the last valid result");
     if (!error_.isEmpty()) parts << error_;

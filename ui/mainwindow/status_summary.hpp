@@ -1,6 +1,6 @@
 #pragma once
 // The status bar's summary of what is on screen: n_q, n_k, d_model, h, d_k and compute time,
-// plus whether a computation is running or the configuration is invalid.
+// plus whether a computation is running, a file is being read or the configuration is invalid.
 
 #include <QLabel>
 
@@ -16,14 +16,15 @@ public:
     explicit StatusSummary(QWidget* parent = nullptr);
 
     void setResult(std::shared_ptr<const qkv::Result> result);
-    void setBusy(bool busy);
+    void setBusy(bool busy);     // a computation runs
+    void setLoading(bool loading);  // a file is being read
     void setInvalid(bool invalid);
     void setError(const QString& error);
 
 private:
     void refresh();
     std::shared_ptr<const qkv::Result> result_;
-    bool busy_ = false, invalid_ = false;
+    bool busy_ = false, loading_ = false, invalid_ = false;
     QString error_;
 };
 

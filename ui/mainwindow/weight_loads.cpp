@@ -1,0 +1,111 @@
+#include "ui/mainwindow/weight_loads.hpp"
+
+#include "core/checkpoint/model_input_loading.hpp"
+#include "core/io/weights_file.hpp"
+#include "ui/document/document.hpp"
+
+namespace qkv::ui {
+
+WeightLoads::WeightLoads(Document* document, QObject* parent)
+    : QObject(parent), document_(document),
+      weights_([this](const LoadedWeights& loaded) { applyWeights(loaded); }),
+      headers_([this](const OpenedCheckpoint& opened) { emit checkpointOpened(opened.checkpoint, opened.error); }),
+      layer_([this](const LoadedLayer& loaded) { applyLayer(loaded); })
+{
+    weights_.setBusyCallback([this](bool busy) { setBusyOf(0, busy); });
+    headers_.setBusyCallback([this](bool busy) { setBusyOf(1, busy); });
+    layer_.setBusyCallback([this](bool busy) { setBusyOf(2, busy); });
+}
+
+void WeightLoads::cancel()
+{
+    weights_.cancel();
+    headers_.cancel();
+    layer_.cancel();
+}
+
+bool WeightLoads::isBusy() const { return busyTasks_ != 0; }
+
+void WeightLoads::setBusyOf(int task, bool busy)
+{
+    const bool before = isBusy();
+    busyTasks_ = busy ? busyTasks_ | (1 << task) : busyTasks_ & ~(1 << task);
+    if (isBusy() != before) emit busyChanged(isBusy());
+}
+
+void WeightLoads::loadWeights(const QString& path)
+{
+    cancel();  // a request supersedes every earlier one, of any kind
+    weights_.request([path] {
+        LoadedWeights loaded;
+        loaded.path = path;
+        const std::string file = path.toStdString();
+        qkv::Expected<qkv::AttentionWeights> weights = qkv::loadAttentionWeights(file);
+        if (weights) {
+            loaded.weights = std::make_shared<const qkv::AttentionWeights>(std::move(*weights));
+            return loaded;
+        }
+        loaded.error = QString::fromStdString(weights.error());
+        // A file of several layers (a state dict, a checkpoint): the layer picker is elsewhere.
+        if (const qkv::Expected<qkv::Checkpoint> checkpoint = qkv::openCheckpoint(file); checkpoint)
+            loaded.error += QObject::tr("\n\nFile > Open Checkpoint… lists its %1 attention layers and loads the "
+                                         "one you choose.")
+                                 .arg(checkpoint->layers.size());
+        return loaded;
+    });
+}
+
+void WeightLoads::applyWeights(const LoadedWeights& loaded)
+{
+    if (loaded.weights) document_->setWeights(loaded.weights, loaded.path);
+    emit weightsLoaded(loaded.path, loaded.error);
+}
+
+void WeightLoads::openCheckpoint(const QString& path)
+{
+    cancel();  // a request supersedes every earlier one, of any kind
+    headers_.request([file = path.toStdString()] {
+        OpenedCheckpoint opened;
+        qkv::Expected<qkv::Checkpoint> checkpoint = qkv::openCheckpoint(file);
+        if (checkpoint) opened.checkpoint = std::make_shared<const qkv::Checkpoint>(std::move(checkpoint).value());
+        else opened.error = QString::fromStdString(checkpoint.error());
+        return opened;
+    });
+}
+
+void WeightLoads::loadLayer(const qkv::Checkpoint& checkpoint, const qkv::CheckpointLayer& layer,
+                            std::optional<qkv::PositionalEncoding> positions)
+{
+    cancel();  // a request supersedes every earlier one, of any kind
+    layer_.request([checkpoint, layer, positions] {
+        LoadedLayer loaded;
+        loaded.source = QString::fromStdString(checkpoint.path);
+        loaded.positions = positions;
+        qkv::Expected<qkv::CheckpointLayerWeights> weights = qkv::loadCheckpointLayer(checkpoint, layer);
+        if (!weights) {
+            loaded.error = QString::fromStdString(weights.error());
+            return loaded;
+        }
+        loaded.layer = std::make_shared<const qkv::CheckpointLayerWeights>(std::move(weights).value());
+        // Its own input comes with the model's first layer when the tables and tokenizer are there.
+        qkv::Expected<std::shared_ptr<const qkv::ModelInput>> input = qkv::loadModelInput(checkpoint, layer);
+        if (input) loaded.modelInput = *input;
+        else loaded.modelInputNote = QString::fromStdString(input.error());
+        return loaded;
+    });
+}
+
+void WeightLoads::applyLayer(const LoadedLayer& loaded)
+{
+    if (loaded.layer) {
+        QStringList notes;
+        for (const std::string& note : loaded.layer->notes) notes << QString::fromStdString(note);
+        auto weights = std::make_shared<const qkv::AttentionWeights>(loaded.layer->weights);
+        document_->useCheckpointLayer(std::move(weights), loaded.layer->settings, loaded.positions, loaded.source,
+                                      QString::fromStdString(loaded.layer->layer.name), notes, loaded.modelInput,
+                                      loaded.modelInputNote);
+    }
+    emit layerLoaded(loaded.error);
+}
+
+}  // namespace qkv::ui

@@ -1,0 +1,84 @@
+#pragma once
+// Reading weights the user chose, off the GUI thread: Load Weights, a checkpoint's headers and a
+// checkpoint's layer (a large layer takes seconds; the window stays usable meanwhile).
+//
+// One latest-only task per kind (ui/views/latest_task.hpp), and one order across them: every
+// request supersedes all earlier ones of any kind, and cancel() (a session or an example about
+// to replace the document) supersedes them all. So a load asked for earlier never lands on one
+// asked for later, each finished request is answered once (its signal, with its error), and a
+// superseded request is answered never. Results are applied to the document here; the signals
+// say what happened, for the window's message boxes and for tests.
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+#include "core/checkpoint/checkpoint.hpp"
+#include "ui/views/latest_task.hpp"
+
+namespace qkv {
+class ModelInput;
+}
+
+namespace qkv::ui {
+
+class Document;
+
+class WeightLoads : public QObject {
+    Q_OBJECT
+public:
+    explicit WeightLoads(Document* document, QObject* parent = nullptr);
+
+    // A safetensors or .npy weights file in our layout or nn.MultiheadAttention's; used whole.
+    void loadWeights(const QString& path);
+    // A checkpoint's headers (and config.json), for choosing a layer.
+    void openCheckpoint(const QString& path);
+    // One layer of an opened checkpoint, used with the user's positions where the file does
+    // not fix them.
+    void loadLayer(const qkv::Checkpoint& checkpoint, const qkv::CheckpointLayer& layer,
+                   std::optional<qkv::PositionalEncoding> positions);
+    // Drops every request not yet answered (their work still ends in the background).
+    void cancel();
+    // Some file is being read.
+    bool isBusy() const;
+
+signals:
+    // Each finished, latest request once: an empty error on success.
+    void weightsLoaded(const QString& path, const QString& error);
+    void checkpointOpened(std::shared_ptr<const qkv::Checkpoint> checkpoint, const QString& error);
+    void layerLoaded(const QString& error);
+    void busyChanged(bool busy);
+
+private:
+    struct LoadedWeights {
+        QString path;
+        std::shared_ptr<const qkv::AttentionWeights> weights;
+        QString error;
+    };
+    struct OpenedCheckpoint {
+        std::shared_ptr<const qkv::Checkpoint> checkpoint;
+        QString error;
+    };
+    struct LoadedLayer {
+        QString source;
+        std::optional<qkv::PositionalEncoding> positions;
+        std::shared_ptr<const qkv::CheckpointLayerWeights> layer;
+        QString error;
+        std::shared_ptr<const qkv::ModelInput> modelInput;  // the model's own input, for its first layer
+        QString modelInputNote;                             // why there is none
+    };
+    void applyWeights(const LoadedWeights& loaded);
+    void applyLayer(const LoadedLayer& loaded);
+    void setBusyOf(int task, bool busy);
+
+    Document* document_;
+    int busyTasks_ = 0;  // bit per task
+    // Last members: destroyed, and their work ended, first.
+    LatestTask<LoadedWeights> weights_;
+    LatestTask<OpenedCheckpoint> headers_;
+    LatestTask<LoadedLayer> layer_;
+};
+
+}  // namespace qkv::ui
