@@ -51,7 +51,9 @@ qkv::HeadPreset menuPreset(qkv::Index head, qkv::HeadPresetKind kind, qkv::Index
     qkv::HeadPreset preset;
     preset.head = head;
     preset.kind = kind;
-    preset.rank = menuLowRank(d_k);
+    // Only a low-rank head has an r: another kind keeps the default, as a session file (which
+    // writes no rank for it) reads it back, so that a saved and reopened preset is the same.
+    if (kind == qkv::HeadPresetKind::LowRank) preset.rank = menuLowRank(d_k);
     return preset;
 }
 
