@@ -31,12 +31,25 @@ qkv::Expected<qkv::AttentionWeights> scaleAll(qkv::AttentionWeights weights, con
     return weights;
 }
 
+// Empty when the result's weights can be edited; otherwise why not. An edit finds a head's
+// blocks with the current settings' grouping (d_model, h, g), which must be the one the result
+// was computed with: while h is 0 or does not divide d_model, or a new d_model, h or g is still
+// being computed, the blocks would be read at the wrong columns (or past the matrices' ends).
+QString whyNotEditable(const Document& document)
+{
+    const auto result = document.result();
+    if (!result) return tr("there are no weights to edit yet");
+    if (!document.isValid()) return tr("the settings are not valid; the weights shown are of the last valid ones");
+    if (result->config.grouping() != groupingOf(document) || result->unscaledWeights->d_model() != document.config().d_model)
+        return tr("the weights shown are not of the current d_model, h and g yet");
+    return {};
+}
+
 }  // namespace
 
 std::shared_ptr<const qkv::AttentionWeights> editableWeights(const Document& document)
 {
-    const auto result = document.result();
-    return result ? result->unscaledWeights : nullptr;
+    return whyNotEditable(document).isEmpty() ? document.result()->unscaledWeights : nullptr;
 }
 
 bool applyHeadEdit(Document& document, const std::vector<qkv::Index>& heads, const QString& description,
@@ -44,7 +57,7 @@ bool applyHeadEdit(Document& document, const std::vector<qkv::Index>& heads, con
 {
     if (!base) base = editableWeights(document);
     if (!base) {
-        emit document.notice(tr("%1: there are no weights to edit yet.").arg(description));
+        emit document.notice(tr("%1: %2.").arg(description, whyNotEditable(document)));
         return false;
     }
     auto edited = edit(*base);
