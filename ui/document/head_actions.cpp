@@ -59,6 +59,10 @@ qkv::HeadPreset menuPreset(qkv::Index head, qkv::HeadPresetKind kind, qkv::Index
 
 void fillPresetMenu(QMenu* menu, Document* document, qkv::Index head)
 {
+    // Menus are refilled at every showing: clear() deletes their actions but not the group of
+    // the last fill, which would pile up for the whole session.
+    menu->clear();
+    qDeleteAll(menu->findChildren<QActionGroup*>(Qt::FindDirectChildrenOnly));
     const qkv::Config& config = document->config();
     const qkv::HeadPreset* current = config.presetFor(head);
     auto* group = new QActionGroup(menu);
