@@ -34,7 +34,9 @@ bool applyHeadEdit(Document& document, const std::vector<qkv::Index>& heads, con
                    const HeadEdit& edit, EditKey key = EditKey::None,
                    std::shared_ptr<const qkv::AttentionWeights> base = nullptr);
 
-// The actions, for `head` (0-based). "All four" blocks: every entry of `matrices`.
+// The actions, for `head` (0-based). "All four" blocks: every entry of `matrices`. An edit of
+// W^K or W^V under grouped-query attention changes a block that other heads read too: they
+// become edited as well (keeping what they show), so that no preset of theirs writes over it.
 bool setHeadCell(Document& document, qkv::Index head, qkv::HeadMatrix matrix, qkv::Index row, qkv::Index column,
                  float value);
 bool scaleHeadBlocks(Document& document, qkv::Index head, const std::vector<qkv::HeadMatrix>& matrices, float factor);
