@@ -63,7 +63,9 @@ public:
     bool isWriting() const { return task_.isBusy(); }
 
     // For closing: writes the document now, waiting for the write (off the GUI thread), unless
-    // the autosave already holds it. Returns the error, or empty. Drops any debounced write.
+    // the autosave already holds it or its settings are invalid (a session file holds valid
+    // settings only: the last valid state stays). Returns the error, or empty. Drops any
+    // debounced write.
     QString writeNow();
     // The same with `session` and `note` instead of the document (Discard writes the session as
     // last saved).

@@ -51,12 +51,18 @@ qkv::HeadPreset menuPreset(qkv::Index head, qkv::HeadPresetKind kind, qkv::Index
     qkv::HeadPreset preset;
     preset.head = head;
     preset.kind = kind;
-    preset.rank = menuLowRank(d_k);
+    // Only a low-rank head has an r: another kind keeps the default, as a session file (which
+    // writes no rank for it) reads it back, so that a saved and reopened preset is the same.
+    if (kind == qkv::HeadPresetKind::LowRank) preset.rank = menuLowRank(d_k);
     return preset;
 }
 
 void fillPresetMenu(QMenu* menu, Document* document, qkv::Index head)
 {
+    // Menus are refilled at every showing: clear() deletes their actions but not the group of
+    // the last fill, which would pile up for the whole session.
+    menu->clear();
+    qDeleteAll(menu->findChildren<QActionGroup*>(Qt::FindDirectChildrenOnly));
     const qkv::Config& config = document->config();
     const qkv::HeadPreset* current = config.presetFor(head);
     auto* group = new QActionGroup(menu);

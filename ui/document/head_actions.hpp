@@ -23,8 +23,8 @@ qkv::Index menuLowRank(qkv::Index d_k);
 // `kind` for `head` (0-based) as the menus apply it.
 qkv::HeadPreset menuPreset(qkv::Index head, qkv::HeadPresetKind kind, qkv::Index d_k);
 
-// Fills `menu` with one checkable action per preset for `head` of the document's config (the
-// current one checked); each applies its preset as one undo step.
+// Fills `menu` (emptied first) with one checkable action per preset for `head` of the
+// document's config (the current one checked); each applies its preset as one undo step.
 void fillPresetMenu(QMenu* menu, Document* document, qkv::Index head);
 
 // Switches `head` (0-based) off or on: the document's ablated heads with it added or removed.

@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+
 namespace qkv::ui {
 namespace {
 
@@ -31,12 +33,46 @@ qkv::Expected<qkv::AttentionWeights> scaleAll(qkv::AttentionWeights weights, con
     return weights;
 }
 
+// Empty when the result's weights can be edited; otherwise why not. An edit finds a head's
+// blocks with the current settings' grouping (d_model, h, g), which must be the one the result
+// was computed with: while h is 0 or does not divide d_model, or a new d_model, h or g is still
+// being computed, the blocks would be read at the wrong columns (or past the matrices' ends).
+QString whyNotEditable(const Document& document)
+{
+    const auto result = document.result();
+    if (!result) return tr("there are no weights to edit yet");
+    if (!document.isValid()) return tr("the settings are not valid; the weights shown are of the last valid ones");
+    if (result->config.grouping() != groupingOf(document) || result->unscaledWeights->d_model() != document.config().d_model)
+        return tr("the weights shown are not of the current d_model, h and g yet");
+    return {};
+}
+
+// The heads an edit of `matrices` of `head` changes: the head, and when W^K or W^V is among
+// them, every head reading the same key/value head (grouped-query attention). Those become
+// edited too, keeping what they show (presets included), so that a preset of theirs, which
+// writes the shared block, cannot write it over the edit.
+std::vector<qkv::Index> headsChangedBy(const qkv::HeadGrouping& g, qkv::Index head,
+                                       const std::vector<qkv::HeadMatrix>& matrices)
+{
+    std::vector<qkv::Index> heads{head};
+    const bool shared = std::any_of(matrices.begin(), matrices.end(), [](qkv::HeadMatrix m) {
+        return m == qkv::HeadMatrix::Key || m == qkv::HeadMatrix::Value;
+    });
+    // Invalid settings (g not dividing h): the edit is refused anyway (whyNotEditable).
+    if (!shared || g.keyValueHeadCount < 1 || g.headCount % g.keyValueHeadCount != 0) return heads;
+    for (qkv::Index other = 0; other < g.headCount; ++other)
+        if (other != head && g.keyValueHeadOf(other) == g.keyValueHeadOf(head)) heads.push_back(other);
+    return heads;
+}
+
+const std::vector<qkv::HeadMatrix> kAllBlocks = {qkv::HeadMatrix::Query, qkv::HeadMatrix::Key, qkv::HeadMatrix::Value,
+                                                 qkv::HeadMatrix::Output};
+
 }  // namespace
 
 std::shared_ptr<const qkv::AttentionWeights> editableWeights(const Document& document)
 {
-    const auto result = document.result();
-    return result ? result->unscaledWeights : nullptr;
+    return whyNotEditable(document).isEmpty() ? document.result()->unscaledWeights : nullptr;
 }
 
 bool applyHeadEdit(Document& document, const std::vector<qkv::Index>& heads, const QString& description,
@@ -44,7 +80,7 @@ bool applyHeadEdit(Document& document, const std::vector<qkv::Index>& heads, con
 {
     if (!base) base = editableWeights(document);
     if (!base) {
-        emit document.notice(tr("%1: there are no weights to edit yet.").arg(description));
+        emit document.notice(tr("%1: %2.").arg(description, whyNotEditable(document)));
         return false;
     }
     auto edited = edit(*base);
@@ -60,28 +96,31 @@ bool setHeadCell(Document& document, qkv::Index head, qkv::HeadMatrix matrix, qk
                  float value)
 {
     const qkv::HeadGrouping g = groupingOf(document);
-    return applyHeadEdit(document, {head}, tr("Set %1[%2, %3] = %4").arg(blocksText({matrix}, head)).arg(row).arg(column).arg(value),
+    return applyHeadEdit(document, headsChangedBy(g, head, {matrix}),
+                         tr("Set %1[%2, %3] = %4").arg(blocksText({matrix}, head)).arg(row).arg(column).arg(value),
                          [&](const qkv::AttentionWeights& w) { return qkv::setHeadEntry(w, g, head, matrix, row, column, value); });
 }
 
 bool scaleHeadBlocks(Document& document, qkv::Index head, const std::vector<qkv::HeadMatrix>& matrices, float factor)
 {
     const qkv::HeadGrouping g = groupingOf(document);
-    return applyHeadEdit(document, {head}, tr("Scale %1 by %2").arg(blocksText(matrices, head)).arg(factor),
+    return applyHeadEdit(document, headsChangedBy(g, head, matrices),
+                         tr("Scale %1 by %2").arg(blocksText(matrices, head)).arg(factor),
                          [&](const qkv::AttentionWeights& w) { return scaleAll(w, g, head, matrices, factor); });
 }
 
 bool zeroHeadBlocks(Document& document, qkv::Index head, const std::vector<qkv::HeadMatrix>& matrices)
 {
     const qkv::HeadGrouping g = groupingOf(document);
-    return applyHeadEdit(document, {head}, tr("Zero %1").arg(blocksText(matrices, head)),
+    return applyHeadEdit(document, headsChangedBy(g, head, matrices), tr("Zero %1").arg(blocksText(matrices, head)),
                          [&](const qkv::AttentionWeights& w) { return scaleAll(w, g, head, matrices, 0.0f); });
 }
 
 bool swapHeadQueryAndKey(Document& document, qkv::Index head)
 {
     const qkv::HeadGrouping g = groupingOf(document);
-    return applyHeadEdit(document, {head}, tr("Swap W_%1^Q and W_%1^K").arg(head + 1),
+    return applyHeadEdit(document, headsChangedBy(g, head, {qkv::HeadMatrix::Query, qkv::HeadMatrix::Key}),
+                         tr("Swap W_%1^Q and W_%1^K").arg(head + 1),
                          [&](const qkv::AttentionWeights& w) -> qkv::Expected<qkv::AttentionWeights> {
                              return qkv::swapQueryAndKey(w, g, head);
                          });
@@ -91,7 +130,8 @@ bool rerandomiseHeadWeights(Document& document, qkv::Index head, std::uint64_t s
 {
     const qkv::HeadGrouping g = groupingOf(document);
     const qkv::WeightInit init = document.config().init;
-    return applyHeadEdit(document, {head}, tr("Re-randomise head %1 (seed %2)").arg(head + 1).arg(seed),
+    return applyHeadEdit(document, headsChangedBy(g, head, kAllBlocks),
+                         tr("Re-randomise head %1 (seed %2)").arg(head + 1).arg(seed),
                          [&](const qkv::AttentionWeights& w) -> qkv::Expected<qkv::AttentionWeights> {
                              return qkv::rerandomiseHead(w, g, head, seed, init);
                          });
@@ -101,7 +141,8 @@ bool copyHeadOnto(Document& document, qkv::Index from, qkv::Index to)
 {
     if (from == to) return false;
     const qkv::HeadGrouping g = groupingOf(document);
-    return applyHeadEdit(document, {to}, tr("Copy head %1 onto head %2").arg(from + 1).arg(to + 1),
+    return applyHeadEdit(document, headsChangedBy(g, to, kAllBlocks),
+                         tr("Copy head %1 onto head %2").arg(from + 1).arg(to + 1),
                          [&](const qkv::AttentionWeights& w) -> qkv::Expected<qkv::AttentionWeights> {
                              return qkv::copyHead(w, g, from, to);
                          });
@@ -121,13 +162,16 @@ bool PaintStroke::paint(qkv::Index row, qkv::Index column, float value)
     if (!weights_) return false;
     if (painted_ == 0) alternate_ = !alternate_;  // a new stroke: a new undo step (EditKey::WeightsStroke)
     const EditKey key = alternate_ ? EditKey::Weights : EditKey::WeightsStroke;
-    auto edited = qkv::setHeadEntry(*weights_, document_.config().grouping(), head_, matrix_, row, column, value);
+    const qkv::HeadGrouping g = document_.config().grouping();
+    auto edited = qkv::setHeadEntry(*weights_, g, head_, matrix_, row, column, value);
     if (!edited.ok()) {
         emit document_.notice(QString::fromStdString(edited.error()));
         return false;
     }
     auto next = std::make_shared<const qkv::AttentionWeights>(std::move(edited.value()));
-    if (!document_.editWeights(next, {head_}, tr("Paint %1").arg(blocksText({matrix_}, head_)), key)) return false;
+    if (!document_.editWeights(next, headsChangedBy(g, head_, {matrix_}), tr("Paint %1").arg(blocksText({matrix_}, head_)),
+                               key))
+        return false;
     weights_ = std::move(next);
     ++painted_;
     return true;

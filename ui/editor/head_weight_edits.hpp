@@ -21,18 +21,22 @@ namespace qkv::ui {
 // What an edit makes of the current weights.
 using HeadEdit = std::function<qkv::Expected<qkv::AttentionWeights>(const qkv::AttentionWeights&)>;
 
-// The weights an edit starts from: the document's result's unscaledWeights (null before the
-// first result).
+// The weights an edit starts from: the document's result's unscaledWeights; null before the
+// first result, and while the current settings are invalid or group the heads differently from
+// the result's (an edit finds a head's blocks with the current grouping).
 std::shared_ptr<const qkv::AttentionWeights> editableWeights(const Document& document);
 
 // Applies `edit` to `base` (the editable weights when null) and stores the blocks of `heads`
 // as one undo step (merged with the previous edit of `key`). Returns false, changing nothing
-// and saying why through Document::notice, when there is no result or the edit fails.
+// and saying why through Document::notice, when there are no editable weights (see above) or
+// the edit fails.
 bool applyHeadEdit(Document& document, const std::vector<qkv::Index>& heads, const QString& description,
                    const HeadEdit& edit, EditKey key = EditKey::None,
                    std::shared_ptr<const qkv::AttentionWeights> base = nullptr);
 
-// The actions, for `head` (0-based). "All four" blocks: every entry of `matrices`.
+// The actions, for `head` (0-based). "All four" blocks: every entry of `matrices`. An edit of
+// W^K or W^V under grouped-query attention changes a block that other heads read too: they
+// become edited as well (keeping what they show), so that no preset of theirs writes over it.
 bool setHeadCell(Document& document, qkv::Index head, qkv::HeadMatrix matrix, qkv::Index row, qkv::Index column,
                  float value);
 bool scaleHeadBlocks(Document& document, qkv::Index head, const std::vector<qkv::HeadMatrix>& matrices, float factor);

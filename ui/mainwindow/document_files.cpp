@@ -116,6 +116,11 @@ QString DocumentFiles::saveTo(const QString& path)
 {
     const QString title = tr("Cannot Save Session");
     if (const QString error = notARegularFile(path, true); !error.isEmpty()) return fail(title, error);
+    // A session file holds valid settings only (its reader refuses others, as it refuses any
+    // file's bad values): saving now would write a file that cannot be opened again.
+    if (!document_->isValid())
+        return fail(title, tr("The settings are not valid: %1 Correct them, or undo, then save.")
+                               .arg(QString::fromStdString(document_->issues().front().message)));
     const qkv::Session session = document_->session();
     const QString error = runOffGuiThread([file = path.toStdString(), session] {
         const qkv::Status status = qkv::writeSession(file, session);

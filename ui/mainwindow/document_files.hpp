@@ -39,7 +39,8 @@ public:
     // and opens it. Returns the error (also shown), or empty (opened, or the user cancelled).
     QString openFile(const QString& path);
     // Writes the session to `path` (atomically); on success it becomes the document's file.
-    // Returns the error (also shown), or empty.
+    // Refused while the settings are invalid (the file could not be opened again). Returns the
+    // error (also shown), or empty.
     QString saveTo(const QString& path);
     // Before unsaved changes would be lost: Save, Discard or Cancel. True to go on (saved or
     // discarded), false when cancelled or the save failed.

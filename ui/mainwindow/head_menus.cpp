@@ -19,6 +19,9 @@ void MainWindow::createHeadMenus()
     headMenu->addAction(tr("No head selected"))->setEnabled(false);  // replaced when shown
     // Rebuilt when shown: it acts on the selected head and shows its current preset.
     connect(headMenu, &QMenu::aboutToShow, this, [this, headMenu] {
+        // clear() deletes the menu's actions but not the preset submenu of the last showing
+        // (a child QMenu, with its actions): without this every showing left one behind.
+        qDeleteAll(headMenu->findChildren<QMenu*>(Qt::FindDirectChildrenOnly));
         headMenu->clear();
         const qkv::Config& config = document_->config();
         const qkv::Index head = selection_->head();

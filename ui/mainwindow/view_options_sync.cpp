@@ -1,6 +1,8 @@
 #include "ui/mainwindow/view_options_sync.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "ui/document/document.hpp"
 #include "ui/document/head_selection.hpp"
@@ -54,6 +56,21 @@ QString ViewOptionsSync::tabId(const ResultView* view)
     return id;
 }
 
+void ViewOptionsSync::select(const qkv::ViewOptions& view, const qkv::Result* inside)
+{
+    auto head = static_cast<int>(view.head), query = static_cast<int>(view.query), key = static_cast<int>(view.key);
+    if (inside) {  // clamped before it is set: each view refreshes once at most
+        const qkv::AttentionResult& a = inside->attention;
+        head = std::clamp(head, 0, std::max(static_cast<int>(a.headCount()) - 1, 0));
+        query = std::clamp(query, 0, std::max(static_cast<int>(a.queryCount()) - 1, 0));
+        key = std::clamp(key, 0, std::max(static_cast<int>(a.keyCount()) - 1, 0));
+    }
+    const bool applying = std::exchange(applying_, true);  // the document already holds `view`
+    selection_->setHead(head);
+    selection_->setCell(query, key);
+    applying_ = applying;
+}
+
 void ViewOptionsSync::update(const std::function<void(qkv::ViewOptions&)>& change)
 {
     if (applying_) return;
@@ -68,8 +85,16 @@ void ViewOptionsSync::apply(const qkv::ViewOptions& view)
     const auto& views = tabs_->views();
     for (std::size_t i = 0; i < views.size(); ++i)
         if (tabId(views[i]).toStdString() == view.tab) tabs_->setCurrentIndex(static_cast<int>(i));
-    selection_->setHead(static_cast<int>(view.head));
-    selection_->setCell(static_cast<int>(view.query), static_cast<int>(view.key));
+    // The views still show the last document's result: a head or cell of the new document may
+    // lie outside it, and a view would index past its matrices. Kept inside it now, and set as
+    // the file says once the new document's result is shown (computed now or in the background).
+    select(view, tabs_->views().front()->result().get());
+    disconnect(pendingSelection_);
+    pendingSelection_ = connect(document_, &Document::resultChanged, this,
+                                [this, view](const std::shared_ptr<const qkv::Result>& result) {
+                                    disconnect(pendingSelection_);
+                                    select(view, result.get());
+                                });
     HeadsView* heads = tabs_->headsView();
     ScoreKind kind = ScoreKind::Attention;
     if (scoreKindFromId(QString::fromStdString(view.show), kind)) heads->setScoreKind(kind);

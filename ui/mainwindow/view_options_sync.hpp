@@ -13,6 +13,10 @@
 
 #include "core/session/session.hpp"
 
+namespace qkv {
+struct Result;
+}
+
 namespace qkv::ui {
 
 class Document;
@@ -34,11 +38,15 @@ public:
 
 private:
     void update(const std::function<void(qkv::ViewOptions&)>& change);
+    // The selection (head, cell) of `view`, kept inside `inside` when there is one.
+    void select(const qkv::ViewOptions& view, const qkv::Result* inside);
 
     Document* document_;
     HeadSelection* selection_;
     ViewTabs* tabs_;
     bool applying_ = false;
+    // Sets the new document's selection when its result is shown (apply()).
+    QMetaObject::Connection pendingSelection_;
 };
 
 }  // namespace qkv::ui
