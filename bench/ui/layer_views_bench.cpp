@@ -100,7 +100,8 @@ bool busy(qkv::ui::MainWindow& window, View which)
     case Compare:
         return find<qkv::ui::CompareView>(window)->isBusy();
     case HeadsWithStatistics:
-        return find<qkv::ui::HeadsView>(window)->statisticsTable()->isBusy();
+        return find<qkv::ui::HeadsView>(window)->isBusy() ||
+               find<qkv::ui::HeadsView>(window)->statisticsTable()->isBusy();
     }
     return false;
 }

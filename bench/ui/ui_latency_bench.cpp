@@ -19,6 +19,7 @@
 #include "core/pipeline/compute.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/document/document.hpp"
+#include "ui/heads/heads_view.hpp"
 #include "core/common/memory.hpp"
 #include "ui/document/compute_threads.hpp"
 #include "ui/mainwindow/main_window.hpp"
@@ -54,6 +55,9 @@ void ControlChangeToPaintedFrame(benchmark::State& state)
         seed->setValue(++value);             // the control change
         window.document()->waitUntilIdle();  // compute (pool or GUI thread)
         QCoreApplication::processEvents();   // result delivered, views updated
+        // A large heads figure is drawn on the work pool: until it is delivered. Sleeps until an
+        // event comes; processEvents(flags, ms) would spin on a core the work needs.
+        while (window.headsView()->isBusy()) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
         window.repaint();                    // the painted frame
     }
     state.counters["tokens"] = static_cast<double>(state.range(0));
