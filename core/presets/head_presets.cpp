@@ -154,7 +154,7 @@ std::size_t PresetCache::bytesOf(const MatrixD& m) { return static_cast<std::siz
 void PresetCache::makeRoomFor(std::size_t bytes)
 {
     // Bounded: a few sizes are in use at a time, so starting afresh costs at most a refit.
-    if (heldBytes_ + bytes > maximumBytes) {
+    if (heldBytes_ + bytes > maximumBytes || heads_.size() + bases_.size() >= maximumEntries) {
         heads_.clear();
         bases_.clear();
         heldBytes_ = 0;

@@ -29,10 +29,13 @@ inline constexpr double wordPresetMargin = 8.0;
 
 // Fitted positional heads and position-free bases, kept between computations (both cost
 // ~0.1-1 s). They depend only on (preset, d_model, d_k, token scale) and (d_model, columns), so
-// a cache never holds a stale one. Thread-safe; holds at most maximumBytes (then starts afresh).
+// a cache never holds a stale one. Thread-safe; holds at most maximumEntries and maximumBytes
+// (then starts afresh): a few sizes are in use at a time, and a long session that tries many
+// sizes and token scales must not grow.
 class PresetCache {
 public:
     static constexpr std::size_t maximumBytes = std::size_t{256} << 20;
+    static constexpr std::size_t maximumEntries = 32;
 
     std::shared_ptr<const PositionalHead> positionalHead(HeadPresetKind kind, Index d_model, Index d_k, float tokenScale);
     std::shared_ptr<const MatrixD> positionFreeBasis(Index d_model, Index columns);

@@ -27,15 +27,9 @@
 namespace qkv::ui::testing {
 namespace {
 
-// The longest the GUI thread may compute in one turn. Sanitizers make the same work several
-// times slower, so that build allows proportionally more.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr double kSlowdown = 4.0;
-#else
-constexpr double kSlowdown = 1.0;
-#endif
-constexpr double kMaxTurnCpuMs = 100.0 * kSlowdown;
-constexpr double kMaxTurnWallMs = 2000.0 * kSlowdown;  // a wait, not a computation
+// The longest the GUI thread may compute in one turn, and be held without computing (a wait).
+constexpr double kMaxTurnCpuMs = 100.0;
+constexpr double kMaxTurnWallMs = 2000.0;
 
 double threadCpuMilliseconds()
 {
@@ -147,6 +141,11 @@ protected:
 
 TEST_F(GuiResponsiveness, NoTurnOfTheGuiThreadBlocksAtTheLimits)
 {
+#if defined(__SANITIZE_ADDRESS__)
+    // A timing test: the sanitizer build runs 5-20x slower (the background work at d_model 4096
+    // alone took over ten minutes there), so its times say nothing. The normal suite runs it.
+    GTEST_SKIP() << "a timing test; it runs in the normal (optimised) suite";
+#endif
     ControlsPanel* controls = window->controls();
     expectResponsive("d_model 4096", [&] { controls->dModelBox()->setValue(4096); });
     expectResponsive("h 1", [&] { controls->headsBox()->setValue(1); });
