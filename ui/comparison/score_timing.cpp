@@ -4,10 +4,6 @@
 #include <chrono>
 #include <vector>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 namespace qkv::ui {
 
 namespace {

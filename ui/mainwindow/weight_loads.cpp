@@ -1,5 +1,7 @@
 #include "ui/mainwindow/weight_loads.hpp"
 
+#include <initializer_list>
+
 #include "core/checkpoint/model_input_loading.hpp"
 #include "core/io/weights_file.hpp"
 #include "ui/document/document.hpp"
@@ -12,9 +14,9 @@ WeightLoads::WeightLoads(Document* document, QObject* parent)
       headers_([this](const OpenedCheckpoint& opened) { emit checkpointOpened(opened.checkpoint, opened.error); }),
       layer_([this](const LoadedLayer& loaded) { applyLayer(loaded); })
 {
-    weights_.setBusyCallback([this](bool busy) { setBusyOf(0, busy); });
-    headers_.setBusyCallback([this](bool busy) { setBusyOf(1, busy); });
-    layer_.setBusyCallback([this](bool busy) { setBusyOf(2, busy); });
+    // A task's busy state changes after it updated isBusy(); the window's flag is idempotent.
+    for (LatestTaskBase* task : std::initializer_list<LatestTaskBase*>{&weights_, &headers_, &layer_})
+        task->setBusyCallback([this](bool) { emit busyChanged(isBusy()); });
 }
 
 void WeightLoads::cancel()
@@ -24,14 +26,7 @@ void WeightLoads::cancel()
     layer_.cancel();
 }
 
-bool WeightLoads::isBusy() const { return busyTasks_ != 0; }
-
-void WeightLoads::setBusyOf(int task, bool busy)
-{
-    const bool before = isBusy();
-    busyTasks_ = busy ? busyTasks_ | (1 << task) : busyTasks_ & ~(1 << task);
-    if (isBusy() != before) emit busyChanged(isBusy());
-}
+bool WeightLoads::isBusy() const { return weights_.isBusy() || headers_.isBusy() || layer_.isBusy(); }
 
 void WeightLoads::loadWeights(const QString& path)
 {

@@ -49,7 +49,7 @@ signals:
     void weightsLoaded(const QString& path, const QString& error);
     void checkpointOpened(std::shared_ptr<const qkv::Checkpoint> checkpoint, const QString& error);
     void layerLoaded(const QString& error);
-    void busyChanged(bool busy);
+    void busyChanged(bool busy);  // isBusy() now (may repeat the last value)
 
 private:
     struct LoadedWeights {
@@ -71,10 +71,8 @@ private:
     };
     void applyWeights(const LoadedWeights& loaded);
     void applyLayer(const LoadedLayer& loaded);
-    void setBusyOf(int task, bool busy);
 
     Document* document_;
-    int busyTasks_ = 0;  // bit per task
     // Last members: destroyed, and their work ended, first.
     LatestTask<LoadedWeights> weights_;
     LatestTask<OpenedCheckpoint> headers_;
