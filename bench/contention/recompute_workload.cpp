@@ -43,6 +43,8 @@ qkv::Config editNumber(int step)
 int main(int argc, char** argv)
 {
     qputenv("QT_QPA_PLATFORM", "offscreen");
+    // The window starts on an example, as the app does: the build tree's data folder.
+    if (qEnvironmentVariableIsEmpty("QKV_STUDIO_DATA_DIR")) qputenv("QKV_STUDIO_DATA_DIR", QKV_BUILD_DATA_DIR);
     qkv::keepLargeAllocationsForReuse();
     qkv::ui::useOneThreadPerComputation();
     QTemporaryDir settingsDirectory;

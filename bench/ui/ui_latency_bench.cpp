@@ -89,6 +89,8 @@ BENCHMARK(CoreCompute)->Apply(sizes);
 int main(int argc, char** argv)
 {
     qputenv("QT_QPA_PLATFORM", "offscreen");
+    // The window starts on an example, as the app does: the build tree's data folder.
+    if (qEnvironmentVariableIsEmpty("QKV_STUDIO_DATA_DIR")) qputenv("QKV_STUDIO_DATA_DIR", QKV_BUILD_DATA_DIR);
     qkv::keepLargeAllocationsForReuse();            // as app/main.cpp does
     qkv::ui::useOneThreadPerComputation();     // as runGui does
     QTemporaryDir settingsDirectory;

@@ -1,10 +1,10 @@
 #include "ui/document/examples.hpp"
 
 #include <QCoreApplication>
-#include <QFile>
 
-// Resources compiled into a static library are registered by name (outside any namespace).
-static void registerExampleResources() { Q_INIT_RESOURCE(examples); }
+#include <filesystem>
+
+#include "core/io/data_directory.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -32,14 +32,17 @@ const Example& firstStartExample() { return examples().front(); }
 
 qkv::Expected<qkv::Session> readExample(const Example& example)
 {
-    static const bool registered = (registerExampleResources(), true);
-    (void)registered;
-    QFile file(QStringLiteral(":/examples/") + example.fileName);
-    if (!file.open(QIODevice::ReadOnly))
-        return qkv::Error{"the example " + example.fileName.toStdString() + " is missing from the app's resources"};
-    const QByteArray bytes = file.readAll();
-    return qkv::parseSession(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
-                             example.fileName.toStdString());
+    // Data files (core/io/data_directory.hpp): installed in <prefix>/share/qkv-studio/examples,
+    // copied to <build>/share/qkv-studio/examples in the build tree.
+    const std::filesystem::path folder = qkv::dataDirectory() / "examples";
+    const std::filesystem::path path = folder / example.fileName.toStdString();
+    std::error_code error;
+    if (!std::filesystem::exists(path, error))
+        return qkv::Error{"the example " + example.fileName.toStdString() + " is missing: " + folder.string() +
+                          " (the data folder " + qkv::dataDirectoryOrigin() +
+                          ") does not have it. Reinstall QKV Studio, or set QKV_STUDIO_DATA_DIR to the "
+                          "folder that holds examples/."};
+    return qkv::readSession(path.string());
 }
 
 }  // namespace qkv::ui

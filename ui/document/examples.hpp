@@ -1,5 +1,6 @@
 #pragma once
-// The example sessions shipped with the app (resources/examples/, made by make_examples.sh):
+// The example sessions shipped with the app (resources/examples/, made by make_examples.sh,
+// installed as data files):
 // File > Examples opens one as a new document, the Scenarios menu applies one to the current
 // document as one undo step, and the first start opens the translation example.
 
@@ -23,7 +24,8 @@ struct Example {
 const std::vector<Example>& examples();
 // The example the app opens on when it has no last session.
 const Example& firstStartExample();
-// The example's session, parsed from the resources (they are small: read on the GUI thread).
+// The example's session, read from the data folder's examples/ (core/io/data_directory.hpp;
+// they are small: read on the GUI thread). Fails with a message that names the folder.
 qkv::Expected<qkv::Session> readExample(const Example& example);
 
 }  // namespace qkv::ui

@@ -154,14 +154,18 @@ void MainWindow::restoreLastSession()
         return;
     }
     const Example& first = firstStartExample();
+    QStringList problems;
+    if (!restored.error.isEmpty()) problems << restored.error;
     if (auto example = readExample(first)) {
         document_->replace(*example, QString(), first.fileName);
+        if (!problems.isEmpty()) problems.back() += tr(". Opened the example “%1” instead.").arg(first.title);
     } else {
-        // Only a broken build gets here: the examples are compiled in.
+        // The data files are missing (a partial install): the default settings, and say why.
         document_->reset(qkv::Config{});
+        problems << tr("%1 Started with the default settings.").arg(QString::fromStdString(example.error()));
     }
-    if (!restored.error.isEmpty()) {
-        startupMessage_ = tr("%1. Opened the example “%2” instead.").arg(restored.error, first.title);
+    if (!problems.isEmpty()) {
+        startupMessage_ = problems.join(QStringLiteral(" "));
         statusBar()->showMessage(startupMessage_);  // stays until the next message
         showWholeIfLong(startupMessage_);
     }

@@ -1,5 +1,6 @@
 // main() of every UI test executable: offscreen platform (set before QApplication, so
-// gtest_discover_tests can run the binary at build time without a display), settings and the
+// gtest_discover_tests can run the binary at build time without a display), the build tree's
+// data folder (the examples; a test program is not beside it as the app is), settings and the
 // app's data (the autosave, under QStandardPaths::AppDataLocation) in a throw-away directory,
 // one Eigen thread per computation as in the app, then GoogleTest.
 #include <QApplication>
@@ -13,6 +14,7 @@
 int main(int argc, char** argv)
 {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (qEnvironmentVariableIsEmpty("QKV_STUDIO_DATA_DIR")) qputenv("QKV_STUDIO_DATA_DIR", QKV_BUILD_DATA_DIR);
     QTemporaryDir settingsDirectory;
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDirectory.path());
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDirectory.path());
