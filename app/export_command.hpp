@@ -7,7 +7,5 @@ namespace qkv::app {
 // left at --out); 2 a bad argument (the one-line message names it).
 int runExportCommand(int argc, char** argv);
 
-// The usage text for `qkv-studio export --help`.
-const char* exportUsage();
 
 }  // namespace qkv::app

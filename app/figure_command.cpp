@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "app/export_arguments.hpp"
+#include "app/usage_text.hpp"
 #include "core/pipeline/compute.hpp"
 #include "ui/figures/figure_render.hpp"
 #include "ui/figures/figure_text.hpp"
@@ -174,44 +175,6 @@ void quietQtMessages(QtMsgType type, const QMessageLogContext&, const QString& m
 }
 
 }  // namespace
-
-const char* figureUsage()
-{
-    return "Usage: qkv-studio figure --figure NAME --format png|svg|pdf --out PATH [options]\n"
-           "       qkv-studio figure --list\n"
-           "\n"
-           "Draws one of the app's figures from a session without a display (no Qt environment\n"
-           "variable needed): the same drawing as the app's File > Export Figure.\n"
-           "\n"
-           "  --list                     print every figure's name, one per line\n"
-           "  --figure NAME              the figure to draw (see --list and docs/figures.md)\n"
-           "  --format png|svg|pdf       PNG image, SVG drawing (text kept as text) or one-page PDF\n"
-           "  --out PATH                 written atomically; nothing is left there on failure\n"
-           "  --width W --height H       the size in pixels (SVG, PDF: in 1/96 inch); one of the\n"
-           "                             two keeps the figure's default aspect ratio\n"
-           "  --dpi D                    the default size at D dots per inch: a PNG of\n"
-           "                             default x D/96 pixels (vector formats are unchanged)\n"
-           "  --head N                   the head, numbered from 1 (default: the session's, else 1)\n"
-           "  --query N                  the query token's position, from 0 (default: the session's,\n"
-           "                             else 0)\n"
-           "  --key N                    the key token's position, from 0 (step by step)\n"
-           "  --show KIND                what the heads figures show: attention, scores (scaled\n"
-           "                             scores q·k/sqrt(d_k) before the mask), masked-scores\n"
-           "  --colormap NAME            viridis, magma, cividis, greys, redblue\n"
-           "  --color-range RANGE        auto (0 to the 99th percentile of the weights), unit\n"
-           "                             (0 to 1) or LOW:HIGH\n"
-           "  --average                  add the average of the heads to the heads grid\n"
-           "  --pinned FILE              a session (.qkv.json) for the compare figure: it shows\n"
-           "                             pinned - this session's attention, head by head\n"
-           "\n"
-           "The session: --session FILE (a .qkv.json the app saved, with its view: head, colormap,\n"
-           "colour range, ...) and/or any option of qkv-studio export that describes one (--source,\n"
-           "--target, --mode, --d-model, --heads, --weights, --preset, ...; see qkv-studio export\n"
-           "--help). Without them, the built-in example.\n"
-           "\n"
-           "Exit status: 0 written, 1 a file could not be read, computed, drawn or written, 2 bad\n"
-           "argument.\n";
-}
 
 int runFigureCommand(int argc, char** argv)
 {

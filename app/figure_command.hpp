@@ -10,7 +10,5 @@ namespace qkv::app {
 // (nothing is left at --out); 2 a bad argument (the one-line message names it).
 int runFigureCommand(int argc, char** argv);
 
-// The usage text for `qkv-studio figure --help`.
-const char* figureUsage();
 
 }  // namespace qkv::app

@@ -3,10 +3,13 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string_view>
 
 #include "app/export_command.hpp"
+#include "app/usage_text.hpp"
 #include "core/common/memory.hpp"
+#include "core/io/data_directory.hpp"
 
 #ifdef QKV_HAVE_UI
 #include "app/figure_command.hpp"
@@ -42,15 +45,16 @@ int main(int argc, char** argv)
     if (command == "figure") return qkv::app::runFigureCommand(argc, argv);
 #endif
     if (command == "--version") {
-        std::printf("qkv-studio %s\n", QKV_VERSION);
+        // The version first (scripts read that line), then where the data files were looked for.
+        const std::filesystem::path data = qkv::dataDirectory();
+        std::error_code error;
+        const bool found = std::filesystem::is_directory(data / "examples", error);
+        std::printf("qkv-studio %s\nexamples and lexicon: %s%s\n", QKV_VERSION, data.string().c_str(),
+                    found ? "" : " (missing)");
         return 0;
     }
     if (command == "--help" || command == "-h") {
-        std::printf("Usage: qkv-studio            open the desktop app where you left it (first time: an example)\n"
-                    "       qkv-studio FILE.qkv.json  open the desktop app on a saved session\n"
-                    "       qkv-studio export ...  compute and write attention without a display\n"
-                    "       qkv-studio figure ...  draw a figure (PNG, SVG, PDF) without a display\n\n%s",
-                    qkv::app::exportUsage());
+        std::printf("%s\n%s", qkv::app::mainUsage(), qkv::app::exportUsage());
         return 0;
     }
     // A session to open: anything ending in .json (a typo of a command stays an unknown command).

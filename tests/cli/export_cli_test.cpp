@@ -232,7 +232,18 @@ TEST_F(ExportCli, ASessionFileIsForTheAppAndATypoIsAnUnknownCommand)
 
 TEST_F(ExportCli, HelpAndVersion)
 {
-    EXPECT_EQ(run({"--version"}).status, 0);
+    // The version, then the data folder: the build tree's copy, beside the executable.
+    const CommandRun version = run({"--version"}, "env -u QKV_STUDIO_DATA_DIR");
+    EXPECT_EQ(version.status, 0);
+    EXPECT_EQ(version.output, "qkv-studio " QKV_VERSION "\nexamples and lexicon: " QKV_BUILD_DATA_DIR "\n");
+    const CommandRun elsewhere = run({"--version"}, "env QKV_STUDIO_DATA_DIR=/nonexistent/qkv-data");
+    EXPECT_NE(elsewhere.output.find("examples and lexicon: /nonexistent/qkv-data (missing)"), std::string::npos)
+        << elsewhere.output;
+    const CommandRun main = run({"--help"});
+    EXPECT_EQ(main.status, 0);
+    EXPECT_NE(main.output.find("Usage: qkv-studio [FILE.qkv.json]"), std::string::npos) << main.output;
+    EXPECT_NE(main.output.find("QKV_STUDIO_DATA_DIR"), std::string::npos);
+    EXPECT_NE(main.output.find("Usage: qkv-studio export"), std::string::npos);
     const CommandRun help = run({"export", "--help"});
     EXPECT_EQ(help.status, 0);
     EXPECT_NE(help.output.find("--format json|csv|npy"), std::string::npos);
