@@ -19,6 +19,8 @@ int runGui(int& argc, char** argv, const QString& sessionFile)
     QApplication::setApplicationDisplayName(QStringLiteral("QKV Studio"));
     QApplication::setApplicationVersion(QStringLiteral(QKV_VERSION));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/qkv-studio.svg")));
+    // The launcher entry this window belongs to (its icon and name in docks and task switchers).
+    QGuiApplication::setDesktopFileName(QStringLiteral(QKV_APP_ID));
     useOneThreadPerComputation();
     MainWindow window;
     window.show();
