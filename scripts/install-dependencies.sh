@@ -2,7 +2,9 @@
 # Installs the Debian 12 packages QKV Studio needs that are missing; installs nothing when all
 # are present (so it works offline on a prepared machine). One line of output per step; apt's
 # own output goes to build/install.log (printed in part if it fails).
-# Usage: install-dependencies.sh [--tests]
+# Usage: install-dependencies.sh [--tests | --package]
+#   --tests    also what the test suite builds with and runs (no test skips for a missing tool)
+#   --package  also what cpack -G DEB needs (dpkg-shlibdeps computes the package's dependencies)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/steps.sh
@@ -17,7 +19,14 @@ packages=(
   fonts-dejavu-core
 )
 if [[ "${1:-}" == "--tests" ]]; then
-  packages+=(libgtest-dev libgmock-dev libbenchmark-dev xvfb xauth)
+  packages+=(libgtest-dev libgmock-dev libbenchmark-dev xvfb xauth
+    # Exported PDFs rendered back to pixels (pdftoppm, pdfinfo).
+    poppler-utils
+    # The installation tests: the manual page, the launcher entry, the metainfo, the MIME
+    # database, the default application for sessions, and the Debian package.
+    groff-base desktop-file-utils appstream shared-mime-info xdg-utils dpkg-dev file)
+elif [[ "${1:-}" == "--package" ]]; then
+  packages+=(dpkg-dev file)
 fi
 
 missing=()

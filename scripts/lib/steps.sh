@@ -20,15 +20,37 @@ step() {
   fi
 }
 
+# report_skipped JUNIT: how many tests were skipped and, for each, the reason it gave (the line
+# after GoogleTest's "Skipped"), so a skip is seen and never mistaken for a pass.
+report_skipped() {
+  awk '
+    function unescaped(text) {
+      gsub(/&lt;/, "<", text); gsub(/&gt;/, ">", text); gsub(/&quot;/, "\"", text)
+      gsub(/&apos;/, "\047", text); gsub(/&amp;/, "\\&", text)
+      return text
+    }
+    /<testcase / { match($0, /name="[^"]*"/); name = substr($0, RSTART + 6, RLENGTH - 7); skipped = 0; reasonNext = 0 }
+    /<skipped/ { skipped = 1; count++; names[count] = name; reasons[count] = "no reason given" }
+    skipped && reasonNext { reasons[count] = unescaped($0); reasonNext = 0 }
+    skipped && /: Skipped$/ { reasonNext = 1 }
+    END {
+      printf "%d tests skipped%s\n", count, count ? ":" : "."
+      for (i = 1; i <= count; i++) printf "  %s: %s\n", unescaped(names[i]), reasons[i]
+    }' "$1"
+}
+
 # run_tests BUILD_DIR LOG: runs every test of BUILD_DIR with its output in LOG, then shows the
-# output of the tests that failed and ctest's summary (the last lines, which CI reads).
+# output of the tests that failed, the skipped tests with their reasons and ctest's summary (the
+# last lines, which CI reads).
 run_tests() {
   local build=$1 log=$2
   mkdir -p "$(dirname "$log")"
   echo "Testing (log: $log)..."
   local status=0
+  local junit="$build/test-results.xml"
   QT_QPA_PLATFORM=offscreen ctest --test-dir "$build" --output-on-failure -j "$(nproc)" --timeout 600 \
-    >"$log" 2>&1 || status=$?
+    --output-junit "$PWD/$junit" >"$log" 2>&1 || status=$?
+  [[ -f "$junit" ]] && report_skipped "$junit"
   # Each failed test's line and the output ctest printed for it, then the summary.
   awk '/tests passed, / { exit }
        /^ *Start +[0-9]+:/ { next }
