@@ -22,10 +22,20 @@
 namespace qkv::ui {
 namespace {
 
-const Preference<QString> kDirectory{QStringLiteral("figures/directory"),
-                                     QStandardPaths::writableLocation(QStandardPaths::PicturesLocation)};
+// The folder last exported to; empty until the first export.
+const Preference<QString> kDirectory{QStringLiteral("figures/directory"), QString()};
 const Preference<QString> kFormat{QStringLiteral("figures/format"), QStringLiteral("png")};
 const Preference<int> kDpi{QStringLiteral("figures/dpi"), 192};
+
+// Where a first figure goes: the folder last exported to, else Pictures, else home; the first of
+// them that exists (a fresh account has no ~/Pictures until a desktop makes one, and a remembered
+// folder may be gone), so that Save does not fail for a folder the user never chose.
+QString startFolder()
+{
+    for (const QString& folder : {kDirectory.value(), QStandardPaths::writableLocation(QStandardPaths::PicturesLocation)})
+        if (!folder.isEmpty() && QFileInfo(folder).isDir()) return folder;
+    return QStandardPaths::writableLocation(QStandardPaths::HomeLocation);
+}
 
 }  // namespace
 
@@ -143,7 +153,7 @@ void FigureExportDialog::figureChanged()
     if (!f) return;
     widthBox_->setValue(static_cast<int>(f->defaultSize.width()));
     heightBox_->setValue(static_cast<int>(f->defaultSize.height()));
-    const QString folder = path().isEmpty() ? kDirectory.value() : QFileInfo(path()).absolutePath();
+    const QString folder = path().isEmpty() ? startFolder() : QFileInfo(path()).absolutePath();
     pathEdit_->setText(QDir(folder).filePath(f->name + QLatin1Char('.') + figureFormatName(format())));
 }
 

@@ -3,11 +3,13 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTemporaryDir>
 
@@ -82,6 +84,33 @@ TEST_F(WindowTest, ExportWritesTheFigureAndTheStatusBarSaysWhere)
     EXPECT_TRUE(error.contains(QStringLiteral("heads.pdf"))) << error.toStdString();
     EXPECT_EQ(window->statusBar()->currentMessage(), error);
     EXPECT_FALSE(QFileInfo::exists(bad));
+}
+
+// A fresh account has no ~/Pictures until a desktop makes one: the dialog must not propose a
+// folder that does not exist (Save would fail for a folder the user never chose).
+TEST_F(WindowTest, ExportProposesAFolderThatExists)
+{
+    QTemporaryDir home;
+    const QByteArray savedHome = qgetenv("HOME"), savedConfig = qgetenv("XDG_CONFIG_HOME");
+    qputenv("HOME", home.path().toLocal8Bit());
+    qputenv("XDG_CONFIG_HOME", home.filePath(QStringLiteral("config")).toLocal8Bit());  // no user-dirs.dirs
+    QSettings().remove(QStringLiteral("figures/directory"));
+    const std::vector<const Figure*> heads{findFigure(QStringLiteral("heads"))};
+    const auto proposedFolder = [&heads] { return QFileInfo(FigureExportDialog(heads).path()).absolutePath(); };
+
+    EXPECT_EQ(proposedFolder(), home.path()) << "no Pictures folder: home";
+    ASSERT_TRUE(QDir(home.path()).mkdir(QStringLiteral("Pictures")));
+    EXPECT_EQ(proposedFolder(), home.filePath(QStringLiteral("Pictures")));
+    QSettings().setValue(QStringLiteral("figures/directory"), home.filePath(QStringLiteral("gone")));
+    EXPECT_EQ(proposedFolder(), home.filePath(QStringLiteral("Pictures"))) << "the remembered folder is gone";
+    ASSERT_TRUE(QDir(home.path()).mkdir(QStringLiteral("slides")));
+    QSettings().setValue(QStringLiteral("figures/directory"), home.filePath(QStringLiteral("slides")));
+    EXPECT_EQ(proposedFolder(), home.filePath(QStringLiteral("slides")));
+
+    QSettings().remove(QStringLiteral("figures/directory"));
+    qputenv("HOME", savedHome);
+    if (savedConfig.isNull()) qunsetenv("XDG_CONFIG_HOME");
+    else qputenv("XDG_CONFIG_HOME", savedConfig);
 }
 
 TEST_F(WindowTest, ExportUsesTheViewsOptionsNotItsScreenMarks)
