@@ -7,5 +7,4 @@ namespace qkv::app {
 // left at --out); 2 a bad argument (the one-line message names it).
 int runExportCommand(int argc, char** argv);
 
-
 }  // namespace qkv::app

@@ -10,5 +10,4 @@ namespace qkv::app {
 // (nothing is left at --out); 2 a bad argument (the one-line message names it).
 int runFigureCommand(int argc, char** argv);
 
-
 }  // namespace qkv::app
