@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <string>
 #include <string_view>
 
 #include "app/export_command.hpp"
@@ -34,6 +35,11 @@ bool displayAvailable()
 #endif
 }
 
+bool isSessionFile(std::string_view argument)
+{
+    return argument.size() > 5 && argument.substr(argument.size() - 5) == ".json";
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -58,18 +64,26 @@ int main(int argc, char** argv)
         return 0;
     }
     // A session to open: anything ending in .json (a typo of a command stays an unknown command).
-    const bool sessionFile = command.size() > 5 && command.substr(command.size() - 5) == ".json";
+    const bool sessionFile = isSessionFile(command);
     if (!command.empty() && !sessionFile) {
         std::fprintf(stderr, "qkv-studio: unknown command '%s' (try qkv-studio --help)\n", argv[1]);
         return 2;
     }
+    // The launcher entry passes every file selected in a file manager (Exec=qkv-studio %F); the
+    // window shows one session, so say which were not opened rather than drop them silently.
+    std::string notOpened;
+    for (int i = 2; sessionFile && i < argc; ++i)
+        if (isSessionFile(argv[i])) notOpened += (notOpened.empty() ? "" : ", ") + std::string(argv[i]);
+    if (!notOpened.empty())
+        std::fprintf(stderr, "qkv-studio: one session at a time: opening %s; not opened: %s\n", argv[1], notOpened.c_str());
     if (!displayAvailable()) {
         std::fprintf(stderr, "qkv-studio: no display (DISPLAY and WAYLAND_DISPLAY are unset); headless: "
                              "qkv-studio export --format json --out attention.json\n");
         return 1;
     }
 #ifdef QKV_HAVE_UI
-    return qkv::ui::runGui(argc, argv, sessionFile ? QString::fromLocal8Bit(argv[1]) : QString());
+    return qkv::ui::runGui(argc, argv, sessionFile ? QString::fromLocal8Bit(argv[1]) : QString(),
+                           QString::fromLocal8Bit(notOpened.c_str()));
 #else
     std::fprintf(stderr, "qkv-studio: built without the desktop app (QKV_BUILD_UI=OFF); use qkv-studio export\n");
     return 1;

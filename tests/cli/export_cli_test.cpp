@@ -225,6 +225,13 @@ TEST_F(ExportCli, ASessionFileIsForTheAppAndATypoIsAnUnknownCommand)
     const CommandRun session = run({path("work.qkv.json")}, "env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM");
     EXPECT_EQ(session.status, 1);
     EXPECT_NE(session.output.find("no display"), std::string::npos) << session.output;
+    // A file manager's selection of several sessions (Exec=qkv-studio %F): the others are named.
+    const CommandRun several = run({path("a.qkv.json"), path("b.qkv.json"), path("c.qkv.json")},
+                                   "env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM");
+    EXPECT_NE(several.output.find("one session at a time: opening " + path("a.qkv.json") + "; not opened: " +
+                                  path("b.qkv.json") + ", " + path("c.qkv.json")),
+              std::string::npos)
+        << several.output;
     const CommandRun typo = run({"exprot"});
     EXPECT_EQ(typo.status, 2);
     EXPECT_NE(typo.output.find("unknown command 'exprot'"), std::string::npos) << typo.output;

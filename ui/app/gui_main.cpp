@@ -1,6 +1,7 @@
 #include "ui/app/gui_main.hpp"
 
 #include <QApplication>
+#include <QFileInfo>
 #include <QIcon>
 #include <QTimer>
 
@@ -10,7 +11,7 @@
 
 namespace qkv::ui {
 
-int runGui(int& argc, char** argv, const QString& sessionFile)
+int runGui(int& argc, char** argv, const QString& sessionFile, const QString& notOpened)
 {
     QApplication::setHighDpiScaleFactorRoundingPolicy(Qt::HighDpiScaleFactorRoundingPolicy::PassThrough);
     QApplication app(argc, argv);
@@ -25,7 +26,13 @@ int runGui(int& argc, char** argv, const QString& sessionFile)
     MainWindow window;
     window.show();
     if (!sessionFile.isEmpty())
-        QTimer::singleShot(0, &window, [&window, sessionFile] { window.files()->openFile(sessionFile); });
+        QTimer::singleShot(0, &window, [&window, sessionFile, notOpened] {
+            const QString error = window.files()->openFile(sessionFile);
+            if (error.isEmpty() && !notOpened.isEmpty())
+                emit window.files()->statusMessage(
+                    QApplication::translate("runGui", "Opened %1. QKV Studio shows one session at a time; not opened: %2")
+                        .arg(QFileInfo(sessionFile).fileName(), notOpened));
+        });
     return QApplication::exec();
 }
 
