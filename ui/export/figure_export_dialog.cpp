@@ -17,6 +17,7 @@
 #include <cmath>
 
 #include "ui/render/number_format.hpp"
+#include "ui/settings/folders.hpp"
 #include "ui/settings/preference.hpp"
 
 namespace qkv::ui {
@@ -27,14 +28,10 @@ const Preference<QString> kDirectory{QStringLiteral("figures/directory"), QStrin
 const Preference<QString> kFormat{QStringLiteral("figures/format"), QStringLiteral("png")};
 const Preference<int> kDpi{QStringLiteral("figures/dpi"), 192};
 
-// Where a first figure goes: the folder last exported to, else Pictures, else home; the first of
-// them that exists (a fresh account has no ~/Pictures until a desktop makes one, and a remembered
-// folder may be gone), so that Save does not fail for a folder the user never chose.
+// Where a first figure goes: the folder last exported to, else Pictures, else home.
 QString startFolder()
 {
-    for (const QString& folder : {kDirectory.value(), QStandardPaths::writableLocation(QStandardPaths::PicturesLocation)})
-        if (!folder.isEmpty() && QFileInfo(folder).isDir()) return folder;
-    return QStandardPaths::writableLocation(QStandardPaths::HomeLocation);
+    return firstExistingFolder({kDirectory.value(), QStandardPaths::writableLocation(QStandardPaths::PicturesLocation)});
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "ui/document/document.hpp"
 #include "ui/mainwindow/main_window.hpp"
 #include "ui/mainwindow/weight_loads.hpp"
+#include "ui/settings/folders.hpp"
 #include "ui/settings/preference.hpp"
 
 namespace qkv::ui {
@@ -49,7 +50,7 @@ void MainWindow::connectLoads()
 
 void MainWindow::loadWeightsInteractively()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Load Weights"), kWeightsDirectory.value(),
+    const QString path = QFileDialog::getOpenFileName(this, tr("Load Weights"), firstExistingFolder({kWeightsDirectory.value()}),
                                                       tr("safetensors (*.safetensors);;All files (*)"));
     if (path.isEmpty()) return;
     kWeightsDirectory.setValue(QFileInfo(path).absolutePath());
@@ -72,7 +73,7 @@ void MainWindow::useGeneratedWeights()
 void MainWindow::openCheckpointInteractively()
 {
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Checkpoint"), kCheckpointDirectory.value(),
+        this, tr("Open Checkpoint"), firstExistingFolder({kCheckpointDirectory.value()}),
         tr("Checkpoints (*.safetensors *.index.json);;safetensors (*.safetensors);;Sharded index (*.index.json);;All files (*)"));
     if (path.isEmpty()) return;
     kCheckpointDirectory.setValue(QFileInfo(path).absolutePath());

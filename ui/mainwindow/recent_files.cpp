@@ -1,9 +1,9 @@
 #include "ui/mainwindow/recent_files.hpp"
 
-#include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
 
+#include "ui/settings/folders.hpp"
 #include "ui/settings/preference.hpp"
 
 namespace qkv::ui {
@@ -35,8 +35,8 @@ void RecentFiles::clear() const { kRecentFiles.setValue({}); }
 QString RecentFiles::lastDirectory() const
 {
     const QStringList files = kRecentFiles.value();
-    if (!files.isEmpty() && QFileInfo(files.front()).dir().exists()) return QFileInfo(files.front()).absolutePath();
-    return QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return firstExistingFolder({files.isEmpty() ? QString() : QFileInfo(files.front()).absolutePath(),
+                                QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)});
 }
 
 }  // namespace qkv::ui
