@@ -54,7 +54,7 @@ int main(int argc, char** argv)
         // The version first (scripts read that line), then where the data files were looked for.
         const std::filesystem::path data = qkv::dataDirectory();
         std::error_code error;
-        const bool found = std::filesystem::is_directory(data / "examples", error);
+        const bool found = std::filesystem::is_directory(qkv::examplesDirectory(), error);
         std::printf("qkv-studio %s\nexamples and lexicon: %s%s\n", QKV_VERSION, data.string().c_str(),
                     found ? "" : " (missing)");
         return 0;

@@ -32,6 +32,8 @@ std::filesystem::path dataDirectoryFor(const std::filesystem::path& executable, 
 
 std::filesystem::path dataDirectory() { return dataDirectoryFor(thisExecutable(), environmentValue()); }
 
+std::filesystem::path examplesDirectory() { return dataDirectory() / "examples"; }
+
 std::string dataDirectoryOrigin()
 {
     return isSet(environmentValue()) ? "QKV_STUDIO_DATA_DIR" : "beside the executable";

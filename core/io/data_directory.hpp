@@ -24,6 +24,9 @@ std::filesystem::path dataDirectoryFor(const std::filesystem::path& executable, 
 // This process's data folder (its executable from /proc/self/exe). Never empty.
 std::filesystem::path dataDirectory();
 
+// Its examples/ folder: the example sessions.
+std::filesystem::path examplesDirectory();
+
 // How dataDirectory() was chosen, for messages: "QKV_STUDIO_DATA_DIR" or "beside the executable".
 std::string dataDirectoryOrigin();
 

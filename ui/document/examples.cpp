@@ -34,7 +34,7 @@ qkv::Expected<qkv::Session> readExample(const Example& example)
 {
     // Data files (core/io/data_directory.hpp): installed in <prefix>/share/qkv-studio/examples,
     // copied to <build>/share/qkv-studio/examples in the build tree.
-    const std::filesystem::path folder = qkv::dataDirectory() / "examples";
+    const std::filesystem::path folder = qkv::examplesDirectory();
     const std::filesystem::path path = folder / example.fileName.toStdString();
     std::error_code error;
     if (!std::filesystem::exists(path, error))
