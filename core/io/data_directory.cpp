@@ -36,7 +36,7 @@ std::filesystem::path examplesDirectory() { return dataDirectory() / "examples";
 
 std::string dataDirectoryOrigin()
 {
-    return isSet(environmentValue()) ? "QKV_STUDIO_DATA_DIR" : "beside the executable";
+    return isSet(environmentValue()) ? "named by QKV_STUDIO_DATA_DIR" : "beside the executable";
 }
 
 }  // namespace qkv

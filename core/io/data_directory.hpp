@@ -27,7 +27,8 @@ std::filesystem::path dataDirectory();
 // Its examples/ folder: the example sessions.
 std::filesystem::path examplesDirectory();
 
-// How dataDirectory() was chosen, for messages: "QKV_STUDIO_DATA_DIR" or "beside the executable".
+// How dataDirectory() was chosen, for messages: "named by QKV_STUDIO_DATA_DIR" or "beside the
+// executable".
 std::string dataDirectoryOrigin();
 
 }  // namespace qkv

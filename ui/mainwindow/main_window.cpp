@@ -1,6 +1,5 @@
 #include "ui/mainwindow/main_window.hpp"
 
-
 #include <QCloseEvent>
 #include <QMenu>
 #include <QScreen>
@@ -9,6 +8,7 @@
 #include <QStatusBar>
 #include <QVBoxLayout>
 
+#include "core/config/examples.hpp"
 #include "ui/comparison/comparison_view.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/document/autosave.hpp"
@@ -160,9 +160,10 @@ void MainWindow::restoreLastSession()
         document_->replace(*example, QString(), first.fileName);
         if (!problems.isEmpty()) problems.back() += tr(". Opened the example “%1” instead.").arg(first.title);
     } else {
-        // The data files are missing (a partial install): the default settings, and say why.
-        document_->reset(qkv::Config{});
-        problems << tr("%1 Started with the default settings.").arg(QString::fromStdString(example.error()));
+        // The data files are missing (a partial install): the built-in example's settings (what
+        // `qkv-studio export` uses without options), and say why.
+        document_->reset(qkv::builtInExample());
+        problems << tr("%1 Started on the built-in example's settings instead.").arg(QString::fromStdString(example.error()));
     }
     if (!problems.isEmpty()) {
         startupMessage_ = problems.join(QStringLiteral(" "));

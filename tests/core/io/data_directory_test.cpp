@@ -33,7 +33,7 @@ TEST(DataDirectory, ThisProcessFollowsTheEnvironment)
     const std::string saved = before ? before : "";
     ::setenv("QKV_STUDIO_DATA_DIR", "/srv/lab/qkv-data", 1);
     EXPECT_EQ(qkv::dataDirectory(), fs::path("/srv/lab/qkv-data"));
-    EXPECT_EQ(qkv::dataDirectoryOrigin(), "QKV_STUDIO_DATA_DIR");
+    EXPECT_EQ(qkv::dataDirectoryOrigin(), "named by QKV_STUDIO_DATA_DIR");
     EXPECT_EQ(qkv::examplesDirectory(), fs::path("/srv/lab/qkv-data/examples"));
     ::unsetenv("QKV_STUDIO_DATA_DIR");
     // This test program is not installed: beside it is where an installed one would look.
