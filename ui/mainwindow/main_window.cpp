@@ -4,6 +4,7 @@
 #include <QMenu>
 #include <QScreen>
 #include <QScrollArea>
+#include <QShowEvent>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QVBoxLayout>
@@ -229,6 +230,18 @@ void MainWindow::saveWindowState() const
     kGeometry.setValue(saveGeometry());
     kWindowState.setValue(saveState());
     kSplitter.setValue(splitter_->saveState());
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    // QStatusBar hides its normal widgets (the summary) for a message only if they are visible
+    // then, and the startup message is shown before the window is: shown again now, it is no
+    // longer drawn over the summary.
+    if (!startupMessage_.isEmpty() && statusBar()->currentMessage() == startupMessage_) {
+        statusBar()->clearMessage();
+        statusBar()->showMessage(startupMessage_);
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -97,6 +97,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void createMenus();         // main_window_menus.cpp: Edit, View, (Head, Scenarios), Help

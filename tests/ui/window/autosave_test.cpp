@@ -17,6 +17,7 @@
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/document_files.hpp"
+#include "ui/mainwindow/status_summary.hpp"
 
 namespace qkv::ui::testing {
 namespace {
@@ -150,6 +151,14 @@ TEST_F(AutosaveTest, ABrokenAutosaveFallsBackToTheFirstStartExampleAndSaysSo)
     EXPECT_TRUE(next->startupMessage().contains(QStringLiteral("could not be restored"))) << next->startupMessage().toStdString();
     EXPECT_TRUE(next->startupMessage().contains(QStringLiteral("autosave.qkv.json")));
     EXPECT_EQ(next->statusBar()->currentMessage(), next->startupMessage());
+    // Shown, the message is not drawn over the status summary (a message shown before the
+    // window was left the summary visible beneath it).
+    next->show();
+    QCoreApplication::processEvents();
+    EXPECT_EQ(next->statusBar()->currentMessage(), next->startupMessage());
+    const auto* summary = next->findChild<StatusSummary*>();
+    ASSERT_NE(summary, nullptr);
+    EXPECT_FALSE(summary->isVisible()) << "the summary is drawn under the startup message";
     EXPECT_EQ(next->document()->displayName(), firstStartExample().fileName);
     EXPECT_TRUE(next->document()->result());
     // Moved aside, so the next start is clean (the new state may be autosaved meanwhile).
