@@ -6,7 +6,8 @@
 #include <cmath>
 #include <limits>
 
-#include "ui/matrices/figure_text.hpp"
+#include "ui/figures/figure_text.hpp"
+#include "ui/figures/number_format.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -41,7 +42,7 @@ void finish(AttentionDifference& d)
         d.range = std::max(d.range, d.largest.back());
     }
     // A round end for the colour bar; identical results: a white picture over ±1.
-    const double range = figuretext::niceCeiling(d.range);
+    const double range = niceCeiling(d.range);
     d.colourRange = range;
     for (const qkv::MatrixF& m : d.differences)
         d.pictures.push_back(makePicture(m, ColormapName::RedBlue, -range, range));
@@ -134,7 +135,7 @@ QString differenceLegend(const AttentionDifference& d)
     const QString quantity =
         d.quantity == CompareQuantity::Attention ? tr("attention weight") : tr("scaled score q·k/√d_k");
     if (d.mode == CompareMode::PinnedMinusLive) return tr("difference in %1: pinned − live").arg(quantity);
-    return tr("difference in %1: head − %2").arg(quantity, figuretext::headName(d.reference));
+    return tr("difference in %1: head − %2").arg(quantity, headName(d.reference));
 }
 
 }  // namespace qkv::ui

@@ -6,7 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/matrices/figure_text.hpp"
+#include "ui/figures/figure_text.hpp"
+#include "ui/figures/number_format.hpp"
 #include "ui/matrices/matrix_picture.hpp"
 #include "ui/render/heatmap_layout.hpp"
 #include "ui/render/heatmap_painter.hpp"
@@ -30,9 +31,9 @@ QStringList toLabels(const std::vector<std::string>& labels)
 
 QString panelTitle(const AttentionDifference& d, qkv::Index head)
 {
-    QString title = figuretext::headName(head);
+    QString title = headName(head);
     if (d.mode == CompareMode::HeadsMinusReference && head == d.reference) return tr("%1 (reference)").arg(title);
-    return tr("%1 · max |Δ| %2").arg(title, figuretext::number(d.largest[static_cast<std::size_t>(head)]));
+    return tr("%1 · max |Δ| %2").arg(title, preciseNumber(d.largest[static_cast<std::size_t>(head)]));
 }
 
 void drawLabels(QPainter& painter, const HeatmapLayout& layout, const HeatmapStyle& style, const QFontMetricsF& metrics)
@@ -85,8 +86,8 @@ CompareGeometry compareGeometry(const QRectF& target, const AttentionDifference&
         g.style.rowLabels = toLabels(r.queryLabels);
         g.style.columnLabels = toLabels(r.keyLabels);
     }
-    g.style.rowAxisTitle = figuretext::queryAxisTitle(r.config);
-    g.style.columnAxisTitle = figuretext::keyAxisTitle(r.config);
+    g.style.rowAxisTitle = queryAxisTitle(r.config.mode);
+    g.style.columnAxisTitle = keyAxisTitle(r.config.mode);
     const QMarginsF gutters = HeatmapLayout::gutters(g.style, metrics);
     const int count = static_cast<int>(d.differences.size());
     int bestColumns = 1;
@@ -139,7 +140,7 @@ void paintCompare(QPainter& painter, const QRectF& target, const AttentionDiffer
 
     QString title = d.mode == CompareMode::PinnedMinusLive
                         ? tr("Compare: pinned − live attention, head by head")
-                        : tr("Compare: every head − %1").arg(figuretext::headName(d.reference));
+                        : tr("Compare: every head − %1").arg(headName(d.reference));
     if (d.quantity == CompareQuantity::ScaledScores) title.replace(tr("attention"), tr("scaled scores"));
     QFont big = painter.font();
     big.setBold(true);
@@ -152,8 +153,8 @@ void paintCompare(QPainter& painter, const QRectF& target, const AttentionDiffer
     if (d.live) {
         painter.setPen(muted);
         painter.drawText(g.subtitle, Qt::AlignLeft | Qt::AlignVCenter,
-                         metrics.elidedText(tr("%1 · %2").arg(figuretext::modeTitle(d.live->config.mode),
-                                                              figuretext::shapesLine(*d.live)),
+                         metrics.elidedText(tr("%1 · %2").arg(modeTitle(d.live->config.mode),
+                                                              shapesLine(*d.live)),
                                             Qt::ElideRight, g.subtitle.width()));
     }
     if (!d.ok()) {
@@ -220,7 +221,7 @@ std::vector<Figure> compareFigures()
     pinned.view = QStringLiteral("compare");
     pinned.defaultSize = QSizeF(1200, 900);
     pinned.unavailable = [](const FigureInput& input) {
-        if (!input.result) return tr("No result yet.");
+        if (!input.result) return whyNoResult(input);
         if (!input.pinned) return tr("Nothing is pinned: pin a result in the Compare tab first.");
         return compareShapeProblem(*input.pinned, *input.result);
     };
@@ -229,23 +230,14 @@ std::vector<Figure> compareFigures()
                      *AttentionDifference::pinnedMinusLive(input.pinned, input.result, CompareQuantity::Attention),
                      input.options);
     };
-    Figure heads;
-    heads.name = QStringLiteral("compare-heads");
-    heads.title = tr("Compare: every head − the selected head");
-    heads.view = QStringLiteral("compare");
-    heads.defaultSize = QSizeF(1200, 900);
-    heads.unavailable = [](const FigureInput& input) {
-        if (!input.result) return tr("No result yet.");
-        if (input.options.head >= input.result->attention.headCount())
-            return tr("The selected head is outside this result.");
-        return QString();
-    };
-    heads.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
-        paintCompare(
-            painter, rect,
-            *AttentionDifference::headsMinusReference(input.result, input.options.head, CompareQuantity::Attention),
-            input.options);
-    };
+    Figure heads = perHeadFigure(
+        QStringLiteral("compare-heads"), tr("Compare: every head − the selected head"), QStringLiteral("compare"),
+        QSizeF(1200, 900), [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
+            paintCompare(painter, rect,
+                         *AttentionDifference::headsMinusReference(input.result, input.options.head,
+                                                                    CompareQuantity::Attention),
+                         input.options);
+        });
     return {pinned, heads};
 }
 

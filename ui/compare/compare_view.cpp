@@ -11,17 +11,17 @@
 #include <cmath>
 
 #include "ui/document/head_selection.hpp"
-#include "ui/matrices/figure_canvas.hpp"
-#include "ui/matrices/figure_text.hpp"
+#include "ui/figures/figure_canvas.hpp"
+#include "ui/figures/figure_text.hpp"
+#include "ui/figures/number_format.hpp"
 
 namespace qkv::ui {
 
 CompareView::CompareView(HeadSelection* selection, QWidget* parent)
-    : ResultView(selection, Change::Head | Change::Cell, parent),
+    : ModelView(selection, Change::Head | Change::Cell,
+                {.minimum = QSize(480, 360), .accessibleName = tr("Differences per head")}, parent),
       pinButton_(new QPushButton(tr("&Pin the live result"), this)), unpinButton_(new QPushButton(tr("Unpin"), this)),
-      pinnedLabel_(new QLabel(this)), modeBox_(new QComboBox(this)), quantityBox_(new QComboBox(this)),
-      canvas_(new FigureCanvas(QSize(1100, 720), this)),
-      task_([this](std::shared_ptr<const AttentionDifference> d) { showDifference(std::move(d)); })
+      pinnedLabel_(new QLabel(this)), modeBox_(new QComboBox(this)), quantityBox_(new QComboBox(this))
 {
     pinButton_->setToolTip(tr("Keep the current result; every later change is compared with it"));
     modeBox_->addItem(tr("pinned − live"), static_cast<int>(CompareMode::PinnedMinusLive));
@@ -48,23 +48,11 @@ CompareView::CompareView(HeadSelection* selection, QWidget* parent)
     bar->addWidget(quantityBox_);
     bar->addStretch(1);
 
-    canvas_->setAccessibleName(tr("Differences per head"));
-    canvas_->setMinimumHint(QSize(480, 360));
-    canvas_->setPaint([this](QPainter& painter, const QRectF& rect) {
-        if (!difference_) {
-            painter.setPen(palette().color(QPalette::PlaceholderText));
-            painter.drawText(rect, Qt::AlignCenter, result() ? tr("Computing…") : tr("No result yet."));
-            return;
-        }
-        paintCompare(painter, rect, *difference_, screenFigureOptions(*canvas_, *this->selection()));
-    });
-    canvas_->setToolTipFunction([this](const QPointF& p) { return toolTipAt(p); });
-
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 4);
     layout->addLayout(pinBar);
     layout->addLayout(bar);
-    layout->addWidget(canvas_, 1);
+    layout->addWidget(canvas(), 1);
 
     connect(pinButton_, &QPushButton::clicked, this, &CompareView::pin);
     connect(unpinButton_, &QPushButton::clicked, this, &CompareView::unpin);
@@ -72,11 +60,8 @@ CompareView::CompareView(HeadSelection* selection, QWidget* parent)
             [this](int index) { setMode(static_cast<CompareMode>(modeBox_->itemData(index).toInt())); });
     connect(quantityBox_, &QComboBox::activated, this,
             [this](int index) { setQuantity(static_cast<CompareQuantity>(quantityBox_->itemData(index).toInt())); });
-    connect(canvas_, &FigureCanvas::clicked, this, &CompareView::clickAt);
     updatePinnedLabel();
 }
-
-CompareView::~CompareView() = default;  // task_ waits for its running work
 
 QString CompareView::title() const { return tr("Pin && c&ompare"); }
 
@@ -123,7 +108,7 @@ void CompareView::updatePinnedLabel()
     }
     const qkv::AttentionResult& a = pinned_->attention;
     pinnedLabel_->setText(tr("Pinned: %1, %2 × %3, %4 heads, seed %5")
-                              .arg(figuretext::modeTitle(pinned_->config.mode))
+                              .arg(modeTitle(pinned_->config.mode))
                               .arg(a.queryCount())
                               .arg(a.keyCount())
                               .arg(a.headCount())
@@ -134,11 +119,16 @@ void CompareView::refresh(Changes changes)
 {
     // A change of cell only moves the mark; of head, only the reference in head mode.
     const bool needed = changes.testFlag(Change::Result) || changes.testFlag(Change::Options) ||
-                        (changes.testFlag(Change::Head) && mode_ == CompareMode::HeadsMinusReference) || !difference_;
+                        (changes.testFlag(Change::Head) && mode_ == CompareMode::HeadsMinusReference) || !model();
     if (needed)
         recompute();
     else
-        canvas_->update();
+        canvas()->update();
+}
+
+void CompareView::paintModel(QPainter& painter, const QRectF& rect)
+{
+    paintCompare(painter, rect, *model(), screenFigureOptions(*canvas(), *selection()));
 }
 
 void CompareView::recompute()
@@ -148,58 +138,49 @@ void CompareView::recompute()
     const CompareMode mode = mode_;
     const CompareQuantity quantity = quantity_;
     const qkv::Index reference = selection()->head();
-    double work = 0;
+    double cells = 0;
     if (live)
-        work = static_cast<double>(live->attention.headCount() * live->attention.queryCount() *
-                                   live->attention.keyCount());
-    const auto where =
-        work <= kAsynchronousWork ? LatestTaskBase::Run::InlineWhenIdle : LatestTaskBase::Run::InBackground;
-    task_.request(
+        cells = static_cast<double>(live->attention.headCount() * live->attention.queryCount() *
+                                    live->attention.keyCount());
+    requestModel(
+        cells * kMultiplyAddsPerEntry,
         [live, pinned, mode, quantity, reference] {
             return mode == CompareMode::PinnedMinusLive
                        ? AttentionDifference::pinnedMinusLive(pinned, live, quantity)
                        : AttentionDifference::headsMinusReference(live, reference, quantity);
-        },
-        where);
-}
-
-void CompareView::showDifference(std::shared_ptr<const AttentionDifference> difference)
-{
-    difference_ = std::move(difference);
-    canvas_->update();
-    emit differenceReady();
+        });
 }
 
 CompareGeometry CompareView::geometry() const
 {
-    if (!difference_) return {};
-    return compareGeometry(canvas_->figureRect(), *difference_, QFontMetricsF(canvas_->font(), canvas_));
+    if (!model()) return {};
+    return compareGeometry(canvas()->figureRect(), *model(), QFontMetricsF(canvas()->font(), canvas()));
 }
 
 void CompareView::clickAt(const QPointF& position)
 {
-    if (!difference_ || !difference_->ok()) return;
-    const CompareHit hit = compareHitAt(geometry(), *difference_, position, QFontMetricsF(canvas_->font(), canvas_));
+    if (!model() || !model()->ok()) return;
+    const CompareHit hit = compareHitAt(geometry(), *model(), position, QFontMetricsF(canvas()->font(), canvas()));
     if (hit.query >= 0) selection()->setCell(static_cast<int>(hit.query), static_cast<int>(hit.key));
     if (hit.head >= 0 && mode_ == CompareMode::PinnedMinusLive) selection()->setHead(hit.head);
 }
 
 QString CompareView::toolTipAt(const QPointF& position) const
 {
-    if (!difference_ || !difference_->ok()) return {};
-    const CompareHit hit = compareHitAt(geometry(), *difference_, position, QFontMetricsF(canvas_->font(), canvas_));
+    if (!model() || !model()->ok()) return {};
+    const CompareHit hit = compareHitAt(geometry(), *model(), position, QFontMetricsF(canvas()->font(), canvas()));
     if (hit.head < 0 || hit.query < 0) return {};
-    const AttentionDifference& d = *difference_;
+    const AttentionDifference& d = *model();
     const qkv::Result& r = *d.live;
     const auto head = static_cast<qkv::Index>(hit.head);
     const double value = d.differences[static_cast<std::size_t>(hit.head)](hit.query, hit.key);
-    const QString leftName = d.mode == CompareMode::PinnedMinusLive ? tr("pinned") : figuretext::headName(head);
-    const QString rightName = d.mode == CompareMode::PinnedMinusLive ? tr("live") : figuretext::headName(d.reference);
+    const QString leftName = d.mode == CompareMode::PinnedMinusLive ? tr("pinned") : headName(head);
+    const QString rightName = d.mode == CompareMode::PinnedMinusLive ? tr("live") : headName(d.reference);
     return tr("<b>%1</b><br>query %2<br>key %3<br>%4: %5<br>%6: %7<br>difference: <b>%8</b>")
-        .arg(figuretext::headName(head), figuretext::token(r.queryLabels, hit.query),
-             figuretext::token(r.keyLabels, hit.key), leftName, figuretext::number(d.left(head, hit.query, hit.key)),
-             rightName, figuretext::number(d.right(head, hit.query, hit.key)),
-             std::isnan(value) ? tr("masked") : figuretext::number(value));
+        .arg(headName(head), tokenName(r.queryLabels, hit.query),
+             tokenName(r.keyLabels, hit.key), leftName, preciseNumber(d.left(head, hit.query, hit.key)),
+             rightName, preciseNumber(d.right(head, hit.query, hit.key)),
+             std::isnan(value) ? tr("masked") : preciseNumber(value));
 }
 
 }  // namespace qkv::ui

@@ -8,7 +8,7 @@
 
 #include "core/cost/cost_model.hpp"
 #include "core/weights/attention_weights.hpp"
-#include "ui/render/text_style.hpp"
+#include "ui/figures/text_layout.hpp"
 
 namespace qkv::ui {
 namespace {

@@ -5,6 +5,7 @@
 #include "core/cost/cost_model.hpp"
 #include "core/embedding/model_own_input.hpp"
 #include "core/text/tokenizer.hpp"
+#include "ui/views/work_placement.hpp"
 
 namespace qkv::ui {
 
@@ -51,9 +52,9 @@ void ComputeRunner::request(const qkv::Config& config, const qkv::UserInputs& in
     // Fitting a positional preset or factoring a basis takes ~0.3-1 s the first time (then it
     // is cached): never on the GUI thread, however small the sentences.
     const bool presetsNeedWork = cache && cache->presets().needsWork(config);
-    const auto where = !presetsNeedWork && estimatedFlops(config, inputs) < asyncThresholdFlops_
-                           ? LatestTaskBase::Run::InlineWhenIdle
-                           : LatestTaskBase::Run::InBackground;
+    // A multiply-add is two floating-point operations.
+    const auto where = presetsNeedWork ? LatestTaskBase::Run::InBackground
+                                       : placementFor(estimatedFlops(config, inputs) / 2);
     task_.request([config, inputs, cache] { return run(config, inputs, cache); }, where);
 }
 

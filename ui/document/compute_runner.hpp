@@ -27,8 +27,6 @@ public:
     bool isBusy() const { return task_.isBusy(); }
     quint64 generation() const { return task_.generation(); }
 
-    // Work above this many floating-point operations runs off the GUI thread.
-    void setAsyncThresholdFlops(double flops) { asyncThresholdFlops_ = flops; }
     // Multiply-adds of one forward pass (projections, scores, weighted sums, output), counted
     // from the token counts of the sentences the mode uses, as compute() will see them: the
     // rows of user embeddings, the model's subword tokens with its own input, else the words.
@@ -47,7 +45,6 @@ private:
     static Outcome run(const qkv::Config& config, const qkv::UserInputs& inputs, qkv::GeneratedWeightsCache* cache);
     void deliver(const Outcome& outcome);
 
-    double asyncThresholdFlops_ = 5e7;
     LatestTask<Outcome> task_;
 };
 

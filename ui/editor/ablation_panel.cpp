@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/editor/fitted_text.hpp"
+#include "ui/figures/text_layout.hpp"
 #include "ui/editor/head_weights_figures.hpp"
-#include "ui/matrices/figure_text.hpp"
+#include "ui/figures/figure_text.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -42,7 +42,7 @@ void paintAblationPanel(QPainter& painter, const QRectF& rect, const HeadWeights
         return;
     }
     const qkv::Index query = std::clamp<qkv::Index>(options.query, 0, std::max<qkv::Index>(0, e->changeNorm.rows() - 1));
-    const QString token = figuretext::token(r.queryLabels, query);
+    const QString token = tokenName(r.queryLabels, query);
     wrapped(options.font, tr("‖Δoutput‖ / ‖output‖ of query %1 when one head alone is off").arg(token));
     y += 4;
 

@@ -15,8 +15,9 @@
 #include "ui/document/head_actions.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/editor/head_weights_view.hpp"
-#include "ui/matrices/figure_canvas.hpp"
-#include "ui/matrices/figure_text.hpp"
+#include "ui/figures/figure_canvas.hpp"
+#include "ui/figures/figure_text.hpp"
+#include "ui/views/head_box.hpp"
 
 namespace qkv::ui {
 
@@ -41,11 +42,9 @@ QWidget* HeadWeightsView::makeControls()
 
     // Row 1: the head, the block, scale, zero, swap. Row 2: preset, switch, re-randomise, copy.
     // Row 3: the clicked cell, painting, what switching this head off changes.
-    headBox_->setToolTip(tr("The head whose weights are shown and edited"));
-    headBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    connect(headBox_, &QComboBox::activated, this, [this](int index) { selection()->setHead(index); });
-    top->addWidget(label(tr("H&ead"), headBox_));
-    top->addWidget(headBox_);
+    HeadBox* heads = makeHeadBox(tr("The head whose weights are shown and edited"));
+    top->addWidget(label(tr("H&ead"), heads));
+    top->addWidget(heads);
     for (const qkv::HeadMatrix m : kHeadMatrices) blockBox_->addItem(QString::fromUtf8(qkv::headMatrixName(m).data()));
     blockBox_->addItem(tr("All four"));
     blockBox_->setCurrentIndex(kHeadMatrixCount);
@@ -137,21 +136,11 @@ void HeadWeightsView::updateControls()
     const auto& r = result();
     const qkv::Index h = r ? r->attention.headCount() : 0;
     {
-        const QSignalBlocker blocker(headBox_);
-        const QSignalBlocker blocker2(copyTargetBox_);
-        if (headBox_->count() != h || !r) {
-            headBox_->clear();
+        const QSignalBlocker blocker(copyTargetBox_);
+        if (copyTargetBox_->count() != h || !r) {
             copyTargetBox_->clear();
-            for (qkv::Index i = 0; i < h; ++i) {
-                headBox_->addItem(figuretext::headName(i));
-                copyTargetBox_->addItem(figuretext::headName(i));
-            }
+            for (qkv::Index i = 0; i < h; ++i) copyTargetBox_->addItem(headName(i));
         }
-        for (qkv::Index i = 0; i < h; ++i)
-            headBox_->setItemText(static_cast<int>(i), r->config.isAblated(i)
-                                                           ? tr("%1 (off)").arg(figuretext::headName(i))
-                                                           : figuretext::headName(i));
-        if (head() < h) headBox_->setCurrentIndex(static_cast<int>(head()));
         if (copyTargetBox_->currentIndex() == static_cast<int>(head()) && h > 1)
             copyTargetBox_->setCurrentIndex(static_cast<int>((head() + 1) % h));
     }
@@ -177,7 +166,7 @@ void HeadWeightsView::updateControls()
                                   .arg(mark_.row)
                                   .arg(mark_.column)
                             : tr("Click a cell:"));
-    ablationLabel_->setText(model_ && have ? ablationSentence(*model_, head(), selection()->queryRow()) : QString());
+    ablationLabel_->setText(model() && have ? ablationSentence(*model(), head(), selection()->queryRow()) : QString());
 }
 
 }  // namespace qkv::ui

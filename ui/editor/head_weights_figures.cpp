@@ -7,8 +7,9 @@
 #include <cmath>
 
 #include "ui/editor/ablation_panel.hpp"
-#include "ui/editor/fitted_text.hpp"
-#include "ui/matrices/figure_text.hpp"
+#include "ui/figures/text_layout.hpp"
+#include "ui/figures/figure_text.hpp"
+#include "ui/figures/number_format.hpp"
 #include "ui/render/color_legend.hpp"
 
 namespace qkv::ui {
@@ -89,7 +90,7 @@ QString ablationSentence(const HeadWeightsModel& model, qkv::Index head, qkv::In
 {
     const qkv::AblationEffects* e = model.effects();
     if (!e || query >= e->changeNorm.rows() || head >= e->headCount()) return {};
-    const QString token = figuretext::token(model.result().queryLabels, query);
+    const QString token = tokenName(model.result().queryLabels, query);
     if (e->zeroOutput(query)) return tr("Token %1's output is 0: a relative change has no meaning").arg(token);
     return tr("Ablating head %1 changes token %2's output by %3")
         .arg(head + 1)
@@ -124,10 +125,10 @@ void paintHeadWeights(QPainter& painter, const QRectF& target, const HeadWeights
     const bool off = r.config.isAblated(head);
     drawFittedText(painter, g.title, Qt::AlignLeft | Qt::AlignVCenter, big,
                    tr("%1's weights%2 · W_%3 = W_%3^Q (W_%3^K)^T, what the head looks for")
-                       .arg(figuretext::headName(head), off ? tr(" (switched off)") : QString(), i));
+                       .arg(headName(head), off ? tr(" (switched off)") : QString(), i));
     painter.setPen(muted);
     drawFittedText(painter, g.subtitle, Qt::AlignLeft | Qt::AlignVCenter, options.font,
-                   figuretext::modeTitle(r.config.mode) + QStringLiteral(" · ") + figuretext::shapesLine(r) +
+                   modeTitle(r.config.mode) + QStringLiteral(" · ") + shapesLine(r) +
                        tr(" · weights before the scale sliders"));
     QString note = head < options.headTitles.size() ? options.headTitles[static_cast<int>(head)] : QString();
     if (model.grouped())
@@ -157,12 +158,12 @@ void paintHeadWeights(QPainter& painter, const QRectF& target, const HeadWeights
         // "d_model × d_k = 64 × 16", or just "64 × 16" where that would have to shrink.
         const QString shape = metrics.horizontalAdvance(model.shapeText(m)) + 2 <= labels.width()
                                   ? model.shapeText(m)
-                                  : figuretext::shape(model.rows(m), model.columns(m));
+                                  : shapeText(model.rows(m), model.columns(m));
         drawFittedText(painter, QRectF(labels.left(), labels.top() + third, labels.width(), third), Qt::AlignCenter,
                        options.font, shape);
         painter.setPen(muted);
         drawFittedText(painter, QRectF(labels.left(), labels.top() + 2 * third, labels.width(), third), Qt::AlignCenter,
-                       options.font, QStringLiteral("±%1").arg(figuretext::number(picture.maxValue)));
+                       options.font, QStringLiteral("±%1").arg(preciseNumber(picture.maxValue)));
     }
     painter.setPen(text);
     drawFittedText(painter, g.columnAxis, Qt::AlignCenter, options.font,
@@ -196,22 +197,12 @@ void paintHeadWeights(QPainter& painter, const QRectF& target, const HeadWeights
 
 std::vector<Figure> headWeightsFigures()
 {
-    Figure figure;
-    figure.name = QStringLiteral("head-weights");
-    figure.title = tr("A head's weights and what switching heads off changes");
-    figure.view = QStringLiteral("head-weights");
-    figure.defaultSize = QSizeF(1400, 900);
-    figure.unavailable = [](const FigureInput& input) {
-        if (!input.result) return tr("No result yet.");
-        if (input.options.head >= input.result->attention.headCount())
-            return tr("The selected head is outside this result.");
-        return QString();
-    };
-    figure.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
-        const auto model = HeadWeightsModel::build(input.result, input.options.head);
-        paintHeadWeights(painter, rect, *model, input.options);
-    };
-    return {figure};
+    return {perHeadFigure(QStringLiteral("head-weights"), tr("A head's weights and what switching heads off changes"),
+                          QStringLiteral("head-weights"), QSizeF(1400, 900),
+                          [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
+                              const auto model = HeadWeightsModel::build(input.result, input.options.head);
+                              paintHeadWeights(painter, rect, *model, input.options);
+                          })};
 }
 
 }  // namespace qkv::ui

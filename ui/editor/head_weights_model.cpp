@@ -2,7 +2,8 @@
 
 #include <QCoreApplication>
 
-#include "ui/matrices/figure_text.hpp"
+#include "ui/figures/figure_text.hpp"
+#include "ui/views/work_placement.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -46,9 +47,10 @@ double HeadWeightsModel::buildWork(const qkv::Result& result)
 {
     const auto d = static_cast<double>(result.config.d_model);
     const auto n = static_cast<double>(result.attention.queryCount());
-    // Four blocks, and per head a thin QR of d_k x d_model plus n_q d_k^2.
-    return 4 * d * static_cast<double>(result.config.d_k()) + d * d * static_cast<double>(result.config.d_k()) / 8 +
-           n * d;
+    const auto dk = static_cast<double>(result.config.d_k());
+    // The four d_model x d_k blocks and the n_q x d_model ablation rows are coloured or read
+    // entry by entry; the ranks take a thin QR per block.
+    return (4 * d * dk + n * d) * kMultiplyAddsPerEntry + d * d * dk / 8;
 }
 
 bool HeadWeightsModel::grouped() const { return result_ && result_->config.g() < result_->config.headCount; }
@@ -64,7 +66,7 @@ QString HeadWeightsModel::name(qkv::HeadMatrix m) const
 QString HeadWeightsModel::shapeText(qkv::HeadMatrix m) const
 {
     const QString dims = m == qkv::HeadMatrix::Output ? QStringLiteral("d_k × d_model") : QStringLiteral("d_model × d_k");
-    return QStringLiteral("%1 = %2").arg(dims, figuretext::shape(rows(m), columns(m)));
+    return QStringLiteral("%1 = %2").arg(dims, qkv::ui::shapeText(rows(m), columns(m)));
 }
 
 }  // namespace qkv::ui

@@ -32,7 +32,8 @@ class HeadWeightsModel {
 public:
     static std::shared_ptr<const HeadWeightsModel> build(std::shared_ptr<const qkv::Result> result, qkv::Index head,
                                                          Index maxSide = kPictureSide);
-    // Rough cost of build() in floats read, for choosing inline or background work.
+    // Rough cost of build() in multiply-adds, for choosing inline or background work
+    // (work_placement.hpp).
     static double buildWork(const qkv::Result& result);
 
     const qkv::Result& result() const { return *result_; }

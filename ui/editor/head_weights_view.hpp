@@ -1,5 +1,5 @@
 #pragma once
-// "Weights" tab (issue 7, sections 4 and 5): the selected head's W_i^Q, W_i^K, W_i^V and W_i^O
+// "Weights" tab: the selected head's W_i^Q, W_i^K, W_i^V and W_i^O
 // (head_weights_figures.hpp) with the editor's actions, each one undo step through the
 // Document (head_weight_edits.hpp): a preset (the Head menu's list), a typed cell (click a
 // cell, type, Enter), painting by dragging on blocks of d_model <= 64, scale, zero, swap
@@ -8,13 +8,10 @@
 // Pictures and ablation numbers are built through a LatestTask (off the GUI thread for big
 // layers), so d_model 1024 stays responsive.
 
-#include <memory>
-
 #include "ui/editor/head_weight_edits.hpp"
 #include "ui/editor/head_weights_figures.hpp"
 #include "ui/editor/head_weights_model.hpp"
-#include "ui/views/latest_task.hpp"
-#include "ui/views/result_view.hpp"
+#include "ui/views/model_view.hpp"
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -26,10 +23,8 @@ class QToolButton;
 namespace qkv::ui {
 
 class Document;
-class FigureCanvas;
-class HeadSelection;
 
-class HeadWeightsView : public ResultView {
+class HeadWeightsView : public ModelView<HeadWeightsModel> {
     Q_OBJECT
 public:
     HeadWeightsView(Document* document, HeadSelection* selection, QWidget* parent = nullptr);
@@ -38,13 +33,10 @@ public:
     QString title() const override;
     QStringList figureNames() const override;
 
-    const std::shared_ptr<const HeadWeightsModel>& model() const { return model_; }
-    FigureCanvas* canvas() const { return canvas_; }
     HeadWeightsGeometry geometry() const;
-    bool isBusy() const { return build_.isBusy(); }
     // The cell being edited (matrix -1: none).
     const HeadWeightsMark& editedCell() const { return mark_; }
-    QString toolTipAt(const QPointF& position) const;
+    QString toolTipAt(const QPointF& position) const override;
     // "Head 1 · same meaning" per head (empty: "Head i"), as the heads grid titles them.
     void setHeadTitles(const QStringList& titles);
 
@@ -65,21 +57,16 @@ public:
     QToolButton* switchOffButton() const { return switchOffButton_; }
     QLabel* ablationLabel() const { return ablationLabel_; }
 
-    // Above this much work (HeadWeightsModel::buildWork) the model is built in the background.
-    static constexpr double kAsynchronousWork = 2e6;
-
-signals:
-    void modelReady();
-
 protected:
     void refresh(Changes changes) override;
+    void modelChanged() override;
+    void paintModel(QPainter& painter, const QRectF& rect) override;
+    void clickAt(const QPointF& position) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     QWidget* makeControls();
-    void showModel(std::shared_ptr<const HeadWeightsModel> model);
     void updateControls();
-    void pressAt(const QPointF& position);
     void dragAt(const QPointF& position);
     void selectCell(const HeadWeightsHit& hit);
     void setCell();
@@ -87,12 +74,10 @@ private:
     qkv::Index head() const;
 
     Document* document_;
-    std::shared_ptr<const HeadWeightsModel> model_;
     HeadWeightsMark mark_;
     QStringList panelTitles_;
     PaintStroke stroke_;
     HeadWeightsHit lastPainted_;
-    QComboBox* headBox_;
     QComboBox* blockBox_;
     QToolButton* presetButton_;
     QDoubleSpinBox* factorBox_;
@@ -109,8 +94,6 @@ private:
     QComboBox* copyTargetBox_;
     QPushButton* copyButton_;
     QLabel* ablationLabel_;
-    FigureCanvas* canvas_;
-    LatestTask<std::shared_ptr<const HeadWeightsModel>> build_;
 };
 
 }  // namespace qkv::ui

@@ -20,7 +20,7 @@
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/main_window.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
-#include "ui/render/number_format.hpp"
+#include "ui/figures/number_format.hpp"
 #include "ui/views/result_view.hpp"
 
 namespace qkv::ui {

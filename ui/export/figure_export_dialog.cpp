@@ -16,7 +16,7 @@
 
 #include <cmath>
 
-#include "ui/render/number_format.hpp"
+#include "ui/figures/number_format.hpp"
 #include "ui/settings/folders.hpp"
 #include "ui/settings/preference.hpp"
 

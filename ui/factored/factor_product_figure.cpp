@@ -10,7 +10,7 @@
 #include "ui/factored/factored_figures.hpp"
 #include "ui/render/color_legend.hpp"
 #include "ui/render/heatmap_painter.hpp"
-#include "ui/render/text_style.hpp"
+#include "ui/figures/text_layout.hpp"
 
 namespace qkv::ui {
 namespace {

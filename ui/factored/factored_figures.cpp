@@ -11,8 +11,8 @@
 #include "ui/render/chart_painter.hpp"
 #include "ui/render/heatmap_layout.hpp"
 #include "ui/render/heatmap_painter.hpp"
-#include "ui/render/number_format.hpp"
-#include "ui/render/text_style.hpp"
+#include "ui/figures/number_format.hpp"
+#include "ui/figures/text_layout.hpp"
 
 namespace qkv::ui {
 

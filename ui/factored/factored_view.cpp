@@ -20,7 +20,7 @@
 #include "ui/factored/spectrum_chart.hpp"
 #include "ui/figures/figure.hpp"
 #include "ui/figures/figure_grid.hpp"
-#include "ui/render/number_format.hpp"
+#include "ui/figures/number_format.hpp"
 
 namespace qkv::ui {
 

@@ -72,9 +72,17 @@ struct Figure {
     // the caller has filled with options.background (paintFigure in figure_render.hpp does both).
     std::function<void(QPainter&, const QRectF&, const FigureInput&)> paint;
 
-    // unavailable(input), or "" when there is no such check or no result.
+    // "No result yet." without a result, else unavailable(input) ("" when the figure can be drawn).
     QString whyUnavailable(const FigureInput& input) const;
 };
+
+// Why a figure cannot be drawn for `input`: "No result yet." without a result, else "".
+QString whyNoResult(const FigureInput& input);
+// The same, and also when the selected head (options.head) is outside the result.
+QString whyNoSelectedHead(const FigureInput& input);
+// A figure of the selected head: unavailable while whyNoSelectedHead says so.
+Figure perHeadFigure(QString name, QString title, QString view, QSizeF defaultSize,
+                     std::function<void(QPainter&, const QRectF&, const FigureInput&)> paint);
 
 // Every figure of the app, in menu order. Defined in figure_registry.cpp, the one list: each
 // area (a tab) contributes `std::vector<Figure> <area>Figures()`, declared in its

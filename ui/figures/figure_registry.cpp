@@ -1,4 +1,4 @@
-// The one list of figures (issue 9, section 2). Each area (tab) contributes its figures through
+// The one list of figures. Each area (tab) contributes its figures through
 // one function declared in its <area>_figures.hpp; a new view adds its include and one line to
 // the list below, in tab order. Nothing registers itself at static-initialisation time: a
 // static library drops object files nobody references, and the order would be undefined.
@@ -34,6 +34,32 @@ std::vector<Figure> concatenate(std::initializer_list<std::vector<Figure>> areas
 }
 
 }  // namespace
+
+QString whyNoResult(const FigureInput& input)
+{
+    return input.result ? QString() : QCoreApplication::translate("Figure", "No result yet.");
+}
+
+QString whyNoSelectedHead(const FigureInput& input)
+{
+    if (!input.result) return whyNoResult(input);
+    if (input.options.head < 0 || input.options.head >= input.result->attention.headCount())
+        return QCoreApplication::translate("Figure", "The selected head is outside this result.");
+    return {};
+}
+
+Figure perHeadFigure(QString name, QString title, QString view, QSizeF defaultSize,
+                     std::function<void(QPainter&, const QRectF&, const FigureInput&)> paint)
+{
+    Figure figure;
+    figure.name = std::move(name);
+    figure.title = std::move(title);
+    figure.view = std::move(view);
+    figure.defaultSize = defaultSize;
+    figure.unavailable = &whyNoSelectedHead;
+    figure.paint = std::move(paint);
+    return figure;
+}
 
 QFont figureFont()
 {
@@ -83,7 +109,7 @@ QStringList figureNamesOfView(const QString& view)
 
 QString Figure::whyUnavailable(const FigureInput& input) const
 {
-    if (!input.result) return QCoreApplication::translate("Figure", "There is no result yet.");
+    if (!input.result) return whyNoResult(input);
     return unavailable ? unavailable(input) : QString();
 }
 

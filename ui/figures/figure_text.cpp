@@ -43,15 +43,33 @@ QString queryAxisTitle(qkv::AttentionMode mode) { return tr("queries: %1").arg(q
 
 QString keyAxisTitle(qkv::AttentionMode mode) { return tr("keys and values: %1").arg(keySentence(mode)); }
 
-QString shapeSummary(const qkv::Result& result)
+QString shapesLine(const qkv::Result& result)
 {
-    const qkv::Config& c = result.config;
-    return tr("n_q = %1, n_k = %2 · d_model = %3, h = %4, d_k = %5")
-        .arg(result.attention.queryCount())
-        .arg(result.attention.keyCount())
-        .arg(c.d_model)
-        .arg(c.headCount)
-        .arg(c.d_k());
+    const qkv::AttentionResult& a = result.attention;
+    QString line = tr("n_q = %1, n_k = %2, d_model = %3, h = %4, d_k = %5")
+                       .arg(a.queryCount())
+                       .arg(a.keyCount())
+                       .arg(result.queryInput.cols())
+                       .arg(a.headCount())
+                       .arg(a.d_k());
+    if (a.grouping.keyValueHeadCount != a.grouping.headCount)
+        line += tr(", g = %1 key/value heads").arg(a.grouping.keyValueHeadCount);
+    return line;
+}
+
+QString shapeText(qkv::Index rows, qkv::Index columns) { return QStringLiteral("%1 × %2").arg(rows).arg(columns); }
+
+QString headName(qkv::Index head) { return tr("Head %1").arg(head + 1); }
+
+QString tokenText(const std::vector<std::string>& labels, qkv::Index position)
+{
+    if (position < 0 || position >= static_cast<qkv::Index>(labels.size())) return {};
+    return QString::fromStdString(labels[static_cast<std::size_t>(position)]);
+}
+
+QString tokenName(const std::vector<std::string>& labels, qkv::Index position)
+{
+    return tr("«%1» (position %2)").arg(tokenText(labels, position)).arg(position);
 }
 
 QString rawScoreName() { return tr("raw score q·k"); }
@@ -61,12 +79,13 @@ QString scaledScoreName() { return tr("scaled score q·k/√d_k"); }
 QString headTitle(int head, const QStringList& titles)
 {
     if (head >= 0 && head < titles.size() && !titles[head].isEmpty()) return titles[head];
-    return tr("Head %1").arg(head + 1);
+    return headName(head);
 }
 
 QStringList panelHeadTitles(const QStringList& origins, const std::vector<qkv::Index>& ablated)
 {
-    // Every head's title says what it is (issue 7, section 3), "random" included.
+    // Every head's title says what it is, "random" included: a title that only says "Head 2"
+    // would hide which heads were set by hand.
     QStringList titles;
     for (int head = 0; head < origins.size(); ++head) {
         QString title = origins[head].isEmpty() ? tr("Head %1").arg(head + 1) : tr("Head %1 · %2").arg(head + 1).arg(origins[head]);

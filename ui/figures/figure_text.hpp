@@ -1,10 +1,13 @@
 #pragma once
-// The words every figure shares, defined once: what the axes are for each mode, the mode's
-// name, the shapes, the quantities' names (one name per quantity, issue 9 section 6).
+// The words every figure, view and tooltip shares, defined once, so that everything names the
+// same thing the same way: the mode, which sentence gives the queries and which the keys and
+// values, heads from 1 ("Head 2"), token positions from 0, the shapes, and one name per
+// quantity (raw score = q·k, scaled score = q·k/√d_k). Numbers: number_format.hpp.
 
 #include <QString>
 #include <QStringList>
 
+#include <string>
 #include <vector>
 
 #include "core/pipeline/compute.hpp"
@@ -21,8 +24,18 @@ QString querySentence(qkv::AttentionMode mode);
 QString keySentence(qkv::AttentionMode mode);
 QString queryAxisTitle(qkv::AttentionMode mode);
 QString keyAxisTitle(qkv::AttentionMode mode);
-// "n_q = 7, n_k = 6 · d_model = 64, h = 4, d_k = 16"
-QString shapeSummary(const qkv::Result& result);
+// The shapes line of a figure title: "n_q = 13, n_k = 11, d_model = 64, h = 4, d_k = 16"
+// (and ", g = 2 key/value heads" under grouped-query attention).
+QString shapesLine(const qkv::Result& result);
+// "13 × 64".
+QString shapeText(qkv::Index rows, qkv::Index columns);
+
+// "Head 2" for the 0-based head 1.
+QString headName(qkv::Index head);
+// The token text at a position, or "" when there is no such position.
+QString tokenText(const std::vector<std::string>& labels, qkv::Index position);
+// «cat» (position 3).
+QString tokenName(const std::vector<std::string>& labels, qkv::Index position);
 
 // The two scores, named the same in colour bars, tooltips and the step view: the raw score is
 // the dot product q·k, the scaled score q·k/√d_k (what the softmax takes, before the mask).
@@ -33,7 +46,7 @@ QString scaledScoreName();  // "scaled score q·k/√d_k"
 QString headTitle(int head, const QStringList& titles);
 // Panel titles from what each head is (session_text.hpp's headTitles: "same meaning",
 // "random", ...): "Head 1 · same meaning", "Head 2 · random", ... (an empty origin: "Head i").
-// A head in `ablated` (0-based) is switched off: its title ends in " · off" (issue 7, section 5).
+// A head in `ablated` (0-based) is switched off: its title ends in " · off".
 QStringList panelHeadTitles(const QStringList& origins, const std::vector<qkv::Index>& ablated = {});
 QStringList headTitlesOf(const qkv::Session& session);
 

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/matrices/figure_text.hpp"
+#include "ui/figures/figure_text.hpp"
 #include "ui/steps/bars_painter.hpp"
 
 namespace qkv::ui {
@@ -38,7 +38,7 @@ void paintHeadStatistics(QPainter& painter, const QRectF& target, const qkv::Res
     big.setPointSizeF(big.pointSizeF() * 1.12);
     painter.setFont(big);
     painter.setPen(options.text);
-    const QString title = tr("Per-head statistics · %1").arg(figuretext::modeTitle(result.config.mode));
+    const QString title = tr("Per-head statistics · %1").arg(modeTitle(result.config.mode));
     painter.drawText(QRectF(area.left(), area.top(), area.width(), line * 1.3), Qt::AlignLeft | Qt::AlignVCenter,
                      QFontMetricsF(big, painter.device()).elidedText(title, Qt::ElideRight, area.width()));
     painter.setFont(options.font);
@@ -49,7 +49,7 @@ void paintHeadStatistics(QPainter& painter, const QRectF& target, const qkv::Res
     painter.drawText(
         QRectF(area.left(), area.top() + line * 1.3, area.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
         metrics.elidedText(
-            tr("means over the %1 query rows with a distribution · %2").arg(rows).arg(figuretext::shapesLine(result)),
+            tr("means over the %1 query rows with a distribution · %2").arg(rows).arg(shapesLine(result)),
             Qt::ElideRight, area.width()));
 
     std::vector<Statistic> statistics = {
@@ -97,7 +97,7 @@ std::vector<Figure> headStatisticsFigures()
     figure.title = tr("Per-head statistics");
     figure.view = QStringLiteral("heads");
     figure.defaultSize = QSizeF(1200, 700);
-    figure.unavailable = [](const FigureInput& input) { return input.result ? QString() : tr("No result yet."); };
+    figure.unavailable = &whyNoResult;
     figure.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
         paintHeadStatistics(painter, rect, *input.result, qkv::headStatisticsSummaries(*input.result), input.options);
     };

@@ -14,7 +14,8 @@
 #include <limits>
 
 #include "ui/document/head_selection.hpp"
-#include "ui/matrices/figure_text.hpp"
+#include "ui/figures/figure_text.hpp"
+#include "ui/views/work_placement.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -139,13 +140,13 @@ void HeadStatisticsTable::setResult(std::shared_ptr<const qkv::Result> result)
         return;
     }
     const qkv::AttentionResult& a = result->attention;
-    const double work = static_cast<double>(a.headCount() * a.queryCount() * a.keyCount());
+    const double cells = static_cast<double>(a.headCount() * a.queryCount() * a.keyCount());
     caption_->setText(tr("<b>Per-head statistics</b> (means over the query rows) · computing…"));
     task_.request(
         [result] {
             return Computed{result, qkv::headStatisticsSummaries(*result)};
         },
-        work <= kAsynchronousWork ? LatestTaskBase::Run::InlineWhenIdle : LatestTaskBase::Run::InBackground);
+        placementFor(cells * kMultiplyAddsPerEntry));
 }
 
 void HeadStatisticsTable::show(Computed computed)
@@ -158,7 +159,7 @@ void HeadStatisticsTable::show(Computed computed)
     model_->setRowCount(0);
     for (std::size_t i = 0; i < summaries_.size(); ++i) {
         const qkv::HeadStatisticsSummary& s = summaries_[i];
-        auto* head = new QStandardItem(figuretext::headName(static_cast<qkv::Index>(i)));
+        auto* head = new QStandardItem(headName(static_cast<qkv::Index>(i)));
         head->setData(static_cast<int>(i), Qt::UserRole);
         head->setEditable(false);
         if (computed.result && computed.result->attention.isAblated(static_cast<qkv::Index>(i)))

@@ -41,9 +41,6 @@ public:
     int headOfRow(int row) const;
     bool isBusy() const { return task_.isBusy(); }
 
-    // Above this many attention entries (h n_q n_k) the statistics are computed in the background.
-    static constexpr double kAsynchronousWork = 1e6;
-
     QSize sizeHint() const override;
 
 signals:

@@ -9,7 +9,7 @@
 #include "core/common/finite_range.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/render/heatmap_painter.hpp"
-#include "ui/render/number_format.hpp"
+#include "ui/figures/number_format.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -169,7 +169,7 @@ int HeadsFigure::columns() const { return panels_.empty() ? 0 : static_cast<int>
 QString HeadsFigure::caption() const
 {
     if (!result_) return tr("No result yet");
-    return tr("%1 · %2 · %3").arg(modeTitle(result_->config.mode), scoreKindName(spec_.kind), shapeSummary(*result_));
+    return tr("%1 · %2 · %3").arg(modeTitle(result_->config.mode), scoreKindName(spec_.kind), shapesLine(*result_));
 }
 
 QString HeadsFigure::rowAxisTitle() const { return result_ ? queryAxisTitle(result_->config.mode) : QString(); }

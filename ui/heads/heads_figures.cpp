@@ -7,7 +7,7 @@
 
 #include "ui/figures/figure_text.hpp"
 #include "ui/render/heatmap_painter.hpp"
-#include "ui/render/text_style.hpp"
+#include "ui/figures/text_layout.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -56,7 +56,7 @@ void paintOneHead(QPainter& painter, const QRectF& rect, const FigureInput& inpu
     const QFontMetricsF titleMetrics(titleFont, painter.device());
 
     const QString title = tr("%1 · %2").arg(figure.panelTitle(head), figure.caption());
-    const QRectF titleBox = titleMetrics.boundingRect(QRectF(0, 0, page.width(), 1e6), Qt::TextWordWrap, title);
+    const QRectF titleBox = wrappedTextRect(titleMetrics, page.width(), title);
     painter.setPen(state.text);
     painter.setFont(titleFont);
     painter.drawText(QRectF(page.left(), page.top(), page.width(), titleBox.height()), Qt::TextWordWrap | Qt::AlignLeft,

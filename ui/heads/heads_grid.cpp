@@ -8,7 +8,7 @@
 #include "ui/heads/heads_figure.hpp"
 #include "ui/render/heatmap_layout.hpp"
 #include "ui/render/heatmap_painter.hpp"
-#include "ui/render/text_style.hpp"
+#include "ui/figures/text_layout.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -17,11 +17,6 @@ constexpr double kGap = 14.0;           // between panels
 constexpr double kMargin = 8.0;         // around the figure
 constexpr double kMinHeatSide = 110.0;  // on screen, a heatmap never gets smaller than this (px)
 constexpr double kMaxFitCell = 56.0;    // on screen at zoom 1, cells stop growing here
-
-QRectF wrappedBounds(const QFontMetricsF& metrics, double width, const QString& text)
-{
-    return metrics.boundingRect(QRectF(0, 0, std::max(width, 1.0), 1e6), Qt::TextWordWrap | Qt::AlignLeft, text);
-}
 
 // The title and the colour bar side by side when both fit whole, else stacked.
 double layoutHeader(const HeadsFigure& figure, double width, const QFontMetricsF& metrics,
@@ -39,7 +34,7 @@ double layoutHeader(const HeadsFigure& figure, double width, const QFontMetricsF
         if (legend) layout.legend = QRectF(width - kMargin - legendWidth, kMargin, legendWidth, legendHeight);
         return height;
     }
-    const double titleHeight = wrappedBounds(titleMetrics, headerWidth, caption).height() + 4;
+    const double titleHeight = wrappedTextRect(titleMetrics, headerWidth, caption).height() + 4;
     layout.title = QRectF(kMargin, kMargin, headerWidth, titleHeight);
     const double stackedWidth = std::min(headerWidth, std::max(legendWidth, 360.0));
     const double stackedHeight = horizontalLegendHeight(metrics, stackedWidth, figure.legendLabel());

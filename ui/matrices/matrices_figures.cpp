@@ -7,7 +7,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/matrices/figure_text.hpp"
+#include "ui/figures/figure_text.hpp"
+#include "ui/figures/number_format.hpp"
 #include "ui/render/heatmap_painter.hpp"
 
 namespace qkv::ui {
@@ -47,8 +48,8 @@ double tokenGutter(const std::vector<std::string>& labels, const QFontMetricsF& 
 
 QString rangeText(const MatrixPicture& p)
 {
-    if (p.colormap == ColormapName::RedBlue) return QStringLiteral("±%1").arg(figuretext::number(p.maxValue));
-    return QStringLiteral("%1–%2").arg(figuretext::number(p.minValue), figuretext::number(p.maxValue));
+    if (p.colormap == ColormapName::RedBlue) return QStringLiteral("±%1").arg(preciseNumber(p.maxValue));
+    return QStringLiteral("%1–%2").arg(preciseNumber(p.minValue), preciseNumber(p.maxValue));
 }
 
 void drawTokens(QPainter& painter, const QRectF& gutter, const QRectF& cells, const std::vector<std::string>& labels,
@@ -212,26 +213,26 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
     big.setPointSizeF(big.pointSizeF() * 1.12);
     painter.setFont(big);
     const QString title = tr("The layer as the data flows (the paper's Figure 2) · %1 of %2 · %3")
-                              .arg(figuretext::headName(model.head()))
+                              .arg(headName(model.head()))
                               .arg(a.headCount())
-                              .arg(figuretext::modeTitle(r.config.mode));
+                              .arg(modeTitle(r.config.mode));
     painter.drawText(g.title, Qt::AlignLeft | Qt::AlignVCenter,
                      QFontMetricsF(big, painter.device()).elidedText(title, Qt::ElideRight, g.title.width()));
     painter.setFont(options.font);
     painter.setPen(muted);
-    QString subtitle = figuretext::shapesLine(r);
+    QString subtitle = shapesLine(r);
     if (a.queryBeforeRotation.size() > 0) subtitle += tr(" · Q and K after the rotary rotation");
     QStringList off;
     for (qkv::Index i = 0; i < a.headCount(); ++i)
-        if (a.isAblated(i)) off << figuretext::headName(i);
+        if (a.isAblated(i)) off << headName(i);
     if (!off.isEmpty()) subtitle += tr(" · switched off (zero in Concat): %1").arg(off.join(QStringLiteral(", ")));
     painter.drawText(g.subtitle, Qt::AlignLeft | Qt::AlignVCenter,
                      metrics.elidedText(subtitle, Qt::ElideRight, g.subtitle.width()));
 
     // Lane titles and token labels.
     painter.setPen(text);
-    for (const auto& [rect, words] : {std::pair{g.queryAxis, figuretext::queryAxisTitle(r.config)},
-                                      std::pair{g.keyAxis, figuretext::keyAxisTitle(r.config)}}) {
+    for (const auto& [rect, words] : {std::pair{g.queryAxis, queryAxisTitle(r.config.mode)},
+                                      std::pair{g.keyAxis, keyAxisTitle(r.config.mode)}}) {
         painter.save();
         painter.translate(rect.center());
         painter.rotate(-90);
@@ -285,7 +286,7 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
         painter.setPen(text);
         painter.drawText(
             QRectF(labels.left(), labels.top() + 2 * third, labels.width(), third), Qt::AlignCenter,
-            metrics.elidedText(figuretext::shape(picture.rows, picture.columns), Qt::ElideRight, labels.width()));
+            metrics.elidedText(shapeText(picture.rows, picture.columns), Qt::ElideRight, labels.width()));
         painter.setPen(muted);
         painter.drawText(QRectF(labels.left(), labels.top() + 3 * third, labels.width(), third), Qt::AlignCenter,
                          metrics.elidedText(rangeText(picture), Qt::ElideRight, labels.width()));
@@ -346,22 +347,12 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
 
 std::vector<Figure> matricesFigures()
 {
-    Figure figure;
-    figure.name = QStringLiteral("matrices");
-    figure.title = tr("Matrices of the layer (the paper's Figure 2)");
-    figure.view = QStringLiteral("matrices");
-    figure.defaultSize = QSizeF(1600, 900);
-    figure.unavailable = [](const FigureInput& input) {
-        if (!input.result) return tr("No result yet.");
-        if (input.options.head >= input.result->attention.headCount())
-            return tr("The selected head is outside this result.");
-        return QString();
-    };
-    figure.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
-        const auto model = MatricesModel::build(input.result, input.options.head);
-        paintMatrices(painter, rect, *model, input.options);
-    };
-    return {figure};
+    return {perHeadFigure(QStringLiteral("matrices"), tr("Matrices of the layer (the paper's Figure 2)"),
+                          QStringLiteral("matrices"), QSizeF(1600, 900),
+                          [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
+                              const auto model = MatricesModel::build(input.result, input.options.head);
+                              paintMatrices(painter, rect, *model, input.options);
+                          })};
 }
 
 }  // namespace qkv::ui

@@ -7,7 +7,9 @@
 #include <limits>
 #include <vector>
 
-#include "ui/matrices/figure_text.hpp"
+#include "ui/figures/figure_text.hpp"
+#include "ui/figures/number_format.hpp"
+#include "ui/views/work_placement.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -42,7 +44,7 @@ double attentionColourTop(const qkv::MatrixF& attention)
     if (sample.empty()) return 1.0;
     const auto nth = sample.begin() + static_cast<std::ptrdiff_t>(0.99 * static_cast<double>(sample.size() - 1));
     std::nth_element(sample.begin(), nth, sample.end());
-    return std::min(1.0, figuretext::niceCeiling(*nth));
+    return std::min(1.0, niceCeiling(*nth));
 }
 
 std::shared_ptr<const MatrixPicture> signedPicture(const qkv::MatrixF& m)
@@ -143,8 +145,9 @@ double MatricesModel::buildWork(const qkv::Result& r)
 {
     const qkv::AttentionResult& a = r.attention;
     const double d = static_cast<double>(r.queryInput.cols());
-    return (4.0 * static_cast<double>(a.queryCount()) + 4.0 * static_cast<double>(a.keyCount())) * d + d * d +
+    const double entries = (4.0 * static_cast<double>(a.queryCount()) + 4.0 * static_cast<double>(a.keyCount())) * d + d * d +
            2.0 * static_cast<double>(a.queryCount() * a.keyCount());
+    return entries * kMultiplyAddsPerEntry;
 }
 
 const MatrixPicture& MatricesModel::picture(LayerMatrix m) const

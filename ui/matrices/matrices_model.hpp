@@ -64,7 +64,8 @@ public:
     // The end of A_i's colour range [0, this]: its 99th percentile rounded up (larger weights saturate).
     double attentionRange() const { return pictures_[static_cast<std::size_t>(LayerMatrix::Attention)]->maxValue; }
 
-    // Rough cost of build() in matrix entries read, for choosing inline or background work.
+    // Rough cost of build() in multiply-adds (each matrix entry coloured counts as
+    // kMultiplyAddsPerEntry), for choosing inline or background work (work_placement.hpp).
     static double buildWork(const qkv::Result& result);
 
 private:

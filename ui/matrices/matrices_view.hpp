@@ -5,56 +5,27 @@
 // through a LatestTask (in the background for big layers) when the result or the head changes;
 // a change of query or key only repaints.
 
-#include <memory>
-
 #include "ui/matrices/matrices_figures.hpp"
 #include "ui/matrices/matrices_model.hpp"
-#include "ui/views/latest_task.hpp"
-#include "ui/views/result_view.hpp"
-
-class QComboBox;
+#include "ui/views/model_view.hpp"
 
 namespace qkv::ui {
 
-class FigureCanvas;
-class HeadSelection;
-
-class MatricesView : public ResultView {
+class MatricesView : public ModelView<MatricesModel> {
     Q_OBJECT
 public:
     explicit MatricesView(HeadSelection* selection, QWidget* parent = nullptr);
-    ~MatricesView() override;
 
     QString title() const override;
     QStringList figureNames() const override;
 
-    const std::shared_ptr<const MatricesModel>& model() const { return model_; }
-    FigureCanvas* canvas() const { return canvas_; }
-    QComboBox* headBox() const { return headBox_; }
     MatricesGeometry geometry() const;
-    QString toolTipAt(const QPointF& position) const;
-    // Pictures are being built off the GUI thread.
-    bool isBusy() const { return build_.isBusy(); }
-
-    // Above this many matrix entries the pictures are built in the background.
-    static constexpr double kAsynchronousWork = 2e6;
-
-signals:
-    void modelReady();
+    QString toolTipAt(const QPointF& position) const override;
 
 protected:
     void refresh(Changes changes) override;
-    bool eventFilter(QObject* watched, QEvent* event) override;
-
-private:
-    void showModel(std::shared_ptr<const MatricesModel> model);
-    void clickAt(const QPointF& position);
-    void fillHeads();
-
-    std::shared_ptr<const MatricesModel> model_;
-    QComboBox* headBox_;
-    FigureCanvas* canvas_;
-    LatestTask<std::shared_ptr<const MatricesModel>> build_;
+    void paintModel(QPainter& painter, const QRectF& rect) override;
+    void clickAt(const QPointF& position) override;
 };
 
 }  // namespace qkv::ui

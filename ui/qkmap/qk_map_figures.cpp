@@ -9,8 +9,9 @@
 #include <cmath>
 #include <numeric>
 
-#include "ui/matrices/figure_text.hpp"
+#include "ui/figures/figure_text.hpp"
 #include "ui/render/heatmap_painter.hpp"
+#include "ui/figures/number_format.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -123,13 +124,13 @@ void paintLabels(QPainter& painter, const ScatterFrame& frame, const QkMapModel&
     for (qkv::Index j : keys) {
         const QPointF at = frame.map(p.keys(j, 0), p.keys(j, 1));
         painter.drawText(QRectF(at.x() + marker + 2, at.y() - metrics.height(), 200, metrics.height()),
-                         Qt::AlignLeft | Qt::AlignBottom, figuretext::label(r.keyLabels, j));
+                         Qt::AlignLeft | Qt::AlignBottom, tokenText(r.keyLabels, j));
     }
     painter.setPen(text.lightness() > 128 ? kQueryColor.lighter(160) : kQueryColor.darker(130));
     for (qkv::Index i : queries) {
         const QPointF at = frame.map(p.queries(i, 0), p.queries(i, 1));
         painter.drawText(QRectF(at.x() + marker + 2, at.y(), 200, metrics.height()), Qt::AlignLeft | Qt::AlignTop,
-                         figuretext::label(r.queryLabels, i));
+                         tokenText(r.queryLabels, i));
     }
 }
 
@@ -177,14 +178,14 @@ void paintLegend(QPainter& painter, const QRectF& rect, const QkMapModel& model,
     const double y = first.center().y();
     drawQueryMarker(painter, QPointF(x, y), 4);
     x += 10;
-    const QString queries = tr("queries: %1").arg(figuretext::querySentence(r.config.mode));
+    const QString queries = tr("queries: %1").arg(querySentence(r.config.mode));
     painter.setPen(options.text);
     painter.drawText(QRectF(x, first.top(), metrics.horizontalAdvance(queries) + 4, first.height()), Qt::AlignVCenter,
                      queries);
     x += metrics.horizontalAdvance(queries) + 18;
     drawKeyMarker(painter, QPointF(x, y + 1), 4);
     x += 10;
-    const QString keys = tr("keys: %1").arg(figuretext::keySentence(r.config.mode));
+    const QString keys = tr("keys: %1").arg(keySentence(r.config.mode));
     painter.setPen(options.text);
     painter.drawText(QRectF(x, first.top(), metrics.horizontalAdvance(keys) + 4, first.height()), Qt::AlignVCenter,
                      keys);
@@ -192,7 +193,7 @@ void paintLegend(QPainter& painter, const QRectF& rect, const QkMapModel& model,
     painter.setPen(QPen(withAlpha(options.text, 200), 1.5));
     painter.drawLine(QPointF(x, second.center().y()), QPointF(x + 18, second.center().y()));
     x += 24;
-    const QString lines = tr("attention of query %1, opacity = weight").arg(figuretext::token(r.queryLabels, query));
+    const QString lines = tr("attention of query %1, opacity = weight").arg(tokenName(r.queryLabels, query));
     painter.setPen(options.text);
     painter.drawText(QRectF(x, second.top(), rect.right() - x, second.height()), Qt::AlignVCenter,
                      metrics.elidedText(lines, Qt::ElideRight, rect.right() - x));
@@ -216,13 +217,6 @@ void drawTitles(QPainter& painter, const QRectF& title, const QRectF& subtitle, 
     painter.drawText(subtitle, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, subtitleText);
 }
 
-QString tickText(double v)
-{
-    QString text = QString::number(v, 'g', 3);
-    if (text.startsWith(QLatin1Char('-'))) text.replace(0, 1, QStringLiteral("−"));
-    return text;
-}
-
 // Ticks in principal-component units, the same step on both axes (equal scales), and the axis
 // titles with their explained variance.
 void paintAxes(QPainter& painter, const QkMapGeometry& g, const qkv::QkProjection& p, const QColor& text)
@@ -235,7 +229,7 @@ void paintAxes(QPainter& painter, const QkMapGeometry& g, const qkv::QkProjectio
         painter.setPen(QPen(withAlpha(text, 40), 1));
         painter.drawLine(QPointF(x, g.plot.top()), QPointF(x, g.plot.bottom()));
         painter.setPen(text);
-        painter.drawText(QRectF(x - 40, g.plot.bottom() + 2, 80, metrics.height()), Qt::AlignCenter, tickText(v));
+        painter.drawText(QRectF(x - 40, g.plot.bottom() + 2, 80, metrics.height()), Qt::AlignCenter, readableNumber(v));
     }
     for (double v : niceTicks(c.y() - halfY, c.y() + halfY, std::clamp(static_cast<int>(g.plot.height() / 70), 3, 8))) {
         const double y = g.frame.map(0, v).y();
@@ -244,7 +238,7 @@ void paintAxes(QPainter& painter, const QkMapGeometry& g, const qkv::QkProjectio
         painter.setPen(text);
         painter.drawText(
             QRectF(g.yTitle.right(), y - metrics.height() / 2, g.plot.left() - g.yTitle.right() - 4, metrics.height()),
-            Qt::AlignRight | Qt::AlignVCenter, tickText(v));
+            Qt::AlignRight | Qt::AlignVCenter, readableNumber(v));
     }
     painter.setPen(text);
     painter.drawText(g.xTitle, Qt::AlignCenter,
@@ -275,7 +269,7 @@ void paintQkMap(QPainter& painter, const QRectF& target, const QkMapModel& model
     const QkMapGeometry g = qkMapGeometry(target, model, head, metrics);
     const qkv::Result& r = *model.result;
     drawTitles(painter, g.title, g.subtitle,
-               tr("Q/K map · %1 · %2").arg(figuretext::headName(head), figuretext::modeTitle(r.config.mode)),
+               tr("Q/K map · %1 · %2").arg(headName(head), modeTitle(r.config.mode)),
                qkMapSubtitle(model, head), options);
     QColor frameColor = withAlpha(options.text, 120);
     painter.setPen(QPen(frameColor, 1));
@@ -313,13 +307,13 @@ void paintQkMapHeads(QPainter& painter, const QRectF& target, const QkMapModel& 
     const QkHeadsGeometry g = qkHeadsGeometry(target, model, metrics, withLegend);
     const qkv::Result& r = *model.result;
     drawTitles(painter, g.title, g.subtitle,
-               tr("Q/K maps of every head · %1").arg(figuretext::modeTitle(r.config.mode)), qkHeadsSubtitle(model),
+               tr("Q/K maps of every head · %1").arg(modeTitle(r.config.mode)), qkHeadsSubtitle(model),
                options);
     for (std::size_t i = 0; i < g.panels.size(); ++i) {
         const auto head = static_cast<qkv::Index>(i);
         const QRectF& plot = g.plots[i];
         const bool chosen = options.showSelection && head == options.head;
-        QString title = figuretext::headName(head);
+        QString title = headName(head);
         if (hasProjection(model, head)) {
             const auto& ratio = model.heads[i]->explainedVarianceRatio;
             title += tr(" · %1 %, %2 %").arg(ratio[0] * 100, 0, 'f', 0).arg(ratio[1] * 100, 0, 'f', 0);
@@ -350,18 +344,12 @@ void paintQkMapHeads(QPainter& painter, const QRectF& target, const QkMapModel& 
 
 std::vector<Figure> qkMapFigures()
 {
-    const auto unavailable = [](const FigureInput& input) {
-        if (!input.result) return tr("No result yet.");
-        if (input.options.head >= input.result->attention.headCount())
-            return tr("The selected head is outside this result.");
-        return QString();
-    };
     Figure one;
     one.name = QStringLiteral("qk-map");
     one.title = tr("Q/K map of the selected head");
     one.view = QStringLiteral("qkmap");
     one.defaultSize = QSizeF(900, 800);
-    one.unavailable = unavailable;
+    one.unavailable = &whyNoSelectedHead;
     one.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
         // One head's projection is enough here.
         auto model = std::make_shared<QkMapModel>();
@@ -384,7 +372,7 @@ std::vector<Figure> qkMapFigures()
     all.title = tr("Q/K maps of every head");
     all.view = QStringLiteral("qkmap");
     all.defaultSize = QSizeF(1200, 900);
-    all.unavailable = unavailable;
+    all.unavailable = &whyNoSelectedHead;
     all.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
         paintQkMapHeads(painter, rect, *QkMapModel::build(input.result), input.options);
     };

@@ -5,8 +5,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/matrices/figure_text.hpp"
+#include "ui/figures/figure_text.hpp"
 #include "ui/qkmap/qk_map_figures.hpp"
+#include "ui/figures/text_layout.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -18,8 +19,7 @@ constexpr double kMargin = 8.0;
 // Up to three lines of wrapped text.
 double subtitleHeight(const QFontMetricsF& metrics, const QString& text, double width)
 {
-    const double height =
-        metrics.boundingRect(QRectF(0, 0, std::max(width, 10.0), 1e6), Qt::TextWordWrap, text).height();
+    const double height = wrappedTextRect(metrics, width, text).height();
     return std::min(height, 3 * metrics.lineSpacing()) + 2;
 }
 
@@ -36,14 +36,14 @@ QString qkMapSubtitle(const QkMapModel& model, qkv::Index head)
     return tr("rows of Q_%1 and K_%1 on the first two principal components of [Q_%1; K_%1], centred on their joint "
               "mean · %2")
         .arg(head + 1)
-        .arg(figuretext::shapesLine(*model.result));
+        .arg(shapesLine(*model.result));
 }
 
 QString qkHeadsSubtitle(const QkMapModel& model)
 {
     return tr("each head on the first two principal components of its [Q_i; K_i] (% of the variance in each title) · "
               "%1")
-        .arg(figuretext::shapesLine(*model.result));
+        .arg(shapesLine(*model.result));
 }
 
 QString varianceText(const qkv::QkProjection& projection, int axis)

@@ -22,7 +22,7 @@ struct QkMapModel {
 
     // Every head's projection (the heavy part: run it through a LatestTask for big layers).
     static std::shared_ptr<const QkMapModel> build(std::shared_ptr<const qkv::Result> result);
-    // Rough flops of build(): h (n_q + n_k) d_k min(n_q + n_k, d_k).
+    // Rough multiply-adds of build(): h (n_q + n_k) d_k min(n_q + n_k, d_k).
     static double buildWork(const qkv::Result& result);
 };
 

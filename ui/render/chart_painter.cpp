@@ -8,8 +8,8 @@
 #include <cmath>
 
 #include "ui/render/color_legend.hpp"
-#include "ui/render/number_format.hpp"
-#include "ui/render/text_style.hpp"
+#include "ui/figures/number_format.hpp"
+#include "ui/figures/text_layout.hpp"
 
 namespace qkv::ui {
 namespace {

@@ -6,7 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/render/number_format.hpp"
+#include "ui/figures/number_format.hpp"
+#include "ui/figures/text_layout.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -29,11 +30,6 @@ QLinearGradient gradientAlong(const QPointF& from, const QPointF& to, const Colo
     QLinearGradient gradient(from, to);
     for (int i = 0; i <= 32; ++i) gradient.setColorAt(i / 32.0, colormap.map(i / 32.0));
     return gradient;
-}
-
-QRectF labelBounds(const QFontMetricsF& metrics, double width, const QString& label)
-{
-    return metrics.boundingRect(QRectF(0, 0, std::max(width, 1.0), 1e6), Qt::TextWordWrap | Qt::AlignLeft, label);
 }
 
 }  // namespace
@@ -63,7 +59,7 @@ std::vector<double> niceTicks(double minValue, double maxValue, int count)
 
 double horizontalLegendHeight(const QFontMetricsF& metrics, double width, const QString& label)
 {
-    const double labelHeight = label.isEmpty() ? 0 : labelBounds(metrics, width, label).height() + kPad;
+    const double labelHeight = label.isEmpty() ? 0 : wrappedTextRect(metrics, width, label).height() + kPad;
     return labelHeight + kBarThickness + kTickLength + metrics.height() + kPad;
 }
 
@@ -98,7 +94,7 @@ void paintColorLegend(QPainter& painter, const QRectF& target, const ColorLegend
     if (target.width() >= target.height()) {
         double top = target.top();
         if (!legend.label.isEmpty()) {
-            const double height = labelBounds(metrics, target.width(), legend.label).height();
+            const double height = wrappedTextRect(metrics, target.width(), legend.label).height();
             painter.drawText(QRectF(target.left(), top, target.width(), height), Qt::TextWordWrap | Qt::AlignLeft,
                              legend.label);
             top += height + kPad;

@@ -5,15 +5,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/figures/number_format.hpp"
+
 namespace qkv::ui {
 namespace {
 
 QString tickText(double v, bool percent)
 {
-    if (percent) return QStringLiteral("%1%").arg(v * 100, 0, 'f', 0);
-    QString text = QString::number(v, 'g', 2);
-    if (text.startsWith(QLatin1Char('-'))) text.replace(0, 1, QStringLiteral("−"));
-    return text;
+    return percent ? QStringLiteral("%1%").arg(v * 100, 0, 'f', 0) : readableNumber(v);
 }
 
 double labelsHeight(const BarsStyle& style, const QFontMetricsF& metrics)

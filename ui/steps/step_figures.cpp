@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/matrices/figure_text.hpp"
+#include "ui/figures/figure_text.hpp"
 #include "ui/matrices/matrix_picture.hpp"
 #include "ui/render/heatmap_painter.hpp"
 
@@ -38,7 +38,7 @@ BarsStyle softmaxBarsStyle(const StepNumbers& n, const FigureOptions& options)
     style.percent = true;
     style.labels = n.keyLabels;
     style.hatched = n.keyMasked;
-    style.axisTitle = tr("keys (%1): weights in %; hatched: masked").arg(figuretext::keySentence(n.mode));
+    style.axisTitle = tr("keys (%1): weights in %; hatched: masked").arg(keySentence(n.mode));
     return style;
 }
 
@@ -255,7 +255,7 @@ void paintValueRows(QPainter& painter, const StepGeometry& g, const StepNumbers&
 // The label of a head's block of Concat, as long as its block allows.
 QString blockName(std::size_t head, bool off, double width, const QFontMetricsF& metrics)
 {
-    QString name = off ? tr("Head %1 off").arg(head + 1) : figuretext::headName(static_cast<qkv::Index>(head));
+    QString name = off ? tr("Head %1 off").arg(head + 1) : headName(static_cast<qkv::Index>(head));
     if (metrics.horizontalAdvance(name) > width - 2)
         name = off ? tr("%1 off").arg(head + 1) : QString::number(head + 1);
     if (metrics.horizontalAdvance(name) > width + 2) name = QString::number(head + 1);
@@ -335,7 +335,7 @@ std::vector<Figure> stepsFigures()
     figure.view = QStringLiteral("steps");
     figure.defaultSize = QSizeF(1400, 900);
     figure.unavailable = [](const FigureInput& input) {
-        if (!input.result) return tr("No result yet.");
+        if (!input.result) return whyNoResult(input);
         const qkv::AttentionResult& a = input.result->attention;
         // Heads are numbered from 1 for people, positions from 0 (docs/figures.md).
         if (input.options.head < 0 || input.options.head >= a.headCount())

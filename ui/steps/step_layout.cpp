@@ -8,6 +8,7 @@
 
 #include "ui/matrices/matrix_picture.hpp"
 #include "ui/steps/step_figures.hpp"
+#include "ui/figures/text_layout.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -24,7 +25,7 @@ constexpr double kOneColumnWidth = 460.0;
 double wrappedHeight(const QFontMetricsF& metrics, const QString& text, double width)
 {
     if (text.isEmpty()) return 0;
-    return metrics.boundingRect(QRectF(0, 0, std::max(width, 10.0), 1e6), Qt::TextWordWrap, text).height();
+    return wrappedTextRect(metrics, width, text).height();
 }
 
 double labelsWidth(const QStringList& labels, const QFontMetricsF& metrics)

@@ -2,7 +2,7 @@
 #include <QCoreApplication>
 
 #include "ui/figures/figure_text.hpp"
-#include "ui/matrices/figure_text.hpp"
+#include "ui/figures/number_format.hpp"
 #include "ui/steps/step_figures.hpp"
 
 namespace qkv::ui {
@@ -14,7 +14,7 @@ QString tr(const char* text) { return QCoreApplication::translate("StepFigure", 
 QString entries(const std::vector<float>& values, std::size_t shown = 6)
 {
     QStringList parts;
-    for (std::size_t i = 0; i < values.size() && i < shown; ++i) parts << figuretext::number(values[i]);
+    for (std::size_t i = 0; i < values.size() && i < shown; ++i) parts << preciseNumber(values[i]);
     if (values.size() > shown) parts << QStringLiteral("…");
     return QStringLiteral("[%1]").arg(parts.join(QStringLiteral(", ")));
 }
@@ -40,16 +40,16 @@ StepTexts stepTexts(const StepNumbers& n)
     if (!n.valid) return t;
     const bool grouped = n.keyValueHeadCount != n.headCount;
     t.title = tr("Step by step · %1 · query «%2» (position %3) · key «%4» (position %5)")
-                  .arg(figuretext::headName(n.head), n.queryLabel)
+                  .arg(headName(n.head), n.queryLabel)
                   .arg(n.query)
                   .arg(n.keyLabel)
                   .arg(n.key);
     t.subtitle = tr("%1 · d_model = %2, h = %3, d_k = %4 · equation (1) for one head, then MultiHead")
-                     .arg(figuretext::modeTitle(n.mode))
+                     .arg(modeTitle(n.mode))
                      .arg(n.d_model)
                      .arg(n.headCount)
                      .arg(n.d_k);
-    if (n.headAblated) t.subtitle += tr(" · %1 is switched off").arg(figuretext::headName(n.head));
+    if (n.headAblated) t.subtitle += tr(" · %1 is switched off").arg(headName(n.head));
 
     t.names[0] = tr("① Query vector q_i (%1 components)").arg(n.d_k);
     t.formulas[0] = tr("q_i = row %1 of Q_i = X_q W_i^Q%2").arg(n.query).arg(n.hasBias ? tr(" + b_i^Q") : QString());
@@ -62,18 +62,18 @@ StepTexts stepTexts(const StepNumbers& n)
 
     t.names[2] = tr("③ Element-wise product q_i ⊙ k_j, summed");
     // One name per quantity (ui/figures/figure_text.hpp): raw score q·k, scaled score q·k/√d_k.
-    t.formulas[2] = tr("%1 = Σ (q_i ⊙ k_j) = %2").arg(rawScoreName(), figuretext::number(n.dotProduct));
+    t.formulas[2] = tr("%1 = Σ (q_i ⊙ k_j) = %2").arg(rawScoreName(), preciseNumber(n.dotProduct));
     if (n.rotary) t.formulas[2] += tr(" (the scores use the rotated q and k)");
 
     t.names[3] = tr("④ Scale");
     if (n.scaled)
         t.formulas[3] =
             tr("%1 = %2 / %3 = %4")
-                .arg(scaledScoreName(), figuretext::number(n.dotProduct), figuretext::number(n.sqrtDk),
-                     figuretext::number(n.scaledScore));
+                .arg(scaledScoreName(), preciseNumber(n.dotProduct), preciseNumber(n.sqrtDk),
+                     preciseNumber(n.scaledScore));
     else
         t.formulas[3] = tr("no 1/√d_k (this layer does not scale): scaled score = raw score q·k = %1")
-                            .arg(figuretext::number(n.scaledScore));
+                            .arg(preciseNumber(n.scaledScore));
 
     t.names[4] = tr("⑤ Mask");
     if (n.masked) {
@@ -86,7 +86,7 @@ StepTexts stepTexts(const StepNumbers& n)
         t.formulas[4] = tr("key %1 is visible to query %2: the scaled score stays %3")
                             .arg(n.key)
                             .arg(n.query)
-                            .arg(figuretext::number(n.scaledScore));
+                            .arg(preciseNumber(n.scaledScore));
     }
 
     t.names[5] = tr("⑥ Softmax over the row (every key for this query)");
@@ -94,10 +94,10 @@ StepTexts stepTexts(const StepNumbers& n)
         t.formulas[5] = tr("every key of this query is masked: the row is all zeros (flagged, never NaN)");
     else
         t.formulas[5] = tr("a_ij = exp(s_ij − max s) / Σ exp(s − max s) = %1 (%2 %)")
-                            .arg(figuretext::number(n.weight))
+                            .arg(preciseNumber(n.weight))
                             .arg(n.weight * 100.0, 0, 'f', 1);
 
-    t.names[6] = tr("⑦ Value vectors v_j, one row of V_i per key (%1)").arg(figuretext::shape(n.values.rows(), n.d_k));
+    t.names[6] = tr("⑦ Value vectors v_j, one row of V_i per key (%1)").arg(shapeText(n.values.rows(), n.d_k));
     t.formulas[6] = tr("v_j = x_j W_i^V%1; key %2 outlined: v_j = %3")
                         .arg(n.hasBias ? tr(" + b_i^V") : QString())
                         .arg(n.key)
@@ -111,8 +111,8 @@ StepTexts stepTexts(const StepNumbers& n)
     t.names[8] = tr("⑨ Concat(head_1, …, head_%1) for query %2 (1 × %3)").arg(n.headCount).arg(n.query).arg(n.d_model);
     QStringList off;
     for (std::size_t i = 0; i < n.ablated.size(); ++i)
-        if (n.ablated[i]) off << figuretext::headName(static_cast<qkv::Index>(i));
-    t.formulas[8] = tr("each head's d_k = %1 block marked, %2's outlined").arg(n.d_k).arg(figuretext::headName(n.head));
+        if (n.ablated[i]) off << headName(static_cast<qkv::Index>(i));
+    t.formulas[8] = tr("each head's d_k = %1 block marked, %2's outlined").arg(n.d_k).arg(headName(n.head));
     if (!off.isEmpty())
         t.formulas[8] += tr(" · switched off: %1 (block zeroed before W^O)").arg(off.join(QStringLiteral(", ")));
 

@@ -13,8 +13,9 @@
 #include <cmath>
 
 #include "ui/document/head_selection.hpp"
-#include "ui/matrices/figure_canvas.hpp"
-#include "ui/matrices/figure_text.hpp"
+#include "ui/figures/figure_canvas.hpp"
+#include "ui/figures/figure_text.hpp"
+#include "ui/figures/number_format.hpp"
 
 namespace qkv::ui {
 
@@ -80,7 +81,7 @@ QString StepView::title() const { return tr("&Step by step"); }
 
 QStringList StepView::figureNames() const { return {QStringLiteral("steps")}; }
 
-QString StepView::number(double value) { return figuretext::number(value); }
+QString StepView::number(double value) { return preciseNumber(value); }
 
 QSize StepView::sizeHint() const { return {1000, 800}; }
 
@@ -125,12 +126,12 @@ void StepView::fillLists()
     if (!result()) return;
     const qkv::AttentionResult& a = result()->attention;
     for (qkv::Index i = 0; i < a.headCount(); ++i)
-        headBox_->addItem(a.isAblated(i) ? tr("%1 (switched off)").arg(figuretext::headName(i))
-                                         : figuretext::headName(i));
+        headBox_->addItem(a.isAblated(i) ? tr("%1 (switched off)").arg(headName(i))
+                                         : headName(i));
     for (qkv::Index i = 0; i < a.queryCount(); ++i)
-        queryBox_->addItem(QStringLiteral("%1 · %2").arg(i).arg(figuretext::label(result()->queryLabels, i)));
+        queryBox_->addItem(QStringLiteral("%1 · %2").arg(i).arg(tokenText(result()->queryLabels, i)));
     for (qkv::Index j = 0; j < a.keyCount(); ++j)
-        keyBox_->addItem(QStringLiteral("%1 · %2").arg(j).arg(figuretext::label(result()->keyLabels, j)));
+        keyBox_->addItem(QStringLiteral("%1 · %2").arg(j).arg(tokenText(result()->keyLabels, j)));
 }
 
 void StepView::syncLists()
@@ -158,17 +159,17 @@ QString StepView::toolTipAt(const QPointF& position) const
     const StepHit hit = stepHitAt(geometry(), numbers_, position, QFontMetricsF(canvas_->font(), canvas_));
     const StepNumbers& n = numbers_;
     if (hit.query >= 0)
-        return tr("Query %1: click to follow it").arg(figuretext::token(result()->queryLabels, hit.query));
+        return tr("Query %1: click to follow it").arg(tokenName(result()->queryLabels, hit.query));
     if (hit.key >= 0) {
         const auto j = static_cast<std::size_t>(hit.key);
         return tr("Key %1<br>weight a_ij = %2 (%3 %)<br>scaled score = %4<br>|a_ij v_j| = %5<br>click to pick it")
-            .arg(figuretext::token(result()->keyLabels, hit.key), number(n.rowWeights[j]))
+            .arg(tokenName(result()->keyLabels, hit.key), number(n.rowWeights[j]))
             .arg(n.rowWeights[j] * 100.0, 0, 'f', 1)
             .arg(number(n.rowScores[j]), number(n.contributionNorms[j]));
     }
     if (hit.head >= 0)
         return tr("%1's block of Concat (columns %2–%3)%4")
-            .arg(figuretext::headName(hit.head))
+            .arg(headName(hit.head))
             .arg(hit.head * n.d_k)
             .arg((hit.head + 1) * n.d_k - 1)
             .arg(n.ablated[static_cast<std::size_t>(hit.head)] ? tr(": switched off, zeroed before W^O") : QString());

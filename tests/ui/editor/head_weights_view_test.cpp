@@ -13,7 +13,7 @@
 
 #include "core/weights/head_edits.hpp"
 #include "tests/ui/editor/editor_test_support.hpp"
-#include "ui/matrices/figure_canvas.hpp"
+#include "ui/figures/figure_canvas.hpp"
 
 namespace qkv::ui {
 namespace {

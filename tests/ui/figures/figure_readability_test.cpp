@@ -1,4 +1,4 @@
-// Every figure is readable at the common window sizes (issue 9, sections 2 and 4): no string
+// Every figure is readable at the common window sizes: no string
 // is clipped, cut short ("…") or drawn outside the page, and the words that matter (titles,
 // axis titles, colour bars, legend names) are there in full.
 
@@ -129,6 +129,31 @@ TEST(FigureReadability, ChartsShowFullLegendNamesAndReadableTicks)
     EXPECT_EQ(device->problems().join(QLatin1Char('\n')).toStdString(), "");
     EXPECT_TRUE(device->strings().contains(QStringLiteral("589,824")))  // d_model^2, a bar's exact value
         << device->strings().join(" | ").toStdString();
+}
+
+// Ticks, colour bars and captions as people write numbers ("120", "2,048", "3.2×10⁻⁷"), never as
+// a printf does ("1e+02", "3e+02"), however large or small the values: token scale 50 makes q_i
+// and k_i reach the hundreds, 0.001 makes them tiny.
+TEST(FigureReadability, NoFigureWritesAComputersExponent)
+{
+    const QRegularExpression exponent(QStringLiteral("\\de[+-]?\\d"));
+    for (const float scale : {50.0f, 0.001f}) {
+        qkv::Config config;
+        config.sourceText = "the cat sat on the mat";
+        config.targetText = "le chat est assis";
+        config.mode = qkv::AttentionMode::Cross;
+        config.tokenEmbeddingScale = scale;
+        auto result = qkv::compute(config);
+        ASSERT_TRUE(result.ok()) << result.error();
+        FigureInput input = figureInput();
+        input.result = result.value();
+        for (const Figure& figure : allFigures()) {
+            const auto device = probe(figure, input, QSize(1400, 900));
+            for (const QString& text : device->strings())
+                EXPECT_FALSE(text.contains(exponent)) << figure.name.toStdString() << " at token scale " << scale << ": "
+                                                     << text.toStdString();
+        }
+    }
 }
 
 TEST(FigureReadability, TheColourScaleIsTheOneAsked)

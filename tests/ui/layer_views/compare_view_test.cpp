@@ -6,8 +6,9 @@
 #include "tests/ui/layer_views/layer_test_support.hpp"
 #include "ui/compare/compare_view.hpp"
 #include "ui/document/head_selection.hpp"
-#include "ui/matrices/figure_canvas.hpp"
-#include "ui/matrices/figure_text.hpp"
+#include "ui/figures/figure_canvas.hpp"
+#include "ui/figures/figure_text.hpp"
+#include "ui/figures/number_format.hpp"
 #include "ui/render/heatmap_layout.hpp"
 
 namespace qkv::ui::testing {
@@ -53,9 +54,9 @@ TEST(CompareView, ShowsPinnedMinusLiveForEveryHead)
         centre = layout.cellRect(2, 3).center().toPoint();
     }
     const QString tip = view.toolTipAt(centre);
-    EXPECT_TRUE(tip.contains(figuretext::number(before->attention.heads[1].attention(2, 3)))) << tip.toStdString();
-    EXPECT_TRUE(tip.contains(figuretext::number(after->attention.heads[1].attention(2, 3))));
-    EXPECT_TRUE(tip.contains(figuretext::number(d.differences[1](2, 3))));
+    EXPECT_TRUE(tip.contains(preciseNumber(before->attention.heads[1].attention(2, 3)))) << tip.toStdString();
+    EXPECT_TRUE(tip.contains(preciseNumber(after->attention.heads[1].attention(2, 3))));
+    EXPECT_TRUE(tip.contains(preciseNumber(d.differences[1](2, 3))));
     QTest::mouseClick(view.canvas(), Qt::LeftButton, {}, centre);
     EXPECT_EQ(view.selection()->head(), 1);
     EXPECT_EQ(view.selection()->queryRow(), 2);

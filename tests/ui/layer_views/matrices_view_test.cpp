@@ -7,9 +7,11 @@
 
 #include "tests/ui/layer_views/layer_test_support.hpp"
 #include "ui/document/head_selection.hpp"
-#include "ui/matrices/figure_canvas.hpp"
-#include "ui/matrices/figure_text.hpp"
+#include "ui/figures/figure_canvas.hpp"
+#include "ui/figures/figure_text.hpp"
+#include "ui/figures/number_format.hpp"
 #include "ui/matrices/matrices_view.hpp"
+#include "ui/views/work_placement.hpp"
 
 namespace qkv::ui::testing {
 namespace {
@@ -93,7 +95,7 @@ TEST(MatricesView, HoverGivesTheStoredValueOfEveryMatrix)
         EXPECT_EQ(model.value(m, row, column), expected) << model.name(m).toStdString();
         const QString tip = s.view.toolTipAt(s.cellCentre(m, row, column));
         EXPECT_TRUE(tip.contains(QStringLiteral("<b>%1</b>").arg(model.name(m)))) << tip.toStdString();
-        EXPECT_TRUE(tip.contains(figuretext::number(expected)))
+        EXPECT_TRUE(tip.contains(preciseNumber(expected)))
             << model.name(m).toStdString() << ": " << tip.toStdString();
     }
     // The switched-off head's Concat block is zero, and the tooltip says why.
@@ -158,7 +160,7 @@ TEST(MatricesView, BigLayersArePooledForDrawingAndBuiltOffTheGuiThread)
 {
     const auto result = computeResult(longConfig(512, 1024, 16));
     ASSERT_NE(result, nullptr);
-    EXPECT_GT(MatricesModel::buildWork(*result), MatricesView::kAsynchronousWork);
+    EXPECT_GT(MatricesModel::buildWork(*result), kGuiThreadWorkLimit);
     const auto model = MatricesModel::build(result, 5);
     for (int i = 0; i < kLayerMatrixCount; ++i) {
         const MatrixPicture& p = model->picture(static_cast<LayerMatrix>(i));

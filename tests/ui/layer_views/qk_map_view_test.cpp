@@ -4,7 +4,7 @@
 #include "core/analysis/qk_projection.hpp"
 #include "tests/ui/layer_views/layer_test_support.hpp"
 #include "ui/document/head_selection.hpp"
-#include "ui/matrices/figure_canvas.hpp"
+#include "ui/figures/figure_canvas.hpp"
 #include "ui/qkmap/qk_map_view.hpp"
 
 namespace qkv::ui::testing {

@@ -11,8 +11,9 @@
 #include "tests/ui/layer_views/layer_test_support.hpp"
 #include "tests/ui/window/window_fixture.hpp"
 #include "ui/document/head_selection.hpp"
-#include "ui/matrices/figure_canvas.hpp"
-#include "ui/matrices/figure_text.hpp"
+#include "ui/figures/figure_canvas.hpp"
+#include "ui/figures/figure_text.hpp"
+#include "ui/figures/number_format.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/steps/step_view.hpp"
@@ -65,10 +66,10 @@ void expectEndToEndNumbers(const StepView& view, const qkv::Result& result, int 
     for (qkv::Index c = 0; c < a.output.cols(); ++c) EXPECT_EQ(n.output[c], a.output(query, c));
     // What the user reads is those numbers.
     const StepTexts t = view.texts();
-    EXPECT_TRUE(t.formulas[6].contains(figuretext::number(a.value(key, group * d_k))));
-    EXPECT_TRUE(t.formulas[7].contains(figuretext::number(a.headOutputs(query, head * d_k))));
-    EXPECT_TRUE(t.formulas[9].contains(figuretext::number(a.output(query, 0))));
-    EXPECT_TRUE(t.formulas[5].contains(figuretext::number(a.heads[head].attention(query, key))));
+    EXPECT_TRUE(t.formulas[6].contains(preciseNumber(a.value(key, group * d_k))));
+    EXPECT_TRUE(t.formulas[7].contains(preciseNumber(a.headOutputs(query, head * d_k))));
+    EXPECT_TRUE(t.formulas[9].contains(preciseNumber(a.output(query, 0))));
+    EXPECT_TRUE(t.formulas[5].contains(preciseNumber(a.heads[head].attention(query, key))));
 }
 
 TEST(StepView, ShowsTheCoreNumbersFromQAndKToTheOutputRow)

@@ -55,7 +55,7 @@
 #include "ui/mainwindow/document_files.hpp"
 #include "ui/mainwindow/stale_notice.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
-#include "ui/matrices/figure_canvas.hpp"
+#include "ui/figures/figure_canvas.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 // The sanitizer allocator's count of live heap bytes (sanitizer/allocator_interface.h, which

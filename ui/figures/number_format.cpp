@@ -1,4 +1,4 @@
-#include "ui/render/number_format.hpp"
+#include "ui/figures/number_format.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -30,6 +30,12 @@ QString fixed(double value, int significant)
         if (text.endsWith(QLatin1Char('.'))) text.chop(1);
     }
     if (text == QLatin1String("-0")) text = QStringLiteral("0");
+    return text;
+}
+
+QString withMinusSign(QString text)
+{
+    if (text.startsWith(QLatin1Char('-'))) text.replace(0, 1, QStringLiteral("−"));
     return text;
 }
 
@@ -67,6 +73,34 @@ QString readableNumber(double value)
     if (rounded >= 1e6) return sign + fixed(rounded / 1e6, 3) + QLatin1Char('M');
     if (rounded >= 1e4) return sign + fixed(rounded / 1e3, 3) + QLatin1Char('k');
     return sign + fixed(rounded, 3);
+}
+
+QString preciseNumber(double value)
+{
+    if (std::isnan(value)) return QStringLiteral("NaN");
+    if (std::isinf(value)) return value < 0 ? QStringLiteral("−∞") : QStringLiteral("+∞");
+    if (value == 0.0) return QStringLiteral("0");
+    const double magnitude = std::abs(value);
+    int exponent = static_cast<int>(std::floor(std::log10(magnitude)));
+    double mantissa = magnitude / std::pow(10.0, exponent);
+    if (std::round(mantissa * 1000.0) >= 10000.0) {  // 9.9996 rounds to 10.00: the next power
+        mantissa /= 10.0;
+        ++exponent;
+    }
+    // Whole numbers of four or five digits in full ('g' would switch to an exponent there).
+    if (exponent >= 3 && exponent < 5) return withMinusSign(QString::number(value, 'f', 0));
+    if (exponent >= -3 && exponent < 3) return withMinusSign(QString::number(value, 'g', 4));
+    const QString sign = value < 0 ? QStringLiteral("−") : QString();
+    return sign + QString::number(mantissa, 'g', 4) + QStringLiteral("×") + powerOfTen(exponent);
+}
+
+double niceCeiling(double value)
+{
+    if (!(value > 0)) return 1.0;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(value)));
+    for (double factor : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (factor * magnitude >= value * (1 - 1e-9)) return factor * magnitude;
+    return 10.0 * magnitude;
 }
 
 }  // namespace qkv::ui

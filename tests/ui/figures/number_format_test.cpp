@@ -1,4 +1,5 @@
-// Ticks a person reads (issue 9: "2,048 or 22.5k, never 2.25e+04"), and colour-bar ticks that
+// Ticks a person reads ("2,048 or 22.5k, never 2.25e+04"), values to read closely with four
+// significant digits and no "e" either, and colour-bar ticks that
 // label the bar (the old steps left only "0" on a bar from -20 to 20).
 
 #include <gtest/gtest.h>
@@ -7,9 +8,10 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <limits>
 
 #include "ui/render/color_legend.hpp"
-#include "ui/render/number_format.hpp"
+#include "ui/figures/number_format.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -32,6 +34,34 @@ TEST(ReadableNumber, WritesNumbersAsPeopleDo)
     EXPECT_EQ(readableNumber(9999.7), QStringLiteral("10k"));
     for (double v : {1.0, 12.0, 2048.0, 22500.0, 1e6, 3.3e8, 1e-5, 0.3})
         EXPECT_FALSE(readableNumber(v).contains(QLatin1Char('e'))) << v;
+}
+
+TEST(PreciseNumber, FourSignificantDigitsAndPowersOfTenNeverAnE)
+{
+    EXPECT_EQ(preciseNumber(0), QStringLiteral("0"));
+    EXPECT_EQ(preciseNumber(1.0 / 3.0), QStringLiteral("0.3333"));
+    EXPECT_EQ(preciseNumber(-12.5), QStringLiteral("−12.5"));
+    EXPECT_EQ(preciseNumber(2048), QStringLiteral("2048"));
+    EXPECT_EQ(preciseNumber(23620.4), QStringLiteral("23620"));
+    EXPECT_EQ(preciseNumber(999.96), QStringLiteral("1000"));
+    EXPECT_EQ(preciseNumber(0.001), QStringLiteral("0.001"));
+    EXPECT_EQ(preciseNumber(1.234e-7), QStringLiteral("1.234×10⁻⁷"));
+    EXPECT_EQ(preciseNumber(-5e-4), QStringLiteral("−5×10⁻⁴"));
+    EXPECT_EQ(preciseNumber(1e5), QStringLiteral("1×10⁵"));
+    EXPECT_EQ(preciseNumber(99999.6), QStringLiteral("1×10⁵"));  // rounds up into the next power
+    EXPECT_EQ(preciseNumber(-std::numeric_limits<double>::infinity()), QStringLiteral("−∞"));
+    EXPECT_EQ(preciseNumber(std::numeric_limits<double>::quiet_NaN()), QStringLiteral("NaN"));
+    for (double v : {1e-300, 1e-9, 3.3e8, 1e12, -7.7e20})
+        EXPECT_FALSE(preciseNumber(v).contains(QLatin1Char('e'))) << v;
+}
+
+TEST(NiceCeiling, EndsOnOneTwoTwoAndAHalfOrFive)
+{
+    EXPECT_EQ(niceCeiling(0.7), 1.0);
+    EXPECT_EQ(niceCeiling(1.3), 2.0);
+    EXPECT_EQ(niceCeiling(2.2), 2.5);
+    EXPECT_EQ(niceCeiling(460), 500);
+    EXPECT_EQ(niceCeiling(-3), 1.0);
 }
 
 TEST(ReadableNumber, GroupsExactIntegers)

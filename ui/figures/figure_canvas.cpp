@@ -1,4 +1,4 @@
-#include "ui/matrices/figure_canvas.hpp"
+#include "ui/figures/figure_canvas.hpp"
 
 #include <QHelpEvent>
 #include <QKeyEvent>

@@ -1,11 +1,28 @@
-#include "ui/editor/fitted_text.hpp"
+#include "ui/figures/text_layout.hpp"
 
 #include <QFontMetricsF>
 #include <QPainter>
 
 #include <algorithm>
+#include <cmath>
 
 namespace qkv::ui {
+
+QFont figureTitleFont(const QFont& base)
+{
+    QFont font = base;
+    font.setBold(true);
+    if (font.pointSizeF() > 0)
+        font.setPointSizeF(font.pointSizeF() * 1.1);
+    else if (font.pixelSize() > 0)
+        font.setPixelSize(static_cast<int>(std::lround(font.pixelSize() * 1.1)));
+    return font;
+}
+
+QRectF wrappedTextRect(const QFontMetricsF& metrics, double width, const QString& text)
+{
+    return metrics.boundingRect(QRectF(0, 0, std::max(width, 1.0), 1e6), Qt::TextWordWrap | Qt::AlignLeft, text);
+}
 
 void drawFittedText(QPainter& painter, const QRectF& rect, int flags, const QFont& font, const QString& text)
 {
@@ -31,8 +48,7 @@ void drawFittedText(QPainter& painter, const QRectF& rect, int flags, const QFon
 double wrappedTextHeight(const QPainter& painter, double width, const QFont& font, const QString& text)
 {
     if (text.isEmpty() || width <= 0) return 0;
-    const QFontMetricsF metrics(font, painter.device());
-    return metrics.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, text).height();
+    return wrappedTextRect(QFontMetricsF(font, painter.device()), width, text).height();
 }
 
 double drawWrappedText(QPainter& painter, const QPointF& topLeft, double width, int flags, const QFont& font,

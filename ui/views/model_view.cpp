@@ -1,0 +1,93 @@
+#include "ui/views/model_view.hpp"
+
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QPainter>
+
+#include "ui/document/head_selection.hpp"
+#include "ui/figures/figure_canvas.hpp"
+#include "ui/views/head_box.hpp"
+
+namespace qkv::ui {
+
+ModelViewBase::ModelViewBase(HeadSelection* selection, Changes follows, const CanvasSpec& canvas, QWidget* parent)
+    : ResultView(selection, follows, parent), canvas_(new FigureCanvas(canvas.preferred, this))
+{
+    canvas_->setMinimumHint(canvas.minimum);
+    canvas_->setAccessibleName(canvas.accessibleName);
+    canvas_->setPaint([this](QPainter& painter, const QRectF& rect) { paintCanvas(painter, rect); });
+    canvas_->setToolTipFunction([this](const QPointF& position) { return toolTipAt(position); });
+    connect(canvas_, &FigureCanvas::clicked, this, [this](QPointF position) {
+        if (hasModel()) clickAt(position);
+    });
+}
+
+HeadBox* ModelViewBase::makeHeadBox(const QString& toolTip)
+{
+    headBox_ = new HeadBox(selection(), this);
+    headBox_->setToolTip(toolTip);
+    return headBox_;
+}
+
+QHBoxLayout* ModelViewBase::makeHeadBar(const QString& headToolTip, const QString& hint)
+{
+    makeHeadBox(headToolTip);
+    auto* bar = new QHBoxLayout;
+    auto* headLabel = new QLabel(tr("H&ead"), this);
+    headLabel->setBuddy(headBox_);
+    bar->addWidget(headLabel);
+    bar->addWidget(headBox_);
+    if (!hint.isEmpty()) {
+        auto* hintLabel = new QLabel(hint, this);
+        hintLabel->setForegroundRole(QPalette::PlaceholderText);
+        hintLabel->setWordWrap(true);
+        bar->addSpacing(12);
+        bar->addWidget(hintLabel, 1);
+    }
+    return bar;
+}
+
+void ModelViewBase::moveCellWithArrowKeys()
+{
+    arrowKeys_ = true;
+    canvas_->setFocusPolicy(Qt::StrongFocus);
+    canvas_->installEventFilter(this);
+}
+
+void ModelViewBase::showHeads(Changes changes)
+{
+    if (!headBox_) return;
+    if (changes.testFlag(Change::Result))
+        headBox_->showHeadsOf(result().get());
+    else
+        headBox_->showSelectedHead();
+}
+
+QString ModelViewBase::toolTipAt(const QPointF&) const { return {}; }
+
+void ModelViewBase::clickAt(const QPointF&) {}
+
+void ModelViewBase::paintCanvas(QPainter& painter, const QRectF& rect)
+{
+    if (hasModel()) {
+        paintModel(painter, rect);
+        return;
+    }
+    painter.setPen(palette().color(QPalette::PlaceholderText));
+    painter.drawText(rect, Qt::AlignCenter, result() ? tr("Computing…") : tr("No result yet."));
+}
+
+bool ModelViewBase::eventFilter(QObject* watched, QEvent* event)
+{
+    if (arrowKeys_ && watched == canvas_ && event->type() == QEvent::KeyPress && result() &&
+        moveCellWithArrows(*static_cast<QKeyEvent*>(event), *selection(),
+                           static_cast<int>(result()->attention.queryCount()),
+                           static_cast<int>(result()->attention.keyCount())))
+        return true;
+    return ResultView::eventFilter(watched, event);
+}
+
+void repaintCanvas(const ModelViewBase& view) { view.canvas()->update(); }
+
+}  // namespace qkv::ui

@@ -1,0 +1,10 @@
+#include "ui/views/work_placement.hpp"
+
+namespace qkv::ui {
+
+LatestTaskBase::Run placementFor(double multiplyAdds)
+{
+    return multiplyAdds <= kGuiThreadWorkLimit ? LatestTaskBase::Run::InlineWhenIdle : LatestTaskBase::Run::InBackground;
+}
+
+}  // namespace qkv::ui
