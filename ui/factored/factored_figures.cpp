@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "ui/figures/figure_text.hpp"
-#include "ui/render/chart_painter.hpp"
+#include "ui/render/chart_render.hpp"
 #include "ui/render/heatmap_layout.hpp"
 #include "ui/render/heatmap_painter.hpp"
 #include "ui/render/number_format.hpp"
@@ -183,8 +183,8 @@ void paintSpectrum(QPainter& painter, const QRectF& target, const FactoredHeadMo
     const QFontMetricsF metrics(painter.font(), painter.device());
     const QString statistics = spectrumStatistics(model, false);
     const double textHeight = statistics.isEmpty() ? 0 : wrapped(metrics, target.width(), statistics).height() + kGap;
-    paintChart(painter, target.adjusted(0, 0, 0, -textHeight), spectrumPicture(model).chart,
-               ChartColors{palette.text, palette.background});
+    renderChart(painter, target.adjusted(0, 0, 0, -textHeight), spectrumPicture(model).chart,
+                ChartStyle{palette.text, palette.background, painter.font()});
     painter.setPen(palette.text);
     painter.drawText(QRectF(target.left(), target.bottom() - textHeight + kGap, target.width(), textHeight - kGap),
                      Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, statistics);
