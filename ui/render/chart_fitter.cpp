@@ -146,6 +146,7 @@ void ChartFitter::fitPlot()
     for (int pass = 0; pass < 3; ++pass) {
         const QRectF before = chart_->plotArea();
         wrapCategories();
+        wrapVerticalTitle();
         fitBarAxis();
         if (parts_.x) retick(parts_.x, model_.x, true);
         if (parts_.y) retick(parts_.y, model_.y, false);
@@ -178,6 +179,15 @@ void ChartFitter::wrapCategories()
     other.setStretch(font.stretch() + 1);
     parts_.categories->setLabelsFont(other);
     parts_.categories->setLabelsFont(font);
+}
+
+// Qt elides a vertical axis's title beyond the plot's height: it wraps into rotated lines.
+void ChartFitter::wrapVerticalTitle()
+{
+    QAbstractAxis* axis = model_.horizontalBars ? static_cast<QAbstractAxis*>(parts_.categories) : parts_.y;
+    if (!axis || model_.y.title.isEmpty()) return;
+    const QString title = wrappedChartText(model_.y.title, style_.font, chart_->plotArea().height() - kQtTextSlack);
+    if (axis->titleText() != title) axis->setTitleText(title);
 }
 
 // The value axis of a bar chart, from 0 to a round number beyond the longest bar with room for

@@ -44,6 +44,7 @@ private:
     void wrapTitle();
     void layoutLegend();
     void wrapCategories();
+    void wrapVerticalTitle();
     void fitBarAxis();
     void retick(QCategoryAxis* axis, const ChartAxis& model, bool horizontal);
     void placeBarLabels();
