@@ -1,7 +1,7 @@
 #include "app/figure_command.hpp"
 
 #include <QFontDatabase>
-#include <QGuiApplication>
+#include <QApplication>
 
 #include <algorithm>
 #include <charconv>
@@ -225,7 +225,9 @@ int runFigureCommand(int argc, char** argv)
     int qtArgc = 3;
     char program[] = "qkv-studio", platformOption[] = "-platform", offscreen[] = "offscreen";
     char* qtArgv[] = {program, platformOption, offscreen, nullptr};
-    const QGuiApplication application(qtArgc, qtArgv);
+    // A QApplication, not a QGuiApplication: the charts are Qt Charts, whose items are widgets
+    // (QGraphicsTextItem) even in a scene without a view.
+    const QApplication application(qtArgc, qtArgv);
     // Without fonts Qt draws every string as boxes and says nothing (design.md section 5).
     if (QFontDatabase::families().isEmpty())
         return fail(1, "no fonts are installed, text would be drawn as boxes: install fonts-dejavu-core "

@@ -2,7 +2,7 @@
 
 namespace qkv::ui {
 
-ComparisonChart::ComparisonChart(Builder build, QWidget* parent) : ChartWidget(parent), build_(build) {}
+ComparisonChart::ComparisonChart(Builder build, QWidget* parent) : ChartView(parent), build_(build) {}
 
 void ComparisonChart::setShape(const ComparisonShape& shape)
 {

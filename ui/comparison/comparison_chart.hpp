@@ -1,6 +1,6 @@
 #pragma once
 // One chart of the comparison view: the ChartModel a builder of comparison_figures.hpp makes
-// for a ComparisonShape, drawn by the chart painter every exported chart uses. The view's
+// for a ComparisonShape, drawn by the Qt Charts chart every exported chart renders. The view's
 // tests read the drawn values back through barValues() / barCategories().
 
 #include <QStringList>
@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "ui/comparison/comparison_shape.hpp"
-#include "ui/figures/chart_widget.hpp"
+#include "ui/figures/chart_view.hpp"
 
 namespace qkv::ui {
 
-class ComparisonChart : public ChartWidget {
+class ComparisonChart : public ChartView {
     Q_OBJECT
 public:
     using Builder = ChartModel (*)(const ComparisonShape&);

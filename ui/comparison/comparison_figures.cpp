@@ -9,6 +9,7 @@
 #include "core/cost/cost_model.hpp"
 #include "core/weights/attention_weights.hpp"
 #include "ui/figures/text_layout.hpp"
+#include "ui/render/chart_render.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -160,15 +161,13 @@ ChartModel scoreFlopChart(const ComparisonShape& shape)
 }
 
 void paintComparisonOverview(QPainter& painter, const QRectF& target, const ComparisonShape& shape,
-                             const ChartColors& colors)
+                             const ChartStyle& style)
 {
     const QFont base = painter.font();
     const QFont bold = figureTitleFont(base);
     const QString summary = comparisonSummary(shape);
-    const double height = QFontMetricsF(bold, painter.device())
-                              .boundingRect(QRectF(0, 0, target.width(), 1e6), Qt::TextWordWrap, summary)
-                              .height();
-    painter.setPen(colors.text);
+    const double height = wrappedTextRect(QFontMetricsF(bold, painter.device()), target.width(), summary).height();
+    painter.setPen(style.text);
     painter.setFont(bold);
     painter.drawText(QRectF(target.left(), target.top(), target.width(), height), Qt::TextWordWrap | Qt::AlignLeft, summary);
     painter.setFont(base);
@@ -178,7 +177,7 @@ void paintComparisonOverview(QPainter& painter, const QRectF& target, const Comp
                                  scoreFlopChart(shape)};
     for (int i = 0; i < 4; ++i) {
         const QRectF cell(grid.left() + (i % 2) * w, grid.top() + (i / 2) * h, w, h);
-        paintChart(painter, cell.adjusted(10, 10, -10, -10), charts[i], colors);
+        renderChart(painter, cell.adjusted(10, 10, -10, -10), charts[i], style);
     }
 }
 
@@ -186,17 +185,20 @@ namespace {
 
 ComparisonShape shapeFor(const FigureInput& input) { return comparisonShape(*input.result, input.options.keyValueHeads); }
 
-ChartColors colorsFor(const FigureInput& input) { return {input.options.text, input.options.background}; }
+ChartStyle styleFor(const QPainter& painter, const FigureInput& input)
+{
+    return {input.options.text, input.options.background, painter.font()};
+}
 
 template <ChartModel (*Build)(const ComparisonShape&)>
 void paintOne(QPainter& painter, const QRectF& rect, const FigureInput& input)
 {
-    paintChart(painter, rect.adjusted(12, 12, -12, -12), Build(shapeFor(input)), colorsFor(input));
+    renderChart(painter, rect.adjusted(12, 12, -12, -12), Build(shapeFor(input)), styleFor(painter, input));
 }
 
 void paintOverview(QPainter& painter, const QRectF& rect, const FigureInput& input)
 {
-    paintComparisonOverview(painter, rect.adjusted(12, 12, -12, -12), shapeFor(input), colorsFor(input));
+    paintComparisonOverview(painter, rect.adjusted(12, 12, -12, -12), shapeFor(input), styleFor(painter, input));
 }
 
 QString unavailable(const FigureInput& input)

@@ -1,6 +1,6 @@
 #pragma once
-// The comparison view's charts as data (ChartModel, drawn by ui/render/chart_painter.hpp on
-// screen and in files alike) and its figures in the registry:
+// The comparison view's charts as data (ChartModel, drawn with Qt Charts by ui/render's
+// buildChart on screen and renderChart in files) and its figures in the registry:
 //   comparison        all four charts under the shapes they are for;
 //   score-path        score-path parameters per head and per layer, factored vs a full W_i;
 //   layer-parameters  whole-layer parameters of standard, full W_i, unreduced, MQA, GQA layers;
@@ -15,7 +15,7 @@
 #include "ui/comparison/comparison_shape.hpp"
 #include "ui/figures/figure.hpp"
 #include "ui/render/chart_model.hpp"
-#include "ui/render/chart_painter.hpp"
+#include "ui/render/chart_builder.hpp"
 
 namespace qkv::ui {
 
@@ -36,6 +36,6 @@ ChartModel scoreFlopChart(const ComparisonShape& shape);
 
 // The four charts in a 2 x 2 grid under the summary.
 void paintComparisonOverview(QPainter& painter, const QRectF& target, const ComparisonShape& shape,
-                             const ChartColors& colors);
+                             const ChartStyle& style);
 
 }  // namespace qkv::ui

@@ -206,7 +206,7 @@ void ComparisonView::renderFigure(QPainter& painter, const QRectF& target) const
     if (!shape_.valid()) return;
     painter.save();
     painter.fillRect(target, Qt::white);
-    paintComparisonOverview(painter, target.adjusted(8, 8, -8, -8), shape_, ChartColors{});
+    paintComparisonOverview(painter, target.adjusted(8, 8, -8, -8), shape_, ChartStyle{Qt::black, Qt::white, painter.font()});
     painter.restore();
 }
 

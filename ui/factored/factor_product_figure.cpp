@@ -20,15 +20,10 @@ QString tr(const char* text) { return QCoreApplication::translate("qkv::ui::Fact
 constexpr double kGap = 6.0;
 constexpr double kStripShare = 0.35;  // a factor strip takes at most this share of W_i's side
 
-QRectF wrapped(const QFontMetricsF& metrics, double width, const QString& text)
-{
-    return metrics.boundingRect(QRectF(0, 0, std::max(width, 1.0), 1e6), Qt::TextWordWrap | Qt::AlignLeft, text);
-}
-
 // Bold text is ~10 % wider than `metrics` says; the title is measured with some room.
 double titleHeight(const QFontMetricsF& metrics, double width, const QString& title)
 {
-    return wrapped(metrics, width / 1.2, title).height() * 1.1 + 2;
+    return wrappedTextRect(metrics, width / 1.2, title).height() * 1.1 + 2;
 }
 
 }  // namespace
@@ -97,7 +92,7 @@ FactorProductGeometry factorProductGeometry(const QRectF& target, const QFontMet
             side = std::max(4.0, (available - kGap) / (1.0 + share));
         }
         g.productBins = std::clamp<Index>(static_cast<Index>(std::floor(side)), 1, windowSide);
-        caption = wrapped(metrics, target.width(), factorProductCaption(model, window, g.productBins)).height() + 2;
+        caption = wrappedTextRect(metrics, target.width(), factorProductCaption(model, window, g.productBins)).height() + 2;
     }
     g.cell = std::floor(side / static_cast<double>(g.productBins) * 8.0) / 8.0;  // crisp edges
     g.cell = std::max(g.cell, side / static_cast<double>(g.productBins) * 0.5);

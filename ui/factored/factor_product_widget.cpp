@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "ui/factored/factored_figures.hpp"
-#include "ui/factored/figure_widget.hpp"
+#include "ui/figures/figure_canvas.hpp"
 
 namespace qkv::ui {
 
@@ -89,7 +89,7 @@ void FactorProductWidget::paintEvent(QPaintEvent*)
     painter.fillRect(rect(), palette().color(QPalette::Base));
     painter.setRenderHint(QPainter::TextAntialiasing, true);
     static const FactoredHeadModel empty;
-    paintFactorProduct(painter, figureRect(), model_ ? *model_ : empty, window_, figurePalette(*this));
+    paintFactorProduct(painter, figureRect(), model_ ? *model_ : empty, window_, figurePalette(widgetFigureOptions(*this)));
     if (dragging_) {
         const QRectF band = QRectF(dragStart_, dragEnd_).normalized();
         painter.setPen(QPen(palette().color(QPalette::Highlight), 1.5, Qt::DashLine));

@@ -149,8 +149,4 @@ QString equivalenceExplanation(const FactoredHeadModel& model);
 void paintFactoredOverview(QPainter& painter, const QRectF& target, const FactoredHeadModel& model,
                            const MatrixWindow& window, const FigurePalette& palette = {});
 
-// Number formatting shared by the view's labels: 4 significant digits, a power of ten when
-// needed (never "e-05").
-QString formatNumber(double value);
-
 }  // namespace qkv::ui

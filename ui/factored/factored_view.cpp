@@ -7,7 +7,6 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSignalBlocker>
-#include <QSpinBox>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -16,11 +15,13 @@
 #include "ui/factored/factor_product_widget.hpp"
 #include "ui/factored/factored_figures.hpp"
 #include "ui/factored/factored_head_model.hpp"
-#include "ui/factored/figure_widget.hpp"
+#include "ui/figures/figure_canvas.hpp"
 #include "ui/factored/spectrum_chart.hpp"
 #include "ui/figures/figure.hpp"
 #include "ui/figures/figure_grid.hpp"
 #include "ui/figures/number_format.hpp"
+#include "ui/views/head_box.hpp"
+#include "ui/views/work_placement.hpp"
 
 namespace qkv::ui {
 
@@ -35,13 +36,12 @@ FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
     title_->setFont(titleFont);
-    title_->setWordWrap(true);  // whole at any width (issue 9, section 4)
+    title_->setWordWrap(true);  // whole at any width
     title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    headBox_ = new QSpinBox(this);
-    // Heads are numbered from 1 on screen, as in the paper (head_1 ... head_h) and the heads grid.
-    headBox_->setRange(1, 1);
-    headBox_->setPrefix(tr("head "));
+    // The box only sets the selection; the view follows the selection like every other view, so
+    // a change of head rebuilds once.
+    headBox_ = new HeadBox(this->selection(), this);
     headBox_->setToolTip(tr("The head whose W_i is shown"));
     resetZoom_ = new QPushButton(tr("Whole W_i"), this);
     resetZoom_->setToolTip(tr("Show all of W_i again (or double click it)"));
@@ -49,15 +49,17 @@ FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
 
     auto* header = new QHBoxLayout();
     header->addWidget(title_, 1);
-    auto* headLabel = new QLabel(tr("Head:"), this);
+    auto* headLabel = new QLabel(tr("H&ead"), this);
     headLabel->setBuddy(headBox_);
     header->addWidget(headLabel);
     header->addWidget(headBox_);
     header->addWidget(resetZoom_);
 
     product_ = new FactorProductWidget(this);
-    fused_ = new FigureWidget(QSize(520, 520), this);
-    equivalence_ = new FigureWidget(QSize(620, 360), this);
+    fused_ = new FigureCanvas(QSize(520, 520), this);
+    fused_->setMinimumHint(QSize(160, 120));
+    equivalence_ = new FigureCanvas(QSize(620, 360), this);
+    equivalence_->setMinimumHint(QSize(160, 120));
     spectrum_ = new SpectrumChart(this);
     statistics_ = new QLabel(this);
     statistics_->setTextFormat(Qt::RichText);
@@ -87,20 +89,14 @@ FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
     layout->addLayout(header);
     layout->addWidget(scroll, 1);
 
-    fused_->setPaintFunction([this](QPainter& painter, const QRectF& rect, const FigurePalette& palette) {
-        if (model_) {
-            paintFusedLayout(painter, rect, *model_, palette);
-        }
+    fused_->setPaint([this](QPainter& painter, const QRectF& rect) {
+        if (model_) paintFusedLayout(painter, rect, *model_, figurePalette(widgetFigureOptions(*fused_)));
     });
-    equivalence_->setPaintFunction([this](QPainter& painter, const QRectF& rect, const FigurePalette& palette) {
-        if (model_) {
-            paintScoreEquivalence(painter, rect, *model_, palette);
-        }
+    equivalence_->setPaint([this](QPainter& painter, const QRectF& rect) {
+        if (model_)
+            paintScoreEquivalence(painter, rect, *model_,
+                                  figurePalette(widgetFigureOptions(*equivalence_)));
     });
-
-    // The box only sets the selection; the view follows the selection like every other view, so
-    // a change of head rebuilds once.
-    connect(headBox_, &QSpinBox::valueChanged, this, [this](int shown) { setSelectedHead(shown - 1); });
     connect(resetZoom_, &QPushButton::clicked, product_, &FactorProductWidget::resetZoom);
     connect(product_, &FactorProductWidget::windowChanged, this, [this](const MatrixWindow& window) {
         const Index d_model = model_ ? model_->d_model : 0;
@@ -128,22 +124,19 @@ void FactoredView::rebuild()
     const std::shared_ptr<const Result> result = this->result();
     const Index head = selection()->head();
     scores_.cancel();  // they would be of the previous factors
-    const bool small = FactoredHeadModel::factorWork(result.get()) <= kAsynchronousFactorWork;
-    if (!small) title_->setText(tr("Head %1: computing W_i's factors and spectrum…").arg(head + 1));
+    const auto where = placementFor(FactoredHeadModel::factorWork(result.get()));
+    if (where == LatestTaskBase::Run::InBackground)
+        title_->setText(tr("Head %1: computing W_i's factors and spectrum…").arg(head + 1));
     factors_.request([result, head] {
         return std::make_shared<const FactoredHeadModel>(FactoredHeadModel::build(result, head, /*withScores=*/false));
-    }, small ? LatestTaskBase::Run::InlineWhenIdle : LatestTaskBase::Run::InBackground);
+    }, where);
 }
 
 void FactoredView::showFactors(std::shared_ptr<const FactoredHeadModel> model)
 {
     head_ = static_cast<int>(model->head);
     model_ = model;
-    {
-        const QSignalBlocker blocker(headBox_);
-        headBox_->setRange(1, std::max<int>(1, static_cast<int>(model_->headCount)));
-        headBox_->setValue(head_ + 1);
-    }
+    headBox_->showHeadsOf(result().get());
     product_->setModel(model_);
     spectrum_->showHead(*model_);
     updateStatistics();
@@ -153,10 +146,8 @@ void FactoredView::showFactors(std::shared_ptr<const FactoredHeadModel> model)
         scores_.cancel();  // nothing to compute: drop what a previous result asked for
         return;
     }
-    const auto where = model->scoreWork() <= kAsynchronousWork ? LatestTaskBase::Run::InlineWhenIdle
-                                                               : LatestTaskBase::Run::InBackground;
     scores_.request([model] { return std::make_shared<const FactoredHeadModel>(model->withScoresComputed()); },
-                    where);
+                    placementFor(model->scoreWork()));
 }
 
 void FactoredView::showScores(std::shared_ptr<const FactoredHeadModel> model)

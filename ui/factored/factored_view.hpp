@@ -1,5 +1,5 @@
 #pragma once
-// The factored view of one head (issue 4): why two thin matrices give the same scores as one
+// The factored view of one head: why two thin matrices give the same scores as one
 // full d_model x d_model matrix.
 //
 //   - W_i^Q, (W_i^K)^T and W_i = W_i^Q (W_i^K)^T as a matrix product, zoomable into W_i
@@ -24,13 +24,13 @@
 
 class QLabel;
 class QPushButton;
-class QSpinBox;
 
 namespace qkv::ui {
 
 struct FactoredHeadModel;
 class FactorProductWidget;
-class FigureWidget;
+class FigureCanvas;
+class HeadBox;
 class SpectrumChart;
 
 // Follows the selected head; its head box sets the selection (so every view follows).
@@ -53,8 +53,9 @@ public:
     Index displayedHeadDimension() const;   // d_k
     double displayedFrobeniusNorm() const;
     double displayedMaxDifference() const;  // core's equivalence report
-    // The scores both ways need the dense W_i (O(d_model^2 d_k)); above ~8M multiply-adds they
-    // are computed off the GUI thread and the panel says so until they arrive.
+    // The scores both ways need the dense W_i (O(d_model^2 d_k)); above the app's limit
+    // (work_placement.hpp) they are computed off the GUI thread and the panel says so until
+    // they arrive. So are the factors and spectrum (double-precision QRs and an SVD).
     bool equivalencePending() const;
     QString statisticsText() const;         // the numbers under the spectrum, as shown
     QString equivalenceText() const;        // the sentence(s) under the two score maps
@@ -74,12 +75,6 @@ public:
 
     QSize sizeHint() const override { return {1400, 900}; }
 
-    // Multiply-adds above which the scores both ways run off the GUI thread.
-    static constexpr double kAsynchronousWork = 8e6;
-    // Multiply-adds above which the factors and spectrum do: double-precision QRs and an SVD,
-    // ~25 ms at 1e8 here (d_model 1024, h 8), seconds at h = 1 and d_model 4096.
-    static constexpr double kAsynchronousFactorWork = 1e8;
-
 signals:
     // The scores both ways are shown (at once for small d_model, later for large).
     void equivalenceReady();
@@ -97,13 +92,13 @@ private:
     int head_ = 0;
 
     QLabel* title_ = nullptr;
-    QSpinBox* headBox_ = nullptr;
+    HeadBox* headBox_ = nullptr;
     QPushButton* resetZoom_ = nullptr;
     FactorProductWidget* product_ = nullptr;
-    FigureWidget* fused_ = nullptr;
+    FigureCanvas* fused_ = nullptr;
     SpectrumChart* spectrum_ = nullptr;
     QLabel* statistics_ = nullptr;
-    FigureWidget* equivalence_ = nullptr;
+    FigureCanvas* equivalence_ = nullptr;
     // The factors and spectrum, then the scores both ways (last members: destroyed, and their
     // work ended, first).
     LatestTask<std::shared_ptr<const FactoredHeadModel>> factors_;

@@ -2,7 +2,7 @@
 
 namespace qkv::ui {
 
-SpectrumChart::SpectrumChart(QWidget* parent) : ChartWidget(parent) {}
+SpectrumChart::SpectrumChart(QWidget* parent) : ChartView(parent) {}
 
 void SpectrumChart::showHead(const FactoredHeadModel& model)
 {

@@ -1,17 +1,17 @@
 #pragma once
-// The spectrum of W_i on screen: spectrumPicture() (factored_figures.hpp) drawn by the chart
-// painter every exported chart uses.
+// The spectrum of W_i on screen: spectrumPicture() (factored_figures.hpp) drawn by the Qt
+// Charts chart every exported chart renders (ChartView).
 
 #include <QPointF>
 
 #include <vector>
 
 #include "ui/factored/factored_figures.hpp"
-#include "ui/figures/chart_widget.hpp"
+#include "ui/figures/chart_view.hpp"
 
 namespace qkv::ui {
 
-class SpectrumChart : public ChartWidget {
+class SpectrumChart : public ChartView {
     Q_OBJECT
 public:
     explicit SpectrumChart(QWidget* parent = nullptr);

@@ -119,16 +119,22 @@ bool moveCellWithArrows(const QKeyEvent& event, HeadSelection& selection, int qu
     return true;
 }
 
-FigureOptions screenFigureOptions(const QWidget& widget, const HeadSelection& selection)
+FigureOptions widgetFigureOptions(const QWidget& widget)
 {
     FigureOptions options;
+    options.background = widget.palette().color(QPalette::Base);
+    options.text = widget.palette().color(QPalette::Text);
+    options.font = widget.font();
+    return options;
+}
+
+FigureOptions screenFigureOptions(const QWidget& widget, const HeadSelection& selection)
+{
+    FigureOptions options = widgetFigureOptions(widget);
     options.head = selection.head();
     options.query = selection.queryRow();
     options.key = selection.keyColumn();
     options.showSelection = true;
-    options.background = widget.palette().color(QPalette::Base);
-    options.text = widget.palette().color(QPalette::Text);
-    options.font = widget.font();
     return options;
 }
 

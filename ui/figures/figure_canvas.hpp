@@ -57,8 +57,9 @@ private:
 // `keys`. Returns whether the key was one of these (the caller then accepts the event).
 bool moveCellWithArrows(const QKeyEvent& event, HeadSelection& selection, int queries, int keys);
 
-// The options a figure is drawn with on screen: the shared selection, the selection marks on,
-// the widget's colours (light or dark palette) and font.
+// The options a figure is drawn with on screen: the widget's colours (light or dark palette)
+// and font; with a selection, also the shared selection and its marks.
+FigureOptions widgetFigureOptions(const QWidget& widget);
 FigureOptions screenFigureOptions(const QWidget& widget, const HeadSelection& selection);
 
 }  // namespace qkv::ui

@@ -1,7 +1,7 @@
 #pragma once
-// A chart as data: bars per category, lines and points on linear or logarithmic axes. Painted
-// by paintChart (chart_painter.hpp) on the screen and in every exported file, so the two are
-// the same drawing, and read back by tests (the values drawn are the model's).
+// A chart as data: bars per category, lines and points on linear or logarithmic axes. Drawn
+// with Qt Charts (buildChart, chart_builder.hpp) on the screen and in every exported file, so
+// the two are the same drawing, and read back by tests (the values drawn are the model's).
 
 #include <QColor>
 #include <QPointF>

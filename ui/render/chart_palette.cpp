@@ -9,17 +9,16 @@
 
 namespace qkv::ui {
 
-void applyPaletteToChart(QChart* chart, const QPalette& palette)
+void applyChartColors(QChart* chart, const QColor& text, const QColor& background)
 {
-    if (!chart || palette.color(QPalette::Base).lightness() >= 128) return;
-    const QColor text = palette.color(QPalette::Text);
+    if (!chart) return;
     QColor grid = text;
     grid.setAlpha(50);
     QColor line = text;
     line.setAlpha(140);
 
-    chart->setBackgroundBrush(palette.base());
-    chart->setBackgroundPen(QPen(palette.color(QPalette::Mid)));
+    chart->setBackgroundBrush(background);
+    chart->setBackgroundPen(Qt::NoPen);
     chart->setTitleBrush(text);
     chart->legend()->setLabelColor(text);
     for (QAbstractAxis* axis : chart->axes()) {
@@ -34,6 +33,13 @@ void applyPaletteToChart(QChart* chart, const QPalette& palette)
             for (QBarSet* set : bars->barSets()) set->setLabelColor(text);
         }
     }
+}
+
+void applyPaletteToChart(QChart* chart, const QPalette& palette)
+{
+    if (!chart || palette.color(QPalette::Base).lightness() >= 128) return;
+    applyChartColors(chart, palette.color(QPalette::Text), palette.color(QPalette::Base));
+    chart->setBackgroundPen(QPen(palette.color(QPalette::Mid)));
 }
 
 }  // namespace qkv::ui

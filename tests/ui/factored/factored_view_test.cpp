@@ -5,7 +5,6 @@
 #include <QImage>
 #include <QPainter>
 #include <QSignalSpy>
-#include <QSpinBox>
 
 #include <cmath>
 
@@ -21,6 +20,8 @@
 #include "ui/factored/matrix_pooling.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/factored/spectrum_chart.hpp"
+#include "ui/views/head_box.hpp"
+#include "ui/views/work_placement.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -214,7 +215,7 @@ TEST(FactoredView, ALargeHeadsFactorsAndSpectrumAreComputedOffTheGuiThread)
     // h = 1: the factors are d_model x d_model, two QRs and an SVD of that size (seconds at 4096).
     auto result = computeOrFail(exampleConfig(512, 1));
     ASSERT_TRUE(result);
-    ASSERT_GT(FactoredHeadModel::factorWork(result.get()), FactoredView::kAsynchronousFactorWork);
+    ASSERT_GT(FactoredHeadModel::factorWork(result.get()), kGuiThreadWorkLimit);
     FactoredView view;
     QSignalSpy ready(&view, &FactoredView::equivalenceReady);
     view.setResult(result);
@@ -231,11 +232,11 @@ TEST(FactoredView, ItsHeadBoxSetsTheSelectionAndRebuildsOnce)
     HeadSelection selection;  // shared, as with the other views
     FactoredView view(&selection);
     view.setResult(computeOrFail(exampleConfig(64, 4)));
-    auto* headBox = view.findChild<QSpinBox*>();
+    auto* headBox = view.findChild<HeadBox*>();
     ASSERT_NE(headBox, nullptr);
     QSignalSpy refreshed(&view, &ResultView::refreshed);
     QSignalSpy scores(&view, &FactoredView::equivalenceReady);
-    headBox->setValue(4);
+    headBox->activated(3);  // "Head 4"
     EXPECT_EQ(selection.head(), 3);
     EXPECT_EQ(view.displayedRank(), 16);
     EXPECT_EQ(view.model()->head, 3);
@@ -244,7 +245,7 @@ TEST(FactoredView, ItsHeadBoxSetsTheSelectionAndRebuildsOnce)
     EXPECT_EQ(scores.count(), 1);
     // The selection changed elsewhere (the heads grid): the box follows, again once.
     selection.setHead(1);
-    EXPECT_EQ(headBox->value(), 2);
+    EXPECT_EQ(headBox->currentIndex(), 1);  // "Head 2"
     EXPECT_EQ(refreshed.count(), 2);
     EXPECT_EQ(scores.count(), 2);
 }

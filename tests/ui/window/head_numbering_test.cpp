@@ -1,11 +1,11 @@
 // Every view numbers heads the same way: from 1, as the paper's head_1 ... head_h.
 
-#include <QSpinBox>
 
 #include "ui/document/head_selection.hpp"
 #include "ui/factored/factored_view.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
+#include "ui/views/head_box.hpp"
 #include "window_fixture.hpp"
 
 namespace qkv::ui::testing {
@@ -18,13 +18,13 @@ TEST_F(WindowTest, FactoredViewCountsHeadsFromOneAndItsHeadBoxSelectsForEveryVie
     tabs->setCurrentWidget(tabs->factoredView());
     window->selection()->setHead(1);  // the second head: "Head 2" in the heads grid
     settle();
-    auto* headBox = tabs->factoredView()->findChild<QSpinBox*>();
+    auto* headBox = tabs->factoredView()->findChild<HeadBox*>();
     ASSERT_NE(headBox, nullptr);
-    EXPECT_EQ(headBox->minimum(), 1);
-    EXPECT_EQ(headBox->maximum(), 4);
-    EXPECT_EQ(headBox->value(), 2);
+    EXPECT_EQ(headBox->itemText(0), QStringLiteral("Head 1"));
+    EXPECT_EQ(headBox->count(), 4);
+    EXPECT_EQ(headBox->currentText(), QStringLiteral("Head 2"));
 
-    headBox->setValue(4);
+    headBox->activated(3);  // "Head 4"
     settle();
     EXPECT_EQ(window->selection()->head(), 3);
 }

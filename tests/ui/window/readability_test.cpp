@@ -17,7 +17,7 @@
 #include "ui/factored/factor_product_widget.hpp"
 #include "ui/factored/factored_figures.hpp"
 #include "ui/factored/factored_view.hpp"
-#include "ui/figures/chart_widget.hpp"
+#include "ui/figures/chart_view.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
@@ -145,7 +145,7 @@ TEST_F(Readability, ComparisonTab)
     ComparisonView* view = window->tabs()->comparisonView();
     show(view);
     expectReadable(view);
-    for (ChartWidget* chart : view->findChildren<ChartWidget*>()) {
+    for (ChartView* chart : view->findChildren<ChartView*>()) {
         const auto device = probe(chart);
         EXPECT_EQ(device->problems().join(QLatin1Char('\n')).toStdString(), "") << chart->model().title.toStdString();
         for (const ChartSeries& s : chart->model().series) {

@@ -2,7 +2,6 @@
 // until its tab is shown; the factored view's head box rebuilds the view once.
 
 #include <QSignalSpy>
-#include <QSpinBox>
 
 #include "tests/ui/window/window_fixture.hpp"
 #include "ui/comparison/comparison_view.hpp"
@@ -12,6 +11,7 @@
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/steps/step_view.hpp"
 #include "ui/views/result_view.hpp"
+#include "ui/views/head_box.hpp"
 
 namespace qkv::ui::testing {
 namespace {
@@ -87,18 +87,18 @@ TEST_F(WindowTest, ChangingTheHeadInTheFactoredViewsBoxRebuildsItOnce)
     FactoredView* factored = tabs->factoredView();
     tabs->setCurrentWidget(factored);
     settle();
-    auto* headBox = factored->findChild<QSpinBox*>();
+    auto* headBox = factored->findChild<HeadBox*>();
     ASSERT_NE(headBox, nullptr);
     QSignalSpy refreshed(factored, &ResultView::refreshed);
     QSignalSpy scores(factored, &FactoredView::equivalenceReady);  // one per scores-both-ways computation
 
-    headBox->setValue(3);
+    headBox->activated(2);  // "Head 3"
     settle();
     EXPECT_EQ(window->selection()->head(), 2);
     EXPECT_EQ(factored->selectedHead(), 2);
     EXPECT_EQ(refreshed.count(), 1);  // one model: factors, QR, SVD, spectrum
     EXPECT_EQ(scores.count(), 1);
-    EXPECT_EQ(headBox->value(), 3);
+    EXPECT_EQ(headBox->currentText(), QStringLiteral("Head 3"));
 }
 
 }  // namespace

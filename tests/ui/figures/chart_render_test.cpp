@@ -1,0 +1,225 @@
+// The charts are Qt Charts (design.md section 1): renderChart draws the same chart as the
+// screen's ChartView, with whole titles and legend names and readable ticks at small sizes,
+// and the screen adds legend entries that hide and show their series.
+
+#include <gtest/gtest.h>
+
+#include <QAbstractBarSeries>
+#include <QBarSet>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QGraphicsScene>
+#include <QImage>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QPainter>
+#include <QRegularExpression>
+
+#include <cmath>
+
+#include "tests/ui/support/text_probe.hpp"
+#include "ui/figures/chart_view.hpp"
+#include "ui/figures/figure.hpp"
+#include "ui/render/chart_builder.hpp"
+#include "ui/render/chart_render.hpp"
+#include "ui/figures/number_format.hpp"
+
+namespace qkv::ui {
+namespace {
+
+using testing::TextProbe;
+
+ChartModel barModel()
+{
+    ChartModel m;
+    m.title = QStringLiteral("Score-path parameters (g = h) of a layer with twelve heads");
+    m.categories = {QStringLiteral("per head"), QStringLiteral("per layer (h = 12 heads)")};
+    m.y.title = QStringLiteral("parameters");
+    ChartSeries a = ChartSeries::of(QStringLiteral("factored W_i^Q and W_i^K: 2 · d_model · d_k per head"), Qt::blue,
+                                    ChartSeries::Kind::Bars);
+    a.values = {12288, 147456};
+    ChartSeries b = ChartSeries::of(QStringLiteral("one full W_i per head: d_model² per head"), Qt::red, ChartSeries::Kind::Bars);
+    b.values = {589824, 7077888};
+    m.series = {a, b};
+    return m;
+}
+
+ChartModel logModel()
+{
+    ChartModel m;
+    m.title = QStringLiteral("Singular values");
+    m.x.title = QStringLiteral("index k of σ_k");
+    m.y.title = QStringLiteral("σ_k (log scale)");
+    m.y.logarithmic = true;
+    m.x.minimum = 0;
+    m.x.maximum = 65;
+    m.y.minimum = 1e-17;
+    m.y.maximum = 10;
+    ChartSeries values = ChartSeries::of(QStringLiteral("σ_1 … σ_16"), Qt::blue, ChartSeries::Kind::Points);
+    for (int k = 1; k <= 16; ++k) values.points.emplace_back(k, std::pow(10.0, -k));
+    ChartSeries line = ChartSeries::of(QStringLiteral("rank tolerance"), Qt::red, ChartSeries::Kind::Line);
+    line.points = {QPointF(0, 1e-13), QPointF(65, 1e-13)};
+    m.series = {values, line};
+    return m;
+}
+
+ChartStyle style() { return {Qt::black, Qt::white, figureFont()}; }
+
+std::unique_ptr<TextProbe> probe(const ChartModel& model, QSize size)
+{
+    auto device = std::make_unique<TextProbe>(size);
+    QPainter painter(device.get());
+    renderChart(painter, QRectF(QPointF(0, 0), QSizeF(size)), model, style());
+    return device;
+}
+
+void expectReadable(const TextProbe& device, const ChartModel& model)
+{
+    EXPECT_EQ(device.problems().join(QLatin1Char('\n')).toStdString(), "");
+    // Greek letters may come from a fallback font, which splits a line into several drawn runs.
+    const QString all = device.strings().join(QString()).remove(QLatin1Char(' '));
+    const auto shows = [&](const QString& text) { return all.contains(QString(text).remove(QLatin1Char(' '))); };
+    EXPECT_TRUE(shows(model.title)) << device.strings().join(" | ").toStdString();
+    for (const ChartAxis* axis : {&model.x, &model.y}) {
+        if (!axis->title.isEmpty()) {
+            EXPECT_TRUE(shows(axis->title)) << axis->title.toStdString();
+        }
+    }
+    for (const ChartSeries& s : model.series) EXPECT_TRUE(shows(s.name)) << s.name.toStdString();
+    for (const QString& text : device.strings()) {
+        EXPECT_FALSE(text.contains(QRegularExpression(QStringLiteral("\\de[+-]?\\d")))) << text.toStdString();
+        EXPECT_FALSE(text.endsWith(QStringLiteral("..."))) << "Qt elided: " << text.toStdString();
+    }
+}
+
+TEST(ChartRender, TitlesLegendAndTicksAreWholeAndReadableAtSmallSizes)
+{
+    // The bar chart (two long legend names, a long category) needs the score-path figure.s
+    // smallest size; the
+    // spectrum's short ones leave room down to a ChartView's minimum size.
+    const struct {
+        ChartModel model;
+        QSize smallest;
+    } charts[] = {{barModel(), QSize(460, 340)}, {logModel(), QSize(320, 240)}};
+    for (const auto& chart : charts) {
+        for (const QSize size : {chart.smallest, QSize(560, 360), QSize(1000, 700)}) {
+            SCOPED_TRACE(size.width());
+            const auto device = probe(chart.model, size);
+            expectReadable(*device, chart.model);
+        }
+    }
+    // The exact values at the bars' ends, grouped.
+    EXPECT_TRUE(probe(barModel(), QSize(1000, 700))->strings().contains(QStringLiteral("7,077,888")));
+    // Powers of ten on a log axis spanning 18 decades.
+    EXPECT_TRUE(probe(logModel(), QSize(560, 360))->strings().join(QString()).contains(QStringLiteral("10⁻")));
+}
+
+TEST(ChartRender, DrawsIntoAnImage)
+{
+    QImage image(560, 360, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        renderChart(painter, QRectF(0, 0, 560, 360), barModel(), style());
+    }
+    int coloured = 0;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2)
+            if (image.pixelColor(x, y) == QColor(Qt::red)) ++coloured;
+    EXPECT_GT(coloured, 100);  // the red bars are there
+}
+
+// Lays `chart` out at `size` as renderChart does, for reading its parts.
+void layOut(QGraphicsScene& scene, QChart* chart, QSizeF size)
+{
+    scene.addItem(chart);
+    chart->setGeometry(QRectF(QPointF(0, 0), size));
+}
+
+TEST(ChartRender, AxisLabelsAreReadableNumbersOfTheirValues)
+{
+    QGraphicsScene scene;
+    QChart* bars = buildChart(barModel(), style()).release();
+    QChart* spectrum = buildChart(logModel(), style()).release();
+    layOut(scene, bars, QSizeF(700, 500));
+    layOut(scene, spectrum, QSizeF(700, 500));
+    int checked = 0;
+    for (QChart* chart : {bars, spectrum}) {
+        const bool logarithmic = chart == spectrum;
+        for (QAbstractAxis* abstract : chart->axes(Qt::Vertical)) {
+            auto* axis = qobject_cast<QCategoryAxis*>(abstract);
+            ASSERT_NE(axis, nullptr);
+            ASSERT_GE(axis->categoriesLabels().size(), 3);
+            for (const QString& label : axis->categoriesLabels()) {
+                const double value = axis->endValue(label);
+                const QString expected = logarithmic ? powerOfTen(static_cast<int>(std::lround(value))) : readableNumber(value);
+                EXPECT_EQ(label, expected);
+                ++checked;
+            }
+        }
+    }
+    EXPECT_GE(checked, 6);
+}
+
+TEST(ChartRender, BarsAreTheModelsValues)
+{
+    const ChartModel model = barModel();
+    auto chart = buildChart(model, style());
+    auto* series = qobject_cast<QAbstractBarSeries*>(chart->series().front());
+    ASSERT_NE(series, nullptr);
+    ASSERT_EQ(series->count(), 2);
+    for (int s = 0; s < 2; ++s) {
+        const QBarSet* set = series->barSets()[s];
+        EXPECT_EQ(set->label(), model.series[static_cast<std::size_t>(s)].name);
+        for (int c = 0; c < set->count(); ++c) EXPECT_EQ(set->at(c), model.series[static_cast<std::size_t>(s)].values[static_cast<std::size_t>(c)]);
+    }
+    EXPECT_EQ(chartModelOf(chart.get())->title, model.title);
+}
+
+TEST(ChartRender, TextIsInTheStylesColour)
+{
+    const ChartStyle dark{QColor(220, 221, 222), QColor(30, 30, 30), figureFont()};
+    auto chart = buildChart(logModel(), dark);
+    EXPECT_EQ(chart->backgroundBrush().color(), dark.background);
+    EXPECT_EQ(chart->titleBrush().color(), dark.text);
+    EXPECT_EQ(chart->legend()->labelColor(), dark.text);
+    for (QAbstractAxis* axis : chart->axes()) EXPECT_EQ(axis->labelsColor(), dark.text);
+}
+
+TEST(ChartView, LegendEntriesHideAndShowTheirSeries)
+{
+    for (const ChartModel& model : {barModel(), logModel()}) {
+        ChartView view;
+        view.resize(600, 400);
+        view.setModel(model);
+        view.show();
+        const QString name = model.series.front().name;
+        EXPECT_TRUE(view.seriesShown(name));
+        QLegendMarker* marker = nullptr;
+        for (QLegendMarker* m : view.chart()->legend()->markers())
+            if (m->label().contains(name.left(8))) marker = m;
+        ASSERT_NE(marker, nullptr) << name.toStdString();
+        emit marker->clicked();
+        EXPECT_FALSE(view.seriesShown(name));
+        EXPECT_TRUE(marker->isVisible());  // still there to click again
+        EXPECT_TRUE(view.seriesShown(model.series.back().name));
+        emit marker->clicked();
+        EXPECT_TRUE(view.seriesShown(name));
+    }
+}
+
+TEST(ChartView, ZoomsAndResets)
+{
+    ChartView view;
+    view.resize(600, 400);
+    view.setModel(logModel());
+    view.show();
+    EXPECT_EQ(view.rubberBand(), QChartView::RectangleRubberBand);
+    view.chart()->zoomIn(QRectF(view.chart()->plotArea().center(), QSizeF(80, 60)));
+    EXPECT_TRUE(view.chart()->isZoomed());
+    view.chart()->zoomReset();
+    EXPECT_FALSE(view.chart()->isZoomed());
+}
+
+}  // namespace
+}  // namespace qkv::ui

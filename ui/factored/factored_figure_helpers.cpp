@@ -1,0 +1,37 @@
+#include "ui/factored/factored_figure_helpers.hpp"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+
+#include "ui/figures/text_layout.hpp"
+
+namespace qkv::ui::factored_figure {
+
+QString tr(const char* text) { return QCoreApplication::translate("qkv::ui::FactoredFigures", text); }
+
+MatrixF toFloat(const MatrixD& m) { return m.cast<float>(); }
+
+double symmetricRange(double maxAbsValue) { return maxAbsValue > 0.0 ? maxAbsValue : 1.0; }
+
+QStringList toQStrings(const std::vector<std::string>& labels)
+{
+    QStringList out;
+    out.reserve(static_cast<qsizetype>(labels.size()));
+    for (const std::string& label : labels) out.push_back(QString::fromStdString(label));
+    return out;
+}
+
+double paintTitle(QPainter& painter, const QRectF& box, const QString& text)
+{
+    const QFont base = painter.font();
+    const QFont bold = figureTitleFont(base);
+    const QFontMetricsF metrics(bold, painter.device());
+    const double height = wrappedTextRect(metrics, box.width(), text).height();
+    painter.setFont(bold);
+    painter.drawText(QRectF(box.left(), box.top(), box.width(), height), Qt::TextWordWrap | Qt::AlignLeft, text);
+    painter.setFont(base);
+    return height;
+}
+
+}  // namespace qkv::ui::factored_figure

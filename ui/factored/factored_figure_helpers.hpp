@@ -1,0 +1,29 @@
+#pragma once
+// Helpers the factored view's figures share (factored_figures.hpp): their translation context,
+// spacing, a word-wrapped bold title, and conversions for the heatmap painter.
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QRectF>
+#include <QString>
+#include <QStringList>
+
+#include <string>
+#include <vector>
+
+#include "core/common/matrix.hpp"
+
+namespace qkv::ui::factored_figure {
+
+QString tr(const char* text);
+
+constexpr double kGap = 6.0;
+constexpr double kHeatmapMargin = 2.0;  // paintHeatmap keeps 2 px right and below the cells
+
+MatrixF toFloat(const MatrixD& m);
+double symmetricRange(double maxAbsValue);
+QStringList toQStrings(const std::vector<std::string>& labels);
+// A bold title, word-wrapped into `box`'s width; returns its height.
+double paintTitle(QPainter& painter, const QRectF& box, const QString& text);
+
+}  // namespace qkv::ui::factored_figure

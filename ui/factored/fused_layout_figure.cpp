@@ -1,0 +1,140 @@
+// The fused layout figure (factored_figures.hpp): the whole W^Q with each head's column block
+// outlined, the selected head emphasised.
+#include <QFontMetricsF>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ui/factored/factored_figure_helpers.hpp"
+#include "ui/factored/factored_figures.hpp"
+#include "ui/render/color_legend.hpp"
+#include "ui/render/heatmap_painter.hpp"
+#include "ui/figures/text_layout.hpp"
+
+namespace qkv::ui {
+
+using namespace factored_figure;
+
+namespace {
+
+QString fusedTitle(const FactoredHeadModel& model)
+{
+    return tr("Fused layout: one W^Q (%1 × %1) split into h = %2 heads of d_k = %3 columns")
+        .arg(model.d_model)
+        .arg(model.headCount)
+        .arg(model.d_k);
+}
+
+QString fusedCaption(const FactoredHeadModel& model)
+{
+    return tr("Rows: the d_model = %1 input features. Columns: head i owns [(i−1)·d_k, i·d_k); head %2 (outlined) is "
+              "columns %3–%4 (from 0). Changing h re-partitions the same matrix.")
+        .arg(model.d_model)
+        .arg(model.head + 1)
+        .arg(model.head * model.d_k)
+        .arg((model.head + 1) * model.d_k - 1);
+}
+
+}  // namespace
+
+// ---- the fused layout -----------------------------------------------------------------
+
+std::vector<std::pair<Index, Index>> headColumnPartition(Index d_model, Index headCount)
+{
+    std::vector<std::pair<Index, Index>> blocks;
+    if (headCount < 1 || d_model < 1 || d_model % headCount != 0) return blocks;
+    const Index d_k = d_model / headCount;
+    for (Index i = 0; i < headCount; ++i) blocks.emplace_back(i * d_k, d_k);  // W_i^Q = W^Q[:, i*d_k : (i+1)*d_k]
+    return blocks;
+}
+
+std::vector<QRectF> headBlockOutlines(const QRectF& cells, Index d_model, Index headCount)
+{
+    std::vector<QRectF> outlines;
+    const double scale = d_model > 0 ? cells.width() / static_cast<double>(d_model) : 0.0;
+    for (const auto& [first, width] : headColumnPartition(d_model, headCount)) {
+        outlines.emplace_back(cells.left() + static_cast<double>(first) * scale, cells.top(),
+                              static_cast<double>(width) * scale, cells.height());
+    }
+    return outlines;
+}
+
+FusedLayoutGeometry fusedLayoutGeometry(const QRectF& target, const QFontMetricsF& metrics, const FactoredHeadModel& model)
+{
+    FusedLayoutGeometry g;
+    const double line = metrics.height();
+    // Bold titles are ~10 % wider: measured with room to spare.
+    const double titleBand = wrappedTextRect(metrics, target.width() / 1.2, fusedTitle(model)).height() * 1.1 + kGap;
+    const double headLabels = line + 4;
+    const double caption = wrappedTextRect(metrics, target.width(), fusedCaption(model)).height() + kGap;
+    const double legendWidth = verticalLegendWidth(metrics, QStringLiteral("−0.125"));
+    const double availableWidth = target.width() - legendWidth - 3 * kGap;
+    const double availableHeight = target.height() - titleBand - headLabels - caption;
+    double side = std::max(8.0, std::min(availableWidth, availableHeight));
+    g.bins = std::clamp<Index>(static_cast<Index>(std::floor(side)), 1, std::max<Index>(1, model.d_model));
+    const double cell = side / static_cast<double>(g.bins);
+    side = cell * static_cast<double>(g.bins);
+    const double blockWidth = side + 3 * kGap + legendWidth;
+    const double x0 = target.left() + std::max(0.0, (target.width() - blockWidth) / 2.0);
+    const double free = availableHeight - side;
+    g.title = QRectF(target.left(), target.top(), target.width(), titleBand - kGap);
+    g.cells = QRectF(x0, target.top() + titleBand + std::max(0.0, free / 2) + headLabels, side, side);
+    g.legend = QRectF(g.cells.right() + 3 * kGap, g.cells.top() + side * 0.1, legendWidth, side * 0.8);
+    g.caption = QRectF(target.left(), g.cells.bottom() + kGap, target.width(), caption - kGap);
+    g.outlines = headBlockOutlines(g.cells, model.d_model, model.headCount);
+    return g;
+}
+
+void paintFusedLayout(QPainter& painter, const QRectF& target, const FactoredHeadModel& model, const FigurePalette& palette)
+{
+    if (!model.valid()) return;
+    const Result& r = *model.result;
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    const double line = metrics.height();
+    const FusedLayoutGeometry g = fusedLayoutGeometry(target, metrics, model);
+
+    // The whole W^Q, drawn at the resolution of the cells.
+    const MatrixF& wq = r.weights->queryProjection;  // d_model x d_model
+    const MatrixF drawn = poolMatrix(wq, MatrixWindow::whole(wq.rows(), wq.cols()), g.bins, g.bins);
+    const double range = symmetricRange(maxAbs(drawn));
+    paintMatrixCells(painter, g.cells, drawn.cast<double>(), range);
+
+    // Dim the other heads a little, then outline every block; the selected one stands out.
+    for (std::size_t i = 0; i < g.outlines.size(); ++i)
+        if (static_cast<Index>(i) != model.head) painter.fillRect(g.outlines[i], QColor(255, 255, 255, 70));
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(QPen(palette.outline, 1.0));
+    for (const QRectF& block : g.outlines) painter.drawRect(block);
+
+    // Head numbers above the blocks, thinned so they never overlap.
+    const double blockWidth = g.outlines.empty() ? 0.0 : g.outlines.front().width();
+    const double labelWidth = metrics.horizontalAdvance(QString::number(model.headCount)) + 4.0;
+    const Index step = blockWidth > 0 ? std::max<Index>(1, static_cast<Index>(std::ceil(labelWidth / blockWidth))) : 1;
+    for (std::size_t i = 0; i < g.outlines.size(); ++i) {
+        const bool selected = static_cast<Index>(i) == model.head;
+        if (!selected && static_cast<Index>(i) % step != 0) continue;
+        const QRectF label(g.outlines[i].center().x() - labelWidth, g.cells.top() - line - 2, 2 * labelWidth, line);
+        QFont font = painter.font();
+        font.setBold(selected);
+        painter.save();
+        painter.setFont(font);
+        painter.setPen(selected ? palette.emphasis : palette.mutedText);
+        painter.drawText(label, Qt::AlignCenter, QString::number(i + 1));
+        painter.restore();
+    }
+    if (model.head >= 0 && model.head < static_cast<Index>(g.outlines.size())) {
+        const QRectF block = g.outlines[static_cast<std::size_t>(model.head)];
+        painter.setPen(QPen(Qt::white, 4.0));
+        painter.drawRect(block);
+        painter.setPen(QPen(palette.emphasis, 2.5));
+        painter.drawRect(block);
+    }
+    painter.setPen(palette.text);
+    paintTitle(painter, g.title, fusedTitle(model));
+    painter.setPen(palette.mutedText);
+    painter.drawText(g.caption, Qt::TextWordWrap | Qt::AlignHCenter | Qt::AlignTop, fusedCaption(model));
+    painter.setPen(palette.text);
+    paintColorLegend(painter, g.legend, ColormapName::RedBlue, -range, range, tr("W^Q"));
+}
+
+}  // namespace qkv::ui
