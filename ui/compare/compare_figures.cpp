@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/compare/compare_view.hpp"
 #include "ui/matrices/figure_text.hpp"
 #include "ui/matrices/matrix_picture.hpp"
 #include "ui/render/heatmap_layout.hpp"
@@ -217,7 +218,7 @@ std::vector<Figure> compareFigures()
     Figure pinned;
     pinned.name = QStringLiteral("compare");
     pinned.title = tr("Compare: pinned − live attention per head");
-    pinned.view = QStringLiteral("compare");
+    pinned.view = CompareView::kId;
     pinned.defaultSize = QSizeF(1200, 900);
     pinned.unavailable = [](const FigureInput& input) {
         if (!input.result) return tr("No result yet.");
@@ -232,7 +233,7 @@ std::vector<Figure> compareFigures()
     Figure heads;
     heads.name = QStringLiteral("compare-heads");
     heads.title = tr("Compare: every head − the selected head");
-    heads.view = QStringLiteral("compare");
+    heads.view = CompareView::kId;
     heads.defaultSize = QSizeF(1200, 900);
     heads.unavailable = [](const FigureInput& input) {
         if (!input.result) return tr("No result yet.");

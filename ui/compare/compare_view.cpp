@@ -80,7 +80,6 @@ CompareView::~CompareView() = default;  // task_ waits for its running work
 
 QString CompareView::title() const { return tr("Pin && c&ompare"); }
 
-QStringList CompareView::figureNames() const { return {QStringLiteral("compare"), QStringLiteral("compare-heads")}; }
 
 void CompareView::pin()
 {

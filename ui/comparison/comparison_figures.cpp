@@ -8,6 +8,7 @@
 
 #include "core/cost/cost_model.hpp"
 #include "core/weights/attention_weights.hpp"
+#include "ui/comparison/comparison_view.hpp"
 #include "ui/render/text_style.hpp"
 
 namespace qkv::ui {
@@ -208,7 +209,7 @@ QString unavailable(const FigureInput& input)
 
 std::vector<Figure> comparisonFigures()
 {
-    const QString view = QStringLiteral("comparison");
+    const QString view = ComparisonView::kId;
     return {
         Figure{QStringLiteral("comparison"), tr("Comparison: all four charts"), view, QSizeF(1500, 1000), QSizeF(1100, 760), &unavailable,
                &paintOverview},

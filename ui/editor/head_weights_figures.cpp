@@ -8,6 +8,7 @@
 
 #include "ui/editor/ablation_panel.hpp"
 #include "ui/editor/fitted_text.hpp"
+#include "ui/editor/head_weights_view.hpp"
 #include "ui/matrices/figure_text.hpp"
 #include "ui/render/color_legend.hpp"
 
@@ -199,7 +200,7 @@ std::vector<Figure> headWeightsFigures()
     Figure figure;
     figure.name = QStringLiteral("head-weights");
     figure.title = tr("A head's weights and what switching heads off changes");
-    figure.view = QStringLiteral("head-weights");
+    figure.view = HeadWeightsView::kId;
     figure.defaultSize = QSizeF(1400, 900);
     figure.unavailable = [](const FigureInput& input) {
         if (!input.result) return tr("No result yet.");

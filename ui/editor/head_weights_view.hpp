@@ -35,8 +35,10 @@ public:
     HeadWeightsView(Document* document, HeadSelection* selection, QWidget* parent = nullptr);
     ~HeadWeightsView() override;
 
+    // The tab a session names and its figures' view (ResultView::id()).
+    static constexpr QLatin1String kId{"head-weights"};
     QString title() const override;
-    QStringList figureNames() const override;
+    QString id() const override { return kId; }
 
     const std::shared_ptr<const HeadWeightsModel>& model() const { return model_; }
     FigureCanvas* canvas() const { return canvas_; }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/factored/factored_view.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/render/chart_painter.hpp"
 #include "ui/render/heatmap_layout.hpp"
@@ -476,7 +477,7 @@ void paintOverview(QPainter& painter, const QRectF& rect, const FigureInput& inp
 
 std::vector<Figure> factoredFigures()
 {
-    const QString view = QStringLiteral("factored");
+    const QString view = FactoredView::kId;
     return {
         Figure{QStringLiteral("factored"), tr("Factored W_i: all four panels"), view, QSizeF(1600, 1000), QSizeF(1300, 860), &unavailable,
                &paintOverview},

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/heads/heads_view.hpp"
 #include "ui/matrices/figure_text.hpp"
 #include "ui/steps/bars_painter.hpp"
 
@@ -95,7 +96,7 @@ std::vector<Figure> headStatisticsFigures()
     Figure figure;
     figure.name = QStringLiteral("head-statistics");
     figure.title = tr("Per-head statistics");
-    figure.view = QStringLiteral("heads");
+    figure.view = HeadsView::kId;
     figure.defaultSize = QSizeF(1200, 700);
     figure.unavailable = [](const FigureInput& input) { return input.result ? QString() : tr("No result yet."); };
     figure.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {

@@ -15,7 +15,6 @@
 #include <cmath>
 
 #include "ui/document/head_selection.hpp"
-#include "ui/figures/figure.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/head_statistics_table.hpp"
 #include "ui/heads/heads_figure.hpp"
@@ -207,8 +206,6 @@ QLayout* HeadsView::makeToolbar()
 }
 
 QString HeadsView::title() const { return tr("&Heads"); }
-
-QStringList HeadsView::figureNames() const { return figureNamesOfView(QStringLiteral("heads")); }
 
 void HeadsView::setScoreKind(ScoreKind kind)
 {

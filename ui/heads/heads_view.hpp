@@ -33,8 +33,10 @@ class HeadsView : public ResultView {
 public:
     explicit HeadsView(HeadSelection* selection, QWidget* parent = nullptr);
 
+    // The tab a session names and its figures' view (ResultView::id()).
+    static constexpr QLatin1String kId{"heads"};
     QString title() const override;
-    QStringList figureNames() const override;
+    QString id() const override { return kId; }
     void setScoreKind(ScoreKind kind);
     ScoreKind scoreKind() const { return kind_; }
     void setColormap(ColormapName colormap);

@@ -20,7 +20,7 @@ ViewOptionsSync::ViewOptionsSync(Document* document, HeadSelection* selection, V
     HeadsView* heads = tabs_->headsView();
     connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) {
         if (index < 0 || index >= static_cast<int>(tabs_->views().size())) return;
-        const QString id = tabId(tabs_->views()[static_cast<std::size_t>(index)]);
+        const QString id = tabs_->views()[static_cast<std::size_t>(index)]->id();
         update([&](qkv::ViewOptions& v) { v.tab = id.toStdString(); });
     });
     connect(selection_, &HeadSelection::headChanged, this, [this](int head) { update([&](qkv::ViewOptions& v) { v.head = head; }); });
@@ -41,19 +41,6 @@ ViewOptionsSync::ViewOptionsSync(Document* document, HeadSelection* selection, V
     connect(heads, &HeadsView::colorRangeChanged, this,
             [this](const qkv::ColorRange& range) { update([&](qkv::ViewOptions& v) { v.colorRange = range; }); });
     connect(document_, &Document::viewOptionsReplaced, this, &ViewOptionsSync::apply);
-}
-
-QString ViewOptionsSync::tabId(const ResultView* view)
-{
-    QString name = QString::fromLatin1(view->metaObject()->className());
-    name = name.mid(name.lastIndexOf(QLatin1Char(':')) + 1);
-    if (name.endsWith(QLatin1String("View")) && name.size() > 4) name.chop(4);
-    QString id;
-    for (int i = 0; i < name.size(); ++i) {
-        if (name[i].isUpper() && i > 0) id += QLatin1Char('-');
-        id += name[i].toLower();
-    }
-    return id;
 }
 
 void ViewOptionsSync::select(const qkv::ViewOptions& view, const qkv::Result* inside)
@@ -82,9 +69,7 @@ void ViewOptionsSync::update(const std::function<void(qkv::ViewOptions&)>& chang
 void ViewOptionsSync::apply(const qkv::ViewOptions& view)
 {
     applying_ = true;
-    const auto& views = tabs_->views();
-    for (std::size_t i = 0; i < views.size(); ++i)
-        if (tabId(views[i]).toStdString() == view.tab) tabs_->setCurrentIndex(static_cast<int>(i));
+    if (ResultView* tab = tabs_->view(QString::fromStdString(view.tab))) tabs_->setCurrentWidget(tab);
     // The views still show the last document's result: a head or cell of the new document may
     // lie outside it, and a view would index past its matrices. Kept inside it now, and set as
     // the file says once the new document's result is shown (computed now or in the background).

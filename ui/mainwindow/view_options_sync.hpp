@@ -32,10 +32,6 @@ public:
     // Sets the widgets to `view` (what a new document does).
     void apply(const qkv::ViewOptions& view);
 
-    // A view's name in sessions ("heads", "step", "factored", "comparison"): its class name
-    // without namespace and "View", in lower case with dashes (stable across translations).
-    static QString tabId(const ResultView* view);
-
 private:
     void update(const std::function<void(qkv::ViewOptions&)>& change);
     // The selection (head, cell) of `view`, kept inside `inside` when there is one.

@@ -33,6 +33,13 @@ void ViewTabs::addView(ResultView* view)
     addTab(view, view->title());
 }
 
+ResultView* ViewTabs::view(const QString& id) const
+{
+    for (ResultView* view : views_)
+        if (view->id() == id) return view;
+    return nullptr;
+}
+
 void ViewTabs::setResult(const std::shared_ptr<const qkv::Result>& result)
 {
     // Held, so that a view refreshes once for the clamp and the result, never for the clamp

@@ -28,6 +28,8 @@ public:
     const std::vector<ResultView*>& views() const { return views_; }
     // Adds a view as the last tab, titled by the view.
     void addView(ResultView* view);
+    // The view whose id() is `id`, or null.
+    ResultView* view(const QString& id) const;
 
     // The concrete views, for the menus and tests (never for dispatch).
     HeadsView* headsView() const { return heads_; }

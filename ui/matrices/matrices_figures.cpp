@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "ui/matrices/figure_text.hpp"
+#include "ui/matrices/matrices_view.hpp"
 #include "ui/render/heatmap_painter.hpp"
 
 namespace qkv::ui {
@@ -349,7 +350,7 @@ std::vector<Figure> matricesFigures()
     Figure figure;
     figure.name = QStringLiteral("matrices");
     figure.title = tr("Matrices of the layer (the paper's Figure 2)");
-    figure.view = QStringLiteral("matrices");
+    figure.view = MatricesView::kId;
     figure.defaultSize = QSizeF(1600, 900);
     figure.unavailable = [](const FigureInput& input) {
         if (!input.result) return tr("No result yet.");

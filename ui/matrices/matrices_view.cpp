@@ -62,7 +62,6 @@ MatricesView::~MatricesView() = default;  // build_ waits for its running work
 
 QString MatricesView::title() const { return tr("&Matrices"); }
 
-QStringList MatricesView::figureNames() const { return {QStringLiteral("matrices")}; }
 
 MatricesGeometry MatricesView::geometry() const
 {

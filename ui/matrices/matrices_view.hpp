@@ -25,8 +25,10 @@ public:
     explicit MatricesView(HeadSelection* selection, QWidget* parent = nullptr);
     ~MatricesView() override;
 
+    // The tab a session names and its figures' view (ResultView::id()).
+    static constexpr QLatin1String kId{"matrices"};
     QString title() const override;
-    QStringList figureNames() const override;
+    QString id() const override { return kId; }
 
     const std::shared_ptr<const MatricesModel>& model() const { return model_; }
     FigureCanvas* canvas() const { return canvas_; }

@@ -10,6 +10,7 @@
 #include <numeric>
 
 #include "ui/matrices/figure_text.hpp"
+#include "ui/qkmap/qk_map_view.hpp"
 #include "ui/render/heatmap_painter.hpp"
 
 namespace qkv::ui {
@@ -359,7 +360,7 @@ std::vector<Figure> qkMapFigures()
     Figure one;
     one.name = QStringLiteral("qk-map");
     one.title = tr("Q/K map of the selected head");
-    one.view = QStringLiteral("qkmap");
+    one.view = QkMapView::kId;
     one.defaultSize = QSizeF(900, 800);
     one.unavailable = unavailable;
     one.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
@@ -382,7 +383,7 @@ std::vector<Figure> qkMapFigures()
     Figure all;
     all.name = QStringLiteral("qk-map-heads");
     all.title = tr("Q/K maps of every head");
-    all.view = QStringLiteral("qkmap");
+    all.view = QkMapView::kId;
     all.defaultSize = QSizeF(1200, 900);
     all.unavailable = unavailable;
     all.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {

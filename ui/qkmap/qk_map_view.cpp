@@ -65,7 +65,6 @@ QkMapView::~QkMapView() = default;  // build_ waits for its running work
 
 QString QkMapView::title() const { return tr("Q/K ma&p"); }
 
-QStringList QkMapView::figureNames() const { return {QStringLiteral("qk-map"), QStringLiteral("qk-map-heads")}; }
 
 QRectF QkMapView::headRect() const
 {

@@ -5,6 +5,7 @@
 //   - implements refresh(changes), and the base decides when to call it: at once while the
 //     view is shown, else on its next show. A hidden view (a tab in the background) does no
 //     work, it is only marked stale;
+//   - states its id once (kId): the session's view.tab and the Figure::view of its figures;
 //   - names the figures it can export (the figure registry paints them);
 //   - runs heavy work off the GUI thread through a LatestTask (latest_task.hpp) started from
 //     refresh().
@@ -46,7 +47,11 @@ public:
 
     // The tab label, with its & mnemonic.
     virtual QString title() const = 0;
-    // The figures this view can export, by name (for the figure registry); may be empty.
+    // The view's stable name, never translated: the tab a session names (view.tab) and the
+    // Figure::view of its figures. Each view returns its own `static constexpr kId`, written
+    // once; never derived from the class name, so that renaming a class keeps the files.
+    virtual QString id() const = 0;
+    // The figures this view can export, by name: those the registry files under id().
     virtual QStringList figureNames() const;
 
     void setResult(std::shared_ptr<const qkv::Result> result);
