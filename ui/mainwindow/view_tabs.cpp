@@ -31,6 +31,7 @@ void ViewTabs::addView(ResultView* view)
 {
     views_.push_back(view);
     addTab(view, view->title());
+    connect(view, &ResultView::optionsChanged, this, [this, view] { emit viewOptionsChanged(view); });
 }
 
 ResultView* ViewTabs::view(const QString& id) const

@@ -20,6 +20,12 @@ ResultView::ResultView(HeadSelection* selection, Changes follows, QWidget* paren
 
 QStringList ResultView::figureNames() const { return figureNamesOfView(id()); }
 
+void ResultView::saveOptions(qkv::ViewOptions&) const {}
+
+void ResultView::restoreOptions(const qkv::ViewOptions&) {}
+
+QList<QAction*> ResultView::viewMenuActions() const { return {}; }
+
 void ResultView::setResult(std::shared_ptr<const qkv::Result> result)
 {
     result_ = std::move(result);
