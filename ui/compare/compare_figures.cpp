@@ -8,6 +8,7 @@
 
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
+#include "ui/compare/compare_view.hpp"
 #include "ui/matrices/matrix_picture.hpp"
 #include "ui/render/heatmap_layout.hpp"
 #include "ui/render/heatmap_painter.hpp"
@@ -218,7 +219,7 @@ std::vector<Figure> compareFigures()
     Figure pinned;
     pinned.name = QStringLiteral("compare");
     pinned.title = tr("Compare: pinned − live attention per head");
-    pinned.view = QStringLiteral("compare");
+    pinned.view = CompareView::kId;
     pinned.defaultSize = QSizeF(1200, 900);
     pinned.unavailable = [](const FigureInput& input) {
         if (!input.result) return whyNoResult(input);
@@ -231,7 +232,7 @@ std::vector<Figure> compareFigures()
                      input.options);
     };
     Figure heads = perHeadFigure(
-        QStringLiteral("compare-heads"), tr("Compare: every head − the selected head"), QStringLiteral("compare"),
+        QStringLiteral("compare-heads"), tr("Compare: every head − the selected head"), CompareView::kId,
         QSizeF(1200, 900), [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
             paintCompare(painter, rect,
                          *AttentionDifference::headsMinusReference(input.result, input.options.head,

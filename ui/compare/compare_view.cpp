@@ -65,7 +65,6 @@ CompareView::CompareView(HeadSelection* selection, QWidget* parent)
 
 QString CompareView::title() const { return tr("Pin && c&ompare"); }
 
-QStringList CompareView::figureNames() const { return {QStringLiteral("compare"), QStringLiteral("compare-heads")}; }
 
 void CompareView::pin()
 {

@@ -23,8 +23,10 @@ class CompareView : public ModelView<AttentionDifference> {
 public:
     explicit CompareView(HeadSelection* selection, QWidget* parent = nullptr);
 
+    // The tab a session names and its figures' view (ResultView::id()).
+    static constexpr QLatin1String kId{"compare"};
     QString title() const override;
-    QStringList figureNames() const override;
+    QString id() const override { return kId; }
 
     // Keeps the live result to compare against (null: unpin).
     void pin();

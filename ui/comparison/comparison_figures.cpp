@@ -10,6 +10,7 @@
 #include "core/weights/attention_weights.hpp"
 #include "ui/figures/text_layout.hpp"
 #include "ui/render/chart_render.hpp"
+#include "ui/comparison/comparison_view.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -210,7 +211,7 @@ QString unavailable(const FigureInput& input)
 
 std::vector<Figure> comparisonFigures()
 {
-    const QString view = QStringLiteral("comparison");
+    const QString view = ComparisonView::kId;
     return {
         Figure{QStringLiteral("comparison"), tr("Comparison: all four charts"), view, QSizeF(1500, 1000), QSizeF(1100, 760), &unavailable,
                &paintOverview},

@@ -94,7 +94,6 @@ QWidget* ComparisonView::makeGrid()
 
 QString ComparisonView::title() const { return tr("&Comparison"); }
 
-QStringList ComparisonView::figureNames() const { return figureNamesOfView(QStringLiteral("comparison")); }
 
 void ComparisonView::setSelectedHead(int head) { selection()->setHead(head); }
 

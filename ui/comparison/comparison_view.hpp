@@ -42,8 +42,10 @@ public:
     explicit ComparisonView(HeadSelection* selection = nullptr, QWidget* parent = nullptr);
     ~ComparisonView() override;
 
+    // The tab a session names and its figures' view (ResultView::id()).
+    static constexpr QLatin1String kId{"comparison"};
     QString title() const override;
-    QStringList figureNames() const override;
+    QString id() const override { return kId; }
 
     // Selects `head` for every view that shares the selection; the view times it.
     void setSelectedHead(int head);

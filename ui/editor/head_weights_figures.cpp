@@ -10,6 +10,7 @@
 #include "ui/figures/text_layout.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
+#include "ui/editor/head_weights_view.hpp"
 #include "ui/render/color_legend.hpp"
 
 namespace qkv::ui {
@@ -198,7 +199,7 @@ void paintHeadWeights(QPainter& painter, const QRectF& target, const HeadWeights
 std::vector<Figure> headWeightsFigures()
 {
     return {perHeadFigure(QStringLiteral("head-weights"), tr("A head's weights and what switching heads off changes"),
-                          QStringLiteral("head-weights"), QSizeF(1400, 900),
+                          HeadWeightsView::kId, QSizeF(1400, 900),
                           [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
                               const auto model = HeadWeightsModel::build(input.result, input.options.head);
                               paintHeadWeights(painter, rect, *model, input.options);

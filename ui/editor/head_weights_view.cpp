@@ -60,7 +60,6 @@ HeadWeightsView::~HeadWeightsView()
 
 QString HeadWeightsView::title() const { return tr("&Weights"); }
 
-QStringList HeadWeightsView::figureNames() const { return {QStringLiteral("head-weights")}; }
 
 void HeadWeightsView::setHeadTitles(const QStringList& titles)
 {

@@ -30,8 +30,10 @@ public:
     HeadWeightsView(Document* document, HeadSelection* selection, QWidget* parent = nullptr);
     ~HeadWeightsView() override;
 
+    // The tab a session names and its figures' view (ResultView::id()).
+    static constexpr QLatin1String kId{"head-weights"};
     QString title() const override;
-    QStringList figureNames() const override;
+    QString id() const override { return kId; }
 
     HeadWeightsGeometry geometry() const;
     // The cell being edited (matrix -1: none).

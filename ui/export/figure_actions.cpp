@@ -17,7 +17,6 @@
 #include "ui/factored/factored_view.hpp"
 #include "ui/figures/figure_render.hpp"
 #include "ui/figures/figure_text.hpp"
-#include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/main_window.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/figures/number_format.hpp"
@@ -79,7 +78,7 @@ FigureInput FigureActions::currentInput() const
     o.query = selection->queryRow();
     o.key = selection->keyColumn();
     const ViewTabs* tabs = window_->tabs();
-    tabs->headsView()->writeViewOptions(o.view);
+    for (const ResultView* view : tabs->views()) view->saveOptions(o.view);  // as shown, as a session keeps them
     qkv::Session session;
     session.config = document->config();
     session.weights = document->inputs().weights;

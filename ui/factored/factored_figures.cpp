@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ui/factored/factored_figure_helpers.hpp"
+#include "ui/factored/factored_view.hpp"
 #include "ui/render/heatmap_painter.hpp"
 #include "ui/figures/number_format.hpp"
 
@@ -101,7 +102,7 @@ void paintOverview(QPainter& painter, const QRectF& rect, const FigureInput& inp
 
 std::vector<Figure> factoredFigures()
 {
-    const QString view = QStringLiteral("factored");
+    const QString view = FactoredView::kId;
     return {
         Figure{QStringLiteral("factored"), tr("Factored W_i: all four panels"), view, QSizeF(1600, 1000), QSizeF(1300, 860), &unavailable,
                &paintOverview},

@@ -108,7 +108,6 @@ FactoredView::~FactoredView() = default;  // scores_ waits for its running work
 
 QString FactoredView::title() const { return tr("&Factored W_i"); }
 
-QStringList FactoredView::figureNames() const { return figureNamesOfView(QStringLiteral("factored")); }
 
 bool FactoredView::equivalencePending() const { return model_ && model_->valid() && !model_->scoresReady; }
 

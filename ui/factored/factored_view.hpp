@@ -40,8 +40,10 @@ public:
     explicit FactoredView(HeadSelection* selection = nullptr, QWidget* parent = nullptr);
     ~FactoredView() override;
 
+    // The tab a session names and its figures' view (ResultView::id()).
+    static constexpr QLatin1String kId{"factored"};
     QString title() const override;
-    QStringList figureNames() const override;
+    QString id() const override { return kId; }
 
     // Selects `head` for every view that shares the selection.
     void setSelectedHead(int head);

@@ -59,7 +59,7 @@ struct FigureInput {
 struct Figure {
     QString name;        // stable id used by `qkv-studio figure --figure NAME`: "heads", "spectrum", ...
     QString title;       // for menus: "Heads grid"
-    QString view;        // the tab it belongs to (the session's view.tab name): "heads", "factored"
+    QString view;        // its view's id (ResultView::id(), the session's view.tab): HeadsView::kId
     QSizeF defaultSize;  // logical pixels (1/96 inch) when the user asks for none
     // The smallest size the layout is made for; a smaller figure is laid out at this size and
     // scaled down to fit (paintFigure), so nothing ever overlaps. Empty: no minimum.

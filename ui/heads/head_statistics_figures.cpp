@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "ui/figures/figure_text.hpp"
+#include "ui/heads/heads_view.hpp"
 #include "ui/steps/bars_painter.hpp"
 
 namespace qkv::ui {
@@ -95,7 +96,7 @@ std::vector<Figure> headStatisticsFigures()
     Figure figure;
     figure.name = QStringLiteral("head-statistics");
     figure.title = tr("Per-head statistics");
-    figure.view = QStringLiteral("heads");
+    figure.view = HeadsView::kId;
     figure.defaultSize = QSizeF(1200, 700);
     figure.unavailable = &whyNoResult;
     figure.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "ui/figures/figure_text.hpp"
+#include "ui/heads/heads_view.hpp"
 #include "ui/render/heatmap_painter.hpp"
 #include "ui/figures/text_layout.hpp"
 
@@ -97,7 +98,7 @@ ColormapName headsColormap(const FigureOptions& options)
 
 std::vector<Figure> headsFigures()
 {
-    const QString view = QStringLiteral("heads");
+    const QString view = HeadsView::kId;
     return {
         Figure{QStringLiteral("heads"), tr("Heads grid"), view, QSizeF(1400, 900), QSizeF(480, 360), nullptr, &paintHeadsGrid},
         Figure{QStringLiteral("head"), tr("One head"), view, QSizeF(900, 800), QSizeF(420, 380), nullptr, &paintOneHead},

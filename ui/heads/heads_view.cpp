@@ -15,50 +15,11 @@
 #include <cmath>
 
 #include "ui/document/head_selection.hpp"
-#include "ui/figures/figure.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/head_statistics_table.hpp"
 #include "ui/heads/heads_figure.hpp"
-#include "ui/settings/preference.hpp"
 
 namespace qkv::ui {
-namespace {
-
-const Preference<int> kScoreKind{QStringLiteral("headsView/scoreKind"), 0};
-const Preference<bool> kShowAverage{QStringLiteral("headsView/showAverage"), false};
-// One colormap for weights (sequential) and one for scores (diverging by default).
-const Preference<QString> kWeightsColormap{QStringLiteral("headsView/weightsColormap"), QStringLiteral("viridis")};
-const Preference<QString> kScoresColormap{QStringLiteral("headsView/scoresColormap"), QStringLiteral("redblue")};
-const Preference<QString> kColorRangeMode{QStringLiteral("headsView/colorRange"), QStringLiteral("auto")};
-const Preference<double> kColorRangeLow{QStringLiteral("headsView/colorRangeLow"), 0.0};
-const Preference<double> kColorRangeHigh{QStringLiteral("headsView/colorRangeHigh"), 1.0};
-
-const Preference<QString>& colormapPreference(ScoreKind kind)
-{
-    return kind == ScoreKind::Attention ? kWeightsColormap : kScoresColormap;
-}
-
-ColormapName storedColormap(ScoreKind kind)
-{
-    const Preference<QString>& preference = colormapPreference(kind);
-    ColormapName name = kind == ScoreKind::Attention ? ColormapName::Viridis : ColormapName::RedBlue;
-    colormapFromId(preference.value(), name);
-    return name;
-}
-
-qkv::ColorRange storedColorRange()
-{
-    qkv::ColorRange range;
-    const QString mode = kColorRangeMode.value();
-    if (mode == QLatin1String("unit")) range.mode = qkv::ColorRange::Mode::UnitInterval;
-    else if (mode == QLatin1String("fixed")) range.mode = qkv::ColorRange::Mode::Fixed;
-    range.low = kColorRangeLow.value();
-    range.high = kColorRangeHigh.value();
-    if (!(range.low < range.high)) range = qkv::ColorRange{};
-    return range;
-}
-
-}  // namespace
 
 HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
     : ResultView(selection, {}, parent), kindBox_(new QComboBox(this)), colormapBox_(new QComboBox(this)),
@@ -94,18 +55,18 @@ HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
     layout->addWidget(hint);
 
     connect(canvas_, &HeadsCanvas::zoomRequested, this, &HeadsView::zoomBy);
+    makeMenuActions();
 
-    kind_ = static_cast<ScoreKind>(std::clamp(kScoreKind.value(), 0, 2));
-    average_ = kShowAverage.value();
-    colorRange_ = storedColorRange();
+    // The members' defaults are a new session's (qkv::ViewOptions); a session replaces them.
     {
         const QSignalBlocker b1(kindBox_), b2(averageBox_);
         kindBox_->setCurrentIndex(kindBox_->findData(static_cast<int>(kind_)));
         averageBox_->setChecked(average_);
     }
-    setColormap(storedColormap(kind_));
+    setColormap(weightsColormap_);
     showColorRange();
     updateZoomLabel();
+    showOptionsInMenu();
 }
 
 QLayout* HeadsView::makeToolbar()
@@ -208,46 +169,42 @@ QLayout* HeadsView::makeToolbar()
 
 QString HeadsView::title() const { return tr("&Heads"); }
 
-QStringList HeadsView::figureNames() const { return figureNamesOfView(QStringLiteral("heads")); }
-
 void HeadsView::setScoreKind(ScoreKind kind)
 {
     if (kind == kind_) return;
     kind_ = kind;
-    kScoreKind.setValue(static_cast<int>(kind));
     {
         const QSignalBlocker blocker(kindBox_);
         kindBox_->setCurrentIndex(kindBox_->findData(static_cast<int>(kind)));
     }
-    setColormap(storedColormap(kind));
+    setColormap(kind == ScoreKind::Attention ? weightsColormap_ : scoresColormap_);
     showColorRange();
     invalidate();
-    emit scoreKindChanged(kind);
+    emit optionsChanged();
 }
 
 ColormapName HeadsView::colormap() const { return canvas_->colormap(); }
 
 void HeadsView::setColormap(ColormapName colormap)
 {
-    colormapPreference(kind_).setValue(Colormap::get(colormap).id());
+    (kind_ == ScoreKind::Attention ? weightsColormap_ : scoresColormap_) = colormap;
     {
         const QSignalBlocker blocker(colormapBox_);
         colormapBox_->setCurrentIndex(colormapBox_->findData(static_cast<int>(colormap)));
     }
     if (canvas_->colormap() == colormap) return;
     canvas_->setColormap(colormap);
-    emit colormapChanged(colormap);
+    emit optionsChanged();
 }
 
 void HeadsView::setShowAverage(bool show)
 {
     if (show == average_) return;
     average_ = show;
-    kShowAverage.setValue(show);
     const QSignalBlocker blocker(averageBox_);
     averageBox_->setChecked(show);
     invalidate();
-    emit showAverageChanged(show);
+    emit optionsChanged();
 }
 
 void HeadsView::setColorRange(const qkv::ColorRange& range)
@@ -255,16 +212,9 @@ void HeadsView::setColorRange(const qkv::ColorRange& range)
     if (range.mode == qkv::ColorRange::Mode::Fixed && !(range.low < range.high)) return;
     if (range == colorRange_) return;
     colorRange_ = range;
-    const QString mode = range.mode == qkv::ColorRange::Mode::Automatic
-                             ? QStringLiteral("auto")
-                             : (range.mode == qkv::ColorRange::Mode::UnitInterval ? QStringLiteral("unit")
-                                                                                   : QStringLiteral("fixed"));
-    kColorRangeMode.setValue(mode);
-    kColorRangeLow.setValue(range.low);
-    kColorRangeHigh.setValue(range.high);
     showColorRange();
     invalidate();
-    emit colorRangeChanged(range);
+    emit optionsChanged();
 }
 
 void HeadsView::showColorRange()
@@ -289,13 +239,24 @@ void HeadsView::setHeadTitles(const QStringList& titles)
 
 HeadsFigureSpec HeadsView::figureSpec() const { return {kind_, average_, colorRange_, headTitles_}; }
 
-void HeadsView::writeViewOptions(qkv::ViewOptions& view) const
+void HeadsView::saveOptions(qkv::ViewOptions& view) const
 {
     view.show = scoreKindId(kind_).toStdString();
     view.colormap = Colormap::get(colormap()).id().toStdString();
     view.averageOfHeads = average_;
     view.colorRange = colorRange_;
     view.zoom = canvas_->zoom();
+}
+
+void HeadsView::restoreOptions(const qkv::ViewOptions& view)
+{
+    ScoreKind kind = ScoreKind::Attention;
+    if (scoreKindFromId(QString::fromStdString(view.show), kind)) setScoreKind(kind);
+    ColormapName colormap = ColormapName::Viridis;
+    if (colormapFromId(QString::fromStdString(view.colormap), colormap)) setColormap(colormap);
+    setShowAverage(view.averageOfHeads);
+    if (std::isfinite(view.zoom) && view.zoom > 0) setZoom(view.zoom);
+    setColorRange(view.colorRange);  // ignores a fixed range whose low is not below its high
 }
 
 int HeadsView::heatmapCount() const { return canvas_->panelCount(); }
@@ -311,7 +272,7 @@ void HeadsView::setZoom(double zoom)
     const double before = canvas_->zoom();
     canvas_->setZoom(zoom);
     updateZoomLabel();
-    if (canvas_->zoom() != before) emit zoomChanged(canvas_->zoom());
+    if (canvas_->zoom() != before) emit optionsChanged();
 }
 
 void HeadsView::updateZoomLabel()

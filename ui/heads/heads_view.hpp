@@ -1,6 +1,7 @@
 #pragma once
 // The "Heads" tab: what to show (weights / raw scores / scores after mask), colormap, average
-// of heads, zoom, and the scrollable grid of heatmaps.
+// of heads, zoom, and the scrollable grid of heatmaps. Its options live in the session
+// (saveOptions / restoreOptions), nowhere else; its View menu entries are its own.
 
 #include <memory>
 
@@ -13,6 +14,7 @@
 #include "ui/views/result_view.hpp"
 
 class QAction;
+class QActionGroup;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -33,8 +35,16 @@ class HeadsView : public ResultView {
 public:
     explicit HeadsView(HeadSelection* selection, QWidget* parent = nullptr);
 
+    // The tab a session names and its figures' view (ResultView::id()).
+    static constexpr QLatin1String kId{"heads"};
     QString title() const override;
-    QStringList figureNames() const override;
+    QString id() const override { return kId; }
+    void saveOptions(qkv::ViewOptions& view) const override;
+    void restoreOptions(const qkv::ViewOptions& view) override;
+    // Show, Colormap, Average of Heads, zoom (heads_view_actions.cpp).
+    QList<QAction*> viewMenuActions() const override { return menuActions_; }
+    // Each score kind keeps the colormap last chosen for it while the app runs (weights start
+    // sequential, scores diverging); the session stores the one shown.
     void setScoreKind(ScoreKind kind);
     ScoreKind scoreKind() const { return kind_; }
     void setColormap(ColormapName colormap);
@@ -49,7 +59,6 @@ public:
     void setHeadTitles(const QStringList& titles);
     // What the heads figures show, as the figures and the session name it.
     HeadsFigureSpec figureSpec() const;
-    void writeViewOptions(qkv::ViewOptions& view) const;
     void zoomBy(int steps);
     void zoomToFit();
     void setZoom(double zoom);
@@ -68,23 +77,20 @@ public:
 
     QSize sizeHint() const override;
 
-signals:
-    void scoreKindChanged(ScoreKind kind);
-    void colormapChanged(ColormapName colormap);
-    void showAverageChanged(bool show);
-    void zoomChanged(double zoom);
-    void colorRangeChanged(const qkv::ColorRange& range);
-
 protected:
     void refresh(Changes changes) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     QLayout* makeToolbar();
+    void makeMenuActions();    // heads_view_actions.cpp
+    void showOptionsInMenu();  // heads_view_actions.cpp: checks the entries the options match
     void updateZoomLabel();
     void showColorRange();
 
     ScoreKind kind_ = ScoreKind::Attention;
+    ColormapName weightsColormap_ = ColormapName::Viridis;
+    ColormapName scoresColormap_ = ColormapName::RedBlue;
     bool average_ = false;
     qkv::ColorRange colorRange_;
     QStringList headTitles_;
@@ -98,6 +104,10 @@ private:
     QScrollArea* scroll_;
     HeadsCanvas* canvas_;
     HeadStatisticsTable* statistics_;  // beside the grid (head_statistics_table.hpp)
+    QList<QAction*> menuActions_;
+    QActionGroup* kindActions_ = nullptr;      // data: the ScoreKind
+    QActionGroup* colormapActions_ = nullptr;  // data: the ColormapName
+    QAction* averageAction_ = nullptr;
     // Large figures with their images made (last member: destroyed, and its work ended, first).
     LatestTask<std::shared_ptr<const HeadsFigure>> figures_;
 };

@@ -1,7 +1,6 @@
 // MainWindow's Edit, View and Help menus, export and About (kept apart so main_window.cpp stays
 // wiring only; the File menu is file_menu.cpp, Head and Scenarios head_menus.cpp, loads
 // main_window_loads.cpp).
-#include <QActionGroup>
 #include <QApplication>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -11,9 +10,9 @@
 
 #include "ui/document/document.hpp"
 #include "ui/export/figure_actions.hpp"
-#include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/main_window.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
+#include "ui/views/result_view.hpp"
 
 namespace qkv::ui {
 
@@ -27,48 +26,19 @@ void MainWindow::createMenus()
     edit->addAction(undo);
     edit->addAction(redo);
 
-    HeadsView* heads = headsView();
+    // Each view's own entries (the heads grid's Show, Colormap, Average and zoom), then what
+    // acts on the selection every view shares.
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    QMenu* show = view->addMenu(tr("&Show"));
-    auto* kinds = new QActionGroup(this);
-    const ScoreKind allKinds[] = {ScoreKind::Attention, ScoreKind::ScaledScores, ScoreKind::MaskedScores};
-    for (int i = 0; i < 3; ++i) {
-        const ScoreKind kind = allKinds[i];
-        QAction* action = show->addAction(scoreKindName(kind));
-        action->setCheckable(true);
-        action->setChecked(heads->scoreKind() == kind);
-        action->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)));
-        kinds->addAction(action);
-        connect(action, &QAction::triggered, heads, [heads, kind] { heads->setScoreKind(kind); });
-        connect(heads, &HeadsView::scoreKindChanged, action, [action, kind](ScoreKind k) { action->setChecked(k == kind); });
+    for (ResultView* each : tabs_->views()) {
+        const QList<QAction*> actions = each->viewMenuActions();
+        if (actions.isEmpty()) continue;
+        view->addActions(actions);
+        view->addSeparator();
     }
-    QMenu* colormaps = view->addMenu(tr("&Colormap"));
-    auto* maps = new QActionGroup(this);
-    for (ColormapName name : Colormap::all()) {
-        QAction* action = colormaps->addAction(Colormap::get(name).displayName());
-        action->setCheckable(true);
-        action->setChecked(heads->colormap() == name);
-        maps->addAction(action);
-        connect(action, &QAction::triggered, heads, [heads, name] { heads->setColormap(name); });
-        connect(heads, &HeadsView::colormapChanged, action, [action, name](ColormapName n) { action->setChecked(n == name); });
-    }
-    QAction* average = view->addAction(tr("&Average of Heads"));
-    average->setCheckable(true);
-    average->setChecked(heads->showAverage());
-    connect(average, &QAction::toggled, heads, &HeadsView::setShowAverage);
-    connect(heads, &HeadsView::showAverageChanged, average, &QAction::setChecked);
-    view->addSeparator();
     QAction* next = view->addAction(tr("&Next Head"), this, &MainWindow::nextHead);
     next->setShortcuts({QKeySequence(Qt::Key_BracketRight), QKeySequence(tr("Ctrl+PgDown"))});
     QAction* previous = view->addAction(tr("&Previous Head"), this, &MainWindow::previousHead);
     previous->setShortcuts({QKeySequence(Qt::Key_BracketLeft), QKeySequence(tr("Ctrl+PgUp"))});
-    view->addSeparator();
-    QAction* zoomIn = view->addAction(tr("Zoom &In"), heads, [heads] { heads->zoomBy(1); });
-    zoomIn->setShortcut(QKeySequence::ZoomIn);
-    QAction* zoomOut = view->addAction(tr("Zoom &Out"), heads, [heads] { heads->zoomBy(-1); });
-    zoomOut->setShortcut(QKeySequence::ZoomOut);
-    QAction* fit = view->addAction(tr("&Fit All Heads"), heads, &HeadsView::zoomToFit);
-    fit->setShortcut(QKeySequence(tr("Ctrl+0")));
 
     createHeadMenus();
     QMenu* help = menuBar()->addMenu(tr("&Help"));

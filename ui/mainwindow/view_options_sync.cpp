@@ -1,15 +1,11 @@
 #include "ui/mainwindow/view_options_sync.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <utility>
 
 #include "ui/document/document.hpp"
 #include "ui/document/head_selection.hpp"
-#include "ui/heads/heads_view.hpp"
-#include "ui/heads/score_kind.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
-#include "ui/render/colormap.hpp"
 #include "ui/views/result_view.hpp"
 
 namespace qkv::ui {
@@ -17,10 +13,9 @@ namespace qkv::ui {
 ViewOptionsSync::ViewOptionsSync(Document* document, HeadSelection* selection, ViewTabs* tabs, QObject* parent)
     : QObject(parent), document_(document), selection_(selection), tabs_(tabs)
 {
-    HeadsView* heads = tabs_->headsView();
     connect(tabs_, &QTabWidget::currentChanged, this, [this](int index) {
         if (index < 0 || index >= static_cast<int>(tabs_->views().size())) return;
-        const QString id = tabId(tabs_->views()[static_cast<std::size_t>(index)]);
+        const QString id = tabs_->views()[static_cast<std::size_t>(index)]->id();
         update([&](qkv::ViewOptions& v) { v.tab = id.toStdString(); });
     });
     connect(selection_, &HeadSelection::headChanged, this, [this](int head) { update([&](qkv::ViewOptions& v) { v.head = head; }); });
@@ -30,30 +25,9 @@ ViewOptionsSync::ViewOptionsSync(Document* document, HeadSelection* selection, V
             v.key = key;
         });
     });
-    connect(heads, &HeadsView::scoreKindChanged, this, [this](ScoreKind kind) {
-        update([&](qkv::ViewOptions& v) { v.show = scoreKindId(kind).toStdString(); });
-    });
-    connect(heads, &HeadsView::colormapChanged, this, [this](ColormapName name) {
-        update([&](qkv::ViewOptions& v) { v.colormap = Colormap::get(name).id().toStdString(); });
-    });
-    connect(heads, &HeadsView::showAverageChanged, this, [this](bool on) { update([&](qkv::ViewOptions& v) { v.averageOfHeads = on; }); });
-    connect(heads, &HeadsView::zoomChanged, this, [this](double zoom) { update([&](qkv::ViewOptions& v) { v.zoom = zoom; }); });
-    connect(heads, &HeadsView::colorRangeChanged, this,
-            [this](const qkv::ColorRange& range) { update([&](qkv::ViewOptions& v) { v.colorRange = range; }); });
+    connect(tabs_, &ViewTabs::viewOptionsChanged, this,
+            [this](ResultView* view) { update([view](qkv::ViewOptions& v) { view->saveOptions(v); }); });
     connect(document_, &Document::viewOptionsReplaced, this, &ViewOptionsSync::apply);
-}
-
-QString ViewOptionsSync::tabId(const ResultView* view)
-{
-    QString name = QString::fromLatin1(view->metaObject()->className());
-    name = name.mid(name.lastIndexOf(QLatin1Char(':')) + 1);
-    if (name.endsWith(QLatin1String("View")) && name.size() > 4) name.chop(4);
-    QString id;
-    for (int i = 0; i < name.size(); ++i) {
-        if (name[i].isUpper() && i > 0) id += QLatin1Char('-');
-        id += name[i].toLower();
-    }
-    return id;
 }
 
 void ViewOptionsSync::select(const qkv::ViewOptions& view, const qkv::Result* inside)
@@ -82,9 +56,7 @@ void ViewOptionsSync::update(const std::function<void(qkv::ViewOptions&)>& chang
 void ViewOptionsSync::apply(const qkv::ViewOptions& view)
 {
     applying_ = true;
-    const auto& views = tabs_->views();
-    for (std::size_t i = 0; i < views.size(); ++i)
-        if (tabId(views[i]).toStdString() == view.tab) tabs_->setCurrentIndex(static_cast<int>(i));
+    if (ResultView* tab = tabs_->view(QString::fromStdString(view.tab))) tabs_->setCurrentWidget(tab);
     // The views still show the last document's result: a head or cell of the new document may
     // lie outside it, and a view would index past its matrices. Kept inside it now, and set as
     // the file says once the new document's result is shown (computed now or in the background).
@@ -95,14 +67,7 @@ void ViewOptionsSync::apply(const qkv::ViewOptions& view)
                                     disconnect(pendingSelection_);
                                     select(view, result.get());
                                 });
-    HeadsView* heads = tabs_->headsView();
-    ScoreKind kind = ScoreKind::Attention;
-    if (scoreKindFromId(QString::fromStdString(view.show), kind)) heads->setScoreKind(kind);
-    ColormapName colormap = ColormapName::Viridis;
-    if (colormapFromId(QString::fromStdString(view.colormap), colormap)) heads->setColormap(colormap);
-    heads->setShowAverage(view.averageOfHeads);
-    if (std::isfinite(view.zoom) && view.zoom > 0) heads->setZoom(view.zoom);
-    heads->setColorRange(view.colorRange);  // ignores a fixed range whose low is not below its high
+    for (ResultView* each : tabs_->views()) each->restoreOptions(view);
     applying_ = false;
 }
 

@@ -1,10 +1,11 @@
 #pragma once
-// Keeps the document's view options (the tab, the selected head and cell, what the heads grid
-// shows, its colormap, average and zoom: qkv::ViewOptions) and the widgets in step. A widget
-// change updates its one field in the document (not an undo step, but it marks the document
-// modified); a new document's options are applied to the widgets. Fields a widget cannot show
-// (an unknown colormap name, the colour range, which the heads grid does not offer yet) stay
-// as the file had them.
+// Keeps the document's view options (qkv::ViewOptions: the tab, the selected head and cell, and
+// each view's own options such as the heads grid's colormap) and the widgets in step. A change
+// updates the document (not an undo step, but it marks the document modified); a new
+// document's options are applied to the widgets. Every view saves and restores its own options
+// (ResultView::saveOptions, restoreOptions), so this class knows none of the views' types. A
+// value no view can show (a colormap name this version does not know) stays as the file had it
+// until the view it belongs to changes an option; the document then records what is shown.
 
 #include <QObject>
 #include <QString>
@@ -31,10 +32,6 @@ public:
 
     // Sets the widgets to `view` (what a new document does).
     void apply(const qkv::ViewOptions& view);
-
-    // A view's name in sessions ("heads", "step", "factored", "comparison"): its class name
-    // without namespace and "View", in lower case with dashes (stable across translations).
-    static QString tabId(const ResultView* view);
 
 private:
     void update(const std::function<void(qkv::ViewOptions&)>& change);

@@ -31,6 +31,14 @@ void ViewTabs::addView(ResultView* view)
 {
     views_.push_back(view);
     addTab(view, view->title());
+    connect(view, &ResultView::optionsChanged, this, [this, view] { emit viewOptionsChanged(view); });
+}
+
+ResultView* ViewTabs::view(const QString& id) const
+{
+    for (ResultView* view : views_)
+        if (view->id() == id) return view;
+    return nullptr;
 }
 
 void ViewTabs::setResult(const std::shared_ptr<const qkv::Result>& result)

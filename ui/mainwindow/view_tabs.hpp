@@ -28,8 +28,10 @@ public:
     const std::vector<ResultView*>& views() const { return views_; }
     // Adds a view as the last tab, titled by the view.
     void addView(ResultView* view);
+    // The view whose id() is `id`, or null.
+    ResultView* view(const QString& id) const;
 
-    // The concrete views, for the menus and tests (never for dispatch).
+    // The concrete views, for the window's wiring and tests (never for options or menus).
     HeadsView* headsView() const { return heads_; }
     StepView* stepView() const { return steps_; }
     FactoredView* factoredView() const { return factored_; }
@@ -38,6 +40,10 @@ public:
     // Keeps the selection inside the result's heads and cells, then gives the result to every
     // view; each refreshes once (for both), now if shown, else when its tab is shown.
     void setResult(const std::shared_ptr<const qkv::Result>& result);
+
+signals:
+    // A view's own options changed (ResultView::optionsChanged), for every view added.
+    void viewOptionsChanged(qkv::ui::ResultView* view);
 
 private:
     HeadSelection* selection_;

@@ -27,7 +27,6 @@ MatricesView::MatricesView(HeadSelection* selection, QWidget* parent)
 
 QString MatricesView::title() const { return tr("&Matrices"); }
 
-QStringList MatricesView::figureNames() const { return {QStringLiteral("matrices")}; }
 
 MatricesGeometry MatricesView::geometry() const
 {

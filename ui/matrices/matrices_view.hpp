@@ -16,8 +16,10 @@ class MatricesView : public ModelView<MatricesModel> {
 public:
     explicit MatricesView(HeadSelection* selection, QWidget* parent = nullptr);
 
+    // The tab a session names and its figures' view (ResultView::id()).
+    static constexpr QLatin1String kId{"matrices"};
     QString title() const override;
-    QStringList figureNames() const override;
+    QString id() const override { return kId; }
 
     MatricesGeometry geometry() const;
     QString toolTipAt(const QPointF& position) const override;

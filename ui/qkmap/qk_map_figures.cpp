@@ -10,6 +10,7 @@
 #include <numeric>
 
 #include "ui/figures/figure_text.hpp"
+#include "ui/qkmap/qk_map_view.hpp"
 #include "ui/render/heatmap_painter.hpp"
 #include "ui/figures/number_format.hpp"
 
@@ -347,7 +348,7 @@ std::vector<Figure> qkMapFigures()
     Figure one;
     one.name = QStringLiteral("qk-map");
     one.title = tr("Q/K map of the selected head");
-    one.view = QStringLiteral("qkmap");
+    one.view = QkMapView::kId;
     one.defaultSize = QSizeF(900, 800);
     one.unavailable = &whyNoSelectedHead;
     one.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
@@ -370,7 +371,7 @@ std::vector<Figure> qkMapFigures()
     Figure all;
     all.name = QStringLiteral("qk-map-heads");
     all.title = tr("Q/K maps of every head");
-    all.view = QStringLiteral("qkmap");
+    all.view = QkMapView::kId;
     all.defaultSize = QSizeF(1200, 900);
     all.unavailable = &whyNoSelectedHead;
     all.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {

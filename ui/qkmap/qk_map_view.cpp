@@ -28,7 +28,6 @@ QkMapView::QkMapView(HeadSelection* selection, QWidget* parent)
 
 QString QkMapView::title() const { return tr("Q/K ma&p"); }
 
-QStringList QkMapView::figureNames() const { return {QStringLiteral("qk-map"), QStringLiteral("qk-map-heads")}; }
 
 QRectF QkMapView::headRect() const
 {

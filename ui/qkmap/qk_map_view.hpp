@@ -16,8 +16,10 @@ class QkMapView : public ModelView<QkMapModel> {
 public:
     explicit QkMapView(HeadSelection* selection, QWidget* parent = nullptr);
 
+    // The tab a session names and its figures' view (ResultView::id()).
+    static constexpr QLatin1String kId{"qk-map"};
     QString title() const override;
-    QStringList figureNames() const override;
+    QString id() const override { return kId; }
 
     // The two halves of the canvas and their geometry (widget coordinates).
     QRectF headRect() const;

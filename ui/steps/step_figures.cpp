@@ -9,6 +9,7 @@
 #include "ui/figures/figure_text.hpp"
 #include "ui/matrices/matrix_picture.hpp"
 #include "ui/render/heatmap_painter.hpp"
+#include "ui/steps/step_view.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -332,7 +333,7 @@ std::vector<Figure> stepsFigures()
     Figure figure;
     figure.name = QStringLiteral("steps");
     figure.title = tr("Step by step: one query through the layer");
-    figure.view = QStringLiteral("steps");
+    figure.view = StepView::kId;
     figure.defaultSize = QSizeF(1400, 900);
     figure.unavailable = [](const FigureInput& input) {
         if (!input.result) return whyNoResult(input);

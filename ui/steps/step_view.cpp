@@ -79,7 +79,6 @@ StepView::StepView(HeadSelection* selection, QWidget* parent)
 
 QString StepView::title() const { return tr("&Step by step"); }
 
-QStringList StepView::figureNames() const { return {QStringLiteral("steps")}; }
 
 QString StepView::number(double value) { return preciseNumber(value); }
 

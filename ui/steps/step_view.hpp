@@ -25,8 +25,10 @@ class StepView : public ResultView {
 public:
     explicit StepView(HeadSelection* selection, QWidget* parent = nullptr);
 
+    // The tab a session names and its figures' view (ResultView::id()).
+    static constexpr QLatin1String kId{"step"};
     QString title() const override;
-    QStringList figureNames() const override;
+    QString id() const override { return kId; }
 
     const StepNumbers& numbers() const { return numbers_; }
     // The words as painted (for tests: the same text the user reads).

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "ui/document/head_selection.hpp"
+#include "ui/figures/figure.hpp"
 
 namespace qkv::ui {
 
@@ -17,7 +18,13 @@ ResultView::ResultView(HeadSelection* selection, Changes follows, QWidget* paren
         connect(selection_, &HeadSelection::cellChanged, this, [this] { invalidate(Change::Cell); });
 }
 
-QStringList ResultView::figureNames() const { return {}; }
+QStringList ResultView::figureNames() const { return figureNamesOfView(id()); }
+
+void ResultView::saveOptions(qkv::ViewOptions&) const {}
+
+void ResultView::restoreOptions(const qkv::ViewOptions&) {}
+
+QList<QAction*> ResultView::viewMenuActions() const { return {}; }
 
 void ResultView::setResult(std::shared_ptr<const qkv::Result> result)
 {

@@ -5,7 +5,10 @@
 //   - implements refresh(changes), and the base decides when to call it: at once while the
 //     view is shown, else on its next show. A hidden view (a tab in the background) does no
 //     work, it is only marked stale;
+//   - states its id once (kId): the session's view.tab and the Figure::view of its figures;
 //   - names the figures it can export (the figure registry paints them);
+//   - saves and restores its own options into the session's view options, and may offer
+//     entries for the window's View menu, so that nothing outside a view knows its type;
 //   - runs heavy work off the GUI thread through a LatestTask (latest_task.hpp) started from
 //     refresh().
 // ViewTabs holds views through this class only.
@@ -15,12 +18,16 @@
 // and a helper QObject for that. A view that is really a QChartView or QScrollArea contains
 // one instead.
 
+#include <QList>
 #include <QStringList>
 #include <QWidget>
 
 #include <memory>
 
 #include "core/pipeline/compute.hpp"
+#include "core/session/session.hpp"
+
+class QAction;
 
 namespace qkv::ui {
 
@@ -46,8 +53,21 @@ public:
 
     // The tab label, with its & mnemonic.
     virtual QString title() const = 0;
-    // The figures this view can export, by name (for the figure registry); may be empty.
+    // The view's stable name, never translated: the tab a session names (view.tab) and the
+    // Figure::view of its figures. Each view returns its own `static constexpr kId`, written
+    // once; never derived from the class name, so that renaming a class keeps the files.
+    virtual QString id() const = 0;
+    // The figures this view can export, by name: those the registry files under id().
     virtual QStringList figureNames() const;
+
+    // The view's own options, as the session keeps them: saveOptions writes the fields this
+    // view shows (what it shows now), restoreOptions shows them, leaving a value it cannot
+    // show (an unknown name) aside. Default: a view without options.
+    virtual void saveOptions(qkv::ViewOptions& options) const;
+    virtual void restoreOptions(const qkv::ViewOptions& options);
+    // Entries of the window's View menu that drive this view (its options, its zoom), owned
+    // by the view; a separator may be among them. Default: none.
+    virtual QList<QAction*> viewMenuActions() const;
 
     void setResult(std::shared_ptr<const qkv::Result> result);
     const std::shared_ptr<const qkv::Result>& result() const { return result_; }
@@ -65,6 +85,9 @@ public:
 signals:
     // refresh() ran for `changes`.
     void refreshed(qkv::ui::ResultView::Changes changes);
+    // One of the view's own options changed (by the user, a menu, a setter or restoreOptions):
+    // saveOptions() has the new value.
+    void optionsChanged();
 
 protected:
     // Brings what the view shows up to date with result() and selection() for `changes`; the

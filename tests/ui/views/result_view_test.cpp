@@ -27,6 +27,7 @@ public:
     {
     }
     QString title() const override { return QStringLiteral("&Counting"); }
+    QString id() const override { return QStringLiteral("counting"); }
     using ResultView::invalidate;
 
     std::vector<Changes> refreshes;
