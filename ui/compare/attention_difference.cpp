@@ -12,7 +12,10 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("AttentionDifference", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::AttentionDifference)
+};
 
 const qkv::MatrixF& matrixOf(const qkv::Result& r, qkv::Index head, CompareQuantity quantity)
 {
@@ -51,7 +54,7 @@ void finish(AttentionDifference& d)
 QString describe(const qkv::Result& r)
 {
     const qkv::AttentionResult& a = r.attention;
-    return tr("%1 queries × %2 keys, %3 heads").arg(a.queryCount()).arg(a.keyCount()).arg(a.headCount());
+    return Text::tr("%1 queries × %2 keys, %3 heads").arg(a.queryCount()).arg(a.keyCount()).arg(a.headCount());
 }
 
 }  // namespace
@@ -61,7 +64,7 @@ QString compareShapeProblem(const qkv::Result& pinned, const qkv::Result& live)
     const qkv::AttentionResult& p = pinned.attention;
     const qkv::AttentionResult& l = live.attention;
     if (p.queryCount() == l.queryCount() && p.keyCount() == l.keyCount() && p.headCount() == l.headCount()) return {};
-    return tr("The shapes no longer match: the pinned result has %1, the live one %2. Go back to the pinned sentences "
+    return Text::tr("The shapes no longer match: the pinned result has %1, the live one %2. Go back to the pinned sentences "
               "and number of heads, or pin the live result to compare from here.")
         .arg(describe(pinned), describe(live));
 }
@@ -88,11 +91,11 @@ AttentionDifference::pinnedMinusLive(std::shared_ptr<const qkv::Result> pinned, 
     d->pinned = std::move(pinned);
     d->live = std::move(live);
     if (!d->live) {
-        d->problem = tr("No result yet.");
+        d->problem = Text::tr("No result yet.");
         return d;
     }
     if (!d->pinned) {
-        d->problem = tr("Nothing pinned yet. Press “Pin the live result”, then change something (a scale slider, the "
+        d->problem = Text::tr("Nothing pinned yet. Press “Pin the live result”, then change something (a scale slider, the "
                         "seed, a head preset): every head's difference appears here.");
         return d;
     }
@@ -114,12 +117,12 @@ AttentionDifference::headsMinusReference(std::shared_ptr<const qkv::Result> live
     d->quantity = quantity;
     d->live = std::move(live);
     if (!d->live) {
-        d->problem = tr("No result yet.");
+        d->problem = Text::tr("No result yet.");
         return d;
     }
     const qkv::AttentionResult& a = d->live->attention;
     if (reference < 0 || reference >= a.headCount()) {
-        d->problem = tr("The reference head is outside this result.");
+        d->problem = Text::tr("The reference head is outside this result.");
         return d;
     }
     d->reference = reference;
@@ -133,9 +136,9 @@ AttentionDifference::headsMinusReference(std::shared_ptr<const qkv::Result> live
 QString differenceLegend(const AttentionDifference& d)
 {
     const QString quantity =
-        d.quantity == CompareQuantity::Attention ? tr("attention weight") : tr("scaled score q·k/√d_k");
-    if (d.mode == CompareMode::PinnedMinusLive) return tr("difference in %1: pinned − live").arg(quantity);
-    return tr("difference in %1: head − %2").arg(quantity, headName(d.reference));
+        d.quantity == CompareQuantity::Attention ? Text::tr("attention weight") : Text::tr("scaled score q·k/√d_k");
+    if (d.mode == CompareMode::PinnedMinusLive) return Text::tr("difference in %1: pinned − live").arg(quantity);
+    return Text::tr("difference in %1: head − %2").arg(quantity, headName(d.reference));
 }
 
 }  // namespace qkv::ui

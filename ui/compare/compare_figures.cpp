@@ -16,7 +16,10 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("CompareFigure", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::CompareFigure)
+};
 
 constexpr double kMargin = 8.0;
 constexpr double kGap = 14.0;
@@ -33,8 +36,8 @@ QStringList toLabels(const std::vector<std::string>& labels)
 QString panelTitle(const AttentionDifference& d, qkv::Index head)
 {
     QString title = headName(head);
-    if (d.mode == CompareMode::HeadsMinusReference && head == d.reference) return tr("%1 (reference)").arg(title);
-    return tr("%1 · max |Δ| %2").arg(title, preciseNumber(d.largest[static_cast<std::size_t>(head)]));
+    if (d.mode == CompareMode::HeadsMinusReference && head == d.reference) return Text::tr("%1 (reference)").arg(title);
+    return Text::tr("%1 · max |Δ| %2").arg(title, preciseNumber(d.largest[static_cast<std::size_t>(head)]));
 }
 
 void drawLabels(QPainter& painter, const HeatmapLayout& layout, const HeatmapStyle& style, const QFontMetricsF& metrics)
@@ -140,9 +143,9 @@ void paintCompare(QPainter& painter, const QRectF& target, const AttentionDiffer
     muted.setAlpha(170);
 
     QString title = d.mode == CompareMode::PinnedMinusLive
-                        ? tr("Compare: pinned − live attention, head by head")
-                        : tr("Compare: every head − %1").arg(headName(d.reference));
-    if (d.quantity == CompareQuantity::ScaledScores) title.replace(tr("attention"), tr("scaled scores"));
+                        ? Text::tr("Compare: pinned − live attention, head by head")
+                        : Text::tr("Compare: every head − %1").arg(headName(d.reference));
+    if (d.quantity == CompareQuantity::ScaledScores) title.replace(Text::tr("attention"), Text::tr("scaled scores"));
     QFont big = painter.font();
     big.setBold(true);
     big.setPointSizeF(big.pointSizeF() * 1.12);
@@ -154,7 +157,7 @@ void paintCompare(QPainter& painter, const QRectF& target, const AttentionDiffer
     if (d.live) {
         painter.setPen(muted);
         painter.drawText(g.subtitle, Qt::AlignLeft | Qt::AlignVCenter,
-                         metrics.elidedText(tr("%1 · %2").arg(modeTitle(d.live->config.mode),
+                         metrics.elidedText(Text::tr("%1 · %2").arg(modeTitle(d.live->config.mode),
                                                               shapesLine(*d.live)),
                                             Qt::ElideRight, g.subtitle.width()));
     }
@@ -167,7 +170,7 @@ void paintCompare(QPainter& painter, const QRectF& target, const AttentionDiffer
     painter.setPen(options.text);
     const double range = d.colourRange;
     QString legend = differenceLegend(d);
-    if (!(d.range > 0)) legend += tr(" (identical: every difference is 0)");
+    if (!(d.range > 0)) legend += Text::tr(" (identical: every difference is 0)");
     paintColorLegend(painter, g.legend, ColormapName::RedBlue, -range, range, legend);
 
     HeatmapStyle style = g.style;
@@ -218,12 +221,12 @@ std::vector<Figure> compareFigures()
 {
     Figure pinned;
     pinned.name = QStringLiteral("compare");
-    pinned.title = tr("Compare: pinned − live attention per head");
+    pinned.title = Text::tr("Compare: pinned − live attention per head");
     pinned.view = CompareView::kId;
     pinned.defaultSize = QSizeF(1200, 900);
     pinned.unavailable = [](const FigureInput& input) {
         if (!input.result) return whyNoResult(input);
-        if (!input.pinned) return tr("Nothing is pinned: pin a result in the Compare tab first.");
+        if (!input.pinned) return Text::tr("Nothing is pinned: pin a result in the Compare tab first.");
         return compareShapeProblem(*input.pinned, *input.result);
     };
     pinned.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
@@ -232,7 +235,7 @@ std::vector<Figure> compareFigures()
                      input.options);
     };
     Figure heads = perHeadFigure(
-        QStringLiteral("compare-heads"), tr("Compare: every head − the selected head"), CompareView::kId,
+        QStringLiteral("compare-heads"), Text::tr("Compare: every head − the selected head"), CompareView::kId,
         QSizeF(1200, 900), [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
             paintCompare(painter, rect,
                          *AttentionDifference::headsMinusReference(input.result, input.options.head,

@@ -15,7 +15,10 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("ComparisonFigures", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::ComparisonFigures)
+};
 
 QColor factoredColor() { return {0x21, 0x66, 0xac}; }  // blue: the thin factors
 QColor fullColor() { return {0xb2, 0x18, 0x2b}; }      // red: a full W_i
@@ -46,25 +49,25 @@ ComparisonShape comparisonShape(const qkv::Result& result, Count keyValueHeads)
 
 QString comparisonSummary(const ComparisonShape& shape)
 {
-    return tr("d_model = %1, h = %2, d_k = %3, n_q = %4, n_k = %5%6: what two thin matrices per head save")
+    return Text::tr("d_model = %1, h = %2, d_k = %3, n_q = %4, n_k = %5%6: what two thin matrices per head save")
         .arg(shape.d_model)
         .arg(shape.heads)
         .arg(shape.d_k())
         .arg(shape.n_q)
         .arg(shape.n_k)
-        .arg(shape.withBias ? tr(", with biases") : QString());
+        .arg(shape.withBias ? Text::tr(", with biases") : QString());
 }
 
 ChartModel scorePathChart(const ComparisonShape& shape)
 {
     const ScorePathComparison c = compareScorePath(shape.d_model, shape.heads, shape.heads);
     ChartModel m;
-    m.title = tr("Score-path parameters (g = h)");
-    m.categories = {tr("per head"), tr("per layer (h = %1 heads)").arg(shape.heads)};
-    m.y.title = tr("parameters");
-    m.series = {bars(tr("factored W_i^Q and W_i^K: 2 · d_model · d_k per head"), factoredColor(),
+    m.title = Text::tr("Score-path parameters (g = h)");
+    m.categories = {Text::tr("per head"), Text::tr("per layer (h = %1 heads)").arg(shape.heads)};
+    m.y.title = Text::tr("parameters");
+    m.series = {bars(Text::tr("factored W_i^Q and W_i^K: 2 · d_model · d_k per head"), factoredColor(),
                      {count(c.factored.parametersPerHead), count(c.factored.parametersPerLayer)}),
-                bars(tr("one full W_i per head: d_model² per head"), fullColor(),
+                bars(Text::tr("one full W_i per head: d_model² per head"), fullColor(),
                      {count(c.full.parametersPerHead), count(c.full.parametersPerLayer)})};
     return m;
 }
@@ -79,48 +82,48 @@ ChartModel layerParametersChart(const ComparisonShape& shape)
     const Count h = shape.heads, g = shape.keyValueHeads;
     // Bottom to top: the standard layer last, so it is on top.
     const std::vector<Kind> kinds = {
-        {tr("grouped-query (g = %1)").arg(g), HeadLayout::Factored, g},
-        {tr("multi-query (g = 1)"), HeadLayout::Factored, 1},
-        {tr("unreduced heads (d_k = d_model)"), HeadLayout::Unreduced, h},
-        {tr("a full W_i per head"), HeadLayout::FullBilinear, h},
-        {tr("standard multi-head (g = h)"), HeadLayout::Factored, h},
+        {Text::tr("grouped-query (g = %1)").arg(g), HeadLayout::Factored, g},
+        {Text::tr("multi-query (g = 1)"), HeadLayout::Factored, 1},
+        {Text::tr("unreduced heads (d_k = d_model)"), HeadLayout::Unreduced, h},
+        {Text::tr("a full W_i per head"), HeadLayout::FullBilinear, h},
+        {Text::tr("standard multi-head (g = h)"), HeadLayout::Factored, h},
     };
     ChartModel m;
-    m.title = tr("Whole-layer parameters (W^Q, W^K, W^V, W^O)");
+    m.title = Text::tr("Whole-layer parameters (W^Q, W^K, W^V, W^O)");
     m.horizontalBars = true;
-    m.x.title = tr("parameters");
+    m.x.title = Text::tr("parameters");
     std::vector<double> without, with;
     for (const Kind& kind : kinds) {
         m.categories << kind.name;
         without.push_back(count(layerParameterCount(shape.layer(kind.layout, kind.g, false))));
         with.push_back(count(layerParameterCount(shape.layer(kind.layout, kind.g, true))));
     }
-    m.series = {bars(tr("without biases"), QColor(0x43, 0x93, 0xc3), without),
-                bars(tr("with biases"), QColor(0xf4, 0xa5, 0x82), with)};
+    m.series = {bars(Text::tr("without biases"), QColor(0x43, 0x93, 0xc3), without),
+                bars(Text::tr("with biases"), QColor(0xf4, 0xa5, 0x82), with)};
     return m;
 }
 
 ChartModel totalsChart(const ComparisonShape& shape)
 {
     ChartModel m;
-    m.title = tr("Layer parameters against h (the divisors of d_model = %1)").arg(shape.d_model);
-    m.x.title = tr("heads h (log scale)");
-    m.y.title = tr("parameters (log scale)");
+    m.title = Text::tr("Layer parameters against h (the divisors of d_model = %1)").arg(shape.d_model);
+    m.x.title = Text::tr("heads h (log scale)");
+    m.y.title = Text::tr("parameters (log scale)");
     m.x.logarithmic = m.y.logarithmic = true;
     const std::vector<std::pair<QString, QColor>> layouts = {
-        {tr("standard multi-head"), QColor(0x1b, 0x9e, 0x77)},
-        {tr("multi-query (g = 1)"), QColor(0x75, 0x70, 0xb3)},
-        {tr("a full W_i per head"), fullColor()},
-        {tr("unreduced heads (d_k = d_model)"), QColor(0xd9, 0x5f, 0x02)},
-        {tr("score path, factored W_i^Q, W_i^K"), factoredColor()},
-        {tr("score path, a full W_i per head"), QColor(0xe7, 0x29, 0x8a)},
+        {Text::tr("standard multi-head"), QColor(0x1b, 0x9e, 0x77)},
+        {Text::tr("multi-query (g = 1)"), QColor(0x75, 0x70, 0xb3)},
+        {Text::tr("a full W_i per head"), fullColor()},
+        {Text::tr("unreduced heads (d_k = d_model)"), QColor(0xd9, 0x5f, 0x02)},
+        {Text::tr("score path, factored W_i^Q, W_i^K"), factoredColor()},
+        {Text::tr("score path, a full W_i per head"), QColor(0xe7, 0x29, 0x8a)},
     };
     for (std::size_t i = 0; i < layouts.size(); ++i) {
         ChartSeries s = ChartSeries::of(layouts[i].first, layouts[i].second, ChartSeries::Kind::Line);
         if (i >= 4) s.lineStyle = Qt::DashLine;
         m.series.push_back(s);
     }
-    ChartSeries current = ChartSeries::of(tr("the current h = %1").arg(shape.heads), Qt::black, ChartSeries::Kind::Points);
+    ChartSeries current = ChartSeries::of(Text::tr("the current h = %1").arg(shape.heads), Qt::black, ChartSeries::Kind::Points);
     current.marker = ChartSeries::Marker::Ring;
     current.markerSize = 13.0;
     double smallest = 0, largest = 1;
@@ -148,15 +151,15 @@ ChartModel scoreFlopChart(const ComparisonShape& shape)
     const ScoreFlops factored = scoreFlopsFactored(shape.n_q, shape.n_k, shape.d_model, shape.d_k());
     const ScoreFlops full = scoreFlopsFullBilinear(shape.n_q, shape.n_k, shape.d_model);
     ChartModel m;
-    m.title = tr("FLOPs of one head's scores (n_q = %1, n_k = %2)").arg(shape.n_q).arg(shape.n_k);
+    m.title = Text::tr("FLOPs of one head's scores (n_q = %1, n_k = %2)").arg(shape.n_q).arg(shape.n_k);
     m.horizontalBars = true;
-    m.x.title = tr("FLOPs (a multiply-add counts 2)");
+    m.x.title = Text::tr("FLOPs (a multiply-add counts 2)");
     // Bottom-up: the total at the bottom, the X_q side on top.
-    m.categories = {tr("total"), tr("n_q × n_k product"), tr("X_kv projection"), tr("X_q projection")};
-    m.series = {bars(tr("factored: (X_q W_i^Q)(X_kv W_i^K)ᵀ"), factoredColor(),
+    m.categories = {Text::tr("total"), Text::tr("n_q × n_k product"), Text::tr("X_kv projection"), Text::tr("X_q projection")};
+    m.series = {bars(Text::tr("factored: (X_q W_i^Q)(X_kv W_i^K)ᵀ"), factoredColor(),
                      {count(factored.total()), count(factored.product), count(factored.keyProjection),
                       count(factored.queryProjection)}),
-                bars(tr("through a full W_i: (X_q W_i) X_kvᵀ"), fullColor(),
+                bars(Text::tr("through a full W_i: (X_q W_i) X_kvᵀ"), fullColor(),
                      {count(full.total()), count(full.product), count(full.keyProjection), count(full.queryProjection)})};
     return m;
 }
@@ -204,7 +207,7 @@ void paintOverview(QPainter& painter, const QRectF& rect, const FigureInput& inp
 
 QString unavailable(const FigureInput& input)
 {
-    return shapeFor(input).valid() ? QString() : tr("the layer has no heads");
+    return shapeFor(input).valid() ? QString() : Text::tr("the layer has no heads");
 }
 
 }  // namespace
@@ -213,15 +216,15 @@ std::vector<Figure> comparisonFigures()
 {
     const QString view = ComparisonView::kId;
     return {
-        Figure{QStringLiteral("comparison"), tr("Comparison: all four charts"), view, QSizeF(1500, 1000), QSizeF(1100, 760), &unavailable,
+        Figure{QStringLiteral("comparison"), Text::tr("Comparison: all four charts"), view, QSizeF(1500, 1000), QSizeF(1100, 760), &unavailable,
                &paintOverview},
-        Figure{QStringLiteral("score-path"), tr("Score-path parameters"), view, QSizeF(800, 560), QSizeF(460, 340), &unavailable,
+        Figure{QStringLiteral("score-path"), Text::tr("Score-path parameters"), view, QSizeF(800, 560), QSizeF(460, 340), &unavailable,
                &paintOne<&scorePathChart>},
-        Figure{QStringLiteral("layer-parameters"), tr("Whole-layer parameters"), view, QSizeF(900, 560), QSizeF(560, 360), &unavailable,
+        Figure{QStringLiteral("layer-parameters"), Text::tr("Whole-layer parameters"), view, QSizeF(900, 560), QSizeF(560, 360), &unavailable,
                &paintOne<&layerParametersChart>},
-        Figure{QStringLiteral("parameters-vs-h"), tr("Parameters against h"), view, QSizeF(900, 600), QSizeF(560, 400), &unavailable,
+        Figure{QStringLiteral("parameters-vs-h"), Text::tr("Parameters against h"), view, QSizeF(900, 600), QSizeF(560, 400), &unavailable,
                &paintOne<&totalsChart>},
-        Figure{QStringLiteral("score-flops"), tr("Score FLOPs"), view, QSizeF(900, 560), QSizeF(560, 360), &unavailable,
+        Figure{QStringLiteral("score-flops"), Text::tr("Score FLOPs"), view, QSizeF(900, 560), QSizeF(560, 360), &unavailable,
                &paintOne<&scoreFlopChart>},
     };
 }

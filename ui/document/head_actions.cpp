@@ -10,7 +10,10 @@
 
 namespace qkv::ui {
 namespace {
-QString tr(const char* text) { return QCoreApplication::translate("HeadActions", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::HeadActions)
+};
 }  // namespace
 
 QString presetMenuText(qkv::HeadPresetKind kind, qkv::Index rank)
@@ -18,28 +21,28 @@ QString presetMenuText(qkv::HeadPresetKind kind, qkv::Index rank)
     const std::string_view title = qkv::presetTitle(kind);
     QString text = QString::fromUtf8(title.data(), static_cast<qsizetype>(title.size()));
     if (!text.isEmpty()) text[0] = text[0].toUpper();
-    if (kind == qkv::HeadPresetKind::LowRank) text += tr(" (r = %1)").arg(rank);
+    if (kind == qkv::HeadPresetKind::LowRank) text += Text::tr(" (r = %1)").arg(rank);
     return text;
 }
 
 QString presetTip(qkv::HeadPresetKind kind)
 {
     switch (kind) {
-    case qkv::HeadPresetKind::Uniform: return tr("W_i^Q = 0: every visible key gets the same weight");
-    case qkv::HeadPresetKind::SameToken: return tr("Attends to the keys holding the query's word");
+    case qkv::HeadPresetKind::Uniform: return Text::tr("W_i^Q = 0: every visible key gets the same weight");
+    case qkv::HeadPresetKind::SameToken: return Text::tr("Attends to the keys holding the query's word");
     case qkv::HeadPresetKind::PreviousToken:
-        return tr("Attends to key t-1 (reads the sinusoidal positions; scales token embeddings by %1)")
+        return Text::tr("Attends to key t-1 (reads the sinusoidal positions; scales token embeddings by %1)")
             .arg(qkv::positionalPresetTokenScale);
     case qkv::HeadPresetKind::NextToken:
-        return tr("Attends to key t+1 (reads the sinusoidal positions; scales token embeddings by %1)")
+        return Text::tr("Attends to key t+1 (reads the sinusoidal positions; scales token embeddings by %1)")
             .arg(qkv::positionalPresetTokenScale);
     case qkv::HeadPresetKind::SamePosition:
-        return tr("Attends to the key at the query's index (scales token embeddings by %1)")
+        return Text::tr("Attends to the key at the query's index (scales token embeddings by %1)")
             .arg(qkv::positionalPresetTokenScale);
     case qkv::HeadPresetKind::SameMeaning:
-        return tr("Attends to the keys that mean the same, across languages (turns on meaning embeddings)");
-    case qkv::HeadPresetKind::LowRank: return tr("A random head whose W_i has rank r < d_k");
-    case qkv::HeadPresetKind::Random: return tr("The seed's random weights for this head");
+        return Text::tr("Attends to the keys that mean the same, across languages (turns on meaning embeddings)");
+    case qkv::HeadPresetKind::LowRank: return Text::tr("A random head whose W_i has rank r < d_k");
+    case qkv::HeadPresetKind::Random: return Text::tr("The seed's random weights for this head");
     }
     return {};
 }
@@ -92,10 +95,10 @@ void setHeadSwitchedOff(Document& document, qkv::Index head, bool off)
 
 QAction* addSwitchOffAction(QMenu* menu, Document* document, qkv::Index head)
 {
-    QAction* off = menu->addAction(tr("Switch &Off Head %1").arg(head + 1));
+    QAction* off = menu->addAction(Text::tr("Switch &Off Head %1").arg(head + 1));
     off->setCheckable(true);
     off->setChecked(document->config().isAblated(head));
-    off->setStatusTip(tr("Zero the head's block of Concat before W^O: how much does the output need it?"));
+    off->setStatusTip(Text::tr("Zero the head's block of Concat before W^O: how much does the output need it?"));
     QObject::connect(off, &QAction::toggled, document, [document, head](bool on) { setHeadSwitchedOff(*document, head, on); });
     return off;
 }

@@ -8,13 +8,16 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("SessionText", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::SessionText)
+};
 
 QString fromStd(std::string_view text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
 
 QString initTitle(qkv::WeightInit init)
 {
-    return init == qkv::WeightInit::Normal ? tr("normal N(0, 1/d_model)") : tr("Xavier uniform");
+    return init == qkv::WeightInit::Normal ? Text::tr("normal N(0, 1/d_model)") : Text::tr("Xavier uniform");
 }
 
 // Random and low-rank presets draw from the seed's weights even over stored ones.
@@ -46,8 +49,8 @@ std::vector<qkv::Index> headsWithOrigin(const qkv::Session& s, qkv::HeadOrigin o
 QString whereStored(const qkv::Session& s)
 {
     if (!s.weightsProvenance.file.empty())
-        return tr("the weights come from %1").arg(QFileInfo(QString::fromStdString(s.weightsProvenance.file)).fileName());
-    return tr("the weights are stored in the session (edited)");
+        return Text::tr("the weights come from %1").arg(QFileInfo(QString::fromStdString(s.weightsProvenance.file)).fileName());
+    return Text::tr("the weights are stored in the session (edited)");
 }
 
 }  // namespace
@@ -56,9 +59,9 @@ QString headList(const std::vector<qkv::Index>& heads)
 {
     QStringList numbers;
     for (const qkv::Index head : heads) numbers << QString::number(head + 1);
-    if (numbers.size() <= 1) return tr("head %1").arg(numbers.join(QString()));
+    if (numbers.size() <= 1) return Text::tr("head %1").arg(numbers.join(QString()));
     const QString last = numbers.takeLast();
-    return tr("heads %1 and %2").arg(numbers.join(QStringLiteral(", ")), last);
+    return Text::tr("heads %1 and %2").arg(numbers.join(QStringLiteral(", ")), last);
 }
 
 QStringList headTitles(const qkv::Session& session)
@@ -67,7 +70,7 @@ QStringList headTitles(const qkv::Session& session)
     for (qkv::Index head = 0; head < session.config.headCount; ++head) {
         QString title = QString::fromStdString(qkv::headOriginText(session, head));
         const qkv::HeadPreset* preset = session.config.presetFor(head);
-        if (preset && preset->kind == qkv::HeadPresetKind::LowRank) title += tr(", r = %1").arg(preset->rank);
+        if (preset && preset->kind == qkv::HeadPresetKind::LowRank) title += Text::tr(", r = %1").arg(preset->rank);
         titles << title;
     }
     return titles;
@@ -78,41 +81,41 @@ QStringList weightsOriginLines(const qkv::Session& s)
     const qkv::Config& c = s.config;
     QStringList lines;
     if (!s.weights) {
-        lines << tr("Weights generated from seed %1 (%2).").arg(c.seed).arg(initTitle(c.init));
+        lines << Text::tr("Weights generated from seed %1 (%2).").arg(c.seed).arg(initTitle(c.init));
     } else {
         const std::vector<qkv::Index> edited = headsWithOrigin(s, qkv::HeadOrigin::Edited);
         QString line;
         if (!s.weightsProvenance.file.empty()) {
-            line = tr("Weights from %1").arg(QFileInfo(QString::fromStdString(s.weightsProvenance.file)).fileName());
-            if (!s.weightsProvenance.layer.empty()) line += tr(", layer %1").arg(QString::fromStdString(s.weightsProvenance.layer));
-            if (!edited.empty()) line += tr("; %1 edited").arg(headList(edited));
+            line = Text::tr("Weights from %1").arg(QFileInfo(QString::fromStdString(s.weightsProvenance.file)).fileName());
+            if (!s.weightsProvenance.layer.empty()) line += Text::tr(", layer %1").arg(QString::fromStdString(s.weightsProvenance.layer));
+            if (!edited.empty()) line += Text::tr("; %1 edited").arg(headList(edited));
         } else if (!edited.empty()) {
-            line = tr("Weights edited: %1; the others as generated from seed %2")
+            line = Text::tr("Weights edited: %1; the others as generated from seed %2")
                        .arg(headList(edited))
                        .arg(c.seed);
         } else {
-            line = tr("Weights stored in the session");
+            line = Text::tr("Weights stored in the session");
         }
         lines << line + QLatin1Char('.');
     }
     if (!c.presets.empty()) {
         QStringList presets;
         for (const qkv::HeadPreset& p : c.presets)
-            presets << tr("head %1 %2").arg(p.head + 1).arg(fromStd(qkv::presetTitle(p.kind)));
-        lines << tr("Presets: %1.").arg(presets.join(QStringLiteral(", ")));
+            presets << Text::tr("head %1 %2").arg(p.head + 1).arg(fromStd(qkv::presetTitle(p.kind)));
+        lines << Text::tr("Presets: %1.").arg(presets.join(QStringLiteral(", ")));
     }
     if (!c.ablatedHeads.empty())
-        lines << tr("Switched off: %1.").arg(headList(c.ablatedHeads));
+        lines << Text::tr("Switched off: %1.").arg(headList(c.ablatedHeads));
     qkv::Config paper = c;
     paper.tokenEmbeddingScale = 1.0f;
     paper.embeddings = qkv::EmbeddingKind::Word;
     QStringList changes;
     for (const std::string& change : qkv::presetSettingChanges(paper, c)) changes << QString::fromStdString(change);
-    if (!changes.isEmpty()) lines << tr("Not the paper's setting: %1.").arg(changes.join(QStringLiteral("; ")));
+    if (!changes.isEmpty()) lines << Text::tr("Not the paper's setting: %1.").arg(changes.join(QStringLiteral("; ")));
     if (s.sourceEmbeddings)
-        lines << tr("Source X from %1.").arg(QFileInfo(QString::fromStdString(s.sourceEmbeddingsFile)).fileName());
+        lines << Text::tr("Source X from %1.").arg(QFileInfo(QString::fromStdString(s.sourceEmbeddingsFile)).fileName());
     if (s.targetEmbeddings)
-        lines << tr("Target X from %1.").arg(QFileInfo(QString::fromStdString(s.targetEmbeddingsFile)).fileName());
+        lines << Text::tr("Target X from %1.").arg(QFileInfo(QString::fromStdString(s.targetEmbeddingsFile)).fileName());
     return lines;
 }
 
@@ -122,15 +125,15 @@ QString seedNote(const qkv::Session& s)
     const bool embeddingsFromSeed = !embeddingsAllGiven(s);
     if (weightsFromSeed && embeddingsFromSeed) return {};
     if (!weightsFromSeed && !embeddingsFromSeed)
-        return tr("Not used: %1 and the embeddings are given.").arg(whereStored(s));
-    if (!weightsFromSeed) return tr("Makes the token embeddings only: %1.").arg(whereStored(s));
-    return tr("Makes the weights only: the embeddings are given.");
+        return Text::tr("Not used: %1 and the embeddings are given.").arg(whereStored(s));
+    if (!weightsFromSeed) return Text::tr("Makes the token embeddings only: %1.").arg(whereStored(s));
+    return Text::tr("Makes the weights only: the embeddings are given.");
 }
 
 QString initNote(const qkv::Session& s)
 {
     if (!s.weights || presetsUseTheSeed(s.config)) return {};
-    return tr("Not used: %1.").arg(whereStored(s));
+    return Text::tr("Not used: %1.").arg(whereStored(s));
 }
 
 QString tokenScaleNote(const qkv::Config& config)
@@ -139,8 +142,8 @@ QString tokenScaleNote(const qkv::Config& config)
     std::vector<qkv::Index> positional;
     for (const qkv::HeadPreset& p : config.presets)
         if (qkv::isPositionalPreset(p.kind)) positional.push_back(p.head);
-    if (positional.empty()) return tr("The paper uses 1.");
-    return tr("Lowered for the positional preset of %1, so that positions can be read above the words; "
+    if (positional.empty()) return Text::tr("The paper uses 1.");
+    return Text::tr("Lowered for the positional preset of %1, so that positions can be read above the words; "
               "the paper uses 1.")
         .arg(headList(positional));
 }

@@ -13,7 +13,10 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("AblationPanel", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::AblationPanel)
+};
 
 const QColor kBar(0x4c, 0x72, 0xb0);
 const QColor kSelectedBar(0xdd, 0x84, 0x52);
@@ -35,7 +38,7 @@ void paintAblationPanel(QPainter& painter, const QRectF& rect, const HeadWeights
         y += drawWrappedText(painter, QPointF(rect.left(), y), rect.width(), Qt::AlignLeft | Qt::AlignTop, font, words);
     };
     painter.setPen(options.text);
-    wrapped(bold, tr("Switching one head off (ablation)"));
+    wrapped(bold, Text::tr("Switching one head off (ablation)"));
     if (!e) {
         painter.setPen(muted);
         wrapped(options.font, model.effectsError());
@@ -43,7 +46,7 @@ void paintAblationPanel(QPainter& painter, const QRectF& rect, const HeadWeights
     }
     const qkv::Index query = std::clamp<qkv::Index>(options.query, 0, std::max<qkv::Index>(0, e->changeNorm.rows() - 1));
     const QString token = tokenName(r.queryLabels, query);
-    wrapped(options.font, tr("‖Δoutput‖ / ‖output‖ of query %1 when one head alone is off").arg(token));
+    wrapped(options.font, Text::tr("‖Δoutput‖ / ‖output‖ of query %1 when one head alone is off").arg(token));
     y += 4;
 
     // The sentences under the bars, measured first so the bars take what is left.
@@ -58,16 +61,16 @@ void paintAblationPanel(QPainter& painter, const QRectF& rect, const HeadWeights
     std::vector<Sentence> sentences{{bold, true, ablationSentence(model, model.head(), query)}};
     if (most >= 0)
         sentences.push_back({options.font, true,
-                             tr("Head %1 matters most for %2 (%3)")
+                             Text::tr("Head %1 matters most for %2 (%3)")
                                  .arg(most + 1)
                                  .arg(token, percentText(e->relativeChange(query, most)))});
     sentences.push_back({options.font, false,
-                         tr("Head %1 over every query: %2 on average")
+                         Text::tr("Head %1 over every query: %2 on average")
                              .arg(model.head() + 1)
                              .arg(percentText(e->meanRelativeChange(model.head())))});
     if (std::any_of(e->ablated.begin(), e->ablated.end(), [](bool b) { return b; }))
         sentences.push_back({options.font, false,
-                             tr("The heads switched off now move %1's output by %2")
+                             Text::tr("The heads switched off now move %1's output by %2")
                                  .arg(token, percentText(e->currentRelativeChange(query)))});
     double footer = 8;
     for (const Sentence& s : sentences) footer += wrappedTextHeight(painter, rect.width(), s.font, s.text);
@@ -77,7 +80,7 @@ void paintAblationPanel(QPainter& painter, const QRectF& rect, const HeadWeights
     const double barsHeight = std::max(2.0 * h, rect.bottom() - y - footer);
     const double pitch = std::min(line * 1.5, barsHeight / static_cast<double>(std::max<qkv::Index>(h, 1)));
     const qkv::Index labelStep = pitch >= line ? 1 : static_cast<qkv::Index>(std::ceil(line / pitch));
-    const double labelWidth = metrics.horizontalAdvance(tr("Head %1 · off").arg(h)) + 8;
+    const double labelWidth = metrics.horizontalAdvance(Text::tr("Head %1 · off").arg(h)) + 8;
     const double valueWidth = metrics.horizontalAdvance(QStringLiteral("100.0%")) + 8;
     const double barLeft = rect.left() + labelWidth;
     const double barWidth = std::max(10.0, rect.width() - labelWidth - valueWidth);
@@ -97,7 +100,7 @@ void paintAblationPanel(QPainter& painter, const QRectF& rect, const HeadWeights
         const QRectF label(rect.left(), top + pitch / 2 - line / 2, labelWidth - 6, line);
         painter.setPen(options.text);
         drawFittedText(painter, label, Qt::AlignRight | Qt::AlignVCenter, i == most ? bold : options.font,
-                       off ? tr("Head %1 · off").arg(i + 1) : tr("Head %1").arg(i + 1));
+                       off ? Text::tr("Head %1 · off").arg(i + 1) : Text::tr("Head %1").arg(i + 1));
         drawFittedText(painter, QRectF(barLeft + length + 4, label.top(), valueWidth, line),
                        Qt::AlignLeft | Qt::AlignVCenter, options.font, percentText(value));
     }

@@ -7,13 +7,16 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("HeadWeightEdits", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::HeadWeightEdits)
+};
 
 qkv::HeadGrouping groupingOf(const Document& document) { return document.config().grouping(); }
 
 QString blocksText(const std::vector<qkv::HeadMatrix>& matrices, qkv::Index head)
 {
-    if (matrices.size() == 4) return tr("Head %1's weights").arg(head + 1);
+    if (matrices.size() == 4) return Text::tr("Head %1's weights").arg(head + 1);
     QStringList names;
     for (const qkv::HeadMatrix m : matrices)
         names << QString::fromUtf8(qkv::headMatrixName(m).data()).replace(QStringLiteral("_i"),
@@ -40,10 +43,10 @@ qkv::Expected<qkv::AttentionWeights> scaleAll(qkv::AttentionWeights weights, con
 QString whyNotEditable(const Document& document)
 {
     const auto result = document.result();
-    if (!result) return tr("there are no weights to edit yet");
-    if (!document.isValid()) return tr("the settings are not valid; the weights shown are of the last valid ones");
+    if (!result) return Text::tr("there are no weights to edit yet");
+    if (!document.isValid()) return Text::tr("the settings are not valid; the weights shown are of the last valid ones");
     if (result->config.grouping() != groupingOf(document) || result->unscaledWeights->d_model() != document.config().d_model)
-        return tr("the weights shown are not of the current d_model, h and g yet");
+        return Text::tr("the weights shown are not of the current d_model, h and g yet");
     return {};
 }
 
@@ -80,12 +83,12 @@ bool applyHeadEdit(Document& document, const std::vector<qkv::Index>& heads, con
 {
     if (!base) base = editableWeights(document);
     if (!base) {
-        emit document.notice(tr("%1: %2.").arg(description, whyNotEditable(document)));
+        emit document.notice(Text::tr("%1: %2.").arg(description, whyNotEditable(document)));
         return false;
     }
     auto edited = edit(*base);
     if (!edited.ok()) {
-        emit document.notice(tr("%1: %2").arg(description, QString::fromStdString(edited.error())));
+        emit document.notice(Text::tr("%1: %2").arg(description, QString::fromStdString(edited.error())));
         return false;
     }
     return document.editWeights(std::make_shared<const qkv::AttentionWeights>(std::move(edited.value())), heads,
@@ -97,7 +100,7 @@ bool setHeadCell(Document& document, qkv::Index head, qkv::HeadMatrix matrix, qk
 {
     const qkv::HeadGrouping g = groupingOf(document);
     return applyHeadEdit(document, headsChangedBy(g, head, {matrix}),
-                         tr("Set %1[%2, %3] = %4").arg(blocksText({matrix}, head)).arg(row).arg(column).arg(value),
+                         Text::tr("Set %1[%2, %3] = %4").arg(blocksText({matrix}, head)).arg(row).arg(column).arg(value),
                          [&](const qkv::AttentionWeights& w) { return qkv::setHeadEntry(w, g, head, matrix, row, column, value); });
 }
 
@@ -105,14 +108,14 @@ bool scaleHeadBlocks(Document& document, qkv::Index head, const std::vector<qkv:
 {
     const qkv::HeadGrouping g = groupingOf(document);
     return applyHeadEdit(document, headsChangedBy(g, head, matrices),
-                         tr("Scale %1 by %2").arg(blocksText(matrices, head)).arg(factor),
+                         Text::tr("Scale %1 by %2").arg(blocksText(matrices, head)).arg(factor),
                          [&](const qkv::AttentionWeights& w) { return scaleAll(w, g, head, matrices, factor); });
 }
 
 bool zeroHeadBlocks(Document& document, qkv::Index head, const std::vector<qkv::HeadMatrix>& matrices)
 {
     const qkv::HeadGrouping g = groupingOf(document);
-    return applyHeadEdit(document, headsChangedBy(g, head, matrices), tr("Zero %1").arg(blocksText(matrices, head)),
+    return applyHeadEdit(document, headsChangedBy(g, head, matrices), Text::tr("Zero %1").arg(blocksText(matrices, head)),
                          [&](const qkv::AttentionWeights& w) { return scaleAll(w, g, head, matrices, 0.0f); });
 }
 
@@ -120,7 +123,7 @@ bool swapHeadQueryAndKey(Document& document, qkv::Index head)
 {
     const qkv::HeadGrouping g = groupingOf(document);
     return applyHeadEdit(document, headsChangedBy(g, head, {qkv::HeadMatrix::Query, qkv::HeadMatrix::Key}),
-                         tr("Swap W_%1^Q and W_%1^K").arg(head + 1),
+                         Text::tr("Swap W_%1^Q and W_%1^K").arg(head + 1),
                          [&](const qkv::AttentionWeights& w) -> qkv::Expected<qkv::AttentionWeights> {
                              return qkv::swapQueryAndKey(w, g, head);
                          });
@@ -131,7 +134,7 @@ bool rerandomiseHeadWeights(Document& document, qkv::Index head, std::uint64_t s
     const qkv::HeadGrouping g = groupingOf(document);
     const qkv::WeightInit init = document.config().init;
     return applyHeadEdit(document, headsChangedBy(g, head, kAllBlocks),
-                         tr("Re-randomise head %1 (seed %2)").arg(head + 1).arg(seed),
+                         Text::tr("Re-randomise head %1 (seed %2)").arg(head + 1).arg(seed),
                          [&](const qkv::AttentionWeights& w) -> qkv::Expected<qkv::AttentionWeights> {
                              return qkv::rerandomiseHead(w, g, head, seed, init);
                          });
@@ -142,7 +145,7 @@ bool copyHeadOnto(Document& document, qkv::Index from, qkv::Index to)
     if (from == to) return false;
     const qkv::HeadGrouping g = groupingOf(document);
     return applyHeadEdit(document, headsChangedBy(g, to, kAllBlocks),
-                         tr("Copy head %1 onto head %2").arg(from + 1).arg(to + 1),
+                         Text::tr("Copy head %1 onto head %2").arg(from + 1).arg(to + 1),
                          [&](const qkv::AttentionWeights& w) -> qkv::Expected<qkv::AttentionWeights> {
                              return qkv::copyHead(w, g, from, to);
                          });
@@ -169,7 +172,7 @@ bool PaintStroke::paint(qkv::Index row, qkv::Index column, float value)
         return false;
     }
     auto next = std::make_shared<const qkv::AttentionWeights>(std::move(edited.value()));
-    if (!document_.editWeights(next, headsChangedBy(g, head_, {matrix_}), tr("Paint %1").arg(blocksText({matrix_}, head_)),
+    if (!document_.editWeights(next, headsChangedBy(g, head_, {matrix_}), Text::tr("Paint %1").arg(blocksText({matrix_}, head_)),
                                key))
         return false;
     weights_ = std::move(next);

@@ -16,7 +16,10 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("HeadWeightsFigure", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::HeadWeightsFigure)
+};
 
 constexpr double kMargin = 8.0;
 constexpr double kGap = 18.0;
@@ -24,7 +27,7 @@ const QColor kMark(0xff, 0x8c, 0x00);
 
 std::size_t at(qkv::HeadMatrix m) { return HeadWeightsModel::index(m); }
 
-QString legendLabel() { return tr("weight ÷ its block's max |weight| (0 in the middle)"); }
+QString legendLabel() { return Text::tr("weight ÷ its block's max |weight| (0 in the middle)"); }
 
 }  // namespace
 
@@ -83,7 +86,7 @@ HeadWeightsHit headWeightsHitAt(const HeadWeightsGeometry& g, const HeadWeightsM
 
 QString percentText(double relativeChange)
 {
-    if (!std::isfinite(relativeChange)) return tr("n/a");
+    if (!std::isfinite(relativeChange)) return Text::tr("n/a");
     return QStringLiteral("%1%").arg(relativeChange * 100.0, 0, 'f', relativeChange * 100.0 < 10 ? 2 : 1);
 }
 
@@ -92,8 +95,8 @@ QString ablationSentence(const HeadWeightsModel& model, qkv::Index head, qkv::In
     const qkv::AblationEffects* e = model.effects();
     if (!e || query >= e->changeNorm.rows() || head >= e->headCount()) return {};
     const QString token = tokenName(model.result().queryLabels, query);
-    if (e->zeroOutput(query)) return tr("Token %1's output is 0: a relative change has no meaning").arg(token);
-    return tr("Ablating head %1 changes token %2's output by %3")
+    if (e->zeroOutput(query)) return Text::tr("Token %1's output is 0: a relative change has no meaning").arg(token);
+    return Text::tr("Ablating head %1 changes token %2's output by %3")
         .arg(head + 1)
         .arg(token, percentText(e->relativeChange(query, head)));
 }
@@ -109,7 +112,7 @@ void paintHeadWeights(QPainter& painter, const QRectF& target, const HeadWeights
     muted.setAlpha(170);
     painter.setPen(text);
     if (!model.resultPointer() || model.block(qkv::HeadMatrix::Query).size() == 0) {
-        painter.drawText(target, Qt::AlignCenter, tr("No result yet."));
+        painter.drawText(target, Qt::AlignCenter, Text::tr("No result yet."));
         painter.restore();
         return;
     }
@@ -125,16 +128,16 @@ void paintHeadWeights(QPainter& painter, const QRectF& target, const HeadWeights
     const QString i = QString::number(head + 1);
     const bool off = r.config.isAblated(head);
     drawFittedText(painter, g.title, Qt::AlignLeft | Qt::AlignVCenter, big,
-                   tr("%1's weights%2 · W_%3 = W_%3^Q (W_%3^K)^T, what the head looks for")
-                       .arg(headName(head), off ? tr(" (switched off)") : QString(), i));
+                   Text::tr("%1's weights%2 · W_%3 = W_%3^Q (W_%3^K)^T, what the head looks for")
+                       .arg(headName(head), off ? Text::tr(" (switched off)") : QString(), i));
     painter.setPen(muted);
     drawFittedText(painter, g.subtitle, Qt::AlignLeft | Qt::AlignVCenter, options.font,
                    modeTitle(r.config.mode) + QStringLiteral(" · ") + shapesLine(r) +
-                       tr(" · weights before the scale sliders"));
+                       Text::tr(" · weights before the scale sliders"));
     QString note = head < options.headTitles.size() ? options.headTitles[static_cast<int>(head)] : QString();
     if (model.grouped())
         note += (note.isEmpty() ? QString() : QStringLiteral(" · ")) +
-                tr("grouped-query attention: W_%1^K and W_%1^V are key/value head %2's, shared by its %3 query heads")
+                Text::tr("grouped-query attention: W_%1^K and W_%1^V are key/value head %2's, shared by its %3 query heads")
                     .arg(i)
                     .arg(model.keyValueHead() + 1)
                     .arg(r.config.grouping().queryHeadsPerKeyValueHead());
@@ -168,14 +171,14 @@ void paintHeadWeights(QPainter& painter, const QRectF& target, const HeadWeights
     }
     painter.setPen(text);
     drawFittedText(painter, g.columnAxis, Qt::AlignCenter, options.font,
-                   tr("columns: the head's d_k = %1 dimensions").arg(r.config.d_k()));
+                   Text::tr("columns: the head's d_k = %1 dimensions").arg(r.config.d_k()));
     drawFittedText(painter, g.outputAxis, Qt::AlignCenter, options.font,
-                   tr("columns: model dimensions of the output (d_model = %1); rows: the head's d_k").arg(r.config.d_model));
+                   Text::tr("columns: model dimensions of the output (d_model = %1); rows: the head's d_k").arg(r.config.d_model));
     painter.save();
     painter.translate(g.rowAxis.center());
     painter.rotate(-90);
     drawFittedText(painter, QRectF(-g.rowAxis.height() / 2, -g.rowAxis.width() / 2, g.rowAxis.height(), g.rowAxis.width()),
-                   Qt::AlignCenter, options.font, tr("rows: model dimensions of the input (d_model = %1)").arg(r.config.d_model));
+                   Qt::AlignCenter, options.font, Text::tr("rows: model dimensions of the input (d_model = %1)").arg(r.config.d_model));
     painter.restore();
 
     if (options.showSelection && mark.matrix >= 0 && mark.matrix < kHeadMatrixCount) {
@@ -198,7 +201,7 @@ void paintHeadWeights(QPainter& painter, const QRectF& target, const HeadWeights
 
 std::vector<Figure> headWeightsFigures()
 {
-    return {perHeadFigure(QStringLiteral("head-weights"), tr("A head's weights and what switching heads off changes"),
+    return {perHeadFigure(QStringLiteral("head-weights"), Text::tr("A head's weights and what switching heads off changes"),
                           HeadWeightsView::kId, QSizeF(1400, 900),
                           [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
                               const auto model = HeadWeightsModel::build(input.result, input.options.head);

@@ -7,7 +7,10 @@
 
 namespace qkv::ui {
 namespace {
-QString tr(const char* text) { return QCoreApplication::translate("HeadWeightsModel", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::HeadWeightsModel)
+};
 }  // namespace
 
 QString headMatrixSymbol(qkv::HeadMatrix m, qkv::Index head)
@@ -59,7 +62,7 @@ QString HeadWeightsModel::name(qkv::HeadMatrix m) const
 {
     QString text = headMatrixSymbol(m, head_);
     if (grouped() && (m == qkv::HeadMatrix::Key || m == qkv::HeadMatrix::Value))
-        text += tr(" (key/value head %1's)").arg(keyValueHead() + 1);
+        text += Text::tr(" (key/value head %1's)").arg(keyValueHead() + 1);
     return text;
 }
 

@@ -19,7 +19,10 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("FigureExport", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::FigureExport)
+};
 
 // Large enough for a poster at 300 dpi; a bigger request is a typo, not a figure.
 constexpr int kMaxPixels = 20000;
@@ -53,7 +56,7 @@ QByteArray renderPng(const ExportSize& size, const PaintFunction& paint, QString
 {
     const QSize pixels = size.pixels();
     if (pixels.width() > kMaxPixels || pixels.height() > kMaxPixels) {
-        error = tr("%1 x %2 pixels is too large for a PNG image (at most %3 per side).")
+        error = Text::tr("%1 x %2 pixels is too large for a PNG image (at most %3 per side).")
                     .arg(pixels.width())
                     .arg(pixels.height())
                     .arg(kMaxPixels);
@@ -61,7 +64,7 @@ QByteArray renderPng(const ExportSize& size, const PaintFunction& paint, QString
     }
     QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
     if (image.isNull()) {
-        error = tr("Not enough memory for a PNG image of %1 x %2 pixels.").arg(pixels.width()).arg(pixels.height());
+        error = Text::tr("Not enough memory for a PNG image of %1 x %2 pixels.").arg(pixels.width()).arg(pixels.height());
         return {};
     }
     image.setDevicePixelRatio(size.pixelRatio);
@@ -78,11 +81,11 @@ QByteArray renderPng(const ExportSize& size, const PaintFunction& paint, QString
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
-    if (!image.save(&buffer, "PNG")) error = tr("Could not encode the PNG image.");
+    if (!image.save(&buffer, "PNG")) error = Text::tr("Could not encode the PNG image.");
     return bytes;
 }
 
-QString metadataTitle(const QString& title) { return title.isEmpty() ? tr("QKV Studio figure") : title; }
+QString metadataTitle(const QString& title) { return title.isEmpty() ? Text::tr("QKV Studio figure") : title; }
 
 QByteArray renderSvg(const ExportSize& size, const PaintFunction& paint, const QString& title)
 {
@@ -95,7 +98,7 @@ QByteArray renderSvg(const ExportSize& size, const PaintFunction& paint, const Q
     generator.setViewBox(QRectF(QPointF(0, 0), size.size));
     generator.setResolution(96);
     generator.setTitle(metadataTitle(title));
-    generator.setDescription(tr("Multi-head attention, drawn by QKV Studio"));
+    generator.setDescription(Text::tr("Multi-head attention, drawn by QKV Studio"));
     {
         QPainter painter(&generator);
         paint(painter);
@@ -133,8 +136,8 @@ QString refuseNonRegularTarget(const QString& path)
     if (error || status.type() == std::filesystem::file_type::not_found ||
         status.type() == std::filesystem::file_type::regular)
         return {};
-    if (status.type() == std::filesystem::file_type::directory) return tr("it is a folder");
-    return tr("it exists and is not a regular file (a pipe, a device or a socket)");
+    if (status.type() == std::filesystem::file_type::directory) return Text::tr("it is a folder");
+    return Text::tr("it exists and is not a regular file (a pipe, a device or a socket)");
 }
 
 }  // namespace
@@ -174,7 +177,7 @@ QByteArray renderFigureBytes(FigureFormat format, const ExportSize& size, const 
                              const QString& title)
 {
     if (!(size.size.width() >= 1 && size.size.height() >= 1) || !(size.pixelRatio > 0)) {
-        error = tr("the figure has no size (%1 x %2).").arg(size.size.width()).arg(size.size.height());
+        error = Text::tr("the figure has no size (%1 x %2).").arg(size.size.width()).arg(size.size.height());
         return {};
     }
     QByteArray bytes;
@@ -183,7 +186,7 @@ QByteArray renderFigureBytes(FigureFormat format, const ExportSize& size, const 
     case FigureFormat::Svg: bytes = renderSvg(size, paint, title); break;
     case FigureFormat::Pdf: bytes = renderPdf(size, paint, title); break;
     }
-    if (error.isEmpty() && bytes.isEmpty()) error = tr("the figure could not be drawn.");
+    if (error.isEmpty() && bytes.isEmpty()) error = Text::tr("the figure could not be drawn.");
     return error.isEmpty() ? bytes : QByteArray();
 }
 
@@ -192,14 +195,14 @@ QString exportFigure(const QString& path, FigureFormat format, const ExportSize&
 {
     const QString shown = QDir::toNativeSeparators(path);
     if (const QString why = refuseNonRegularTarget(path); !why.isEmpty())
-        return tr("Cannot write “%1”: %2.").arg(shown, why);
+        return Text::tr("Cannot write “%1”: %2.").arg(shown, why);
     QString error;
     const QByteArray bytes = renderFigureBytes(format, size, paint, error, title);
-    if (!error.isEmpty()) return tr("Cannot write “%1”: %2").arg(shown, error);
+    if (!error.isEmpty()) return Text::tr("Cannot write “%1”: %2").arg(shown, error);
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return tr("Cannot write “%1”: %2").arg(shown, file.errorString());
+    if (!file.open(QIODevice::WriteOnly)) return Text::tr("Cannot write “%1”: %2").arg(shown, file.errorString());
     if (file.write(bytes) != bytes.size() || !file.commit())
-        return tr("Cannot write “%1”: %2").arg(shown, file.errorString());
+        return Text::tr("Cannot write “%1”: %2").arg(shown, file.errorString());
     return {};
 }
 

@@ -24,7 +24,7 @@ QString equivalenceSentence(const FactoredHeadModel& model)
 {
     if (!model.valid() || !model.scoresReady) return {};
     const EquivalenceReport& report = model.scores.report;
-    return tr("max |difference| = %1 (relative to the largest score %2: %3). The same scores: "
+    return Text::tr("max |difference| = %1 (relative to the largest score %2: %3). The same scores: "
               "Q_i K_iᵀ = (X_q W_i^Q)(X_kv W_i^K)ᵀ = X_q W_i X_kvᵀ (raw scores q·k, before the 1/√d_k scale).")
         .arg(preciseNumber(report.maxAbsDifference), preciseNumber(report.maxAbsScore), preciseNumber(report.relativeError));
 }
@@ -32,7 +32,7 @@ QString equivalenceSentence(const FactoredHeadModel& model)
 QString biasSentence(const FactoredHeadModel& model)
 {
     if (!model.hasBias()) return {};
-    return tr("With biases, (X_q W_i^Q + b_i^Q)(X_kv W_i^K + b_i^K)ᵀ = X_q W_i X_kvᵀ "
+    return Text::tr("With biases, (X_q W_i^Q + b_i^Q)(X_kv W_i^K + b_i^K)ᵀ = X_q W_i X_kvᵀ "
               "+ X_q W_i^Q b_i^Kᵀ + b_i^Q (X_kv W_i^K)ᵀ + b_i^Q b_i^Kᵀ: a per-query term, a per-key "
               "term and a constant are added (the constant and the per-query term cancel in the "
               "softmax over each row). The maps above are the bias-free part.");
@@ -43,7 +43,7 @@ QString rotarySentence(const FactoredHeadModel& model)
     if (!model.result || !isRotary(model.result->config.positional)) return {};
     // RoFormer (Su et al. 2021), section 3.4: rotating q by its position t and k by s leaves
     // R_tᵀ R_s = R(s − t) between them.
-    return tr("Rotary positions: the head's score is q_tᵀ R(s − t) k_s, q turned by its position t and k by s. "
+    return Text::tr("Rotary positions: the head's score is q_tᵀ R(s − t) k_s, q turned by its position t and k by s. "
               "So x_tᵀ W_i^Q R(s − t) (W_i^K)ᵀ x_s: every distance s − t has its own form, and W_i alone "
               "no longer fixes the score; W_i is the form at distance 0 (rank ≤ d_k at every distance). "
               "The maps and the spectrum here are W_i's, before rotation; the heads grid and the step "
@@ -64,12 +64,12 @@ void paintScoreEquivalence(QPainter& painter, const QRectF& target, const Factor
     if (model.valid() && !model.scoresReady) {
         painter.setPen(palette.mutedText);
         painter.drawText(target, Qt::AlignCenter | Qt::TextWordWrap,
-                         tr("Computing the scores both ways (the full W_i is %1 × %1)…").arg(model.d_model));
+                         Text::tr("Computing the scores both ways (the full W_i is %1 × %1)…").arg(model.d_model));
         return;
     }
     if (!model.valid() || model.scores.factored.size() == 0) {
         painter.setPen(palette.mutedText);
-        painter.drawText(target, Qt::AlignCenter, tr("No scores to compare"));
+        painter.drawText(target, Qt::AlignCenter, Text::tr("No scores to compare"));
         return;
     }
     const Result& r = *model.result;
@@ -78,8 +78,8 @@ void paintScoreEquivalence(QPainter& painter, const QRectF& target, const Factor
     const QString text = equivalenceExplanation(model);
     const double textHeight = std::min(wrappedTextRect(metrics, target.width(), text).height() + 2, target.height() * 0.45);
     const bool rotary = isRotary(r.config.positional);
-    const QString title = (rotary ? tr("The same raw scores q·k two ways, before rotation: head %1, %2 queries × %3 keys, no biases")
-                                  : tr("The same raw scores q·k two ways: head %1, %2 queries × %3 keys, no biases"))
+    const QString title = (rotary ? Text::tr("The same raw scores q·k two ways, before rotation: head %1, %2 queries × %3 keys, no biases")
+                                  : Text::tr("The same raw scores q·k two ways: head %1, %2 queries × %3 keys, no biases"))
                               .arg(model.head + 1)
                               .arg(model.scores.factored.rows())
                               .arg(model.scores.factored.cols());
@@ -117,10 +117,10 @@ void paintScoreEquivalence(QPainter& painter, const QRectF& target, const Factor
     const double leftWidth = leftGutter.left() + leftGutter.right() + n_k * cell;
     const double rightWidth = rightGutter.left() + rightGutter.right() + n_k * cell;
     const double x0 = maps.left() + std::max(0.0, (maps.width() - leftWidth - rightWidth - 3 * kGap) / 2);
-    style.title = tr("factored: (X_q W_i^Q)(X_kv W_i^K)ᵀ");
+    style.title = Text::tr("factored: (X_q W_i^Q)(X_kv W_i^K)ᵀ");
     const QRectF leftRect(x0, maps.top(), leftWidth, maps.height() - titleRow);
     paintHeatmap(painter, leftRect, toFloat(model.scores.factored), style);
-    right.title = tr("full: X_q W_i X_kvᵀ");
+    right.title = Text::tr("full: X_q W_i X_kvᵀ");
     const QRectF rightRect(x0 + leftWidth + 3 * kGap, maps.top(), rightWidth, maps.height() - titleRow);
     paintHeatmap(painter, rightRect, toFloat(model.scores.full), right);
     const HeatmapLayout leftLayout(leftRect, static_cast<int>(n_q), static_cast<int>(n_k), style, metrics);

@@ -7,15 +7,17 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/factored/factored_figure_helpers.hpp"
 #include "ui/factored/factored_figures.hpp"
 #include "ui/render/color_legend.hpp"
 #include "ui/render/heatmap_painter.hpp"
 #include "ui/figures/text_layout.hpp"
 
 namespace qkv::ui {
+using factored_figure::Text;
+
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("qkv::ui::FactoredFigures", text); }
 
 constexpr double kGap = 6.0;
 constexpr double kStripShare = 0.35;  // a factor strip takes at most this share of W_i's side
@@ -30,7 +32,7 @@ double titleHeight(const QFontMetricsF& metrics, double width, const QString& ti
 
 QString factorProductTitle(const FactoredHeadModel& model)
 {
-    return tr("Head %1 of %2: W_i = W_i^Q (W_i^K)ᵀ, a %3 × %3 matrix of rank ≤ d_k = %4")
+    return Text::tr("Head %1 of %2: W_i = W_i^Q (W_i^K)ᵀ, a %3 × %3 matrix of rank ≤ d_k = %4")
         .arg(model.head + 1)
         .arg(model.headCount)
         .arg(model.d_model)
@@ -42,15 +44,15 @@ QString factorProductCaption(const FactoredHeadModel& model, const MatrixWindow&
     const QString d = QString::number(model.d_model), dk = QString::number(model.d_k);
     const bool whole = window.rows == model.d_model && window.cols == model.d_model;
     const double perCell = productBins > 0 ? static_cast<double>(window.rows) / static_cast<double>(productBins) : 1.0;
-    QString shown = whole ? tr("all rows and columns")
-                          : tr("rows %1–%2, columns %3–%4 (from 0)")
+    QString shown = whole ? Text::tr("all rows and columns")
+                          : Text::tr("rows %1–%2, columns %3–%4 (from 0)")
                                 .arg(window.row0)
                                 .arg(window.row0 + window.rows - 1)
                                 .arg(window.col0)
                                 .arg(window.col0 + window.cols - 1);
-    shown += perCell > 1.0001 ? tr("; a cell is the mean of ≈%1 × %1 entries").arg(QString::number(perCell, 'f', 1))
-                              : tr("; one cell per entry");
-    return tr("W_i^Q: d_model × d_k = %1 × %2 · (W_i^K)ᵀ: d_k × d_model = %2 × %1 · W_i: d_model × d_model = %1 × %1, %3")
+    shown += perCell > 1.0001 ? Text::tr("; a cell is the mean of ≈%1 × %1 entries").arg(QString::number(perCell, 'f', 1))
+                              : Text::tr("; one cell per entry");
+    return Text::tr("W_i^Q: d_model × d_k = %1 × %2 · (W_i^K)ᵀ: d_k × d_model = %2 × %1 · W_i: d_model × d_model = %1 × %1, %3")
         .arg(d, dk, shown);
 }
 
@@ -145,7 +147,7 @@ void paintFactorProduct(QPainter& painter, const QRectF& target, const FactoredH
 {
     if (!model.valid()) {
         painter.setPen(palette.mutedText);
-        painter.drawText(target, Qt::AlignCenter, tr("No result yet"));
+        painter.drawText(target, Qt::AlignCenter, Text::tr("No result yet"));
         return;
     }
     const QFontMetricsF metrics(painter.font(), painter.device());
@@ -172,12 +174,12 @@ void paintFactorProduct(QPainter& painter, const QRectF& target, const FactoredH
     painter.translate(g.leftFactor.left() - kGap - line / 2, g.leftFactor.center().y());
     painter.rotate(-90);
     painter.drawText(QRectF(-g.leftFactor.height() / 2, -line / 2, g.leftFactor.height(), line), Qt::AlignCenter,
-                     tr("W_i^Q"));
+                     Text::tr("W_i^Q"));
     painter.restore();
     painter.drawText(QRectF(g.topFactor.left(), g.topFactor.top() - line - kGap / 2, g.topFactor.width(), line),
-                     Qt::AlignLeft | Qt::AlignBottom, tr("(W_i^K)ᵀ"));
+                     Qt::AlignLeft | Qt::AlignBottom, Text::tr("(W_i^K)ᵀ"));
     const QRectF product = g.product.adjusted(4, 4, -4, -4);
-    const QString productName = tr("W_i");
+    const QString productName = Text::tr("W_i");
     QRectF nameBox(product.topLeft(), QSizeF(metrics.horizontalAdvance(productName) + 8, line + 2));
     QColor box = palette.text.lightness() > 128 ? QColor(0, 0, 0, 150) : QColor(255, 255, 255, 190);
     painter.fillRect(nameBox, box);
@@ -187,9 +189,9 @@ void paintFactorProduct(QPainter& painter, const QRectF& target, const FactoredH
                      factorProductCaption(model, window, g.productBins));
     painter.setPen(palette.text);
     paintColorLegend(painter, g.factorLegend, ColormapName::RedBlue, -picture.factorRange, picture.factorRange,
-                     tr("factors"));
+                     Text::tr("factors"));
     paintColorLegend(painter, g.productLegend, ColormapName::RedBlue, -picture.productRange, picture.productRange,
-                     tr("W_i"));
+                     Text::tr("W_i"));
 }
 
 }  // namespace qkv::ui

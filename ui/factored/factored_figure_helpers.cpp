@@ -8,7 +8,6 @@
 
 namespace qkv::ui::factored_figure {
 
-QString tr(const char* text) { return QCoreApplication::translate("qkv::ui::FactoredFigures", text); }
 
 MatrixF toFloat(const MatrixD& m) { return m.cast<float>(); }
 

@@ -2,6 +2,7 @@
 // Helpers the factored view's figures share (factored_figures.hpp): their translation context,
 // spacing, a word-wrapped bold title, and conversions for the heatmap painter.
 
+#include <QCoreApplication>
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QRectF>
@@ -15,7 +16,10 @@
 
 namespace qkv::ui::factored_figure {
 
-QString tr(const char* text);
+// The translation context of the factored figures' text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::FactoredFigures)
+};
 
 constexpr double kGap = 6.0;
 constexpr double kHeatmapMargin = 2.0;  // paintHeatmap keeps 2 px right and below the cells

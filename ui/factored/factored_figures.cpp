@@ -75,7 +75,7 @@ MatrixWindow windowFor(const FigureInput& input, Index d_model)
 QString unavailable(const FigureInput& input)
 {
     const FactoredHeadModel model = FactoredHeadModel::build(input.result, input.options.head, false);
-    return model.valid() ? QString() : tr("the weights of this head cannot be factored");
+    return model.valid() ? QString() : Text::tr("the weights of this head cannot be factored");
 }
 
 template <void (*Paint)(QPainter&, const QRectF&, const FactoredHeadModel&, const FigurePalette&), bool WithScores>
@@ -104,15 +104,15 @@ std::vector<Figure> factoredFigures()
 {
     const QString view = FactoredView::kId;
     return {
-        Figure{QStringLiteral("factored"), tr("Factored W_i: all four panels"), view, QSizeF(1600, 1000), QSizeF(1300, 860), &unavailable,
+        Figure{QStringLiteral("factored"), Text::tr("Factored W_i: all four panels"), view, QSizeF(1600, 1000), QSizeF(1300, 860), &unavailable,
                &paintOverview},
-        Figure{QStringLiteral("factor-product"), tr("W_i = W_i^Q (W_i^K)ᵀ"), view, QSizeF(900, 900), QSizeF(440, 440), &unavailable,
+        Figure{QStringLiteral("factor-product"), Text::tr("W_i = W_i^Q (W_i^K)ᵀ"), view, QSizeF(900, 900), QSizeF(440, 440), &unavailable,
                &paintProduct},
-        Figure{QStringLiteral("spectrum"), tr("Spectrum of W_i"), view, QSizeF(900, 600), QSizeF(520, 380), &unavailable,
+        Figure{QStringLiteral("spectrum"), Text::tr("Spectrum of W_i"), view, QSizeF(900, 600), QSizeF(520, 380), &unavailable,
                &paintWith<&paintSpectrum, false>},
-        Figure{QStringLiteral("fused-layout"), tr("Fused layout of W^Q"), view, QSizeF(800, 800), QSizeF(400, 400), &unavailable,
+        Figure{QStringLiteral("fused-layout"), Text::tr("Fused layout of W^Q"), view, QSizeF(800, 800), QSizeF(400, 400), &unavailable,
                &paintWith<&paintFusedLayout, false>},
-        Figure{QStringLiteral("equivalence"), tr("Scores both ways"), view, QSizeF(1100, 650), QSizeF(760, 460), &unavailable,
+        Figure{QStringLiteral("equivalence"), Text::tr("Scores both ways"), view, QSizeF(1100, 650), QSizeF(760, 460), &unavailable,
                &paintWith<&paintScoreEquivalence, true>},
     };
 }

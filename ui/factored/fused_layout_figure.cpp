@@ -19,7 +19,7 @@ namespace {
 
 QString fusedTitle(const FactoredHeadModel& model)
 {
-    return tr("Fused layout: one W^Q (%1 × %1) split into h = %2 heads of d_k = %3 columns")
+    return Text::tr("Fused layout: one W^Q (%1 × %1) split into h = %2 heads of d_k = %3 columns")
         .arg(model.d_model)
         .arg(model.headCount)
         .arg(model.d_k);
@@ -27,7 +27,7 @@ QString fusedTitle(const FactoredHeadModel& model)
 
 QString fusedCaption(const FactoredHeadModel& model)
 {
-    return tr("Rows: the d_model = %1 input features. Columns: head i owns [(i−1)·d_k, i·d_k); head %2 (outlined) is "
+    return Text::tr("Rows: the d_model = %1 input features. Columns: head i owns [(i−1)·d_k, i·d_k); head %2 (outlined) is "
               "columns %3–%4 (from 0). Changing h re-partitions the same matrix.")
         .arg(model.d_model)
         .arg(model.head + 1)
@@ -134,7 +134,7 @@ void paintFusedLayout(QPainter& painter, const QRectF& target, const FactoredHea
     painter.setPen(palette.mutedText);
     painter.drawText(g.caption, Qt::TextWordWrap | Qt::AlignHCenter | Qt::AlignTop, fusedCaption(model));
     painter.setPen(palette.text);
-    paintColorLegend(painter, g.legend, ColormapName::RedBlue, -range, range, tr("W^Q"));
+    paintColorLegend(painter, g.legend, ColormapName::RedBlue, -range, range, Text::tr("W^Q"));
 }
 
 }  // namespace qkv::ui

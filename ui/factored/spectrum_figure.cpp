@@ -21,9 +21,9 @@ SpectrumPicture spectrumPicture(const FactoredHeadModel& model)
 {
     SpectrumPicture p;
     ChartModel& c = p.chart;
-    c.title = tr("Singular values of W_i (head %1, from the factors)").arg(model.head + 1);
-    c.x.title = tr("index k of σ_k");
-    c.y.title = tr("σ_k (log scale)");
+    c.title = Text::tr("Singular values of W_i (head %1, from the factors)").arg(model.head + 1);
+    c.x.title = Text::tr("index k of σ_k");
+    c.y.title = Text::tr("σ_k (log scale)");
     c.y.logarithmic = true;
     if (!model.valid()) return p;
     const VectorD& sigma = model.factored->singularValues();
@@ -45,18 +45,18 @@ SpectrumPicture spectrumPicture(const FactoredHeadModel& model)
     c.x.minimum = 0.0;
     c.x.maximum = static_cast<double>(model.d_model) + 1.0;
 
-    ChartSeries zeros = ChartSeries::of(tr("the other %1 singular values: exactly 0 (drawn at the floor)").arg(model.d_model - model.d_k),
+    ChartSeries zeros = ChartSeries::of(Text::tr("the other %1 singular values: exactly 0 (drawn at the floor)").arg(model.d_model - model.d_k),
                       QColor(150, 150, 150), ChartSeries::Kind::Points);
     zeros.points = p.zeros;
     zeros.marker = ChartSeries::Marker::Square;
     zeros.markerSize = 5.0;
     zeros.inLegend = !p.zeros.empty();
-    ChartSeries tolerance = ChartSeries::of(tr("rank tolerance σ_max · d_model · ε = %1").arg(preciseNumber(p.tolerance)),
+    ChartSeries tolerance = ChartSeries::of(Text::tr("rank tolerance σ_max · d_model · ε = %1").arg(preciseNumber(p.tolerance)),
                           QColor(0xb2, 0x18, 0x2b), ChartSeries::Kind::Line);
     tolerance.lineStyle = Qt::DashLine;
     tolerance.lineMarkers = false;
     if (p.tolerance > 0.0) tolerance.points = {QPointF(c.x.minimum, p.tolerance), QPointF(c.x.maximum, p.tolerance)};
-    ChartSeries values = ChartSeries::of(tr("σ_1 … σ_%1 (d_k = %1 values of the middle)").arg(model.d_k), QColor(0x21, 0x66, 0xac),
+    ChartSeries values = ChartSeries::of(Text::tr("σ_1 … σ_%1 (d_k = %1 values of the middle)").arg(model.d_k), QColor(0x21, 0x66, 0xac),
                        ChartSeries::Kind::Points);
     values.points = p.values;
     c.series = {zeros, tolerance, values};
@@ -71,17 +71,17 @@ QString spectrumStatistics(const FactoredHeadModel& model, bool rich)
     const VectorD& sigma = model.factored->singularValues();
     const Index rank = model.numericalRank();
     const QString rankText = rank == model.d_k
-                                 ? tr("numerical rank %1 = d_k").arg(b(QString::number(rank)))
-                                 : tr("numerical rank %1 < d_k = %2: this head is rank-deficient")
+                                 ? Text::tr("numerical rank %1 = d_k").arg(b(QString::number(rank)))
+                                 : Text::tr("numerical rank %1 < d_k = %2: this head is rank-deficient")
                                        .arg(b(QString::number(rank)))
                                        .arg(model.d_k);
-    const QString norm = rich ? tr("‖W_i‖<sub>F</sub>") : tr("‖W_i‖_F");
-    const QString first = rankText + sep + tr("d_model = %1").arg(model.d_model) + sep +
-                          tr("%1 = %2").arg(norm, b(preciseNumber(model.factored->frobeniusNorm())));
+    const QString norm = rich ? Text::tr("‖W_i‖<sub>F</sub>") : Text::tr("‖W_i‖_F");
+    const QString first = rankText + sep + Text::tr("d_model = %1").arg(model.d_model) + sep +
+                          Text::tr("%1 = %2").arg(norm, b(preciseNumber(model.factored->frobeniusNorm())));
     const QString second =
-        tr("σ_max = %1").arg(preciseNumber(sigma.size() > 0 ? sigma(0) : 0.0)) + sep +
-        tr("σ_%1 = %2 (the smallest of the d_k)").arg(sigma.size()).arg(preciseNumber(sigma.size() > 0 ? sigma(sigma.size() - 1) : 0.0)) +
-        sep + tr("tolerance σ_max · d_model · ε = %1").arg(preciseNumber(model.factored->rankTolerance()));
+        Text::tr("σ_max = %1").arg(preciseNumber(sigma.size() > 0 ? sigma(0) : 0.0)) + sep +
+        Text::tr("σ_%1 = %2 (the smallest of the d_k)").arg(sigma.size()).arg(preciseNumber(sigma.size() > 0 ? sigma(sigma.size() - 1) : 0.0)) +
+        sep + Text::tr("tolerance σ_max · d_model · ε = %1").arg(preciseNumber(model.factored->rankTolerance()));
     return first + (rich ? QStringLiteral("<br>") : QStringLiteral("\n")) + second;
 }
 

@@ -10,7 +10,10 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("FigureRender", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::FigureRender)
+};
 
 PaintFunction painterFor(const Figure& figure, const FigureInput& input, const QSizeF& size)
 {
@@ -47,7 +50,7 @@ QString writeFigure(const Figure& figure, const FigureInput& input, const QStrin
                     const ExportSize& size)
 {
     if (const QString why = figure.whyUnavailable(input); !why.isEmpty())
-        return tr("Cannot draw “%1”: %2").arg(figure.name, why);
+        return Text::tr("Cannot draw “%1”: %2").arg(figure.name, why);
     return exportFigure(path, format, size, painterFor(figure, input, size.size), figure.title);
 }
 
@@ -55,7 +58,7 @@ QByteArray figureBytes(const Figure& figure, const FigureInput& input, FigureFor
                        QString& error)
 {
     if (const QString why = figure.whyUnavailable(input); !why.isEmpty()) {
-        error = tr("Cannot draw “%1”: %2").arg(figure.name, why);
+        error = Text::tr("Cannot draw “%1”: %2").arg(figure.name, why);
         return {};
     }
     return renderFigureBytes(format, size, painterFor(figure, input, size.size), error, figure.title);
@@ -80,7 +83,7 @@ QMimeData* figureMimeData(const Figure& figure, const FigureInput& input, const 
     if (!error.isEmpty()) return nullptr;
     const QImage image = figureImage(figure, input, size);
     if (image.isNull()) {
-        error = tr("Cannot draw “%1” at %2 x %3 pixels.").arg(figure.name).arg(size.pixels().width()).arg(size.pixels().height());
+        error = Text::tr("Cannot draw “%1” at %2 x %3 pixels.").arg(figure.name).arg(size.pixels().width()).arg(size.pixels().height());
         return nullptr;
     }
     auto* data = new QMimeData;

@@ -9,16 +9,19 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("FigureText", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::FigureText)
+};
 
 }  // namespace
 
 QString modeTitle(qkv::AttentionMode mode)
 {
     switch (mode) {
-    case qkv::AttentionMode::EncoderSelf: return tr("Encoder self-attention");
-    case qkv::AttentionMode::DecoderCausal: return tr("Decoder masked self-attention");
-    case qkv::AttentionMode::Cross: return tr("Cross-attention");
+    case qkv::AttentionMode::EncoderSelf: return Text::tr("Encoder self-attention");
+    case qkv::AttentionMode::DecoderCausal: return Text::tr("Decoder masked self-attention");
+    case qkv::AttentionMode::Cross: return Text::tr("Cross-attention");
     }
     return {};
 }
@@ -29,37 +32,37 @@ QString querySentence(qkv::AttentionMode mode)
     // their queries from the sentence being produced (design.md section 2).
     qkv::Config config;
     config.mode = mode;
-    return config.queriesFromTarget() ? tr("target sentence") : tr("source sentence");
+    return config.queriesFromTarget() ? Text::tr("target sentence") : Text::tr("source sentence");
 }
 
 QString keySentence(qkv::AttentionMode mode)
 {
     qkv::Config config;
     config.mode = mode;
-    return config.keysFromTarget() ? tr("target sentence") : tr("source sentence");
+    return config.keysFromTarget() ? Text::tr("target sentence") : Text::tr("source sentence");
 }
 
-QString queryAxisTitle(qkv::AttentionMode mode) { return tr("queries: %1").arg(querySentence(mode)); }
+QString queryAxisTitle(qkv::AttentionMode mode) { return Text::tr("queries: %1").arg(querySentence(mode)); }
 
-QString keyAxisTitle(qkv::AttentionMode mode) { return tr("keys and values: %1").arg(keySentence(mode)); }
+QString keyAxisTitle(qkv::AttentionMode mode) { return Text::tr("keys and values: %1").arg(keySentence(mode)); }
 
 QString shapesLine(const qkv::Result& result)
 {
     const qkv::AttentionResult& a = result.attention;
-    QString line = tr("n_q = %1, n_k = %2, d_model = %3, h = %4, d_k = %5")
+    QString line = Text::tr("n_q = %1, n_k = %2, d_model = %3, h = %4, d_k = %5")
                        .arg(a.queryCount())
                        .arg(a.keyCount())
                        .arg(result.queryInput.cols())
                        .arg(a.headCount())
                        .arg(a.d_k());
     if (a.grouping.keyValueHeadCount != a.grouping.headCount)
-        line += tr(", g = %1 key/value heads").arg(a.grouping.keyValueHeadCount);
+        line += Text::tr(", g = %1 key/value heads").arg(a.grouping.keyValueHeadCount);
     return line;
 }
 
 QString shapeText(qkv::Index rows, qkv::Index columns) { return QStringLiteral("%1 × %2").arg(rows).arg(columns); }
 
-QString headName(qkv::Index head) { return tr("Head %1").arg(head + 1); }
+QString headName(qkv::Index head) { return Text::tr("Head %1").arg(head + 1); }
 
 QString tokenText(const std::vector<std::string>& labels, qkv::Index position)
 {
@@ -69,12 +72,12 @@ QString tokenText(const std::vector<std::string>& labels, qkv::Index position)
 
 QString tokenName(const std::vector<std::string>& labels, qkv::Index position)
 {
-    return tr("«%1» (position %2)").arg(tokenText(labels, position)).arg(position);
+    return Text::tr("«%1» (position %2)").arg(tokenText(labels, position)).arg(position);
 }
 
-QString rawScoreName() { return tr("raw score q·k"); }
+QString rawScoreName() { return Text::tr("raw score q·k"); }
 
-QString scaledScoreName() { return tr("scaled score q·k/√d_k"); }
+QString scaledScoreName() { return Text::tr("scaled score q·k/√d_k"); }
 
 QString headTitle(int head, const QStringList& titles)
 {
@@ -88,8 +91,8 @@ QStringList panelHeadTitles(const QStringList& origins, const std::vector<qkv::I
     // would hide which heads were set by hand.
     QStringList titles;
     for (int head = 0; head < origins.size(); ++head) {
-        QString title = origins[head].isEmpty() ? tr("Head %1").arg(head + 1) : tr("Head %1 · %2").arg(head + 1).arg(origins[head]);
-        if (std::find(ablated.begin(), ablated.end(), static_cast<qkv::Index>(head)) != ablated.end()) title += tr(" · off");
+        QString title = origins[head].isEmpty() ? Text::tr("Head %1").arg(head + 1) : Text::tr("Head %1 · %2").arg(head + 1).arg(origins[head]);
+        if (std::find(ablated.begin(), ablated.end(), static_cast<qkv::Index>(head)) != ablated.end()) title += Text::tr(" · off");
         titles << title;
     }
     return titles;

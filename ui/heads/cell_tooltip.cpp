@@ -9,14 +9,17 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("CellToolTip", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::CellToolTip)
+};
 
 QString label(const std::vector<std::string>& labels, int index)
 {
     const QString text = index < static_cast<int>(labels.size())
                              ? QString::fromStdString(labels[static_cast<std::size_t>(index)])
                              : QString();
-    return tr("«%1» (position %2)").arg(text.toHtmlEscaped()).arg(index);  // positions from 0
+    return Text::tr("«%1» (position %2)").arg(text.toHtmlEscaped()).arg(index);  // positions from 0
 }
 
 }  // namespace
@@ -26,25 +29,25 @@ QString cellToolTip(const qkv::Result& result, int head, int queryRow, int keyCo
     const qkv::AttentionResult& a = result.attention;
     if (queryRow < 0 || keyColumn < 0 || queryRow >= a.queryCount() || keyColumn >= a.keyCount()) return {};
     const bool masked = a.mask.masked(queryRow, keyColumn);
-    QString text = QStringLiteral("<b>%1</b><br>").arg(head < 0 ? tr("Average of heads") : tr("Head %1").arg(head + 1));
-    text += tr("Query: %1<br>Key: %2<br>").arg(label(result.queryLabels, queryRow), label(result.keyLabels, keyColumn));
+    QString text = QStringLiteral("<b>%1</b><br>").arg(head < 0 ? Text::tr("Average of heads") : Text::tr("Head %1").arg(head + 1));
+    text += Text::tr("Query: %1<br>Key: %2<br>").arg(label(result.queryLabels, queryRow), label(result.keyLabels, keyColumn));
     if (head < 0) {
         double sum = 0;
         for (const qkv::HeadAttention& h : a.heads) sum += h.attention(queryRow, keyColumn);
         const double mean = a.heads.empty() ? 0.0 : sum / static_cast<double>(a.heads.size());
-        return text + tr("Mean weight: %1 %").arg(mean * 100.0, 0, 'f', 1);
+        return text + Text::tr("Mean weight: %1 %").arg(mean * 100.0, 0, 'f', 1);
     }
     if (head >= a.headCount()) return {};
     const qkv::HeadAttention& h = a.heads[static_cast<std::size_t>(head)];
     const double scaled = h.scores(queryRow, keyColumn);
     const double raw = a.rawScore(head, queryRow, keyColumn);
-    text += tr("Weight: %1 %").arg(h.attention(queryRow, keyColumn) * 100.0, 0, 'f', 1);
+    text += Text::tr("Weight: %1 %").arg(h.attention(queryRow, keyColumn) * 100.0, 0, 'f', 1);
     // One name per quantity (figure_text.hpp), as in the colour bars and the step view.
     const auto capitalised = [](QString name) { return name.isEmpty() ? name : name.left(1).toUpper() + name.mid(1); };
     text += QStringLiteral("<br>%1: %2").arg(capitalised(rawScoreName()).toHtmlEscaped()).arg(raw, 0, 'f', 4);
     if (a.rawScoreFactor() != 1.0)
         text += QStringLiteral("<br>%1: %2").arg(capitalised(scaledScoreName()).toHtmlEscaped()).arg(scaled, 0, 'f', 4);
-    if (masked) text += tr("<br><i>Masked: this key is hidden from this query (score −∞ after the mask).</i>");
+    if (masked) text += Text::tr("<br><i>Masked: this key is hidden from this query (score −∞ after the mask).</i>");
     return text;
 }
 

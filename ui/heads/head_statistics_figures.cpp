@@ -13,7 +13,10 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("HeadStatisticsFigure", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::HeadStatisticsFigure)
+};
 
 constexpr double kMargin = 8.0;
 constexpr double kGap = 18.0;
@@ -39,7 +42,7 @@ void paintHeadStatistics(QPainter& painter, const QRectF& target, const qkv::Res
     big.setPointSizeF(big.pointSizeF() * 1.12);
     painter.setFont(big);
     painter.setPen(options.text);
-    const QString title = tr("Per-head statistics · %1").arg(modeTitle(result.config.mode));
+    const QString title = Text::tr("Per-head statistics · %1").arg(modeTitle(result.config.mode));
     painter.drawText(QRectF(area.left(), area.top(), area.width(), line * 1.3), Qt::AlignLeft | Qt::AlignVCenter,
                      QFontMetricsF(big, painter.device()).elidedText(title, Qt::ElideRight, area.width()));
     painter.setFont(options.font);
@@ -50,16 +53,16 @@ void paintHeadStatistics(QPainter& painter, const QRectF& target, const qkv::Res
     painter.drawText(
         QRectF(area.left(), area.top() + line * 1.3, area.width(), line), Qt::AlignLeft | Qt::AlignVCenter,
         metrics.elidedText(
-            tr("means over the %1 query rows with a distribution · %2").arg(rows).arg(shapesLine(result)),
+            Text::tr("means over the %1 query rows with a distribution · %2").arg(rows).arg(shapesLine(result)),
             Qt::ElideRight, area.width()));
 
     std::vector<Statistic> statistics = {
-        {tr("Entropy −Σ a ln a (nats)"), &qkv::HeadStatisticsSummary::entropy},
-        {tr("Normalised entropy (0 peaked, 1 uniform)"), &qkv::HeadStatisticsSummary::normalizedEntropy},
-        {tr("Mean attention distance (positions)"), &qkv::HeadStatisticsSummary::meanDistance},
-        {tr("Largest weight of a row"), &qkv::HeadStatisticsSummary::maxWeight}};
+        {Text::tr("Entropy −Σ a ln a (nats)"), &qkv::HeadStatisticsSummary::entropy},
+        {Text::tr("Normalised entropy (0 peaked, 1 uniform)"), &qkv::HeadStatisticsSummary::normalizedEntropy},
+        {Text::tr("Mean attention distance (positions)"), &qkv::HeadStatisticsSummary::meanDistance},
+        {Text::tr("Largest weight of a row"), &qkv::HeadStatisticsSummary::maxWeight}};
     if (qkv::hasOwnPosition(result.config.mode))
-        statistics.push_back({tr("Weight on the own position"), &qkv::HeadStatisticsSummary::selfWeight});
+        statistics.push_back({Text::tr("Weight on the own position"), &qkv::HeadStatisticsSummary::selfWeight});
     const int count = static_cast<int>(statistics.size());
     const int columns = area.width() >= area.height() * 1.6 ? std::min(count, 3) : 2;
     const int gridRows = (count + columns - 1) / columns;
@@ -84,7 +87,7 @@ void paintHeadStatistics(QPainter& painter, const QRectF& target, const qkv::Res
         BarsStyle style;
         style.text = options.text;
         style.labels = heads;
-        style.axisTitle = tr("heads");
+        style.axisTitle = Text::tr("heads");
         style.highlighted = options.showSelection ? static_cast<int>(options.head) : -1;
         paintBars(painter, panel.adjusted(0, line + 2, 0, 0), values, style);
     }
@@ -95,7 +98,7 @@ std::vector<Figure> headStatisticsFigures()
 {
     Figure figure;
     figure.name = QStringLiteral("head-statistics");
-    figure.title = tr("Per-head statistics");
+    figure.title = Text::tr("Per-head statistics");
     figure.view = HeadsView::kId;
     figure.defaultSize = QSizeF(1200, 700);
     figure.unavailable = &whyNoResult;

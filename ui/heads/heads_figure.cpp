@@ -14,7 +14,10 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("HeadsFigure", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::HeadsFigure)
+};
 
 QStringList toLabels(const std::vector<std::string>& labels)
 {
@@ -134,20 +137,20 @@ QString HeadsFigure::legendLabel() const
 {
     QString quantity = scoreKindLegend(spec_.kind);
     if (spec_.kind != ScoreKind::Attention && result_ && !result_->config.scaleScores)
-        quantity = tr("%1 (this layer does not divide by √d_k)").arg(quantity);
+        quantity = Text::tr("%1 (this layer does not divide by √d_k)").arg(quantity);
     const QString low = readableNumber(minValue_), high = readableNumber(maxValue_);
     const bool weights = spec_.kind == ScoreKind::Attention;
     QString range;
     switch (spec_.colorRange.mode) {
     case qkv::ColorRange::Mode::Automatic:
-        range = weights ? tr("automatic scale: 0 to the 99th percentile, %1").arg(high)
-                        : tr("automatic scale: ±%1, the largest magnitude").arg(high);
+        range = weights ? Text::tr("automatic scale: 0 to the 99th percentile, %1").arg(high)
+                        : Text::tr("automatic scale: ±%1, the largest magnitude").arg(high);
         break;
-    case qkv::ColorRange::Mode::UnitInterval: range = tr("scale %1 to %2").arg(low, high); break;
-    case qkv::ColorRange::Mode::Fixed: range = tr("fixed scale %1 to %2").arg(low, high); break;
+    case qkv::ColorRange::Mode::UnitInterval: range = Text::tr("scale %1 to %2").arg(low, high); break;
+    case qkv::ColorRange::Mode::Fixed: range = Text::tr("fixed scale %1 to %2").arg(low, high); break;
     }
-    if (saturates_) range += tr("; values beyond it saturate");
-    return tr("%1 (%2)").arg(quantity, range);
+    if (saturates_) range += Text::tr("; values beyond it saturate");
+    return Text::tr("%1 (%2)").arg(quantity, range);
 }
 
 int HeadsFigure::headOfPanel(int panel) const
@@ -159,7 +162,7 @@ int HeadsFigure::headOfPanel(int panel) const
 QString HeadsFigure::panelTitle(int panel) const
 {
     const int head = headOfPanel(panel);
-    return head < 0 ? tr("Average of %1 heads").arg(panelCount() - 1) : headTitle(head, spec_.headTitles);
+    return head < 0 ? Text::tr("Average of %1 heads").arg(panelCount() - 1) : headTitle(head, spec_.headTitles);
 }
 
 int HeadsFigure::rows() const { return panels_.empty() ? 0 : static_cast<int>(panels_.front()->rows()); }
@@ -168,8 +171,8 @@ int HeadsFigure::columns() const { return panels_.empty() ? 0 : static_cast<int>
 
 QString HeadsFigure::caption() const
 {
-    if (!result_) return tr("No result yet");
-    return tr("%1 · %2 · %3").arg(modeTitle(result_->config.mode), scoreKindName(spec_.kind), shapesLine(*result_));
+    if (!result_) return Text::tr("No result yet");
+    return Text::tr("%1 · %2 · %3").arg(modeTitle(result_->config.mode), scoreKindName(spec_.kind), shapesLine(*result_));
 }
 
 QString HeadsFigure::rowAxisTitle() const { return result_ ? queryAxisTitle(result_->config.mode) : QString(); }

@@ -13,7 +13,10 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("HeadsFigures", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::HeadsFigures)
+};
 
 constexpr double kMargin = 12.0;
 
@@ -56,7 +59,7 @@ void paintOneHead(QPainter& painter, const QRectF& rect, const FigureInput& inpu
     const QFont titleFont = figureTitleFont(painter.font());
     const QFontMetricsF titleMetrics(titleFont, painter.device());
 
-    const QString title = tr("%1 · %2").arg(figure.panelTitle(head), figure.caption());
+    const QString title = Text::tr("%1 · %2").arg(figure.panelTitle(head), figure.caption());
     const QRectF titleBox = wrappedTextRect(titleMetrics, page.width(), title);
     painter.setPen(state.text);
     painter.setFont(titleFont);
@@ -100,8 +103,8 @@ std::vector<Figure> headsFigures()
 {
     const QString view = HeadsView::kId;
     return {
-        Figure{QStringLiteral("heads"), tr("Heads grid"), view, QSizeF(1400, 900), QSizeF(480, 360), nullptr, &paintHeadsGrid},
-        Figure{QStringLiteral("head"), tr("One head"), view, QSizeF(900, 800), QSizeF(420, 380), nullptr, &paintOneHead},
+        Figure{QStringLiteral("heads"), Text::tr("Heads grid"), view, QSizeF(1400, 900), QSizeF(480, 360), nullptr, &paintHeadsGrid},
+        Figure{QStringLiteral("head"), Text::tr("One head"), view, QSizeF(900, 800), QSizeF(420, 380), nullptr, &paintOneHead},
     };
 }
 

@@ -15,7 +15,10 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("MatricesFigure", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::MatricesFigure)
+};
 
 constexpr double kMargin = 8.0;
 constexpr double kGap = 16.0;
@@ -101,8 +104,8 @@ MatricesGeometry matricesGeometry(const QRectF& target, const MatricesModel& mod
     // The colour bars' labels may wrap: their height comes from the legend painter itself (the
     // longest weight label: head numbers of two digits, saturating).
     const double legendHeight =
-        std::max(horizontalLegendHeight(metrics, area.width() * 0.52, tr("value ÷ its matrix's max |value|")),
-                 horizontalLegendHeight(metrics, area.width() * 0.44, tr("attention weight in A_%1%2").arg(88).arg(tr(" (saturates)"))));
+        std::max(horizontalLegendHeight(metrics, area.width() * 0.52, Text::tr("value ÷ its matrix's max |value|")),
+                 horizontalLegendHeight(metrics, area.width() * 0.44, Text::tr("attention weight in A_%1%2").arg(88).arg(Text::tr(" (saturates)"))));
     const double top = g.subtitle.bottom() + 6;
     const double bottom = area.bottom() - legendHeight - 6;
     g.signedLegend = QRectF(area.left(), bottom + 6, area.width() * 0.52, legendHeight);
@@ -199,7 +202,7 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
     muted.setAlpha(170);
     painter.setPen(text);
     if (!model.resultPointer()) {
-        painter.drawText(target, Qt::AlignCenter, tr("No result yet."));
+        painter.drawText(target, Qt::AlignCenter, Text::tr("No result yet."));
         painter.restore();
         return;
     }
@@ -213,7 +216,7 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
     QFont big = bold;
     big.setPointSizeF(big.pointSizeF() * 1.12);
     painter.setFont(big);
-    const QString title = tr("The layer as the data flows (the paper's Figure 2) · %1 of %2 · %3")
+    const QString title = Text::tr("The layer as the data flows (the paper's Figure 2) · %1 of %2 · %3")
                               .arg(headName(model.head()))
                               .arg(a.headCount())
                               .arg(modeTitle(r.config.mode));
@@ -222,11 +225,11 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
     painter.setFont(options.font);
     painter.setPen(muted);
     QString subtitle = shapesLine(r);
-    if (a.queryBeforeRotation.size() > 0) subtitle += tr(" · Q and K after the rotary rotation");
+    if (a.queryBeforeRotation.size() > 0) subtitle += Text::tr(" · Q and K after the rotary rotation");
     QStringList off;
     for (qkv::Index i = 0; i < a.headCount(); ++i)
         if (a.isAblated(i)) off << headName(i);
-    if (!off.isEmpty()) subtitle += tr(" · switched off (zero in Concat): %1").arg(off.join(QStringLiteral(", ")));
+    if (!off.isEmpty()) subtitle += Text::tr(" · switched off (zero in Concat): %1").arg(off.join(QStringLiteral(", ")));
     painter.drawText(g.subtitle, Qt::AlignLeft | Qt::AlignVCenter,
                      metrics.elidedText(subtitle, Qt::ElideRight, g.subtitle.width()));
 
@@ -335,20 +338,20 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
     // Colour bars.
     painter.setRenderHint(QPainter::Antialiasing, true);
     painter.setPen(text);
-    paintColorLegend(painter, g.signedLegend, ColormapName::RedBlue, -1.0, 1.0, tr("value ÷ its matrix's max |value|"));
+    paintColorLegend(painter, g.signedLegend, ColormapName::RedBlue, -1.0, 1.0, Text::tr("value ÷ its matrix's max |value|"));
     paintColorLegend(painter, g.weightLegend, ColormapName::Viridis, 0.0, model.attentionRange(),
-                     tr("attention weight in A_%1%2")
+                     Text::tr("attention weight in A_%1%2")
                          .arg(head + 1)
                          .arg(largestMagnitude(a.heads[static_cast<std::size_t>(head)].attention) >
                                       model.attentionRange() * (1 + 1e-6)
-                                  ? tr(" (saturates)")
+                                  ? Text::tr(" (saturates)")
                                   : QString()));
     painter.restore();
 }
 
 std::vector<Figure> matricesFigures()
 {
-    return {perHeadFigure(QStringLiteral("matrices"), tr("Matrices of the layer (the paper's Figure 2)"),
+    return {perHeadFigure(QStringLiteral("matrices"), Text::tr("Matrices of the layer (the paper's Figure 2)"),
                           MatricesView::kId, QSizeF(1600, 900),
                           [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
                               const auto model = MatricesModel::build(input.result, input.options.head);

@@ -14,7 +14,10 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("MatricesModel", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::MatricesModel)
+};
 
 std::size_t at(LayerMatrix m) { return static_cast<std::size_t>(m); }
 
@@ -235,7 +238,7 @@ QString MatricesModel::name(LayerMatrix m) const
     case LayerMatrix::ValueHead:
         return QStringLiteral("V_%1").arg(head_ + 1);
     case LayerMatrix::Scores:
-        return tr("scores_%1").arg(head_ + 1);
+        return Text::tr("scores_%1").arg(head_ + 1);
     case LayerMatrix::Attention:
         return QStringLiteral("A_%1").arg(head_ + 1);
     case LayerMatrix::HeadOutput:
@@ -245,7 +248,7 @@ QString MatricesModel::name(LayerMatrix m) const
     case LayerMatrix::OutputProjection:
         return QStringLiteral("W^O");
     case LayerMatrix::Output:
-        return tr("Output");
+        return Text::tr("Output");
     }
     return {};
 }
@@ -257,35 +260,35 @@ QString MatricesModel::formula(LayerMatrix m) const
     const bool rotary = a.queryBeforeRotation.size() > 0;
     switch (m) {
     case LayerMatrix::QueryInput:
-        return tr("input of Q");
+        return Text::tr("input of Q");
     case LayerMatrix::KeyValueInput:
-        return tr("input of K and V");
+        return Text::tr("input of K and V");
     case LayerMatrix::Query:
-        return tr("X_q W^Q%1%2").arg(bias ? QStringLiteral(" + b^Q") : QString(), rotary ? tr(", rotated") : QString());
+        return Text::tr("X_q W^Q%1%2").arg(bias ? QStringLiteral(" + b^Q") : QString(), rotary ? Text::tr(", rotated") : QString());
     case LayerMatrix::Key:
-        return tr("X_kv W^K%1%2")
-            .arg(bias ? QStringLiteral(" + b^K") : QString(), rotary ? tr(", rotated") : QString());
+        return Text::tr("X_kv W^K%1%2")
+            .arg(bias ? QStringLiteral(" + b^K") : QString(), rotary ? Text::tr(", rotated") : QString());
     case LayerMatrix::Value:
-        return tr("X_kv W^V%1").arg(bias ? QStringLiteral(" + b^V") : QString());
+        return Text::tr("X_kv W^V%1").arg(bias ? QStringLiteral(" + b^V") : QString());
     case LayerMatrix::QueryHead:
-        return tr("block of Q");
+        return Text::tr("block of Q");
     case LayerMatrix::KeyHead:
     case LayerMatrix::ValueHead:
         return a.grouping.keyValueHeadCount != a.headCount()
-                   ? tr("K/V head %1").arg(keyValueHead() + 1)
-                   : tr("block of %1").arg(m == LayerMatrix::KeyHead ? QStringLiteral("K") : QStringLiteral("V"));
+                   ? Text::tr("K/V head %1").arg(keyValueHead() + 1)
+                   : Text::tr("block of %1").arg(m == LayerMatrix::KeyHead ? QStringLiteral("K") : QStringLiteral("V"));
     case LayerMatrix::Scores:
-        return a.scoreScale != 1.0f ? tr("Q_i K_iᵀ/√d_k") : tr("Q_i K_iᵀ, not scaled");
+        return a.scoreScale != 1.0f ? Text::tr("Q_i K_iᵀ/√d_k") : Text::tr("Q_i K_iᵀ, not scaled");
     case LayerMatrix::Attention:
-        return tr("row softmax");
+        return Text::tr("row softmax");
     case LayerMatrix::HeadOutput:
-        return tr("head_%1").arg(head_ + 1);
+        return Text::tr("head_%1").arg(head_ + 1);
     case LayerMatrix::Concat:
-        return tr("head_1 … head_h");
+        return Text::tr("head_1 … head_h");
     case LayerMatrix::OutputProjection:
-        return tr("d_k rows per head");
+        return Text::tr("d_k rows per head");
     case LayerMatrix::Output:
-        return tr("Concat W^O%1").arg(bias ? QStringLiteral(" + b^O") : QString());
+        return Text::tr("Concat W^O%1").arg(bias ? QStringLiteral(" + b^O") : QString());
     }
     return {};
 }

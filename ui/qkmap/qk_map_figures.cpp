@@ -17,7 +17,10 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("QkMapFigure", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::QkMapFigure)
+};
 
 const QColor kQueryColor(0x2c, 0x7f, 0xb8), kKeyColor(0x1b, 0x9e, 0x77), kSelection(0xff, 0x8c, 0x00);
 constexpr int kLabelAllBelow = 64;  // points; above, only the selected query and its strongest keys
@@ -179,14 +182,14 @@ void paintLegend(QPainter& painter, const QRectF& rect, const QkMapModel& model,
     const double y = first.center().y();
     drawQueryMarker(painter, QPointF(x, y), 4);
     x += 10;
-    const QString queries = tr("queries: %1").arg(querySentence(r.config.mode));
+    const QString queries = Text::tr("queries: %1").arg(querySentence(r.config.mode));
     painter.setPen(options.text);
     painter.drawText(QRectF(x, first.top(), metrics.horizontalAdvance(queries) + 4, first.height()), Qt::AlignVCenter,
                      queries);
     x += metrics.horizontalAdvance(queries) + 18;
     drawKeyMarker(painter, QPointF(x, y + 1), 4);
     x += 10;
-    const QString keys = tr("keys: %1").arg(keySentence(r.config.mode));
+    const QString keys = Text::tr("keys: %1").arg(keySentence(r.config.mode));
     painter.setPen(options.text);
     painter.drawText(QRectF(x, first.top(), metrics.horizontalAdvance(keys) + 4, first.height()), Qt::AlignVCenter,
                      keys);
@@ -194,7 +197,7 @@ void paintLegend(QPainter& painter, const QRectF& rect, const QkMapModel& model,
     painter.setPen(QPen(withAlpha(options.text, 200), 1.5));
     painter.drawLine(QPointF(x, second.center().y()), QPointF(x + 18, second.center().y()));
     x += 24;
-    const QString lines = tr("attention of query %1, opacity = weight").arg(tokenName(r.queryLabels, query));
+    const QString lines = Text::tr("attention of query %1, opacity = weight").arg(tokenName(r.queryLabels, query));
     painter.setPen(options.text);
     painter.drawText(QRectF(x, second.top(), rect.right() - x, second.height()), Qt::AlignVCenter,
                      metrics.elidedText(lines, Qt::ElideRight, rect.right() - x));
@@ -261,7 +264,7 @@ void paintQkMap(QPainter& painter, const QRectF& target, const QkMapModel& model
     painter.fillRect(target, options.background);
     painter.setPen(options.text);
     if (!model.result) {
-        painter.drawText(target, Qt::AlignCenter, tr("No result yet."));
+        painter.drawText(target, Qt::AlignCenter, Text::tr("No result yet."));
         painter.restore();
         return;
     }
@@ -270,7 +273,7 @@ void paintQkMap(QPainter& painter, const QRectF& target, const QkMapModel& model
     const QkMapGeometry g = qkMapGeometry(target, model, head, metrics);
     const qkv::Result& r = *model.result;
     drawTitles(painter, g.title, g.subtitle,
-               tr("Q/K map · %1 · %2").arg(headName(head), modeTitle(r.config.mode)),
+               Text::tr("Q/K map · %1 · %2").arg(headName(head), modeTitle(r.config.mode)),
                qkMapSubtitle(model, head), options);
     QColor frameColor = withAlpha(options.text, 120);
     painter.setPen(QPen(frameColor, 1));
@@ -279,9 +282,9 @@ void paintQkMap(QPainter& painter, const QRectF& target, const QkMapModel& model
     if (!g.valid) {
         const QString error = head >= 0 && head < static_cast<qkv::Index>(model.errors.size())
                                   ? model.errors[static_cast<std::size_t>(head)]
-                                  : tr("No such head.");
+                                  : Text::tr("No such head.");
         painter.setPen(options.text);
-        painter.drawText(g.plot, Qt::AlignCenter | Qt::TextWordWrap, tr("No map for this head: %1").arg(error));
+        painter.drawText(g.plot, Qt::AlignCenter | Qt::TextWordWrap, Text::tr("No map for this head: %1").arg(error));
         painter.restore();
         return;
     }
@@ -300,7 +303,7 @@ void paintQkMapHeads(QPainter& painter, const QRectF& target, const QkMapModel& 
     painter.fillRect(target, options.background);
     painter.setPen(options.text);
     if (!model.result) {
-        painter.drawText(target, Qt::AlignCenter, tr("No result yet."));
+        painter.drawText(target, Qt::AlignCenter, Text::tr("No result yet."));
         painter.restore();
         return;
     }
@@ -308,7 +311,7 @@ void paintQkMapHeads(QPainter& painter, const QRectF& target, const QkMapModel& 
     const QkHeadsGeometry g = qkHeadsGeometry(target, model, metrics, withLegend);
     const qkv::Result& r = *model.result;
     drawTitles(painter, g.title, g.subtitle,
-               tr("Q/K maps of every head · %1").arg(modeTitle(r.config.mode)), qkHeadsSubtitle(model),
+               Text::tr("Q/K maps of every head · %1").arg(modeTitle(r.config.mode)), qkHeadsSubtitle(model),
                options);
     for (std::size_t i = 0; i < g.panels.size(); ++i) {
         const auto head = static_cast<qkv::Index>(i);
@@ -317,9 +320,9 @@ void paintQkMapHeads(QPainter& painter, const QRectF& target, const QkMapModel& 
         QString title = headName(head);
         if (hasProjection(model, head)) {
             const auto& ratio = model.heads[i]->explainedVarianceRatio;
-            title += tr(" · %1 %, %2 %").arg(ratio[0] * 100, 0, 'f', 0).arg(ratio[1] * 100, 0, 'f', 0);
+            title += Text::tr(" · %1 %, %2 %").arg(ratio[0] * 100, 0, 'f', 0).arg(ratio[1] * 100, 0, 'f', 0);
         }
-        if (r.attention.isAblated(head)) title += tr(" (off)");
+        if (r.attention.isAblated(head)) title += Text::tr(" (off)");
         QFont titleFont = painter.font();
         titleFont.setBold(chosen);
         painter.setFont(titleFont);
@@ -347,7 +350,7 @@ std::vector<Figure> qkMapFigures()
 {
     Figure one;
     one.name = QStringLiteral("qk-map");
-    one.title = tr("Q/K map of the selected head");
+    one.title = Text::tr("Q/K map of the selected head");
     one.view = QkMapView::kId;
     one.defaultSize = QSizeF(900, 800);
     one.unavailable = &whyNoSelectedHead;
@@ -370,7 +373,7 @@ std::vector<Figure> qkMapFigures()
     };
     Figure all;
     all.name = QStringLiteral("qk-map-heads");
-    all.title = tr("Q/K maps of every head");
+    all.title = Text::tr("Q/K maps of every head");
     all.view = QkMapView::kId;
     all.defaultSize = QSizeF(1200, 900);
     all.unavailable = &whyNoSelectedHead;

@@ -12,7 +12,10 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("QkMapFigure", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::QkMapFigure)
+};
 
 constexpr double kMargin = 8.0;
 
@@ -33,7 +36,7 @@ bool hasProjection(const QkMapModel& model, qkv::Index head)
 
 QString qkMapSubtitle(const QkMapModel& model, qkv::Index head)
 {
-    return tr("rows of Q_%1 and K_%1 on the first two principal components of [Q_%1; K_%1], centred on their joint "
+    return Text::tr("rows of Q_%1 and K_%1 on the first two principal components of [Q_%1; K_%1], centred on their joint "
               "mean · %2")
         .arg(head + 1)
         .arg(shapesLine(*model.result));
@@ -41,14 +44,14 @@ QString qkMapSubtitle(const QkMapModel& model, qkv::Index head)
 
 QString qkHeadsSubtitle(const QkMapModel& model)
 {
-    return tr("each head on the first two principal components of its [Q_i; K_i] (% of the variance in each title) · "
+    return Text::tr("each head on the first two principal components of its [Q_i; K_i] (% of the variance in each title) · "
               "%1")
         .arg(shapesLine(*model.result));
 }
 
 QString varianceText(const qkv::QkProjection& projection, int axis)
 {
-    return tr("PC %1: %2 % of the variance")
+    return Text::tr("PC %1: %2 % of the variance")
         .arg(axis + 1)
         .arg(projection.explainedVarianceRatio[static_cast<std::size_t>(axis)] * 100.0, 0, 'f', 1);
 }

@@ -14,7 +14,10 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("StepFigure", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::StepFigure)
+};
 
 const QColor kQueryColor(0x2c, 0x7f, 0xb8), kKeyColor(0x1b, 0x9e, 0x77), kProductColor(0x75, 0x70, 0xb3),
     kProductNegative(0xd9, 0x5f, 0x02), kWeightColor(0x66, 0x66, 0xcc), kOutputColor(0xe7, 0x29, 0x8a),
@@ -39,7 +42,7 @@ BarsStyle softmaxBarsStyle(const StepNumbers& n, const FigureOptions& options)
     style.percent = true;
     style.labels = n.keyLabels;
     style.hatched = n.keyMasked;
-    style.axisTitle = tr("keys (%1): weights in %; hatched: masked").arg(keySentence(n.mode));
+    style.axisTitle = Text::tr("keys (%1): weights in %; hatched: masked").arg(keySentence(n.mode));
     return style;
 }
 
@@ -157,8 +160,8 @@ void paintHeader(QPainter& painter, const StepGeometry& g, const StepTexts& text
     painter.drawText(g.subtitle, Qt::AlignLeft | Qt::AlignVCenter,
                      metrics.elidedText(texts.subtitle, Qt::ElideRight, g.subtitle.width()));
     painter.setPen(text);
-    painter.drawText(g.queryStripLabel, Qt::AlignLeft | Qt::AlignVCenter, tr("queries:"));
-    painter.drawText(g.keyStripLabel, Qt::AlignLeft | Qt::AlignVCenter, tr("keys and values:"));
+    painter.drawText(g.queryStripLabel, Qt::AlignLeft | Qt::AlignVCenter, Text::tr("queries:"));
+    painter.drawText(g.keyStripLabel, Qt::AlignLeft | Qt::AlignVCenter, Text::tr("keys and values:"));
     painter.setRenderHint(QPainter::Antialiasing, true);
     drawChips(painter, g.queryChips, n.queryLabels, n.query, text, kQueryColor.lighter(150));
     drawChips(painter, g.keyChips, n.keyLabels, n.key, text, kHighlight);
@@ -234,31 +237,31 @@ void paintValueRows(QPainter& painter, const StepGeometry& g, const StepNumbers&
     outlineRow(painter, g.weightedCells, n.values.rows(), n.key);
     painter.setPen(text);
     painter.drawText(QRectF(g.weightColumn.left(), g.sumCells.top(), g.weightColumn.width() + 6, g.sumCells.height()),
-                     Qt::AlignRight | Qt::AlignVCenter, tr("Σ_j ="));
+                     Qt::AlignRight | Qt::AlignVCenter, Text::tr("Σ_j ="));
     const double sumLabel = g.valueCells.right() - g.valueLabels.left();
     painter.drawText(QRectF(g.valueLabels.left(), g.sumCells.top(), sumLabel, g.sumCells.height()),
                      Qt::AlignLeft | Qt::AlignVCenter,
-                     metrics.elidedText(tr("head_%1 row %2 (1 × %3)").arg(n.head + 1).arg(n.query).arg(n.d_k),
+                     metrics.elidedText(Text::tr("head_%1 row %2 (1 × %3)").arg(n.head + 1).arg(n.query).arg(n.d_k),
                                         Qt::ElideRight, sumLabel));
     const double top = g.valueCells.top() - metrics.height() - 2;
     painter.drawText(QRectF(g.valueCells.left(), top, g.valueCells.width(), metrics.height()), Qt::AlignCenter,
-                     tr("v_j (rows of V_%1)").arg(n.head + 1));
+                     Text::tr("v_j (rows of V_%1)").arg(n.head + 1));
     painter.drawText(QRectF(g.weightColumn.left() - 8, top, g.weightColumn.width() + 16, metrics.height()),
-                     Qt::AlignCenter, tr("× a_ij"));
+                     Qt::AlignCenter, Text::tr("× a_ij"));
     painter.drawText(QRectF(g.weightedCells.left(), top, g.weightedCells.width(), metrics.height()), Qt::AlignCenter,
-                     tr("= a_ij v_j"));
+                     Text::tr("= a_ij v_j"));
     painter.setRenderHint(QPainter::Antialiasing, true);
     paintColorLegend(painter, g.valueLegend, p.values.colormap, p.values.minValue, p.values.maxValue,
-                     tr("v_j (rows of V_i)"));
-    paintColorLegend(painter, g.weightedLegend, p.parts.colormap, p.parts.minValue, p.parts.maxValue, tr("a_ij v_j"));
+                     Text::tr("v_j (rows of V_i)"));
+    paintColorLegend(painter, g.weightedLegend, p.parts.colormap, p.parts.minValue, p.parts.maxValue, Text::tr("a_ij v_j"));
 }
 
 // The label of a head's block of Concat, as long as its block allows.
 QString blockName(std::size_t head, bool off, double width, const QFontMetricsF& metrics)
 {
-    QString name = off ? tr("Head %1 off").arg(head + 1) : headName(static_cast<qkv::Index>(head));
+    QString name = off ? Text::tr("Head %1 off").arg(head + 1) : headName(static_cast<qkv::Index>(head));
     if (metrics.horizontalAdvance(name) > width - 2)
-        name = off ? tr("%1 off").arg(head + 1) : QString::number(head + 1);
+        name = off ? Text::tr("%1 off").arg(head + 1) : QString::number(head + 1);
     if (metrics.horizontalAdvance(name) > width + 2) name = QString::number(head + 1);
     return name;
 }
@@ -292,7 +295,7 @@ void paintConcat(QPainter& painter, const StepGeometry& g, const StepNumbers& n,
     painter.setRenderHint(QPainter::Antialiasing, true);
     painter.setPen(text);
     paintColorLegend(painter, g.concatLegend, ColormapName::RedBlue, -p.outputsRange, p.outputsRange,
-                     tr("head outputs (Σ_j row and Concat)"));
+                     Text::tr("head outputs (Σ_j row and Concat)"));
 }
 
 }  // namespace
@@ -304,7 +307,7 @@ void paintSteps(QPainter& painter, const QRectF& target, const StepNumbers& n, c
     painter.fillRect(target, options.background);
     painter.setPen(options.text);
     if (!n.valid) {
-        painter.drawText(target, Qt::AlignCenter, tr("No result yet, or the selected cell is outside it."));
+        painter.drawText(target, Qt::AlignCenter, Text::tr("No result yet, or the selected cell is outside it."));
         painter.restore();
         return;
     }
@@ -318,12 +321,12 @@ void paintSteps(QPainter& painter, const QRectF& target, const StepNumbers& n, c
     output.positive = kOutputColor;
     output.negative = kOutputColor.lighter(150);
     output.text = options.text;
-    output.axisTitle = tr("components 0 … %1 of the output row").arg(n.d_model - 1);
+    output.axisTitle = Text::tr("components 0 … %1 of the output row").arg(n.d_model - 1);
     paintBars(painter, g.outputBars, n.output, output);
     if (!g.fits) {
         painter.setPen(muted(options.text));
         painter.drawText(target.adjusted(0, 0, -4, -2), Qt::AlignRight | Qt::AlignBottom,
-                         tr("(crowded: enlarge the window)"));
+                         Text::tr("(crowded: enlarge the window)"));
     }
     painter.restore();
 }
@@ -332,7 +335,7 @@ std::vector<Figure> stepsFigures()
 {
     Figure figure;
     figure.name = QStringLiteral("steps");
-    figure.title = tr("Step by step: one query through the layer");
+    figure.title = Text::tr("Step by step: one query through the layer");
     figure.view = StepView::kId;
     figure.defaultSize = QSizeF(1400, 900);
     figure.unavailable = [](const FigureInput& input) {
@@ -340,11 +343,11 @@ std::vector<Figure> stepsFigures()
         const qkv::AttentionResult& a = input.result->attention;
         // Heads are numbered from 1 for people, positions from 0 (docs/figures.md).
         if (input.options.head < 0 || input.options.head >= a.headCount())
-            return tr("There is no head %1: this result has %2 heads.").arg(input.options.head + 1).arg(a.headCount());
+            return Text::tr("There is no head %1: this result has %2 heads.").arg(input.options.head + 1).arg(a.headCount());
         if (input.options.query < 0 || input.options.query >= a.queryCount())
-            return tr("There is no query position %1: this result has %2 queries (from 0).").arg(input.options.query).arg(a.queryCount());
+            return Text::tr("There is no query position %1: this result has %2 queries (from 0).").arg(input.options.query).arg(a.queryCount());
         if (input.options.key < 0 || input.options.key >= a.keyCount())
-            return tr("There is no key position %1: this result has %2 keys (from 0).").arg(input.options.key).arg(a.keyCount());
+            return Text::tr("There is no key position %1: this result has %2 keys (from 0).").arg(input.options.key).arg(a.keyCount());
         return QString();
     };
     figure.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {

@@ -13,7 +13,10 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("StepFigure", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::StepFigure)
+};
 
 constexpr double kMargin = 8.0;
 constexpr double kColumnGap = 28.0;
@@ -145,7 +148,7 @@ double layoutHeader(StepGeometry& g, const QRectF& area, const StepNumbers& n, c
     y += line + 4;
     const double chip = line + 4;
     const double stripLabel =
-        std::max(metrics.horizontalAdvance(tr("queries:")), metrics.horizontalAdvance(tr("keys and values:"))) + 10;
+        std::max(metrics.horizontalAdvance(Text::tr("queries:")), metrics.horizontalAdvance(Text::tr("keys and values:"))) + 10;
     const QRectF strip(area.left() + stripLabel, y, area.width() - stripLabel, chip);
     g.queryStripLabel = QRectF(area.left(), y, stripLabel, chip);
     g.queryChips = layoutChips(strip, n.queryLabels, n.query, metrics);

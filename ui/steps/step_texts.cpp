@@ -8,7 +8,10 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("StepFigure", text); }
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::StepFigure)
+};
 
 // The first entries of a vector, then "…".
 QString entries(const std::vector<float>& values, std::size_t shown = 6)
@@ -23,7 +26,7 @@ QString sharedBy(const StepNumbers& n)
 {
     const qkv::Index perGroup = n.headCount / std::max<qkv::Index>(n.keyValueHeadCount, 1);
     const qkv::Index first = n.keyValueHead * perGroup;
-    return tr(" · key/value head %1 of %2, read by heads %3–%4 (grouped-query attention)")
+    return Text::tr(" · key/value head %1 of %2, read by heads %3–%4 (grouped-query attention)")
         .arg(n.keyValueHead + 1)
         .arg(n.keyValueHeadCount)
         .arg(first + 1)
@@ -39,87 +42,87 @@ StepTexts stepTexts(const StepNumbers& n)
     t.formulas.resize(10);
     if (!n.valid) return t;
     const bool grouped = n.keyValueHeadCount != n.headCount;
-    t.title = tr("Step by step · %1 · query «%2» (position %3) · key «%4» (position %5)")
+    t.title = Text::tr("Step by step · %1 · query «%2» (position %3) · key «%4» (position %5)")
                   .arg(headName(n.head), n.queryLabel)
                   .arg(n.query)
                   .arg(n.keyLabel)
                   .arg(n.key);
-    t.subtitle = tr("%1 · d_model = %2, h = %3, d_k = %4 · equation (1) for one head, then MultiHead")
+    t.subtitle = Text::tr("%1 · d_model = %2, h = %3, d_k = %4 · equation (1) for one head, then MultiHead")
                      .arg(modeTitle(n.mode))
                      .arg(n.d_model)
                      .arg(n.headCount)
                      .arg(n.d_k);
-    if (n.headAblated) t.subtitle += tr(" · %1 is switched off").arg(headName(n.head));
+    if (n.headAblated) t.subtitle += Text::tr(" · %1 is switched off").arg(headName(n.head));
 
-    t.names[0] = tr("① Query vector q_i (%1 components)").arg(n.d_k);
-    t.formulas[0] = tr("q_i = row %1 of Q_i = X_q W_i^Q%2").arg(n.query).arg(n.hasBias ? tr(" + b_i^Q") : QString());
-    if (n.rotary) t.formulas[0] += tr(", then rotated by its position %1 (dotted: before rotation)").arg(n.query);
+    t.names[0] = Text::tr("① Query vector q_i (%1 components)").arg(n.d_k);
+    t.formulas[0] = Text::tr("q_i = row %1 of Q_i = X_q W_i^Q%2").arg(n.query).arg(n.hasBias ? Text::tr(" + b_i^Q") : QString());
+    if (n.rotary) t.formulas[0] += Text::tr(", then rotated by its position %1 (dotted: before rotation)").arg(n.query);
 
-    t.names[1] = tr("② Key vector k_j (%1 components)").arg(n.d_k);
-    t.formulas[1] = tr("k_j = row %1 of K_i = X_kv W_i^K%2").arg(n.key).arg(n.hasBias ? tr(" + b_i^K") : QString());
+    t.names[1] = Text::tr("② Key vector k_j (%1 components)").arg(n.d_k);
+    t.formulas[1] = Text::tr("k_j = row %1 of K_i = X_kv W_i^K%2").arg(n.key).arg(n.hasBias ? Text::tr(" + b_i^K") : QString());
     if (grouped) t.formulas[1] += sharedBy(n);
-    if (n.rotary) t.formulas[1] += tr(", then rotated by its position %1 (dotted: before rotation)").arg(n.key);
+    if (n.rotary) t.formulas[1] += Text::tr(", then rotated by its position %1 (dotted: before rotation)").arg(n.key);
 
-    t.names[2] = tr("③ Element-wise product q_i ⊙ k_j, summed");
+    t.names[2] = Text::tr("③ Element-wise product q_i ⊙ k_j, summed");
     // One name per quantity (ui/figures/figure_text.hpp): raw score q·k, scaled score q·k/√d_k.
-    t.formulas[2] = tr("%1 = Σ (q_i ⊙ k_j) = %2").arg(rawScoreName(), preciseNumber(n.dotProduct));
-    if (n.rotary) t.formulas[2] += tr(" (the scores use the rotated q and k)");
+    t.formulas[2] = Text::tr("%1 = Σ (q_i ⊙ k_j) = %2").arg(rawScoreName(), preciseNumber(n.dotProduct));
+    if (n.rotary) t.formulas[2] += Text::tr(" (the scores use the rotated q and k)");
 
-    t.names[3] = tr("④ Scale");
+    t.names[3] = Text::tr("④ Scale");
     if (n.scaled)
         t.formulas[3] =
-            tr("%1 = %2 / %3 = %4")
+            Text::tr("%1 = %2 / %3 = %4")
                 .arg(scaledScoreName(), preciseNumber(n.dotProduct), preciseNumber(n.sqrtDk),
                      preciseNumber(n.scaledScore));
     else
-        t.formulas[3] = tr("no 1/√d_k (this layer does not scale): scaled score = raw score q·k = %1")
+        t.formulas[3] = Text::tr("no 1/√d_k (this layer does not scale): scaled score = raw score q·k = %1")
                             .arg(preciseNumber(n.scaledScore));
 
-    t.names[4] = tr("⑤ Mask");
+    t.names[4] = Text::tr("⑤ Mask");
     if (n.masked) {
         const bool later = n.mode == qkv::AttentionMode::DecoderCausal && n.key > n.query;
-        t.formulas[4] = tr("key %1 is hidden from query %2 (%3): its scaled score becomes −∞, its weight exactly 0")
+        t.formulas[4] = Text::tr("key %1 is hidden from query %2 (%3): its scaled score becomes −∞, its weight exactly 0")
                             .arg(n.key)
                             .arg(n.query)
-                            .arg(later ? tr("it comes later") : tr("padding"));
+                            .arg(later ? Text::tr("it comes later") : Text::tr("padding"));
     } else {
-        t.formulas[4] = tr("key %1 is visible to query %2: the scaled score stays %3")
+        t.formulas[4] = Text::tr("key %1 is visible to query %2: the scaled score stays %3")
                             .arg(n.key)
                             .arg(n.query)
                             .arg(preciseNumber(n.scaledScore));
     }
 
-    t.names[5] = tr("⑥ Softmax over the row (every key for this query)");
+    t.names[5] = Text::tr("⑥ Softmax over the row (every key for this query)");
     if (n.rowFullyMasked)
-        t.formulas[5] = tr("every key of this query is masked: the row is all zeros (flagged, never NaN)");
+        t.formulas[5] = Text::tr("every key of this query is masked: the row is all zeros (flagged, never NaN)");
     else
-        t.formulas[5] = tr("a_ij = exp(s_ij − max s) / Σ exp(s − max s) = %1 (%2 %)")
+        t.formulas[5] = Text::tr("a_ij = exp(s_ij − max s) / Σ exp(s − max s) = %1 (%2 %)")
                             .arg(preciseNumber(n.weight))
                             .arg(n.weight * 100.0, 0, 'f', 1);
 
-    t.names[6] = tr("⑦ Value vectors v_j, one row of V_i per key (%1)").arg(shapeText(n.values.rows(), n.d_k));
-    t.formulas[6] = tr("v_j = x_j W_i^V%1; key %2 outlined: v_j = %3")
-                        .arg(n.hasBias ? tr(" + b_i^V") : QString())
+    t.names[6] = Text::tr("⑦ Value vectors v_j, one row of V_i per key (%1)").arg(shapeText(n.values.rows(), n.d_k));
+    t.formulas[6] = Text::tr("v_j = x_j W_i^V%1; key %2 outlined: v_j = %3")
+                        .arg(n.hasBias ? Text::tr(" + b_i^V") : QString())
                         .arg(n.key)
                         .arg(entries(n.v, 4));
     if (grouped) t.formulas[6] += sharedBy(n);
 
-    t.names[7] = tr("⑧ Head output: each v_j times its weight a_ij, summed over the keys");
-    t.formulas[7] = tr("head_i row %1 = Σ_j a_ij v_j = %2").arg(n.query).arg(entries(n.headOutput));
-    if (n.headAblated) t.formulas[7] += tr(" · switched off: computed, then zeroed in Concat");
+    t.names[7] = Text::tr("⑧ Head output: each v_j times its weight a_ij, summed over the keys");
+    t.formulas[7] = Text::tr("head_i row %1 = Σ_j a_ij v_j = %2").arg(n.query).arg(entries(n.headOutput));
+    if (n.headAblated) t.formulas[7] += Text::tr(" · switched off: computed, then zeroed in Concat");
 
-    t.names[8] = tr("⑨ Concat(head_1, …, head_%1) for query %2 (1 × %3)").arg(n.headCount).arg(n.query).arg(n.d_model);
+    t.names[8] = Text::tr("⑨ Concat(head_1, …, head_%1) for query %2 (1 × %3)").arg(n.headCount).arg(n.query).arg(n.d_model);
     QStringList off;
     for (std::size_t i = 0; i < n.ablated.size(); ++i)
         if (n.ablated[i]) off << headName(static_cast<qkv::Index>(i));
-    t.formulas[8] = tr("each head's d_k = %1 block marked, %2's outlined").arg(n.d_k).arg(headName(n.head));
+    t.formulas[8] = Text::tr("each head's d_k = %1 block marked, %2's outlined").arg(n.d_k).arg(headName(n.head));
     if (!off.isEmpty())
-        t.formulas[8] += tr(" · switched off: %1 (block zeroed before W^O)").arg(off.join(QStringLiteral(", ")));
+        t.formulas[8] += Text::tr(" · switched off: %1 (block zeroed before W^O)").arg(off.join(QStringLiteral(", ")));
 
-    t.names[9] = tr("⑩ Output row (1 × %1)").arg(n.d_model);
-    t.formulas[9] = tr("output row %1 = Concat W^O%2 = %3")
+    t.names[9] = Text::tr("⑩ Output row (1 × %1)").arg(n.d_model);
+    t.formulas[9] = Text::tr("output row %1 = Concat W^O%2 = %3")
                         .arg(n.query)
-                        .arg(n.hasBias ? tr(" + b^O") : QString())
+                        .arg(n.hasBias ? Text::tr(" + b^O") : QString())
                         .arg(entries(n.output, 5));
     return t;
 }
