@@ -387,14 +387,14 @@ Expected<NpyArray<MatrixF>> readNpy(const std::string& path)
 {
     auto bytes = readFileBytes(path);
     if (!bytes) return Error{bytes.error()};
-    return parseNpy(*bytes, path);
+    return parseNpy(std::as_bytes(std::span(*bytes)), path);
 }
 
 Expected<NpyArray<MatrixD>> readNpyDouble(const std::string& path)
 {
     auto bytes = readFileBytes(path);
     if (!bytes) return Error{bytes.error()};
-    return parseNpyDouble(*bytes, path);
+    return parseNpyDouble(std::as_bytes(std::span(*bytes)), path);
 }
 
 Expected<MatrixF> parseNpyMatrix(std::span<const std::byte> bytes, std::string_view sourceName)

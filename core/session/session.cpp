@@ -322,10 +322,9 @@ Status writeSession(const std::string& path, const Session& session)
 
 Expected<Session> readSession(const std::string& path)
 {
-    auto bytes = readFileBytes(path, maxSessionBytes);
-    if (!bytes) return Error{bytes.error()};
-    const std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
-    return parseSession(text, path);
+    auto text = readFileBytes(path, maxSessionBytes);
+    if (!text) return Error{text.error()};
+    return parseSession(*text, path);
 }
 
 }  // namespace qkv
