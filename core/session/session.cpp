@@ -126,10 +126,10 @@ Expected<std::shared_ptr<const AttentionWeights>> weightsFromJson(const Json& js
     provenance.heads.clear();
     if (const auto origins = json.find("head_origins"); origins != json.end() && origins->is_array()) {
         for (const Json& o : *origins) {
-            if (o == "file") provenance.heads.push_back(HeadOrigin::File);
-            else if (o == "edited") provenance.heads.push_back(HeadOrigin::Edited);
-            else if (o == "generated") provenance.heads.push_back(HeadOrigin::Generated);
-            else return Error{"weights.head_origins: each must be \"file\", \"edited\" or \"generated\""};
+            const auto origin =
+                o.is_string() ? parseName(kHeadOriginNames, o.get_ref<const std::string&>()) : std::nullopt;
+            if (!origin) return Error{"weights.head_origins: each must be one of " + allowedNames(kHeadOriginNames)};
+            provenance.heads.push_back(*origin);
         }
     }
     return std::shared_ptr<const AttentionWeights>(std::move(weights));
@@ -162,11 +162,9 @@ Status viewFromJson(const Json& json, ViewOptions& view)
         view.zoom = v->get<double>();
     }
     if (const auto v = json.find("color_range"); v != json.end() && v->is_object()) {
-        const std::string mode = v->value("mode", std::string("auto"));
-        if (mode == "auto") view.colorRange.mode = ColorRange::Mode::Automatic;
-        else if (mode == "unit") view.colorRange.mode = ColorRange::Mode::UnitInterval;
-        else if (mode == "fixed") view.colorRange.mode = ColorRange::Mode::Fixed;
-        else return Error{"view.color_range.mode: '" + mode + "' is not one of auto, unit, fixed"};
+        const std::string mode = v->value("mode", std::string(colorRangeModeName(ColorRange::Mode::Automatic)));
+        if (!parseName(kColorRangeModeNames, mode, view.colorRange.mode))
+            return Error{"view.color_range.mode: '" + mode + "' is not one of " + allowedNames(kColorRangeModeNames)};
         if (view.colorRange.mode == ColorRange::Mode::Fixed) {
             const auto low = v->find("low"), high = v->find("high");
             if (low == v->end() || high == v->end() || !low->is_number() || !high->is_number() ||
@@ -242,25 +240,9 @@ Expected<Session> sessionFromJson(const Json& doc)
 
 }  // namespace
 
-std::string_view headOriginName(HeadOrigin origin)
-{
-    switch (origin) {
-    case HeadOrigin::Generated: return "generated";
-    case HeadOrigin::File: return "file";
-    case HeadOrigin::Edited: return "edited";
-    }
-    return "generated";
-}
+std::string_view headOriginName(HeadOrigin origin) { return nameOf(kHeadOriginNames, origin); }
 
-std::string_view colorRangeModeName(ColorRange::Mode mode)
-{
-    switch (mode) {
-    case ColorRange::Mode::Automatic: return "auto";
-    case ColorRange::Mode::UnitInterval: return "unit";
-    case ColorRange::Mode::Fixed: return "fixed";
-    }
-    return "auto";
-}
+std::string_view colorRangeModeName(ColorRange::Mode mode) { return nameOf(kColorRangeModeNames, mode); }
 
 std::string headOriginText(const Session& session, Index head)
 {

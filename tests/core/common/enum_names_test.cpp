@@ -3,7 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include "core/checkpoint/checkpoint.hpp"
 #include "core/common/enum_names.hpp"
+#include "core/config/config.hpp"
+#include "core/export/result_export.hpp"
+#include "core/io/safetensors.hpp"
+#include "core/session/session.hpp"
 
 namespace qkv {
 namespace {
@@ -61,6 +66,48 @@ TEST(EnumNames, TablesWithMoreColumnsWork)
     EXPECT_EQ(parseName(kFruitWords, "apple"), Fruit::Apple);
     EXPECT_EQ(nameOf(kFruitWords, Fruit::Quince), "");  // not in the table
     EXPECT_EQ(allowedNames(kFruitWords), "apple, pear");
+}
+
+// Every table of the program: names are unique and not empty, and each parses back to its value.
+template <class Table>
+void expectRoundTrip(const Table& table)
+{
+    for (std::size_t i = 0; i < table.size(); ++i) {
+        SCOPED_TRACE(std::string(table[i].name));
+        EXPECT_FALSE(table[i].name.empty());
+        EXPECT_EQ(parseName(table, table[i].name), table[i].value);
+        EXPECT_EQ(nameOf(table, table[i].value), table[i].name);
+        for (std::size_t j = 0; j < i; ++j) EXPECT_NE(table[i].value, table[j].value);
+    }
+}
+
+TEST(EnumNames, EveryTableOfTheProgramRoundTrips)
+{
+    expectRoundTrip(kAttentionModeNames);
+    expectRoundTrip(kPositionalEncodingNames);
+    expectRoundTrip(kEmbeddingKindNames);
+    expectRoundTrip(kWeightInitNames);
+    expectRoundTrip(kHeadPresetNames);
+    expectRoundTrip(kHeadOriginNames);
+    expectRoundTrip(kColorRangeModeNames);
+    expectRoundTrip(kCheckpointFamilyNames);
+    expectRoundTrip(kExportFormatNames);
+    expectRoundTrip(kTensorDtypeNames);
+}
+
+// The spellings are a contract with saved sessions and scripts: they never change.
+TEST(EnumNames, SpellingsStayAsSessionsAndScriptsHaveThem)
+{
+    EXPECT_EQ(allowedNames(kAttentionModeNames), "self, causal, cross");
+    EXPECT_EQ(allowedNames(kPositionalEncodingNames), "sinusoidal, rotary, rotary-interleaved, none");
+    EXPECT_EQ(allowedNames(kEmbeddingKindNames), "word, meaning, model");
+    EXPECT_EQ(allowedNames(kWeightInitNames), "xavier, normal");
+    EXPECT_EQ(allowedNames(kHeadPresetNames),
+              "uniform, same-token, previous-token, next-token, same-position, same-meaning, low-rank, random");
+    EXPECT_EQ(allowedNames(kHeadOriginNames), "generated, file, edited");
+    EXPECT_EQ(allowedNames(kColorRangeModeNames), "auto, unit, fixed");
+    EXPECT_EQ(allowedNames(kExportFormatNames), "json, csv, npy");
+    EXPECT_EQ(allowedNames(kTensorDtypeNames), "F32, F64, F16, BF16");
 }
 
 }  // namespace
