@@ -1,5 +1,5 @@
 #pragma once
-// One attention layer from a Hugging Face checkpoint (issue 11 section 3; docs/checkpoints.md).
+// One attention layer from a Hugging Face checkpoint (docs/checkpoints.md).
 //
 // A checkpoint is a .safetensors file, or a sharded checkpoint's model.safetensors.index.json
 // ({"metadata": ..., "weight_map": {tensor name: shard file name}}), with the config.json

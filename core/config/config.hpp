@@ -60,7 +60,7 @@ enum class EmbeddingKind {
     Word,     // a vector per lower-cased word, from the seed (the default)
     Meaning,  // a vector per concept of the built-in lexicon, shared by a word's translations
     // The model's own first-layer input: its subword tokens and its learned token and position
-    // embeddings, normalised as the model does (a checkpoint's first layer; issue 11 section 4,
+    // embeddings, normalised as the model does (a checkpoint's first layer;
     // core/embedding/model_own_input.hpp). Positions are inside X: nothing is added to it.
     Model,
 };

@@ -1,6 +1,6 @@
 #pragma once
 // A head preset: a recipe that sets one head's W_i^Q and W_i^K (and, where it must, W_i^V and
-// its rows of W^O) so the bilinear form x_q^T W_i x_k picks a known key (issue 7). Presets are
+// its rows of W^O) so the bilinear form x_q^T W_i x_k picks a known key. Presets are
 // part of the Config: they are re-applied whenever d_model, h, the seed or the embeddings
 // change, and recorded in exports and sessions. The constructions: head_presets.hpp.
 
