@@ -18,10 +18,13 @@ using Json = nlohmann::json;
 
 static_assert(std::endian::native == std::endian::little, "sessions store little-endian float32; add a byte swap");
 
+// The one dtype of a session's matrices (float32, little-endian, row-major).
+constexpr char kMatrixDtype[] = "float32";
+
 Json matrixToJson(const MatrixF& m)
 {
     // Row-major float32, little-endian: the bytes of the matrix as it sits in memory.
-    return {{"shape", {m.rows(), m.cols()}}, {"dtype", "float32"},
+    return {{"shape", {m.rows(), m.cols()}}, {"dtype", kMatrixDtype},
             {"data", base64Encode(m.data(), static_cast<std::size_t>(m.size()) * sizeof(float))}};
 }
 
@@ -74,7 +77,8 @@ Expected<MatrixF> matrixFromJson(const Json& json, const std::string& name, Inde
     if (shape == json.end() || !shape->is_array() || shape->size() != 2 || !(*shape)[0].is_number_integer() ||
         !(*shape)[1].is_number_integer())
         return Error{where + "needs a shape [rows, columns]"};
-    if (dtype == json.end() || *dtype != "float32") return Error{where + "dtype must be \"float32\""};
+    if (dtype == json.end() || *dtype != kMatrixDtype)
+        return Error{where + "dtype must be \"" + std::string(kMatrixDtype) + "\""};
     if (data == json.end() || !data->is_string()) return Error{where + "needs its data as a base64 string"};
     const long long r = (*shape)[0].get<long long>(), c = (*shape)[1].get<long long>();
     if (r != rows || c != cols)

@@ -7,6 +7,7 @@
 #include "core/common/enum_names.hpp"
 #include "core/config/config.hpp"
 #include "core/export/result_export.hpp"
+#include "core/io/npy.hpp"
 #include "core/io/safetensors.hpp"
 #include "core/session/session.hpp"
 
@@ -62,6 +63,8 @@ TEST(EnumNames, AllowedNamesListsTheTableInOrder)
 
 TEST(EnumNames, TablesWithMoreColumnsWork)
 {
+    EXPECT_EQ(entryOf(kFruitWords, Fruit::Pear)->plural, "pears");
+    EXPECT_EQ(entryOf(kFruitWords, Fruit::Quince), nullptr);
     EXPECT_EQ(nameOf(kFruitWords, Fruit::Pear), "pear");
     EXPECT_EQ(parseName(kFruitWords, "apple"), Fruit::Apple);
     EXPECT_EQ(nameOf(kFruitWords, Fruit::Quince), "");  // not in the table
@@ -93,6 +96,7 @@ TEST(EnumNames, EveryTableOfTheProgramRoundTrips)
     expectRoundTrip(kCheckpointFamilyNames);
     expectRoundTrip(kExportFormatNames);
     expectRoundTrip(kTensorDtypeNames);
+    expectRoundTrip(kNpyDtypeNames);
 }
 
 // The spellings are a contract with saved sessions and scripts: they never change.
@@ -108,6 +112,7 @@ TEST(EnumNames, SpellingsStayAsSessionsAndScriptsHaveThem)
     EXPECT_EQ(allowedNames(kColorRangeModeNames), "auto, unit, fixed");
     EXPECT_EQ(allowedNames(kExportFormatNames), "json, csv, npy");
     EXPECT_EQ(allowedNames(kTensorDtypeNames), "F32, F64, F16, BF16");
+    EXPECT_EQ(allowedNames(kNpyDtypeNames), "<f4, <f8");
 }
 
 }  // namespace
