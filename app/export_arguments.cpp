@@ -44,14 +44,14 @@ std::string nonEmptyPath(std::string_view option, std::string_view text)
     return std::string(text);
 }
 
-template <class Enum>
-Enum parseChoice(std::string_view option, std::string_view text, bool (*parse)(std::string_view, Enum&),
-                 const char* allowed)
+// A name from one of core's spelling tables (core/common/enum_names.hpp).
+template <class Table>
+TableEnum<Table> parseChoice(std::string_view option, std::string_view text, const Table& names)
 {
-    Enum value{};
-    if (!parse(text, value))
-        throw ArgumentError{std::string(option) + ": '" + std::string(text) + "' is not one of " + allowed};
-    return value;
+    const auto value = parseName(names, text);
+    if (!value)
+        throw ArgumentError{std::string(option) + ": '" + std::string(text) + "' is not one of " + allowedNames(names)};
+    return *value;
 }
 
 std::vector<std::string_view> splitOnCommas(std::string_view text)
@@ -77,10 +77,9 @@ Index parseHead(std::string_view option, std::string_view text, Index headCount)
 
 HeadPresetKind parsePreset(std::string_view text)
 {
-    if (const auto kind = parsePresetName(text)) return *kind;
-    std::string names;
-    for (const HeadPresetKind kind : allPresetKinds()) names += (names.empty() ? "" : ", ") + std::string(presetName(kind));
-    throw ArgumentError{"--preset: '" + std::string(text) + "' is not a preset (" + names + ")"};
+    if (const auto kind = parseName(kHeadPresetNames, text)) return *kind;
+    throw ArgumentError{"--preset: '" + std::string(text) + "' is not a preset (" + allowedNames(kHeadPresetNames) +
+                        ")"};
 }
 
 // Every option that takes a value: its name and what it does to the arguments.
@@ -106,7 +105,7 @@ const std::vector<std::pair<std::string_view, Setter>>& valueOptions()
     static const std::vector<std::pair<std::string_view, Setter>> options = {
         {"--source", setting([](Config& c, auto, auto v) { c.sourceText = v; })},
         {"--target", setting([](Config& c, auto, auto v) { c.targetText = v; })},
-        {"--mode", setting([](Config& c, auto o, auto v) { c.mode = parseChoice(o, v, &parseMode, "self, causal, cross"); },
+        {"--mode", setting([](Config& c, auto o, auto v) { c.mode = parseChoice(o, v, kAttentionModeNames); },
                            LayerSetting::Mode)},
         {"--d-model", setting([](Config& c, auto o, auto v) { c.d_model = parseInteger<Index>(o, v); }, LayerSetting::DModel)},
         {"--heads", [](SessionArguments& a, auto o, auto v) {
@@ -118,9 +117,9 @@ const std::vector<std::pair<std::string_view, Setter>>& valueOptions()
         {"--kv-heads", setting([](Config& c, auto o, auto v) { c.keyValueHeadCount = parseInteger<Index>(o, v); },
                                LayerSetting::KeyValueHeads)},
         {"--seed", setting([](Config& c, auto o, auto v) { c.seed = parseInteger<std::uint64_t>(o, v); })},
-        {"--init", setting([](Config& c, auto o, auto v) { c.init = parseChoice(o, v, &parseInit, "xavier, normal"); })},
+        {"--init", setting([](Config& c, auto o, auto v) { c.init = parseChoice(o, v, kWeightInitNames); })},
         {"--positional", setting([](Config& c, auto o, auto v) {
-             c.positional = parseChoice(o, v, &parsePositional, "sinusoidal, rotary, rotary-interleaved, none");
+             c.positional = parseChoice(o, v, kPositionalEncodingNames);
          }, LayerSetting::Positional)},
         {"--rope-base", setting([](Config& c, auto o, auto v) { c.ropeBase = parseNumber<double>(o, v); }, LayerSetting::RopeBase)},
         {"--scale-q", setting([](Config& c, auto o, auto v) { c.scales.query = parseNumber<float>(o, v); })},
@@ -143,7 +142,7 @@ const std::vector<std::pair<std::string_view, Setter>>& valueOptions()
         {"--low-rank", [](SessionArguments& a, auto o, auto v) { a.lowRank = parseInteger<Index>(o, v); }},
         {"--ablate", [](SessionArguments& a, auto, auto v) { a.ablate = std::string(v); }},
         {"--embeddings", [](SessionArguments& a, auto o, auto v) {
-             a.embeddings = parseChoice(o, v, &parseEmbeddings, "word, meaning, model");
+             a.embeddings = parseChoice(o, v, kEmbeddingKindNames);
          }},
         {"--token-scale", [](SessionArguments& a, auto o, auto v) {
              a.tokenScale = parseNumber<float>(o, v);
@@ -189,8 +188,9 @@ ExportArguments parseExportArguments(int argc, char** argv)
         const std::string_view option = argv[i];
         if (option == "--format") {
             const std::string_view v = optionValue(argc, argv, i);
-            if (v != "json" && v != "csv" && v != "npy" && v != "session")
-                throw ArgumentError{"--format: '" + std::string(v) + "' is not one of json, csv, npy, session"};
+            if (v != kSessionFormatName && !parseName(kExportFormatNames, v))
+                throw ArgumentError{"--format: '" + std::string(v) + "' is not one of " +
+                                    allowedNames(kExportFormatNames) + ", " + std::string(kSessionFormatName)};
             args.format = v;
         } else if (option == "--out") {
             args.out = nonEmptyPath(option, optionValue(argc, argv, i));
@@ -207,7 +207,9 @@ ExportArguments parseExportArguments(int argc, char** argv)
         if (!args.weightsFile) throw ArgumentError{"--list-layers: goes with --weights FILE"};
         return args;
     }
-    if (args.format.empty()) throw ArgumentError{"--format: required (json, csv, npy or session)"};
+    if (args.format.empty())
+        throw ArgumentError{"--format: required (" + allowedNames(kExportFormatNames) + " or " +
+                            std::string(kSessionFormatName) + ")"};
     if (args.out.empty()) throw ArgumentError{"--out: an output path is required"};
     return args;
 }

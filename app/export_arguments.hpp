@@ -53,8 +53,12 @@ struct SessionArguments {
     std::optional<float> tokenScale;
 };
 
+// `export --format session`: the session itself instead of a computed result (the result
+// formats are kExportFormatNames).
+inline constexpr std::string_view kSessionFormatName = "session";
+
 struct ExportArguments : SessionArguments {
-    std::string format;  // json, csv, npy or session
+    std::string format;  // a name of kExportFormatNames, or kSessionFormatName
     std::string out;
     ExportOptions options;  // --spectrum
     bool listLayers = false;  // --list-layers: print the checkpoint's layers, write nothing

@@ -71,7 +71,7 @@ int runExportCommand(int argc, char** argv)
     const AnalysisPlan plan = exportAnalysisPlan(format, session.config, args.options);
     if (const std::string problem = configurationProblem(session, plan); !problem.empty()) return fail(2, problem);
 
-    if (args.format == "session") {
+    if (args.format == kSessionFormatName) {
         if (Status written = writeSession(args.out, session); !written) return fail(1, written.error());
         return 0;
     }

@@ -14,6 +14,7 @@
 #include "app/export_arguments.hpp"
 #include "app/usage_text.hpp"
 #include "core/pipeline/compute.hpp"
+#include "ui/export/figure_export.hpp"
 #include "ui/figures/figure_render.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/heads/score_kind.hpp"
@@ -61,10 +62,20 @@ double realNumber(std::string_view option, std::string_view text)
     return value;
 }
 
+// "viridis, magma, ...": the ids the colormaps give themselves (ui/render/colormap.hpp).
+std::string colormapIds()
+{
+    std::string ids;
+    for (const ui::ColormapName name : ui::Colormap::all())
+        ids += (ids.empty() ? "" : ", ") + ui::Colormap::get(name).id().toStdString();
+    return ids;
+}
+
 ColorRange parseColorRange(std::string_view text)
 {
-    if (text == "auto") return {};
-    if (text == "unit") return {ColorRange::Mode::UnitInterval, 0.0, 1.0};
+    // auto and unit as sessions spell them; a fixed range is spelled by its bounds.
+    if (const auto mode = parseName(kColorRangeModeNames, text); mode && *mode != ColorRange::Mode::Fixed)
+        return {*mode, 0.0, 1.0};
     const auto colon = text.find(':');
     if (colon == std::string_view::npos)
         throw ArgumentError{"--color-range: '" + std::string(text) + "' is not auto, unit or LOW:HIGH"};
@@ -88,7 +99,9 @@ FigureArguments parseFigureArguments(int argc, char** argv)
         else if (option == "--figure") a.figure = optionValue(argc, argv, i);
         else if (option == "--format") {
             const std::string_view v = optionValue(argc, argv, i);
-            if (v != "png" && v != "svg" && v != "pdf") throw ArgumentError{"--format: '" + std::string(v) + "' is not one of png, svg, pdf"};
+            ui::FigureFormat format;
+            if (!ui::figureFormatFromName(QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size())), format))
+                throw ArgumentError{"--format: '" + std::string(v) + "' is not one of png, svg, pdf"};
             a.format = v;
         } else if (option == "--out") {
             a.out = optionValue(argc, argv, i);
@@ -109,7 +122,7 @@ FigureArguments parseFigureArguments(int argc, char** argv)
             const std::string_view v = optionValue(argc, argv, i);
             ui::ColormapName name;
             if (!ui::colormapFromId(QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size())), name))
-                throw ArgumentError{"--colormap: '" + std::string(v) + "' is not one of viridis, magma, cividis, greys, redblue"};
+                throw ArgumentError{"--colormap: '" + std::string(v) + "' is not one of " + colormapIds()};
             a.colormap = v;
         } else if (option == "--color-range") a.colorRange = parseColorRange(optionValue(argc, argv, i));
         else if (!parseSessionOption(a, argc, argv, i))

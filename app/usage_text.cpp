@@ -1,11 +1,59 @@
 #include "app/usage_text.hpp"
 
+#include <string>
+#include <string_view>
+
+#include "app/export_arguments.hpp"
+#include "core/common/enum_names.hpp"
+
 namespace qkv::app {
+
+namespace {
+
+// Option lines: the description starts at this column (from 0) and lines wrap before this width.
+constexpr std::size_t kDescriptionColumn = 29;
+constexpr std::size_t kLineWidth = 92;
+
+// "  --mode self|causal|cross   ": an option and what it takes, padded to the description column.
+std::string option(std::string_view name, std::string_view values)
+{
+    std::string line = "  " + std::string(name) + " " + std::string(values);
+    line.append(line.size() < kDescriptionColumn ? kDescriptionColumn - line.size() : 1, ' ');
+    return line;
+}
+
+// `line` (one line, no newline) continued with the words of `text`, wrapped onto lines indented
+// to the description column; ends with a newline.
+std::string wrapped(std::string line, std::string_view text)
+{
+    std::size_t lineStart = 0;
+    while (!text.empty()) {
+        const std::size_t space = text.find(' ');
+        const std::string_view word = text.substr(0, space);
+        text = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
+        const bool startOfLine = line.size() - lineStart <= kDescriptionColumn;
+        if (!startOfLine && line.size() - lineStart + 1 + word.size() >= kLineWidth) {
+            line += "\n";
+            lineStart = line.size();
+            line.append(kDescriptionColumn, ' ');
+        } else if (!startOfLine) {
+            line += ' ';
+        }
+        line += word;
+    }
+    return line + "\n";
+}
+
+// "json|csv|npy|session": what export --format takes.
+std::string exportFormats() { return allowedNames(kExportFormatNames, "|") + "|" + std::string(kSessionFormatName); }
+
+}  // namespace
 
 const char* mainUsage()
 {
-    return "Usage: qkv-studio [FILE.qkv.json]\n"
-           "       qkv-studio export [options] --format json|csv|npy|session --out PATH\n"
+    static const std::string text =
+           "Usage: qkv-studio [FILE.qkv.json]\n"
+           "       qkv-studio export [options] --format " + exportFormats() + " --out PATH\n"
            "       qkv-studio figure --figure NAME --format png|svg|pdf --out PATH [options]\n"
            "       qkv-studio --version\n"
            "\n"
@@ -30,11 +78,13 @@ const char* mainUsage()
            "  QKV_STUDIO_DATA_DIR        the folder of the example sessions (examples/) and the\n"
            "                             lexicon (lexicon/lexicon.txt); default: the data folder\n"
            "                             beside the executable (../share/qkv-studio)\n";
+    return text.c_str();
 }
 
 const char* exportUsage()
 {
-    return "Usage: qkv-studio export [options] --format json|csv|npy|session --out PATH\n"
+    static const std::string text =
+           "Usage: qkv-studio export [options] --format " + exportFormats() + " --out PATH\n"
            "       qkv-studio export --weights FILE --list-layers\n"
            "\n"
            "Computes multi-head attention without a display and writes it for other tools.\n"
@@ -42,25 +92,25 @@ const char* exportUsage()
            "\n"
            "  --source TEXT              source sentence (keys and values in cross mode)\n"
            "  --target TEXT              target sentence (queries in cross mode)\n"
-           "  --mode self|causal|cross   self: source to source; causal: target to target, masked;\n"
+           + option("--mode", allowedNames(kAttentionModeNames, "|")) +
+           "self: source to source; causal: target to target, masked;\n"
            "                             cross: queries from the target, keys/values from the source\n"
            "  --d-model N                model width (default 64)\n"
            "  --heads H                  number of heads h; must divide d_model (default 4)\n"
            "  --kv-heads G               key/value heads g, dividing h (default h; 1: multi-query)\n"
            "  --seed S                   seed of generated embeddings and weights (default 2017)\n"
-           "  --init xavier|normal       weight initialisation (default xavier)\n"
+           + option("--init", allowedNames(kWeightInitNames, "|")) + "weight initialisation (default xavier)\n"
            "  --bias                     add (zero-initialised) biases\n"
            "  --scale-q/-k/-v/-o X       multiply W^Q, W^K, W^V or W^O by X\n"
            "  --positional KIND          sinusoidal (added to X, the paper), rotary, rotary-interleaved\n"
            "                             (q and k turned by position) or none (--no-positional)\n"
            "  --rope-base B              rotary base (default 10000)\n"
-           "  --embeddings word|meaning|model\n"
+           "  --embeddings " + allowedNames(kEmbeddingKindNames, "|") + "\n"
            "                             a vector per word, per meaning shared by translations, or\n"
            "                             the model's own input (a BERT or GPT-2 checkpoint's first\n"
            "                             layer with its tokenizer files beside it: subword tokens)\n"
            "  --token-scale X            multiply the token embeddings by X (the paper: 1)\n"
-           "  --preset NAME              every head: uniform, same-token, previous-token, next-token,\n"
-           "                             same-position, same-meaning, low-rank, random\n"
+           + wrapped(option("--preset", "NAME") + "every head:", allowedNames(kHeadPresetNames)) +
            "  --preset 1=NAME,3=NAME     chosen heads only (numbered from 1); the others keep theirs\n"
            "  --preset-sharpness X       multiply the presets' scores by X (default 1)\n"
            "  --low-rank R               the rank of low-rank presets, 1 <= R < d_k (default 1)\n"
@@ -91,6 +141,7 @@ const char* exportUsage()
            "\n"
            "Exit status: 0 written, 1 a file could not be read, computed or written, 2 bad argument;\n"
            "interrupted (SIGINT, SIGTERM): its temporary files are removed, nothing is left at --out.\n";
+    return text.c_str();
 }
 
 const char* figureUsage()

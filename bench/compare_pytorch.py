@@ -176,7 +176,7 @@ def format_ms(ms):
 
 def table(forward, weights_only, torch_ms, gemm, context):
     """torch_ms: {threads: {size: ms}}."""
-    settings = sorted(torch_ms, reverse=True)  # every core first: the issue's setting
+    settings = sorted(torch_ms, reverse=True)  # every core first: the setting the targets are stated for
     header = "| (n, d_model, h) | ours | ours, weights only | " + " | ".join(
         f"PyTorch, {t} thread{'s' if t > 1 else ''}" for t in settings) + " | " + " | ".join(
         f"PyTorch ({t}) / ours" for t in settings) + " |"

@@ -1,6 +1,6 @@
 // Attention forward (all heads, output projection included) in GFLOP/s, beside the float GEMM
 // rate Eigen reaches on the same machine in the same run (the ceiling the forward pass is
-// measured against: issue 10 asks for at least 70% of it at (2048, 1024, 16)).
+// measured against: the target is at least 70% of it at (2048, 1024, 16)).
 //
 //   qkv_attention_bench --benchmark_min_time=1
 //

@@ -1,6 +1,6 @@
-// Listing a BERT-base-sized checkpoint's layers and loading one (issue 11 section 3 targets:
-// list < 1 s, load one layer < 0.5 s for a ~500 MB file), and its first layer's own input
-// (section 4): loading the tables and the 30522-token vocab.txt, and building X for a sentence.
+// Listing a BERT-base-sized checkpoint's layers and loading one (targets: list < 1 s, load one
+// layer < 0.5 s for a ~500 MB file), and its first layer's own input: loading the tables and
+// the 30522-token vocab.txt, and building X for a sentence.
 // The files are written once, into a temporary folder removed at exit: BERT-base names and
 // shapes (12 layers, d_model 768, a 30522 x 768 word embedding and its tied decoder copy), F32,
 // every value 0.01, and a vocab.txt of 30522 lines.

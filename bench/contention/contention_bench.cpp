@@ -125,7 +125,8 @@ std::string words(int count)
     return text;
 }
 
-// The case: a positional preset fitted, then a small export (~0.5 s alone).
+// The case that was slow beside another process: a positional preset fitted (many small
+// products), then a small export (~0.5 s alone).
 std::vector<std::string> presetExport(int copy)
 {
     return {studio(), "export", "--preset", "previous-token", "--mode", "self", "--d-model", "64",

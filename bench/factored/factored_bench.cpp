@@ -3,7 +3,7 @@
 // Symbols: d_model (side of W_i), d_k = 64 (columns of each factor).
 // Through the factors (FactoredMatrix): two thin QRs of d_model x d_k, an SVD of d_k x d_k,
 // O(d_model d_k^2). Dense: Eigen::BDCSVD (values only) of the d_model x d_model double
-// matrix, O(d_model^3). Issue 2 target: >= 50x faster at d_model = 768, same values to 1e-6
+// matrix, O(d_model^3). Target: >= 50x faster at d_model = 768, same values to 1e-6
 // relative; main() checks the values before timing and exits 1 if they disagree.
 //
 // Also: the cost of drawing W_i at d_model = 1024 (the full dense matrix vs a 256 x 256

@@ -1,4 +1,4 @@
-// The factored view stays interactive at d_model = 1024 (issue 4): setResult (factors, spectrum
+// The factored view stays interactive at d_model = 1024: setResult (factors, spectrum
 // from the factors, scores both ways) plus a full paint of the 1400 x 900 view into a QImage,
 // offscreen, at (d_model, h) = (64, 4), (768, 12), (1024, 16). Also each half alone, and a zoom
 // step (W_i recomputed from the factors at the new window and repainted).

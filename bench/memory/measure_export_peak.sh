@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The export's measured peak RSS beside estimateMemory's peak, at the sizes of issue 10, section 2.
+# The export's measured peak RSS beside estimateMemory's peak, at the sizes the export's limits
+# are stated for (docs/benchmarks.md).
 # Usage, from the repository after a build with -DQKV_BUILD_BENCHMARKS=ON:
 #   bench/memory/measure_export_peak.sh [build]
 set -euo pipefail

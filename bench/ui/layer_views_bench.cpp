@@ -1,4 +1,5 @@
-// Control-to-frame latency of the layer views of issue 8 (offscreen, window 1400 x 900, the
+// Control-to-frame latency of the layer views (steps, matrices, Q/K map, compare, statistics;
+// offscreen, window 1400 x 900, the
 // view's tab shown), measured like the heads grid in ui_latency_bench.cpp:
 //   ControlToFrame:   the seed spin box changes (new weights, the worst case), the result is
 //                     computed, the view refreshes and its background work (LatestTask) is
@@ -8,7 +9,7 @@
 //
 //   qkv_layer_views_bench [--benchmark_repetitions=N]
 //
-// Target (issue 8): under 150 ms at (512 tokens, d_model 768, h 12) for every view.
+// Target: under 150 ms at (512 tokens, d_model 768, h 12) for every view.
 #include <benchmark/benchmark.h>
 
 #include <QApplication>

@@ -4,7 +4,7 @@
 //
 //   qkv_ui_latency_bench [--benchmark_repetitions=N]
 //
-// Targets (issue 3): < 16 ms at (10 tokens, d_model 64, h 4), < 50 ms at (128, 512, 8),
+// Targets: < 16 ms at (10 tokens, d_model 64, h 4), < 50 ms at (128, 512, 8),
 // < 150 ms at (512, 768, 12). CoreCompute is compute() alone at the same sizes, for attribution.
 #include <benchmark/benchmark.h>
 

@@ -21,19 +21,7 @@ std::string someNames(const std::vector<std::string>& names, std::size_t limit)
 
 }  // namespace
 
-std::string_view checkpointFamilyName(CheckpointFamily family)
-{
-    switch (family) {
-    case CheckpointFamily::Bert: return "BERT";
-    case CheckpointFamily::DistilBert: return "DistilBERT";
-    case CheckpointFamily::Gpt2: return "GPT-2";
-    case CheckpointFamily::Bart: return "BART/Marian";
-    case CheckpointFamily::T5: return "T5";
-    case CheckpointFamily::Llama: return "LLaMA-style";
-    case CheckpointFamily::PyTorch: return "PyTorch nn.MultiheadAttention";
-    }
-    return "?";
-}
+std::string_view checkpointFamilyName(CheckpointFamily family) { return nameOf(kCheckpointFamilyNames, family); }
 
 Expected<Checkpoint> openCheckpoint(const std::string& path, const CheckpointOptions& options)
 {
@@ -52,9 +40,8 @@ Expected<Checkpoint> openCheckpoint(const std::string& path, const CheckpointOpt
     if (checkpoint.layers.empty()) {
         std::vector<std::string> names;
         for (const auto& entry : checkpoint.tensors) names.push_back(entry.first);
-        return Error{path + ": no attention layer of a known family (BERT, DistilBERT, GPT-2, BART/Marian, T5, "
-                            "LLaMA-style, PyTorch nn.MultiheadAttention) among its " + std::to_string(names.size()) + " tensors: " +
-                     someNames(names, 12)};
+        return Error{path + ": no attention layer of a known family (" + allowedNames(kCheckpointFamilyNames) +
+                     ") among its " + std::to_string(names.size()) + " tensors: " + someNames(names, 12)};
     }
     checkpoint_detail::layerHeadCount(checkpoint.layers.front(), checkpoint.config, options.headCount,
                                       &checkpoint.headCountFromConfig);

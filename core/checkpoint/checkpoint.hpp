@@ -1,5 +1,5 @@
 #pragma once
-// One attention layer from a Hugging Face checkpoint (issue 11 section 3; docs/checkpoints.md).
+// One attention layer from a Hugging Face checkpoint (docs/checkpoints.md).
 //
 // A checkpoint is a .safetensors file, or a sharded checkpoint's model.safetensors.index.json
 // ({"metadata": ..., "weight_map": {tensor name: shard file name}}), with the config.json
@@ -23,6 +23,7 @@
 //                  decoder.layers.0.multihead_attn          cross   kind is read from the path)
 // Every message starts with the file it is about; nothing is returned half-done.
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -31,6 +32,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/common/enum_names.hpp"
 #include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"
 #include "core/checkpoint/checkpoint_config.hpp"
@@ -40,7 +42,16 @@
 namespace qkv {
 
 enum class CheckpointFamily { Bert, DistilBert, Gpt2, Bart, T5, Llama, PyTorch };
-// "BERT", "DistilBERT", "GPT-2", "BART/Marian", "T5", "LLaMA-style", "PyTorch nn.MultiheadAttention".
+// The families' names as messages, notes and the app's layer list print them.
+inline constexpr std::array<EnumName<CheckpointFamily>, 7> kCheckpointFamilyNames{{
+    {CheckpointFamily::Bert, "BERT"},
+    {CheckpointFamily::DistilBert, "DistilBERT"},
+    {CheckpointFamily::Gpt2, "GPT-2"},
+    {CheckpointFamily::Bart, "BART/Marian"},
+    {CheckpointFamily::T5, "T5"},
+    {CheckpointFamily::Llama, "LLaMA-style"},
+    {CheckpointFamily::PyTorch, "PyTorch nn.MultiheadAttention"},
+}};
 std::string_view checkpointFamilyName(CheckpointFamily family);
 
 // One stored tensor as its header describes it (no values).

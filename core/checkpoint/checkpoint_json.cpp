@@ -20,9 +20,9 @@ constexpr int kMaxDepth = 32;
 
 Expected<nlohmann::json> readJsonObjectFile(const std::string& path, std::size_t maxBytes)
 {
-    Expected<std::vector<std::byte>> bytes = readFileBytes(path, maxBytes);
+    Expected<std::string> bytes = readFileBytes(path, maxBytes);
     if (!bytes) return Error{bytes.error()};
-    const std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
+    const std::string_view text(*bytes);
     if (jsonDepth(text, kMaxDepth) > kMaxDepth)
         return Error{path + ": is not valid JSON here (it nests more than " + std::to_string(kMaxDepth) + " levels deep)"};
     try {

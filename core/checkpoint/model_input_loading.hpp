@@ -1,5 +1,5 @@
 #pragma once
-// The model's own first-layer input from a checkpoint (issue 11 section 4; docs/checkpoints.md):
+// The model's own first-layer input from a checkpoint (docs/checkpoints.md):
 // when the checkpoint holds its token and position embeddings and its tokenizer files sit
 // beside it, its first attention layer can read X exactly as the model builds it.
 //

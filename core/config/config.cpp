@@ -1,59 +1,20 @@
 #include "core/config/config.hpp"
 
 #include <algorithm>
-#include <array>
-#include <utility>
 
 namespace qkv {
 
-namespace {
+// The spellings are the tables in config.hpp; these name and parse through them.
+std::string_view modeName(AttentionMode mode) { return nameOf(kAttentionModeNames, mode); }
+std::string_view positionalName(PositionalEncoding p) { return nameOf(kPositionalEncodingNames, p); }
+std::string_view embeddingsName(EmbeddingKind kind) { return nameOf(kEmbeddingKindNames, kind); }
 
-// One table per enum: the spelling files and the command line use, defined once.
-template <class Enum, std::size_t N>
-bool parseByName(std::string_view name, const std::array<std::pair<Enum, std::string_view>, N>& names, Enum& out)
+bool parseMode(std::string_view name, AttentionMode& mode) { return parseName(kAttentionModeNames, name, mode); }
+bool parsePositional(std::string_view name, PositionalEncoding& p)
 {
-    for (const auto& [value, spelling] : names) {
-        if (spelling == name) {
-            out = value;
-            return true;
-        }
-    }
-    return false;
+    return parseName(kPositionalEncodingNames, name, p);
 }
-
-template <class Enum, std::size_t N>
-std::string_view nameOf(Enum value, const std::array<std::pair<Enum, std::string_view>, N>& names)
-{
-    for (const auto& [candidate, spelling] : names)
-        if (candidate == value) return spelling;
-    return names.front().second;
-}
-
-constexpr std::array<std::pair<AttentionMode, std::string_view>, 3> kModes{{
-    {AttentionMode::EncoderSelf, "self"},
-    {AttentionMode::DecoderCausal, "causal"},
-    {AttentionMode::Cross, "cross"},
-}};
-constexpr std::array<std::pair<PositionalEncoding, std::string_view>, 4> kPositional{{
-    {PositionalEncoding::Sinusoidal, "sinusoidal"},
-    {PositionalEncoding::Rotary, "rotary"},
-    {PositionalEncoding::RotaryInterleaved, "rotary-interleaved"},
-    {PositionalEncoding::None, "none"},
-}};
-constexpr std::array<std::pair<EmbeddingKind, std::string_view>, 3> kEmbeddings{{
-    {EmbeddingKind::Word, "word"},
-    {EmbeddingKind::Meaning, "meaning"},
-    {EmbeddingKind::Model, "model"},
-}};
-
-}  // namespace
-
-std::string_view modeName(AttentionMode mode) { return nameOf(mode, kModes); }
-bool parseMode(std::string_view name, AttentionMode& mode) { return parseByName(name, kModes, mode); }
-std::string_view positionalName(PositionalEncoding p) { return nameOf(p, kPositional); }
-bool parsePositional(std::string_view name, PositionalEncoding& p) { return parseByName(name, kPositional, p); }
-std::string_view embeddingsName(EmbeddingKind kind) { return nameOf(kind, kEmbeddings); }
-bool parseEmbeddings(std::string_view name, EmbeddingKind& kind) { return parseByName(name, kEmbeddings, kind); }
+bool parseEmbeddings(std::string_view name, EmbeddingKind& kind) { return parseName(kEmbeddingKindNames, name, kind); }
 
 std::string_view modeExplanation(AttentionMode mode)
 {

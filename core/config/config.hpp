@@ -2,14 +2,17 @@
 // What the user chose: sentences, mode, sizes, seed, initialisation, positions, embeddings,
 // head presets, ablations and scales. Config + weights -> core computes an immutable Result
 // (design.md section 1). Every spelling used by files and the command line is defined here
-// once (modeName, positionalName, embeddingsName; initName and presetName beside their types).
+// once, in one table per enumeration (kAttentionModeNames, kPositionalEncodingNames,
+// kEmbeddingKindNames; kWeightInitNames and kHeadPresetNames beside their types).
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/common/enum_names.hpp"
 #include "core/weights/attention_weights.hpp"
 #include "core/weights/head_preset.hpp"
 
@@ -21,7 +24,12 @@ enum class AttentionMode {
     Cross,          // queries from the target, keys and values from the source
 };
 
-// "self", "causal", "cross" (the CLI and file spelling).
+// The command-line and file spelling.
+inline constexpr std::array<EnumName<AttentionMode>, 3> kAttentionModeNames{{
+    {AttentionMode::EncoderSelf, "self"},
+    {AttentionMode::DecoderCausal, "causal"},
+    {AttentionMode::Cross, "cross"},
+}};
 std::string_view modeName(AttentionMode mode);
 bool parseMode(std::string_view name, AttentionMode& mode);
 // One line for people: where Q, K and V come from in this mode.
@@ -34,7 +42,12 @@ enum class PositionalEncoding {
     RotaryInterleaved,  // q and k rotated by position, pairs (2j, 2j+1) (RoFormer, GPT-J)
     None,               // X is the token embedding alone
 };
-// "sinusoidal", "rotary", "rotary-interleaved", "none".
+inline constexpr std::array<EnumName<PositionalEncoding>, 4> kPositionalEncodingNames{{
+    {PositionalEncoding::Sinusoidal, "sinusoidal"},
+    {PositionalEncoding::Rotary, "rotary"},
+    {PositionalEncoding::RotaryInterleaved, "rotary-interleaved"},
+    {PositionalEncoding::None, "none"},
+}};
 std::string_view positionalName(PositionalEncoding positional);
 bool parsePositional(std::string_view name, PositionalEncoding& positional);
 inline bool isRotary(PositionalEncoding p)
@@ -47,11 +60,15 @@ enum class EmbeddingKind {
     Word,     // a vector per lower-cased word, from the seed (the default)
     Meaning,  // a vector per concept of the built-in lexicon, shared by a word's translations
     // The model's own first-layer input: its subword tokens and its learned token and position
-    // embeddings, normalised as the model does (a checkpoint's first layer; issue 11 section 4,
+    // embeddings, normalised as the model does (a checkpoint's first layer;
     // core/embedding/model_own_input.hpp). Positions are inside X: nothing is added to it.
     Model,
 };
-// "word", "meaning", "model".
+inline constexpr std::array<EnumName<EmbeddingKind>, 3> kEmbeddingKindNames{{
+    {EmbeddingKind::Word, "word"},
+    {EmbeddingKind::Meaning, "meaning"},
+    {EmbeddingKind::Model, "model"},
+}};
 std::string_view embeddingsName(EmbeddingKind kind);
 bool parseEmbeddings(std::string_view name, EmbeddingKind& kind);
 

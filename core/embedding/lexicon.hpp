@@ -1,5 +1,5 @@
 #pragma once
-// The lexicon behind meaning embeddings (issue 7, section 2): words of several languages
+// The lexicon behind meaning embeddings: words of several languages
 // mapped to shared concepts, so that "chat", "Katze" and "cat" get one concept vector.
 //
 // The text format (resources/lexicon/lexicon.txt, docs/lexicon.md), one concept per line:

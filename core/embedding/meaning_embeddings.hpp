@@ -1,5 +1,5 @@
 #pragma once
-// Meaning embeddings (issue 7, section 2): a word and its translations share a vector.
+// Meaning embeddings: a word and its translations share a vector.
 //
 // For a token whose concept is c, read as a word of language L (lexicon.hpp):
 //     x = sqrt(1 - alpha^2) m(c) + alpha l(L),      alpha = meaningLanguageWeight = 0.3

@@ -1,5 +1,5 @@
 #pragma once
-// The model's own first-layer input X for any typed sentence (issue 11 section 4): a
+// The model's own first-layer input X for any typed sentence: a
 // checkpoint's tokenizer and its embedding tables, kept while the model's first attention layer
 // is in use. core/checkpoint/model_input_loading.hpp builds one from a checkpoint; the pipeline
 // (core/pipeline/compute.cpp) asks it for each sentence when Config::embeddings is Model.

@@ -320,11 +320,7 @@ Status writeNpyFolder(const Result& r, const std::string& path, const ExportProv
 
 bool parseExportFormat(std::string_view name, ExportFormat& format)
 {
-    if (name == "json") format = ExportFormat::Json;
-    else if (name == "csv") format = ExportFormat::Csv;
-    else if (name == "npy") format = ExportFormat::Npy;
-    else return false;
-    return true;
+    return parseName(kExportFormatNames, name, format);
 }
 
 bool exportComputesSpectrum(Index d_k, const ExportOptions& options)

@@ -3,9 +3,11 @@
 // head, query and key) or a folder of .npy arrays. Every writer is atomic: on failure nothing
 // partial is left at the output path.
 
+#include <array>
 #include <string>
 #include <string_view>
 
+#include "core/common/enum_names.hpp"
 #include "core/common/expected.hpp"
 #include "core/config/memory_estimate.hpp"
 #include "core/pipeline/compute.hpp"
@@ -13,6 +15,12 @@
 namespace qkv {
 
 enum class ExportFormat { Json, Csv, Npy };
+// The command line's spelling (export --format).
+inline constexpr std::array<EnumName<ExportFormat>, 3> kExportFormatNames{{
+    {ExportFormat::Json, "json"},
+    {ExportFormat::Csv, "csv"},
+    {ExportFormat::Npy, "npy"},
+}};
 
 bool parseExportFormat(std::string_view name, ExportFormat& format);
 

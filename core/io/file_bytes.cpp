@@ -6,8 +6,10 @@
 
 namespace qkv {
 
-Expected<std::vector<std::byte>> readFileBytes(const std::string& path, std::size_t maxBytes)
+Expected<std::string> readFileBytes(const std::string& path, std::size_t maxBytes, std::string_view what)
 {
+    const std::string forWhat = what.empty() ? std::string() : " for " + std::string(what);
+    if (path.empty()) return Error{"no file name given" + forWhat};
     // Regular files only, opened without blocking (a FIFO or /dev/zero is refused here).
     Expected<RegularFileReader> file = RegularFileReader::open(path);
     if (!file) return Error{file.error()};
@@ -16,10 +18,10 @@ Expected<std::vector<std::byte>> readFileBytes(const std::string& path, std::siz
     // between the two calls cannot make us read past what we allocated.
     const std::uint64_t size = file->size();
     if (size > maxBytes)
-        return Error{path + ": is too large (" + std::to_string(size) + " bytes; the limit is " +
+        return Error{path + ": is too large" + forWhat + " (" + std::to_string(size) + " bytes; the limit is " +
                      std::to_string(maxBytes) + ")"};
 
-    std::vector<std::byte> bytes;
+    std::string bytes;
     try {
         bytes.resize(static_cast<std::size_t>(size));
     } catch (const std::bad_alloc&) {

@@ -41,9 +41,15 @@ std::string shapeText(const std::vector<std::size_t>& shape)
     return text + ")";
 }
 
-const char* dtypeWords(NpyDtype dtype)
+std::string dtypeWords(NpyDtype dtype) { return std::string(entryOf(kNpyDtypeNames, dtype)->numpyName); }
+
+// "float32 '<f4' and float64 '<f8'": the dtypes a message says are supported.
+std::string supportedDtypes()
 {
-    return dtype == NpyDtype::Float32 ? "float32" : "float64";
+    std::string text;
+    for (const NpyDtypeName& dtype : kNpyDtypeNames)
+        text += (text.empty() ? "" : " and ") + std::string(dtype.numpyName) + " '" + std::string(dtype.name) + "'";
+    return text;
 }
 
 // A strict reader of the Python literal dict NumPy writes. It accepts what
@@ -279,7 +285,7 @@ Status writeMatrix(const std::string& path, const Matrix& matrix, NpyDtype dtype
 
 }  // namespace
 
-std::size_t npyItemSize(NpyDtype dtype) { return dtype == NpyDtype::Float32 ? 4 : 8; }
+std::size_t npyItemSize(NpyDtype dtype) { return entryOf(kNpyDtypeNames, dtype)->bytes; }
 
 Expected<NpyHeader> parseNpyHeader(std::span<const std::byte> bytes, std::string_view sourceName)
 {
@@ -320,16 +326,14 @@ Expected<NpyHeader> parseNpyHeader(std::span<const std::byte> bytes, std::string
 
     NpyHeader header;
     const std::string& descr = parser.descr;
-    if (descr == "<f4") header.dtype = NpyDtype::Float32;
-    else if (descr == "<f8") header.dtype = NpyDtype::Float64;
-    else if (descr == ">f4" || descr == ">f8")
-        return Error{prefixed(sourceName, "holds big-endian numbers ('" + descr +
-                                              "'); save it little-endian (array.astype('<" +
-                                              descr.substr(1) + "')) and try again")};
-    else
-        return Error{prefixed(sourceName, "has dtype '" + descr +
-                                              "', which is not supported (float32 '<f4' and "
-                                              "float64 '<f8' are)")};
+    if (!parseName(kNpyDtypeNames, descr, header.dtype)) {
+        if (descr == ">f4" || descr == ">f8")
+            return Error{prefixed(sourceName, "holds big-endian numbers ('" + descr +
+                                                  "'); save it little-endian (array.astype('<" +
+                                                  descr.substr(1) + "')) and try again")};
+        return Error{prefixed(sourceName, "has dtype '" + descr + "', which is not supported (" +
+                                              supportedDtypes() + " are)")};
+    }
     if (parser.fortranOrder)
         return Error{prefixed(sourceName, "is stored in Fortran (column-major) order; save it in C "
                                           "order (numpy.ascontiguousarray) and try again")};
@@ -387,14 +391,14 @@ Expected<NpyArray<MatrixF>> readNpy(const std::string& path)
 {
     auto bytes = readFileBytes(path);
     if (!bytes) return Error{bytes.error()};
-    return parseNpy(*bytes, path);
+    return parseNpy(std::as_bytes(std::span(*bytes)), path);
 }
 
 Expected<NpyArray<MatrixD>> readNpyDouble(const std::string& path)
 {
     auto bytes = readFileBytes(path);
     if (!bytes) return Error{bytes.error()};
-    return parseNpyDouble(*bytes, path);
+    return parseNpyDouble(std::as_bytes(std::span(*bytes)), path);
 }
 
 Expected<MatrixF> parseNpyMatrix(std::span<const std::byte> bytes, std::string_view sourceName)
@@ -424,7 +428,7 @@ std::string npyHeader(NpyDtype dtype, const std::vector<std::size_t>& shape)
     // magic + version + length + dict + '\n' is a multiple of 64 (a full 64 when already
     // aligned, as NumPy does).
     std::string dict = "{'descr': '";
-    dict += dtype == NpyDtype::Float32 ? "<f4" : "<f8";
+    dict += nameOf(kNpyDtypeNames, dtype);
     dict += "', 'fortran_order': False, 'shape': " + shapeText(shape) + ", }";
     constexpr std::size_t align = 64;
     auto wrap = [&](unsigned major, std::size_t lengthBytes) {

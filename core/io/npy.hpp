@@ -17,6 +17,7 @@
 // refuses NaN / Inf with the position of the first bad value. Every message starts with the
 // file's name. Nothing throws; allocations never exceed the file's size.
 
+#include <array>
 #include <cstddef>
 #include <span>
 #include <string>
@@ -24,15 +25,25 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/common/enum_names.hpp"
 #include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"
 
 namespace qkv {
 
-enum class NpyDtype {
-    Float32,  // '<f4'
-    Float64,  // '<f8'
+enum class NpyDtype { Float32, Float64 };
+
+// The dtypes read and written: NumPy's descr (little-endian), NumPy's name, bytes per value.
+struct NpyDtypeName {
+    NpyDtype value;
+    std::string_view name;
+    std::string_view numpyName;
+    std::size_t bytes;
 };
+inline constexpr std::array<NpyDtypeName, 2> kNpyDtypeNames{{
+    {NpyDtype::Float32, "<f4", "float32", 4},
+    {NpyDtype::Float64, "<f8", "float64", 8},
+}};
 
 // The parsed header of an .npy file.
 struct NpyHeader {

@@ -1,5 +1,7 @@
 #pragma once
-// safetensors files: reader and writer.
+// safetensors files: reader and writer. The header's parsing and validation is in
+// safetensors_header.cpp, the Tensor and its dtype decoding in safetensors_tensor.cpp, reading in
+// safetensors_reading.cpp, writing in safetensors_writing.cpp.
 //
 // Format (huggingface/safetensors):
 //   bytes 0..7   N, the header length, uint64 little-endian
@@ -21,6 +23,7 @@
 // bytes per value until converted. Non-finite values are not refused here (they are valid
 // safetensors); weights_file.hpp refuses them.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -32,6 +35,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/common/enum_names.hpp"
 #include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"
 
@@ -39,9 +43,19 @@ namespace qkv {
 
 enum class TensorDtype { F16, BF16, F32, F64 };
 
-// "F16", "BF16", "F32", "F64".
+// The dtypes the reader decodes: the header's spelling and the bytes per value.
+struct TensorDtypeName {
+    TensorDtype value;
+    std::string_view name;
+    std::size_t bytes;
+};
+inline constexpr std::array<TensorDtypeName, 4> kTensorDtypeNames{{
+    {TensorDtype::F32, "F32", 4},
+    {TensorDtype::F64, "F64", 8},
+    {TensorDtype::F16, "F16", 2},
+    {TensorDtype::BF16, "BF16", 2},
+}};
 std::string_view tensorDtypeName(TensorDtype dtype);
-// Bytes per value: 2, 2, 4, 8.
 std::size_t tensorDtypeSize(TensorDtype dtype);
 
 // IEEE 754 binary16 and bfloat16 bit patterns to float, exactly (subnormals, +-0, +-Inf, NaN).

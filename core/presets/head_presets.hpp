@@ -1,5 +1,5 @@
 #pragma once
-// Applies a Config's head presets to a layer's weights (issue 7). Each preset rewrites one
+// Applies a Config's head presets to a layer's weights. Each preset rewrites one
 // head's W_i^Q and W_i^K (W_i^K is the block of its key/value head, shared by its group when
 // g < h) and zeroes that head's b_i^Q and b_i^K, so the bilinear form alone decides where the
 // head looks. The constructions, and why each picks its key: docs/presets.md.

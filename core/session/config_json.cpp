@@ -68,15 +68,15 @@ struct Reader {
             else fail(key, "must be true or false");
         }
     }
-    template <class Enum>
-    void choice(const char* key, Enum& into, bool (*parse)(std::string_view, Enum&), const char* allowed)
+    // A name from one of the spelling tables (core/common/enum_names.hpp).
+    template <class Table>
+    void choice(const char* key, TableEnum<Table>& into, const Table& names)
     {
-        std::string name;
         const Json* v = find(key);
         if (!v) return;
-        if (!v->is_string()) return fail(key, std::string("must be one of ") + allowed);
-        name = v->get<std::string>();
-        if (!parse(name, into)) fail(key, "'" + name + "' is not one of " + allowed);
+        if (!v->is_string()) return fail(key, "must be one of " + allowedNames(names));
+        const std::string name = v->get<std::string>();
+        if (!parseName(names, name, into)) fail(key, "'" + name + "' is not one of " + allowedNames(names));
     }
 };
 
@@ -110,11 +110,8 @@ void readPresets(Reader& in, std::vector<HeadPreset>& presets)
         preset.head = head - 1;
         std::string name;
         inner.text("name", name);
-        if (inner.error.empty()) {
-            if (const auto kind = parsePresetName(name)) preset.kind = *kind;
-            else inner.fail("name", "'" + name + "' is not a preset name (uniform, same-token, previous-token, "
-                                                  "next-token, same-position, same-meaning, low-rank, random)");
-        }
+        if (inner.error.empty() && !parseName(kHeadPresetNames, name, preset.kind))
+            inner.fail("name", "'" + name + "' is not a preset name (" + allowedNames(kHeadPresetNames) + ")");
         inner.number("sharpness", preset.sharpness);
         inner.integer("rank", preset.rank, 1, 1 << 20);
         if (!inner.error.empty()) return void(in.error = inner.error);
@@ -190,7 +187,7 @@ Expected<Config> configFromJson(const Json& json)
     if (!json.is_object()) return Error{"config: must be an object"};
     Config c;
     Reader in{json, "config.", {}};
-    in.choice("mode", c.mode, &parseMode, "self, causal, cross");
+    in.choice("mode", c.mode, kAttentionModeNames);
     in.text("source", c.sourceText);
     in.text("target", c.targetText);
     in.integer("d_model", c.d_model, 1, 1 << 20);
@@ -198,10 +195,10 @@ Expected<Config> configFromJson(const Json& json)
     in.integer("kv_heads", c.keyValueHeadCount, 1, 1 << 20);
     if (c.keyValueHeadCount == c.headCount) c.keyValueHeadCount = 0;  // g = h is the default
     in.seed("seed", c.seed);
-    in.choice("init", c.init, &parseInit, "xavier, normal");
-    in.choice("positional", c.positional, &parsePositional, "sinusoidal, rotary, rotary-interleaved, none");
+    in.choice("init", c.init, kWeightInitNames);
+    in.choice("positional", c.positional, kPositionalEncodingNames);
     in.number("rope_base", c.ropeBase);
-    in.choice("embeddings", c.embeddings, &parseEmbeddings, "word, meaning, model");
+    in.choice("embeddings", c.embeddings, kEmbeddingKindNames);
     in.number("token_embedding_scale", c.tokenEmbeddingScale);
     in.flag("bias", c.withBias);
     in.flag("scale_scores", c.scaleScores);

@@ -18,10 +18,13 @@ using Json = nlohmann::json;
 
 static_assert(std::endian::native == std::endian::little, "sessions store little-endian float32; add a byte swap");
 
+// The one dtype of a session's matrices (float32, little-endian, row-major).
+constexpr char kMatrixDtype[] = "float32";
+
 Json matrixToJson(const MatrixF& m)
 {
     // Row-major float32, little-endian: the bytes of the matrix as it sits in memory.
-    return {{"shape", {m.rows(), m.cols()}}, {"dtype", "float32"},
+    return {{"shape", {m.rows(), m.cols()}}, {"dtype", kMatrixDtype},
             {"data", base64Encode(m.data(), static_cast<std::size_t>(m.size()) * sizeof(float))}};
 }
 
@@ -74,7 +77,8 @@ Expected<MatrixF> matrixFromJson(const Json& json, const std::string& name, Inde
     if (shape == json.end() || !shape->is_array() || shape->size() != 2 || !(*shape)[0].is_number_integer() ||
         !(*shape)[1].is_number_integer())
         return Error{where + "needs a shape [rows, columns]"};
-    if (dtype == json.end() || *dtype != "float32") return Error{where + "dtype must be \"float32\""};
+    if (dtype == json.end() || *dtype != kMatrixDtype)
+        return Error{where + "dtype must be \"" + std::string(kMatrixDtype) + "\""};
     if (data == json.end() || !data->is_string()) return Error{where + "needs its data as a base64 string"};
     const long long r = (*shape)[0].get<long long>(), c = (*shape)[1].get<long long>();
     if (r != rows || c != cols)
@@ -126,10 +130,10 @@ Expected<std::shared_ptr<const AttentionWeights>> weightsFromJson(const Json& js
     provenance.heads.clear();
     if (const auto origins = json.find("head_origins"); origins != json.end() && origins->is_array()) {
         for (const Json& o : *origins) {
-            if (o == "file") provenance.heads.push_back(HeadOrigin::File);
-            else if (o == "edited") provenance.heads.push_back(HeadOrigin::Edited);
-            else if (o == "generated") provenance.heads.push_back(HeadOrigin::Generated);
-            else return Error{"weights.head_origins: each must be \"file\", \"edited\" or \"generated\""};
+            const auto origin =
+                o.is_string() ? parseName(kHeadOriginNames, o.get_ref<const std::string&>()) : std::nullopt;
+            if (!origin) return Error{"weights.head_origins: each must be one of " + allowedNames(kHeadOriginNames)};
+            provenance.heads.push_back(*origin);
         }
     }
     return std::shared_ptr<const AttentionWeights>(std::move(weights));
@@ -162,11 +166,9 @@ Status viewFromJson(const Json& json, ViewOptions& view)
         view.zoom = v->get<double>();
     }
     if (const auto v = json.find("color_range"); v != json.end() && v->is_object()) {
-        const std::string mode = v->value("mode", std::string("auto"));
-        if (mode == "auto") view.colorRange.mode = ColorRange::Mode::Automatic;
-        else if (mode == "unit") view.colorRange.mode = ColorRange::Mode::UnitInterval;
-        else if (mode == "fixed") view.colorRange.mode = ColorRange::Mode::Fixed;
-        else return Error{"view.color_range.mode: '" + mode + "' is not one of auto, unit, fixed"};
+        const std::string mode = v->value("mode", std::string(colorRangeModeName(ColorRange::Mode::Automatic)));
+        if (!parseName(kColorRangeModeNames, mode, view.colorRange.mode))
+            return Error{"view.color_range.mode: '" + mode + "' is not one of " + allowedNames(kColorRangeModeNames)};
         if (view.colorRange.mode == ColorRange::Mode::Fixed) {
             const auto low = v->find("low"), high = v->find("high");
             if (low == v->end() || high == v->end() || !low->is_number() || !high->is_number() ||
@@ -242,25 +244,9 @@ Expected<Session> sessionFromJson(const Json& doc)
 
 }  // namespace
 
-std::string_view headOriginName(HeadOrigin origin)
-{
-    switch (origin) {
-    case HeadOrigin::Generated: return "generated";
-    case HeadOrigin::File: return "file";
-    case HeadOrigin::Edited: return "edited";
-    }
-    return "generated";
-}
+std::string_view headOriginName(HeadOrigin origin) { return nameOf(kHeadOriginNames, origin); }
 
-std::string_view colorRangeModeName(ColorRange::Mode mode)
-{
-    switch (mode) {
-    case ColorRange::Mode::Automatic: return "auto";
-    case ColorRange::Mode::UnitInterval: return "unit";
-    case ColorRange::Mode::Fixed: return "fixed";
-    }
-    return "auto";
-}
+std::string_view colorRangeModeName(ColorRange::Mode mode) { return nameOf(kColorRangeModeNames, mode); }
 
 std::string headOriginText(const Session& session, Index head)
 {
@@ -322,10 +308,9 @@ Status writeSession(const std::string& path, const Session& session)
 
 Expected<Session> readSession(const std::string& path)
 {
-    auto bytes = readFileBytes(path, maxSessionBytes);
-    if (!bytes) return Error{bytes.error()};
-    const std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
-    return parseSession(text, path);
+    auto text = readFileBytes(path, maxSessionBytes);
+    if (!text) return Error{text.error()};
+    return parseSession(*text, path);
 }
 
 }  // namespace qkv

@@ -5,11 +5,13 @@
 // It is the one thing serialised: the app's Save/Open and autosave, `export --session`,
 // `export --format session`. File format: docs/formats.md ("Session: .qkv.json").
 
+#include <array>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/common/enum_names.hpp"
 #include "core/common/expected.hpp"
 #include "core/config/config.hpp"
 #include "core/pipeline/compute.hpp"
@@ -25,7 +27,13 @@ inline constexpr std::size_t maxSessionBytes = std::size_t{1} << 30;
 
 // Where a head's weights (before presets) come from.
 enum class HeadOrigin { Generated, File, Edited };
-std::string_view headOriginName(HeadOrigin origin);  // "generated", "file", "edited"
+// The session's spelling (weights.head_origins).
+inline constexpr std::array<EnumName<HeadOrigin>, 3> kHeadOriginNames{{
+    {HeadOrigin::Generated, "generated"},
+    {HeadOrigin::File, "file"},
+    {HeadOrigin::Edited, "edited"},
+}};
+std::string_view headOriginName(HeadOrigin origin);
 
 struct WeightsProvenance {
     std::string file;   // the weights file (a checkpoint's absolute); empty when generated
@@ -41,7 +49,14 @@ struct ColorRange {
 
     bool operator==(const ColorRange&) const = default;
 };
-std::string_view colorRangeModeName(ColorRange::Mode mode);  // "auto", "unit", "fixed"
+// The session's spelling (view.color_range.mode); the command line's --color-range takes the
+// first two and spells a fixed range LOW:HIGH.
+inline constexpr std::array<EnumName<ColorRange::Mode>, 3> kColorRangeModeNames{{
+    {ColorRange::Mode::Automatic, "auto"},
+    {ColorRange::Mode::UnitInterval, "unit"},
+    {ColorRange::Mode::Fixed, "fixed"},
+}};
+std::string_view colorRangeModeName(ColorRange::Mode mode);
 
 // What the views showed. Names are the app's (tab "heads", colormap "viridis", ...); core keeps
 // them as text and the app falls back to its defaults for names it does not know.

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/text/regular_file.hpp"
+#include "core/io/file_bytes.hpp"
 #include "core/text/utf8.hpp"
 #include "core/text/vocabulary_files.hpp"
 
@@ -231,9 +231,9 @@ Expected<ByteLevelBpe> parseByteLevelBpe(std::string_view vocabJson, std::string
 
 Expected<ByteLevelBpe> loadByteLevelBpe(const std::string& vocabPath, const std::string& mergesPath)
 {
-    auto vocab = readRegularFile(vocabPath, limits::maxTokenizerFileBytes, "a vocabulary");
+    auto vocab = readFileBytes(vocabPath, limits::maxTokenizerFileBytes, "a vocabulary");
     if (!vocab) return Error{vocab.error()};
-    auto merges = readRegularFile(mergesPath, limits::maxTokenizerFileBytes, "a merges file");
+    auto merges = readFileBytes(mergesPath, limits::maxTokenizerFileBytes, "a merges file");
     if (!merges) return Error{merges.error()};
     return parseByteLevelBpe(*vocab, *merges, vocabPath, mergesPath);
 }

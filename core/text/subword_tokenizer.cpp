@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/text/regular_file.hpp"
+#include "core/io/file_bytes.hpp"
 #include "core/text/vocabulary_files.hpp"
 
 namespace qkv {
@@ -40,7 +40,7 @@ bool hasUpperCaseTokens(const WordPieceVocab& vocab)
 // Reads the WordPiece switches from tokenizer_config.json.
 Status readTokenizerConfig(const std::string& path, WordPieceOptions& options)
 {
-    auto text = readRegularFile(path, limits::maxTokenizerFileBytes, "a tokenizer configuration");
+    auto text = readFileBytes(path, limits::maxTokenizerFileBytes, "a tokenizer configuration");
     if (!text) return Error{text.error()};
     const nlohmann::json config = nlohmann::json::parse(*text, nullptr, false);
     if (config.is_discarded() || !config.is_object()) return Error{path + ": is not a JSON object"};

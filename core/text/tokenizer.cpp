@@ -1,63 +1,14 @@
 #include "core/text/tokenizer.hpp"
 
-#include <cstdint>
+#include "core/text/utf8.hpp"
 
 namespace qkv {
 
 namespace {
 
-constexpr char32_t replacementCharacter = 0xFFFD;
-
-// One decoded code point and how many bytes it took; bytes == 1 and valid == false for a
-// malformed sequence (overlong, surrogate, out of range, truncated or stray continuation byte).
-struct Decoded {
-    char32_t codePoint;
-    std::size_t bytes;
-    bool valid;
-};
-
-Decoded decodeAt(std::string_view text, std::size_t at)
-{
-    const auto byte = [&](std::size_t i) { return static_cast<std::uint8_t>(text[at + i]); };
-    const std::uint8_t lead = byte(0);
-    if (lead < 0x80) return {lead, 1, true};
-
-    std::size_t length;
-    char32_t codePoint;
-    char32_t minimum;
-    if ((lead & 0xE0) == 0xC0) { length = 2; codePoint = lead & 0x1F; minimum = 0x80; }
-    else if ((lead & 0xF0) == 0xE0) { length = 3; codePoint = lead & 0x0F; minimum = 0x800; }
-    else if ((lead & 0xF8) == 0xF0) { length = 4; codePoint = lead & 0x07; minimum = 0x10000; }
-    else return {replacementCharacter, 1, false};
-
-    if (at + length > text.size()) return {replacementCharacter, 1, false};
-    for (std::size_t i = 1; i < length; ++i) {
-        if ((byte(i) & 0xC0) != 0x80) return {replacementCharacter, 1, false};
-        codePoint = (codePoint << 6) | (byte(i) & 0x3F);
-    }
-    if (codePoint < minimum || codePoint > 0x10FFFF || (codePoint >= 0xD800 && codePoint <= 0xDFFF))
-        return {replacementCharacter, 1, false};
-    return {codePoint, length, true};
-}
-
-void appendUtf8(std::string& out, char32_t c)
-{
-    if (c < 0x80) {
-        out += static_cast<char>(c);
-    } else if (c < 0x800) {
-        out += static_cast<char>(0xC0 | (c >> 6));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-        out += static_cast<char>(0xE0 | (c >> 12));
-        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (c >> 18));
-        out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    }
-}
+using utf8::decodeAt;
+using utf8::Decoded;
+using utf8::kReplacementCharacter;
 
 bool inRange(char32_t c, char32_t low, char32_t high) { return c >= low && c <= high; }
 
@@ -98,7 +49,7 @@ bool isPunctuationOrSymbol(char32_t c)
            inRange(c, 0x2030, 0x205E) || inRange(c, 0x20A0, 0x20CF) || inRange(c, 0x2100, 0x25FF) ||
            inRange(c, 0x2E00, 0x2E7F) || inRange(c, 0x3000, 0x303F) || inRange(c, 0xFF01, 0xFF0F) ||
            inRange(c, 0xFF1A, 0xFF20) || inRange(c, 0xFF3B, 0xFF40) || inRange(c, 0xFF5B, 0xFF65) ||
-           c == replacementCharacter;
+           c == kReplacementCharacter;
 }
 
 bool isWordCharacter(char32_t c)
@@ -121,7 +72,7 @@ std::vector<Token> tokenize(std::string_view utf8)
     };
     const auto take = [&](Token& token, const Decoded& d) {
         if (d.valid) token.text.append(utf8.substr(at, d.bytes));
-        else appendUtf8(token.text, replacementCharacter);
+        else qkv::utf8::append(token.text, kReplacementCharacter);
         at += d.bytes;
         token.byteEnd = at;
     };
@@ -204,7 +155,7 @@ std::string lowerCase(std::string_view utf8)
         else if (inRange(c, 0x391, 0x3A9) && c != 0x3A2) c += 0x20;
         else if (inRange(c, 0x410, 0x42F)) c += 0x20;
         else if (inRange(c, 0x400, 0x40F)) c += 0x50;
-        appendUtf8(out, c);
+        qkv::utf8::append(out, c);
         at += d.bytes;
     }
     return out;
@@ -218,7 +169,7 @@ std::string sanitizeUtf8(std::string_view bytes)
     while (at < bytes.size()) {
         const Decoded d = decodeAt(bytes, at);
         if (d.valid) out.append(bytes.substr(at, d.bytes));
-        else appendUtf8(out, replacementCharacter);
+        else qkv::utf8::append(out, kReplacementCharacter);
         at += d.bytes;
     }
     return out;

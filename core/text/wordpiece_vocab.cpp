@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/text/regular_file.hpp"
+#include "core/io/file_bytes.hpp"
 #include "core/text/utf8.hpp"
 #include "core/text/vocabulary_files.hpp"
 
@@ -87,7 +87,7 @@ Expected<WordPieceVocab> parseWordPieceVocab(std::string_view text, std::string_
 
 Expected<WordPieceVocab> loadWordPieceVocab(const std::string& path, bool requireClsSep)
 {
-    auto bytes = readRegularFile(path, limits::maxTokenizerFileBytes, "a vocabulary");
+    auto bytes = readFileBytes(path, limits::maxTokenizerFileBytes, "a vocabulary");
     if (!bytes) return Error{bytes.error()};
     return parseWordPieceVocab(*bytes, path, requireClsSep);
 }

@@ -47,15 +47,8 @@ std::string AttentionWeights::shapeProblem(Index headCount) const
     return {};
 }
 
-std::string_view initName(WeightInit init) { return init == WeightInit::Normal ? "normal" : "xavier"; }
-
-bool parseInit(std::string_view name, WeightInit& init)
-{
-    if (name == "xavier") init = WeightInit::XavierUniform;
-    else if (name == "normal") init = WeightInit::Normal;
-    else return false;
-    return true;
-}
+std::string_view initName(WeightInit init) { return nameOf(kWeightInitNames, init); }
+bool parseInit(std::string_view name, WeightInit& init) { return parseName(kWeightInitNames, name, init); }
 
 // Each matrix draws from its own stream, keyed by its name, so adding biases or changing the
 // initialisation of one matrix never shifts the numbers of another.

@@ -12,10 +12,12 @@
 // (W^K and W^V square), g = 1 multi-query attention, anything between grouped-query attention.
 // "One big matrix split into h heads" and "h separate projections" are the same numbers.
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 
+#include "core/common/enum_names.hpp"
 #include "core/common/matrix.hpp"
 
 namespace qkv {
@@ -86,7 +88,11 @@ enum class WeightInit {
     Normal,         // N(0, 1 / d_model): unit-variance projections of unit-variance inputs
 };
 
-// "xavier" / "normal": the command-line and session spelling.
+// The command-line and session spelling.
+inline constexpr std::array<EnumName<WeightInit>, 2> kWeightInitNames{{
+    {WeightInit::XavierUniform, "xavier"},
+    {WeightInit::Normal, "normal"},
+}};
 std::string_view initName(WeightInit init);
 bool parseInit(std::string_view name, WeightInit& init);
 

@@ -1,5 +1,5 @@
 #pragma once
-// Edits of one head's weights, for the per-head weights editor (issue 7, section 4). Each takes
+// Edits of one head's weights, for the per-head weights editor. Each takes
 // the weights as they are and returns edited copies (the app keeps weights immutable and
 // shared); none changes another head's blocks, except that W^K and W^V blocks are shared by a
 // key/value group when g < h (AttentionWeights knows the layout).

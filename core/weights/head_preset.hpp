@@ -1,14 +1,16 @@
 #pragma once
 // A head preset: a recipe that sets one head's W_i^Q and W_i^K (and, where it must, W_i^V and
-// its rows of W^O) so the bilinear form x_q^T W_i x_k picks a known key (issue 7). Presets are
+// its rows of W^O) so the bilinear form x_q^T W_i x_k picks a known key. Presets are
 // part of the Config: they are re-applied whenever d_model, h, the seed or the embeddings
 // change, and recorded in exports and sessions. The constructions: head_presets.hpp.
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
 #include <vector>
 
+#include "core/common/enum_names.hpp"
 #include "core/common/matrix.hpp"
 
 namespace qkv {
@@ -24,8 +26,23 @@ enum class HeadPresetKind {
     Random,         // the generated weights of the current seed
 };
 
-// "uniform", "same-token", "previous-token", "next-token", "same-position", "same-meaning",
-// "low-rank", "random": the names of the command line, sessions and exports.
+// Each preset's name (command line, sessions, exports) and title (the words of head titles in
+// the app), in the order lists show them.
+struct HeadPresetNames {
+    HeadPresetKind value;
+    std::string_view name;
+    std::string_view title;
+};
+inline constexpr std::array<HeadPresetNames, 8> kHeadPresetNames{{
+    {HeadPresetKind::Uniform, "uniform", "uniform"},
+    {HeadPresetKind::SameToken, "same-token", "same token"},
+    {HeadPresetKind::PreviousToken, "previous-token", "previous token"},
+    {HeadPresetKind::NextToken, "next-token", "next token"},
+    {HeadPresetKind::SamePosition, "same-position", "same position"},
+    {HeadPresetKind::SameMeaning, "same-meaning", "same meaning"},
+    {HeadPresetKind::LowRank, "low-rank", "low rank"},
+    {HeadPresetKind::Random, "random", "random"},
+}};
 std::string_view presetName(HeadPresetKind kind);
 std::optional<HeadPresetKind> parsePresetName(std::string_view name);
 const std::vector<HeadPresetKind>& allPresetKinds();

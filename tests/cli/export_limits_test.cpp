@@ -1,4 +1,4 @@
-// The export's limits (issue 10, section 2): a configuration whose estimated peak exceeds the
+// The export's limits: a configuration whose estimated peak exceeds the
 // limit is refused before anything is allocated, naming the option; the spectrum of W_i is
 // bounded at large d_k unless asked for, and the JSON says so.
 

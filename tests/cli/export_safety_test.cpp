@@ -1,4 +1,4 @@
-// Hostile arguments to `qkv-studio export` (issue 10, section 3): no file is ever lost, no read
+// Hostile arguments to `qkv-studio export`: no file is ever lost, no read
 // ever blocks, and an interrupted export leaves nothing behind.
 
 #include <sys/stat.h>

@@ -1,5 +1,5 @@
 // Runs `qkv-studio figure` as a script or a Makefile would: no display, no Qt environment
-// variable, files checked on disk (issue 9, section 3).
+// variable, files checked on disk.
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The model's own first-layer input (issue 11 section 4): a synthetic BERT and GPT-2 checkpoint
+// The model's own first-layer input: a synthetic BERT and GPT-2 checkpoint
 // with their embeddings and tokenizer files (tests/data/checkpoint/{bert,gpt2}_input, written by
 // make_checkpoints.py with the independent tokenizers of tests/data/tokenizers/make_fixtures.py)
 // go through the whole pipeline and must give the NumPy tokens, X, attention and output.

@@ -58,7 +58,8 @@ struct Example {
     const char* language;
 };
 
-// The sentences of the built-in example, the scenarios of issue 7 and the README.
+// The sentences of the built-in example, the cat-and-mat and European Economic Area sentences in
+// English, French and German that meaning embeddings are demonstrated with, and the README's.
 std::vector<Example> exampleSentences()
 {
     std::vector<Example> examples = {

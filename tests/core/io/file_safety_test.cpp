@@ -1,4 +1,4 @@
-// No file is ever lost, and no read ever blocks (issue 10, section 3): every reader refuses
+// No file is ever lost, and no read ever blocks: every reader refuses
 // what is not a regular file before reading it, with a message that names the path and says
 // what is there; the atomic writer replaces only regular files, and its temporaries go away on
 // failure and on a signal.

@@ -1,4 +1,4 @@
-// The presets' promises as properties (issue 7): over random sentences of 5 to 60 tokens and
+// The presets' promises as properties: over random sentences of 5 to 60 tokens and
 // over the built-in examples, at d_model 64 and 512 with the default sharpness, the head's
 // largest weight falls on the intended key for at least 90% of the queries that have one, and
 // the mean weight on the intended keys is at least 0.5. The measured figures are printed.

@@ -12,7 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "core/io/io_test_support.hpp"
-#include "core/text/regular_file.hpp"
+#include "core/io/file_bytes.hpp"
 #include "core/text/subword_tokenizer.hpp"
 #include "tokenizer_test_support.hpp"
 
@@ -34,7 +34,7 @@ TEST(RegularFile, AFifoIsRefusedWithoutBlocking)
     ScratchDir dir;
     const std::string fifo = dir.file("vocab.txt");
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-    auto pending = std::async(std::launch::async, [&] { return readRegularFile(fifo, 1 << 20, "a vocabulary"); });
+    auto pending = std::async(std::launch::async, [&] { return readFileBytes(fifo, 1 << 20, "a vocabulary"); });
     if (pending.wait_for(std::chrono::seconds(5)) != std::future_status::ready) {
         ADD_FAILURE() << "reading a FIFO blocked";
         const int writer = ::open(fifo.c_str(), O_WRONLY);  // lets the blocked reader see the end
@@ -53,29 +53,29 @@ TEST(RegularFile, DevicesFoldersAndMissingFilesAreRefused)
 {
     for (const char* device : {"/dev/zero", "/dev/null", "/dev/urandom"}) {
         if (!std::filesystem::exists(device)) continue;
-        auto result = readRegularFile(device, 1 << 20, "a vocabulary");
+        auto result = readFileBytes(device, 1 << 20, "a vocabulary");
         ASSERT_FALSE(result.ok()) << device;
         EXPECT_NE(result.error().find("not a regular file"), std::string::npos) << result.error();
     }
     ScratchDir dir;
-    EXPECT_NE(readRegularFile(dir.file(""), 10, "x").error().find("is a folder"), std::string::npos);
-    EXPECT_EQ(readRegularFile(dir.file("missing.txt"), 10, "x").error(), dir.file("missing.txt") + ": does not exist");
-    EXPECT_FALSE(readRegularFile("", 10, "a vocabulary").ok());
+    EXPECT_NE(readFileBytes(dir.file(""), 10, "x").error().find("is a folder"), std::string::npos);
+    EXPECT_EQ(readFileBytes(dir.file("missing.txt"), 10, "x").error(), dir.file("missing.txt") + ": does not exist");
+    EXPECT_FALSE(readFileBytes("", 10, "a vocabulary").ok());
 }
 
 TEST(RegularFile, SizeCapIsStatedInTheMessage)
 {
     ScratchDir dir;
     writeText(dir.file("big.txt"), std::string(101, 'x'));
-    auto result = readRegularFile(dir.file("big.txt"), 100, "a vocabulary");
+    auto result = readFileBytes(dir.file("big.txt"), 100, "a vocabulary");
     ASSERT_FALSE(result.ok());
     EXPECT_EQ(result.error(), dir.file("big.txt") + ": is too large for a vocabulary (101 bytes; the limit is 100)");
-    auto fits = readRegularFile(dir.file("big.txt"), 101, "a vocabulary");
+    auto fits = readFileBytes(dir.file("big.txt"), 101, "a vocabulary");
     ASSERT_TRUE(fits.ok());
     EXPECT_EQ(fits->size(), 101u);
     // A symbolic link to a regular file is read.
     std::filesystem::create_symlink(dir.file("big.txt"), dir.file("link.txt"));
-    EXPECT_TRUE(readRegularFile(dir.file("link.txt"), 101, "a vocabulary").ok());
+    EXPECT_TRUE(readFileBytes(dir.file("link.txt"), 101, "a vocabulary").ok());
 }
 
 TEST(SubwordTokenizerFolder, FindsWordPieceAndReadsItsCasing)
