@@ -63,14 +63,6 @@ double realNumber(std::string_view option, std::string_view text)
 }
 
 // "viridis, magma, ...": the ids the colormaps give themselves (ui/render/colormap.hpp).
-std::string colormapIds()
-{
-    std::string ids;
-    for (const ui::ColormapName name : ui::Colormap::all())
-        ids += (ids.empty() ? "" : ", ") + ui::Colormap::get(name).id().toStdString();
-    return ids;
-}
-
 ColorRange parseColorRange(std::string_view text)
 {
     // auto and unit as sessions spell them; a fixed range is spelled by its bounds.
@@ -116,13 +108,13 @@ FigureArguments parseFigureArguments(int argc, char** argv)
             const std::string_view v = optionValue(argc, argv, i);
             ui::ScoreKind kind;
             if (!ui::scoreKindFromId(QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size())), kind))
-                throw ArgumentError{"--show: '" + std::string(v) + "' is not one of attention, scores, masked-scores"};
+                throw ArgumentError{"--show: '" + std::string(v) + "' is not one of " + allowedNames(ui::kScoreKinds)};
             a.show = v;
         } else if (option == "--colormap") {
             const std::string_view v = optionValue(argc, argv, i);
             ui::ColormapName name;
             if (!ui::colormapFromId(QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size())), name))
-                throw ArgumentError{"--colormap: '" + std::string(v) + "' is not one of " + colormapIds()};
+                throw ArgumentError{"--colormap: '" + std::string(v) + "' is not one of " + allowedNames(ui::kColormapNames)};
             a.colormap = v;
         } else if (option == "--color-range") a.colorRange = parseColorRange(optionValue(argc, argv, i));
         else if (!parseSessionOption(a, argc, argv, i))
@@ -170,7 +162,9 @@ ui::FigureOptions optionsFor(const FigureArguments& a, const Session& session, c
     if (a.show) {
         o.view.show = *a.show;
         // A new kind without a colormap: that kind's own (red-blue for scores).
-        if (!a.colormap) o.view.colormap = *a.show == "attention" ? "viridis" : "redblue";
+        ui::ScoreKind kind = ui::ScoreKind::Attention;
+        ui::scoreKindFromId(QString::fromStdString(*a.show), kind);
+        if (!a.colormap) o.view.colormap = nameOf(ui::kColormapNames, ui::defaultColormap(kind));
     }
     if (a.colormap) o.view.colormap = *a.colormap;
     if (a.colorRange) o.view.colorRange = *a.colorRange;

@@ -1,5 +1,5 @@
 #pragma once
-// The compare view's numbers (issue 8, section 5): for every head, the difference between the
+// The compare view's numbers: for every head, the difference between the
 // pinned result's attention and the live one ("what changed when I doubled W^Q"), or between
 // every head and a reference head of the same result ("head 2 against head 3"), as attention
 // weights or scaled scores (q·k/√d_k). Results whose shapes differ (another sentence, another

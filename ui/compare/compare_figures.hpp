@@ -1,5 +1,5 @@
 #pragma once
-// The compare figures (issue 8, section 5), widget-free: one heatmap of differences per head
+// The compare figures, widget-free: one heatmap of differences per head
 // on a diverging map centred on zero with one colour range for every head, so colours compare
 // across heads; each head titled with its largest |difference|. When there is nothing to
 // compare (nothing pinned, shapes that no longer match) the figure says why instead.

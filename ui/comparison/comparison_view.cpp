@@ -43,7 +43,7 @@ QLayout* ComparisonView::makeHeader()
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
     summary_->setFont(titleFont);
-    summary_->setWordWrap(true);  // whole at any width (issue 9, section 4)
+    summary_->setWordWrap(true);  // whole at any width
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     keyValueBox_->setToolTip(tr("The layer's key/value heads g (also under h in the controls): a divisor of h "
@@ -77,7 +77,7 @@ QWidget* ComparisonView::makeGrid()
     timing_->setWordWrap(true);
 
     // As many columns as fit at a readable size (at most three), scrolling below that: the
-    // charts are never squashed (issue 9, section 4).
+    // charts are never squashed.
     auto* grid = new FigureGrid(QSize(420, 330), 3);
     grid->addWidget(scorePath_);
     grid->addWidget(layer_);

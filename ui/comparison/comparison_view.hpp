@@ -1,5 +1,5 @@
 #pragma once
-// The comparison view (issue 4): what the factored heads save, for the current d_model, h and
+// The comparison view: what the factored heads save, for the current d_model, h and
 // sentence lengths. Every number comes from core's cost model (core/cost/cost_model.hpp); the
 // view never counts anything itself. The only thing it computes is the measured time of the
 // two ways of computing one head's scores, off the GUI thread (score_timing_label.hpp).
@@ -53,7 +53,7 @@ public:
     int selectedHead() const { return head_; }
 
     // g: key/value heads, a divisor of h. The layer's g (result()->config.g()) for each new
-    // result: there is one g, the layer's (issue 11). setKeyValueHeads() shows another g at
+    // result: there is one g, the layer's. setKeyValueHeads() shows another g at
     // once and asks for it through keyValueHeadsChosen(); the window sets the layer's g, whose
     // result then arrives with it.
     Count keyValueHeads() const { return shape_.keyValueHeads; }

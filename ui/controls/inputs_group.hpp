@@ -1,5 +1,5 @@
 #pragma once
-// The "Positions and embeddings" controls (issue 11 sections 1 and 2, issue 7 section 2): where
+// The "Positions and embeddings" controls: where
 // position enters (sinusoidal added to X as in the paper, rotary, rotary interleaved, none) with
 // the rotary base, how a token becomes a vector (by word, by meaning), and the token-embedding
 // scale with a one-click return to the paper's 1 and why it is not 1.

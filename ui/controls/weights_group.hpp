@@ -1,6 +1,6 @@
 #pragma once
 // The "Weights" controls: a label saying where the current weights come from (generated from
-// seed S, a file, edited heads, presets; issue 7 section 6), the seed and initialisation with a
+// seed S, a file, edited heads, presets), the seed and initialisation with a
 // note when they do not apply, and the biases switch.
 
 #include <QGroupBox>

@@ -1,5 +1,5 @@
 #pragma once
-// The app's last state, kept in the session format (issue 9 section 1, issue 7 section 6): a
+// The app's last state, kept in the session format: a
 // session file under QStandardPaths::AppDataLocation, written shortly after every change (so a
 // crash loses little) and on close, with the loaded and edited weights it holds, plus a small
 // note of which file the document belongs to and whether it had unsaved changes. The next

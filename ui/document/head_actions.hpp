@@ -1,7 +1,6 @@
 #pragma once
 // What the Head menu, the heads grid and the weights editor offer for one head, defined once:
-// the preset list (words, tips, the low-rank r) and switching a head off (issue 7, sections 4
-// and 5). Each action is one undo step through the Document.
+// the preset list (words, tips, the low-rank r) and switching a head off. Each action is one undo step through the Document.
 
 #include <QString>
 

@@ -1,7 +1,7 @@
 #pragma once
 // What a session's settings mean, in words for the controls and the heads' titles: where the
 // weights come from, whether the seed and init fields apply, why the token-embedding scale is
-// not the paper's 1 (issue 7 section 6). Pure functions of the session.
+// not the paper's 1. Pure functions of the session.
 
 #include <QString>
 #include <QStringList>

@@ -1,5 +1,5 @@
 #pragma once
-// The weights editor's ablation panel (issue 7, section 5): for the selected query token, one
+// The weights editor's ablation panel: for the selected query token, one
 // bar per head, ||Δoutput|| / ||output|| when that head alone is switched off (the core's
 // AblationEffects::relativeChange), the selected head highlighted, the head that matters most
 // (AblationEffects::mostImportantHead) named, and the current switch-off set's effect.

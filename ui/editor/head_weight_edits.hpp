@@ -1,5 +1,5 @@
 #pragma once
-// The weights editor's actions (issue 7, section 4), each the core's pure edit
+// The weights editor's actions, each the core's pure edit
 // (core/weights/head_edits.hpp) applied to the weights the document's result was computed
 // from (result()->unscaledWeights, before the scale sliders) and handed to
 // Document::editWeights(): one undo step, recomputed live. Nothing here does arithmetic on

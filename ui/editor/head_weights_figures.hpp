@@ -1,5 +1,5 @@
 #pragma once
-// The weights editor's figure (issue 7, sections 4 and 5), widget-free: the selected head's
+// The weights editor's figure, widget-free: the selected head's
 // W_i^Q, W_i^K, W_i^V (d_model x d_k, tall) and W_i^O (d_k x d_model, wide) as heatmaps on a
 // diverging colormap symmetric around 0, each labelled with its name, shape and range; and
 // beside them what switching one head off changes for the selected query token (the core's

@@ -1,5 +1,5 @@
 #pragma once
-// What the weights editor draws for one head (issue 7, sections 4 and 5): the head's four
+// What the weights editor draws for one head: the head's four
 // blocks W_i^Q, W_i^K, W_i^V (d_model x d_k) and W_i^O (its d_k rows of W^O, d_k x d_model),
 // each as a picture pooled to the resolution drawn (block means, matrix_picture.hpp), plus the
 // core's head-ablation effects of the result (core/analysis/head_ablation.hpp).

@@ -1,5 +1,5 @@
 #pragma once
-// Export Figure… and Copy Figure, for the File menu and every view's context menu (issue 9):
+// Export Figure… and Copy Figure, for the File menu and every view's context menu:
 // the figures of the current tab come from the registry (ui/figures/figure.hpp), are painted
 // for the current result, selection and view options, and written as PNG (a chosen size or
 // DPI), SVG or PDF, or put on the clipboard (PNG and SVG). The status bar says where a figure

@@ -138,7 +138,7 @@ void paintScoreEquivalence(QPainter& painter, const QRectF& target, const Factor
 QString equivalenceSentence(const FactoredHeadModel& model);
 // Empty without biases; else how b_i^Q and b_i^K enter the scores.
 QString biasSentence(const FactoredHeadModel& model);
-// Empty unless positions are rotary; else what rotation does to the bilinear form (issue 11).
+// Empty unless positions are rotary; else what rotation does to the bilinear form.
 QString rotarySentence(const FactoredHeadModel& model);
 // All of the above that apply, one per line: the text under the equivalence, on screen and in
 // figures.

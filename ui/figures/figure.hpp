@@ -1,9 +1,9 @@
 #pragma once
-// A figure: a named, widget-free painter of a Result (design.md section 1, issue 9). The
+// A figure: a named, widget-free painter of a Result (design.md section 1). The
 // screen, PNG/SVG/PDF export, the clipboard and `qkv-studio figure` all call the same paint
 // function, so an exported figure is what the user saw, without on-screen marks.
 //
-// Every figure follows the publication rules (issue 9, section 2): axis titles that say what
+// Every figure follows the publication rules: axis titles that say what
 // the axes are ("queries: target sentence", "keys and values: source sentence"), a colour bar
 // with its quantity and range, a title with the mode and shapes; no selection or hover marks
 // unless options.showSelection; heatmaps drawn as one image (no seams in SVG/PDF); readable

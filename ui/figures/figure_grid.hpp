@@ -1,7 +1,7 @@
 #pragma once
 // Lays figures out in as many columns as fit (each at least `minimumCell`), at most
 // `maxColumns`, rows sharing the height they have; below that size the grid grows and the
-// scroll area holding it scrolls, so that no figure is squashed (issue 9, section 4).
+// scroll area holding it scrolls, so that no figure is squashed.
 
 #include <QSize>
 #include <QWidget>

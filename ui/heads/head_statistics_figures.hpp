@@ -1,5 +1,5 @@
 #pragma once
-// The per-head statistics as a publication figure (issue 8, section 3): one bar chart per
+// The per-head statistics as a publication figure: one bar chart per
 // statistic (entropy, normalised entropy, mean attention distance, largest weight and, in self
 // modes, the weight on the own position), one bar per head. Every number is core/analysis's
 // headStatisticsSummaries. Widget-free; the heads view shows the same numbers as a table.

@@ -1,5 +1,5 @@
 #pragma once
-// The per-head statistics beside the heads grid (issue 8, section 3): for every head the means
+// The per-head statistics beside the heads grid: for every head the means
 // over its query rows of the entropy, the normalised entropy, the mean attention distance, the
 // largest weight and (self modes) the weight on the query's own position. Every number is
 // core/analysis's headStatisticsSummaries, computed through a LatestTask (in the background

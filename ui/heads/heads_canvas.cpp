@@ -234,7 +234,7 @@ void HeadsCanvas::keyPressEvent(QKeyEvent* event)
     column = std::clamp(column, 0, figure_->columns() - 1);
     selection_->setCell(row, column);
     // From now on the tip describes the cell the keyboard moved to, not the one under the
-    // mouse, until the mouse moves (issue 9: the tip used to keep describing the old cell).
+    // mouse, until the mouse moves (else the tip kept describing the old cell).
     keyboardCell_ = true;
     keyboardMousePosition_ = mapFromGlobal(QCursor::pos());
     showKeyboardToolTip();

@@ -46,7 +46,7 @@ public:
 
 signals:
     void zoomRequested(int steps);
-    // Right-click on a head's panel (issue 7, section 5: switch it off from the grid). When
+    // Right-click on a head's panel (to switch it off from the grid). When
     // nobody listens the event goes on to the view's own context menu.
     void headContextMenuRequested(int head, const QPoint& globalPosition);
 

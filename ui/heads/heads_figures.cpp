@@ -94,7 +94,7 @@ HeadsFigureSpec headsFigureSpec(const FigureOptions& options)
 ColormapName headsColormap(const FigureOptions& options)
 {
     const HeadsFigureSpec spec = headsFigureSpec(options);
-    ColormapName name = spec.kind == ScoreKind::Attention ? ColormapName::Viridis : ColormapName::RedBlue;
+    ColormapName name = defaultColormap(spec.kind);
     colormapFromId(QString::fromStdString(options.view.colormap), name);
     return name;
 }

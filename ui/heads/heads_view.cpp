@@ -71,7 +71,7 @@ HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
 
 QLayout* HeadsView::makeToolbar()
 {
-    // Two rows, so that every label stays whole at 1000 x 700 (issue 9, section 4): what is
+    // Two rows, so that every label stays whole at 1000 x 700: what is
     // shown and how it is coloured, then the colour scale and the zoom.
     auto* toolbar = new QVBoxLayout;
     auto* first = new QHBoxLayout;
@@ -252,7 +252,7 @@ void HeadsView::restoreOptions(const qkv::ViewOptions& view)
 {
     ScoreKind kind = ScoreKind::Attention;
     if (scoreKindFromId(QString::fromStdString(view.show), kind)) setScoreKind(kind);
-    ColormapName colormap = ColormapName::Viridis;
+    ColormapName colormap = defaultColormap(kind);
     if (colormapFromId(QString::fromStdString(view.colormap), colormap)) setColormap(colormap);
     setShowAverage(view.averageOfHeads);
     if (std::isfinite(view.zoom) && view.zoom > 0) setZoom(view.zoom);

@@ -51,7 +51,7 @@ public:
     ColormapName colormap() const;
     void setShowAverage(bool show);
     bool showAverage() const { return average_; }
-    // The colour scale of the heads figures, on screen and in exports (issue 9): automatic
+    // The colour scale of the heads figures, on screen and in exports: automatic
     // (0 to the 99th percentile for weights), 0 to 1, or fixed values.
     void setColorRange(const qkv::ColorRange& range);
     const qkv::ColorRange& colorRange() const { return colorRange_; }
@@ -89,8 +89,8 @@ private:
     void showColorRange();
 
     ScoreKind kind_ = ScoreKind::Attention;
-    ColormapName weightsColormap_ = ColormapName::Viridis;
-    ColormapName scoresColormap_ = ColormapName::RedBlue;
+    ColormapName weightsColormap_ = defaultColormap(ScoreKind::Attention);
+    ColormapName scoresColormap_ = defaultColormap(ScoreKind::ScaledScores);
     bool average_ = false;
     qkv::ColorRange colorRange_;
     QStringList headTitles_;

@@ -29,22 +29,16 @@ QString scoreKindLegend(ScoreKind kind)
 
 QString scoreKindId(ScoreKind kind)
 {
-    switch (kind) {
-    case ScoreKind::Attention: return QStringLiteral("attention");
-    case ScoreKind::ScaledScores: return QStringLiteral("scores");
-    case ScoreKind::MaskedScores: return QStringLiteral("masked-scores");
-    }
-    return {};
+    const std::string_view id = nameOf(kScoreKinds, kind);
+    return QString::fromLatin1(id.data(), static_cast<qsizetype>(id.size()));
 }
 
-bool scoreKindFromId(const QString& id, ScoreKind& kind)
+bool scoreKindFromId(const QString& id, ScoreKind& kind) { return parseName(kScoreKinds, id.toStdString(), kind); }
+
+ColormapName defaultColormap(ScoreKind kind)
 {
-    for (ScoreKind k : {ScoreKind::Attention, ScoreKind::ScaledScores, ScoreKind::MaskedScores})
-        if (id == scoreKindId(k)) {
-            kind = k;
-            return true;
-        }
-    return false;
+    const ScoreKindEntry* entry = entryOf(kScoreKinds, kind);
+    return entry ? entry->colormap : ColormapName::Viridis;
 }
 
 }  // namespace qkv::ui

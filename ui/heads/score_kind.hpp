@@ -4,6 +4,11 @@
 
 #include <QString>
 
+#include <array>
+#include <string_view>
+
+#include "ui/render/colormap.hpp"
+
 namespace qkv::ui {
 
 enum class ScoreKind {
@@ -11,6 +16,21 @@ enum class ScoreKind {
     ScaledScores,  // scores_i = Q_i K_i^T / sqrt(d_k), before the mask
     MaskedScores,  // scores_i with -inf where masked (what the softmax sees)
 };
+
+// The session's and the command line's spelling (view.show, --show) of each kind, and the
+// colormap it starts with: sequential for weights in [0, 1], diverging for signed scores.
+struct ScoreKindEntry {
+    ScoreKind value;
+    std::string_view name;
+    ColormapName colormap;
+};
+inline constexpr std::array<ScoreKindEntry, 3> kScoreKinds{{
+    {ScoreKind::Attention, "attention", ColormapName::Viridis},
+    {ScoreKind::ScaledScores, "scores", ColormapName::RedBlue},
+    {ScoreKind::MaskedScores, "masked-scores", ColormapName::RedBlue},
+}};
+// The colormap a kind starts with (kScoreKinds).
+ColormapName defaultColormap(ScoreKind kind);
 
 // "Attention weights", "Scaled scores (before mask)", "Scaled scores after mask".
 QString scoreKindName(ScoreKind kind);

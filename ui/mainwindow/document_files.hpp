@@ -1,6 +1,6 @@
 #pragma once
 // File > New, Open…, Save, Save As…, Open Recent and Examples, and the question before unsaved
-// changes are lost (issue 9 section 1). Sessions are read and written off the GUI thread (they
+// changes are lost. Sessions are read and written off the GUI thread (they
 // can be hundreds of MB); a file that cannot be read changes nothing, a save that fails loses
 // nothing (core's writeSession is atomic), and both say why through FilePrompts::showError.
 

@@ -102,17 +102,17 @@ MainWindow::MainWindow(QWidget* parent)
     connect(autosave_, &Autosave::written, this, [this](const QString& error) {
         if (!error.isEmpty()) showStatus(tr("Autosave failed: %1").arg(error));
     });
-    // One g: the comparison's key/value-heads box sets the layer's (issue 11).
+    // One g: the comparison's key/value-heads box sets the layer's.
     connect(tabs_->comparisonView(), &ComparisonView::keyValueHeadsChosen, this, [this](qkv::Count g) {
         qkv::Config config = document_->config();
         config.keyValueHeadCount = g == config.headCount ? 0 : g;
         document_->edit(config, tr("Key/value heads g = %1").arg(g));
     });
 
-    // The weights editor needs the document (its edits are undo steps); issue 7, section 4.
+    // The weights editor needs the document: its edits are undo steps.
     weightsView_ = new HeadWeightsView(document_, selection_, tabs_);
     tabs_->addView(weightsView_);
-    // Switching a head off from the heads grid (issue 7, section 5).
+    // Switching a head off from the heads grid.
     connect(headsView()->canvas(), &HeadsCanvas::headContextMenuRequested, this,
             [this](int head, const QPoint& globalPosition) {
                 QMenu menu(this);

@@ -1,5 +1,5 @@
 #pragma once
-// The Q/K map figures (issue 8, section 4), widget-free:
+// The Q/K map figures, widget-free:
 //   "qk-map": one head. Queries (filled circles) and keys (hollow triangles) on the first two
 //     principal components of [Q_i; K_i], labelled by token, the selected query's attention as
 //     lines to the keys with opacity equal to the weight, each axis titled with its explained

@@ -1,5 +1,5 @@
 #pragma once
-// The Q/K map of every head (issue 8, section 4): the rows of Q_i and K_i projected together
+// The Q/K map of every head: the rows of Q_i and K_i projected together
 // onto the first two principal components of [Q_i; K_i], centred on their joint mean, with the
 // explained variance ratio of each axis. Every number is core/analysis's qkProjection; this
 // only holds them for drawing, and says which lines the selected query's attention draws.

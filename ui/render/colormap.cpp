@@ -35,8 +35,9 @@ const Colormap& Colormap::get(ColormapName name)
 
 std::vector<ColormapName> Colormap::all()
 {
-    return {ColormapName::Viridis, ColormapName::Magma, ColormapName::Cividis, ColormapName::Greys,
-            ColormapName::RedBlue};
+    std::vector<ColormapName> names;
+    for (const auto& entry : kColormapNames) names.push_back(entry.value);
+    return names;
 }
 
 unsigned Colormap::rgb(double t) const
@@ -68,27 +69,15 @@ QString Colormap::displayName() const
 
 QString Colormap::id() const
 {
-    switch (name_) {
-    case ColormapName::Viridis: return QStringLiteral("viridis");
-    case ColormapName::Magma: return QStringLiteral("magma");
-    case ColormapName::Cividis: return QStringLiteral("cividis");
-    case ColormapName::Greys: return QStringLiteral("greys");
-    case ColormapName::RedBlue: return QStringLiteral("redblue");
-    }
-    return {};
+    const std::string_view id = nameOf(kColormapNames, name_);
+    return QString::fromLatin1(id.data(), static_cast<qsizetype>(id.size()));
 }
 
 QColor Colormap::neutralColor() { return QColor(0x9a, 0x9a, 0x9a); }
 
 bool colormapFromId(const QString& id, ColormapName& name)
 {
-    for (ColormapName candidate : Colormap::all()) {
-        if (Colormap::get(candidate).id() == id) {
-            name = candidate;
-            return true;
-        }
-    }
-    return false;
+    return parseName(kColormapNames, id.toStdString(), name);
 }
 
 }  // namespace qkv::ui

@@ -7,11 +7,23 @@
 #include <QStringList>
 
 #include <array>
+#include <string_view>
 #include <vector>
+
+#include "core/common/enum_names.hpp"
 
 namespace qkv::ui {
 
 enum class ColormapName { Viridis, Magma, Cividis, Greys, RedBlue };
+
+// The spellings sessions, settings and the command line use, in menu order (enum_names.hpp).
+inline constexpr std::array<EnumName<ColormapName>, 5> kColormapNames{{
+    {ColormapName::Viridis, "viridis"},
+    {ColormapName::Magma, "magma"},
+    {ColormapName::Cividis, "cividis"},
+    {ColormapName::Greys, "greys"},
+    {ColormapName::RedBlue, "redblue"},
+}};
 
 class Colormap {
 public:

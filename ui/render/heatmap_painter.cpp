@@ -39,7 +39,7 @@ bool isVectorDevice(const QPainter& painter)
                       engine->type() == QPaintEngine::Picture);
 }
 
-// The cells as one image (issue 9: no seams between cells in SVG or PDF, as separate
+// The cells as one image (no seams between cells in SVG or PDF: separate
 // rectangles leave hairlines where viewers antialias their shared edges).
 void paintCells(QPainter& painter, const HeatmapLayout& layout, const QImage& image)
 {

@@ -1,4 +1,4 @@
-// Widget tests of the comparison view (issue 4): every number drawn equals the cost model's.
+// Widget tests of the comparison view: every number drawn equals the cost model's.
 // Assertions are EXPECT_/ASSERT_ only (QVERIFY in a gtest body does not fail, design.md 5).
 
 #include <QApplication>

@@ -1,4 +1,4 @@
-// Switching heads off (issue 7, section 5): the editor's switch and the heads grid change
+// Switching heads off: the editor's switch and the heads grid change
 // config.ablatedHeads as one undo step, panel titles say "off", and the numbers shown are the
 // core's (core/analysis/head_ablation.hpp), not the view's own.
 
@@ -71,7 +71,7 @@ TEST(Ablation, PanelTitlesSayOff)
 {
     const QStringList titles = panelHeadTitles({QStringLiteral("random"), QStringLiteral("random")}, {1});
     EXPECT_EQ(titles, (QStringList{QStringLiteral("Head 1 · random"), QStringLiteral("Head 2 · random · off")}));
-    // Every head says what it is, random ones included (issue 7, section 3).
+    // Every head says what it is, random ones included.
     EXPECT_EQ(panelHeadTitles({QStringLiteral("random"), QStringLiteral("random")}),
               (QStringList{QStringLiteral("Head 1 · random"), QStringLiteral("Head 2 · random")}));
 }

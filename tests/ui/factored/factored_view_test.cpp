@@ -1,4 +1,4 @@
-// Widget tests of the factored W_i view (issue 4). Assertions are EXPECT_/ASSERT_ only:
+// Widget tests of the factored W_i view. Assertions are EXPECT_/ASSERT_ only:
 // QVERIFY/QCOMPARE inside a gtest body do not fail a test (design.md 5).
 
 #include <QFontDatabase>

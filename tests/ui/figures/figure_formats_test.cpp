@@ -1,4 +1,4 @@
-// Every registered figure in every format (issue 9, "done means"): a PNG decodes at the asked
+// Every registered figure in every format: a PNG decodes at the asked
 // size, an SVG parses and keeps its text as text, a PDF has one page and renders non-blank.
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 #pragma once
 // A paint device that records every string drawn on it, where it lands and whether it is cut,
-// for the readability tests (issue 9, section 4): paint a figure, or render a widget, onto a
+// for the readability tests: paint a figure, or render a widget, onto a
 // TextProbe, then check that titles, axis titles and legend names are whole and visible.
 
 #include <QPaintDevice>

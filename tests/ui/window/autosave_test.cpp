@@ -1,4 +1,4 @@
-// The app's last state (issue 9 section 1, issue 7 section 6): restored through the session
+// The app's last state: restored through the session
 // format, loaded and edited weights included; a broken autosave never stops the app.
 
 #include <QFile>

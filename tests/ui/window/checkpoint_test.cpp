@@ -1,4 +1,4 @@
-// File > Open Checkpoint (issue 11, section 3): the layer dialog lists what core recognised and
+// File > Open Checkpoint: the layer dialog lists what core recognised and
 // asks for h when no config.json says it; using a layer sets what the model fixes as one undo
 // step; a layer that cannot be read changes nothing.
 
@@ -199,7 +199,7 @@ TEST_F(CheckpointWindowTest, ALayerThatCannotBeReadChangesNothing)
     EXPECT_EQ(window->document()->undoStack()->count(), steps);
 }
 
-// Issue 11 section 4: BERT's first layer reads the model's own input; the chips, the labels
+// BERT's first layer reads the model's own input; the chips, the labels
 // and the embeddings box follow; the second layer keeps generated embeddings and says why.
 TEST_F(CheckpointWindowTest, TheFirstLayerReadsTheModelsOwnInputAndTheChipsShowSubwords)
 {

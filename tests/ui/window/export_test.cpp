@@ -1,4 +1,4 @@
-// File > Export Figure… and Copy Figure from the app (issue 9): the current tab's figures,
+// File > Export Figure… and Copy Figure from the app: the current tab's figures,
 // drawn from the current result and options, written or copied, and the status bar says so.
 
 #include <QApplication>

@@ -1,4 +1,4 @@
-// Issue 9, section 6: one name per quantity everywhere (the raw score is q·k, the scaled score
+// One name per quantity everywhere (the raw score is q·k, the scaled score
 // q·k/√d_k: colour bars, tooltips and the step view agree), and the tooltip follows the cell
 // the keyboard moves to.
 

@@ -1,5 +1,4 @@
-// The layer's settings in the controls (issue 11 sections 1-2, issue 7 sections 2 and 6,
-// issue 9 section 6): g, positions, embeddings and the token scale drive the computation; each
+// The layer's settings in the controls: g, positions, embeddings and the token scale drive the computation; each
 // says what is wrong at its field; the weights say where they come from.
 
 #include <QCheckBox>

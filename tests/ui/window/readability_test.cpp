@@ -1,4 +1,4 @@
-// Every tab is readable at 1000 x 700 (issue 9, section 4): the labels that matter are whole
+// Every tab is readable at 1000 x 700: the labels that matter are whole
 // (not elided, not clipped, not squeezed below their size), the figures' titles, axis titles,
 // colour bars and legend names are drawn in full. Rendered onto a probe that records text.
 

@@ -1,4 +1,4 @@
-// The examples and scenarios (issue 7 section 3): each opens, computes, and its heads do the
+// The examples and scenarios: each opens, computes, and its heads do the
 // jobs their titles say; applying a scenario is one undo step.
 
 #include <QUndoStack>

@@ -1,4 +1,4 @@
-// File > Save, Open, New, Examples and the close prompt (issue 9 section 1): a saved session
+// File > Save, Open, New, Examples and the close prompt: a saved session
 // reopens to the same numbers and view; bad files and failed saves say why and change nothing.
 
 #include <QFile>
