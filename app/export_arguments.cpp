@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <string_view>
 
-#include "core/config/examples.hpp"
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/checkpoint/model_input_loading.hpp"
+#include "core/config/examples.hpp"
 #include "core/io/weights_file.hpp"
 #include "core/pipeline/input_validation.hpp"
 #include "core/presets/head_presets.hpp"
@@ -70,8 +70,8 @@ Index parseHead(std::string_view option, std::string_view text, Index headCount)
 {
     const Index head = parseInteger<Index>(option, text);
     if (head < 1 || head > headCount)
-        throw ArgumentError{std::string(option) + ": head " + std::string(text) + " does not exist; heads are numbered 1 to " +
-                            std::to_string(headCount)};
+        throw ArgumentError{std::string(option) + ": head " + std::string(text) +
+                            " does not exist; heads are numbered 1 to " + std::to_string(headCount)};
     return head - 1;
 }
 
@@ -89,14 +89,14 @@ using ConfigSetter = std::function<void(Config&, std::string_view option, std::s
 // `decidedByLayer`: the setting a checkpoint layer also decides, if any.
 Setter setting(ConfigSetter set, std::optional<LayerSetting> decidedByLayer = std::nullopt)
 {
-    return [set = std::move(set), decidedByLayer](SessionArguments& args, std::string_view option, std::string_view value) {
+    return [set = std::move(set), decidedByLayer](SessionArguments& args, std::string_view option,
+                                                  std::string_view value) {
         // Checked now (so a typo is reported at once), applied once the session is known.
         Config probe;
         set(probe, option, value);
         if (decidedByLayer) args.layerSettingsGiven.insert(*decidedByLayer);
-        args.settings.push_back([set, option = std::string(option), value = std::string(value)](Config& c) {
-            set(c, option, value);
-        });
+        args.settings.push_back(
+            [set, option = std::string(option), value = std::string(value)](Config& c) { set(c, option, value); });
     };
 }
 
@@ -107,10 +107,12 @@ const std::vector<std::pair<std::string_view, Setter>>& valueOptions()
         {"--target", setting([](Config& c, auto, auto v) { c.targetText = v; })},
         {"--mode", setting([](Config& c, auto o, auto v) { c.mode = parseChoice(o, v, kAttentionModeNames); },
                            LayerSetting::Mode)},
-        {"--d-model", setting([](Config& c, auto o, auto v) { c.d_model = parseInteger<Index>(o, v); }, LayerSetting::DModel)},
-        {"--heads", [](SessionArguments& a, auto o, auto v) {
-             static const Setter setHeads = setting([](Config& c, auto o2, auto v2) { c.headCount = parseInteger<Index>(o2, v2); },
-                                                    LayerSetting::Heads);
+        {"--d-model",
+         setting([](Config& c, auto o, auto v) { c.d_model = parseInteger<Index>(o, v); }, LayerSetting::DModel)},
+        {"--heads",
+         [](SessionArguments& a, auto o, auto v) {
+             static const Setter setHeads = setting(
+                 [](Config& c, auto o2, auto v2) { c.headCount = parseInteger<Index>(o2, v2); }, LayerSetting::Heads);
              setHeads(a, o, v);
              a.headCount = parseInteger<Index>(o, v);
          }},
@@ -118,33 +120,38 @@ const std::vector<std::pair<std::string_view, Setter>>& valueOptions()
                                LayerSetting::KeyValueHeads)},
         {"--seed", setting([](Config& c, auto o, auto v) { c.seed = parseInteger<std::uint64_t>(o, v); })},
         {"--init", setting([](Config& c, auto o, auto v) { c.init = parseChoice(o, v, kWeightInitNames); })},
-        {"--positional", setting([](Config& c, auto o, auto v) {
-             c.positional = parseChoice(o, v, kPositionalEncodingNames);
-         }, LayerSetting::Positional)},
-        {"--rope-base", setting([](Config& c, auto o, auto v) { c.ropeBase = parseNumber<double>(o, v); }, LayerSetting::RopeBase)},
+        {"--positional",
+         setting([](Config& c, auto o, auto v) { c.positional = parseChoice(o, v, kPositionalEncodingNames); },
+                 LayerSetting::Positional)},
+        {"--rope-base",
+         setting([](Config& c, auto o, auto v) { c.ropeBase = parseNumber<double>(o, v); }, LayerSetting::RopeBase)},
         {"--scale-q", setting([](Config& c, auto o, auto v) { c.scales.query = parseNumber<float>(o, v); })},
         {"--scale-k", setting([](Config& c, auto o, auto v) { c.scales.key = parseNumber<float>(o, v); })},
         {"--scale-v", setting([](Config& c, auto o, auto v) { c.scales.value = parseNumber<float>(o, v); })},
         {"--scale-o", setting([](Config& c, auto o, auto v) { c.scales.output = parseNumber<float>(o, v); })},
         {"--session", [](SessionArguments& a, auto o, auto v) { a.sessionFile = nonEmptyPath(o, v); }},
         {"--weights", [](SessionArguments& a, auto o, auto v) { a.weightsFile = nonEmptyPath(o, v); }},
-        {"--layer", [](SessionArguments& a, auto o, auto v) {
+        {"--layer",
+         [](SessionArguments& a, auto o, auto v) {
              if (v.empty()) throw ArgumentError{std::string(o) + ": needs a layer name or index"};
              a.layer = std::string(v);
          }},
-        {"--source-embeddings", [](SessionArguments& a, auto o, auto v) { a.sourceEmbeddingsFile = nonEmptyPath(o, v); }},
-        {"--target-embeddings", [](SessionArguments& a, auto o, auto v) { a.targetEmbeddingsFile = nonEmptyPath(o, v); }},
+        {"--source-embeddings",
+         [](SessionArguments& a, auto o, auto v) { a.sourceEmbeddingsFile = nonEmptyPath(o, v); }},
+        {"--target-embeddings",
+         [](SessionArguments& a, auto o, auto v) { a.targetEmbeddingsFile = nonEmptyPath(o, v); }},
         {"--preset", [](SessionArguments& a, auto, auto v) { a.presets = std::string(v); }},
-        {"--preset-sharpness", [](SessionArguments& a, auto o, auto v) {
+        {"--preset-sharpness",
+         [](SessionArguments& a, auto o, auto v) {
              a.presetSharpness = parseNumber<double>(o, v);
              if (a.presetSharpness <= 0.0) throw ArgumentError{"--preset-sharpness: must be above 0"};
          }},
         {"--low-rank", [](SessionArguments& a, auto o, auto v) { a.lowRank = parseInteger<Index>(o, v); }},
         {"--ablate", [](SessionArguments& a, auto, auto v) { a.ablate = std::string(v); }},
-        {"--embeddings", [](SessionArguments& a, auto o, auto v) {
-             a.embeddings = parseChoice(o, v, kEmbeddingKindNames);
-         }},
-        {"--token-scale", [](SessionArguments& a, auto o, auto v) {
+        {"--embeddings",
+         [](SessionArguments& a, auto o, auto v) { a.embeddings = parseChoice(o, v, kEmbeddingKindNames); }},
+        {"--token-scale",
+         [](SessionArguments& a, auto o, auto v) {
              a.tokenScale = parseNumber<float>(o, v);
              if (*a.tokenScale <= 0.0f) throw ArgumentError{"--token-scale: must be above 0"};
          }},
@@ -229,14 +236,15 @@ void applyHeadOptions(const SessionArguments& args, Config& config)
                 const auto equals = item.find('=');
                 if (equals == std::string_view::npos)
                     throw ArgumentError{"--preset: '" + std::string(item) + "' is not HEAD=NAME (heads from 1)"};
-                chosen.emplace_back(parseHead("--preset", item.substr(0, equals), h), parsePreset(item.substr(equals + 1)));
+                chosen.emplace_back(parseHead("--preset", item.substr(0, equals), h),
+                                    parsePreset(item.substr(equals + 1)));
             }
         }
         for (const auto& [head, kind] : chosen) {
             HeadPreset preset{head, kind, args.presetSharpness, args.lowRank.value_or(1)};
             if (kind == HeadPresetKind::LowRank && (preset.rank < 1 || preset.rank >= config.d_k()))
-                throw ArgumentError{"--low-rank: r = " + std::to_string(preset.rank) + " must be at least 1 and below d_k = " +
-                                    std::to_string(config.d_k())};
+                throw ArgumentError{"--low-rank: r = " + std::to_string(preset.rank) +
+                                    " must be at least 1 and below d_k = " + std::to_string(config.d_k())};
             config = withPreset(config, preset);
         }
     }
@@ -245,7 +253,8 @@ void applyHeadOptions(const SessionArguments& args, Config& config)
         for (const std::string_view item : splitOnCommas(*args.ablate))
             config.ablatedHeads.push_back(parseHead("--ablate", item, h));
         std::sort(config.ablatedHeads.begin(), config.ablatedHeads.end());
-        config.ablatedHeads.erase(std::unique(config.ablatedHeads.begin(), config.ablatedHeads.end()), config.ablatedHeads.end());
+        config.ablatedHeads.erase(std::unique(config.ablatedHeads.begin(), config.ablatedHeads.end()),
+                                  config.ablatedHeads.end());
     }
     // Explicit choices win over what a preset asked for.
     if (args.embeddings) config.embeddings = *args.embeddings;
@@ -275,7 +284,8 @@ void useCheckpointLayer(const std::string& file, CheckpointLayerWeights layer, c
                         Session& session)
 {
     std::vector<std::string> notes = std::move(layer.notes);
-    for (std::string& note : applyCheckpointLayerSettings(layer.settings, session.config, args.layerSettingsGiven, givenOption))
+    for (std::string& note :
+         applyCheckpointLayerSettings(layer.settings, session.config, args.layerSettingsGiven, givenOption))
         notes.push_back(std::move(note));
     for (const std::string& note : notes) std::fprintf(stderr, "qkv-studio: note: %s\n", note.c_str());
     session.weights = std::make_shared<const AttentionWeights>(std::move(layer.weights));
@@ -288,8 +298,7 @@ void useCheckpointLayer(const std::string& file, CheckpointLayerWeights layer, c
 
 // --weights FILE --layer L: a checkpoint's layer (nn.MultiheadAttention state dicts included),
 // by module path or index.
-void loadWeightsLayer(const std::string& file, const std::string& layer, const SessionArguments& args,
-                      Session& session)
+void loadWeightsLayer(const std::string& file, const std::string& layer, const SessionArguments& args, Session& session)
 {
     Expected<Checkpoint> checkpoint = openCheckpoint(file, checkpointOptions(args));
     if (!checkpoint) throw ReadError{checkpoint.error()};
@@ -305,8 +314,8 @@ void loadWeightsLayer(const std::string& file, const std::string& layer, const S
 void loadWeightsFile(const std::string& file, const SessionArguments& args, Session& session)
 {
     if (args.layer) return loadWeightsLayer(file, *args.layer, args, session);
-    Expected<AttentionWeights> weights = file.ends_with(".json") ? Expected<AttentionWeights>(Error{})
-                                                                 : loadAttentionWeights(file);
+    Expected<AttentionWeights> weights =
+        file.ends_with(".json") ? Expected<AttentionWeights>(Error{}) : loadAttentionWeights(file);
     if (weights) return loadWeights(file, std::move(*weights), session);
     Expected<Checkpoint> checkpoint = openCheckpoint(file, checkpointOptions(args));
     const std::string hint = "; choose one with --layer NAME|INDEX (--list-layers lists them)";

@@ -48,7 +48,7 @@ struct SessionArguments {
     std::optional<std::string> presets;  // NAME, or 1=NAME,3=NAME
     double presetSharpness = defaultPresetSharpness;
     std::optional<Index> lowRank;
-    std::optional<std::string> ablate;   // 2,3
+    std::optional<std::string> ablate;  // 2,3
     std::optional<EmbeddingKind> embeddings;
     std::optional<float> tokenScale;
 };
@@ -60,7 +60,7 @@ inline constexpr std::string_view kSessionFormatName = "session";
 struct ExportArguments : SessionArguments {
     std::string format;  // a name of kExportFormatNames, or kSessionFormatName
     std::string out;
-    ExportOptions options;  // --spectrum
+    ExportOptions options;    // --spectrum
     bool listLayers = false;  // --list-layers: print the checkpoint's layers, write nothing
 };
 

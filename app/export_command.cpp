@@ -25,8 +25,10 @@ int fail(int status, const std::string& message)
 ExportProvenance provenanceOf(const Session& session)
 {
     ExportProvenance provenance;
-    if (!session.weightsProvenance.file.empty()) provenance.weights = session.weightsProvenance.file;
-    else if (session.weights) provenance.weights = "session";
+    if (!session.weightsProvenance.file.empty())
+        provenance.weights = session.weightsProvenance.file;
+    else if (session.weights)
+        provenance.weights = "session";
     provenance.weightsLayer = session.weightsProvenance.layer;
     provenance.sourceEmbeddings = session.sourceEmbeddings ? session.sourceEmbeddingsFile : std::string();
     provenance.targetEmbeddings = session.targetEmbeddings ? session.targetEmbeddingsFile : std::string();

@@ -1,7 +1,7 @@
 #include "app/figure_command.hpp"
 
-#include <QFontDatabase>
 #include <QApplication>
+#include <QFontDatabase>
 
 #include <algorithm>
 #include <charconv>
@@ -82,13 +82,15 @@ FigureArguments parseFigureArguments(int argc, char** argv)
     FigureArguments a;
     for (int i = 2; i < argc; ++i) {
         const std::string_view option = argv[i];
-        if (option == "--list") a.list = true;
-        else if (option == "--average") a.average = true;
+        if (option == "--list")
+            a.list = true;
+        else if (option == "--average")
+            a.average = true;
         else if (option == "--pinned") {
             a.pinned = optionValue(argc, argv, i);
             if (a.pinned->empty()) throw ArgumentError{"--pinned: the path is empty"};
-        }
-        else if (option == "--figure") a.figure = optionValue(argc, argv, i);
+        } else if (option == "--figure")
+            a.figure = optionValue(argc, argv, i);
         else if (option == "--format") {
             const std::string_view v = optionValue(argc, argv, i);
             ui::FigureFormat format;
@@ -98,12 +100,18 @@ FigureArguments parseFigureArguments(int argc, char** argv)
         } else if (option == "--out") {
             a.out = optionValue(argc, argv, i);
             if (a.out.empty()) throw ArgumentError{"--out: the path is empty"};
-        } else if (option == "--width") a.width = wholeNumber<int>(option, optionValue(argc, argv, i), 16, 20000);
-        else if (option == "--height") a.height = wholeNumber<int>(option, optionValue(argc, argv, i), 16, 20000);
-        else if (option == "--dpi") a.dpi = wholeNumber<int>(option, optionValue(argc, argv, i), 24, 2400);
-        else if (option == "--head") a.head = wholeNumber<Index>(option, optionValue(argc, argv, i), 1, 1 << 20);
-        else if (option == "--query") a.query = wholeNumber<Index>(option, optionValue(argc, argv, i), 0, 1 << 20);
-        else if (option == "--key") a.key = wholeNumber<Index>(option, optionValue(argc, argv, i), 0, 1 << 20);
+        } else if (option == "--width")
+            a.width = wholeNumber<int>(option, optionValue(argc, argv, i), 16, 20000);
+        else if (option == "--height")
+            a.height = wholeNumber<int>(option, optionValue(argc, argv, i), 16, 20000);
+        else if (option == "--dpi")
+            a.dpi = wholeNumber<int>(option, optionValue(argc, argv, i), 24, 2400);
+        else if (option == "--head")
+            a.head = wholeNumber<Index>(option, optionValue(argc, argv, i), 1, 1 << 20);
+        else if (option == "--query")
+            a.query = wholeNumber<Index>(option, optionValue(argc, argv, i), 0, 1 << 20);
+        else if (option == "--key")
+            a.key = wholeNumber<Index>(option, optionValue(argc, argv, i), 0, 1 << 20);
         else if (option == "--show") {
             const std::string_view v = optionValue(argc, argv, i);
             ui::ScoreKind kind;
@@ -114,9 +122,11 @@ FigureArguments parseFigureArguments(int argc, char** argv)
             const std::string_view v = optionValue(argc, argv, i);
             ui::ColormapName name;
             if (!ui::colormapFromId(QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size())), name))
-                throw ArgumentError{"--colormap: '" + std::string(v) + "' is not one of " + allowedNames(ui::kColormapNames)};
+                throw ArgumentError{"--colormap: '" + std::string(v) + "' is not one of " +
+                                    allowedNames(ui::kColormapNames)};
             a.colormap = v;
-        } else if (option == "--color-range") a.colorRange = parseColorRange(optionValue(argc, argv, i));
+        } else if (option == "--color-range")
+            a.colorRange = parseColorRange(optionValue(argc, argv, i));
         else if (!parseSessionOption(a, argc, argv, i))
             throw ArgumentError{"unknown argument '" + std::string(option) + "' (see qkv-studio figure --help)"};
     }
@@ -133,9 +143,12 @@ FigureArguments parseFigureArguments(int argc, char** argv)
 ui::ExportSize sizeFor(const FigureArguments& a, const QSizeF& defaultSize)
 {
     ui::ExportSize size{defaultSize, 1.0};
-    if (a.width && a.height) size.size = QSizeF(*a.width, *a.height);
-    else if (a.width) size.size = QSizeF(*a.width, std::round(*a.width * defaultSize.height() / defaultSize.width()));
-    else if (a.height) size.size = QSizeF(std::round(*a.height * defaultSize.width() / defaultSize.height()), *a.height);
+    if (a.width && a.height)
+        size.size = QSizeF(*a.width, *a.height);
+    else if (a.width)
+        size.size = QSizeF(*a.width, std::round(*a.width * defaultSize.height() / defaultSize.width()));
+    else if (a.height)
+        size.size = QSizeF(std::round(*a.height * defaultSize.width() / defaultSize.height()), *a.height);
     if (a.dpi) size.pixelRatio = *a.dpi / 96.0;
     return size;
 }
@@ -151,8 +164,8 @@ ui::FigureOptions optionsFor(const FigureArguments& a, const Session& session, c
         throw ArgumentError{"--head: head " + std::to_string(*a.head) + " does not exist; heads are numbered 1 to " +
                             std::to_string(r.headCount())};
     if (a.query && *a.query >= r.queryCount())
-        throw ArgumentError{"--query: position " + std::to_string(*a.query) + " does not exist; query positions are 0 to " +
-                            std::to_string(r.queryCount() - 1)};
+        throw ArgumentError{"--query: position " + std::to_string(*a.query) +
+                            " does not exist; query positions are 0 to " + std::to_string(r.queryCount() - 1)};
     if (a.key && *a.key >= r.keyCount())
         throw ArgumentError{"--key: position " + std::to_string(*a.key) + " does not exist; key positions are 0 to " +
                             std::to_string(r.keyCount() - 1)};
@@ -178,7 +191,8 @@ ui::FigureOptions optionsFor(const FigureArguments& a, const Session& session, c
 // prints for itself (missing XDG_RUNTIME_DIR, ...) are not this command's to report.
 void quietQtMessages(QtMsgType type, const QMessageLogContext&, const QString& message)
 {
-    if (type == QtCriticalMsg || type == QtFatalMsg) std::fprintf(stderr, "qkv-studio figure: Qt: %s\n", qPrintable(message));
+    if (type == QtCriticalMsg || type == QtFatalMsg)
+        std::fprintf(stderr, "qkv-studio figure: Qt: %s\n", qPrintable(message));
 }
 
 }  // namespace
@@ -201,7 +215,9 @@ int runFigureCommand(int argc, char** argv)
             return 0;
         }
         figure = ui::findFigure(QString::fromStdString(args.figure));
-        if (!figure) throw ArgumentError{"--figure: '" + args.figure + "' is not a figure (qkv-studio figure --list names them)"};
+        if (!figure)
+            throw ArgumentError{"--figure: '" + args.figure +
+                                "' is not a figure (qkv-studio figure --list names them)"};
         session = sessionFromArguments(args);
     } catch (const ArgumentError& error) {
         return fail(2, error.message);
@@ -237,13 +253,14 @@ int runFigureCommand(int argc, char** argv)
     const QApplication application(qtArgc, qtArgv);
     // Without fonts Qt draws every string as boxes and says nothing (design.md section 5).
     if (QFontDatabase::families().isEmpty())
-        return fail(1, "no fonts are installed, text would be drawn as boxes: install fonts-dejavu-core "
-                       "(scripts/install-dependencies.sh)");
+        return fail(1,
+                    "no fonts are installed, text would be drawn as boxes: install fonts-dejavu-core "
+                    "(scripts/install-dependencies.sh)");
 
     ui::FigureFormat format = ui::FigureFormat::Png;
     ui::figureFormatFromName(QString::fromStdString(args.format), format);
-    const QString error = ui::writeFigure(*figure, input, QString::fromStdString(args.out), format,
-                                          sizeFor(args, figure->defaultSize));
+    const QString error =
+        ui::writeFigure(*figure, input, QString::fromStdString(args.out), format, sizeFor(args, figure->defaultSize));
     if (!error.isEmpty()) return fail(1, error.toStdString());
     return 0;
 }

@@ -17,14 +17,14 @@
 //                                   1 MiB that head_blocks.cpp uses)
 // bench/compare_pytorch.py runs this program beside PyTorch and prints the same-run table.
 
-#include <Eigen/Core>
 #include <benchmark/benchmark.h>
+#include <Eigen/Core>
 
 #include "core/attention/head_blocks.hpp"
 #include "core/attention/multi_head_attention.hpp"
 #include "core/attention/projections.hpp"
-#include "core/common/parallelism.hpp"
 #include "core/common/memory.hpp"
+#include "core/common/parallelism.hpp"
 #include "core/cost/cost_model.hpp"
 #include "core/weights/attention_weights.hpp"
 
@@ -85,7 +85,15 @@ void BM_AttendBlockRows(benchmark::State& state)
     }
     state.counters["block_MiB"] = static_cast<double>(state.range(0) * n) * 4.0 / (1024.0 * 1024.0);
 }
-BENCHMARK(BM_AttendBlockRows)->ArgName("rows")->Arg(64)->Arg(128)->Arg(256)->Arg(512)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_AttendBlockRows)
+    ->ArgName("rows")
+    ->Arg(64)
+    ->Arg(128)
+    ->Arg(256)
+    ->Arg(512)
+    ->Arg(1024)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 void attentionSizes(benchmark::internal::Benchmark* b)
 {
@@ -118,8 +126,17 @@ void runEigenGemm(benchmark::State& state, int threads)
 }
 void BM_EigenGemm(benchmark::State& state) { runEigenGemm(state, 0); }
 void BM_EigenGemmOneThread(benchmark::State& state) { runEigenGemm(state, 1); }
-BENCHMARK(BM_EigenGemm)->ArgNames({"n", "d_model"})->Args({2048, 1024})->Args({512, 768})->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_EigenGemmOneThread)->ArgNames({"n", "d_model"})->Args({2048, 1024})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_EigenGemm)
+    ->ArgNames({"n", "d_model"})
+    ->Args({2048, 1024})
+    ->Args({512, 768})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_EigenGemmOneThread)
+    ->ArgNames({"n", "d_model"})
+    ->Args({2048, 1024})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 

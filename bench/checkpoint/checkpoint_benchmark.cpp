@@ -43,8 +43,8 @@ std::vector<Entry> bertBaseTensors()
                                   {"cls.predictions.decoder.weight", {vocab, d}}};
     for (int layer = 0; layer < 12; ++layer) {
         const std::string p = "bert.encoder.layer." + std::to_string(layer) + ".";
-        for (const char* stem : {"attention.self.query", "attention.self.key", "attention.self.value",
-                                 "attention.output.dense"}) {
+        for (const char* stem :
+             {"attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense"}) {
             entries.push_back({p + stem + ".weight", {d, d}});
             entries.push_back({p + stem + ".bias", {d}});
         }
@@ -99,10 +99,12 @@ void writeVocabulary(const std::string& path)
 {
     std::ofstream out(path);
     std::vector<std::string> tokens = {"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"};
-    for (const char* word : {"the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "while", "cat", "sat",
-                             "on", "mat", "and", "watched", "birds", "fly", "river", ",", "because", "attention",
-                             "is", "all", "you", "need", "every", "head", "reads", "a", "different", "part", "of",
-                             "sentence", "before", "output", "projection", "mixes", "them", "together", "."})
+    for (const char* word :
+         {"the",      "quick",  "brown",  "fox",        "jumps",     "over",      "lazy",     "dog",
+          "while",    "cat",    "sat",    "on",         "mat",       "and",       "watched",  "birds",
+          "fly",      "river",  ",",      "because",    "attention", "is",        "all",      "you",
+          "need",     "every",  "head",   "reads",      "a",         "different", "part",     "of",
+          "sentence", "before", "output", "projection", "mixes",     "them",      "together", "."})
         tokens.emplace_back(word);
     for (int i = 0; tokens.size() < 30522; ++i) tokens.push_back((i % 2 ? "##w" : "w") + std::to_string(i));
     for (const std::string& token : tokens) out << token << "\n";
@@ -116,7 +118,8 @@ struct TemporaryCheckpoint {
     {
         fs::create_directories(folder);
         bytes = writeCheckpoint(file);
-        std::ofstream(folder / "config.json") << R"({"model_type": "bert", "hidden_size": 768, "num_attention_heads": 12})";
+        std::ofstream(folder / "config.json")
+            << R"({"model_type": "bert", "hidden_size": 768, "num_attention_heads": 12})";
         writeVocabulary((folder / "vocab.txt").string());
     }
     ~TemporaryCheckpoint() { fs::remove_all(folder); }

@@ -129,14 +129,14 @@ std::string words(int count)
 // products), then a small export (~0.5 s alone).
 std::vector<std::string> presetExport(int copy)
 {
-    return {studio(), "export", "--preset", "previous-token", "--mode", "self", "--d-model", "64",
-            "--heads", "4", "--format", "json", "--out", out("preset.json", copy)};
+    return {studio(), "export",  "--preset", "previous-token", "--mode", "self",  "--d-model",
+            "64",     "--heads", "4",        "--format",       "json",   "--out", out("preset.json", copy)};
 }
 // Large products: self-attention over 512 tokens at d_model 768, 12 heads, every map as .npy.
 std::vector<std::string> largeExport(int copy)
 {
-    return {studio(), "export", "--mode", "self", "--source", words(512), "--d-model", "768", "--heads", "12",
-            "--format", "npy", "--out", out("large", copy)};
+    return {studio(), "export",  "--mode", "self",     "--source", words(512), "--d-model",
+            "768",    "--heads", "12",     "--format", "npy",      "--out",    out("large", copy)};
 }
 // A figure: compute and paint the heads grid to PNG.
 std::vector<std::string> headsFigure(int copy)

@@ -16,8 +16,8 @@
 #include <cstdio>
 #include <vector>
 
-#include <Eigen/SVD>
 #include <benchmark/benchmark.h>
+#include <Eigen/SVD>
 
 #include "core/common/random.hpp"
 #include "core/factored/factored_matrix.hpp"
@@ -125,10 +125,11 @@ bool valuesAgree()
             worst = std::max(worst, std::abs(thin(i) - dense(i)) / dense(i));
         }
         const bool agree = thin.size() == kDk && worst <= 1e-6;
-        std::printf("check d_model=%ld d_k=%ld: max relative difference %.3e (tolerance 1e-6) %s; "
-                    "dense value %ld / sigma_max = %.3e\n",
-                    static_cast<long>(d_model), static_cast<long>(kDk), worst, agree ? "OK" : "FAILED",
-                    static_cast<long>(kDk + 1), dense(kDk) / dense(0));
+        std::printf(
+            "check d_model=%ld d_k=%ld: max relative difference %.3e (tolerance 1e-6) %s; "
+            "dense value %ld / sigma_max = %.3e\n",
+            static_cast<long>(d_model), static_cast<long>(kDk), worst, agree ? "OK" : "FAILED",
+            static_cast<long>(kDk + 1), dense(kDk) / dense(0));
         ok = ok && agree;
     }
     return ok;

@@ -58,7 +58,8 @@ qkv::Config configFor(int tokens, int dModel, int heads)
     return config;
 }
 
-template <class T> T* find(qkv::ui::MainWindow& window)
+template <class T>
+T* find(qkv::ui::MainWindow& window)
 {
     for (qkv::ui::ResultView* view : window.tabs()->views())
         if (auto* found = qobject_cast<T*>(view)) return found;
@@ -69,21 +70,11 @@ qkv::ui::ResultView* show(qkv::ui::MainWindow& window, View which)
 {
     qkv::ui::ResultView* view = nullptr;
     switch (which) {
-    case Steps:
-        view = find<qkv::ui::StepView>(window);
-        break;
-    case Matrices:
-        view = find<qkv::ui::MatricesView>(window);
-        break;
-    case QkMap:
-        view = find<qkv::ui::QkMapView>(window);
-        break;
-    case Compare:
-        view = find<qkv::ui::CompareView>(window);
-        break;
-    case HeadsWithStatistics:
-        view = find<qkv::ui::HeadsView>(window);
-        break;
+    case Steps: view = find<qkv::ui::StepView>(window); break;
+    case Matrices: view = find<qkv::ui::MatricesView>(window); break;
+    case QkMap: view = find<qkv::ui::QkMapView>(window); break;
+    case Compare: view = find<qkv::ui::CompareView>(window); break;
+    case HeadsWithStatistics: view = find<qkv::ui::HeadsView>(window); break;
     }
     window.tabs()->setCurrentWidget(view);
     return view;
@@ -92,14 +83,10 @@ qkv::ui::ResultView* show(qkv::ui::MainWindow& window, View which)
 bool busy(qkv::ui::MainWindow& window, View which)
 {
     switch (which) {
-    case Steps:
-        return false;
-    case Matrices:
-        return find<qkv::ui::MatricesView>(window)->isBusy();
-    case QkMap:
-        return find<qkv::ui::QkMapView>(window)->isBusy();
-    case Compare:
-        return find<qkv::ui::CompareView>(window)->isBusy();
+    case Steps: return false;
+    case Matrices: return find<qkv::ui::MatricesView>(window)->isBusy();
+    case QkMap: return find<qkv::ui::QkMapView>(window)->isBusy();
+    case Compare: return find<qkv::ui::CompareView>(window)->isBusy();
     case HeadsWithStatistics:
         return find<qkv::ui::HeadsView>(window)->isBusy() ||
                find<qkv::ui::HeadsView>(window)->statisticsTable()->isBusy();
@@ -221,7 +208,7 @@ int main(int argc, char** argv)
     qputenv("QT_QPA_PLATFORM", "offscreen");
     // The window starts on an example, as the app does: the build tree's data folder.
     if (qEnvironmentVariableIsEmpty("QKV_STUDIO_DATA_DIR")) qputenv("QKV_STUDIO_DATA_DIR", QKV_BUILD_DATA_DIR);
-    qkv::keepLargeAllocationsForReuse();         // as app/main.cpp does
+    qkv::keepLargeAllocationsForReuse();    // as app/main.cpp does
     qkv::ui::useOneThreadPerComputation();  // as runGui does
     QTemporaryDir settingsDirectory;
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDirectory.path());

@@ -16,12 +16,12 @@
 #include <memory>
 #include <string>
 
+#include "core/common/memory.hpp"
 #include "core/pipeline/compute.hpp"
 #include "ui/controls/controls_panel.hpp"
+#include "ui/document/compute_threads.hpp"
 #include "ui/document/document.hpp"
 #include "ui/heads/heads_view.hpp"
-#include "core/common/memory.hpp"
-#include "ui/document/compute_threads.hpp"
 #include "ui/mainwindow/main_window.hpp"
 
 namespace {
@@ -58,15 +58,15 @@ void ControlChangeToPaintedFrame(benchmark::State& state)
         // A large heads figure is drawn on the work pool: until it is delivered. Sleeps until an
         // event comes; processEvents(flags, ms) would spin on a core the work needs.
         while (window.headsView()->isBusy()) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
-        window.repaint();                    // the painted frame
+        window.repaint();  // the painted frame
     }
     state.counters["tokens"] = static_cast<double>(state.range(0));
 }
 
 void CoreCompute(benchmark::State& state)
 {
-    qkv::Config config = configFor(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)),
-                                   static_cast<int>(state.range(2)));
+    qkv::Config config =
+        configFor(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)), static_cast<int>(state.range(2)));
     for (auto _ : state) {
         ++config.seed;
         auto result = qkv::compute(config);
@@ -91,8 +91,8 @@ int main(int argc, char** argv)
     qputenv("QT_QPA_PLATFORM", "offscreen");
     // The window starts on an example, as the app does: the build tree's data folder.
     if (qEnvironmentVariableIsEmpty("QKV_STUDIO_DATA_DIR")) qputenv("QKV_STUDIO_DATA_DIR", QKV_BUILD_DATA_DIR);
-    qkv::keepLargeAllocationsForReuse();            // as app/main.cpp does
-    qkv::ui::useOneThreadPerComputation();     // as runGui does
+    qkv::keepLargeAllocationsForReuse();    // as app/main.cpp does
+    qkv::ui::useOneThreadPerComputation();  // as runGui does
     QTemporaryDir settingsDirectory;
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDirectory.path());
     QApplication app(argc, argv);

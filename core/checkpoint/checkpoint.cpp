@@ -51,8 +51,9 @@ Expected<Checkpoint> openCheckpoint(const std::string& path, const CheckpointOpt
 Expected<CheckpointLayer> findCheckpointLayer(const Checkpoint& checkpoint, std::string_view nameOrIndex)
 {
     // "encoder.layers.0.self_attn." is that layer's prefix, as nn.MultiheadAttention names were given.
-    const std::string_view name =
-        nameOrIndex.size() > 1 && nameOrIndex.ends_with('.') ? nameOrIndex.substr(0, nameOrIndex.size() - 1) : nameOrIndex;
+    const std::string_view name = nameOrIndex.size() > 1 && nameOrIndex.ends_with('.')
+                                      ? nameOrIndex.substr(0, nameOrIndex.size() - 1)
+                                      : nameOrIndex;
     for (const CheckpointLayer& layer : checkpoint.layers)
         if (layer.name == name) return layer;
     Index index = -1;

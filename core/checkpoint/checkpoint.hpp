@@ -32,10 +32,10 @@
 #include <string_view>
 #include <vector>
 
+#include "core/checkpoint/checkpoint_config.hpp"
 #include "core/common/enum_names.hpp"
 #include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"
-#include "core/checkpoint/checkpoint_config.hpp"
 #include "core/config/config.hpp"
 #include "core/weights/attention_weights.hpp"
 
@@ -56,16 +56,16 @@ std::string_view checkpointFamilyName(CheckpointFamily family);
 
 // One stored tensor as its header describes it (no values).
 struct CheckpointTensor {
-    std::string file;                // the .safetensors file that holds it (shard path)
-    std::string dtype;               // "F32", "BF16", "I64", ... as in the header
+    std::string file;   // the .safetensors file that holds it (shard path)
+    std::string dtype;  // "F32", "BF16", "I64", ... as in the header
     std::vector<std::size_t> shape;
 };
 
 // A recognised attention layer. `kind` is the attention it computes: EncoderSelf ("self"),
 // DecoderCausal ("causal") or Cross ("cross"); modeName(kind) spells it.
 struct CheckpointLayer {
-    Index index = 0;          // 0-based in listed order
-    std::string name;         // module path, e.g. "bert.encoder.layer.0.attention"
+    Index index = 0;   // 0-based in listed order
+    std::string name;  // module path, e.g. "bert.encoder.layer.0.attention"
     CheckpointFamily family = CheckpointFamily::Bert;
     AttentionMode kind = AttentionMode::EncoderSelf;
     Index headCount = 1;          // h
@@ -80,12 +80,12 @@ struct CheckpointOptions {
 };
 
 struct Checkpoint {
-    std::string path;          // as given: a .safetensors file or an index.json
-    std::string configPath;    // the config.json read, or empty
-    CheckpointConfig config;   // what it says (all empty without one)
-    bool headCountFromConfig = false;  // false: h came from CheckpointOptions (ask the user)
-    std::vector<CheckpointLayer> layers;                // sorted: by module path, layer numbers numerically
-    std::map<std::string, CheckpointTensor> tensors;    // every tensor of every file, by name
+    std::string path;                                 // as given: a .safetensors file or an index.json
+    std::string configPath;                           // the config.json read, or empty
+    CheckpointConfig config;                          // what it says (all empty without one)
+    bool headCountFromConfig = false;                 // false: h came from CheckpointOptions (ask the user)
+    std::vector<CheckpointLayer> layers;              // sorted: by module path, layer numbers numerically
+    std::map<std::string, CheckpointTensor> tensors;  // every tensor of every file, by name
 };
 
 // Reads the headers (and config.json beside `path`) and recognises the attention layers.
@@ -108,7 +108,7 @@ struct CheckpointLayerSettings {
     bool withBias = false;
     PositionalEncoding positional = PositionalEncoding::Sinusoidal;
     double ropeBase = 10000.0;
-    bool scaleScores = true;      // false for T5: the family's definition, which no option changes
+    bool scaleScores = true;                          // false for T5: the family's definition, which no option changes
     AttentionMode mode = AttentionMode::EncoderSelf;  // the layer's kind
     // What in the checkpoint fixes a setting ("config.json", "the layer's shape", ...). A setting
     // without an entry holds the family's usual value only, and a user's choice stands over it:
@@ -146,9 +146,9 @@ std::vector<std::string> applyCheckpointLayerSettings(const CheckpointLayerSetti
 
 struct CheckpointLayerWeights {
     CheckpointLayer layer;
-    AttentionWeights weights;   // our layout (attention_weights.hpp), values finite
+    AttentionWeights weights;  // our layout (attention_weights.hpp), values finite
     CheckpointLayerSettings settings;
-    std::vector<std::string> notes;   // for people: what was left out or filled in
+    std::vector<std::string> notes;  // for people: what was left out or filled in
 };
 
 // Reads the layer's tensors only and converts them to our layout. Refuses missing tensors,

@@ -24,7 +24,8 @@ Expected<nlohmann::json> readJsonObjectFile(const std::string& path, std::size_t
     if (!bytes) return Error{bytes.error()};
     const std::string_view text(*bytes);
     if (jsonDepth(text, kMaxDepth) > kMaxDepth)
-        return Error{path + ": is not valid JSON here (it nests more than " + std::to_string(kMaxDepth) + " levels deep)"};
+        return Error{path + ": is not valid JSON here (it nests more than " + std::to_string(kMaxDepth) +
+                     " levels deep)"};
     try {
         nlohmann::json json = nlohmann::json::parse(text.begin(), text.end());
         if (!json.is_object()) return Error{path + ": is not a JSON object"};

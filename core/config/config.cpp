@@ -31,7 +31,8 @@ std::string_view modeExplanation(AttentionMode mode)
 
 const HeadPreset* Config::presetFor(Index head) const
 {
-    const auto found = std::find_if(presets.begin(), presets.end(), [head](const HeadPreset& p) { return p.head == head; });
+    const auto found =
+        std::find_if(presets.begin(), presets.end(), [head](const HeadPreset& p) { return p.head == head; });
     return found == presets.end() ? nullptr : &*found;
 }
 

@@ -82,7 +82,7 @@ struct Config {
     std::uint64_t seed = 0;
     WeightInit init = WeightInit::XavierUniform;
     PositionalEncoding positional = PositionalEncoding::Sinusoidal;
-    double ropeBase = 10000.0;    // rotary only: theta_j = base^(-2j / d_k)
+    double ropeBase = 10000.0;  // rotary only: theta_j = base^(-2j / d_k)
     EmbeddingKind embeddings = EmbeddingKind::Word;
     // Multiplies the token (or meaning) embedding before positions are added; 1 is the paper.
     // Positional presets lower it so that position can be read (docs/presets.md).
@@ -91,8 +91,8 @@ struct Config {
     // Scores are Q_i K_i^T / sqrt(d_k) (equation (1)); T5 checkpoints leave the scale out.
     bool scaleScores = true;
     ProjectionScales scales;
-    std::vector<HeadPreset> presets;   // at most one per head, applied in order
-    std::vector<Index> ablatedHeads;   // 0-based, sorted, unique: Concat blocks zeroed before W^O
+    std::vector<HeadPreset> presets;  // at most one per head, applied in order
+    std::vector<Index> ablatedHeads;  // 0-based, sorted, unique: Concat blocks zeroed before W^O
 
     Index d_k() const { return headCount > 0 ? d_model / headCount : 0; }
     // g as used: keyValueHeadCount, or h when it is 0.

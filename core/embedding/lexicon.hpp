@@ -36,17 +36,17 @@ struct LexiconConcept {
 
 // An elided prefix (French "l'") or a clitic suffix (English "'s") set aside before lookup.
 struct LexiconAffix {
-    std::string text;         // normalised, with its apostrophe: "l'", "'re"
-    std::string fullWord;     // "le", "are"; empty when none was given
-    int conceptIndex = -1;    // the concept of fullWord, -1 when none
-    std::size_t line = 0;     // where it was declared
+    std::string text;       // normalised, with its apostrophe: "l'", "'re"
+    std::string fullWord;   // "le", "are"; empty when none was given
+    int conceptIndex = -1;  // the concept of fullWord, -1 when none
+    std::size_t line = 0;   // where it was declared
 };
 
 // How one token text was found.
 struct LexiconMatch {
     int conceptIndex = -1;
-    std::string form;     // the lexicon word that matched: "est" for "s'est"
-    LexiconAffix affix;   // the elision or clitic set aside (text empty when none)
+    std::string form;    // the lexicon word that matched: "est" for "s'est"
+    LexiconAffix affix;  // the elision or clitic set aside (text empty when none)
 
     bool found() const { return conceptIndex >= 0; }
 };
@@ -68,14 +68,14 @@ struct TokenMeaning {
     // Whose language vector is added: the word's language (Word), the sentence's guessed
     // language (Neutral), -1 (Number, Unknown: no language part).
     int language = -1;
-    LexiconMatch match;     // how it was found (Word, Neutral)
+    LexiconMatch match;  // how it was found (Word, Neutral)
 };
 
 // The language a sentence is in, by majority of lexicon hits.
 struct LanguageGuess {
-    int language = -1;               // index into Lexicon::languages(); -1 when there are none
-    std::vector<std::size_t> hits;   // per language: tokens found as a word of that language
-    bool evidence() const;           // false when no token was found in any language
+    int language = -1;              // index into Lexicon::languages(); -1 when there are none
+    std::vector<std::size_t> hits;  // per language: tokens found as a word of that language
+    bool evidence() const;          // false when no token was found in any language
 };
 
 class Lexicon {
@@ -98,7 +98,7 @@ public:
     int languageIndex(std::string_view tag) const;  // -1 when not declared
     std::size_t conceptCount() const { return concepts_.size(); }
     const LexiconConcept& conceptAt(std::size_t index) const { return concepts_[index]; }
-    int findConcept(std::string_view id) const;     // by id (case-insensitive); -1 when absent
+    int findConcept(std::string_view id) const;  // by id (case-insensitive); -1 when absent
 
     // The concept of a token text read as a word of `language`: the whole form first, then
     // with one of the language's elided prefixes or clitic suffixes set aside. Case-insensitive;

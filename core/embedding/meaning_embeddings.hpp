@@ -32,8 +32,7 @@ RowVectorF languageVector(std::string_view languageTag, Index d_model, std::uint
 // n x d_model, one row per token as above, with the built-in lexicon (Lexicon::builtIn()).
 // Deterministic: same tokens and seed, same bits.
 MatrixF meaningEmbeddings(const std::vector<Token>& tokens, Index d_model, std::uint64_t seed);
-MatrixF meaningEmbeddings(const std::vector<Token>& tokens, Index d_model, std::uint64_t seed,
-                          const Lexicon& lexicon);
+MatrixF meaningEmbeddings(const std::vector<Token>& tokens, Index d_model, std::uint64_t seed, const Lexicon& lexicon);
 
 // For each token its concept id, or lowerCase(text) for numbers and unknown words: two tokens
 // get the same key exactly when meaningEmbeddings gives them the same concept vector (the

@@ -24,10 +24,10 @@ enum class ModelInputRecipe { Bert, Gpt2 };
 // The learned tables the recipe reads, as float (whatever the checkpoint's dtype).
 struct ModelInputTables {
     ModelInputRecipe recipe = ModelInputRecipe::Bert;
-    MatrixF tokenEmbeddings;       // V x d_model: word_embeddings (BERT), wte (GPT-2)
-    MatrixF positionEmbeddings;    // P x d_model: position_embeddings, wpe; P limits the tokens
-    MatrixF tokenTypeEmbeddings;   // T x d_model: BERT's token types (one sentence: row 0); empty for GPT-2
-    LayerNormParameters norm;      // BERT's embeddings.LayerNorm, GPT-2's h.0.ln_1
+    MatrixF tokenEmbeddings;      // V x d_model: word_embeddings (BERT), wte (GPT-2)
+    MatrixF positionEmbeddings;   // P x d_model: position_embeddings, wpe; P limits the tokens
+    MatrixF tokenTypeEmbeddings;  // T x d_model: BERT's token types (one sentence: row 0); empty for GPT-2
+    LayerNormParameters norm;     // BERT's embeddings.LayerNorm, GPT-2's h.0.ln_1
 };
 
 // One sentence as the model reads it.

@@ -24,7 +24,6 @@ namespace {
 // session spelling (core/session/config_json.cpp).
 constexpr std::int64_t formatVersion = 2;
 
-
 // The config in the one spelling sessions use (core/session/config_json.hpp), plus where the
 // inputs came from and what the presets changed beyond their heads.
 void writeConfig(JsonStream& json, const Result& r, const ExportProvenance& provenance)
@@ -72,9 +71,12 @@ void writeFactored(JsonStream& json, const Result& r, Index head, const ExportOp
         json.beginArray();
         for (Index i = 0; i < factored.singularValues().size(); ++i) json.value(factored.singularValues()(i));
         json.endArray();
-        json.key("rank"); json.value(static_cast<std::int64_t>(factored.numericalRank()));
-        json.key("rank_tolerance"); json.value(factored.rankTolerance());
-        json.key("frobenius_norm"); json.value(factored.frobeniusNorm());
+        json.key("rank");
+        json.value(static_cast<std::int64_t>(factored.numericalRank()));
+        json.key("rank_tolerance");
+        json.value(factored.rankTolerance());
+        json.key("frobenius_norm");
+        json.value(factored.frobeniusNorm());
     } else {
         // Bounded cost (result_export.hpp): the fields stay, null, and say why.
         for (const char* name : {"singular_values", "rank", "rank_tolerance", "frobenius_norm"}) {
@@ -85,12 +87,16 @@ void writeFactored(JsonStream& json, const Result& r, Index head, const ExportOp
         json.value("d_k = " + std::to_string(r.config.d_k()) + " is above " + std::to_string(kExportSpectrumMaxDk) +
                    "; qkv-studio export --spectrum computes it (O(d_model d_k^2) per head)");
     }
-    json.key("equivalence_error"); json.value(equivalence.relativeError);
-    json.key("equivalence_max_abs_difference"); json.value(equivalence.maxAbsDifference);
+    json.key("equivalence_error");
+    json.value(equivalence.relativeError);
+    json.key("equivalence_max_abs_difference");
+    json.value(equivalence.maxAbsDifference);
     json.key("equivalence_checked");
     json.beginObject();
-    json.key("queries"); json.value(static_cast<std::int64_t>(queries.rows()));
-    json.key("keys"); json.value(static_cast<std::int64_t>(keys.rows()));
+    json.key("queries");
+    json.value(static_cast<std::int64_t>(queries.rows()));
+    json.key("keys");
+    json.value(static_cast<std::int64_t>(keys.rows()));
     json.endObject();
     json.endObject();
 }
@@ -106,23 +112,31 @@ void writeCost(JsonStream& json, const Result& r)
     json.key("cost");
     json.beginObject();
     const ScorePathComparison scorePath = compareScorePath(shape.d_model, shape.heads, shape.keyValueHeads);
-    json.key("layer_parameters"); json.value(static_cast<std::int64_t>(layerParameterCount(shape)));
+    json.key("layer_parameters");
+    json.value(static_cast<std::int64_t>(layerParameterCount(shape)));
     json.key("score_path_parameters_per_head");
     json.beginObject();
-    json.key("factored"); json.value(static_cast<std::int64_t>(scorePath.factored.parametersPerHead));
-    json.key("full"); json.value(static_cast<std::int64_t>(scorePath.full.parametersPerHead));
+    json.key("factored");
+    json.value(static_cast<std::int64_t>(scorePath.factored.parametersPerHead));
+    json.key("full");
+    json.value(static_cast<std::int64_t>(scorePath.full.parametersPerHead));
     json.endObject();
     json.key("score_path_parameters_per_layer");
     json.beginObject();
-    json.key("factored"); json.value(static_cast<std::int64_t>(scorePath.factored.parametersPerLayer));
-    json.key("full"); json.value(static_cast<std::int64_t>(scorePath.full.parametersPerLayer));
+    json.key("factored");
+    json.value(static_cast<std::int64_t>(scorePath.factored.parametersPerLayer));
+    json.key("full");
+    json.value(static_cast<std::int64_t>(scorePath.full.parametersPerLayer));
     json.endObject();
     json.key("score_flops_per_head");
     json.beginObject();
-    json.key("factored"); json.value(static_cast<std::int64_t>(scoreFlopsFactored(n_q, n_k, shape.d_model, r.config.d_k()).total()));
-    json.key("full"); json.value(static_cast<std::int64_t>(scoreFlopsFullBilinear(n_q, n_k, shape.d_model).total()));
+    json.key("factored");
+    json.value(static_cast<std::int64_t>(scoreFlopsFactored(n_q, n_k, shape.d_model, r.config.d_k()).total()));
+    json.key("full");
+    json.value(static_cast<std::int64_t>(scoreFlopsFullBilinear(n_q, n_k, shape.d_model).total()));
     json.endObject();
-    json.key("forward_flops"); json.value(static_cast<std::int64_t>(attentionForwardFlops(n_q, n_k, shape.d_model, shape.heads)));
+    json.key("forward_flops");
+    json.value(static_cast<std::int64_t>(attentionForwardFlops(n_q, n_k, shape.d_model, shape.heads)));
     json.key("table");
     json.beginArray();
     const Expected<std::vector<CostRow>> table = costTable(shape, n_q, n_k);
@@ -130,9 +144,12 @@ void writeCost(JsonStream& json, const Result& r)
         for (const CostRow& row : *table) {
             json.newline();
             json.beginObject();
-            json.key("name"); json.value(std::string_view(row.name));
-            json.key("formula"); json.value(std::string_view(row.formula));
-            json.key("value"); json.value(static_cast<std::int64_t>(row.value));
+            json.key("name");
+            json.value(std::string_view(row.name));
+            json.key("formula");
+            json.value(std::string_view(row.formula));
+            json.key("value");
+            json.value(static_cast<std::int64_t>(row.value));
             json.endObject();
         }
     }
@@ -146,15 +163,19 @@ void writeJsonDocument(AtomicFile& file, const Result& r, const ExportProvenance
 {
     JsonStream json(file);
     json.beginObject();
-    json.key("format"); json.value("qkv-studio-export");
-    json.key("version"); json.value(formatVersion);
+    json.key("format");
+    json.value("qkv-studio-export");
+    json.key("version");
+    json.value(formatVersion);
     json.newline();
     writeConfig(json, r, provenance);
     json.newline();
     json.key("tokens");
     json.beginObject();
-    json.key("query"); json.strings(r.queryLabels);
-    json.key("key"); json.strings(r.keyLabels);
+    json.key("query");
+    json.strings(r.queryLabels);
+    json.key("key");
+    json.strings(r.keyLabels);
     json.endObject();
     json.newline();
     json.key("fully_masked_rows");
@@ -171,16 +192,20 @@ void writeJsonDocument(AtomicFile& file, const Result& r, const ExportProvenance
         json.newline();
         json.beginObject();
         // Heads are numbered from 1 everywhere people read them (docs/formats.md, "Numbering").
-        json.key("head"); json.value(static_cast<std::int64_t>(head + 1));
-        json.key("kv_head"); json.value(static_cast<std::int64_t>(r.grouping().keyValueHeadOf(head) + 1));
+        json.key("head");
+        json.value(static_cast<std::int64_t>(head + 1));
+        json.key("kv_head");
+        json.value(static_cast<std::int64_t>(r.grouping().keyValueHeadOf(head) + 1));
         writeFactored(json, r, head, options);
         json.newline();
         writeHeadAnalysis(json, r, head, ablation ? &*ablation : nullptr);
         if (includeMatrices) {
             const HeadAttention& h = r.attention.heads[static_cast<std::size_t>(head)];
-            json.key("attention"); json.matrix(h.attention);
+            json.key("attention");
+            json.matrix(h.attention);
             json.newline();
-            json.key("scores"); json.matrix(h.scores);
+            json.key("scores");
+            json.matrix(h.scores);
         }
         json.endObject();
         // The head's analysis freed what it allocated; kept by the heap (keepLargeAllocationsForReuse)
@@ -234,14 +259,22 @@ Status writeCsv(const Result& r, const std::string& path)
         for (Index q = 0; q < h.attention.rows(); ++q) {
             for (Index k = 0; k < h.attention.cols(); ++k) {
                 line.clear();
-                appendNumber(head + 1); line += ',';  // from 1, as in the app
-                appendNumber(q); line += ',';
-                line += queryFields[static_cast<std::size_t>(q)]; line += ',';
-                appendNumber(k); line += ',';
-                line += keyFields[static_cast<std::size_t>(k)]; line += ',';
-                appendNumber(h.attention(q, k)); line += ',';
-                appendNumber(h.scores(q, k)); line += ',';
-                appendNumber(h.scores(q, k) * toRaw); line += ',';
+                appendNumber(head + 1);
+                line += ',';  // from 1, as in the app
+                appendNumber(q);
+                line += ',';
+                line += queryFields[static_cast<std::size_t>(q)];
+                line += ',';
+                appendNumber(k);
+                line += ',';
+                line += keyFields[static_cast<std::size_t>(k)];
+                line += ',';
+                appendNumber(h.attention(q, k));
+                line += ',';
+                appendNumber(h.scores(q, k));
+                line += ',';
+                appendNumber(h.scores(q, k) * toRaw);
+                line += ',';
                 line += r.attention.mask.masked(q, k) ? "1\n" : "0\n";
                 file.write(line);
             }
@@ -286,18 +319,20 @@ Status writeNpyFolder(const Result& r, const std::string& path, const ExportProv
     AtomicFolder folder;
     if (Status opened = folder.open(path, isNpyExportEntry); !opened) return opened;
     const auto step = [&](const char* name, Status status) {
-        if (status) folder.added(name);
-        else status = Error{folder.inTermsOfPath(status.error())};
+        if (status)
+            folder.added(name);
+        else
+            status = Error{folder.inTermsOfPath(status.error())};
         return status;
     };
     Status status = step("attention.npy", writeHeadStack(folder.pathOf("attention.npy"), r, &HeadAttention::attention));
     if (status) status = step("scores.npy", writeHeadStack(folder.pathOf("scores.npy"), r, &HeadAttention::scores));
     const std::pair<const char*, const MatrixF*> matrices[] = {
-        {"output.npy", &r.attention.output},        {"head_outputs.npy", &r.attention.headOutputs},
-        {"query.npy", &r.attention.query},          {"key.npy", &r.attention.key},
-        {"value.npy", &r.attention.value},          {"query_input.npy", &r.queryInput},
-        {"key_value_input.npy", &r.keyValueInput},  {"W_Q.npy", &r.weights->queryProjection},
-        {"W_K.npy", &r.weights->keyProjection},      {"W_V.npy", &r.weights->valueProjection},
+        {"output.npy", &r.attention.output},       {"head_outputs.npy", &r.attention.headOutputs},
+        {"query.npy", &r.attention.query},         {"key.npy", &r.attention.key},
+        {"value.npy", &r.attention.value},         {"query_input.npy", &r.queryInput},
+        {"key_value_input.npy", &r.keyValueInput}, {"W_Q.npy", &r.weights->queryProjection},
+        {"W_K.npy", &r.weights->keyProjection},    {"W_V.npy", &r.weights->valueProjection},
         {"W_O.npy", &r.weights->outputProjection}};
     for (const auto& [name, matrix] : matrices) {
         if (!status) break;

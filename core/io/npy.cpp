@@ -14,8 +14,7 @@
 
 namespace qkv {
 
-static_assert(std::endian::native == std::endian::little,
-              "the .npy reader and writer copy little-endian data as is");
+static_assert(std::endian::native == std::endian::little, "the .npy reader and writer copy little-endian data as is");
 
 namespace {
 
@@ -78,9 +77,12 @@ public:
             } else if (key == "fortran_order") {
                 if (haveFortran) return fail("'fortran_order' appears twice");
                 haveFortran = true;
-                if (consumeWord("True")) fortranOrder = true;
-                else if (consumeWord("False")) fortranOrder = false;
-                else return fail("'fortran_order' must be True or False");
+                if (consumeWord("True"))
+                    fortranOrder = true;
+                else if (consumeWord("False"))
+                    fortranOrder = false;
+                else
+                    return fail("'fortran_order' must be True or False");
             } else if (key == "shape") {
                 if (haveShape) return fail("'shape' appears twice");
                 haveShape = true;
@@ -111,14 +113,13 @@ public:
 private:
     std::string fail(const std::string& what) const
     {
-        return "the header is malformed: " + what + " (at character " + std::to_string(pos_) +
-               " of the header)";
+        return "the header is malformed: " + what + " (at character " + std::to_string(pos_) + " of the header)";
     }
 
     void skipSpace()
     {
-        while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' ||
-                                       text_[pos_] == '\n' || text_[pos_] == '\r'))
+        while (pos_ < text_.size() &&
+               (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
             ++pos_;
     }
     bool peekIs(char c) const { return pos_ < text_.size() && text_[pos_] == c; }
@@ -134,9 +135,7 @@ private:
         const std::size_t after = pos_ + word.size();
         if (after < text_.size()) {
             const char c = text_[after];
-            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                c == '_')
-                return false;
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_') return false;
         }
         pos_ = after;
         return true;
@@ -149,8 +148,7 @@ private:
         const std::size_t start = pos_;
         while (pos_ < text_.size() && text_[pos_] != quote) {
             const auto c = static_cast<unsigned char>(text_[pos_]);
-            if (c == '\\' || c == '\n' || c < 0x20 || c >= 0x7f)
-                return fail("unsupported character in a string");
+            if (c == '\\' || c == '\n' || c < 0x20 || c >= 0x7f) return fail("unsupported character in a string");
             ++pos_;
         }
         if (pos_ >= text_.size()) return fail("a string is not closed");
@@ -167,8 +165,7 @@ private:
         while (!peekIs(')')) {
             if (pos_ >= text_.size() || text_[pos_] < '0' || text_[pos_] > '9')
                 return fail("'shape' must hold non-negative integers");
-            if (text_[pos_] == '0' && pos_ + 1 < text_.size() && text_[pos_ + 1] >= '0' &&
-                text_[pos_ + 1] <= '9')
+            if (text_[pos_] == '0' && pos_ + 1 < text_.size() && text_[pos_ + 1] >= '0' && text_[pos_ + 1] <= '9')
                 return fail("an integer in 'shape' has a leading zero");
             std::size_t value = 0;
             while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') {
@@ -235,8 +232,8 @@ Expected<NpyArray<Matrix>> decodeNpy(std::span<const std::byte> bytes, std::stri
     try {
         array.values.resize(rows, cols);
     } catch (const std::bad_alloc&) {
-        return Error{prefixed(sourceName, "not enough memory for a " + std::to_string(rows) + "x" +
-                                              std::to_string(cols) + " matrix")};
+        return Error{prefixed(
+            sourceName, "not enough memory for a " + std::to_string(rows) + "x" + std::to_string(cols) + " matrix")};
     }
     const std::byte* data = bytes.data() + header->dataOffset;
     const auto count = static_cast<std::size_t>(array.values.size());
@@ -245,11 +242,9 @@ Expected<NpyArray<Matrix>> decodeNpy(std::span<const std::byte> bytes, std::stri
     auto refuse = [&](std::size_t index, double value) -> Error {
         if (std::isfinite(value))
             return Error{prefixed(sourceName, "the value " + std::to_string(value) + " at " +
-                                                  positionText(header->shape, index) +
-                                                  " is too large for float32")};
-        return Error{prefixed(sourceName, "the value at " + positionText(header->shape, index) +
-                                              " is " + badValueText(value) +
-                                              "; the file must hold finite numbers")};
+                                                  positionText(header->shape, index) + " is too large for float32")};
+        return Error{prefixed(sourceName, "the value at " + positionText(header->shape, index) + " is " +
+                                              badValueText(value) + "; the file must hold finite numbers")};
     };
 
     if (header->dtype == NpyDtype::Float32) {
@@ -276,8 +271,7 @@ Status writeMatrix(const std::string& path, const Matrix& matrix, NpyDtype dtype
 {
     AtomicFile file;
     if (Status opened = file.open(path); !opened) return opened;
-    file.write(npyHeader(dtype, {static_cast<std::size_t>(matrix.rows()),
-                                 static_cast<std::size_t>(matrix.cols())}));
+    file.write(npyHeader(dtype, {static_cast<std::size_t>(matrix.rows()), static_cast<std::size_t>(matrix.cols())}));
     // Row-major storage is C order.
     file.write(matrix.data(), static_cast<std::size_t>(matrix.size()) * sizeof(typename Matrix::Scalar));
     return file.commit();
@@ -294,11 +288,12 @@ Expected<NpyHeader> parseNpyHeader(std::span<const std::byte> bytes, std::string
     if (size == 0) return Error{prefixed(sourceName, "is empty")};
     const std::size_t magicBytes = std::min(size, kMagicSize);
     if (std::memcmp(bytes.data(), kMagic, magicBytes) != 0)
-        return Error{prefixed(sourceName, "is not a NumPy .npy file (it does not start with the "
-                                          "\\x93NUMPY signature)")};
+        return Error{prefixed(sourceName,
+                              "is not a NumPy .npy file (it does not start with the "
+                              "\\x93NUMPY signature)")};
     if (size < 10)
-        return Error{prefixed(sourceName, "is truncated: " + std::to_string(size) +
-                                              " bytes is too short for an .npy file")};
+        return Error{
+            prefixed(sourceName, "is truncated: " + std::to_string(size) + " bytes is too short for an .npy file")};
     const auto major = std::to_integer<unsigned>(bytes[6]);
     const auto minor = std::to_integer<unsigned>(bytes[7]);
     if (major < 1 || major > 3 || minor != 0)
@@ -309,13 +304,11 @@ Expected<NpyHeader> parseNpyHeader(std::span<const std::byte> bytes, std::string
     // 2. Header length: uint16 in version 1.0, uint32 after.
     const std::size_t lengthBytes = major == 1 ? 2 : 4;
     const std::size_t preamble = 8 + lengthBytes;
-    if (size < preamble)
-        return Error{prefixed(sourceName, "is truncated inside its header length")};
+    if (size < preamble) return Error{prefixed(sourceName, "is truncated inside its header length")};
     const std::size_t headerLength = readLittleEndian(bytes.data() + 8, lengthBytes);
     if (headerLength > size - preamble)
-        return Error{prefixed(sourceName, "is truncated: the header should be " +
-                                              std::to_string(headerLength) + " bytes but only " +
-                                              std::to_string(size - preamble) + " follow")};
+        return Error{prefixed(sourceName, "is truncated: the header should be " + std::to_string(headerLength) +
+                                              " bytes but only " + std::to_string(size - preamble) + " follow")};
     const std::string_view text(reinterpret_cast<const char*>(bytes.data() + preamble), headerLength);
     if (text.empty() || text.back() != '\n')
         return Error{prefixed(sourceName, "the header is malformed: it does not end with a newline")};
@@ -329,32 +322,31 @@ Expected<NpyHeader> parseNpyHeader(std::span<const std::byte> bytes, std::string
     if (!parseName(kNpyDtypeNames, descr, header.dtype)) {
         if (descr == ">f4" || descr == ">f8")
             return Error{prefixed(sourceName, "holds big-endian numbers ('" + descr +
-                                                  "'); save it little-endian (array.astype('<" +
-                                                  descr.substr(1) + "')) and try again")};
-        return Error{prefixed(sourceName, "has dtype '" + descr + "', which is not supported (" +
-                                              supportedDtypes() + " are)")};
+                                                  "'); save it little-endian (array.astype('<" + descr.substr(1) +
+                                                  "')) and try again")};
+        return Error{
+            prefixed(sourceName, "has dtype '" + descr + "', which is not supported (" + supportedDtypes() + " are)")};
     }
     if (parser.fortranOrder)
-        return Error{prefixed(sourceName, "is stored in Fortran (column-major) order; save it in C "
-                                          "order (numpy.ascontiguousarray) and try again")};
+        return Error{prefixed(sourceName,
+                              "is stored in Fortran (column-major) order; save it in C "
+                              "order (numpy.ascontiguousarray) and try again")};
     header.shape = parser.shape;
     if (header.shape.empty())
-        return Error{prefixed(sourceName, "holds a single number (a 0-D array); a 1-D or 2-D array "
-                                          "is expected")};
+        return Error{prefixed(sourceName,
+                              "holds a single number (a 0-D array); a 1-D or 2-D array "
+                              "is expected")};
     if (header.shape.size() > 2)
-        return Error{prefixed(sourceName, "is a " + std::to_string(header.shape.size()) +
-                                              "-D array of shape " + shapeText(header.shape) +
-                                              "; a 1-D or 2-D array is expected")};
+        return Error{prefixed(sourceName, "is a " + std::to_string(header.shape.size()) + "-D array of shape " +
+                                              shapeText(header.shape) + "; a 1-D or 2-D array is expected")};
 
     // 4. Data size: the product, checked for overflow, must match the rest of the file.
     std::size_t count = 1;
     for (std::size_t dim : header.shape) {
         if (dim > kMaxDimension)
-            return Error{prefixed(sourceName, "has an impossibly large shape " +
-                                                  shapeText(header.shape))};
+            return Error{prefixed(sourceName, "has an impossibly large shape " + shapeText(header.shape))};
         if (dim != 0 && count > std::numeric_limits<std::size_t>::max() / dim)
-            return Error{prefixed(sourceName, "has an impossibly large shape " +
-                                                  shapeText(header.shape))};
+            return Error{prefixed(sourceName, "has an impossibly large shape " + shapeText(header.shape))};
         count *= dim;
     }
     const std::size_t item = npyItemSize(header.dtype);
@@ -365,14 +357,11 @@ Expected<NpyHeader> parseNpyHeader(std::span<const std::byte> bytes, std::string
     const std::size_t available = size - header.dataOffset;
     if (available < header.dataBytes)
         return Error{prefixed(sourceName, "is truncated: shape " + shapeText(header.shape) + " of " +
-                                              dtypeWords(header.dtype) + " needs " +
-                                              std::to_string(header.dataBytes) +
-                                              " bytes of data but the file has " +
-                                              std::to_string(available))};
+                                              dtypeWords(header.dtype) + " needs " + std::to_string(header.dataBytes) +
+                                              " bytes of data but the file has " + std::to_string(available))};
     if (available > header.dataBytes)
         return Error{prefixed(sourceName, "has " + std::to_string(available - header.dataBytes) +
-                                              " unexpected bytes after the data of shape " +
-                                              shapeText(header.shape))};
+                                              " unexpected bytes after the data of shape " + shapeText(header.shape))};
     return header;
 }
 
@@ -381,8 +370,7 @@ Expected<NpyArray<MatrixF>> parseNpy(std::span<const std::byte> bytes, std::stri
     return decodeNpy<MatrixF>(bytes, sourceName);
 }
 
-Expected<NpyArray<MatrixD>> parseNpyDouble(std::span<const std::byte> bytes,
-                                           std::string_view sourceName)
+Expected<NpyArray<MatrixD>> parseNpyDouble(std::span<const std::byte> bytes, std::string_view sourceName)
 {
     return decodeNpy<MatrixD>(bytes, sourceName);
 }
@@ -438,8 +426,7 @@ std::string npyHeader(NpyDtype dtype, const std::vector<std::size_t>& shape)
         std::string out(kMagic, kMagicSize);
         out += static_cast<char>(major);
         out += '\0';
-        for (std::size_t i = 0; i < lengthBytes; ++i)
-            out += static_cast<char>((headerLength >> (8 * i)) & 0xff);
+        for (std::size_t i = 0; i < lengthBytes; ++i) out += static_cast<char>((headerLength >> (8 * i)) & 0xff);
         out += dict;
         out.append(pad, ' ');
         out += '\n';
@@ -450,14 +437,8 @@ std::string npyHeader(NpyDtype dtype, const std::vector<std::size_t>& shape)
     return wrap(2, 4);
 }
 
-Status writeNpy(const std::string& path, const MatrixF& matrix)
-{
-    return writeMatrix(path, matrix, NpyDtype::Float32);
-}
+Status writeNpy(const std::string& path, const MatrixF& matrix) { return writeMatrix(path, matrix, NpyDtype::Float32); }
 
-Status writeNpy(const std::string& path, const MatrixD& matrix)
-{
-    return writeMatrix(path, matrix, NpyDtype::Float64);
-}
+Status writeNpy(const std::string& path, const MatrixD& matrix) { return writeMatrix(path, matrix, NpyDtype::Float64); }
 
 }  // namespace qkv

@@ -69,8 +69,7 @@ Expected<NpyHeader> parseNpyHeader(std::span<const std::byte> bytes, std::string
 // Whole file from memory (what the fuzzer calls) or from disk. Float64 files are narrowed to
 // float for the MatrixF variants; a float64 value outside float's range is refused.
 Expected<NpyArray<MatrixF>> parseNpy(std::span<const std::byte> bytes, std::string_view sourceName);
-Expected<NpyArray<MatrixD>> parseNpyDouble(std::span<const std::byte> bytes,
-                                           std::string_view sourceName);
+Expected<NpyArray<MatrixD>> parseNpyDouble(std::span<const std::byte> bytes, std::string_view sourceName);
 Expected<NpyArray<MatrixF>> readNpy(const std::string& path);
 Expected<NpyArray<MatrixD>> readNpyDouble(const std::string& path);
 
@@ -85,12 +84,13 @@ Status writeNpy(const std::string& path, const MatrixD& matrix);
 // Any Eigen expression (a transpose, a block, MatrixF::Zero(...)): evaluated into a row-major
 // matrix of its own scalar type, so float stays '<f4' and double '<f8'.
 template <class Derived>
-    requires std::is_same_v<typename Derived::Scalar, float> ||
-             std::is_same_v<typename Derived::Scalar, double>
-Status writeNpy(const std::string& path, const Eigen::MatrixBase<Derived>& matrix)
+requires std::is_same_v<typename Derived::Scalar, float> || std::is_same_v<typename Derived::Scalar, double> Status
+writeNpy(const std::string& path, const Eigen::MatrixBase<Derived>& matrix)
 {
-    if constexpr (std::is_same_v<typename Derived::Scalar, float>) return writeNpy(path, MatrixF(matrix));
-    else return writeNpy(path, MatrixD(matrix));
+    if constexpr (std::is_same_v<typename Derived::Scalar, float>)
+        return writeNpy(path, MatrixF(matrix));
+    else
+        return writeNpy(path, MatrixD(matrix));
 }
 
 // The complete preamble of an .npy file (magic, version, length, dict, padding, '\n'); its size

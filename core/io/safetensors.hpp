@@ -65,8 +65,8 @@ float decodeBFloat16(std::uint16_t bits);
 struct Tensor {
     std::string name;
     TensorDtype dtype = TensorDtype::F32;
-    std::vector<std::size_t> shape;   // empty for a scalar
-    std::vector<std::byte> data;      // raw little-endian values, C order
+    std::vector<std::size_t> shape;  // empty for a scalar
+    std::vector<std::byte> data;     // raw little-endian values, C order
 
     // prod(shape); 1 for a scalar. Meaningful when consistent().
     std::size_t elementCount() const;
@@ -88,8 +88,7 @@ struct Tensor {
     // Any Eigen expression, evaluated row-major in its own scalar type (float -> F32,
     // double -> F64).
     template <class Derived>
-        requires std::is_same_v<typename Derived::Scalar, float> ||
-                 std::is_same_v<typename Derived::Scalar, double>
+    requires std::is_same_v<typename Derived::Scalar, float> || std::is_same_v<typename Derived::Scalar, double>
     static Tensor fromMatrix(std::string name, const Eigen::MatrixBase<Derived>& matrix)
     {
         if constexpr (std::is_same_v<typename Derived::Scalar, float>)
@@ -103,8 +102,8 @@ struct Tensor {
 };
 
 struct SafetensorsFile {
-    std::vector<Tensor> tensors;                   // sorted by name
-    std::map<std::string, std::string> metadata;   // "__metadata__"
+    std::vector<Tensor> tensors;                  // sorted by name
+    std::map<std::string, std::string> metadata;  // "__metadata__"
 
     // nullptr when there is no tensor of that name.
     const Tensor* find(std::string_view name) const;
@@ -117,8 +116,7 @@ using TensorFilter = std::function<bool(std::string_view name)>;
 // The limit on N, the JSON header's length.
 inline constexpr std::uint64_t kMaxSafetensorsHeaderBytes = 100'000'000;
 
-Expected<SafetensorsFile> parseSafetensors(std::span<const std::byte> bytes,
-                                           std::string_view sourceName,
+Expected<SafetensorsFile> parseSafetensors(std::span<const std::byte> bytes, std::string_view sourceName,
                                            const TensorFilter& keep = {});
 // Reads the header first, then only the data of the kept tensors, so a large model file costs
 // only what is asked for.
@@ -134,7 +132,7 @@ struct SafetensorsEntry {
     std::vector<std::size_t> shape;
 };
 struct SafetensorsHeader {
-    std::vector<SafetensorsEntry> entries;         // sorted by name
+    std::vector<SafetensorsEntry> entries;  // sorted by name
     std::map<std::string, std::string> metadata;
 };
 // The header alone, validated in full as readSafetensors does; no tensor data is read.

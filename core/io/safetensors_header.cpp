@@ -39,9 +39,10 @@ std::string jsonTypeWords(const Json& value)
 Expected<Json> parseJson(std::string_view text, std::string_view sourceName)
 {
     if (jsonDepth(text, kMaxJsonDepth) > kMaxJsonDepth)
-        return Error{prefixed(sourceName, "the header is not a safetensors header (its JSON nests "
-                                          "more than " + std::to_string(kMaxJsonDepth) +
-                                          " levels deep)")};
+        return Error{prefixed(sourceName,
+                              "the header is not a safetensors header (its JSON nests "
+                              "more than " +
+                                  std::to_string(kMaxJsonDepth) + " levels deep)")};
     std::vector<std::set<std::string>> openObjects;
     std::string duplicate;
     auto callback = [&](int, Json::parse_event_t event, Json& parsed) {
@@ -61,8 +62,7 @@ Expected<Json> parseJson(std::string_view text, std::string_view sourceName)
     };
     try {
         Json json = Json::parse(text.begin(), text.end(), callback, /*allow_exceptions=*/true);
-        if (!duplicate.empty())
-            return Error{prefixed(sourceName, "the header names '" + duplicate + "' twice")};
+        if (!duplicate.empty()) return Error{prefixed(sourceName, "the header names '" + duplicate + "' twice")};
         return json;
     } catch (const Json::exception& e) {
         std::string what = e.what();
@@ -103,8 +103,7 @@ std::string prefixed(std::string_view sourceName, const std::string& what)
 std::uint64_t readU64(const std::byte* p)
 {
     std::uint64_t value = 0;
-    for (int i = 0; i < 8; ++i)
-        value |= static_cast<std::uint64_t>(std::to_integer<unsigned>(p[i])) << (8 * i);
+    for (int i = 0; i < 8; ++i) value |= static_cast<std::uint64_t>(std::to_integer<unsigned>(p[i])) << (8 * i);
     return value;
 }
 
@@ -142,8 +141,8 @@ Status readMetadata(const Json& entry, std::string_view sourceName, std::map<std
         return Error{prefixed(sourceName, "'__metadata__' is " + jsonTypeWords(entry) + ", not an object of strings")};
     for (const auto& [key, value] : entry.items()) {
         if (!value.is_string())
-            return Error{prefixed(sourceName, "'__metadata__' entry '" + key + "' is " + jsonTypeWords(value) +
-                                                  ", not a string")};
+            return Error{prefixed(sourceName,
+                                  "'__metadata__' entry '" + key + "' is " + jsonTypeWords(value) + ", not a string")};
         metadata[key] = value.get<std::string>();
     }
     return {};
@@ -249,8 +248,8 @@ Status checkTiling(const std::vector<HeaderEntry>& entries, std::uint64_t dataSi
     const HeaderEntry* previous = nullptr;
     for (const HeaderEntry* entry : byOffset) {
         if (entry->begin < covered)
-            return Error{prefixed(sourceName, "tensors '" + previous->name + "' and '" + entry->name +
-                                                  "' overlap in the data buffer")};
+            return Error{prefixed(
+                sourceName, "tensors '" + previous->name + "' and '" + entry->name + "' overlap in the data buffer")};
         if (entry->begin > covered)
             return Error{prefixed(sourceName, "bytes [" + std::to_string(covered) + ", " +
                                                   std::to_string(entry->begin) +

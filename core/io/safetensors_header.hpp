@@ -24,10 +24,10 @@ inline constexpr char kMetadataKey[] = "__metadata__";
 // exactly prod(shape) values.
 struct HeaderEntry {
     std::string name;
-    std::string dtypeName;              // as the header spells it
-    std::optional<TensorDtype> dtype;   // empty: not a weight dtype (I64, BOOL, ...)
+    std::string dtypeName;             // as the header spells it
+    std::optional<TensorDtype> dtype;  // empty: not a weight dtype (I64, BOOL, ...)
     std::vector<std::size_t> shape;
-    std::uint64_t begin = 0;            // relative to the start of the data buffer
+    std::uint64_t begin = 0;  // relative to the start of the data buffer
     std::uint64_t end = 0;
 };
 

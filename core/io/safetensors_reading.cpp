@@ -43,8 +43,8 @@ Error readFailed(const std::string& path) { return Error{path + ": cannot read (
 // (entry, destination) -> false on a read failure, reported as an Error with no message so the
 // caller can say how its source failed.
 template <class LoadBytes>
-Expected<SafetensorsFile> collectTensors(ParsedHeader& header, const TensorFilter& keep,
-                                         std::string_view sourceName, LoadBytes loadBytes)
+Expected<SafetensorsFile> collectTensors(ParsedHeader& header, const TensorFilter& keep, std::string_view sourceName,
+                                         LoadBytes loadBytes)
 {
     SafetensorsFile file;
     file.metadata = std::move(header.metadata);
@@ -67,8 +67,8 @@ Expected<SafetensorsFile> collectTensors(ParsedHeader& header, const TensorFilte
 
 }  // namespace
 
-Expected<SafetensorsFile> parseSafetensors(std::span<const std::byte> bytes,
-                                           std::string_view sourceName, const TensorFilter& keep)
+Expected<SafetensorsFile> parseSafetensors(std::span<const std::byte> bytes, std::string_view sourceName,
+                                           const TensorFilter& keep)
 {
     const std::uint64_t size = bytes.size();
     if (const auto problem = sizeProblem(size)) return Error{prefixed(sourceName, *problem)};

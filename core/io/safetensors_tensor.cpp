@@ -8,8 +8,7 @@
 
 namespace qkv {
 
-static_assert(std::endian::native == std::endian::little,
-              "tensors keep little-endian data and decode it as is");
+static_assert(std::endian::native == std::endian::little, "tensors keep little-endian data and decode it as is");
 
 std::string_view tensorDtypeName(TensorDtype dtype) { return nameOf(kTensorDtypeNames, dtype); }
 
@@ -26,11 +25,12 @@ float decodeFloat16(std::uint16_t bits)
     const int exponent = (bits >> 10) & 0x1f;
     const int mantissa = bits & 0x3ff;
     float magnitude;
-    if (exponent == 0) magnitude = std::ldexp(static_cast<float>(mantissa), -24);  // subnormal
+    if (exponent == 0)
+        magnitude = std::ldexp(static_cast<float>(mantissa), -24);  // subnormal
     else if (exponent == 31)
-        magnitude = mantissa == 0 ? std::numeric_limits<float>::infinity()
-                                  : std::numeric_limits<float>::quiet_NaN();
-    else magnitude = std::ldexp(static_cast<float>(mantissa + 1024), exponent - 25);
+        magnitude = mantissa == 0 ? std::numeric_limits<float>::infinity() : std::numeric_limits<float>::quiet_NaN();
+    else
+        magnitude = std::ldexp(static_cast<float>(mantissa + 1024), exponent - 25);
     return negative ? -magnitude : magnitude;
 }
 
@@ -119,8 +119,7 @@ std::vector<double> Tensor::toDoubles() const
 namespace {
 
 template <class Scalar>
-Tensor makeTensor(std::string name, std::vector<std::size_t> shape, const Scalar* values,
-                  std::size_t count)
+Tensor makeTensor(std::string name, std::vector<std::size_t> shape, const Scalar* values, std::size_t count)
 {
     Tensor tensor;
     tensor.name = std::move(name);
@@ -136,15 +135,15 @@ Tensor makeTensor(std::string name, std::vector<std::size_t> shape, const Scalar
 Tensor Tensor::fromMatrix(std::string name, const MatrixF& matrix)
 {
     return makeTensor(std::move(name),
-                      {static_cast<std::size_t>(matrix.rows()), static_cast<std::size_t>(matrix.cols())},
-                      matrix.data(), static_cast<std::size_t>(matrix.size()));
+                      {static_cast<std::size_t>(matrix.rows()), static_cast<std::size_t>(matrix.cols())}, matrix.data(),
+                      static_cast<std::size_t>(matrix.size()));
 }
 
 Tensor Tensor::fromMatrix(std::string name, const MatrixD& matrix)
 {
     return makeTensor(std::move(name),
-                      {static_cast<std::size_t>(matrix.rows()), static_cast<std::size_t>(matrix.cols())},
-                      matrix.data(), static_cast<std::size_t>(matrix.size()));
+                      {static_cast<std::size_t>(matrix.rows()), static_cast<std::size_t>(matrix.cols())}, matrix.data(),
+                      static_cast<std::size_t>(matrix.size()));
 }
 
 Tensor Tensor::fromVector(std::string name, std::span<const float> values)

@@ -17,8 +17,7 @@ Status writeSafetensors(const std::string& path, const SafetensorsFile& file)
 {
     std::vector<const Tensor*> sorted;
     for (const Tensor& tensor : file.tensors) sorted.push_back(&tensor);
-    std::sort(sorted.begin(), sorted.end(),
-              [](const Tensor* a, const Tensor* b) { return a->name < b->name; });
+    std::sort(sorted.begin(), sorted.end(), [](const Tensor* a, const Tensor* b) { return a->name < b->name; });
 
     Json header = Json::object();
     std::uint64_t offset = 0;
@@ -42,7 +41,8 @@ Status writeSafetensors(const std::string& path, const SafetensorsFile& file)
     try {
         text = header.dump();
     } catch (const Json::exception&) {  // invalid UTF-8 in a name
-        return Error{"cannot write '" + path + "': a tensor name or metadata entry is not valid "
+        return Error{"cannot write '" + path +
+                     "': a tensor name or metadata entry is not valid "
                      "UTF-8"};
     }
     // Pad with spaces so that the data buffer starts 8-byte aligned.

@@ -37,7 +37,8 @@ public:
     static constexpr std::size_t maximumBytes = std::size_t{256} << 20;
     static constexpr std::size_t maximumEntries = 32;
 
-    std::shared_ptr<const PositionalHead> positionalHead(HeadPresetKind kind, Index d_model, Index d_k, float tokenScale);
+    std::shared_ptr<const PositionalHead> positionalHead(HeadPresetKind kind, Index d_model, Index d_k,
+                                                         float tokenScale);
     std::shared_ptr<const MatrixD> positionFreeBasis(Index d_model, Index columns);
     // True when applying `config`'s presets would fit or factor something not cached yet.
     bool needsWork(const Config& config) const;

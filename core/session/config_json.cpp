@@ -29,8 +29,10 @@ struct Reader {
     void text(const char* key, std::string& into)
     {
         if (const Json* v = find(key)) {
-            if (v->is_string()) into = v->get<std::string>();
-            else fail(key, "must be a string");
+            if (v->is_string())
+                into = v->get<std::string>();
+            else
+                fail(key, "must be a string");
         }
     }
     template <class Integer>
@@ -49,23 +51,30 @@ struct Reader {
     {
         const Json* v = find(key);
         if (!v) return;
-        if (v->is_number_unsigned()) into = v->get<std::uint64_t>();
-        else if (v->is_number_integer() && v->get<long long>() >= 0) into = static_cast<std::uint64_t>(v->get<long long>());
-        else fail(key, "must be a whole number from 0 to 18446744073709551615");
+        if (v->is_number_unsigned())
+            into = v->get<std::uint64_t>();
+        else if (v->is_number_integer() && v->get<long long>() >= 0)
+            into = static_cast<std::uint64_t>(v->get<long long>());
+        else
+            fail(key, "must be a whole number from 0 to 18446744073709551615");
     }
     template <class Floating>
     void number(const char* key, Floating& into)
     {
         const Json* v = find(key);
         if (!v) return;
-        if (v->is_number() && std::isfinite(v->get<double>())) into = static_cast<Floating>(v->get<double>());
-        else fail(key, "must be a finite number");
+        if (v->is_number() && std::isfinite(v->get<double>()))
+            into = static_cast<Floating>(v->get<double>());
+        else
+            fail(key, "must be a finite number");
     }
     void flag(const char* key, bool& into)
     {
         if (const Json* v = find(key)) {
-            if (v->is_boolean()) into = v->get<bool>();
-            else fail(key, "must be true or false");
+            if (v->is_boolean())
+                into = v->get<bool>();
+            else
+                fail(key, "must be true or false");
         }
     }
     // A name from one of the spelling tables (core/common/enum_names.hpp).
@@ -167,8 +176,10 @@ Json configToJson(const Config& c)
     json["token_embedding_scale"] = shortest(c.tokenEmbeddingScale);
     json["bias"] = c.withBias;
     json["scale_scores"] = c.scaleScores;
-    json["scales"] = {{"W_Q", shortest(c.scales.query)}, {"W_K", shortest(c.scales.key)},
-                      {"W_V", shortest(c.scales.value)}, {"W_O", shortest(c.scales.output)}};
+    json["scales"] = {{"W_Q", shortest(c.scales.query)},
+                      {"W_K", shortest(c.scales.key)},
+                      {"W_V", shortest(c.scales.value)},
+                      {"W_O", shortest(c.scales.output)}};
     Json presets = Json::array();
     for (const HeadPreset& p : c.presets) {
         Json item = {{"head", p.head + 1}, {"name", presetName(p.kind)}, {"sharpness", p.sharpness}};

@@ -24,15 +24,18 @@ constexpr char kMatrixDtype[] = "float32";
 Json matrixToJson(const MatrixF& m)
 {
     // Row-major float32, little-endian: the bytes of the matrix as it sits in memory.
-    return {{"shape", {m.rows(), m.cols()}}, {"dtype", kMatrixDtype},
+    return {{"shape", {m.rows(), m.cols()}},
+            {"dtype", kMatrixDtype},
             {"data", base64Encode(m.data(), static_cast<std::size_t>(m.size()) * sizeof(float))}};
 }
 
 Json weightsToJson(const Session& s)
 {
     const AttentionWeights& w = *s.weights;
-    Json tensors = {{"W_Q", matrixToJson(w.queryProjection)}, {"W_K", matrixToJson(w.keyProjection)},
-                    {"W_V", matrixToJson(w.valueProjection)}, {"W_O", matrixToJson(w.outputProjection)}};
+    Json tensors = {{"W_Q", matrixToJson(w.queryProjection)},
+                    {"W_K", matrixToJson(w.keyProjection)},
+                    {"W_V", matrixToJson(w.valueProjection)},
+                    {"W_O", matrixToJson(w.outputProjection)}};
     if (w.hasBias()) {
         tensors["b_Q"] = matrixToJson(*w.queryBias);
         tensors["b_K"] = matrixToJson(*w.keyBias);
@@ -41,7 +44,9 @@ Json weightsToJson(const Session& s)
     }
     Json origins = Json::array();
     for (const HeadOrigin origin : s.weightsProvenance.heads) origins.push_back(headOriginName(origin));
-    return {{"file", s.weightsProvenance.file}, {"layer", s.weightsProvenance.layer}, {"head_origins", origins},
+    return {{"file", s.weightsProvenance.file},
+            {"layer", s.weightsProvenance.layer},
+            {"head_origins", origins},
             {"tensors", tensors}};
 }
 
@@ -59,8 +64,15 @@ Json viewToJson(const ViewOptions& v)
         range["low"] = v.colorRange.low;
         range["high"] = v.colorRange.high;
     }
-    return {{"tab", v.tab}, {"head", v.head + 1}, {"query", v.query}, {"key", v.key}, {"colormap", v.colormap},
-            {"show", v.show}, {"average_of_heads", v.averageOfHeads}, {"color_range", range}, {"zoom", v.zoom}};
+    return {{"tab", v.tab},
+            {"head", v.head + 1},
+            {"query", v.query},
+            {"key", v.key},
+            {"colormap", v.colormap},
+            {"show", v.show},
+            {"average_of_heads", v.averageOfHeads},
+            {"color_range", range},
+            {"zoom", v.zoom}};
 }
 
 // ---- reading -------------------------------------------------------------------------------
@@ -121,8 +133,9 @@ Expected<std::shared_ptr<const AttentionWeights>> weightsFromJson(const Json& js
         if (Status s = read(name, rows, cols, *into); !s) return Error{s.error()};
     if (config.withBias) {
         MatrixF b;
-        for (const auto& [name, cols, into] : {std::tuple{"b_Q", d, &weights->queryBias}, std::tuple{"b_K", width, &weights->keyBias},
-                                               std::tuple{"b_V", width, &weights->valueBias}, std::tuple{"b_O", d, &weights->outputBias}}) {
+        for (const auto& [name, cols, into] :
+             {std::tuple{"b_Q", d, &weights->queryBias}, std::tuple{"b_K", width, &weights->keyBias},
+              std::tuple{"b_V", width, &weights->valueBias}, std::tuple{"b_O", d, &weights->outputBias}}) {
             if (Status s = read(name, 1, cols, b); !s) return Error{s.error()};
             *into = b.row(0);
         }
@@ -194,7 +207,8 @@ Status embeddingsFromJson(const Json& json, Session& s)
             !(*shape)[0].is_number_integer() || (*shape)[0].get<long long>() < 1 ||
             (*shape)[0].get<long long>() > (1 << 20))
             return Error{std::string("embeddings.") + key + ": needs a shape [rows, d_model]"};
-        auto m = matrixFromJson(*found, std::string("embeddings.") + key, (*shape)[0].get<long long>(), s.config.d_model);
+        auto m =
+            matrixFromJson(*found, std::string("embeddings.") + key, (*shape)[0].get<long long>(), s.config.d_model);
         if (!m) return Error{m.error()};
         *matrix = std::make_shared<const MatrixF>(std::move(*m));
         *file = found->value("file", std::string());
@@ -253,8 +267,8 @@ std::string headOriginText(const Session& session, Index head)
     if (const HeadPreset* preset = session.config.presetFor(head)) return std::string(presetTitle(preset->kind));
     if (!session.weights) return "random";
     const auto& heads = session.weightsProvenance.heads;
-    const HeadOrigin origin = head >= 0 && head < static_cast<Index>(heads.size()) ? heads[static_cast<std::size_t>(head)]
-                                                                                    : HeadOrigin::File;
+    const HeadOrigin origin =
+        head >= 0 && head < static_cast<Index>(heads.size()) ? heads[static_cast<std::size_t>(head)] : HeadOrigin::File;
     switch (origin) {
     case HeadOrigin::Edited: return "edited";
     case HeadOrigin::Generated: return "random";
@@ -265,8 +279,11 @@ std::string headOriginText(const Session& session, Index head)
 
 std::string sessionToJson(const Session& s)
 {
-    Json doc = {{"format", sessionFormatName}, {"version", sessionFormatVersion}, {"app_version", QKV_VERSION},
-                {"config", configToJson(s.config)}, {"view", viewToJson(s.view)}};
+    Json doc = {{"format", sessionFormatName},
+                {"version", sessionFormatVersion},
+                {"app_version", QKV_VERSION},
+                {"config", configToJson(s.config)},
+                {"view", viewToJson(s.view)}};
     doc["weights"] = s.weights ? weightsToJson(s) : Json(nullptr);
     Json embeddings = Json::object();
     if (s.sourceEmbeddings) embeddings["source"] = embeddingToJson(*s.sourceEmbeddings, s.sourceEmbeddingsFile);
@@ -284,7 +301,8 @@ Expected<Session> parseSession(std::string_view json, std::string_view sourceNam
         if (!session) return Error{where + session.error()};
         return session;
     } catch (const Json::parse_error& error) {
-        return Error{where + "not valid JSON (byte " + std::to_string(error.byte) + "); the file may be truncated or corrupt"};
+        return Error{where + "not valid JSON (byte " + std::to_string(error.byte) +
+                     "); the file may be truncated or corrupt"};
     } catch (const Json::exception& error) {
         return Error{where + "a field has the wrong type (" + std::string(error.what()) + ")"};
     } catch (const std::bad_alloc&) {

@@ -44,8 +44,8 @@ struct WeightsProvenance {
 
 struct ColorRange {
     enum class Mode { Automatic, UnitInterval, Fixed };
-    Mode mode = Mode::Automatic;  // Automatic: 0 to the 99th percentile of what is drawn
-    double low = 0.0, high = 1.0; // Fixed only
+    Mode mode = Mode::Automatic;   // Automatic: 0 to the 99th percentile of what is drawn
+    double low = 0.0, high = 1.0;  // Fixed only
 
     bool operator==(const ColorRange&) const = default;
 };

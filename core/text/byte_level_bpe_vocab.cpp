@@ -15,7 +15,10 @@ namespace {
 
 constexpr std::string_view kEndOfText = "<|endoftext|>";
 
-bool isPrintableByte(unsigned b) { return (b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF); }
+bool isPrintableByte(unsigned b)
+{
+    return (b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF);
+}
 
 // Reads vocab.json as SAX events straight into the token map: one flat object, no DOM.
 class VocabReader final : public nlohmann::json_sax<nlohmann::json> {
@@ -135,7 +138,8 @@ Status parseMerges(std::string_view text, const std::string& source, ByteLevelBp
     while (at < text.size()) {
         ++lineNumber;
         const std::size_t newline = text.find('\n', at);
-        std::string_view line = text.substr(at, newline == std::string_view::npos ? std::string_view::npos : newline - at);
+        std::string_view line =
+            text.substr(at, newline == std::string_view::npos ? std::string_view::npos : newline - at);
         at = newline == std::string_view::npos ? text.size() : newline + 1;
         if (line.ends_with('\r')) line.remove_suffix(1);
         if (line.empty() || (lineNumber == 1 && line.starts_with("#version"))) continue;

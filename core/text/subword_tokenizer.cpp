@@ -120,8 +120,9 @@ Expected<SubwordTokenizer> loadSubwordTokenizer(const std::string& folder)
         return tokenizer;
     }
     if (pathExists(dir / "vocab.txt")) return loadWordPiece(dir);
-    return Error{folder + ": has no tokenizer files (vocab.txt for WordPiece, or vocab.json and merges.txt "
-                          "for byte-level BPE)"};
+    return Error{folder +
+                 ": has no tokenizer files (vocab.txt for WordPiece, or vocab.json and merges.txt "
+                 "for byte-level BPE)"};
 }
 
 }  // namespace qkv

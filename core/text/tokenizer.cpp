@@ -14,9 +14,8 @@ bool inRange(char32_t c, char32_t low, char32_t high) { return c >= low && c <= 
 
 bool isSpace(char32_t c)
 {
-    return c == ' ' || inRange(c, 0x09, 0x0D) || c == 0x85 || c == 0xA0 || c == 0x1680 ||
-           inRange(c, 0x2000, 0x200B) || c == 0x2028 || c == 0x2029 || c == 0x202F ||
-           c == 0x205F || c == 0x3000 || c == 0xFEFF;
+    return c == ' ' || inRange(c, 0x09, 0x0D) || c == 0x85 || c == 0xA0 || c == 0x1680 || inRange(c, 0x2000, 0x200B) ||
+           c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000 || c == 0xFEFF;
 }
 
 // Marks that belong to the character before them (accents typed as combining characters,
@@ -35,16 +34,17 @@ bool isApostrophe(char32_t c) { return c == '\'' || c == 0x2019; }
 bool isStandalone(char32_t c)
 {
     return inRange(c, 0x3040, 0x30FF) || inRange(c, 0x3400, 0x4DBF) || inRange(c, 0x4E00, 0x9FFF) ||
-           inRange(c, 0xF900, 0xFAFF) || inRange(c, 0x20000, 0x3FFFF) ||
-           inRange(c, 0x1F000, 0x1FAFF) || inRange(c, 0x2600, 0x27BF) || inRange(c, 0x2B00, 0x2BFF);
+           inRange(c, 0xF900, 0xFAFF) || inRange(c, 0x20000, 0x3FFFF) || inRange(c, 0x1F000, 0x1FAFF) ||
+           inRange(c, 0x2600, 0x27BF) || inRange(c, 0x2B00, 0x2BFF);
 }
 
 bool isRegionalIndicator(char32_t c) { return inRange(c, 0x1F1E6, 0x1F1FF); }
 
 bool isPunctuationOrSymbol(char32_t c)
 {
-    if (c < 0x80) return (c >= 0x21 && c <= 0x2F) || (c >= 0x3A && c <= 0x40) ||
-                         (c >= 0x5B && c <= 0x60 && c != '_') || (c >= 0x7B && c <= 0x7E);
+    if (c < 0x80)
+        return (c >= 0x21 && c <= 0x2F) || (c >= 0x3A && c <= 0x40) || (c >= 0x5B && c <= 0x60 && c != '_') ||
+               (c >= 0x7B && c <= 0x7E);
     return inRange(c, 0xA1, 0xBF) || c == 0xD7 || c == 0xF7 || inRange(c, 0x2010, 0x2027) ||
            inRange(c, 0x2030, 0x205E) || inRange(c, 0x20A0, 0x20CF) || inRange(c, 0x2100, 0x25FF) ||
            inRange(c, 0x2E00, 0x2E7F) || inRange(c, 0x3000, 0x303F) || inRange(c, 0xFF01, 0xFF0F) ||
@@ -54,8 +54,8 @@ bool isPunctuationOrSymbol(char32_t c)
 
 bool isWordCharacter(char32_t c)
 {
-    return !isSpace(c) && !isPunctuationOrSymbol(c) && !isStandalone(c) && !isRegionalIndicator(c) &&
-           !(c < 0x20) && c != 0x7F;
+    return !isSpace(c) && !isPunctuationOrSymbol(c) && !isStandalone(c) && !isRegionalIndicator(c) && !(c < 0x20) &&
+           c != 0x7F;
 }
 
 }  // namespace
@@ -71,8 +71,10 @@ std::vector<Token> tokenize(std::string_view utf8)
         return &tokens.back();
     };
     const auto take = [&](Token& token, const Decoded& d) {
-        if (d.valid) token.text.append(utf8.substr(at, d.bytes));
-        else qkv::utf8::append(token.text, kReplacementCharacter);
+        if (d.valid)
+            token.text.append(utf8.substr(at, d.bytes));
+        else
+            qkv::utf8::append(token.text, kReplacementCharacter);
         at += d.bytes;
         token.byteEnd = at;
     };
@@ -147,14 +149,22 @@ std::string lowerCase(std::string_view utf8)
             continue;
         }
         char32_t c = d.codePoint;
-        if (inRange(c, 'A', 'Z')) c += 0x20;
-        else if (inRange(c, 0xC0, 0xDE) && c != 0xD7) c += 0x20;
-        else if (inRange(c, 0x100, 0x12F) || inRange(c, 0x132, 0x137) || inRange(c, 0x14A, 0x177)) c |= 1;
-        else if ((inRange(c, 0x139, 0x148) || inRange(c, 0x179, 0x17E)) && (c & 1)) c += 1;
-        else if (c == 0x178) c = 0xFF;
-        else if (inRange(c, 0x391, 0x3A9) && c != 0x3A2) c += 0x20;
-        else if (inRange(c, 0x410, 0x42F)) c += 0x20;
-        else if (inRange(c, 0x400, 0x40F)) c += 0x50;
+        if (inRange(c, 'A', 'Z'))
+            c += 0x20;
+        else if (inRange(c, 0xC0, 0xDE) && c != 0xD7)
+            c += 0x20;
+        else if (inRange(c, 0x100, 0x12F) || inRange(c, 0x132, 0x137) || inRange(c, 0x14A, 0x177))
+            c |= 1;
+        else if ((inRange(c, 0x139, 0x148) || inRange(c, 0x179, 0x17E)) && (c & 1))
+            c += 1;
+        else if (c == 0x178)
+            c = 0xFF;
+        else if (inRange(c, 0x391, 0x3A9) && c != 0x3A2)
+            c += 0x20;
+        else if (inRange(c, 0x410, 0x42F))
+            c += 0x20;
+        else if (inRange(c, 0x400, 0x40F))
+            c += 0x50;
         qkv::utf8::append(out, c);
         at += d.bytes;
     }
@@ -168,8 +178,10 @@ std::string sanitizeUtf8(std::string_view bytes)
     std::size_t at = 0;
     while (at < bytes.size()) {
         const Decoded d = decodeAt(bytes, at);
-        if (d.valid) out.append(bytes.substr(at, d.bytes));
-        else qkv::utf8::append(out, kReplacementCharacter);
+        if (d.valid)
+            out.append(bytes.substr(at, d.bytes));
+        else
+            qkv::utf8::append(out, kReplacementCharacter);
         at += d.bytes;
     }
     return out;

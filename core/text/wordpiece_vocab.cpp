@@ -41,7 +41,8 @@ Expected<WordPieceVocab> parseWordPieceVocab(std::string_view text, std::string_
     while (at < text.size()) {
         const std::size_t lineNumber = vocab.tokens.size() + 1;  // as an editor counts
         const std::size_t newline = text.find('\n', at);
-        std::string_view token = text.substr(at, newline == std::string_view::npos ? std::string_view::npos : newline - at);
+        std::string_view token =
+            text.substr(at, newline == std::string_view::npos ? std::string_view::npos : newline - at);
         at = newline == std::string_view::npos ? text.size() : newline + 1;
         if (token.ends_with('\r')) token.remove_suffix(1);
 
@@ -50,8 +51,8 @@ Expected<WordPieceVocab> parseWordPieceVocab(std::string_view text, std::string_
                          " lines, more than any vocabulary this program reads"};
         if (token.size() > limits::maxVocabularyTokenBytes)
             return Error{source + ": line " + std::to_string(lineNumber) + " is " + std::to_string(token.size()) +
-                         " bytes long; a token may have at most " +
-                         std::to_string(limits::maxVocabularyTokenBytes) + " (is this a vocab.txt?)"};
+                         " bytes long; a token may have at most " + std::to_string(limits::maxVocabularyTokenBytes) +
+                         " (is this a vocab.txt?)"};
         const std::size_t bad = utf8::firstInvalidByte(token);
         if (bad != token.size())
             return Error{source + ": line " + std::to_string(lineNumber) + " is not UTF-8 text (byte " +

@@ -36,12 +36,14 @@ std::string AttentionWeights::shapeProblem(Index headCount) const
         return "h = " + std::to_string(headCount) + " does not divide d_model = " + std::to_string(d) + ".";
     const HeadGrouping g = grouping(headCount);
     if (keyValueWidth() < 1 || keyValueWidth() % g.d_k != 0 || headCount % g.keyValueHeadCount != 0)
-        return "W^K and W^V have " + std::to_string(keyValueWidth()) + " columns: with h = " + std::to_string(headCount) +
-               " (d_k = " + std::to_string(g.d_k) + ") that must be g d_k for a number of key/value heads g dividing h.";
+        return "W^K and W^V have " + std::to_string(keyValueWidth()) +
+               " columns: with h = " + std::to_string(headCount) + " (d_k = " + std::to_string(g.d_k) +
+               ") that must be g d_k for a number of key/value heads g dividing h.";
     const auto biasFits = [](const std::optional<RowVectorF>& b, Index width) { return b && b->size() == width; };
     if (hasBias() && !(biasFits(queryBias, d) && biasFits(keyBias, keyValueWidth()) &&
                        biasFits(valueBias, keyValueWidth()) && biasFits(outputBias, d)))
-        return "The biases b^Q, b^K, b^V and b^O must all be present, with as many entries as their matrix has columns.";
+        return "The biases b^Q, b^K, b^V and b^O must all be present, with as many entries as their matrix has "
+               "columns.";
     if (!hasBias() && (keyBias || valueBias || outputBias))
         return "The biases b^Q, b^K, b^V and b^O must all be present or all absent.";
     return {};
@@ -61,9 +63,8 @@ MatrixF initialiseProjection(Index rows, Index columns, std::uint64_t seed, Weig
     const double normalDeviation = 1.0 / std::sqrt(static_cast<double>(rows));
     for (Index row = 0; row < rows; ++row) {
         for (Index column = 0; column < columns; ++column) {
-            const double value = init == WeightInit::XavierUniform
-                                     ? stream.uniform(-xavierBound, xavierBound)
-                                     : normalDeviation * stream.normal();
+            const double value = init == WeightInit::XavierUniform ? stream.uniform(-xavierBound, xavierBound)
+                                                                   : normalDeviation * stream.normal();
             matrix(row, column) = static_cast<float>(value);
         }
     }
@@ -107,8 +108,8 @@ bool allFinite(const AttentionWeights& weights)
     const auto finiteBias = [](const std::optional<RowVectorF>& bias) { return !bias || bias->allFinite(); };
     return weights.queryProjection.allFinite() && weights.keyProjection.allFinite() &&
            weights.valueProjection.allFinite() && weights.outputProjection.allFinite() &&
-           finiteBias(weights.queryBias) && finiteBias(weights.keyBias) &&
-           finiteBias(weights.valueBias) && finiteBias(weights.outputBias);
+           finiteBias(weights.queryBias) && finiteBias(weights.keyBias) && finiteBias(weights.valueBias) &&
+           finiteBias(weights.outputBias);
 }
 
 }  // namespace qkv

@@ -70,7 +70,10 @@ struct AttentionWeights {
     {
         return valueProjection.middleCols(g.keyValueHeadOf(head) * g.d_k, g.d_k);
     }
-    auto outputHead(Index head, const HeadGrouping& g) const { return outputProjection.middleRows(head * g.d_k, g.d_k); }
+    auto outputHead(Index head, const HeadGrouping& g) const
+    {
+        return outputProjection.middleRows(head * g.d_k, g.d_k);
+    }
     auto queryHead(Index head, const HeadGrouping& g) { return queryProjection.middleCols(head * g.d_k, g.d_k); }
     auto keyHead(Index head, const HeadGrouping& g)
     {
@@ -110,10 +113,7 @@ inline AttentionWeights initialiseWeights(Index d_model, std::uint64_t seed, Wei
 MatrixF initialiseProjection(Index rows, Index columns, std::uint64_t seed, WeightInit init, std::string_view name);
 
 // Column block of head `head` in a fused projection: W[:, head*d_k : (head+1)*d_k].
-inline auto headColumns(const MatrixF& fused, Index head, Index d_k)
-{
-    return fused.middleCols(head * d_k, d_k);
-}
+inline auto headColumns(const MatrixF& fused, Index head, Index d_k) { return fused.middleCols(head * d_k, d_k); }
 
 // Multiplies W^Q, W^K, W^V, W^O by the user's scale factors (the UI's sharpen/flatten
 // sliders). Biases are scaled with their matrix.

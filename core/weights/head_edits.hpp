@@ -33,8 +33,8 @@ Expected<AttentionWeights> scaleHeadBlock(const AttentionWeights& weights, const
 AttentionWeights swapQueryAndKey(const AttentionWeights& weights, const HeadGrouping& g, Index head);
 // Fresh random blocks for the head (all four), drawn as initialiseWeights would draw a layer
 // with this seed and initialisation, but for this head only.
-AttentionWeights rerandomiseHead(const AttentionWeights& weights, const HeadGrouping& g, Index head,
-                                 std::uint64_t seed, WeightInit init);
+AttentionWeights rerandomiseHead(const AttentionWeights& weights, const HeadGrouping& g, Index head, std::uint64_t seed,
+                                 WeightInit init);
 // Head `from`'s four blocks (and its biases' blocks) copied onto head `to`.
 AttentionWeights copyHead(const AttentionWeights& weights, const HeadGrouping& g, Index from, Index to);
 

@@ -37,8 +37,8 @@ TEST_F(ExportCli, AConfigurationOverTheMemoryLimitIsRefusedBeforeComputing)
 TEST_F(ExportCli, TheSpectrumIsSkippedAboveTheBoundUnlessAskedFor)
 {
     // d_k = 1032 > 1024: null fields and the reason; the equivalence check still runs.
-    const std::vector<std::string> wide{"export", "--mode", "self", "--source", "a b c", "--d-model", "1032",
-                                        "--heads", "1", "--format", "json"};
+    const std::vector<std::string> wide{"export", "--mode",  "self", "--source", "a b c", "--d-model",
+                                        "1032",   "--heads", "1",    "--format", "json"};
     std::vector<std::string> arguments = wide;
     arguments.insert(arguments.end(), {"--out", path("skipped.json")});
     CommandRun r = run(arguments);

@@ -86,7 +86,8 @@ TEST_F(ExportCli, InputsThatAreNotRegularFilesAreRefusedWithoutBlocking)
     };
     for (const auto& c : cases) {
         // `timeout` turns a regression (fopen blocking on the FIFO) into a failure, not a hang.
-        const CommandRun r = run({"export", c.option, c.file, "--format", "json", "--out", path("a.json")}, "timeout 20");
+        const CommandRun r =
+            run({"export", c.option, c.file, "--format", "json", "--out", path("a.json")}, "timeout 20");
         EXPECT_EQ(r.status, 1) << c.option << " " << c.file << ": " << r.output;
         EXPECT_EQ(r.output, "qkv-studio export: " + c.expected + "\n");
     }
@@ -116,7 +117,9 @@ TEST_F(ExportCli, OutputsThatAreNotRegularFilesAreRefusedAndKept)
 TEST_F(ExportCli, ASymbolicLinkOutIsKeptAndItsFileReplaced)
 {
     fs::create_directories(path("runs"));
-    { std::ofstream(path("runs/1.json")) << "earlier"; }
+    {
+        std::ofstream(path("runs/1.json")) << "earlier";
+    }
     fs::create_symlink("runs/1.json", path("latest.json"));
     const CommandRun r = run({"export", "--format", "json", "--out", path("latest.json")});
     ASSERT_EQ(r.status, 0) << r.output;
@@ -127,7 +130,8 @@ TEST_F(ExportCli, ASymbolicLinkOutIsKeptAndItsFileReplaced)
 
 TEST_F(ExportCli, AFailedNpyExportLeavesTheEarlierFolderExactlyAsItWas)
 {
-    const std::vector<std::string> small{"export", "--d-model", "256", "--heads", "4", "--format", "npy", "--out", path("arrays")};
+    const std::vector<std::string> small{"export",   "--d-model", "256",   "--heads",     "4",
+                                         "--format", "npy",       "--out", path("arrays")};
     ASSERT_EQ(run(small).status, 0);
     const auto earlier = snapshot(path("arrays"));
     ASSERT_EQ(earlier.size(), 14u);
@@ -151,7 +155,9 @@ TEST_F(ExportCli, AFailedNpyExportLeavesTheEarlierFolderExactlyAsItWas)
 TEST_F(ExportCli, AnNpyExportNeverReplacesAFolderOfOtherFiles)
 {
     fs::create_directories(path("mine"));
-    { std::ofstream(path("mine/thesis.tex")) << "years of work"; }
+    {
+        std::ofstream(path("mine/thesis.tex")) << "years of work";
+    }
     const CommandRun r = run({"export", "--format", "npy", "--out", path("mine")});
     EXPECT_EQ(r.status, 1) << r.output;
     EXPECT_NE(r.output.find("the folder holds 'thesis.tex', which an earlier export did not write"), std::string::npos)
@@ -202,8 +208,8 @@ TEST_F(ExportCli, SigintOrSigtermDuringAJsonExportRemovesTheTemporary)
 
 TEST_F(ExportCli, SigtermDuringAnNpyExportLeavesTheEarlierExportAsItWas)
 {
-    const std::vector<std::string> slow{"export", "--mode", "self", "--source", words(2048), "--d-model", "256",
-                                        "--heads", "16", "--format", "npy", "--out", path("arrays")};
+    const std::vector<std::string> slow{"export",  "--mode", "self",     "--source", words(2048), "--d-model",   "256",
+                                        "--heads", "16",     "--format", "npy",      "--out",     path("arrays")};
     ASSERT_EQ(run({"export", "--format", "npy", "--out", path("arrays")}).status, 0);
     const auto earlier = snapshot(path("arrays"));
     for (const int signal : {SIGTERM, SIGINT}) {

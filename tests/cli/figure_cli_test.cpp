@@ -45,7 +45,8 @@ std::pair<std::uint32_t, std::uint32_t> pngSize(const std::string& bytes)
                static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i + 2])) << 8 |
                static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i + 3]));
     };
-    if (bytes.size() < 24 || bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0 || bytes.compare(12, 4, "IHDR") != 0) return {0, 0};
+    if (bytes.size() < 24 || bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0 || bytes.compare(12, 4, "IHDR") != 0)
+        return {0, 0};
     return {at(16), at(20)};
 }
 
@@ -79,9 +80,9 @@ TEST_F(FigureCli, ListsEveryFigureOnePerLine)
     const CommandRun listed = figure({"--list"});
     ASSERT_EQ(listed.status, 0) << listed.output;
     const std::vector<std::string> names = lines(listed.output);
-    for (const char* name : {"heads", "head", "steps", "factored", "factor-product", "spectrum", "fused-layout",
-                             "equivalence", "comparison", "score-path", "layer-parameters", "parameters-vs-h",
-                             "score-flops"})
+    for (const char* name :
+         {"heads", "head", "steps", "factored", "factor-product", "spectrum", "fused-layout", "equivalence",
+          "comparison", "score-path", "layer-parameters", "parameters-vs-h", "score-flops"})
         EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
     for (const std::string& name : names) EXPECT_EQ(name.find(' '), std::string::npos) << name;
 }
@@ -103,7 +104,8 @@ TEST_F(FigureCli, EveryFigureInEveryFormatWithoutADisplay)
             if (name == "compare") arguments.insert(arguments.end(), {"--pinned", pinned});
             return figure(arguments);
         };
-        const CommandRun a = drawFigure({"--figure", name, "--format", "png", "--out", png, "--width", "1000", "--height", "700"});
+        const CommandRun a =
+            drawFigure({"--figure", name, "--format", "png", "--out", png, "--width", "1000", "--height", "700"});
         ASSERT_EQ(a.status, 0) << name << ": " << a.output;
         EXPECT_EQ(a.output, "") << name;  // quiet on success
         EXPECT_EQ(pngSize(readFile(png)), (std::pair<std::uint32_t, std::uint32_t>{1000, 700})) << name;
@@ -129,28 +131,34 @@ TEST_F(FigureCli, SizeAndDpiAndTheSessionsOptions)
     ASSERT_EQ(figure({"--figure", "heads", "--format", "png", "--out", path("b.png"), "--width", "700"}).status, 0);
     EXPECT_EQ(pngSize(readFile(path("b.png"))), (std::pair<std::uint32_t, std::uint32_t>{700, 450}));
     // The export command's options describe the session; heads from 1, positions from 0.
-    const CommandRun steps = figure({"--figure", "steps", "--format", "svg", "--out", path("steps.svg"), "--mode", "self",
-                                     "--source", "a b c d", "--heads", "2", "--d-model", "16", "--head", "2", "--query",
-                                     "3", "--key", "0"});
+    const CommandRun steps = figure({"--figure",  "steps", "--format", "svg",     "--out",   path("steps.svg"),
+                                     "--mode",    "self",  "--source", "a b c d", "--heads", "2",
+                                     "--d-model", "16",    "--head",   "2",       "--query", "3",
+                                     "--key",     "0"});
     ASSERT_EQ(steps.status, 0) << steps.output;
     const std::string svg = readFile(path("steps.svg"));
     EXPECT_NE(svg.find("Head 2"), std::string::npos);
     EXPECT_NE(svg.find("query «d» (position 3)"), std::string::npos);
     // A preset names its heads.
-    ASSERT_EQ(figure({"--figure", "heads", "--format", "svg", "--out", path("presets.svg"), "--preset", "2=same-token"}).status, 0);
+    ASSERT_EQ(figure({"--figure", "heads", "--format", "svg", "--out", path("presets.svg"), "--preset", "2=same-token"})
+                  .status,
+              0);
     EXPECT_NE(readFile(path("presets.svg")).find("Head 2 · same token"), std::string::npos);
     // --show and --color-range reach the colour bar.
-    ASSERT_EQ(figure({"--figure", "head", "--format", "svg", "--out", path("scores.svg"), "--show", "scores"}).status, 0);
+    ASSERT_EQ(figure({"--figure", "head", "--format", "svg", "--out", path("scores.svg"), "--show", "scores"}).status,
+              0);
     EXPECT_NE(readFile(path("scores.svg")).find("scaled score q·k/√d_k"), std::string::npos);
-    ASSERT_EQ(figure({"--figure", "heads", "--format", "svg", "--out", path("fixed.svg"), "--color-range", "0:0.25"}).status, 0);
+    ASSERT_EQ(
+        figure({"--figure", "heads", "--format", "svg", "--out", path("fixed.svg"), "--color-range", "0:0.25"}).status,
+        0);
     EXPECT_NE(readFile(path("fixed.svg")).find("fixed scale 0 to 0.25"), std::string::npos);
 }
 
 TEST_F(FigureCli, IgnoresAQtPlatformTheUserCannotUse)
 {
     // No display and a platform that needs one: the command still draws offscreen.
-    const CommandRun drawn =
-        figure({"--figure", "spectrum", "--format", "png", "--out", path("s.png")}, kNoDisplay + " QT_QPA_PLATFORM=xcb");
+    const CommandRun drawn = figure({"--figure", "spectrum", "--format", "png", "--out", path("s.png")},
+                                    kNoDisplay + " QT_QPA_PLATFORM=xcb");
     EXPECT_EQ(drawn.status, 0) << drawn.output;
     EXPECT_TRUE(fs::exists(path("s.png")));
 }
@@ -191,7 +199,8 @@ TEST_F(FigureCli, FailuresExitOneAndLeaveNothingAtOut)
 {
     // An unreadable session.
     std::ofstream(path("broken.qkv.json")) << "{ not json";
-    CommandRun r = figure({"--figure", "heads", "--format", "png", "--out", path("a.png"), "--session", path("broken.qkv.json")});
+    CommandRun r =
+        figure({"--figure", "heads", "--format", "png", "--out", path("a.png"), "--session", path("broken.qkv.json")});
     EXPECT_EQ(r.status, 1) << r.output;
     EXPECT_NE(r.output.find("broken.qkv.json"), std::string::npos) << r.output;
     EXPECT_FALSE(fs::exists(path("a.png")));
@@ -205,15 +214,16 @@ TEST_F(FigureCli, FailuresExitOneAndLeaveNothingAtOut)
     EXPECT_EQ(r.status, 1) << r.output;
     EXPECT_TRUE(fs::is_fifo(path("pipe.pdf")));
     // A PNG too large to hold.
-    r = figure({"--figure", "heads", "--format", "png", "--out", path("huge.png"), "--width", "20000", "--height", "20000",
-                "--dpi", "2400"});
+    r = figure({"--figure", "heads", "--format", "png", "--out", path("huge.png"), "--width", "20000", "--height",
+                "20000", "--dpi", "2400"});
     EXPECT_EQ(r.status, 2) << r.output;  // --dpi with a size: an argument error
     r = figure({"--figure", "factored", "--format", "png", "--out", path("huge.png"), "--dpi", "2400"});
     EXPECT_EQ(r.status, 1) << r.output;
     EXPECT_FALSE(fs::exists(path("huge.png")));
     // An existing file is kept when the new figure cannot be written.
     std::ofstream(path("keep.png")) << "old";
-    r = figure({"--figure", "heads", "--format", "png", "--out", path("keep.png"), "--session", path("broken.qkv.json")});
+    r = figure(
+        {"--figure", "heads", "--format", "png", "--out", path("keep.png"), "--session", path("broken.qkv.json")});
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(readFile(path("keep.png")), "old");
 }

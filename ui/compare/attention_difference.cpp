@@ -64,8 +64,9 @@ QString compareShapeProblem(const qkv::Result& pinned, const qkv::Result& live)
     const qkv::AttentionResult& p = pinned.attention;
     const qkv::AttentionResult& l = live.attention;
     if (p.queryCount() == l.queryCount() && p.keyCount() == l.keyCount() && p.headCount() == l.headCount()) return {};
-    return Text::tr("The shapes no longer match: the pinned result has %1, the live one %2. Go back to the pinned sentences "
-              "and number of heads, or pin the live result to compare from here.")
+    return Text::tr(
+               "The shapes no longer match: the pinned result has %1, the live one %2. Go back to the pinned sentences "
+               "and number of heads, or pin the live result to compare from here.")
         .arg(describe(pinned), describe(live));
 }
 
@@ -81,9 +82,8 @@ double AttentionDifference::right(qkv::Index head, qkv::Index query, qkv::Index 
     return matrixOf(*live, reference, quantity)(query, key);
 }
 
-std::shared_ptr<const AttentionDifference>
-AttentionDifference::pinnedMinusLive(std::shared_ptr<const qkv::Result> pinned, std::shared_ptr<const qkv::Result> live,
-                                     CompareQuantity quantity)
+std::shared_ptr<const AttentionDifference> AttentionDifference::pinnedMinusLive(
+    std::shared_ptr<const qkv::Result> pinned, std::shared_ptr<const qkv::Result> live, CompareQuantity quantity)
 {
     auto d = std::make_shared<AttentionDifference>();
     d->mode = CompareMode::PinnedMinusLive;
@@ -95,8 +95,9 @@ AttentionDifference::pinnedMinusLive(std::shared_ptr<const qkv::Result> pinned, 
         return d;
     }
     if (!d->pinned) {
-        d->problem = Text::tr("Nothing pinned yet. Press “Pin the live result”, then change something (a scale slider, the "
-                        "seed, a head preset): every head's difference appears here.");
+        d->problem = Text::tr(
+            "Nothing pinned yet. Press “Pin the live result”, then change something (a scale slider, the "
+            "seed, a head preset): every head's difference appears here.");
         return d;
     }
     d->problem = compareShapeProblem(*d->pinned, *d->live);
@@ -108,9 +109,8 @@ AttentionDifference::pinnedMinusLive(std::shared_ptr<const qkv::Result> pinned, 
     return d;
 }
 
-std::shared_ptr<const AttentionDifference>
-AttentionDifference::headsMinusReference(std::shared_ptr<const qkv::Result> live, qkv::Index reference,
-                                         CompareQuantity quantity)
+std::shared_ptr<const AttentionDifference> AttentionDifference::headsMinusReference(
+    std::shared_ptr<const qkv::Result> live, qkv::Index reference, CompareQuantity quantity)
 {
     auto d = std::make_shared<AttentionDifference>();
     d->mode = CompareMode::HeadsMinusReference;

@@ -52,8 +52,9 @@ struct AttentionDifference {
                                                                       std::shared_ptr<const qkv::Result> live,
                                                                       CompareQuantity quantity);
     // head i − reference, for every head i of `live`.
-    static std::shared_ptr<const AttentionDifference>
-    headsMinusReference(std::shared_ptr<const qkv::Result> live, qkv::Index reference, CompareQuantity quantity);
+    static std::shared_ptr<const AttentionDifference> headsMinusReference(std::shared_ptr<const qkv::Result> live,
+                                                                          qkv::Index reference,
+                                                                          CompareQuantity quantity);
 };
 
 // "difference in attention weight (pinned − live)", for the colour bar.

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/compare/compare_view.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
-#include "ui/compare/compare_view.hpp"
 #include "ui/matrices/matrix_picture.hpp"
 #include "ui/render/heatmap_layout.hpp"
 #include "ui/render/heatmap_painter.hpp"
@@ -156,10 +156,10 @@ void paintCompare(QPainter& painter, const QRectF& target, const AttentionDiffer
     painter.setFont(options.font);
     if (d.live) {
         painter.setPen(muted);
-        painter.drawText(g.subtitle, Qt::AlignLeft | Qt::AlignVCenter,
-                         metrics.elidedText(Text::tr("%1 · %2").arg(modeTitle(d.live->config.mode),
-                                                              shapesLine(*d.live)),
-                                            Qt::ElideRight, g.subtitle.width()));
+        painter.drawText(
+            g.subtitle, Qt::AlignLeft | Qt::AlignVCenter,
+            metrics.elidedText(Text::tr("%1 · %2").arg(modeTitle(d.live->config.mode), shapesLine(*d.live)),
+                               Qt::ElideRight, g.subtitle.width()));
     }
     if (!d.ok()) {
         painter.setPen(options.text);
@@ -237,10 +237,10 @@ std::vector<Figure> compareFigures()
     Figure heads = perHeadFigure(
         QStringLiteral("compare-heads"), Text::tr("Compare: every head − the selected head"), CompareView::kId,
         QSizeF(1200, 900), [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
-            paintCompare(painter, rect,
-                         *AttentionDifference::headsMinusReference(input.result, input.options.head,
-                                                                    CompareQuantity::Attention),
-                         input.options);
+            paintCompare(
+                painter, rect,
+                *AttentionDifference::headsMinusReference(input.result, input.options.head, CompareQuantity::Attention),
+                input.options);
         });
     return {pinned, heads};
 }

@@ -65,7 +65,6 @@ CompareView::CompareView(HeadSelection* selection, QWidget* parent)
 
 QString CompareView::title() const { return tr("Pin && c&ompare"); }
 
-
 void CompareView::pin()
 {
     pinned_ = result();
@@ -141,13 +140,11 @@ void CompareView::recompute()
     if (live)
         cells = static_cast<double>(live->attention.headCount() * live->attention.queryCount() *
                                     live->attention.keyCount());
-    requestModel(
-        cells * kMultiplyAddsPerEntry,
-        [live, pinned, mode, quantity, reference] {
-            return mode == CompareMode::PinnedMinusLive
-                       ? AttentionDifference::pinnedMinusLive(pinned, live, quantity)
-                       : AttentionDifference::headsMinusReference(live, reference, quantity);
-        });
+    requestModel(cells * kMultiplyAddsPerEntry, [live, pinned, mode, quantity, reference] {
+        return mode == CompareMode::PinnedMinusLive
+                   ? AttentionDifference::pinnedMinusLive(pinned, live, quantity)
+                   : AttentionDifference::headsMinusReference(live, reference, quantity);
+    });
 }
 
 CompareGeometry CompareView::geometry() const
@@ -176,10 +173,9 @@ QString CompareView::toolTipAt(const QPointF& position) const
     const QString leftName = d.mode == CompareMode::PinnedMinusLive ? tr("pinned") : headName(head);
     const QString rightName = d.mode == CompareMode::PinnedMinusLive ? tr("live") : headName(d.reference);
     return tr("<b>%1</b><br>query %2<br>key %3<br>%4: %5<br>%6: %7<br>difference: <b>%8</b>")
-        .arg(headName(head), tokenName(r.queryLabels, hit.query),
-             tokenName(r.keyLabels, hit.key), leftName, preciseNumber(d.left(head, hit.query, hit.key)),
-             rightName, preciseNumber(d.right(head, hit.query, hit.key)),
-             std::isnan(value) ? tr("masked") : preciseNumber(value));
+        .arg(headName(head), tokenName(r.queryLabels, hit.query), tokenName(r.keyLabels, hit.key), leftName,
+             preciseNumber(d.left(head, hit.query, hit.key)), rightName,
+             preciseNumber(d.right(head, hit.query, hit.key)), std::isnan(value) ? tr("masked") : preciseNumber(value));
 }
 
 }  // namespace qkv::ui

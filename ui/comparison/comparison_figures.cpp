@@ -8,9 +8,9 @@
 
 #include "core/cost/cost_model.hpp"
 #include "core/weights/attention_weights.hpp"
+#include "ui/comparison/comparison_view.hpp"
 #include "ui/figures/text_layout.hpp"
 #include "ui/render/chart_render.hpp"
-#include "ui/comparison/comparison_view.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -123,13 +123,15 @@ ChartModel totalsChart(const ComparisonShape& shape)
         if (i >= 4) s.lineStyle = Qt::DashLine;
         m.series.push_back(s);
     }
-    ChartSeries current = ChartSeries::of(Text::tr("the current h = %1").arg(shape.heads), Qt::black, ChartSeries::Kind::Points);
+    ChartSeries current =
+        ChartSeries::of(Text::tr("the current h = %1").arg(shape.heads), Qt::black, ChartSeries::Kind::Points);
     current.marker = ChartSeries::Marker::Ring;
     current.markerSize = 13.0;
     double smallest = 0, largest = 1;
     for (const HeadCountTotals& t : totalsOverHeadCounts(shape.d_model, shape.withBias)) {
         const double h = count(t.heads);
-        const Count values[] = {t.standard, t.multiQuery, t.fullBilinear, t.unreduced, t.scorePathFactored, t.scorePathFull};
+        const Count values[] = {t.standard,  t.multiQuery,        t.fullBilinear,
+                                t.unreduced, t.scorePathFactored, t.scorePathFull};
         for (std::size_t i = 0; i < 6; ++i) {
             m.series[i].points.emplace_back(h, count(values[i]));
             smallest = smallest == 0 ? count(values[i]) : std::min(smallest, count(values[i]));
@@ -155,12 +157,14 @@ ChartModel scoreFlopChart(const ComparisonShape& shape)
     m.horizontalBars = true;
     m.x.title = Text::tr("FLOPs (a multiply-add counts 2)");
     // Bottom-up: the total at the bottom, the X_q side on top.
-    m.categories = {Text::tr("total"), Text::tr("n_q × n_k product"), Text::tr("X_kv projection"), Text::tr("X_q projection")};
-    m.series = {bars(Text::tr("factored: (X_q W_i^Q)(X_kv W_i^K)ᵀ"), factoredColor(),
-                     {count(factored.total()), count(factored.product), count(factored.keyProjection),
-                      count(factored.queryProjection)}),
-                bars(Text::tr("through a full W_i: (X_q W_i) X_kvᵀ"), fullColor(),
-                     {count(full.total()), count(full.product), count(full.keyProjection), count(full.queryProjection)})};
+    m.categories = {Text::tr("total"), Text::tr("n_q × n_k product"), Text::tr("X_kv projection"),
+                    Text::tr("X_q projection")};
+    m.series = {
+        bars(Text::tr("factored: (X_q W_i^Q)(X_kv W_i^K)ᵀ"), factoredColor(),
+             {count(factored.total()), count(factored.product), count(factored.keyProjection),
+              count(factored.queryProjection)}),
+        bars(Text::tr("through a full W_i: (X_q W_i) X_kvᵀ"), fullColor(),
+             {count(full.total()), count(full.product), count(full.keyProjection), count(full.queryProjection)})};
     return m;
 }
 
@@ -173,7 +177,8 @@ void paintComparisonOverview(QPainter& painter, const QRectF& target, const Comp
     const double height = wrappedTextRect(QFontMetricsF(bold, painter.device()), target.width(), summary).height();
     painter.setPen(style.text);
     painter.setFont(bold);
-    painter.drawText(QRectF(target.left(), target.top(), target.width(), height), Qt::TextWordWrap | Qt::AlignLeft, summary);
+    painter.drawText(QRectF(target.left(), target.top(), target.width(), height), Qt::TextWordWrap | Qt::AlignLeft,
+                     summary);
     painter.setFont(base);
     const QRectF grid = target.adjusted(0, height + 12, 0, 0);
     const double w = grid.width() / 2, h = grid.height() / 2;
@@ -187,7 +192,10 @@ void paintComparisonOverview(QPainter& painter, const QRectF& target, const Comp
 
 namespace {
 
-ComparisonShape shapeFor(const FigureInput& input) { return comparisonShape(*input.result, input.options.keyValueHeads); }
+ComparisonShape shapeFor(const FigureInput& input)
+{
+    return comparisonShape(*input.result, input.options.keyValueHeads);
+}
 
 ChartStyle styleFor(const QPainter& painter, const FigureInput& input)
 {
@@ -216,16 +224,16 @@ std::vector<Figure> comparisonFigures()
 {
     const QString view = ComparisonView::kId;
     return {
-        Figure{QStringLiteral("comparison"), Text::tr("Comparison: all four charts"), view, QSizeF(1500, 1000), QSizeF(1100, 760), &unavailable,
-               &paintOverview},
-        Figure{QStringLiteral("score-path"), Text::tr("Score-path parameters"), view, QSizeF(800, 560), QSizeF(460, 340), &unavailable,
-               &paintOne<&scorePathChart>},
-        Figure{QStringLiteral("layer-parameters"), Text::tr("Whole-layer parameters"), view, QSizeF(900, 560), QSizeF(560, 360), &unavailable,
-               &paintOne<&layerParametersChart>},
-        Figure{QStringLiteral("parameters-vs-h"), Text::tr("Parameters against h"), view, QSizeF(900, 600), QSizeF(560, 400), &unavailable,
-               &paintOne<&totalsChart>},
-        Figure{QStringLiteral("score-flops"), Text::tr("Score FLOPs"), view, QSizeF(900, 560), QSizeF(560, 360), &unavailable,
-               &paintOne<&scoreFlopChart>},
+        Figure{QStringLiteral("comparison"), Text::tr("Comparison: all four charts"), view, QSizeF(1500, 1000),
+               QSizeF(1100, 760), &unavailable, &paintOverview},
+        Figure{QStringLiteral("score-path"), Text::tr("Score-path parameters"), view, QSizeF(800, 560),
+               QSizeF(460, 340), &unavailable, &paintOne<&scorePathChart>},
+        Figure{QStringLiteral("layer-parameters"), Text::tr("Whole-layer parameters"), view, QSizeF(900, 560),
+               QSizeF(560, 360), &unavailable, &paintOne<&layerParametersChart>},
+        Figure{QStringLiteral("parameters-vs-h"), Text::tr("Parameters against h"), view, QSizeF(900, 600),
+               QSizeF(560, 400), &unavailable, &paintOne<&totalsChart>},
+        Figure{QStringLiteral("score-flops"), Text::tr("Score FLOPs"), view, QSizeF(900, 560), QSizeF(560, 360),
+               &unavailable, &paintOne<&scoreFlopChart>},
     };
 }
 

@@ -14,8 +14,8 @@
 
 #include "ui/comparison/comparison_shape.hpp"
 #include "ui/figures/figure.hpp"
-#include "ui/render/chart_model.hpp"
 #include "ui/render/chart_builder.hpp"
+#include "ui/render/chart_model.hpp"
 
 namespace qkv::ui {
 

@@ -46,8 +46,9 @@ QLayout* ComparisonView::makeHeader()
     summary_->setWordWrap(true);  // whole at any width
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    keyValueBox_->setToolTip(tr("The layer's key/value heads g (also under h in the controls): a divisor of h "
-                                "(g = h is standard multi-head attention, g = 1 multi-query)"));
+    keyValueBox_->setToolTip(
+        tr("The layer's key/value heads g (also under h in the controls): a divisor of h "
+           "(g = h is standard multi-head attention, g = 1 multi-query)"));
     auto* keyValueLabel = new QLabel(tr("Key/value heads g:"), this);
     keyValueLabel->setBuddy(keyValueBox_);
     auto* copyButton = new QPushButton(tr("Copy table"), this);
@@ -93,7 +94,6 @@ QWidget* ComparisonView::makeGrid()
 }
 
 QString ComparisonView::title() const { return tr("&Comparison"); }
-
 
 void ComparisonView::setSelectedHead(int head) { selection()->setHead(head); }
 
@@ -205,7 +205,8 @@ void ComparisonView::renderFigure(QPainter& painter, const QRectF& target) const
     if (!shape_.valid()) return;
     painter.save();
     painter.fillRect(target, Qt::white);
-    paintComparisonOverview(painter, target.adjusted(8, 8, -8, -8), shape_, ChartStyle{Qt::black, Qt::white, painter.font()});
+    paintComparisonOverview(painter, target.adjusted(8, 8, -8, -8), shape_,
+                            ChartStyle{Qt::black, Qt::white, painter.font()});
     painter.restore();
 }
 

@@ -46,15 +46,14 @@ ComputeRunner::Outcome ComputeRunner::run(const qkv::Config& config, const qkv::
     }
 }
 
-void ComputeRunner::request(const qkv::Config& config, const qkv::UserInputs& inputs,
-                            qkv::GeneratedWeightsCache* cache)
+void ComputeRunner::request(const qkv::Config& config, const qkv::UserInputs& inputs, qkv::GeneratedWeightsCache* cache)
 {
     // Fitting a positional preset or factoring a basis takes ~0.3-1 s the first time (then it
     // is cached): never on the GUI thread, however small the sentences.
     const bool presetsNeedWork = cache && cache->presets().needsWork(config);
     // A multiply-add is two floating-point operations.
-    const auto where = presetsNeedWork ? LatestTaskBase::Run::InBackground
-                                       : placementFor(estimatedFlops(config, inputs) / 2);
+    const auto where =
+        presetsNeedWork ? LatestTaskBase::Run::InBackground : placementFor(estimatedFlops(config, inputs) / 2);
     task_.request([config, inputs, cache] { return run(config, inputs, cache); }, where);
 }
 

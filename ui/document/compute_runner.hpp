@@ -22,8 +22,7 @@ public:
     // Supersedes every earlier request.
     // `cache` (may be null) keeps generated weights between requests; it must outlive the
     // runner (the runner's destructor waits for the running computation).
-    void request(const qkv::Config& config, const qkv::UserInputs& inputs,
-                 qkv::GeneratedWeightsCache* cache = nullptr);
+    void request(const qkv::Config& config, const qkv::UserInputs& inputs, qkv::GeneratedWeightsCache* cache = nullptr);
     bool isBusy() const { return task_.isBusy(); }
     quint64 generation() const { return task_.generation(); }
 

@@ -19,11 +19,12 @@ const std::vector<Example>& examples()
     static const std::vector<Example> all{
         {QStringLiteral("translation"), Text::tr("Translation Alignment"), QStringLiteral("translation.qkv.json"),
          Text::tr("Cross-attention from French queries to English keys: head 1 same meaning, 2 same position, "
-            "3 previous token, 4 uniform")},
+                  "3 previous token, 4 uniform")},
         {QStringLiteral("decoder"), Text::tr("Decoder: Previous and Same Token"), QStringLiteral("decoder.qkv.json"),
          Text::tr("Masked self-attention on a sentence that repeats its words: head 1 previous token, 2 same token, "
-            "3 uniform, 4 random")},
-        {QStringLiteral("paper-random"), Text::tr("The Paper's Random Initialisation"), QStringLiteral("paper-random.qkv.json"),
+                  "3 uniform, 4 random")},
+        {QStringLiteral("paper-random"), Text::tr("The Paper's Random Initialisation"),
+         QStringLiteral("paper-random.qkv.json"),
          Text::tr("Every head as a freshly initialised layer: Xavier uniform weights, no presets")},
         {QStringLiteral("low-rank"), Text::tr("A Low-Rank Head"), QStringLiteral("low-rank.qkv.json"),
          Text::tr("Encoder self-attention; head 1 has rank r = 2 < d_k = 16 (see the factored W_i)")},

@@ -88,8 +88,10 @@ void setHeadSwitchedOff(Document& document, qkv::Index head, bool off)
     std::vector<qkv::Index> heads = document.config().ablatedHeads;
     const bool isOff = std::find(heads.begin(), heads.end(), head) != heads.end();
     if (isOff == off) return;
-    if (off) heads.push_back(head);
-    else std::erase(heads, head);
+    if (off)
+        heads.push_back(head);
+    else
+        std::erase(heads, head);
     document.setAblatedHeads(heads);
 }
 
@@ -99,7 +101,8 @@ QAction* addSwitchOffAction(QMenu* menu, Document* document, qkv::Index head)
     off->setCheckable(true);
     off->setChecked(document->config().isAblated(head));
     off->setStatusTip(Text::tr("Zero the head's block of Concat before W^O: how much does the output need it?"));
-    QObject::connect(off, &QAction::toggled, document, [document, head](bool on) { setHeadSwitchedOff(*document, head, on); });
+    QObject::connect(off, &QAction::toggled, document,
+                     [document, head](bool on) { setHeadSwitchedOff(*document, head, on); });
     return off;
 }
 

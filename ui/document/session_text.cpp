@@ -49,7 +49,8 @@ std::vector<qkv::Index> headsWithOrigin(const qkv::Session& s, qkv::HeadOrigin o
 QString whereStored(const qkv::Session& s)
 {
     if (!s.weightsProvenance.file.empty())
-        return Text::tr("the weights come from %1").arg(QFileInfo(QString::fromStdString(s.weightsProvenance.file)).fileName());
+        return Text::tr("the weights come from %1")
+            .arg(QFileInfo(QString::fromStdString(s.weightsProvenance.file)).fileName());
     return Text::tr("the weights are stored in the session (edited)");
 }
 
@@ -86,13 +87,14 @@ QStringList weightsOriginLines(const qkv::Session& s)
         const std::vector<qkv::Index> edited = headsWithOrigin(s, qkv::HeadOrigin::Edited);
         QString line;
         if (!s.weightsProvenance.file.empty()) {
-            line = Text::tr("Weights from %1").arg(QFileInfo(QString::fromStdString(s.weightsProvenance.file)).fileName());
-            if (!s.weightsProvenance.layer.empty()) line += Text::tr(", layer %1").arg(QString::fromStdString(s.weightsProvenance.layer));
+            line =
+                Text::tr("Weights from %1").arg(QFileInfo(QString::fromStdString(s.weightsProvenance.file)).fileName());
+            if (!s.weightsProvenance.layer.empty())
+                line += Text::tr(", layer %1").arg(QString::fromStdString(s.weightsProvenance.layer));
             if (!edited.empty()) line += Text::tr("; %1 edited").arg(headList(edited));
         } else if (!edited.empty()) {
-            line = Text::tr("Weights edited: %1; the others as generated from seed %2")
-                       .arg(headList(edited))
-                       .arg(c.seed);
+            line =
+                Text::tr("Weights edited: %1; the others as generated from seed %2").arg(headList(edited)).arg(c.seed);
         } else {
             line = Text::tr("Weights stored in the session");
         }
@@ -104,8 +106,7 @@ QStringList weightsOriginLines(const qkv::Session& s)
             presets << Text::tr("head %1 %2").arg(p.head + 1).arg(fromStd(qkv::presetTitle(p.kind)));
         lines << Text::tr("Presets: %1.").arg(presets.join(QStringLiteral(", ")));
     }
-    if (!c.ablatedHeads.empty())
-        lines << Text::tr("Switched off: %1.").arg(headList(c.ablatedHeads));
+    if (!c.ablatedHeads.empty()) lines << Text::tr("Switched off: %1.").arg(headList(c.ablatedHeads));
     qkv::Config paper = c;
     paper.tokenEmbeddingScale = 1.0f;
     paper.embeddings = qkv::EmbeddingKind::Word;
@@ -113,9 +114,11 @@ QStringList weightsOriginLines(const qkv::Session& s)
     for (const std::string& change : qkv::presetSettingChanges(paper, c)) changes << QString::fromStdString(change);
     if (!changes.isEmpty()) lines << Text::tr("Not the paper's setting: %1.").arg(changes.join(QStringLiteral("; ")));
     if (s.sourceEmbeddings)
-        lines << Text::tr("Source X from %1.").arg(QFileInfo(QString::fromStdString(s.sourceEmbeddingsFile)).fileName());
+        lines
+            << Text::tr("Source X from %1.").arg(QFileInfo(QString::fromStdString(s.sourceEmbeddingsFile)).fileName());
     if (s.targetEmbeddings)
-        lines << Text::tr("Target X from %1.").arg(QFileInfo(QString::fromStdString(s.targetEmbeddingsFile)).fileName());
+        lines
+            << Text::tr("Target X from %1.").arg(QFileInfo(QString::fromStdString(s.targetEmbeddingsFile)).fileName());
     return lines;
 }
 
@@ -143,8 +146,9 @@ QString tokenScaleNote(const qkv::Config& config)
     for (const qkv::HeadPreset& p : config.presets)
         if (qkv::isPositionalPreset(p.kind)) positional.push_back(p.head);
     if (positional.empty()) return Text::tr("The paper uses 1.");
-    return Text::tr("Lowered for the positional preset of %1, so that positions can be read above the words; "
-              "the paper uses 1.")
+    return Text::tr(
+               "Lowered for the positional preset of %1, so that positions can be read above the words; "
+               "the paper uses 1.")
         .arg(headList(positional));
 }
 

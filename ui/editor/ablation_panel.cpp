@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/figures/text_layout.hpp"
 #include "ui/editor/head_weights_figures.hpp"
 #include "ui/figures/figure_text.hpp"
+#include "ui/figures/text_layout.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -23,7 +23,8 @@ const QColor kSelectedBar(0xdd, 0x84, 0x52);
 
 }  // namespace
 
-void paintAblationPanel(QPainter& painter, const QRectF& rect, const HeadWeightsModel& model, const FigureOptions& options)
+void paintAblationPanel(QPainter& painter, const QRectF& rect, const HeadWeightsModel& model,
+                        const FigureOptions& options)
 {
     const QFontMetricsF metrics(options.font, painter.device());
     const double line = metrics.lineSpacing();
@@ -44,7 +45,8 @@ void paintAblationPanel(QPainter& painter, const QRectF& rect, const HeadWeights
         wrapped(options.font, model.effectsError());
         return;
     }
-    const qkv::Index query = std::clamp<qkv::Index>(options.query, 0, std::max<qkv::Index>(0, e->changeNorm.rows() - 1));
+    const qkv::Index query =
+        std::clamp<qkv::Index>(options.query, 0, std::max<qkv::Index>(0, e->changeNorm.rows() - 1));
     const QString token = tokenName(r.queryLabels, query);
     wrapped(options.font, Text::tr("‖Δoutput‖ / ‖output‖ of query %1 when one head alone is off").arg(token));
     y += 4;

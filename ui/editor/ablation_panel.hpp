@@ -14,6 +14,7 @@ class QPainter;
 
 namespace qkv::ui {
 
-void paintAblationPanel(QPainter& painter, const QRectF& rect, const HeadWeightsModel& model, const FigureOptions& options);
+void paintAblationPanel(QPainter& painter, const QRectF& rect, const HeadWeightsModel& model,
+                        const FigureOptions& options);
 
 }  // namespace qkv::ui

@@ -19,8 +19,8 @@ QString blocksText(const std::vector<qkv::HeadMatrix>& matrices, qkv::Index head
     if (matrices.size() == 4) return Text::tr("Head %1's weights").arg(head + 1);
     QStringList names;
     for (const qkv::HeadMatrix m : matrices)
-        names << QString::fromUtf8(qkv::headMatrixName(m).data()).replace(QStringLiteral("_i"),
-                                                                          QStringLiteral("_%1").arg(head + 1));
+        names << QString::fromUtf8(qkv::headMatrixName(m).data())
+                     .replace(QStringLiteral("_i"), QStringLiteral("_%1").arg(head + 1));
     return names.join(QStringLiteral(", "));
 }
 
@@ -44,8 +44,10 @@ QString whyNotEditable(const Document& document)
 {
     const auto result = document.result();
     if (!result) return Text::tr("there are no weights to edit yet");
-    if (!document.isValid()) return Text::tr("the settings are not valid; the weights shown are of the last valid ones");
-    if (result->config.grouping() != groupingOf(document) || result->unscaledWeights->d_model() != document.config().d_model)
+    if (!document.isValid())
+        return Text::tr("the settings are not valid; the weights shown are of the last valid ones");
+    if (result->config.grouping() != groupingOf(document) ||
+        result->unscaledWeights->d_model() != document.config().d_model)
         return Text::tr("the weights shown are not of the current d_model, h and g yet");
     return {};
 }
@@ -99,9 +101,10 @@ bool setHeadCell(Document& document, qkv::Index head, qkv::HeadMatrix matrix, qk
                  float value)
 {
     const qkv::HeadGrouping g = groupingOf(document);
-    return applyHeadEdit(document, headsChangedBy(g, head, {matrix}),
-                         Text::tr("Set %1[%2, %3] = %4").arg(blocksText({matrix}, head)).arg(row).arg(column).arg(value),
-                         [&](const qkv::AttentionWeights& w) { return qkv::setHeadEntry(w, g, head, matrix, row, column, value); });
+    return applyHeadEdit(
+        document, headsChangedBy(g, head, {matrix}),
+        Text::tr("Set %1[%2, %3] = %4").arg(blocksText({matrix}, head)).arg(row).arg(column).arg(value),
+        [&](const qkv::AttentionWeights& w) { return qkv::setHeadEntry(w, g, head, matrix, row, column, value); });
 }
 
 bool scaleHeadBlocks(Document& document, qkv::Index head, const std::vector<qkv::HeadMatrix>& matrices, float factor)
@@ -115,7 +118,8 @@ bool scaleHeadBlocks(Document& document, qkv::Index head, const std::vector<qkv:
 bool zeroHeadBlocks(Document& document, qkv::Index head, const std::vector<qkv::HeadMatrix>& matrices)
 {
     const qkv::HeadGrouping g = groupingOf(document);
-    return applyHeadEdit(document, headsChangedBy(g, head, matrices), Text::tr("Zero %1").arg(blocksText(matrices, head)),
+    return applyHeadEdit(document, headsChangedBy(g, head, matrices),
+                         Text::tr("Zero %1").arg(blocksText(matrices, head)),
                          [&](const qkv::AttentionWeights& w) { return scaleAll(w, g, head, matrices, 0.0f); });
 }
 
@@ -172,8 +176,8 @@ bool PaintStroke::paint(qkv::Index row, qkv::Index column, float value)
         return false;
     }
     auto next = std::make_shared<const qkv::AttentionWeights>(std::move(edited.value()));
-    if (!document_.editWeights(next, headsChangedBy(g, head_, {matrix_}), Text::tr("Paint %1").arg(blocksText({matrix_}, head_)),
-                               key))
+    if (!document_.editWeights(next, headsChangedBy(g, head_, {matrix_}),
+                               Text::tr("Paint %1").arg(blocksText({matrix_}, head_)), key))
         return false;
     weights_ = std::move(next);
     ++painted_;

@@ -65,7 +65,8 @@ QWidget* HeadWeightsView::makeControls()
     zeroButton_->setToolTip(tr("Set every entry of the block to 0 (one undo step)"));
     connect(zeroButton_, &QPushButton::clicked, this, [this] { zeroHeadBlocks(*document_, head(), chosenBlocks()); });
     top->addWidget(zeroButton_);
-    swapButton_->setToolTip(tr("Exchange W_i^Q and W_i^K: W_i becomes its transpose, the head looks from keys to queries"));
+    swapButton_->setToolTip(
+        tr("Exchange W_i^Q and W_i^K: W_i becomes its transpose, the head looks from keys to queries"));
     connect(swapButton_, &QPushButton::clicked, this, [this] { swapHeadQueryAndKey(*document_, head()); });
     top->addWidget(swapButton_);
     presetButton_->setText(tr("&Preset"));
@@ -116,9 +117,8 @@ QWidget* HeadWeightsView::makeControls()
     middle->addWidget(rerandomiseButton_);
     middle->addSpacing(12);
     copyButton_->setToolTip(tr("Copy this head's four blocks (and biases) onto the chosen head (one undo step)"));
-    connect(copyButton_, &QPushButton::clicked, this, [this] {
-        copyHeadOnto(*document_, head(), static_cast<qkv::Index>(copyTargetBox_->currentIndex()));
-    });
+    connect(copyButton_, &QPushButton::clicked, this,
+            [this] { copyHeadOnto(*document_, head(), static_cast<qkv::Index>(copyTargetBox_->currentIndex())); });
     middle->addWidget(copyButton_);
     middle->addWidget(copyTargetBox_);
     middle->addStretch(1);
@@ -153,9 +153,10 @@ void HeadWeightsView::updateControls()
     setButton_->setEnabled(have && mark_.matrix >= 0);
     const bool paintable = have && r->config.d_model <= kPaintableModelWidth;
     paintButton_->setEnabled(paintable);
-    paintButton_->setToolTip(paintable ? tr("Drag over a block to set every cell passed to the value (one undo step per stroke)")
-                                       : tr("Painting works on blocks of d_model ≤ %1; click a cell to type its value")
-                                             .arg(kPaintableModelWidth));
+    paintButton_->setToolTip(
+        paintable
+            ? tr("Drag over a block to set every cell passed to the value (one undo step per stroke)")
+            : tr("Painting works on blocks of d_model ≤ %1; click a cell to type its value").arg(kPaintableModelWidth));
     {
         const QSignalBlocker blocker(switchOffButton_);
         switchOffButton_->setChecked(have && r->config.isAblated(head()));

@@ -7,10 +7,10 @@
 #include <cmath>
 
 #include "ui/editor/ablation_panel.hpp"
-#include "ui/figures/text_layout.hpp"
+#include "ui/editor/head_weights_view.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
-#include "ui/editor/head_weights_view.hpp"
+#include "ui/figures/text_layout.hpp"
 #include "ui/render/color_legend.hpp"
 
 namespace qkv::ui {
@@ -136,11 +136,12 @@ void paintHeadWeights(QPainter& painter, const QRectF& target, const HeadWeights
                        Text::tr(" · weights before the scale sliders"));
     QString note = head < options.headTitles.size() ? options.headTitles[static_cast<int>(head)] : QString();
     if (model.grouped())
-        note += (note.isEmpty() ? QString() : QStringLiteral(" · ")) +
-                Text::tr("grouped-query attention: W_%1^K and W_%1^V are key/value head %2's, shared by its %3 query heads")
-                    .arg(i)
-                    .arg(model.keyValueHead() + 1)
-                    .arg(r.config.grouping().queryHeadsPerKeyValueHead());
+        note +=
+            (note.isEmpty() ? QString() : QStringLiteral(" · ")) +
+            Text::tr("grouped-query attention: W_%1^K and W_%1^V are key/value head %2's, shared by its %3 query heads")
+                .arg(i)
+                .arg(model.keyValueHead() + 1)
+                .arg(r.config.grouping().queryHeadsPerKeyValueHead());
     if (!note.isEmpty()) drawFittedText(painter, g.note, Qt::AlignLeft | Qt::AlignVCenter, options.font, note);
 
     // The blocks.
@@ -172,13 +173,16 @@ void paintHeadWeights(QPainter& painter, const QRectF& target, const HeadWeights
     painter.setPen(text);
     drawFittedText(painter, g.columnAxis, Qt::AlignCenter, options.font,
                    Text::tr("columns: the head's d_k = %1 dimensions").arg(r.config.d_k()));
-    drawFittedText(painter, g.outputAxis, Qt::AlignCenter, options.font,
-                   Text::tr("columns: model dimensions of the output (d_model = %1); rows: the head's d_k").arg(r.config.d_model));
+    drawFittedText(
+        painter, g.outputAxis, Qt::AlignCenter, options.font,
+        Text::tr("columns: model dimensions of the output (d_model = %1); rows: the head's d_k").arg(r.config.d_model));
     painter.save();
     painter.translate(g.rowAxis.center());
     painter.rotate(-90);
-    drawFittedText(painter, QRectF(-g.rowAxis.height() / 2, -g.rowAxis.width() / 2, g.rowAxis.height(), g.rowAxis.width()),
-                   Qt::AlignCenter, options.font, Text::tr("rows: model dimensions of the input (d_model = %1)").arg(r.config.d_model));
+    drawFittedText(painter,
+                   QRectF(-g.rowAxis.height() / 2, -g.rowAxis.width() / 2, g.rowAxis.height(), g.rowAxis.width()),
+                   Qt::AlignCenter, options.font,
+                   Text::tr("rows: model dimensions of the input (d_model = %1)").arg(r.config.d_model));
     painter.restore();
 
     if (options.showSelection && mark.matrix >= 0 && mark.matrix < kHeadMatrixCount) {
@@ -201,9 +205,9 @@ void paintHeadWeights(QPainter& painter, const QRectF& target, const HeadWeights
 
 std::vector<Figure> headWeightsFigures()
 {
-    return {perHeadFigure(QStringLiteral("head-weights"), Text::tr("A head's weights and what switching heads off changes"),
-                          HeadWeightsView::kId, QSizeF(1400, 900),
-                          [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
+    return {perHeadFigure(QStringLiteral("head-weights"),
+                          Text::tr("A head's weights and what switching heads off changes"), HeadWeightsView::kId,
+                          QSizeF(1400, 900), [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
                               const auto model = HeadWeightsModel::build(input.result, input.options.head);
                               paintHeadWeights(painter, rect, *model, input.options);
                           })};

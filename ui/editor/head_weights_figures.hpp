@@ -24,10 +24,10 @@ struct HeadWeightsGeometry {
     QRectF title, subtitle, note;
     std::array<QRectF, kHeadMatrixCount> cells;   // the heatmaps, by HeadMatrix
     std::array<QRectF, kHeadMatrixCount> labels;  // name, shape, range above each
-    QRectF rowAxis;      // rotated "rows: model dimension" left of the tall blocks
-    QRectF columnAxis;   // "columns: the head's d_k dimensions" under the tall blocks
-    QRectF outputAxis;   // "columns: model dimension" under W_i^O
-    QRectF ablation;     // the switch-off panel
+    QRectF rowAxis;                               // rotated "rows: model dimension" left of the tall blocks
+    QRectF columnAxis;                            // "columns: the head's d_k dimensions" under the tall blocks
+    QRectF outputAxis;                            // "columns: model dimension" under W_i^O
+    QRectF ablation;                              // the switch-off panel
     QRectF legend;
 };
 

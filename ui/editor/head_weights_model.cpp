@@ -68,7 +68,8 @@ QString HeadWeightsModel::name(qkv::HeadMatrix m) const
 
 QString HeadWeightsModel::shapeText(qkv::HeadMatrix m) const
 {
-    const QString dims = m == qkv::HeadMatrix::Output ? QStringLiteral("d_k × d_model") : QStringLiteral("d_model × d_k");
+    const QString dims =
+        m == qkv::HeadMatrix::Output ? QStringLiteral("d_k × d_model") : QStringLiteral("d_model × d_k");
     return QStringLiteral("%1 = %2").arg(dims, qkv::ui::shapeText(rows(m), columns(m)));
 }
 

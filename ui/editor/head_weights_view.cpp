@@ -60,7 +60,6 @@ HeadWeightsView::~HeadWeightsView()
 
 QString HeadWeightsView::title() const { return tr("&Weights"); }
 
-
 void HeadWeightsView::setHeadTitles(const QStringList& titles)
 {
     panelTitles_ = titles;

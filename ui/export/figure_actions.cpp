@@ -17,9 +17,9 @@
 #include "ui/factored/factored_view.hpp"
 #include "ui/figures/figure_render.hpp"
 #include "ui/figures/figure_text.hpp"
+#include "ui/figures/number_format.hpp"
 #include "ui/mainwindow/main_window.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
-#include "ui/figures/number_format.hpp"
 #include "ui/views/result_view.hpp"
 
 namespace qkv::ui {
@@ -48,7 +48,8 @@ FigureActions::FigureActions(MainWindow* window)
       copy_(new QAction(tr("&Copy Figure"), window))
 {
     export_->setShortcut(QKeySequence(tr("Ctrl+E")));
-    export_->setStatusTip(tr("Save a figure of the current tab as PNG (any size or DPI), SVG or PDF, without on-screen marks"));
+    export_->setStatusTip(
+        tr("Save a figure of the current tab as PNG (any size or DPI), SVG or PDF, without on-screen marks"));
     copy_->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
     copy_->setStatusTip(tr("Copy the current tab's figure to the clipboard (PNG image and SVG)"));
     connect(export_, &QAction::triggered, this, [this] { exportInteractively(); });
@@ -93,7 +94,8 @@ FigureInput FigureActions::currentInput() const
 
 void FigureActions::report(const QString& message) { window_->statusBar()->showMessage(message, 15000); }
 
-QString FigureActions::exportFigure(const Figure& figure, const QString& path, FigureFormat format, const ExportSize& size)
+QString FigureActions::exportFigure(const Figure& figure, const QString& path, FigureFormat format,
+                                    const ExportSize& size)
 {
     const QString error = writeFigure(figure, currentInput(), path, format, size);
     report(error.isEmpty() ? savedMessage(path, size, format) : error);
@@ -145,8 +147,9 @@ void FigureActions::attachContextMenu(ResultView* view)
         QMenu menu(view);
         menu.addAction(tr("Export Figure…"), this, [this, view] { exportInteractively(view); });
         for (const Figure* figure : figuresOf(view))
-            menu.addAction(tr("Copy “%1”").arg(figure->title), this,
-                           [this, figure] { copyFigure(*figure, ExportSize{figure->defaultSize, 2.0}); });
+            menu.addAction(tr("Copy “%1”").arg(figure->title), this, [this, figure] {
+                copyFigure(*figure, ExportSize{figure->defaultSize, 2.0});
+            });
         menu.exec(view->mapToGlobal(position));
     });
 }

@@ -64,7 +64,8 @@ QByteArray renderPng(const ExportSize& size, const PaintFunction& paint, QString
     }
     QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
     if (image.isNull()) {
-        error = Text::tr("Not enough memory for a PNG image of %1 x %2 pixels.").arg(pixels.width()).arg(pixels.height());
+        error =
+            Text::tr("Not enough memory for a PNG image of %1 x %2 pixels.").arg(pixels.width()).arg(pixels.height());
         return {};
     }
     image.setDevicePixelRatio(size.pixelRatio);

@@ -31,7 +31,8 @@ const Preference<int> kDpi{QStringLiteral("figures/dpi"), 192};
 // Where a first figure goes: the folder last exported to, else Pictures, else home.
 QString startFolder()
 {
-    return firstExistingFolder({kDirectory.value(), QStandardPaths::writableLocation(QStandardPaths::PicturesLocation)});
+    return firstExistingFolder(
+        {kDirectory.value(), QStandardPaths::writableLocation(QStandardPaths::PicturesLocation)});
 }
 
 }  // namespace
@@ -95,8 +96,8 @@ FigureExportDialog::FigureExportDialog(std::vector<const Figure*> figures, QWidg
     for (QSpinBox* box : {widthBox_, heightBox_, dpiBox_})
         connect(box, &QSpinBox::valueChanged, this, &FigureExportDialog::updatePixels);
     connect(browse, &QPushButton::clicked, this, [this] {
-        const QString chosen = QFileDialog::getSaveFileName(this, tr("Export Figure"), path(),
-                                                            tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+        const QString chosen = QFileDialog::getSaveFileName(
+            this, tr("Export Figure"), path(), tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
         if (!chosen.isEmpty()) setPath(chosen);
     });
 
@@ -109,7 +110,8 @@ FigureExportDialog::FigureExportDialog(std::vector<const Figure*> figures, QWidg
 const Figure* FigureExportDialog::figure() const
 {
     const int index = figureBox_->currentIndex();
-    return index >= 0 && index < static_cast<int>(figures_.size()) ? figures_[static_cast<std::size_t>(index)] : nullptr;
+    return index >= 0 && index < static_cast<int>(figures_.size()) ? figures_[static_cast<std::size_t>(index)]
+                                                                   : nullptr;
 }
 
 FigureFormat FigureExportDialog::format() const
@@ -159,7 +161,8 @@ void FigureExportDialog::formatChanged()
     // The file's suffix follows the format.
     const QFileInfo info(path());
     if (!path().isEmpty())
-        pathEdit_->setText(info.dir().filePath(info.completeBaseName() + QLatin1Char('.') + figureFormatName(format())));
+        pathEdit_->setText(
+            info.dir().filePath(info.completeBaseName() + QLatin1Char('.') + figureFormatName(format())));
     dpiBox_->setEnabled(format() == FigureFormat::Png);
     updatePixels();
 }
@@ -167,8 +170,9 @@ void FigureExportDialog::formatChanged()
 void FigureExportDialog::updatePixels()
 {
     if (format() != FigureFormat::Png) {
-        pixels_->setText(tr("Vector: %1 × %2 pt, text kept as text").arg(readableNumber(widthBox_->value() * 0.75),
-                                                                          readableNumber(heightBox_->value() * 0.75)));
+        pixels_->setText(
+            tr("Vector: %1 × %2 pt, text kept as text")
+                .arg(readableNumber(widthBox_->value() * 0.75), readableNumber(heightBox_->value() * 0.75)));
         return;
     }
     const QSize pixels = size().pixels();

@@ -8,11 +8,11 @@
 #include "ui/factored/factored_figure_helpers.hpp"
 #include "ui/factored/factored_figures.hpp"
 #include "ui/figures/figure_text.hpp"
+#include "ui/figures/number_format.hpp"
+#include "ui/figures/text_layout.hpp"
 #include "ui/render/color_legend.hpp"
 #include "ui/render/heatmap_layout.hpp"
 #include "ui/render/heatmap_painter.hpp"
-#include "ui/figures/number_format.hpp"
-#include "ui/figures/text_layout.hpp"
 
 namespace qkv::ui {
 
@@ -24,18 +24,21 @@ QString equivalenceSentence(const FactoredHeadModel& model)
 {
     if (!model.valid() || !model.scoresReady) return {};
     const EquivalenceReport& report = model.scores.report;
-    return Text::tr("max |difference| = %1 (relative to the largest score %2: %3). The same scores: "
-              "Q_i K_iᵀ = (X_q W_i^Q)(X_kv W_i^K)ᵀ = X_q W_i X_kvᵀ (raw scores q·k, before the 1/√d_k scale).")
-        .arg(preciseNumber(report.maxAbsDifference), preciseNumber(report.maxAbsScore), preciseNumber(report.relativeError));
+    return Text::tr(
+               "max |difference| = %1 (relative to the largest score %2: %3). The same scores: "
+               "Q_i K_iᵀ = (X_q W_i^Q)(X_kv W_i^K)ᵀ = X_q W_i X_kvᵀ (raw scores q·k, before the 1/√d_k scale).")
+        .arg(preciseNumber(report.maxAbsDifference), preciseNumber(report.maxAbsScore),
+             preciseNumber(report.relativeError));
 }
 
 QString biasSentence(const FactoredHeadModel& model)
 {
     if (!model.hasBias()) return {};
-    return Text::tr("With biases, (X_q W_i^Q + b_i^Q)(X_kv W_i^K + b_i^K)ᵀ = X_q W_i X_kvᵀ "
-              "+ X_q W_i^Q b_i^Kᵀ + b_i^Q (X_kv W_i^K)ᵀ + b_i^Q b_i^Kᵀ: a per-query term, a per-key "
-              "term and a constant are added (the constant and the per-query term cancel in the "
-              "softmax over each row). The maps above are the bias-free part.");
+    return Text::tr(
+        "With biases, (X_q W_i^Q + b_i^Q)(X_kv W_i^K + b_i^K)ᵀ = X_q W_i X_kvᵀ "
+        "+ X_q W_i^Q b_i^Kᵀ + b_i^Q (X_kv W_i^K)ᵀ + b_i^Q b_i^Kᵀ: a per-query term, a per-key "
+        "term and a constant are added (the constant and the per-query term cancel in the "
+        "softmax over each row). The maps above are the bias-free part.");
 }
 
 QString rotarySentence(const FactoredHeadModel& model)
@@ -43,11 +46,12 @@ QString rotarySentence(const FactoredHeadModel& model)
     if (!model.result || !isRotary(model.result->config.positional)) return {};
     // RoFormer (Su et al. 2021), section 3.4: rotating q by its position t and k by s leaves
     // R_tᵀ R_s = R(s − t) between them.
-    return Text::tr("Rotary positions: the head's score is q_tᵀ R(s − t) k_s, q turned by its position t and k by s. "
-              "So x_tᵀ W_i^Q R(s − t) (W_i^K)ᵀ x_s: every distance s − t has its own form, and W_i alone "
-              "no longer fixes the score; W_i is the form at distance 0 (rank ≤ d_k at every distance). "
-              "The maps and the spectrum here are W_i's, before rotation; the heads grid and the step "
-              "view show the rotated scores.");
+    return Text::tr(
+        "Rotary positions: the head's score is q_tᵀ R(s − t) k_s, q turned by its position t and k by s. "
+        "So x_tᵀ W_i^Q R(s − t) (W_i^K)ᵀ x_s: every distance s − t has its own form, and W_i alone "
+        "no longer fixes the score; W_i is the form at distance 0 (rank ≤ d_k at every distance). "
+        "The maps and the spectrum here are W_i's, before rotation; the heads grid and the step "
+        "view show the rotated scores.");
 }
 
 QString equivalenceExplanation(const FactoredHeadModel& model)
@@ -76,13 +80,16 @@ void paintScoreEquivalence(QPainter& painter, const QRectF& target, const Factor
     const QFontMetricsF metrics(painter.font(), painter.device());
 
     const QString text = equivalenceExplanation(model);
-    const double textHeight = std::min(wrappedTextRect(metrics, target.width(), text).height() + 2, target.height() * 0.45);
+    const double textHeight =
+        std::min(wrappedTextRect(metrics, target.width(), text).height() + 2, target.height() * 0.45);
     const bool rotary = isRotary(r.config.positional);
-    const QString title = (rotary ? Text::tr("The same raw scores q·k two ways, before rotation: head %1, %2 queries × %3 keys, no biases")
-                                  : Text::tr("The same raw scores q·k two ways: head %1, %2 queries × %3 keys, no biases"))
-                              .arg(model.head + 1)
-                              .arg(model.scores.factored.rows())
-                              .arg(model.scores.factored.cols());
+    const QString title =
+        (rotary
+             ? Text::tr("The same raw scores q·k two ways, before rotation: head %1, %2 queries × %3 keys, no biases")
+             : Text::tr("The same raw scores q·k two ways: head %1, %2 queries × %3 keys, no biases"))
+            .arg(model.head + 1)
+            .arg(model.scores.factored.rows())
+            .arg(model.scores.factored.cols());
     painter.setPen(palette.text);
     const double titleBand = paintTitle(painter, target, title) + kGap;
     const double range = symmetricRange(std::max(maxAbs(model.scores.factored), maxAbs(model.scores.full)));
@@ -109,11 +116,14 @@ void paintScoreEquivalence(QPainter& painter, const QRectF& target, const Factor
     right.rowAxisTitle.clear();
     const QMarginsF leftGutter = HeatmapLayout::gutters(style, metrics);
     const QMarginsF rightGutter = HeatmapLayout::gutters(right, metrics);
-    const double n_q = static_cast<double>(model.scores.factored.rows()), n_k = static_cast<double>(model.scores.factored.cols());
+    const double n_q = static_cast<double>(model.scores.factored.rows()),
+                 n_k = static_cast<double>(model.scores.factored.cols());
     const double titleRow = metrics.height() + 4;
-    const double cell = std::max(1.0, std::min((maps.width() - 3 * kGap - leftGutter.left() - leftGutter.right() -
-                                                rightGutter.left() - rightGutter.right()) / (2 * n_k),
-                                               (maps.height() - titleRow - leftGutter.top() - leftGutter.bottom()) / n_q));
+    const double cell =
+        std::max(1.0, std::min((maps.width() - 3 * kGap - leftGutter.left() - leftGutter.right() - rightGutter.left() -
+                                rightGutter.right()) /
+                                   (2 * n_k),
+                               (maps.height() - titleRow - leftGutter.top() - leftGutter.bottom()) / n_q));
     const double leftWidth = leftGutter.left() + leftGutter.right() + n_k * cell;
     const double rightWidth = rightGutter.left() + rightGutter.right() + n_k * cell;
     const double x0 = maps.left() + std::max(0.0, (maps.width() - leftWidth - rightWidth - 3 * kGap) / 2);
@@ -130,7 +140,8 @@ void paintScoreEquivalence(QPainter& painter, const QRectF& target, const Factor
                             rightLayout.cellsRect().right() - leftLayout.cellsRect().left(), titleRow),
                      Qt::AlignCenter, columnsTitle);
     painter.setPen(palette.text);
-    paintColorLegend(painter, QRectF(maps.right() + kGap, maps.top() + maps.height() * 0.1, legendWidth, maps.height() * 0.7),
+    paintColorLegend(painter,
+                     QRectF(maps.right() + kGap, maps.top() + maps.height() * 0.1, legendWidth, maps.height() * 0.7),
                      ColormapName::RedBlue, -range, range, rawScoreName());
     painter.drawText(QRectF(target.left(), target.bottom() - textHeight, target.width(), textHeight),
                      Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, text);

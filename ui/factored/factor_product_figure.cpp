@@ -9,15 +9,14 @@
 
 #include "ui/factored/factored_figure_helpers.hpp"
 #include "ui/factored/factored_figures.hpp"
+#include "ui/figures/text_layout.hpp"
 #include "ui/render/color_legend.hpp"
 #include "ui/render/heatmap_painter.hpp"
-#include "ui/figures/text_layout.hpp"
 
 namespace qkv::ui {
 using factored_figure::Text;
 
 namespace {
-
 
 constexpr double kGap = 6.0;
 constexpr double kStripShare = 0.35;  // a factor strip takes at most this share of W_i's side
@@ -50,10 +49,12 @@ QString factorProductCaption(const FactoredHeadModel& model, const MatrixWindow&
                                 .arg(window.row0 + window.rows - 1)
                                 .arg(window.col0)
                                 .arg(window.col0 + window.cols - 1);
-    shown += perCell > 1.0001 ? Text::tr("; a cell is the mean of ≈%1 × %1 entries").arg(QString::number(perCell, 'f', 1))
-                              : Text::tr("; one cell per entry");
-    return Text::tr("W_i^Q: d_model × d_k = %1 × %2 · (W_i^K)ᵀ: d_k × d_model = %2 × %1 · W_i: d_model × d_model = %1 × %1, %3")
-        .arg(d, dk, shown);
+    shown += perCell > 1.0001
+                 ? Text::tr("; a cell is the mean of ≈%1 × %1 entries").arg(QString::number(perCell, 'f', 1))
+                 : Text::tr("; one cell per entry");
+    return Text::
+        tr("W_i^Q: d_model × d_k = %1 × %2 · (W_i^K)ᵀ: d_k × d_model = %2 × %1 · W_i: d_model × d_model = %1 × %1, %3")
+            .arg(d, dk, shown);
 }
 
 MatrixWindow clampWindow(MatrixWindow window, Index d_model, Index minSide)
@@ -94,7 +95,8 @@ FactorProductGeometry factorProductGeometry(const QRectF& target, const QFontMet
             side = std::max(4.0, (available - kGap) / (1.0 + share));
         }
         g.productBins = std::clamp<Index>(static_cast<Index>(std::floor(side)), 1, windowSide);
-        caption = wrappedTextRect(metrics, target.width(), factorProductCaption(model, window, g.productBins)).height() + 2;
+        caption =
+            wrappedTextRect(metrics, target.width(), factorProductCaption(model, window, g.productBins)).height() + 2;
     }
     g.cell = std::floor(side / static_cast<double>(g.productBins) * 8.0) / 8.0;  // crisp edges
     g.cell = std::max(g.cell, side / static_cast<double>(g.productBins) * 0.5);
@@ -128,12 +130,12 @@ FactorProductPicture factorProductPicture(const FactoredHeadModel& model, const 
     const FactoredMatrix& f = *model.factored;
     const Index d_k = f.d_k();
     // W_i^Q: the window's rows, all d_k columns, pooled to the drawn cells.
-    picture.left = poolMatrix(f.left(), MatrixWindow{window.row0, 0, window.rows, d_k}, geometry.productBins,
-                              geometry.stripBins);
+    picture.left =
+        poolMatrix(f.left(), MatrixWindow{window.row0, 0, window.rows, d_k}, geometry.productBins, geometry.stripBins);
     // (W_i^K)^T: the window's columns of W_i are rows of W_i^K.
-    picture.top = poolMatrix(f.right(), MatrixWindow{window.col0, 0, window.cols, d_k}, geometry.productBins,
-                             geometry.stripBins)
-                      .transpose();
+    picture.top =
+        poolMatrix(f.right(), MatrixWindow{window.col0, 0, window.cols, d_k}, geometry.productBins, geometry.stripBins)
+            .transpose();
     // W_i at the drawn resolution only: block means from the pooled factors.
     picture.product = pooledProduct(f, window, geometry.productBins, geometry.productBins);
     const auto range = [](double largest) { return largest > 0.0 ? largest : 1.0; };

@@ -89,7 +89,8 @@ void FactorProductWidget::paintEvent(QPaintEvent*)
     painter.fillRect(rect(), palette().color(QPalette::Base));
     painter.setRenderHint(QPainter::TextAntialiasing, true);
     static const FactoredHeadModel empty;
-    paintFactorProduct(painter, figureRect(), model_ ? *model_ : empty, window_, figurePalette(widgetFigureOptions(*this)));
+    paintFactorProduct(painter, figureRect(), model_ ? *model_ : empty, window_,
+                       figurePalette(widgetFigureOptions(*this)));
     if (dragging_) {
         const QRectF band = QRectF(dragStart_, dragEnd_).normalized();
         painter.setPen(QPen(palette().color(QPalette::Highlight), 1.5, Qt::DashLine));

@@ -8,7 +8,6 @@
 
 namespace qkv::ui::factored_figure {
 
-
 MatrixF toFloat(const MatrixD& m) { return m.cast<float>(); }
 
 double symmetricRange(double maxAbsValue) { return maxAbsValue > 0.0 ? maxAbsValue : 1.0; }

@@ -4,8 +4,8 @@
 
 #include "ui/factored/factored_figure_helpers.hpp"
 #include "ui/factored/factored_view.hpp"
-#include "ui/render/heatmap_painter.hpp"
 #include "ui/figures/number_format.hpp"
+#include "ui/render/heatmap_painter.hpp"
 
 namespace qkv::ui {
 
@@ -44,11 +44,14 @@ void paintFactoredOverview(QPainter& painter, const QRectF& target, const Factor
     const double leftWidth = target.width() * kLeftShare;
     const double topHeight = target.height() * kTopShare;
     const auto inset = [](const QRectF& r) { return r.adjusted(8, 8, -8, -8); };
-    paintFactorProduct(painter, inset(QRectF(target.left(), target.top(), leftWidth, topHeight)), model, window, palette);
-    paintFusedLayout(painter, inset(QRectF(target.left() + leftWidth, target.top(), target.width() - leftWidth, topHeight)),
+    paintFactorProduct(painter, inset(QRectF(target.left(), target.top(), leftWidth, topHeight)), model, window,
+                       palette);
+    paintFusedLayout(painter,
+                     inset(QRectF(target.left() + leftWidth, target.top(), target.width() - leftWidth, topHeight)),
                      model, palette);
-    paintSpectrum(painter, inset(QRectF(target.left(), target.top() + topHeight, leftWidth, target.height() - topHeight)),
-                  model, palette);
+    paintSpectrum(painter,
+                  inset(QRectF(target.left(), target.top() + topHeight, leftWidth, target.height() - topHeight)), model,
+                  palette);
     paintScoreEquivalence(painter,
                           inset(QRectF(target.left() + leftWidth, target.top() + topHeight, target.width() - leftWidth,
                                        target.height() - topHeight)),
@@ -104,16 +107,16 @@ std::vector<Figure> factoredFigures()
 {
     const QString view = FactoredView::kId;
     return {
-        Figure{QStringLiteral("factored"), Text::tr("Factored W_i: all four panels"), view, QSizeF(1600, 1000), QSizeF(1300, 860), &unavailable,
-               &paintOverview},
-        Figure{QStringLiteral("factor-product"), Text::tr("W_i = W_i^Q (W_i^K)ᵀ"), view, QSizeF(900, 900), QSizeF(440, 440), &unavailable,
-               &paintProduct},
-        Figure{QStringLiteral("spectrum"), Text::tr("Spectrum of W_i"), view, QSizeF(900, 600), QSizeF(520, 380), &unavailable,
-               &paintWith<&paintSpectrum, false>},
-        Figure{QStringLiteral("fused-layout"), Text::tr("Fused layout of W^Q"), view, QSizeF(800, 800), QSizeF(400, 400), &unavailable,
-               &paintWith<&paintFusedLayout, false>},
-        Figure{QStringLiteral("equivalence"), Text::tr("Scores both ways"), view, QSizeF(1100, 650), QSizeF(760, 460), &unavailable,
-               &paintWith<&paintScoreEquivalence, true>},
+        Figure{QStringLiteral("factored"), Text::tr("Factored W_i: all four panels"), view, QSizeF(1600, 1000),
+               QSizeF(1300, 860), &unavailable, &paintOverview},
+        Figure{QStringLiteral("factor-product"), Text::tr("W_i = W_i^Q (W_i^K)ᵀ"), view, QSizeF(900, 900),
+               QSizeF(440, 440), &unavailable, &paintProduct},
+        Figure{QStringLiteral("spectrum"), Text::tr("Spectrum of W_i"), view, QSizeF(900, 600), QSizeF(520, 380),
+               &unavailable, &paintWith<&paintSpectrum, false>},
+        Figure{QStringLiteral("fused-layout"), Text::tr("Fused layout of W^Q"), view, QSizeF(800, 800),
+               QSizeF(400, 400), &unavailable, &paintWith<&paintFusedLayout, false>},
+        Figure{QStringLiteral("equivalence"), Text::tr("Scores both ways"), view, QSizeF(1100, 650), QSizeF(760, 460),
+               &unavailable, &paintWith<&paintScoreEquivalence, true>},
     };
 }
 

@@ -50,16 +50,16 @@ void paintMatrixCells(QPainter& painter, const QRectF& cells, const MatrixD& val
 
 // Where the parts go for a target rectangle (hit-testing uses the same numbers as painting).
 struct FactorProductGeometry {
-    QRectF title;         // word-wrapped
-    QRectF leftFactor;    // W_i^Q cells: window rows x stripBins
-    QRectF topFactor;     // (W_i^K)^T cells: stripBins x window cols
-    QRectF product;       // W_i cells, square
+    QRectF title;       // word-wrapped
+    QRectF leftFactor;  // W_i^Q cells: window rows x stripBins
+    QRectF topFactor;   // (W_i^K)^T cells: stripBins x window cols
+    QRectF product;     // W_i cells, square
     QRectF productLegend;
     QRectF factorLegend;
-    QRectF caption;       // the shapes and the window, word-wrapped
-    Index productBins = 0;     // cells per side of the drawn W_i (<= window side)
-    Index stripBins = 0;       // cells across each factor strip (<= d_k)
-    double cell = 0;           // pixels per drawn cell
+    QRectF caption;         // the shapes and the window, word-wrapped
+    Index productBins = 0;  // cells per side of the drawn W_i (<= window side)
+    Index stripBins = 0;    // cells across each factor strip (<= d_k)
+    double cell = 0;        // pixels per drawn cell
 };
 FactorProductGeometry factorProductGeometry(const QRectF& target, const QFontMetricsF& metrics,
                                             const FactoredHeadModel& model, const MatrixWindow& window);
@@ -72,14 +72,13 @@ MatrixWindow clampWindow(MatrixWindow window, Index d_model, Index minSide = 4);
 
 // What was drawn (for tests and the benchmark).
 struct FactorProductPicture {
-    MatrixD left;     // drawn W_i^Q (pooled), rows x stripBins
-    MatrixD top;      // drawn (W_i^K)^T (pooled), stripBins x cols
-    MatrixD product;  // drawn W_i (block means from the factors)
+    MatrixD left;             // drawn W_i^Q (pooled), rows x stripBins
+    MatrixD top;              // drawn (W_i^K)^T (pooled), stripBins x cols
+    MatrixD product;          // drawn W_i (block means from the factors)
     double factorRange = 0;   // colour range +-factorRange for both factors
     double productRange = 0;  // +-productRange for W_i
 };
-FactorProductPicture factorProductPicture(const FactoredHeadModel& model,
-                                          const FactorProductGeometry& geometry,
+FactorProductPicture factorProductPicture(const FactoredHeadModel& model, const FactorProductGeometry& geometry,
                                           const MatrixWindow& window);
 
 void paintFactorProduct(QPainter& painter, const QRectF& target, const FactoredHeadModel& model,
@@ -117,7 +116,7 @@ std::vector<QRectF> headBlockOutlines(const QRectF& cells, Index d_model, Index 
 
 struct FusedLayoutGeometry {
     QRectF title;
-    QRectF cells;                  // the W^Q cells
+    QRectF cells;  // the W^Q cells
     QRectF legend;
     QRectF caption;
     std::vector<QRectF> outlines;  // one per head, over `cells`

@@ -15,16 +15,15 @@
 #include "ui/factored/factor_product_widget.hpp"
 #include "ui/factored/factored_figures.hpp"
 #include "ui/factored/factored_head_model.hpp"
-#include "ui/figures/figure_canvas.hpp"
 #include "ui/factored/spectrum_chart.hpp"
 #include "ui/figures/figure.hpp"
+#include "ui/figures/figure_canvas.hpp"
 #include "ui/figures/figure_grid.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/views/head_box.hpp"
 #include "ui/views/work_placement.hpp"
 
 namespace qkv::ui {
-
 
 FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
     : ResultView(selection, Change::Head, parent),
@@ -93,9 +92,7 @@ FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
         if (model_) paintFusedLayout(painter, rect, *model_, figurePalette(widgetFigureOptions(*fused_)));
     });
     equivalence_->setPaint([this](QPainter& painter, const QRectF& rect) {
-        if (model_)
-            paintScoreEquivalence(painter, rect, *model_,
-                                  figurePalette(widgetFigureOptions(*equivalence_)));
+        if (model_) paintScoreEquivalence(painter, rect, *model_, figurePalette(widgetFigureOptions(*equivalence_)));
     });
     connect(resetZoom_, &QPushButton::clicked, product_, &FactorProductWidget::resetZoom);
     connect(product_, &FactorProductWidget::windowChanged, this, [this](const MatrixWindow& window) {
@@ -107,7 +104,6 @@ FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
 FactoredView::~FactoredView() = default;  // scores_ waits for its running work
 
 QString FactoredView::title() const { return tr("&Factored W_i"); }
-
 
 bool FactoredView::equivalencePending() const { return model_ && model_->valid() && !model_->scoresReady; }
 
@@ -126,9 +122,12 @@ void FactoredView::rebuild()
     const auto where = placementFor(FactoredHeadModel::factorWork(result.get()));
     if (where == LatestTaskBase::Run::InBackground)
         title_->setText(tr("Head %1: computing W_i's factors and spectrum…").arg(head + 1));
-    factors_.request([result, head] {
-        return std::make_shared<const FactoredHeadModel>(FactoredHeadModel::build(result, head, /*withScores=*/false));
-    }, where);
+    factors_.request(
+        [result, head] {
+            return std::make_shared<const FactoredHeadModel>(
+                FactoredHeadModel::build(result, head, /*withScores=*/false));
+        },
+        where);
 }
 
 void FactoredView::showFactors(std::shared_ptr<const FactoredHeadModel> model)
@@ -181,22 +180,15 @@ double FactoredView::displayedFrobeniusNorm() const
     return model_ && model_->valid() ? model_->factored->frobeniusNorm() : 0.0;
 }
 
-double FactoredView::displayedMaxDifference() const
-{
-    return model_ ? model_->scores.report.maxAbsDifference : 0.0;
-}
+double FactoredView::displayedMaxDifference() const { return model_ ? model_->scores.report.maxAbsDifference : 0.0; }
 
 QString FactoredView::statisticsText() const { return model_ ? spectrumStatistics(*model_, true) : QString(); }
 
-QString FactoredView::equivalenceText() const
-{
-    return model_ ? equivalenceExplanation(*model_) : QString();
-}
+QString FactoredView::equivalenceText() const { return model_ ? equivalenceExplanation(*model_) : QString(); }
 
 std::vector<std::pair<Index, Index>> FactoredView::headPartition() const
 {
-    return model_ ? headColumnPartition(model_->d_model, model_->headCount)
-                  : std::vector<std::pair<Index, Index>>{};
+    return model_ ? headColumnPartition(model_->d_model, model_->headCount) : std::vector<std::pair<Index, Index>>{};
 }
 
 std::vector<QRectF> FactoredView::headOutlines() const

@@ -52,15 +52,15 @@ public:
 
     // What is shown (for tests and the host's status bar).
     Index displayedRank() const;
-    Index displayedHeadDimension() const;   // d_k
+    Index displayedHeadDimension() const;  // d_k
     double displayedFrobeniusNorm() const;
     double displayedMaxDifference() const;  // core's equivalence report
     // The scores both ways need the dense W_i (O(d_model^2 d_k)); above the app's limit
     // (work_placement.hpp) they are computed off the GUI thread and the panel says so until
     // they arrive. So are the factors and spectrum (double-precision QRs and an SVD).
     bool equivalencePending() const;
-    QString statisticsText() const;         // the numbers under the spectrum, as shown
-    QString equivalenceText() const;        // the sentence(s) under the two score maps
+    QString statisticsText() const;   // the numbers under the spectrum, as shown
+    QString equivalenceText() const;  // the sentence(s) under the two score maps
     // Columns [first, first + width) of W^Q per head, and their outlines in the fused
     // figure's widget coordinates (same computation as painting).
     std::vector<std::pair<Index, Index>> headPartition() const;

@@ -7,9 +7,9 @@
 
 #include "ui/factored/factored_figure_helpers.hpp"
 #include "ui/factored/factored_figures.hpp"
+#include "ui/figures/text_layout.hpp"
 #include "ui/render/color_legend.hpp"
 #include "ui/render/heatmap_painter.hpp"
-#include "ui/figures/text_layout.hpp"
 
 namespace qkv::ui {
 
@@ -27,8 +27,9 @@ QString fusedTitle(const FactoredHeadModel& model)
 
 QString fusedCaption(const FactoredHeadModel& model)
 {
-    return Text::tr("Rows: the d_model = %1 input features. Columns: head i owns [(i−1)·d_k, i·d_k); head %2 (outlined) is "
-              "columns %3–%4 (from 0). Changing h re-partitions the same matrix.")
+    return Text::tr(
+               "Rows: the d_model = %1 input features. Columns: head i owns [(i−1)·d_k, i·d_k); head %2 (outlined) is "
+               "columns %3–%4 (from 0). Changing h re-partitions the same matrix.")
         .arg(model.d_model)
         .arg(model.head + 1)
         .arg(model.head * model.d_k)
@@ -59,7 +60,8 @@ std::vector<QRectF> headBlockOutlines(const QRectF& cells, Index d_model, Index 
     return outlines;
 }
 
-FusedLayoutGeometry fusedLayoutGeometry(const QRectF& target, const QFontMetricsF& metrics, const FactoredHeadModel& model)
+FusedLayoutGeometry fusedLayoutGeometry(const QRectF& target, const QFontMetricsF& metrics,
+                                        const FactoredHeadModel& model)
 {
     FusedLayoutGeometry g;
     const double line = metrics.height();
@@ -85,7 +87,8 @@ FusedLayoutGeometry fusedLayoutGeometry(const QRectF& target, const QFontMetrics
     return g;
 }
 
-void paintFusedLayout(QPainter& painter, const QRectF& target, const FactoredHeadModel& model, const FigurePalette& palette)
+void paintFusedLayout(QPainter& painter, const QRectF& target, const FactoredHeadModel& model,
+                      const FigurePalette& palette)
 {
     if (!model.valid()) return;
     const Result& r = *model.result;

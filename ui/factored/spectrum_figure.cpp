@@ -7,9 +7,9 @@
 
 #include "ui/factored/factored_figure_helpers.hpp"
 #include "ui/factored/factored_figures.hpp"
-#include "ui/render/chart_render.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/figures/text_layout.hpp"
+#include "ui/render/chart_render.hpp"
 
 namespace qkv::ui {
 
@@ -45,19 +45,21 @@ SpectrumPicture spectrumPicture(const FactoredHeadModel& model)
     c.x.minimum = 0.0;
     c.x.maximum = static_cast<double>(model.d_model) + 1.0;
 
-    ChartSeries zeros = ChartSeries::of(Text::tr("the other %1 singular values: exactly 0 (drawn at the floor)").arg(model.d_model - model.d_k),
-                      QColor(150, 150, 150), ChartSeries::Kind::Points);
+    ChartSeries zeros = ChartSeries::of(
+        Text::tr("the other %1 singular values: exactly 0 (drawn at the floor)").arg(model.d_model - model.d_k),
+        QColor(150, 150, 150), ChartSeries::Kind::Points);
     zeros.points = p.zeros;
     zeros.marker = ChartSeries::Marker::Square;
     zeros.markerSize = 5.0;
     zeros.inLegend = !p.zeros.empty();
-    ChartSeries tolerance = ChartSeries::of(Text::tr("rank tolerance σ_max · d_model · ε = %1").arg(preciseNumber(p.tolerance)),
-                          QColor(0xb2, 0x18, 0x2b), ChartSeries::Kind::Line);
+    ChartSeries tolerance =
+        ChartSeries::of(Text::tr("rank tolerance σ_max · d_model · ε = %1").arg(preciseNumber(p.tolerance)),
+                        QColor(0xb2, 0x18, 0x2b), ChartSeries::Kind::Line);
     tolerance.lineStyle = Qt::DashLine;
     tolerance.lineMarkers = false;
     if (p.tolerance > 0.0) tolerance.points = {QPointF(c.x.minimum, p.tolerance), QPointF(c.x.maximum, p.tolerance)};
-    ChartSeries values = ChartSeries::of(Text::tr("σ_1 … σ_%1 (d_k = %1 values of the middle)").arg(model.d_k), QColor(0x21, 0x66, 0xac),
-                       ChartSeries::Kind::Points);
+    ChartSeries values = ChartSeries::of(Text::tr("σ_1 … σ_%1 (d_k = %1 values of the middle)").arg(model.d_k),
+                                         QColor(0x21, 0x66, 0xac), ChartSeries::Kind::Points);
     values.points = p.values;
     c.series = {zeros, tolerance, values};
     return p;
@@ -70,26 +72,29 @@ QString spectrumStatistics(const FactoredHeadModel& model, bool rich)
     const QString sep = rich ? QStringLiteral(" &nbsp;·&nbsp; ") : QStringLiteral(" · ");
     const VectorD& sigma = model.factored->singularValues();
     const Index rank = model.numericalRank();
-    const QString rankText = rank == model.d_k
-                                 ? Text::tr("numerical rank %1 = d_k").arg(b(QString::number(rank)))
-                                 : Text::tr("numerical rank %1 < d_k = %2: this head is rank-deficient")
-                                       .arg(b(QString::number(rank)))
-                                       .arg(model.d_k);
+    const QString rankText = rank == model.d_k ? Text::tr("numerical rank %1 = d_k").arg(b(QString::number(rank)))
+                                               : Text::tr("numerical rank %1 < d_k = %2: this head is rank-deficient")
+                                                     .arg(b(QString::number(rank)))
+                                                     .arg(model.d_k);
     const QString norm = rich ? Text::tr("‖W_i‖<sub>F</sub>") : Text::tr("‖W_i‖_F");
     const QString first = rankText + sep + Text::tr("d_model = %1").arg(model.d_model) + sep +
                           Text::tr("%1 = %2").arg(norm, b(preciseNumber(model.factored->frobeniusNorm())));
     const QString second =
         Text::tr("σ_max = %1").arg(preciseNumber(sigma.size() > 0 ? sigma(0) : 0.0)) + sep +
-        Text::tr("σ_%1 = %2 (the smallest of the d_k)").arg(sigma.size()).arg(preciseNumber(sigma.size() > 0 ? sigma(sigma.size() - 1) : 0.0)) +
+        Text::tr("σ_%1 = %2 (the smallest of the d_k)")
+            .arg(sigma.size())
+            .arg(preciseNumber(sigma.size() > 0 ? sigma(sigma.size() - 1) : 0.0)) +
         sep + Text::tr("tolerance σ_max · d_model · ε = %1").arg(preciseNumber(model.factored->rankTolerance()));
     return first + (rich ? QStringLiteral("<br>") : QStringLiteral("\n")) + second;
 }
 
-void paintSpectrum(QPainter& painter, const QRectF& target, const FactoredHeadModel& model, const FigurePalette& palette)
+void paintSpectrum(QPainter& painter, const QRectF& target, const FactoredHeadModel& model,
+                   const FigurePalette& palette)
 {
     const QFontMetricsF metrics(painter.font(), painter.device());
     const QString statistics = spectrumStatistics(model, false);
-    const double textHeight = statistics.isEmpty() ? 0 : wrappedTextRect(metrics, target.width(), statistics).height() + kGap;
+    const double textHeight =
+        statistics.isEmpty() ? 0 : wrappedTextRect(metrics, target.width(), statistics).height() + kGap;
     renderChart(painter, target.adjusted(0, 0, 0, -textHeight), spectrumPicture(model).chart,
                 ChartStyle{palette.text, palette.background, painter.font()});
     painter.setPen(palette.text);

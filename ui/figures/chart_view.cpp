@@ -37,8 +37,9 @@ ChartView::ChartView(QWidget* parent) : QChartView(buildChart(ChartModel{}, Char
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     setRenderHint(QPainter::Antialiasing);
     setRubberBand(QChartView::RectangleRubberBand);
-    setToolTip(tr("Drag a rectangle to zoom in, double-click to see everything again; "
-                  "click a legend entry to hide or show its series"));
+    setToolTip(
+        tr("Drag a rectangle to zoom in, double-click to see everything again; "
+           "click a legend entry to hide or show its series"));
     rebuild();
 }
 
@@ -116,8 +117,9 @@ void ChartView::connectHover()
         if (auto* bars = qobject_cast<QAbstractBarSeries*>(series)) {
             connect(bars, &QAbstractBarSeries::hovered, this, [this](bool on, int index, QBarSet* set) {
                 if (!on || index < 0 || index >= model_.categories.size()) return QToolTip::hideText();
-                QToolTip::showText(QCursor::pos(), tr("%1\n%2: %3").arg(set->label(), model_.categories[index],
-                                                                         chartValueText(set->at(index))), this);
+                QToolTip::showText(
+                    QCursor::pos(),
+                    tr("%1\n%2: %3").arg(set->label(), model_.categories[index], chartValueText(set->at(index))), this);
             });
         } else if (auto* xy = qobject_cast<QXYSeries*>(series)) {
             connect(xy, &QXYSeries::hovered, this, [this, xy](const QPointF& point, bool on) {
@@ -130,9 +132,10 @@ void ChartView::connectHover()
                 const QPointF* nearest = &s->points.front();
                 for (const QPointF& p : s->points)
                     if (distance(p) < distance(*nearest)) nearest = &p;
-                QToolTip::showText(QCursor::pos(), tr("%1\n%2: %3, %4: %5")
-                                                       .arg(s->name, model_.x.title, chartValueText(nearest->x()),
-                                                            model_.y.title, chartValueText(nearest->y())),
+                QToolTip::showText(QCursor::pos(),
+                                   tr("%1\n%2: %3, %4: %5")
+                                       .arg(s->name, model_.x.title, chartValueText(nearest->x()), model_.y.title,
+                                            chartValueText(nearest->y())),
                                    this);
             });
         }

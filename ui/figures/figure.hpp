@@ -35,19 +35,19 @@ QFont figureFont();
 // What a figure may depend on besides the Result: the selection and the view options the user
 // chose (the same ones a session stores).
 struct FigureOptions {
-    Index head = 0;   // 0-based here
+    Index head = 0;  // 0-based here
     Index query = 0;
     Index key = 0;
-    qkv::ViewOptions view;         // colormap, colour range, what the heads grid shows, zoom
-    bool showSelection = false;    // draw the selected head/cell marks (off for publication)
-    QStringList headTitles;        // "Head 1 · same meaning" per head; empty: "Head i"
+    qkv::ViewOptions view;       // colormap, colour range, what the heads grid shows, zoom
+    bool showSelection = false;  // draw the selected head/cell marks (off for publication)
+    QStringList headTitles;      // "Head 1 · same meaning" per head; empty: "Head i"
     QColor background = Qt::white;
     QColor text = Qt::black;
-    QFont font = figureFont();     // the base font: figureFont() for files, the app's on screen
+    QFont font = figureFont();  // the base font: figureFont() for files, the app's on screen
     // View state that sessions do not store but an export from the app keeps:
-    Index keyValueHeads = 0;       // the comparison's g (key/value heads); 0: g = h
-    QRect productWindow;           // the factor product's zoomed block of W_i (x: columns, y:
-                                   // rows); null: all of W_i
+    Index keyValueHeads = 0;  // the comparison's g (key/value heads); 0: g = h
+    QRect productWindow;      // the factor product's zoomed block of W_i (x: columns, y:
+                              // rows); null: all of W_i
 };
 
 struct FigureInput {

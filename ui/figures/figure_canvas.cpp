@@ -93,26 +93,13 @@ bool moveCellWithArrows(const QKeyEvent& event, HeadSelection& selection, int qu
 {
     int q = selection.queryRow(), k = selection.keyColumn();
     switch (event.key()) {
-    case Qt::Key_Up:
-        --q;
-        break;
-    case Qt::Key_Down:
-        ++q;
-        break;
-    case Qt::Key_Left:
-        --k;
-        break;
-    case Qt::Key_Right:
-        ++k;
-        break;
-    case Qt::Key_Home:
-        k = 0;
-        break;
-    case Qt::Key_End:
-        k = keys - 1;
-        break;
-    default:
-        return false;
+    case Qt::Key_Up: --q; break;
+    case Qt::Key_Down: ++q; break;
+    case Qt::Key_Left: --k; break;
+    case Qt::Key_Right: ++k; break;
+    case Qt::Key_Home: k = 0; break;
+    case Qt::Key_End: k = keys - 1; break;
+    default: return false;
     }
     if (queries <= 0 || keys <= 0) return true;
     selection.setCell(std::clamp(q, 0, queries - 1), std::clamp(k, 0, keys - 1));

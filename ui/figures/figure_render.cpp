@@ -17,7 +17,9 @@ struct Text {
 
 PaintFunction painterFor(const Figure& figure, const FigureInput& input, const QSizeF& size)
 {
-    return [&figure, &input, size](QPainter& painter) { paintFigure(painter, figure, QRectF(QPointF(0, 0), size), input); };
+    return [&figure, &input, size](QPainter& painter) {
+        paintFigure(painter, figure, QRectF(QPointF(0, 0), size), input);
+    };
 }
 
 }  // namespace
@@ -33,8 +35,8 @@ void paintFigure(QPainter& painter, const Figure& figure, const QRectF& rect, co
         return;
     }
     const QSizeF minimum = figure.minimumSize;
-    const double scale = minimum.isEmpty() ? 1.0
-                                           : std::min({1.0, rect.width() / minimum.width(), rect.height() / minimum.height()});
+    const double scale =
+        minimum.isEmpty() ? 1.0 : std::min({1.0, rect.width() / minimum.width(), rect.height() / minimum.height()});
     if (scale < 1.0) {
         // Laid out at (at least) the minimum size, then scaled down as a whole.
         painter.translate(rect.topLeft());
@@ -83,7 +85,10 @@ QMimeData* figureMimeData(const Figure& figure, const FigureInput& input, const 
     if (!error.isEmpty()) return nullptr;
     const QImage image = figureImage(figure, input, size);
     if (image.isNull()) {
-        error = Text::tr("Cannot draw “%1” at %2 x %3 pixels.").arg(figure.name).arg(size.pixels().width()).arg(size.pixels().height());
+        error = Text::tr("Cannot draw “%1” at %2 x %3 pixels.")
+                    .arg(figure.name)
+                    .arg(size.pixels().width())
+                    .arg(size.pixels().height());
         return nullptr;
     }
     auto* data = new QMimeData;

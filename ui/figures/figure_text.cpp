@@ -91,8 +91,10 @@ QStringList panelHeadTitles(const QStringList& origins, const std::vector<qkv::I
     // would hide which heads were set by hand.
     QStringList titles;
     for (int head = 0; head < origins.size(); ++head) {
-        QString title = origins[head].isEmpty() ? Text::tr("Head %1").arg(head + 1) : Text::tr("Head %1 · %2").arg(head + 1).arg(origins[head]);
-        if (std::find(ablated.begin(), ablated.end(), static_cast<qkv::Index>(head)) != ablated.end()) title += Text::tr(" · off");
+        QString title = origins[head].isEmpty() ? Text::tr("Head %1").arg(head + 1)
+                                                : Text::tr("Head %1 · %2").arg(head + 1).arg(origins[head]);
+        if (std::find(ablated.begin(), ablated.end(), static_cast<qkv::Index>(head)) != ablated.end())
+            title += Text::tr(" · off");
         titles << title;
     }
     return titles;

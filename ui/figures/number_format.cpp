@@ -23,7 +23,8 @@ QString fixed(double value, int significant)
     const double magnitude = std::abs(value);
     const int integerDigits = magnitude >= 1 ? static_cast<int>(std::floor(std::log10(magnitude))) + 1 : 1;
     int decimals = std::max(0, significant - integerDigits);
-    if (magnitude > 0 && magnitude < 1) decimals = significant - 1 - static_cast<int>(std::floor(std::log10(magnitude)));
+    if (magnitude > 0 && magnitude < 1)
+        decimals = significant - 1 - static_cast<int>(std::floor(std::log10(magnitude)));
     QString text = QString::number(value, 'f', std::min(decimals, 12));
     if (text.contains(QLatin1Char('.'))) {
         while (text.endsWith(QLatin1Char('0'))) text.chop(1);

@@ -29,8 +29,10 @@ QString cellToolTip(const qkv::Result& result, int head, int queryRow, int keyCo
     const qkv::AttentionResult& a = result.attention;
     if (queryRow < 0 || keyColumn < 0 || queryRow >= a.queryCount() || keyColumn >= a.keyCount()) return {};
     const bool masked = a.mask.masked(queryRow, keyColumn);
-    QString text = QStringLiteral("<b>%1</b><br>").arg(head < 0 ? Text::tr("Average of heads") : Text::tr("Head %1").arg(head + 1));
-    text += Text::tr("Query: %1<br>Key: %2<br>").arg(label(result.queryLabels, queryRow), label(result.keyLabels, keyColumn));
+    QString text = QStringLiteral("<b>%1</b><br>")
+                       .arg(head < 0 ? Text::tr("Average of heads") : Text::tr("Head %1").arg(head + 1));
+    text += Text::tr("Query: %1<br>Key: %2<br>")
+                .arg(label(result.queryLabels, queryRow), label(result.keyLabels, keyColumn));
     if (head < 0) {
         double sum = 0;
         for (const qkv::HeadAttention& h : a.heads) sum += h.attention(queryRow, keyColumn);

@@ -172,7 +172,7 @@ void HeadsCanvas::mouseMoveEvent(QMouseEvent* event)
     const Hit hit = hitTest(event->position());
     setHover(hit.row, hit.panel, QPoint(hit.column, hit.row));
     if (event->position().toPoint() == keyboardMousePosition_) return;  // not a real move
-    keyboardCell_ = false;  // the mouse speaks again: the tip follows it
+    keyboardCell_ = false;                                              // the mouse speaks again: the tip follows it
     const QString tip = toolTipAt(event->position().toPoint());
     if (tip.isEmpty())
         QToolTip::hideText();
@@ -251,8 +251,8 @@ void HeadsCanvas::showKeyboardToolTip()
     if (!figure_) return;
     const int panel = selection_->head();
     const QPoint centre = cellCenter(panel, selection_->queryRow(), selection_->keyColumn());
-    lastToolTip_ = cellToolTip(*figure_->result(), figure_->headOfPanel(panel), selection_->queryRow(),
-                               selection_->keyColumn());
+    lastToolTip_ =
+        cellToolTip(*figure_->result(), figure_->headOfPanel(panel), selection_->queryRow(), selection_->keyColumn());
     QToolTip::showText(mapToGlobal(centre), lastToolTip_, this, QRect(centre - QPoint(4, 4), QSize(8, 8)));
 }
 

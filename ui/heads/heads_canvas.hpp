@@ -79,8 +79,8 @@ private:
     QSize available_{800, 600};
     double zoom_ = 1.0;
     int hoverRow_ = -1;
-    bool keyboardCell_ = false;       // the last move was the keyboard's: the tip follows it
-    QPoint keyboardMousePosition_;    // where the mouse was then (a synthetic move is not a move)
+    bool keyboardCell_ = false;     // the last move was the keyboard's: the tip follows it
+    QPoint keyboardMousePosition_;  // where the mouse was then (a synthetic move is not a move)
     QString lastToolTip_;
 };
 

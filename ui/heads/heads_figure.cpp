@@ -8,8 +8,8 @@
 
 #include "core/common/finite_range.hpp"
 #include "ui/figures/figure_text.hpp"
-#include "ui/render/heatmap_painter.hpp"
 #include "ui/figures/number_format.hpp"
+#include "ui/render/heatmap_painter.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -172,7 +172,8 @@ int HeadsFigure::columns() const { return panels_.empty() ? 0 : static_cast<int>
 QString HeadsFigure::caption() const
 {
     if (!result_) return Text::tr("No result yet");
-    return Text::tr("%1 · %2 · %3").arg(modeTitle(result_->config.mode), scoreKindName(spec_.kind), shapesLine(*result_));
+    return Text::tr("%1 · %2 · %3")
+        .arg(modeTitle(result_->config.mode), scoreKindName(spec_.kind), shapesLine(*result_));
 }
 
 QString HeadsFigure::rowAxisTitle() const { return result_ ? queryAxisTitle(result_->config.mode) : QString(); }

@@ -6,9 +6,9 @@
 #include <algorithm>
 
 #include "ui/figures/figure_text.hpp"
+#include "ui/figures/text_layout.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/render/heatmap_painter.hpp"
-#include "ui/figures/text_layout.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -38,7 +38,8 @@ HeadsFigureState stateFor(const FigureInput& input)
 void paintHeadsGrid(QPainter& painter, const QRectF& rect, const FigureInput& input)
 {
     const HeadsFigure figure(input.result, headsFigureSpec(input.options));
-    const HeadsGridLayout layout = layoutHeadsGrid(figure, rect.size(), 1.0, painter.font(), painter.device(), GridFit::Page);
+    const HeadsGridLayout layout =
+        layoutHeadsGrid(figure, rect.size(), 1.0, painter.font(), painter.device(), GridFit::Page);
     painter.save();
     painter.translate(rect.topLeft());
     paintHeadsFigure(painter, figure, layout, stateFor(input));
@@ -69,7 +70,8 @@ void paintOneHead(QPainter& painter, const QRectF& rect, const FigureInput& inpu
     const double legendWidth = std::min(page.width(), std::max(360.0, page.width() * 0.5));
     const double legendHeight = horizontalLegendHeight(metrics, legendWidth, figure.legendLabel());
     const QRectF legend(page.left(), page.top() + titleBox.height() + 6, legendWidth, legendHeight);
-    paintColorLegend(painter, legend, ColorLegend{state.colormap, figure.minValue(), figure.maxValue(), figure.legendLabel()});
+    paintColorLegend(painter, legend,
+                     ColorLegend{state.colormap, figure.minValue(), figure.maxValue(), figure.legendLabel()});
 
     HeatmapStyle style = panelStyle(figure, head, state);
     style.title.clear();  // the figure's title says which head
@@ -103,8 +105,10 @@ std::vector<Figure> headsFigures()
 {
     const QString view = HeadsView::kId;
     return {
-        Figure{QStringLiteral("heads"), Text::tr("Heads grid"), view, QSizeF(1400, 900), QSizeF(480, 360), nullptr, &paintHeadsGrid},
-        Figure{QStringLiteral("head"), Text::tr("One head"), view, QSizeF(900, 800), QSizeF(420, 380), nullptr, &paintOneHead},
+        Figure{QStringLiteral("heads"), Text::tr("Heads grid"), view, QSizeF(1400, 900), QSizeF(480, 360), nullptr,
+               &paintHeadsGrid},
+        Figure{QStringLiteral("head"), Text::tr("One head"), view, QSizeF(900, 800), QSizeF(420, 380), nullptr,
+               &paintOneHead},
     };
 }
 

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/figures/text_layout.hpp"
 #include "ui/heads/heads_figure.hpp"
 #include "ui/render/heatmap_layout.hpp"
 #include "ui/render/heatmap_painter.hpp"
-#include "ui/figures/text_layout.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -85,7 +85,8 @@ HeadsGridLayout layoutHeadsGrid(const HeadsFigure& figure, const QSizeF& availab
     const double gutterWidth = gutters.left() + gutters.right() + 6;
     const double gutterHeight = gutters.top() + gutters.bottom() + 6;
     double titleNeed = 0;  // a panel is at least as wide as its title (bold when selected)
-    for (int p = 0; p < count; ++p) titleNeed = std::max(titleNeed, boldMetrics.horizontalAdvance(figure.panelTitle(p)) + 8);
+    for (int p = 0; p < count; ++p)
+        titleNeed = std::max(titleNeed, boldMetrics.horizontalAdvance(figure.panelTitle(p)) + 8);
     const double nq = figure.rows(), nk = figure.columns();
     const double innerLeft = kMargin + axisBand;
     const double innerWidth = width - kMargin - innerLeft;
@@ -114,7 +115,8 @@ HeadsGridLayout layoutHeadsGrid(const HeadsFigure& figure, const QSizeF& availab
         cell = std::min(bestCell, kMaxFitCell) * zoom;
         cell = std::max(cell, kMinHeatSide / std::max(nq, nk));  // never unreadably small
     }
-    const double panelWidth = std::max(gutterWidth + nk * cell, std::min(titleNeed, page ? innerWidth / columns : titleNeed));
+    const double panelWidth =
+        std::max(gutterWidth + nk * cell, std::min(titleNeed, page ? innerWidth / columns : titleNeed));
     const double panelHeight = gutterHeight + nq * cell;
     if (!page && (cell > bestCell + 1e-9 || panelWidth * columns + (columns - 1) * kGap > innerWidth))
         columns = std::clamp(static_cast<int>((innerWidth + kGap) / (panelWidth + kGap)), 1, count);
@@ -134,8 +136,9 @@ HeadsGridLayout layoutHeadsGrid(const HeadsFigure& figure, const QSizeF& availab
     layout.columnAxisTitle = QRectF(left, gridTop + gridHeight + 4, gridWidth, axisBand - 6);
     layout.cellSize = cell;
     layout.columns = columns;
-    layout.size = page ? available
-                       : QSizeF(std::max(width, gridWidth + innerLeft + kMargin), gridTop + gridHeight + axisBand + kMargin);
+    layout.size =
+        page ? available
+             : QSizeF(std::max(width, gridWidth + innerLeft + kMargin), gridTop + gridHeight + axisBand + kMargin);
     return layout;
 }
 

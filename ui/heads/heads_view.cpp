@@ -15,8 +15,8 @@
 #include <cmath>
 
 #include "ui/document/head_selection.hpp"
-#include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/head_statistics_table.hpp"
+#include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_figure.hpp"
 
 namespace qkv::ui {
@@ -83,9 +83,10 @@ QLayout* HeadsView::makeToolbar()
     showLabel->setBuddy(kindBox_);
     for (ScoreKind kind : {ScoreKind::Attention, ScoreKind::ScaledScores, ScoreKind::MaskedScores})
         kindBox_->addItem(scoreKindName(kind), static_cast<int>(kind));
-    kindBox_->setToolTip(tr("Attention weights: softmax of each row (rows sum to 1).\n"
-                            "Scaled scores: q·k/√d_k before the mask (the raw score is q·k).\n"
-                            "Scaled scores after mask: what the softmax sees; masked pairs are −∞ (hatched)."));
+    kindBox_->setToolTip(
+        tr("Attention weights: softmax of each row (rows sum to 1).\n"
+           "Scaled scores: q·k/√d_k before the mask (the raw score is q·k).\n"
+           "Scaled scores after mask: what the softmax sees; masked pairs are −∞ (hatched)."));
     auto* colormapLabel = new QLabel(tr("&Colormap"), this);
     colormapLabel->setBuddy(colormapBox_);
     for (ColormapName name : Colormap::all())
@@ -105,10 +106,11 @@ QLayout* HeadsView::makeToolbar()
     rangeBox_->addItem(tr("Automatic"), static_cast<int>(qkv::ColorRange::Mode::Automatic));
     rangeBox_->addItem(tr("0 to 1"), static_cast<int>(qkv::ColorRange::Mode::UnitInterval));
     rangeBox_->addItem(tr("Fixed"), static_cast<int>(qkv::ColorRange::Mode::Fixed));
-    rangeBox_->setToolTip(tr("Automatic: weights from 0 to their 99th percentile, scores ±their largest magnitude "
-                             "(the colour bar says which).\n0 to 1: the whole range of a weight (scores: −1 to 1).\n"
-                             "Fixed: from the low to the high value; values beyond saturate.\n"
-                             "Exported figures use the same scale."));
+    rangeBox_->setToolTip(
+        tr("Automatic: weights from 0 to their 99th percentile, scores ±their largest magnitude "
+           "(the colour bar says which).\n0 to 1: the whole range of a weight (scores: −1 to 1).\n"
+           "Fixed: from the low to the high value; values beyond saturate.\n"
+           "Exported figures use the same scale."));
     for (QDoubleSpinBox* box : {lowBox_, highBox_}) {
         box->setRange(-1e6, 1e6);
         box->setDecimals(3);
@@ -138,12 +140,10 @@ QLayout* HeadsView::makeToolbar()
     second->addWidget(zoomIn);
     second->addWidget(zoomFit);
 
-    connect(kindBox_, &QComboBox::currentIndexChanged, this, [this](int index) {
-        setScoreKind(static_cast<ScoreKind>(kindBox_->itemData(index).toInt()));
-    });
-    connect(colormapBox_, &QComboBox::currentIndexChanged, this, [this](int index) {
-        setColormap(static_cast<ColormapName>(colormapBox_->itemData(index).toInt()));
-    });
+    connect(kindBox_, &QComboBox::currentIndexChanged, this,
+            [this](int index) { setScoreKind(static_cast<ScoreKind>(kindBox_->itemData(index).toInt())); });
+    connect(colormapBox_, &QComboBox::currentIndexChanged, this,
+            [this](int index) { setColormap(static_cast<ColormapName>(colormapBox_->itemData(index).toInt())); });
     connect(averageBox_, &QCheckBox::toggled, this, &HeadsView::setShowAverage);
     connect(rangeBox_, &QComboBox::currentIndexChanged, this, [this](int index) {
         qkv::ColorRange range = colorRange_;

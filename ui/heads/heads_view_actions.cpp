@@ -55,7 +55,8 @@ void HeadsView::makeMenuActions()
 
 void HeadsView::showOptionsInMenu()
 {
-    for (QAction* action : kindActions_->actions()) action->setChecked(action->data().toInt() == static_cast<int>(kind_));
+    for (QAction* action : kindActions_->actions())
+        action->setChecked(action->data().toInt() == static_cast<int>(kind_));
     for (QAction* action : colormapActions_->actions())
         action->setChecked(action->data().toInt() == static_cast<int>(colormap()));
     averageAction_->setChecked(average_);

@@ -4,7 +4,8 @@
 
 namespace qkv::ui {
 namespace {
-const char* const kFilter = QT_TRANSLATE_NOOP("QMessageBox", "QKV Studio sessions (*.qkv.json);;JSON (*.json);;All files (*)");
+const char* const kFilter =
+    QT_TRANSLATE_NOOP("QMessageBox", "QKV Studio sessions (*.qkv.json);;JSON (*.json);;All files (*)");
 }  // namespace
 
 FilePrompts FilePrompts::dialogs(QWidget* parent)
@@ -19,12 +20,15 @@ FilePrompts FilePrompts::dialogs(QWidget* parent)
         return static_cast<QMessageBox::StandardButton>(box.exec());
     };
     prompts.chooseSavePath = [parent](const QString& suggested) {
-        QString path = QFileDialog::getSaveFileName(parent, QMessageBox::tr("Save Session"), suggested, QMessageBox::tr(kFilter));
-        if (!path.isEmpty() && !path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) path += QStringLiteral(".qkv.json");
+        QString path =
+            QFileDialog::getSaveFileName(parent, QMessageBox::tr("Save Session"), suggested, QMessageBox::tr(kFilter));
+        if (!path.isEmpty() && !path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+            path += QStringLiteral(".qkv.json");
         return path;
     };
     prompts.chooseOpenPath = [parent](const QString& directory) {
-        return QFileDialog::getOpenFileName(parent, QMessageBox::tr("Open Session"), directory, QMessageBox::tr(kFilter));
+        return QFileDialog::getOpenFileName(parent, QMessageBox::tr("Open Session"), directory,
+                                            QMessageBox::tr(kFilter));
     };
     prompts.showError = [parent](const QString& title, const QString& message) {
         QMessageBox::warning(parent, title, message);

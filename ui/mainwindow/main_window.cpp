@@ -46,7 +46,8 @@ MainWindow::MainWindow(QWidget* parent)
       controls_(new ControlsPanel(document_, this)), tabs_(new ViewTabs(selection_, this)),
       staleNotice_(new StaleNotice(this)), noticeBar_(new NoticeBar(this)),
       splitter_(new QSplitter(Qt::Horizontal, this)), status_(new StatusSummary(this)),
-      files_(new DocumentFiles(document_, this)), loads_(new WeightLoads(document_, this)), autosave_(new Autosave(document_, Autosave::defaultDirectory(), this)),
+      files_(new DocumentFiles(document_, this)), loads_(new WeightLoads(document_, this)),
+      autosave_(new Autosave(document_, Autosave::defaultDirectory(), this)),
       viewSync_(new ViewOptionsSync(document_, selection_, tabs_, this))
 {
     setObjectName(QStringLiteral("MainWindow"));
@@ -75,7 +76,8 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(document_, &Document::resultChanged, this, [this](std::shared_ptr<const qkv::Result> result) {
         if (result) {
-            const QStringList titles = panelHeadTitles(document_->headTitles(result->config), result->config.ablatedHeads);
+            const QStringList titles =
+                panelHeadTitles(document_->headTitles(result->config), result->config.ablatedHeads);
             headsView()->setHeadTitles(titles);
             weightsView_->setHeadTitles(titles);
         }
@@ -83,11 +85,10 @@ MainWindow::MainWindow(QWidget* parent)
         status_->setResult(result);
         staleNotice_->setComputeError(QString());
     });
-    connect(document_, &Document::validationChanged, this,
-            [this](const std::vector<qkv::ValidationIssue>& issues) {
-                status_->setInvalid(!issues.empty());
-                staleNotice_->setIssues(issues, document_->result() != nullptr);
-            });
+    connect(document_, &Document::validationChanged, this, [this](const std::vector<qkv::ValidationIssue>& issues) {
+        status_->setInvalid(!issues.empty());
+        staleNotice_->setIssues(issues, document_->result() != nullptr);
+    });
     connect(document_, &Document::busyChanged, status_, &StatusSummary::setBusy);
     connect(document_, &Document::computeFailed, status_, &StatusSummary::setError);
     connect(document_, &Document::computeFailed, staleNotice_, &StaleNotice::setComputeError);
@@ -117,7 +118,8 @@ MainWindow::MainWindow(QWidget* parent)
             [this](int head, const QPoint& globalPosition) {
                 QMenu menu(this);
                 addSwitchOffAction(&menu, document_, head);
-                QAction* allOn = menu.addAction(tr("Switch Every Head &On"), this, [this] { document_->setAblatedHeads({}); });
+                QAction* allOn =
+                    menu.addAction(tr("Switch Every Head &On"), this, [this] { document_->setAblatedHeads({}); });
                 allOn->setEnabled(!document_->config().ablatedHeads.empty());
                 menu.addSeparator();
                 menu.addAction(tr("Edit Head %1's &Weights").arg(head + 1), this,
@@ -145,7 +147,8 @@ void MainWindow::restoreLastSession()
     const Autosave::Restored restored =
         runOffGuiThread([directory = autosave_->directory()] { return Autosave::read(directory); });
     if (restored.session) {
-        document_->replace(*restored.session, restored.note.filePath, restored.note.displayName, restored.note.modified);
+        document_->replace(*restored.session, restored.note.filePath, restored.note.displayName,
+                           restored.note.modified);
         autosave_->markCurrent();
         if (!restored.error.isEmpty()) {  // restored, with something to say (the model's own input)
             startupMessage_ = restored.error;
@@ -164,7 +167,8 @@ void MainWindow::restoreLastSession()
         // The data files are missing (a partial install): the built-in example's settings (what
         // `qkv-studio export` uses without options), and say why.
         document_->reset(qkv::builtInExample());
-        problems << tr("%1 Started on the built-in example's settings instead.").arg(QString::fromStdString(example.error()));
+        problems << tr("%1 Started on the built-in example's settings instead.")
+                        .arg(QString::fromStdString(example.error()));
     }
     if (!problems.isEmpty()) {
         startupMessage_ = problems.join(QStringLiteral(" "));
@@ -184,7 +188,8 @@ void MainWindow::showWholeIfLong(const QString& message)
     // The status bar is one line: what it cannot show whole is shown above the views too.
     // The window's width, not the status bar's, which is not laid out yet during start-up.
     const int room = width() - 4 * statusBar()->fontMetrics().averageCharWidth();
-    const bool fits = !message.contains(QLatin1Char('\n')) && statusBar()->fontMetrics().horizontalAdvance(message) <= room;
+    const bool fits =
+        !message.contains(QLatin1Char('\n')) && statusBar()->fontMetrics().horizontalAdvance(message) <= room;
     noticeBar_->setMessage(fits ? QString() : message);
 }
 
@@ -252,9 +257,10 @@ void MainWindow::closeEvent(QCloseEvent* event)
     }
     if (document_->isModified()) {
         // Discarded: the next start returns to the document as last opened or saved.
-        autosave_->writeNow(document_->savedSession(),
-                            {document_->filePath(), document_->filePath().isEmpty() ? document_->displayName() : QString(),
-                             false, !document_->filePath().isEmpty()});
+        autosave_->writeNow(
+            document_->savedSession(),
+            {document_->filePath(), document_->filePath().isEmpty() ? document_->displayName() : QString(), false,
+             !document_->filePath().isEmpty()});
     } else {
         autosave_->writeNow();
     }

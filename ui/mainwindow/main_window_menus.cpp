@@ -49,7 +49,8 @@ void MainWindow::createMenus()
 
 void MainWindow::showAbout()
 {
-    const QString eigen = QStringLiteral("%1.%2.%3").arg(EIGEN_WORLD_VERSION).arg(EIGEN_MAJOR_VERSION).arg(EIGEN_MINOR_VERSION);
+    const QString eigen =
+        QStringLiteral("%1.%2.%3").arg(EIGEN_WORLD_VERSION).arg(EIGEN_MAJOR_VERSION).arg(EIGEN_MINOR_VERSION);
     QMessageBox::about(
         this, tr("About QKV Studio"),
         tr("<h3>QKV Studio %1</h3>"

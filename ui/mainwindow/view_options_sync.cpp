@@ -18,7 +18,8 @@ ViewOptionsSync::ViewOptionsSync(Document* document, HeadSelection* selection, V
         const QString id = tabs_->views()[static_cast<std::size_t>(index)]->id();
         update([&](qkv::ViewOptions& v) { v.tab = id.toStdString(); });
     });
-    connect(selection_, &HeadSelection::headChanged, this, [this](int head) { update([&](qkv::ViewOptions& v) { v.head = head; }); });
+    connect(selection_, &HeadSelection::headChanged, this,
+            [this](int head) { update([&](qkv::ViewOptions& v) { v.head = head; }); });
     connect(selection_, &HeadSelection::cellChanged, this, [this](int query, int key) {
         update([&](qkv::ViewOptions& v) {
             v.query = query;

@@ -105,7 +105,8 @@ MatricesGeometry matricesGeometry(const QRectF& target, const MatricesModel& mod
     // longest weight label: head numbers of two digits, saturating).
     const double legendHeight =
         std::max(horizontalLegendHeight(metrics, area.width() * 0.52, Text::tr("value ÷ its matrix's max |value|")),
-                 horizontalLegendHeight(metrics, area.width() * 0.44, Text::tr("attention weight in A_%1%2").arg(88).arg(Text::tr(" (saturates)"))));
+                 horizontalLegendHeight(metrics, area.width() * 0.44,
+                                        Text::tr("attention weight in A_%1%2").arg(88).arg(Text::tr(" (saturates)"))));
     const double top = g.subtitle.bottom() + 6;
     const double bottom = area.bottom() - legendHeight - 6;
     g.signedLegend = QRectF(area.left(), bottom + 6, area.width() * 0.52, legendHeight);
@@ -229,14 +230,15 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
     QStringList off;
     for (qkv::Index i = 0; i < a.headCount(); ++i)
         if (a.isAblated(i)) off << headName(i);
-    if (!off.isEmpty()) subtitle += Text::tr(" · switched off (zero in Concat): %1").arg(off.join(QStringLiteral(", ")));
+    if (!off.isEmpty())
+        subtitle += Text::tr(" · switched off (zero in Concat): %1").arg(off.join(QStringLiteral(", ")));
     painter.drawText(g.subtitle, Qt::AlignLeft | Qt::AlignVCenter,
                      metrics.elidedText(subtitle, Qt::ElideRight, g.subtitle.width()));
 
     // Lane titles and token labels.
     painter.setPen(text);
-    for (const auto& [rect, words] : {std::pair{g.queryAxis, queryAxisTitle(r.config.mode)},
-                                      std::pair{g.keyAxis, keyAxisTitle(r.config.mode)}}) {
+    for (const auto& [rect, words] :
+         {std::pair{g.queryAxis, queryAxisTitle(r.config.mode)}, std::pair{g.keyAxis, keyAxisTitle(r.config.mode)}}) {
         painter.save();
         painter.translate(rect.center());
         painter.rotate(-90);
@@ -288,9 +290,8 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
         painter.drawText(QRectF(labels.left(), labels.top() + third, labels.width(), third), Qt::AlignCenter,
                          metrics.elidedText(model.formula(m), Qt::ElideRight, labels.width()));
         painter.setPen(text);
-        painter.drawText(
-            QRectF(labels.left(), labels.top() + 2 * third, labels.width(), third), Qt::AlignCenter,
-            metrics.elidedText(shapeText(picture.rows, picture.columns), Qt::ElideRight, labels.width()));
+        painter.drawText(QRectF(labels.left(), labels.top() + 2 * third, labels.width(), third), Qt::AlignCenter,
+                         metrics.elidedText(shapeText(picture.rows, picture.columns), Qt::ElideRight, labels.width()));
         painter.setPen(muted);
         painter.drawText(QRectF(labels.left(), labels.top() + 3 * third, labels.width(), third), Qt::AlignCenter,
                          metrics.elidedText(rangeText(picture), Qt::ElideRight, labels.width()));
@@ -338,7 +339,8 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
     // Colour bars.
     painter.setRenderHint(QPainter::Antialiasing, true);
     painter.setPen(text);
-    paintColorLegend(painter, g.signedLegend, ColormapName::RedBlue, -1.0, 1.0, Text::tr("value ÷ its matrix's max |value|"));
+    paintColorLegend(painter, g.signedLegend, ColormapName::RedBlue, -1.0, 1.0,
+                     Text::tr("value ÷ its matrix's max |value|"));
     paintColorLegend(painter, g.weightLegend, ColormapName::Viridis, 0.0, model.attentionRange(),
                      Text::tr("attention weight in A_%1%2")
                          .arg(head + 1)

@@ -29,10 +29,8 @@ bool dependsOnHead(LayerMatrix m)
     case LayerMatrix::ValueHead:
     case LayerMatrix::Scores:
     case LayerMatrix::Attention:
-    case LayerMatrix::HeadOutput:
-        return true;
-    default:
-        return false;
+    case LayerMatrix::HeadOutput: return true;
+    default: return false;
     }
 }
 
@@ -68,24 +66,15 @@ std::shared_ptr<const MatrixPicture> makeShared(const qkv::Result& r, LayerMatri
 {
     const qkv::AttentionResult& a = r.attention;
     switch (m) {
-    case LayerMatrix::QueryInput:
-        return signedPicture(r.queryInput);
-    case LayerMatrix::KeyValueInput:
-        return signedPicture(r.keyValueInput);
-    case LayerMatrix::Query:
-        return signedPicture(a.query);
-    case LayerMatrix::Key:
-        return signedPicture(a.key);
-    case LayerMatrix::Value:
-        return signedPicture(a.value);
-    case LayerMatrix::Concat:
-        return signedPicture(concatAsUsed(a));
-    case LayerMatrix::OutputProjection:
-        return signedPicture(r.weights->outputProjection);
-    case LayerMatrix::Output:
-        return signedPicture(a.output);
-    default:
-        return {};
+    case LayerMatrix::QueryInput: return signedPicture(r.queryInput);
+    case LayerMatrix::KeyValueInput: return signedPicture(r.keyValueInput);
+    case LayerMatrix::Query: return signedPicture(a.query);
+    case LayerMatrix::Key: return signedPicture(a.key);
+    case LayerMatrix::Value: return signedPicture(a.value);
+    case LayerMatrix::Concat: return signedPicture(concatAsUsed(a));
+    case LayerMatrix::OutputProjection: return signedPicture(r.weights->outputProjection);
+    case LayerMatrix::Output: return signedPicture(a.output);
+    default: return {};
     }
 }
 
@@ -94,14 +83,10 @@ std::shared_ptr<const MatrixPicture> makeForHead(const qkv::Result& r, qkv::Inde
     const qkv::AttentionResult& a = r.attention;
     const qkv::HeadAttention& h = a.heads[static_cast<std::size_t>(head)];
     switch (m) {
-    case LayerMatrix::QueryHead:
-        return signedPicture(a.queryHead(head));
-    case LayerMatrix::KeyHead:
-        return signedPicture(a.keyHead(head));
-    case LayerMatrix::ValueHead:
-        return signedPicture(a.valueHead(head));
-    case LayerMatrix::HeadOutput:
-        return signedPicture(a.headOutput(head));
+    case LayerMatrix::QueryHead: return signedPicture(a.queryHead(head));
+    case LayerMatrix::KeyHead: return signedPicture(a.keyHead(head));
+    case LayerMatrix::ValueHead: return signedPicture(a.valueHead(head));
+    case LayerMatrix::HeadOutput: return signedPicture(a.headOutput(head));
     case LayerMatrix::Scores: {
         qkv::MatrixF scores = h.scores;
         a.mask.fillMasked(scores, -std::numeric_limits<float>::infinity());
@@ -116,8 +101,7 @@ std::shared_ptr<const MatrixPicture> makeForHead(const qkv::Result& r, qkv::Inde
         a.mask.fillMasked(shown, std::numeric_limits<float>::quiet_NaN());
         return std::make_shared<const MatrixPicture>(makePicture(shown, ColormapName::Viridis, 0.0, top));
     }
-    default:
-        return {};
+    default: return {};
     }
 }
 
@@ -148,8 +132,8 @@ double MatricesModel::buildWork(const qkv::Result& r)
 {
     const qkv::AttentionResult& a = r.attention;
     const double d = static_cast<double>(r.queryInput.cols());
-    const double entries = (4.0 * static_cast<double>(a.queryCount()) + 4.0 * static_cast<double>(a.keyCount())) * d + d * d +
-           2.0 * static_cast<double>(a.queryCount() * a.keyCount());
+    const double entries = (4.0 * static_cast<double>(a.queryCount()) + 4.0 * static_cast<double>(a.keyCount())) * d +
+                           d * d + 2.0 * static_cast<double>(a.queryCount() * a.keyCount());
     return entries * kMultiplyAddsPerEntry;
 }
 
@@ -170,12 +154,9 @@ MatrixRows MatricesModel::rowKind(LayerMatrix m) const
     case LayerMatrix::Key:
     case LayerMatrix::Value:
     case LayerMatrix::KeyHead:
-    case LayerMatrix::ValueHead:
-        return MatrixRows::Keys;
-    case LayerMatrix::OutputProjection:
-        return MatrixRows::Model;
-    default:
-        return MatrixRows::Queries;
+    case LayerMatrix::ValueHead: return MatrixRows::Keys;
+    case LayerMatrix::OutputProjection: return MatrixRows::Model;
+    default: return MatrixRows::Queries;
     }
 }
 
@@ -186,34 +167,21 @@ double MatricesModel::value(LayerMatrix m, qkv::Index row, qkv::Index column) co
     if (row < 0 || column < 0 || row >= rows(m) || column >= columns(m)) return std::nan("");
     const qkv::HeadAttention& h = a.heads[static_cast<std::size_t>(head_)];
     switch (m) {
-    case LayerMatrix::QueryInput:
-        return r.queryInput(row, column);
-    case LayerMatrix::KeyValueInput:
-        return r.keyValueInput(row, column);
-    case LayerMatrix::Query:
-        return a.query(row, column);
-    case LayerMatrix::Key:
-        return a.key(row, column);
-    case LayerMatrix::Value:
-        return a.value(row, column);
-    case LayerMatrix::QueryHead:
-        return a.queryHead(head_)(row, column);
-    case LayerMatrix::KeyHead:
-        return a.keyHead(head_)(row, column);
-    case LayerMatrix::ValueHead:
-        return a.valueHead(head_)(row, column);
+    case LayerMatrix::QueryInput: return r.queryInput(row, column);
+    case LayerMatrix::KeyValueInput: return r.keyValueInput(row, column);
+    case LayerMatrix::Query: return a.query(row, column);
+    case LayerMatrix::Key: return a.key(row, column);
+    case LayerMatrix::Value: return a.value(row, column);
+    case LayerMatrix::QueryHead: return a.queryHead(head_)(row, column);
+    case LayerMatrix::KeyHead: return a.keyHead(head_)(row, column);
+    case LayerMatrix::ValueHead: return a.valueHead(head_)(row, column);
     case LayerMatrix::Scores:
         return a.mask.masked(row, column) ? -std::numeric_limits<double>::infinity() : h.scores(row, column);
-    case LayerMatrix::Attention:
-        return h.attention(row, column);
-    case LayerMatrix::HeadOutput:
-        return a.headOutput(head_)(row, column);
-    case LayerMatrix::Concat:
-        return a.isAblated(column / a.d_k()) ? 0.0 : a.headOutputs(row, column);
-    case LayerMatrix::OutputProjection:
-        return r.weights->outputProjection(row, column);
-    case LayerMatrix::Output:
-        return a.output(row, column);
+    case LayerMatrix::Attention: return h.attention(row, column);
+    case LayerMatrix::HeadOutput: return a.headOutput(head_)(row, column);
+    case LayerMatrix::Concat: return a.isAblated(column / a.d_k()) ? 0.0 : a.headOutputs(row, column);
+    case LayerMatrix::OutputProjection: return r.weights->outputProjection(row, column);
+    case LayerMatrix::Output: return a.output(row, column);
     }
     return std::nan("");
 }
@@ -221,34 +189,20 @@ double MatricesModel::value(LayerMatrix m, qkv::Index row, qkv::Index column) co
 QString MatricesModel::name(LayerMatrix m) const
 {
     switch (m) {
-    case LayerMatrix::QueryInput:
-        return QStringLiteral("X_q");
-    case LayerMatrix::KeyValueInput:
-        return QStringLiteral("X_kv");
-    case LayerMatrix::Query:
-        return QStringLiteral("Q");
-    case LayerMatrix::Key:
-        return QStringLiteral("K");
-    case LayerMatrix::Value:
-        return QStringLiteral("V");
-    case LayerMatrix::QueryHead:
-        return QStringLiteral("Q_%1").arg(head_ + 1);
-    case LayerMatrix::KeyHead:
-        return QStringLiteral("K_%1").arg(head_ + 1);
-    case LayerMatrix::ValueHead:
-        return QStringLiteral("V_%1").arg(head_ + 1);
-    case LayerMatrix::Scores:
-        return Text::tr("scores_%1").arg(head_ + 1);
-    case LayerMatrix::Attention:
-        return QStringLiteral("A_%1").arg(head_ + 1);
-    case LayerMatrix::HeadOutput:
-        return QStringLiteral("A_%1 V_%1").arg(head_ + 1);
-    case LayerMatrix::Concat:
-        return QStringLiteral("Concat");
-    case LayerMatrix::OutputProjection:
-        return QStringLiteral("W^O");
-    case LayerMatrix::Output:
-        return Text::tr("Output");
+    case LayerMatrix::QueryInput: return QStringLiteral("X_q");
+    case LayerMatrix::KeyValueInput: return QStringLiteral("X_kv");
+    case LayerMatrix::Query: return QStringLiteral("Q");
+    case LayerMatrix::Key: return QStringLiteral("K");
+    case LayerMatrix::Value: return QStringLiteral("V");
+    case LayerMatrix::QueryHead: return QStringLiteral("Q_%1").arg(head_ + 1);
+    case LayerMatrix::KeyHead: return QStringLiteral("K_%1").arg(head_ + 1);
+    case LayerMatrix::ValueHead: return QStringLiteral("V_%1").arg(head_ + 1);
+    case LayerMatrix::Scores: return Text::tr("scores_%1").arg(head_ + 1);
+    case LayerMatrix::Attention: return QStringLiteral("A_%1").arg(head_ + 1);
+    case LayerMatrix::HeadOutput: return QStringLiteral("A_%1 V_%1").arg(head_ + 1);
+    case LayerMatrix::Concat: return QStringLiteral("Concat");
+    case LayerMatrix::OutputProjection: return QStringLiteral("W^O");
+    case LayerMatrix::Output: return Text::tr("Output");
     }
     return {};
 }
@@ -259,19 +213,16 @@ QString MatricesModel::formula(LayerMatrix m) const
     const bool bias = result_->weights && result_->weights->hasBias();
     const bool rotary = a.queryBeforeRotation.size() > 0;
     switch (m) {
-    case LayerMatrix::QueryInput:
-        return Text::tr("input of Q");
-    case LayerMatrix::KeyValueInput:
-        return Text::tr("input of K and V");
+    case LayerMatrix::QueryInput: return Text::tr("input of Q");
+    case LayerMatrix::KeyValueInput: return Text::tr("input of K and V");
     case LayerMatrix::Query:
-        return Text::tr("X_q W^Q%1%2").arg(bias ? QStringLiteral(" + b^Q") : QString(), rotary ? Text::tr(", rotated") : QString());
+        return Text::tr("X_q W^Q%1%2")
+            .arg(bias ? QStringLiteral(" + b^Q") : QString(), rotary ? Text::tr(", rotated") : QString());
     case LayerMatrix::Key:
         return Text::tr("X_kv W^K%1%2")
             .arg(bias ? QStringLiteral(" + b^K") : QString(), rotary ? Text::tr(", rotated") : QString());
-    case LayerMatrix::Value:
-        return Text::tr("X_kv W^V%1").arg(bias ? QStringLiteral(" + b^V") : QString());
-    case LayerMatrix::QueryHead:
-        return Text::tr("block of Q");
+    case LayerMatrix::Value: return Text::tr("X_kv W^V%1").arg(bias ? QStringLiteral(" + b^V") : QString());
+    case LayerMatrix::QueryHead: return Text::tr("block of Q");
     case LayerMatrix::KeyHead:
     case LayerMatrix::ValueHead:
         return a.grouping.keyValueHeadCount != a.headCount()
@@ -279,16 +230,11 @@ QString MatricesModel::formula(LayerMatrix m) const
                    : Text::tr("block of %1").arg(m == LayerMatrix::KeyHead ? QStringLiteral("K") : QStringLiteral("V"));
     case LayerMatrix::Scores:
         return a.scoreScale != 1.0f ? Text::tr("Q_i K_iᵀ/√d_k") : Text::tr("Q_i K_iᵀ, not scaled");
-    case LayerMatrix::Attention:
-        return Text::tr("row softmax");
-    case LayerMatrix::HeadOutput:
-        return Text::tr("head_%1").arg(head_ + 1);
-    case LayerMatrix::Concat:
-        return Text::tr("head_1 … head_h");
-    case LayerMatrix::OutputProjection:
-        return Text::tr("d_k rows per head");
-    case LayerMatrix::Output:
-        return Text::tr("Concat W^O%1").arg(bias ? QStringLiteral(" + b^O") : QString());
+    case LayerMatrix::Attention: return Text::tr("row softmax");
+    case LayerMatrix::HeadOutput: return Text::tr("head_%1").arg(head_ + 1);
+    case LayerMatrix::Concat: return Text::tr("head_1 … head_h");
+    case LayerMatrix::OutputProjection: return Text::tr("d_k rows per head");
+    case LayerMatrix::Output: return Text::tr("Concat W^O%1").arg(bias ? QStringLiteral(" + b^O") : QString());
     }
     return {};
 }

@@ -27,7 +27,6 @@ MatricesView::MatricesView(HeadSelection* selection, QWidget* parent)
 
 QString MatricesView::title() const { return tr("&Matrices"); }
 
-
 MatricesGeometry MatricesView::geometry() const
 {
     if (!model()) return {};
@@ -67,12 +66,8 @@ QString MatricesView::toolTipAt(const QPointF& position) const
     const qkv::Result& r = model()->result();
     QString row;
     switch (model()->rowKind(m)) {
-    case MatrixRows::Queries:
-        row = tr("query %1").arg(tokenName(r.queryLabels, hit.row));
-        break;
-    case MatrixRows::Keys:
-        row = tr("key %1").arg(tokenName(r.keyLabels, hit.row));
-        break;
+    case MatrixRows::Queries: row = tr("query %1").arg(tokenName(r.queryLabels, hit.row)); break;
+    case MatrixRows::Keys: row = tr("key %1").arg(tokenName(r.keyLabels, hit.row)); break;
     case MatrixRows::Model:
         row = tr("row %1 (%2's rows: %3–%4)")
                   .arg(hit.row)
@@ -109,12 +104,8 @@ void MatricesView::clickAt(const QPointF& position)
         s->setCell(row, m == LayerMatrix::Scores || m == LayerMatrix::Attention ? static_cast<int>(hit.column)
                                                                                 : s->keyColumn());
         break;
-    case MatrixRows::Keys:
-        s->setCell(s->queryRow(), row);
-        break;
-    case MatrixRows::Model:
-        s->setHead(static_cast<int>(hit.row / model()->result().attention.d_k()));
-        break;
+    case MatrixRows::Keys: s->setCell(s->queryRow(), row); break;
+    case MatrixRows::Model: s->setHead(static_cast<int>(hit.row / model()->result().attention.d_k())); break;
     }
 }
 

@@ -1,8 +1,8 @@
 #include "ui/qkmap/qk_map_figures.hpp"
 
 #include <QCoreApplication>
-#include <QPainter>
 #include <QPaintEngine>
+#include <QPainter>
 #include <QPainterPath>
 
 #include <algorithm>
@@ -10,9 +10,9 @@
 #include <numeric>
 
 #include "ui/figures/figure_text.hpp"
+#include "ui/figures/number_format.hpp"
 #include "ui/qkmap/qk_map_view.hpp"
 #include "ui/render/heatmap_painter.hpp"
-#include "ui/figures/number_format.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -273,8 +273,8 @@ void paintQkMap(QPainter& painter, const QRectF& target, const QkMapModel& model
     const QkMapGeometry g = qkMapGeometry(target, model, head, metrics);
     const qkv::Result& r = *model.result;
     drawTitles(painter, g.title, g.subtitle,
-               Text::tr("Q/K map · %1 · %2").arg(headName(head), modeTitle(r.config.mode)),
-               qkMapSubtitle(model, head), options);
+               Text::tr("Q/K map · %1 · %2").arg(headName(head), modeTitle(r.config.mode)), qkMapSubtitle(model, head),
+               options);
     QColor frameColor = withAlpha(options.text, 120);
     painter.setPen(QPen(frameColor, 1));
     painter.setBrush(Qt::NoBrush);
@@ -310,9 +310,8 @@ void paintQkMapHeads(QPainter& painter, const QRectF& target, const QkMapModel& 
     const QFontMetricsF metrics(painter.font(), painter.device());
     const QkHeadsGeometry g = qkHeadsGeometry(target, model, metrics, withLegend);
     const qkv::Result& r = *model.result;
-    drawTitles(painter, g.title, g.subtitle,
-               Text::tr("Q/K maps of every head · %1").arg(modeTitle(r.config.mode)), qkHeadsSubtitle(model),
-               options);
+    drawTitles(painter, g.title, g.subtitle, Text::tr("Q/K maps of every head · %1").arg(modeTitle(r.config.mode)),
+               qkHeadsSubtitle(model), options);
     for (std::size_t i = 0; i < g.panels.size(); ++i) {
         const auto head = static_cast<qkv::Index>(i);
         const QRectF& plot = g.plots[i];

@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "ui/figures/figure_text.hpp"
-#include "ui/qkmap/qk_map_figures.hpp"
 #include "ui/figures/text_layout.hpp"
+#include "ui/qkmap/qk_map_figures.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -36,16 +36,18 @@ bool hasProjection(const QkMapModel& model, qkv::Index head)
 
 QString qkMapSubtitle(const QkMapModel& model, qkv::Index head)
 {
-    return Text::tr("rows of Q_%1 and K_%1 on the first two principal components of [Q_%1; K_%1], centred on their joint "
-              "mean · %2")
+    return Text::tr(
+               "rows of Q_%1 and K_%1 on the first two principal components of [Q_%1; K_%1], centred on their joint "
+               "mean · %2")
         .arg(head + 1)
         .arg(shapesLine(*model.result));
 }
 
 QString qkHeadsSubtitle(const QkMapModel& model)
 {
-    return Text::tr("each head on the first two principal components of its [Q_i; K_i] (% of the variance in each title) · "
-              "%1")
+    return Text::tr(
+               "each head on the first two principal components of its [Q_i; K_i] (% of the variance in each title) · "
+               "%1")
         .arg(shapesLine(*model.result));
 }
 

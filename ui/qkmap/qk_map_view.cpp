@@ -28,7 +28,6 @@ QkMapView::QkMapView(HeadSelection* selection, QWidget* parent)
 
 QString QkMapView::title() const { return tr("Q/K ma&p"); }
 
-
 QRectF QkMapView::headRect() const
 {
     const QRectF all = canvas()->figureRect();
@@ -102,8 +101,8 @@ QString QkMapView::toolTipAt(const QPointF& position) const
                  preciseNumber(p.queries(hit.query, 1)));
     const qkv::Index query = std::clamp<qkv::Index>(selection()->queryRow(), 0, r.attention.queryCount() - 1);
     return tr("Key %1<br>PC 1 = %2, PC 2 = %3<br>weight from query %4: %5 %")
-        .arg(tokenName(r.keyLabels, hit.key), preciseNumber(p.keys(hit.key, 0)),
-             preciseNumber(p.keys(hit.key, 1)), tokenName(r.queryLabels, query))
+        .arg(tokenName(r.keyLabels, hit.key), preciseNumber(p.keys(hit.key, 0)), preciseNumber(p.keys(hit.key, 1)),
+             tokenName(r.queryLabels, query))
         .arg(r.attention.heads[static_cast<std::size_t>(head)].attention(query, hit.key) * 100.0, 0, 'f', 1);
 }
 

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/render/color_legend.hpp"
 #include "ui/figures/number_format.hpp"
+#include "ui/render/color_legend.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -22,7 +22,8 @@ QString tickLabel(const ChartAxis& axis, double position, bool powers)
 {
     if (!axis.logarithmic) return readableNumber(position);
     const int exponent = static_cast<int>(std::lround(position));
-    return powers && std::abs(position - exponent) < 1e-9 ? powerOfTen(exponent) : readableNumber(std::pow(10.0, position));
+    return powers && std::abs(position - exponent) < 1e-9 ? powerOfTen(exponent)
+                                                          : readableNumber(std::pow(10.0, position));
 }
 
 }  // namespace
@@ -51,7 +52,8 @@ AxisTicks readableTicks(const ChartAxis& axis, double low, double high, int coun
         positions = niceTicks(low, high, std::max(count, 2));
     } else {
         const int first = static_cast<int>(std::ceil(low - kSlack)), last = static_cast<int>(std::floor(high + kSlack));
-        const int step = std::max(1, static_cast<int>(std::ceil((last - first + 1) / static_cast<double>(std::max(count, 2)))));
+        const int step =
+            std::max(1, static_cast<int>(std::ceil((last - first + 1) / static_cast<double>(std::max(count, 2)))));
         for (int e = first; e <= last; e += step) positions.push_back(e);
         if (positions.size() < 2) positions = niceTicks(low, high, std::max(count, 2));  // less than a decade
     }

@@ -17,11 +17,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/figures/number_format.hpp"
+#include "ui/figures/text_layout.hpp"
 #include "ui/render/chart_axes.hpp"
 #include "ui/render/chart_fitter.hpp"
 #include "ui/render/chart_palette.hpp"
-#include "ui/figures/number_format.hpp"
-#include "ui/figures/text_layout.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -38,8 +38,9 @@ QCategoryAxis* valueAxis(const ChartAxis& axis, QChart* chart)
 
 void addBars(QChart* chart, const ChartModel& model, const ChartStyle& style, ChartFitter::Parts& parts)
 {
-    QAbstractBarSeries* series = model.horizontalBars ? static_cast<QAbstractBarSeries*>(new QHorizontalBarSeries(chart))
-                                                      : new QBarSeries(chart);
+    QAbstractBarSeries* series = model.horizontalBars
+                                     ? static_cast<QAbstractBarSeries*>(new QHorizontalBarSeries(chart))
+                                     : new QBarSeries(chart);
     double largest = 0;
     for (const ChartSeries& s : model.series) {
         if (s.kind != ChartSeries::Kind::Bars) continue;
@@ -92,7 +93,7 @@ QXYSeries* xySeries(const ChartSeries& s, const ChartModel& model, QChart* chart
         points->setColor(s.color);  // before the brush and pen, which it would override
         points->setMarkerSize(s.markerSize);
         points->setMarkerShape(s.marker == ChartSeries::Marker::Square ? QScatterSeries::MarkerShapeRectangle
-                                                                         : QScatterSeries::MarkerShapeCircle);
+                                                                       : QScatterSeries::MarkerShapeCircle);
         const bool ring = s.marker == ChartSeries::Marker::Ring;
         points->setBrush(ring ? QBrush(Qt::transparent) : QBrush(s.color));
         points->setPen(QPen(ring ? s.color : s.color.darker(130), ring ? 2 : 1));
@@ -115,7 +116,8 @@ void addLinesAndPoints(QChart* chart, const ChartModel& model, const ChartStyle&
         chart->addSeries(series);
         series->attachAxis(parts.x);
         series->attachAxis(parts.y);
-        for (QLegendMarker* marker : chart->legend()->markers(series)) marker->setVisible(s.inLegend && !s.name.isEmpty());
+        for (QLegendMarker* marker : chart->legend()->markers(series))
+            marker->setVisible(s.inLegend && !s.name.isEmpty());
     }
     (void)style;
 }
@@ -128,9 +130,10 @@ void styleChart(QChart* chart, const ChartStyle& style)
     chart->layout()->setContentsMargins(0, 0, 0, 0);
     chart->setTitleFont(figureTitleFont(style.font));
     chart->legend()->setFont(style.font);
-    chart->legend()->setMarkerShape(chart->series().size() == 1 && qobject_cast<QAbstractBarSeries*>(chart->series().front())
-                                          ? QLegend::MarkerShapeRectangle
-                                          : QLegend::MarkerShapeFromSeries);
+    chart->legend()->setMarkerShape(chart->series().size() == 1 &&
+                                            qobject_cast<QAbstractBarSeries*>(chart->series().front())
+                                        ? QLegend::MarkerShapeRectangle
+                                        : QLegend::MarkerShapeFromSeries);
     chart->legend()->detachFromChart();  // ChartFitter lays it out in rows that fit
     chart->legend()->setBackgroundVisible(false);
     for (QAbstractAxis* axis : chart->axes()) {
@@ -145,15 +148,17 @@ void styleChart(QChart* chart, const ChartStyle& style)
 QString chartValueText(double value)
 {
     return std::abs(value - std::round(value)) < 1e-9 && std::abs(value) < 1e15 ? groupedInteger(std::llround(value))
-                                                                              : readableNumber(value);
+                                                                                : readableNumber(value);
 }
 
 std::unique_ptr<QChart> buildChart(const ChartModel& model, const ChartStyle& style)
 {
     auto chart = std::make_unique<QChart>();
     ChartFitter::Parts parts;
-    if (model.isBarChart()) addBars(chart.get(), model, style, parts);
-    else addLinesAndPoints(chart.get(), model, style, parts);
+    if (model.isBarChart())
+        addBars(chart.get(), model, style, parts);
+    else
+        addLinesAndPoints(chart.get(), model, style, parts);
     styleChart(chart.get(), style);
     new ChartFitter(chart.get(), model, style, std::move(parts));  // owned by the chart
     return chart;

@@ -15,9 +15,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/figures/text_layout.hpp"
 #include "ui/render/chart_axes.hpp"
 #include "ui/render/color_legend.hpp"
-#include "ui/figures/text_layout.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -81,7 +81,8 @@ void ChartFitter::wrapTitle()
     const QMarginsF margins = chart_->margins();
     const double width = chart_->size().width() - margins.left() - margins.right() - kQtTextSlack;
     const QString lines = wrappedChartText(model_.title, figureTitleFont(style_.font), width);
-    const QString html = lines.contains(QLatin1String("<br>")) ? QStringLiteral("<div align=\"center\">%1</div>").arg(lines) : lines;
+    const QString html =
+        lines.contains(QLatin1String("<br>")) ? QStringLiteral("<div align=\"center\">%1</div>").arg(lines) : lines;
     if (chart_->title() != html) chart_->setTitle(html);
 }
 
@@ -109,11 +110,13 @@ void ChartFitter::layoutLegend()
     std::vector<double> widths;
     for (QLegendMarker* m : markers) {
         const QString name = seriesName(m);
-        const QString label = metrics.horizontalAdvance(name) + overhead > width ? wrappedChartText(name, style_.font, width - overhead)
-                                                                                 : name.toHtmlEscaped();
+        const QString label = metrics.horizontalAdvance(name) + overhead > width
+                                  ? wrappedChartText(name, style_.font, width - overhead)
+                                  : name.toHtmlEscaped();
         if (m->label() != label) m->setLabel(label);
         double widest = 0;
-        for (const QString& line : label.split(QStringLiteral("<br>"))) widest = std::max(widest, metrics.horizontalAdvance(line));
+        for (const QString& line : label.split(QStringLiteral("<br>")))
+            widest = std::max(widest, metrics.horizontalAdvance(line));
         widths.push_back(widest + overhead);
     }
     qreal left = 0, top = 0, right = 0, bottom = 0;
@@ -169,7 +172,8 @@ void ChartFitter::wrapCategories()
     const double width = model_.horizontalBars ? chart_->size().width() * 0.38
                                                : chart_->plotArea().width() / static_cast<double>(n + 1) - kQtTextSlack;
     QStringList labels;
-    for (const QString& category : model_.categories) labels << wrappedChartText(category, style_.font, std::max(width, 40.0));
+    for (const QString& category : model_.categories)
+        labels << wrappedChartText(category, style_.font, std::max(width, 40.0));
     if (labels == categoryLabels_ || labels.removeDuplicates() > 0) return;
     parts_.categories->setCategories(labels);
     categoryLabels_ = labels;
@@ -201,13 +205,15 @@ void ChartFitter::fitBarAxis()
     const QFontMetricsF metrics(style_.font);
     for (std::size_t b = 0; b < parts_.barLabels.size(); ++b)
         for (QGraphicsSimpleTextItem* label : parts_.barLabels[b]) {
-            if (model_.horizontalBars) labelPixels = std::max(labelPixels, metrics.horizontalAdvance(label->text()) + kPad);
+            if (model_.horizontalBars)
+                labelPixels = std::max(labelPixels, metrics.horizontalAdvance(label->text()) + kPad);
         }
     for (const ChartSeries& s : model_.series)
         for (double v : s.values) largest = std::max(largest, v);
     const double pixels = model_.horizontalBars ? chart_->plotArea().width() : chart_->plotArea().height();
     double maximum = std::max({values.maximum, largest, 1.0});
-    if (model_.barValueLabels && pixels > labelPixels + 10) maximum = std::max(maximum, largest * pixels / (pixels - labelPixels));
+    if (model_.barValueLabels && pixels > labelPixels + 10)
+        maximum = std::max(maximum, largest * pixels / (pixels - labelPixels));
     const std::vector<double> ticks = niceTicks(0, maximum, 6);
     if (ticks.size() > 1 && ticks.back() < maximum) maximum = ticks.back() + (ticks[1] - ticks[0]);
     if (axis->min() != 0 || axis->max() != maximum) axis->setRange(0, maximum);
@@ -220,8 +226,11 @@ void ChartFitter::retick(QCategoryAxis* axis, const ChartAxis& model, bool horiz
     const double span = axis->max() - axis->min();
     if (pixels <= 0 || span <= 0) return;
     const double spacing = horizontal ? metrics.horizontalAdvance(QStringLiteral("000.0k")) * 1.6 : 2.5 * lineHeight();
-    const AxisTicks all = readableTicks(model, axis->min(), axis->max(), std::max(2, static_cast<int>(pixels / spacing)));
-    const auto extent = [&](const QString& label) { return horizontal ? metrics.horizontalAdvance(label) : lineHeight(); };
+    const AxisTicks all =
+        readableTicks(model, axis->min(), axis->max(), std::max(2, static_cast<int>(pixels / spacing)));
+    const auto extent = [&](const QString& label) {
+        return horizontal ? metrics.horizontalAdvance(label) : lineHeight();
+    };
     AxisTicks ticks = thinnedTicks(all, pixels / span, kPad, extent);
     // Qt gives each label of a horizontal axis an equal share of the width, eliding beyond it.
     const auto widest = [&] {
@@ -253,15 +262,17 @@ void ChartFitter::placeBarLabels()
         for (std::size_t c = 0; c < parts_.barLabels[b].size(); ++c) {
             QGraphicsSimpleTextItem* label = parts_.barLabels[b][c];
             // Where Qt puts bar b of category c: the sets side by side across barWidth.
-            const double across = static_cast<double>(c) - barWidth / 2 + (static_cast<double>(b) + 0.5) * barWidth / setCount;
+            const double across =
+                static_cast<double>(c) - barWidth / 2 + (static_cast<double>(b) + 0.5) * barWidth / setCount;
             const double value = set->at(static_cast<qsizetype>(c));
-            const QPointF end = chart_->mapToPosition(model_.horizontalBars ? QPointF(value, across) : QPointF(across, value),
-                                                      parts_.bars);
+            const QPointF end = chart_->mapToPosition(
+                model_.horizontalBars ? QPointF(value, across) : QPointF(across, value), parts_.bars);
             const QRectF box = label->boundingRect();
             const QPointF at = model_.horizontalBars ? QPointF(end.x() + 3, end.y() - box.height() / 2)
                                                      : QPointF(end.x() - box.width() / 2, end.y() - box.height() - 1);
             label->setPos(at);
-            const bool inside = plot.adjusted(-1, -box.height() - 2, box.width() + 1, 1).contains(QRectF(at, box.size()));
+            const bool inside =
+                plot.adjusted(-1, -box.height() - 2, box.width() + 1, 1).contains(QRectF(at, box.size()));
             label->setVisible(model_.barValueLabels && set->color().alpha() > 0 && inside);
         }
     }

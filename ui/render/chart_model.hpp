@@ -16,15 +16,15 @@ struct ChartSeries {
     enum class Kind { Bars, Line, Points };
     enum class Marker { Circle, Square, Ring };
 
-    QString name;         // in the legend, always in full
+    QString name;  // in the legend, always in full
     QColor color;
     Kind kind = Kind::Bars;
     std::vector<double> values;   // Bars: one per category
     std::vector<QPointF> points;  // Line and Points: (x, y) in data units
     Qt::PenStyle lineStyle = Qt::SolidLine;
-    bool lineMarkers = true;      // Line: a dot at each point
+    bool lineMarkers = true;  // Line: a dot at each point
     Marker marker = Marker::Circle;
-    double markerSize = 7.0;      // pixels
+    double markerSize = 7.0;  // pixels
     bool inLegend = true;
 
     static ChartSeries of(QString name, QColor color, Kind kind)

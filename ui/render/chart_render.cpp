@@ -13,7 +13,8 @@ namespace {
 // whatever the screen, so its font is given in pixels.
 QFont logicalFont(QFont font)
 {
-    if (font.pixelSize() <= 0 && font.pointSizeF() > 0) font.setPixelSize(static_cast<int>(std::lround(font.pointSizeF() * 96.0 / 72.0)));
+    if (font.pixelSize() <= 0 && font.pointSizeF() > 0)
+        font.setPixelSize(static_cast<int>(std::lround(font.pointSizeF() * 96.0 / 72.0)));
     return font;
 }
 

@@ -66,17 +66,19 @@ double horizontalLegendHeight(const QFontMetricsF& metrics, double width, const 
 double verticalLegendWidth(const QFontMetricsF& metrics, double minValue, double maxValue)
 {
     double widest = 0;
-    for (double v : niceTicks(minValue, maxValue, 8)) widest = std::max(widest, metrics.horizontalAdvance(readableNumber(v)));
+    for (double v : niceTicks(minValue, maxValue, 8))
+        widest = std::max(widest, metrics.horizontalAdvance(readableNumber(v)));
     return kPad + kBarThickness + kTickLength + 2 + widest + kPad + metrics.height() + kPad;
 }
 
 double verticalLegendWidth(const QFontMetricsF& metrics, const QString& widestTick)
 {
-    return kPad + kBarThickness + kTickLength + 2 + metrics.horizontalAdvance(widestTick) + kPad + metrics.height() + kPad;
+    return kPad + kBarThickness + kTickLength + 2 + metrics.horizontalAdvance(widestTick) + kPad + metrics.height() +
+           kPad;
 }
 
-void paintColorLegend(QPainter& painter, const QRectF& target, ColormapName colormap, double minValue,
-                      double maxValue, const QString& label)
+void paintColorLegend(QPainter& painter, const QRectF& target, ColormapName colormap, double minValue, double maxValue,
+                      const QString& label)
 {
     paintColorLegend(painter, target, ColorLegend{colormap, minValue, maxValue, label});
 }
@@ -101,7 +103,9 @@ void paintColorLegend(QPainter& painter, const QRectF& target, const ColorLegend
         }
         // Half a tick label of room at each end, so the end ticks stay inside the target.
         const double halfTick = std::max(metrics.horizontalAdvance(readableNumber(minValue)),
-                                         metrics.horizontalAdvance(readableNumber(maxValue))) / 2 + 2;
+                                         metrics.horizontalAdvance(readableNumber(maxValue))) /
+                                    2 +
+                                2;
         const QRectF bar(target.left() + halfTick, top, std::max(10.0, target.width() - 2 * halfTick), kBarThickness);
         painter.fillRect(bar, gradientAlong(bar.topLeft(), bar.topRight(), colormap));
         painter.setPen(QPen(textPen.color(), 1));

@@ -10,8 +10,7 @@ namespace {
 #include "ui/render/colormap_tables.inc"
 }  // namespace
 
-Colormap::Colormap(ColormapName name, const std::array<unsigned, 256>& table)
-    : name_(name), table_(table)
+Colormap::Colormap(ColormapName name, const std::array<unsigned, 256>& table) : name_(name), table_(table)
 {
     for (unsigned& entry : table_) entry |= 0xff000000u;
 }
@@ -61,8 +60,7 @@ QString Colormap::displayName() const
     case ColormapName::Magma: return QCoreApplication::translate("Colormap", "Magma");
     case ColormapName::Cividis: return QCoreApplication::translate("Colormap", "Cividis");
     case ColormapName::Greys: return QCoreApplication::translate("Colormap", "Greys");
-    case ColormapName::RedBlue:
-        return QCoreApplication::translate("Colormap", "Red-blue (diverging)");
+    case ColormapName::RedBlue: return QCoreApplication::translate("Colormap", "Red-blue (diverging)");
     }
     return {};
 }
@@ -75,9 +73,6 @@ QString Colormap::id() const
 
 QColor Colormap::neutralColor() { return QColor(0x9a, 0x9a, 0x9a); }
 
-bool colormapFromId(const QString& id, ColormapName& name)
-{
-    return parseName(kColormapNames, id.toStdString(), name);
-}
+bool colormapFromId(const QString& id, ColormapName& name) { return parseName(kColormapNames, id.toStdString(), name); }
 
 }  // namespace qkv::ui

@@ -149,14 +149,12 @@ void paintAxisTitles(QPainter& painter, const HeatmapLayout& layout, const Heatm
         painter.translate(r.center());
         painter.rotate(-90);
         const QRectF rotated(-r.height() / 2, -r.width() / 2, r.height(), r.width());
-        painter.drawText(rotated, Qt::AlignCenter,
-                         metrics.elidedText(style.rowAxisTitle, Qt::ElideRight, r.height()));
+        painter.drawText(rotated, Qt::AlignCenter, metrics.elidedText(style.rowAxisTitle, Qt::ElideRight, r.height()));
         painter.restore();
     }
     if (!layout.columnAxisTitleRect().isNull()) {
         const QRectF r = layout.columnAxisTitleRect();
-        painter.drawText(r, Qt::AlignCenter,
-                         metrics.elidedText(style.columnAxisTitle, Qt::ElideRight, r.width()));
+        painter.drawText(r, Qt::AlignCenter, metrics.elidedText(style.columnAxisTitle, Qt::ElideRight, r.width()));
     }
 }
 
@@ -180,8 +178,7 @@ void paintHighlights(QPainter& painter, const HeatmapLayout& layout, const Heatm
 
 }  // namespace
 
-QImage heatmapImage(const qkv::MatrixF& values, ColormapName colormapName, double minValue,
-                    double maxValue)
+QImage heatmapImage(const qkv::MatrixF& values, ColormapName colormapName, double minValue, double maxValue)
 {
     const int rows = static_cast<int>(values.rows());
     const int columns = static_cast<int>(values.cols());
@@ -190,21 +187,18 @@ QImage heatmapImage(const qkv::MatrixF& values, ColormapName colormapName, doubl
     const Colormap& colormap = Colormap::get(colormapName);
     for (int r = 0; r < rows; ++r) {
         auto* line = reinterpret_cast<QRgb*>(image.scanLine(r));
-        for (int c = 0; c < columns; ++c)
-            line[c] = colormap.rgb(normalised(values(r, c), minValue, maxValue));
+        for (int c = 0; c < columns; ++c) line[c] = colormap.rgb(normalised(values(r, c), minValue, maxValue));
     }
     return image;
 }
 
-void paintHeatmap(QPainter& painter, const QRectF& target, const qkv::MatrixF& values,
-                  const HeatmapStyle& style)
+void paintHeatmap(QPainter& painter, const QRectF& target, const qkv::MatrixF& values, const HeatmapStyle& style)
 {
-    paintHeatmap(painter, target, values, style,
-                 heatmapImage(values, style.colormap, style.minValue, style.maxValue));
+    paintHeatmap(painter, target, values, style, heatmapImage(values, style.colormap, style.minValue, style.maxValue));
 }
 
-void paintHeatmap(QPainter& painter, const QRectF& target, const qkv::MatrixF& values,
-                  const HeatmapStyle& style, const QImage& cellImage)
+void paintHeatmap(QPainter& painter, const QRectF& target, const qkv::MatrixF& values, const HeatmapStyle& style,
+                  const QImage& cellImage)
 {
     painter.save();
     const QFontMetricsF metrics(painter.font(), painter.device());
@@ -218,8 +212,10 @@ void paintHeatmap(QPainter& painter, const QRectF& target, const qkv::MatrixF& v
         fill.setAlpha(40);
         painter.setPen(QPen(style.selectionColor, 2));
         painter.setBrush(fill);
-        const QRectF block = layout.titleRect().united(layout.cellsRect())
-                                 .united(layout.rowLabelsRect()).united(layout.columnLabelsRect());
+        const QRectF block = layout.titleRect()
+                                 .united(layout.cellsRect())
+                                 .united(layout.rowLabelsRect())
+                                 .united(layout.columnLabelsRect());
         painter.drawRoundedRect(block.adjusted(-3, -1, 3, 3), 4, 4);
         painter.setBrush(Qt::NoBrush);
     }
@@ -238,8 +234,9 @@ void paintHeatmap(QPainter& painter, const QRectF& target, const qkv::MatrixF& v
 
     if (rows > 0 && columns > 0 && layout.cellWidth() > 0) {
         painter.setRenderHint(QPainter::Antialiasing, false);
-        paintCells(painter, layout,
-                   cellImage.isNull() ? heatmapImage(values, style.colormap, style.minValue, style.maxValue) : cellImage);
+        paintCells(
+            painter, layout,
+            cellImage.isNull() ? heatmapImage(values, style.colormap, style.minValue, style.maxValue) : cellImage);
         paintMaskedHatching(painter, layout, values);
         painter.setRenderHint(QPainter::Antialiasing, true);
         if (style.drawLabels) {

@@ -253,7 +253,8 @@ void paintValueRows(QPainter& painter, const StepGeometry& g, const StepNumbers&
     painter.setRenderHint(QPainter::Antialiasing, true);
     paintColorLegend(painter, g.valueLegend, p.values.colormap, p.values.minValue, p.values.maxValue,
                      Text::tr("v_j (rows of V_i)"));
-    paintColorLegend(painter, g.weightedLegend, p.parts.colormap, p.parts.minValue, p.parts.maxValue, Text::tr("a_ij v_j"));
+    paintColorLegend(painter, g.weightedLegend, p.parts.colormap, p.parts.minValue, p.parts.maxValue,
+                     Text::tr("a_ij v_j"));
 }
 
 // The label of a head's block of Concat, as long as its block allows.
@@ -343,11 +344,17 @@ std::vector<Figure> stepsFigures()
         const qkv::AttentionResult& a = input.result->attention;
         // Heads are numbered from 1 for people, positions from 0 (docs/figures.md).
         if (input.options.head < 0 || input.options.head >= a.headCount())
-            return Text::tr("There is no head %1: this result has %2 heads.").arg(input.options.head + 1).arg(a.headCount());
+            return Text::tr("There is no head %1: this result has %2 heads.")
+                .arg(input.options.head + 1)
+                .arg(a.headCount());
         if (input.options.query < 0 || input.options.query >= a.queryCount())
-            return Text::tr("There is no query position %1: this result has %2 queries (from 0).").arg(input.options.query).arg(a.queryCount());
+            return Text::tr("There is no query position %1: this result has %2 queries (from 0).")
+                .arg(input.options.query)
+                .arg(a.queryCount());
         if (input.options.key < 0 || input.options.key >= a.keyCount())
-            return Text::tr("There is no key position %1: this result has %2 keys (from 0).").arg(input.options.key).arg(a.keyCount());
+            return Text::tr("There is no key position %1: this result has %2 keys (from 0).")
+                .arg(input.options.key)
+                .arg(a.keyCount());
         return QString();
     };
     figure.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/figures/text_layout.hpp"
 #include "ui/matrices/matrix_picture.hpp"
 #include "ui/steps/step_figures.hpp"
-#include "ui/figures/text_layout.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -122,8 +122,10 @@ void stack(const QRectF& column, std::vector<StackItem>& items)
         for (std::size_t i = 0; i < items.size(); ++i) {
             if (held[i] != Held::No || items[i].weight <= 0) continue;
             const double grown = items[i].weight * share;
-            if (grown > items[i].maximum) held[i] = Held::AtMaximum, changed = true;
-            else if (grown < items[i].minimum) held[i] = Held::AtMinimum, changed = true;
+            if (grown > items[i].maximum)
+                held[i] = Held::AtMaximum, changed = true;
+            else if (grown < items[i].minimum)
+                held[i] = Held::AtMinimum, changed = true;
         }
         if (!changed) break;
     }
@@ -147,8 +149,9 @@ double layoutHeader(StepGeometry& g, const QRectF& area, const StepNumbers& n, c
     g.subtitle = QRectF(area.left(), y, area.width(), line);
     y += line + 4;
     const double chip = line + 4;
-    const double stripLabel =
-        std::max(metrics.horizontalAdvance(Text::tr("queries:")), metrics.horizontalAdvance(Text::tr("keys and values:"))) + 10;
+    const double stripLabel = std::max(metrics.horizontalAdvance(Text::tr("queries:")),
+                                       metrics.horizontalAdvance(Text::tr("keys and values:"))) +
+                              10;
     const QRectF strip(area.left() + stripLabel, y, area.width() - stripLabel, chip);
     g.queryStripLabel = QRectF(area.left(), y, stripLabel, chip);
     g.queryChips = layoutChips(strip, n.queryLabels, n.query, metrics);

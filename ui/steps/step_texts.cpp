@@ -55,11 +55,13 @@ StepTexts stepTexts(const StepNumbers& n)
     if (n.headAblated) t.subtitle += Text::tr(" · %1 is switched off").arg(headName(n.head));
 
     t.names[0] = Text::tr("① Query vector q_i (%1 components)").arg(n.d_k);
-    t.formulas[0] = Text::tr("q_i = row %1 of Q_i = X_q W_i^Q%2").arg(n.query).arg(n.hasBias ? Text::tr(" + b_i^Q") : QString());
+    t.formulas[0] =
+        Text::tr("q_i = row %1 of Q_i = X_q W_i^Q%2").arg(n.query).arg(n.hasBias ? Text::tr(" + b_i^Q") : QString());
     if (n.rotary) t.formulas[0] += Text::tr(", then rotated by its position %1 (dotted: before rotation)").arg(n.query);
 
     t.names[1] = Text::tr("② Key vector k_j (%1 components)").arg(n.d_k);
-    t.formulas[1] = Text::tr("k_j = row %1 of K_i = X_kv W_i^K%2").arg(n.key).arg(n.hasBias ? Text::tr(" + b_i^K") : QString());
+    t.formulas[1] =
+        Text::tr("k_j = row %1 of K_i = X_kv W_i^K%2").arg(n.key).arg(n.hasBias ? Text::tr(" + b_i^K") : QString());
     if (grouped) t.formulas[1] += sharedBy(n);
     if (n.rotary) t.formulas[1] += Text::tr(", then rotated by its position %1 (dotted: before rotation)").arg(n.key);
 
@@ -70,10 +72,9 @@ StepTexts stepTexts(const StepNumbers& n)
 
     t.names[3] = Text::tr("④ Scale");
     if (n.scaled)
-        t.formulas[3] =
-            Text::tr("%1 = %2 / %3 = %4")
-                .arg(scaledScoreName(), preciseNumber(n.dotProduct), preciseNumber(n.sqrtDk),
-                     preciseNumber(n.scaledScore));
+        t.formulas[3] = Text::tr("%1 = %2 / %3 = %4")
+                            .arg(scaledScoreName(), preciseNumber(n.dotProduct), preciseNumber(n.sqrtDk),
+                                 preciseNumber(n.scaledScore));
     else
         t.formulas[3] = Text::tr("no 1/√d_k (this layer does not scale): scaled score = raw score q·k = %1")
                             .arg(preciseNumber(n.scaledScore));
@@ -81,10 +82,11 @@ StepTexts stepTexts(const StepNumbers& n)
     t.names[4] = Text::tr("⑤ Mask");
     if (n.masked) {
         const bool later = n.mode == qkv::AttentionMode::DecoderCausal && n.key > n.query;
-        t.formulas[4] = Text::tr("key %1 is hidden from query %2 (%3): its scaled score becomes −∞, its weight exactly 0")
-                            .arg(n.key)
-                            .arg(n.query)
-                            .arg(later ? Text::tr("it comes later") : Text::tr("padding"));
+        t.formulas[4] =
+            Text::tr("key %1 is hidden from query %2 (%3): its scaled score becomes −∞, its weight exactly 0")
+                .arg(n.key)
+                .arg(n.query)
+                .arg(later ? Text::tr("it comes later") : Text::tr("padding"));
     } else {
         t.formulas[4] = Text::tr("key %1 is visible to query %2: the scaled score stays %3")
                             .arg(n.key)
@@ -111,7 +113,8 @@ StepTexts stepTexts(const StepNumbers& n)
     t.formulas[7] = Text::tr("head_i row %1 = Σ_j a_ij v_j = %2").arg(n.query).arg(entries(n.headOutput));
     if (n.headAblated) t.formulas[7] += Text::tr(" · switched off: computed, then zeroed in Concat");
 
-    t.names[8] = Text::tr("⑨ Concat(head_1, …, head_%1) for query %2 (1 × %3)").arg(n.headCount).arg(n.query).arg(n.d_model);
+    t.names[8] =
+        Text::tr("⑨ Concat(head_1, …, head_%1) for query %2 (1 × %3)").arg(n.headCount).arg(n.query).arg(n.d_model);
     QStringList off;
     for (std::size_t i = 0; i < n.ablated.size(); ++i)
         if (n.ablated[i]) off << headName(static_cast<qkv::Index>(i));

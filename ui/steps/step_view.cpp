@@ -79,7 +79,6 @@ StepView::StepView(HeadSelection* selection, QWidget* parent)
 
 QString StepView::title() const { return tr("&Step by step"); }
 
-
 QString StepView::number(double value) { return preciseNumber(value); }
 
 QSize StepView::sizeHint() const { return {1000, 800}; }
@@ -106,7 +105,8 @@ void StepView::updateMinimumSize()
     // columns); the scroll area scrolls below it.
     // Laid out for the width left once the vertical scroll bar shows: else a two-column layout
     // that needs the bar would narrow itself into one taller column than the minimum allows.
-    const int bar = scroll_->verticalScrollBar()->isVisible() ? 0 : scroll_->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    const int bar =
+        scroll_->verticalScrollBar()->isVisible() ? 0 : scroll_->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
     const double width = std::max(scroll_->viewport()->width() - bar, 200);
     const QSizeF minimum =
         stepGeometry(QRectF(0, 0, width, 800), numbers_, QFontMetricsF(canvas_->font(), canvas_)).minimumSize;
@@ -125,8 +125,7 @@ void StepView::fillLists()
     if (!result()) return;
     const qkv::AttentionResult& a = result()->attention;
     for (qkv::Index i = 0; i < a.headCount(); ++i)
-        headBox_->addItem(a.isAblated(i) ? tr("%1 (switched off)").arg(headName(i))
-                                         : headName(i));
+        headBox_->addItem(a.isAblated(i) ? tr("%1 (switched off)").arg(headName(i)) : headName(i));
     for (qkv::Index i = 0; i < a.queryCount(); ++i)
         queryBox_->addItem(QStringLiteral("%1 · %2").arg(i).arg(tokenText(result()->queryLabels, i)));
     for (qkv::Index j = 0; j < a.keyCount(); ++j)
@@ -157,8 +156,7 @@ QString StepView::toolTipAt(const QPointF& position) const
     if (!numbers_.valid || !result()) return {};
     const StepHit hit = stepHitAt(geometry(), numbers_, position, QFontMetricsF(canvas_->font(), canvas_));
     const StepNumbers& n = numbers_;
-    if (hit.query >= 0)
-        return tr("Query %1: click to follow it").arg(tokenName(result()->queryLabels, hit.query));
+    if (hit.query >= 0) return tr("Query %1: click to follow it").arg(tokenName(result()->queryLabels, hit.query));
     if (hit.key >= 0) {
         const auto j = static_cast<std::size_t>(hit.key);
         return tr("Key %1<br>weight a_ij = %2 (%3 %)<br>scaled score = %4<br>|a_ij v_j| = %5<br>click to pick it")

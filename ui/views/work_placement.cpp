@@ -4,7 +4,8 @@ namespace qkv::ui {
 
 LatestTaskBase::Run placementFor(double multiplyAdds)
 {
-    return multiplyAdds <= kGuiThreadWorkLimit ? LatestTaskBase::Run::InlineWhenIdle : LatestTaskBase::Run::InBackground;
+    return multiplyAdds <= kGuiThreadWorkLimit ? LatestTaskBase::Run::InlineWhenIdle
+                                               : LatestTaskBase::Run::InBackground;
 }
 
 }  // namespace qkv::ui

@@ -12,9 +12,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/checkpoint/model_input_loading.hpp"
+#include "core/io/io_test_support.hpp"
 #include "core/io/npy.hpp"
 #include "core/pipeline/compute.hpp"
-#include "core/io/io_test_support.hpp"
 #include "support/matrix_assertions.hpp"
 
 namespace qkv {
@@ -166,8 +166,10 @@ TEST(ModelInputCheckpoint, MissingOrForeignTokenizerFilesAreRefused)
     // A vocabulary larger than the token table belongs to another model.
     {
         std::ofstream vocab(bert + "/vocab.txt");
-        for (int i = 0; i < 300; ++i) vocab << (i < 5 ? std::vector<std::string>{"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"}[i]
-                                                        : "w" + std::to_string(i)) << "\n";
+        for (int i = 0; i < 300; ++i)
+            vocab << (i < 5 ? std::vector<std::string>{"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"}[i]
+                            : "w" + std::to_string(i))
+                  << "\n";
     }
     input = loadModelInput(bert + "/model.safetensors", "0");
     ASSERT_FALSE(input.ok());
@@ -195,7 +197,8 @@ TEST(ModelInputCheckpoint, TooLongASentenceAndAMissingInputAreClearErrors)
     Expected<std::shared_ptr<const Result>> result = compute(config, inputs);
     ASSERT_FALSE(result.ok());
     EXPECT_NE(result.error().find("The source sentence is 25 of the model's tokens; its positions go up to 24"),
-              std::string::npos) << result.error();
+              std::string::npos)
+        << result.error();
     const std::vector<ValidationIssue> issues = modelInputIssues(config, inputs);
     ASSERT_EQ(issues.size(), 1u);
     EXPECT_EQ(issues.front().field, ConfigField::Source);

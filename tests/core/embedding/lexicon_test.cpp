@@ -102,7 +102,8 @@ TEST(BuiltInLexicon, KnowsEveryWordOfTheExampleSentences)
             const TokenMeaning& meaning = meanings[t];
             EXPECT_NE(meaning.kind, MeaningKind::Unknown) << "'" << tokens[t].text << "' in: " << example.sentence;
             if (meaning.kind == MeaningKind::Word) {  // a word of the sentence's own language
-                EXPECT_EQ(meaning.language, language(example.language)) << tokens[t].text << " in: " << example.sentence;
+                EXPECT_EQ(meaning.language, language(example.language))
+                    << tokens[t].text << " in: " << example.sentence;
             }
             if (meaning.kind == MeaningKind::Number) {
                 EXPECT_EQ(tokens[t].text, "1992");
@@ -119,20 +120,22 @@ TEST(BuiltInLexicon, TranslationsOfTheExamplesShareTheirConcepts)
     EXPECT_EQ(keysOf("Le chat noir s'est assis sur le tapis."),
               (std::vector<std::string>{"the", "cat", "black", "be", "sit", "on", "the", "mat", "."}));
     EXPECT_EQ(keysOf("Die schwarze Katze saß auf der Matte, weil sie müde war."),
-              (std::vector<std::string>{"the", "black", "cat", "sit", "on", "the", "mat", ",", "because", "it", "tired", "be", "."}));
+              (std::vector<std::string>{"the", "black", "cat", "sit", "on", "the", "mat", ",", "because", "it", "tired",
+                                        "be", "."}));
     EXPECT_EQ(keysOf("The cat sat on the mat because it was tired."),
               (std::vector<std::string>{"the", "cat", "sit", "on", "the", "mat", "because", "it", "be", "tired", "."}));
-    EXPECT_EQ(keysOf("Le chat s'est assis sur le tapis parce qu'il était fatigué."),
-              (std::vector<std::string>{"the", "cat", "be", "sit", "on", "the", "mat", "because", "it", "be", "tired", "."}));
+    EXPECT_EQ(
+        keysOf("Le chat s'est assis sur le tapis parce qu'il était fatigué."),
+        (std::vector<std::string>{"the", "cat", "be", "sit", "on", "the", "mat", "because", "it", "be", "tired", "."}));
     EXPECT_EQ(keysOf("The agreement on the European Economic Area was signed in August 1992."),
-              (std::vector<std::string>{"the", "agreement", "on", "the", "european", "economic", "area", "be", "sign", "in",
-                                        "august", "1992", "."}));
+              (std::vector<std::string>{"the", "agreement", "on", "the", "european", "economic", "area", "be", "sign",
+                                        "in", "august", "1992", "."}));
     EXPECT_EQ(keysOf("L'accord sur la zone économique européenne a été signé en août 1992."),
-              (std::vector<std::string>{"agreement", "on", "the", "area", "economic", "european", "have", "be", "sign", "in",
-                                        "august", "1992", "."}));
+              (std::vector<std::string>{"agreement", "on", "the", "area", "economic", "european", "have", "be", "sign",
+                                        "in", "august", "1992", "."}));
     EXPECT_EQ(keysOf("Das Abkommen über den Europäischen Wirtschaftsraum wurde im August 1992 unterzeichnet."),
-              (std::vector<std::string>{"the", "agreement", "about", "the", "european", "area", "be", "in", "august", "1992",
-                                        "sign", "."}));
+              (std::vector<std::string>{"the", "agreement", "about", "the", "european", "area", "be", "in", "august",
+                                        "1992", "sign", "."}));
 }
 
 TEST(BuiltInLexicon, InflectedFormsShareTheirConcept)
@@ -191,17 +194,26 @@ TEST(BuiltInLexicon, ElidedFrenchWordsMeanTheWordAfterTheApostrophe)
         const char* concept_;
         const char* prefixConcept;  // the concept of the elided word itself
     } cases[] = {
-        {"l'accord", "agreement", "the"}, {"L'accord", "agreement", "the"},  {"qu'il", "it", "that"},
-        {"s'est", "be", "it"},            {"j'ai", "have", "i"},             {"n'est", "be", "not"},
-        {"c'est", "be", "this"},          {"d'un", "a", "of"},               {"m'appelle", "call", "i"},
-        {"t'aime", "love", "you"},        {"jusqu'ici", "here", "until"},    {"l\xE2\x80\x99homme", "man", "the"},
+        {"l'accord", "agreement", "the"},
+        {"L'accord", "agreement", "the"},
+        {"qu'il", "it", "that"},
+        {"s'est", "be", "it"},
+        {"j'ai", "have", "i"},
+        {"n'est", "be", "not"},
+        {"c'est", "be", "this"},
+        {"d'un", "a", "of"},
+        {"m'appelle", "call", "i"},
+        {"t'aime", "love", "you"},
+        {"jusqu'ici", "here", "until"},
+        {"l\xE2\x80\x99homme", "man", "the"},
     };
     for (const auto& c : cases) {
         const LexiconMatch match = lexicon().lookup(c.token, fr);
         ASSERT_TRUE(match.found()) << c.token;
         EXPECT_EQ(lexicon().conceptAt(static_cast<std::size_t>(match.conceptIndex)).id, c.concept_) << c.token;
         ASSERT_GE(match.affix.conceptIndex, 0) << c.token;
-        EXPECT_EQ(lexicon().conceptAt(static_cast<std::size_t>(match.affix.conceptIndex)).id, c.prefixConcept) << c.token;
+        EXPECT_EQ(lexicon().conceptAt(static_cast<std::size_t>(match.affix.conceptIndex)).id, c.prefixConcept)
+            << c.token;
     }
     // Whole forms listed in the lexicon win over the elision rule.
     EXPECT_EQ(conceptOf("jusqu'à", "fr"), "until");
@@ -251,19 +263,19 @@ TEST(BuiltInLexicon, GuessesTheLanguageAndResolvesAmbiguousSpellings)
     EXPECT_EQ(keyOf("die Katze", 0), "the");
     EXPECT_EQ(guessOf("they die"), "en");
     EXPECT_EQ(keyOf("they die", 1), "die");
-    EXPECT_EQ(keyOf("the war was long", 1), "war");            // en: war
-    EXPECT_EQ(keyOf("sie war müde", 1), "be");                 // de: was
-    EXPECT_EQ(keyOf("a cat", 0), "a");                         // en: article
-    EXPECT_EQ(keyOf("il a un chat", 1), "have");               // fr: has
-    EXPECT_EQ(keyOf("an apple", 0), "a");                      // en: article
-    EXPECT_EQ(keyOf("il y a un an", 4), "year");               // fr: year
-    EXPECT_EQ(keyOf("das Bild an der Wand", 2), "at");         // de: at
+    EXPECT_EQ(keyOf("the war was long", 1), "war");     // en: war
+    EXPECT_EQ(keyOf("sie war müde", 1), "be");          // de: was
+    EXPECT_EQ(keyOf("a cat", 0), "a");                  // en: article
+    EXPECT_EQ(keyOf("il a un chat", 1), "have");        // fr: has
+    EXPECT_EQ(keyOf("an apple", 0), "a");               // en: article
+    EXPECT_EQ(keyOf("il y a un an", 4), "year");        // fr: year
+    EXPECT_EQ(keyOf("das Bild an der Wand", 2), "at");  // de: at
     EXPECT_EQ(keyOf("the man in the house", 2), "in");
     EXPECT_EQ(keyOf("der Mann in dem Haus", 2), "in");
-    EXPECT_EQ(keyOf("I will go", 1), "will");                  // en: future
-    EXPECT_EQ(keyOf("er will gehen", 1), "want");              // de: wants
-    EXPECT_EQ(keyOf("on the mat", 0), "on");                   // en: preposition
-    EXPECT_EQ(keyOf("on voit le chat", 0), "we");              // fr: pronoun
+    EXPECT_EQ(keyOf("I will go", 1), "will");      // en: future
+    EXPECT_EQ(keyOf("er will gehen", 1), "want");  // de: wants
+    EXPECT_EQ(keyOf("on the mat", 0), "on");       // en: preposition
+    EXPECT_EQ(keyOf("on voit le chat", 0), "we");  // fr: pronoun
 
     // A word found only in another language keeps that language's concept.
     const std::vector<TokenMeaning> mixed = lexicon().meanings(tokenize("the Katze"));

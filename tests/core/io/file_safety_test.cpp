@@ -56,7 +56,8 @@ TEST(file_safety, ReadersRefuseAFifoAtOnceNamingIt)
     }
     // Through a symbolic link too.
     fs::create_symlink(fifo, dir.file("link"));
-    const std::string viaLink = testing::readWithoutBlocking(fifo, [&] { return readFileBytes(dir.file("link")).error(); });
+    const std::string viaLink =
+        testing::readWithoutBlocking(fifo, [&] { return readFileBytes(dir.file("link")).error(); });
     EXPECT_EQ(viaLink, dir.file("link") + ": is a FIFO (named pipe), not a regular file");
 }
 
@@ -154,7 +155,8 @@ TEST(file_safety, WritingThroughASymbolicLinkKeepsTheLinkAndReplacesItsFile)
                   "', which is a FIFO (named pipe), not a regular file");
     fs::create_symlink(dir.file("loop-b"), dir.file("loop-a"));
     fs::create_symlink(dir.file("loop-a"), dir.file("loop-b"));
-    EXPECT_NE(writeNpy(dir.file("loop-a"), MatrixF::Zero(1, 1)).error().find("loop of symbolic links"), std::string::npos);
+    EXPECT_NE(writeNpy(dir.file("loop-a"), MatrixF::Zero(1, 1)).error().find("loop of symbolic links"),
+              std::string::npos);
     EXPECT_TRUE(testing::isFifo(dir.file("pipe")));
 }
 
@@ -181,7 +183,7 @@ TEST(file_safety, ASignalRemovesTheTemporaryAndKeepsTheEarlierFile)
         file.write("half of the new");
         EXPECT_EQ(registeredTemporaryCount(), before + 1);
         EXPECT_EQ(dir.entries().size(), 2u);  // a.json and its temporary
-        removeRegisteredTemporaries();         // what the SIGINT/SIGTERM handler does
+        removeRegisteredTemporaries();        // what the SIGINT/SIGTERM handler does
         EXPECT_EQ(dir.entries(), std::vector<std::string>{"a.json"});
         EXPECT_EQ(registeredTemporaryCount(), before);
     }

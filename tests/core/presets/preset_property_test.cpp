@@ -45,11 +45,11 @@ void measure(const Result& r, Index head, const Intended& intended, Figures& f)
 // in unrelated orders: the same-meaning head must find each French word's English word.
 std::pair<std::string, std::string> randomTranslationPair(SplitMix64& random, Index sourceWords, Index targetWords)
 {
-    static const char* kPairs[][2] = {{"cat", "chat"}, {"dog", "chien"}, {"black", "noir"}, {"house", "maison"},
-                                      {"tree", "arbre"}, {"red", "rouge"}, {"small", "petit"}, {"big", "grand"},
-                                      {"bird", "oiseau"}, {"book", "livre"}, {"river", "rivière"}, {"sat", "assis"},
-                                      {"mat", "tapis"}, {"tired", "fatigué"}, {"because", "parce"}, {"on", "sur"},
-                                      {"and", "et"}, {"green", "vert"}, {"water", "eau"}, {"sun", "soleil"}};
+    static const char* kPairs[][2] = {
+        {"cat", "chat"},      {"dog", "chien"},   {"black", "noir"}, {"house", "maison"},  {"tree", "arbre"},
+        {"red", "rouge"},     {"small", "petit"}, {"big", "grand"},  {"bird", "oiseau"},   {"book", "livre"},
+        {"river", "rivière"}, {"sat", "assis"},   {"mat", "tapis"},  {"tired", "fatigué"}, {"because", "parce"},
+        {"on", "sur"},        {"and", "et"},      {"green", "vert"}, {"water", "eau"},     {"sun", "soleil"}};
     constexpr auto count = sizeof kPairs / sizeof kPairs[0];
     std::string source, target;
     for (Index i = 0; i < sourceWords; ++i) source += (i ? " " : "") + std::string(kPairs[random.next() % count][0]);
@@ -59,9 +59,10 @@ std::pair<std::string, std::string> randomTranslationPair(SplitMix64& random, In
 
 std::string randomSentence(SplitMix64& random, Index words, int vocabulary)
 {
-    static const char* kWords[] = {"the", "cat", "dog", "sat", "on", "mat", "because", "it", "was", "tired",
-                                   "a", "bird", "saw", "and", "ran", "to", "house", "big", "small", "red",
-                                   "green", "tree", "under", "over", "river", "we", "they", "sing", "read", "book"};
+    static const char* kWords[] = {"the",   "cat",   "dog",   "sat",  "on",    "mat",  "because", "it",
+                                   "was",   "tired", "a",     "bird", "saw",   "and",  "ran",     "to",
+                                   "house", "big",   "small", "red",  "green", "tree", "under",   "over",
+                                   "river", "we",    "they",  "sing", "read",  "book"};
     std::string text;
     for (Index i = 0; i < words; ++i) {
         if (i) text += ' ';
@@ -86,7 +87,8 @@ std::set<Index> sameWord(const Result& r, Index t)
 {
     std::set<Index> keys;
     for (Index k = 0; k < static_cast<Index>(r.keyLabels.size()); ++k)
-        if (lowerCase(r.keyLabels[static_cast<std::size_t>(k)]) == lowerCase(r.queryLabels[static_cast<std::size_t>(t)]) &&
+        if (lowerCase(r.keyLabels[static_cast<std::size_t>(k)]) ==
+                lowerCase(r.queryLabels[static_cast<std::size_t>(t)]) &&
             !r.attention.mask.masked(t, k))
             keys.insert(k);
     return keys;
@@ -141,10 +143,11 @@ protected:
     void check(const char* name, const Case& c, const Figures& f, double minimumHits)
     {
         const auto [d_model, h] = GetParam();
-        std::printf("[ figures  ] %-15s %-6s d_model %4ld h %ld: largest weight on the intended key for %5.1f%% of %d "
-                    "queries, mean weight %.3f\n",
-                    name, std::string(modeName(c.mode)).c_str(), static_cast<long>(d_model), static_cast<long>(h),
-                    100.0 * f.hitRate(), f.queries, f.meanWeight());
+        std::printf(
+            "[ figures  ] %-15s %-6s d_model %4ld h %ld: largest weight on the intended key for %5.1f%% of %d "
+            "queries, mean weight %.3f\n",
+            name, std::string(modeName(c.mode)).c_str(), static_cast<long>(d_model), static_cast<long>(h),
+            100.0 * f.hitRate(), f.queries, f.meanWeight());
         RecordProperty(std::string(name) + "_hits", std::to_string(f.hitRate()));
         RecordProperty(std::string(name) + "_weight", std::to_string(f.meanWeight()));
         EXPECT_GE(f.hitRate(), minimumHits) << name;

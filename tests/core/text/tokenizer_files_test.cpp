@@ -11,16 +11,16 @@
 
 #include <gtest/gtest.h>
 
-#include "core/io/io_test_support.hpp"
 #include "core/io/file_bytes.hpp"
+#include "core/io/io_test_support.hpp"
 #include "core/text/subword_tokenizer.hpp"
 #include "tokenizer_test_support.hpp"
 
 namespace qkv {
 namespace {
 
-using testing::ScratchDir;
 using testing::readText;
+using testing::ScratchDir;
 using testing::tokenizerFixture;
 
 void writeText(const std::string& path, const std::string& text)
@@ -96,7 +96,8 @@ TEST(SubwordTokenizerFolder, FindsWordPieceAndReadsItsCasing)
     EXPECT_NE(guessed->description().find("guessed"), std::string::npos);
     EXPECT_EQ(guessed->vocabularySize(), 201u);
 
-    writeText(dir.file("tokenizer_config.json"), R"({"do_lower_case": true, "strip_accents": null, "model_max_length": 512})");
+    writeText(dir.file("tokenizer_config.json"),
+              R"({"do_lower_case": true, "strip_accents": null, "model_max_length": 512})");
     auto configured = loadSubwordTokenizer(dir.file(""));
     ASSERT_TRUE(configured.ok()) << configured.error();
     EXPECT_TRUE(configured->wordPiece()->options.lowerCase);

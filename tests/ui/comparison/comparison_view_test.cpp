@@ -54,8 +54,7 @@ TEST_P(ComparisonViewTest, ScorePathBarsAreTheCostModels)
     const ScorePathComparison c = compareScorePath(d, h, h);
     EXPECT_EQ(view.barValues(Chart::ScorePath, 0),
               asDoubles({c.factored.parametersPerHead, c.factored.parametersPerLayer}));
-    EXPECT_EQ(view.barValues(Chart::ScorePath, 1),
-              asDoubles({c.full.parametersPerHead, c.full.parametersPerLayer}));
+    EXPECT_EQ(view.barValues(Chart::ScorePath, 1), asDoubles({c.full.parametersPerHead, c.full.parametersPerLayer}));
     // The point of the view: 2 d_model d_k per head vs d_model^2.
     EXPECT_EQ(view.barValues(Chart::ScorePath, 0)[0], 2.0 * d * (d / h));
     EXPECT_EQ(view.barValues(Chart::ScorePath, 1)[0], static_cast<double>(d * d));
@@ -110,8 +109,8 @@ TEST_P(ComparisonViewTest, TotalsAgainstHeadsAreTheCostModels)
         ASSERT_EQ(points.size(), totals.size());
         for (std::size_t i = 0; i < totals.size(); ++i) {
             const HeadCountTotals& t = totals[i];
-            const Count values[] = {t.standard, t.multiQuery, t.fullBilinear, t.unreduced,
-                                    t.scorePathFactored, t.scorePathFull};
+            const Count values[] = {t.standard,  t.multiQuery,        t.fullBilinear,
+                                    t.unreduced, t.scorePathFactored, t.scorePathFull};
             EXPECT_EQ(points[i].x(), static_cast<double>(t.heads));
             EXPECT_EQ(points[i].y(), static_cast<double>(values[s])) << "series " << s << " h " << t.heads;
         }

@@ -17,8 +17,8 @@
 namespace qkv::ui {
 namespace {
 
-using testing::EditorFixture;
 using testing::editorConfig;
+using testing::EditorFixture;
 
 TEST(Ablation, TheEditorsSwitchTogglesTheHeadAsOneUndoStep)
 {
@@ -56,7 +56,8 @@ TEST(Ablation, TheDisplayedEffectIsTheCoresNumber)
     EXPECT_TRUE((shown->relativeChange.array() == core->relativeChange.array()).all());
     EXPECT_EQ(shown->mostImportantHead, core->mostImportantHead);
     const QString expected = percentText(core->relativeChange(2, 1));
-    EXPECT_TRUE(f.view.ablationLabel()->text().contains(QStringLiteral("Ablating head 2"))) << f.view.ablationLabel()->text().toStdString();
+    EXPECT_TRUE(f.view.ablationLabel()->text().contains(QStringLiteral("Ablating head 2")))
+        << f.view.ablationLabel()->text().toStdString();
     EXPECT_TRUE(f.view.ablationLabel()->text().endsWith(expected)) << f.view.ablationLabel()->text().toStdString();
     // Independently: ||head_i W^O_i|| / ||output|| for query 2 and head 1, from the stored blocks.
     const qkv::Result& r = *f.document.result();

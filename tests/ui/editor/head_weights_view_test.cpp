@@ -18,8 +18,8 @@
 namespace qkv::ui {
 namespace {
 
-using testing::EditorFixture;
 using testing::editorConfig;
+using testing::EditorFixture;
 using testing::sameWeights;
 
 // Runs `act`, then checks the weights against `expected`, one more undo step, and that undo
@@ -42,7 +42,11 @@ void checkOneUndoStep(EditorFixture& f, const std::function<void()>& act, const 
 
 class HeadWeightsViewTest : public ::testing::Test {
 protected:
-    void SetUp() override { f.selection.setHead(1); f.waitForModel(); }
+    void SetUp() override
+    {
+        f.selection.setHead(1);
+        f.waitForModel();
+    }
     qkv::HeadGrouping g() const { return f.document.config().grouping(); }
     EditorFixture f{editorConfig()};
 };
@@ -68,11 +72,13 @@ TEST_F(HeadWeightsViewTest, ScaleAndZeroAreTheCoresScale)
 {
     f.view.blockBox()->setCurrentIndex(static_cast<int>(qkv::HeadMatrix::Value));
     f.view.factorBox()->setValue(-1.5);
-    checkOneUndoStep(f, [&] { f.view.scaleButton()->click(); },
-                     qkv::scaleHeadBlock(*f.weights(), g(), 1, qkv::HeadMatrix::Value, -1.5f).value());
+    checkOneUndoStep(
+        f, [&] { f.view.scaleButton()->click(); },
+        qkv::scaleHeadBlock(*f.weights(), g(), 1, qkv::HeadMatrix::Value, -1.5f).value());
     f.view.blockBox()->setCurrentIndex(static_cast<int>(qkv::HeadMatrix::Query));
-    checkOneUndoStep(f, [&] { f.view.zeroButton()->click(); },
-                     qkv::scaleHeadBlock(*f.weights(), g(), 1, qkv::HeadMatrix::Query, 0.0f).value());
+    checkOneUndoStep(
+        f, [&] { f.view.zeroButton()->click(); },
+        qkv::scaleHeadBlock(*f.weights(), g(), 1, qkv::HeadMatrix::Query, 0.0f).value());
     EXPECT_TRUE(f.view.model()->block(qkv::HeadMatrix::Query).isZero(0));
 }
 
@@ -82,17 +88,21 @@ TEST_F(HeadWeightsViewTest, ScalingAllFourBlocksIsStillOneStep)
     f.view.factorBox()->setValue(0.5);
     qkv::AttentionWeights expected = *f.weights();
     for (const qkv::HeadMatrix m : kHeadMatrices) expected = qkv::scaleHeadBlock(expected, g(), 1, m, 0.5f).value();
-    checkOneUndoStep(f, [&] { f.view.scaleButton()->click(); }, expected);
+    checkOneUndoStep(
+        f, [&] { f.view.scaleButton()->click(); }, expected);
 }
 
 TEST_F(HeadWeightsViewTest, SwapRerandomiseAndCopyAreTheCoresEdits)
 {
-    checkOneUndoStep(f, [&] { f.view.swapButton()->click(); }, qkv::swapQueryAndKey(*f.weights(), g(), 1));
+    checkOneUndoStep(
+        f, [&] { f.view.swapButton()->click(); }, qkv::swapQueryAndKey(*f.weights(), g(), 1));
     f.view.seedBox()->setValue(77);
-    checkOneUndoStep(f, [&] { f.view.rerandomiseButton()->click(); },
-                     qkv::rerandomiseHead(*f.weights(), g(), 1, 77, f.document.config().init));
+    checkOneUndoStep(
+        f, [&] { f.view.rerandomiseButton()->click(); },
+        qkv::rerandomiseHead(*f.weights(), g(), 1, 77, f.document.config().init));
     f.view.copyTargetBox()->setCurrentIndex(3);
-    checkOneUndoStep(f, [&] { f.view.copyButton()->click(); }, qkv::copyHead(*f.weights(), g(), 1, 3));
+    checkOneUndoStep(
+        f, [&] { f.view.copyButton()->click(); }, qkv::copyHead(*f.weights(), g(), 1, 3));
     EXPECT_TRUE((qkv::headBlock(*f.weights(), g(), 3, qkv::HeadMatrix::Output).array() ==
                  qkv::headBlock(*f.weights(), g(), 1, qkv::HeadMatrix::Output).array())
                     .all());
@@ -103,8 +113,9 @@ TEST_F(HeadWeightsViewTest, ClickingACellAndTypingAValueSetsThatEntry)
     const auto& m = *f.view.model();
     const QRectF cells = f.view.geometry().cells[HeadWeightsModel::index(qkv::HeadMatrix::Key)];
     const qkv::Index row = 5, column = 3;
-    const QPointF centre(cells.left() + (column + 0.5) * cells.width() / static_cast<double>(m.columns(qkv::HeadMatrix::Key)),
-                         cells.top() + (row + 0.5) * cells.height() / static_cast<double>(m.rows(qkv::HeadMatrix::Key)));
+    const QPointF centre(
+        cells.left() + (column + 0.5) * cells.width() / static_cast<double>(m.columns(qkv::HeadMatrix::Key)),
+        cells.top() + (row + 0.5) * cells.height() / static_cast<double>(m.rows(qkv::HeadMatrix::Key)));
     QTest::mouseClick(f.view.canvas(), Qt::LeftButton, {}, centre.toPoint());
     ASSERT_EQ(f.view.editedCell().matrix, static_cast<int>(qkv::HeadMatrix::Key));
     EXPECT_EQ(f.view.editedCell().row, row);
@@ -113,8 +124,9 @@ TEST_F(HeadWeightsViewTest, ClickingACellAndTypingAValueSetsThatEntry)
                     std::round(m.block(qkv::HeadMatrix::Key)(row, column) * 1e4f) / 1e4f);
     EXPECT_TRUE(f.view.valueBox()->hasFocus());
     f.view.valueBox()->setValue(2.5);
-    checkOneUndoStep(f, [&] { f.view.setButton()->click(); },
-                     qkv::setHeadEntry(*f.weights(), g(), 1, qkv::HeadMatrix::Key, row, column, 2.5f).value());
+    checkOneUndoStep(
+        f, [&] { f.view.setButton()->click(); },
+        qkv::setHeadEntry(*f.weights(), g(), 1, qkv::HeadMatrix::Key, row, column, 2.5f).value());
     EXPECT_EQ(f.view.model()->block(qkv::HeadMatrix::Key)(row, column), 2.5f);
 }
 
@@ -127,7 +139,8 @@ TEST_F(HeadWeightsViewTest, APaintStrokeIsOneUndoStepAndTheNextStrokeAnother)
     const int steps = f.document.undoStack()->count();
     const QRectF cells = f.view.geometry().cells[HeadWeightsModel::index(qkv::HeadMatrix::Query)];
     const auto at = [&](qkv::Index row, qkv::Index column) {
-        return QPointF(cells.left() + (column + 0.5) * cells.width() / 8.0, cells.top() + (row + 0.5) * cells.height() / 32.0)
+        return QPointF(cells.left() + (column + 0.5) * cells.width() / 8.0,
+                       cells.top() + (row + 0.5) * cells.height() / 32.0)
             .toPoint();
     };
     const auto stroke = [&](qkv::Index row) {
@@ -192,7 +205,8 @@ TEST(HeadWeightsViewLarge, AtDModel1024TheEditorRefreshesWithoutHanging)
     EXPECT_FALSE(f.view.paintButton()->isEnabled());
     f.view.factorBox()->setValue(3.0);
     f.view.blockBox()->setCurrentIndex(static_cast<int>(qkv::HeadMatrix::Output));
-    const auto expected = qkv::scaleHeadBlock(*f.weights(), f.document.config().grouping(), 5, qkv::HeadMatrix::Output, 3.0f).value();
+    const auto expected =
+        qkv::scaleHeadBlock(*f.weights(), f.document.config().grouping(), 5, qkv::HeadMatrix::Output, 3.0f).value();
     f.view.scaleButton()->click();
     f.waitForModel();
     EXPECT_TRUE(sameWeights(*f.weights(), expected));

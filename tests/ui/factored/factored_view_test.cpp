@@ -13,12 +13,12 @@
 #include "core/common/random.hpp"
 #include "core/factored/factored_matrix.hpp"
 #include "tests/ui/factored/factored_test_support.hpp"
+#include "ui/document/head_selection.hpp"
 #include "ui/factored/factor_product_widget.hpp"
 #include "ui/factored/factored_figures.hpp"
 #include "ui/factored/factored_head_model.hpp"
 #include "ui/factored/factored_view.hpp"
 #include "ui/factored/matrix_pooling.hpp"
-#include "ui/document/head_selection.hpp"
 #include "ui/factored/spectrum_chart.hpp"
 #include "ui/views/head_box.hpp"
 #include "ui/views/work_placement.hpp"
@@ -301,8 +301,7 @@ TEST(FactoredView, ZoomRecomputesWiAtTheNewWindow)
     EXPECT_EQ(view.zoomWindow(), (MatrixWindow{100, 200, 40, 40}));
     const FactorProductGeometry zoomed = view.factorProduct()->geometry();
     EXPECT_EQ(zoomed.productBins, 40);  // one cell per entry
-    const FactorProductPicture picture =
-        factorProductPicture(*view.model(), zoomed, view.zoomWindow());
+    const FactorProductPicture picture = factorProductPicture(*view.model(), zoomed, view.zoomWindow());
     const MatrixD exact = view.model()->factored->denseBlock(100, 200, 40, 40);
     ASSERT_EQ(picture.product.rows(), exact.rows());
     ASSERT_EQ(picture.product.cols(), exact.cols());
@@ -334,8 +333,8 @@ TEST(MatrixPooling, PooledProductEqualsBlockMeansOfTheDenseMatrix)
         // The first cell really is the mean of its block.
         const auto rowEdges = binEdges(window.row0, window.rows, bins);
         const auto colEdges = binEdges(window.col0, window.cols, bins);
-        const double mean = dense.block(rowEdges[0], colEdges[0], rowEdges[1] - rowEdges[0],
-                                        colEdges[1] - colEdges[0]).mean();
+        const double mean =
+            dense.block(rowEdges[0], colEdges[0], rowEdges[1] - rowEdges[0], colEdges[1] - colEdges[0]).mean();
         EXPECT_NEAR(pooled(0, 0), mean, 1e-12);
     }
 }

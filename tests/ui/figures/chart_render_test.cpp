@@ -20,9 +20,9 @@
 #include "tests/ui/support/text_probe.hpp"
 #include "ui/figures/chart_view.hpp"
 #include "ui/figures/figure.hpp"
+#include "ui/figures/number_format.hpp"
 #include "ui/render/chart_builder.hpp"
 #include "ui/render/chart_render.hpp"
-#include "ui/figures/number_format.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -38,7 +38,8 @@ ChartModel barModel()
     ChartSeries a = ChartSeries::of(QStringLiteral("factored W_i^Q and W_i^K: 2 · d_model · d_k per head"), Qt::blue,
                                     ChartSeries::Kind::Bars);
     a.values = {12288, 147456};
-    ChartSeries b = ChartSeries::of(QStringLiteral("one full W_i per head: d_model² per head"), Qt::red, ChartSeries::Kind::Bars);
+    ChartSeries b =
+        ChartSeries::of(QStringLiteral("one full W_i per head: d_model² per head"), Qt::red, ChartSeries::Kind::Bars);
     b.values = {589824, 7077888};
     m.series = {a, b};
     return m;
@@ -152,7 +153,8 @@ TEST(ChartRender, AxisLabelsAreReadableNumbersOfTheirValues)
             ASSERT_GE(axis->categoriesLabels().size(), 3);
             for (const QString& label : axis->categoriesLabels()) {
                 const double value = axis->endValue(label);
-                const QString expected = logarithmic ? powerOfTen(static_cast<int>(std::lround(value))) : readableNumber(value);
+                const QString expected =
+                    logarithmic ? powerOfTen(static_cast<int>(std::lround(value))) : readableNumber(value);
                 EXPECT_EQ(label, expected);
                 ++checked;
             }
@@ -171,7 +173,8 @@ TEST(ChartRender, BarsAreTheModelsValues)
     for (int s = 0; s < 2; ++s) {
         const QBarSet* set = series->barSets()[s];
         EXPECT_EQ(set->label(), model.series[static_cast<std::size_t>(s)].name);
-        for (int c = 0; c < set->count(); ++c) EXPECT_EQ(set->at(c), model.series[static_cast<std::size_t>(s)].values[static_cast<std::size_t>(c)]);
+        for (int c = 0; c < set->count(); ++c)
+            EXPECT_EQ(set->at(c), model.series[static_cast<std::size_t>(s)].values[static_cast<std::size_t>(c)]);
     }
     EXPECT_EQ(chartModelOf(chart.get())->title, model.title);
 }

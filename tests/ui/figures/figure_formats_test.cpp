@@ -146,10 +146,11 @@ TEST_P(EveryFigure, PdfHasOnePageAndIsNotBlank)
     ASSERT_TRUE(info.waitForFinished(30000));
     const QString details = QString::fromUtf8(info.readAllStandardOutput());
     EXPECT_TRUE(details.contains(QRegularExpression(QStringLiteral("Pages:\\s+1\\b")))) << details.toStdString();
-    EXPECT_TRUE(details.contains(QRegularExpression(QStringLiteral("Page size:\\s+720 x 540 pts")))) << details.toStdString();
+    EXPECT_TRUE(details.contains(QRegularExpression(QStringLiteral("Page size:\\s+720 x 540 pts"))))
+        << details.toStdString();
     QProcess render;
-    render.start(pdftoppm, {QStringLiteral("-r"), QStringLiteral("20"), QStringLiteral("-png"), QStringLiteral("-singlefile"),
-                            path, directory.filePath(QStringLiteral("page"))});
+    render.start(pdftoppm, {QStringLiteral("-r"), QStringLiteral("20"), QStringLiteral("-png"),
+                            QStringLiteral("-singlefile"), path, directory.filePath(QStringLiteral("page"))});
     ASSERT_TRUE(render.waitForFinished(30000));
     QImage page;
     ASSERT_TRUE(page.load(directory.filePath(QStringLiteral("page.png"))));
@@ -176,10 +177,10 @@ TEST(FigureRegistry, NamesAreUniqueAndEveryFigureIsComplete)
         EXPECT_TRUE(bool(f.paint));
         EXPECT_EQ(findFigure(f.name), &f);
     }
-    for (const char* name : {"heads", "head", "steps", "factored", "factor-product", "spectrum", "fused-layout",
-                             "equivalence", "comparison", "score-path", "layer-parameters", "parameters-vs-h",
-                             "score-flops", "head-statistics", "matrices", "qk-map", "qk-map-heads", "compare",
-                             "compare-heads"})
+    for (const char* name :
+         {"heads", "head", "steps", "factored", "factor-product", "spectrum", "fused-layout", "equivalence",
+          "comparison", "score-path", "layer-parameters", "parameters-vs-h", "score-flops", "head-statistics",
+          "matrices", "qk-map", "qk-map-heads", "compare", "compare-heads"})
         EXPECT_NE(findFigure(QString::fromLatin1(name)), nullptr) << name;
     EXPECT_EQ(figureNamesOfView(QStringLiteral("heads")),
               (QStringList{QStringLiteral("heads"), QStringLiteral("head"), QStringLiteral("head-statistics")}));
@@ -233,7 +234,8 @@ TEST(FigureExport, UnavailableFiguresSayWhy)
     FigureInput input = figureInput();
     input.options.key = 99;  // no such key position
     const Figure& steps = *findFigure(QStringLiteral("steps"));
-    EXPECT_TRUE(steps.whyUnavailable(input).contains(QStringLiteral("key position 99"))) << steps.whyUnavailable(input).toStdString();
+    EXPECT_TRUE(steps.whyUnavailable(input).contains(QStringLiteral("key position 99")))
+        << steps.whyUnavailable(input).toStdString();
     QTemporaryDir directory;
     const QString path = directory.filePath(QStringLiteral("steps.png"));
     EXPECT_FALSE(writeFigure(steps, input, path, FigureFormat::Png, {QSizeF(800, 600), 1.0}).isEmpty());

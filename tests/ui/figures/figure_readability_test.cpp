@@ -35,8 +35,9 @@ TEST(FigureReadability, TheProbeSeesCutText)
     {
         QPainter painter(&device);
         const QFontMetricsF metrics(painter.font(), &device);
-        painter.drawText(QRectF(0, 0, 40, 20), Qt::AlignLeft, QStringLiteral("a title far too long"));   // clipped
-        painter.drawText(QPointF(10, 50), metrics.elidedText(QStringLiteral("queries: target sentence"), Qt::ElideRight, 60));
+        painter.drawText(QRectF(0, 0, 40, 20), Qt::AlignLeft, QStringLiteral("a title far too long"));  // clipped
+        painter.drawText(QPointF(10, 50),
+                         metrics.elidedText(QStringLiteral("queries: target sentence"), Qt::ElideRight, 60));
         painter.drawText(QPointF(180, 90), QStringLiteral("outside"));
         painter.drawText(QPointF(10, 80), QStringLiteral("whole"));
     }
@@ -50,7 +51,8 @@ TEST(FigureReadability, NoStringIsCutAtCommonSizes)
          {qkv::AttentionMode::Cross, qkv::AttentionMode::EncoderSelf, qkv::AttentionMode::DecoderCausal}) {
         const FigureInput input = figureInput(mode);
         for (const Figure& figure : allFigures()) {
-            for (const QSize size : {QSize(1000, 700), QSize(1400, 900), QSize(1920, 1080), figure.defaultSize.toSize()}) {
+            for (const QSize size :
+                 {QSize(1000, 700), QSize(1400, 900), QSize(1920, 1080), figure.defaultSize.toSize()}) {
                 const auto device = probe(figure, input, size);
                 EXPECT_FALSE(device->texts().empty()) << figure.name.toStdString();
                 EXPECT_EQ(device->problems().join(QLatin1Char('\n')).toStdString(), "")
@@ -67,7 +69,8 @@ TEST(FigureReadability, HeatmapsNameTheirAxesAndColourBar)
         const FigureInput input = figureInput(mode);
         for (const char* name : {"heads", "head"}) {
             const auto device = probe(*findFigure(QString::fromLatin1(name)), input, QSize(1000, 700));
-            EXPECT_TRUE(device->shows(queryAxisTitle(mode))) << name << ": " << device->strings().join(" | ").toStdString();
+            EXPECT_TRUE(device->shows(queryAxisTitle(mode)))
+                << name << ": " << device->strings().join(" | ").toStdString();
             EXPECT_TRUE(device->shows(keyAxisTitle(mode))) << name;
             EXPECT_TRUE(device->shows(modeTitle(mode))) << name;
             EXPECT_TRUE(device->shows(QStringLiteral("d_model = 64, h = 4, d_k = 16"))) << name;
@@ -107,8 +110,10 @@ TEST(FigureReadability, ChartsShowFullLegendNamesAndReadableTicks)
     const struct {
         const char* figure;
         ChartModel model;
-    } charts[] = {{"score-path", scorePathChart(shape)}, {"layer-parameters", layerParametersChart(shape)},
-                  {"parameters-vs-h", totalsChart(shape)}, {"score-flops", scoreFlopChart(shape)}};
+    } charts[] = {{"score-path", scorePathChart(shape)},
+                  {"layer-parameters", layerParametersChart(shape)},
+                  {"parameters-vs-h", totalsChart(shape)},
+                  {"score-flops", scoreFlopChart(shape)}};
     for (const auto& chart : charts) {
         for (const QSize size : {QSize(1000, 700), QSize(560, 360)}) {
             const auto device = probe(*findFigure(QString::fromLatin1(chart.figure)), input, size);
@@ -150,8 +155,8 @@ TEST(FigureReadability, NoFigureWritesAComputersExponent)
         for (const Figure& figure : allFigures()) {
             const auto device = probe(figure, input, QSize(1400, 900));
             for (const QString& text : device->strings())
-                EXPECT_FALSE(text.contains(exponent)) << figure.name.toStdString() << " at token scale " << scale << ": "
-                                                     << text.toStdString();
+                EXPECT_FALSE(text.contains(exponent))
+                    << figure.name.toStdString() << " at token scale " << scale << ": " << text.toStdString();
         }
     }
 }
@@ -163,11 +168,13 @@ TEST(FigureReadability, TheColourScaleIsTheOneAsked)
     input.options.view.colorRange = {qkv::ColorRange::Mode::UnitInterval, 0, 1};
     EXPECT_TRUE(probe(heads, input, QSize(1400, 900))->shows(QStringLiteral("attention weight (scale 0 to 1)")));
     input.options.view.colorRange = {qkv::ColorRange::Mode::Fixed, 0.1, 0.3};
-    EXPECT_TRUE(probe(heads, input, QSize(1400, 900))->shows(QStringLiteral("fixed scale 0.1 to 0.3; values beyond it saturate")));
+    EXPECT_TRUE(probe(heads, input, QSize(1400, 900))
+                    ->shows(QStringLiteral("fixed scale 0.1 to 0.3; values beyond it saturate")));
     input.options.view.show = "scores";
     input.options.view.colorRange = {};
     const auto scores = probe(heads, input, QSize(1400, 900));
-    EXPECT_TRUE(scores->shows(QStringLiteral("scaled score q·k/√d_k (automatic scale: ±"))) << scores->strings().join(" | ").toStdString();
+    EXPECT_TRUE(scores->shows(QStringLiteral("scaled score q·k/√d_k (automatic scale: ±")))
+        << scores->strings().join(" | ").toStdString();
     EXPECT_TRUE(scores->shows(QStringLiteral("Scaled scores (before mask)")));
 }
 

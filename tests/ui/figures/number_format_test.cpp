@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <limits>
 
-#include "ui/render/color_legend.hpp"
 #include "ui/figures/number_format.hpp"
+#include "ui/render/color_legend.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -80,8 +80,8 @@ TEST(NiceTicks, LabelBothEndsOfASymmetricBar)
     EXPECT_DOUBLE_EQ(two.front(), -20);
     EXPECT_DOUBLE_EQ(two.back(), 20);
     for (int count = 2; count <= 8; ++count) {
-        for (const auto& [low, high] : {std::pair{-20.0, 20.0}, std::pair{0.0, 18.0}, std::pair{0.0, 0.5}, std::pair{-2.5, 2.5},
-                                        std::pair{0.13, 0.37}, std::pair{0.0, 1e6}}) {
+        for (const auto& [low, high] : {std::pair{-20.0, 20.0}, std::pair{0.0, 18.0}, std::pair{0.0, 0.5},
+                                        std::pair{-2.5, 2.5}, std::pair{0.13, 0.37}, std::pair{0.0, 1e6}}) {
             const std::vector<double> ticks = niceTicks(low, high, count);
             EXPECT_GE(ticks.size(), 2u) << low << " " << high << " " << count;
             for (double t : ticks) {

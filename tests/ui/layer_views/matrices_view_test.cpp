@@ -43,34 +43,20 @@ double coreValue(const qkv::Result& r, qkv::Index head, LayerMatrix m, qkv::Inde
     const qkv::AttentionResult& a = r.attention;
     const qkv::Index d_k = a.d_k(), group = a.grouping.keyValueHeadOf(head);
     switch (m) {
-    case LayerMatrix::QueryInput:
-        return r.queryInput(row, column);
-    case LayerMatrix::KeyValueInput:
-        return r.keyValueInput(row, column);
-    case LayerMatrix::Query:
-        return a.query(row, column);
-    case LayerMatrix::Key:
-        return a.key(row, column);
-    case LayerMatrix::Value:
-        return a.value(row, column);
-    case LayerMatrix::QueryHead:
-        return a.query(row, head * d_k + column);
-    case LayerMatrix::KeyHead:
-        return a.key(row, group * d_k + column);
-    case LayerMatrix::ValueHead:
-        return a.value(row, group * d_k + column);
-    case LayerMatrix::Scores:
-        return a.heads[head].scores(row, column);
-    case LayerMatrix::Attention:
-        return a.heads[head].attention(row, column);
-    case LayerMatrix::HeadOutput:
-        return a.headOutputs(row, head * d_k + column);
-    case LayerMatrix::Concat:
-        return a.isAblated(column / d_k) ? 0.0 : a.headOutputs(row, column);
-    case LayerMatrix::OutputProjection:
-        return r.weights->outputProjection(row, column);
-    case LayerMatrix::Output:
-        return a.output(row, column);
+    case LayerMatrix::QueryInput: return r.queryInput(row, column);
+    case LayerMatrix::KeyValueInput: return r.keyValueInput(row, column);
+    case LayerMatrix::Query: return a.query(row, column);
+    case LayerMatrix::Key: return a.key(row, column);
+    case LayerMatrix::Value: return a.value(row, column);
+    case LayerMatrix::QueryHead: return a.query(row, head * d_k + column);
+    case LayerMatrix::KeyHead: return a.key(row, group * d_k + column);
+    case LayerMatrix::ValueHead: return a.value(row, group * d_k + column);
+    case LayerMatrix::Scores: return a.heads[head].scores(row, column);
+    case LayerMatrix::Attention: return a.heads[head].attention(row, column);
+    case LayerMatrix::HeadOutput: return a.headOutputs(row, head * d_k + column);
+    case LayerMatrix::Concat: return a.isAblated(column / d_k) ? 0.0 : a.headOutputs(row, column);
+    case LayerMatrix::OutputProjection: return r.weights->outputProjection(row, column);
+    case LayerMatrix::Output: return a.output(row, column);
     }
     return 0;
 }
@@ -95,8 +81,7 @@ TEST(MatricesView, HoverGivesTheStoredValueOfEveryMatrix)
         EXPECT_EQ(model.value(m, row, column), expected) << model.name(m).toStdString();
         const QString tip = s.view.toolTipAt(s.cellCentre(m, row, column));
         EXPECT_TRUE(tip.contains(QStringLiteral("<b>%1</b>").arg(model.name(m)))) << tip.toStdString();
-        EXPECT_TRUE(tip.contains(preciseNumber(expected)))
-            << model.name(m).toStdString() << ": " << tip.toStdString();
+        EXPECT_TRUE(tip.contains(preciseNumber(expected))) << model.name(m).toStdString() << ": " << tip.toStdString();
     }
     // The switched-off head's Concat block is zero, and the tooltip says why.
     EXPECT_EQ(model.value(LayerMatrix::Concat, 0, 3), 0.0);

@@ -27,7 +27,8 @@ QStringList headBoxItems(const QComboBox& box)
 }
 
 // Every view with a head box names the heads the same way, the switched-off one included.
-template <class View> void expectHeadBoxMarksSwitchedOffHeads()
+template <class View>
+void expectHeadBoxMarksSwitchedOffHeads()
 {
     qkv::Config config = crossConfig();
     config.ablatedHeads = {2};

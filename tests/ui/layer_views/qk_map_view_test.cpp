@@ -1,11 +1,11 @@
 // The Q/K map: its points are core's qkProjection, the selected query's lines have the
 // attention weights as opacities, clicks pick a query, a key or a head.
 
+#include "ui/qkmap/qk_map_view.hpp"
 #include "core/analysis/qk_projection.hpp"
 #include "tests/ui/layer_views/layer_test_support.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/figures/figure_canvas.hpp"
-#include "ui/qkmap/qk_map_view.hpp"
 
 namespace qkv::ui::testing {
 namespace {

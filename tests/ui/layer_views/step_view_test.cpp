@@ -10,11 +10,11 @@
 
 #include "tests/ui/layer_views/layer_test_support.hpp"
 #include "tests/ui/window/window_fixture.hpp"
+#include "ui/controls/controls_panel.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/figures/figure_canvas.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
-#include "ui/controls/controls_panel.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/steps/step_view.hpp"
 
@@ -78,7 +78,8 @@ TEST(StepView, ShowsTheCoreNumbersFromQAndKToTheOutputRow)
     s.select(2, 3, 1);
     expectEndToEndNumbers(s.view, *s.result, 2, 3, 1);
     // The paper's name of the quantity, then the division with its numbers.
-    EXPECT_TRUE(s.view.scaleText().startsWith(QStringLiteral("scaled score q·k/√d_k = "))) << s.view.scaleText().toStdString();
+    EXPECT_TRUE(s.view.scaleText().startsWith(QStringLiteral("scaled score q·k/√d_k = ")))
+        << s.view.scaleText().toStdString();
     EXPECT_TRUE(s.view.texts().title.contains(QStringLiteral("Head 3")));
 }
 

@@ -17,8 +17,8 @@ namespace qkv::ui::testing {
 
 struct DrawnText {
     QString text;
-    QRectF bounds;      // device coordinates (the box of the advance and the line's height)
-    bool clipped;       // a clip cuts into it
+    QRectF bounds;  // device coordinates (the box of the advance and the line's height)
+    bool clipped;   // a clip cuts into it
 };
 
 class TextProbe : public QPaintDevice {

@@ -24,8 +24,7 @@ class CountingView : public ResultView {
 public:
     explicit CountingView(HeadSelection* selection = nullptr, Changes follows = Change::Head)
         : ResultView(selection, follows)
-    {
-    }
+    {}
     QString title() const override { return QStringLiteral("&Counting"); }
     QString id() const override { return QStringLiteral("counting"); }
     using ResultView::invalidate;

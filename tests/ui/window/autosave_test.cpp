@@ -8,9 +8,9 @@
 #include <QTemporaryDir>
 
 #include "core/io/weights_file.hpp"
+#include "tests/ui/support/wait_until.hpp"
 #include "tests/ui/window/recording_prompts.hpp"
 #include "tests/ui/window/session_test_support.hpp"
-#include "tests/ui/support/wait_until.hpp"
 #include "tests/ui/window/window_fixture.hpp"
 #include "ui/document/examples.hpp"
 #include "ui/document/head_selection.hpp"
@@ -42,7 +42,8 @@ protected:
     void loadAndEdit()
     {
         weightsFile = directory.filePath(QStringLiteral("layer.safetensors"));
-        ASSERT_TRUE(saveAttentionWeights(weightsFile.toStdString(), initialiseWeights(64, 5, WeightInit::Normal, true)).ok());
+        ASSERT_TRUE(
+            saveAttentionWeights(weightsFile.toStdString(), initialiseWeights(64, 5, WeightInit::Normal, true)).ok());
         QSignalSpy loaded(window.get(), &MainWindow::weightsLoaded);
         window->loadWeights(weightsFile);
         ASSERT_TRUE(loaded.wait(10000));
@@ -101,7 +102,8 @@ TEST_F(AutosaveTest, ClosingAndStartingAgainRestoresLoadedAndEditedWeights)
     EXPECT_TRUE(next->close());
     EXPECT_EQ(written.count(), 0);
     // QSettings keeps the geometry and recent files, never the configuration.
-    for (const QString& key : QSettings().allKeys()) EXPECT_FALSE(key.startsWith(QStringLiteral("lastConfig"))) << key.toStdString();
+    for (const QString& key : QSettings().allKeys())
+        EXPECT_FALSE(key.startsWith(QStringLiteral("lastConfig"))) << key.toStdString();
 }
 
 TEST_F(AutosaveTest, AfterACrashTheUnsavedStateComesBackMarkedUnsaved)
@@ -148,7 +150,8 @@ TEST_F(AutosaveTest, ABrokenAutosaveFallsBackToTheFirstStartExampleAndSaysSo)
         file.write("{\"format\": \"qkv-studio-session\", \"version\": 1, \"config\": {\"d_model\": ");
     }
     const auto next = restart();
-    EXPECT_TRUE(next->startupMessage().contains(QStringLiteral("could not be restored"))) << next->startupMessage().toStdString();
+    EXPECT_TRUE(next->startupMessage().contains(QStringLiteral("could not be restored")))
+        << next->startupMessage().toStdString();
     EXPECT_TRUE(next->startupMessage().contains(QStringLiteral("autosave.qkv.json")));
     EXPECT_EQ(next->statusBar()->currentMessage(), next->startupMessage());
     // Shown, the message is not drawn over the status summary (a message shown before the
@@ -163,7 +166,8 @@ TEST_F(AutosaveTest, ABrokenAutosaveFallsBackToTheFirstStartExampleAndSaysSo)
     EXPECT_TRUE(next->document()->result());
     // Moved aside, so the next start is clean (the new state may be autosaved meanwhile).
     EXPECT_TRUE(!QFileInfo::exists(autosavePath) || readSession(autosavePath.toStdString()).ok());
-    EXPECT_TRUE(QFileInfo::exists(QDir(Autosave::defaultDirectory()).filePath(QStringLiteral("autosave.broken.qkv.json"))));
+    EXPECT_TRUE(
+        QFileInfo::exists(QDir(Autosave::defaultDirectory()).filePath(QStringLiteral("autosave.broken.qkv.json"))));
 }
 
 }  // namespace

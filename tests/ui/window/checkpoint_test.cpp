@@ -28,7 +28,10 @@
 namespace qkv::ui::testing {
 namespace {
 
-std::string fixture(const char* family) { return std::string(QKV_TEST_DATA_DIR) + "/checkpoint/" + family + "/model.safetensors"; }
+std::string fixture(const char* family)
+{
+    return std::string(QKV_TEST_DATA_DIR) + "/checkpoint/" + family + "/model.safetensors";
+}
 
 Checkpoint openOrFail(const std::string& path, CheckpointOptions options = {})
 {
@@ -77,7 +80,8 @@ TEST(CheckpointLayerDialog, WithoutConfigItAsksForHAndListsTheLayersAgain)
     dialog.headCountBox()->setValue(d_model + 1);
     emit dialog.headCountBox()->editingFinished();
     EXPECT_EQ(dialog.table()->item(0, 3)->text().toInt(), other);
-    EXPECT_TRUE(dialog.messageLabel()->text().contains(QStringLiteral("does not divide"))) << dialog.messageLabel()->text().toStdString();
+    EXPECT_TRUE(dialog.messageLabel()->text().contains(QStringLiteral("does not divide")))
+        << dialog.messageLabel()->text().toStdString();
 }
 
 // The Positions choice: config.json fixes a LLaMA-style layer's positions, so the choice is
@@ -93,7 +97,8 @@ TEST(CheckpointLayerDialog, PositionsTheCheckpointFixesAreDisabledWithTheReason)
     CheckpointLayerDialog bert(openOrFail(fixture("bert")));
     EXPECT_TRUE(bert.positionsBox()->isEnabled());
     EXPECT_EQ(bert.chosenPositions(), PositionalEncoding::Sinusoidal);
-    EXPECT_TRUE(bert.positionsNote()->text().contains(QStringLiteral("does not fix"))) << bert.positionsNote()->text().toStdString();
+    EXPECT_TRUE(bert.positionsNote()->text().contains(QStringLiteral("does not fix")))
+        << bert.positionsNote()->text().toStdString();
 }
 
 class CheckpointWindowTest : public WindowTest {
@@ -178,7 +183,8 @@ TEST_F(CheckpointWindowTest, PositionsChosenInTheDialogAreUsedWhereTheCheckpoint
     EXPECT_EQ(window->document()->config().positional, PositionalEncoding::Rotary);
     ASSERT_FALSE(notices.isEmpty());
     const QString notice = notices.back().front().toString();
-    EXPECT_TRUE(notice.contains(QStringLiteral("config.json sets rotary positions; the Positions choice “none” was not used.")))
+    EXPECT_TRUE(
+        notice.contains(QStringLiteral("config.json sets rotary positions; the Positions choice “none” was not used.")))
         << notice.toStdString();
 }
 
@@ -214,14 +220,16 @@ TEST_F(CheckpointWindowTest, TheFirstLayerReadsTheModelsOwnInputAndTheChipsShowS
     EXPECT_EQ(session.config.embeddings, EmbeddingKind::Model);
     ASSERT_TRUE(session.modelInput);
     ASSERT_TRUE(window->document()->isValid());
-    const std::vector<std::string> pieces = {"[CLS]", "the", "cat", "sat", "on", "the", "mat", ",", "play", "##ing", ".", "[SEP]"};
+    const std::vector<std::string> pieces = {"[CLS]", "the", "cat",  "sat",   "on", "the",
+                                             "mat",   ",",   "play", "##ing", ".",  "[SEP]"};
     EXPECT_EQ(window->document()->result()->queryLabels, pieces);
     const QStringList chips = window->controls()->sourceField()->chips()->tokens();
     ASSERT_EQ(chips.size(), static_cast<int>(pieces.size()));
     EXPECT_EQ(chips.front(), QStringLiteral("[CLS]"));
     EXPECT_EQ(chips.at(9), QStringLiteral("##ing"));
     ASSERT_FALSE(notices.isEmpty());
-    EXPECT_TRUE(notices.back().front().toString().contains(QStringLiteral("own input"))) << notices.back().front().toString().toStdString();
+    EXPECT_TRUE(notices.back().front().toString().contains(QStringLiteral("own input")))
+        << notices.back().front().toString().toStdString();
     QComboBox* box = window->controls()->inputs()->embeddingsBox();
     EXPECT_EQ(box->currentData().toInt(), static_cast<int>(EmbeddingKind::Model));
     EXPECT_FALSE(window->controls()->inputs()->tokenScaleBox()->isEnabled());
@@ -233,7 +241,8 @@ TEST_F(CheckpointWindowTest, TheFirstLayerReadsTheModelsOwnInputAndTheChipsShowS
     window->document()->edit(config, QStringLiteral("type"));
     settle();
     EXPECT_EQ(window->controls()->sourceField()->chips()->tokens(),
-              (QStringList{QStringLiteral("[CLS]"), QStringLiteral("hello"), QStringLiteral("world"), QStringLiteral("[SEP]")}));
+              (QStringList{QStringLiteral("[CLS]"), QStringLiteral("hello"), QStringLiteral("world"),
+                           QStringLiteral("[SEP]")}));
 
     // Longer than the model's 24 positions: said under the sentence, where the user types.
     config.sourceText = "the cat sat on the mat the cat sat on the mat the cat sat on the mat the cat sat on it";

@@ -55,7 +55,8 @@ TEST_F(WindowTest, EachTabExportsItsOwnFigures)
     FigureExportDialog dialog(actions->figuresOf(), window.get());
     EXPECT_EQ(dialog.figure()->name, QStringLiteral("factored"));
     EXPECT_TRUE(dialog.selectFigure(QStringLiteral("spectrum")));
-    EXPECT_TRUE(dialog.path().endsWith(QStringLiteral("spectrum.png")) || dialog.path().endsWith(QStringLiteral("spectrum.svg")) ||
+    EXPECT_TRUE(dialog.path().endsWith(QStringLiteral("spectrum.png")) ||
+                dialog.path().endsWith(QStringLiteral("spectrum.svg")) ||
                 dialog.path().endsWith(QStringLiteral("spectrum.pdf")))
         << dialog.path().toStdString();
     EXPECT_EQ(dialog.size().size, QSizeF(900, 600));
@@ -109,8 +110,10 @@ TEST_F(WindowTest, ExportProposesAFolderThatExists)
 
     QSettings().remove(QStringLiteral("figures/directory"));
     qputenv("HOME", savedHome);
-    if (savedConfig.isNull()) qunsetenv("XDG_CONFIG_HOME");
-    else qputenv("XDG_CONFIG_HOME", savedConfig);
+    if (savedConfig.isNull())
+        qunsetenv("XDG_CONFIG_HOME");
+    else
+        qputenv("XDG_CONFIG_HOME", savedConfig);
 }
 
 TEST_F(WindowTest, ExportUsesTheViewsOptionsNotItsScreenMarks)

@@ -1,6 +1,5 @@
 // Every view numbers heads the same way: from 1, as the paper's head_1 ... head_h.
 
-
 #include "ui/document/head_selection.hpp"
 #include "ui/factored/factored_view.hpp"
 #include "ui/heads/heads_view.hpp"

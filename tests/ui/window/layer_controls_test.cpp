@@ -50,7 +50,7 @@ TEST_F(LayerControlsTest, KeyValueHeadsDriveTheComputationAndTheComparisonShowsT
     settle();
     const auto result = document()->result();
     EXPECT_EQ(result->attention.grouping.keyValueHeadCount, 2);
-    EXPECT_EQ(result->weights->keyProjection.cols(), 2 * 16);  // W^K: d_model x g d_k
+    EXPECT_EQ(result->weights->keyProjection.cols(), 2 * 16);               // W^K: d_model x g d_k
     EXPECT_EQ(result->attention.keyHead(0), result->attention.keyHead(1));  // heads 1 and 2 share K
     ComparisonView* comparison = window->tabs()->comparisonView();
     comparison->ensureCurrent();
@@ -68,7 +68,7 @@ TEST_F(LayerControlsTest, KeyValueHeadsDriveTheComputationAndTheComparisonShowsT
     controls()->headsBox()->setValue(1);
     settle();
     EXPECT_TRUE(controls()->keyValueHeadsMessage()->isVisible());
-    EXPECT_TRUE(controls()->keyValueHeadsMessage()->text().contains(QStringLiteral("divide"))) 
+    EXPECT_TRUE(controls()->keyValueHeadsMessage()->text().contains(QStringLiteral("divide")))
         << controls()->keyValueHeadsMessage()->text().toStdString();
     // g that follows h follows it.
     choose(g, QVariant::fromValue<qlonglong>(0));
@@ -153,7 +153,8 @@ TEST_F(LayerControlsTest, APositionalPresetLowersTheTokenScaleAndSaysWhy)
     settle();
     EXPECT_NEAR(inputs()->tokenScaleBox()->value(), positionalPresetTokenScale, 1e-6);
     EXPECT_TRUE(inputs()->paperScaleButton()->isVisible());
-    EXPECT_TRUE(inputs()->tokenScaleNote()->text().contains(QStringLiteral("head 2"))) << inputs()->tokenScaleNote()->text().toStdString();
+    EXPECT_TRUE(inputs()->tokenScaleNote()->text().contains(QStringLiteral("head 2")))
+        << inputs()->tokenScaleNote()->text().toStdString();
     const QString origin = controls()->weights()->originLabel()->text();
     EXPECT_TRUE(origin.contains(QStringLiteral("head 2 same position"))) << origin.toStdString();
     EXPECT_TRUE(origin.contains(QStringLiteral("scaled by 0.03"))) << origin.toStdString();
@@ -188,11 +189,13 @@ TEST_F(LayerControlsTest, TheSeedAndInitSayWhenTheyDoNotApply)
 {
     WeightsGroup* weights = controls()->weights();
     weights->show();
-    EXPECT_TRUE(weights->originLabel()->text().contains(QStringLiteral("seed 3"))) << weights->originLabel()->text().toStdString();
+    EXPECT_TRUE(weights->originLabel()->text().contains(QStringLiteral("seed 3")))
+        << weights->originLabel()->text().toStdString();
     EXPECT_FALSE(weights->seedNote()->isVisible());
     EXPECT_FALSE(weights->initNote()->isVisible());
-    document()->setWeights(std::make_shared<const AttentionWeights>(initialiseWeights(64, 8, WeightInit::Normal, false)),
-                           QStringLiteral("/somewhere/layer.safetensors"));
+    document()->setWeights(
+        std::make_shared<const AttentionWeights>(initialiseWeights(64, 8, WeightInit::Normal, false)),
+        QStringLiteral("/somewhere/layer.safetensors"));
     settle();
     EXPECT_TRUE(weights->originLabel()->text().contains(QStringLiteral("layer.safetensors")));
     EXPECT_TRUE(weights->seedNote()->isVisible());

@@ -14,8 +14,8 @@
 // QAction) as a user makes them; the few that go through the API say so and why.
 
 #include <QAction>
-#include <QComboBox>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QMenu>
 #include <QMenuBar>
@@ -51,11 +51,11 @@
 #include "ui/document/examples.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/editor/head_weights_view.hpp"
+#include "ui/figures/figure_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/document_files.hpp"
 #include "ui/mainwindow/stale_notice.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
-#include "ui/figures/figure_canvas.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 // The sanitizer allocator's count of live heap bytes (sanitizer/allocator_interface.h, which
@@ -123,9 +123,9 @@ long memoryInUseKilobytes()
 
 // ---- the words a monkey types ------------------------------------------------------------------
 
-const char* const kWords[] = {"the",  "cat",   "sat",  "on",    "mat",   "le",    "chat",  "noir",  "a",
-                              "dog",  "ran",   "fast", "it",    "was",   "tired", "sur",   "tapis", "The",
-                              "bank", "river", "of",   "money", ",",     ".",     "über",  "naïve", "42"};
+const char* const kWords[] = {"the",  "cat",   "sat",  "on",    "mat", "le",    "chat", "noir",  "a",
+                              "dog",  "ran",   "fast", "it",    "was", "tired", "sur",  "tapis", "The",
+                              "bank", "river", "of",   "money", ",",   ".",     "über", "naïve", "42"};
 // Typed key by key: QTest types ASCII only.
 const char* const kTypedWords[] = {"the", "cat", "sat", "on", "mat", "dog", "ran", "fast", ",", ".", "42", "Bank"};
 
@@ -253,7 +253,7 @@ protected:
     std::shared_ptr<PromptLog> log;
     QTemporaryDir directory;
     QString nextSavePath, nextOpenPath;
-    std::map<QString, Config> saved;           // the sessions saved so far, by path
+    std::map<QString, Config> saved;          // the sessions saved so far, by path
     std::map<int, Config> configAtUndoIndex;  // the config seen at each point of the history
 };
 
@@ -289,8 +289,10 @@ void MonkeyTest::clickTab(int index)
 {
     QTabBar* bar = window->tabs()->tabBar();
     const QRect tab = bar->tabRect(index);
-    if (tab.isValid() && bar->rect().contains(tab.center())) QTest::mouseClick(bar, Qt::LeftButton, {}, tab.center());
-    else window->tabs()->setCurrentIndex(index);  // scrolled out of the bar: as its scroll buttons would
+    if (tab.isValid() && bar->rect().contains(tab.center()))
+        QTest::mouseClick(bar, Qt::LeftButton, {}, tab.center());
+    else
+        window->tabs()->setCurrentIndex(index);  // scrolled out of the bar: as its scroll buttons would
 }
 
 // Until nothing is left to do: the document's computation, every view's background work (and
@@ -308,7 +310,6 @@ void MonkeyTest::settleAll()
     }
     ADD_FAILURE() << "the window did not become idle";
 }
-
 
 // ---- the edits: the controls ---------------------------------------------------------------------
 
@@ -489,8 +490,9 @@ void MonkeyTest::editACell()
     const Index rows = model->rows(matrix), columns = model->columns(matrix);
     const Index row = pick(static_cast<int>(rows)), column = pick(static_cast<int>(columns));
     const QRectF cells = view->geometry().cells[HeadWeightsModel::index(matrix)];
-    const QPointF centre(cells.left() + (static_cast<double>(column) + 0.5) * cells.width() / static_cast<double>(columns),
-                         cells.top() + (static_cast<double>(row) + 0.5) * cells.height() / static_cast<double>(rows));
+    const QPointF centre(
+        cells.left() + (static_cast<double>(column) + 0.5) * cells.width() / static_cast<double>(columns),
+        cells.top() + (static_cast<double>(row) + 0.5) * cells.height() / static_cast<double>(rows));
     const double value = (pick(401) - 200) / 100.0;
     const bool valid = document()->isValid();
     QTest::mouseClick(view->canvas(), Qt::LeftButton, {}, centre.toPoint());
@@ -519,7 +521,8 @@ void MonkeyTest::editABlock()
     view->blockBox()->setCurrentIndex(pick(view->blockBox()->count()));
     view->factorBox()->setValue((pick(61) - 30) / 10.0);
     view->seedBox()->setValue(pick(100));
-    if (view->copyTargetBox()->count() > 0) view->copyTargetBox()->setCurrentIndex(pick(view->copyTargetBox()->count()));
+    if (view->copyTargetBox()->count() > 0)
+        view->copyTargetBox()->setCurrentIndex(pick(view->copyTargetBox()->count()));
     QPushButton* const buttons[] = {view->scaleButton(), view->zeroButton(), view->swapButton(),
                                     view->rerandomiseButton(), view->copyButton()};
     QPushButton* button = pickFrom(buttons);

@@ -63,18 +63,20 @@ protected:
         // A label whose text changed in the last processed events (the comparison's timing note
         // when its background measurement ends) is laid out by a posted LayoutRequest: apply it,
         // as the next frame would, before measuring.
-        for (int pass = 0; pass < 3; ++pass) QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);  // nested layouts
+        for (int pass = 0; pass < 3; ++pass)
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);  // nested layouts
         for (QWidget* w : view->findChildren<QWidget*>()) {
             if (!w->isVisibleTo(view) || w->width() <= 0) continue;
-            const bool text = qobject_cast<QLabel*>(w) || qobject_cast<QAbstractButton*>(w) || qobject_cast<QComboBox*>(w);
+            const bool text =
+                qobject_cast<QLabel*>(w) || qobject_cast<QAbstractButton*>(w) || qobject_cast<QComboBox*>(w);
             if (!text) continue;
             const auto* label = qobject_cast<QLabel*>(w);
             if (label && label->wordWrap()) {
                 EXPECT_GE(w->height(), label->heightForWidth(w->width()) - 1) << label->text().toStdString();
                 continue;
             }
-            EXPECT_GE(w->width(), w->minimumSizeHint().width()) << w->metaObject()->className() << " "
-                                                                 << (label ? label->text().toStdString() : std::string());
+            EXPECT_GE(w->width(), w->minimumSizeHint().width())
+                << w->metaObject()->className() << " " << (label ? label->text().toStdString() : std::string());
         }
         for (QScrollArea* scroll : view->findChildren<QScrollArea*>()) {
             if (!scroll->widget() || !scroll->isVisibleTo(view)) continue;

@@ -65,8 +65,10 @@ TEST_F(ScenariosTest, EveryExampleOpensComputesAndTitlesItsHeads)
         EXPECT_EQ(window->document()->displayName(), example.fileName);
         EXPECT_FALSE(window->document()->isModified());
         for (Index head = 0; head < result->config.headCount; ++head)
-            EXPECT_TRUE(title(static_cast<int>(head)).startsWith(
-                QStringLiteral("Head %1 · %2").arg(head + 1).arg(QString::fromStdString(headOriginText(*session, head)))))
+            EXPECT_TRUE(title(static_cast<int>(head))
+                            .startsWith(QStringLiteral("Head %1 · %2")
+                                            .arg(head + 1)
+                                            .arg(QString::fromStdString(headOriginText(*session, head)))))
                 << title(static_cast<int>(head)).toStdString();
     }
 }
@@ -95,9 +97,9 @@ TEST_F(ScenariosTest, TranslationHeadsAlignByPositionByThePreviousTokenAndUnifor
     EXPECT_EQ(result->keyLabels[static_cast<std::size_t>(argmax(meaning, n_q - 1))], ".");
     const auto vector = [](const char* word) { return meaningEmbeddings(tokenize(word), 64, 2017); };
     if (vector("chat") == vector("cat")) {
-        const std::map<QString, QString> translation{{"le", "the"},       {"chat", "cat"},      {"noir", "black"},
-                                                     {"assis", "sat"},    {"sur", "on"},        {"tapis", "mat"},
-                                                     {"parce", "because"}, {"était", "was"},    {"fatigué", "tired"}};
+        const std::map<QString, QString> translation{{"le", "the"},        {"chat", "cat"},  {"noir", "black"},
+                                                     {"assis", "sat"},     {"sur", "on"},    {"tapis", "mat"},
+                                                     {"parce", "because"}, {"était", "was"}, {"fatigué", "tired"}};
         int words = 0, aligned = 0;
         for (Index q = 0; q < n_q; ++q) {
             const auto found = translation.find(lower(result->queryLabels[static_cast<std::size_t>(q)]));
@@ -121,9 +123,11 @@ TEST_F(ScenariosTest, DecoderHeadsReadThePreviousTokenTheSameTokenAndEveryTokenS
         EXPECT_EQ(argmax(heads[0].attention, t), std::max<Index>(t - 1, 0)) << "previous token, query " << t;
         const Index same = argmax(heads[1].attention, t);
         EXPECT_LE(same, t);
-        EXPECT_EQ(lower(labels[static_cast<std::size_t>(same)]), lower(labels[static_cast<std::size_t>(t)])) << "same token, query " << t;
+        EXPECT_EQ(lower(labels[static_cast<std::size_t>(same)]), lower(labels[static_cast<std::size_t>(t)]))
+            << "same token, query " << t;
         const float seen = 1.0f / static_cast<float>(t + 1);  // keys 0..t
-        EXPECT_LT((heads[2].attention.row(t).head(t + 1).array() - seen).abs().maxCoeff(), 1e-6f) << "uniform, query " << t;
+        EXPECT_LT((heads[2].attention.row(t).head(t + 1).array() - seen).abs().maxCoeff(), 1e-6f)
+            << "uniform, query " << t;
         randomIsNotUniform |= heads[3].attention.row(t).maxCoeff() > seen + 0.05f;
     }
     EXPECT_TRUE(randomIsNotUniform);

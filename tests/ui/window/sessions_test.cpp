@@ -3,8 +3,8 @@
 
 #include <QFile>
 #include <QLabel>
-#include <QSpinBox>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QUndoStack>
@@ -114,7 +114,8 @@ TEST_F(SessionsTest, ASavedSessionReopensToTheSameNumbersAndView)
 TEST_F(SessionsTest, LoadedAndEditedWeightsAreSavedInTheSession)
 {
     const QString weightsFile = path("layer.safetensors");
-    ASSERT_TRUE(saveAttentionWeights(weightsFile.toStdString(), initialiseWeights(64, 77, WeightInit::Normal, false)).ok());
+    ASSERT_TRUE(
+        saveAttentionWeights(weightsFile.toStdString(), initialiseWeights(64, 77, WeightInit::Normal, false)).ok());
     QSignalSpy loaded(window.get(), &MainWindow::weightsLoaded);
     window->loadWeights(weightsFile);
     ASSERT_TRUE(loaded.wait(10000));

@@ -89,7 +89,8 @@ TEST_F(WindowTest, ChangingTheHeadsOptionsChangesTheSessionsAndNothingElse)
     EXPECT_TRUE(window->document()->isModified());
     // The session is the one place: QSettings holds what it held before, no view option.
     EXPECT_EQ(QSettings().allKeys(), settingsBefore);
-    for (const QString& key : QSettings().allKeys()) EXPECT_FALSE(key.startsWith(QStringLiteral("headsView"))) << key.toStdString();
+    for (const QString& key : QSettings().allKeys())
+        EXPECT_FALSE(key.startsWith(QStringLiteral("headsView"))) << key.toStdString();
 }
 
 TEST_F(WindowTest, ReplacingTheSessionsViewOptionsShowsThemInEveryView)

@@ -10,8 +10,8 @@
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/steps/step_view.hpp"
-#include "ui/views/result_view.hpp"
 #include "ui/views/head_box.hpp"
+#include "ui/views/result_view.hpp"
 
 namespace qkv::ui::testing {
 namespace {
@@ -34,8 +34,7 @@ TEST_F(WindowTest, BackgroundViewsDoNoWorkUntilTheirTabIsShown)
     ViewTabs* tabs = window->tabs();
     tabs->setCurrentWidget(tabs->headsView());
     std::vector<std::unique_ptr<QSignalSpy>> spies;
-    for (ResultView* view : tabs->views())
-        spies.push_back(std::make_unique<QSignalSpy>(view, &ResultView::refreshed));
+    for (ResultView* view : tabs->views()) spies.push_back(std::make_unique<QSignalSpy>(view, &ResultView::refreshed));
     QSignalSpy timing(tabs->comparisonView(), &ComparisonView::timingUpdated);
 
     qkv::Config config = smallConfig();
