@@ -49,6 +49,7 @@ QLayout* ComparisonView::makeHeader()
     keyValueBox_->setToolTip(
         tr("The layer's key/value heads g (also under h in the controls): a divisor of h "
            "(g = h is standard multi-head attention, g = 1 multi-query)"));
+    keyValueBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // "12 (MHA)" whole
     auto* keyValueLabel = new QLabel(tr("Key/value heads g:"), this);
     keyValueLabel->setBuddy(keyValueBox_);
     auto* copyButton = new QPushButton(tr("Copy table"), this);

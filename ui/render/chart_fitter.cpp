@@ -168,9 +168,10 @@ void ChartFitter::wrapCategories()
 {
     if (!parts_.categories) return;
     const qsizetype n = model_.categories.size();
-    // Qt gives each label of a horizontal axis the width over the number of its grid lines.
+    // Qt elides a label of a horizontal category axis well before the category's width (at
+    // about the plot's width over n + 2, measured at n = 2 on screen): wrap within that.
     const double width = model_.horizontalBars ? chart_->size().width() * 0.38
-                                               : chart_->plotArea().width() / static_cast<double>(n + 1) - kQtTextSlack;
+                                               : chart_->plotArea().width() / static_cast<double>(n + 2) - kQtTextSlack;
     QStringList labels;
     for (const QString& category : model_.categories)
         labels << wrappedChartText(category, style_.font, std::max(width, 40.0));

@@ -5,6 +5,7 @@
 #include <QImage>
 #include <QPainter>
 #include <QSignalSpy>
+#include <QTextDocument>
 
 #include <cmath>
 
@@ -89,6 +90,12 @@ TEST(FactoredView, RankDropsForConstructedLowRankHead)
     // Still d_k values from the factors: the others sit below the tolerance line.
     EXPECT_EQ(view.spectrumChart()->singularValuePoints().size(), std::size_t{16});
     EXPECT_TRUE(view.statisticsText().contains(QStringLiteral("rank-deficient")));
+    // As the label shows it (rich text): the whole sentence, its "<" not read as a tag.
+    QTextDocument shown;
+    shown.setHtml(view.statisticsText());
+    EXPECT_TRUE(shown.toPlainText().contains(
+        QStringLiteral("numerical rank %1 < d_k = 16: this head is rank-deficient").arg(rank)))
+        << shown.toPlainText().toStdString();
     // The other heads keep full rank.
     view.setSelectedHead(0);
     EXPECT_EQ(view.displayedRank(), 16);
