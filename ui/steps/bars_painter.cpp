@@ -10,9 +10,13 @@
 namespace qkv::ui {
 namespace {
 
+// The ends of a bar chart, to 2 significant digits so they fit the axis's room ("−0.06").
 QString tickText(double v, bool percent)
 {
-    return percent ? QStringLiteral("%1%").arg(v * 100, 0, 'f', 0) : readableNumber(v);
+    if (percent) return QStringLiteral("%1%").arg(v * 100, 0, 'f', 0);
+    if (v == 0 || !std::isfinite(v)) return readableNumber(v);
+    const double step = std::pow(10.0, std::floor(std::log10(std::abs(v))) - 1);
+    return readableNumber(std::round(v / step) * step);
 }
 
 double labelsHeight(const BarsStyle& style, const QFontMetricsF& metrics)
