@@ -74,12 +74,11 @@ QString spectrumStatistics(const FactoredHeadModel& model, bool rich)
     const Index rank = model.numericalRank();
     // Rich text is markup: the "<" of "rank 2 < d_k" would start a tag and swallow the rest.
     const auto plain = [rich](const QString& s) { return rich ? s.toHtmlEscaped() : s; };
-    const QString rankText =
-        rank == model.d_k
-            ? plain(Text::tr("numerical rank %1 = d_k")).arg(b(QString::number(rank)))
-            : plain(Text::tr("numerical rank %1 < d_k = %2: this head is rank-deficient"))
-                  .arg(b(QString::number(rank)))
-                  .arg(model.d_k);
+    const QString rankText = rank == model.d_k
+                                 ? plain(Text::tr("numerical rank %1 = d_k")).arg(b(QString::number(rank)))
+                                 : plain(Text::tr("numerical rank %1 < d_k = %2: this head is rank-deficient"))
+                                       .arg(b(QString::number(rank)))
+                                       .arg(model.d_k);
     const QString norm = rich ? Text::tr("‖W_i‖<sub>F</sub>") : Text::tr("‖W_i‖_F");
     const QString first = rankText + sep + Text::tr("d_model = %1").arg(model.d_model) + sep +
                           Text::tr("%1 = %2").arg(norm, b(preciseNumber(model.factored->frobeniusNorm())));

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "ui/heads/score_kind.hpp"
 #include "ui/render/colormap.hpp"
 
 using qkv::ui::Colormap;
@@ -58,4 +59,35 @@ TEST(Colormap, IdsRoundTrip)
     }
     ColormapName unused{};
     EXPECT_FALSE(qkv::ui::colormapFromId(QStringLiteral("jet"), unused));
+}
+
+// The spellings sessions and `qkv-studio figure` use are a contract: one table each gives them.
+TEST(Colormap, SpellingsAreTheContract)
+{
+    QStringList ids;
+    for (ColormapName name : Colormap::all()) ids << Colormap::get(name).id();
+    EXPECT_EQ(ids, (QStringList{"viridis", "magma", "cividis", "greys", "redblue"}));
+    EXPECT_EQ(qkv::allowedNames(qkv::ui::kColormapNames), "viridis, magma, cividis, greys, redblue");
+}
+
+TEST(ScoreKind, SpellingsAndStartingColormapsComeFromOneTable)
+{
+    using qkv::ui::ScoreKind;
+    const struct {
+        ScoreKind kind;
+        const char* id;
+        ColormapName colormap;
+    } expected[] = {{ScoreKind::Attention, "attention", ColormapName::Viridis},
+                    {ScoreKind::ScaledScores, "scores", ColormapName::RedBlue},
+                    {ScoreKind::MaskedScores, "masked-scores", ColormapName::RedBlue}};
+    for (const auto& e : expected) {
+        EXPECT_EQ(qkv::ui::scoreKindId(e.kind), QString::fromLatin1(e.id));
+        ScoreKind parsed = ScoreKind::Attention;
+        ASSERT_TRUE(qkv::ui::scoreKindFromId(QString::fromLatin1(e.id), parsed));
+        EXPECT_EQ(parsed, e.kind);
+        EXPECT_EQ(qkv::ui::defaultColormap(e.kind), e.colormap);
+    }
+    ScoreKind unused{};
+    EXPECT_FALSE(qkv::ui::scoreKindFromId(QStringLiteral("weights"), unused));
+    EXPECT_EQ(qkv::allowedNames(qkv::ui::kScoreKinds), "attention, scores, masked-scores");
 }
