@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/compare/compare_view.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/matrices/matrix_picture.hpp"
@@ -222,7 +221,7 @@ std::vector<Figure> compareFigures()
     Figure pinned;
     pinned.name = QStringLiteral("compare");
     pinned.title = Text::tr("Compare: pinned − live attention per head");
-    pinned.view = CompareView::kId;
+    pinned.view = kCompareViewId;
     pinned.defaultSize = QSizeF(1200, 900);
     pinned.unavailable = [](const FigureInput& input) {
         if (!input.result) return whyNoResult(input);
@@ -235,7 +234,7 @@ std::vector<Figure> compareFigures()
                      input.options);
     };
     Figure heads = perHeadFigure(
-        QStringLiteral("compare-heads"), Text::tr("Compare: every head − the selected head"), CompareView::kId,
+        QStringLiteral("compare-heads"), Text::tr("Compare: every head − the selected head"), kCompareViewId,
         QSizeF(1200, 900), [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
             paintCompare(
                 painter, rect,

@@ -8,6 +8,7 @@
 
 #include <QFontMetricsF>
 #include <QRectF>
+#include <QString>
 
 #include <vector>
 
@@ -18,6 +19,10 @@
 class QPainter;
 
 namespace qkv::ui {
+
+// The CompareView tab's id: the session's view.tab, the tab and its figures' view (one spelling;
+// sessions store it, so it never changes).
+inline constexpr QLatin1String kCompareViewId{"compare"};
 
 struct CompareGeometry {
     QRectF title, subtitle, legend, message;

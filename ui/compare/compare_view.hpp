@@ -24,7 +24,7 @@ public:
     explicit CompareView(HeadSelection* selection, QWidget* parent = nullptr);
 
     // The tab a session names and its figures' view (ResultView::id()).
-    static constexpr QLatin1String kId{"compare"};
+    static constexpr QLatin1String kId = kCompareViewId;
     QString title() const override;
     QString id() const override { return kId; }
 

@@ -8,7 +8,6 @@
 
 #include "core/cost/cost_model.hpp"
 #include "core/weights/attention_weights.hpp"
-#include "ui/comparison/comparison_view.hpp"
 #include "ui/figures/text_layout.hpp"
 #include "ui/render/chart_render.hpp"
 
@@ -222,7 +221,7 @@ QString unavailable(const FigureInput& input)
 
 std::vector<Figure> comparisonFigures()
 {
-    const QString view = ComparisonView::kId;
+    const QString view = kComparisonViewId;
     return {
         Figure{QStringLiteral("comparison"), Text::tr("Comparison: all four charts"), view, QSizeF(1500, 1000),
                QSizeF(1100, 760), &unavailable, &paintOverview},

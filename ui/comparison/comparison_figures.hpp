@@ -19,6 +19,10 @@
 
 namespace qkv::ui {
 
+// The ComparisonView tab's id: the session's view.tab, the tab and its figures' view (one spelling;
+// sessions store it, so it never changes).
+inline constexpr QLatin1String kComparisonViewId{"comparison"};
+
 std::vector<Figure> comparisonFigures();
 
 // The shape of `result`'s layer with g key/value heads (0, or not a divisor of h: g = h).

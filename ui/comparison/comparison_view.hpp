@@ -21,6 +21,7 @@
 
 #include "core/cost/cost_model.hpp"
 #include "core/pipeline/compute.hpp"
+#include "ui/comparison/comparison_figures.hpp"
 #include "ui/comparison/comparison_shape.hpp"
 #include "ui/comparison/score_timing.hpp"
 #include "ui/views/result_view.hpp"
@@ -43,7 +44,7 @@ public:
     ~ComparisonView() override;
 
     // The tab a session names and its figures' view (ResultView::id()).
-    static constexpr QLatin1String kId{"comparison"};
+    static constexpr QLatin1String kId = kComparisonViewId;
     QString title() const override;
     QString id() const override { return kId; }
 

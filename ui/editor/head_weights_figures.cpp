@@ -7,7 +7,6 @@
 #include <cmath>
 
 #include "ui/editor/ablation_panel.hpp"
-#include "ui/editor/head_weights_view.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/figures/text_layout.hpp"
@@ -206,7 +205,7 @@ void paintHeadWeights(QPainter& painter, const QRectF& target, const HeadWeights
 std::vector<Figure> headWeightsFigures()
 {
     return {perHeadFigure(QStringLiteral("head-weights"),
-                          Text::tr("A head's weights and what switching heads off changes"), HeadWeightsView::kId,
+                          Text::tr("A head's weights and what switching heads off changes"), kHeadWeightsViewId,
                           QSizeF(1400, 900), [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
                               const auto model = HeadWeightsModel::build(input.result, input.options.head);
                               paintHeadWeights(painter, rect, *model, input.options);

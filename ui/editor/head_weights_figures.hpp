@@ -9,6 +9,7 @@
 #include <QFontMetricsF>
 #include <QPointF>
 #include <QRectF>
+#include <QString>
 
 #include <array>
 #include <vector>
@@ -19,6 +20,10 @@
 class QPainter;
 
 namespace qkv::ui {
+
+// The HeadWeightsView tab's id: the session's view.tab, the tab and its figures' view (one spelling;
+// sessions store it, so it never changes).
+inline constexpr QLatin1String kHeadWeightsViewId{"head-weights"};
 
 struct HeadWeightsGeometry {
     QRectF title, subtitle, note;

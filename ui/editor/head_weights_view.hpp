@@ -31,7 +31,7 @@ public:
     ~HeadWeightsView() override;
 
     // The tab a session names and its figures' view (ResultView::id()).
-    static constexpr QLatin1String kId{"head-weights"};
+    static constexpr QLatin1String kId = kHeadWeightsViewId;
     QString title() const override;
     QString id() const override { return kId; }
 

@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "ui/factored/factored_figure_helpers.hpp"
-#include "ui/factored/factored_view.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/render/heatmap_painter.hpp"
 
@@ -105,7 +104,7 @@ void paintOverview(QPainter& painter, const QRectF& rect, const FigureInput& inp
 
 std::vector<Figure> factoredFigures()
 {
-    const QString view = FactoredView::kId;
+    const QString view = kFactoredViewId;
     return {
         Figure{QStringLiteral("factored"), Text::tr("Factored W_i: all four panels"), view, QSizeF(1600, 1000),
                QSizeF(1300, 860), &unavailable, &paintOverview},

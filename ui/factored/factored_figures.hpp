@@ -29,6 +29,10 @@
 
 namespace qkv::ui {
 
+// The FactoredView tab's id: the session's view.tab, the tab and its figures' view (one spelling;
+// sessions store it, so it never changes).
+inline constexpr QLatin1String kFactoredViewId{"factored"};
+
 // The factored tab's figures: factored, factor-product, spectrum, fused-layout, equivalence.
 std::vector<Figure> factoredFigures();
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/pipeline/compute.hpp"
+#include "ui/factored/factored_figures.hpp"
 #include "ui/factored/matrix_pooling.hpp"
 #include "ui/views/latest_task.hpp"
 #include "ui/views/result_view.hpp"
@@ -41,7 +42,7 @@ public:
     ~FactoredView() override;
 
     // The tab a session names and its figures' view (ResultView::id()).
-    static constexpr QLatin1String kId{"factored"};
+    static constexpr QLatin1String kId = kFactoredViewId;
     QString title() const override;
     QString id() const override { return kId; }
 

@@ -1,4 +1,5 @@
 #include "ui/heads/head_statistics_figures.hpp"
+#include "ui/heads/heads_figures.hpp"
 
 #include <QCoreApplication>
 #include <QPainter>
@@ -7,7 +8,6 @@
 #include <cmath>
 
 #include "ui/figures/figure_text.hpp"
-#include "ui/heads/heads_view.hpp"
 #include "ui/steps/bars_painter.hpp"
 
 namespace qkv::ui {
@@ -99,7 +99,7 @@ std::vector<Figure> headStatisticsFigures()
     Figure figure;
     figure.name = QStringLiteral("head-statistics");
     figure.title = Text::tr("Per-head statistics");
-    figure.view = HeadsView::kId;
+    figure.view = kHeadsViewId;
     figure.defaultSize = QSizeF(1200, 700);
     figure.unavailable = &whyNoResult;
     figure.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {

@@ -7,7 +7,6 @@
 
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/text_layout.hpp"
-#include "ui/heads/heads_view.hpp"
 #include "ui/render/heatmap_painter.hpp"
 
 namespace qkv::ui {
@@ -103,7 +102,7 @@ ColormapName headsColormap(const FigureOptions& options)
 
 std::vector<Figure> headsFigures()
 {
-    const QString view = HeadsView::kId;
+    const QString view = kHeadsViewId;
     return {
         Figure{QStringLiteral("heads"), Text::tr("Heads grid"), view, QSizeF(1400, 900), QSizeF(480, 360), nullptr,
                &paintHeadsGrid},

@@ -3,12 +3,17 @@
 //   heads  every head's heatmap (and their average when the view shows it), one colour bar;
 //   head   the selected head alone, large, with its token labels and colour bar.
 
+#include <QString>
 #include <vector>
 
 #include "ui/figures/figure.hpp"
 #include "ui/heads/heads_figure.hpp"
 
 namespace qkv::ui {
+
+// The HeadsView tab's id: the session's view.tab, the tab and its figures' view (one spelling;
+// sessions store it, so it never changes).
+inline constexpr QLatin1String kHeadsViewId{"heads"};
 
 std::vector<Figure> headsFigures();
 

@@ -8,6 +8,7 @@
 #include "core/pipeline/compute.hpp"
 #include "core/session/session.hpp"
 #include "ui/heads/heads_figure.hpp"
+#include "ui/heads/heads_figures.hpp"
 #include "ui/heads/score_kind.hpp"
 #include "ui/render/colormap.hpp"
 #include "ui/views/latest_task.hpp"
@@ -36,7 +37,7 @@ public:
     explicit HeadsView(HeadSelection* selection, QWidget* parent = nullptr);
 
     // The tab a session names and its figures' view (ResultView::id()).
-    static constexpr QLatin1String kId{"heads"};
+    static constexpr QLatin1String kId = kHeadsViewId;
     QString title() const override;
     QString id() const override { return kId; }
     void saveOptions(qkv::ViewOptions& view) const override;

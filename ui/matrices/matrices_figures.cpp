@@ -9,7 +9,6 @@
 
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
-#include "ui/matrices/matrices_view.hpp"
 #include "ui/render/heatmap_painter.hpp"
 
 namespace qkv::ui {
@@ -354,7 +353,7 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
 std::vector<Figure> matricesFigures()
 {
     return {perHeadFigure(QStringLiteral("matrices"), Text::tr("Matrices of the layer (the paper's Figure 2)"),
-                          MatricesView::kId, QSizeF(1600, 900),
+                          kMatricesViewId, QSizeF(1600, 900),
                           [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
                               const auto model = MatricesModel::build(input.result, input.options.head);
                               paintMatrices(painter, rect, *model, input.options);

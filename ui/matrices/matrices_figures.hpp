@@ -11,6 +11,7 @@
 #include <QFontMetricsF>
 #include <QPoint>
 #include <QRectF>
+#include <QString>
 
 #include <array>
 #include <vector>
@@ -21,6 +22,10 @@
 class QPainter;
 
 namespace qkv::ui {
+
+// The MatricesView tab's id: the session's view.tab, the tab and its figures' view (one spelling;
+// sessions store it, so it never changes).
+inline constexpr QLatin1String kMatricesViewId{"matrices"};
 
 struct MatricesGeometry {
     QRectF title, subtitle;

@@ -17,7 +17,7 @@ public:
     explicit MatricesView(HeadSelection* selection, QWidget* parent = nullptr);
 
     // The tab a session names and its figures' view (ResultView::id()).
-    static constexpr QLatin1String kId{"matrices"};
+    static constexpr QLatin1String kId = kMatricesViewId;
     QString title() const override;
     QString id() const override { return kId; }
 

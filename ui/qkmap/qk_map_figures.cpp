@@ -11,7 +11,6 @@
 
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
-#include "ui/qkmap/qk_map_view.hpp"
 #include "ui/render/heatmap_painter.hpp"
 
 namespace qkv::ui {
@@ -350,7 +349,7 @@ std::vector<Figure> qkMapFigures()
     Figure one;
     one.name = QStringLiteral("qk-map");
     one.title = Text::tr("Q/K map of the selected head");
-    one.view = QkMapView::kId;
+    one.view = kQkMapViewId;
     one.defaultSize = QSizeF(900, 800);
     one.unavailable = &whyNoSelectedHead;
     one.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
@@ -373,7 +372,7 @@ std::vector<Figure> qkMapFigures()
     Figure all;
     all.name = QStringLiteral("qk-map-heads");
     all.title = Text::tr("Q/K maps of every head");
-    all.view = QkMapView::kId;
+    all.view = kQkMapViewId;
     all.defaultSize = QSizeF(1200, 900);
     all.unavailable = &whyNoSelectedHead;
     all.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {

@@ -11,6 +11,7 @@
 #include <QFontMetricsF>
 #include <QPointF>
 #include <QRectF>
+#include <QString>
 
 #include <vector>
 
@@ -20,6 +21,10 @@
 class QPainter;
 
 namespace qkv::ui {
+
+// The QkMapView tab's id: the session's view.tab, the tab and its figures' view (one spelling;
+// sessions store it, so it never changes).
+inline constexpr QLatin1String kQkMapViewId{"qk-map"};
 
 // Data (principal-component coordinates) to page, equal scale on both axes.
 struct ScatterFrame {

@@ -17,7 +17,7 @@ public:
     explicit QkMapView(HeadSelection* selection, QWidget* parent = nullptr);
 
     // The tab a session names and its figures' view (ResultView::id()).
-    static constexpr QLatin1String kId{"qk-map"};
+    static constexpr QLatin1String kId = kQkMapViewId;
     QString title() const override;
     QString id() const override { return kId; }
 

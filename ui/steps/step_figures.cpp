@@ -9,7 +9,6 @@
 #include "ui/figures/figure_text.hpp"
 #include "ui/matrices/matrix_picture.hpp"
 #include "ui/render/heatmap_painter.hpp"
-#include "ui/steps/step_view.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -337,7 +336,7 @@ std::vector<Figure> stepsFigures()
     Figure figure;
     figure.name = QStringLiteral("steps");
     figure.title = Text::tr("Step by step: one query through the layer");
-    figure.view = StepView::kId;
+    figure.view = kStepViewId;
     figure.defaultSize = QSizeF(1400, 900);
     figure.unavailable = [](const FigureInput& input) {
         if (!input.result) return whyNoResult(input);

@@ -23,6 +23,10 @@ class QPainter;
 
 namespace qkv::ui {
 
+// The StepView tab's id: the session's view.tab, the tab and its figures' view (one spelling;
+// sessions store it, so it never changes).
+inline constexpr QLatin1String kStepViewId{"step"};
+
 // The words of the figure: each step's name and its formula with the core's numbers.
 struct StepTexts {
     QString title, subtitle;

@@ -26,7 +26,7 @@ public:
     explicit StepView(HeadSelection* selection, QWidget* parent = nullptr);
 
     // The tab a session names and its figures' view (ResultView::id()).
-    static constexpr QLatin1String kId{"step"};
+    static constexpr QLatin1String kId = kStepViewId;
     QString title() const override;
     QString id() const override { return kId; }
 
