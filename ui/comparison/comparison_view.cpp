@@ -98,6 +98,8 @@ QString ComparisonView::title() const { return tr("&Comparison"); }
 
 void ComparisonView::setSelectedHead(int head) { selection()->setHead(head); }
 
+void ComparisonView::saveFigureOptions(FigureOptions& options) const { options.keyValueHeads = keyValueHeads(); }
+
 void ComparisonView::refresh(Changes changes)
 {
     if (changes.testFlag(Change::Result)) {

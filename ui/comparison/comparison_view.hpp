@@ -58,6 +58,8 @@ public:
     // once and asks for it through keyValueHeadsChosen(); the window sets the layer's g, whose
     // result then arrives with it.
     Count keyValueHeads() const { return shape_.keyValueHeads; }
+    // The g shown, for an export of the comparison figures.
+    void saveFigureOptions(FigureOptions& options) const override;
     void setKeyValueHeads(Count g);
     std::vector<Count> keyValueHeadChoices() const;
 

@@ -10,11 +10,9 @@
 #include <QMimeData>
 #include <QStatusBar>
 
-#include "ui/comparison/comparison_view.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/export/figure_export_dialog.hpp"
-#include "ui/factored/factored_view.hpp"
 #include "ui/figures/figure_render.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
@@ -79,16 +77,14 @@ FigureInput FigureActions::currentInput() const
     o.query = selection->queryRow();
     o.key = selection->keyColumn();
     const ViewTabs* tabs = window_->tabs();
-    for (const ResultView* view : tabs->views()) view->saveOptions(o.view);  // as shown, as a session keeps them
+    for (const ResultView* view : tabs->views()) {
+        view->saveOptions(o.view);  // as shown, as a session keeps them
+        view->saveFigureOptions(o);
+    }
     qkv::Session session;
     session.config = document->config();
     session.weights = document->inputs().weights;
     o.headTitles = headTitlesOf(session);
-    o.keyValueHeads = tabs->comparisonView()->keyValueHeads();
-    const MatrixWindow zoom = tabs->factoredView()->zoomWindow();
-    if (input.result && zoom.rows < input.result->weights->d_model())
-        o.productWindow = QRect(static_cast<int>(zoom.col0), static_cast<int>(zoom.row0), static_cast<int>(zoom.cols),
-                                static_cast<int>(zoom.rows));
     return input;  // publication colours and font: FigureOptions' defaults
 }
 

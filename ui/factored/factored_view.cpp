@@ -214,4 +214,12 @@ void FactoredView::renderFigure(QPainter& painter, const QRectF& target) const
     painter.restore();
 }
 
+void FactoredView::saveFigureOptions(FigureOptions& options) const
+{
+    const MatrixWindow zoom = zoomWindow();
+    if (result() && zoom.rows < result()->weights->d_model())
+        options.productWindow = QRect(static_cast<int>(zoom.col0), static_cast<int>(zoom.row0),
+                                      static_cast<int>(zoom.cols), static_cast<int>(zoom.rows));
+}
+
 }  // namespace qkv::ui

@@ -67,6 +67,8 @@ public:
     std::vector<std::pair<Index, Index>> headPartition() const;
     std::vector<QRectF> headOutlines() const;
     MatrixWindow zoomWindow() const;
+    // The zoomed block of W_i, for an export of the factor product.
+    void saveFigureOptions(FigureOptions& options) const override;
     void setZoomWindow(const MatrixWindow& window);
 
     SpectrumChart* spectrumChart() const { return spectrum_; }

@@ -22,6 +22,8 @@ QStringList ResultView::figureNames() const { return figureNamesOfView(id()); }
 
 void ResultView::saveOptions(qkv::ViewOptions&) const {}
 
+void ResultView::saveFigureOptions(FigureOptions&) const {}
+
 void ResultView::restoreOptions(const qkv::ViewOptions&) {}
 
 QList<QAction*> ResultView::viewMenuActions() const { return {}; }

@@ -32,6 +32,7 @@ class QAction;
 namespace qkv::ui {
 
 class HeadSelection;
+struct FigureOptions;
 
 class ResultView : public QWidget {
     Q_OBJECT
@@ -65,6 +66,9 @@ public:
     // show (an unknown name) aside. Default: a view without options.
     virtual void saveOptions(qkv::ViewOptions& options) const;
     virtual void restoreOptions(const qkv::ViewOptions& options);
+    // What an export from the app keeps of this view's state that sessions do not store (the
+    // comparison's g, the factor product's zoom): written into a figure's options. Default: none.
+    virtual void saveFigureOptions(FigureOptions& options) const;
     // Entries of the window's View menu that drive this view (its options, its zoom), owned
     // by the view; a separator may be among them. Default: none.
     virtual QList<QAction*> viewMenuActions() const;

@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 
 #include "tests/ui/window/window_fixture.hpp"
+#include "ui/comparison/comparison_view.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/export/figure_actions.hpp"
 #include "ui/export/figure_export_dialog.hpp"
@@ -130,6 +131,25 @@ TEST_F(WindowTest, ExportUsesTheViewsOptionsNotItsScreenMarks)
     EXPECT_FALSE(input.options.showSelection);
     EXPECT_EQ(input.options.background, QColor(Qt::white));
     window->headsView()->setColorRange({});
+}
+
+// State sessions do not store but an export keeps: each view writes its own into the figure's
+// options (the comparison's g, the factor product's zoom), and the window names no view type.
+TEST_F(WindowTest, ExportKeepsTheComparisonsGAndTheFactorProductsZoom)
+{
+    FigureActions* actions = actionsOf(window.get());
+    ViewTabs* tabs = window->tabs();
+    const qkv::Index d_model = window->document()->result()->weights->d_model();
+    tabs->comparisonView()->setKeyValueHeads(2);
+    tabs->setCurrentWidget(tabs->factoredView());  // a view computes only when shown
+    settle();
+    tabs->factoredView()->setZoomWindow(MatrixWindow{2, 3, 8, 8});
+    FigureInput input = actions->currentInput();
+    EXPECT_EQ(input.options.keyValueHeads, 2);
+    EXPECT_EQ(input.options.productWindow, QRect(3, 2, 8, 8));
+    tabs->factoredView()->setZoomWindow(MatrixWindow{0, 0, d_model, d_model});
+    input = actions->currentInput();
+    EXPECT_TRUE(input.options.productWindow.isNull());  // all of W_i
 }
 
 TEST_F(WindowTest, CopyFigurePutsAnImageAndAnSvgOnTheClipboard)
