@@ -45,6 +45,7 @@ ChartView::ChartView(QWidget* parent) : QChartView(buildChart(ChartModel{}, Char
 
 void ChartView::setModel(ChartModel model)
 {
+    if (model == model_) return;  // the same chart: keep its zoom and hidden series
     model_ = std::move(model);
     rebuild();
 }

@@ -35,6 +35,8 @@ struct ChartSeries {
         s.kind = kind;
         return s;
     }
+
+    bool operator==(const ChartSeries&) const = default;
 };
 
 struct ChartAxis {
@@ -45,6 +47,8 @@ struct ChartAxis {
     // Where ticks go; empty: round numbers (linear) or powers of ten (logarithmic). Labels that
     // would overlap are thinned out.
     std::vector<double> ticks;
+
+    bool operator==(const ChartAxis&) const = default;
 };
 
 struct ChartModel {
@@ -60,6 +64,8 @@ struct ChartModel {
     bool barValueLabels = true;  // the exact value at the end of each bar ("12,288")
 
     bool isBarChart() const { return !categories.isEmpty(); }
+
+    bool operator==(const ChartModel&) const = default;
 };
 
 }  // namespace qkv::ui

@@ -224,5 +224,22 @@ TEST(ChartView, ZoomsAndResets)
     EXPECT_FALSE(view.chart()->isZoomed());
 }
 
+// An edit that leaves the chart's numbers as they were (another sentence of the same length)
+// keeps what the user did to it; new numbers draw a new chart.
+TEST(ChartView, TheSameModelAgainKeepsTheZoom)
+{
+    ChartView view;
+    view.resize(600, 400);
+    view.setModel(logModel());
+    view.show();
+    view.chart()->zoomIn(QRectF(view.chart()->plotArea().center(), QSizeF(80, 60)));
+    view.setModel(logModel());
+    EXPECT_TRUE(view.chart()->isZoomed());
+    ChartModel other = logModel();
+    other.title += QStringLiteral(" (other)");
+    view.setModel(other);
+    EXPECT_FALSE(view.chart()->isZoomed());
+}
+
 }  // namespace
 }  // namespace qkv::ui
