@@ -68,17 +68,23 @@ QByteArray renderPng(const ExportSize& size, const PaintFunction& paint, QString
             Text::tr("Not enough memory for a PNG image of %1 x %2 pixels.").arg(pixels.width()).arg(pixels.height());
         return {};
     }
+    // The figure is laid out in logical units (1/96 inch) and drawn pixelRatio times sharper:
+    // the device pixel ratio scales the painter, while the image's resolution stays 96 dpi during
+    // painting, so a font's points become the same logical size at any dpi (at 192 dpi they
+    // would otherwise double inside a layout that does not).
     image.setDevicePixelRatio(size.pixelRatio);
-    // The physical size stays the logical one at 96 dpi: more pixels per inch, not more inches.
-    const int dotsPerMeter = static_cast<int>(std::lround(96.0 * size.pixelRatio / 0.0254));
-    image.setDotsPerMeterX(dotsPerMeter);
-    image.setDotsPerMeterY(dotsPerMeter);
+    image.setDotsPerMeterX(static_cast<int>(std::lround(96.0 / 0.0254)));
+    image.setDotsPerMeterY(static_cast<int>(std::lround(96.0 / 0.0254)));
     image.fill(Qt::white);
     {
         QPainter painter(&image);
         painter.setRenderHint(QPainter::TextAntialiasing);
         paint(painter);
     }
+    // The file says how many pixels make an inch: the physical size stays the 96-dpi one.
+    const int dotsPerMeter = static_cast<int>(std::lround(96.0 * size.pixelRatio / 0.0254));
+    image.setDotsPerMeterX(dotsPerMeter);
+    image.setDotsPerMeterY(dotsPerMeter);
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
