@@ -14,9 +14,8 @@ void HeadsView::makeMenuActions()
 {
     auto* show = new QMenu(tr("&Show"), this);
     kindActions_ = new QActionGroup(this);
-    const ScoreKind kinds[] = {ScoreKind::Attention, ScoreKind::ScaledScores, ScoreKind::MaskedScores};
-    for (int i = 0; i < 3; ++i) {
-        const ScoreKind kind = kinds[i];
+    for (std::size_t i = 0; i < kScoreKinds.size(); ++i) {
+        const ScoreKind kind = kScoreKinds[i].value;
         QAction* action = show->addAction(scoreKindName(kind));
         action->setCheckable(true);
         action->setData(static_cast<int>(kind));
