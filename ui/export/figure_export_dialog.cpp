@@ -73,10 +73,17 @@ FigureExportDialog::FigureExportDialog(std::vector<const Figure*> figures, QWidg
     auto* form = new QFormLayout;
     form->addRow(tr("&Figure:"), figureBox_);
     form->addRow(tr("F&ormat:"), formatBox_);
-    form->addRow(tr("&Size:"), size);
+    // A row whose field is a layout gets no buddy from QFormLayout, and its label would show the
+    // "&": give each such label the field its mnemonic goes to.
+    const auto labelFor = [this](const QString& text, QWidget* buddy) {
+        auto* label = new QLabel(text, this);
+        label->setBuddy(buddy);
+        return label;
+    };
+    form->addRow(labelFor(tr("&Size:"), widthBox_), size);
     form->addRow(tr("&Resolution:"), dpiBox_);
     form->addRow(QString(), pixels_);
-    form->addRow(tr("F&ile:"), file);
+    form->addRow(labelFor(tr("F&ile:"), pathEdit_), file);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);

@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QSettings>
@@ -61,6 +62,16 @@ TEST_F(WindowTest, EachTabExportsItsOwnFigures)
                 dialog.path().endsWith(QStringLiteral("spectrum.pdf")))
         << dialog.path().toStdString();
     EXPECT_EQ(dialog.size().size, QSizeF(900, 600));
+}
+
+// A label with a mnemonic shows its "&" as text unless it has a buddy ("&Size:", "F&ile:").
+TEST_F(WindowTest, EveryLabelOfTheExportDialogUnderlinesItsMnemonic)
+{
+    FigureExportDialog dialog(actionsOf(window.get())->figuresOf(), window.get());
+    for (const QLabel* label : dialog.findChildren<QLabel*>()) {
+        if (!label->text().contains(QLatin1Char('&'))) continue;
+        EXPECT_NE(label->buddy(), nullptr) << label->text().toStdString();
+    }
 }
 
 TEST_F(WindowTest, ExportWritesTheFigureAndTheStatusBarSaysWhere)
