@@ -25,13 +25,6 @@ constexpr double kGap = 14.0;
 constexpr qkv::Index kLabelledTokens = 40;  // token labels on the panels up to this many rows and columns
 const QColor kSelection(0xff, 0x8c, 0x00);
 
-QStringList toLabels(const std::vector<std::string>& labels)
-{
-    QStringList out;
-    for (const std::string& label : labels) out << QString::fromStdString(label);
-    return out;
-}
-
 QString panelTitle(const AttentionDifference& d, qkv::Index head)
 {
     QString title = headName(head);
@@ -86,8 +79,8 @@ CompareGeometry compareGeometry(const QRectF& target, const AttentionDifference&
     const qkv::Index nq = r.attention.queryCount(), nk = r.attention.keyCount();
     g.style.title = QStringLiteral("Head");
     if (nq <= kLabelledTokens && nk <= kLabelledTokens) {
-        g.style.rowLabels = toLabels(r.queryLabels);
-        g.style.columnLabels = toLabels(r.keyLabels);
+        g.style.rowLabels = tokenTexts(r.queryLabels);
+        g.style.columnLabels = tokenTexts(r.keyLabels);
     }
     g.style.rowAxisTitle = queryAxisTitle(r.config.mode);
     g.style.columnAxisTitle = keyAxisTitle(r.config.mode);

@@ -101,8 +101,8 @@ void paintScoreEquivalence(QPainter& painter, const QRectF& target, const Factor
     style.colormap = ColormapName::RedBlue;
     style.minValue = -range;
     style.maxValue = range;
-    style.rowLabels = toQStrings(r.queryLabels);
-    style.columnLabels = toQStrings(r.keyLabels);
+    style.rowLabels = tokenTexts(r.queryLabels);
+    style.columnLabels = tokenTexts(r.keyLabels);
     style.rowAxisTitle = queryAxisTitle(r.config.mode);
     style.columnAxisTitle = keyAxisTitle(r.config.mode);
     style.textColor = palette.text;

@@ -12,14 +12,6 @@ MatrixF toFloat(const MatrixD& m) { return m.cast<float>(); }
 
 double symmetricRange(double maxAbsValue) { return maxAbsValue > 0.0 ? maxAbsValue : 1.0; }
 
-QStringList toQStrings(const std::vector<std::string>& labels)
-{
-    QStringList out;
-    out.reserve(static_cast<qsizetype>(labels.size()));
-    for (const std::string& label : labels) out.push_back(QString::fromStdString(label));
-    return out;
-}
-
 double paintTitle(QPainter& painter, const QRectF& box, const QString& text)
 {
     const QFont base = painter.font();

@@ -26,7 +26,6 @@ constexpr double kHeatmapMargin = 2.0;  // paintHeatmap keeps 2 px right and bel
 
 MatrixF toFloat(const MatrixD& m);
 double symmetricRange(double maxAbsValue);
-QStringList toQStrings(const std::vector<std::string>& labels);
 // A bold title, word-wrapped into `box`'s width; returns its height.
 double paintTitle(QPainter& painter, const QRectF& box, const QString& text);
 

@@ -64,6 +64,14 @@ QString shapeText(qkv::Index rows, qkv::Index columns) { return QStringLiteral("
 
 QString headName(qkv::Index head) { return Text::tr("Head %1").arg(head + 1); }
 
+QStringList tokenTexts(const std::vector<std::string>& labels)
+{
+    QStringList out;
+    out.reserve(static_cast<qsizetype>(labels.size()));
+    for (const std::string& label : labels) out << QString::fromStdString(label);
+    return out;
+}
+
 QString tokenText(const std::vector<std::string>& labels, qkv::Index position)
 {
     if (position < 0 || position >= static_cast<qkv::Index>(labels.size())) return {};

@@ -32,6 +32,8 @@ QString shapeText(qkv::Index rows, qkv::Index columns);
 
 // "Head 2" for the 0-based head 1.
 QString headName(qkv::Index head);
+// Every token's text, in order (a heatmap's row or column labels).
+QStringList tokenTexts(const std::vector<std::string>& labels);
 // The token text at a position, or "" when there is no such position.
 QString tokenText(const std::vector<std::string>& labels, qkv::Index position);
 // «cat» (position 3).

@@ -19,24 +19,6 @@ struct Text {
     Q_DECLARE_TR_FUNCTIONS(qkv::ui::HeadsFigure)
 };
 
-QStringList toLabels(const std::vector<std::string>& labels)
-{
-    QStringList out;
-    out.reserve(static_cast<qsizetype>(labels.size()));
-    for (const std::string& label : labels) out << QString::fromStdString(label);
-    return out;
-}
-
-// Rounds up to 1, 2, 2.5 or 5 x 10^k, so legend ends are round numbers.
-double niceCeil(double value)
-{
-    if (!(value > 0)) return 1.0;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(value)));
-    for (double factor : {1.0, 2.0, 2.5, 5.0, 10.0})
-        if (factor * magnitude >= value * (1 - 1e-9)) return factor * magnitude;
-    return 10.0 * magnitude;
-}
-
 // The q-quantile of the finite values of all panels (sampled to at most ~200k values).
 double upperPercentile(const std::vector<std::shared_ptr<const qkv::MatrixF>>& panels, double q)
 {
@@ -97,8 +79,8 @@ HeadsFigure::HeadsFigure(std::shared_ptr<const qkv::Result> result, const HeadsF
         average /= static_cast<float>(heads);
         panels_.push_back(owned(std::move(average)));
     }
-    rowLabels_ = toLabels(result_->queryLabels);
-    columnLabels_ = toLabels(result_->keyLabels);
+    rowLabels_ = tokenTexts(result_->queryLabels);
+    columnLabels_ = tokenTexts(result_->keyLabels);
     chooseRange();
 }
 
@@ -114,9 +96,9 @@ void HeadsFigure::chooseRange()
             // With many keys most weights are tiny: the scale ends at the 99th percentile
             // (rounded up), so structure stays visible; the few larger weights saturate.
             minValue_ = 0;
-            maxValue_ = std::min(1.0, niceCeil(upperPercentile(panels_, 0.99)));
+            maxValue_ = std::min(1.0, niceCeiling(upperPercentile(panels_, 0.99)));
         } else {
-            maxValue_ = niceCeil(largestMagnitude);
+            maxValue_ = niceCeiling(largestMagnitude);
             minValue_ = -maxValue_;
         }
         break;

@@ -57,11 +57,8 @@ void ModelViewBase::moveCellWithArrowKeys()
 
 void ModelViewBase::showHeads(Changes changes)
 {
-    if (!headBox_) return;
-    if (changes.testFlag(Change::Result))
-        headBox_->showHeadsOf(result().get());
-    else
-        headBox_->showSelectedHead();
+    // The box follows the selected head by itself (HeadBox); only a new result changes its list.
+    if (headBox_ && changes.testFlag(Change::Result)) headBox_->showHeadsOf(result().get());
 }
 
 QString ModelViewBase::toolTipAt(const QPointF&) const { return {}; }

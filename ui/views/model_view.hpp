@@ -58,7 +58,7 @@ protected:
     // ↑↓ move the selected query, ←→ the key (Home/End: first/last key) while the canvas has
     // the focus.
     void moveCellWithArrowKeys();
-    // Refills the head box on a new result and shows the selected head; call first in refresh().
+    // Refills the head box on a new result; call first in refresh().
     void showHeads(Changes changes);
 
     virtual bool hasModel() const = 0;
