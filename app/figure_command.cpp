@@ -62,7 +62,6 @@ double realNumber(std::string_view option, std::string_view text)
     return value;
 }
 
-// "viridis, magma, ...": the ids the colormaps give themselves (ui/render/colormap.hpp).
 ColorRange parseColorRange(std::string_view text)
 {
     // auto and unit as sessions spell them; a fixed range is spelled by its bounds.
