@@ -27,6 +27,7 @@ CheckpointLayerDialog::CheckpointLayerDialog(qkv::Checkpoint checkpoint, QWidget
     setWindowTitle(tr("Open Checkpoint: Choose a Layer"));
     source_ = new QLabel(this);
     source_->setWordWrap(true);
+    source_->setTextFormat(Qt::PlainText);  // the checkpoint's file name
     source_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     table_ = new QTableWidget(0, 7, this);
@@ -43,6 +44,7 @@ CheckpointLayerDialog::CheckpointLayerDialog(qkv::Checkpoint checkpoint, QWidget
 
     message_ = new QLabel(this);
     message_->setWordWrap(true);
+    message_->setTextFormat(Qt::PlainText);  // errors quote the file
 
     positions_ = new QComboBox(this);
     addPositionalChoices(positions_);

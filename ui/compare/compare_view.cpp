@@ -31,6 +31,7 @@ CompareView::CompareView(HeadSelection* selection, QWidget* parent)
     quantityBox_->setItemData(1, tr("scaled score = q·k/√d_k, before the mask"), Qt::ToolTipRole);
     pinnedLabel_->setForegroundRole(QPalette::PlaceholderText);
     pinnedLabel_->setWordWrap(true);
+    pinnedLabel_->setTextFormat(Qt::PlainText);
     pinnedLabel_->setMinimumWidth(80);
 
     auto* pinBar = new QHBoxLayout;
@@ -173,7 +174,8 @@ QString CompareView::toolTipAt(const QPointF& position) const
     const QString leftName = d.mode == CompareMode::PinnedMinusLive ? tr("pinned") : headName(head);
     const QString rightName = d.mode == CompareMode::PinnedMinusLive ? tr("live") : headName(d.reference);
     return tr("<b>%1</b><br>query %2<br>key %3<br>%4: %5<br>%6: %7<br>difference: <b>%8</b>")
-        .arg(headName(head), tokenName(r.queryLabels, hit.query), tokenName(r.keyLabels, hit.key), leftName,
+        .arg(headName(head), tokenName(r.queryLabels, hit.query).toHtmlEscaped(),
+             tokenName(r.keyLabels, hit.key).toHtmlEscaped(), leftName,
              preciseNumber(d.left(head, hit.query, hit.key)), rightName,
              preciseNumber(d.right(head, hit.query, hit.key)), std::isnan(value) ? tr("masked") : preciseNumber(value));
 }

@@ -7,6 +7,7 @@ namespace qkv::ui {
 FieldMessage::FieldMessage(QWidget* parent) : QLabel(parent)
 {
     setWordWrap(true);
+    setTextFormat(Qt::PlainText);  // messages quote what the user typed
     setTextInteractionFlags(Qt::TextSelectableByMouse);
     setAccessibleName(tr("Validation message"));
     updateColors();

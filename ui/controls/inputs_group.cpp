@@ -14,6 +14,7 @@
 #include "ui/controls/positional_choices.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/session_text.hpp"
+#include "ui/views/shown_text.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -53,9 +54,9 @@ QLabel* buddyLabel(const QString& text, QWidget* buddy, QWidget* parent)
 InputsGroup::InputsGroup(Document* document, QWidget* parent)
     : QGroupBox(tr("Positions and embeddings"), parent), document_(document), form_(new QFormLayout(this)),
       positional_(new QComboBox(this)), ropeBase_(new QDoubleSpinBox(this)), positionalNote_(new QLabel(this)),
-      positionalMessage_(new FieldMessage(this)),
-      embeddings_(new QComboBox(this)), tokenScale_(new QDoubleSpinBox(this)), paperScale_(new QToolButton(this)),
-      tokenScaleNote_(new QLabel(this)), embeddingsMessage_(new FieldMessage(this))
+      positionalMessage_(new FieldMessage(this)), embeddings_(new QComboBox(this)),
+      tokenScale_(new QDoubleSpinBox(this)), paperScale_(new QToolButton(this)), tokenScaleNote_(new QLabel(this)),
+      embeddingsMessage_(new FieldMessage(this))
 {
     form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
 
@@ -64,6 +65,7 @@ InputsGroup::InputsGroup(Document* document, QWidget* parent)
     positional_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     positional_->setMinimumContentsLength(12);
     positionalNote_->setWordWrap(true);
+    positionalNote_->setTextFormat(Qt::PlainText);
     positionalNote_->setForegroundRole(QPalette::PlaceholderText);
     form_->addRow(buddyLabel(tr("P&ositions"), positional_, this),
                   withMessage(row({positional_}), positionalNote_, positionalMessage_));
@@ -79,12 +81,13 @@ InputsGroup::InputsGroup(Document* document, QWidget* parent)
     embeddings_->addItem(tr("By meaning (translations share)"), static_cast<int>(qkv::EmbeddingKind::Meaning));
     embeddings_->addItem(tr("The model's own"), static_cast<int>(qkv::EmbeddingKind::Model));
     embeddings_->setAccessibleName(tr("Token embeddings"));
-    embeddings_->setToolTip(tr("By word: a random vector per lower-cased word, from the seed.\n"
-                               "By meaning: a vector per concept of the built-in lexicon, so \"cat\" and \"chat\" "
-                               "share one (what a same-meaning head needs).\n"
-                               "The model's own: X exactly as a BERT or GPT-2 model builds it for its first layer, "
-                               "from its subword tokens (File > Open Checkpoint, layer 0, with the tokenizer files "
-                               "beside the checkpoint)."));
+    embeddings_->setToolTip(
+        tr("By word: a random vector per lower-cased word, from the seed.\n"
+           "By meaning: a vector per concept of the built-in lexicon, so \"cat\" and \"chat\" "
+           "share one (what a same-meaning head needs).\n"
+           "The model's own: X exactly as a BERT or GPT-2 model builds it for its first layer, "
+           "from its subword tokens (File > Open Checkpoint, layer 0, with the tokenizer files "
+           "beside the checkpoint)."));
     embeddings_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     embeddings_->setMinimumContentsLength(12);
     form_->addRow(buddyLabel(tr("E&mbeddings"), embeddings_, this), embeddings_);
@@ -98,6 +101,7 @@ InputsGroup::InputsGroup(Document* document, QWidget* parent)
     paperScale_->setToolTip(tr("Back to the paper's setting: token embeddings unscaled"));
     paperScale_->setAccessibleName(tr("Token-embedding scale: the paper's 1"));
     tokenScaleNote_->setWordWrap(true);
+    tokenScaleNote_->setTextFormat(Qt::PlainText);
     tokenScaleNote_->setForegroundRole(QPalette::PlaceholderText);
     form_->addRow(buddyLabel(tr("&Token scale"), tokenScale_, this),
                   withMessage(row({tokenScale_, paperScale_}), tokenScaleNote_, embeddingsMessage_));
@@ -163,8 +167,9 @@ void InputsGroup::showModelInput(const qkv::ModelInput* input, bool chosen)
     QStandardItem* item = model->item(index);
     // Offered while there is one, and shown (with the message saying why it fails) when chosen.
     item->setEnabled(input != nullptr || chosen);
-    item->setToolTip(input ? tr("%1.\nFrom %2.").arg(QString::fromStdString(input->description()),
-                                                      QString::fromStdString(input->origin()))
+    item->setToolTip(input ? plainAsRichText(tr("%1.\nFrom %2.")
+                                                 .arg(QString::fromStdString(input->description()),
+                                                      QString::fromStdString(input->origin())))
                            : tr("Open a BERT or GPT-2 checkpoint's first layer with its tokenizer files "
                                 "(File > Open Checkpoint) to use the model's own input."));
 }

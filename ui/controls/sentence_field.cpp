@@ -25,6 +25,7 @@ SentenceField::SentenceField(const QString& title, QWidget* parent)
     title_->setFont(bold);
     title_->setBuddy(editor_);
     note_->setForegroundRole(QPalette::PlaceholderText);
+    note_->setTextFormat(Qt::PlainText);
     header->addWidget(title_);
     header->addStretch();
     header->addWidget(note_);

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "ui/views/shown_text.hpp"
+
 namespace qkv::ui {
 namespace {
 constexpr int kHPad = 5, kVPad = 2, kSpacing = 3;
@@ -24,7 +26,7 @@ void TokenChips::setTokens(const QStringList& tokens)
 {
     if (tokens == tokens_) return;
     tokens_ = tokens;
-    setToolTip(tokens_.isEmpty() ? QString() : tokens_.join(QStringLiteral(" · ")));
+    setToolTip(tokens_.isEmpty() ? QString() : plainAsRichText(tokens_.join(QStringLiteral(" · "))));
     updateGeometry();
     update();
 }

@@ -21,6 +21,7 @@ QLabel* noteLabel(QWidget* parent)
 {
     auto* label = new QLabel(parent);
     label->setWordWrap(true);
+    label->setTextFormat(Qt::PlainText);
     label->setForegroundRole(QPalette::PlaceholderText);
     label->hide();
     return label;
@@ -51,6 +52,7 @@ WeightsGroup::WeightsGroup(Document* document, QWidget* parent)
     auto* form = new QFormLayout(this);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     origin_->setWordWrap(true);
+    origin_->setTextFormat(Qt::PlainText);  // file and tensor names
     origin_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     origin_->setAccessibleName(tr("Where the weights come from"));
     form->addRow(origin_);

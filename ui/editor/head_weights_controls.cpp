@@ -88,6 +88,7 @@ QWidget* HeadWeightsView::makeControls()
     middle->addWidget(switchOffButton_);
     middle->addSpacing(12);
     cellLabel_->setMinimumWidth(cellLabel_->fontMetrics().horizontalAdvance(QStringLiteral("W_16^Q[1023, 63] =")));
+    cellLabel_->setTextFormat(Qt::PlainText);
     bottom->addWidget(cellLabel_);
     valueBox_->setRange(-1e6, 1e6);
     valueBox_->setDecimals(4);
@@ -124,6 +125,7 @@ QWidget* HeadWeightsView::makeControls()
     middle->addStretch(1);
     bottom->addSpacing(12);
     // The ablation sentence must never widen the tab: it wraps, and the panel repeats it.
+    ablationLabel_->setTextFormat(Qt::PlainText);  // names tokens
     ablationLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     ablationLabel_->setWordWrap(true);
     ablationLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);

@@ -6,7 +6,6 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QMenu>
-#include <QMessageBox>
 #include <QMimeData>
 #include <QStatusBar>
 
@@ -19,6 +18,7 @@
 #include "ui/mainwindow/main_window.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/views/result_view.hpp"
+#include "ui/views/shown_text.hpp"
 
 namespace qkv::ui {
 
@@ -123,7 +123,7 @@ void FigureActions::exportInteractively(const ResultView* view)
     FigureExportDialog dialog(figures, window_);
     if (dialog.exec() != QDialog::Accepted || !dialog.figure()) return;
     const QString error = exportFigure(*dialog.figure(), dialog.path(), dialog.format(), dialog.size());
-    if (!error.isEmpty()) QMessageBox::warning(window_, tr("Export failed"), error);
+    if (!error.isEmpty()) showPlainWarning(window_, tr("Export failed"), error);
 }
 
 void FigureActions::copyCurrent(const ResultView* view)

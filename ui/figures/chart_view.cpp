@@ -14,6 +14,7 @@
 #include "ui/render/chart_axes.hpp"
 #include "ui/render/chart_builder.hpp"
 #include "ui/render/chart_fitter.hpp"
+#include "ui/views/shown_text.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -120,7 +121,9 @@ void ChartView::connectHover()
                 if (!on || index < 0 || index >= model_.categories.size()) return QToolTip::hideText();
                 QToolTip::showText(
                     QCursor::pos(),
-                    tr("%1\n%2: %3").arg(set->label(), model_.categories[index], chartValueText(set->at(index))), this);
+                    plainAsRichText(
+                        tr("%1\n%2: %3").arg(set->label(), model_.categories[index], chartValueText(set->at(index)))),
+                    this);
             });
         } else if (auto* xy = qobject_cast<QXYSeries*>(series)) {
             connect(xy, &QXYSeries::hovered, this, [this, xy](const QPointF& point, bool on) {
@@ -134,9 +137,9 @@ void ChartView::connectHover()
                 for (const QPointF& p : s->points)
                     if (distance(p) < distance(*nearest)) nearest = &p;
                 QToolTip::showText(QCursor::pos(),
-                                   tr("%1\n%2: %3, %4: %5")
-                                       .arg(s->name, model_.x.title, chartValueText(nearest->x()), model_.y.title,
-                                            chartValueText(nearest->y())),
+                                   plainAsRichText(tr("%1\n%2: %3, %4: %5")
+                                                       .arg(s->name, model_.x.title, chartValueText(nearest->x()),
+                                                            model_.y.title, chartValueText(nearest->y()))),
                                    this);
             });
         }

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "ui/document/head_selection.hpp"
+#include "ui/views/shown_text.hpp"
 
 namespace qkv::ui {
 
@@ -64,7 +65,7 @@ void FigureCanvas::mouseMoveEvent(QMouseEvent* event)
     if (tip.isEmpty())
         QToolTip::hideText();
     else
-        QToolTip::showText(event->globalPosition().toPoint(), tip, this);
+        QToolTip::showText(event->globalPosition().toPoint(), richText(tip), this);
 }
 
 void FigureCanvas::leaveEvent(QEvent* event)
@@ -82,7 +83,7 @@ bool FigureCanvas::event(QEvent* event)
             QToolTip::hideText();
             event->ignore();
         } else {
-            QToolTip::showText(help->globalPos(), tip, this);
+            QToolTip::showText(help->globalPos(), richText(tip), this);
         }
         return true;
     }

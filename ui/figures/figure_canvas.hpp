@@ -24,7 +24,7 @@ public:
     explicit FigureCanvas(QSize preferredSize, QWidget* parent = nullptr);
 
     void setPaint(Paint paint);
-    // Rich text for the point (empty: no tooltip).
+    // The tip for a point as HTML whose data is escaped (empty: no tooltip).
     void setToolTipFunction(ToolTip toolTip);
     // The rectangle handed to the painter.
     QRectF figureRect() const;

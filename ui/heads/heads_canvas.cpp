@@ -15,6 +15,7 @@
 #include "ui/document/head_selection.hpp"
 #include "ui/heads/cell_tooltip.hpp"
 #include "ui/render/heatmap_layout.hpp"
+#include "ui/views/shown_text.hpp"
 
 namespace qkv::ui {
 
@@ -177,7 +178,7 @@ void HeadsCanvas::mouseMoveEvent(QMouseEvent* event)
     if (tip.isEmpty())
         QToolTip::hideText();
     else
-        QToolTip::showText(event->globalPosition().toPoint(), tip, this);
+        QToolTip::showText(event->globalPosition().toPoint(), richText(tip), this);
 }
 
 void HeadsCanvas::leaveEvent(QEvent* event)
@@ -253,7 +254,7 @@ void HeadsCanvas::showKeyboardToolTip()
     const QPoint centre = cellCenter(panel, selection_->queryRow(), selection_->keyColumn());
     lastToolTip_ =
         cellToolTip(*figure_->result(), figure_->headOfPanel(panel), selection_->queryRow(), selection_->keyColumn());
-    QToolTip::showText(mapToGlobal(centre), lastToolTip_, this, QRect(centre - QPoint(4, 4), QSize(8, 8)));
+    QToolTip::showText(mapToGlobal(centre), richText(lastToolTip_), this, QRect(centre - QPoint(4, 4), QSize(8, 8)));
 }
 
 void HeadsCanvas::keyReleaseEvent(QKeyEvent* event)
@@ -287,7 +288,7 @@ bool HeadsCanvas::event(QEvent* event)
             event->ignore();
         } else {
             lastToolTip_ = tip;
-            QToolTip::showText(help->globalPos(), tip, this);
+            QToolTip::showText(help->globalPos(), richText(tip), this);
         }
         return true;
     }

@@ -1,6 +1,9 @@
 #include "ui/mainwindow/file_prompts.hpp"
 
 #include <QFileDialog>
+#include <QMessageBox>
+
+#include "ui/views/shown_text.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -15,6 +18,7 @@ FilePrompts FilePrompts::dialogs(QWidget* parent)
         QMessageBox box(QMessageBox::Warning, QMessageBox::tr("Unsaved Changes"),
                         QMessageBox::tr("Save the changes to “%1”?").arg(name),
                         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, parent);
+        box.setTextFormat(Qt::PlainText);  // the name is a file name
         box.setInformativeText(QMessageBox::tr("Discarded changes cannot be restored."));
         box.setDefaultButton(QMessageBox::Save);
         return static_cast<QMessageBox::StandardButton>(box.exec());
@@ -31,7 +35,7 @@ FilePrompts FilePrompts::dialogs(QWidget* parent)
                                             QMessageBox::tr(kFilter));
     };
     prompts.showError = [parent](const QString& title, const QString& message) {
-        QMessageBox::warning(parent, title, message);
+        showPlainWarning(parent, title, message);
     };
     return prompts;
 }

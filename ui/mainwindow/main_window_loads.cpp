@@ -2,7 +2,6 @@
 // the answers. The reading itself, and the rule that the latest request wins, is WeightLoads'.
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QMessageBox>
 #include <QStandardPaths>
 
 #include "ui/checkpoint/checkpoint_layer_dialog.hpp"
@@ -11,6 +10,7 @@
 #include "ui/mainwindow/weight_loads.hpp"
 #include "ui/settings/folders.hpp"
 #include "ui/settings/preference.hpp"
+#include "ui/views/shown_text.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -25,18 +25,18 @@ const Preference<QString> kCheckpointDirectory{
 void MainWindow::connectLoads()
 {
     connect(loads_, &WeightLoads::weightsLoaded, this, [this](const QString&, const QString& error) {
-        if (!error.isEmpty() && loadErrorsInBox_) QMessageBox::warning(this, tr("Cannot load weights"), error);
+        if (!error.isEmpty() && loadErrorsInBox_) showPlainWarning(this, tr("Cannot load weights"), error);
         emit weightsLoaded(error);
     });
     connect(loads_, &WeightLoads::layerLoaded, this, [this](const QString& error) {
-        if (!error.isEmpty() && loadErrorsInBox_) QMessageBox::warning(this, tr("Cannot load the layer"), error);
+        if (!error.isEmpty() && loadErrorsInBox_) showPlainWarning(this, tr("Cannot load the layer"), error);
         emit checkpointLayerLoaded(error);
     });
     // Open Checkpoint's second step: the user picks a layer of the checkpoint just read.
     connect(loads_, &WeightLoads::checkpointOpened, this,
             [this](std::shared_ptr<const qkv::Checkpoint> checkpoint, const QString& error) {
                 if (!checkpoint) {
-                    QMessageBox::warning(this, tr("Cannot open the checkpoint"), error);
+                    showPlainWarning(this, tr("Cannot open the checkpoint"), error);
                     return;
                 }
                 CheckpointLayerDialog dialog(*checkpoint, this);

@@ -66,8 +66,8 @@ QString MatricesView::toolTipAt(const QPointF& position) const
     const qkv::Result& r = model()->result();
     QString row;
     switch (model()->rowKind(m)) {
-    case MatrixRows::Queries: row = tr("query %1").arg(tokenName(r.queryLabels, hit.row)); break;
-    case MatrixRows::Keys: row = tr("key %1").arg(tokenName(r.keyLabels, hit.row)); break;
+    case MatrixRows::Queries: row = tr("query %1").arg(tokenName(r.queryLabels, hit.row).toHtmlEscaped()); break;
+    case MatrixRows::Keys: row = tr("key %1").arg(tokenName(r.keyLabels, hit.row).toHtmlEscaped()); break;
     case MatrixRows::Model:
         row = tr("row %1 (%2's rows: %3–%4)")
                   .arg(hit.row)
@@ -77,7 +77,7 @@ QString MatricesView::toolTipAt(const QPointF& position) const
         break;
     }
     const QString column = m == LayerMatrix::Scores || m == LayerMatrix::Attention
-                               ? tr("key %1").arg(tokenName(r.keyLabels, hit.column))
+                               ? tr("key %1").arg(tokenName(r.keyLabels, hit.column).toHtmlEscaped())
                                : tr("column %1").arg(hit.column);
     QString text = tr("<b>%1</b> (%2) [%3, %4]<br>%5<br>%6<br>value: <b>%7</b>")
                        .arg(model()->name(m), shapeText(model()->rows(m), model()->columns(m)))

@@ -97,12 +97,12 @@ QString QkMapView::toolTipAt(const QPointF& position) const
     const qkv::QkProjection& p = *model()->heads[static_cast<std::size_t>(head)];
     if (hit.query >= 0)
         return tr("Query %1<br>PC 1 = %2, PC 2 = %3")
-            .arg(tokenName(r.queryLabels, hit.query), preciseNumber(p.queries(hit.query, 0)),
+            .arg(tokenName(r.queryLabels, hit.query).toHtmlEscaped(), preciseNumber(p.queries(hit.query, 0)),
                  preciseNumber(p.queries(hit.query, 1)));
     const qkv::Index query = std::clamp<qkv::Index>(selection()->queryRow(), 0, r.attention.queryCount() - 1);
     return tr("Key %1<br>PC 1 = %2, PC 2 = %3<br>weight from query %4: %5 %")
-        .arg(tokenName(r.keyLabels, hit.key), preciseNumber(p.keys(hit.key, 0)), preciseNumber(p.keys(hit.key, 1)),
-             tokenName(r.queryLabels, query))
+        .arg(tokenName(r.keyLabels, hit.key).toHtmlEscaped(), preciseNumber(p.keys(hit.key, 0)), preciseNumber(p.keys(hit.key, 1)),
+             tokenName(r.queryLabels, query).toHtmlEscaped())
         .arg(r.attention.heads[static_cast<std::size_t>(head)].attention(query, hit.key) * 100.0, 0, 'f', 1);
 }
 

@@ -156,11 +156,12 @@ QString StepView::toolTipAt(const QPointF& position) const
     if (!numbers_.valid || !result()) return {};
     const StepHit hit = stepHitAt(geometry(), numbers_, position, QFontMetricsF(canvas_->font(), canvas_));
     const StepNumbers& n = numbers_;
-    if (hit.query >= 0) return tr("Query %1: click to follow it").arg(tokenName(result()->queryLabels, hit.query));
+    if (hit.query >= 0)
+        return tr("Query %1: click to follow it").arg(tokenName(result()->queryLabels, hit.query).toHtmlEscaped());
     if (hit.key >= 0) {
         const auto j = static_cast<std::size_t>(hit.key);
         return tr("Key %1<br>weight a_ij = %2 (%3 %)<br>scaled score = %4<br>|a_ij v_j| = %5<br>click to pick it")
-            .arg(tokenName(result()->keyLabels, hit.key), number(n.rowWeights[j]))
+            .arg(tokenName(result()->keyLabels, hit.key).toHtmlEscaped(), number(n.rowWeights[j]))
             .arg(n.rowWeights[j] * 100.0, 0, 'f', 1)
             .arg(number(n.rowScores[j]), number(n.contributionNorms[j]));
     }

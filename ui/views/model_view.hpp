@@ -64,7 +64,7 @@ protected:
     virtual bool hasModel() const = 0;
     // Paints the model into `rect` (the canvas's coordinates); called only when hasModel().
     virtual void paintModel(QPainter& painter, const QRectF& rect) = 0;
-    // Rich text for a point of the canvas; empty: no tooltip.
+    // HTML for a point of the canvas, its data escaped (shown_text.hpp); empty: no tooltip.
     virtual QString toolTipAt(const QPointF& position) const;
     // A left click on the canvas.
     virtual void clickAt(const QPointF& position);
