@@ -52,9 +52,10 @@ QString factorProductCaption(const FactoredHeadModel& model, const MatrixWindow&
     shown += perCell > 1.0001
                  ? Text::tr("; a cell is the mean of ≈%1 × %1 entries").arg(QString::number(perCell, 'f', 1))
                  : Text::tr("; one cell per entry");
-    return Text::
-        tr("W_i^Q: d_model × d_k = %1 × %2 · (W_i^K)ᵀ: d_k × d_model = %2 × %1 · W_i: d_model × d_model = %1 × %1, %3")
-            .arg(d, dk, shown);
+    return Text::tr(
+               "W_i^Q: d_model × d_k = %1 × %2 · (W_i^K)ᵀ: d_k × d_model = %2 × %1 · W_i: d_model × d_model = %1 × %1, "
+               "%3. Each matrix has its own colour range.")
+        .arg(d, dk, shown);
 }
 
 MatrixWindow clampWindow(MatrixWindow window, Index d_model, Index minSide)
@@ -113,11 +114,12 @@ FactorProductGeometry factorProductGeometry(const QRectF& target, const QFontMet
     g.leftFactor = QRectF(x0, y0 + strip + kGap, strip, side);
     g.topFactor = QRectF(x0 + strip + kGap, y0, side, strip);
     g.product = QRectF(x0 + strip + kGap, y0 + strip + kGap, side, side);
-    // Both colour bars beside the matrices, each half of their height: never squashed.
+    // The three colour bars beside the matrices, each a third of their height: never squashed.
     const double legendX = g.product.right() + 2 * kGap;
-    const double half = (g.product.bottom() - g.topFactor.top() - 3 * kGap) / 2;
-    g.factorLegend = QRectF(legendX, g.topFactor.top(), legendWidth, half);
-    g.productLegend = QRectF(legendX, g.product.bottom() - half, legendWidth, half);
+    const double third = (g.product.bottom() - g.topFactor.top() - 6 * kGap) / 3;
+    g.keyFactorLegend = QRectF(legendX, g.topFactor.top(), legendWidth, third);
+    g.queryFactorLegend = QRectF(legendX, g.keyFactorLegend.bottom() + 3 * kGap, legendWidth, third);
+    g.productLegend = QRectF(legendX, g.product.bottom() - third, legendWidth, third);
     g.caption = QRectF(target.left(), g.product.bottom() + kGap, target.width(), caption);
     return g;
 }
@@ -139,7 +141,8 @@ FactorProductPicture factorProductPicture(const FactoredHeadModel& model, const 
     // W_i at the drawn resolution only: block means from the pooled factors.
     picture.product = pooledProduct(f, window, geometry.productBins, geometry.productBins);
     const auto range = [](double largest) { return largest > 0.0 ? largest : 1.0; };
-    picture.factorRange = range(std::max(maxAbs(picture.left), maxAbs(picture.top)));
+    picture.queryFactorRange = range(maxAbs(picture.left));
+    picture.keyFactorRange = range(maxAbs(picture.top));
     picture.productRange = range(maxAbs(picture.product));
     return picture;
 }
@@ -158,8 +161,8 @@ void paintFactorProduct(QPainter& painter, const QRectF& target, const FactoredH
     const FactorProductPicture picture = factorProductPicture(model, g, window);
     const double line = metrics.height();
 
-    paintMatrixCells(painter, g.leftFactor, picture.left, picture.factorRange);
-    paintMatrixCells(painter, g.topFactor, picture.top, picture.factorRange);
+    paintMatrixCells(painter, g.leftFactor, picture.left, picture.queryFactorRange);
+    paintMatrixCells(painter, g.topFactor, picture.top, picture.keyFactorRange);
     paintMatrixCells(painter, g.product, picture.product, picture.productRange);
     // Frames, so near-zero (white) cells still show the matrix's extent.
     painter.setPen(QPen(palette.outline, 1.0));
@@ -190,8 +193,10 @@ void paintFactorProduct(QPainter& painter, const QRectF& target, const FactoredH
     painter.drawText(g.caption, Qt::TextWordWrap | Qt::AlignHCenter | Qt::AlignTop,
                      factorProductCaption(model, window, g.productBins));
     painter.setPen(palette.text);
-    paintColorLegend(painter, g.factorLegend, ColormapName::RedBlue, -picture.factorRange, picture.factorRange,
-                     Text::tr("factors"));
+    paintColorLegend(painter, g.keyFactorLegend, ColormapName::RedBlue, -picture.keyFactorRange, picture.keyFactorRange,
+                     Text::tr("(W_i^K)ᵀ"));
+    paintColorLegend(painter, g.queryFactorLegend, ColormapName::RedBlue, -picture.queryFactorRange,
+                     picture.queryFactorRange, Text::tr("W_i^Q"));
     paintColorLegend(painter, g.productLegend, ColormapName::RedBlue, -picture.productRange, picture.productRange,
                      Text::tr("W_i"));
 }

@@ -17,6 +17,7 @@ FigurePalette figurePalette(const FigureOptions& options)
     palette.background = options.background;
     const bool dark = options.background.lightness() < 128;
     palette.mutedText = dark ? options.text.darker(130) : QColor(90, 90, 90);
+    palette.emphasis = emphasisColor(options);
     palette.outline = options.text;
     palette.outline.setAlpha(160);
     return palette;

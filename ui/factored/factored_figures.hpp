@@ -41,7 +41,7 @@ struct FigurePalette {
     QColor text = Qt::black;
     QColor mutedText = QColor(90, 90, 90);
     QColor outline = QColor(40, 40, 40);
-    QColor emphasis = QColor(0xff, 0x8c, 0x00);  // the selected head
+    QColor emphasis = Qt::black;  // the figure's head: emphasisColor(options)
     QColor background = Qt::white;
 };
 // The palette of a figure drawn for `options` (its text and background colours).
@@ -58,12 +58,15 @@ struct FactorProductGeometry {
     QRectF leftFactor;  // W_i^Q cells: window rows x stripBins
     QRectF topFactor;   // (W_i^K)^T cells: stripBins x window cols
     QRectF product;     // W_i cells, square
-    QRectF productLegend;
-    QRectF factorLegend;
-    QRectF caption;         // the shapes and the window, word-wrapped
-    Index productBins = 0;  // cells per side of the drawn W_i (<= window side)
-    Index stripBins = 0;    // cells across each factor strip (<= d_k)
-    double cell = 0;        // pixels per drawn cell
+    // Three colour bars stacked beside the matrices: each matrix has its own range, so a factor
+    // of small weights is not left blank by a large one.
+    QRectF queryFactorLegend;  // W_i^Q
+    QRectF keyFactorLegend;    // (W_i^K)^T
+    QRectF productLegend;      // W_i
+    QRectF caption;            // the shapes and the window, word-wrapped
+    Index productBins = 0;     // cells per side of the drawn W_i (<= window side)
+    Index stripBins = 0;       // cells across each factor strip (<= d_k)
+    double cell = 0;           // pixels per drawn cell
 };
 FactorProductGeometry factorProductGeometry(const QRectF& target, const QFontMetricsF& metrics,
                                             const FactoredHeadModel& model, const MatrixWindow& window);
@@ -76,11 +79,12 @@ MatrixWindow clampWindow(MatrixWindow window, Index d_model, Index minSide = 4);
 
 // What was drawn (for tests and the benchmark).
 struct FactorProductPicture {
-    MatrixD left;             // drawn W_i^Q (pooled), rows x stripBins
-    MatrixD top;              // drawn (W_i^K)^T (pooled), stripBins x cols
-    MatrixD product;          // drawn W_i (block means from the factors)
-    double factorRange = 0;   // colour range +-factorRange for both factors
-    double productRange = 0;  // +-productRange for W_i
+    MatrixD left;                 // drawn W_i^Q (pooled), rows x stripBins
+    MatrixD top;                  // drawn (W_i^K)^T (pooled), stripBins x cols
+    MatrixD product;              // drawn W_i (block means from the factors)
+    double queryFactorRange = 0;  // colour range +-queryFactorRange for W_i^Q
+    double keyFactorRange = 0;    // +-keyFactorRange for (W_i^K)^T
+    double productRange = 0;      // +-productRange for W_i
 };
 FactorProductPicture factorProductPicture(const FactoredHeadModel& model, const FactorProductGeometry& geometry,
                                           const MatrixWindow& window);
@@ -118,6 +122,9 @@ std::vector<std::pair<Index, Index>> headColumnPartition(Index d_model, Index he
 // The outline of each head's block over the cells rectangle of the fused W^Q.
 std::vector<QRectF> headBlockOutlines(const QRectF& cells, Index d_model, Index headCount);
 
+// Each head's colour range in the fused W^Q: ±max |w| over its d_k columns (1 when all are 0).
+std::vector<double> headColorRanges(const FactoredHeadModel& model);
+
 struct FusedLayoutGeometry {
     QRectF title;
     QRectF cells;  // the W^Q cells
@@ -146,6 +153,13 @@ QString rotarySentence(const FactoredHeadModel& model);
 // All of the above that apply, one per line: the text under the equivalence, on screen and in
 // figures.
 QString equivalenceExplanation(const FactoredHeadModel& model);
+
+// ---- the headline ------------------------------------------------------------------------
+
+// "Head i: two thin matrices give the same scores as their product W_i, of rank at most d_k".
+QString factoredHeadline(const FactoredHeadModel& model);
+// What the factors cost against a full W_i, and the price: rank <= d_k per head, d_model together.
+QString factoredTradeOff(const FactoredHeadModel& model);
 
 // ---- all four -----------------------------------------------------------------------------
 

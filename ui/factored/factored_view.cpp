@@ -19,11 +19,21 @@
 #include "ui/figures/figure.hpp"
 #include "ui/figures/figure_canvas.hpp"
 #include "ui/figures/figure_grid.hpp"
-#include "ui/figures/number_format.hpp"
 #include "ui/views/head_box.hpp"
 #include "ui/views/work_placement.hpp"
 
 namespace qkv::ui {
+namespace {
+
+// On screen the selected head is marked in the selection's colour.
+FigurePalette screenPalette(const QWidget& widget)
+{
+    FigureOptions options = widgetFigureOptions(widget);
+    options.showSelection = true;
+    return figurePalette(options);
+}
+
+}  // namespace
 
 FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
     : ResultView(selection, Change::Head, parent),
@@ -37,6 +47,11 @@ FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
     title_->setFont(titleFont);
     title_->setWordWrap(true);  // whole at any width
     title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    title_->setTextFormat(Qt::PlainText);
+    tradeOff_ = new QLabel(this);
+    tradeOff_->setWordWrap(true);
+    tradeOff_->setTextFormat(Qt::PlainText);
+    tradeOff_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     // The box only sets the selection; the view follows the selection like every other view, so
     // a change of head rebuilds once.
@@ -86,13 +101,14 @@ FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(header);
+    layout->addWidget(tradeOff_);
     layout->addWidget(scroll, 1);
 
     fused_->setPaint([this](QPainter& painter, const QRectF& rect) {
-        if (model_) paintFusedLayout(painter, rect, *model_, figurePalette(widgetFigureOptions(*fused_)));
+        if (model_) paintFusedLayout(painter, rect, *model_, screenPalette(*fused_));
     });
     equivalence_->setPaint([this](QPainter& painter, const QRectF& rect) {
-        if (model_) paintScoreEquivalence(painter, rect, *model_, figurePalette(widgetFigureOptions(*equivalence_)));
+        if (model_) paintScoreEquivalence(painter, rect, *model_, screenPalette(*equivalence_));
     });
     connect(resetZoom_, &QPushButton::clicked, product_, &FactorProductWidget::resetZoom);
     connect(product_, &FactorProductWidget::windowChanged, this, [this](const MatrixWindow& window) {
@@ -160,15 +176,13 @@ void FactoredView::updateStatistics()
 {
     if (!model_->valid()) {
         title_->setText(tr("Factored W_i: no result yet"));
+        tradeOff_->clear();
         statistics_->clear();
         return;
     }
     const FactoredHeadModel& m = *model_;
-    title_->setText(tr("Head %1: two thin matrices (2 · %2 · %3 = %4 numbers) give the same scores as one %2 × %2 W_i")
-                        .arg(m.head + 1)
-                        .arg(m.d_model)
-                        .arg(m.d_k)
-                        .arg(groupedInteger(2 * m.d_model * m.d_k)));
+    title_->setText(factoredHeadline(m));
+    tradeOff_->setText(factoredTradeOff(m));
     statistics_->setText(statisticsText());
 }
 
@@ -181,6 +195,8 @@ double FactoredView::displayedFrobeniusNorm() const
 }
 
 double FactoredView::displayedMaxDifference() const { return model_ ? model_->scores.report.maxAbsDifference : 0.0; }
+
+QString FactoredView::headline() const { return title_->text() + QLatin1Char('\n') + tradeOff_->text(); }
 
 QString FactoredView::statisticsText() const { return model_ ? spectrumStatistics(*model_, true) : QString(); }
 

@@ -60,6 +60,7 @@ public:
     // (work_placement.hpp) they are computed off the GUI thread and the panel says so until
     // they arrive. So are the factors and spectrum (double-precision QRs and an SVD).
     bool equivalencePending() const;
+    QString headline() const;         // the title and the trade-off under it, as shown
     QString statisticsText() const;   // the numbers under the spectrum, as shown
     QString equivalenceText() const;  // the sentence(s) under the two score maps
     // Columns [first, first + width) of W^Q per head, and their outlines in the fused
@@ -97,6 +98,7 @@ private:
     int head_ = 0;
 
     QLabel* title_ = nullptr;
+    QLabel* tradeOff_ = nullptr;
     HeadBox* headBox_ = nullptr;
     QPushButton* resetZoom_ = nullptr;
     FactorProductWidget* product_ = nullptr;

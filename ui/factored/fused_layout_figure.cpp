@@ -7,6 +7,7 @@
 
 #include "ui/factored/factored_figure_helpers.hpp"
 #include "ui/factored/factored_figures.hpp"
+#include "ui/figures/number_format.hpp"
 #include "ui/figures/text_layout.hpp"
 #include "ui/render/color_legend.hpp"
 #include "ui/render/heatmap_painter.hpp"
@@ -25,15 +26,36 @@ QString fusedTitle(const FactoredHeadModel& model)
         .arg(model.d_k);
 }
 
+// The heads' colour ranges in words: each one for a few heads, the smallest and largest for many.
+QString rangesSentence(const std::vector<double>& ranges)
+{
+    if (ranges.empty()) return {};
+    const auto range = [&](std::size_t i) { return Text::tr("head %1 ±%2").arg(i + 1).arg(readableNumber(ranges[i])); };
+    QStringList parts;
+    if (ranges.size() <= 8) {
+        for (std::size_t i = 0; i < ranges.size(); ++i) parts << range(i);
+    } else {
+        const auto [low, high] = std::minmax_element(ranges.begin(), ranges.end());
+        parts << Text::tr("from %1 to %2")
+                     .arg(range(static_cast<std::size_t>(low - ranges.begin())),
+                          range(static_cast<std::size_t>(high - ranges.begin())));
+    }
+    return Text::tr(
+               "Each head's block has its own colour range, ±its largest |w|, so a head of small weights "
+               "stays visible: %1.")
+        .arg(parts.join(QStringLiteral(" · ")));
+}
+
 QString fusedCaption(const FactoredHeadModel& model)
 {
     return Text::tr(
                "Rows: the d_model = %1 input features. Columns: head i owns [(i−1)·d_k, i·d_k); head %2 (outlined) is "
-               "columns %3–%4 (from 0). Changing h re-partitions the same matrix.")
+               "columns %3–%4 (from 0). Changing h re-partitions the same matrix. %5")
         .arg(model.d_model)
         .arg(model.head + 1)
         .arg(model.head * model.d_k)
-        .arg((model.head + 1) * model.d_k - 1);
+        .arg((model.head + 1) * model.d_k - 1)
+        .arg(rangesSentence(headColorRanges(model)));
 }
 
 }  // namespace
@@ -58,6 +80,16 @@ std::vector<QRectF> headBlockOutlines(const QRectF& cells, Index d_model, Index 
                               static_cast<double>(width) * scale, cells.height());
     }
     return outlines;
+}
+
+std::vector<double> headColorRanges(const FactoredHeadModel& model)
+{
+    std::vector<double> ranges;
+    if (!model.valid()) return ranges;
+    const MatrixF& wq = model.result->weights->queryProjection;  // d_model x d_model
+    for (const auto& [first, width] : headColumnPartition(model.d_model, model.headCount))
+        ranges.push_back(symmetricRange(static_cast<double>(wq.middleCols(first, width).cwiseAbs().maxCoeff())));
+    return ranges;
 }
 
 FusedLayoutGeometry fusedLayoutGeometry(const QRectF& target, const QFontMetricsF& metrics,
@@ -96,11 +128,16 @@ void paintFusedLayout(QPainter& painter, const QRectF& target, const FactoredHea
     const double line = metrics.height();
     const FusedLayoutGeometry g = fusedLayoutGeometry(target, metrics, model);
 
-    // The whole W^Q, drawn at the resolution of the cells.
+    // Each head's block of W^Q at the resolution of its cells, on its own colour range.
     const MatrixF& wq = r.weights->queryProjection;  // d_model x d_model
-    const MatrixF drawn = poolMatrix(wq, MatrixWindow::whole(wq.rows(), wq.cols()), g.bins, g.bins);
-    const double range = symmetricRange(maxAbs(drawn));
-    paintMatrixCells(painter, g.cells, drawn.cast<double>(), range);
+    const std::vector<double> ranges = headColorRanges(model);
+    const auto partition = headColumnPartition(model.d_model, model.headCount);
+    const Index columnBins = std::max<Index>(1, g.bins / std::max<Index>(1, model.headCount));
+    for (std::size_t i = 0; i < partition.size(); ++i) {
+        const auto [first, width] = partition[i];
+        const MatrixF block = poolMatrix(wq, MatrixWindow{0, first, wq.rows(), width}, g.bins, columnBins);
+        paintMatrixCells(painter, g.outlines[i], block.cast<double>(), ranges[i]);
+    }
 
     // Dim the other heads a little, then outline every block; the selected one stands out.
     for (std::size_t i = 0; i < g.outlines.size(); ++i)
@@ -137,7 +174,12 @@ void paintFusedLayout(QPainter& painter, const QRectF& target, const FactoredHea
     painter.setPen(palette.mutedText);
     painter.drawText(g.caption, Qt::TextWordWrap | Qt::AlignHCenter | Qt::AlignTop, fusedCaption(model));
     painter.setPen(palette.text);
-    paintColorLegend(painter, g.legend, ColormapName::RedBlue, -range, range, Text::tr("W^Q"));
+    // The legend's numbers are the selected head's; the caption gives the others'.
+    const double selected = model.head >= 0 && model.head < static_cast<Index>(ranges.size())
+                                ? ranges[static_cast<std::size_t>(model.head)]
+                                : 1.0;
+    paintColorLegend(painter, g.legend, ColormapName::RedBlue, -selected, selected,
+                     Text::tr("W^Q, head %1's range").arg(model.head + 1));
 }
 
 }  // namespace qkv::ui

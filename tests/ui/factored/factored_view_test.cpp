@@ -7,6 +7,7 @@
 #include <QSignalSpy>
 #include <QTextDocument>
 
+#include <algorithm>
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -99,6 +100,35 @@ TEST(FactoredView, RankDropsForConstructedLowRankHead)
     // The other heads keep full rank.
     view.setSelectedHead(0);
     EXPECT_EQ(view.displayedRank(), 16);
+}
+
+// The headline says the factors match their product, of rank at most d_k, never "one W_i" of any
+// rank, and states the trade-off with the numbers of this shape.
+TEST(FactoredView, HeadlineSaysTheFactorsGiveTheirProductsScoresAndTheTradeOff)
+{
+    auto result = computeOrFail(exampleConfig(128, 8));
+    ASSERT_TRUE(result);
+    FactoredView view;
+    view.setResult(result);
+    view.setSelectedHead(2);
+    const QString headline = view.headline();
+    EXPECT_FALSE(headline.contains(QStringLiteral("as one"))) << headline.toStdString();
+    EXPECT_TRUE(
+        headline.contains(QStringLiteral("Head 3: two thin matrices W_i^Q and W_i^K give the same scores as "
+                                         "their product W_i = W_i^Q (W_i^K)ᵀ, a 128 × 128 matrix of rank at "
+                                         "most d_k = 16")))
+        << headline.toStdString();
+    EXPECT_TRUE(headline.contains(QStringLiteral("2 · 128 · 16 = 4,096 numbers instead of the 128 × 128 = 16,384")))
+        << headline.toStdString();
+    EXPECT_TRUE(headline.contains(QStringLiteral("limited to rank 16")));
+    EXPECT_TRUE(headline.contains(QStringLiteral("the h = 8 heads together reach d_model = 128")));
+
+    // At h = 1 the factors cost more than a full W_i, and the headline does not claim a saving.
+    auto single = computeOrFail(exampleConfig(32, 1));
+    ASSERT_TRUE(single);
+    view.setResult(single);
+    view.setSelectedHead(0);
+    EXPECT_TRUE(view.headline().contains(QStringLiteral("more than the 32 × 32 = 1,024"))) << view.headline().toStdString();
 }
 
 TEST(FactoredView, SpectrumPointsAreCoreSingularValuesAndFloor)
@@ -356,6 +386,58 @@ TEST(MatrixPooling, BinEdgesCoverEveryIndexOnce)
         EXPECT_GT(edges[i], edges[i - 1]);
     }
     EXPECT_EQ(binEdges(0, 3, 10).size(), 4u);  // never more bins than indices
+}
+
+// Share of pixels in `rect` that are not (near) white: a heatmap block that shows something.
+double colouredShare(const QImage& image, const QRectF& rect)
+{
+    qint64 coloured = 0, all = 0;
+    for (int y = static_cast<int>(rect.top()) + 2; y < static_cast<int>(rect.bottom()) - 2; ++y)
+        for (int x = static_cast<int>(rect.left()) + 2; x < static_cast<int>(rect.right()) - 2; ++x, ++all) {
+            const QColor c = image.pixelColor(x, y);
+            coloured += std::min({c.red(), c.green(), c.blue()}) < 215;
+        }
+    return all > 0 ? static_cast<double>(coloured) / static_cast<double>(all) : 0.0;
+}
+
+// One head of W^Q ~1000 times larger than the others (a hand-made preset's) leaves no block
+// blank: each head has its own colour range, and so has each factor of the product.
+TEST(FactoredView, EachHeadAndEachFactorHasAColourRangeThatShowsIt)
+{
+    constexpr Index d_model = 64, heads = 4, d_k = 16;
+    AttentionWeights weights = initialiseWeights(d_model, 7, WeightInit::XavierUniform, false);
+    weights.queryProjection.middleCols(0, d_k) *= 1000.0f;
+    UserInputs inputs;
+    inputs.weights = std::make_shared<const AttentionWeights>(weights);
+    auto result = computeOrFail(exampleConfig(d_model, heads), inputs);
+    ASSERT_TRUE(result);
+    const FactoredHeadModel model = FactoredHeadModel::build(result, 0, false);
+    ASSERT_TRUE(model.valid());
+
+    const std::vector<double> ranges = headColorRanges(model);
+    ASSERT_EQ(ranges.size(), std::size_t{heads});
+    for (Index i = 0; i < heads; ++i)
+        EXPECT_DOUBLE_EQ(ranges[static_cast<std::size_t>(i)],
+                         weights.queryProjection.middleCols(i * d_k, d_k).cwiseAbs().maxCoeff());
+    const QRectF target(0, 0, 800, 800);
+    QImage image(800, 800, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        paintFusedLayout(painter, target, model);
+    }
+    const FusedLayoutGeometry g = fusedLayoutGeometry(target, QFontMetricsF(QFont(), &image), model);
+    ASSERT_EQ(g.outlines.size(), std::size_t{heads});
+    for (Index i = 0; i < heads; ++i)
+        EXPECT_GT(colouredShare(image, g.outlines[static_cast<std::size_t>(i)]), 0.3) << "head " << i + 1 << " blank";
+
+    // W_i^Q of head 1 is ~1000 times (W_i^K)^T: each factor on its own range.
+    const MatrixWindow whole = MatrixWindow::whole(d_model, d_model);
+    const FactorProductGeometry pg = factorProductGeometry(target, QFontMetricsF(QFont(), &image), model, whole);
+    const FactorProductPicture picture = factorProductPicture(model, pg, whole);
+    EXPECT_DOUBLE_EQ(picture.queryFactorRange, maxAbs(picture.left));
+    EXPECT_DOUBLE_EQ(picture.keyFactorRange, maxAbs(picture.top));
+    EXPECT_GT(picture.queryFactorRange, 100 * picture.keyFactorRange);
 }
 
 TEST(FactoredView, RenderFigurePaintsAnImage)

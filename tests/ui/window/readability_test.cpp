@@ -138,8 +138,8 @@ TEST_F(Readability, FactoredTab)
         << device->strings().join(QStringLiteral(" | ")).toStdString();
     // The colour bars of the factor product have room: each at least a third of W_i's side.
     const FactorProductGeometry g = view->factorProduct()->geometry();
-    EXPECT_GE(g.factorLegend.height(), g.product.height() / 3);
-    EXPECT_GE(g.productLegend.height(), g.product.height() / 3);
+    for (const QRectF& legend : {g.queryFactorLegend, g.keyFactorLegend, g.productLegend})
+        EXPECT_GE(legend.height(), g.product.height() / 3);
 }
 
 TEST_F(Readability, ComparisonTab)
