@@ -22,8 +22,8 @@ extern char** environ;
 namespace qkv::testing {
 
 struct CommandRun {
-    int status = -1;      // exit status, or -1 when the process did not exit normally
-    std::string output;   // stdout and stderr together
+    int status = -1;     // exit status, or -1 when the process did not exit normally
+    std::string output;  // stdout and stderr together
 };
 
 inline std::string quote(const std::string& argument)
@@ -33,13 +33,13 @@ inline std::string quote(const std::string& argument)
     return quoted + "'";
 }
 
-// `environment` goes before the executable on the shell's command line ("env -u DISPLAY",
-// "timeout 20", "ulimit -f 100;" ...).
-inline CommandRun run(const std::vector<std::string>& arguments, const std::string& environment = "")
+// `program` and its arguments through the shell, quoted; stdout and stderr read together.
+inline CommandRun runProgram(const std::string& program, const std::vector<std::string>& arguments,
+                             const std::string& environment = "")
 {
     std::string command = environment;
     command += ' ';
-    command += quote(QKV_STUDIO_EXECUTABLE);
+    command += quote(program);
     for (const std::string& argument : arguments) command += " " + quote(argument);
     command += " 2>&1";
     CommandRun result;
@@ -50,6 +50,13 @@ inline CommandRun run(const std::vector<std::string>& arguments, const std::stri
     const int status = ::pclose(pipe);
     result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return result;
+}
+
+// `environment` goes before the executable on the shell's command line ("env -u DISPLAY",
+// "timeout 20", "ulimit -f 100;" ...).
+inline CommandRun run(const std::vector<std::string>& arguments, const std::string& environment = "")
+{
+    return runProgram(QKV_STUDIO_EXECUTABLE, arguments, environment);
 }
 
 // The executable as a child of this process (output discarded), for tests that signal it.
@@ -76,9 +83,8 @@ protected:
     {
         // The process id too: two checkouts' suites may run the same test at once on one machine.
         const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        directory_ = std::filesystem::temp_directory_path() /
-                     ("qkv_cli_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
-                      std::to_string(::getpid()));
+        directory_ = std::filesystem::temp_directory_path() / ("qkv_cli_" + std::string(info->test_suite_name()) + "_" +
+                                                               info->name() + "_" + std::to_string(::getpid()));
         std::filesystem::remove_all(directory_);
         std::filesystem::create_directories(directory_);
     }

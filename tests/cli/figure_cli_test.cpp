@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -58,6 +59,39 @@ std::vector<std::string> lines(const std::string& text)
     return out;
 }
 
+// A binary PPM (P6, 8 bits) as pdftoppm writes it.
+struct Ppm {
+    long width = 0, height = 0;
+    std::string rgb;  // width * height * 3 bytes
+    bool valid() const { return width > 0 && height > 0 && rgb.size() == static_cast<std::size_t>(width * height * 3); }
+};
+
+Ppm readPpm(const std::string& bytes)
+{
+    std::istringstream in(bytes);
+    std::string magic;
+    Ppm ppm;
+    int maxValue = 0;
+    in >> magic >> ppm.width >> ppm.height >> maxValue;
+    if (magic != "P6" || maxValue != 255) return {};
+    in.get();  // the one whitespace before the pixels
+    ppm.rgb = bytes.substr(static_cast<std::size_t>(in.tellg()));
+    return ppm;
+}
+
+// Pixels within 3 of `rgb` in every channel.
+long countColor(const Ppm& page, int r, int g, int b)
+{
+    long count = 0;
+    for (std::size_t i = 0; i + 2 < page.rgb.size(); i += 3) {
+        const auto near = [&](std::size_t at, int value) {
+            return std::abs(static_cast<int>(static_cast<unsigned char>(page.rgb[at])) - value) <= 3;
+        };
+        if (near(i, r) && near(i + 1, g) && near(i + 2, b)) ++count;
+    }
+    return count;
+}
+
 class FigureCli : public ::testing::Test {
 protected:
     void SetUp() override
@@ -74,6 +108,25 @@ protected:
 
     fs::path directory_;
 };
+
+// Poppler reads the PDF as one page, which renders at 96 dpi not blank and without the
+// selection's orange (255, 140, 0: kSelectionColor), which a publication figure leaves out.
+// (Poppler runs here, in a process of its own, not inside the sanitized widget tests.)
+void expectPdfIsOnePublicationPage(const std::string& pdf, const std::string& name)
+{
+    const CommandRun info = testing::runProgram("pdfinfo", {pdf});
+    ASSERT_EQ(info.status, 0) << "pdfinfo (Debian package poppler-utils; the test command installs it): "
+                              << info.output;
+    EXPECT_NE(info.output.find("Pages:           1\n"), std::string::npos) << name << ": " << info.output;
+    const std::string prefix = pdf.substr(0, pdf.size() - 4) + "-page";
+    const CommandRun render = testing::runProgram("pdftoppm", {"-r", "96", "-singlefile", pdf, prefix});
+    ASSERT_EQ(render.status, 0) << render.output;
+    const Ppm page = readPpm(readFile(prefix + ".ppm"));
+    ASSERT_TRUE(page.valid()) << name;
+    const long white = countColor(page, 255, 255, 255);
+    EXPECT_LT(white, page.width * page.height * 98 / 100) << name << ": the page renders blank";
+    EXPECT_EQ(countColor(page, 255, 140, 0), 0) << name << ": the selection's marks are in the PDF";
+}
 
 TEST_F(FigureCli, ListsEveryFigureOnePerLine)
 {
@@ -119,6 +172,7 @@ TEST_F(FigureCli, EveryFigureInEveryFormatWithoutADisplay)
         ASSERT_EQ(c.status, 0) << name << ": " << c.output;
         const std::string pdfBytes = readFile(pdf);
         EXPECT_EQ(pdfBytes.compare(0, 5, "%PDF-"), 0) << name;
+        expectPdfIsOnePublicationPage(pdf, name);
     }
 }
 

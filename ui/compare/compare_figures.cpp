@@ -23,7 +23,6 @@ struct Text {
 constexpr double kMargin = 8.0;
 constexpr double kGap = 14.0;
 constexpr qkv::Index kLabelledTokens = 40;  // token labels on the panels up to this many rows and columns
-const QColor kSelection(0xff, 0x8c, 0x00);
 
 QString panelTitle(const AttentionDifference& d, qkv::Index head)
 {
@@ -175,7 +174,7 @@ void paintCompare(QPainter& painter, const QRectF& target, const AttentionDiffer
         QFont titleFont = options.font;
         titleFont.setBold(chosen);
         painter.setFont(titleFont);
-        painter.setPen(chosen ? kSelection : options.text);
+        painter.setPen(chosen ? kSelectionColor : options.text);
         painter.drawText(layout.titleRect(), Qt::AlignCenter,
                          QFontMetricsF(titleFont, painter.device())
                              .elidedText(style.title, Qt::ElideRight, layout.titleRect().width()));
@@ -183,7 +182,7 @@ void paintCompare(QPainter& painter, const QRectF& target, const AttentionDiffer
         paintPicture(painter, layout.cellsRect(), d.pictures[i]);
         painter.setRenderHint(QPainter::Antialiasing, false);
         painter.setBrush(Qt::NoBrush);
-        painter.setPen(chosen ? QPen(kSelection, 2) : QPen(muted, 1));
+        painter.setPen(chosen ? QPen(kSelectionColor, 2) : QPen(muted, 1));
         painter.drawRect(layout.cellsRect());
         drawLabels(painter, layout, style, metrics);
         painter.setPen(options.text);
@@ -201,7 +200,7 @@ void paintCompare(QPainter& painter, const QRectF& target, const AttentionDiffer
                 layout.columnAxisTitleRect(), Qt::AlignCenter,
                 metrics.elidedText(style.columnAxisTitle, Qt::ElideRight, layout.columnAxisTitleRect().width()));
         if (chosen && options.query >= 0 && options.key >= 0 && options.query < m.rows() && options.key < m.cols()) {
-            painter.setPen(QPen(kSelection, 2));
+            painter.setPen(QPen(kSelectionColor, 2));
             painter.drawRect(
                 layout.cellRect(static_cast<int>(options.query), static_cast<int>(options.key)).adjusted(-1, -1, 1, 1));
         }

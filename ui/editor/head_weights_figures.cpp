@@ -22,7 +22,6 @@ struct Text {
 
 constexpr double kMargin = 8.0;
 constexpr double kGap = 18.0;
-const QColor kMark(0xff, 0x8c, 0x00);
 
 std::size_t at(qkv::HeadMatrix m) { return HeadWeightsModel::index(m); }
 
@@ -190,7 +189,7 @@ void paintHeadWeights(QPainter& painter, const QRectF& target, const HeadWeights
         if (mark.row < model.rows(m) && mark.column < model.columns(m)) {
             const QRectF cell = matrixRowBand(cells, model.rows(m), mark.row)
                                     .intersected(matrixColumnBand(cells, model.columns(m), mark.column));
-            painter.setPen(QPen(kMark, 2));
+            painter.setPen(QPen(kSelectionColor, 2));
             painter.drawRect(cell.adjusted(-1, -1, 1, 1));
         }
     }

@@ -50,6 +50,15 @@ struct FigureOptions {
                               // rows); null: all of W_i
 };
 
+// The on-screen selection's colour (a head, a query, a key, a cell).
+inline const QColor kSelectionColor{0xff, 0x8c, 0x00};
+// The colour a figure marks what it is about (its head, its query): the selection's colour on
+// screen; in an export, which shows no selection, the text's.
+inline QColor emphasisColor(const FigureOptions& options)
+{
+    return options.showSelection ? kSelectionColor : options.text;
+}
+
 struct FigureInput {
     std::shared_ptr<const qkv::Result> result;  // never null when paint is called
     std::shared_ptr<const qkv::Result> pinned;  // the compare figures' other result, or null

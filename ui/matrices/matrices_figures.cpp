@@ -21,7 +21,6 @@ struct Text {
 
 constexpr double kMargin = 8.0;
 constexpr double kGap = 16.0;
-const QColor kSelection(0xff, 0x8c, 0x00);
 
 std::size_t at(LayerMatrix m) { return static_cast<std::size_t>(m); }
 
@@ -69,8 +68,8 @@ void drawTokens(QPainter& painter, const QRectF& gutter, const QRectF& cells, co
         if (r % step != 0 && !chosen) continue;
         const double centre = cells.top() + (static_cast<double>(r) + 0.5) * pitch;
         const QRectF rect(gutter.left(), centre - metrics.height() / 2, gutter.width() - 4, metrics.height());
-        if (chosen && step > 1) painter.fillRect(rect, kSelection);
-        painter.setPen(chosen ? (step > 1 ? QColor(Qt::black) : kSelection) : text);
+        if (chosen && step > 1) painter.fillRect(rect, kSelectionColor);
+        painter.setPen(chosen ? (step > 1 ? QColor(Qt::black) : kSelectionColor) : text);
         painter.drawText(rect, Qt::AlignRight | Qt::AlignVCenter,
                          metrics.elidedText(QString::fromStdString(labels[static_cast<std::size_t>(r)]), Qt::ElideRight,
                                             rect.width()));
@@ -319,7 +318,7 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
 
     // The selected query's row through every matrix of the queries lane, the key's through the keys lane.
     if (options.showSelection) {
-        painter.setPen(QPen(kSelection, 2));
+        painter.setPen(QPen(kSelectionColor, 2));
         for (LayerMatrix m : kQueryLane)
             if (options.query < model.rows(m))
                 painter.drawRect(matrixRowBand(g.cells[at(m)], model.rows(m), options.query));
@@ -329,7 +328,7 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
             if (options.key < model.rows(m))
                 painter.drawRect(matrixRowBand(g.cells[at(m)], model.rows(m), options.key));
         }
-        painter.setPen(QPen(kSelection, 1, Qt::DotLine));
+        painter.setPen(QPen(kSelectionColor, 1, Qt::DotLine));
         for (LayerMatrix m : {LayerMatrix::Scores, LayerMatrix::Attention})
             if (options.key < model.columns(m))
                 painter.drawRect(matrixColumnBand(g.cells[at(m)], model.columns(m), options.key));
