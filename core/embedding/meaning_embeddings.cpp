@@ -66,7 +66,8 @@ MatrixF meaningEmbeddings(const std::vector<Token>& tokens, Index d_model, std::
             continue;
         }
         VectorD x = conceptWeight * normalStream(conceptPrefix, meaning.key, d_model, seed);
-        if (meaning.language >= 0) x += meaningLanguageWeight * languageParts[static_cast<std::size_t>(meaning.language)];
+        if (meaning.language >= 0)
+            x += meaningLanguageWeight * languageParts[static_cast<std::size_t>(meaning.language)];
         embeddings.row(r) = x.cast<float>().transpose();
     }
     return embeddings;
@@ -83,6 +84,20 @@ std::vector<std::string> meaningKeys(const std::vector<Token>& tokens, const Lex
     keys.reserve(tokens.size());
     for (TokenMeaning& meaning : lexicon.meanings(tokens)) keys.push_back(std::move(meaning.key));
     return keys;
+}
+
+std::vector<bool> outsideLexicon(const std::vector<Token>& tokens)
+{
+    return outsideLexicon(tokens, Lexicon::builtIn());
+}
+
+std::vector<bool> outsideLexicon(const std::vector<Token>& tokens, const Lexicon& lexicon)
+{
+    std::vector<bool> outside;
+    outside.reserve(tokens.size());
+    for (const TokenMeaning& meaning : lexicon.meanings(tokens))
+        outside.push_back(meaning.kind == MeaningKind::Unknown);
+    return outside;
 }
 
 }  // namespace qkv

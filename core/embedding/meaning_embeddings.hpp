@@ -41,4 +41,10 @@ MatrixF meaningEmbeddings(const std::vector<Token>& tokens, Index d_model, std::
 std::vector<std::string> meaningKeys(const std::vector<Token>& tokens);
 std::vector<std::string> meaningKeys(const std::vector<Token>& tokens, const Lexicon& lexicon);
 
+// Whether each token is outside the lexicon (MeaningKind::Unknown): meaning embeddings give it
+// its own word vector, made from its spelling, so its closeness to any other word, a
+// translation included, is chance.
+std::vector<bool> outsideLexicon(const std::vector<Token>& tokens);
+std::vector<bool> outsideLexicon(const std::vector<Token>& tokens, const Lexicon& lexicon);
+
 }  // namespace qkv

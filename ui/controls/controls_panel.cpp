@@ -199,6 +199,9 @@ void ControlsPanel::showSession()
     const auto modelInput = config.embeddings == qkv::EmbeddingKind::Model ? session.modelInput : nullptr;
     source_->setModelInput(modelInput);
     target_->setModelInput(modelInput);
+    const bool meaning = config.embeddings == qkv::EmbeddingKind::Meaning;
+    source_->setMarksOutsideLexicon(meaning);
+    target_->setMarksOutsideLexicon(meaning);
     source_->setText(QString::fromStdString(config.sourceText));
     target_->setText(QString::fromStdString(config.targetText));
     source_->setUsed(config.needsSource(), tr("not used in this mode"));

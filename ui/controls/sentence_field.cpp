@@ -5,6 +5,7 @@
 #include <QPlainTextEdit>
 #include <QVBoxLayout>
 
+#include "core/embedding/meaning_embeddings.hpp"
 #include "core/embedding/model_own_input.hpp"
 #include "core/text/tokenizer.hpp"
 #include "ui/controls/field_message.hpp"
@@ -13,8 +14,8 @@
 namespace qkv::ui {
 
 SentenceField::SentenceField(const QString& title, QWidget* parent)
-    : QWidget(parent), title_(new QLabel(title, this)), note_(new QLabel(this)),
-      editor_(new QPlainTextEdit(this)), chips_(new TokenChips(this)), message_(new FieldMessage(this))
+    : QWidget(parent), title_(new QLabel(title, this)), note_(new QLabel(this)), editor_(new QPlainTextEdit(this)),
+      chips_(new TokenChips(this)), lexiconNote_(new QLabel(this)), message_(new FieldMessage(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -32,6 +33,11 @@ SentenceField::SentenceField(const QString& title, QWidget* parent)
     layout->addLayout(header);
     layout->addWidget(editor_);
     layout->addWidget(chips_);
+    lexiconNote_->setTextFormat(Qt::PlainText);  // names the user's words
+    lexiconNote_->setWordWrap(true);
+    lexiconNote_->setForegroundRole(QPalette::PlaceholderText);
+    lexiconNote_->hide();
+    layout->addWidget(lexiconNote_);
     layout->addWidget(message_);
 
     editor_->setTabChangesFocus(true);
@@ -76,19 +82,46 @@ void SentenceField::setModelInput(std::shared_ptr<const qkv::ModelInput> input)
     updateTokens();
 }
 
+void SentenceField::setMarksOutsideLexicon(bool marks)
+{
+    if (marks == marksOutsideLexicon_) return;
+    marksOutsideLexicon_ = marks;
+    updateTokens();
+}
+
+QString SentenceField::lexiconNote() const { return lexiconNote_->isHidden() ? QString() : lexiconNote_->text(); }
+
 void SentenceField::updateTokens()
 {
     const std::string utf8 = text().toStdString();
     QStringList tokens;
     // The model's tokenizer when its own input is used (a failure, e.g. too large a text, is
     // reported by the computation under the field; the chips then show words).
-    const auto subwords = modelInput_ ? modelInput_->tokenizer().encode(utf8) : qkv::Expected<qkv::SubwordTokenization>(qkv::Error{});
+    const auto subwords =
+        modelInput_ ? modelInput_->tokenizer().encode(utf8) : qkv::Expected<qkv::SubwordTokenization>(qkv::Error{});
     if (subwords) {
         for (const qkv::SubwordToken& token : subwords->tokens) tokens << QString::fromStdString(token.display);
-    } else {
-        for (const qkv::Token& token : qkv::tokenize(utf8)) tokens << QString::fromStdString(token.text);
+        chips_->setTokens(tokens);
+        showOutsideLexicon({});
+        return;
     }
-    chips_->setTokens(tokens);
+    const std::vector<qkv::Token> words = qkv::tokenize(utf8);
+    for (const qkv::Token& token : words) tokens << QString::fromStdString(token.text);
+    const std::vector<bool> outside = marksOutsideLexicon_ ? qkv::outsideLexicon(words) : std::vector<bool>{};
+    chips_->setTokens(tokens, outside);
+    QStringList named;  // each word once, in sentence order
+    for (std::size_t i = 0; i < outside.size(); ++i)
+        if (outside[i] && !named.contains(tokens[static_cast<int>(i)])) named << tokens[static_cast<int>(i)];
+    showOutsideLexicon(named);
+}
+
+void SentenceField::showOutsideLexicon(const QStringList& words)
+{
+    lexiconNote_->setText(words.isEmpty() ? QString()
+                                          : tr("%1: not in the lexicon, embedded by spelling (dashed chips), so "
+                                               "their attention to a translation is chance")
+                                                .arg(words.join(QStringLiteral(", "))));
+    lexiconNote_->setVisible(!words.isEmpty());
 }
 
 }  // namespace qkv::ui

@@ -1,6 +1,7 @@
 #pragma once
 // A sentence editor: a multi-line text field, its tokens as chips, and its validation message.
 
+#include <QStringList>
 #include <QWidget>
 
 #include <memory>
@@ -30,6 +31,10 @@ public:
     void setUsed(bool used, const QString& note);
     // The chips show this model's subword tokens ("[CLS]", "play", "##ing"); null: words.
     void setModelInput(std::shared_ptr<const qkv::ModelInput> input);
+    // With meaning embeddings, words outside the lexicon are marked on the chips and named once
+    // under them: their alignment with a translation is chance.
+    void setMarksOutsideLexicon(bool marks);
+    QString lexiconNote() const;
     QPlainTextEdit* editor() const { return editor_; }
     TokenChips* chips() const { return chips_; }
     FieldMessage* message() const { return message_; }
@@ -41,11 +46,14 @@ signals:
 
 private:
     void updateTokens();
+    void showOutsideLexicon(const QStringList& words);
     QLabel* title_;
     QLabel* note_;
     QPlainTextEdit* editor_;
     TokenChips* chips_;
+    QLabel* lexiconNote_;
     FieldMessage* message_;
+    bool marksOutsideLexicon_ = false;
     std::shared_ptr<const qkv::ModelInput> modelInput_;
 };
 

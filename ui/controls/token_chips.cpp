@@ -22,10 +22,11 @@ TokenChips::TokenChips(QWidget* parent) : QWidget(parent)
     setFont(small);
 }
 
-void TokenChips::setTokens(const QStringList& tokens)
+void TokenChips::setTokens(const QStringList& tokens, const std::vector<bool>& outside)
 {
-    if (tokens == tokens_) return;
+    if (tokens == tokens_ && outside == outside_) return;
     tokens_ = tokens;
+    outside_ = outside;
     setToolTip(tokens_.isEmpty() ? QString() : plainAsRichText(tokens_.join(QStringLiteral(" · "))));
     updateGeometry();
     update();
@@ -81,10 +82,15 @@ void TokenChips::paintEvent(QPaintEvent*)
             painter.drawText(r, Qt::AlignCenter, texts[i]);
             continue;
         }
-        painter.setPen(mid);
+        // A word outside the lexicon: a dashed chip in italics (the field says why).
+        const bool marked = i - 1 < kMaxChips && isMarked(i - 1);
+        painter.setPen(QPen(marked ? palette().color(QPalette::Text) : mid, 1, marked ? Qt::DashLine : Qt::SolidLine));
         painter.setBrush(base);
         painter.drawRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
         painter.setPen(palette().color(QPalette::Text));
+        QFont chipFont = font();
+        chipFont.setItalic(marked);
+        painter.setFont(chipFont);
         const int room = r.width() - 2 * kHPad;
         const QString shown = metrics.horizontalAdvance(texts[i]) <= room + 2
                                   ? texts[i]

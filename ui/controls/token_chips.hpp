@@ -5,6 +5,8 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <vector>
+
 namespace qkv::ui {
 
 class TokenChips : public QWidget {
@@ -12,8 +14,13 @@ class TokenChips : public QWidget {
 public:
     explicit TokenChips(QWidget* parent = nullptr);
 
-    void setTokens(const QStringList& tokens);
+    // `outside[i]`: token i is outside the lexicon (a dashed, italic chip); empty: none is.
+    void setTokens(const QStringList& tokens, const std::vector<bool>& outside = {});
     const QStringList& tokens() const { return tokens_; }
+    bool isMarked(int token) const
+    {
+        return token >= 0 && token < static_cast<int>(outside_.size()) && outside_[token];
+    }
     // Chips past this many are summarised as "+N more".
     static constexpr int kMaxChips = 48;
 
@@ -30,6 +37,7 @@ private:
     int layoutChips(int width, QList<QRect>* rects) const;
     QStringList shownTexts() const;
     QStringList tokens_;
+    std::vector<bool> outside_;
 };
 
 }  // namespace qkv::ui

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <string>
 
-#include <Eigen/QR>
 #include <gtest/gtest.h>
+#include <Eigen/QR>
 
 #include "core/common/random.hpp"
 #include "core/embedding/embeddings.hpp"
@@ -56,10 +56,10 @@ TEST(MeaningEmbeddings, TranslationsDifferOnlyByTheirLanguagePart)
     const MatrixF fr = meaningEmbeddings(tokenize("Le chat noir s'est assis sur le tapis."), d_model, seed);
     const MatrixF de = meaningEmbeddings(tokenize("Die schwarze Katze saß auf der Matte."), d_model, seed);
     const RowVectorF enToFr = (meaningLanguageWeight * (languageVector("fr", d_model, seed).cast<double>() -
-                                                         languageVector("en", d_model, seed).cast<double>()))
+                                                        languageVector("en", d_model, seed).cast<double>()))
                                   .cast<float>();
     const RowVectorF enToDe = (meaningLanguageWeight * (languageVector("de", d_model, seed).cast<double>() -
-                                                         languageVector("en", d_model, seed).cast<double>()))
+                                                        languageVector("en", d_model, seed).cast<double>()))
                                   .cast<float>();
     // cat: en row 2, fr row 1, de row 2; black: en 1, fr 2, de 1; mat: en 6, fr 7, de 6.
     EXPECT_MATRIX_NEAR(fr.row(1) - en.row(2), enToFr, 1e-5);
@@ -86,9 +86,26 @@ TEST(MeaningEmbeddings, UnknownWordsAndNumbersAreExactlyTheirWordVectors)
     EXPECT_EQ(meaningEmbeddings(tokens, 48, 11, Lexicon{}), words);
 }
 
+// The words the app marks on the chips: exactly those embedded by their spelling alone.
+TEST(MeaningEmbeddings, OutsideLexiconIsExactlyTheWordsEmbeddedByTheirSpelling)
+{
+    const std::vector<Token> tokens = tokenize("Le Zorblax de 1992 QUUX chat .");
+    const std::vector<bool> outside = outsideLexicon(tokens);
+    EXPECT_EQ(outside, (std::vector<bool>{false, true, false, false, true, false, false}));
+    // Numbers are not marked: they have their own meaning in every language.
+    const MatrixF meaning = meaningEmbeddings(tokens, 48, 11), words = tokenEmbeddings(tokens, 48, 11);
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        if (!outside[i]) continue;
+        EXPECT_EQ(RowVectorF(meaning.row(static_cast<Index>(i))), RowVectorF(words.row(static_cast<Index>(i))));
+    }
+    // With an empty lexicon every word is outside it, the number still not.
+    EXPECT_EQ(outsideLexicon(tokens, Lexicon{}), (std::vector<bool>{true, true, true, false, true, true, true}));
+}
+
 TEST(MeaningEmbeddings, SameSeedSameBitsAnotherSeedDiffers)
 {
-    const std::vector<Token> tokens = tokenize("Das Abkommen über den Europäischen Wirtschaftsraum wurde im August 1992 unterzeichnet.");
+    const std::vector<Token> tokens =
+        tokenize("Das Abkommen über den Europäischen Wirtschaftsraum wurde im August 1992 unterzeichnet.");
     const MatrixF a = meaningEmbeddings(tokens, 64, 1);
     const MatrixF b = meaningEmbeddings(tokens, 64, 1);
     const MatrixF c = meaningEmbeddings(tokens, 64, 2);
@@ -101,7 +118,8 @@ TEST(MeaningEmbeddings, SameSeedSameBitsAnotherSeedDiffers)
 TEST(MeaningEmbeddings, EntriesHaveUnitVarianceLikeWordEmbeddings)
 {
     std::string text;
-    for (std::size_t c = 0; c < Lexicon::builtIn().conceptCount(); ++c) text += Lexicon::builtIn().conceptAt(c).id + " ";
+    for (std::size_t c = 0; c < Lexicon::builtIn().conceptCount(); ++c)
+        text += Lexicon::builtIn().conceptAt(c).id + " ";
     const MatrixF x = meaningEmbeddings(tokenize(text), 64, 3);
     const double mean = x.cast<double>().mean();
     const double variance = (x.cast<double>().array() - mean).square().mean();
@@ -137,7 +155,8 @@ TEST(MeaningKeys, SameKeyExactlyWhenSameConceptVector)
             RowVectorF part = x.row(static_cast<Index>(t));
             if (meanings[t].language >= 0) {
                 const std::string& tag = Lexicon::builtIn().languages()[static_cast<std::size_t>(meanings[t].language)];
-                part = (part.cast<double>() - meaningLanguageWeight * languageVector(tag, d_model, seed).cast<double>()).cast<float>();
+                part = (part.cast<double>() - meaningLanguageWeight * languageVector(tag, d_model, seed).cast<double>())
+                           .cast<float>();
             }
             keys.push_back(sentenceKeys[t]);
             conceptParts.push_back(part);
@@ -175,8 +194,8 @@ TEST(MeaningEmbeddings, WordAndTranslationCosineIsAboutOneMinusAlphaSquared)
             for (std::size_t a = 0; a < tags.size(); ++a) {
                 for (std::size_t b = a + 1; b < tags.size(); ++b) {
                     if (entry.words[a].empty() || entry.words[b].empty()) continue;
-                    const double similarity =
-                        cosine(expectedRow(entry.id, tags[a], d_model, seed), expectedRow(entry.id, tags[b], d_model, seed));
+                    const double similarity = cosine(expectedRow(entry.id, tags[a], d_model, seed),
+                                                     expectedRow(entry.id, tags[b], d_model, seed));
                     sum += similarity;
                     minimum = std::min(minimum, similarity);
                     maximum = std::max(maximum, similarity);
@@ -185,17 +204,20 @@ TEST(MeaningEmbeddings, WordAndTranslationCosineIsAboutOneMinusAlphaSquared)
             }
             if (c + 1 < lexicon.conceptCount()) {  // an unrelated concept: the next line of the file
                 const std::string& next = lexicon.conceptAt(c + 1).id;
-                unrelatedSame += cosine(expectedRow(entry.id, "en", d_model, seed), expectedRow(next, "en", d_model, seed));
-                unrelatedOther += cosine(expectedRow(entry.id, "en", d_model, seed), expectedRow(next, "fr", d_model, seed));
+                unrelatedSame +=
+                    cosine(expectedRow(entry.id, "en", d_model, seed), expectedRow(next, "en", d_model, seed));
+                unrelatedOther +=
+                    cosine(expectedRow(entry.id, "en", d_model, seed), expectedRow(next, "fr", d_model, seed));
                 ++unrelatedPairs;
             }
         }
         const double mean = sum / static_cast<double>(pairs);
         unrelatedSame /= static_cast<double>(unrelatedPairs);
         unrelatedOther /= static_cast<double>(unrelatedPairs);
-        std::printf("[ measured ] d_model %td, seed 2017: cos(word, translation) over %zu pairs: mean %.3f, min %.3f, "
-                    "max %.3f (1 - alpha^2 = %.2f); unrelated words: %.3f in one language, %.3f across languages\n",
-                    d_model, pairs, mean, minimum, maximum, 1.0 - alphaSquared, unrelatedSame, unrelatedOther);
+        std::printf(
+            "[ measured ] d_model %td, seed 2017: cos(word, translation) over %zu pairs: mean %.3f, min %.3f, "
+            "max %.3f (1 - alpha^2 = %.2f); unrelated words: %.3f in one language, %.3f across languages\n",
+            d_model, pairs, mean, minimum, maximum, 1.0 - alphaSquared, unrelatedSame, unrelatedOther);
         ASSERT_GT(pairs, 600u);
         // E[cos] ~ 1 - alpha^2 = 0.91. Per pair, the cross terms alpha sqrt(1 - alpha^2) m.(l_a + l_b) / d have a
         // standard deviation of 0.286 sqrt(2 / d): 0.018 at d = 512, 0.05 at d = 64; alpha^2 l_a.l_b / d is one
@@ -259,7 +281,8 @@ CrossAttentionRun runSameMeaningHead(Index d_model, Index headCount, std::uint64
 
 // French query -> the English keys it should look at (both "the" when the word is an article).
 const std::vector<std::pair<std::string, std::vector<Index>>> expectedAlignment = {
-    {"Le", {0, 5}}, {"chat", {2}}, {"noir", {1}}, {"assis", {3}}, {"sur", {4}}, {"le", {0, 5}}, {"tapis", {6}}, {".", {7}},
+    {"Le", {0, 5}}, {"chat", {2}},  {"noir", {1}},  {"assis", {3}},
+    {"sur", {4}},   {"le", {0, 5}}, {"tapis", {6}}, {".", {7}},
 };
 
 TEST(MeaningEmbeddings, SameMeaningCrossAttentionHeadAlignsFrenchWithEnglish)
@@ -302,8 +325,9 @@ TEST(MeaningEmbeddings, SameMeaningHeadAlignmentRateOverSeeds)
             }
         }
         const double rate = static_cast<double>(right) / static_cast<double>(total);
-        std::printf("[ measured ] d_model 64, d_k %td: %zu of %zu French words look most at their English word (%.2f%%)\n",
-                    64 / headCount, right, total, 100.0 * rate);
+        std::printf(
+            "[ measured ] d_model 64, d_k %td: %zu of %zu French words look most at their English word (%.2f%%)\n",
+            64 / headCount, right, total, 100.0 * rate);
         EXPECT_GT(rate, headCount == 4 ? 0.95 : 0.99);
     }
 }

@@ -1,3 +1,4 @@
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QSpinBox>
 #include <QUndoStack>
@@ -11,7 +12,6 @@
 #include "ui/heads/heads_view.hpp"
 
 using qkv::ui::testing::WindowTest;
-
 
 TEST_F(WindowTest, TypingChangesTheLabels)
 {
@@ -84,4 +84,31 @@ TEST_F(WindowTest, EmptySentenceShowsItsMessageAtTheField)
     EXPECT_TRUE(window->controls()->sourceField()->message()->isVisible());
     EXPECT_NE(window->document()->result(), nullptr);
     EXPECT_EQ(window->headsView()->heatmapCount(), 4);
+}
+
+// Meaning embeddings: the words outside the lexicon are marked on their chips and named once
+// under them; with word embeddings nothing is marked.
+TEST_F(WindowTest, WordsOutsideTheLexiconAreMarkedAndNamedOnce)
+{
+    qkv::Config config = smallConfig();
+    config.mode = qkv::AttentionMode::Cross;
+    config.sourceText = "the cat crossed the zorblax";
+    config.targetText = "le chat a traversé le zorblax";
+    config.embeddings = qkv::EmbeddingKind::Meaning;
+    setConfig(config);
+    qkv::ui::SentenceField* source = window->controls()->sourceField();
+    qkv::ui::SentenceField* target = window->controls()->targetField();
+    const QStringList sourceTokens = source->chips()->tokens();
+    ASSERT_EQ(sourceTokens.size(), 5);
+    EXPECT_FALSE(source->chips()->isMarked(1));  // cat
+    EXPECT_TRUE(source->chips()->isMarked(4));   // zorblax
+    EXPECT_TRUE(source->lexiconNote().startsWith(QStringLiteral("crossed, zorblax:"))) << source->lexiconNote().toStdString();
+    EXPECT_TRUE(source->lexiconNote().contains(QStringLiteral("not in the lexicon, embedded by spelling")));
+    EXPECT_EQ(target->lexiconNote().count(QStringLiteral("zorblax")), 1) << target->lexiconNote().toStdString();
+    EXPECT_TRUE(target->lexiconNote().contains(QStringLiteral("traversé"))) << target->lexiconNote().toStdString();
+
+    config.embeddings = qkv::EmbeddingKind::Word;
+    setConfig(config);
+    EXPECT_FALSE(source->chips()->isMarked(4));
+    EXPECT_TRUE(source->lexiconNote().isEmpty());
 }
