@@ -99,14 +99,10 @@ void applyPreset(AttentionWeights& w, const HeadGrouping& g, const HeadPreset& p
         w.keyHead(head, g) = generated.keyHead(head, g);
         break;
     case HeadPresetKind::SameToken:
-    case HeadPresetKind::SameMeaning:
-        setWordHead(w, g, head, config, preset.sharpness, cache);
-        break;
+    case HeadPresetKind::SameMeaning: setWordHead(w, g, head, config, preset.sharpness, cache); break;
     case HeadPresetKind::PreviousToken:
     case HeadPresetKind::NextToken:
-    case HeadPresetKind::SamePosition:
-        setPositionalHead(w, g, preset, config, cache);
-        break;
+    case HeadPresetKind::SamePosition: setPositionalHead(w, g, preset, config, cache); break;
     }
     zeroHeadBiases(w, g, head);
 }
@@ -202,12 +198,35 @@ Config withPreset(Config config, const HeadPreset& preset)
     return config;
 }
 
+std::vector<std::string> presetUnmetConditions(const Config& config, const HeadPreset& preset)
+{
+    std::vector<std::string> unmet;
+    if (isPositionalPreset(preset.kind)) {
+        if (config.positional != PositionalEncoding::Sinusoidal)
+            unmet.push_back("positions " + std::string(positionalName(config.positional)) + ", not sinusoidal");
+        if (config.tokenEmbeddingScale > positionalPresetMaxTokenScale) {
+            std::ostringstream text;
+            text << "token scale " << config.tokenEmbeddingScale << " > " << positionalPresetMaxTokenScale
+                 << ", the words drown the positions";
+            unmet.push_back(text.str());
+        }
+    }
+    if (preset.kind == HeadPresetKind::SameMeaning && config.embeddings != EmbeddingKind::Meaning)
+        unmet.push_back("embeddings by " + std::string(embeddingsName(config.embeddings)) + ", not by meaning");
+    const bool picksAKey = preset.kind != HeadPresetKind::Uniform && preset.kind != HeadPresetKind::Random &&
+                           preset.kind != HeadPresetKind::LowRank;
+    if (picksAKey && (config.scales.query == 0.0f || config.scales.key == 0.0f))
+        unmet.push_back("W^Q or W^K scaled to 0");
+    return unmet;
+}
+
 std::vector<std::string> presetSettingChanges(const Config& before, const Config& after)
 {
     std::vector<std::string> changes;
     if (before.tokenEmbeddingScale != after.tokenEmbeddingScale) {
         std::ostringstream text;
-        text << "token embeddings scaled by " << after.tokenEmbeddingScale << " (the paper: 1), so that positions can be read";
+        text << "token embeddings scaled by " << after.tokenEmbeddingScale
+             << " (the paper: 1), so that positions can be read";
         changes.push_back(text.str());
     }
     if (before.embeddings != after.embeddings)
@@ -215,7 +234,8 @@ std::vector<std::string> presetSettingChanges(const Config& before, const Config
                               ? std::string("the model's own input (its subword tokens and learned embeddings)")
                               : std::string("embeddings by ") + std::string(embeddingsName(after.embeddings)) +
                                     (after.embeddings == EmbeddingKind::Meaning
-                                         ? " (a word and its translations share a vector)" : ""));
+                                         ? " (a word and its translations share a vector)"
+                                         : ""));
     if (before.positional != after.positional)
         changes.push_back("positions: " + std::string(positionalName(after.positional)) +
                           " (the positional presets read the sinusoidal encoding)");

@@ -23,6 +23,10 @@ namespace qkv {
 // 0.1 left same-position at 80.6% of queries, 0.03 lifts it to 95.9%; the word-reading presets
 // do not change, their factor holds 1/s^2).
 inline constexpr float positionalPresetTokenScale = 0.03f;
+// The largest token-embedding scale under which a positional preset still does its job: at
+// d_model 64, 0.1 keeps same-position on the query's own index for 80.6% of queries
+// (docs/presets.md); above it the words drown the encoding the preset reads.
+inline constexpr float positionalPresetMaxTokenScale = 0.1f;
 // How far (in nats, after 1/sqrt(d_k)) the word-reading presets lift the intended key above a
 // typical key at sharpness 1.
 inline constexpr double wordPresetMargin = 8.0;
@@ -79,5 +83,11 @@ Config withPreset(Config config, const HeadPreset& preset);
 // The settings (other than presets) that differ between `before` and `after`, in words
 // ("token embeddings scaled by 0.1", "embeddings by meaning"). Empty when none.
 std::vector<std::string> presetSettingChanges(const Config& before, const Config& after);
+
+// Why `preset` no longer does its job under `config`, one short phrase per broken condition
+// ("token scale 1 > 0.1, the words drown the positions"); empty while it does it. The conditions are what
+// the constructions read: the positional presets the sinusoidal encoding, above the words;
+// same-meaning the meaning embeddings; every preset but uniform and random a non-zero W^Q and W^K.
+std::vector<std::string> presetUnmetConditions(const Config& config, const HeadPreset& preset);
 
 }  // namespace qkv

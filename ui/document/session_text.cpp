@@ -65,6 +65,65 @@ QString headList(const std::vector<qkv::Index>& heads)
     return Text::tr("heads %1 and %2").arg(numbers.join(QStringLiteral(", ")), last);
 }
 
+namespace {
+
+// "a, b and c".
+QString listInWords(QStringList items)
+{
+    if (items.size() <= 1) return items.join(QString());
+    const QString last = items.takeLast();
+    return Text::tr("%1 and %2").arg(items.join(QStringLiteral(", ")), last);
+}
+
+template <class T>
+QString fromTo(const T& before, const T& after)
+{
+    return QStringLiteral("%1 → %2").arg(before).arg(after);
+}
+
+QStringList changedSettings(const qkv::Config& b, const qkv::Config& a)
+{
+    QStringList changed;
+    const auto name = [](std::string_view text) {
+        return QString::fromUtf8(text.data(), static_cast<int>(text.size()));
+    };
+    if (a.mode != b.mode)
+        changed << Text::tr("the mode (%1)").arg(fromTo(name(qkv::modeName(b.mode)), name(qkv::modeName(a.mode))));
+    if (a.d_model != b.d_model) changed << Text::tr("d_model (%1)").arg(fromTo(b.d_model, a.d_model));
+    if (a.headCount != b.headCount) changed << Text::tr("h (%1)").arg(fromTo(b.headCount, a.headCount));
+    if (a.keyValueHeadCount != b.keyValueHeadCount) changed << Text::tr("g");
+    if (a.seed != b.seed) changed << Text::tr("the seed (%1)").arg(fromTo(b.seed, a.seed));
+    if (a.embeddings != b.embeddings)
+        changed << Text::tr("the embeddings (%1)")
+                       .arg(fromTo(name(qkv::embeddingsName(b.embeddings)), name(qkv::embeddingsName(a.embeddings))));
+    if (a.positional != b.positional) changed << Text::tr("the positions");
+    if (a.tokenEmbeddingScale != b.tokenEmbeddingScale)
+        changed << Text::tr("the token scale (%1)").arg(fromTo(b.tokenEmbeddingScale, a.tokenEmbeddingScale));
+    if (a.presets != b.presets) changed << Text::tr("the head presets");
+    if (a.ablatedHeads != b.ablatedHeads) changed << Text::tr("the switched-off heads");
+    if (a.scales != b.scales) changed << Text::tr("the Q, K, V, O scales");
+    return changed;
+}
+
+}  // namespace
+
+QString scenarioChanges(const qkv::Session& before, const qkv::Session& after)
+{
+    const qkv::Config &b = before.config, &a = after.config;
+    QStringList sentences;
+    if (a.sourceText != b.sourceText) sentences << Text::tr("source");
+    if (a.targetText != b.targetText) sentences << Text::tr("target");
+    QStringList parts;
+    if (!sentences.isEmpty())
+        parts << (sentences.size() == 1 ? Text::tr("replaced your %1 sentence").arg(sentences.front())
+                                        : Text::tr("replaced your source and target sentences"));
+    const QStringList settings = changedSettings(b, a);
+    if (!settings.isEmpty()) parts << Text::tr("changed %1").arg(listInWords(settings));
+    if (after.weights != before.weights && (after.weights || before.weights)) parts << Text::tr("replaced the weights");
+    if (parts.isEmpty()) return {};
+    return Text::tr("It %1.").arg(listInWords(parts));
+}
+
 QStringList headTitles(const qkv::Session& session)
 {
     QStringList titles;
@@ -72,6 +131,12 @@ QStringList headTitles(const qkv::Session& session)
         QString title = QString::fromStdString(qkv::headOriginText(session, head));
         const qkv::HeadPreset* preset = session.config.presetFor(head);
         if (preset && preset->kind == qkv::HeadPresetKind::LowRank) title += Text::tr(", r = %1").arg(preset->rank);
+        // A preset's title names its job only while the settings it reads hold.
+        QStringList unmet;
+        if (preset)
+            for (const std::string& why : qkv::presetUnmetConditions(session.config, *preset))
+                unmet << QString::fromStdString(why);
+        if (!unmet.isEmpty()) title = Text::tr("not %1 now (%2)").arg(title, unmet.join(QStringLiteral("; ")));
         titles << title;
     }
     return titles;

@@ -43,7 +43,8 @@ TEST(Presets, OtherHeadsAreUntouched)
         ASSERT_TRUE(before.ok() && after.ok()) << presetName(kind);
         const HeadGrouping g = preset.grouping();
         for (Index head : {0, 1, 3}) {
-            EXPECT_EQ((*after)->weights->queryHead(head, g), (*before)->weights->queryHead(head, g)) << presetName(kind);
+            EXPECT_EQ((*after)->weights->queryHead(head, g), (*before)->weights->queryHead(head, g))
+                << presetName(kind);
             EXPECT_EQ((*after)->weights->keyHead(head, g), (*before)->weights->keyHead(head, g)) << presetName(kind);
         }
     }
@@ -111,6 +112,53 @@ TEST(Presets, PositionalPresetsAskForSmallerWordsAndSinusoids)
     EXPECT_EQ(presetSettingChanges(example(), withPreset(example(), {0, HeadPresetKind::Uniform, 1.0, 1})).size(), 0u);
 }
 
+// Share of queries whose largest weight in `head` is on the key with their own index.
+double onOwnIndex(const Result& result, Index head)
+{
+    const MatrixF& a = result.attention.heads[static_cast<std::size_t>(head)].attention;
+    Index hits = 0;
+    for (Index q = 0; q < a.rows(); ++q) {
+        Index best = 0;
+        a.row(q).maxCoeff(&best);
+        hits += best == std::min(q, a.cols() - 1);
+    }
+    return static_cast<double>(hits) / static_cast<double>(a.rows());
+}
+
+// A preset's job holds only under the settings its construction reads; back at the paper's
+// token scale 1, same-position no longer finds the query's index, and the conditions say why.
+TEST(Presets, UnmetConditionsSayWhyAPresetNoLongerDoesItsJob)
+{
+    const HeadPreset position{1, HeadPresetKind::SamePosition, 1.0, 1};
+    Config config = withPreset(example(), position);
+    EXPECT_TRUE(presetUnmetConditions(config, position).empty());
+    const auto doing = compute(config);
+    ASSERT_TRUE(doing.ok()) << doing.error();
+    EXPECT_GT(onOwnIndex(**doing, 1), 0.8);
+
+    config.tokenEmbeddingScale = 1.0f;
+    const auto unmet = presetUnmetConditions(config, position);
+    ASSERT_EQ(unmet.size(), 1u);
+    EXPECT_NE(unmet[0].find("token scale 1 > 0.1"), std::string::npos) << unmet[0];
+    const auto drowned = compute(config);
+    ASSERT_TRUE(drowned.ok()) << drowned.error();
+    EXPECT_LT(onOwnIndex(**drowned, 1), 0.5);
+
+    config.positional = PositionalEncoding::None;
+    EXPECT_EQ(presetUnmetConditions(config, position).size(), 2u);
+
+    const HeadPreset meaning{0, HeadPresetKind::SameMeaning, 1.0, 1};
+    Config words = withPreset(example(), meaning);
+    EXPECT_TRUE(presetUnmetConditions(words, meaning).empty());
+    words.embeddings = EmbeddingKind::Word;
+    ASSERT_EQ(presetUnmetConditions(words, meaning).size(), 1u);
+    EXPECT_NE(presetUnmetConditions(words, meaning)[0].find("not by meaning"), std::string::npos);
+    words.scales.key = 0.0f;
+    EXPECT_EQ(presetUnmetConditions(words, meaning).size(), 2u);
+    // Uniform has no key to lose.
+    EXPECT_TRUE(presetUnmetConditions(words, {2, HeadPresetKind::Uniform, 1.0, 1}).empty());
+}
+
 TEST(Presets, ValidationNamesConflictsAndMissingPositions)
 {
     Config config = example(64, 4);
@@ -118,7 +166,8 @@ TEST(Presets, ValidationNamesConflictsAndMissingPositions)
     config.positional = PositionalEncoding::Rotary;
     auto issues = validateConfig(config);
     ASSERT_FALSE(issues.empty());
-    EXPECT_NE(issues.front().message.find("reads the sinusoidal encoding"), std::string::npos) << issues.front().message;
+    EXPECT_NE(issues.front().message.find("reads the sinusoidal encoding"), std::string::npos)
+        << issues.front().message;
 
     config = example(64, 4);
     config.keyValueHeadCount = 2;  // heads 1 and 2 share key/value head 1

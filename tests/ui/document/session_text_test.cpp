@@ -55,6 +55,11 @@ TEST(SessionText, PresetsAndTheirSettingsAreSaid)
     EXPECT_TRUE(tokenScaleNote(s.config).contains(QStringLiteral("head 2"))) << tokenScaleNote(s.config).toStdString();
     s.config.tokenEmbeddingScale = 1.0f;
     EXPECT_TRUE(tokenScaleNote(s.config).isEmpty());
+    // Back at the paper's settings the titles stop claiming the jobs, and say why.
+    s.config.embeddings = EmbeddingKind::Word;
+    EXPECT_EQ(headTitles(s), (QStringList{"not same meaning now (embeddings by word, not by meaning)",
+                                          "not previous token now (token scale 1 > 0.1, the words drown the positions)",
+                                          "random", "low rank, r = 2"}));
 }
 
 TEST(SessionText, StoredWeightsSayWhereFromAndTheSeedOnlyMakesEmbeddings)
