@@ -24,7 +24,9 @@ std::string_view modeExplanation(AttentionMode mode)
     case AttentionMode::DecoderCausal:
         return "Decoder masked self-attention: Q, K and V come from the target; token t sees only tokens 0..t.";
     case AttentionMode::Cross:
-        return "Cross-attention: queries Q come from the target, keys K and values V from the source.";
+        return "Cross-attention: queries Q come from the target, keys K and values V from the source. In a "
+               "Transformer they are hidden states: Q from the decoder layer below (the target so far), K and V "
+               "from the encoder's output over the source sentence (section 3.2.3).";
     }
     return {};
 }

@@ -3,7 +3,6 @@
 #include <QCloseEvent>
 #include <QMenu>
 #include <QScreen>
-#include <QScrollArea>
 #include <QShowEvent>
 #include <QSplitter>
 #include <QStatusBar>
@@ -12,6 +11,7 @@
 #include "core/config/examples.hpp"
 #include "ui/comparison/comparison_view.hpp"
 #include "ui/controls/controls_panel.hpp"
+#include "ui/controls/controls_scroll_area.hpp"
 #include "ui/document/autosave.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/examples.hpp"
@@ -51,11 +51,7 @@ MainWindow::MainWindow(QWidget* parent)
       viewSync_(new ViewOptionsSync(document_, selection_, tabs_, this))
 {
     setObjectName(QStringLiteral("MainWindow"));
-    auto* controlsScroll = new QScrollArea(splitter_);
-    controlsScroll->setWidget(controls_);
-    controlsScroll->setWidgetResizable(true);
-    controlsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    controlsScroll->setFrameShape(QFrame::NoFrame);
+    auto* controlsScroll = new ControlsScrollArea(controls_, splitter_);
     controlsScroll->setMinimumWidth(controls_->minimumSizeHint().width() + 20);
     splitter_->addWidget(controlsScroll);
     // The views, under a long message and the strip that says when they are not updated.

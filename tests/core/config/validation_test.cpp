@@ -123,6 +123,7 @@ TEST(Modes, NamesRoundTripAndExplanationsSayWhereQKVComeFrom)
     AttentionMode ignored{};
     EXPECT_FALSE(parseMode("decoder", ignored));
     EXPECT_NE(modeExplanation(AttentionMode::Cross).find("queries Q come from the target"), std::string_view::npos);
+    EXPECT_NE(modeExplanation(AttentionMode::Cross).find("K and V from the encoder's output"), std::string_view::npos);
 }
 
 }  // namespace

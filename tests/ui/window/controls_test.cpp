@@ -112,3 +112,26 @@ TEST_F(WindowTest, WordsOutsideTheLexiconAreMarkedAndNamedOnce)
     EXPECT_FALSE(source->chips()->isMarked(4));
     EXPECT_TRUE(source->lexiconNote().isEmpty());
 }
+
+// No word-wrapped text of the controls is cut at the smallest window: each label gets its
+// height for its width (the scroll area scrolls instead).
+TEST_F(WindowTest, EveryWrappedLabelOfTheControlsIsWholeAtTheSmallestWindow)
+{
+    qkv::Config config = smallConfig();
+    config.mode = qkv::AttentionMode::Cross;  // the longest explanation
+    config.embeddings = qkv::EmbeddingKind::Meaning;
+    config.targetText = "le chat a traversé le zorblax";
+    for (const QSize size : {QSize(1000, 700), QSize(1400, 900)}) {
+        window->resize(size);
+        setConfig(config);
+        QCoreApplication::processEvents();
+        int checked = 0;
+        for (const QLabel* label : window->controls()->findChildren<QLabel*>()) {
+            if (!label->isVisible() || !label->wordWrap() || label->text().isEmpty()) continue;
+            ++checked;
+            EXPECT_GE(label->height(), label->heightForWidth(label->width()))
+                << "cut at " << size.width() << "x" << size.height() << ": " << label->text().toStdString();
+        }
+        EXPECT_GT(checked, 2);
+    }
+}
