@@ -26,6 +26,11 @@ QString initNote(const qkv::Session& session);
 // Why the token-embedding scale is not the paper's 1 (which presets set it); empty at 1.
 QString tokenScaleNote(const qkv::Config& config);
 
+// What applying a scenario `after` to `before` replaces, as one sentence: "It replaced your source
+// and target sentences and changed the mode (self → cross), d_model (64 → 512) and the head
+// presets."; empty when it changes nothing the user set.
+QString scenarioChanges(const qkv::Session& before, const qkv::Session& after);
+
 // "head 2", "heads 1, 3 and 4" (numbered from 1).
 QString headList(const std::vector<qkv::Index>& heads);
 

@@ -11,6 +11,7 @@
 #include "ui/document/document.hpp"
 #include "ui/document/examples.hpp"
 #include "ui/document/off_thread.hpp"
+#include "ui/document/session_text.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -172,8 +173,9 @@ void DocumentFiles::applyScenario(const Example& example)
         fail(tr("Cannot Apply Scenario"), QString::fromStdString(session.error()));
         return;
     }
+    const QString changes = scenarioChanges(document_->session(), *session);
     document_->applyScenario(*session, example.title);
-    emit statusMessage(tr("Scenario: %1. %2 (Undo goes back)").arg(example.title, example.description));
+    emit statusMessage(tr("Scenario: %1. %2 %3 Undo goes back.").arg(example.title, example.description, changes));
 }
 
 }  // namespace qkv::ui

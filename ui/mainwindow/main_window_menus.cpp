@@ -25,6 +25,13 @@ void MainWindow::createMenus()
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(undo);
     edit->addAction(redo);
+    // The status line says what was undone, so it never keeps an undone step's message (a
+    // scenario's "It replaced your sentences" after Undo put them back).
+    QUndoStack* stack = document_->undoStack();
+    connect(undo, &QAction::triggered, this,
+            [this, stack] { showStatus(tr("Undone: %1").arg(stack->text(stack->index()))); });
+    connect(redo, &QAction::triggered, this,
+            [this, stack] { showStatus(tr("Redone: %1").arg(stack->text(stack->index() - 1))); });
 
     // Each view's own entries (the heads grid's Show, Colormap, Average and zoom), then what
     // acts on the selection every view shares.

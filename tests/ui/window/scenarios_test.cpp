@@ -1,6 +1,8 @@
 // The examples and scenarios: each opens, computes, and its heads do the
 // jobs their titles say; applying a scenario is one undo step.
 
+#include <QAction>
+#include <QStatusBar>
 #include <QUndoStack>
 
 #include <cmath>
@@ -168,6 +170,31 @@ TEST_F(ScenariosTest, ApplyingAScenarioIsOneUndoStep)
     undo->redo();
     settle();
     EXPECT_EQ(window->document()->result()->config.mode, AttentionMode::DecoderCausal);
+}
+
+// A scenario says what of the user's it replaced, and after Undo the status line says what was
+// undone instead of keeping the scenario's message.
+TEST_F(ScenariosTest, AScenarioSaysWhatItReplacedAndUndoSaysItWasUndone)
+{
+    const Config before = window->document()->config();
+    window->files()->applyScenario(exampleCalled("decoder"));
+    settle();
+    const QString applied = window->statusBar()->currentMessage();
+    EXPECT_TRUE(applied.contains(QStringLiteral("replaced your"))) << applied.toStdString();
+    if (readExample(exampleCalled("decoder"))->config.mode != before.mode) {
+        EXPECT_TRUE(applied.contains(QStringLiteral("the mode"))) << applied.toStdString();
+    }
+
+    QAction* undo = nullptr;
+    for (QAction* action : window->findChildren<QAction*>())
+        if (action->text().startsWith(QStringLiteral("&Undo"))) undo = action;
+    ASSERT_NE(undo, nullptr);
+    undo->trigger();
+    settle();
+    EXPECT_EQ(window->document()->config(), before);
+    const QString undone = window->statusBar()->currentMessage();
+    EXPECT_TRUE(undone.startsWith(QStringLiteral("Undone: Scenario"))) << undone.toStdString();
+    EXPECT_FALSE(undone.contains(QStringLiteral("replaced your")));
 }
 
 }  // namespace
