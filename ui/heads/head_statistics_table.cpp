@@ -4,6 +4,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QTableView>
@@ -107,7 +108,13 @@ void HeadStatisticsTable::showEvent(QShowEvent* event)
 
 bool HeadStatisticsTable::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == parentWidget() && event->type() == QEvent::Resize) fitInSplitter(false);
+    if (watched == parentWidget() && event->type() == QEvent::Resize) {
+        // Crossing the width where the columns stop fitting beside the grid moves the table.
+        auto* splitter = static_cast<QSplitter*>(parentWidget());
+        const bool fitsBeside =
+            table_->horizontalHeader()->length() + 2 * table_->frameWidth() + 4 <= splitter->width() * 2 / 5;
+        fitInSplitter(fitsBeside != (splitter->orientation() == Qt::Horizontal));
+    }
     return QWidget::eventFilter(watched, event);
 }
 
@@ -115,13 +122,31 @@ void HeadStatisticsTable::fitInSplitter(bool first)
 {
     auto* splitter = qobject_cast<QSplitter*>(parentWidget());
     if (!splitter || splitter->width() <= 0 || !isVisible()) return;
+    table_->resizeColumnsToContents();  // the header's length is otherwise laid out later
     const int columns = table_->horizontalHeader()->length() + 2 * table_->frameWidth() + 4;
-    const int most = std::max(160, splitter->width() / 3);
-    const int wanted = first ? std::min(std::max(columns, 200), most) : std::min(width(), most);
-    if (!first && wanted == width()) return;
-    QList<int> sizes{splitter->width() - wanted - splitter->handleWidth(), wanted};
+    // Beside the grid while every column fits in 2/5 of the width; else under it, whole.
+    const Qt::Orientation orientation = columns <= splitter->width() * 2 / 5 ? Qt::Horizontal : Qt::Vertical;
+    if (splitter->orientation() != orientation) {
+        splitter->setOrientation(orientation);
+        first = true;
+    }
+    const bool beside = orientation == Qt::Horizontal;
+    const int length = beside ? splitter->width() : splitter->height();
+    const int most = beside ? std::max(160, length * 2 / 5) : length * 2 / 5;
+    const int needed = beside ? std::max(columns, 200) : wholeTableHeight();
+    const int current = beside ? width() : height();
+    const int wanted = first ? std::min(needed, most) : std::min(current, most);
+    if (!first && wanted == current) return;
+    QList<int> sizes{length - wanted - splitter->handleWidth(), wanted};
     if (splitter->indexOf(this) == 0) std::swap(sizes[0], sizes[1]);
     splitter->setSizes(sizes);
+}
+
+int HeadStatisticsTable::wholeTableHeight() const
+{
+    const int rows = table_->verticalHeader()->length() + table_->horizontalHeader()->height();
+    const int scrollBar = table_->horizontalScrollBar()->isVisible() ? table_->horizontalScrollBar()->height() : 0;
+    return caption_->sizeHint().height() + rows + scrollBar + 2 * table_->frameWidth() + 8;
 }
 
 int HeadStatisticsTable::headOfRow(int row) const

@@ -57,8 +57,10 @@ private:
     };
     void show(Computed computed);
     void followSelection();
-    // In a splitter beside the grid: at most a third of its width (the grid keeps the rest).
+    // In a splitter beside the grid (at most 2/5 of its width, the grid keeps the rest), or
+    // under it when the columns would not fit there (at most 2/5 of its height).
     void fitInSplitter(bool first);
+    int wholeTableHeight() const;
 
     bool placed_ = false;  // the first show gave the table its width in the splitter
     HeadSelection* selection_;

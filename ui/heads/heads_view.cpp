@@ -168,6 +168,7 @@ QLayout* HeadsView::makeToolbar()
 }
 
 QString HeadsView::title() const { return tr("&Heads"); }
+QString HeadsView::summary() const { return tr("Every head's attention weights (or scores) side by side, with per-head statistics"); }
 
 void HeadsView::setScoreKind(ScoreKind kind)
 {

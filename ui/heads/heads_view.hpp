@@ -39,6 +39,7 @@ public:
     // The tab a session names and its figures' view (ResultView::id()).
     static constexpr QLatin1String kId = kHeadsViewId;
     QString title() const override;
+    QString summary() const override;
     QString id() const override { return kId; }
     void saveOptions(qkv::ViewOptions& view) const override;
     void restoreOptions(const qkv::ViewOptions& view) override;
