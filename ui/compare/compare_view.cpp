@@ -64,7 +64,8 @@ CompareView::CompareView(HeadSelection* selection, QWidget* parent)
     updatePinnedLabel();
 }
 
-QString CompareView::title() const { return tr("Pin && c&ompare"); }
+QString CompareView::title() const { return tr("C&ompare"); }
+QString CompareView::summary() const { return tr("Pin a result and compare: pinned minus live attention, or each head minus a reference head"); }
 
 void CompareView::pin()
 {

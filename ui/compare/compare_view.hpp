@@ -26,6 +26,7 @@ public:
     // The tab a session names and its figures' view (ResultView::id()).
     static constexpr QLatin1String kId = kCompareViewId;
     QString title() const override;
+    QString summary() const override;
     QString id() const override { return kId; }
 
     // Keeps the live result to compare against (null: unpin).

@@ -94,7 +94,8 @@ QWidget* ComparisonView::makeGrid()
     return scroll;
 }
 
-QString ComparisonView::title() const { return tr("&Comparison"); }
+QString ComparisonView::title() const { return tr("&Costs"); }
+QString ComparisonView::summary() const { return tr("Cost comparison: parameters and multiply-adds of the factored and fused forms, against h and d_model"); }
 
 void ComparisonView::setSelectedHead(int head) { selection()->setHead(head); }
 

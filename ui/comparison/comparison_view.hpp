@@ -46,6 +46,7 @@ public:
     // The tab a session names and its figures' view (ResultView::id()).
     static constexpr QLatin1String kId = kComparisonViewId;
     QString title() const override;
+    QString summary() const override;
     QString id() const override { return kId; }
 
     // Selects `head` for every view that shares the selection; the view times it.

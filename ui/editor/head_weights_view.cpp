@@ -59,6 +59,7 @@ HeadWeightsView::~HeadWeightsView()
 }
 
 QString HeadWeightsView::title() const { return tr("&Weights"); }
+QString HeadWeightsView::summary() const { return tr("Edit one head's W_i^Q, W_i^K, W_i^V and W_i^O by hand, cell by cell, and switch heads off"); }
 
 void HeadWeightsView::setHeadTitles(const QStringList& titles)
 {

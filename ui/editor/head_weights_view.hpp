@@ -33,6 +33,7 @@ public:
     // The tab a session names and its figures' view (ResultView::id()).
     static constexpr QLatin1String kId = kHeadWeightsViewId;
     QString title() const override;
+    QString summary() const override;
     QString id() const override { return kId; }
 
     HeadWeightsGeometry geometry() const;

@@ -120,6 +120,7 @@ FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
 FactoredView::~FactoredView() = default;  // scores_ waits for its running work
 
 QString FactoredView::title() const { return tr("&Factored W_i"); }
+QString FactoredView::summary() const { return tr("Factored W_i = W_i^Q (W_i^K)ᵀ: the two thin matrices, their product, its spectrum and rank, and how one W^Q splits into heads"); }
 
 bool FactoredView::equivalencePending() const { return model_ && model_->valid() && !model_->scoresReady; }
 

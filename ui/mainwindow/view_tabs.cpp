@@ -30,7 +30,7 @@ ViewTabs::ViewTabs(HeadSelection* selection, QWidget* parent)
 void ViewTabs::addView(ResultView* view)
 {
     views_.push_back(view);
-    addTab(view, view->title());
+    setTabToolTip(addTab(view, view->title()), view->summary());
     connect(view, &ResultView::optionsChanged, this, [this, view] { emit viewOptionsChanged(view); });
 }
 

@@ -26,6 +26,7 @@ MatricesView::MatricesView(HeadSelection* selection, QWidget* parent)
 }
 
 QString MatricesView::title() const { return tr("&Matrices"); }
+QString MatricesView::summary() const { return tr("Every matrix of the layer for the selected head: X, W^Q, Q_i, K_i, V_i, scores, A_i, Concat, W^O, output"); }
 
 MatricesGeometry MatricesView::geometry() const
 {

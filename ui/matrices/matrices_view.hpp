@@ -19,6 +19,7 @@ public:
     // The tab a session names and its figures' view (ResultView::id()).
     static constexpr QLatin1String kId = kMatricesViewId;
     QString title() const override;
+    QString summary() const override;
     QString id() const override { return kId; }
 
     MatricesGeometry geometry() const;

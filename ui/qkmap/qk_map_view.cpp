@@ -27,6 +27,7 @@ QkMapView::QkMapView(HeadSelection* selection, QWidget* parent)
 }
 
 QString QkMapView::title() const { return tr("Q/K ma&p"); }
+QString QkMapView::summary() const { return tr("The selected head's queries and keys projected to two dimensions (principal components)"); }
 
 QRectF QkMapView::headRect() const
 {

@@ -19,6 +19,7 @@ public:
     // The tab a session names and its figures' view (ResultView::id()).
     static constexpr QLatin1String kId = kQkMapViewId;
     QString title() const override;
+    QString summary() const override;
     QString id() const override { return kId; }
 
     // The two halves of the canvas and their geometry (widget coordinates).

@@ -77,7 +77,8 @@ StepView::StepView(HeadSelection* selection, QWidget* parent)
     refresh(Change::Result);  // the empty state until a result arrives
 }
 
-QString StepView::title() const { return tr("&Step by step"); }
+QString StepView::title() const { return tr("&Steps"); }
+QString StepView::summary() const { return tr("Step by step: one query and one key through equation (1), then MultiHead"); }
 
 QString StepView::number(double value) { return preciseNumber(value); }
 

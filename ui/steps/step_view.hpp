@@ -28,6 +28,7 @@ public:
     // The tab a session names and its figures' view (ResultView::id()).
     static constexpr QLatin1String kId = kStepViewId;
     QString title() const override;
+    QString summary() const override;
     QString id() const override { return kId; }
 
     const StepNumbers& numbers() const { return numbers_; }

@@ -52,8 +52,11 @@ public:
     // for this view (others are ignored).
     ResultView(HeadSelection* selection, Changes follows, QWidget* parent = nullptr);
 
-    // The tab label, with its & mnemonic.
+    // The tab label, with its & mnemonic: one short word or two, so that every tab shows at the
+    // smallest window (1000 x 700).
     virtual QString title() const = 0;
+    // What the tab shows, in a sentence: its tool tip.
+    virtual QString summary() const = 0;
     // The view's stable name, never translated: the tab a session names (view.tab) and the
     // Figure::view of its figures. Each view returns its own `static constexpr kId`, written
     // once; never derived from the class name, so that renaming a class keeps the files.

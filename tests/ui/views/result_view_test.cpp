@@ -26,6 +26,7 @@ public:
         : ResultView(selection, follows)
     {}
     QString title() const override { return QStringLiteral("&Counting"); }
+    QString summary() const override { return QStringLiteral("Counts its refreshes"); }
     QString id() const override { return QStringLiteral("counting"); }
     using ResultView::invalidate;
 

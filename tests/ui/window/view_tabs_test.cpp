@@ -2,6 +2,7 @@
 // until its tab is shown; the factored view's head box rebuilds the view once.
 
 #include <QSignalSpy>
+#include <QTabBar>
 
 #include "tests/ui/window/window_fixture.hpp"
 #include "ui/comparison/comparison_view.hpp"
@@ -27,6 +28,22 @@ TEST_F(WindowTest, TabsAreTheViewsInTheirOrderTitledByThemselves)
     EXPECT_EQ(tabs->views().front(), tabs->headsView());
     EXPECT_TRUE(tabs->headsView()->figureNames().contains(QStringLiteral("heads")));
     for (ResultView* view : tabs->views()) EXPECT_EQ(view->result(), window->document()->result());
+}
+
+// At the smallest window every tab shows: no scroll buttons, the last tab inside the bar. Each
+// tab's tool tip says what it shows.
+TEST_F(WindowTest, EveryTabShowsAtTheSmallestWindowAndSaysWhatItShows)
+{
+    window->resize(1000, 700);
+    QCoreApplication::processEvents();
+    ViewTabs* tabs = window->tabs();
+    QTabBar* bar = tabs->tabBar();
+    ASSERT_GT(bar->count(), 7);
+    EXPECT_LE(bar->tabRect(bar->count() - 1).right(), bar->width()) << "the last tab is scrolled away";
+    for (int i = 0; i < bar->count(); ++i) {
+        EXPECT_GE(bar->tabRect(i).left(), 0);
+        EXPECT_FALSE(bar->tabToolTip(i).isEmpty()) << bar->tabText(i).toStdString();
+    }
 }
 
 TEST_F(WindowTest, BackgroundViewsDoNoWorkUntilTheirTabIsShown)
