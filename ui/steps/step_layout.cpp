@@ -292,8 +292,8 @@ StepHit stepHitAt(const StepGeometry& g, const StepNumbers& n, const QPointF& po
     for (const TokenChip& chip : g.keyChips)
         if (chip.position >= 0 && chip.rect.contains(point)) hit.key = chip.position;
     if (hit.query >= 0 || hit.key >= 0) return hit;
-    const BarsGeometry softmax = barsGeometry(g.softmaxBars, static_cast<int>(n.rowWeights.size()),
-                                              softmaxBarsStyle(n, FigureOptions{}), metrics);
+    const BarsGeometry softmax =
+        barsGeometry(g.softmaxBars, n.rowWeights, softmaxBarsStyle(n, FigureOptions{}), metrics);
     if (const int bar = softmax.barAt(point); bar >= 0) {
         hit.key = bar;
         return hit;
