@@ -118,6 +118,8 @@ void paintLabels(QPainter& painter, const QkMapGeometry& g, const QkMapModel& mo
         painter.drawLine(label.anchor, end);
     }
     for (const QkLabel& label : labels.placement.labels) {
+        // A faint halo: a word stays readable where an attention line or a grid line crosses it.
+        painter.fillRect(label.rect, withAlpha(options.background, 170));
         painter.setPen(label.query ? queryText : kKeyColor.darker(150));
         painter.drawText(label.rect, Qt::AlignCenter, label.text);
     }
