@@ -7,10 +7,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
+#include "ui/figures/text_layout.hpp"
 #include "ui/render/heatmap_painter.hpp"
 
 namespace qkv::ui {
@@ -22,8 +22,6 @@ struct Text {
 };
 
 const QColor kQueryColor(0x2c, 0x7f, 0xb8), kKeyColor(0x1b, 0x9e, 0x77), kSelection(0xff, 0x8c, 0x00);
-constexpr int kLabelAllBelow = 64;  // points; above, only the selected query and its strongest keys
-constexpr int kStrongestKeys = 8;
 
 QColor withAlpha(QColor c, int alpha)
 {
@@ -102,44 +100,40 @@ void paintMarkers(QPainter& painter, const ScatterFrame& frame, const qkv::QkPro
         drawQueryMarker(painter, frame.map(p.queries(i, 0), p.queries(i, 1)), marker);
 }
 
-// Token labels: every point when few, else the query and its strongest keys.
-void paintLabels(QPainter& painter, const ScatterFrame& frame, const QkMapModel& model, qkv::Index head,
-                 qkv::Index query, double marker, const QColor& text)
+// The large map's token labels (qk_map_labels.hpp): leader lines, the texts, and the note that
+// counts the labels left out.
+void paintLabels(QPainter& painter, const QkMapGeometry& g, const QkMapModel& model, qkv::Index head,
+                 const FigureOptions& options)
 {
-    const qkv::QkProjection& p = *model.heads[static_cast<std::size_t>(head)];
-    const qkv::Result& r = *model.result;
     const QFontMetricsF metrics(painter.font(), painter.device());
-    std::vector<qkv::Index> keys(static_cast<std::size_t>(p.keys.rows()));
-    std::iota(keys.begin(), keys.end(), 0);
-    std::vector<qkv::Index> queries;
-    if (p.queries.rows() + p.keys.rows() <= kLabelAllBelow) {
-        queries.resize(static_cast<std::size_t>(p.queries.rows()));
-        std::iota(queries.begin(), queries.end(), 0);
-    } else {
-        queries = {query};
-        const qkv::MatrixF& a = r.attention.heads[static_cast<std::size_t>(head)].attention;
-        const auto shown = std::min<std::size_t>(kStrongestKeys, keys.size());
-        std::partial_sort(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(shown), keys.end(),
-                          [&](qkv::Index x, qkv::Index y) { return a(query, x) > a(query, y); });
-        keys.resize(shown);
+    const QkMapLabels labels = qkMapLabels(g, model, head, options.query, metrics);
+    const QColor queryText = options.text.lightness() > 128 ? kQueryColor.lighter(160) : kQueryColor.darker(130);
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    for (const QkLabel& label : labels.placement.labels) {
+        if (!label.leader) continue;
+        painter.setPen(QPen(withAlpha(options.text, 110), 0.8));
+        const QPointF end(std::clamp(label.anchor.x(), label.rect.left(), label.rect.right()),
+                          std::clamp(label.anchor.y(), label.rect.top(), label.rect.bottom()));
+        painter.drawLine(label.anchor, end);
     }
-    painter.setPen(kKeyColor.darker(150));
-    for (qkv::Index j : keys) {
-        const QPointF at = frame.map(p.keys(j, 0), p.keys(j, 1));
-        painter.drawText(QRectF(at.x() + marker + 2, at.y() - metrics.height(), 200, metrics.height()),
-                         Qt::AlignLeft | Qt::AlignBottom, tokenText(r.keyLabels, j));
+    for (const QkLabel& label : labels.placement.labels) {
+        // A faint halo: a word stays readable where an attention line or a grid line crosses it.
+        painter.fillRect(label.rect, withAlpha(options.background, 170));
+        painter.setPen(label.query ? queryText : kKeyColor.darker(150));
+        painter.drawText(label.rect, Qt::AlignCenter, label.text);
     }
-    painter.setPen(text.lightness() > 128 ? kQueryColor.lighter(160) : kQueryColor.darker(130));
-    for (qkv::Index i : queries) {
-        const QPointF at = frame.map(p.queries(i, 0), p.queries(i, 1));
-        painter.drawText(QRectF(at.x() + marker + 2, at.y(), 200, metrics.height()), Qt::AlignLeft | Qt::AlignTop,
-                         tokenText(r.queryLabels, i));
+    if (!labels.note.isEmpty()) {
+        painter.fillRect(labels.noteRect, withAlpha(options.background, 220));
+        painter.setPen(withAlpha(options.text, 190));
+        drawFittedText(painter, labels.noteRect, Qt::AlignRight | Qt::AlignVCenter, painter.font(), labels.note);
     }
+    painter.restore();
 }
 
-// The marks of one head in `frame`: attention lines, keys, queries; labels when asked.
+// The marks of one head in `frame`: attention lines, keys, queries.
 void paintScatter(QPainter& painter, const ScatterFrame& frame, const QkMapModel& model, qkv::Index head,
-                  const FigureOptions& options, double marker, bool labels)
+                  const FigureOptions& options, double marker)
 {
     const qkv::QkProjection& p = *model.heads[static_cast<std::size_t>(head)];
     painter.save();
@@ -163,7 +157,6 @@ void paintScatter(QPainter& painter, const ScatterFrame& frame, const QkMapModel
         if (options.key >= 0 && options.key < p.keys.rows())
             painter.drawEllipse(frame.map(p.keys(options.key, 0), p.keys(options.key, 1)), marker + 4, marker + 4);
     }
-    if (labels) paintLabels(painter, frame, model, head, query, marker, options.text);
     painter.restore();
 }
 
@@ -173,33 +166,19 @@ void paintLegend(QPainter& painter, const QRectF& rect, const QkMapModel& model,
     const qkv::Result& r = *model.result;
     const qkv::Index query =
         std::clamp<qkv::Index>(options.query, 0, std::max<qkv::Index>(r.attention.queryCount() - 1, 0));
+    const QString lines = qkLinesText(model, query);
+    const QkLegendLayout l = qkLegendLayout(rect, model, lines, metrics);
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, true);
-    double x = rect.left() + 6;
-    const QRectF first(rect.left(), rect.top(), rect.width(), rect.height() / 2);
-    const QRectF second(rect.left(), first.bottom(), rect.width(), rect.height() / 2);
-    const double y = first.center().y();
-    drawQueryMarker(painter, QPointF(x, y), 4);
-    x += 10;
-    const QString queries = Text::tr("queries: %1").arg(querySentence(r.config.mode));
-    painter.setPen(options.text);
-    painter.drawText(QRectF(x, first.top(), metrics.horizontalAdvance(queries) + 4, first.height()), Qt::AlignVCenter,
-                     queries);
-    x += metrics.horizontalAdvance(queries) + 18;
-    drawKeyMarker(painter, QPointF(x, y + 1), 4);
-    x += 10;
-    const QString keys = Text::tr("keys: %1").arg(keySentence(r.config.mode));
-    painter.setPen(options.text);
-    painter.drawText(QRectF(x, first.top(), metrics.horizontalAdvance(keys) + 4, first.height()), Qt::AlignVCenter,
-                     keys);
-    x = rect.left() + 2;
+    drawQueryMarker(painter, QPointF(l.queries.left() + 6, l.queries.center().y()), 4);
+    drawKeyMarker(painter, QPointF(l.keys.left() + 6, l.keys.center().y() + 1), 4);
+    const double firstLine = l.lines.top() + metrics.lineSpacing() / 2;
     painter.setPen(QPen(withAlpha(options.text, 200), 1.5));
-    painter.drawLine(QPointF(x, second.center().y()), QPointF(x + 18, second.center().y()));
-    x += 24;
-    const QString lines = Text::tr("attention of query %1, opacity = weight").arg(tokenName(r.queryLabels, query));
+    painter.drawLine(QPointF(l.lines.left() + 2, firstLine), QPointF(l.lines.left() + 20, firstLine));
     painter.setPen(options.text);
-    painter.drawText(QRectF(x, second.top(), rect.right() - x, second.height()), Qt::AlignVCenter,
-                     metrics.elidedText(lines, Qt::ElideRight, rect.right() - x));
+    painter.drawText(l.queries.adjusted(16, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, l.queriesText);
+    painter.drawText(l.keys.adjusted(16, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, l.keysText);
+    painter.drawText(l.lines.adjusted(32, 0, 0, 0), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, lines);
     painter.restore();
 }
 
@@ -209,12 +188,8 @@ void drawTitles(QPainter& painter, const QRectF& title, const QRectF& subtitle, 
     QFont big = painter.font();
     big.setBold(true);
     big.setPointSizeF(big.pointSizeF() * 1.12);
-    painter.save();
-    painter.setFont(big);
     painter.setPen(options.text);
-    painter.drawText(title, Qt::AlignLeft | Qt::AlignVCenter,
-                     QFontMetricsF(big, painter.device()).elidedText(titleText, Qt::ElideRight, title.width()));
-    painter.restore();
+    drawFittedText(painter, title, Qt::AlignLeft | Qt::AlignVCenter, big, titleText);  // smaller, never cut
     const QFontMetricsF metrics(painter.font(), painter.device());
     painter.setPen(withAlpha(options.text, 170));
     painter.drawText(subtitle, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, subtitleText);
@@ -289,7 +264,10 @@ void paintQkMap(QPainter& painter, const QRectF& target, const QkMapModel& model
     }
     const qkv::QkProjection& p = *model.heads[static_cast<std::size_t>(head)];
     paintAxes(painter, g, p, options.text);
-    paintScatter(painter, g.frame, model, head, options, 4.0, true);
+    paintScatter(painter, g.frame, model, head, options, kQkMapMarker);
+    paintLabels(painter, g, model, head, options);
+    painter.setPen(options.text);
+    painter.drawText(g.caveat, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, qkDistanceCaveat(model, head));
     paintLegend(painter, g.legend, model, options);
     painter.restore();
 }
@@ -323,12 +301,10 @@ void paintQkMapHeads(QPainter& painter, const QRectF& target, const QkMapModel& 
         if (r.attention.isAblated(head)) title += Text::tr(" (off)");
         QFont titleFont = painter.font();
         titleFont.setBold(chosen);
-        painter.setFont(titleFont);
         painter.setPen(chosen ? kSelection : options.text);
-        painter.drawText(
-            QRectF(g.panels[i].left(), g.panels[i].top(), g.panels[i].width(), metrics.lineSpacing()), Qt::AlignCenter,
-            QFontMetricsF(titleFont, painter.device()).elidedText(title, Qt::ElideRight, g.panels[i].width()));
-        painter.setFont(options.font);
+        drawFittedText(painter,
+                       QRectF(g.panels[i].left(), g.panels[i].top(), g.panels[i].width(), metrics.lineSpacing()),
+                       Qt::AlignCenter, titleFont, title);
         painter.setPen(chosen ? QPen(kSelection, 2) : QPen(withAlpha(options.text, 120), 1));
         painter.setBrush(Qt::NoBrush);
         painter.drawRect(plot);
@@ -338,7 +314,7 @@ void paintQkMapHeads(QPainter& painter, const QRectF& target, const QkMapModel& 
         }
         FigureOptions small = options;
         small.showSelection = false;
-        paintScatter(painter, g.frames[i], model, head, small, std::clamp(plot.width() / 90, 1.5, 3.0), false);
+        paintScatter(painter, g.frames[i], model, head, small, std::clamp(plot.width() / 90, 1.5, 3.0));
     }
     if (withLegend) paintLegend(painter, g.legend, model, options);
     painter.restore();

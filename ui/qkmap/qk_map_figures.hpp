@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "ui/figures/figure.hpp"
+#include "ui/qkmap/qk_map_labels.hpp"
 #include "ui/qkmap/qk_map_model.hpp"
 
 class QPainter;
@@ -39,12 +40,40 @@ struct ScatterFrame {
 ScatterFrame scatterFrame(const QRectF& plot, const qkv::QkProjection& projection);
 
 struct QkMapGeometry {
-    QRectF title, subtitle, plot, xTitle, yTitle, legend;
+    QRectF title, subtitle, plot, xTitle, yTitle, caveat, legend;
     ScatterFrame frame;
     bool valid = false;  // the head has a projection
 };
 QkMapGeometry qkMapGeometry(const QRectF& target, const QkMapModel& model, qkv::Index head,
                             const QFontMetricsF& metrics);
+
+// The sentence under the map that says what distance on it is not: the scores are dot products
+// in all d_k dimensions (equation 1), the map two directions of them.
+QString qkDistanceCaveat(const QkMapModel& model, qkv::Index head);
+
+// The token labels of the large map (qk_map_labels.hpp): every point's when there are few, else
+// the query's and its strongest keys'; in priority order the selected query, the keys by its
+// weights, the other queries. `note` counts the labels left out (drawn in the plot's corner).
+struct QkMapLabels {
+    QkLabelPlacement placement;
+    QString note;  // "2 labels hidden · hover a point for its token", or empty
+    QRectF noteRect;
+};
+inline constexpr double kQkMapMarker = 4.0;  // the large map's marker radius
+QkMapLabels qkMapLabels(const QkMapGeometry& geometry, const QkMapModel& model, qkv::Index head, qkv::Index query,
+                        const QFontMetricsF& metrics);
+
+// The markers' legend: queries and keys side by side (one below the other when narrow), then
+// what the lines mean, word-wrapped; each rectangle holds a marker and its words.
+struct QkLegendLayout {
+    QRectF queries, keys, lines;
+    QString queriesText, keysText;  // "queries: target sentence", "keys: source sentence"
+};
+QString qkLinesText(const QkMapModel& model, qkv::Index query);
+QkLegendLayout qkLegendLayout(const QRectF& rect, const QkMapModel& model, const QString& linesText,
+                              const QFontMetricsF& metrics);
+// The height the legend needs at `width`, for any selected query.
+double qkLegendHeight(const QkMapModel& model, double width, const QFontMetricsF& metrics);
 
 // The point under `position` (within a few pixels): a query or a key, or nothing.
 struct QkPointHit {

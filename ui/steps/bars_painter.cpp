@@ -28,6 +28,34 @@ double labelsHeight(const BarsStyle& style, const QFontMetricsF& metrics)
     return std::min(widest * 1.1, metrics.averageCharWidth() * 9) + 6;
 }
 
+// The labels under the bars, rotated, thinned so that they never overlap; the highlighted one
+// always, in bold.
+void paintBarLabels(QPainter& painter, const BarsGeometry& g, const BarsStyle& style, const QFontMetricsF& metrics)
+{
+    if (style.labels.isEmpty() || g.labels.isNull()) return;
+    const double pitch = std::min(metrics.height(), metrics.ascent() + 1.0);
+    const int step = g.slot >= pitch ? 1 : static_cast<int>(std::ceil(pitch / g.slot));
+    const double width = g.labels.height() - 4;
+    for (int i = 0; i < g.count && i < style.labels.size(); ++i) {
+        const bool highlighted = i == style.highlighted;
+        if (i % step != 0 && !highlighted) continue;
+        painter.save();
+        painter.setPen(highlighted ? style.highlight : style.text);
+        if (highlighted) {
+            QFont bold = painter.font();
+            bold.setBold(true);
+            painter.setFont(bold);
+        }
+        painter.translate(g.plot.left() + (i + 0.5) * g.slot, g.labels.top() + 2);
+        painter.rotate(-90);
+        // Elided with the font it is drawn in: a bold label is wider.
+        const QFontMetricsF drawn(painter.font(), painter.device());
+        painter.drawText(QRectF(-width, -drawn.height() / 2, width, drawn.height()), Qt::AlignRight | Qt::AlignVCenter,
+                         drawn.elidedText(style.labels[i], Qt::ElideRight, width));
+        painter.restore();
+    }
+}
+
 }  // namespace
 
 int BarsGeometry::barAt(const QPointF& point) const
@@ -39,11 +67,31 @@ int BarsGeometry::barAt(const QPointF& point) const
     return std::clamp(static_cast<int>((point.x() - plot.left()) / slot), 0, count - 1);
 }
 
-BarsGeometry barsGeometry(const QRectF& target, int count, const BarsStyle& style, const QFontMetricsF& metrics)
+BarRange barRange(const std::vector<float>& values, const BarsStyle& style)
+{
+    BarRange range{0, 0};
+    auto include = [&](float v) {
+        if (!std::isfinite(v)) return;
+        range.largest = std::max(range.largest, static_cast<double>(v));
+        range.smallest = std::min(range.smallest, static_cast<double>(v));
+    };
+    for (float v : values) include(v);
+    for (float v : style.hollow) include(v);
+    if (style.percent) range.largest = std::max(range.largest, 1e-6);
+    if (range.largest == range.smallest) range.largest = range.smallest + 1;
+    return range;
+}
+
+BarsGeometry barsGeometry(const QRectF& target, const std::vector<float>& values, const BarsStyle& style,
+                          const QFontMetricsF& metrics)
 {
     BarsGeometry g;
-    g.count = count;
-    const double axisWidth = metrics.horizontalAdvance(QStringLiteral("−0.00")) + 6;
+    g.count = static_cast<int>(values.size());
+    const BarRange range = barRange(values, style);
+    double widestTick = metrics.horizontalAdvance(QStringLiteral("−0.00"));
+    for (double v : {range.largest, range.smallest, 0.0})
+        widestTick = std::max(widestTick, metrics.horizontalAdvance(tickText(v, style.percent)));
+    const double axisWidth = widestTick + 8;
     const double labelHeight = labelsHeight(style, metrics);
     const double titleHeight = style.axisTitle.isEmpty() ? 0 : metrics.height();
     const double plotHeight = std::max(8.0, target.height() - labelHeight - titleHeight - 4);
@@ -52,8 +100,31 @@ BarsGeometry barsGeometry(const QRectF& target, int count, const BarsStyle& styl
     if (labelHeight > 0) g.labels = QRectF(g.plot.left(), g.plot.bottom() + 2, g.plot.width(), labelHeight);
     if (titleHeight > 0)
         g.axisTitle = QRectF(g.plot.left(), g.plot.bottom() + 2 + labelHeight, g.plot.width(), titleHeight);
-    g.slot = count > 0 ? g.plot.width() / count : 0;
+    g.slot = g.count > 0 ? g.plot.width() / g.count : 0;
     return g;
+}
+
+std::vector<BarTick> barTicks(const BarsGeometry& g, const BarRange& range, const BarsStyle& style,
+                              const QRectF& target, const QFontMetricsF& metrics)
+{
+    const QRectF& plot = g.plot;
+    const double span = range.largest - range.smallest;
+    auto yOf = [&](double v) { return plot.bottom() - (v - range.smallest) / span * plot.height(); };
+    const double zeroY = yOf(0), half = metrics.height() / 2;
+    std::vector<BarTick> ticks;
+    auto tick = [&](double v, double y) {
+        // Kept inside the target: the end ticks sit at most half a line beyond the plot.
+        y = std::max(target.top() + half, std::min(y, target.bottom() - half));
+        ticks.push_back({tickText(v, style.percent),
+                         QRectF(target.left(), y - half, plot.left() - 4 - target.left(), metrics.height())});
+    };
+    tick(range.largest, std::max(plot.top() + half - 2, yOf(range.largest)));
+    if (range.smallest < 0) tick(range.smallest, std::min(plot.bottom() - half + 2, yOf(range.smallest)));
+    if (std::abs(zeroY - plot.top()) > metrics.height() && std::abs(zeroY - plot.bottom()) > metrics.height())
+        tick(0, zeroY);
+    else if (range.smallest >= 0)
+        tick(0, plot.bottom() - half + 2);
+    return ticks;
 }
 
 void paintBars(QPainter& painter, const QRectF& target, const std::vector<float>& values, const BarsStyle& style)
@@ -61,22 +132,13 @@ void paintBars(QPainter& painter, const QRectF& target, const std::vector<float>
     painter.save();
     const QFontMetricsF metrics(painter.font(), painter.device());
     const int count = static_cast<int>(values.size());
-    const BarsGeometry g = barsGeometry(target, count, style, metrics);
+    const BarsGeometry g = barsGeometry(target, values, style, metrics);
     if (count == 0) {
         painter.restore();
         return;
     }
-    double largest = 0, smallest = 0;
-    auto include = [&](float v) {
-        if (!std::isfinite(v)) return;
-        largest = std::max(largest, static_cast<double>(v));
-        smallest = std::min(smallest, static_cast<double>(v));
-    };
-    for (float v : values) include(v);
-    for (float v : style.hollow) include(v);
-    if (style.percent) largest = std::max(largest, 1e-6);
-    if (largest == smallest) largest = smallest + 1;
-    const double span = largest - smallest;
+    const BarRange range = barRange(values, style);
+    const double smallest = range.smallest, span = range.largest - range.smallest;
     const QRectF& plot = g.plot;
     auto yOf = [&](double v) { return plot.bottom() - (v - smallest) / span * plot.height(); };
     const double zeroY = yOf(0);
@@ -87,17 +149,8 @@ void paintBars(QPainter& painter, const QRectF& target, const std::vector<float>
     painter.setPen(grid);
     painter.drawLine(QPointF(plot.left(), zeroY), QPointF(plot.right(), zeroY));
     painter.setPen(style.text);
-    const double tickRight = plot.left() - 4;
-    auto tick = [&](double v, double y) {
-        painter.drawText(QRectF(target.left(), y - metrics.height() / 2, tickRight - target.left(), metrics.height()),
-                         Qt::AlignRight | Qt::AlignVCenter, tickText(v, style.percent));
-    };
-    tick(largest, std::max(plot.top() + metrics.height() / 2 - 2, yOf(largest)));
-    if (smallest < 0) tick(smallest, std::min(plot.bottom() - metrics.height() / 2 + 2, yOf(smallest)));
-    if (std::abs(zeroY - plot.top()) > metrics.height() && std::abs(zeroY - plot.bottom()) > metrics.height())
-        tick(0, zeroY);
-    else if (smallest >= 0)
-        tick(0, plot.bottom() - metrics.height() / 2 + 2);
+    for (const BarTick& tick : barTicks(g, range, style, target, metrics))
+        painter.drawText(tick.rect, Qt::AlignRight | Qt::AlignVCenter, tick.text);
 
     const double gap = g.slot > 4 ? std::min(g.slot * 0.2, 3.0) : 0;
     painter.setRenderHint(QPainter::Antialiasing, false);
@@ -132,30 +185,7 @@ void paintBars(QPainter& painter, const QRectF& target, const std::vector<float>
     }
     painter.setRenderHint(QPainter::Antialiasing, true);
 
-    if (!style.labels.isEmpty() && !g.labels.isNull()) {
-        const double pitch = std::min(metrics.height(), metrics.ascent() + 1.0);
-        const int step = g.slot >= pitch ? 1 : static_cast<int>(std::ceil(pitch / g.slot));
-        const double width = g.labels.height() - 4;
-        for (int i = 0; i < count && i < style.labels.size(); ++i) {
-            const bool highlighted = i == style.highlighted;
-            if (i % step != 0 && !highlighted) continue;
-            painter.save();
-            painter.setPen(highlighted ? style.highlight : style.text);
-            if (highlighted) {
-                QFont bold = painter.font();
-                bold.setBold(true);
-                painter.setFont(bold);
-            }
-            painter.translate(plot.left() + (i + 0.5) * g.slot, g.labels.top() + 2);
-            painter.rotate(-90);
-            // Elided with the font it is drawn in: a bold label is wider.
-            const QFontMetricsF drawn(painter.font(), painter.device());
-            painter.drawText(QRectF(-width, -drawn.height() / 2, width, drawn.height()),
-                             Qt::AlignRight | Qt::AlignVCenter,
-                             drawn.elidedText(style.labels[i], Qt::ElideRight, width));
-            painter.restore();
-        }
-    }
+    paintBarLabels(painter, g, style, metrics);
     if (!g.axisTitle.isNull()) {
         painter.setPen(style.text);
         painter.drawText(g.axisTitle, Qt::AlignCenter,

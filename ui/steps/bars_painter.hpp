@@ -38,7 +38,25 @@ struct BarsGeometry {
     int barAt(const QPointF& point) const;
 };
 
-BarsGeometry barsGeometry(const QRectF& target, int count, const BarsStyle& style, const QFontMetricsF& metrics);
+// The span of a row of bars: it always includes 0 (bars grow from the zero line).
+struct BarRange {
+    double smallest = 0, largest = 1;
+};
+BarRange barRange(const std::vector<float>& values, const BarsStyle& style);
+
+// The axis is as wide as the widest tick text of `values`, so no tick is cut at any magnitude.
+BarsGeometry barsGeometry(const QRectF& target, const std::vector<float>& values, const BarsStyle& style,
+                          const QFontMetricsF& metrics);
+
+// A value tick left of the plot: the ends of the range (2 significant digits, readableNumber:
+// never "1e+02") and zero, each inside `target`.
+struct BarTick {
+    QString text;
+    QRectF rect;
+};
+std::vector<BarTick> barTicks(const BarsGeometry& geometry, const BarRange& range, const BarsStyle& style,
+                              const QRectF& target, const QFontMetricsF& metrics);
+
 void paintBars(QPainter& painter, const QRectF& target, const std::vector<float>& values, const BarsStyle& style);
 
 }  // namespace qkv::ui

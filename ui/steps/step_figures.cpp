@@ -7,8 +7,11 @@
 #include <cmath>
 
 #include "ui/figures/figure_text.hpp"
+#include "ui/figures/text_layout.hpp"
 #include "ui/matrices/matrix_picture.hpp"
 #include "ui/render/heatmap_painter.hpp"
+#include "ui/steps/concat_labels.hpp"
+#include "ui/steps/row_labels.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -18,9 +21,7 @@ struct Text {
     Q_DECLARE_TR_FUNCTIONS(qkv::ui::StepFigure)
 };
 
-const QColor kQueryColor(0x2c, 0x7f, 0xb8), kKeyColor(0x1b, 0x9e, 0x77), kProductColor(0x75, 0x70, 0xb3),
-    kProductNegative(0xd9, 0x5f, 0x02), kWeightColor(0x66, 0x66, 0xcc), kOutputColor(0xe7, 0x29, 0x8a),
-    kHighlight(0xff, 0x8c, 0x00);
+const QColor kQueryColor(0x2c, 0x7f, 0xb8), kWeightColor(0x66, 0x66, 0xcc), kHighlight(0xff, 0x8c, 0x00);
 
 QColor muted(const QColor& text)
 {
@@ -30,6 +31,23 @@ QColor muted(const QColor& text)
 }
 
 }  // namespace
+
+// Near the ends of the scale, not at them: the darkest red and blue are hard to tell apart on thin bars.
+QColor positiveColor() { return Colormap::get(ColormapName::RedBlue).map(0.85); }
+QColor negativeColor() { return Colormap::get(ColormapName::RedBlue).map(0.15); }
+
+StepBarStyles stepBarStyles(const StepNumbers& n, const FigureOptions& options)
+{
+    BarsStyle signedBars;
+    signedBars.positive = positiveColor();
+    signedBars.negative = negativeColor();
+    signedBars.text = options.text;
+    StepBarStyles styles{signedBars, signedBars, signedBars, signedBars};
+    styles.query.hollow = n.qBeforeRotation;
+    styles.key.hollow = n.kBeforeRotation;
+    styles.output.axisTitle = Text::tr("components 0 … %1 of the output row").arg(n.d_model - 1);
+    return styles;
+}
 
 BarsStyle softmaxBarsStyle(const StepNumbers& n, const FigureOptions& options)
 {
@@ -86,22 +104,27 @@ void drawFormula(QPainter& painter, const QRectF& rect, const QString& text)
     painter.drawText(rect, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text);
 }
 
-// Key labels left of ⑦'s rows, thinned so they never overlap; the chosen key drawn always.
-void drawRowLabels(QPainter& painter, const QRectF& rect, const QStringList& labels, int chosen, const QColor& text)
+// Key labels left of ⑦'s rows (row_labels.hpp: all of them, smaller if need be, else one in k
+// and the chosen key, the rule said over V_i); returns the rule.
+QString drawRowLabels(QPainter& painter, const QRectF& rect, const QStringList& labels, int chosen, const QColor& text)
 {
-    const QFontMetricsF metrics(painter.font(), painter.device());
     const int rows = static_cast<int>(labels.size());
-    if (rows == 0) return;
+    const RowLabels plan = planRowLabels(painter.font(), painter.device(), rect.height(), rows, chosen);
+    if (rows == 0) return plan.rule;
+    painter.save();
+    painter.setFont(plan.font);
+    const QFontMetricsF metrics(plan.font, painter.device());
     const double pitch = rect.height() / rows;
-    const int step = pitch >= metrics.ascent() + 1 ? 1 : static_cast<int>(std::ceil((metrics.ascent() + 1) / pitch));
-    for (int r = 0; r < rows; ++r) {
-        if (r % step != 0 && r != chosen) continue;
+    for (int r : plan.rows) {
         const double centre = rect.top() + (r + 0.5) * pitch;
+        // A label wider than the column is cut with "…" (the key list and the tooltips name it in full).
+        const QString label = metrics.elidedText(labels[r], Qt::ElideRight, rect.width() - 4);
         painter.setPen(r == chosen ? kHighlight : text);
         painter.drawText(QRectF(rect.left(), centre - metrics.height() / 2, rect.width() - 4, metrics.height()),
-                         Qt::AlignRight | Qt::AlignVCenter,
-                         metrics.elidedText(labels[r], Qt::ElideRight, rect.width() - 4));
+                         Qt::AlignRight | Qt::AlignVCenter, label);
     }
+    painter.restore();
+    return plan.rule;
 }
 
 void outlineRow(QPainter& painter, const QRectF& cells, qkv::Index rows, qkv::Index row)
@@ -142,22 +165,34 @@ void drawWeightColumn(QPainter& painter, const QRectF& rect, const StepNumbers& 
 
 namespace {
 
+// Two swatches, red then blue, and the words that say what they mean everywhere in the figure.
+void paintSignLegend(QPainter& painter, const QRectF& rect, const QString& words, const QColor& text)
+{
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    const double side = metrics.ascent();
+    double x = rect.left();
+    for (const QColor& color : {positiveColor(), negativeColor()}) {
+        painter.fillRect(QRectF(x, rect.center().y() - side / 2, side, side), color);
+        x += side + 3;
+    }
+    painter.setPen(text);
+    drawFittedText(painter, QRectF(x + 4, rect.top(), rect.right() - x - 4, rect.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter, painter.font(), words);
+}
+
 void paintHeader(QPainter& painter, const StepGeometry& g, const StepTexts& texts, const StepNumbers& n,
                  const FigureOptions& options)
 {
     const QColor text = options.text;
-    const QFontMetricsF metrics(painter.font(), painter.device());
     QFont big = painter.font();
     big.setBold(true);
     big.setPointSizeF(big.pointSizeF() * 1.12);
-    painter.setFont(big);
+    // Made smaller rather than cut when the figure is narrow (text_layout.hpp).
     painter.setPen(text);
-    painter.drawText(g.title, Qt::AlignLeft | Qt::AlignVCenter,
-                     QFontMetricsF(big, painter.device()).elidedText(texts.title, Qt::ElideRight, g.title.width()));
-    painter.setFont(options.font);
+    drawFittedText(painter, g.title, Qt::AlignLeft | Qt::AlignVCenter, big, texts.title);
     painter.setPen(muted(text));
-    painter.drawText(g.subtitle, Qt::AlignLeft | Qt::AlignVCenter,
-                     metrics.elidedText(texts.subtitle, Qt::ElideRight, g.subtitle.width()));
+    drawFittedText(painter, g.subtitle, Qt::AlignLeft | Qt::AlignVCenter, options.font, texts.subtitle);
+    paintSignLegend(painter, g.signLegend, texts.signLegend, text);
     painter.setPen(text);
     painter.drawText(g.queryStripLabel, Qt::AlignLeft | Qt::AlignVCenter, Text::tr("queries:"));
     painter.drawText(g.keyStripLabel, Qt::AlignLeft | Qt::AlignVCenter, Text::tr("keys and values:"));
@@ -174,22 +209,10 @@ void paintHeader(QPainter& painter, const StepGeometry& g, const StepTexts& text
 // ① ② ③ and ⑥: q, k, their product and the softmax row.
 void paintWeightSteps(QPainter& painter, const StepGeometry& g, const StepNumbers& n, const FigureOptions& options)
 {
-    BarsStyle q;
-    q.positive = kQueryColor;
-    q.negative = kQueryColor.lighter(150);
-    q.text = options.text;
-    q.hollow = n.qBeforeRotation;
-    paintBars(painter, g.queryBars, n.q, q);
-    BarsStyle k = q;
-    k.positive = kKeyColor;
-    k.negative = kKeyColor.lighter(150);
-    k.hollow = n.kBeforeRotation;
-    paintBars(painter, g.keyBars, n.k, k);
-    BarsStyle product = q;
-    product.positive = kProductColor;
-    product.negative = kProductNegative;
-    product.hollow.clear();
-    paintBars(painter, g.productBars, n.products, product);
+    const StepBarStyles styles = stepBarStyles(n, options);
+    paintBars(painter, g.queryBars, n.q, styles.query);
+    paintBars(painter, g.keyBars, n.k, styles.key);
+    paintBars(painter, g.productBars, n.products, styles.product);
     paintBars(painter, g.softmaxBars, n.rowWeights, softmaxBarsStyle(n, options));
 }
 
@@ -216,9 +239,28 @@ ValuePictures valuePictures(const StepNumbers& n)
     return p;
 }
 
+// The words over ⑦'s and ⑧'s columns; over V_i, also the rule of its key labels when thinned.
+void paintValueHeaders(QPainter& painter, const StepGeometry& g, const StepNumbers& n, const QString& labelRule)
+{
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    const double top = g.valueCells.top() - metrics.height() - 2;
+    const QString values = Text::tr("v_j (rows of V_%1)").arg(n.head + 1);
+    if (labelRule.isEmpty())
+        painter.drawText(QRectF(g.valueCells.left(), top, g.valueCells.width(), metrics.height()), Qt::AlignCenter,
+                         values);
+    else  // over the labels too: the rule is about them
+        drawFittedText(painter,
+                       QRectF(g.valueLabels.left(), top, g.valueCells.right() - g.valueLabels.left(), metrics.height()),
+                       Qt::AlignCenter, painter.font(), Text::tr("%1 · %2").arg(values, labelRule));
+    painter.drawText(QRectF(g.weightColumn.left() - 8, top, g.weightColumn.width() + 16, metrics.height()),
+                     Qt::AlignCenter, Text::tr("× a_ij"));
+    painter.drawText(QRectF(g.weightedCells.left(), top, g.weightedCells.width(), metrics.height()), Qt::AlignCenter,
+                     Text::tr("= a_ij v_j"));
+}
+
 // ⑦ V_i and ⑧ a_ij v_j with their sum.
-void paintValueRows(QPainter& painter, const StepGeometry& g, const StepNumbers& n, const ValuePictures& p,
-                    const QColor& text)
+void paintValueRows(QPainter& painter, const StepGeometry& g, const StepNumbers& n, const StepTexts& texts,
+                    const ValuePictures& p, const QColor& text)
 {
     const QFontMetricsF metrics(painter.font(), painter.device());
     paintPicture(painter, g.valueCells, p.values);
@@ -230,7 +272,7 @@ void paintValueRows(QPainter& painter, const StepGeometry& g, const StepNumbers&
     painter.setPen(QPen(frame, 1));
     painter.setBrush(Qt::NoBrush);
     for (const QRectF& r : {g.valueCells, g.weightedCells, g.sumCells}) painter.drawRect(r);
-    drawRowLabels(painter, g.valueLabels, n.keyLabels, n.key, text);
+    const QString labelRule = drawRowLabels(painter, g.valueLabels, n.keyLabels, n.key, text);
     drawWeightColumn(painter, g.weightColumn, n, text);
     outlineRow(painter, g.valueCells, n.values.rows(), n.key);
     outlineRow(painter, g.weightedCells, n.values.rows(), n.key);
@@ -242,43 +284,26 @@ void paintValueRows(QPainter& painter, const StepGeometry& g, const StepNumbers&
                      Qt::AlignLeft | Qt::AlignVCenter,
                      metrics.elidedText(Text::tr("head_%1 row %2 (1 × %3)").arg(n.head + 1).arg(n.query).arg(n.d_k),
                                         Qt::ElideRight, sumLabel));
-    const double top = g.valueCells.top() - metrics.height() - 2;
-    painter.drawText(QRectF(g.valueCells.left(), top, g.valueCells.width(), metrics.height()), Qt::AlignCenter,
-                     Text::tr("v_j (rows of V_%1)").arg(n.head + 1));
-    painter.drawText(QRectF(g.weightColumn.left() - 8, top, g.weightColumn.width() + 16, metrics.height()),
-                     Qt::AlignCenter, Text::tr("× a_ij"));
-    painter.drawText(QRectF(g.weightedCells.left(), top, g.weightedCells.width(), metrics.height()), Qt::AlignCenter,
-                     Text::tr("= a_ij v_j"));
+    paintValueHeaders(painter, g, n, labelRule);
     painter.setRenderHint(QPainter::Antialiasing, true);
     paintColorLegend(painter, g.valueLegend, p.values.colormap, p.values.minValue, p.values.maxValue,
-                     Text::tr("v_j (rows of V_i)"));
+                     texts.valueLegend);
     paintColorLegend(painter, g.weightedLegend, p.parts.colormap, p.parts.minValue, p.parts.maxValue,
-                     Text::tr("a_ij v_j"));
+                     texts.weightedLegend);
 }
 
-// The label of a head's block of Concat, as long as its block allows.
-QString blockName(std::size_t head, bool off, double width, const QFontMetricsF& metrics)
+// ⑨ Concat: one strip, head blocks marked, switched-off heads hatched, labelled in one form
+// (concat_labels.hpp).
+void paintConcat(QPainter& painter, const StepGeometry& g, const StepNumbers& n, const StepTexts& texts,
+                 const ValuePictures& p, const QColor& text)
 {
-    QString name = off ? Text::tr("Head %1 off").arg(head + 1) : headName(static_cast<qkv::Index>(head));
-    if (metrics.horizontalAdvance(name) > width - 2)
-        name = off ? Text::tr("%1 off").arg(head + 1) : QString::number(head + 1);
-    if (metrics.horizontalAdvance(name) > width + 2) name = QString::number(head + 1);
-    return name;
-}
-
-// ⑨ Concat: one strip, head blocks marked, switched-off heads hatched.
-void paintConcat(QPainter& painter, const StepGeometry& g, const StepNumbers& n, const ValuePictures& p,
-                 const QColor& text)
-{
-    const QFontMetricsF metrics(painter.font(), painter.device());
     paintPicture(painter, g.concatCells, p.concat);
     painter.setRenderHint(QPainter::Antialiasing, false);
     QColor frame = text;
     frame.setAlpha(120);
     for (std::size_t i = 0; i < g.headBlocks.size(); ++i) {
         const QRectF& block = g.headBlocks[i];
-        const bool off = i < n.ablated.size() && n.ablated[i];
-        if (off) {
+        if (i < n.ablated.size() && n.ablated[i]) {
             QColor hatch = text;
             hatch.setAlpha(110);
             painter.fillRect(block, QBrush(hatch, Qt::BDiagPattern));
@@ -286,16 +311,16 @@ void paintConcat(QPainter& painter, const StepGeometry& g, const StepNumbers& n,
         const bool chosen = static_cast<int>(i) == n.head;
         painter.setPen(chosen ? QPen(kHighlight, 2.5) : QPen(frame, 1));
         painter.drawRect(chosen ? block.adjusted(-1, -1, 1, 1) : block);
-        const QString name = blockName(i, off, block.width(), metrics);
-        if (metrics.horizontalAdvance(name) > block.width() + 8 && !chosen) continue;
-        painter.setPen(chosen ? kHighlight : text);
-        painter.drawText(QRectF(block.left() - 4, g.concatLabels.top(), block.width() + 8, g.concatLabels.height()),
-                         Qt::AlignCenter, name);
+    }
+    for (const BlockLabel& label :
+         concatBlockLabels(g.headBlocks, g.concatLabels, n.head, QFontMetricsF(painter.font(), painter.device()))) {
+        painter.setPen(label.head == n.head ? kHighlight : text);
+        painter.drawText(label.rect, Qt::AlignCenter, label.text);
     }
     painter.setRenderHint(QPainter::Antialiasing, true);
     painter.setPen(text);
     paintColorLegend(painter, g.concatLegend, ColormapName::RedBlue, -p.outputsRange, p.outputsRange,
-                     Text::tr("head outputs (Σ_j row and Concat)"));
+                     texts.concatLegend);
 }
 
 }  // namespace
@@ -312,17 +337,13 @@ void paintSteps(QPainter& painter, const QRectF& target, const StepNumbers& n, c
         return;
     }
     const StepGeometry g = stepGeometry(target, n, QFontMetricsF(painter.font(), painter.device()));
-    paintHeader(painter, g, stepTexts(n), n, options);
+    const StepTexts texts = stepTexts(n);
+    paintHeader(painter, g, texts, n, options);
     paintWeightSteps(painter, g, n, options);
     const ValuePictures pictures = valuePictures(n);
-    paintValueRows(painter, g, n, pictures, options.text);
-    paintConcat(painter, g, n, pictures, options.text);
-    BarsStyle output;  // ⑩
-    output.positive = kOutputColor;
-    output.negative = kOutputColor.lighter(150);
-    output.text = options.text;
-    output.axisTitle = Text::tr("components 0 … %1 of the output row").arg(n.d_model - 1);
-    paintBars(painter, g.outputBars, n.output, output);
+    paintValueRows(painter, g, n, texts, pictures, options.text);
+    paintConcat(painter, g, n, texts, pictures, options.text);
+    paintBars(painter, g.outputBars, n.output, stepBarStyles(n, options).output);  // ⑩
     if (!g.fits) {
         painter.setPen(muted(options.text));
         painter.drawText(target.adjusted(0, 0, -4, -2), Qt::AlignRight | Qt::AlignBottom,

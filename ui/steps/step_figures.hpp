@@ -30,8 +30,10 @@ inline constexpr QLatin1String kStepViewId{"step"};
 // The words of the figure: each step's name and its formula with the core's numbers.
 struct StepTexts {
     QString title, subtitle;
-    std::vector<QString> names;     // 10 entries: "① Query vector q_i", ...
-    std::vector<QString> formulas;  // 10 entries, with the numbers
+    QString signLegend;                                 // the one colour convention of the sign, in the header
+    QString valueLegend, weightedLegend, concatLegend;  // the colour bars' labels of ⑦ ⑧ ⑨
+    std::vector<QString> names;                         // 10 entries: "① Query vector q_i", ...
+    std::vector<QString> formulas;                      // 10 entries, with the numbers
 };
 StepTexts stepTexts(const StepNumbers& numbers);
 
@@ -44,6 +46,7 @@ struct TokenChip {
 // Where everything goes in a rectangle (the painter and the widget's hit tests share it).
 struct StepGeometry {
     QRectF title, subtitle;
+    QRectF signLegend;  // right of the subtitle, or under it when the line is full
     QRectF queryStripLabel, keyStripLabel;
     std::vector<TokenChip> queryChips, keyChips;
     std::vector<QRectF> names, formulas;  // 10 each
@@ -60,6 +63,16 @@ StepGeometry stepGeometry(const QRectF& target, const StepNumbers& numbers, cons
 
 // The styles of the bar rows (shared by painting and hit-testing).
 BarsStyle softmaxBarsStyle(const StepNumbers& numbers, const FigureOptions& options);
+
+// One colour convention for the sign in the whole figure, the heatmaps' diverging red–blue
+// scale: positive red, negative blue, in q_i, k_j, q_i ⊙ k_j and the output row as in V_i, a_ij v_j
+// and Concat (the header's legend says so).
+QColor positiveColor();
+QColor negativeColor();
+struct StepBarStyles {
+    BarsStyle query, key, product, output;  // signed: positiveColor() / negativeColor()
+};
+StepBarStyles stepBarStyles(const StepNumbers& numbers, const FigureOptions& options);
 
 // What a click or hover at `point` means.
 struct StepHit {

@@ -8,6 +8,8 @@
 
 #include "ui/figures/text_layout.hpp"
 #include "ui/matrices/matrix_picture.hpp"
+#include "ui/render/color_legend.hpp"
+#include "ui/steps/row_labels.hpp"
 #include "ui/steps/step_figures.hpp"
 
 namespace qkv::ui {
@@ -139,14 +141,29 @@ void stack(const QRectF& column, std::vector<StackItem>& items)
     }
 }
 
-// Title, subtitle and the two token strips; returns where the steps start.
-double layoutHeader(StepGeometry& g, const QRectF& area, const StepNumbers& n, const QFontMetricsF& metrics)
+// The sign legend's width: two swatches and its words.
+double signLegendWidth(const StepTexts& texts, const QFontMetricsF& metrics)
+{
+    return 2 * metrics.ascent() + 14 + metrics.horizontalAdvance(texts.signLegend);
+}
+
+// Title, subtitle (with the sign legend) and the two token strips; returns where the steps start.
+double layoutHeader(StepGeometry& g, const QRectF& area, const StepTexts& texts, const StepNumbers& n,
+                    const QFontMetricsF& metrics)
 {
     const double line = metrics.lineSpacing();
     double y = area.top();
     g.title = QRectF(area.left(), y, area.width(), line * 1.3);
     y += g.title.height();
-    g.subtitle = QRectF(area.left(), y, area.width(), line);
+    const double legend = signLegendWidth(texts, metrics);
+    if (metrics.horizontalAdvance(texts.subtitle) + 24 + legend <= area.width()) {
+        g.subtitle = QRectF(area.left(), y, area.width() - legend - 24, line);
+        g.signLegend = QRectF(area.right() - legend, y, legend, line);
+    } else {
+        g.subtitle = QRectF(area.left(), y, area.width(), line);
+        y += line;
+        g.signLegend = QRectF(area.left(), y, std::min(legend, area.width()), line);
+    }
     y += line + 4;
     const double chip = line + 4;
     const double stripLabel = std::max(metrics.horizontalAdvance(Text::tr("queries:")),
@@ -165,6 +182,27 @@ double layoutHeader(StepGeometry& g, const QRectF& area, const StepNumbers& n, c
 struct ValueRows {
     QRectF heatmaps, sum, legends, concat;
 };
+
+// ⑦'s key labels, the widest at most 9 characters.
+double valueLabelsWidth(const StepNumbers& n, const QFontMetricsF& metrics)
+{
+    return labelsWidth(n.keyLabels, metrics);
+}
+// The width of V_i's and of a_ij v_j's cells in a right column `width` wide.
+double valueCellsWidth(const StepNumbers& n, double width, const QFontMetricsF& metrics)
+{
+    return std::max(20.0, (width - valueLabelsWidth(n, metrics) - kWeightColumn - 16) / 2);
+}
+// The width of ⑦'s and ⑧'s colour bars (⑨'s is twice as wide).
+double valueLegendWidth(const StepNumbers& n, double width, const QFontMetricsF& metrics)
+{
+    return std::min(valueCellsWidth(n, width, metrics) + valueLabelsWidth(n, metrics), width / 2 - 8);
+}
+// The height a colour bar needs, its label, gradient and tick labels included (color_legend.hpp).
+double legendHeight(const QString& label, double width, const QFontMetricsF& metrics)
+{
+    return horizontalLegendHeight(metrics, width, label) + 4;
+}
 
 // ① to ⑥, each a name, a formula and (for all but ④ ⑤) a row of bars.
 std::vector<StackItem> weightItems(StepGeometry& g, const StepTexts& texts, const StepNumbers& n, double width,
@@ -201,17 +239,23 @@ std::vector<StackItem> valueItems(StepGeometry& g, ValueRows& rows, const StepTe
     const double line = metrics.lineSpacing();
     auto formula = [&](int step) { return wrappedHeight(metrics, texts.formulas[step], width) + 2; };
     const auto keys = static_cast<double>(n.values.rows());
+    const double legend = valueLegendWidth(n, width, metrics);
+    const double legends =
+        std::max(legendHeight(texts.valueLegend, legend, metrics), legendHeight(texts.weightedLegend, legend, metrics));
+    const double concatLegend = legendHeight(texts.concatLegend, std::min(width, 2 * legend), metrics);
+    // V_i's rows: room to label each key (row_labels.hpp), and no more than 26 px a row.
+    const double labelled = rowLabelsHeight(metrics, static_cast<int>(keys)) + 4;
     return {
         {line, 0, 0, &g.names[6]},
         {formula(6), 0, 0, &g.formulas[6]},
         {line + 4, 0, 0, &g.names[7]},
         {formula(7), 0, 0, &g.formulas[7]},
-        {line, 2.4, std::max(40.0, std::min(keys * 2.0, 120.0)), &rows.heatmaps, std::max(120.0, keys * 26.0)},
+        {line, 2.4, std::max(40.0, labelled), &rows.heatmaps, std::max({120.0, keys * 26.0, labelled})},
         {line + 6, 0, 0, &rows.sum},
-        {line * 2.4, 0, 0, &rows.legends},
+        {legends, 0, 0, &rows.legends},
         {line + 6, 0, 0, &g.names[8]},
         {formula(8), 0, 0, &g.formulas[8]},
-        {22 + line + 4 + line * 2.4, 0, 0, &rows.concat},
+        {22 + line + 4 + concatLegend, 0, 0, &rows.concat},
         {line + 6, 0, 0, &g.names[9]},
         {formula(9), 0, 0, &g.formulas[9]},
         {line + 4, 1.0, kMinBars, &g.outputBars},
@@ -223,20 +267,21 @@ void placeValues(StepGeometry& g, const ValueRows& rows, const StepNumbers& n, d
                  const QFontMetricsF& metrics)
 {
     const double line = metrics.lineSpacing();
-    const double labels = labelsWidth(n.keyLabels, metrics);
-    const double cellsWidth = std::max(20.0, (width - labels - kWeightColumn - 16) / 2);
+    const double labels = valueLabelsWidth(n, metrics);
+    const double cellsWidth = valueCellsWidth(n, width, metrics);
     g.valueLabels = QRectF(left, rows.heatmaps.top() + line + 2, labels, rows.heatmaps.height() - line - 4);
     g.valueCells = QRectF(g.valueLabels.right(), g.valueLabels.top(), cellsWidth, g.valueLabels.height());
     g.weightColumn = QRectF(g.valueCells.right() + 8, g.valueCells.top(), kWeightColumn, g.valueCells.height());
     g.weightedCells = QRectF(g.weightColumn.right() + 8, g.valueCells.top(), cellsWidth, g.valueCells.height());
     g.sumCells = QRectF(g.weightedCells.left(), rows.sum.top() + 2, cellsWidth, line + 2);
-    const double legendWidth = std::min(cellsWidth + labels, width / 2 - 8);
+    const double legendWidth = valueLegendWidth(n, width, metrics);
     g.valueLegend = QRectF(left, rows.legends.top() + 2, legendWidth, rows.legends.height() - 4);
     g.weightedLegend =
         QRectF(g.weightedCells.right() - legendWidth, rows.legends.top() + 2, legendWidth, rows.legends.height() - 4);
     g.concatCells = QRectF(left, rows.concat.top() + 2, width, 20);
     g.concatLabels = QRectF(left, g.concatCells.bottom() + 1, width, line);
-    g.concatLegend = QRectF(left, g.concatLabels.bottom() + 2, std::min(width, 2 * legendWidth), line * 2.4 - 4);
+    g.concatLegend = QRectF(left, g.concatLabels.bottom() + 2, std::min(width, 2 * legendWidth),
+                            rows.concat.bottom() - 4 - g.concatLabels.bottom());
     for (qkv::Index i = 0; i < n.headCount; ++i)
         g.headBlocks.push_back(matrixColumnBlock(g.concatCells, n.d_model, i * n.d_k, n.d_k));
 }
@@ -248,7 +293,7 @@ StepGeometry stepGeometry(const QRectF& target, const StepNumbers& n, const QFon
     StepGeometry g;
     const StepTexts texts = stepTexts(n);
     const QRectF area = target.adjusted(kMargin, kMargin, -kMargin, -kMargin);
-    const double y = layoutHeader(g, area, n, metrics);
+    const double y = layoutHeader(g, area, texts, n, metrics);
     g.names.assign(10, QRectF());
     g.formulas.assign(10, QRectF());
 
@@ -292,8 +337,8 @@ StepHit stepHitAt(const StepGeometry& g, const StepNumbers& n, const QPointF& po
     for (const TokenChip& chip : g.keyChips)
         if (chip.position >= 0 && chip.rect.contains(point)) hit.key = chip.position;
     if (hit.query >= 0 || hit.key >= 0) return hit;
-    const BarsGeometry softmax = barsGeometry(g.softmaxBars, static_cast<int>(n.rowWeights.size()),
-                                              softmaxBarsStyle(n, FigureOptions{}), metrics);
+    const BarsGeometry softmax =
+        barsGeometry(g.softmaxBars, n.rowWeights, softmaxBarsStyle(n, FigureOptions{}), metrics);
     if (const int bar = softmax.barAt(point); bar >= 0) {
         hit.key = bar;
         return hit;

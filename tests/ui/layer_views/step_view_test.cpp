@@ -165,9 +165,9 @@ TEST(StepView, PicksHeadQueryAndKeyWithListsClicksAndArrows)
     EXPECT_EQ(selection->keyColumn(), 1);
     QTest::mouseClick(s.view.canvas(), Qt::LeftButton, {}, chipOf(g.queryChips, 2));
     EXPECT_EQ(selection->queryRow(), 2);
-    const BarsGeometry bars = barsGeometry(g.softmaxBars, static_cast<int>(s.view.numbers().rowWeights.size()),
-                                           softmaxBarsStyle(s.view.numbers(), FigureOptions{}),
-                                           QFontMetricsF(s.view.canvas()->font(), s.view.canvas()));
+    const BarsGeometry bars =
+        barsGeometry(g.softmaxBars, s.view.numbers().rowWeights, softmaxBarsStyle(s.view.numbers(), FigureOptions{}),
+                     QFontMetricsF(s.view.canvas()->font(), s.view.canvas()));
     QTest::mouseClick(s.view.canvas(), Qt::LeftButton, {},
                       QPointF(bars.plot.left() + 5.5 * bars.slot, bars.plot.center().y()).toPoint());
     EXPECT_EQ(selection->keyColumn(), 5);
