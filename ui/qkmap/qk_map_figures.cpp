@@ -21,7 +21,7 @@ struct Text {
     Q_DECLARE_TR_FUNCTIONS(qkv::ui::QkMapFigure)
 };
 
-const QColor kQueryColor(0x2c, 0x7f, 0xb8), kKeyColor(0x1b, 0x9e, 0x77), kSelection(0xff, 0x8c, 0x00);
+const QColor kQueryColor(0x2c, 0x7f, 0xb8), kKeyColor(0x1b, 0x9e, 0x77);
 
 QColor withAlpha(QColor c, int alpha)
 {
@@ -152,7 +152,7 @@ void paintScatter(QPainter& painter, const ScatterFrame& frame, const QkMapModel
     paintMarkers(painter, frame, p, marker);
     if (options.showSelection) {
         painter.setBrush(Qt::NoBrush);
-        painter.setPen(QPen(kSelection, 2));
+        painter.setPen(QPen(kSelectionColor, 2));
         painter.drawEllipse(from, marker + 4, marker + 4);
         if (options.key >= 0 && options.key < p.keys.rows())
             painter.drawEllipse(frame.map(p.keys(options.key, 0), p.keys(options.key, 1)), marker + 4, marker + 4);
@@ -301,11 +301,11 @@ void paintQkMapHeads(QPainter& painter, const QRectF& target, const QkMapModel& 
         if (r.attention.isAblated(head)) title += Text::tr(" (off)");
         QFont titleFont = painter.font();
         titleFont.setBold(chosen);
-        painter.setPen(chosen ? kSelection : options.text);
+        painter.setPen(chosen ? kSelectionColor : options.text);
         drawFittedText(painter,
                        QRectF(g.panels[i].left(), g.panels[i].top(), g.panels[i].width(), metrics.lineSpacing()),
                        Qt::AlignCenter, titleFont, title);
-        painter.setPen(chosen ? QPen(kSelection, 2) : QPen(withAlpha(options.text, 120), 1));
+        painter.setPen(chosen ? QPen(kSelectionColor, 2) : QPen(withAlpha(options.text, 120), 1));
         painter.setBrush(Qt::NoBrush);
         painter.drawRect(plot);
         if (!hasProjection(model, head)) {

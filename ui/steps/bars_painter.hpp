@@ -19,13 +19,13 @@ namespace qkv::ui {
 struct BarsStyle {
     QColor positive{0x2c, 0x7f, 0xb8}, negative{0xd9, 0x5f, 0x02};
     QColor text = Qt::black;
-    QColor highlight{0xff, 0x8c, 0x00};
-    int highlighted = -1;       // outlined, its label drawn even when thinned
-    bool percent = false;       // values are weights in [0, 1]: ticks in %
-    QStringList labels;         // one per bar, under it (rotated), or empty
-    std::vector<float> hollow;  // drawn as outlines behind the bars (same count), or empty
-    std::vector<bool> hatched;  // bars drawn hatched (masked keys), or empty
-    QString axisTitle;          // under the bars (what the bars are indexed by)
+    QColor highlight = Qt::black;  // the caller's emphasisColor(options)
+    int highlighted = -1;          // outlined, its label drawn even when thinned
+    bool percent = false;          // values are weights in [0, 1]: ticks in %
+    QStringList labels;            // one per bar, under it (rotated), or empty
+    std::vector<float> hollow;     // drawn as outlines behind the bars (same count), or empty
+    std::vector<bool> hatched;     // bars drawn hatched (masked keys), or empty
+    QString axisTitle;             // under the bars (what the bars are indexed by)
 };
 
 struct BarsGeometry {

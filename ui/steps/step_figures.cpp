@@ -21,7 +21,7 @@ struct Text {
     Q_DECLARE_TR_FUNCTIONS(qkv::ui::StepFigure)
 };
 
-const QColor kQueryColor(0x2c, 0x7f, 0xb8), kWeightColor(0x66, 0x66, 0xcc), kHighlight(0xff, 0x8c, 0x00);
+const QColor kQueryColor(0x2c, 0x7f, 0xb8), kWeightColor(0x66, 0x66, 0xcc);
 
 QColor muted(const QColor& text)
 {
@@ -54,7 +54,7 @@ BarsStyle softmaxBarsStyle(const StepNumbers& n, const FigureOptions& options)
     BarsStyle style;
     style.positive = style.negative = kWeightColor;
     style.text = options.text;
-    style.highlight = kHighlight;
+    style.highlight = emphasisColor(options);
     style.highlighted = n.key;
     style.percent = true;
     style.labels = n.keyLabels;
@@ -106,7 +106,8 @@ void drawFormula(QPainter& painter, const QRectF& rect, const QString& text)
 
 // Key labels left of ⑦'s rows (row_labels.hpp: all of them, smaller if need be, else one in k
 // and the chosen key, the rule said over V_i); returns the rule.
-QString drawRowLabels(QPainter& painter, const QRectF& rect, const QStringList& labels, int chosen, const QColor& text)
+QString drawRowLabels(QPainter& painter, const QRectF& rect, const QStringList& labels, int chosen, const QColor& text,
+                      const QColor& emphasis)
 {
     const int rows = static_cast<int>(labels.size());
     const RowLabels plan = planRowLabels(painter.font(), painter.device(), rect.height(), rows, chosen);
@@ -119,7 +120,7 @@ QString drawRowLabels(QPainter& painter, const QRectF& rect, const QStringList& 
         const double centre = rect.top() + (r + 0.5) * pitch;
         // A label wider than the column is cut with "…" (the key list and the tooltips name it in full).
         const QString label = metrics.elidedText(labels[r], Qt::ElideRight, rect.width() - 4);
-        painter.setPen(r == chosen ? kHighlight : text);
+        painter.setPen(r == chosen ? emphasis : text);
         painter.drawText(QRectF(rect.left(), centre - metrics.height() / 2, rect.width() - 4, metrics.height()),
                          Qt::AlignRight | Qt::AlignVCenter, label);
     }
@@ -127,15 +128,16 @@ QString drawRowLabels(QPainter& painter, const QRectF& rect, const QStringList& 
     return plan.rule;
 }
 
-void outlineRow(QPainter& painter, const QRectF& cells, qkv::Index rows, qkv::Index row)
+void outlineRow(QPainter& painter, const QRectF& cells, qkv::Index rows, qkv::Index row, const QColor& emphasis)
 {
     if (row < 0 || row >= rows) return;
-    painter.setPen(QPen(kHighlight, 2));
+    painter.setPen(QPen(emphasis, 2));
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(matrixRowBand(cells, rows, row).adjusted(-1, -1, 1, 1));
 }
 
-void drawWeightColumn(QPainter& painter, const QRectF& rect, const StepNumbers& n, const QColor& text)
+void drawWeightColumn(QPainter& painter, const QRectF& rect, const StepNumbers& n, const QColor& text,
+                      const QColor& emphasis)
 {
     const QFontMetricsF metrics(painter.font(), painter.device());
     const int rows = static_cast<int>(n.rowWeights.size());
@@ -154,7 +156,7 @@ void drawWeightColumn(QPainter& painter, const QRectF& rect, const StepNumbers& 
         painter.fillRect(QRectF(row.left(), row.top() + pitch * 0.15, row.width() * w, std::max(pitch * 0.7, 1.0)),
                          fill);
         if (withText) {
-            painter.setPen(r == n.key ? kHighlight : text);
+            painter.setPen(r == n.key ? emphasis : text);
             painter.drawText(row, Qt::AlignRight | Qt::AlignVCenter,
                              QStringLiteral("%1 %").arg(n.rowWeights[static_cast<std::size_t>(r)] * 100.0, 0, 'f', 1));
         }
@@ -198,7 +200,9 @@ void paintHeader(QPainter& painter, const StepGeometry& g, const StepTexts& text
     painter.drawText(g.keyStripLabel, Qt::AlignLeft | Qt::AlignVCenter, Text::tr("keys and values:"));
     painter.setRenderHint(QPainter::Antialiasing, true);
     drawChips(painter, g.queryChips, n.queryLabels, n.query, text, kQueryColor.lighter(150));
-    drawChips(painter, g.keyChips, n.keyLabels, n.key, text, kHighlight);
+    // The figure's key: the selection's colour on screen, the weights' in an export.
+    drawChips(painter, g.keyChips, n.keyLabels, n.key, text,
+              options.showSelection ? kSelectionColor : kWeightColor.lighter(160));
     painter.setPen(text);
     for (std::size_t s = 0; s < 10; ++s) {
         drawName(painter, g.names[s], texts.names[s]);
@@ -260,8 +264,9 @@ void paintValueHeaders(QPainter& painter, const StepGeometry& g, const StepNumbe
 
 // ⑦ V_i and ⑧ a_ij v_j with their sum.
 void paintValueRows(QPainter& painter, const StepGeometry& g, const StepNumbers& n, const StepTexts& texts,
-                    const ValuePictures& p, const QColor& text)
+                    const ValuePictures& p, const FigureOptions& options)
 {
+    const QColor text = options.text, emphasis = emphasisColor(options);
     const QFontMetricsF metrics(painter.font(), painter.device());
     paintPicture(painter, g.valueCells, p.values);
     paintPicture(painter, g.weightedCells, p.parts);
@@ -272,10 +277,10 @@ void paintValueRows(QPainter& painter, const StepGeometry& g, const StepNumbers&
     painter.setPen(QPen(frame, 1));
     painter.setBrush(Qt::NoBrush);
     for (const QRectF& r : {g.valueCells, g.weightedCells, g.sumCells}) painter.drawRect(r);
-    const QString labelRule = drawRowLabels(painter, g.valueLabels, n.keyLabels, n.key, text);
-    drawWeightColumn(painter, g.weightColumn, n, text);
-    outlineRow(painter, g.valueCells, n.values.rows(), n.key);
-    outlineRow(painter, g.weightedCells, n.values.rows(), n.key);
+    const QString labelRule = drawRowLabels(painter, g.valueLabels, n.keyLabels, n.key, text, emphasis);
+    drawWeightColumn(painter, g.weightColumn, n, text, emphasis);
+    outlineRow(painter, g.valueCells, n.values.rows(), n.key, emphasis);
+    outlineRow(painter, g.weightedCells, n.values.rows(), n.key, emphasis);
     painter.setPen(text);
     painter.drawText(QRectF(g.weightColumn.left(), g.sumCells.top(), g.weightColumn.width() + 6, g.sumCells.height()),
                      Qt::AlignRight | Qt::AlignVCenter, Text::tr("Σ_j ="));
@@ -295,8 +300,9 @@ void paintValueRows(QPainter& painter, const StepGeometry& g, const StepNumbers&
 // ⑨ Concat: one strip, head blocks marked, switched-off heads hatched, labelled in one form
 // (concat_labels.hpp).
 void paintConcat(QPainter& painter, const StepGeometry& g, const StepNumbers& n, const StepTexts& texts,
-                 const ValuePictures& p, const QColor& text)
+                 const ValuePictures& p, const FigureOptions& options)
 {
+    const QColor text = options.text, emphasis = emphasisColor(options);
     paintPicture(painter, g.concatCells, p.concat);
     painter.setRenderHint(QPainter::Antialiasing, false);
     QColor frame = text;
@@ -309,12 +315,12 @@ void paintConcat(QPainter& painter, const StepGeometry& g, const StepNumbers& n,
             painter.fillRect(block, QBrush(hatch, Qt::BDiagPattern));
         }
         const bool chosen = static_cast<int>(i) == n.head;
-        painter.setPen(chosen ? QPen(kHighlight, 2.5) : QPen(frame, 1));
+        painter.setPen(chosen ? QPen(emphasis, 2.5) : QPen(frame, 1));
         painter.drawRect(chosen ? block.adjusted(-1, -1, 1, 1) : block);
     }
     for (const BlockLabel& label :
          concatBlockLabels(g.headBlocks, g.concatLabels, n.head, QFontMetricsF(painter.font(), painter.device()))) {
-        painter.setPen(label.head == n.head ? kHighlight : text);
+        painter.setPen(label.head == n.head ? emphasis : text);
         painter.drawText(label.rect, Qt::AlignCenter, label.text);
     }
     painter.setRenderHint(QPainter::Antialiasing, true);
@@ -341,8 +347,8 @@ void paintSteps(QPainter& painter, const QRectF& target, const StepNumbers& n, c
     paintHeader(painter, g, texts, n, options);
     paintWeightSteps(painter, g, n, options);
     const ValuePictures pictures = valuePictures(n);
-    paintValueRows(painter, g, n, texts, pictures, options.text);
-    paintConcat(painter, g, n, texts, pictures, options.text);
+    paintValueRows(painter, g, n, texts, pictures, options);
+    paintConcat(painter, g, n, texts, pictures, options);
     paintBars(painter, g.outputBars, n.output, stepBarStyles(n, options).output);  // ⑩
     if (!g.fits) {
         painter.setPen(muted(options.text));

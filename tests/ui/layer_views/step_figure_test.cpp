@@ -185,10 +185,13 @@ TEST(StepFigure, ConcatsHeadLabelsAreWholeAndApart)
                     << where << ": " << t.text.toStdString() << " " << at(t.bounds).toStdString();
                 EXPECT_EQ(t.text.startsWith(QStringLiteral("Head")), named) << where << ": one form for every head";
             }
-            if (named) EXPECT_EQ(labels.size(), static_cast<std::size_t>(heads)) << where;
+            if (named) {
+                EXPECT_EQ(labels.size(), static_cast<std::size_t>(heads)) << where;
+            }
             EXPECT_EQ(p.probe->problems().join(QLatin1Char('\n')).toStdString(), "") << where;
-            if (heads == 8 && size.width() >= 1400)
+            if (heads == 8 && size.width() >= 1400) {
                 for (qkv::Index i = 0; i < heads; ++i) EXPECT_TRUE(p.probe->shows(headName(i))) << where;
+            }
         }
     }
 }
