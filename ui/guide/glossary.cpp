@@ -68,7 +68,7 @@ QString glossaryHtml()
 {
     QString html = QStringLiteral("<table cellspacing='0' cellpadding='3'>");
     for (const GlossaryEntry& entry : glossaryEntries())
-        html += QStringLiteral("<tr><td valign='top' style='white-space:nowrap'><b>%1</b></td><td>%2</td></tr>")
+        html += QStringLiteral("<tr><td valign='top' width='32%'><b>%1</b></td><td>%2</td></tr>")
                     .arg(entry.symbol, entry.meaning);
     return html + QStringLiteral("</table>");
 }

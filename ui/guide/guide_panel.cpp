@@ -106,7 +106,7 @@ QLayout* GuidePanel::makeButtons()
 {
     back_ = new QPushButton(tr("&Back"), this);
     next_ = new QPushButton(tr("&Next"), this);
-    glossary_ = new QPushButton(tr("&Glossary"), this);
+    glossary_ = new QPushButton(tr("G&lossary"), this);
     glossary_->setCheckable(true);
     glossary_->setToolTip(tr("The symbols of the paper, as the app uses them"));
     next_->setDefault(true);
@@ -133,7 +133,7 @@ void GuidePanel::showStep(const GuideStep& step, int index, int count, const QSt
     equation_->setText(step.equation);
     where_->setText(tr("Look at: <b>%1</b> (outlined).<br>Set up: %2").arg(step.targetName.toHtmlEscaped(), setup));
     back_->setEnabled(index > 0);
-    next_->setText(index + 1 < count ? tr("&Next") : tr("&Finish"));
+    next_->setText(index + 1 < count ? tr("&Next") : tr("Fi&nish"));
     showGlossary(false);
 }
 

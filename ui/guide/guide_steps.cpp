@@ -89,7 +89,7 @@ GuideStep whatItSaves()
                      "d<sub>k</sub> parameters where a full W<sub>i</sub> costs d<sub>model</sub>², and the "
                      "table gives every formula, per head and per layer, with the FLOPs of the scores."),
             Text::tr("2 <i>d</i><sub>model</sub> <i>d</i><sub>k</sub> &lt; <i>d</i><sub>model</sub>²&nbsp; ⇔&nbsp; "
-                     "<i>h</i> &gt; 2,&nbsp; as <i>d</i><sub>k</sub> = <i>d</i><sub>model</sub>/<i>h</i>"),
+                     "<i>h</i> &gt; 2"),
             {QStringLiteral("low-rank"), ComparisonView::kId, 0, 0, 0},
             GuideTarget::CostTable,
             Text::tr("the table of parameters and FLOPs")};

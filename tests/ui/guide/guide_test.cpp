@@ -202,7 +202,7 @@ TEST_F(GuideTest, NextBackAndCloseWalkTheTour)
         EXPECT_EQ(guide->currentStep(), i);
         EXPECT_TRUE(panel->backButton()->isEnabled());
     }
-    EXPECT_EQ(panel->nextButton()->text(), QStringLiteral("&Finish"));
+    EXPECT_EQ(panel->nextButton()->text(), QStringLiteral("Fi&nish"));
     QTest::mouseClick(panel->backButton(), Qt::LeftButton);
     waitReached();
     EXPECT_EQ(guide->currentStep(), guide->stepCount() - 2);
