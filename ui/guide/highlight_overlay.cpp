@@ -49,16 +49,18 @@ void HighlightOverlay::watchChain(QWidget* from, bool watch)
 
 QRect HighlightOverlay::highlightedRect() const { return target_ ? visibleRect(*target_, *parentWidget()) : QRect(); }
 
-bool HighlightOverlay::eventFilter(QObject* watched, QEvent* event)
+bool HighlightOverlay::eventFilter(QObject*, QEvent* event)
 {
+    // Nothing outlined: nothing to follow (the window's own events pass untouched, also while
+    // it is being destroyed).
+    if (!target_) return false;
     switch (event->type()) {
     case QEvent::Resize:
     case QEvent::Move:
     case QEvent::Show:
     case QEvent::Hide:
     case QEvent::LayoutRequest:
-        if (watched == parentWidget()) setGeometry(parentWidget()->rect());
-        follow();
+        follow();  // the window or the target's chain: both move the outline
         break;
     default: break;
     }
@@ -67,6 +69,7 @@ bool HighlightOverlay::eventFilter(QObject* watched, QEvent* event)
 
 void HighlightOverlay::follow()
 {
+    setGeometry(parentWidget()->rect());
     setVisible(target_ != nullptr);
     raise();
     update();
