@@ -75,6 +75,7 @@ public:
 
     SpectrumChart* spectrumChart() const { return spectrum_; }
     FactorProductWidget* factorProduct() const { return product_; }
+    FigureCanvas* fusedLayout() const { return fused_; }
     const FactoredHeadModel* model() const { return model_.get(); }
 
     // All four figures into `target` on any paint device (PNG, SVG, PDF export).

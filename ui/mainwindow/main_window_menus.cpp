@@ -10,6 +10,7 @@
 
 #include "ui/document/document.hpp"
 #include "ui/export/figure_actions.hpp"
+#include "ui/guide/student_guide.hpp"
 #include "ui/mainwindow/main_window.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/views/result_view.hpp"
@@ -49,6 +50,7 @@ void MainWindow::createMenus()
 
     createHeadMenus();
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    StudentGuide::install(this, help);  // Student Guide (F1), Glossary
     QAction* about = help->addAction(tr("&About QKV Studio"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);

@@ -1,0 +1,154 @@
+#include "ui/guide/guide_steps.hpp"
+
+#include <QCoreApplication>
+
+#include "ui/comparison/comparison_view.hpp"
+#include "ui/factored/factored_view.hpp"
+#include "ui/heads/heads_view.hpp"
+#include "ui/matrices/matrices_view.hpp"
+#include "ui/steps/step_view.hpp"
+
+namespace qkv::ui {
+namespace {
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::GuideSteps)
+};
+
+// Token positions below are those of the examples' sentences (resources/examples):
+//   decoder target: the0 cat1 saw2 the3 dog4 and5 the6 dog7 saw8 the9 cat10 .11
+//   translation target (queries): Le0 chat1 noir2 ...; source (keys): The0 black1 cat2 ...
+
+// Q, K and V in self-attention, drawn as the data flows (the paper's Figure 2, live).
+GuideStep queriesKeysValues()
+{
+    return {Text::tr("What are Q, K and V?"),
+            Text::tr("In self-attention all three come from one sentence X, one row per token. Each row of "
+                     "<b>Q</b> asks a question, each row of <b>K</b> is what a token offers to be matched "
+                     "against, and <b>V</b> is what it passes on. The <b>Matrices</b> tab draws X, then Q, K "
+                     "and V with head i's columns outlined."),
+            Text::tr("<i>Q</i> = <i>XW</i><sup>Q</sup>,&nbsp; <i>K</i> = <i>XW</i><sup>K</sup>,&nbsp; "
+                     "<i>V</i> = <i>XW</i><sup>V</sup>"),
+            {QStringLiteral("decoder"), MatricesView::kId, 0, 4, 3},
+            GuideTarget::MatricesCanvas,
+            Text::tr("the Matrices tab's figure")};
+}
+
+// V is what gets mixed: the weighted sum of value rows (equation 1, row by row).
+GuideStep whatIsV()
+{
+    return {Text::tr("So what exactly is V?"),
+            Text::tr("Q and K only decide the weights a<sub>ij</sub>. V is what is mixed: "
+                     "v<sub>j</sub> = x<sub>j</sub>W<sub>i</sub><sup>V</sup> is one row per key, and the "
+                     "head's output for query i is their weighted average: steps ⑦ and ⑧ of <b>Step by step</b>, "
+                     "below the softmax row."),
+            Text::tr("Attention(<i>Q</i>, <i>K</i>, <i>V</i>) = softmax(<i>QK</i><sup>T</sup>/√<i>d</i><sub>k</sub>)"
+                     "<i>V</i><br>out<sub>i</sub> = Σ<sub>j</sub> <i>a</i><sub>ij</sub> <i>v</i><sub>j</sub>"),
+            {QStringLiteral("decoder"), StepView::kId, 1, 10, 1},
+            GuideTarget::StepCanvas,
+            Text::tr("Step by step: the value rows and their weighted sum")};
+}
+
+// Cross-attention: the sentence being produced asks, the other one answers.
+GuideStep crossAttentionQueries()
+{
+    return {Text::tr("In cross-attention, which sentence gives Q?"),
+            Text::tr("The sentence being produced asks: the <b>Target</b> sentence (French) gives the queries, "
+                     "the Source (English) gives the keys and values. In the heatmaps, rows are French queries "
+                     "and columns English keys. In a real Transformer, K and V come from the encoder's output "
+                     "and Q from the decoder layer below."),
+            Text::tr("<i>Q</i> = <i>X</i><sub>target</sub><i>W</i><sup>Q</sup>,&nbsp; "
+                     "<i>K</i> = <i>X</i><sub>source</sub><i>W</i><sup>K</sup>,&nbsp; "
+                     "<i>V</i> = <i>X</i><sub>source</sub><i>W</i><sup>V</sup>"),
+            {QStringLiteral("translation"), HeadsView::kId, 0, 1, 2},
+            GuideTarget::TargetSentence,
+            Text::tr("the Target sentence, left")};
+}
+
+// Two thin factors hold the d_model x d_model matrix the scores use.
+GuideStep twoThinMatrices()
+{
+    return {Text::tr("Why two thin matrices per head?"),
+            Text::tr("The scores only use the product W<sub>i</sub>, a d<sub>model</sub> × d<sub>model</sub> "
+                     "matrix of rank at most d<sub>k</sub>. Two thin d<sub>model</sub> × d<sub>k</sub> factors "
+                     "hold it in 2·d<sub>model</sub>·d<sub>k</sub> numbers instead of d<sub>model</sub>². "
+                     "Head 1 here has rank 2: see its <b>Factored W_i</b> product and spectrum."),
+            Text::tr("<i>W</i><sub>i</sub> = <i>W</i><sub>i</sub><sup>Q</sup>(<i>W</i><sub>i</sub><sup>K</sup>)"
+                     "<sup>T</sup>,&nbsp; <i>Q</i><sub>i</sub><i>K</i><sub>i</sub><sup>T</sup> = "
+                     "<i>X W</i><sub>i</sub><i>X</i><sup>T</sup>,&nbsp; rank ≤ <i>d</i><sub>k</sub>"),
+            {QStringLiteral("low-rank"), FactoredView::kId, 0, 0, 0},
+            GuideTarget::FactorProduct,
+            Text::tr("the product W_i^Q · (W_i^K)^T = W_i")};
+}
+
+// What the factoring saves, counted per head and per layer.
+GuideStep whatItSaves()
+{
+    return {Text::tr("What do the thin matrices save?"),
+            Text::tr("The <b>Comparison</b> tab counts it: per head, two factors cost 2·d<sub>model</sub>·"
+                     "d<sub>k</sub> parameters where a full W<sub>i</sub> costs d<sub>model</sub>², and the "
+                     "table gives every formula, per head and per layer, with the FLOPs of the scores."),
+            Text::tr("2 <i>d</i><sub>model</sub> <i>d</i><sub>k</sub> &lt; <i>d</i><sub>model</sub>²&nbsp; ⇔&nbsp; "
+                     "<i>h</i> &gt; 2"),
+            {QStringLiteral("low-rank"), ComparisonView::kId, 0, 0, 0},
+            GuideTarget::CostTable,
+            Text::tr("the table of parameters and FLOPs")};
+}
+
+// One fused W^Q, its columns split by heads (section 3.2.2's W_i^Q).
+GuideStep oneMatrixManyHeads()
+{
+    return {Text::tr("How does one W^Q split into heads?"),
+            Text::tr("Implementations keep one d<sub>model</sub> × d<sub>model</sub> W<sup>Q</sup>; head i "
+                     "owns d<sub>k</sub> of its columns. The <b>fused W^Q</b> figure outlines each head's "
+                     "block, head 2's in the selection colour. Changing h re-partitions the same matrix."),
+            Text::tr("<i>W</i><sub>i</sub><sup>Q</sup> = <i>W</i><sup>Q</sup>[:, (<i>i</i>−1)<i>d</i><sub>k</sub> : "
+                     "<i>i·d</i><sub>k</sub>],&nbsp; heads from 1"),
+            {QStringLiteral("low-rank"), FactoredView::kId, 1, 0, 0},
+            GuideTarget::FusedLayout,
+            Text::tr("the fused W^Q, split into heads")};
+}
+
+// The reshape every implementation does: all heads in one product, then a view.
+GuideStep theReshape()
+{
+    return {Text::tr("And the reshape that code does?"),
+            Text::tr("Code projects all heads at once: Q = XW<sup>Q</sup> is n × d<sub>model</sub>, viewed as "
+                     "(n, h, d<sub>k</sub>) and transposed to (h, n, d<sub>k</sub>). Each head gets an "
+                     "n × d<sub>k</sub> block: in <b>Matrices</b>, the outlined columns of Q become Q<sub>i</sub> "
+                     "beside it. K and V split the same way."),
+            Text::tr("(<i>n</i>, <i>d</i><sub>model</sub>) → (<i>n</i>, <i>h</i>, <i>d</i><sub>k</sub>) → "
+                     "(<i>h</i>, <i>n</i>, <i>d</i><sub>k</sub>),&nbsp; <i>Q</i><sub>i</sub> = "
+                     "<i>XW</i><sub>i</sub><sup>Q</sup>"),
+            {QStringLiteral("low-rank"), MatricesView::kId, 1, 2, 2},
+            GuideTarget::MatricesCanvas,
+            Text::tr("the Matrices tab's figure: Q and Q_i")};
+}
+
+// Heads can learn different jobs; here presets show what such jobs look like.
+GuideStep doHeadsSpecialise()
+{
+    return {Text::tr("Do heads specialise?"),
+            Text::tr("Each head has its own W<sub>i</sub><sup>Q</sup>, W<sub>i</sub><sup>K</sup>, so each can "
+                     "look for something else. Here four presets: same meaning, same position, previous token, "
+                     "uniform. Trained models show such heads too, and many are redundant: the Weights tab can "
+                     "switch one off."),
+            Text::tr("MultiHead(<i>Q</i>, <i>K</i>, <i>V</i>) = Concat(head<sub>1</sub>, …, head<sub>h</sub>)"
+                     "<i>W</i><sup>O</sup><br>head<sub>i</sub> = Attention(<i>QW</i><sub>i</sub><sup>Q</sup>, "
+                     "<i>KW</i><sub>i</sub><sup>K</sup>, <i>VW</i><sub>i</sub><sup>V</sup>)"),
+            {QStringLiteral("translation"), HeadsView::kId, 1, 2, 2},
+            GuideTarget::HeadsGrid,
+            Text::tr("the grid of heads")};
+}
+
+}  // namespace
+
+const std::vector<GuideStep>& guideSteps()
+{
+    static const std::vector<GuideStep> steps{queriesKeysValues(), whatIsV(),          crossAttentionQueries(),
+                                              twoThinMatrices(),   whatItSaves(),      oneMatrixManyHeads(),
+                                              theReshape(),        doHeadsSpecialise()};
+    return steps;
+}
+
+}  // namespace qkv::ui

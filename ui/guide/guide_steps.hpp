@@ -1,0 +1,46 @@
+#pragma once
+// The student guide's tour as data: one row per question students ask about multi-head
+// attention, each with the app state that answers it (an example, a tab, a head, a token), the
+// place on screen to look at, and the equation of "Attention Is All You Need" it implements.
+// The tour (student_guide.hpp) only walks this table; tests walk it too, so a step cannot be
+// shown without being tested.
+
+#include <QString>
+
+#include <vector>
+
+namespace qkv::ui {
+
+// The places on screen a step points at (guide_targets.hpp finds the widget).
+enum class GuideTarget {
+    MatricesCanvas,  // the Matrices tab's figure: X, Q, K, V, Q_i, K_i, V_i, A_i, Concat, W^O
+    StepCanvas,      // the Step by step tab's figure: q, k, scores, softmax, values, output
+    TargetSentence,  // the controls' Target sentence
+    FactorProduct,   // the Factored tab's W_i^Q · (W_i^K)^T = W_i
+    FusedLayout,     // the Factored tab's fused W^Q split into heads
+    CostTable,       // the Comparison tab's table of parameters and FLOPs
+    HeadsGrid,       // the Heads tab's grid of attention maps
+};
+
+// What a step sets up, through the paths the menus and views use.
+struct GuideState {
+    QString example;  // Example::id, applied as a scenario (one undo step) unless already there
+    QString tab;      // ResultView::id()
+    int head = 0;     // 0-based, as HeadSelection
+    int query = 0;    // the query token's row
+    int key = 0;      // the key token's column
+};
+
+struct GuideStep {
+    QString title;     // the question, plain text
+    QString text;      // rich text: the answer in a few sentences, naming the place on screen
+    QString equation;  // rich text: what the place computes
+    GuideState state;
+    GuideTarget target;
+    QString targetName;  // plain text: the place, in words ("the Target sentence")
+};
+
+// In tour order.
+const std::vector<GuideStep>& guideSteps();
+
+}  // namespace qkv::ui

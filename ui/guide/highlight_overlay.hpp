@@ -1,0 +1,39 @@
+#pragma once
+// A transparent layer over the main window that outlines one widget (the place a guide step
+// points at) and shades the rest lightly. It lets every mouse event through, and follows the
+// target as it moves, resizes, scrolls, or its tab is hidden and shown.
+
+#include <QPointer>
+#include <QWidget>
+
+namespace qkv::ui {
+
+class HighlightOverlay : public QWidget {
+    Q_OBJECT
+public:
+    // Covers `window` (its parent) whole, above its other children.
+    explicit HighlightOverlay(QWidget* window);
+
+    // Null: outlines nothing.
+    void setTarget(QWidget* target);
+    QWidget* target() const { return target_; }
+    // The outlined rectangle in the window's coordinates: the target's visible part (empty
+    // when nothing of it is shown).
+    QRect highlightedRect() const;
+
+signals:
+    // The outlined rectangle may have changed (the target changed, moved, was shown or hidden).
+    void highlightChanged();
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void watchChain(QWidget* from, bool watch);
+    void follow();
+
+    QPointer<QWidget> target_;
+};
+
+}  // namespace qkv::ui
