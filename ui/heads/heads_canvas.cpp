@@ -243,7 +243,7 @@ void HeadsCanvas::keyPressEvent(QKeyEvent* event)
 
 QString HeadsCanvas::currentToolTip() const
 {
-    if (QToolTip::isVisible() && QToolTip::text() == lastToolTip_) return lastToolTip_;
+    if (QToolTip::isVisible() && QToolTip::text() == richText(lastToolTip_)) return lastToolTip_;
     return {};
 }
 
