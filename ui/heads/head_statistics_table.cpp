@@ -1,12 +1,14 @@
 #include "ui/heads/head_statistics_table.hpp"
 
 #include <QEvent>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QStandardItemModel>
+#include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -61,7 +63,7 @@ HeadStatisticsTable::HeadStatisticsTable(HeadSelection* selection, QWidget* pare
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     table_->horizontalHeader()->setHighlightSections(false);
     table_->setAlternatingRowColors(true);
     table_->setWordWrap(false);
@@ -85,6 +87,7 @@ HeadStatisticsTable::HeadStatisticsTable(HeadSelection* selection, QWidget* pare
                 if (head >= 0) selection_->setHead(head);  // keyboard: ↑↓ in the table
             });
     connect(selection_, &HeadSelection::headChanged, this, &HeadStatisticsTable::followSelection);
+    connect(table_->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this, [this] { fitColumnWidths(); });
 }
 
 HeadStatisticsTable::~HeadStatisticsTable() = default;  // task_ waits for its running work
@@ -110,30 +113,49 @@ bool HeadStatisticsTable::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == parentWidget() && event->type() == QEvent::Resize) {
         // Crossing the width where the columns stop fitting beside the grid moves the table.
-        auto* splitter = static_cast<QSplitter*>(parentWidget());
-        const bool fitsBeside =
-            table_->horizontalHeader()->length() + 2 * table_->frameWidth() + 4 <= splitter->width() * 2 / 5;
-        fitInSplitter(fitsBeside != (splitter->orientation() == Qt::Horizontal));
+        const auto* splitter = static_cast<QSplitter*>(parentWidget());
+        fitInSplitter(fitsBeside(splitter->width()) != (splitter->orientation() == Qt::Horizontal));
     }
     return QWidget::eventFilter(watched, event);
 }
+
+void HeadStatisticsTable::fitColumnWidths()
+{
+    // Qt's ResizeToContents leaves room for the sort arrow in every column (a header's height
+    // each: a third of the table); only the sorted column shows it.
+    QHeaderView* header = table_->horizontalHeader();
+    const int margin = style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+    const QFontMetrics metrics(header->font());
+    for (int c = 0; c < ColumnCount; ++c) {
+        if (table_->isColumnHidden(c)) continue;
+        int width = metrics.horizontalAdvance(model_->headerData(c, Qt::Horizontal).toString()) + 4 * margin;
+        if (c == header->sortIndicatorSection()) width += header->sizeHint().height() + margin;
+        header->resizeSection(c, std::max(width, static_cast<const QAbstractItemView*>(table_)->sizeHintForColumn(c)));
+    }
+}
+
+int HeadStatisticsTable::columnsWidth() const
+{
+    return table_->horizontalHeader()->length() + 2 * table_->frameWidth() + 4;
+}
+
+bool HeadStatisticsTable::fitsBeside(int splitterWidth) const { return columnsWidth() <= splitterWidth / 3; }
 
 void HeadStatisticsTable::fitInSplitter(bool first)
 {
     auto* splitter = qobject_cast<QSplitter*>(parentWidget());
     if (!splitter || splitter->width() <= 0 || !isVisible()) return;
-    table_->resizeColumnsToContents();  // the header's length is otherwise laid out later
-    const int columns = table_->horizontalHeader()->length() + 2 * table_->frameWidth() + 4;
-    // Beside the grid while every column fits in 2/5 of the width; else under it, whole.
-    const Qt::Orientation orientation = columns <= splitter->width() * 2 / 5 ? Qt::Horizontal : Qt::Vertical;
+    fitColumnWidths();
+    // Beside the grid while every column fits in a third of the width; else under it, whole.
+    const Qt::Orientation orientation = fitsBeside(splitter->width()) ? Qt::Horizontal : Qt::Vertical;
     if (splitter->orientation() != orientation) {
         splitter->setOrientation(orientation);
         first = true;
     }
     const bool beside = orientation == Qt::Horizontal;
     const int length = beside ? splitter->width() : splitter->height();
-    const int most = beside ? std::max(160, length * 2 / 5) : length * 2 / 5;
-    const int needed = beside ? std::max(columns, 200) : wholeTableHeight();
+    const int most = beside ? std::max(160, length / 3) : length * 2 / 5;
+    const int needed = beside ? std::max(columnsWidth(), 200) : wholeTableHeight();
     const int current = beside ? width() : height();
     const int wanted = first ? std::min(needed, most) : std::min(current, most);
     if (!first && wanted == current) return;
@@ -184,7 +206,8 @@ void HeadStatisticsTable::show(Computed computed)
     model_->setRowCount(0);
     for (std::size_t i = 0; i < summaries_.size(); ++i) {
         const qkv::HeadStatisticsSummary& s = summaries_[i];
-        auto* head = new QStandardItem(headName(static_cast<qkv::Index>(i)));
+        // The number alone, under the column's "Head": the table stays narrow beside the grid.
+        auto* head = new QStandardItem(QString::number(i + 1));
         head->setData(static_cast<int>(i), Qt::UserRole);
         head->setEditable(false);
         if (computed.result && computed.result->attention.isAblated(static_cast<qkv::Index>(i)))
@@ -195,6 +218,7 @@ void HeadStatisticsTable::show(Computed computed)
     table_->setColumnHidden(SelfWeight, !self);
     table_->setSortingEnabled(true);
     table_->sortByColumn(sortColumn, order);
+    fitColumnWidths();
     updateGeometry();
     if (placed_ && !summaries_.empty()) fitInSplitter(true);
     caption_->setText(computed.result ? tr("<b>Per-head statistics</b>, means over %1 query rows (sortable)")
