@@ -40,13 +40,13 @@ GuideStep whatIsV()
     return {Text::tr("So what exactly is V?"),
             Text::tr("Q and K only decide the weights a<sub>ij</sub>. V is what is mixed: "
                      "v<sub>j</sub> = x<sub>j</sub>W<sub>i</sub><sup>V</sup> is one row per key, and the "
-                     "head's output for query i is their weighted average: steps ⑦ and ⑧ of <b>Step by step</b>, "
+                     "head's output for query i is their weighted average: steps ⑦ and ⑧ of the <b>Steps</b> tab, "
                      "below the softmax row."),
             Text::tr("Attention(<i>Q</i>, <i>K</i>, <i>V</i>) = softmax(<i>QK</i><sup>T</sup>/√<i>d</i><sub>k</sub>)"
                      "<i>V</i><br>out<sub>i</sub> = Σ<sub>j</sub> <i>a</i><sub>ij</sub> <i>v</i><sub>j</sub>"),
             {QStringLiteral("decoder"), StepView::kId, 1, 10, 1},
             GuideTarget::StepCanvas,
-            Text::tr("Step by step: the value rows and their weighted sum")};
+            Text::tr("the Steps tab: the value rows and their weighted sum")};
 }
 
 // Cross-attention: the sentence being produced asks, the other one answers.
@@ -72,7 +72,8 @@ GuideStep twoThinMatrices()
             Text::tr("The scores only use the product W<sub>i</sub>, a d<sub>model</sub> × d<sub>model</sub> "
                      "matrix of rank at most d<sub>k</sub>. Two thin d<sub>model</sub> × d<sub>k</sub> factors "
                      "hold it in 2·d<sub>model</sub>·d<sub>k</sub> numbers instead of d<sub>model</sub>². "
-                     "Head 1 here has rank 2: see its <b>Factored W_i</b> product and spectrum."),
+                     "The price: each head compares in at most d<sub>k</sub> dimensions; the h heads together reach "
+                     "d<sub>model</sub>. Head 1 here has rank 2: see its <b>Factored W_i</b> product and spectrum."),
             Text::tr("<i>W</i><sub>i</sub> = <i>W</i><sub>i</sub><sup>Q</sup>(<i>W</i><sub>i</sub><sup>K</sup>)"
                      "<sup>T</sup>,&nbsp; <i>Q</i><sub>i</sub><i>K</i><sub>i</sub><sup>T</sup> = "
                      "<i>X W</i><sub>i</sub><i>X</i><sup>T</sup>,&nbsp; rank ≤ <i>d</i><sub>k</sub>"),
@@ -85,7 +86,7 @@ GuideStep twoThinMatrices()
 GuideStep whatItSaves()
 {
     return {Text::tr("What do the thin matrices save?"),
-            Text::tr("The <b>Comparison</b> tab counts it: per head, two factors cost 2·d<sub>model</sub>·"
+            Text::tr("The <b>Costs</b> tab counts it: per head, two factors cost 2·d<sub>model</sub>·"
                      "d<sub>k</sub> parameters where a full W<sub>i</sub> costs d<sub>model</sub>², and the "
                      "table gives every formula, per head and per layer, with the FLOPs of the scores."),
             Text::tr("2 <i>d</i><sub>model</sub> <i>d</i><sub>k</sub> &lt; <i>d</i><sub>model</sub>²&nbsp; ⇔&nbsp; "

@@ -14,11 +14,11 @@ namespace qkv::ui {
 // The places on screen a step points at (guide_targets.hpp finds the widget).
 enum class GuideTarget {
     MatricesCanvas,  // the Matrices tab's figure: X, Q, K, V, Q_i, K_i, V_i, A_i, Concat, W^O
-    StepCanvas,      // the Step by step tab's figure: q, k, scores, softmax, values, output
+    StepCanvas,      // the Steps tab's figure: q, k, scores, softmax, values, output
     TargetSentence,  // the controls' Target sentence
     FactorProduct,   // the Factored tab's W_i^Q · (W_i^K)^T = W_i
     FusedLayout,     // the Factored tab's fused W^Q split into heads
-    CostTable,       // the Comparison tab's table of parameters and FLOPs
+    CostTable,       // the Costs tab's table of parameters and FLOPs
     HeadsGrid,       // the Heads tab's grid of attention maps
 };
 

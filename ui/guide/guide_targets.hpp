@@ -16,7 +16,7 @@ class MainWindow;
 QWidget* targetWidget(const MainWindow& window, GuideTarget target);
 
 // The part of the target's widget that answers the question, in the widget's coordinates;
-// empty when the whole widget does (the Step by step figure: its value rows and their sum).
+// empty when the whole widget does (the Steps figure: its value rows and their sum).
 QRect targetFocus(const MainWindow& window, GuideTarget target);
 
 // The part of `widget` drawn inside `window`, in `window`'s coordinates: its rectangle clipped

@@ -143,7 +143,7 @@ TEST_P(GuideStepTest, ReachesItsStateAndPointsAtAPlaceOnScreenAt1000x700)
     EXPECT_GE(shown.width(), 150) << "target " << step.targetName.toStdString();
     EXPECT_GE(shown.height(), 100) << "target " << step.targetName.toStdString();
     EXPECT_TRUE(window->centralWidget()->geometry().contains(shown));
-    // Where the target answers within itself (the value rows of Step by step), scrolled to.
+    // Where the target answers within itself (the value rows of the Steps tab), scrolled to.
     const QRect focus = targetFocus(*window, step.target);
     EXPECT_EQ(focus.isEmpty(), index != 1) << "only the V step points inside its widget";
     if (!focus.isEmpty()) {
