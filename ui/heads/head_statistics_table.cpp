@@ -139,14 +139,14 @@ int HeadStatisticsTable::columnsWidth() const
     return table_->horizontalHeader()->length() + 2 * table_->frameWidth() + 4;
 }
 
-bool HeadStatisticsTable::fitsBeside(int splitterWidth) const { return columnsWidth() <= splitterWidth / 3; }
+bool HeadStatisticsTable::fitsBeside(int splitterWidth) const { return columnsWidth() <= splitterWidth * 2 / 5; }
 
 void HeadStatisticsTable::fitInSplitter(bool first)
 {
     auto* splitter = qobject_cast<QSplitter*>(parentWidget());
     if (!splitter || splitter->width() <= 0 || !isVisible()) return;
     fitColumnWidths();
-    // Beside the grid while every column fits in a third of the width; else under it, whole.
+    // Beside the grid while every column fits in 2/5 of the width; else under it, whole.
     const Qt::Orientation orientation = fitsBeside(splitter->width()) ? Qt::Horizontal : Qt::Vertical;
     if (splitter->orientation() != orientation) {
         splitter->setOrientation(orientation);
@@ -154,7 +154,7 @@ void HeadStatisticsTable::fitInSplitter(bool first)
     }
     const bool beside = orientation == Qt::Horizontal;
     const int length = beside ? splitter->width() : splitter->height();
-    const int most = beside ? std::max(160, length / 3) : length * 2 / 5;
+    const int most = length * 2 / 5;
     const int needed = beside ? std::max(columnsWidth(), 200) : wholeTableHeight();
     const int current = beside ? width() : height();
     const int wanted = first ? std::min(needed, most) : std::min(current, most);

@@ -57,7 +57,7 @@ private:
     };
     void show(Computed computed);
     void followSelection();
-    // In a splitter beside the grid (at most a third of its width, the grid keeps the rest), or
+    // In a splitter beside the grid (at most 2/5 of its width, the grid keeps the rest), or
     // under it when the columns would not fit there (at most 2/5 of its height).
     void fitInSplitter(bool first);
     void fitColumnWidths();
