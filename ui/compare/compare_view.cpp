@@ -20,7 +20,7 @@ namespace qkv::ui {
 CompareView::CompareView(HeadSelection* selection, QWidget* parent)
     : ModelView(selection, Change::Head | Change::Cell,
                 {.minimum = QSize(480, 360), .accessibleName = tr("Differences per head")}, parent),
-      pinButton_(new QPushButton(tr("&Pin the live result"), this)), unpinButton_(new QPushButton(tr("Unpin"), this)),
+      pinButton_(new QPushButton(tr("Pi&n the live result"), this)), unpinButton_(new QPushButton(tr("Unpin"), this)),
       pinnedLabel_(new QLabel(this)), modeBox_(new QComboBox(this)), quantityBox_(new QComboBox(this))
 {
     pinButton_->setToolTip(tr("Keep the current result; every later change is compared with it"));
@@ -39,7 +39,7 @@ CompareView::CompareView(HeadSelection* selection, QWidget* parent)
     pinBar->addWidget(unpinButton_);
     pinBar->addWidget(pinnedLabel_, 1);
     auto* bar = new QHBoxLayout;
-    auto* showLabel = new QLabel(tr("S&how"), this);
+    auto* showLabel = new QLabel(tr("Sho&w"), this);
     showLabel->setBuddy(modeBox_);
     bar->addWidget(showLabel);
     bar->addWidget(modeBox_);
