@@ -60,6 +60,8 @@ session heads heads 1 "${translation[@]}"
 session steps step 1 "${translation[@]}"
 session matrices matrices 1 "${translation[@]}"
 session qkmap qk-map 2 "${translation[@]}"
+session compare compare 2 "${translation[@]}"
+session weights head-weights 2 "${translation[@]}"
 session factored factored 1 --mode self --preset 1=low-rank --low-rank 2
 session comparison comparison 1 --d-model 768 --heads 12
 session steps-gqa-rotary-ablated step 3 --mode causal --target "the cat saw the dog and the dog saw the cat ." \
@@ -74,7 +76,7 @@ session checkpoint-factored factored 2 --weights "$checkpoints/gpt2_input/model.
 long="$(for i in $(seq 1 64); do echo -n "the cat sat on the mat and slept "; done)"
 session matrices-512-1024 matrices 1 --mode self --source "$long" --d-model 1024 --heads 16
 session qkmap-512-768 qk-map 1 --mode self --source "$long" --d-model 768 --heads 12
-for name in ${ONLY:-heads steps matrices qkmap factored comparison}; do
+for name in ${ONLY:-heads steps matrices qkmap factored comparison compare weights}; do
   for size in "1000 700" "1400 900" "1920 1080"; do shot "$name" $size; done
 done
 [[ -n "${ONLY:-}" && -z "${EXTRA:-}" ]] || { shot steps-gqa-rotary-ablated 1400 900; shot matrices-512-1024 1920 1080; shot qkmap-512-768 1920 1080; }
