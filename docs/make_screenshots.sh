@@ -27,6 +27,7 @@ PYTHON
 }
 
 # shot NAME WIDTH HEIGHT: the app on session NAME in a WIDTH x HEIGHT window, saved as NAME-WxH.png.
+# Keys to type first, for what a session does not store, are in KEYS_<NAME> (xdotool key names).
 shot() {
   local name=$1 width=$2 height=$3 attempt
   # xvfb-run -a can lose the race for a display number to another X server starting at the same
@@ -40,7 +41,7 @@ shot() {
 }
 
 capture() {
-  local name=$1 width=$2 height=$3
+  local name=$1 width=$2 height=$3 keys_variable="KEYS_${1//-/_}"
   HOME="$work/home-$name-$width" xvfb-run -a -s "-screen 0 1920x1080x24" bash -c '
     "$0" "$1" >/dev/null 2>&1 &
     app=$!
@@ -48,9 +49,12 @@ capture() {
     sleep 1
     xdotool windowsize "$window" "$2" "$3"
     xdotool windowmove "$window" 0 0
-    sleep 3
+    sleep 2
+    [[ -z "$5" ]] || { xdotool windowfocus --sync "$window"; sleep 0.5; xdotool key --delay 300 $5; sleep 1; }
+    sleep 1
     import -window root -crop "$2x$3+0+0" "$4"
-    kill "$app"' "$studio" "$work/$name.qkv.json" "$width" "$height" "$out/$name-${width}x$height.png" 2>/dev/null
+    kill "$app"' "$studio" "$work/$name.qkv.json" "$width" "$height" "$out/$name-${width}x$height.png" \
+    "${!keys_variable:-}" 2>/dev/null
 }
 
 translation=(--mode cross --source "The black cat sat on the mat because it was tired."
@@ -61,6 +65,7 @@ session steps step 1 "${translation[@]}"
 session matrices matrices 1 "${translation[@]}"
 session qkmap qk-map 2 "${translation[@]}"
 session compare compare 2 "${translation[@]}"
+KEYS_compare="alt+w Down"  # Show: each head − the selected head (a pin is not stored in sessions)
 session weights head-weights 2 "${translation[@]}"
 session factored factored 1 --mode self --preset 1=low-rank --low-rank 2
 session comparison comparison 1 --d-model 768 --heads 12
