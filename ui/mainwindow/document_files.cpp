@@ -175,7 +175,9 @@ void DocumentFiles::applyScenario(const Example& example)
     }
     const QString changes = scenarioChanges(document_->session(), *session);
     document_->applyScenario(*session, example.title);
-    emit statusMessage(tr("Scenario: %1. %2 %3 Undo goes back.").arg(example.title, example.description, changes));
+    QString description = example.description;
+    if (!description.endsWith(QLatin1Char('.'))) description += QLatin1Char('.');  // a sentence before the changes
+    emit statusMessage(tr("Scenario: %1. %2 %3 Undo goes back.").arg(example.title, description, changes));
 }
 
 }  // namespace qkv::ui

@@ -180,7 +180,7 @@ TEST_F(ScenariosTest, AScenarioSaysWhatItReplacedAndUndoSaysItWasUndone)
     window->files()->applyScenario(exampleCalled("decoder"));
     settle();
     const QString applied = window->statusBar()->currentMessage();
-    EXPECT_TRUE(applied.contains(QStringLiteral("replaced your"))) << applied.toStdString();
+    EXPECT_TRUE(applied.contains(QStringLiteral(". It replaced your"))) << applied.toStdString();
     if (readExample(exampleCalled("decoder"))->config.mode != before.mode) {
         EXPECT_TRUE(applied.contains(QStringLiteral("the mode"))) << applied.toStdString();
     }
