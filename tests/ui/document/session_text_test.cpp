@@ -93,5 +93,22 @@ TEST(SessionText, GivenEmbeddingsLeaveTheSeedTheWeightsOnly)
     EXPECT_TRUE(weightsOriginLines(s).join(QString()).contains(QStringLiteral("Source X from x.npy")));
 }
 
+// What a scenario replaced, in one sentence; nothing when it changes nothing.
+TEST(SessionText, AScenarioSaysWhatItReplaced)
+{
+    Session before;
+    before.config.mode = AttentionMode::Cross;
+    Session after = before;
+    EXPECT_EQ(scenarioChanges(before, after), QString());
+    after.config.targetText = "the cat saw the dog";
+    after.config.mode = AttentionMode::DecoderCausal;
+    after.config.d_model = 128;
+    EXPECT_EQ(scenarioChanges(before, after),
+              QStringLiteral("It replaced your target sentence and changed the mode (cross → causal) and d_model "
+                             "(64 → 128)."));
+    after.config.sourceText = "another source";
+    EXPECT_TRUE(scenarioChanges(before, after).startsWith(QStringLiteral("It replaced your source and target")));
+}
+
 }  // namespace
 }  // namespace qkv::ui
