@@ -1,6 +1,6 @@
 // The factor product figure (factored_figures.hpp): W_i^Q, (W_i^K)^T and W_i laid out as a
 // matrix product, short labels beside each matrix, the shapes in a caption that wraps, and the
-// two colour bars stacked beside W_i at full height.
+// colour bars beside them: the two factors' stacked, W_i's at full height.
 #include <QCoreApplication>
 #include <QFontMetricsF>
 
@@ -80,11 +80,15 @@ FactorProductGeometry factorProductGeometry(const QRectF& target, const QFontMet
     const double topLabel = line + kGap;   // "(W_i^K)ᵀ" above the top strip
     const double leftLabel = line + kGap;  // "W_i^Q" beside the left strip, rotated
     const double legendWidth = verticalLegendWidth(metrics, QStringLiteral("−0.125"));
+    // Two columns of colour bars: the factors' one above the other, W_i's as tall as the
+    // matrices. Never three in one column: a short box turns a colour bar horizontal, and its
+    // ticks run into each other.
+    const double legendsWidth = 2 * legendWidth + kGap;
     // The caption's height depends a little on the resolution it names: measure it twice.
     double caption = 2 * line;
     double side = 0;
     for (int pass = 0; pass < 2; ++pass) {
-        const double availableWidth = target.width() - leftLabel - legendWidth - 3 * kGap;
+        const double availableWidth = target.width() - leftLabel - legendsWidth - 3 * kGap;
         const double availableHeight = target.height() - titleBand - topLabel - caption - 2 * kGap;
         const double available = std::max(8.0, std::min(availableWidth, availableHeight));
         // side * (1 + share) + kGap = available, share = min(d_k / bins, 0.35); bins depends on
@@ -105,7 +109,7 @@ FactorProductGeometry factorProductGeometry(const QRectF& target, const QFontMet
     g.stripBins = std::clamp<Index>(static_cast<Index>(std::floor(kStripShare * side / g.cell)), 1, d_k);
     const double strip = g.cell * static_cast<double>(g.stripBins);
 
-    const double blockWidth = leftLabel + strip + kGap + side + 2 * kGap + legendWidth;
+    const double blockWidth = leftLabel + strip + kGap + side + 2 * kGap + legendsWidth;
     const double blockHeight = topLabel + strip + kGap + side;
     const double x0 = target.left() + std::max(0.0, (target.width() - blockWidth) / 2.0) + leftLabel;
     const double free = target.height() - titleBand - blockHeight - caption - kGap;
@@ -114,12 +118,13 @@ FactorProductGeometry factorProductGeometry(const QRectF& target, const QFontMet
     g.leftFactor = QRectF(x0, y0 + strip + kGap, strip, side);
     g.topFactor = QRectF(x0 + strip + kGap, y0, side, strip);
     g.product = QRectF(x0 + strip + kGap, y0 + strip + kGap, side, side);
-    // The three colour bars beside the matrices, each a third of their height: never squashed.
+    // W_i^Q's and (W_i^K)^T's colour bars in the first column, W_i's in the second.
     const double legendX = g.product.right() + 2 * kGap;
-    const double third = (g.product.bottom() - g.topFactor.top() - 6 * kGap) / 3;
-    g.keyFactorLegend = QRectF(legendX, g.topFactor.top(), legendWidth, third);
-    g.queryFactorLegend = QRectF(legendX, g.keyFactorLegend.bottom() + 3 * kGap, legendWidth, third);
-    g.productLegend = QRectF(legendX, g.product.bottom() - third, legendWidth, third);
+    const double legendHeight = g.product.bottom() - g.topFactor.top();
+    const double half = (legendHeight - 3 * kGap) / 2;
+    g.queryFactorLegend = QRectF(legendX, g.topFactor.top(), legendWidth, half);
+    g.keyFactorLegend = QRectF(legendX, g.product.bottom() - half, legendWidth, half);
+    g.productLegend = QRectF(legendX + legendWidth + kGap, g.topFactor.top(), legendWidth, legendHeight);
     g.caption = QRectF(target.left(), g.product.bottom() + kGap, target.width(), caption);
     return g;
 }

@@ -58,8 +58,8 @@ struct FactorProductGeometry {
     QRectF leftFactor;  // W_i^Q cells: window rows x stripBins
     QRectF topFactor;   // (W_i^K)^T cells: stripBins x window cols
     QRectF product;     // W_i cells, square
-    // Three colour bars stacked beside the matrices: each matrix has its own range, so a factor
-    // of small weights is not left blank by a large one.
+    // A colour bar per matrix beside them (the factors' stacked, W_i's at full height): each
+    // matrix has its own range, so a factor of small weights is not left blank by a large one.
     QRectF queryFactorLegend;  // W_i^Q
     QRectF keyFactorLegend;    // (W_i^K)^T
     QRectF productLegend;      // W_i

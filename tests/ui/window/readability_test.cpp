@@ -136,10 +136,16 @@ TEST_F(Readability, FactoredTab)
     // Greek letters may come from a fallback font, which splits a line into several drawn runs.
     EXPECT_TRUE(device->strings().join(QString()).contains(QStringLiteral("rank tolerance σ_max · d_model · ε")))
         << device->strings().join(QStringLiteral(" | ")).toStdString();
-    // The colour bars of the factor product have room: each at least a third of W_i's side.
+    // The factor product's three colour bars have room: each at least a third of W_i's side and
+    // taller than wide (a short box turns a colour bar horizontal, and its ticks run into each
+    // other).
     const FactorProductGeometry g = view->factorProduct()->geometry();
-    for (const QRectF& legend : {g.queryFactorLegend, g.keyFactorLegend, g.productLegend})
+    for (const QRectF& legend : {g.queryFactorLegend, g.keyFactorLegend, g.productLegend}) {
         EXPECT_GE(legend.height(), g.product.height() / 3);
+        EXPECT_GT(legend.height(), legend.width());
+    }
+    EXPECT_FALSE(g.queryFactorLegend.intersects(g.keyFactorLegend));
+    EXPECT_FALSE(g.keyFactorLegend.intersects(g.productLegend));
 }
 
 TEST_F(Readability, ComparisonTab)
