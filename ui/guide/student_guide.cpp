@@ -33,6 +33,12 @@ StudentGuide::StudentGuide(MainWindow* window)
     connect(overlay_, &HighlightOverlay::highlightChanged, this, &StudentGuide::placePanel);
 }
 
+StudentGuide::~StudentGuide()
+{
+    delete overlay_;
+    delete panel_;
+}
+
 StudentGuide* StudentGuide::install(MainWindow* window, QMenu* help)
 {
     auto* guide = new StudentGuide(window);

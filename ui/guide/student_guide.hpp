@@ -22,6 +22,8 @@ class StudentGuide : public QObject {
     Q_OBJECT
 public:
     explicit StudentGuide(MainWindow* window);
+    // Removes its outline and panel (and the outline's watch on the window) with it.
+    ~StudentGuide() override;
 
     // Adds Student Guide (F1) and Glossary to `help`, driving a guide owned by `window`.
     static StudentGuide* install(MainWindow* window, QMenu* help);

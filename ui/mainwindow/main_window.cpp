@@ -21,6 +21,7 @@
 #include "ui/editor/head_weights_view.hpp"
 #include "ui/export/figure_actions.hpp"
 #include "ui/figures/figure_text.hpp"
+#include "ui/guide/student_guide.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/document_files.hpp"
@@ -132,7 +133,12 @@ MainWindow::MainWindow(QWidget* parent)
     updateTitle();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // ~QWidget hides the window once this object is only a QWidget: the guide, which follows the
+    // window's hiding, must be gone by then.
+    delete guide_;
+}
 
 HeadsView* MainWindow::headsView() const { return tabs_->headsView(); }
 

@@ -31,6 +31,7 @@ class NoticeBar;
 class StaleNotice;
 class StatusSummary;
 class StepView;
+class StudentGuide;
 class ViewOptionsSync;
 class ViewTabs;
 
@@ -128,6 +129,7 @@ private:
     bool loadErrorsInBox_ = false;
     Autosave* autosave_;
     ViewOptionsSync* viewSync_;
+    StudentGuide* guide_ = nullptr;  // Help > Student Guide; goes first, while this is a MainWindow
     QMenu* fileMenu_ = nullptr;
     QAction* figureAnchor_ = nullptr;
     QString startupMessage_;

@@ -50,7 +50,7 @@ void MainWindow::createMenus()
 
     createHeadMenus();
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    StudentGuide::install(this, help);  // Student Guide (F1), Glossary
+    guide_ = StudentGuide::install(this, help);  // Student Guide (F1), Glossary
     QAction* about = help->addAction(tr("&About QKV Studio"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
