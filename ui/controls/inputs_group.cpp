@@ -11,6 +11,7 @@
 
 #include "ui/controls/config_edit.hpp"
 #include "ui/controls/field_message.hpp"
+#include "ui/controls/note_label.hpp"
 #include "ui/controls/positional_choices.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/session_text.hpp"
@@ -53,9 +54,9 @@ QLabel* buddyLabel(const QString& text, QWidget* buddy, QWidget* parent)
 
 InputsGroup::InputsGroup(Document* document, QWidget* parent)
     : QGroupBox(tr("Positions and embeddings"), parent), document_(document), form_(new QFormLayout(this)),
-      positional_(new QComboBox(this)), ropeBase_(new QDoubleSpinBox(this)), positionalNote_(new QLabel(this)),
+      positional_(new QComboBox(this)), ropeBase_(new QDoubleSpinBox(this)), positionalNote_(noteLabel(this)),
       positionalMessage_(new FieldMessage(this)), embeddings_(new QComboBox(this)),
-      tokenScale_(new QDoubleSpinBox(this)), paperScale_(new QToolButton(this)), tokenScaleNote_(new QLabel(this)),
+      tokenScale_(new QDoubleSpinBox(this)), paperScale_(new QToolButton(this)), tokenScaleNote_(noteLabel(this)),
       embeddingsMessage_(new FieldMessage(this))
 {
     form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -64,9 +65,6 @@ InputsGroup::InputsGroup(Document* document, QWidget* parent)
     positional_->setAccessibleName(tr("Positional encoding"));
     positional_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     positional_->setMinimumContentsLength(12);
-    positionalNote_->setWordWrap(true);
-    positionalNote_->setTextFormat(Qt::PlainText);
-    positionalNote_->setForegroundRole(QPalette::PlaceholderText);
     form_->addRow(buddyLabel(tr("P&ositions"), positional_, this),
                   withMessage(row({positional_}), positionalNote_, positionalMessage_));
 
@@ -100,9 +98,6 @@ InputsGroup::InputsGroup(Document* document, QWidget* parent)
     paperScale_->setText(tr("Paper: 1"));
     paperScale_->setToolTip(tr("Back to the paper's setting: token embeddings unscaled"));
     paperScale_->setAccessibleName(tr("Token-embedding scale: the paper's 1"));
-    tokenScaleNote_->setWordWrap(true);
-    tokenScaleNote_->setTextFormat(Qt::PlainText);
-    tokenScaleNote_->setForegroundRole(QPalette::PlaceholderText);
     form_->addRow(buddyLabel(tr("&Token scale"), tokenScale_, this),
                   withMessage(row({tokenScale_, paperScale_}), tokenScaleNote_, embeddingsMessage_));
 
@@ -150,13 +145,10 @@ void InputsGroup::showSession(const qkv::Session& session)
     // positions (nothing is added; rotary positions would still turn q and k).
     const bool model = config.embeddings == qkv::EmbeddingKind::Model;
     tokenScale_->setEnabled(!model);
-    positionalNote_->setText(model && config.positional == qkv::PositionalEncoding::Sinusoidal
+    setNote(positionalNote_, model && config.positional == qkv::PositionalEncoding::Sinusoidal
                                  ? tr("Not added: the model's own X already holds its learned positions.")
                                  : QString());
-    positionalNote_->setVisible(!positionalNote_->text().isEmpty());
-    const QString note = qkv::ui::tokenScaleNote(config);
-    tokenScaleNote_->setText(note);
-    tokenScaleNote_->setVisible(!note.isEmpty());
+    setNote(tokenScaleNote_, qkv::ui::tokenScaleNote(config));
 }
 
 void InputsGroup::showModelInput(const qkv::ModelInput* input, bool chosen)

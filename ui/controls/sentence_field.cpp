@@ -3,19 +3,21 @@
 #include <QFontMetrics>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QSet>
 #include <QVBoxLayout>
 
 #include "core/embedding/meaning_embeddings.hpp"
 #include "core/embedding/model_own_input.hpp"
 #include "core/text/tokenizer.hpp"
 #include "ui/controls/field_message.hpp"
+#include "ui/controls/note_label.hpp"
 #include "ui/controls/token_chips.hpp"
 
 namespace qkv::ui {
 
 SentenceField::SentenceField(const QString& title, QWidget* parent)
     : QWidget(parent), title_(new QLabel(title, this)), note_(new QLabel(this)), editor_(new QPlainTextEdit(this)),
-      chips_(new TokenChips(this)), lexiconNote_(new QLabel(this)), message_(new FieldMessage(this))
+      chips_(new TokenChips(this)), lexiconNote_(noteLabel(this)), message_(new FieldMessage(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -33,10 +35,6 @@ SentenceField::SentenceField(const QString& title, QWidget* parent)
     layout->addLayout(header);
     layout->addWidget(editor_);
     layout->addWidget(chips_);
-    lexiconNote_->setTextFormat(Qt::PlainText);  // names the user's words
-    lexiconNote_->setWordWrap(true);
-    lexiconNote_->setForegroundRole(QPalette::PlaceholderText);
-    lexiconNote_->hide();
     layout->addWidget(lexiconNote_);
     layout->addWidget(message_);
 
@@ -110,18 +108,22 @@ void SentenceField::updateTokens()
     const std::vector<bool> outside = marksOutsideLexicon_ ? qkv::outsideLexicon(words) : std::vector<bool>{};
     chips_->setTokens(tokens, outside);
     QStringList named;  // each word once, in sentence order
-    for (std::size_t i = 0; i < outside.size(); ++i)
-        if (outside[i] && !named.contains(tokens[static_cast<int>(i)])) named << tokens[static_cast<int>(i)];
+    QSet<QString> seen;
+    for (std::size_t i = 0; i < outside.size(); ++i) {
+        const QString& word = tokens[static_cast<int>(i)];
+        if (!outside[i] || seen.contains(word)) continue;
+        seen.insert(word);
+        named << word;
+    }
     showOutsideLexicon(named);
 }
 
 void SentenceField::showOutsideLexicon(const QStringList& words)
 {
-    lexiconNote_->setText(words.isEmpty() ? QString()
+    setNote(lexiconNote_, words.isEmpty() ? QString()
                                           : tr("%1: not in the lexicon, embedded by spelling (dashed chips), so "
                                                "their attention to a translation is chance")
                                                 .arg(words.join(QStringLiteral(", "))));
-    lexiconNote_->setVisible(!words.isEmpty());
 }
 
 }  // namespace qkv::ui

@@ -11,21 +11,12 @@
 
 #include "ui/controls/config_edit.hpp"
 #include "ui/controls/field_message.hpp"
+#include "ui/controls/note_label.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/session_text.hpp"
 
 namespace qkv::ui {
 namespace {
-
-QLabel* noteLabel(QWidget* parent)
-{
-    auto* label = new QLabel(parent);
-    label->setWordWrap(true);
-    label->setTextFormat(Qt::PlainText);
-    label->setForegroundRole(QPalette::PlaceholderText);
-    label->hide();
-    return label;
-}
 
 QVBoxLayout* withNote(QWidget* field, QLabel* note)
 {
@@ -34,12 +25,6 @@ QVBoxLayout* withNote(QWidget* field, QLabel* note)
     box->addWidget(field);
     box->addWidget(note);
     return box;
-}
-
-void setNote(QLabel* label, const QString& text)
-{
-    label->setText(text);
-    label->setVisible(!text.isEmpty());
 }
 
 }  // namespace
@@ -73,7 +58,8 @@ WeightsGroup::WeightsGroup(Document* document, QWidget* parent)
     form->addRow(message_);
 
     connect(seed_, &QSpinBox::valueChanged, this, [this](int value) {
-        editConfig(document_, tr("Change seed"), EditKey::Seed, [&](qkv::Config& c) { c.seed = static_cast<std::uint64_t>(value); });
+        editConfig(document_, tr("Change seed"), EditKey::Seed,
+                   [&](qkv::Config& c) { c.seed = static_cast<std::uint64_t>(value); });
     });
     connect(init_, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index < 0) return;
@@ -100,7 +86,8 @@ void WeightsGroup::showSession(const qkv::Session& session)
     setNote(initNote_, qkv::ui::initNote(session));
     // Loaded weights decide whether there are biases.
     bias_->setEnabled(!session.weights);
-    bias_->setToolTip(session.weights ? tr("The stored weights decide: File > Use Generated Weights frees it.") : QString());
+    bias_->setToolTip(session.weights ? tr("The stored weights decide: File > Use Generated Weights frees it.")
+                                      : QString());
 }
 
 void WeightsGroup::setMessage(const QString& message) { message_->setMessage(message); }
