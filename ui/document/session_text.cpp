@@ -54,19 +54,6 @@ QString whereStored(const qkv::Session& s)
     return Text::tr("the weights are stored in the session (edited)");
 }
 
-}  // namespace
-
-QString headList(const std::vector<qkv::Index>& heads)
-{
-    QStringList numbers;
-    for (const qkv::Index head : heads) numbers << QString::number(head + 1);
-    if (numbers.size() <= 1) return Text::tr("head %1").arg(numbers.join(QString()));
-    const QString last = numbers.takeLast();
-    return Text::tr("heads %1 and %2").arg(numbers.join(QStringLiteral(", ")), last);
-}
-
-namespace {
-
 // "a, b and c".
 QString listInWords(QStringList items)
 {
@@ -74,6 +61,17 @@ QString listInWords(QStringList items)
     const QString last = items.takeLast();
     return Text::tr("%1 and %2").arg(items.join(QStringLiteral(", ")), last);
 }
+
+}  // namespace
+
+QString headList(const std::vector<qkv::Index>& heads)
+{
+    QStringList numbers;
+    for (const qkv::Index head : heads) numbers << QString::number(head + 1);
+    return (numbers.size() <= 1 ? Text::tr("head %1") : Text::tr("heads %1")).arg(listInWords(numbers));
+}
+
+namespace {
 
 template <class T>
 QString fromTo(const T& before, const T& after)

@@ -23,17 +23,6 @@
 #include "ui/views/work_placement.hpp"
 
 namespace qkv::ui {
-namespace {
-
-// On screen the selected head is marked in the selection's colour.
-FigurePalette screenPalette(const QWidget& widget)
-{
-    FigureOptions options = widgetFigureOptions(widget);
-    options.showSelection = true;
-    return figurePalette(options);
-}
-
-}  // namespace
 
 FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
     : ResultView(selection, Change::Head, parent),
@@ -105,10 +94,13 @@ FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
     layout->addWidget(scroll, 1);
 
     fused_->setPaint([this](QPainter& painter, const QRectF& rect) {
-        if (model_) paintFusedLayout(painter, rect, *model_, screenPalette(*fused_));
+        if (model_)
+            paintFusedLayout(painter, rect, *model_, figurePalette(screenFigureOptions(*fused_, *this->selection())));
     });
     equivalence_->setPaint([this](QPainter& painter, const QRectF& rect) {
-        if (model_) paintScoreEquivalence(painter, rect, *model_, screenPalette(*equivalence_));
+        if (model_)
+            paintScoreEquivalence(painter, rect, *model_,
+                                  figurePalette(screenFigureOptions(*equivalence_, *this->selection())));
     });
     connect(resetZoom_, &QPushButton::clicked, product_, &FactorProductWidget::resetZoom);
     connect(product_, &FactorProductWidget::windowChanged, this, [this](const MatrixWindow& window) {
@@ -120,7 +112,12 @@ FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
 FactoredView::~FactoredView() = default;  // scores_ waits for its running work
 
 QString FactoredView::title() const { return tr("&Factored W_i"); }
-QString FactoredView::summary() const { return tr("Factored W_i = W_i^Q (W_i^K)ᵀ: the two thin matrices, their product, its spectrum and rank, and how one W^Q splits into heads"); }
+QString FactoredView::summary() const
+{
+    return tr(
+        "Factored W_i = W_i^Q (W_i^K)ᵀ: the two thin matrices, their product, its spectrum and rank, and how one W^Q "
+        "splits into heads");
+}
 
 bool FactoredView::equivalencePending() const { return model_ && model_->valid() && !model_->scoresReady; }
 

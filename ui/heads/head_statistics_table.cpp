@@ -94,8 +94,8 @@ HeadStatisticsTable::~HeadStatisticsTable() = default;  // task_ waits for its r
 
 QSize HeadStatisticsTable::sizeHint() const
 {
-    // As wide as the columns need (fitInSplitter() keeps it to a third of the splitter).
-    return {std::max(table_->horizontalHeader()->length() + 2 * table_->frameWidth() + 4, 200), 300};
+    // As wide as the columns need (fitInSplitter() keeps it to 2/5 of the splitter).
+    return {std::max(columnsWidth(), 200), 300};
 }
 
 void HeadStatisticsTable::showEvent(QShowEvent* event)
