@@ -1,0 +1,73 @@
+#pragma once
+// One model learning one task: parameters, optimiser, data stream and curves. The app's Train
+// tab and `qkv-studio train` drive it step by step; it never starts a thread of its own.
+// Same settings and thread count, same bits.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/model/adamw.hpp"
+#include "core/model/model_parameters.hpp"
+#include "core/training/task_scores.hpp"
+#include "core/training/tasks.hpp"
+
+namespace qkv {
+
+struct TrainingSettings {
+    TaskSettings task;
+    ScoreForm variant = ScoreForm::Factored;
+    Index d_model = 64;
+    Index headCount = 4;
+    Index layers = 1;          // per stack (encoder and decoder); induction: decoder layers (default 2)
+    long steps = 2000;
+    Index batch = 32;
+    AdamWSettings optimizer;   // learning rate lives here
+    std::uint64_t seed = 0;    // weights; the task's seed draws the data
+    // Defaults per task (layers, MLP, norms, steps) as the targets in docs/training.md use them.
+    static TrainingSettings defaultsFor(TaskKind kind);
+};
+
+struct CurvePoint {
+    long step = 0;
+    double seconds = 0.0;      // training time so far (the optimiser's work, not evaluation)
+    double loss = 0.0;         // training loss of this step's batch
+    double accuracy = 0.0;     // training token accuracy of this batch
+    // Held-out numbers, present at evaluation steps (NaN otherwise).
+    double heldOutLoss = 0.0;
+    double heldOutAccuracy = 0.0;          // token accuracy
+    double heldOutSequenceAccuracy = 0.0;  // whole sequences
+};
+
+class TrainingRun {
+public:
+    // Checks the settings (sizes, h divides d_model) and builds the data; an Error says what is
+    // wrong with which setting.
+    static Expected<std::unique_ptr<TrainingRun>> create(const TrainingSettings& settings);
+
+    // One optimiser step on the next batch of the stream; returns its curve point.
+    CurvePoint step();
+    // Held-out loss and accuracy now (appended to the curve's last point as well).
+    BatchLoss evaluate();
+    long stepsDone() const;
+    const std::vector<CurvePoint>& curve() const { return curve_; }
+
+    const TrainingSettings& settings() const { return settings_; }
+    const ModelSpec& spec() const { return parameters_.spec; }
+    const ModelParameters<float>& parameters() const { return parameters_; }
+    const TaskData& data() const { return *data_; }
+
+private:
+    TrainingRun() = default;
+    TrainingSettings settings_;
+    std::shared_ptr<const TaskData> data_;
+    ModelParameters<float> parameters_;
+    ModelParameters<float> gradient_;
+    std::unique_ptr<AdamW<float>> optimizer_;
+    std::vector<CurvePoint> curve_;
+    std::uint64_t nextExample_ = 0;
+    double seconds_ = 0.0;
+};
+
+}  // namespace qkv
