@@ -93,7 +93,12 @@ void linearBackward(MatrixView<Scalar> dx, MatrixView<Scalar> dW, Scalar* db, Co
                     ConstMatrixView<Scalar> x, ConstMatrixView<Scalar> W)
 {
     dW.noalias() += x.transpose() * dy;
-    if (db != nullptr) Eigen::Map<Eigen::Matrix<Scalar, 1, Eigen::Dynamic>>(db, dy.cols()) += dy.colwise().sum();
+    if (db != nullptr) {
+        // Row by row, not dy.colwise().sum(): Eigen's column reduction rounds differently with
+        // the destination's alignment, and a gradient must not depend on where the heap put it.
+        Eigen::Map<Eigen::Matrix<Scalar, 1, Eigen::Dynamic>> bias(db, dy.cols());
+        for (Index r = 0; r < dy.rows(); ++r) bias += dy.row(r);
+    }
     if (dx.size() > 0) dx.noalias() += dy * W.transpose();
 }
 

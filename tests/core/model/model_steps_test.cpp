@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -90,6 +91,28 @@ TEST(ModelSteps, FullHeadScoresAreTheBilinearForm)
     const Eigen::Map<const MatrixDR> second(attention.data() + n_q * n_k, n_q, n_k);
     EXPECT_MATRIX_NEAR(second, expected, 1e-14);
     EXPECT_MATRIX_NEAR(heads.middleCols(2, 2), (expected * V.middleCols(2, 2)).eval(), 1e-14);
+}
+
+TEST(ModelSteps, LinearBackwardGivesTheSameBitsAtEveryAddress)
+{
+    // The gradients of W and b written at each float offset of a 64-byte line: a vectorised
+    // reduction must not round differently with the destination's alignment (two training runs
+    // hold their gradient buffers at different addresses and must agree bit for bit).
+    using MatrixFR = RowMajorMatrix<float>;
+    const MatrixFR x = MatrixFR::Random(37, 24), dy = MatrixFR::Random(37, 29), W = MatrixFR::Random(24, 29);
+    std::vector<float> first;
+    for (Index offset = 0; offset < 16; ++offset) {
+        std::vector<float> buffer(static_cast<std::size_t>(offset + 24 * 29 + 29 + 37 * 24), 0.0f);
+        float* dW = buffer.data() + offset;
+        float* db = dW + 24 * 29;
+        float* dx = db + 29;
+        linearBackward<float>(Eigen::Map<MatrixFR>(dx, 37, 24), Eigen::Map<MatrixFR>(dW, 24, 29), db, dy, x, W);
+        const std::vector<float> written(dW, dx + 37 * 24);
+        if (offset == 0)
+            first = written;
+        else
+            EXPECT_EQ(written, first) << "at a float offset of " << offset;
+    }
 }
 
 }  // namespace
