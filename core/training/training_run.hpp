@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/model/adamw.hpp"
+#include "core/model/model_forward.hpp"
 #include "core/model/model_parameters.hpp"
 #include "core/training/task_scores.hpp"
 #include "core/training/tasks.hpp"
@@ -83,6 +84,7 @@ private:
     ModelParameters<float> parameters_;
     ModelParameters<float> gradient_;
     std::unique_ptr<AdamW<float>> optimizer_;
+    ForwardWorkspace<float> workspace_;  // activations of the steps and evaluations, reused
     std::vector<CurvePoint> curve_;
     std::uint64_t nextExample_ = 0;
     double seconds_ = 0.0;
