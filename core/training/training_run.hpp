@@ -29,7 +29,7 @@ struct TrainingSettings {
     Index d_model = 64;
     Index headCount = 4;
     Index layers = 1;          // per stack (encoder and decoder); induction: decoder layers (default 2)
-    long steps = 2000;
+    long steps = 2000;         // the learning rate's cosine ends here; step() goes on at its floor
     Index batch = 32;
     AdamWSettings optimizer;   // learning rate lives here
     std::uint64_t seed = 0;    // weights; the task's seed draws the data
