@@ -70,8 +70,9 @@ void layerNormBackward(MatrixView<Scalar> dx, Scalar* dGamma, Scalar* dBeta, Con
     const Eigen::Map<const Row> g(gamma, d);
     Eigen::Map<Row> dg(dGamma, d), db(dBeta, d);
     for (Index r = 0; r < x.rows(); ++r) {
-        const Row xhat = (x.row(r).array() - mean[r]) * rstd[r];  // 1 x d_model
-        const Row dxhat = dy.row(r).array() * g;                  // dL/dxhat
+        // Expressions, evaluated where used: a step allocates nothing.
+        const auto xhat = (x.row(r).array() - mean[r]) * rstd[r];  // 1 x d_model
+        const auto dxhat = dy.row(r).array() * g;                  // dL/dxhat
         dg += dy.row(r).array() * xhat;
         db += dy.row(r).array();
         const Scalar meanDxhat = dxhat.mean();

@@ -224,7 +224,8 @@ TEST(ModelParameters, SameBitsWhereverTheHeapPutsTheBuffers)
         copies.push_back(original);
         offsets.insert(reinterpret_cast<std::uintptr_t>(copies.back().values.data()) % 64);
     }
-    EXPECT_GE(offsets.size(), 2u) << "the heap gave every copy the same alignment";
+    if (offsets.size() < 2)  // glibc's malloc gives 16-byte alignment; a sanitizer's allocator more
+        GTEST_SKIP() << "this allocator aligned every copy alike: no two alignments to compare";
     // A loss, a gradient and an AdamW step (with decay and clipping) from each copy.
     const auto step = [&](ModelParameters<float>& parameters, ModelParameters<float>& gradient) {
         ForwardWorkspace<float> workspace;
