@@ -1,11 +1,13 @@
 #include "app/usage_text.hpp"
 
+#include <cstdio>
 #include <string>
 #include <string_view>
 
 #include "app/export_arguments.hpp"
 #include "app/train_arguments.hpp"
 #include "core/common/enum_names.hpp"
+#include "core/training/training_run.hpp"
 
 namespace qkv::app {
 
@@ -47,6 +49,9 @@ std::string wrapped(std::string line, std::string_view text)
 
 // "json|csv|npy|session": what export --format takes.
 std::string exportFormats() { return allowedNames(kExportFormatNames, "|") + "|" + std::string(kSessionFormatName); }
+
+// "(default 64)": a default of `qkv-studio train`, from the task defaults themselves.
+std::string trainDefault(long long value) { return "(default " + std::to_string(value) + ")"; }
 
 }  // namespace
 
@@ -201,6 +206,10 @@ const char* figureUsage()
 
 const char* trainUsage()
 {
+    const TrainingSettings defaults = TrainingSettings::defaultsFor(TaskKind::Reverse);
+    const TrainingSettings induction = TrainingSettings::defaultsFor(TaskKind::Induction);
+    char learningRate[32];
+    std::snprintf(learningRate, sizeof learningRate, "%g", defaults.optimizer.learningRate);
     static const std::string text =
         "Usage: qkv-studio train --task TASK --out DIR [options]\n"
         "\n"
@@ -223,13 +232,21 @@ const char* trainUsage()
         "how a head forms its scores: W_i^Q and W_i^K, d_model x d_k\n"
         "                             each (the paper), or one d_model x d_model W_i per head;\n"
         "                             both: the two on the same data and seed (default factored)\n"
-        "  --d-model D                model width (default 64)\n"
-        "  --heads H                  heads h; must divide d_model (default 4)\n"
-        "  --layers L                 layers per stack (default 1; induction: 2 decoder layers)\n"
-        "  --steps N                  optimiser steps (default: the task's)\n"
-        "  --batch B                  sequences per step (default 32)\n"
-        "  --lr X                     AdamW's learning rate (default 0.003)\n"
-        "  --seed S                   seed of the data and of the initial weights (default 0)\n"
+        "  --d-model D                model width " + trainDefault(defaults.d_model) +
+        "\n"
+        "  --heads H                  heads h; must divide d_model " + trainDefault(defaults.headCount) +
+        "\n"
+        "  --layers L                 layers per stack " + trainDefault(defaults.layers) + "; induction: " +
+        std::to_string(induction.layers) +
+        " decoder layers\n"
+        "  --steps N                  optimiser steps " + trainDefault(defaults.steps) +
+        "\n"
+        "  --batch B                  sequences per step " + trainDefault(defaults.batch) +
+        "\n"
+        "  --lr X                     AdamW's learning rate (default " + learningRate +
+        ")\n"
+        "  --seed S                   seed of the data and of the initial weights " +
+        trainDefault(static_cast<long long>(defaults.seed)) + "\n"
         "  --out DIR                  a new or empty folder; written whole at the end, nothing is\n"
         "                             left there on failure or interruption\n"
         "\n"
