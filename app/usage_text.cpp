@@ -221,17 +221,18 @@ const char* trainUsage()
         "every head's effective rank and task scores, and the factored/full comparison;\n"
         "docs/formats.md). Training and held-out examples never overlap.\n"
         "\n" +
-        option("--task", allowedNames(kTaskKindNames, "|")) +
-        "reverse, copy or sort 4-12 symbols; translate English\n"
-        "                             word by word into French or German with their word order;\n"
-        "                             induction: random tokens repeated twice, decoder only\n"
+        wrapped(option("--task", "TASK"),
+                allowedNames(kTaskKindNames) +
+                    ": reverse, copy or sort 4-12 symbols; translate English word by word into French or German "
+                    "with their word order; induction: random tokens repeated twice, decoder only") +
         "  --data PAIRS.tsv           translate your own pairs: UTF-8, source<TAB>target per line\n" +
         option("--language", allowedNames(kTargetLanguageNames, "|")) +
-        "the language translate writes (default fr)\n" +
-        option("--variant", allowedNames(kTrainVariantNames, "|")) +
-        "how a head forms its scores: W_i^Q and W_i^K, d_model x d_k\n"
-        "                             each (the paper), or one d_model x d_model W_i per head;\n"
-        "                             both: the two on the same data and seed (default factored)\n"
+        "the language translate writes (default " + std::string(nameOf(kTargetLanguageNames, defaults.task.language)) +
+        ")\n" +
+        wrapped(option("--variant", "VARIANT"),
+                "how a head forms its scores: factored (W_i^Q and W_i^K, d_model x d_k each, the paper), full "
+                "(one d_model x d_model W_i per head) or both (the two on the same data and seed); default " +
+                    std::string(nameOf(kTrainVariantNames, TrainArguments{}.variants))) +
         "  --d-model D                model width " + trainDefault(defaults.d_model) +
         "\n"
         "  --heads H                  heads h; must divide d_model " + trainDefault(defaults.headCount) +

@@ -50,9 +50,9 @@ void checkSettings(const Config& config, const UserInputs& inputs, const Attenti
     if (inputs.sourceEmbeddings || inputs.targetEmbeddings)
         issues.push_back({ConfigField::Embeddings, "The trained model computes X itself from the typed sentences: "
                                                    "remove the loaded embeddings."});
-    if (!inputs.weights && spec.scoreForm == ScoreForm::Full)
-        issues.push_back({ConfigField::Weights, theLayer + " learned one d_model x d_model W_i per head; the views need "
-                                                            "W_i^Q and W_i^K — see the Train tab."});
+    if (!inputs.weights)
+        if (std::string problem = fullLayerProblem(*inputs.trainedModel, inputs.trainedLayer); !problem.empty())
+            issues.push_back({ConfigField::Weights, std::move(problem)});
 }
 
 // One typed sentence against the vocabulary and the positions (`extra`: tokens the model adds,
@@ -109,6 +109,15 @@ std::vector<Token> tokensFor(const std::vector<std::string>& labels, const std::
 }
 
 }  // namespace
+
+std::string fullLayerProblem(const TrainedModel& model, Index layer)
+{
+    const std::vector<AttentionLayerInfo> layers = attentionLayers(model.parameters.spec);
+    if (model.parameters.spec.scoreForm != ScoreForm::Full || layer < 0 || layer >= static_cast<Index>(layers.size()))
+        return {};
+    return "The trained model's layer '" + layers[static_cast<std::size_t>(layer)].name +
+           "' learned one d_model x d_model W_i per head; the views need W_i^Q and W_i^K — see the Train tab.";
+}
 
 std::vector<ValidationIssue> trainedModelIssues(const Config& config, const UserInputs& inputs)
 {

@@ -144,6 +144,17 @@ TEST_F(TrainCli, ExportReadsTheTrainedSession)
     EXPECT_NE(unknown.output.find("'zebra' is not in this model's vocabulary"), std::string::npos) << unknown.output;
     EXPECT_FALSE(std::filesystem::exists(path("x.json")));
 
+    // Biases are not the model's: the message names the session its weights come from.
+    const CommandRun bias = run({"export", "--session", session, "--bias", "--format", "json", "--out", path("x.json")});
+    EXPECT_EQ(bias.status, 2) << bias.output;
+    EXPECT_NE(bias.output.find("--session: The trained model's attention has no biases"), std::string::npos)
+        << bias.output;
+    // So are positions: they are inside the hidden states.
+    const CommandRun positions = run({"export", "--session", session, "--positional", "sinusoidal", "--format", "json",
+                                      "--out", path("x.json")});
+    EXPECT_EQ(positions.status, 2) << positions.output;
+    EXPECT_NE(positions.output.find("--positional:"), std::string::npos) << positions.output;
+
     const CommandRun noLayer = run({"export", "--session", session, "--layer", "7", "--format", "json", "--out",
                                     path("x.json")});
     EXPECT_EQ(noLayer.status, 1) << noLayer.output;
@@ -157,8 +168,12 @@ TEST_F(TrainCli, FullSessionExportSaysWhyItCannotShowTheLayer)
     EXPECT_FALSE(std::filesystem::exists(out + "/factored.qkv.json"));
     const CommandRun exported =
         run({"export", "--session", out + "/full.qkv.json", "--format", "json", "--out", path("x.json")});
-    EXPECT_NE(exported.status, 0);
-    EXPECT_NE(exported.output.find("the views need W_i^Q and W_i^K"), std::string::npos) << exported.output;
+    EXPECT_EQ(exported.status, 1);
+    EXPECT_NE(exported.output.find("full.qkv.json: The trained model's layer 'decoder.0.cross_attention' learned one "
+                                   "d_model x d_model W_i per head; the views need W_i^Q and W_i^K"),
+              std::string::npos)
+        << exported.output;
+    EXPECT_FALSE(std::filesystem::exists(path("x.json")));
 }
 
 TEST_F(TrainCli, InductionShowsTheLastLayer)
