@@ -119,11 +119,14 @@ int runTrainCommand(int argc, char** argv)
     AtomicFolder folder;
     if (Status opened = openOutputFolder(args.out, folder); !opened) return fail(1, opened.error());
 
+    // The data first: a pairs file that cannot be read is a file problem (1); whatever
+    // TrainingRun still refuses then is a setting (2).
+    if (Expected<TaskData> data = TaskData::create(settings.front().task); !data) return fail(1, data.error());
     std::vector<std::unique_ptr<TrainingRun>> runs;
     long totalSteps = 0;
     for (const TrainingSettings& s : settings) {
         Expected<std::unique_ptr<TrainingRun>> run = TrainingRun::create(s);
-        if (!run) return fail(1, run.error());
+        if (!run) return fail(2, run.error());
         totalSteps += s.steps;
         runs.push_back(std::move(*run));
     }
