@@ -1,6 +1,7 @@
 #include "app/train_arguments.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <string_view>
 #include <utility>
@@ -85,7 +86,12 @@ TrainArguments parseTrainArguments(int argc, char** argv)
 std::vector<TrainingSettings> trainingSettings(const TrainArguments& args)
 {
     TrainingSettings settings = TrainingSettings::defaultsFor(*args.task);
-    if (args.dataFile) settings.task.pairsFile = *args.dataFile;
+    if (args.dataFile) {
+        // Absolute: the session names the file, and whoever opens it may be in another folder.
+        std::error_code ignored;
+        const std::filesystem::path absolute = std::filesystem::absolute(*args.dataFile, ignored);
+        settings.task.pairsFile = absolute.empty() ? std::filesystem::path(*args.dataFile) : absolute.lexically_normal();
+    }
     if (args.language) settings.task.language = *args.language;
     if (args.d_model) settings.d_model = *args.d_model;
     if (args.headCount) settings.headCount = *args.headCount;

@@ -211,7 +211,8 @@ TEST_F(TrainCli, TranslatesTheUsersPairs)
     std::ofstream(path("pairs.tsv")) << "the cat\tle chat\nthe dog\tle chien\na black cat\tun chat noir\n"
                                         "the black dog\tle chien noir\na cat\tun chat\n";
     const std::string out = path("run");
-    const CommandRun trained = run(tiny("translate", out, {"--data", path("pairs.tsv")}));
+    // Named relatively, stored absolutely: the session may be opened from another folder.
+    const CommandRun trained = run(tiny("translate", out, {"--data", "pairs.tsv"}), "cd " + quote(directory_.string()) + " &&");
     ASSERT_EQ(trained.status, 0) << trained.output;
     const Expected<Session> session = readSession(out + "/factored.qkv.json");
     ASSERT_TRUE(session.ok()) << session.error();
