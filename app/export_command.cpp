@@ -10,6 +10,7 @@
 #include "core/export/result_export.hpp"
 #include "core/io/temporary_files.hpp"
 #include "core/pipeline/compute.hpp"
+#include "core/pipeline/trained_layer.hpp"
 #include "core/session/session.hpp"
 
 namespace qkv::app {
@@ -25,6 +26,14 @@ int fail(int status, const std::string& message)
 ExportProvenance provenanceOf(const Session& session)
 {
     ExportProvenance provenance;
+    if (session.model && !session.weights) {
+        // X is the hidden state the model computes, the weights the layer's own.
+        provenance.weights = "trained";
+        provenance.weightsLayer =
+            attentionLayers(session.model->parameters.spec).at(static_cast<std::size_t>(session.modelLayer)).name;
+        provenance.sourceEmbeddings = provenance.targetEmbeddings = "model";
+        return provenance;
+    }
     if (!session.weightsProvenance.file.empty())
         provenance.weights = session.weightsProvenance.file;
     else if (session.weights)
@@ -52,7 +61,7 @@ int runExportCommand(int argc, char** argv)
     try {
         args = parseExportArguments(argc, argv);
         if (args.listLayers) {
-            std::fputs(checkpointLayerListing(args).c_str(), stdout);
+            std::fputs((args.weightsFile ? checkpointLayerListing(args) : trainedLayerListing(args)).c_str(), stdout);
             return 0;
         }
         session = sessionFromArguments(args);
@@ -69,6 +78,11 @@ int runExportCommand(int argc, char** argv)
     parseExportFormat(args.format, format);
     if (Status writable = checkExportTarget(format, args.out); !writable) return fail(1, writable.error());
 
+    // A full-W_i layer of a trained session cannot be computed as the views do (no W_i^Q, W_i^K):
+    // the file's content, not an argument.
+    if (session.model && !session.weights)
+        if (const std::string problem = fullLayerProblem(*session.model, session.modelLayer); !problem.empty())
+            return fail(1, *args.sessionFile + ": " + problem);
     // Configuration problems are argument problems: name the option.
     const AnalysisPlan plan = exportAnalysisPlan(format, session.config, args.options);
     if (const std::string problem = configurationProblem(session, plan); !problem.empty()) return fail(2, problem);
