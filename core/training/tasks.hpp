@@ -18,10 +18,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "core/common/enum_names.hpp"
 #include "core/common/expected.hpp"
+#include "core/common/random.hpp"
 #include "core/model/model_forward.hpp"
 #include "core/training/vocabulary.hpp"
 
@@ -52,14 +54,21 @@ struct TaskSettings {
     TargetLanguage language = TargetLanguage::French;
     std::filesystem::path pairsFile;  // translate: the user's TSV instead of generated sentences
     std::uint64_t seed = 0;
-    Index heldOutCount = 256;
+    Index heldOutCount = 256;  // 1 .. maxHeldOutCount
 };
+inline constexpr Index maxHeldOutCount = 100000;
 
 // Everything a run draws its data from. Deterministic in the settings' seed.
+//
+// Generated tasks (reverse, copy, sort, induction, translate from the grammar) are streams: the
+// held-out set is heldOutCount distinct examples drawn first, and training example i is drawn
+// from its own seed (seed, i), redrawn while it equals a held-out example. A file of pairs is
+// finite: its distinct pairs are shuffled by the seed and 10% of them held out (at least 1, at
+// most heldOutCount); training example i is a pair of the rest, chosen by (seed, i).
 class TaskData {
 public:
     // Fails with a message naming the file and line for a bad TSV (not UTF-8, no tab, empty
-    // side, too long, too many lines), never throws.
+    // side, too long, too many lines; sentence_pairs_file.hpp), never throws.
     static Expected<TaskData> create(const TaskSettings& settings);
 
     const TaskSettings& settings() const { return settings_; }
@@ -69,15 +78,23 @@ public:
     // one of the held-out examples).
     TaskExample trainingExample(std::uint64_t index) const;
     bool isSequenceToSequence() const { return settings_.kind != TaskKind::Induction; }
-    Index maxSequenceLength() const { return maxLength_; }  // the longest sequence either side
+    // The most positions either stack reads: the longest source or targetInput (with <bos>).
+    Index maxSequenceLength() const { return maxLength_; }
     // A short description for people: "reverse 4-12 of 16 symbols".
     std::string description() const;
 
 private:
+    // One random example of a generated task.
+    TaskExample drawExample(SplitMix64& random) const;
+    void drawHeldOut();
+    Status readPairs();
+
     TaskSettings settings_;
     Vocabulary vocabulary_;
     std::vector<TaskExample> heldOut_;
-    std::vector<TaskExample> trainingPool_;  // finite tasks (translate, TSV); empty for streams
+    std::vector<TaskExample> trainingPool_;  // a file of pairs; empty for generated streams
+    std::unordered_set<std::string> heldOutKeys_;
+    std::int32_t firstSymbol_ = 0;           // symbol and induction tasks: the first symbol's id
     Index maxLength_ = 0;
 };
 
