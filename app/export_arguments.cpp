@@ -1,8 +1,6 @@
 #include "app/export_arguments.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <string_view>
@@ -12,47 +10,12 @@
 #include "core/config/examples.hpp"
 #include "core/io/weights_file.hpp"
 #include "core/pipeline/input_validation.hpp"
+#include "core/pipeline/trained_layer.hpp"
 #include "core/presets/head_presets.hpp"
 
 namespace qkv::app {
 
 namespace {
-
-template <class Integer>
-Integer parseInteger(std::string_view option, std::string_view text)
-{
-    Integer value{};
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc{} || end != text.data() + text.size())
-        throw ArgumentError{std::string(option) + ": '" + std::string(text) + "' is not a whole number"};
-    return value;
-}
-
-template <class Floating>
-Floating parseNumber(std::string_view option, std::string_view text)
-{
-    Floating value{};
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc{} || end != text.data() + text.size() || !std::isfinite(value))
-        throw ArgumentError{std::string(option) + ": '" + std::string(text) + "' is not a number"};
-    return value;
-}
-
-std::string nonEmptyPath(std::string_view option, std::string_view text)
-{
-    if (text.empty()) throw ArgumentError{std::string(option) + ": the path is empty"};
-    return std::string(text);
-}
-
-// A name from one of core's spelling tables (core/common/enum_names.hpp).
-template <class Table>
-TableEnum<Table> parseChoice(std::string_view option, std::string_view text, const Table& names)
-{
-    const auto value = parseName(names, text);
-    if (!value)
-        throw ArgumentError{std::string(option) + ": '" + std::string(text) + "' is not one of " + allowedNames(names)};
-    return *value;
-}
 
 std::vector<std::string_view> splitOnCommas(std::string_view text)
 {
@@ -209,9 +172,12 @@ ExportArguments parseExportArguments(int argc, char** argv)
             throw ArgumentError{"unknown argument '" + std::string(option) + "' (see qkv-studio export --help)"};
         }
     }
-    if (args.layer && !args.weightsFile) throw ArgumentError{"--layer: goes with --weights FILE"};
+    if (args.layer && !args.weightsFile && !args.sessionFile)
+        throw ArgumentError{"--layer: goes with --weights FILE (a checkpoint) or --session FILE (a trained model)"};
     if (args.listLayers) {
-        if (!args.weightsFile) throw ArgumentError{"--list-layers: goes with --weights FILE"};
+        if (!args.weightsFile && !args.sessionFile)
+            throw ArgumentError{"--list-layers: goes with --weights FILE (a checkpoint) or --session FILE (a trained "
+                                "model)"};
         return args;
     }
     if (args.format.empty())
@@ -349,6 +315,24 @@ void loadWeights(const std::string& file, AttentionWeights loaded, Session& sess
     session.weightsProvenance = {file, {}, {}};
 }
 
+// --session FILE --layer L: one of the trained model's attention layers; its kind decides the
+// mode (as a checkpoint layer's does), with a note when --mode asked for another.
+void useTrainedLayer(const SessionArguments& args, Session& session)
+{
+    if (!session.model)
+        throw ArgumentError{"--layer: " + *args.sessionFile + " holds no trained model; --layer picks a layer of a "
+                            "trained model's session or of a checkpoint (--weights FILE)"};
+    Expected<Index> layer = findTrainedLayer(*session.model, *args.layer);
+    if (!layer) throw ReadError{*args.sessionFile + ": " + layer.error()};
+    const AttentionLayerInfo info = attentionLayers(session.model->parameters.spec).at(static_cast<std::size_t>(*layer));
+    if (args.layerSettingsGiven.count(LayerSetting::Mode) && session.config.mode != info.kind)
+        std::fprintf(stderr, "qkv-studio: note: --mode %s was not used: the trained model's layer '%s' is %s attention\n",
+                     std::string(modeName(session.config.mode)).c_str(), info.name.c_str(),
+                     std::string(modeName(info.kind)).c_str());
+    session.modelLayer = *layer;
+    session.config.mode = info.kind;
+}
+
 std::shared_ptr<const MatrixF> loadEmbeddings(const std::string& file)
 {
     Expected<MatrixF> matrix = loadEmbeddingMatrix(file);
@@ -367,6 +351,30 @@ std::string checkpointLayerListing(const SessionArguments& args)
     return text;
 }
 
+std::string trainedLayerListing(const SessionArguments& args)
+{
+    Expected<Session> session = readSession(*args.sessionFile);
+    if (!session) throw ReadError{session.error()};
+    if (!session->model)
+        throw ArgumentError{"--list-layers: " + *args.sessionFile + " holds no trained model; --list-layers lists a "
+                            "trained model's layers or a checkpoint's (--weights FILE)"};
+    const ModelSpec& spec = session->model->parameters.spec;
+    const std::vector<AttentionLayerInfo> layers = attentionLayers(spec);
+    std::string text;
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        // The checkpoint listing's own line, so that both list the same columns the same way.
+        CheckpointLayer line;
+        line.index = static_cast<Index>(i);
+        line.name = layers[i].name;
+        line.kind = layers[i].kind;
+        line.headCount = spec.headCount;
+        line.keyValueHeadCount = spec.headCount;
+        line.d_model = spec.d_model;
+        text += checkpointLayerLine(line) + "\n";
+    }
+    return text;
+}
+
 Session sessionFromArguments(const SessionArguments& args)
 {
     Session session;
@@ -378,6 +386,7 @@ Session sessionFromArguments(const SessionArguments& args)
         session.config = builtInExample();
     }
     for (const auto& set : args.settings) set(session.config);
+    if (args.layer && !args.weightsFile) useTrainedLayer(args, session);
     if (args.weightsFile) loadWeightsFile(*args.weightsFile, args, session);
     if (args.sourceEmbeddingsFile) {
         session.sourceEmbeddings = loadEmbeddings(*args.sourceEmbeddingsFile);

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app/argument_values.hpp"
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/config/config.hpp"
 #include "core/config/validation.hpp"
@@ -18,22 +19,13 @@
 
 namespace qkv::app {
 
-// A bad argument: one line naming the option, exit status 2.
-struct ArgumentError {
-    std::string message;
-};
-
-// A file that cannot be read: one line naming it, exit status 1.
-struct ReadError {
-    std::string message;
-};
-
 // --session, the settings (--source ... --scale-o, --bias, --no-positional), the files
 // (--weights, --source-embeddings, --target-embeddings) and the head options (--preset ...).
 struct SessionArguments {
     std::optional<std::string> sessionFile;
     std::optional<std::string> weightsFile;
-    // --layer NAME|INDEX: the checkpoint layer of --weights (docs/checkpoints.md).
+    // --layer NAME|INDEX: the checkpoint layer of --weights (docs/checkpoints.md), or the trained
+    // model's layer of a --session.
     std::optional<std::string> layer;
     // --heads as given: h for a checkpoint whose config.json does not say it.
     std::optional<Index> headCount;
@@ -61,7 +53,7 @@ struct ExportArguments : SessionArguments {
     std::string format;  // a name of kExportFormatNames, or kSessionFormatName
     std::string out;
     ExportOptions options;    // --spectrum
-    bool listLayers = false;  // --list-layers: print the checkpoint's layers, write nothing
+    bool listLayers = false;  // --list-layers: print the checkpoint's (or trained model's) layers
 };
 
 // If argv[i] is a session option, parses it (and its value, advancing i) into `args` and
@@ -82,6 +74,9 @@ void applyHeadOptions(const SessionArguments& args, Config& config);
 // The attention layers --weights holds, one "index\tname\tkind\th\tg\td_model" line each.
 // Throws ReadError.
 std::string checkpointLayerListing(const SessionArguments& args);
+// The trained model's attention layers in the --session file, in the same lines. Throws
+// ReadError, or ArgumentError when the session holds no trained model.
+std::string trainedLayerListing(const SessionArguments& args);
 
 // The session the arguments describe: --session (or the built-in example), then the settings
 // given on the command line, then the files, then presets and ablations. Throws ArgumentError

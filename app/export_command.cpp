@@ -25,6 +25,14 @@ int fail(int status, const std::string& message)
 ExportProvenance provenanceOf(const Session& session)
 {
     ExportProvenance provenance;
+    if (session.model && !session.weights) {
+        // X is the hidden state the model computes, the weights the layer's own.
+        provenance.weights = "trained";
+        provenance.weightsLayer =
+            attentionLayers(session.model->parameters.spec).at(static_cast<std::size_t>(session.modelLayer)).name;
+        provenance.sourceEmbeddings = provenance.targetEmbeddings = "model";
+        return provenance;
+    }
     if (!session.weightsProvenance.file.empty())
         provenance.weights = session.weightsProvenance.file;
     else if (session.weights)
@@ -52,7 +60,7 @@ int runExportCommand(int argc, char** argv)
     try {
         args = parseExportArguments(argc, argv);
         if (args.listLayers) {
-            std::fputs(checkpointLayerListing(args).c_str(), stdout);
+            std::fputs((args.weightsFile ? checkpointLayerListing(args) : trainedLayerListing(args)).c_str(), stdout);
             return 0;
         }
         session = sessionFromArguments(args);

@@ -1,5 +1,5 @@
-// qkv-studio: the desktop app, or `qkv-studio export ...` / `qkv-studio figure ...` without a
-// display.
+// qkv-studio: the desktop app, or `qkv-studio export ...` / `qkv-studio figure ...` /
+// `qkv-studio train ...` without a display.
 
 #include <cstdio>
 #include <cstdlib>
@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "app/export_command.hpp"
+#include "app/train_command.hpp"
 #include "app/usage_text.hpp"
 #include "core/common/memory.hpp"
 #include "core/io/data_directory.hpp"
@@ -47,6 +48,7 @@ int main(int argc, char** argv)
     qkv::keepLargeAllocationsForReuse();
     const std::string_view command = argc > 1 ? argv[1] : "";
     if (command == "export") return qkv::app::runExportCommand(argc, argv);
+    if (command == "train") return qkv::app::runTrainCommand(argc, argv);
 #ifdef QKV_HAVE_UI
     if (command == "figure") return qkv::app::runFigureCommand(argc, argv);
 #endif

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "app/export_arguments.hpp"
+#include "app/train_arguments.hpp"
 #include "core/common/enum_names.hpp"
 
 namespace qkv::app {
@@ -57,6 +58,7 @@ const char* mainUsage()
         exportFormats() +
         " --out PATH\n"
         "       qkv-studio figure --figure NAME --format png|svg|pdf --out PATH [options]\n"
+        "       qkv-studio train --task TASK --out DIR [options]\n"
         "       qkv-studio --version\n"
         "\n"
         "QKV Studio makes multi-head attention visible: type a source and a target sentence,\n"
@@ -70,6 +72,8 @@ const char* mainUsage()
         "                             (qkv-studio export --help)\n"
         "  figure                     draw a figure (PNG, SVG, PDF) without a display\n"
         "                             (qkv-studio figure --help)\n"
+        "  train                      train a small transformer on a task and write its\n"
+        "                             sessions, log and report (qkv-studio train --help)\n"
         "\n"
         "Options:\n"
         "  -h, --help                 this text, then that of qkv-studio export\n"
@@ -89,6 +93,7 @@ const char* exportUsage()
         "Usage: qkv-studio export [options] --format " + exportFormats() +
         " --out PATH\n"
         "       qkv-studio export --weights FILE --list-layers\n"
+        "       qkv-studio export --session TRAINED.qkv.json --list-layers\n"
         "\n"
         "Computes multi-head attention without a display and writes it for other tools.\n"
         "Defaults are the built-in example (an English source, its French target, cross mode).\n"
@@ -122,7 +127,10 @@ const char* exportUsage()
         "  --low-rank R               the rank of low-rank presets, 1 <= R < d_k (default 1)\n"
         "  --ablate 2,3               switch heads off (from 1): their Concat blocks are zeroed\n"
         "  --session FILE             start from a saved session (.qkv.json); options given\n"
-        "                             with it change that session\n"
+        "                             with it change that session. A trained model's session\n"
+        "                             (qkv-studio train) computes the layer it shows on the\n"
+        "                             model's hidden states: --source and --target are words\n"
+        "                             of its vocabulary (an unknown word is named, exit 2)\n"
         "  --weights FILE             safetensors: W_Q W_K W_V W_O [b_Q ...] or PyTorch\n"
         "                             nn.MultiheadAttention names (in_proj_weight, ...)\n"
         "                             or a Hugging Face checkpoint (.safetensors or\n"
@@ -132,8 +140,11 @@ const char* exportUsage()
         "                             config.json says) wins over --mode, --d-model, --heads,\n"
         "                             --kv-heads, --bias, --positional, --rope-base, with a note;\n"
         "                             an option it leaves open (e.g. --positional without\n"
-        "                             config.json) stands\n"
-        "  --list-layers              print the checkpoint's layers, one per line:\n"
+        "                             config.json) stands. With --session, a layer of its\n"
+        "                             trained model (decoder.0.cross_attention, or its index);\n"
+        "                             the layer's kind sets --mode\n"
+        "  --list-layers              print the checkpoint's (or the trained session's) layers,\n"
+        "                             one per line:\n"
         "                             index<TAB>name<TAB>kind<TAB>h<TAB>g<TAB>d_model\n"
         "                             (without config.json h is --heads, else d_model/64)\n"
         "  --source-embeddings FILE   .npy (n x d_model) replacing the generated source X\n"
@@ -186,6 +197,47 @@ const char* figureUsage()
            "\n"
            "Exit status: 0 written, 1 a file could not be read, computed, drawn or written, 2 bad\n"
            "argument.\n";
+}
+
+const char* trainUsage()
+{
+    static const std::string text =
+        "Usage: qkv-studio train --task TASK --out DIR [options]\n"
+        "\n"
+        "Trains a small transformer (token embeddings, positions, attention layers, MLP, LayerNorm,\n"
+        "a linear readout) on a task whose data the app generates, and writes into the new folder\n"
+        "DIR: factored.qkv.json and/or full.qkv.json (sessions the app opens, showing the first\n"
+        "cross-attention layer, or the last layer of a decoder-only model, on a held-out example),\n"
+        "log.csv (step,variant,loss,accuracy,seconds) and report.json (sizes, losses, accuracy,\n"
+        "every head's effective rank and task scores, and the factored/full comparison;\n"
+        "docs/formats.md). Training and held-out examples never overlap.\n"
+        "\n" +
+        option("--task", allowedNames(kTaskKindNames, "|")) +
+        "reverse, copy or sort 4-12 symbols; translate English\n"
+        "                             word by word into French or German with their word order;\n"
+        "                             induction: random tokens repeated twice, decoder only\n"
+        "  --data PAIRS.tsv           translate your own pairs: UTF-8, source<TAB>target per line\n" +
+        option("--language", allowedNames(kTargetLanguageNames, "|")) +
+        "the language translate writes (default fr)\n" +
+        option("--variant", allowedNames(kTrainVariantNames, "|")) +
+        "how a head forms its scores: W_i^Q and W_i^K, d_model x d_k\n"
+        "                             each (the paper), or one d_model x d_model W_i per head;\n"
+        "                             both: the two on the same data and seed (default factored)\n"
+        "  --d-model D                model width (default 64)\n"
+        "  --heads H                  heads h; must divide d_model (default 4)\n"
+        "  --layers L                 layers per stack (default 1; induction: 2 decoder layers)\n"
+        "  --steps N                  optimiser steps (default: the task's)\n"
+        "  --batch B                  sequences per step (default 32)\n"
+        "  --lr X                     AdamW's learning rate (default 0.003)\n"
+        "  --seed S                   seed of the data and of the initial weights (default 0)\n"
+        "  --out DIR                  a new or empty folder; written whole at the end, nothing is\n"
+        "                             left there on failure or interruption\n"
+        "\n"
+        "Progress goes to stderr: a bar on a terminal, a line every few seconds otherwise.\n"
+        "\n"
+        "Exit status: 0 written, 1 DIR is not a new or empty folder or cannot be written (checked\n"
+        "before training), or the pairs file cannot be read, 2 bad argument.\n";
+    return text.c_str();
 }
 
 }  // namespace qkv::app

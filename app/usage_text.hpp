@@ -17,4 +17,7 @@ const char* exportUsage();
 // `qkv-studio figure --help`.
 const char* figureUsage();
 
+// `qkv-studio train --help`.
+const char* trainUsage();
+
 }  // namespace qkv::app

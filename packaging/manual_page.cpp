@@ -166,7 +166,9 @@ std::string manualPage(const ManualPageFacts& facts)
          << ".SH \"EXPORT COMMAND\"\n"
          << usageAsRoff(app::exportUsage(), {".SS", "", ""})
          << ".SH \"FIGURE COMMAND\"\n"
-         << usageAsRoff(app::figureUsage(), {".SS", "", ""});
+         << usageAsRoff(app::figureUsage(), {".SS", "", ""})
+         << ".SH \"TRAIN COMMAND\"\n"
+         << usageAsRoff(app::trainUsage(), {".SS", "", ""});
     const std::string data = roffEscaped(facts.dataDirectory);
     page << ".SH FILES\n"
          << ".TP\n" << data << "/examples/\n"
@@ -179,7 +181,8 @@ std::string manualPage(const ManualPageFacts& facts)
          << "The last state of the desktop app, written a moment after every change.\n"
          << ".SH \"SEE ALSO\"\n"
          << "The session format, the figures and the checkpoints the app reads are described in the "
-            "project's documentation (docs/formats.md, docs/figures.md, docs/checkpoints.md).\n";
+            "project's documentation (docs/formats.md, docs/figures.md, docs/checkpoints.md); the "
+            "training output (sessions, log.csv, report.json) in docs/formats.md.\n";
     return page.str();
 }
 

@@ -25,7 +25,7 @@ struct RoffLayout {
 std::string usageAsRoff(const std::string& usage, const RoffLayout& layout);
 
 // The whole page: NAME, SYNOPSIS, DESCRIPTION and the sections of the main usage, a section per
-// command (export, figure) from theirs, then FILES.
+// command (export, figure, train) from theirs, then FILES.
 std::string manualPage(const ManualPageFacts& facts);
 
 // Text as roff: backslashes and hyphens escaped, non-ASCII characters as \[uXXXX], and a line

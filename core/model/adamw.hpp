@@ -5,6 +5,9 @@
 //   p <- p - lr * weightDecay * p                          (tensors with TensorSlot::decays)
 //   m <- beta1 m + (1 - beta1) g;  v <- beta2 v + (1 - beta2) g^2
 //   p <- p - lr * (m / (1 - beta1^t)) / (sqrt(v / (1 - beta2^t)) + epsilon)
+// with lr at step t (from 1) = learningRate * min(1, t / warmupSteps). Computed in PyTorch's order
+// of operations (the bias corrections in double, the update in Scalar), so float runs follow
+// torch.optim.AdamW closely.
 
 #include <vector>
 
@@ -30,9 +33,14 @@ public:
     double step(ModelParameters<Scalar>& parameters, ModelParameters<Scalar>& gradient);
     long steps() const { return step_; }
     const AdamWSettings& settings() const { return settings_; }
+    // The learning rate step t (from 1) uses, after the warm-up.
+    double learningRate(long step) const;
     // The moments, for saving and restoring a paused run bit for bit.
     const std::vector<Scalar>& firstMoment() const { return m_; }
     const std::vector<Scalar>& secondMoment() const { return v_; }
+    // Puts back a saved state (steps done and both moments); false, changing nothing, when the
+    // moments do not have one entry per parameter or steps is negative.
+    bool restore(long steps, std::vector<Scalar> firstMoment, std::vector<Scalar> secondMoment);
 
 private:
     AdamWSettings settings_;

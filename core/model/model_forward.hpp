@@ -6,6 +6,8 @@
 // MLP, norms, readout) run as one product over every row of the batch, attention per sequence.
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "core/model/model_parameters.hpp"
@@ -26,20 +28,48 @@ struct BatchLoss {
     Index correctTokens = 0;    // ... whose argmax is the label
     Index sequences = 0;
     Index correctSequences = 0; // sequences with every scored token correct
+    // Empty, or why the batch was not computed (batchProblem); then the numbers above are zero,
+    // the loss NaN and the gradient untouched.
+    std::string problem;
 };
 
-// Scratch memory reused between steps (activations kept for the backward pass).
+// Empty when `batch` fits `spec`; else what is wrong, naming the sequence. Every sequence needs
+// 1..P decoder ids and as many targetOutput entries (each -1 or an id), and with an encoder
+// 1..P source ids; ids lie in 0..V-1. A decoder-only model ignores `source`.
+std::string batchProblem(const ModelSpec& spec, const std::vector<SequencePair>& batch);
+
+// Scratch memory reused between steps (activations kept for the backward pass): a step whose
+// batch has no more rows than an earlier one allocates nothing. One per thread; the overloads
+// without one use a workspace of the calling thread.
 template <typename Scalar>
-class ForwardWorkspace;
+class ForwardWorkspace {
+public:
+    ForwardWorkspace();
+    ~ForwardWorkspace();
+    ForwardWorkspace(ForwardWorkspace&&) noexcept;
+    ForwardWorkspace& operator=(ForwardWorkspace&&) noexcept;
+
+    struct State;  // model_workspace.hpp
+    State& state() { return *state_; }
+
+private:
+    std::unique_ptr<State> state_;
+};
 
 // Forward and backward of the mean cross-entropy over the batch. `gradient` has the layout of
 // `parameters` and is overwritten. Same inputs, same bits (single thread).
 template <typename Scalar>
 BatchLoss lossAndGradient(const ModelParameters<Scalar>& parameters, const std::vector<SequencePair>& batch,
                           ModelParameters<Scalar>& gradient);
+template <typename Scalar>
+BatchLoss lossAndGradient(const ModelParameters<Scalar>& parameters, const std::vector<SequencePair>& batch,
+                          ModelParameters<Scalar>& gradient, ForwardWorkspace<Scalar>& workspace);
 // Forward only (held-out evaluation).
 template <typename Scalar>
 BatchLoss evaluateLoss(const ModelParameters<Scalar>& parameters, const std::vector<SequencePair>& batch);
+template <typename Scalar>
+BatchLoss evaluateLoss(const ModelParameters<Scalar>& parameters, const std::vector<SequencePair>& batch,
+                       ForwardWorkspace<Scalar>& workspace);
 
 // What the views show of one example: every attention sublayer's inputs and weights.
 struct AttentionLayerTrace {
@@ -52,18 +82,32 @@ struct ModelTrace {
     std::vector<AttentionLayerTrace> layers;  // attentionLayers(spec) order
     MatrixF logits;                           // n_t x V
 };
+// An example that does not fit the model (batchProblem) gives an empty trace.
 ModelTrace traceExample(const ModelParameters<float>& parameters, const SequencePair& example);
 
 // Greedy decoding for seq2seq tasks: feeds <bos>, appends the argmax until <eos> or maxLength.
+// Returns the written ids after <bos>, ending with <eos> when the model wrote it (so a correct
+// answer equals the example's targetOutput); at most min(maxLength, P) ids. A source that does
+// not fit the model gives an empty answer.
 std::vector<std::int32_t> greedyDecode(const ModelParameters<float>& parameters,
                                        const std::vector<std::int32_t>& source, std::int32_t bos, std::int32_t eos,
                                        Index maxLength);
 
+extern template class ForwardWorkspace<float>;
+extern template class ForwardWorkspace<double>;
 extern template BatchLoss lossAndGradient<float>(const ModelParameters<float>&, const std::vector<SequencePair>&,
                                                  ModelParameters<float>&);
 extern template BatchLoss lossAndGradient<double>(const ModelParameters<double>&, const std::vector<SequencePair>&,
                                                   ModelParameters<double>&);
+extern template BatchLoss lossAndGradient<float>(const ModelParameters<float>&, const std::vector<SequencePair>&,
+                                                 ModelParameters<float>&, ForwardWorkspace<float>&);
+extern template BatchLoss lossAndGradient<double>(const ModelParameters<double>&, const std::vector<SequencePair>&,
+                                                  ModelParameters<double>&, ForwardWorkspace<double>&);
 extern template BatchLoss evaluateLoss<float>(const ModelParameters<float>&, const std::vector<SequencePair>&);
 extern template BatchLoss evaluateLoss<double>(const ModelParameters<double>&, const std::vector<SequencePair>&);
+extern template BatchLoss evaluateLoss<float>(const ModelParameters<float>&, const std::vector<SequencePair>&,
+                                              ForwardWorkspace<float>&);
+extern template BatchLoss evaluateLoss<double>(const ModelParameters<double>&, const std::vector<SequencePair>&,
+                                               ForwardWorkspace<double>&);
 
 }  // namespace qkv

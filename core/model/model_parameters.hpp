@@ -69,10 +69,13 @@ struct ModelParameters {
 
     // Zeros in the layout of `spec` (a gradient buffer has this shape too).
     static ModelParameters zeros(const ModelSpec& spec);
-    // Seeded initialisation; same seed, same bits. Projections and the MLP Xavier-uniform
-    // (fan_in + fan_out), embeddings N(0, 1/d_model) when scaled by sqrt(d_model) (so the
-    // scaled embedding has unit variance), learned positions N(0, 0.02^2), LayerNorm gamma 1 and
-    // beta 0, biases 0.
+    // Seeded initialisation; same seed, same bits. Projections, the MLP and the readout
+    // Xavier-uniform (fan_in + fan_out); a full head's W_i uniform with the variance of the
+    // product W_i^Q (W_i^K)^T of two such factors, d_k / d_model^2, so that both score forms
+    // start with scores of the same spread; embeddings N(0, 1/d_model) when scaled by
+    // sqrt(d_model) (so the scaled embedding has unit variance), else N(0, 1); learned positions
+    // N(0, 0.02^2); LayerNorm gamma 1 and beta 0, biases 0. Each tensor draws from its own
+    // stream keyed by its name.
     static ModelParameters initialised(const ModelSpec& spec, std::uint64_t seed);
 
     const TensorSlot* find(const std::string& name) const;

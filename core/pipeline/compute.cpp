@@ -8,6 +8,7 @@
 #include "core/config/limits.hpp"
 #include "core/config/validation.hpp"
 #include "core/embedding/embeddings.hpp"
+#include "core/pipeline/trained_layer.hpp"
 #include "core/presets/head_presets.hpp"
 
 namespace qkv {
@@ -119,21 +120,23 @@ AttentionOptions attentionOptions(const Config& config)
     return options;
 }
 
-// Generated or user weights, then the head presets (core/presets), then the scale sliders.
-void prepareWeights(Result& result, const Config& config, const UserInputs& inputs, GeneratedWeightsCache* cache)
+// Generated, user or a trained layer's weights (`given`, null for generated), then the head
+// presets (core/presets), then the scale sliders.
+void prepareWeights(Result& result, const Config& config, const std::shared_ptr<const AttentionWeights>& given,
+                    GeneratedWeightsCache* cache)
 {
     const auto generate = [&] {
         return cache ? cache->get(config)
                      : std::make_shared<const AttentionWeights>(initialiseWeights(
                            config.d_model, config.g() * config.d_k(), config.seed, config.init, config.withBias));
     };
-    std::shared_ptr<const AttentionWeights> base = inputs.weights ? inputs.weights : generate();
+    std::shared_ptr<const AttentionWeights> base = given ? given : generate();
     if (!config.presets.empty()) {
         // Random and low-rank heads come from the seed's weights, even over loaded ones.
         const bool needsGenerated = std::any_of(config.presets.begin(), config.presets.end(), [](const HeadPreset& p) {
             return presetKeyBlock(p.kind) == PresetKeyBlock::Generated;
         });
-        const std::shared_ptr<const AttentionWeights> generated = inputs.weights && needsGenerated ? generate() : base;
+        const std::shared_ptr<const AttentionWeights> generated = given && needsGenerated ? generate() : base;
         auto withPresets = std::make_shared<AttentionWeights>(*base);
         applyHeadPresets(*withPresets, config, *generated, cache ? &cache->presets() : nullptr);
         base = std::move(withPresets);
@@ -142,6 +145,42 @@ void prepareWeights(Result& result, const Config& config, const UserInputs& inpu
     result.weights = config.scales == ProjectionScales{}
                          ? base
                          : std::make_shared<const AttentionWeights>(scaledWeights(*base, config.scales));
+}
+
+using Clock = std::chrono::steady_clock;
+
+// The attention of the prepared inputs and weights, timed from `started`.
+Expected<std::shared_ptr<const Result>> finish(std::shared_ptr<Result> result, const Config& config,
+                                               Clock::time_point started)
+{
+    result->attention = multiHeadAttentionForward(result->queryInput, result->keyValueInput, *result->weights,
+                                                  config.grouping(), attentionOptions(config));
+    if (!result->attention.output.allFinite()) {
+        return Error{"The numbers overflowed the float range (values beyond 3.4e38): lower the weight "
+                     "scales or the size of the loaded weights or embeddings."};
+    }
+    result->computeMilliseconds = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+    return std::shared_ptr<const Result>(std::move(result));
+}
+
+// A trained model's layer: X_q, X_kv and the labels from the model run on the typed sentences,
+// the layer's own weights (trained_layer.hpp).
+Expected<std::shared_ptr<const Result>> computeTrainedLayer(std::shared_ptr<Result> result, const Config& config,
+                                                            const UserInputs& inputs, GeneratedWeightsCache* cache,
+                                                            Clock::time_point started)
+{
+    Expected<TrainedLayerSentences> sentences = trainedLayerSentences(config, inputs);
+    if (!sentences) return Error{sentences.error()};
+    result->queryTokens = std::move(sentences->queryTokens);
+    result->keyTokens = std::move(sentences->keyTokens);
+    result->queryLabels = std::move(sentences->queryLabels);
+    result->keyLabels = std::move(sentences->keyLabels);
+    result->queryInput = std::move(sentences->queryInput);
+    result->keyValueInput = std::move(sentences->keyValueInput);
+    const std::shared_ptr<const AttentionWeights> weights = trainedLayerWeights(inputs);
+    if (!weights) return Error{"The trained model's layer has no W_i^Q and W_i^K (it learned a full W_i per head)."};
+    prepareWeights(*result, config, weights, cache);
+    return finish(std::move(result), config, started);
 }
 
 }  // namespace
@@ -203,7 +242,7 @@ std::shared_ptr<const AttentionWeights> GeneratedWeightsCache::get(const Config&
 Expected<std::shared_ptr<const Result>> compute(const Config& config, const UserInputs& inputs,
                                                 GeneratedWeightsCache* cache)
 {
-    const auto started = std::chrono::steady_clock::now();
+    const auto started = Clock::now();
 
     std::vector<ValidationIssue> issues = validateInputs(config, inputs);
     checkEmbeddings(inputs.sourceEmbeddings, "source", config.d_model, issues);
@@ -214,6 +253,8 @@ Expected<std::shared_ptr<const Result>> compute(const Config& config, const User
     try {
         auto result = std::make_shared<Result>();
         result->config = config;
+
+        if (inputs.trainedModel) return computeTrainedLayer(std::move(result), config, inputs, cache, started);
 
         // Which sentence gives the queries and which the keys and values (design.md section 2).
         Sentence source, target;
@@ -236,17 +277,8 @@ Expected<std::shared_ptr<const Result>> compute(const Config& config, const User
         result->queryInput = querySentence.embeddings;
         result->keyValueInput = keySentence.embeddings;
 
-        prepareWeights(*result, config, inputs, cache);
-        result->attention = multiHeadAttentionForward(result->queryInput, result->keyValueInput, *result->weights,
-                                                      config.grouping(), attentionOptions(config));
-        if (!result->attention.output.allFinite()) {
-            return Error{"The numbers overflowed the float range (values beyond 3.4e38): lower the weight "
-                         "scales or the size of the loaded weights or embeddings."};
-        }
-
-        result->computeMilliseconds =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-        return std::shared_ptr<const Result>(std::move(result));
+        prepareWeights(*result, config, inputs.weights, cache);
+        return finish(std::move(result), config, started);
     } catch (const std::bad_alloc&) {
         return Error{"Not enough memory for this configuration: shorten the sentences or lower h or d_model."};
     }

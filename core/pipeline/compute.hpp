@@ -19,6 +19,8 @@
 
 namespace qkv {
 
+struct TrainedModel;  // core/training/trained_model.hpp
+
 // What the user supplied instead of the generated defaults. Shared and immutable: a request
 // copies pointers, never matrices.
 struct UserInputs {
@@ -28,6 +30,12 @@ struct UserInputs {
     // The model's own tokenizer and tables (a checkpoint's first layer), read when
     // Config::embeddings is Model for each sentence without user embeddings.
     std::shared_ptr<const ModelInput> modelInput;
+    // A model trained in the app and the attention layer shown (an attentionLayers(spec) index):
+    // X_q, X_kv and the token labels come from running the model on the typed sentences, the
+    // weights from the layer (or from `weights` when the user edited them); core/pipeline/
+    // trained_layer.hpp.
+    std::shared_ptr<const TrainedModel> trainedModel;
+    Index trainedLayer = 0;
 };
 
 // The generated weights of the last configuration asked for, kept by the caller (the app's

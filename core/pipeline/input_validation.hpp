@@ -1,7 +1,8 @@
 #pragma once
 // What is wrong with a configuration and the inputs that go with it, before computing: the
 // configuration's own checks (validateConfig, with the rows of user embeddings standing for
-// their sentences) and the model's own input (modelInputIssues). One rule for compute(), the
+// their sentences) and the model's own input (modelInputIssues) or, with a trained model, what
+// does not fit between it and the configuration (trainedModelIssues). One rule for compute(), the
 // app's document and the command line, so each says the same things.
 
 #include <vector>

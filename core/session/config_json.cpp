@@ -5,89 +5,15 @@
 #include <cmath>
 #include <string_view>
 
+#include "core/session/json_fields.hpp"
+
 namespace qkv {
 
 namespace {
 
 using Json = nlohmann::json;
 
-// Reading helpers: each names the field it reads in its message.
-struct Reader {
-    const Json& json;
-    std::string prefix;  // "config."
-    std::string error;
-
-    const Json* find(const char* key)
-    {
-        const auto found = json.find(key);
-        return found == json.end() || found->is_null() ? nullptr : &*found;
-    }
-    void fail(const char* key, const std::string& what)
-    {
-        if (error.empty()) error = prefix + key + ": " + what;
-    }
-    void text(const char* key, std::string& into)
-    {
-        if (const Json* v = find(key)) {
-            if (v->is_string())
-                into = v->get<std::string>();
-            else
-                fail(key, "must be a string");
-        }
-    }
-    template <class Integer>
-    void integer(const char* key, Integer& into, long long low, long long high)
-    {
-        const Json* v = find(key);
-        if (!v) return;
-        if (v->is_number_unsigned() && v->get<unsigned long long>() <= static_cast<unsigned long long>(high))
-            into = static_cast<Integer>(v->get<unsigned long long>());
-        else if (v->is_number_integer() && v->get<long long>() >= low && v->get<long long>() <= high)
-            into = static_cast<Integer>(v->get<long long>());
-        else
-            fail(key, "must be a whole number between " + std::to_string(low) + " and " + std::to_string(high));
-    }
-    void seed(const char* key, std::uint64_t& into)
-    {
-        const Json* v = find(key);
-        if (!v) return;
-        if (v->is_number_unsigned())
-            into = v->get<std::uint64_t>();
-        else if (v->is_number_integer() && v->get<long long>() >= 0)
-            into = static_cast<std::uint64_t>(v->get<long long>());
-        else
-            fail(key, "must be a whole number from 0 to 18446744073709551615");
-    }
-    template <class Floating>
-    void number(const char* key, Floating& into)
-    {
-        const Json* v = find(key);
-        if (!v) return;
-        if (v->is_number() && std::isfinite(v->get<double>()))
-            into = static_cast<Floating>(v->get<double>());
-        else
-            fail(key, "must be a finite number");
-    }
-    void flag(const char* key, bool& into)
-    {
-        if (const Json* v = find(key)) {
-            if (v->is_boolean())
-                into = v->get<bool>();
-            else
-                fail(key, "must be true or false");
-        }
-    }
-    // A name from one of the spelling tables (core/common/enum_names.hpp).
-    template <class Table>
-    void choice(const char* key, TableEnum<Table>& into, const Table& names)
-    {
-        const Json* v = find(key);
-        if (!v) return;
-        if (!v->is_string()) return fail(key, "must be one of " + allowedNames(names));
-        const std::string name = v->get<std::string>();
-        if (!parseName(names, name, into)) fail(key, "'" + name + "' is not one of " + allowedNames(names));
-    }
-};
+using Reader = JsonFields;
 
 void readScales(Reader& in, ProjectionScales& scales)
 {

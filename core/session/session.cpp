@@ -1,33 +1,19 @@
 #include "core/session/session.hpp"
 
-#include <bit>
 #include <cmath>
-#include <cstring>
 
 #include "core/config/validation.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/file_bytes.hpp"
-#include "core/session/base64.hpp"
 #include "core/session/config_json.hpp"
+#include "core/session/json_matrix.hpp"
+#include "core/session/trained_model_json.hpp"
 
 namespace qkv {
 
 namespace {
 
 using Json = nlohmann::json;
-
-static_assert(std::endian::native == std::endian::little, "sessions store little-endian float32; add a byte swap");
-
-// The one dtype of a session's matrices (float32, little-endian, row-major).
-constexpr char kMatrixDtype[] = "float32";
-
-Json matrixToJson(const MatrixF& m)
-{
-    // Row-major float32, little-endian: the bytes of the matrix as it sits in memory.
-    return {{"shape", {m.rows(), m.cols()}},
-            {"dtype", kMatrixDtype},
-            {"data", base64Encode(m.data(), static_cast<std::size_t>(m.size()) * sizeof(float))}};
-}
 
 Json weightsToJson(const Session& s)
 {
@@ -76,38 +62,6 @@ Json viewToJson(const ViewOptions& v)
 }
 
 // ---- reading -------------------------------------------------------------------------------
-
-// A float32 matrix from {"shape": [rows, cols], "dtype": "float32", "data": base64}; the
-// expected shape is checked before anything is decoded.
-Expected<MatrixF> matrixFromJson(const Json& json, const std::string& name, Index rows, Index cols)
-{
-    const std::string where = name + ": ";
-    if (!json.is_object()) return Error{where + "must be an object {shape, dtype, data}"};
-    const auto shape = json.find("shape");
-    const auto dtype = json.find("dtype");
-    const auto data = json.find("data");
-    if (shape == json.end() || !shape->is_array() || shape->size() != 2 || !(*shape)[0].is_number_integer() ||
-        !(*shape)[1].is_number_integer())
-        return Error{where + "needs a shape [rows, columns]"};
-    if (dtype == json.end() || *dtype != kMatrixDtype)
-        return Error{where + "dtype must be \"" + std::string(kMatrixDtype) + "\""};
-    if (data == json.end() || !data->is_string()) return Error{where + "needs its data as a base64 string"};
-    const long long r = (*shape)[0].get<long long>(), c = (*shape)[1].get<long long>();
-    if (r != rows || c != cols)
-        return Error{where + "is " + std::to_string(r) + " x " + std::to_string(c) + ", expected " +
-                     std::to_string(rows) + " x " + std::to_string(cols)};
-    const std::string& text = data->get_ref<const std::string&>();
-    const std::size_t bytes = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols) * sizeof(float);
-    if (base64DecodedSize(text) != bytes)
-        return Error{where + "holds " + std::to_string(base64DecodedSize(text)) + " bytes of data, expected " +
-                     std::to_string(bytes)};
-    const auto decoded = base64Decode(text);
-    if (!decoded) return Error{where + "data is not valid base64"};
-    MatrixF m(rows, cols);
-    if (bytes > 0) std::memcpy(m.data(), decoded->data(), bytes);
-    if (!m.allFinite()) return Error{where + "holds NaN or infinite values"};
-    return m;
-}
 
 Expected<std::shared_ptr<const AttentionWeights>> weightsFromJson(const Json& json, const Config& config,
                                                                   WeightsProvenance& provenance)
@@ -228,7 +182,8 @@ Expected<Session> sessionFromJson(const Json& doc)
         return Error{"the session was written by a newer QKV Studio (session version " +
                      std::to_string(version->get<long long>()) + "; this version reads up to " +
                      std::to_string(sessionFormatVersion) + "). Update QKV Studio to open it."};
-    // Version 1 is the first; migrations of older versions go here.
+    // Version 1 is the first; version 2 adds the optional "model" section, so a version 1 file
+    // reads as it is. Migrations of older versions go here.
     Session s;
     const auto config = doc.find("config");
     if (config == doc.end()) return Error{"config: missing"};
@@ -246,6 +201,12 @@ Expected<Session> sessionFromJson(const Json& doc)
         auto weights = weightsFromJson(*w, s.config, s.weightsProvenance);
         if (!weights) return Error{weights.error()};
         s.weights = std::move(*weights);
+    }
+    if (const auto m = doc.find("model"); m != doc.end() && !m->is_null()) {
+        Expected<ShownModel> model = trainedModelFromJson(*m);
+        if (!model) return Error{model.error()};
+        s.model = std::move(model->model);
+        s.modelLayer = model->layer;
     }
     if (const auto v = doc.find("view"); v != doc.end() && !v->is_null())
         if (Status st = viewFromJson(*v, s.view); !st) return Error{st.error()};
@@ -280,7 +241,7 @@ std::string headOriginText(const Session& session, Index head)
 std::string sessionToJson(const Session& s)
 {
     Json doc = {{"format", sessionFormatName},
-                {"version", sessionFormatVersion},
+                {"version", s.model ? sessionFormatVersion : 1},
                 {"app_version", QKV_VERSION},
                 {"config", configToJson(s.config)},
                 {"view", viewToJson(s.view)}};
@@ -289,6 +250,7 @@ std::string sessionToJson(const Session& s)
     if (s.sourceEmbeddings) embeddings["source"] = embeddingToJson(*s.sourceEmbeddings, s.sourceEmbeddingsFile);
     if (s.targetEmbeddings) embeddings["target"] = embeddingToJson(*s.targetEmbeddings, s.targetEmbeddingsFile);
     doc["embeddings"] = embeddings.empty() ? Json(nullptr) : embeddings;
+    if (s.model) doc["model"] = trainedModelToJson(*s.model, s.modelLayer);
     return doc.dump(2) + "\n";
 }
 

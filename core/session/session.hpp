@@ -15,11 +15,16 @@
 #include "core/common/expected.hpp"
 #include "core/config/config.hpp"
 #include "core/pipeline/compute.hpp"
+#include "core/training/trained_model.hpp"
 #include "core/weights/attention_weights.hpp"
 
 namespace qkv {
 
-inline constexpr int sessionFormatVersion = 1;
+// The newest version this QKV Studio reads and writes. Version 2 added the trained model (the
+// "model" section); a file says the oldest version that reads it whole, so a session without a
+// trained model is still written as version 1 and older QKV Studios keep opening it, while one
+// with a model is refused by them rather than shown with random weights in its place.
+inline constexpr int sessionFormatVersion = 2;
 inline constexpr std::string_view sessionFormatName = "qkv-studio-session";
 // A session file larger than this is refused before it is read (d_model 4096 with loaded
 // weights is ~360 MB of base64).
@@ -88,19 +93,29 @@ struct Session {
     // The model's own input (Config::embeddings = Model). Not stored: it is read again from the
     // checkpoint weightsProvenance names (core/checkpoint/model_input_loading.hpp).
     std::shared_ptr<const ModelInput> modelInput;
+    // A model trained in the app (core/training/trained_model.hpp), or null. The document shows
+    // its attention layer `modelLayer` (an attentionLayers(spec) index; the file names it): X_q
+    // and X_kv are the hidden states the model computes from the typed sentences.
+    std::shared_ptr<const TrainedModel> model;
+    Index modelLayer = 0;
 
-    UserInputs inputs() const { return {weights, sourceEmbeddings, targetEmbeddings, modelInput}; }
+    UserInputs inputs() const
+    {
+        return {weights, sourceEmbeddings, targetEmbeddings, modelInput, model, modelLayer};
+    }
 };
 
 // What a head is, for its title: the preset's words ("same meaning"), else "from file",
 // "edited" or "random" (generated from the seed).
 std::string headOriginText(const Session& session, Index head);
 
-// The JSON text of a session (pretty-printed; matrices as base64 float32 little-endian).
+// The JSON text of a session (pretty-printed; matrices as base64 float32 little-endian). The
+// version is 2 with a trained model, else 1 (see sessionFormatVersion).
 std::string sessionToJson(const Session& session);
 // Parses and checks a session: format and version (a newer version is refused, older ones
-// are migrated), every field's type and spelling, tensor shapes against the config, finite
-// values, and validateConfig. Messages start with `sourceName`. Never throws.
+// are migrated), every field's type and spelling, tensor shapes against the config (a trained
+// model's against its spec), finite values, and validateConfig. Messages start with
+// `sourceName`. Never throws.
 Expected<Session> parseSession(std::string_view json, std::string_view sourceName);
 
 // Atomic write (the target is replaced only by a complete file); refuses targets that are not

@@ -63,7 +63,7 @@ const std::string& page()
 
 TEST(ManualPage, EveryOptionOfEveryUsageIsATaggedParagraph)
 {
-    for (const char* usage : {qkv::app::mainUsage(), qkv::app::exportUsage(), qkv::app::figureUsage()}) {
+    for (const char* usage : {qkv::app::mainUsage(), qkv::app::exportUsage(), qkv::app::figureUsage(), qkv::app::trainUsage()}) {
         int options = 0;
         for (const std::string& line : linesOf(usage))
             if (line.size() > 2 && line.starts_with("  ") && line[2] != ' ') ++options;
@@ -85,7 +85,7 @@ TEST(ManualPage, HasEveryWordOfHelp)
         std::istringstream stream(line);
         for (std::string word; stream >> word;) words.insert(word);
     }
-    for (const char* usage : {qkv::app::mainUsage(), qkv::app::exportUsage(), qkv::app::figureUsage()}) {
+    for (const char* usage : {qkv::app::mainUsage(), qkv::app::exportUsage(), qkv::app::figureUsage(), qkv::app::trainUsage()}) {
         std::istringstream stream(usage);
         for (std::string word; stream >> word;) {
             if (word == "Usage:") continue;  // the synopsis is laid out without it
@@ -114,6 +114,7 @@ TEST(ManualPage, NamesTheVersionDateAndDataFolder)
     EXPECT_NE(page().find("/usr/share/qkv\\-studio/examples/"), std::string::npos);
     EXPECT_NE(page().find(".SH \"EXPORT COMMAND\""), std::string::npos);
     EXPECT_NE(page().find(".SH \"FIGURE COMMAND\""), std::string::npos);
+    EXPECT_NE(page().find(".SH \"TRAIN COMMAND\""), std::string::npos);
 }
 
 TEST(ManualPage, PlainTextUndoesTheEscapes)

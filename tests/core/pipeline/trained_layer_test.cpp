@@ -1,0 +1,185 @@
+// A trained model's attention layer through the pipeline: the attention compute() gives on the
+// typed sentences is the model's own (traceExample), and whatever does not fit between the
+// configuration and the model is an issue under its field.
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+#include "core/pipeline/compute.hpp"
+#include "core/pipeline/input_validation.hpp"
+#include "core/pipeline/trained_layer.hpp"
+#include "core/session/trained_session.hpp"
+#include "support/matrix_assertions.hpp"
+#include "support/trained_model_fixture.hpp"
+
+namespace qkv {
+namespace {
+
+using testing::smallTrainedModel;
+
+const std::string kSource = "the black cat sat";
+const std::string kTarget = "der schwarze katze saß";
+
+UserInputs inputsFor(std::shared_ptr<const TrainedModel> model, Index layer)
+{
+    UserInputs inputs;
+    inputs.trainedModel = std::move(model);
+    inputs.trainedLayer = layer;
+    return inputs;
+}
+
+// The example the model reads for those sentences: the decoder's input begins with <bos>.
+SequencePair exampleFor(const TrainedModel& model)
+{
+    SequencePair pair;
+    pair.source = *model.vocabulary.encode(kSource);
+    pair.targetInput = {Vocabulary::bos};
+    const std::vector<std::int32_t> target = *model.vocabulary.encode(kTarget);
+    pair.targetInput.insert(pair.targetInput.end(), target.begin(), target.end());
+    pair.targetOutput = target;
+    pair.targetOutput.push_back(Vocabulary::eos);
+    return pair;
+}
+
+bool mentions(const std::vector<ValidationIssue>& issues, ConfigField field, const std::string& fragment)
+{
+    return std::any_of(issues.begin(), issues.end(), [&](const ValidationIssue& issue) {
+        return issue.field == field && issue.message.find(fragment) != std::string::npos;
+    });
+}
+
+TEST(TrainedLayer, EveryLayerComputesTheModelsOwnAttention)
+{
+    const std::shared_ptr<const TrainedModel> model = smallTrainedModel();
+    const ModelTrace trace = traceExample(model->parameters, exampleFor(*model));
+    const std::vector<AttentionLayerInfo> layers = attentionLayers(model->parameters.spec);
+    ASSERT_EQ(layers.size(), 5u);  // encoder self; decoder self, cross; self, cross
+    for (std::size_t l = 0; l < layers.size(); ++l) {
+        SCOPED_TRACE(layers[l].name);
+        const Index layer = static_cast<Index>(l);
+        const Config config = trainedLayerConfig(*model, layer, kSource, kTarget);
+        const auto result = compute(config, inputsFor(model, layer));
+        ASSERT_TRUE(result.ok()) << result.error();
+        const Result& r = **result;
+        const AttentionLayerTrace& expected = trace.layers[l];
+        EXPECT_MATRIX_NEAR(r.queryInput, expected.queryInput, 0.0);
+        EXPECT_MATRIX_NEAR(r.keyValueInput, expected.keyValueInput, 0.0);
+        ASSERT_EQ(r.attention.heads.size(), expected.attention.size());
+        for (std::size_t head = 0; head < expected.attention.size(); ++head)
+            EXPECT_MATRIX_NEAR(r.attention.heads[head].attention, expected.attention[head], 2e-6);
+        EXPECT_EQ(r.attention.mask.causal, layers[l].kind == AttentionMode::DecoderCausal);
+    }
+}
+
+TEST(TrainedLayer, LabelsAreTheModelsTokensWithSpansIntoTheSentences)
+{
+    const std::shared_ptr<const TrainedModel> model = smallTrainedModel();
+    const auto result = compute(trainedLayerConfig(*model, 2, kSource, kTarget), inputsFor(model, 2));
+    ASSERT_TRUE(result.ok()) << result.error();
+    const Result& r = **result;
+    EXPECT_EQ(r.queryLabels, (std::vector<std::string>{"<bos>", "der", "schwarze", "katze", "saß"}));
+    EXPECT_EQ(r.keyLabels, (std::vector<std::string>{"the", "black", "cat", "sat"}));
+    ASSERT_EQ(r.queryTokens.size(), 5u);
+    EXPECT_EQ(r.queryTokens[0].byteBegin, r.queryTokens[0].byteEnd);  // <bos> is not typed
+    EXPECT_EQ(kTarget.substr(r.queryTokens[2].byteBegin, r.queryTokens[2].byteEnd - r.queryTokens[2].byteBegin),
+              "schwarze");
+    EXPECT_EQ(kSource.substr(r.keyTokens[3].byteBegin, r.keyTokens[3].byteEnd - r.keyTokens[3].byteBegin), "sat");
+}
+
+TEST(TrainedLayer, UnknownWordIsAnIssueUnderItsSentence)
+{
+    const std::shared_ptr<const TrainedModel> model = smallTrainedModel();
+    Config config = trainedLayerConfig(*model, 2, "the zebra sat", "der schwarze hund");
+    const std::vector<ValidationIssue> issues = validateInputs(config, inputsFor(model, 2));
+    EXPECT_TRUE(mentions(issues, ConfigField::Source, "'zebra' is not in this model's vocabulary")) << describe(issues);
+    EXPECT_TRUE(mentions(issues, ConfigField::Target, "'hund' is not in this model's vocabulary")) << describe(issues);
+    const auto result = compute(config, inputsFor(model, 2));
+    ASSERT_FALSE(result.ok());
+    EXPECT_NE(result.error().find("zebra"), std::string::npos) << result.error();
+}
+
+TEST(TrainedLayer, ConfigurationThatDisagreesWithTheLayerIsNamedByField)
+{
+    const std::shared_ptr<const TrainedModel> model = smallTrainedModel();
+    Config config = trainedLayerConfig(*model, 2, kSource, kTarget);
+    config.mode = AttentionMode::EncoderSelf;
+    config.d_model = 16;
+    config.positional = PositionalEncoding::Sinusoidal;
+    config.withBias = true;
+    std::vector<ValidationIssue> issues = validateInputs(config, inputsFor(model, 2));
+    EXPECT_TRUE(mentions(issues, ConfigField::Mode, "set the mode to cross")) << describe(issues);
+    EXPECT_TRUE(mentions(issues, ConfigField::DModel, "d_model = 8")) << describe(issues);
+    EXPECT_TRUE(mentions(issues, ConfigField::Positional, "set positions to none")) << describe(issues);
+    EXPECT_TRUE(mentions(issues, ConfigField::Weights, "no biases")) << describe(issues);
+
+    config = trainedLayerConfig(*model, 2, kSource, kTarget);
+    config.headCount = 4;
+    issues = validateInputs(config, inputsFor(model, 2));
+    EXPECT_TRUE(mentions(issues, ConfigField::Heads, "h = 2")) << describe(issues);
+
+    config = trainedLayerConfig(*model, 2, kSource, kTarget);
+    config.keyValueHeadCount = 1;
+    issues = validateInputs(config, inputsFor(model, 2));
+    EXPECT_TRUE(mentions(issues, ConfigField::KeyValueHeads, "g = h")) << describe(issues);
+
+    issues = validateInputs(trainedLayerConfig(*model, 2, kSource, kTarget), inputsFor(model, 9));
+    EXPECT_TRUE(mentions(issues, ConfigField::Weights, "layer 9 does not exist")) << describe(issues);
+}
+
+TEST(TrainedLayer, SentencesLongerThanThePositionsAreRefused)
+{
+    const std::shared_ptr<const TrainedModel> model = smallTrainedModel();  // 10 positions
+    const std::string nine = "der der der der der der der der der";      // + <bos>: 10 tokens
+    EXPECT_TRUE(validateInputs(trainedLayerConfig(*model, 2, kSource, nine), inputsFor(model, 2)).empty());
+    const std::vector<ValidationIssue> issues =
+        validateInputs(trainedLayerConfig(*model, 2, kSource, nine + " der"), inputsFor(model, 2));
+    EXPECT_TRUE(mentions(issues, ConfigField::Target, "11 tokens; it learned positions up to 10")) << describe(issues);
+}
+
+TEST(TrainedLayer, DecoderLayerAboveTheFirstNeedsTheSource)
+{
+    const std::shared_ptr<const TrainedModel> model = smallTrainedModel();
+    // decoder.1.self_attention reads the source through decoder.0's cross-attention.
+    std::vector<ValidationIssue> issues = validateInputs(trainedLayerConfig(*model, 3, "", kTarget), inputsFor(model, 3));
+    EXPECT_TRUE(mentions(issues, ConfigField::Source, "is empty")) << describe(issues);
+    // decoder.0.self_attention does not: an unknown source word there is no issue.
+    issues = validateInputs(trainedLayerConfig(*model, 1, "the zebra", kTarget), inputsFor(model, 1));
+    EXPECT_TRUE(issues.empty()) << describe(issues);
+}
+
+TEST(TrainedLayer, FullModelLayerSaysTheViewsNeedTheFactors)
+{
+    const std::shared_ptr<const TrainedModel> model = smallTrainedModel(ScoreForm::Full);
+    const Config config = trainedLayerConfig(*model, 2, kSource, kTarget);
+    const std::vector<ValidationIssue> issues = validateInputs(config, inputsFor(model, 2));
+    EXPECT_TRUE(mentions(issues, ConfigField::Weights,
+                         "learned one d_model x d_model W_i per head; the views need W_i^Q and W_i^K — see the Train tab"))
+        << describe(issues);
+    EXPECT_FALSE(compute(config, inputsFor(model, 2)).ok());
+}
+
+TEST(TrainedLayer, EditedWeightsReplaceTheLayersOwn)
+{
+    const std::shared_ptr<const TrainedModel> model = smallTrainedModel();
+    UserInputs inputs = inputsFor(model, 2);
+    AttentionWeights edited = *attentionLayerWeights(model->parameters, 2);
+    edited.queryProjection *= 3.0f;
+    inputs.weights = std::make_shared<const AttentionWeights>(edited);
+    const auto result = compute(trainedLayerConfig(*model, 2, kSource, kTarget), inputs);
+    ASSERT_TRUE(result.ok()) << result.error();
+    EXPECT_MATRIX_NEAR((*result)->weights->queryProjection, edited.queryProjection, 0.0);
+}
+
+TEST(TrainedLayer, FindsALayerByNameOrIndex)
+{
+    const std::shared_ptr<const TrainedModel> model = smallTrainedModel();
+    EXPECT_EQ(*findTrainedLayer(*model, "decoder.1.cross_attention"), 4);
+    EXPECT_EQ(*findTrainedLayer(*model, "0"), 0);
+    const Expected<Index> missing = findTrainedLayer(*model, "5");
+    ASSERT_FALSE(missing.ok());
+    EXPECT_NE(missing.error().find("no layer '5'"), std::string::npos) << missing.error();
+    EXPECT_NE(missing.error().find("'encoder.0.self_attention'"), std::string::npos) << missing.error();
+}
+
+}  // namespace
+}  // namespace qkv
