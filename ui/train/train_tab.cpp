@@ -1,0 +1,163 @@
+#include "ui/train/train_tab.hpp"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include "ui/controls/field_message.hpp"
+#include "ui/controls/note_label.hpp"
+#include "ui/controls/wheel_guard.hpp"
+#include "ui/document/document.hpp"
+#include "ui/figures/figure_grid.hpp"
+#include "ui/train/attention_panel.hpp"
+#include "ui/train/curve_chart.hpp"
+#include "ui/train/train_settings_form.hpp"
+#include "ui/train/training_worker.hpp"
+
+namespace qkv::ui {
+namespace {
+
+QPushButton* button(const QString& text, const QString& toolTip, QWidget* parent)
+{
+    auto* out = new QPushButton(text, parent);
+    out->setToolTip(toolTip);
+    return out;
+}
+
+QLabel* wrappedLabel(QWidget* parent)
+{
+    auto* label = new QLabel(parent);
+    label->setWordWrap(true);
+    label->setTextFormat(Qt::PlainText);
+    return label;
+}
+
+}  // namespace
+
+TrainTab::TrainTab(Document* document, QWidget* parent)
+    : QWidget(parent), document_(document), worker_(new TrainingWorker(this)), form_(new TrainSettingsForm(this)),
+      start_(button(tr("St&art"), tr("Train with these settings"), this)),
+      pause_(button(tr("Pa&use"), tr("Stop after the current step; Resume goes on"), this)),
+      step_(button(tr("Step"), tr("One optimiser step, then pause"), this)),
+      reset_(button(tr("Reset"), tr("Forget this run: the other tabs show your document again"), this)),
+      keep_(button(tr("&Keep"), tr("Make the shown model your document (one undo step)"), this)),
+      progress_(new QProgressBar(this)), progressText_(wrappedLabel(this)), variantsText_(wrappedLabel(this)),
+      message_(new FieldMessage(this)), startReason_(noteLabel(this)), shownModel_(new QComboBox(this)),
+      keptNote_(noteLabel(this)),
+      loss_(new CurveChart(tr("Loss"), tr("loss"), false, this)),
+      accuracy_(new CurveChart(tr("Held-out accuracy"), tr("held-out accuracy (%)"), true, this)),
+      attention_(new AttentionPanel(this))
+{
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(buildSettingsColumn());
+    splitter->addWidget(buildResults());
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
+    splitter->setChildrenCollapsible(false);
+    layout->addWidget(splitter);
+    guardWheel(this);
+
+    connect(form_, &TrainSettingsForm::changed, this, &TrainTab::updateButtons);
+    connect(start_, &QPushButton::clicked, this, &TrainTab::startOrResume);
+    connect(pause_, &QPushButton::clicked, this, [this] {
+        worker_->pause();
+        updateButtons();
+    });
+    connect(step_, &QPushButton::clicked, this, &TrainTab::stepOnce);
+    connect(reset_, &QPushButton::clicked, this, &TrainTab::reset);
+    connect(keep_, &QPushButton::clicked, this, &TrainTab::keep);
+    connect(worker_, &TrainingWorker::published, this, &TrainTab::show);
+    connect(worker_, &TrainingWorker::failed, this, &TrainTab::runFailed);
+    connect(attention_, &AttentionPanel::layerChanged, this, &TrainTab::previewInDocument);
+    connect(shownModel_, &QComboBox::activated, this, [this] {
+        if (shownVariant() < 0) {
+            endingPreview_ = true;
+            if (document_) document_->endPreview();
+            endingPreview_ = false;
+        }
+        previewInDocument();
+        updateButtons();
+    });
+    if (document_) connect(document_, &Document::previewChanged, this, &TrainTab::documentPreviewChanged);
+    updateShownModels();
+    updateButtons();
+}
+
+TrainTab::~TrainTab()
+{
+    // The worker's thread may post until it has stopped: it goes first, with its children.
+    delete worker_;
+}
+
+QString TrainTab::title() { return tr("T&rain"); }
+
+QString TrainTab::summary()
+{
+    return tr("Train a small transformer on a task and watch its attention learn; factored W_i^Q, W_i^K against "
+              "one full W_i, same data and seed");
+}
+
+QWidget* TrainTab::buildSettingsColumn()
+{
+    auto* column = new QWidget(this);
+    auto* layout = new QVBoxLayout(column);
+    layout->setContentsMargins(0, 0, 6, 0);
+    layout->addWidget(form_);
+    auto* buttons = new QHBoxLayout;
+    for (QPushButton* b : {start_, pause_, step_, reset_}) buttons->addWidget(b);
+    layout->addLayout(buttons);
+    layout->addWidget(startReason_);
+    layout->addWidget(message_);
+    progress_->setFormat(tr("%v / %m steps"));
+    progress_->setRange(0, 1);
+    progress_->setValue(0);
+    progress_->setAccessibleName(tr("Training progress"));
+    layout->addWidget(progress_);
+    layout->addWidget(progressText_);
+    variantsText_->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(variantsText_);
+    auto* shown = new QFormLayout;
+    shown->setContentsMargins(0, 8, 0, 0);
+    shownModel_->setAccessibleName(tr("Other tabs show"));
+    shownModel_->setToolTip(tr("While it learns, every other tab can show a trained model's chosen layer on the "
+                               "held-out example, or your document"));
+    auto* shownLabel = new QLabel(tr("Other tabs show"), column);
+    shownLabel->setBuddy(shownModel_);
+    shown->addRow(shownLabel, shownModel_);
+    layout->addLayout(shown);
+    layout->addWidget(keep_);
+    layout->addWidget(keptNote_);
+    layout->addStretch(1);
+
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(column);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(column->minimumSizeHint().width() + 12);
+    return scroll;
+}
+
+QWidget* TrainTab::buildResults()
+{
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    auto* charts = new FigureGrid(QSize(260, 190), 2, splitter);
+    charts->addWidget(loss_);
+    charts->addWidget(accuracy_);
+    splitter->addWidget(charts);
+    splitter->addWidget(attention_);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+    splitter->setChildrenCollapsible(false);
+    return splitter;
+}
+
+}  // namespace qkv::ui
