@@ -1,6 +1,7 @@
 // The Train tab in the main window: the last tab, titled and tipped like the views; closing the
 // window or opening a session while a model is not kept asks first, and nothing saved is lost.
 
+#include <QPushButton>
 #include <QTabBar>
 #include <QTemporaryDir>
 
