@@ -58,18 +58,20 @@ double AdamW<Scalar>::step(ModelParameters<Scalar>& parameters, ModelParameters<
     const auto b1 = static_cast<Scalar>(beta1), b2 = static_cast<Scalar>(beta2);
     const auto oneMinusB1 = static_cast<Scalar>(1.0 - beta1), oneMinusB2 = static_cast<Scalar>(1.0 - beta2);
     const auto epsilon = static_cast<Scalar>(settings_.epsilon);
+    // A plain loop, not Eigen arrays: Eigen's packet sqrt is an approximation (EIGEN_FAST_MATH)
+    // while its scalar head uses std::sqrt, so the bits would depend on the vector's alignment.
+    // The compiler vectorises this loop with the exact sqrt instruction.
     for (const TensorSlot& slot : parameters.tensors) {
-        Scalar* p = parameters.values.data() + slot.offset;
-        const Scalar* g = gradient.values.data() + slot.offset;
-        Scalar* m = m_.data() + slot.offset;
-        Scalar* v = v_.data() + slot.offset;
-        const bool decays = slot.decays && settings_.weightDecay != 0.0;
+        Scalar* __restrict p = parameters.values.data() + slot.offset;
+        const Scalar* __restrict g = gradient.values.data() + slot.offset;
+        Scalar* __restrict m = m_.data() + slot.offset;
+        Scalar* __restrict v = v_.data() + slot.offset;
+        const Scalar slotDecay = slot.decays ? decay : Scalar(1);
         for (std::size_t i = 0; i < slot.size(); ++i) {
-            if (decays) p[i] *= decay;                                 // p <- p (1 - lr wd)
-            m[i] = b1 * m[i] + oneMinusB1 * g[i];                      // m <- beta1 m + (1 - beta1) g
-            v[i] = b2 * v[i] + oneMinusB2 * g[i] * g[i];               // v <- beta2 v + (1 - beta2) g^2
-            const Scalar denominator = std::sqrt(v[i]) / correction2Root + epsilon;
-            p[i] -= stepSize * (m[i] / denominator);
+            p[i] *= slotDecay;                                    // p <- p (1 - lr wd)
+            m[i] = b1 * m[i] + oneMinusB1 * g[i];                 // m <- beta1 m + (1 - beta1) g
+            v[i] = b2 * v[i] + oneMinusB2 * g[i] * g[i];          // v <- beta2 v + (1 - beta2) g^2
+            p[i] -= stepSize * (m[i] / (std::sqrt(v[i]) / correction2Root + epsilon));
         }
     }
     return norm;

@@ -100,32 +100,52 @@ void linearBackward(MatrixView<Scalar> dx, MatrixView<Scalar> dW, Scalar* db, Co
 template <typename Scalar>
 void softmaxRowsForward(Scalar* scores, Index n_q, Index n_k, bool causal)
 {
+    using Row = Eigen::Array<Scalar, 1, Eigen::Dynamic>;
+    // 1. s - max over the keys each query sees (the masked keys' values are overwritten below).
     for (Index q = 0; q < n_q; ++q) {
-        Scalar* row = scores + q * n_k;
         const Index visible = causal ? std::min(q + 1, n_k) : n_k;
-        Scalar maximum = -std::numeric_limits<Scalar>::infinity();
-        for (Index k = 0; k < visible; ++k) maximum = std::max(maximum, row[k]);
-        Scalar sum = 0;
-        for (Index k = 0; k < visible; ++k) {
-            row[k] = std::exp(row[k] - maximum);
-            sum += row[k];
-        }
-        const Scalar inverse = Scalar(1) / sum;
-        for (Index k = 0; k < visible; ++k) row[k] *= inverse;
-        for (Index k = visible; k < n_k; ++k) row[k] = 0;
+        Eigen::Map<Row> row(scores + q * n_k, visible);
+        row -= row.maxCoeff();
+    }
+    // 2. exp over the whole block at once: a row of ~10 keys is shorter than one AVX-512 packet.
+    Eigen::Map<Row> block(scores, n_q * n_k);
+    block = block.exp();
+    // 3. Normalise; masked keys get exact zeros.
+    for (Index q = 0; q < n_q; ++q) {
+        const Index visible = causal ? std::min(q + 1, n_k) : n_k;
+        Eigen::Map<Row> row(scores + q * n_k, visible);
+        row *= Scalar(1) / row.sum();
+        std::fill(scores + q * n_k + visible, scores + (q + 1) * n_k, Scalar(0));
     }
 }
 
 template <typename Scalar>
 void softmaxRowsBackward(Scalar* dScores, const Scalar* dAttention, const Scalar* attention, Index n_q, Index n_k)
 {
+    using Row = Eigen::Array<Scalar, 1, Eigen::Dynamic>;
     for (Index q = 0; q < n_q; ++q) {
-        const Scalar* a = attention + q * n_k;
-        const Scalar* da = dAttention + q * n_k;
-        Scalar dot = 0;
-        for (Index k = 0; k < n_k; ++k) dot += da[k] * a[k];
-        Scalar* ds = dScores + q * n_k;
-        for (Index k = 0; k < n_k; ++k) ds[k] = a[k] * (da[k] - dot);
+        const Eigen::Map<const Row> a(attention + q * n_k, n_k), da(dAttention + q * n_k, n_k);
+        const Scalar dot = (da * a).sum();
+        Eigen::Map<Row>(dScores + q * n_k, n_k) = a * (da - dot);
+    }
+}
+
+// dst (+)= left right for one sequence's tiny products (n ~ 10, d_k ~ 16). Eigen's GEMM packs
+// both operands first, which costs more than the product itself here, so below ~32k
+// multiply-adds a row-major left operand is multiplied coefficient by coefficient. A transposed
+// (column-major) left operand stays with the GEMM: Eigen's coefficient-based product reads it
+// with a stride and ran 10-20x slower (measured at n 6-30, d_k 16 and 64).
+template <bool accumulate, class Destination, class Left, class Right>
+void sequenceProduct(Destination&& destination, const Left& left, const Right& right)
+{
+    constexpr bool leftRowMajor = (Left::Flags & Eigen::RowMajorBit) != 0;
+    const bool coefficientwise = leftRowMajor && left.rows() * left.cols() * right.cols() < 32768;
+    if constexpr (accumulate) {
+        if (coefficientwise) destination.noalias() += left.lazyProduct(right);
+        else destination.noalias() += left * right;
+    } else {
+        if (coefficientwise) destination.noalias() = left.lazyProduct(right);
+        else destination.noalias() = left * right;
     }
 }
 
@@ -140,11 +160,12 @@ void attentionForward(MatrixView<Scalar> headOutputs, Scalar* attention, ConstMa
         Map A(attention + i * n_q * n_k, n_q, n_k);  // A_i, n_q x n_k
         // 1. scores_i = Q_i K_i^T / sqrt(d_k)
         const auto keyHead = keys.middleCols(shape.sharedKeys ? 0 : i * w, w);  // n_k x w
-        A.noalias() = (scale * queries.middleCols(i * w, w)) * keyHead.transpose();
+        sequenceProduct<false>(A, queries.middleCols(i * w, w), keyHead.transpose());
+        A *= scale;
         // 2. A_i = softmax(scores_i), masked for decoder self-attention
         softmaxRowsForward(A.data(), n_q, n_k, shape.causal);
         // 3. head_i = A_i V_i                                                  n_q x d_k
-        headOutputs.middleCols(i * d_k, d_k).noalias() = A * values.middleCols(i * d_k, d_k);
+        sequenceProduct<false>(headOutputs.middleCols(i * d_k, d_k), A, values.middleCols(i * d_k, d_k));
     }
 }
 
@@ -163,15 +184,15 @@ void attentionBackward(MatrixView<Scalar> dQueries, MatrixView<Scalar> dKeys, Ma
         const ConstMap A(attention + i * n_q * n_k, n_q, n_k);
         const auto dHead = dHeadOutputs.middleCols(i * d_k, d_k);  // n_q x d_k
         // 3. head_i = A_i V_i:  dV_i += A_i^T dhead_i,  dA_i = dhead_i V_i^T
-        dValues.middleCols(i * d_k, d_k).noalias() += A.transpose() * dHead;
-        dS.noalias() = dHead * values.middleCols(i * d_k, d_k).transpose();
+        sequenceProduct<true>(dValues.middleCols(i * d_k, d_k), A.transpose(), dHead);
+        sequenceProduct<false>(dS, dHead, values.middleCols(i * d_k, d_k).transpose());
         // 2. softmax
         softmaxRowsBackward(dS.data(), dS.data(), A.data(), n_q, n_k);
         dS *= scale;
         // 1. scores_i = scale Q_i K_i^T
         const Index keyColumn = shape.sharedKeys ? 0 : i * w;
-        dQueries.middleCols(i * w, w).noalias() += dS * keys.middleCols(keyColumn, w);
-        dKeys.middleCols(keyColumn, w).noalias() += dS.transpose() * queries.middleCols(i * w, w);
+        sequenceProduct<true>(dQueries.middleCols(i * w, w), dS, keys.middleCols(keyColumn, w));
+        sequenceProduct<true>(dKeys.middleCols(keyColumn, w), dS.transpose(), queries.middleCols(i * w, w));
     }
 }
 

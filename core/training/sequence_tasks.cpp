@@ -64,19 +64,13 @@ TaskExample symbolTaskExample(TaskKind kind, std::int32_t firstSymbol, SplitMix6
 TaskExample inductionExample(std::int32_t firstToken, SplitMix64& random)
 {
     const Index period = uniformInteger(random, inductionMinPeriod, inductionMaxPeriod);
-    // A partial Fisher-Yates shuffle: `period` distinct tokens, so each token of the second copy
-    // has exactly one earlier occurrence to look up.
-    std::vector<std::int32_t> alphabet(static_cast<std::size_t>(inductionAlphabetSize));
-    std::iota(alphabet.begin(), alphabet.end(), firstToken);
-    for (Index i = 0; i < period; ++i)
-        std::swap(alphabet[static_cast<std::size_t>(i)],
-                  alphabet[static_cast<std::size_t>(uniformInteger(random, i, inductionAlphabetSize - 1))]);
-
     TaskExample example;
     example.period = period;
     std::vector<std::int32_t>& tokens = example.ids.targetInput;  // 2L + 1
     tokens.push_back(Vocabulary::bos);
-    for (int copy = 0; copy < 2; ++copy) tokens.insert(tokens.end(), alphabet.begin(), alphabet.begin() + period);
+    for (Index i = 0; i < period; ++i)
+        tokens.push_back(firstToken + static_cast<std::int32_t>(uniformInteger(random, 0, inductionAlphabetSize - 1)));
+    tokens.insert(tokens.end(), tokens.begin() + 1, tokens.end());
 
     example.ids.targetOutput.assign(tokens.size(), -1);
     for (Index t = period + 1; t + 1 < static_cast<Index>(tokens.size()); ++t)

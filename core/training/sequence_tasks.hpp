@@ -6,11 +6,15 @@
 //   copy     x_1 .. x_n -> x_1 .. x_n   gold alignment j
 //   sort     x_1 .. x_n -> ascending    gold alignment: the word's source position when the symbol
 //                                       occurs once in the source, else -1 (no single source)
-//   induction  <bos> x_1 .. x_L x_1 .. x_L, the L tokens distinct; at position t of the second
-//              copy (t = L+1 .. 2L-1) the label is the next token, x_{t-L+1}, which an induction
-//              head finds right after the current token's first occurrence (key t - L + 1).
-//              No label elsewhere: the first copy is random and the copy's start is not
-//              predictable without knowing L.
+//   induction  <bos> x_1 .. x_L x_1 .. x_L, each x_i drawn uniformly (with replacement); at
+//              position t of the second copy (t = L+1 .. 2L-1) the label is the next token,
+//              x_{t-L+1}, which an induction head finds right after the current token's first
+//              occurrence (key t - L + 1). No label elsewhere: the first copy is random and the
+//              copy's start is not predictable without knowing L. Tokens repeat within a block,
+//              so the previous token alone does not always say where to look: the model has to
+//              know which token came just before each key, which is what makes a clean
+//              previous-token head worth learning (with distinct tokens a blurred one suffices;
+//              docs/training.md).
 
 #include <cstdint>
 #include <string>
@@ -25,7 +29,7 @@ namespace qkv {
 inline constexpr Index symbolAlphabetSize = 16;
 inline constexpr Index symbolMinLength = 4;
 inline constexpr Index symbolMaxLength = 12;
-// Induction: a block of 8-16 distinct tokens of an alphabet of 26 ("a" .. "z"), twice.
+// Induction: a block of 8-16 tokens of an alphabet of 26 ("a" .. "z"), twice.
 inline constexpr Index inductionAlphabetSize = 26;
 inline constexpr Index inductionMinPeriod = 8;
 inline constexpr Index inductionMaxPeriod = 16;

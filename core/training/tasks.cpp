@@ -176,7 +176,7 @@ std::string TaskData::description() const
     switch (settings_.kind) {
     case TaskKind::Induction:
         return "induction: " + std::to_string(inductionMinPeriod) + "-" + std::to_string(inductionMaxPeriod) +
-               " distinct tokens of " + std::to_string(inductionAlphabetSize) + ", repeated";
+               " tokens of " + std::to_string(inductionAlphabetSize) + ", repeated";
     case TaskKind::Translate: {
         if (!settings_.pairsFile.empty())
             return "translate " + settings_.pairsFile.filename().string() + " (" +

@@ -6,6 +6,7 @@
 // typed sentences are encoded with its vocabulary, the model runs up to the layer, and the
 // layer's W^Q, W^K, W^V, W^O read the hidden states the layers below computed.
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,9 +24,11 @@ struct TrainedModel {
     TrainingSettings settings;
     std::vector<CurvePoint> curve;
     long steps = 0;
-    double heldOutAccuracy = 0.0;  // token accuracy at the last evaluation
+    // Token accuracy at the last evaluation; NaN when the run was never evaluated.
+    double heldOutAccuracy = std::numeric_limits<double>::quiet_NaN();
 
-    // "trained: reverse, 2,000 steps, held-out accuracy 99.6%"
+    // "trained: reverse, 2,000 steps, held-out accuracy 99.6%" (", full W_i" after the task for
+    // the full variant; no accuracy when never evaluated).
     std::string provenance() const;
     // The current state of a run (copies the parameters).
     static std::shared_ptr<const TrainedModel> snapshot(const TrainingRun& run);
@@ -39,7 +42,10 @@ struct ModelLayerInput {
     AttentionMode kind;
 };
 // Encodes `source` and `target` with the model's vocabulary (the decoder reads <bos> + target)
-// and runs the model up to `layer`. An unknown word is an error naming it and the field.
+// and runs the model up to `layer` (0-based, attentionLayers order). An unknown word is an error
+// naming it and the sentence ("the target sentence: 'zebra' is not in this model's vocabulary
+// (27 tokens)"); so are an empty source, more words than the model has positions and a layer
+// out of range. A decoder-only model (induction) ignores `source`.
 Expected<ModelLayerInput> modelLayerInput(const TrainedModel& model, Index layer, const std::string& source,
                                           const std::string& target);
 

@@ -4,6 +4,7 @@
 // Same settings and thread count, same bits.
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +15,12 @@
 #include "core/training/tasks.hpp"
 
 namespace qkv {
+
+// The learning rate over a run: AdamW's linear warm-up, then a cosine from the learning rate down
+// to finalLearningRateFraction of it at step `steps` (Loshchilov & Hutter's SGDR without
+// restarts), constant after that. A constant rate leaves held-out accuracy jumping by several
+// percent from one evaluation to the next (docs/training.md); the decay lets it settle.
+inline constexpr double finalLearningRateFraction = 0.1;
 
 struct TrainingSettings {
     TaskSettings task;
@@ -34,11 +41,20 @@ struct CurvePoint {
     double seconds = 0.0;      // training time so far (the optimiser's work, not evaluation)
     double loss = 0.0;         // training loss of this step's batch
     double accuracy = 0.0;     // training token accuracy of this batch
-    // Held-out numbers, present at evaluation steps (NaN otherwise).
-    double heldOutLoss = 0.0;
-    double heldOutAccuracy = 0.0;          // token accuracy
-    double heldOutSequenceAccuracy = 0.0;  // whole sequences
+    // Held-out numbers, present at evaluation steps (NaN otherwise). Whole sequences are right
+    // when every token is (teacher forcing): exactly when greedy decoding writes the answer.
+    double heldOutLoss = std::numeric_limits<double>::quiet_NaN();
+    double heldOutAccuracy = std::numeric_limits<double>::quiet_NaN();          // token accuracy
+    double heldOutSequenceAccuracy = std::numeric_limits<double>::quiet_NaN();  // whole sequences
 };
+
+// The model a run trains: the settings' size and variant, the task's layout (an encoder for
+// sequence-to-sequence tasks; the MLP, norms and positions of TrainingSettings::defaultsFor's
+// table in docs/training.md), the data's vocabulary and longest sequence.
+ModelSpec trainingModelSpec(const TrainingSettings& settings, const TaskData& data);
+
+// The learning rate step `step` (from 1) trains with, warm-up aside (AdamW applies that).
+double scheduledLearningRate(const TrainingSettings& settings, long step);
 
 class TrainingRun {
 public:
@@ -48,7 +64,8 @@ public:
 
     // One optimiser step on the next batch of the stream; returns its curve point.
     CurvePoint step();
-    // Held-out loss and accuracy now (appended to the curve's last point as well).
+    // Held-out loss and accuracy now (appended to the curve's last point as well; before the
+    // first step, a point for step 0 is added).
     BatchLoss evaluate();
     long stepsDone() const;
     const std::vector<CurvePoint>& curve() const { return curve_; }
@@ -60,6 +77,7 @@ public:
 
 private:
     TrainingRun() = default;
+    void followSchedule();
     TrainingSettings settings_;
     std::shared_ptr<const TaskData> data_;
     ModelParameters<float> parameters_;

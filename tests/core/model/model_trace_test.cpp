@@ -122,7 +122,9 @@ TEST(ModelTrace, GreedyDecodeWritesEachStepsArgmax)
         Index best = 0;
         trace.logits.row(trace.logits.rows() - 1).maxCoeff(&best);
         EXPECT_EQ(answer[i], best) << "step " << i;
-        if (answer[i] == 2) EXPECT_EQ(i + 1, answer.size()) << "<eos> ends the answer";
+        if (answer[i] == 2) {
+            EXPECT_EQ(i + 1, answer.size()) << "<eos> ends the answer";
+        }
         prefix.targetInput.push_back(answer[i]);
         prefix.targetOutput.push_back(-1);
     }
