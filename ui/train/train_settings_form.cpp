@@ -9,6 +9,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <array>
 
 #include "ui/controls/field_message.hpp"
@@ -66,13 +67,28 @@ QSpinBox* spinBox(int minimum, int maximum, int step, const QString& name, QWidg
 
 QString fromStd(const std::string& text) { return QString::fromStdString(text); }
 
+// A message of the core as a sentence: capitalised unless it begins with a symbol ("h = 5 ...",
+// "d_model must ..."), with a full stop.
+QString sentence(const std::string& text)
+{
+    QString out = fromStd(text);
+    if (out.isEmpty()) return out;
+    const qsizetype space = out.indexOf(QLatin1Char(' '));
+    const QString first = out.left(space < 0 ? out.size() : space);
+    const bool word = first.size() > 1 && std::all_of(first.begin(), first.end(), [](QChar c) { return c.isLetter(); });
+    if (word) out[0] = out[0].toUpper();
+    if (!out.endsWith(QLatin1Char('.'))) out += QLatin1Char('.');
+    return out;
+}
+
 }  // namespace
 
 TrainSettingsForm::TrainSettingsForm(QWidget* parent)
     : QWidget(parent), task_(new QComboBox(this)), variant_(new QComboBox(this)),
-      dModel_(spinBox(1, 1024, 8, tr("d_model"), this)), heads_(spinBox(1, 64, 1, tr("Heads"), this)),
-      layers_(spinBox(1, 12, 1, tr("Layers"), this)), steps_(spinBox(1, 1000000, 100, tr("Steps"), this)),
-      learningRate_(new LearningRateBox(this)), batch_(spinBox(1, 1024, 8, tr("Batch"), this)),
+      // The ranges TrainingRun accepts; h is checked against d_model in words (problem()).
+      dModel_(spinBox(4, 1024, 8, tr("d_model"), this)), heads_(spinBox(1, 64, 1, tr("Heads"), this)),
+      layers_(spinBox(1, 12, 1, tr("Layers"), this)), steps_(spinBox(1, 10000000, 100, tr("Steps"), this)),
+      learningRate_(new LearningRateBox(this)), batch_(spinBox(1, 4096, 8, tr("Batch"), this)),
       fileNote_(noteLabel(this)), fileMessage_(new FieldMessage(this)), sizeMessage_(new FieldMessage(this)),
       chooseFile_([this] {
           return QFileDialog::getOpenFileName(this, tr("Sentence Pairs"), QDir::homePath(),
@@ -167,12 +183,7 @@ QString TrainSettingsForm::problem() const
         if (isCheckingFile()) return tr("Reading %1…").arg(QFileInfo(pairsFile_).fileName());
         if (!fileProblem_.isEmpty()) return fileProblem_;
     }
-    if (const std::string problem = plan().problem(); !problem.empty()) {
-        QString text = fromStd(problem);
-        text[0] = text[0].toUpper();
-        return text + QLatin1Char('.');
-    }
-    return {};
+    return sentence(plan().problem());
 }
 
 void TrainSettingsForm::taskChosen(int index)
@@ -239,10 +250,7 @@ void TrainSettingsForm::updateMessages()
                                                                  : QStringLiteral(": ") + fileDescription_);
     setNote(fileNote_, note);
     fileMessage_->setMessage(file ? fileProblem_ : QString());
-    const std::string sizes = plan().problem();
-    QString sizeText = fromStd(sizes);
-    if (!sizeText.isEmpty()) sizeText[0] = sizeText[0].toUpper();
-    sizeMessage_->setMessage(sizeText);
+    sizeMessage_->setMessage(sentence(plan().problem()));
     emit changed();
 }
 
