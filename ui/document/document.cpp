@@ -97,6 +97,8 @@ QStringList Document::headTitles(const qkv::Config& config) const
     s.config = config;
     s.weights = session_.weights;
     s.weightsProvenance = session_.weightsProvenance;
+    s.model = session_.model;  // a trained model's heads are "trained"
+    s.modelLayer = session_.modelLayer;
     return qkv::ui::headTitles(s);
 }
 

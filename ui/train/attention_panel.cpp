@@ -25,13 +25,14 @@ QString joined(const std::vector<std::string>& tokens)
 }  // namespace
 
 AttentionPanel::AttentionPanel(QWidget* parent)
-    : QWidget(parent), layerBox_(new QComboBox(this)), example_(new QLabel(this)), columnsHost_(new QWidget(this)),
+    : QWidget(parent), layerLabel_(new QLabel(tr("La&yer"), this)), layerBox_(new QComboBox(this)),
+      example_(new QLabel(this)), columnsHost_(new QWidget(this)),
       placeholder_(new QLabel(tr("Start training to watch each head's attention form on a held-out example."), this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* bar = new QHBoxLayout;
-    auto* label = new QLabel(tr("La&yer"), this);
+    QLabel* label = layerLabel_;
     label->setBuddy(layerBox_);
     layerBox_->setAccessibleName(tr("Attention layer"));
     layerBox_->setToolTip(tr("The attention layer whose heads are shown here and in every other tab"));
@@ -40,23 +41,24 @@ AttentionPanel::AttentionPanel(QWidget* parent)
     example_->setForegroundRole(QPalette::PlaceholderText);
     example_->setToolTip(tr("The held-out example every picture shows: never trained on"));
     example_->setMinimumWidth(50);
+    example_->setWordWrap(true);
     bar->addWidget(label);
     bar->addWidget(layerBox_);
-    bar->addSpacing(12);
-    bar->addWidget(example_, 1);
+    bar->addStretch(1);
     layout->addLayout(bar);
+    layout->addWidget(example_);
     placeholder_->setAlignment(Qt::AlignCenter);
     placeholder_->setWordWrap(true);
     placeholder_->setForegroundRole(QPalette::PlaceholderText);
     layout->addWidget(placeholder_, 1);
-    auto* columns = new QHBoxLayout(columnsHost_);
+    auto* columns = new QVBoxLayout(columnsHost_);
     columns->setContentsMargins(0, 0, 0, 0);
+    columns->addLayout(new QHBoxLayout, 3);  // the variants' heads; a spectrum goes under
     layout->addWidget(columnsHost_, 1);
     columnsHost_->hide();
     label->setEnabled(false);
     layerBox_->setEnabled(false);
-    connect(layerBox_, &QComboBox::currentIndexChanged, this, [this, label](int index) {
-        label->setEnabled(index >= 0);
+    connect(layerBox_, &QComboBox::currentIndexChanged, this, [this](int index) {
         refresh();
         emit layerChanged(index);
     });
@@ -117,6 +119,7 @@ void AttentionPanel::fillLayers()
     layerBox_->clear();
     layerBox_->addItems(names);
     layerBox_->setEnabled(!names.isEmpty());
+    layerLabel_->setEnabled(!names.isEmpty());
     if (names.isEmpty()) return;
     const auto& layers = snapshot_->variants.front().trace.layers;
     for (int i = 0; i < names.size(); ++i)
@@ -128,23 +131,25 @@ void AttentionPanel::fillLayers()
 
 void AttentionPanel::rebuildColumns()
 {
-    for (Column& c : columns_) delete c.box;
+    // The variants' heads side by side at one size, a full model's spectrum under them all.
+    for (Column& c : columns_) {
+        delete c.canvas;
+        delete c.spectrum;
+    }
     columns_.clear();
+    auto* layout = static_cast<QVBoxLayout*>(columnsHost_->layout());
+    auto* canvases = static_cast<QHBoxLayout*>(layout->itemAt(0)->layout());
     for (qkv::ScoreForm variant : columnVariants_) {
         Column c;
-        c.box = new QWidget(columnsHost_);
-        auto* layout = new QVBoxLayout(c.box);
-        layout->setContentsMargins(0, 0, 0, 0);
-        c.canvas = new FigureCanvas(QSize(480, 360), c.box);
+        c.canvas = new FigureCanvas(QSize(480, 360), columnsHost_);
         c.canvas->setMinimumHint(QSize(200, 160));
         c.canvas->setAccessibleName(tr("Learned attention"));
-        layout->addWidget(c.canvas, 3);
+        canvases->addWidget(c.canvas);
         if (variant == qkv::ScoreForm::Full) {
-            c.spectrum = new ChartView(c.box);
-            c.spectrum->setMinimumSize(200, 150);
+            c.spectrum = new ChartView(columnsHost_);
+            c.spectrum->setMinimumSize(240, 170);
             layout->addWidget(c.spectrum, 2);
         }
-        columnsHost_->layout()->addWidget(c.box);
         columns_.push_back(c);
     }
 }

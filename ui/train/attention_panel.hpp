@@ -47,12 +47,12 @@ private:
     void fillLayers();
 
     std::shared_ptr<const TrainingSnapshot> snapshot_;
+    QLabel* layerLabel_;
     QComboBox* layerBox_;
     QLabel* example_;
     QWidget* columnsHost_;
     QLabel* placeholder_;
     struct Column {
-        QWidget* box = nullptr;
         FigureCanvas* canvas = nullptr;
         ChartView* spectrum = nullptr;
     };

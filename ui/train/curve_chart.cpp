@@ -64,9 +64,9 @@ CurveChart::CurveChart(const QString& title, const QString& valueTitle, bool per
     c->setTitle(title);
     c->setBackgroundRoundness(0);
     c->setMargins(QMargins(4, 4, 4, 4));
-    c->legend()->setAlignment(Qt::AlignBottom);
+    c->legend()->hide();  // one legend for the Train tab's charts, beside them (TrainTab)
     x_ = makeAxis(tr("step"), QStringLiteral("%d"), c);
-    y_ = makeAxis(valueTitle, percent ? QStringLiteral("%.0f") : QStringLiteral("%.3g"), c);
+    y_ = makeAxis(valueTitle, percent ? QStringLiteral("%.0f%%") : QStringLiteral("%.3g"), c);
     c->addAxis(x_, Qt::AlignBottom);
     c->addAxis(y_, Qt::AlignLeft);
     setRenderHint(QPainter::Antialiasing);
@@ -113,14 +113,16 @@ void CurveChart::setCurves(std::vector<Curve> curves, long lastStep)
         seriesFor(curve)->replace(points);
     }
     curves_ = std::move(curves);
-    chart()->legend()->setVisible(!curves_.empty());
     applyColors();
     if (!zoomed_) fitAxes();
 }
 
 void CurveChart::fitAxes()
 {
-    x_->setRange(0, static_cast<double>(lastStep_));
+    // At least 0..5: whole steps label the ticks, which a shorter range would repeat ("0 0 0 1").
+    // As many ticks as the plot's width has room for ("10,000" needs ~60 pixels).
+    x_->setRange(0, static_cast<double>(std::max(5L, lastStep_)));
+    x_->setTickCount(std::clamp((width() - 90) / 70 + 1, 2, 6));  // the plot: the view less the y axis
     x_->applyNiceNumbers();
     if (percent_) {
         y_->setRange(0, 100);
@@ -152,6 +154,12 @@ void CurveChart::mouseDoubleClickEvent(QMouseEvent* event)
 {
     resetZoom();
     QChartView::mouseDoubleClickEvent(event);
+}
+
+void CurveChart::resizeEvent(QResizeEvent* event)
+{
+    QChartView::resizeEvent(event);
+    if (!zoomed_) fitAxes();
 }
 
 void CurveChart::changeEvent(QEvent* event)

@@ -46,11 +46,12 @@ public:
     QString pointText(const QString& name, double step) const;
 
     QSize sizeHint() const override { return {420, 260}; }
-    QSize minimumSizeHint() const override { return {220, 170}; }
+    QSize minimumSizeHint() const override { return {200, 170}; }
 
 protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:

@@ -33,7 +33,7 @@ QStringList labelsOf(const std::vector<std::string>& tokens)
 QString scoreText(const qkv::HeadScores* s)
 {
     if (!s) return {};
-    if (s->alignment >= 0) return tr("alignment %1%").arg(std::round(100 * s->alignment));
+    if (s->alignment >= 0) return tr("%1% aligned").arg(std::round(100 * s->alignment));
     if (s->induction >= 0 && s->induction >= s->previousToken) return tr("induction %1").arg(s->induction, 0, 'f', 2);
     if (s->previousToken >= 0) return tr("previous token %1").arg(s->previousToken, 0, 'f', 2);
     return {};
@@ -82,7 +82,10 @@ LearnedAttentionLayout layoutLearnedAttention(const LearnedAttention& attention,
     LearnedAttentionLayout out;
     const double line = metrics.height() + 4;
     out.title = QRectF(target.left(), target.top(), target.width(), line);
-    out.caption = QRectF(target.left(), out.title.bottom(), target.width(), line);
+    // The caption wraps in a narrow panel rather than lose its end.
+    const QRectF wrapped = metrics.boundingRect(QRectF(0, 0, std::max(1.0, target.width()), 1e6),
+                                                Qt::TextWordWrap, attention.caption);
+    out.caption = QRectF(target.left(), out.title.bottom(), target.width(), wrapped.height() + 4);
     const double legendWidth = std::min(kLegendWidth, target.width());
     const double legendHeight = horizontalLegendHeight(metrics, legendWidth, legendLabel());
     out.legend = QRectF(target.center().x() - legendWidth / 2, target.bottom() - legendHeight, legendWidth, legendHeight);
@@ -130,8 +133,7 @@ void paintLearnedAttention(QPainter& painter, const QRectF& target, const Learne
                      QFontMetricsF(bold, painter.device()).elidedText(attention.title, Qt::ElideRight, layout.title.width()));
     bold.setBold(false);
     painter.setFont(bold);
-    painter.drawText(layout.caption, Qt::AlignLeft | Qt::AlignVCenter,
-                     metrics.elidedText(attention.caption, Qt::ElideRight, layout.caption.width()));
+    painter.drawText(layout.caption, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, attention.caption);
     for (std::size_t head = 0; head < attention.heads.size(); ++head)
         paintHeatmap(painter, layout.panels[head], attention.heads[head], panelStyle(attention, static_cast<int>(head), text));
     painter.setPen(text);

@@ -25,7 +25,7 @@ ChartModel learnedSpectrumModel(const TrainedVariant& variant, qkv::Index layer)
 {
     ChartModel c;
     const qkv::Index d_model = variant.model ? variant.model->parameters.spec.d_model : 0;
-    c.title = tr("Singular values of each learned W_i (d_model = %1)").arg(d_model);
+    c.title = tr("Singular values of each learned full W_i (d_model = %1)").arg(d_model);
     c.x.title = tr("index k of σ_k");
     c.y.title = tr("σ_k (log scale)");
     c.y.logarithmic = true;

@@ -4,7 +4,7 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFormLayout>
+#include <QGridLayout>
 #include <QLabel>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -96,6 +96,7 @@ TrainSettingsForm::TrainSettingsForm(QWidget* parent)
       })
 {
     buildFields();
+    layOutFields();
     applyDefaults(qkv::TrainingSettings::defaultsFor(kTasks[0].kind));
     connect(task_, &QComboBox::activated, this, &TrainSettingsForm::taskChosen);
     connect(variant_, &QComboBox::currentIndexChanged, this, &TrainSettingsForm::changed);
@@ -114,9 +115,12 @@ void TrainSettingsForm::buildFields()
     task_->setAccessibleName(tr("Task"));
     task_->setToolTip(tr("What the model learns; its data are generated here, training and held-out examples "
                          "disjoint"));
-    variant_->addItem(tr("Factored W_i^Q, W_i^K"), 0);
+    variant_->addItem(tr("Factored"), 0);
     variant_->addItem(tr("Full W_i"), 1);
-    variant_->addItem(tr("Both, side by side"), 2);
+    variant_->addItem(tr("Both"), 2);
+    variant_->setItemData(0, tr("W_i^Q and W_i^K, d_model × d_k each (the paper)"), Qt::ToolTipRole);
+    variant_->setItemData(1, tr("One d_model × d_model W_i per head"), Qt::ToolTipRole);
+    variant_->setItemData(2, tr("Both, trained side by side on the same data from the same seed"), Qt::ToolTipRole);
     variant_->setAccessibleName(tr("Variant"));
     variant_->setToolTip(tr("How a head forms its scores: two thin d_model × d_k matrices (the paper), one "
                             "d_model × d_model matrix W_i, or both trained on the same data from the same seed"));
@@ -126,32 +130,45 @@ void TrainSettingsForm::buildFields()
     steps_->setToolTip(tr("Optimiser steps (AdamW) to train for"));
     learningRate_->setToolTip(tr("AdamW's learning rate; the arrows double or halve it"));
     batch_->setToolTip(tr("Training examples per step"));
+}
 
-    auto* form = new QFormLayout(this);
-    form->setContentsMargins(0, 0, 0, 0);
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    auto* taskColumn = new QVBoxLayout;
-    taskColumn->setSpacing(2);
-    taskColumn->addWidget(task_);
-    taskColumn->addWidget(fileNote_);
-    taskColumn->addWidget(fileMessage_);
+void TrainSettingsForm::layOutFields()
+{
+    // Three fields a row, the messages under them all: short enough to sit above the curves in
+    // a narrow window, narrow enough to sit beside the progress in a wide one.
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    auto* grid = new QGridLayout;
+    grid->setHorizontalSpacing(8);
+    grid->setVerticalSpacing(4);
     const auto label = [this](const QString& text, QWidget* buddy) {
         auto* out = new QLabel(text, this);
         out->setBuddy(buddy);
         return out;
     };
-    form->addRow(label(tr("Task"), task_), taskColumn);
-    form->addRow(label(tr("Varia&nt"), variant_), variant_);
-    form->addRow(label(tr("&d_model"), dModel_), dModel_);
-    auto* headsColumn = new QVBoxLayout;
-    headsColumn->setSpacing(2);
-    headsColumn->addWidget(heads_);
-    headsColumn->addWidget(sizeMessage_);
-    form->addRow(label(tr("h (heads)"), heads_), headsColumn);
-    form->addRow(label(tr("&Layers"), layers_), layers_);
-    form->addRow(label(tr("Steps"), steps_), steps_);
-    form->addRow(label(tr("Learning rate"), learningRate_), learningRate_);
-    form->addRow(label(tr("Batch"), batch_), batch_);
+    const std::vector<std::pair<QLabel*, QWidget*>> fields{
+        {label(tr("Task"), task_), task_},
+        {label(tr("Varia&nt"), variant_), variant_},
+        {label(tr("Steps"), steps_), steps_},
+        {label(tr("&d_model"), dModel_), dModel_},
+        {label(tr("h (heads)"), heads_), heads_},
+        {label(tr("&Layers"), layers_), layers_},
+        {label(tr("Learning rate"), learningRate_), learningRate_},
+        {label(tr("Batch"), batch_), batch_},
+    };
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        const int row = static_cast<int>(i / 3), column = static_cast<int>(i % 3) * 2;
+        grid->addWidget(fields[i].first, row, column);
+        grid->addWidget(fields[i].second, row, column + 1);
+        grid->setColumnStretch(column + 1, 1);
+    }
+    task_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    task_->setMinimumContentsLength(14);  // "Translate EN → FR" whole, the file entry may be cut
+    layout->addLayout(grid);
+    layout->addWidget(fileNote_);
+    layout->addWidget(fileMessage_);
+    layout->addWidget(sizeMessage_);
 }
 
 TrainingPlan TrainSettingsForm::plan() const

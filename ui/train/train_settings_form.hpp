@@ -57,6 +57,7 @@ signals:
 
 private:
     void buildFields();
+    void layOutFields();
     void taskChosen(int index);
     void applyDefaults(const qkv::TrainingSettings& defaults);
     void checkPairsFile();

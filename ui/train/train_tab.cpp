@@ -1,12 +1,11 @@
 #include "ui/train/train_tab.hpp"
 
 #include <QComboBox>
-#include <QFormLayout>
+#include <QBoxLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -14,7 +13,6 @@
 #include "ui/controls/note_label.hpp"
 #include "ui/controls/wheel_guard.hpp"
 #include "ui/document/document.hpp"
-#include "ui/figures/figure_grid.hpp"
 #include "ui/train/attention_panel.hpp"
 #include "ui/train/curve_chart.hpp"
 #include "ui/train/train_settings_form.hpp"
@@ -51,18 +49,16 @@ TrainTab::TrainTab(Document* document, QWidget* parent)
       message_(new FieldMessage(this)), startReason_(noteLabel(this)), shownModel_(new QComboBox(this)),
       keptNote_(noteLabel(this)),
       loss_(new CurveChart(tr("Loss"), tr("loss"), false, this)),
-      accuracy_(new CurveChart(tr("Held-out accuracy"), tr("held-out accuracy (%)"), true, this)),
-      attention_(new AttentionPanel(this))
+      accuracy_(new CurveChart(tr("Held-out accuracy"), tr("held-out accuracy"), true, this)),
+      attention_(new AttentionPanel(this)), curvesLegend_(new QLabel(this))
 {
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    auto* splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->addWidget(buildSettingsColumn());
-    splitter->addWidget(buildResults());
-    splitter->setStretchFactor(0, 0);
-    splitter->setStretchFactor(1, 1);
-    splitter->setChildrenCollapsible(false);
-    layout->addWidget(splitter);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 4);
+    top_ = new QBoxLayout(QBoxLayout::TopToBottom);
+    top_->addWidget(form_);
+    top_->addWidget(buildProgress(), 1);
+    layout->addLayout(top_);
+    layout->addWidget(buildResults(), 1);
     guardWheel(this);
 
     connect(form_, &TrainSettingsForm::changed, this, &TrainTab::updateButtons);
@@ -105,59 +101,77 @@ QString TrainTab::summary()
               "one full W_i, same data and seed");
 }
 
-QWidget* TrainTab::buildSettingsColumn()
+QWidget* TrainTab::buildProgress()
 {
-    auto* column = new QWidget(this);
-    auto* layout = new QVBoxLayout(column);
-    layout->setContentsMargins(0, 0, 6, 0);
-    layout->addWidget(form_);
+    auto* box = new QWidget(this);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
     auto* buttons = new QHBoxLayout;
     for (QPushButton* b : {start_, pause_, step_, reset_}) buttons->addWidget(b);
-    layout->addLayout(buttons);
-    layout->addWidget(startReason_);
-    layout->addWidget(message_);
-    progress_->setFormat(tr("%v / %m steps"));
+    progress_->setFormat(tr("no steps yet"));
     progress_->setRange(0, 1);
     progress_->setValue(0);
     progress_->setAccessibleName(tr("Training progress"));
-    layout->addWidget(progress_);
-    layout->addWidget(progressText_);
+    progress_->setMinimumWidth(160);
+    buttons->addWidget(progress_, 1);
+    layout->addLayout(buttons);
+    layout->addWidget(startReason_);
+    layout->addWidget(message_);
+    auto* status = new QHBoxLayout;
+    auto* texts = new QVBoxLayout;
+    texts->setSpacing(0);
+    texts->addWidget(progressText_);
     variantsText_->setForegroundRole(QPalette::PlaceholderText);
-    layout->addWidget(variantsText_);
-    auto* shown = new QFormLayout;
-    shown->setContentsMargins(0, 8, 0, 0);
+    texts->addWidget(variantsText_);
+    status->addLayout(texts, 1);
     shownModel_->setAccessibleName(tr("Other tabs show"));
+    shownModel_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     shownModel_->setToolTip(tr("While it learns, every other tab can show a trained model's chosen layer on the "
                                "held-out example, or your document"));
-    auto* shownLabel = new QLabel(tr("Other tabs show"), column);
+    auto* shownLabel = new QLabel(tr("Other tabs show"), box);
     shownLabel->setBuddy(shownModel_);
-    shown->addRow(shownLabel, shownModel_);
-    layout->addLayout(shown);
-    layout->addWidget(keep_);
+    status->addWidget(shownLabel, 0, Qt::AlignTop);
+    status->addWidget(shownModel_, 0, Qt::AlignTop);
+    status->addWidget(keep_, 0, Qt::AlignTop);
+    layout->addLayout(status);
     layout->addWidget(keptNote_);
     layout->addStretch(1);
-
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidget(column);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(column->minimumSizeHint().width() + 12);
-    return scroll;
+    return box;
 }
 
 QWidget* TrainTab::buildResults()
 {
-    auto* splitter = new QSplitter(Qt::Vertical, this);
-    auto* charts = new FigureGrid(QSize(260, 190), 2, splitter);
+    // The curves in a column, the heads beside them: the heads need the room.
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    auto* column = new QWidget(splitter);
+    auto* layout = new QVBoxLayout(column);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* charts = new QSplitter(Qt::Vertical, column);
     charts->addWidget(loss_);
     charts->addWidget(accuracy_);
-    splitter->addWidget(charts);
+    charts->setChildrenCollapsible(false);
+    layout->addWidget(charts, 1);
+    // One legend for both charts, under them: the charts keep their width for the curves.
+    curvesLegend_->setWordWrap(true);
+    curvesLegend_->setTextFormat(Qt::RichText);
+    layout->addWidget(curvesLegend_);
+    splitter->addWidget(column);
     splitter->addWidget(attention_);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
+    splitter->setSizes({400, 600});
     splitter->setChildrenCollapsible(false);
     return splitter;
+}
+
+void TrainTab::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // Wide: the settings beside the progress, so the pictures get the height; narrow: above it.
+    const bool wide = width() >= 2 * form_->sizeHint().width() + 80;
+    top_->setDirection(wide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+    top_->setStretch(0, wide ? 1 : 0);
 }
 
 }  // namespace qkv::ui

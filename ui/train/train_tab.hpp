@@ -1,7 +1,7 @@
 #pragma once
-// The Train tab: a small transformer learns a task in front of the user. Settings on the left
-// (TrainSettingsForm), Start, Pause, Step and Reset, a progress bar with the pace and the time
-// left; on the right the loss and held-out accuracy curves per variant and every head's
+// The Train tab: a small transformer learns a task in front of the user. The settings
+// (TrainSettingsForm), Start, Pause, Step and Reset and a progress bar with the pace and the time
+// left on top; under them the loss and held-out accuracy curves per variant and every head's
 // attention on a held-out example (AttentionPanel), refreshed while it learns.
 //
 // Not a ResultView: it drives training instead of drawing the document's Result. The training
@@ -17,6 +17,7 @@
 
 #include "ui/train/training_snapshot.hpp"
 
+class QBoxLayout;
 class QComboBox;
 class QLabel;
 class QProgressBar;
@@ -60,9 +61,14 @@ public:
     FieldMessage* message() const { return message_; }
     CurveChart* lossChart() const { return loss_; }
     CurveChart* accuracyChart() const { return accuracy_; }
+    // The one legend of both charts (rich text).
+    QLabel* curvesLegend() const { return curvesLegend_; }
     AttentionPanel* attentionPanel() const { return attention_; }
     // Which trained variant the other tabs show: its index in the snapshot, or -1 (the document).
     QComboBox* shownModelBox() const { return shownModel_; }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 signals:
     // A snapshot was drawn (the curves and attention are its).
@@ -71,7 +77,7 @@ signals:
     void runChanged(bool running);
 
 private:
-    QWidget* buildSettingsColumn();
+    QWidget* buildProgress();
     QWidget* buildResults();
     void startOrResume();
     void stepOnce();
@@ -86,6 +92,7 @@ private:
 
     Document* document_;
     TrainingWorker* worker_;
+    QBoxLayout* top_ = nullptr;  // the settings and the progress: side by side when wide
     TrainSettingsForm* form_;
     QPushButton* start_;
     QPushButton* pause_;
@@ -102,6 +109,7 @@ private:
     CurveChart* loss_;
     CurveChart* accuracy_;
     AttentionPanel* attention_;
+    QLabel* curvesLegend_;
     std::shared_ptr<const TrainingSnapshot> shown_;
     // The snapshot Keep made the document (no question before closing while it is the latest).
     std::shared_ptr<const TrainingSnapshot> kept_;

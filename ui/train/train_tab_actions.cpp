@@ -17,6 +17,7 @@
 #include "ui/train/trained_session.hpp"
 #include "ui/train/training_curves.hpp"
 #include "ui/train/training_worker.hpp"
+#include "ui/figures/number_format.hpp"
 #include "ui/train/variant_text.hpp"
 
 namespace qkv::ui {
@@ -62,7 +63,9 @@ void TrainTab::reset()
     attention_->setSnapshot(nullptr);
     progress_->setRange(0, 1);
     progress_->setValue(0);
+    progress_->setFormat(tr("no steps yet"));
     progressText_->clear();
+    curvesLegend_->clear();
     variantsText_->clear();
     setNote(keptNote_, {});
     if (document_ && document_->isPreviewing()) {
@@ -104,10 +107,12 @@ void TrainTab::show(std::shared_ptr<const TrainingSnapshot> snapshot)
     const TrainingSnapshot& s = *shown_;
     progress_->setRange(0, static_cast<int>(std::min<long>(s.totalSteps, INT_MAX)));
     progress_->setValue(static_cast<int>(std::min<long>(s.steps, INT_MAX)));
+    progress_->setFormat(tr("%1 / %2 steps").arg(groupedInteger(s.steps), groupedInteger(s.totalSteps)));
     progressText_->setText(progressText(s));
     variantsText_->setText(variantsText(s));
     loss_->setCurves(lossCurves(s), s.totalSteps);
     accuracy_->setCurves(accuracyCurves(s), s.totalSteps);
+    curvesLegend_->setText(qkv::ui::curvesLegend(s));
     attention_->setSnapshot(shown_);
     updateShownModels();
     previewInDocument();
@@ -159,7 +164,7 @@ void TrainTab::updateShownModels()
     if (shown_)
         for (std::size_t i = 0; i < shown_->variants.size(); ++i) {
             variants << static_cast<int>(i);
-            texts << tr("The %1 model").arg(variantName(shown_->variants[i].variant()));
+            texts << (shown_->variants[i].variant() == qkv::ScoreForm::Full ? tr("Full W_i model") : tr("Factored model"));
         }
     texts << tr("Your document");
     QStringList current;

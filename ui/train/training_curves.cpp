@@ -1,6 +1,7 @@
 #include "ui/train/training_curves.hpp"
 
 #include <QCoreApplication>
+#include <QStringList>
 
 #include <cmath>
 #include <limits>
@@ -57,6 +58,19 @@ std::vector<Curve> accuracyCurves(const TrainingSnapshot& s)
                                 pointsOf(c, [](auto& p) { return p.heldOutSequenceAccuracy; })));
     }
     return out;
+}
+
+QString curvesLegend(const TrainingSnapshot& s)
+{
+    QStringList parts;
+    for (const TrainedVariant& v : s.variants)
+        parts << QStringLiteral("<span style=\"color:%1\">━━</span>&nbsp;%2")
+                     .arg(variantColor(v.variant()).name(), variantName(v.variant()).toHtmlEscaped());
+    if (parts.isEmpty()) return {};
+    const QString styles = s.targetTokens.empty()
+                               ? tr("solid: training loss, held-out tokens; dashed: held-out loss")
+                               : tr("solid: training loss, held-out tokens; dashed: held-out loss, whole sequences");
+    return parts.join(QStringLiteral(" &nbsp; ")) + QStringLiteral(" &nbsp;·&nbsp; ") + styles.toHtmlEscaped();
 }
 
 }  // namespace qkv::ui

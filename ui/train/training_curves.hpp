@@ -12,5 +12,8 @@ namespace qkv::ui {
 
 std::vector<Curve> lossCurves(const TrainingSnapshot& snapshot);
 std::vector<Curve> accuracyCurves(const TrainingSnapshot& snapshot);
+// The legend both charts share, as rich text: each variant's colour, then what solid and
+// dashed lines are.
+QString curvesLegend(const TrainingSnapshot& snapshot);
 
 }  // namespace qkv::ui

@@ -14,8 +14,7 @@ QString variantName(qkv::ScoreForm variant)
 
 QString variantTitle(qkv::ScoreForm variant)
 {
-    return variant == qkv::ScoreForm::Full ? tr("Full W_i (d_model × d_model per head)")
-                                           : tr("Factored W_i^Q, W_i^K (d_model × d_k each)");
+    return variant == qkv::ScoreForm::Full ? tr("Full W_i") : tr("Factored W_i^Q, W_i^K");
 }
 
 QColor variantColor(qkv::ScoreForm variant)

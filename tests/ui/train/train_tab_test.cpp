@@ -16,6 +16,7 @@
 #include "tests/ui/train/train_test_support.hpp"
 #include "ui/controls/field_message.hpp"
 #include "ui/document/document.hpp"
+#include "ui/document/session_text.hpp"
 #include "ui/figures/chart_view.hpp"
 #include "ui/train/attention_panel.hpp"
 #include "ui/train/curve_chart.hpp"
@@ -150,11 +151,28 @@ TEST_F(TrainTabTest, KeepIsOneUndoStepAndUndoRestoresTheDocument)
     EXPECT_FALSE(tab.keepButton()->isEnabled());
     document.waitUntilIdle();
     EXPECT_TRUE(document.isValid());
+    // Where the weights came from, said where the app says it, and the heads are the model's.
+    EXPECT_TRUE(weightsOriginLines(document.session()).front().contains(provenance));
+    EXPECT_EQ(document.headTitles(document.config()), (QStringList{"trained", "trained"}));
 
     document.undoStack()->undo();
     EXPECT_FALSE(document.session().model);
     EXPECT_EQ(document.session().config, original.config);
     EXPECT_FALSE(document.isModified());
+}
+
+TEST_F(TrainTabTest, AFullModelIsKeptAndItsLayerViewsSayWhyTheyShowNothing)
+{
+    tab.form()->variantBox()->setCurrentIndex(1);
+    tab.form()->stepsBox()->setValue(10);
+    tab.startButton()->click();
+    ASSERT_TRUE(waitForSnapshot([](const TrainingSnapshot& s) { return s.state == State::Finished; }));
+    tab.keepButton()->click();
+    ASSERT_TRUE(document.session().model);
+    EXPECT_EQ(document.session().model->parameters.spec.scoreForm, qkv::ScoreForm::Full);
+    document.waitUntilIdle();
+    ASSERT_FALSE(document.isValid());  // the pipeline's issue, not a crash or an empty view
+    EXPECT_FALSE(document.issues().front().message.empty());
 }
 
 TEST_F(TrainTabTest, StartIsOffWithTheReasonWhileTheSizesDoNotFit)
