@@ -94,16 +94,21 @@ void AttentionPanel::setSnapshot(std::shared_ptr<const TrainingSnapshot> snapsho
         columnVariants_ = variants;
         rebuildColumns();
     }
-    if (any) {
-        const QString source = joined(snapshot_->sourceTokens);
-        example_->setText(snapshot_->targetTokens.empty()
-                              ? tr("Held-out example: %1").arg(joined(snapshot_->targetInputTokens))
-                              : tr("Held-out example: %1 → %2").arg(source, joined(snapshot_->targetTokens)));
-    } else {
-        example_->clear();
-    }
     fillLayers();  // may refresh through the box's signal
     refresh();
+}
+
+void AttentionPanel::describeExample()
+{
+    if (!snapshot_ || snapshot_->variants.empty() || shown_.empty()) {
+        example_->clear();
+        return;
+    }
+    const QString example = snapshot_->targetTokens.empty()
+                                ? tr("Held-out example: %1").arg(joined(snapshot_->targetInputTokens))
+                                : tr("Held-out example: %1 → %2")
+                                      .arg(joined(snapshot_->sourceTokens), joined(snapshot_->targetTokens));
+    example_->setText(shown_.front().caption.isEmpty() ? example : tr("%1 · %2").arg(example, shown_.front().caption));
 }
 
 void AttentionPanel::fillLayers()
@@ -147,8 +152,8 @@ void AttentionPanel::rebuildColumns()
         canvases->addWidget(c.canvas);
         if (variant == qkv::ScoreForm::Full) {
             c.spectrum = new ChartView(columnsHost_);
-            c.spectrum->setMinimumSize(240, 170);
-            layout->addWidget(c.spectrum, 2);
+            c.spectrum->setMinimumSize(240, 200);
+            layout->addWidget(c.spectrum, 4);
         }
         columns_.push_back(c);
     }
@@ -173,6 +178,7 @@ void AttentionPanel::refresh()
         if (columns_[i].spectrum && snapshot_ && layer >= 0)
             columns_[i].spectrum->setModel(learnedSpectrumModel(snapshot_->variants[i], layer));
     }
+    describeExample();
 }
 
 }  // namespace qkv::ui

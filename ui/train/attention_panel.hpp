@@ -45,6 +45,8 @@ private:
     void rebuildColumns();
     void refresh();
     void fillLayers();
+    // The example's words and what the rows and columns are, once for every picture.
+    void describeExample();
 
     std::shared_ptr<const TrainingSnapshot> snapshot_;
     QLabel* layerLabel_;

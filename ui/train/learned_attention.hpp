@@ -2,6 +2,7 @@
 // One variant's learned attention in one layer on the shown held-out example: every head as a
 // small heatmap labelled with the example's tokens, under a title and over one colour bar. The
 // scale is fixed (0 to 1) so that one step compares with the next while the model learns.
+// What the rows and columns are (the caption) is said once beside the pictures, not in each.
 // Painted by the app's one heatmap renderer (ui/render/heatmap_painter.hpp); no widget here.
 
 #include <QColor>
@@ -22,10 +23,12 @@ namespace qkv::ui {
 
 struct LearnedAttention {
     QString title;                   // "Factored W_i^Q, W_i^K · step 1,200"
+    QString shortTitle;              // "factored · step 1,200"
     std::vector<qkv::MatrixF> heads;  // h matrices, n_q x n_k, rows sum to 1
-    QStringList headTitles;          // "Head 1 · alignment 97%"
+    QStringList headTitles;          // "Head 1 · 97% aligned"
+    QStringList shortHeadTitles;     // "1 · 97%", where the long one has no room
     QStringList rowLabels, columnLabels;  // the example's tokens
-    QString caption;                 // what the rows and columns are
+    QString caption;                 // what the rows and columns are (said beside the picture)
     ColormapName colormap = ColormapName::Viridis;
 };
 
@@ -33,8 +36,13 @@ struct LearnedAttention {
 LearnedAttention learnedAttention(const TrainingSnapshot& snapshot, std::size_t variant, qkv::Index layer);
 
 struct LearnedAttentionLayout {
-    QRectF title, caption, legend;
+    QRectF title, legend;
     std::vector<QRectF> panels;  // one per head
+    // The tokens label the cells unless that would leave them under a few pixels (then the
+    // tooltip names them); each head's title, long or short, as fits its panel.
+    bool labels = true;
+    QStringList headTitles;
+    QString titleText;  // the title, or the short one where it has no room
 };
 LearnedAttentionLayout layoutLearnedAttention(const LearnedAttention& attention, const QRectF& target,
                                               const QFontMetricsF& metrics);

@@ -25,7 +25,7 @@ ChartModel learnedSpectrumModel(const TrainedVariant& variant, qkv::Index layer)
 {
     ChartModel c;
     const qkv::Index d_model = variant.model ? variant.model->parameters.spec.d_model : 0;
-    c.title = tr("Singular values of each learned full W_i (d_model = %1)").arg(d_model);
+    c.title = tr("Singular values of each W_i; legend: how many of %1 hold 99% of the energy").arg(d_model);
     c.x.title = tr("index k of σ_k");
     c.y.title = tr("σ_k (log scale)");
     c.y.logarithmic = true;
@@ -46,10 +46,7 @@ ChartModel learnedSpectrumModel(const TrainedVariant& variant, qkv::Index layer)
     for (const qkv::HeadScores& s : variant.heads) {
         if (s.layer != layer || s.singularValues.empty()) continue;
         const QColor color(kHeadColors[static_cast<std::size_t>(s.head) % kHeadColors.size()]);
-        ChartSeries line = ChartSeries::of(tr("%1: 99% of the energy in %2 of %3")
-                                               .arg(headName(s.head))
-                                               .arg(s.effectiveRank)
-                                               .arg(s.singularValues.size()),
+        ChartSeries line = ChartSeries::of(tr("%1: %2").arg(headName(s.head)).arg(s.effectiveRank),
                                            color, ChartSeries::Kind::Line);
         line.lineMarkers = s.singularValues.size() <= 32;
         for (std::size_t k = 0; k < s.singularValues.size(); ++k)

@@ -48,8 +48,9 @@ TrainTab::TrainTab(Document* document, QWidget* parent)
       progress_(new QProgressBar(this)), progressText_(wrappedLabel(this)), variantsText_(wrappedLabel(this)),
       message_(new FieldMessage(this)), startReason_(noteLabel(this)), shownModel_(new QComboBox(this)),
       keptNote_(noteLabel(this)),
-      loss_(new CurveChart(tr("Loss"), tr("loss"), false, this)),
-      accuracy_(new CurveChart(tr("Held-out accuracy"), tr("held-out accuracy"), true, this)),
+      // No chart titles: the value axes say what each chart is, and the plots keep the height.
+      loss_(new CurveChart({}, tr("loss"), false, this)),
+      accuracy_(new CurveChart({}, tr("held-out accuracy"), true, this)),
       attention_(new AttentionPanel(this)), curvesLegend_(new QLabel(this))
 {
     auto* layout = new QVBoxLayout(this);
@@ -119,12 +120,7 @@ QWidget* TrainTab::buildProgress()
     layout->addWidget(startReason_);
     layout->addWidget(message_);
     auto* status = new QHBoxLayout;
-    auto* texts = new QVBoxLayout;
-    texts->setSpacing(0);
-    texts->addWidget(progressText_);
-    variantsText_->setForegroundRole(QPalette::PlaceholderText);
-    texts->addWidget(variantsText_);
-    status->addLayout(texts, 1);
+    status->addWidget(progressText_, 1);
     shownModel_->setAccessibleName(tr("Other tabs show"));
     shownModel_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     shownModel_->setToolTip(tr("While it learns, every other tab can show a trained model's chosen layer on the "
@@ -135,6 +131,8 @@ QWidget* TrainTab::buildProgress()
     status->addWidget(shownModel_, 0, Qt::AlignTop);
     status->addWidget(keep_, 0, Qt::AlignTop);
     layout->addLayout(status);
+    variantsText_->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(variantsText_);
     layout->addWidget(keptNote_);
     layout->addStretch(1);
     return box;

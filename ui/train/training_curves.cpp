@@ -67,9 +67,9 @@ QString curvesLegend(const TrainingSnapshot& s)
         parts << QStringLiteral("<span style=\"color:%1\">━━</span>&nbsp;%2")
                      .arg(variantColor(v.variant()).name(), variantName(v.variant()).toHtmlEscaped());
     if (parts.isEmpty()) return {};
-    const QString styles = s.targetTokens.empty()
-                               ? tr("solid: training loss, held-out tokens; dashed: held-out loss")
-                               : tr("solid: training loss, held-out tokens; dashed: held-out loss, whole sequences");
+    // Solid lines are the training loss and the held-out token accuracy: the dashed ones are named.
+    const QString styles = s.targetTokens.empty() ? tr("dashed: held-out loss")
+                                                  : tr("dashed: held-out loss, whole sequences right");
     return parts.join(QStringLiteral(" &nbsp; ")) + QStringLiteral(" &nbsp;·&nbsp; ") + styles.toHtmlEscaped();
 }
 

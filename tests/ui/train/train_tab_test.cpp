@@ -202,7 +202,11 @@ TEST_F(TrainTabTest, BothVariantsSideBySideWithTheFullModelsSpectrum)
     ASSERT_NE(panel->spectrum(1), nullptr);
     const ChartModel& spectrum = panel->spectrum(1)->model();
     ASSERT_EQ(spectrum.series.size(), 2u);  // one line per head
-    EXPECT_TRUE(spectrum.series[0].name.contains(QStringLiteral("99% of the energy")));
+    EXPECT_TRUE(spectrum.title.contains(QStringLiteral("how many of 16 hold 99% of the energy")));
+    const QString rank = spectrum.series[0].name.mid(QStringLiteral("Head 1: ").size());
+    EXPECT_TRUE(spectrum.series[0].name.startsWith(QStringLiteral("Head 1: ")));
+    EXPECT_GE(rank.toInt(), 1);
+    EXPECT_LE(rank.toInt(), 16);
     EXPECT_EQ(spectrum.series[0].points.size(), 16u);
     EXPECT_FALSE(tab.lossChart()->drawnPoints(QStringLiteral("full W_i · training")).empty());
     EXPECT_EQ(tab.shownModelBox()->count(), 3);  // factored, full, the document
