@@ -161,6 +161,23 @@ TEST_F(TrainTabTest, KeepIsOneUndoStepAndUndoRestoresTheDocument)
     EXPECT_FALSE(document.isModified());
 }
 
+TEST_F(TrainTabTest, KeepWhileRunningPausesAndKeepsTheModelItPausedAt)
+{
+    tab.form()->stepsBox()->setValue(100000);
+    tab.startButton()->click();
+    ASSERT_TRUE(waitForSnapshot([](const TrainingSnapshot& s) { return s.steps > 0; }));
+    const int undoSteps = document.undoStack()->count();
+    tab.keepButton()->click();
+    EXPECT_TRUE(tab.worker()->isPaused());
+    ASSERT_TRUE(waitFor(&document, &Document::previewChanged, [&] { return document.session().model && !document.isPreviewing(); }));
+    EXPECT_EQ(document.undoStack()->count(), undoSteps + 1);
+    ASSERT_TRUE(tab.worker()->latest());
+    EXPECT_EQ(tab.worker()->latest()->state, State::Paused);
+    EXPECT_EQ(document.session().model, tab.worker()->latest()->variants[0].model);
+    EXPECT_EQ(document.session().model->steps, tab.worker()->latest()->steps);
+    EXPECT_FALSE(tab.hasUnkeptTraining());
+}
+
 TEST_F(TrainTabTest, AFullModelIsKeptAndItsLayerViewsSayWhyTheyShowNothing)
 {
     tab.form()->variantBox()->setCurrentIndex(1);
