@@ -1,8 +1,8 @@
 #include "core/model/adamw.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
+#include <limits>
 
 namespace qkv {
 
@@ -36,7 +36,8 @@ double AdamW<Scalar>::learningRate(long step) const
 template <typename Scalar>
 double AdamW<Scalar>::step(ModelParameters<Scalar>& parameters, ModelParameters<Scalar>& gradient)
 {
-    assert(parameters.values.size() == m_.size() && gradient.values.size() == m_.size());
+    if (parameters.values.size() != m_.size() || gradient.values.size() != m_.size())
+        return std::numeric_limits<double>::quiet_NaN();
     // clip_grad_norm_: the 2-norm of every gradient together, scaled down to clipNorm when above.
     double squares = 0.0;
     for (const Scalar g : gradient.values) squares += static_cast<double>(g) * static_cast<double>(g);

@@ -29,7 +29,8 @@ template <typename Scalar>
 class AdamW {
 public:
     AdamW(const ModelSpec& spec, AdamWSettings settings);
-    // Clips `gradient` in place, then updates `parameters`. Returns the norm before clipping.
+    // Clips `gradient` in place, then updates `parameters`. Returns the norm before clipping;
+    // NaN, changing nothing, when either does not have one value per parameter of the spec.
     double step(ModelParameters<Scalar>& parameters, ModelParameters<Scalar>& gradient);
     long steps() const { return step_; }
     const AdamWSettings& settings() const { return settings_; }

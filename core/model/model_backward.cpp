@@ -30,9 +30,11 @@ void attentionBranchBackward(const ModelParameters<Scalar>& parameters, ModelPar
     const auto W = [&](std::size_t i) { return parameterMatrix(parameters, plan.weights[i], d, d); };
     const auto dW = [&](std::size_t i) { return parameterMatrix(gradient, plan.weights[i], d, d); };
     const std::size_t valueIndex = plan.weights.size() - 2;
-    // 5. Output = Concat W^O
-    state.dConcat.resizeZero(Xq.rows(), d);
-    linearBackward<Scalar>(state.dConcat.view(), dW(valueIndex + 1), nullptr, dOut, cache.concat.view(), W(valueIndex + 1));
+    // 5. Output = Concat W^O: dConcat = dOut W^O^T (a fresh buffer: written, not added), dW^O.
+    state.dConcat.resize(Xq.rows(), d);
+    state.dConcat.view().noalias() = dOut * W(valueIndex + 1).transpose();
+    linearBackward<Scalar>(MatrixView<Scalar>(state.dConcat.view().topRows(0)), dW(valueIndex + 1), nullptr, dOut,
+                           cache.concat.view(), W(valueIndex + 1));
     // 2-4. Per sequence: head_i = A_i V_i, the softmax, the scores.
     state.dQuery.resizeZero(Xq.rows(), h * shape.queryWidth);
     state.dValue.resizeZero(Xkv.rows(), d);
@@ -71,11 +73,14 @@ void mlpBranchBackward(const ModelParameters<Scalar>& parameters, ModelParameter
 {
     const ModelSpec& spec = parameters.spec;
     const Index d = spec.d_model, d_ff = spec.d_ff, R = x.rows();
-    state.dHidden.resizeZero(R, d_ff);
-    linearBackward<Scalar>(state.dHidden.view(), parameterMatrix(gradient, plan.weights[2], d_ff, d),
-                           gradient.values.data() + plan.weights[3], dOut, cache.hidden.view(),
-                           parameterMatrix(parameters, plan.weights[2], d_ff, d));
-    state.dPreActivation.resizeZero(R, d_ff);
+    // dHidden = dOut W_out^T (a fresh buffer: written, not added), then W_out's and b_out's shares.
+    const auto W_out = parameterMatrix(parameters, plan.weights[2], d_ff, d);
+    state.dHidden.resize(R, d_ff);
+    state.dHidden.view().noalias() = dOut * W_out.transpose();
+    linearBackward<Scalar>(MatrixView<Scalar>(state.dHidden.view().topRows(0)),
+                           parameterMatrix(gradient, plan.weights[2], d_ff, d), gradient.values.data() + plan.weights[3],
+                           dOut, cache.hidden.view(), W_out);
+    state.dPreActivation.resize(R, d_ff);
     activationBackward<Scalar>(state.dPreActivation.view(), state.dHidden.view(), cache.preActivation.view(),
                                spec.activation);
     linearBackward<Scalar>(dx, parameterMatrix(gradient, plan.weights[0], d, d_ff), gradient.values.data() + plan.weights[1],

@@ -209,15 +209,22 @@ BatchLoss failed(std::string problem)
 template <typename Scalar>
 void modelForward(const ModelParameters<Scalar>& parameters, State<Scalar>& state)
 {
+    const PackedBatch& batch = state.batch;
+    if (parameters.spec.hasEncoder()) {
+        embed(parameters, state, batch.sourceIds, batch.sourcePositions, state.encoder.sublayers[0].stream);
+        stackForward<Scalar>(parameters, state.plan.encoder, state.encoder, nullptr, batch, false);
+    }
+    decoderForward(parameters, state);
+}
+
+template <typename Scalar>
+void decoderForward(const ModelParameters<Scalar>& parameters, State<Scalar>& state)
+{
     const ModelSpec& spec = parameters.spec;
     const ModelPlan& plan = state.plan;
     const PackedBatch& batch = state.batch;
-    const Tensor<Scalar>* memory = nullptr;  // the encoder's output, S x d_model
-    if (spec.hasEncoder()) {
-        embed(parameters, state, batch.sourceIds, batch.sourcePositions, state.encoder.sublayers[0].stream);
-        stackForward<Scalar>(parameters, plan.encoder, state.encoder, nullptr, batch, false);
-        memory = &state.encoder.result(plan.encoder);
-    }
+    // The encoder's output, S x d_model: what every cross-attention reads.
+    const Tensor<Scalar>* memory = spec.hasEncoder() ? &state.encoder.result(plan.encoder) : nullptr;
     embed(parameters, state, batch.targetIds, batch.targetPositions, state.decoder.sublayers[0].stream);
     stackForward(parameters, plan.decoder, state.decoder, memory, batch, true);
     // Readout: logits = x W + b                                                        T x V
@@ -286,6 +293,8 @@ template class ForwardWorkspace<float>;
 template class ForwardWorkspace<double>;
 template void modelForward<float>(const ModelParameters<float>&, State<float>&);
 template void modelForward<double>(const ModelParameters<double>&, State<double>&);
+template void decoderForward<float>(const ModelParameters<float>&, State<float>&);
+template void decoderForward<double>(const ModelParameters<double>&, State<double>&);
 template BatchLoss lossAndGradient<float>(const ModelParameters<float>&, const std::vector<SequencePair>&,
                                           ModelParameters<float>&);
 template BatchLoss lossAndGradient<double>(const ModelParameters<double>&, const std::vector<SequencePair>&,

@@ -101,6 +101,7 @@ void initialiseTensor(const ModelSpec& spec, const TensorSlot& slot, std::uint64
 std::vector<TensorSlot> tensorLayout(const ModelSpec& spec)
 {
     std::vector<TensorSlot> slots;
+    if (!spec.problem().empty()) return slots;  // sizes that do not fit together have no layout
     LayoutBuilder layout(slots);
     layout.add("embedding.token", spec.vocabularySize, spec.d_model, false);
     if (spec.positions == PositionKind::Learned) layout.add("embedding.position", spec.maxPositions, spec.d_model, false);

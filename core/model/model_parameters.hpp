@@ -45,7 +45,8 @@ struct TensorSlot {
     std::size_t size() const { return static_cast<std::size_t>(rows * cols); }
 };
 
-// The tensors of `spec`, in the order listed above, packed back to back.
+// The tensors of `spec`, in the order listed above, packed back to back; none when
+// spec.problem() is not empty (then ModelParameters hold no values and every step reports it).
 std::vector<TensorSlot> tensorLayout(const ModelSpec& spec);
 
 // One attention sublayer of the model, in model order (encoder layers, then decoder layers;
@@ -105,10 +106,11 @@ std::size_t scoreParameterCount(const ModelSpec& spec);
 std::size_t attentionParameterCount(const ModelSpec& spec);
 
 // The attention layer as the rest of the app computes it (factored models): W^Q, W^K, W^V, W^O,
-// no biases. For a Full model there are no thin factors: std::nullopt.
+// no biases; `layer` indexes attentionLayers(spec). For a Full model there are no thin factors,
+// and for a layer that does not exist nothing: std::nullopt.
 std::optional<AttentionWeights> attentionLayerWeights(const ModelParameters<float>& parameters, Index layer);
 // Head `head`'s W_i of layer `layer` in double, d_model x d_model: W_i^Q (W_i^K)^T for factored
-// models, the learned matrix for full ones.
+// models, the learned matrix for full ones; empty for a layer or head that does not exist.
 MatrixD headBilinearForm(const ModelParameters<float>& parameters, Index layer, Index head);
 
 extern template struct ModelParameters<float>;

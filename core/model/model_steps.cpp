@@ -70,8 +70,9 @@ void layerNormBackward(MatrixView<Scalar> dx, Scalar* dGamma, Scalar* dBeta, Con
     const Eigen::Map<const Row> g(gamma, d);
     Eigen::Map<Row> dg(dGamma, d), db(dBeta, d);
     for (Index r = 0; r < x.rows(); ++r) {
-        const Row xhat = (x.row(r).array() - mean[r]) * rstd[r];  // 1 x d_model
-        const Row dxhat = dy.row(r).array() * g;                  // dL/dxhat
+        // Expressions, evaluated where used: a step allocates nothing.
+        const auto xhat = (x.row(r).array() - mean[r]) * rstd[r];  // 1 x d_model
+        const auto dxhat = dy.row(r).array() * g;                  // dL/dxhat
         dg += dy.row(r).array() * xhat;
         db += dy.row(r).array();
         const Scalar meanDxhat = dxhat.mean();
@@ -115,7 +116,7 @@ void softmaxRowsForward(Scalar* scores, Index n_q, Index n_k, bool causal)
         const Index visible = causal ? std::min(q + 1, n_k) : n_k;
         Eigen::Map<Row> row(scores + q * n_k, visible);
         row *= Scalar(1) / row.sum();
-        std::fill(scores + q * n_k + visible, scores + (q + 1) * n_k, Scalar(0));
+        for (Index k = visible; k < n_k; ++k) scores[q * n_k + k] = Scalar(0);
     }
 }
 
@@ -216,7 +217,7 @@ void activationBackward(MatrixView<Scalar> dPreActivation, ConstMatrixView<Scala
                         ConstMatrixView<Scalar> preActivation, Activation activation)
 {
     if (activation == Activation::Relu) {
-        dPreActivation += (preActivation.array() > Scalar(0)).select(dHidden, Scalar(0)).matrix();
+        dPreActivation = (preActivation.array() > Scalar(0)).select(dHidden, Scalar(0)).matrix();
         return;
     }
     const Scalar inverseSqrt2 = static_cast<Scalar>(1.0 / std::numbers::sqrt2);
@@ -226,7 +227,7 @@ void activationBackward(MatrixView<Scalar> dPreActivation, ConstMatrixView<Scala
             const Scalar a = preActivation(r, c);
             const Scalar cdf = Scalar(0.5) * (Scalar(1) + std::erf(a * inverseSqrt2));  // Phi(a)
             const Scalar pdf = inverseSqrt2Pi * std::exp(Scalar(-0.5) * a * a);         // phi(a)
-            dPreActivation(r, c) += dHidden(r, c) * (cdf + a * pdf);
+            dPreActivation(r, c) = dHidden(r, c) * (cdf + a * pdf);
         }
 }
 

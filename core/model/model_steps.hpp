@@ -12,7 +12,8 @@
 //   - Every backward ADDS into the gradients it writes (inputs and parameters alike), as llm.c
 //     does: a tensor read by several steps (the residual stream, self-attention's X_q = X_kv,
 //     the encoder output read by every cross-attention) collects each reader's share, and the
-//     caller zeroes a gradient once before the first reader adds to it.
+//     caller zeroes a gradient once before the first reader adds to it. The exceptions say
+//     "written": softmax, activation and cross-entropy backward, whose input has one reader.
 //   - Templated on Scalar: float trains, double checks the gradients (tests against PyTorch
 //     float64 and finite differences). Instantiated for both in model_steps.cpp.
 
@@ -75,7 +76,7 @@ void layerNormBackward(MatrixView<Scalar> dx, Scalar* dGamma, Scalar* dBeta, Con
 // y = x W (+ b when b is not null).                      x: R x m, W: m x n, y: R x n
 template <typename Scalar>
 void linearForward(MatrixView<Scalar> y, ConstMatrixView<Scalar> x, ConstMatrixView<Scalar> W, const Scalar* b);
-// dW += x^T dy; db += sum_r dy (db not null); dx += dy W^T (dx not empty).
+// dW += x^T dy; db += sum_r dy (db not null); dx += dy W^T (skipped when dx is empty).
 template <typename Scalar>
 void linearBackward(MatrixView<Scalar> dx, MatrixView<Scalar> dW, Scalar* db, ConstMatrixView<Scalar> dy,
                     ConstMatrixView<Scalar> x, ConstMatrixView<Scalar> W);
@@ -128,7 +129,8 @@ void attentionBackward(MatrixView<Scalar> dQueries, MatrixView<Scalar> dKeys, Ma
 // h = max(0, a) or h = a Phi(a) = a (1 + erf(a / sqrt 2)) / 2.
 template <typename Scalar>
 void activationForward(MatrixView<Scalar> hidden, ConstMatrixView<Scalar> preActivation, Activation activation);
-// da += dh * f'(a): ReLU 1 where a > 0; GELU Phi(a) + a phi(a).
+// da = dh * f'(a): ReLU 1 where a > 0; GELU Phi(a) + a phi(a). Written, not added (the
+// pre-activation has no other reader).
 template <typename Scalar>
 void activationBackward(MatrixView<Scalar> dPreActivation, ConstMatrixView<Scalar> dHidden,
                         ConstMatrixView<Scalar> preActivation, Activation activation);

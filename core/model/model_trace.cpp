@@ -65,14 +65,20 @@ std::vector<std::int32_t> greedyDecode(const ModelParameters<float>& parameters,
 {
     std::vector<std::int32_t> answer;
     const auto limit = static_cast<std::size_t>(std::max<Index>(0, std::min(maxLength, parameters.spec.maxPositions)));
-    SequencePair pair{source, {bos}, {-1}};
+    std::vector<SequencePair> batch{{source, {bos}, {-1}}};
+    SequencePair& pair = batch.front();
     thread_local ForwardWorkspace<float> workspace;
     State& state = workspace.state();
     while (answer.size() < limit) {
-        if (!forwardOne(parameters, pair, state)) return {};
-        const auto last = state.logits.view().row(state.logits.rows - 1);
+        if (answer.empty()) {
+            if (!forwardOne(parameters, pair, state)) return {};
+        } else {
+            // The source is the same: only the decoder reads the longer prefix.
+            packBatch(parameters.spec, batch, state.batch);
+            decoderForward(parameters, state);
+        }
         Index next = 0;
-        last.maxCoeff(&next);
+        state.logits.view().row(state.logits.rows - 1).maxCoeff(&next);
         answer.push_back(static_cast<std::int32_t>(next));
         if (next == eos) break;
         pair.targetInput.push_back(static_cast<std::int32_t>(next));

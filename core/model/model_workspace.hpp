@@ -170,6 +170,10 @@ void packBatch(const ModelSpec& spec, const std::vector<SequencePair>& batch, Pa
 // norms and the logits (T x V) into state.logits.
 template <typename Scalar>
 void modelForward(const ModelParameters<Scalar>& parameters, typename ForwardWorkspace<Scalar>::State& state);
+// The decoder half alone (embeddings, decoder, final norm, logits), reading the encoder output
+// an earlier modelForward left in `state` for the same sources (greedy decoding's later steps).
+template <typename Scalar>
+void decoderForward(const ModelParameters<Scalar>& parameters, typename ForwardWorkspace<Scalar>::State& state);
 // The backward pass from state.dLogits (T x V) after modelForward; adds into `gradient`.
 template <typename Scalar>
 void modelBackward(const ModelParameters<Scalar>& parameters, typename ForwardWorkspace<Scalar>::State& state,

@@ -1,6 +1,8 @@
 // AdamW with clipping and warm-up against torch.optim.AdamW + clip_grad_norm_ (float32, 20 steps,
 // tests/data/model/make_model_fixtures.py), and its rules one at a time.
 
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "core/model/adamw.hpp"
@@ -116,6 +118,18 @@ TEST(AdamW, FirstStepMovesEachCoordinateByTheLearningRate)
     EXPECT_NEAR(toy.parameters.values[0], before.values[0] - 0.01, 2e-7);
     EXPECT_NEAR(toy.parameters.values[1], before.values[1] + 0.01, 1e-9);
     EXPECT_EQ(toy.parameters.values[2], before.values[2]);
+}
+
+TEST(AdamW, RefusesParametersOfAnotherModel)
+{
+    Toy toy;
+    AdamW<double> optimizer(toy.spec, AdamWSettings{});
+    ModelParameters<double> other = ModelParameters<double>::zeros(toy.spec);
+    other.values.pop_back();
+    const std::vector<double> before = toy.parameters.values;
+    EXPECT_TRUE(std::isnan(optimizer.step(toy.parameters, other)));
+    EXPECT_EQ(toy.parameters.values, before);
+    EXPECT_EQ(optimizer.steps(), 0);
 }
 
 TEST(AdamW, WarmsUpLinearly)

@@ -164,6 +164,13 @@ TEST(ModelBatch, BadBatchesAreAnsweredWithAMessageNotAStep)
     wrong.values.pop_back();
     EXPECT_NE(evaluateLoss(wrong, {{{3}, {1}, {2}}}).problem.find("parameters hold"), std::string::npos);
     EXPECT_TRUE(traceExample(wrong, {{3}, {1}, {2}}).layers.empty());
+    // A spec whose sizes do not fit together has no layout, and says why.
+    ModelSpec broken = spec;
+    broken.headCount = 5;
+    EXPECT_TRUE(tensorLayout(broken).empty());
+    const ModelParameters<float> none = ModelParameters<float>::initialised(broken, 1);
+    EXPECT_EQ(none.count(), 0u);
+    EXPECT_NE(evaluateLoss(none, {{{3}, {1}, {2}}}).problem.find("does not divide d_model"), std::string::npos);
 }
 
 TEST(ModelTraining, LearnsToCopyAShortSequence)
