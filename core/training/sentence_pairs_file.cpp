@@ -4,33 +4,19 @@
 
 #include "core/io/file_bytes.hpp"
 #include "core/text/utf8.hpp"
+#include "core/training/words.hpp"
 
 namespace qkv {
 
 namespace {
 
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-
-std::vector<std::string> splitWords(std::string_view text)
-{
-    std::vector<std::string> words;
-    std::size_t at = 0;
-    while (at < text.size()) {
-        while (at < text.size() && isSpace(text[at])) ++at;
-        std::size_t end = at;
-        while (end < text.size() && !isSpace(text[end])) ++end;
-        if (end > at) words.emplace_back(text.substr(at, end - at));
-        at = end;
-    }
-    return words;
-}
-
-bool isBlank(std::string_view line) { return std::all_of(line.begin(), line.end(), isSpace); }
+bool isBlank(std::string_view line) { return std::all_of(line.begin(), line.end(), isWordSeparator); }
 
 // One side of a pair, checked: at least one word, at most maxSentencePairWords.
 Expected<std::vector<std::string>> sideWords(std::string_view text, std::string_view side, const std::string& where)
 {
-    std::vector<std::string> words = splitWords(text);
+    const std::vector<std::string_view> views = splitWords(text);
+    std::vector<std::string> words(views.begin(), views.end());
     if (words.empty()) return Error{where + ": the " + std::string(side) + " sentence is empty"};
     if (words.size() > maxSentencePairWords)
         return Error{where + ": the " + std::string(side) + " sentence has " + std::to_string(words.size()) +

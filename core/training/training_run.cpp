@@ -25,8 +25,9 @@ constexpr long maxSteps = 10'000'000;
 constexpr Index maxBatch = 4096;
 // The learning rate is held for this many steps at a time on its way down.
 constexpr long scheduleInterval = 10;
-// Held-out examples evaluated per forward pass: bounds the activations of a large held-out set.
-constexpr std::size_t evaluationChunk = 256;
+// Held-out examples evaluated per forward pass: bounds the activations a large held-out set
+// would otherwise keep in the run's workspace (about twice a training batch's rows).
+constexpr std::size_t evaluationChunk = 64;
 
 std::string outOf(const std::string& field, const std::string& range, const std::string& value)
 {
@@ -143,9 +144,13 @@ CurvePoint TrainingRun::step()
     std::vector<SequencePair> batch;
     batch.reserve(static_cast<std::size_t>(settings_.batch));
     for (Index i = 0; i < settings_.batch; ++i) batch.push_back(data_->trainingExample(nextExample_++).ids);
-    const BatchLoss loss = lossAndGradient(parameters_, batch, gradient_);
-    followSchedule();
-    optimizer_->step(parameters_, gradient_);
+    const BatchLoss loss = lossAndGradient(parameters_, batch, gradient_, workspace_);
+    // The data fit the model by construction (trainingModelSpec); were a batch ever refused, its
+    // untouched gradient must not move the weights.
+    if (loss.problem.empty()) {
+        followSchedule();
+        optimizer_->step(parameters_, gradient_);
+    }
     seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     CurvePoint point;
@@ -168,7 +173,7 @@ BatchLoss TrainingRun::evaluate()
         chunk.clear();
         for (std::size_t i = begin; i < std::min(heldOut.size(), begin + evaluationChunk); ++i)
             chunk.push_back(heldOut[i].ids);
-        accumulate(total, evaluateLoss(parameters_, chunk));
+        accumulate(total, evaluateLoss(parameters_, chunk, workspace_));
     }
     if (curve_.empty()) {
         // Before the first step: the untrained model's point, so curves start at step 0.

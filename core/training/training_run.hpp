@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/model/adamw.hpp"
+#include "core/model/model_forward.hpp"
 #include "core/model/model_parameters.hpp"
 #include "core/training/task_scores.hpp"
 #include "core/training/tasks.hpp"
@@ -28,7 +29,7 @@ struct TrainingSettings {
     Index d_model = 64;
     Index headCount = 4;
     Index layers = 1;          // per stack (encoder and decoder); induction: decoder layers (default 2)
-    long steps = 2000;
+    long steps = 2000;         // the learning rate's cosine ends here; step() goes on at its floor
     Index batch = 32;
     AdamWSettings optimizer;   // learning rate lives here
     std::uint64_t seed = 0;    // weights; the task's seed draws the data
@@ -83,6 +84,7 @@ private:
     ModelParameters<float> parameters_;
     ModelParameters<float> gradient_;
     std::unique_ptr<AdamW<float>> optimizer_;
+    ForwardWorkspace<float> workspace_;  // activations of the steps and evaluations, reused
     std::vector<CurvePoint> curve_;
     std::uint64_t nextExample_ = 0;
     double seconds_ = 0.0;

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "core/training/sequence_tasks.hpp"
+#include "core/training/words.hpp"
 
 namespace qkv {
 
@@ -373,14 +374,8 @@ TranslationPair randomTranslation(TargetLanguage language, SplitMix64& random)
 
 Expected<TranslationPair> translateEnglish(std::string_view sentence, TargetLanguage language)
 {
-    std::vector<std::string> words;
-    for (std::size_t at = 0; at < sentence.size();) {
-        const std::size_t begin = sentence.find_first_not_of(" \t", at);
-        if (begin == std::string_view::npos) break;
-        const std::size_t end = std::min(sentence.find_first_of(" \t", begin), sentence.size());
-        words.emplace_back(sentence.substr(begin, end - begin));
-        at = end;
-    }
+    const std::vector<std::string_view> views = splitWords(sentence);
+    const std::vector<std::string> words(views.begin(), views.end());
     Expected<Clause> clause = EnglishReader(words).clause();
     if (!clause) return Error{clause.error()};
     TranslationPair pair = translate(*clause, language);

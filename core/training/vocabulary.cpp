@@ -3,6 +3,7 @@
 #include <array>
 
 #include "core/text/utf8.hpp"
+#include "core/training/words.hpp"
 
 namespace qkv {
 
@@ -11,8 +12,6 @@ namespace {
 constexpr std::array<std::string_view, 3> specialTokens{"<pad>", "<bos>", "<eos>"};
 // The most tokens a model the app trains may have (ModelSpec::problem says the same).
 constexpr std::size_t maxVocabularyTokens = std::size_t{1} << 16;
-
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
 }  // namespace
 
@@ -40,19 +39,12 @@ std::optional<std::int32_t> Vocabulary::find(std::string_view token) const
 Expected<std::vector<std::int32_t>> Vocabulary::encode(std::string_view sentence) const
 {
     std::vector<std::int32_t> ids;
-    std::size_t at = 0;
-    while (at < sentence.size()) {
-        while (at < sentence.size() && isSpace(sentence[at])) ++at;
-        std::size_t end = at;
-        while (end < sentence.size() && !isSpace(sentence[end])) ++end;
-        if (end == at) break;
-        const std::string_view word = sentence.substr(at, end - at);
+    for (const std::string_view word : splitWords(sentence)) {
         const std::optional<std::int32_t> id = find(word);
         if (!id)
             return Error{"'" + std::string(word) + "' is not in this model's vocabulary (" + std::to_string(size()) +
                          " tokens)"};
         ids.push_back(*id);
-        at = end;
     }
     return ids;
 }
@@ -86,7 +78,7 @@ Expected<Vocabulary> Vocabulary::fromTokens(std::vector<std::string> tokens)
         if (token.empty()) return Error{where + " is empty"};
         if (utf8::firstInvalidByte(token) != token.size()) return Error{where + " is not UTF-8 text"};
         for (char c : token)
-            if (isSpace(c)) return Error{where + " ('" + token + "') contains white space, so no sentence can hold it"};
+            if (isWordSeparator(c)) return Error{where + " ('" + token + "') contains white space, so no sentence can hold it"};
         if (vocabulary.find(token)) return Error{where + " ('" + token + "') appears twice"};
         vocabulary.add(token);
     }

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/common/random.hpp"
 #include "core/training/sentence_pairs_file.hpp"
 #include "core/training/tasks.hpp"
 
@@ -114,6 +115,37 @@ TEST_F(SentencePairsFile, SixtyFourWordsAndOneHundredThousandLinesAreAllowed)
     const Expected<std::vector<SentencePairLine>> pairs = readSentencePairs(write("edge.tsv", text));
     ASSERT_TRUE(pairs.ok()) << pairs.error();
     EXPECT_EQ(pairs->front().source.size(), 64u);
+}
+
+// Any bytes at all: an error or pairs that keep the rules, never a crash.
+TEST(SentencePairsText, RandomBytesGiveErrorsOrValidPairs)
+{
+    SplitMix64 random(17);
+    // Every other text only from characters that are valid UTF-8 on their own, so that many
+    // texts get past the encoding check to the lines.
+    const std::string valid = std::string("aab  \t\t\n\n\r#") + std::string(1, '\0');
+    const std::string any = valid + "\xc3\xa9\xff\x80";
+    int read = 0;
+    for (int trial = 0; trial < 3000; ++trial) {
+        const std::string& alphabet = trial % 2 == 0 ? valid : any;
+        std::string text;
+        const auto length = static_cast<std::size_t>(random.uniform(0.0, 120.0));
+        for (std::size_t i = 0; i < length; ++i)
+            text += alphabet[static_cast<std::size_t>(random.uniform(0.0, static_cast<double>(alphabet.size())))];
+        const Expected<std::vector<SentencePairLine>> pairs = parseSentencePairs(text, "random.tsv");
+        if (!pairs.ok()) {
+            EXPECT_EQ(pairs.error().rfind("random.tsv", 0), 0u) << pairs.error();
+            continue;
+        }
+        ++read;
+        for (const SentencePairLine& pair : *pairs) {
+            EXPECT_FALSE(pair.source.empty());
+            EXPECT_FALSE(pair.target.empty());
+            EXPECT_LE(pair.source.size(), maxSentencePairWords);
+            for (const std::string& word : pair.source) EXPECT_EQ(word.find_first_of(" \t\n\r"), std::string::npos);
+        }
+    }
+    EXPECT_GT(read, 10) << "some random texts are valid pairs";
 }
 
 TEST(SameWordAlignment, AlignsWordsThatOccurOnceOnEachSide)

@@ -176,7 +176,7 @@ TEST(TaskData, HeldOutExamplesAreDistinct)
 TEST(TaskData, TrainingNeverRepeatsAHeldOutExample)
 {
     // 100,000 held-out reverse examples include about a sixth of all 65,536 sequences of length 4,
-    // so without the check about 1 training example in 50 would be a held-out one.
+    // so without the check about 1 training example in 60 would be a held-out one.
     const TaskData data = makeTask(TaskKind::Reverse, 5, maxHeldOutCount);
     std::set<std::vector<std::int32_t>> heldOut;
     for (const TaskExample& example : data.heldOut()) heldOut.insert(example.ids.source);
