@@ -412,7 +412,11 @@ Session sessionFromArguments(const SessionArguments& args)
 std::string configurationProblem(const Session& session, const AnalysisPlan& plan)
 {
     const std::vector<ValidationIssue> issues = validateInputs(session.config, session.inputs(), plan);
-    return issues.empty() ? std::string() : optionFor(issues.front().field) + ": " + issues.front().message;
+    if (issues.empty()) return {};
+    // A trained model's weights come with its session, not from --weights.
+    const ConfigField field = issues.front().field;
+    const std::string option = session.model && field == ConfigField::Weights ? "--session" : optionFor(field);
+    return option + ": " + issues.front().message;
 }
 
 std::string optionFor(ConfigField field)

@@ -1,6 +1,7 @@
 #include "app/train_arguments.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <string_view>
 #include <utility>
@@ -11,19 +12,21 @@ namespace qkv::app {
 
 namespace {
 
-// What a desktop run is for: beyond these a run takes hours (the spec's own limits cover the
-// model's sizes).
-constexpr long kMaxSteps = 100'000'000;
+// The ranges TrainingRun::create accepts (core/training/training_run.cpp), checked here as well
+// so that a mistake is named by its option before any file is touched.
+constexpr Index kMinDModel = 4, kMaxDModel = 1024;
+constexpr Index kMaxLayers = 12;
+constexpr long kMaxSteps = 10'000'000;
 constexpr Index kMaxBatch = 4096;
-constexpr double kMaxLearningRate = 10.0;
+constexpr double kMaxLearningRate = 1.0;
 
 template <class Integer>
-Integer parseCount(std::string_view option, std::string_view text, Integer high)
+Integer parseCount(std::string_view option, std::string_view text, Integer low, Integer high)
 {
     const auto value = parseInteger<Integer>(option, text);
-    if (value < 1 || value > high)
-        throw ArgumentError{std::string(option) + ": must be between 1 and " + std::to_string(high) + " (it is " +
-                            std::string(text) + ")"};
+    if (value < low || value > high)
+        throw ArgumentError{std::string(option) + ": must be between " + std::to_string(low) + " and " +
+                            std::to_string(high) + " (it is " + std::string(text) + ")"};
     return value;
 }
 
@@ -36,30 +39,23 @@ const std::vector<std::pair<std::string_view, Setter>>& valueOptions()
         {"--data", [](TrainArguments& a, auto o, auto v) { a.dataFile = nonEmptyPath(o, v); }},
         {"--language", [](TrainArguments& a, auto o, auto v) { a.language = parseChoice(o, v, kTargetLanguageNames); }},
         {"--variant", [](TrainArguments& a, auto o, auto v) { a.variants = parseChoice(o, v, kTrainVariantNames); }},
-        // The sizes' ranges are ModelSpec::problem's, checked once the task's defaults are known.
-        {"--d-model", [](TrainArguments& a, auto o, auto v) { a.d_model = parseInteger<Index>(o, v); }},
+        {"--d-model",
+         [](TrainArguments& a, auto o, auto v) { a.d_model = parseCount<Index>(o, v, kMinDModel, kMaxDModel); }},
+        // h against d_model once both are known (one may be the task's default).
         {"--heads", [](TrainArguments& a, auto o, auto v) { a.headCount = parseInteger<Index>(o, v); }},
-        {"--layers", [](TrainArguments& a, auto o, auto v) { a.layers = parseInteger<Index>(o, v); }},
-        {"--steps", [](TrainArguments& a, auto o, auto v) { a.steps = parseCount<long>(o, v, kMaxSteps); }},
-        {"--batch", [](TrainArguments& a, auto o, auto v) { a.batch = parseCount<Index>(o, v, kMaxBatch); }},
+        {"--layers", [](TrainArguments& a, auto o, auto v) { a.layers = parseCount<Index>(o, v, 1, kMaxLayers); }},
+        {"--steps", [](TrainArguments& a, auto o, auto v) { a.steps = parseCount<long>(o, v, 1, kMaxSteps); }},
+        {"--batch", [](TrainArguments& a, auto o, auto v) { a.batch = parseCount<Index>(o, v, 1, kMaxBatch); }},
         {"--lr",
          [](TrainArguments& a, auto o, auto v) {
              a.learningRate = parseNumber<double>(o, v);
              if (!(*a.learningRate > 0.0 && *a.learningRate <= kMaxLearningRate))
-                 throw ArgumentError{std::string(o) + ": must be above 0 and at most 10 (it is " + std::string(v) + ")"};
+                 throw ArgumentError{std::string(o) + ": must be above 0 and at most 1 (it is " + std::string(v) + ")"};
          }},
         {"--seed", [](TrainArguments& a, auto o, auto v) { a.seed = parseInteger<std::uint64_t>(o, v); }},
         {"--out", [](TrainArguments& a, auto o, auto v) { a.out = nonEmptyPath(o, v); }},
     };
     return options;
-}
-
-// ModelSpec::problem for one option's value with everything else valid, so its message is
-// about that option.
-void checkSize(std::string_view option, const ModelSpec& probe)
-{
-    if (const std::string problem = probe.problem(); !problem.empty())
-        throw ArgumentError{std::string(option) + ": " + problem};
 }
 
 }  // namespace
@@ -90,7 +86,12 @@ TrainArguments parseTrainArguments(int argc, char** argv)
 std::vector<TrainingSettings> trainingSettings(const TrainArguments& args)
 {
     TrainingSettings settings = TrainingSettings::defaultsFor(*args.task);
-    if (args.dataFile) settings.task.pairsFile = *args.dataFile;
+    if (args.dataFile) {
+        // Absolute: the session names the file, and whoever opens it may be in another folder.
+        std::error_code ignored;
+        const std::filesystem::path absolute = std::filesystem::absolute(*args.dataFile, ignored);
+        settings.task.pairsFile = absolute.empty() ? std::filesystem::path(*args.dataFile) : absolute.lexically_normal();
+    }
     if (args.language) settings.task.language = *args.language;
     if (args.d_model) settings.d_model = *args.d_model;
     if (args.headCount) settings.headCount = *args.headCount;
@@ -100,16 +101,15 @@ std::vector<TrainingSettings> trainingSettings(const TrainArguments& args)
     if (args.learningRate) settings.optimizer.learningRate = *args.learningRate;
     if (args.seed) settings.seed = settings.task.seed = *args.seed;
 
-    ModelSpec probe;
-    probe.vocabularySize = 4;
-    probe.headCount = 1;
-    probe.d_model = settings.d_model;
-    checkSize("--d-model", probe);
-    probe.headCount = settings.headCount;
+    const Index d = settings.d_model, h = settings.headCount;
+    if (h < 1 || h > d)
+        throw ArgumentError{"--heads: must be between 1 and d_model = " + std::to_string(d) + " (it is " +
+                            std::to_string(h) + ")"};
     // h not dividing d_model: the option given is the one to change (--heads when both were).
-    checkSize(args.headCount || !args.d_model ? "--heads" : "--d-model", probe);
-    probe.encoderLayers = probe.decoderLayers = settings.layers;
-    checkSize("--layers", probe);
+    if (d % h != 0)
+        throw ArgumentError{std::string(args.headCount || !args.d_model ? "--heads" : "--d-model") + ": h = " +
+                            std::to_string(h) + " does not divide d_model = " + std::to_string(d) +
+                            ": each head gets d_k = d_model / h columns"};
 
     std::vector<TrainingSettings> variants;
     for (const ScoreForm form : {ScoreForm::Factored, ScoreForm::Full}) {

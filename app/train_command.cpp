@@ -53,6 +53,8 @@ Status openOutputFolder(const std::string& out, AtomicFolder& folder)
 
 std::string_view variantName(const TrainingRun& run) { return nameOf(kScoreFormNames, run.settings().variant); }
 
+double trainingSeconds(const TrainingRun& run) { return run.curve().empty() ? 0.0 : run.curve().back().seconds; }
+
 void train(TrainingRun& run, TrainingProgress& progress)
 {
     const long steps = run.settings().steps;
@@ -62,6 +64,7 @@ void train(TrainingRun& run, TrainingProgress& progress)
         if (step % every == 0 || step == steps) run.evaluate();
         progress.stepped(variantName(run), point);
     }
+    progress.finished(variantName(run), TrainedModel::snapshot(run)->provenance(), trainingSeconds(run));
 }
 
 Status writeText(AtomicFolder& folder, const std::string& name, const std::string& text)
@@ -75,8 +78,7 @@ Status writeText(AtomicFolder& folder, const std::string& name, const std::strin
 }
 
 // DIR/<variant>.qkv.json for each run, DIR/log.csv, DIR/report.json; then the folder is swapped in.
-Status writeOutputs(AtomicFolder& folder, const std::vector<std::unique_ptr<TrainingRun>>& runs,
-                    TrainingProgress& progress)
+Status writeOutputs(AtomicFolder& folder, const std::vector<std::unique_ptr<TrainingRun>>& runs)
 {
     std::vector<const TrainingRun*> finished;
     for (const auto& run : runs) {
@@ -87,7 +89,6 @@ Status writeOutputs(AtomicFolder& folder, const std::vector<std::unique_ptr<Trai
         if (Status written = writeSession(folder.pathOf(name), session); !written)
             return Error{folder.inTermsOfPath(written.error())};
         folder.added(name);
-        progress.finished(variantName(*run), model->provenance(), run->curve().empty() ? 0.0 : run->curve().back().seconds);
         finished.push_back(run.get());
     }
     if (Status written = writeText(folder, "log.csv", trainingLogCsv(finished)); !written) return written;
@@ -118,17 +119,20 @@ int runTrainCommand(int argc, char** argv)
     AtomicFolder folder;
     if (Status opened = openOutputFolder(args.out, folder); !opened) return fail(1, opened.error());
 
+    // The data first: a pairs file that cannot be read is a file problem (1); whatever
+    // TrainingRun still refuses then is a setting (2).
+    if (Expected<TaskData> data = TaskData::create(settings.front().task); !data) return fail(1, data.error());
     std::vector<std::unique_ptr<TrainingRun>> runs;
     long totalSteps = 0;
     for (const TrainingSettings& s : settings) {
         Expected<std::unique_ptr<TrainingRun>> run = TrainingRun::create(s);
-        if (!run) return fail(1, run.error());
+        if (!run) return fail(2, run.error());
         totalSteps += s.steps;
         runs.push_back(std::move(*run));
     }
     TrainingProgress progress(stderr, totalSteps, ::isatty(STDERR_FILENO) == 1);
     for (const auto& run : runs) train(*run, progress);
-    if (Status written = writeOutputs(folder, runs, progress); !written) return fail(1, written.error());
+    if (Status written = writeOutputs(folder, runs); !written) return fail(1, written.error());
     std::string sessions;
     for (const auto& run : runs) sessions += std::string(variantName(*run)) + ".qkv.json, ";
     std::fprintf(stderr, "qkv-studio train: wrote %s (%slog.csv, report.json)\n", args.out.c_str(), sessions.c_str());

@@ -1,11 +1,13 @@
 #include "app/usage_text.hpp"
 
+#include <cstdio>
 #include <string>
 #include <string_view>
 
 #include "app/export_arguments.hpp"
 #include "app/train_arguments.hpp"
 #include "core/common/enum_names.hpp"
+#include "core/training/training_run.hpp"
 
 namespace qkv::app {
 
@@ -47,6 +49,9 @@ std::string wrapped(std::string line, std::string_view text)
 
 // "json|csv|npy|session": what export --format takes.
 std::string exportFormats() { return allowedNames(kExportFormatNames, "|") + "|" + std::string(kSessionFormatName); }
+
+// "(default 64)": a default of `qkv-studio train`, from the task defaults themselves.
+std::string trainDefault(long long value) { return "(default " + std::to_string(value) + ")"; }
 
 }  // namespace
 
@@ -201,6 +206,10 @@ const char* figureUsage()
 
 const char* trainUsage()
 {
+    const TrainingSettings defaults = TrainingSettings::defaultsFor(TaskKind::Reverse);
+    const TrainingSettings induction = TrainingSettings::defaultsFor(TaskKind::Induction);
+    char learningRate[32];
+    std::snprintf(learningRate, sizeof learningRate, "%g", defaults.optimizer.learningRate);
     static const std::string text =
         "Usage: qkv-studio train --task TASK --out DIR [options]\n"
         "\n"
@@ -212,24 +221,33 @@ const char* trainUsage()
         "every head's effective rank and task scores, and the factored/full comparison;\n"
         "docs/formats.md). Training and held-out examples never overlap.\n"
         "\n" +
-        option("--task", allowedNames(kTaskKindNames, "|")) +
-        "reverse, copy or sort 4-12 symbols; translate English\n"
-        "                             word by word into French or German with their word order;\n"
-        "                             induction: random tokens repeated twice, decoder only\n"
+        wrapped(option("--task", "TASK"),
+                allowedNames(kTaskKindNames) +
+                    ": reverse, copy or sort 4-12 symbols; translate English word by word into French or German "
+                    "with their word order; induction: random tokens repeated twice, decoder only") +
         "  --data PAIRS.tsv           translate your own pairs: UTF-8, source<TAB>target per line\n" +
         option("--language", allowedNames(kTargetLanguageNames, "|")) +
-        "the language translate writes (default fr)\n" +
-        option("--variant", allowedNames(kTrainVariantNames, "|")) +
-        "how a head forms its scores: W_i^Q and W_i^K, d_model x d_k\n"
-        "                             each (the paper), or one d_model x d_model W_i per head;\n"
-        "                             both: the two on the same data and seed (default factored)\n"
-        "  --d-model D                model width (default 64)\n"
-        "  --heads H                  heads h; must divide d_model (default 4)\n"
-        "  --layers L                 layers per stack (default 1; induction: 2 decoder layers)\n"
-        "  --steps N                  optimiser steps (default: the task's)\n"
-        "  --batch B                  sequences per step (default 32)\n"
-        "  --lr X                     AdamW's learning rate (default 0.003)\n"
-        "  --seed S                   seed of the data and of the initial weights (default 0)\n"
+        "the language translate writes (default " + std::string(nameOf(kTargetLanguageNames, defaults.task.language)) +
+        ")\n" +
+        wrapped(option("--variant", "VARIANT"),
+                "how a head forms its scores: factored (W_i^Q and W_i^K, d_model x d_k each, the paper), full "
+                "(one d_model x d_model W_i per head) or both (the two on the same data and seed); default " +
+                    std::string(nameOf(kTrainVariantNames, TrainArguments{}.variants))) +
+        "  --d-model D                model width " + trainDefault(defaults.d_model) +
+        "\n"
+        "  --heads H                  heads h; must divide d_model " + trainDefault(defaults.headCount) +
+        "\n"
+        "  --layers L                 layers per stack " + trainDefault(defaults.layers) + "; induction: " +
+        std::to_string(induction.layers) +
+        " decoder layers\n"
+        "  --steps N                  optimiser steps " + trainDefault(defaults.steps) +
+        "\n"
+        "  --batch B                  sequences per step " + trainDefault(defaults.batch) +
+        "\n"
+        "  --lr X                     AdamW's learning rate (default " + learningRate +
+        ")\n"
+        "  --seed S                   seed of the data and of the initial weights " +
+        trainDefault(static_cast<long long>(defaults.seed)) + "\n"
         "  --out DIR                  a new or empty folder; written whole at the end, nothing is\n"
         "                             left there on failure or interruption\n"
         "\n"

@@ -18,14 +18,10 @@ const AttentionLayerInfo* shownLayer(const UserInputs& inputs, std::vector<Atten
     return layer >= 0 && layer < static_cast<Index>(layers.size()) ? &layers[static_cast<std::size_t>(layer)] : nullptr;
 }
 
-// Which of the typed sentences the model reads to reach the layer. The encoder's layers and
-// cross-attention read the source; a decoder self-attention layer above the first reads it too,
-// through the cross-attention below it (a decoder-only model never does).
-bool readsSource(const ModelSpec& spec, const AttentionLayerInfo& layer)
-{
-    if (!spec.hasEncoder()) return false;
-    return layer.kind != AttentionMode::DecoderCausal || layer.block > 0;
-}
+// Which of the typed sentences the model reads to reach the layer. A model with an encoder
+// always runs it on the source (as in training; the decoder's layers above the first read it
+// through cross-attention); a decoder-only model never reads one.
+bool readsSource(const ModelSpec& spec) { return spec.hasEncoder(); }
 bool readsTarget(const AttentionLayerInfo& layer) { return layer.kind != AttentionMode::EncoderSelf; }
 
 // The configuration's own settings against the model's layer.
@@ -54,9 +50,9 @@ void checkSettings(const Config& config, const UserInputs& inputs, const Attenti
     if (inputs.sourceEmbeddings || inputs.targetEmbeddings)
         issues.push_back({ConfigField::Embeddings, "The trained model computes X itself from the typed sentences: "
                                                    "remove the loaded embeddings."});
-    if (!inputs.weights && spec.scoreForm == ScoreForm::Full)
-        issues.push_back({ConfigField::Weights, theLayer + " learned one d_model x d_model W_i per head; the views need "
-                                                            "W_i^Q and W_i^K — see the Train tab."});
+    if (!inputs.weights)
+        if (std::string problem = fullLayerProblem(*inputs.trainedModel, inputs.trainedLayer); !problem.empty())
+            issues.push_back({ConfigField::Weights, std::move(problem)});
 }
 
 // One typed sentence against the vocabulary and the positions (`extra`: tokens the model adds,
@@ -114,6 +110,15 @@ std::vector<Token> tokensFor(const std::vector<std::string>& labels, const std::
 
 }  // namespace
 
+std::string fullLayerProblem(const TrainedModel& model, Index layer)
+{
+    const std::vector<AttentionLayerInfo> layers = attentionLayers(model.parameters.spec);
+    if (model.parameters.spec.scoreForm != ScoreForm::Full || layer < 0 || layer >= static_cast<Index>(layers.size()))
+        return {};
+    return "The trained model's layer '" + layers[static_cast<std::size_t>(layer)].name +
+           "' learned one d_model x d_model W_i per head; the views need W_i^Q and W_i^K — see the Train tab.";
+}
+
 std::vector<ValidationIssue> trainedModelIssues(const Config& config, const UserInputs& inputs)
 {
     std::vector<ValidationIssue> issues;
@@ -128,7 +133,7 @@ std::vector<ValidationIssue> trainedModelIssues(const Config& config, const User
         return issues;
     }
     checkSettings(config, inputs, *layer, issues);
-    if (readsSource(model.parameters.spec, *layer))
+    if (readsSource(model.parameters.spec))
         checkSentence(config.sourceText, "source", ConfigField::Source, 0, !config.needsSource(), model, issues);
     if (readsTarget(*layer))
         checkSentence(config.targetText, "target", ConfigField::Target, 1, !config.needsTarget(), model, issues);
@@ -142,7 +147,7 @@ Expected<TrainedLayerSentences> trainedLayerSentences(const Config& config, cons
     const AttentionLayerInfo* layer = shownLayer(inputs, layers);
     if (!layer) return Error{"The trained model has no attention layer " + number(inputs.trainedLayer) + "."};
     // A sentence the layer does not read is not handed to the model (it may not be in its words).
-    const std::string source = readsSource(model.parameters.spec, *layer) ? config.sourceText : std::string();
+    const std::string source = readsSource(model.parameters.spec) ? config.sourceText : std::string();
     const std::string target = readsTarget(*layer) ? config.targetText : std::string();
     Expected<ModelLayerInput> input = modelLayerInput(model, inputs.trainedLayer, source, target);
     if (!input) return Error{input.error()};

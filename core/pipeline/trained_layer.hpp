@@ -25,6 +25,10 @@ struct TrainedModel;
 // model's positions. Empty without a trained model.
 std::vector<ValidationIssue> trainedModelIssues(const Config& config, const UserInputs& inputs);
 
+// Empty, or why the views cannot show `layer` of `model` with its own weights: a Full-W_i
+// layer has one d_model x d_model W_i per head and no W_i^Q, W_i^K.
+std::string fullLayerProblem(const TrainedModel& model, Index layer);
+
 // The layer's inputs and labels for `config`'s sentences; the tokens' spans point into them.
 struct TrainedLayerSentences {
     std::vector<Token> queryTokens, keyTokens;

@@ -35,8 +35,8 @@ std::optional<CurvePoint> firstAtTarget(const std::vector<CurvePoint>& curve, Ta
 // The runs of one `train` command, in the order trained; every run has the same task.
 // Each variant is named by its ScoreForm spelling ("factored", "full").
 std::string trainingLogCsv(const std::vector<const TrainingRun*>& runs);
-// Scores every head on each run's held-out examples (task_scores.hpp). Runs without a curve
-// report their sizes only.
+// Scores every head on each run's held-out examples (task_scores.hpp). A run never evaluated
+// has null held-out numbers and has not reached the target.
 std::string trainingReportJson(const std::vector<const TrainingRun*>& runs);
 
 }  // namespace qkv

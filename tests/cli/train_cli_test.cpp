@@ -1,13 +1,15 @@
 // `qkv-studio train` end to end at tiny sizes: the folder it writes (sessions the export reads,
 // the log, the report's keys), its exit statuses, and that a bad --out is refused before any
 // training.
-#include <sys/stat.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -144,6 +146,28 @@ TEST_F(TrainCli, ExportReadsTheTrainedSession)
     EXPECT_NE(unknown.output.find("'zebra' is not in this model's vocabulary"), std::string::npos) << unknown.output;
     EXPECT_FALSE(std::filesystem::exists(path("x.json")));
 
+    // --format session keeps the model, and the layer --layer chose.
+    const CommandRun saved = run({"export", "--session", session, "--layer", "decoder.0.self_attention", "--format",
+                                  "session", "--out", path("again.qkv.json")});
+    ASSERT_EQ(saved.status, 0) << saved.output;
+    const Expected<Session> again = readSession(path("again.qkv.json"));
+    ASSERT_TRUE(again.ok()) << again.error();
+    ASSERT_TRUE(again->model);
+    EXPECT_EQ(again->modelLayer, 1);
+    EXPECT_EQ(again->config.mode, AttentionMode::DecoderCausal);
+    EXPECT_EQ(again->model->parameters.values, readSession(session)->model->parameters.values);
+
+    // Biases are not the model's: the message names the session its weights come from.
+    const CommandRun bias = run({"export", "--session", session, "--bias", "--format", "json", "--out", path("x.json")});
+    EXPECT_EQ(bias.status, 2) << bias.output;
+    EXPECT_NE(bias.output.find("--session: The trained model's attention has no biases"), std::string::npos)
+        << bias.output;
+    // So are positions: they are inside the hidden states.
+    const CommandRun positions = run({"export", "--session", session, "--positional", "sinusoidal", "--format", "json",
+                                      "--out", path("x.json")});
+    EXPECT_EQ(positions.status, 2) << positions.output;
+    EXPECT_NE(positions.output.find("--positional:"), std::string::npos) << positions.output;
+
     const CommandRun noLayer = run({"export", "--session", session, "--layer", "7", "--format", "json", "--out",
                                     path("x.json")});
     EXPECT_EQ(noLayer.status, 1) << noLayer.output;
@@ -157,8 +181,12 @@ TEST_F(TrainCli, FullSessionExportSaysWhyItCannotShowTheLayer)
     EXPECT_FALSE(std::filesystem::exists(out + "/factored.qkv.json"));
     const CommandRun exported =
         run({"export", "--session", out + "/full.qkv.json", "--format", "json", "--out", path("x.json")});
-    EXPECT_NE(exported.status, 0);
-    EXPECT_NE(exported.output.find("the views need W_i^Q and W_i^K"), std::string::npos) << exported.output;
+    EXPECT_EQ(exported.status, 1);
+    EXPECT_NE(exported.output.find("full.qkv.json: The trained model's layer 'decoder.0.cross_attention' learned one "
+                                   "d_model x d_model W_i per head; the views need W_i^Q and W_i^K"),
+              std::string::npos)
+        << exported.output;
+    EXPECT_FALSE(std::filesystem::exists(path("x.json")));
 }
 
 TEST_F(TrainCli, InductionShowsTheLastLayer)
@@ -183,7 +211,8 @@ TEST_F(TrainCli, TranslatesTheUsersPairs)
     std::ofstream(path("pairs.tsv")) << "the cat\tle chat\nthe dog\tle chien\na black cat\tun chat noir\n"
                                         "the black dog\tle chien noir\na cat\tun chat\n";
     const std::string out = path("run");
-    const CommandRun trained = run(tiny("translate", out, {"--data", path("pairs.tsv")}));
+    // Named relatively, stored absolutely: the session may be opened from another folder.
+    const CommandRun trained = run(tiny("translate", out, {"--data", "pairs.tsv"}), "cd " + quote(directory_.string()) + " &&");
     ASSERT_EQ(trained.status, 0) << trained.output;
     const Expected<Session> session = readSession(out + "/factored.qkv.json");
     ASSERT_TRUE(session.ok()) << session.error();
@@ -206,8 +235,12 @@ TEST_F(TrainCli, BadArgumentsExitTwoNamingTheOption)
     expectRefused(tiny("reverse", out, {"--lr", "fast"}), "--lr: 'fast' is not a number");
     expectRefused(tiny("reverse", out, {"--steps", "0"}), "--steps: must be between 1 and");
     expectRefused(tiny("reverse", out, {"--lr", "-1"}), "--lr: must be above 0");
-    expectRefused(tiny("reverse", out, {"--d-model", "5000"}), "--d-model: d_model must be between 1 and 1024");
-    expectRefused(tiny("reverse", out, {"--layers", "40"}), "--layers:");
+    expectRefused(tiny("reverse", out, {"--d-model", "5000"}), "--d-model: must be between 4 and 1024");
+    expectRefused(tiny("reverse", out, {"--layers", "40"}), "--layers: must be between 1 and 12");
+    expectRefused(tiny("reverse", out, {"--batch", "100000"}), "--batch: must be between 1 and 4096");
+    expectRefused(tiny("reverse", out, {"--heads", "32"}), "--heads: must be between 1 and d_model = 16");
+    expectRefused(tiny("reverse", out, {"--d-model", "30", "--heads", "4"}), "--heads: h = 4 does not divide d_model = 30");
+    expectRefused({"train", "--task", "reverse", "--d-model", "30", "--out", out}, "--d-model: h = 4 does not divide");
     expectRefused(tiny("reverse", out, {"--heads", "3"}), "--heads: h = 3 does not divide d_model = 16");
     expectRefused(tiny("reverse", out, {"--task", "summarise"}), "--task: 'summarise' is not one of");
     expectRefused(tiny("reverse", out, {"--variant", "diagonal"}), "--variant: 'diagonal' is not one of factored, full, both");
@@ -219,10 +252,11 @@ TEST_F(TrainCli, BadArgumentsExitTwoNamingTheOption)
 
 TEST_F(TrainCli, UnusableFolderExitsOneBeforeAnyTraining)
 {
-    // A hundred million steps: only a refusal before training returns at once.
+    // Ten million steps: only a refusal before training returns at once.
     const auto refusedAtOnce = [&](const std::string& out, const std::string& fragment) {
         const auto started = std::chrono::steady_clock::now();
-        const CommandRun refused = run({"train", "--task", "reverse", "--steps", "100000000", "--out", out});
+        // (timeout: a run that did start training ends the test instead of hanging it)
+        const CommandRun refused = run({"train", "--task", "reverse", "--steps", "10000000", "--out", out}, "timeout 20");
         EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
         EXPECT_EQ(refused.status, 1) << refused.output;
         EXPECT_NE(refused.output.find(fragment), std::string::npos) << "wanted " << fragment << " in: " << refused.output;
@@ -241,6 +275,25 @@ TEST_F(TrainCli, UnusableFolderExitsOneBeforeAnyTraining)
     std::filesystem::create_directories(path("empty"));
     ASSERT_EQ(run(tiny("copy", path("empty"))).status, 0);
     EXPECT_TRUE(std::filesystem::exists(path("empty/factored.qkv.json")));
+}
+
+TEST_F(TrainCli, SigtermDuringTrainingLeavesNothing)
+{
+    const pid_t pid = spawn({"train", "--task", "copy", "--steps", "10000000", "--out", path("run")});
+    ASSERT_GT(pid, 0);
+    // The temporary folder beside --out appears once the checks are done and training starts.
+    bool training = false;
+    for (int i = 0; i < 5000 && !training; ++i) {
+        for (const auto& entry : std::filesystem::directory_iterator(directory_))
+            training = training || entry.path().filename().string().find("run.tmp-") == 0;
+        if (!training) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    EXPECT_TRUE(training);
+    ::kill(pid, SIGTERM);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
+    EXPECT_TRUE(std::filesystem::is_empty(directory_));
 }
 
 TEST_F(TrainCli, UnreadablePairsFileExitsOne)

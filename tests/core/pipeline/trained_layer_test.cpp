@@ -136,14 +136,21 @@ TEST(TrainedLayer, SentencesLongerThanThePositionsAreRefused)
     EXPECT_TRUE(mentions(issues, ConfigField::Target, "11 tokens; it learned positions up to 10")) << describe(issues);
 }
 
-TEST(TrainedLayer, DecoderLayerAboveTheFirstNeedsTheSource)
+TEST(TrainedLayer, AnEncoderDecoderModelAlwaysReadsTheSource)
 {
     const std::shared_ptr<const TrainedModel> model = smallTrainedModel();
-    // decoder.1.self_attention reads the source through decoder.0's cross-attention.
-    std::vector<ValidationIssue> issues = validateInputs(trainedLayerConfig(*model, 3, "", kTarget), inputsFor(model, 3));
-    EXPECT_TRUE(mentions(issues, ConfigField::Source, "is empty")) << describe(issues);
-    // decoder.0.self_attention does not: an unknown source word there is no issue.
-    issues = validateInputs(trainedLayerConfig(*model, 1, "the zebra", kTarget), inputsFor(model, 1));
+    // Even its decoder's masked self-attention, whose mode alone would not need a source: the
+    // model runs its encoder as in training.
+    for (const Index layer : {1, 3}) {
+        std::vector<ValidationIssue> issues =
+            validateInputs(trainedLayerConfig(*model, layer, "", kTarget), inputsFor(model, layer));
+        EXPECT_TRUE(mentions(issues, ConfigField::Source, "is empty")) << describe(issues);
+        issues = validateInputs(trainedLayerConfig(*model, layer, "the zebra", kTarget), inputsFor(model, layer));
+        EXPECT_TRUE(mentions(issues, ConfigField::Source, "'zebra'")) << describe(issues);
+    }
+    // The encoder's own layer does not read the target.
+    const std::vector<ValidationIssue> issues =
+        validateInputs(trainedLayerConfig(*model, 0, kSource, "der zebra"), inputsFor(model, 0));
     EXPECT_TRUE(issues.empty()) << describe(issues);
 }
 
