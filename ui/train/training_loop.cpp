@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <deque>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -52,79 +53,108 @@ long evaluationInterval(long steps, int evaluations)
     return std::max(1L, (steps + evaluations - 1) / evaluations);
 }
 
+namespace {
+
+using State = TrainingSnapshot::State;
+
+// One thread's training: the runs, their snapshots and what the thread shares with the GUI.
+class TrainingLoop {
+public:
+    TrainingLoop(std::vector<std::unique_ptr<qkv::TrainingRun>> runs, const TrainingPlan& plan,
+                 const TrainingLoopSettings& settings, TrainingControl& control, const std::function<void()>& notify)
+        : runs_(std::move(runs)), maker_(runs_.front()->data()), settings_(settings), control_(control),
+          notify_(notify), total_(plan.settings.steps), interval_(evaluationInterval(total_, settings.evaluations))
+    {
+        for (const auto& run : runs_) views_.push_back(run.get());
+        pace_.add(0.0, 0);
+    }
+
+    void run()
+    {
+        // Where learning starts: the untrained models on the held-out set (a curve point at step 0).
+        if (runs_.front()->stepsDone() == 0)
+            for (auto& r : runs_) r->evaluate();
+        publish(control_.paused ? State::Paused : State::Running);
+        for (long done = runs_.front()->stepsDone(); done < total_;) {
+            const std::optional<bool> single = nextCommand();
+            if (!single) return;  // stopped
+            const auto start = Clock::now();
+            for (auto& r : runs_) r->step();
+            ++done;
+            if (done % interval_ == 0 || done == total_)
+                for (auto& r : runs_) r->evaluate();
+            trainingSeconds_ += secondsSince(start);
+            shownSinceStep_ = false;
+            if (done == total_) break;
+            if (*single || secondsSince(lastPublish_) * 1000.0 >= settings_.publishMilliseconds)
+                publish(*single ? State::Paused : State::Running);
+            activeSeconds_ += secondsSince(start);
+            pace_.add(activeSeconds_, done);
+        }
+        control_.finished = true;
+        publish(State::Finished);
+    }
+
+private:
+    // Waits while paused. Empty: stop; else whether the next step was asked for alone (Step).
+    std::optional<bool> nextCommand()
+    {
+        std::unique_lock lock(control_.mutex);
+        const bool waiting = control_.paused && control_.stepsRequested == 0 && !control_.stop;
+        if (waiting && (!shownSinceStep_ || published_ != State::Paused)) {
+            lock.unlock();  // every pause is published: it shows where it stopped
+            publish(State::Paused);
+            lock.lock();
+        }
+        control_.wake.wait(lock, [&] { return control_.stop || !control_.paused || control_.stepsRequested > 0; });
+        if (control_.stop) return std::nullopt;
+        const bool single = control_.paused;
+        if (single) --control_.stepsRequested;
+        return single;
+    }
+
+    void publish(State state)
+    {
+        auto snapshot = maker_.make(views_, state, total_, trainingSeconds_, pace_.stepsPerSecond());
+        bool tell = false;
+        {
+            std::lock_guard lock(control_.mutex);
+            control_.mailbox = std::move(snapshot);
+            tell = !std::exchange(control_.collectPosted, true);
+        }
+        if (tell) notify_();
+        published_ = state;
+        lastPublish_ = Clock::now();
+        shownSinceStep_ = true;
+    }
+
+    std::vector<std::unique_ptr<qkv::TrainingRun>> runs_;
+    std::vector<const qkv::TrainingRun*> views_;
+    const SnapshotMaker maker_;
+    const TrainingLoopSettings settings_;
+    TrainingControl& control_;
+    const std::function<void()>& notify_;
+    const long total_, interval_;
+    double trainingSeconds_ = 0;  // the optimiser's work and the evaluations
+    double activeSeconds_ = 0;    // that and the snapshots: what the pace and the time left use
+    PaceMeter pace_;
+    State published_ = State::Running;
+    Clock::time_point lastPublish_ = Clock::now();
+    bool shownSinceStep_ = true;  // the last snapshot shows the last step
+};
+
+}  // namespace
+
 void runTrainingLoop(const TrainingPlan& plan, const TrainingLoopSettings& settings, TrainingControl& control,
                      const std::function<void()>& notify, const std::function<void(const std::string&)>& fail)
 {
     std::vector<std::unique_ptr<qkv::TrainingRun>> runs;
-    std::vector<const qkv::TrainingRun*> views;
     for (qkv::ScoreForm variant : plan.variants()) {
         auto run = qkv::TrainingRun::create(plan.settingsFor(variant));
         if (!run) return fail(run.error());
-        views.push_back(run->get());
         runs.push_back(std::move(*run));
     }
-    const SnapshotMaker maker(runs.front()->data());
-    const long total = plan.settings.steps;
-    const long interval = evaluationInterval(total, settings.evaluations);
-    double trainingSeconds = 0;  // the optimiser's work and the evaluations
-    double activeSeconds = 0;    // that and the snapshots: what the pace and the time left use
-    PaceMeter pace;
-    pace.add(0.0, 0);
-
-    const auto publish = [&](TrainingSnapshot::State state) {
-        auto snapshot = maker.make(views, state, total, trainingSeconds, pace.stepsPerSecond());
-        bool tell = false;
-        {
-            std::lock_guard lock(control.mutex);
-            control.mailbox = std::move(snapshot);
-            tell = !std::exchange(control.collectPosted, true);
-        }
-        if (tell) notify();
-    };
-
-    // Where learning starts: the untrained models on the held-out set (a curve point at step 0).
-    if (runs.front()->stepsDone() == 0)
-        for (auto& run : runs) run->evaluate();
-    TrainingSnapshot::State published = control.paused ? TrainingSnapshot::State::Paused : TrainingSnapshot::State::Running;
-    publish(published);
-    auto lastPublish = Clock::now();
-    bool shownSinceStep = true;  // the last snapshot shows the last step
-    for (long done = runs.front()->stepsDone(); done < total;) {
-        bool single = false;
-        {
-            std::unique_lock lock(control.mutex);
-            const bool waiting = control.paused && control.stepsRequested == 0 && !control.stop;
-            if (waiting && (!shownSinceStep || published != TrainingSnapshot::State::Paused)) {
-                lock.unlock();  // every pause is published: it shows where it stopped
-                published = TrainingSnapshot::State::Paused;
-                publish(published);
-                shownSinceStep = true;
-                lock.lock();
-            }
-            control.wake.wait(lock, [&] { return control.stop || !control.paused || control.stepsRequested > 0; });
-            if (control.stop) return;
-            single = control.paused;
-            if (single) --control.stepsRequested;
-        }
-        const auto start = Clock::now();
-        for (auto& run : runs) run->step();
-        ++done;
-        if (done % interval == 0 || done == total)
-            for (auto& run : runs) run->evaluate();
-        trainingSeconds += secondsSince(start);
-        shownSinceStep = false;
-        if (done == total) break;
-        if (single || secondsSince(lastPublish) * 1000.0 >= settings.publishMilliseconds) {
-            published = single ? TrainingSnapshot::State::Paused : TrainingSnapshot::State::Running;
-            publish(published);
-            lastPublish = Clock::now();
-            shownSinceStep = true;
-        }
-        activeSeconds += secondsSince(start);
-        pace.add(activeSeconds, done);
-    }
-    control.finished = true;
-    publish(TrainingSnapshot::State::Finished);
+    TrainingLoop(std::move(runs), plan, settings, control, notify).run();
 }
 
 }  // namespace qkv::ui
