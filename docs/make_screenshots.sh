@@ -27,7 +27,8 @@ PYTHON
 }
 
 # shot NAME WIDTH HEIGHT: the app on session NAME in a WIDTH x HEIGHT window, saved as NAME-WxH.png.
-# Keys to type first, for what a session does not store, are in KEYS_<NAME> (xdotool key names).
+# Keys to type first, for what a session does not store, are in KEYS_<NAME> (xdotool key names);
+# the seconds to wait after them (default 1), in WAIT_<NAME>.
 shot() {
   local name=$1 width=$2 height=$3 attempt
   # xvfb-run -a can lose the race for a display number to another X server starting at the same
@@ -41,7 +42,7 @@ shot() {
 }
 
 capture() {
-  local name=$1 width=$2 height=$3 keys_variable="KEYS_${1//-/_}"
+  local name=$1 width=$2 height=$3 keys_variable="KEYS_${1//-/_}" wait_variable="WAIT_${1//-/_}"
   HOME="$work/home-$name-$width" xvfb-run -a -s "-screen 0 1920x1080x24" bash -c '
     "$0" "$1" >/dev/null 2>&1 &
     app=$!
@@ -50,11 +51,11 @@ capture() {
     xdotool windowsize "$window" "$2" "$3"
     xdotool windowmove "$window" 0 0
     sleep 2
-    [[ -z "$5" ]] || { xdotool windowfocus --sync "$window"; sleep 0.5; xdotool key --delay 300 $5; sleep 1; }
+    [[ -z "$5" ]] || { xdotool windowfocus --sync "$window"; sleep 0.5; xdotool key --delay 300 $5; sleep "$6"; }
     sleep 1
     import -window root -crop "$2x$3+0+0" "$4"
     kill "$app"' "$studio" "$work/$name.qkv.json" "$width" "$height" "$out/$name-${width}x$height.png" \
-    "${!keys_variable:-}" 2>/dev/null
+    "${!keys_variable:-}" "${!wait_variable:-1}" 2>/dev/null
 }
 
 translation=(--mode cross --source "The black cat sat on the mat because it was tired."
@@ -67,6 +68,13 @@ session qkmap qk-map 2 "${translation[@]}"
 session compare compare 2 "${translation[@]}"
 KEYS_compare="alt+w Down"  # Show: each head − the selected head (a pin is not stored in sessions)
 session weights head-weights 2 "${translation[@]}"
+# The Train tab (T&rain), reversing symbols: a few seconds in (St&art), and done (both variants).
+session train heads 1 "${translation[@]}"
+KEYS_train="alt+r alt+a"
+WAIT_train=1
+session train-done heads 1 "${translation[@]}"
+KEYS_train_done="alt+r alt+n Down Down alt+a"
+WAIT_train_done=30
 session factored factored 1 --mode self --preset 1=low-rank --low-rank 2
 session comparison comparison 1 --d-model 768 --heads 12
 session steps-gqa-rotary-ablated step 3 --mode causal --target "the cat saw the dog and the dog saw the cat ." \
@@ -81,7 +89,7 @@ session checkpoint-factored factored 2 --weights "$checkpoints/gpt2_input/model.
 long="$(for i in $(seq 1 64); do echo -n "the cat sat on the mat and slept "; done)"
 session matrices-512-1024 matrices 1 --mode self --source "$long" --d-model 1024 --heads 16
 session qkmap-512-768 qk-map 1 --mode self --source "$long" --d-model 768 --heads 12
-for name in ${ONLY:-heads steps matrices qkmap factored comparison compare weights}; do
+for name in ${ONLY:-heads steps matrices qkmap factored comparison compare weights train train-done}; do
   for size in "1000 700" "1400 900" "1920 1080"; do shot "$name" $size; done
 done
 [[ -n "${ONLY:-}" && -z "${EXTRA:-}" ]] || { shot steps-gqa-rotary-ablated 1400 900; shot matrices-512-1024 1920 1080; shot qkmap-512-768 1920 1080; }

@@ -121,9 +121,9 @@ void Autosave::writeInBackground()
     // A session file holds valid settings only (the next start could not read others): while
     // they are invalid the autosave keeps the last valid state, and the edit that makes them
     // valid again schedules the next write.
-    if (!document_->isValid()) return;
+    if (!document_->isDocumentValid()) return;
     pending_ = false;
-    task_.request([directory = directory_, session = document_->session(), note = noteNow()] {
+    task_.request([directory = directory_, session = document_->documentSession(), note = noteNow()] {
         return write(directory, session, note);
     });
 }
@@ -141,8 +141,8 @@ QString Autosave::writeNow()
 {
     // A session with loaded weights can be hundreds of MB: not written again unchanged.
     if (current_ && !pending_ && !task_.isBusy()) return {};
-    if (!document_->isValid()) return {};  // the last valid state stays (writeInBackground)
-    const QString error = writeAndWait(document_->session(), noteNow());
+    if (!document_->isDocumentValid()) return {};  // the last valid state stays (writeInBackground)
+    const QString error = writeAndWait(document_->documentSession(), noteNow());
     current_ = error.isEmpty();
     return error;
 }

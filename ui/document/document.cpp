@@ -97,6 +97,8 @@ QStringList Document::headTitles(const qkv::Config& config) const
     s.config = config;
     s.weights = session_.weights;
     s.weightsProvenance = session_.weightsProvenance;
+    s.model = session_.model;  // a trained model's heads are "trained"
+    s.modelLayer = session_.modelLayer;
     return qkv::ui::headTitles(s);
 }
 
@@ -120,7 +122,7 @@ void Document::updateModified()
 
 void Document::markSaved(const QString& path)
 {
-    saved_ = session_;
+    saved_ = documentSession();
     if (path != filePath_) {
         filePath_ = path;
         emit fileChanged();
@@ -133,7 +135,10 @@ void Document::markSaved(const QString& path)
 
 void Document::pushContent(const qkv::Session& after, const QString& description, EditKey key)
 {
-    undoStack_->push(new SetSessionCommand(this, session_, after, description, static_cast<int>(key)));
+    // An edit of a preview is made on what the user sees; undo goes back to the document.
+    const qkv::Session before = documentSession();
+    dropPreview();
+    undoStack_->push(new SetSessionCommand(this, before, after, description, static_cast<int>(key)));
 }
 
 void Document::edit(const qkv::Config& config, const QString& description, EditKey key)
@@ -282,6 +287,7 @@ void Document::applyScenario(const qkv::Session& scenario, const QString& title)
 
 void Document::replace(const qkv::Session& session, const QString& filePath, const QString& displayName, bool modified)
 {
+    dropPreview();
     const bool fileDiffers = filePath != filePath_ || displayName != displayName_;
     filePath_ = filePath;
     displayName_ = displayName;
@@ -309,6 +315,7 @@ void Document::setViewOptions(const qkv::ViewOptions& view)
 {
     if (view == session_.view) return;
     session_.view = view;
+    if (previewBase_) previewBase_->view = view;  // what Save writes under a preview
     updateModified();
     emit changed();
 }
@@ -317,13 +324,55 @@ void Document::setViewOptions(const qkv::ViewOptions& view)
 
 void Document::applyContent(const qkv::Session& content)
 {
+    dropPreview();  // undo or redo while a preview is shown: the document's history wins
+    showContent(content, true);
+}
+
+void Document::showContent(const qkv::Session& content, bool edited)
+{
     const qkv::ViewOptions view = session_.view;
     session_ = content;
     session_.view = view;
     emit configChanged(session_.config);
     emit contentChanged();
     validateAndCompute();
-    emit changed();
+    if (edited) emit changed();
+}
+
+// ---- a preview --------------------------------------------------------------------------------
+
+void Document::preview(const qkv::Session& content)
+{
+    const bool starting = !previewBase_;
+    if (starting) {
+        previewBase_ = session_;
+        previewBaseValid_ = isValid();
+    }
+    showContent(content, false);
+    if (starting) emit previewChanged(true);
+}
+
+void Document::endPreview()
+{
+    if (!previewBase_) return;
+    const qkv::Session base = std::move(*previewBase_);
+    previewBase_.reset();
+    showContent(base, false);
+    emit previewChanged(false);
+}
+
+void Document::dropPreview()
+{
+    if (!previewBase_) return;
+    previewBase_.reset();
+    emit previewChanged(false);
+}
+
+void Document::keep(const qkv::Session& content, const QString& description)
+{
+    const qkv::Session before = documentSession();
+    dropPreview();
+    undoStack_->push(new SetSessionCommand(this, before, content, description, -1));
 }
 
 void Document::validateAndCompute()

@@ -147,6 +147,26 @@ public:
     // (File > New, tests).
     void reset(const qkv::Config& config);
 
+    // ---- a preview: content shown without being the document ---------------------------------
+    // The Train tab shows its model in every view while it learns. A preview is no undo step and
+    // never saved: Save and the autosave write documentSession(), the document as it was. It
+    // ends with endPreview() (the document returns), keep(), an edit (made on the shown content:
+    // the preview becomes the document, one undo step back to it as it was), undo, redo or a new
+    // document; previewChanged(false) says so.
+    //
+    // Shows `content` (its view options are ignored); a later preview replaces an earlier one.
+    void preview(const qkv::Session& content);
+    // The document again, as it was before the preview.
+    void endPreview();
+    bool isPreviewing() const { return previewBase_.has_value(); }
+    // Makes `content` the document in one undo step named `description`, ending a preview: undo
+    // returns to the document as it was before the preview.
+    void keep(const qkv::Session& content, const QString& description);
+    // The document's own content (not a preview): what Save and the autosave write.
+    const qkv::Session& documentSession() const { return previewBase_ ? *previewBase_ : session_; }
+    // Whether documentSession() is valid (a file holds valid settings only).
+    bool isDocumentValid() const { return previewBase_ ? previewBaseValid_ : isValid(); }
+
     // ---- view options: saved in the session, not undo steps -------------------------------------
     const qkv::ViewOptions& viewOptions() const { return session_.view; }
     void setViewOptions(const qkv::ViewOptions& view);
@@ -176,16 +196,26 @@ signals:
     // One line for the status bar: what an edit did beyond what was asked (a preset's setting
     // changes) or why it was refused.
     void notice(const QString& message);
+    // A preview began (true) or ended (false), by endPreview() or otherwise (see preview()).
+    void previewChanged(bool previewing);
 
 private:
     friend class SetSessionCommand;
     // Content from `content` (its view options are ignored), then validation and compute.
     void applyContent(const qkv::Session& content);
+    // Shows `content` (its view options are ignored) and computes; `edited`: a change of the
+    // document (the autosave hears of it), not a preview.
+    void showContent(const qkv::Session& content, bool edited);
+    // Forgets the preview (the document is what session_ becomes next); says so.
+    void dropPreview();
     void pushContent(const qkv::Session& after, const QString& description, EditKey key = EditKey::None);
     void validateAndCompute();
     void updateModified();
 
     qkv::Session session_;
+    // The document under a preview (session_ then holds the preview), and whether it was valid.
+    std::optional<qkv::Session> previewBase_;
+    bool previewBaseValid_ = true;
     qkv::Session saved_;
     QString filePath_;
     QString displayName_;

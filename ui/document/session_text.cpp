@@ -127,6 +127,8 @@ QStringList headTitles(const qkv::Session& session)
     QStringList titles;
     for (qkv::Index head = 0; head < session.config.headCount; ++head) {
         QString title = QString::fromStdString(qkv::headOriginText(session, head));
+        // A trained model's own heads (not a preset over one, not an edit of its weights).
+        if (session.model && !session.weights && !session.config.presetFor(head)) title = Text::tr("trained");
         const qkv::HeadPreset* preset = session.config.presetFor(head);
         if (preset && preset->kind == qkv::HeadPresetKind::LowRank) title += Text::tr(", r = %1").arg(preset->rank);
         // A preset's title names its job only while the settings it reads hold.
@@ -144,7 +146,15 @@ QStringList weightsOriginLines(const qkv::Session& s)
 {
     const qkv::Config& c = s.config;
     QStringList lines;
-    if (!s.weights) {
+    if (s.model) {
+        // Where a trained model came from: its task, steps and held-out accuracy, and the layer.
+        const auto layers = qkv::attentionLayers(s.model->parameters.spec);
+        const QString layer = s.modelLayer >= 0 && s.modelLayer < static_cast<qkv::Index>(layers.size())
+                                  ? fromStd(layers[static_cast<std::size_t>(s.modelLayer)].name)
+                                  : QString::number(s.modelLayer);
+        lines << Text::tr("Weights %1; layer %2.").arg(fromStd(s.model->provenance()), layer);
+        if (s.weights) lines << Text::tr("Heads edited since: the weights are stored in the session.");
+    } else if (!s.weights) {
         lines << Text::tr("Weights generated from seed %1 (%2).").arg(c.seed).arg(initTitle(c.init));
     } else {
         const std::vector<qkv::Index> edited = headsWithOrigin(s, qkv::HeadOrigin::Edited);
@@ -187,6 +197,7 @@ QStringList weightsOriginLines(const qkv::Session& s)
 
 QString seedNote(const qkv::Session& s)
 {
+    if (s.model) return Text::tr("Not used: the weights and embeddings are the trained model's.");
     const bool weightsFromSeed = !s.weights || presetsUseTheSeed(s.config);
     const bool embeddingsFromSeed = !embeddingsAllGiven(s);
     if (weightsFromSeed && embeddingsFromSeed) return {};
@@ -198,6 +209,7 @@ QString seedNote(const qkv::Session& s)
 
 QString initNote(const qkv::Session& s)
 {
+    if (s.model) return Text::tr("Not used: the weights are the trained model's.");
     if (!s.weights || presetsUseTheSeed(s.config)) return {};
     return Text::tr("Not used: %1.").arg(whereStored(s));
 }

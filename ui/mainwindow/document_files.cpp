@@ -58,9 +58,18 @@ bool DocumentFiles::maybeSave()
     return false;
 }
 
+bool DocumentFiles::mayReplace(const QString& action)
+{
+    if (unkeptWork_ && unkeptWork_()) {
+        const bool stop = prompts_.askToStopTraining ? prompts_.askToStopTraining(action) : false;
+        if (!stop) return false;
+    }
+    return maybeSave();
+}
+
 void DocumentFiles::newDocument()
 {
-    if (!maybeSave()) return;
+    if (!mayReplace(tr("start a new session"))) return;
     emit replacingDocument();
     document_->reset(qkv::builtInExample());
     emit statusMessage(tr("New session: the paper's random initialisation"));
@@ -99,7 +108,7 @@ QString DocumentFiles::openFile(const QString& path)
         emit sessionOpened(read.error);
         return read.error;
     }
-    if (!maybeSave()) {
+    if (!mayReplace(tr("open %1").arg(QFileInfo(path).fileName()))) {
         emit sessionOpened({});
         return {};
     }
@@ -119,10 +128,13 @@ QString DocumentFiles::saveTo(const QString& path)
     if (const QString error = notARegularFile(path, true); !error.isEmpty()) return fail(title, error);
     // A session file holds valid settings only (its reader refuses others, as it refuses any
     // file's bad values): saving now would write a file that cannot be opened again.
-    if (!document_->isValid())
-        return fail(title, tr("The settings are not valid: %1 Correct them, or undo, then save.")
-                               .arg(QString::fromStdString(document_->issues().front().message)));
-    const qkv::Session session = document_->session();
+    if (!document_->isDocumentValid())
+        return fail(title, document_->isPreviewing()
+                               ? tr("The settings are not valid. Correct them, or undo, then save.")
+                               : tr("The settings are not valid: %1 Correct them, or undo, then save.")
+                                     .arg(QString::fromStdString(document_->issues().front().message)));
+    // Under a preview (the Train tab's model while it learns) the document as it was is saved.
+    const qkv::Session session = document_->documentSession();
     const QString error = runOffGuiThread([file = path.toStdString(), session] {
         const qkv::Status status = qkv::writeSession(file, session);
         return status ? QString() : QString::fromStdString(status.error());
@@ -160,7 +172,7 @@ void DocumentFiles::openExample(const Example& example)
         fail(tr("Cannot Open Example"), QString::fromStdString(session.error()));
         return;
     }
-    if (!maybeSave()) return;
+    if (!mayReplace(tr("open the example “%1”").arg(example.title))) return;
     emit replacingDocument();
     document_->replace(*session, QString(), example.fileName);
     emit statusMessage(tr("Example: %1. %2").arg(example.title, example.description));

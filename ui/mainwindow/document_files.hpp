@@ -7,6 +7,8 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
+
 #include "ui/mainwindow/file_prompts.hpp"
 #include "ui/mainwindow/recent_files.hpp"
 
@@ -45,6 +47,12 @@ public:
     // Before unsaved changes would be lost: Save, Discard or Cancel. True to go on (saved or
     // discarded), false when cancelled or the save failed.
     bool maybeSave();
+    // Before the document is replaced or the window closes, on the way to `action` ("close"):
+    // stop the training that has a model not kept (asked when unkeptWork says so), then
+    // maybeSave(). True to go on; the caller then stops the training (replacingDocument()).
+    bool mayReplace(const QString& action);
+    // Whether work outside the document would be lost (the Train tab's model not kept).
+    void setUnkeptWork(std::function<bool()> unkept) { unkeptWork_ = std::move(unkept); }
 
 signals:
     // For the status bar.
@@ -62,6 +70,7 @@ private:
     QWidget* window_;
     FilePrompts prompts_;
     RecentFiles recent_;
+    std::function<bool()> unkeptWork_;
 };
 
 }  // namespace qkv::ui

@@ -2,6 +2,7 @@
 
 #include <QFileDialog>
 #include <QMessageBox>
+#include <QPushButton>
 
 #include "ui/views/shown_text.hpp"
 
@@ -36,6 +37,19 @@ FilePrompts FilePrompts::dialogs(QWidget* parent)
     };
     prompts.showError = [parent](const QString& title, const QString& message) {
         showPlainWarning(parent, title, message);
+    };
+    prompts.askToStopTraining = [parent](const QString& action) {
+        QMessageBox box(QMessageBox::Question, QMessageBox::tr("Training in Progress"),
+                        QMessageBox::tr("The Train tab's model is not kept. Stop training and %1?").arg(action),
+                        QMessageBox::Cancel, parent);
+        box.setTextFormat(Qt::PlainText);  // the action may name a file
+        box.setInformativeText(
+            QMessageBox::tr("Stopping loses the model; your document stays as it is. To keep the model, cancel "
+                            "and press Keep in the Train tab."));
+        QPushButton* stop = box.addButton(QMessageBox::tr("Stop and Continue"), QMessageBox::AcceptRole);
+        box.setDefaultButton(QMessageBox::Cancel);
+        box.exec();
+        return box.clickedButton() == stop;
     };
     return prompts;
 }

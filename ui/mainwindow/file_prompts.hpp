@@ -21,6 +21,9 @@ struct FilePrompts {
     std::function<QString(const QString& directory)> chooseOpenPath;
     // A failure, said in a message box: what was being done, and why it failed.
     std::function<void(const QString& title, const QString& message)> showError;
+    // A model is training (or trained and not kept) and would be lost: stop it and go on to
+    // `action` ("close", "open another session")? True: stop and go on; false: cancel.
+    std::function<bool(const QString& action)> askToStopTraining;
 
     // Dialogs over `parent`.
     static FilePrompts dialogs(QWidget* parent);

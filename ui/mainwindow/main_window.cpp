@@ -33,6 +33,7 @@
 #include "ui/mainwindow/weight_loads.hpp"
 #include "ui/settings/preference.hpp"
 #include "ui/steps/step_view.hpp"
+#include "ui/train/train_tab.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -110,6 +111,12 @@ MainWindow::MainWindow(QWidget* parent)
     // The weights editor needs the document: its edits are undo steps.
     weightsView_ = new HeadWeightsView(document_, selection_, tabs_);
     tabs_->addView(weightsView_);
+    // Training, last: while it runs the other tabs preview its model (Document::preview). A model
+    // not kept is asked about before the document is replaced or the window closes.
+    trainTab_ = new TrainTab(document_, tabs_);
+    tabs_->addTrainTab(trainTab_);
+    files_->setUnkeptWork([this] { return trainTab_->hasUnkeptTraining(); });
+    connect(files_, &DocumentFiles::replacingDocument, trainTab_, &TrainTab::reset);
     // Switching a head off from the heads grid.
     connect(headsView()->canvas(), &HeadsCanvas::headContextMenuRequested, this,
             [this](int head, const QPoint& globalPosition) {
@@ -253,10 +260,11 @@ void MainWindow::showEvent(QShowEvent* event)
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (!files_->maybeSave()) {
+    if (!files_->mayReplace(tr("close QKV Studio"))) {
         event->ignore();
         return;
     }
+    trainTab_->reset();  // the training thread stops; the document as it was returns
     if (document_->isModified()) {
         // Discarded: the next start returns to the document as last opened or saved.
         autosave_->writeNow(

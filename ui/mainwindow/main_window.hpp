@@ -32,6 +32,7 @@ class StaleNotice;
 class StatusSummary;
 class StepView;
 class StudentGuide;
+class TrainTab;
 class ViewOptionsSync;
 class ViewTabs;
 
@@ -54,6 +55,7 @@ public:
     NoticeBar* noticeBar() const { return noticeBar_; }
     HeadsView* headsView() const;
     HeadWeightsView* weightsView() const { return weightsView_; }
+    TrainTab* trainTab() const { return trainTab_; }
     StepView* stepView() const;
     DocumentFiles* files() const { return files_; }
     WeightLoads* loads() const { return loads_; }
@@ -121,6 +123,7 @@ private:
     StaleNotice* staleNotice_;
     NoticeBar* noticeBar_;
     HeadWeightsView* weightsView_ = nullptr;
+    TrainTab* trainTab_ = nullptr;
     QSplitter* splitter_;
     StatusSummary* status_;
     DocumentFiles* files_;

@@ -8,6 +8,7 @@
 #include "ui/matrices/matrices_view.hpp"
 #include "ui/qkmap/qk_map_view.hpp"
 #include "ui/steps/step_view.hpp"
+#include "ui/train/train_tab.hpp"
 #include "ui/views/result_view.hpp"
 
 namespace qkv::ui {
@@ -30,8 +31,15 @@ ViewTabs::ViewTabs(HeadSelection* selection, QWidget* parent)
 void ViewTabs::addView(ResultView* view)
 {
     views_.push_back(view);
-    setTabToolTip(addTab(view, view->title()), view->summary());
+    // Views come first: their index in views() is their tab's (the window's sync relies on it).
+    setTabToolTip(insertTab(static_cast<int>(views_.size()) - 1, view, view->title()), view->summary());
     connect(view, &ResultView::optionsChanged, this, [this, view] { emit viewOptionsChanged(view); });
+}
+
+void ViewTabs::addTrainTab(TrainTab* tab)
+{
+    train_ = tab;
+    setTabToolTip(addTab(tab, TrainTab::title()), TrainTab::summary());
 }
 
 ResultView* ViewTabs::view(const QString& id) const

@@ -1,7 +1,8 @@
 #pragma once
 // The views beside the controls, one tab each, held through the one view interface
 // (ui/views/result_view.hpp): a new result goes to every view, and a view whose tab is in the
-// background only marks itself stale and refreshes when its tab is shown.
+// background only marks itself stale and refreshes when its tab is shown. The Train tab comes
+// last, after every view.
 
 #include <QTabWidget>
 
@@ -18,6 +19,7 @@ class StepView;
 class FactoredView;
 class ComparisonView;
 class ResultView;
+class TrainTab;
 
 class ViewTabs : public QTabWidget {
     Q_OBJECT
@@ -30,6 +32,10 @@ public:
     void addView(ResultView* view);
     // The view whose id() is `id`, or null.
     ResultView* view(const QString& id) const;
+    // The Train tab, after every view (it drives training rather than drawing the Result, so it
+    // is not among views()); titled and tipped as the views are.
+    void addTrainTab(TrainTab* tab);
+    TrainTab* trainTab() const { return train_; }
 
     // The concrete views, for the window's wiring and tests (never for options or menus).
     HeadsView* headsView() const { return heads_; }
@@ -52,6 +58,7 @@ private:
     StepView* steps_;
     FactoredView* factored_;
     ComparisonView* comparison_;
+    TrainTab* train_ = nullptr;
 };
 
 }  // namespace qkv::ui

@@ -11,6 +11,7 @@
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/steps/step_view.hpp"
+#include "ui/train/train_tab.hpp"
 #include "ui/views/head_box.hpp"
 #include "ui/views/result_view.hpp"
 
@@ -20,8 +21,10 @@ namespace {
 TEST_F(WindowTest, TabsAreTheViewsInTheirOrderTitledByThemselves)
 {
     ViewTabs* tabs = window->tabs();
-    ASSERT_EQ(static_cast<int>(tabs->views().size()), tabs->count());
-    for (int i = 0; i < tabs->count(); ++i) {
+    // Every view, then the Train tab (it drives training rather than drawing the result).
+    ASSERT_EQ(static_cast<int>(tabs->views().size()) + 1, tabs->count());
+    EXPECT_EQ(tabs->widget(tabs->count() - 1), static_cast<QWidget*>(tabs->trainTab()));
+    for (int i = 0; i < static_cast<int>(tabs->views().size()); ++i) {
         EXPECT_EQ(tabs->widget(i), tabs->views()[static_cast<std::size_t>(i)]);
         EXPECT_EQ(tabs->tabText(i), tabs->views()[static_cast<std::size_t>(i)]->title());
     }

@@ -1,0 +1,84 @@
+// The training curves: new points keep a zoom the user chose, a double-click shows every step
+// again, the mouse over a line reads the nearest point, and a long run is drawn thinned.
+
+#include <QTest>
+#include <QValueAxis>
+
+#include <gtest/gtest.h>
+
+#include "ui/train/curve_chart.hpp"
+
+namespace qkv::ui {
+namespace {
+
+Curve line(long steps)
+{
+    Curve c{QStringLiteral("factored · training"), Qt::blue, Qt::SolidLine, {}};
+    for (long s = 1; s <= steps; ++s) c.points.emplace_back(static_cast<double>(s), 4.0 / static_cast<double>(s));
+    return c;
+}
+
+class CurveChartTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        chart.resize(500, 350);
+        chart.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
+    }
+    CurveChart chart{QString(), QStringLiteral("loss"), false};
+};
+
+TEST_F(CurveChartTest, TheStepAxisRunsToTheLastStepAndGrowsWithTheCurve)
+{
+    chart.setCurves({line(100)}, 2000);
+    EXPECT_DOUBLE_EQ(chart.stepAxis()->min(), 0.0);
+    EXPECT_GE(chart.stepAxis()->max(), 2000.0);
+    EXPECT_GE(chart.valueAxis()->max(), 4.0);
+    EXPECT_EQ(chart.drawnPoints(QStringLiteral("factored · training")).size(), 100u);
+}
+
+TEST_F(CurveChartTest, AZoomStaysWhileTheCurveGrowsAndADoubleClickShowsEveryStep)
+{
+    chart.setCurves({line(100)}, 2000);
+    QWidget* viewport = chart.viewport();
+    QTest::mousePress(viewport, Qt::LeftButton, {}, QPoint(150, 80));
+    QTest::mouseMove(viewport, QPoint(300, 200));
+    QTest::mouseRelease(viewport, Qt::LeftButton, {}, QPoint(300, 200));
+    ASSERT_TRUE(chart.isZoomed());
+    const double zoomedMax = chart.stepAxis()->max();
+    EXPECT_LT(zoomedMax, 2000.0);
+    chart.setCurves({line(400)}, 2000);
+    EXPECT_DOUBLE_EQ(chart.stepAxis()->max(), zoomedMax);
+
+    QTest::mouseDClick(viewport, Qt::LeftButton, {}, QPoint(200, 150));
+    EXPECT_FALSE(chart.isZoomed());
+    EXPECT_GE(chart.stepAxis()->max(), 2000.0);
+    EXPECT_DOUBLE_EQ(chart.stepAxis()->min(), 0.0);
+}
+
+TEST_F(CurveChartTest, TheMouseOverALineReadsTheNearestPoint)
+{
+    chart.setCurves({line(100)}, 2000);
+    const QString text = chart.pointText(QStringLiteral("factored · training"), 49.7);
+    EXPECT_TRUE(text.contains(QStringLiteral("factored · training"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("step 50: 0.08"))) << text.toStdString();
+    CurveChart percent(QString(), QStringLiteral("held-out accuracy"), true);
+    percent.setCurves({Curve{QStringLiteral("factored · tokens"), Qt::blue, Qt::SolidLine, {{10.0, 0.875}}}}, 100);
+    EXPECT_TRUE(percent.pointText(QStringLiteral("factored · tokens"), 10).contains(QStringLiteral("87.5 %")));
+}
+
+TEST_F(CurveChartTest, ALongRunIsDrawnAsMeansOfConsecutiveSteps)
+{
+    Curve flat{QStringLiteral("full W_i · training"), Qt::red, Qt::SolidLine, {}};
+    for (long s = 1; s <= 100000; ++s) flat.points.emplace_back(static_cast<double>(s), s % 2 == 0 ? 1.0 : 3.0);
+    chart.setCurves({flat}, 100000);
+    const std::vector<QPointF> drawn = chart.drawnPoints(QStringLiteral("full W_i · training"));
+    EXPECT_LE(drawn.size(), 1200u);
+    EXPECT_GE(drawn.size(), 1000u);
+    for (const QPointF& p : drawn) EXPECT_NEAR(p.y(), 2.0, 0.02);
+    EXPECT_DOUBLE_EQ(drawn.back().x(), 100000.0);
+}
+
+}  // namespace
+}  // namespace qkv::ui
