@@ -53,9 +53,9 @@ void TrainTab::stepOnce()
 
 void TrainTab::reset()
 {
+    const bool hadRun = worker_->hasRun() || shown_ != nullptr;
     worker_->stop();
     keepWhenPaused_ = false;
-    const bool hadRun = shown_ != nullptr;
     shown_.reset();
     kept_.reset();
     loss_->clear();
