@@ -30,18 +30,18 @@ ScoreTimingLabel::ScoreTimingLabel(QWidget* parent)
 void ScoreTimingLabel::measure(const std::shared_ptr<const Result>& result, int head)
 {
     head_ = head;
-    const Index d_model = result ? result->weights->d_model() : 0;
-    const Index heads = result ? result->config.headCount : 0;
-    if (d_model < 1 || heads < 1) {
+    if (!result || head < 0 || head >= result->attention.headCount()) {
         task_.cancel();
         return;
     }
-    const Index d_k = d_model / heads;
+    // The layer's own head layout: with g < h key/value heads, query head i reads key head
+    // i / (h / g), whose columns are not W^K's i-th block.
+    const HeadGrouping& grouping = result->attention.grouping;
     // Copies, so the worker never touches the Result the GUI may drop.
     MatrixF xq = result->queryInput;
     MatrixF xkv = result->keyValueInput;
-    MatrixF wq = headColumns(result->weights->queryProjection, head, d_k);
-    MatrixF wk = headColumns(result->weights->keyProjection, head, d_k);
+    MatrixF wq = result->weights->queryHead(head, grouping);
+    MatrixF wk = result->weights->keyHead(head, grouping);
     setText(tr("Measuring both ways on this machine, a moment."));
     task_.request([xq = std::move(xq), xkv = std::move(xkv), wq = std::move(wq), wk = std::move(wk)] {
         return timeScoresBothWays(xq, xkv, wq, wk);

@@ -16,6 +16,7 @@
 #include "ui/comparison/comparison_view.hpp"
 #include "ui/comparison/cost_table.hpp"
 #include "ui/comparison/score_timing.hpp"
+#include "ui/document/head_selection.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -225,6 +226,28 @@ TEST(ComparisonView, MeasuresBothWaysOffTheGuiThread)
     EXPECT_EQ(t.d_model, 64);
     EXPECT_EQ(t.d_k, 16);
     EXPECT_TRUE(view.timingText().contains(QStringLiteral("factored")));
+}
+
+// With g < h, query head i reads key head i / (h / g): the last query head's W_i^K is a block of
+// W^K's g d_k columns, not its i-th block (which lies past the end of W^K).
+TEST(ComparisonView, TimesTheLastHeadOfAGroupedLayerWithItsOwnKeyHead)
+{
+    HeadSelection selection;
+    ComparisonView view(&selection);
+    Config grouped = exampleConfig(64, 4);
+    grouped.keyValueHeadCount = 2;
+    const auto result = computeOrFail(grouped);
+    ASSERT_EQ(result->weights->keyProjection.cols(), 32);
+    QSignalSpy spy(&view, &ComparisonView::timingUpdated);
+    view.setResult(result);
+    view.setSelectedHead(3);
+    ASSERT_EQ(view.selectedHead(), 3);
+    while (!view.lastTiming() || view.timingText().indexOf(QStringLiteral("head 4")) < 0)
+        ASSERT_TRUE(spy.wait(30000)) << view.timingText().toStdString();
+    const ScoreTiming t = *view.lastTiming();
+    EXPECT_TRUE(t.valid());
+    EXPECT_EQ(t.d_k, 16);
+    EXPECT_GT(t.factoredMilliseconds, 0.0);
 }
 
 TEST(ComparisonView, SingleHeadAndRenderFigure)
