@@ -4,8 +4,8 @@
 // For each block of B keys:
 //   (1) f_i(x_j) = V_kv(i)(j) W^O_i for every head and key of the block   (h blocks of B x d_model)
 //   (2) ||f_i(x_j)||                                                       (B x h, in double)
-//   (3) per key, R_j of the thin QR of F_j = [f_i(x_j)^T]_{i on}          (h_on x h_on, double)
-//   (4) per (q, j): N_i(q, j) = a^i_qj ||f_i(x_j)||,  N(q, j) = ||R_j a_on||
+//   (3) per key, the Gram matrix G_j = F_j^T F_j, F_j = [f_i(x_j)^T]_{i on}   (h_on x h_on, double)
+//   (4) per (q, j): N_i(q, j) = a^i_qj ||f_i(x_j)||,  N(q, j) = sqrt(a_on^T G_j a_on)
 
 #include "core/analysis/value_norms.hpp"
 
@@ -14,7 +14,6 @@
 #include <new>
 #include <string>
 
-#include <Eigen/QR>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -71,10 +70,10 @@ int threadNumber()
 
 // One thread's work space for a block of B keys.
 struct BlockBuffers {
-    MatrixF transformed;  // (h B) x d_model: row i B + b is f_i(x_{j0 + b})
+    MatrixF transformed;  // (B h) x d_model: row b h + i is f_i(x_{j0 + b}), a key's heads together
     MatrixD norms;        // B x h: ||f_i(x_j)||
-    MatrixD triangles;    // B x (h_on h_on): R_j, row-major, upper triangle used
-    MatrixD keyVectors;   // d_model x h_on: F_j of one key
+    MatrixD grams;        // B x (h_on h_on): G_j, row-major, lower triangle used
+    MatrixD keyVectors;   // h_on x d_model: F_j^T of one key, in double
     VectorD weights;      // h_on: a_on of one (q, j)
 };
 
@@ -84,20 +83,22 @@ void transformBlock(const AttentionResult& attention, const MatrixF& outputProje
 {
     const Index h = attention.headCount();
     const Index d_k = attention.grouping.d_k;
-    const Index blockRows = buffers.norms.rows();  // B
+    const Index d_model = outputProjection.cols();
     for (Index i = 0; i < h; ++i) {
-        auto f = buffers.transformed.middleRows(i * blockRows, count);  // count x d_model
-        f.noalias() = attention.valueHead(i).middleRows(j0, count) * outputProjection.middleRows(i * d_k, d_k);
-        buffers.norms.col(i).head(count) = f.cast<double>().rowwise().norm();  // (2)
+        // Head i's rows of the block: every h-th row from row i.
+        Eigen::Map<MatrixF, 0, Eigen::OuterStride<>> f(buffers.transformed.data() + i * d_model, count, d_model,
+                                                       Eigen::OuterStride<>(h * d_model));  // count x d_model
+        f.noalias() = attention.valueHead(i).middleRows(j0, count) * outputProjection.middleRows(i * d_k, d_k);  // (1)
+        buffers.norms.col(i).head(count) = f.cast<double>().rowwise().norm();                                      // (2)
     }
     const Index h_on = static_cast<Index>(on.size());
     if (h_on == 0) return;
     for (Index b = 0; b < count; ++b) {
         for (Index c = 0; c < h_on; ++c)
-            buffers.keyVectors.col(c) = buffers.transformed.row(on[static_cast<std::size_t>(c)] * blockRows + b).transpose().cast<double>();
-        const Eigen::HouseholderQR<Eigen::MatrixXd> qr(buffers.keyVectors);  // (3) d_model x h_on, h_on <= d_model
-        Eigen::Map<MatrixD> triangle(buffers.triangles.row(b).data(), h_on, h_on);
-        triangle = qr.matrixQR().topRows(h_on).triangularView<Eigen::Upper>();
+            buffers.keyVectors.row(c) = buffers.transformed.row(b * h + on[static_cast<std::size_t>(c)]).cast<double>();
+        Eigen::Map<MatrixD> gram(buffers.grams.row(b).data(), h_on, h_on);  // (3)
+        gram.setZero();
+        gram.selfadjointView<Eigen::Lower>().rankUpdate(buffers.keyVectors);
     }
 }
 
@@ -119,27 +120,34 @@ double normsOfBlock(const AttentionResult& attention, const std::vector<Index>& 
             }
         }
         for (Index b = 0; b < count; ++b) {
+            double* a = buffers.weights.data();
             for (Index c = 0; c < h_on; ++c)
-                buffers.weights(c) = static_cast<double>(attention.heads[static_cast<std::size_t>(on[static_cast<std::size_t>(c)])].attention(q, j0 + b));
-            const double* r = buffers.triangles.row(b).data();  // R_j, h_on x h_on row-major
-            double squared = 0.0;
-            for (Index row = 0; row < h_on; ++row) {
-                double s = 0.0;
-                for (Index c = row; c < h_on; ++c) s += r[row * h_on + c] * buffers.weights(c);
-                squared += s * s;
+                a[c] = static_cast<double>(attention.heads[static_cast<std::size_t>(on[static_cast<std::size_t>(c)])].attention(q, j0 + b));
+            const double* g = buffers.grams.row(b).data();  // G_j, h_on x h_on row-major, lower triangle
+            double squared = 0.0;                           // a^T G a = sum_r a_r (G_rr a_r + 2 sum_{c<r} G_rc a_c)
+            for (Index r = 0; r < h_on; ++r) {
+                double below = 0.0;
+                for (Index c = 0; c < r; ++c) below += g[r * h_on + c] * a[c];
+                squared += a[r] * (g[r * h_on + r] * a[r] + 2.0 * below);
             }
-            norms.layer(q, j0 + b) = static_cast<float>(std::sqrt(squared));
+            // Rounding may leave a cancelled sum a hair below 0.
+            norms.layer(q, j0 + b) = static_cast<float>(std::sqrt(std::max(squared, 0.0)));
         }
     }
     return weightSum;
 }
 
-// Keys per block: the block's f_i(x_j) (h B d_model floats) stay near 1 MiB, with at least 8
-// keys so that the products in (1) still have rows to work on.
-Index keysPerBlock(Index h, Index d_model, Index n_k)
+// Keys per block: the block's f_i(x_j) (h B d_model floats) near 2 MiB, but at least 32 keys:
+// every block packs each W^O_i again for its products in (1), and with fewer rows the packing
+// costs more than the products (a LLaMA-7B-shaped layer took twice as long with 8 keys);
+// with a team, about 4 blocks per thread so that they share the keys evenly.
+Index keysPerBlock(Index h, Index d_model, Index n_k, int threads)
 {
+    constexpr Index fewestKeys = 32;
     const Index perKey = std::max<Index>(1, h * d_model);
-    return std::max<Index>(1, std::min(n_k, std::max<Index>(8, (Index{1} << 18) / perKey)));
+    const Index byMemory = std::max<Index>(fewestKeys, (Index{1} << 19) / perKey);
+    const Index byThreads = threads > 1 ? std::max<Index>(fewestKeys, (n_k + 4 * threads - 1) / (4 * threads)) : byMemory;
+    return std::max<Index>(1, std::min({n_k, byMemory, byThreads}));
 }
 
 }  // namespace
@@ -155,12 +163,14 @@ Expected<ValueNorms> valueWeightedNorms(const AttentionResult& attention, const 
     for (Index i = 0; i < h; ++i)
         if (!attention.isAblated(i)) on.push_back(i);
     const Index h_on = static_cast<Index>(on.size());
-    const Index blockRows = keysPerBlock(h, d_model, n_k);
-    const Index blocks = n_k == 0 ? 0 : (n_k + blockRows - 1) / blockRows;
+    // (1) and (3) per key, (4) per (q, j), in multiply-adds.
     const double work = static_cast<double>(n_k) * (2.0 * static_cast<double>(d_model) * static_cast<double>(h) *
                                                         (static_cast<double>(attention.grouping.d_k) + static_cast<double>(h_on))) +
                         static_cast<double>(n_q) * static_cast<double>(n_k) * static_cast<double>(h + h_on * h_on);
-    const int threads = std::max(1, std::min(threadsFor(work), static_cast<int>(std::max<Index>(1, blocks))));
+    const int team = threadsFor(work);
+    const Index blockRows = keysPerBlock(h, d_model, n_k, team);
+    const Index blocks = n_k == 0 ? 0 : (n_k + blockRows - 1) / blockRows;
+    const int threads = std::max(1, std::min(team, static_cast<int>(std::max<Index>(1, blocks))));
     ValueNorms norms;
     std::vector<BlockBuffers> buffers(static_cast<std::size_t>(threads));
     try {
@@ -170,8 +180,8 @@ Expected<ValueNorms> valueWeightedNorms(const AttentionResult& attention, const 
         for (BlockBuffers& b : buffers) {
             b.transformed.resize(h * blockRows, d_model);
             b.norms.resize(blockRows, h);
-            b.triangles.resize(blockRows, h_on * h_on);
-            b.keyVectors.resize(d_model, h_on);
+            b.grams.resize(blockRows, h_on * h_on);
+            b.keyVectors.resize(h_on, d_model);
             b.weights.resize(h_on);
         }
     } catch (const std::bad_alloc&) {
@@ -189,7 +199,7 @@ Expected<ValueNorms> valueWeightedNorms(const AttentionResult& attention, const 
         norms.transformedNorms.middleRows(j0, count) = mine.norms.topRows(count);
         const double weightSum = normsOfBlock(attention, on, j0, count, mine, norms);
         const bool finite = std::isfinite(weightSum) && std::isfinite(mine.norms.topRows(count).sum()) &&
-                            (h_on == 0 || std::isfinite(mine.triangles.topRows(count).sum()));
+                            (h_on == 0 || std::isfinite(mine.grams.topRows(count).sum()));
         nonFinite[static_cast<std::size_t>(block)] = finite ? 0 : 1;
     }
     if (std::find(nonFinite.begin(), nonFinite.end(), 1) != nonFinite.end())

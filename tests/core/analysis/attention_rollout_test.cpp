@@ -120,6 +120,20 @@ TEST(AttentionRollout, LayersWithEveryHeadOffAreTheIdentity)
     EXPECT_MATRIX_NEAR(*before, MatrixD::Identity(4, 4), 0.0);
 }
 
+TEST(AttentionRollout, AModelWithEveryHeadOffIsTheIdentity)
+{
+    SplitMix64 rng(6);
+    const AttentionWeights w = randomWeights(4, 2, 2, true, rng);
+    AttentionOptions options;
+    options.ablated = {true, true};
+    const MatrixF x = randomMatrixF(3, 4, rng);
+    const AttentionResult off = multiHeadAttentionForward(x, x, w, w.grouping(2), options);
+    const Expected<MatrixD> rollout = attentionRollout(std::vector<const AttentionResult*>{&off, &off}, 1);
+    ASSERT_TRUE(rollout.ok()) << rollout.error();
+    EXPECT_MATRIX_NEAR(*rollout, MatrixD::Identity(3, 3), 0.0);
+    ASSERT_FALSE(attentionRollout(std::vector<const AttentionResult*>{&off, &off}, 2).ok());
+}
+
 TEST(AttentionRollout, MeanLeavesSwitchedOffHeadsOut)
 {
     AttentionResult r;

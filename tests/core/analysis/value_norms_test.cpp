@@ -237,8 +237,8 @@ TEST(ValueNorms, ManyKeysSpanSeveralBlocks)
     const Expected<ValueNorms> norms = valueWeightedNorms(r, w);
     ASSERT_TRUE(norms.ok()) << norms.error();
     EXPECT_MATRIX_NEAR(norms->layer, directNorms(r, w.outputProjection).layer, 1e-5);
-    // h d_model = 8192: blocks of 2^18 / 8192 = 32 keys, so 75 keys are 32 + 32 + 11, with
-    // one head off and grouped-query heads.
+    // h d_model = 8192: blocks of 2^19 / 8192 = 64 keys on one thread (75 keys: 64 + 11), of
+    // 32 in a team of two (32 + 32 + 11); one head off, grouped-query heads.
     const Index wideHeads = 32, wideModel = 256;
     const AttentionWeights big = randomWeights(wideModel, wideHeads, 8, false, rng, 0.1);
     const MatrixF xs = randomMatrixF(75, wideModel, rng);
