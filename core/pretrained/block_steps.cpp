@@ -28,9 +28,9 @@ MatrixF rmsNormRowsForward(const MatrixF& x, const NormWeights& norm, double eps
     return y;
 }
 
-MatrixF normRowsForward(const MatrixF& x, const NormWeights& norm, NormKind kind, double epsilon)
+MatrixF normRowsForward(const MatrixF& x, const NormWeights& norm, PretrainedNorm kind, double epsilon)
 {
-    return kind == NormKind::RmsNorm ? rmsNormRowsForward(x, norm, epsilon) : layerNormRowsForward(x, norm, epsilon);
+    return kind == PretrainedNorm::RmsNorm ? rmsNormRowsForward(x, norm, epsilon) : layerNormRowsForward(x, norm, epsilon);
 }
 
 MatrixF denseForward(const MatrixF& x, const MatrixF& W, const RowVectorF& b)

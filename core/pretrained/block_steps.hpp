@@ -21,7 +21,7 @@ MatrixF layerNormRowsForward(const MatrixF& x, const NormWeights& norm, double e
 MatrixF rmsNormRowsForward(const MatrixF& x, const NormWeights& norm, double epsilon);
 
 // The recipe's norm (LayerNorm or RMSNorm).
-MatrixF normRowsForward(const MatrixF& x, const NormWeights& norm, NormKind kind, double epsilon);
+MatrixF normRowsForward(const MatrixF& x, const NormWeights& norm, PretrainedNorm kind, double epsilon);
 
 // y = x W (+ b when b is not empty), x: R x m, W: m x n. Large products run as row blocks of
 // one team (core/attention/projections.hpp), the same numbers whatever the thread count.

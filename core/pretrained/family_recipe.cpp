@@ -242,7 +242,7 @@ Expected<FamilyRecipe> familyRecipe(const Checkpoint& checkpoint)
 std::string recipeSummary(const FamilyRecipe& recipe)
 {
     std::string text = recipe.placement == NormPlacement::Post ? "post-" : "pre-";
-    text += recipe.norm == NormKind::RmsNorm ? "RMSNorm" : "LayerNorm";
+    text += recipe.norm == PretrainedNorm::RmsNorm ? "RMSNorm" : "LayerNorm";
     std::string_view act = "swiglu";
     for (const auto& entry : kActivationSpellings)
         if (entry.value == recipe.activation) {
@@ -251,13 +251,13 @@ std::string recipeSummary(const FamilyRecipe& recipe)
         }
     text += ", " + std::string(act);
     switch (recipe.positions) {
-    case PositionKind::Learned:
+    case PretrainedPositions::Learned:
         text += ", learned positions";
         if (recipe.positionOffset > 0) text += " from row " + std::to_string(recipe.positionOffset);
         break;
-    case PositionKind::Rotary: text += ", rotary positions"; break;
-    case PositionKind::Sinusoidal: text += ", sinusoidal positions"; break;
-    case PositionKind::None: text += ", no positions"; break;
+    case PretrainedPositions::Rotary: text += ", rotary positions"; break;
+    case PretrainedPositions::Sinusoidal: text += ", sinusoidal positions"; break;
+    case PretrainedPositions::None: text += ", no positions"; break;
     }
     switch (recipe.readout) {
     case ReadoutKind::None: text += ", no readout"; break;

@@ -23,6 +23,7 @@
 #include "core/common/enum_names.hpp"
 #include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"
+#include "core/model/model_spec.hpp"
 
 namespace qkv {
 
@@ -40,8 +41,8 @@ inline constexpr std::array<EnumName<PretrainedFamily>, 7> kPretrainedFamilyName
 }};
 std::string_view pretrainedFamilyName(PretrainedFamily family);
 
-enum class NormKind { LayerNorm, RmsNorm };
-enum class NormPlacement { Post, Pre };
+enum class PretrainedNorm { LayerNorm, RmsNorm };
+// Where the norms sit: NormPlacement (core/model/model_spec.hpp, shared with the app's own models).
 
 // The MLP's nonlinearity, as config.json spells it (kActivationSpellings).
 enum class BlockActivation {
@@ -62,7 +63,7 @@ inline constexpr std::array<EnumName<BlockActivation>, 8> kActivationSpellings{{
     {BlockActivation::SwiGlu, "swiglu"},
 }};
 
-enum class PositionKind {
+enum class PretrainedPositions {
     Learned,     // a table row per position, first row positionOffset (RoBERTa 2, BART 2)
     Rotary,      // rotate-half rotary positions inside attention (LLaMA)
     Sinusoidal,  // the paper's section 3.5 (Marian)
@@ -96,14 +97,14 @@ struct FamilyRecipe {
     Index positionCount = 0;      // P usable positions (table rows minus positionOffset); 0: unlimited
 
     // The block.
-    NormKind norm = NormKind::LayerNorm;
+    PretrainedNorm norm = PretrainedNorm::LayerNorm;
     NormPlacement placement = NormPlacement::Post;
     double epsilon = 1e-12;
     BlockActivation activation = BlockActivation::GeluErf;
     LinearLayout linearLayout = LinearLayout::OutByIn;
 
     // The input.
-    PositionKind positions = PositionKind::Learned;
+    PretrainedPositions positions = PretrainedPositions::Learned;
     Index positionOffset = 0;      // row of the first position (RoBERTa: pad_token_id + 1)
     double ropeBase = 10000.0;     // rotary only
     float embeddingScale = 1.0f;   // sqrt(d_model) with BART's / Marian's scale_embedding

@@ -84,7 +84,7 @@ MatrixD embeddingSum(const FamilyRecipe& recipe, const EmbeddingWeights& tables,
     for (Index t = 0; t < n; ++t) {
         sum.row(t) = tables.tokens.row(ids[static_cast<std::size_t>(t)]).cast<double>();
         if (recipe.embeddingScale != 1.0f) sum.row(t) *= static_cast<double>(recipe.embeddingScale);
-        if (recipe.positions == PositionKind::Learned)
+        if (recipe.positions == PretrainedPositions::Learned)
             sum.row(t) += tables.positions.row(rows[static_cast<std::size_t>(t)]).cast<double>();
         if (recipe.tokenTypes) sum.row(t) += tables.tokenTypes.row(0).cast<double>();
     }
@@ -111,7 +111,7 @@ AttentionOptions attentionOptions(const StackContext& c, const AttentionSublayer
 {
     AttentionOptions options;
     options.mask.causal = c.causal && !cross;
-    if (c.model.recipe.positions == PositionKind::Rotary && !cross) {
+    if (c.model.recipe.positions == PretrainedPositions::Rotary && !cross) {
         options.rotary = RotaryLayout::RotateHalf;
         options.ropeBase = c.model.recipe.ropeBase;
     }
@@ -182,14 +182,14 @@ void stackInput(const PretrainedModel& model, const StackWeights& weights, const
     const FamilyRecipe& r = model.recipe;
     const MatrixD sum = embeddingSum(r, weights.embeddings, ids);  // n x d_model
     if (r.embeddingNorm)
-        state.hidden.push_back(r.norm == NormKind::LayerNorm
+        state.hidden.push_back(r.norm == PretrainedNorm::LayerNorm
                                    ? layerNormRows(sum, LayerNormParameters{weights.embeddings.norm.gamma,
                                                                             weights.embeddings.norm.beta, r.epsilon})
                                    : normRowsForward(sum.cast<float>(), weights.embeddings.norm, r.norm, r.epsilon));
     else
         state.hidden.push_back(sum.cast<float>());
     const NormWeights& firstNorm = weights.blocks.front().selfAttention.norm;
-    if (r.placement == NormPlacement::Pre && r.norm == NormKind::LayerNorm && !r.embeddingNorm)
+    if (r.placement == NormPlacement::Pre && r.norm == PretrainedNorm::LayerNorm && !r.embeddingNorm)
         exactFirstQueryInput = layerNormRows(sum, LayerNormParameters{firstNorm.gamma, firstNorm.beta, r.epsilon});
 }
 

@@ -49,7 +49,7 @@ void TensorPlan::requireNorm(const std::string& module)
 {
     const auto d = static_cast<std::size_t>(recipe_.d_model);
     expect(normParameter(module, "weight", "gamma"), {d}, "a norm's gamma");
-    if (recipe_.norm == NormKind::LayerNorm) expect(normParameter(module, "bias", "beta"), {d}, "a norm's beta");
+    if (recipe_.norm == PretrainedNorm::LayerNorm) expect(normParameter(module, "bias", "beta"), {d}, "a norm's beta");
 }
 
 void TensorPlan::requireLinear(const std::string& module, std::size_t d_in, std::size_t d_out, LinearLayout layout,
@@ -78,7 +78,7 @@ NormWeights TensorPlan::norm(LoadedTensors& loaded, const std::string& module) c
 {
     NormWeights weights;
     weights.gamma = checkpoint_detail::asRow(loaded.at(normParameter(module, "weight", "gamma")));
-    if (recipe_.norm == NormKind::LayerNorm)
+    if (recipe_.norm == PretrainedNorm::LayerNorm)
         weights.beta = checkpoint_detail::asRow(loaded.at(normParameter(module, "bias", "beta")));
     return weights;
 }
