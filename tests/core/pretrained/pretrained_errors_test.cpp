@@ -229,6 +229,35 @@ TEST_F(BrokenCheckpoint, AFolderWithoutAModelFileSaysWhatItNeeds)
     EXPECT_TRUE(contains(message, "model.safetensors")) << message;
 }
 
+TEST_F(BrokenCheckpoint, ConfigKeysOfTheWholeModelAreReadAndChecked)
+{
+    const fs::path path = folder_ / "config.json";
+    std::ofstream(path) << R"({"n_layer": 12, "n_inner": null, "encoder_ffn_dim": 4096, "vocab_size": 50257,
+        "n_positions": 1024, "pad_token_id": 0, "tie_word_embeddings": false, "scale_embedding": true,
+        "activation_function": "gelu_new", "rms_norm_eps": 1e-6, "type_vocab_size": 2})";
+    Expected<CheckpointConfig> config = readCheckpointConfig(path.string());
+    ASSERT_TRUE(config.ok()) << config.error();
+    EXPECT_EQ(config->layerCount, 12);
+    EXPECT_FALSE(config->d_ff.has_value());
+    EXPECT_EQ(config->encoderFfnDim, 4096);
+    EXPECT_EQ(config->vocabularySize, 50257);
+    EXPECT_EQ(config->positionCount, 1024);
+    EXPECT_EQ(config->padTokenId, 0);
+    EXPECT_EQ(config->typeVocabularySize, 2);
+    EXPECT_EQ(config->tieWordEmbeddings, false);
+    EXPECT_EQ(config->scaleEmbedding, true);
+    EXPECT_EQ(config->activation, "gelu_new");
+    EXPECT_EQ(config->activationKey, "activation_function");
+    EXPECT_DOUBLE_EQ(*config->rmsNormEpsilon, 1e-6);
+    for (const char* bad : {R"({"pad_token_id": -1})", R"({"tie_word_embeddings": "yes"})", R"({"hidden_act": 3})",
+                            R"({"num_hidden_layers": 0})", R"({"rms_norm_eps": 2})"}) {
+        std::ofstream(path) << bad;
+        Expected<CheckpointConfig> refused = readCheckpointConfig(path.string());
+        ASSERT_FALSE(refused.ok()) << bad;
+        EXPECT_TRUE(contains(refused.error(), path.string())) << refused.error();
+    }
+}
+
 TEST(WholeModelFamilies, AFamilyNotRunWholeYetIsRefusedWithItsName)
 {
     for (const char* folder : {"checkpoint/t5/model.safetensors", "checkpoint/distilbert/model.safetensors"}) {
