@@ -71,7 +71,11 @@ struct ModelRun {
     std::vector<MatrixF> hiddenStates;
     std::vector<MatrixF> decoderHiddenStates;  // encoder-decoder only
     MatrixF logits;                            // n x V (decoder positions), empty without a readout
-    Index firstRecomputedLayer = 0;            // model order; layerCount when nothing was recomputed
+    // The first layer (model order) whose switched-off heads differ from RunOptions::previous's:
+    // it and every later layer were recomputed (so were the earlier sublayers of its block: a
+    // cross-attention's self-attention, with the same bits). 0 without a previous run;
+    // layerCount when nothing changed (the previous run is returned as it is).
+    Index firstRecomputedLayer = 0;
 
     const LayerRun& layer(Index modelIndex) const { return *layers[static_cast<std::size_t>(modelIndex)]; }
 };

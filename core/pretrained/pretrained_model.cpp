@@ -157,6 +157,13 @@ const AttentionSublayerWeights& PretrainedModel::sublayer(Index modelIndex) cons
     return encoder.blocks.empty() ? decoder.blocks.front().selfAttention : encoder.blocks.front().selfAttention;
 }
 
+Index PretrainedModel::modelIndexOf(std::string_view layerName) const
+{
+    for (std::size_t i = 0; i < layersInModelOrder.size(); ++i)
+        if (layersInModelOrder[i].name == layerName) return static_cast<Index>(i);
+    return -1;
+}
+
 Expected<PretrainedModel> loadPretrainedModel(Checkpoint checkpoint)
 {
     Expected<FamilyRecipe> recipe = familyRecipe(checkpoint);

@@ -22,6 +22,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/checkpoint/checkpoint.hpp"
@@ -103,8 +104,11 @@ struct PretrainedModel {
     // E of the readout: the stored decoder, or the (tied) token table.
     const MatrixF& readoutMatrix() const;
     Index layerCount() const { return static_cast<Index>(layersInModelOrder.size()); }
-    // The attention sublayer at `modelIndex` (0 <= modelIndex < layerCount()).
+    // The attention sublayer at `modelIndex`; precondition 0 <= modelIndex < layerCount().
     const AttentionSublayerWeights& sublayer(Index modelIndex) const;
+    // The model-order index of the layer with this module path (a CheckpointLayer's name, as
+    // findCheckpointLayer resolves a name or a listing index), or -1 when the model has none.
+    Index modelIndexOf(std::string_view layerName) const;
 };
 
 // Opens a checkpoint (a .safetensors file, a shard index, or a Hugging Face model folder holding

@@ -63,6 +63,9 @@ TEST(WholeModelFolder, OpensWithItsTokenizerAndRecipe)
     EXPECT_TRUE(bert->recipe.tiedReadout);
     EXPECT_EQ(bert->recipe.d_ff, 64);
     EXPECT_EQ(&bert->readoutMatrix(), &bert->encoder.embeddings.tokens);  // tied: not copied
+    EXPECT_EQ(bert->modelIndexOf("bert.encoder.layer.2.attention"), 2);
+    EXPECT_EQ(bert->modelIndexOf("bert.encoder.layer.3.attention"), -1);
+    EXPECT_EQ(&bert->sublayer(1), &bert->encoder.blocks[1].selfAttention);
     Expected<PretrainedModel> roberta = openPretrainedModel(data("pretrained/roberta/model.safetensors"));
     ASSERT_TRUE(roberta.ok()) << roberta.error();
     EXPECT_EQ(roberta->recipe.positionOffset, 2);
