@@ -1,9 +1,9 @@
 #include "core/checkpoint/checkpoint_config.hpp"
 
 #include <cmath>
+#include <string_view>
 #include <utility>
 #include <vector>
-#include <string_view>
 
 #include "core/checkpoint/checkpoint_json.hpp"
 
@@ -54,7 +54,8 @@ Expected<std::optional<double>> epsilon(const Json& json, const std::vector<std:
     for (std::string_view key : keys) {
         const auto it = json.find(key);
         if (it == json.end() || it->is_null()) continue;
-        if (!it->is_number() || !std::isfinite(it->get<double>()) || it->get<double>() <= 0.0 || it->get<double>() >= 1.0)
+        if (!it->is_number() || !std::isfinite(it->get<double>()) || it->get<double>() <= 0.0 ||
+            it->get<double>() >= 1.0)
             return Error{path + ": '" + std::string(key) + "' is " + it->dump() + ", not a number between 0 and 1"};
         return std::optional<double>(it->get<double>());
     }

@@ -48,7 +48,7 @@ struct CheckpointConfig {
     std::optional<Index> decoderFfnDim;     // decoder_ffn_dim
     std::optional<Index> vocabularySize;    // vocab_size
     std::optional<Index> positionCount;     // max_position_embeddings, n_positions
-    std::optional<Index> typeVocabularySize;// type_vocab_size
+    std::optional<Index> typeVocabularySize; // type_vocab_size
     std::optional<Index> padTokenId;        // pad_token_id (0 allowed)
     std::optional<bool> tieWordEmbeddings;  // tie_word_embeddings
     std::optional<bool> scaleEmbedding;     // scale_embedding

@@ -24,9 +24,9 @@ Expected<AttentionSublayerWeights> attentionSublayer(const Checkpoint& checkpoin
     Expected<CheckpointLayerWeights> loaded = loadCheckpointLayer(checkpoint, *found);
     if (!loaded) return Error{loaded.error()};
     if (loaded->weights.d_model() != recipe.d_model)
-        return Error{checkpoint.path + ": layer '" + module + "' has d_model = " +
-                     std::to_string(loaded->weights.d_model()) + " but the token embeddings have " +
-                     std::to_string(recipe.d_model)};
+        return Error{checkpoint.path + ": layer '" + module +
+                     "' has d_model = " + std::to_string(loaded->weights.d_model()) +
+                     " but the token embeddings have " + std::to_string(recipe.d_model)};
     AttentionSublayerWeights sublayer;
     sublayer.layer = loaded->layer;
     sublayer.attention = std::move(loaded->weights);

@@ -30,7 +30,8 @@ MatrixF rmsNormRowsForward(const MatrixF& x, const NormWeights& norm, double eps
 
 MatrixF normRowsForward(const MatrixF& x, const NormWeights& norm, PretrainedNorm kind, double epsilon)
 {
-    return kind == PretrainedNorm::RmsNorm ? rmsNormRowsForward(x, norm, epsilon) : layerNormRowsForward(x, norm, epsilon);
+    return kind == PretrainedNorm::RmsNorm ? rmsNormRowsForward(x, norm, epsilon)
+                                           : layerNormRowsForward(x, norm, epsilon);
 }
 
 MatrixF denseForward(const MatrixF& x, const MatrixF& W, const RowVectorF& b)
@@ -78,8 +79,10 @@ void swiGluForward(MatrixF& up, const MatrixF& gate)
 MatrixF feedForwardForward(const MatrixF& x, const FeedForwardWeights& weights, BlockActivation activation)
 {
     MatrixF hidden = denseForward(x, weights.in, weights.inBias);  // R x d_ff
-    if (activation == BlockActivation::SwiGlu) swiGluForward(hidden, denseForward(x, weights.gate, RowVectorF()));
-    else blockActivationForward(hidden, activation);
+    if (activation == BlockActivation::SwiGlu)
+        swiGluForward(hidden, denseForward(x, weights.gate, RowVectorF()));
+    else
+        blockActivationForward(hidden, activation);
     return denseForward(hidden, weights.out, weights.outBias);  // R x d_model
 }
 

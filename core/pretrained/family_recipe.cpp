@@ -1,6 +1,6 @@
 #include "core/pretrained/family_recipe.hpp"
 
-#include <cmath>
+#include <set>
 #include <string>
 
 #include "core/pretrained/family_tensors.hpp"
@@ -43,8 +43,8 @@ Expected<Index> countBlocks(const Checkpoint& checkpoint, std::string_view tail,
         first = false;
         if (p == prefix) blocks.insert(block);
     }
-    if (blocks.empty()) return Error{checkpoint.path + ": no layer named '..." + std::string(tail) + "N" +
-                                     std::string(after) + "'"};
+    if (blocks.empty())
+        return Error{checkpoint.path + ": no layer named '..." + std::string(tail) + "N" + std::string(after) + "'"};
     const Index count = *blocks.rbegin() + 1;
     for (Index b = 0; b < count; ++b)
         if (!blocks.contains(b))
@@ -95,7 +95,8 @@ Status tableSizes(const Checkpoint& checkpoint, FamilyRecipe& recipe, ModelStack
             return Error{checkpoint.path + ": the " + std::string(pretrainedFamilyName(recipe.family)) +
                          " model has no '" + *name + "'"};
     const auto [V, d] = tableShape(checkpoint, names.tokens);
-    if (V == 0) return Error{checkpoint.tensors.at(names.tokens).file + ": tensor '" + names.tokens + "' is not a matrix"};
+    if (V == 0)
+        return Error{checkpoint.tensors.at(names.tokens).file + ": tensor '" + names.tokens + "' is not a matrix"};
     recipe.vocabularySize = V;
     recipe.d_model = d;
     if (!names.positions.empty()) {
@@ -119,8 +120,9 @@ Status feedForwardWidth(const Checkpoint& checkpoint, FamilyRecipe& recipe, Mode
     const std::string name = blockTensorNames(recipe, stack, 0).feedForwardIn + ".weight";
     const auto [rows, cols] = tableShape(checkpoint, name);
     recipe.d_ff = recipe.linearLayout == LinearLayout::OutByIn ? rows : cols;
-    if (recipe.d_ff == 0) return Error{checkpoint.path + ": the " + std::string(pretrainedFamilyName(recipe.family)) +
-                                       " model lacks '" + name + "' (or it is not a matrix)"};
+    if (recipe.d_ff == 0)
+        return Error{checkpoint.path + ": the " + std::string(pretrainedFamilyName(recipe.family)) + " model lacks '" +
+                     name + "' (or it is not a matrix)"};
     return {};
 }
 

@@ -93,8 +93,8 @@ struct FamilyRecipe {
     Index headCount = 0;          // h
     Index keyValueHeadCount = 0;  // g
     Index d_ff = 0;
-    Index vocabularySize = 0;     // V: rows of the token table
-    Index positionCount = 0;      // P usable positions (table rows minus positionOffset); 0: unlimited
+    Index vocabularySize = 0;  // V: rows of the token table
+    Index positionCount = 0;   // P usable positions (table rows minus positionOffset); 0: unlimited
 
     // The block.
     PretrainedNorm norm = PretrainedNorm::LayerNorm;
@@ -105,19 +105,19 @@ struct FamilyRecipe {
 
     // The input.
     PretrainedPositions positions = PretrainedPositions::Learned;
-    Index positionOffset = 0;      // row of the first position (RoBERTa: pad_token_id + 1)
-    double ropeBase = 10000.0;     // rotary only
-    float embeddingScale = 1.0f;   // sqrt(d_model) with BART's / Marian's scale_embedding
-    bool tokenTypes = false;       // BERT, RoBERTa: add token type 0's row
-    bool embeddingNorm = false;    // a norm over the summed embeddings (BERT, DistilBERT, BART)
-    Index padTokenId = -1;         // RoBERTa: pad tokens take position padTokenId; -1: none
+    Index positionOffset = 0;     // row of the first position (RoBERTa: pad_token_id + 1)
+    double ropeBase = 10000.0;    // rotary only
+    float embeddingScale = 1.0f;  // sqrt(d_model) with BART's / Marian's scale_embedding
+    bool tokenTypes = false;      // BERT, RoBERTa: add token type 0's row
+    bool embeddingNorm = false;   // a norm over the summed embeddings (BERT, DistilBERT, BART)
+    Index padTokenId = -1;        // RoBERTa: pad tokens take position padTokenId; -1: none
 
     // The output.
-    bool finalNorm = false;        // GPT-2's ln_f, LLaMA's norm: on the last hidden state
+    bool finalNorm = false;  // GPT-2's ln_f, LLaMA's norm: on the last hidden state
     ReadoutKind readout = ReadoutKind::None;
     BlockActivation readoutActivation = BlockActivation::GeluErf;  // MaskedLm's transform
     double readoutEpsilon = 1e-12;                                 // MaskedLm's transform norm
-    bool tiedReadout = true;       // the readout's E is the token table (not stored again)
+    bool tiedReadout = true;  // the readout's E is the token table (not stored again)
 
     bool encoderDecoder() const { return encoderLayerCount > 0 && decoderLayerCount > 0; }
     // The stack the one sequence of an encoder-only or decoder-only model runs through is

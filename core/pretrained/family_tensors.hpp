@@ -31,13 +31,13 @@ struct EmbeddingTensorNames {
 };
 
 struct BlockTensorNames {
-    std::string attention;           // the self-attention module (a CheckpointLayer's name)
-    std::string attentionNorm;       // its norm: after it (post) or before it (pre)
-    std::string crossAttention;      // encoder-decoder decoder blocks only
+    std::string attention;       // the self-attention module (a CheckpointLayer's name)
+    std::string attentionNorm;   // its norm: after it (post) or before it (pre)
+    std::string crossAttention;  // encoder-decoder decoder blocks only
     std::string crossAttentionNorm;
-    std::string feedForwardIn;       // W_1 (SwiGLU: the up projection)
-    std::string feedForwardGate;     // SwiGLU only
-    std::string feedForwardOut;      // W_2
+    std::string feedForwardIn;    // W_1 (SwiGLU: the up projection)
+    std::string feedForwardGate;  // SwiGLU only
+    std::string feedForwardOut;   // W_2
     std::string feedForwardNorm;
 };
 

@@ -1,7 +1,6 @@
 #include "core/pretrained/model_run.hpp"
 
-#include <cmath>
-#include <map>
+#include <algorithm>
 #include <string>
 
 #include "core/embedding/model_input.hpp"
@@ -43,8 +42,8 @@ Status checkIds(const PretrainedModel& model, const std::vector<std::int32_t>& i
                          std::to_string(V - 1) + ")"};
     const Index P = model.recipe.positionCount;
     if (P > 0 && static_cast<Index>(ids.size()) > P)
-        return Error{"the " + what + " has " + std::to_string(ids.size()) + " tokens; this model's positions go up to " +
-                     std::to_string(P)};
+        return Error{"the " + what + " has " + std::to_string(ids.size()) +
+                     " tokens; this model's positions go up to " + std::to_string(P)};
     return {};
 }
 
@@ -63,8 +62,9 @@ Status checkAblations(const PretrainedModel& model, const std::set<ModelHead>& h
 {
     for (const ModelHead& head : heads) {
         if (head.layer < 0 || head.layer >= model.layerCount())
-            return Error{"no attention layer " + std::to_string(head.layer) + " to switch a head off in: the model has " +
-                         std::to_string(model.layerCount()) + " (0 to " + std::to_string(model.layerCount() - 1) + ")"};
+            return Error{"no attention layer " + std::to_string(head.layer) +
+                         " to switch a head off in: the model has " + std::to_string(model.layerCount()) + " (0 to " +
+                         std::to_string(model.layerCount() - 1) + ")"};
         const Index h = model.layersInModelOrder[static_cast<std::size_t>(head.layer)].headCount;
         if (head.head < 0 || head.head >= h)
             return Error{"layer " + std::to_string(head.layer) + " has " + std::to_string(h) + " heads (0 to " +
@@ -94,8 +94,8 @@ MatrixD embeddingSum(const FamilyRecipe& recipe, const EmbeddingWeights& tables,
 // ---- The blocks ---------------------------------------------------------------------------------
 
 struct StackState {
-    std::vector<MatrixF> hidden;                           // h_0 .. h_b
-    std::vector<std::shared_ptr<const LayerRun>> layers;   // this stack's layers so far
+    std::vector<MatrixF> hidden;                          // h_0 .. h_b
+    std::vector<std::shared_ptr<const LayerRun>> layers;  // this stack's layers so far
 };
 
 struct StackContext {
@@ -135,12 +135,14 @@ std::shared_ptr<const LayerRun> attentionSublayerForward(const StackContext& c, 
     run->stack = c.stack;
     run->block = block.block;
     const bool pre = r.placement == NormPlacement::Pre;
-    run->queryInput = exactQueryInput ? *exactQueryInput : pre ? normRowsForward(h, sublayer.norm, r.norm, r.epsilon) : h;
+    run->queryInput = exactQueryInput ? *exactQueryInput
+                      : pre           ? normRowsForward(h, sublayer.norm, r.norm, r.epsilon)
+                                      : h;
     run->keyValueInput = cross ? *c.encoderOutput : run->queryInput;
     const AttentionWeights& w = sublayer.attention;
-    run->attention = multiHeadAttentionForward(run->queryInput, run->keyValueInput, w,
-                                               w.grouping(sublayer.layer.headCount),
-                                               attentionOptions(c, sublayer, cross));
+    run->attention =
+        multiHeadAttentionForward(run->queryInput, run->keyValueInput, w, w.grouping(sublayer.layer.headCount),
+                                  attentionOptions(c, sublayer, cross));
     h += run->attention.output;  // residual (paper section 3.1)
     if (!pre) h = normRowsForward(h, sublayer.norm, r.norm, r.epsilon);
     return run;
@@ -167,7 +169,8 @@ void stackForward(const StackContext& c, StackState& state, Index firstBlock, co
     MatrixF h = state.hidden[static_cast<std::size_t>(firstBlock)];  // n x d_model
     const auto count = static_cast<Index>(c.weights.blocks.size());
     for (Index b = firstBlock; b < count; ++b) {
-        blockForward(c, c.weights.blocks[static_cast<std::size_t>(b)], h, state, b == 0 ? exactFirstQueryInput : nullptr);
+        blockForward(c, c.weights.blocks[static_cast<std::size_t>(b)], h, state,
+                     b == 0 ? exactFirstQueryInput : nullptr);
         state.hidden.push_back(h);
     }
     if (c.weights.finalNorm.gamma.size() > 0)
@@ -245,16 +248,18 @@ void reuseStack(StackState& state, const std::vector<MatrixF>& hidden, const Mod
 {
     state.hidden.assign(hidden.begin(), hidden.begin() + first + 1);
     const BlockWeights& last = stack.blocks.back();
-    const Index before = first < static_cast<Index>(stack.blocks.size())
-                             ? stack.blocks[static_cast<std::size_t>(first)].selfAttention.modelIndex
-                             : (last.crossAttention ? last.crossAttention->modelIndex : last.selfAttention.modelIndex) + 1;
+    const Index before =
+        first < static_cast<Index>(stack.blocks.size())
+            ? stack.blocks[static_cast<std::size_t>(first)].selfAttention.modelIndex
+            : (last.crossAttention ? last.crossAttention->modelIndex : last.selfAttention.modelIndex) + 1;
     const Index start = stack.blocks.front().selfAttention.modelIndex;
     for (Index i = start; i < before; ++i) state.layers.push_back(previous.layers[static_cast<std::size_t>(i)]);
 }
 
 }  // namespace
 
-Expected<ModelRun> runPretrainedModel(const PretrainedModel& model, const ModelTokens& tokens, const RunOptions& options)
+Expected<ModelRun> runPretrainedModel(const PretrainedModel& model, const ModelTokens& tokens,
+                                      const RunOptions& options)
 {
     if (Status s = checkTokens(model, tokens); !s) return Error{s.error()};
     if (Status s = checkAblations(model, options.ablatedHeads); !s) return Error{s.error()};
@@ -263,8 +268,8 @@ Expected<ModelRun> runPretrainedModel(const PretrainedModel& model, const ModelT
     run.tokens = tokens;
     run.ablatedHeads = options.ablatedHeads;
     run.keepScores = options.keepScores;
-    const ModelRun* previous = options.previous && reusable(*options.previous, tokens, options) ? options.previous.get()
-                                                                                                : nullptr;
+    const ModelRun* previous =
+        options.previous && reusable(*options.previous, tokens, options) ? options.previous.get() : nullptr;
     const Index changed = previous ? firstChangedLayer(model, previous->ablatedHeads, options.ablatedHeads) : 0;
     if (previous && changed == model.layerCount()) {
         ModelRun same = *previous;
@@ -280,12 +285,13 @@ Expected<ModelRun> runPretrainedModel(const PretrainedModel& model, const ModelT
     StackState state;
     const Index firstBlock = previous ? blockOfLayer(first, changed) : 0;
     MatrixF exactFirstQueryInput;
-    if (firstBlock == 0) stackInput(model, first, tokens.ids, state, exactFirstQueryInput);
-    else reuseStack(state, previous->hiddenStates, *previous, first, firstBlock);
+    if (firstBlock == 0)
+        stackInput(model, first, tokens.ids, state, exactFirstQueryInput);
+    else
+        reuseStack(state, previous->hiddenStates, *previous, first, firstBlock);
     const StackContext context{model, first, firstStack, r.causal(), nullptr, options};
     if (firstBlock < static_cast<Index>(first.blocks.size()) || !previous)
-        stackForward(context, state, firstBlock,
-                     exactFirstQueryInput.size() > 0 ? &exactFirstQueryInput : nullptr);
+        stackForward(context, state, firstBlock, exactFirstQueryInput.size() > 0 ? &exactFirstQueryInput : nullptr);
     else
         state.hidden = previous->hiddenStates;  // the change lies in the decoder
     run.hiddenStates = std::move(state.hidden);
@@ -298,16 +304,19 @@ Expected<ModelRun> runPretrainedModel(const PretrainedModel& model, const ModelT
         const bool encoderRecomputed = firstBlock < static_cast<Index>(first.blocks.size());
         const Index from = encoderRecomputed ? 0 : decoderBlock;
         MatrixF exactDecoderInput;
-        if (from == 0) stackInput(model, model.decoder, tokens.decoderIds, decoderState, exactDecoderInput);
-        else reuseStack(decoderState, previous->decoderHiddenStates, *previous, model.decoder, from);
-        const StackContext decoderContext{model, model.decoder, ModelStack::Decoder, true, &run.hiddenStates.back(),
+        if (from == 0)
+            stackInput(model, model.decoder, tokens.decoderIds, decoderState, exactDecoderInput);
+        else
+            reuseStack(decoderState, previous->decoderHiddenStates, *previous, model.decoder, from);
+        const StackContext decoderContext{model,  model.decoder, ModelStack::Decoder, true, &run.hiddenStates.back(),
                                           options};
         stackForward(decoderContext, decoderState, from, exactDecoderInput.size() > 0 ? &exactDecoderInput : nullptr);
         run.decoderHiddenStates = std::move(decoderState.hidden);
         for (auto& layer : decoderState.layers) run.layers.push_back(std::move(layer));
     }
     if (model.hasReadout())
-        run.logits = logitsForward(model, r.encoderDecoder() ? run.decoderHiddenStates.back() : run.hiddenStates.back());
+        run.logits =
+            logitsForward(model, r.encoderDecoder() ? run.decoderHiddenStates.back() : run.hiddenStates.back());
     return run;
 }
 

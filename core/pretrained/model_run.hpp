@@ -51,8 +51,8 @@ struct RunOptions {
 
 // One attention layer of a run.
 struct LayerRun {
-    CheckpointLayer layer;      // index: the checkpoint's listing index
-    Index modelIndex = 0;       // its place in model order
+    CheckpointLayer layer;  // index: the checkpoint's listing index
+    Index modelIndex = 0;   // its place in model order
     ModelStack stack = ModelStack::Encoder;
     Index block = 0;            // within its stack
     MatrixF queryInput;         // X_q, n_q x d_model: what the attention reads (after the norm when pre-LN)

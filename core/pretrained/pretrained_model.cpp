@@ -61,7 +61,8 @@ Expected<ReadoutWeights> readoutWeights(const Checkpoint& checkpoint, const Fami
     std::string bias = names.bias;
     if (!bias.empty() && !checkpoint.tensors.contains(bias) && names.decoder.ends_with(".weight"))
         bias = names.decoder.substr(0, names.decoder.size() - 6) + "bias";
-    if (!bias.empty() && checkpoint.tensors.contains(bias)) plan.requireVector(bias, V, "V");
+    if (!bias.empty() && checkpoint.tensors.contains(bias))
+        plan.requireVector(bias, V, "V");
     else if (!names.bias.empty()) {
         notes.push_back(checkpoint.path + " has no '" + names.bias + "': the logits have no bias.");
         bias.clear();
@@ -114,8 +115,9 @@ Expected<std::string> checkpointFileOf(const std::string& path)
     const std::filesystem::path folder(path);
     for (const char* name : {"model.safetensors.index.json", "model.safetensors"})
         if (std::filesystem::exists(folder / name, ec)) return (folder / name).string();
-    return Error{path + ": a model folder needs model.safetensors or model.safetensors.index.json (with "
-                        "config.json and the tokenizer files beside it)"};
+    return Error{path +
+                 ": a model folder needs model.safetensors or model.safetensors.index.json (with "
+                 "config.json and the tokenizer files beside it)"};
 }
 
 void attachTokenizer(PretrainedModel& model)
@@ -127,12 +129,14 @@ void attachTokenizer(PretrainedModel& model)
     }
     Expected<SubwordTokenizer> tokenizer = loadSubwordTokenizer(model.tokenizerFolder);
     if (!tokenizer) {
-        model.notes.push_back("The tokenizer files are not read (" + tokenizer.error() + "): the model runs on token ids.");
+        model.notes.push_back("The tokenizer files are not read (" + tokenizer.error() +
+                              "): the model runs on token ids.");
         return;
     }
     if (static_cast<Index>(tokenizer->vocabularySize()) > model.recipe.vocabularySize) {
-        model.notes.push_back(model.tokenizerFolder + ": the tokenizer has " + std::to_string(tokenizer->vocabularySize()) +
-                              " tokens but the model's token table has " + std::to_string(model.recipe.vocabularySize) +
+        model.notes.push_back(model.tokenizerFolder + ": the tokenizer has " +
+                              std::to_string(tokenizer->vocabularySize()) + " tokens but the model's token table has " +
+                              std::to_string(model.recipe.vocabularySize) +
                               " rows: the tokenizer files do not belong to this checkpoint, and are not used.");
         return;
     }
@@ -144,7 +148,8 @@ void attachTokenizer(PretrainedModel& model)
 const MatrixF& PretrainedModel::readoutMatrix() const
 {
     if (readout.decoder.size() > 0) return readout.decoder;
-    return recipe.encoderDecoder() || recipe.encoderLayerCount == 0 ? decoder.embeddings.tokens : encoder.embeddings.tokens;
+    return recipe.encoderDecoder() || recipe.encoderLayerCount == 0 ? decoder.embeddings.tokens
+                                                                    : encoder.embeddings.tokens;
 }
 
 const AttentionSublayerWeights& PretrainedModel::sublayer(Index modelIndex) const

@@ -41,11 +41,11 @@ struct NormWeights {
 };
 
 struct FeedForwardWeights {
-    MatrixF in;           // W_1 (SwiGLU: W_up), d_model x d_ff
-    RowVectorF inBias;    // 1 x d_ff, or empty
-    MatrixF gate;         // W_gate, d_model x d_ff: SwiGLU only, else empty
-    MatrixF out;          // W_2, d_ff x d_model
-    RowVectorF outBias;   // 1 x d_model, or empty
+    MatrixF in;          // W_1 (SwiGLU: W_up), d_model x d_ff
+    RowVectorF inBias;   // 1 x d_ff, or empty
+    MatrixF gate;        // W_gate, d_model x d_ff: SwiGLU only, else empty
+    MatrixF out;         // W_2, d_ff x d_model
+    RowVectorF outBias;  // 1 x d_model, or empty
 };
 
 // One attention sublayer: the layer as the checkpoint lists it, its weights and its norm.
@@ -73,11 +73,11 @@ struct EmbeddingWeights {
 };
 
 struct ReadoutWeights {
-    MatrixF transform;          // MaskedLm: d_model x d_model (x W form), else empty
-    RowVectorF transformBias;   // 1 x d_model
+    MatrixF transform;         // MaskedLm: d_model x d_model (x W form), else empty
+    RowVectorF transformBias;  // 1 x d_model
     NormWeights transformNorm;
-    MatrixF decoder;            // V x d_model when untied; empty: the token table
-    RowVectorF bias;            // 1 x V, or empty
+    MatrixF decoder;  // V x d_model when untied; empty: the token table
+    RowVectorF bias;  // 1 x V, or empty
 };
 
 // One stack of blocks with its input and its final norm.
@@ -96,7 +96,7 @@ struct PretrainedModel {
     std::vector<CheckpointLayer> layersInModelOrder;  // every attention layer, model order
     std::optional<SubwordTokenizer> tokenizer;        // when the folder has its files
     std::string tokenizerFolder;
-    std::vector<std::string> notes;                   // for people: what was filled in or left out
+    std::vector<std::string> notes;  // for people: what was filled in or left out
 
     bool hasReadout() const { return recipe.readout != ReadoutKind::None; }
     // The stack the one sequence of an encoder-only or decoder-only model runs through.

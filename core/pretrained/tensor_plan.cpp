@@ -68,8 +68,8 @@ Expected<LoadedTensors> TensorPlan::read() const
     if (!missing_.empty()) {
         std::string list;
         for (const std::string& name : missing_) list += (list.empty() ? "'" : ", '") + name + "'";
-        return Error{checkpoint_.path + ": the " + std::string(pretrainedFamilyName(recipe_.family)) +
-                     " model lacks " + list};
+        return Error{checkpoint_.path + ": the " + std::string(pretrainedFamilyName(recipe_.family)) + " model lacks " +
+                     list};
     }
     return checkpoint_detail::readTensors(checkpoint_, names_);
 }

@@ -55,7 +55,8 @@ PretrainedModel encoderDecoder()
     r.epsilon = 1e-5;
     r.embeddingNorm = true;
     r.readout = ReadoutKind::CausalLm;
-    const EmbeddingWeights tables{random(V, d, g), random(P, d, g), MatrixF(), {RowVectorF::Ones(d), RowVectorF::Zero(d)}};
+    const EmbeddingWeights tables{
+        random(V, d, g), random(P, d, g), MatrixF(), {RowVectorF::Ones(d), RowVectorF::Zero(d)}};
     for (ModelStack stack : {ModelStack::Encoder, ModelStack::Decoder}) {
         StackWeights& weights = stack == ModelStack::Encoder ? model.encoder : model.decoder;
         weights.embeddings = tables;
@@ -66,9 +67,9 @@ PretrainedModel encoderDecoder()
             const std::string path = std::string(stack == ModelStack::Encoder ? "model.encoder" : "model.decoder") +
                                      ".layers." + std::to_string(b);
             const Index first = stack == ModelStack::Encoder ? b : 2 + 2 * b;
-            block.selfAttention = sublayer(path + ".self_attn",
-                                           stack == ModelStack::Encoder ? AttentionMode::EncoderSelf : AttentionMode::DecoderCausal,
-                                           first, g);
+            block.selfAttention = sublayer(
+                path + ".self_attn",
+                stack == ModelStack::Encoder ? AttentionMode::EncoderSelf : AttentionMode::DecoderCausal, first, g);
             model.layersInModelOrder.push_back(block.selfAttention.layer);
             if (stack == ModelStack::Decoder) {
                 block.crossAttention = sublayer(path + ".encoder_attn", AttentionMode::Cross, first + 1, g);
@@ -93,8 +94,9 @@ TEST(EncoderDecoderRun, LayersRunInModelOrderAndCrossAttentionReadsTheEncoderOut
     ASSERT_EQ(run->layers.size(), 6u);
     EXPECT_EQ(run->hiddenStates.size(), 3u);
     EXPECT_EQ(run->decoderHiddenStates.size(), 3u);
-    const AttentionMode kinds[] = {AttentionMode::EncoderSelf, AttentionMode::EncoderSelf, AttentionMode::DecoderCausal,
-                                   AttentionMode::Cross, AttentionMode::DecoderCausal, AttentionMode::Cross};
+    const AttentionMode kinds[] = {AttentionMode::EncoderSelf,   AttentionMode::EncoderSelf,
+                                   AttentionMode::DecoderCausal, AttentionMode::Cross,
+                                   AttentionMode::DecoderCausal, AttentionMode::Cross};
     for (Index l = 0; l < 6; ++l) {
         EXPECT_EQ(run->layer(l).modelIndex, l);
         EXPECT_EQ(run->layer(l).layer.kind, kinds[l]);

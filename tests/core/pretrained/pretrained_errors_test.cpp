@@ -39,19 +39,26 @@ void expectFirstLayerAsOneLayerPath(const std::string& folder, const std::string
     ASSERT_TRUE(layer.ok()) << layer.error();
     AttentionOptions options;
     options.mask.causal = first.kind == AttentionMode::DecoderCausal;
-    const AttentionResult oneLayer = multiHeadAttentionForward(
-        sentence->input, sentence->input, layer->weights, layer->weights.grouping(first.headCount), options);
+    const AttentionResult oneLayer = multiHeadAttentionForward(sentence->input, sentence->input, layer->weights,
+                                                               layer->weights.grouping(first.headCount), options);
 
     Expected<ModelRun> run = runPretrainedModel(*model, ModelTokens{sentence->tokens.ids(), {}});
     ASSERT_TRUE(run.ok()) << run.error();
     EXPECT_TRUE(run->layer(0).queryInput == sentence->input) << folder;
     EXPECT_TRUE(run->layer(0).attention.output == oneLayer.output) << folder;
     for (Index i = 0; i < oneLayer.headCount(); ++i)
-        EXPECT_TRUE(run->layer(0).attention.heads[i].attention == oneLayer.heads[i].attention) << folder << " head " << i;
+        EXPECT_TRUE(run->layer(0).attention.heads[i].attention == oneLayer.heads[i].attention)
+            << folder << " head " << i;
 }
 
-TEST(WholeModelFirstLayer, BertReadsTheOneLayerPathsInput) { expectFirstLayerAsOneLayerPath("pretrained/bert", "The cat sat on the mat."); }
-TEST(WholeModelFirstLayer, Gpt2ReadsTheOneLayerPathsInput) { expectFirstLayerAsOneLayerPath("pretrained/gpt2", "The cat sat."); }
+TEST(WholeModelFirstLayer, BertReadsTheOneLayerPathsInput)
+{
+    expectFirstLayerAsOneLayerPath("pretrained/bert", "The cat sat on the mat.");
+}
+TEST(WholeModelFirstLayer, Gpt2ReadsTheOneLayerPathsInput)
+{
+    expectFirstLayerAsOneLayerPath("pretrained/gpt2", "The cat sat.");
+}
 
 TEST(WholeModelFolder, OpensWithItsTokenizerAndRecipe)
 {
@@ -123,7 +130,8 @@ TEST_F(WholeModelInput, HeadsThatDoNotExistAreRefused)
 {
     RunOptions options;
     options.ablatedHeads = {ModelHead{3, 0}};
-    EXPECT_TRUE(contains(error(ModelTokens{{2, 3}, {}}, options), "no attention layer 3")) << error(ModelTokens{{2, 3}, {}}, options);
+    EXPECT_TRUE(contains(error(ModelTokens{{2, 3}, {}}, options), "no attention layer 3"))
+        << error(ModelTokens{{2, 3}, {}}, options);
     options.ablatedHeads = {ModelHead{1, 4}};
     EXPECT_TRUE(contains(error(ModelTokens{{2, 3}, {}}, options), "no head 4"));
 }
@@ -143,8 +151,9 @@ protected:
 
     std::string write(const std::function<void(SafetensorsFile&)>& change)
     {
-        Expected<SafetensorsFile> file = readSafetensors(data("pretrained/bert/model.safetensors"),
-                                                         [](std::string_view name) { return !name.ends_with("position_ids"); });
+        Expected<SafetensorsFile> file =
+            readSafetensors(data("pretrained/bert/model.safetensors"),
+                            [](std::string_view name) { return !name.ends_with("position_ids"); });
         EXPECT_TRUE(file.ok()) << file.error();
         change(*file);
         const std::string path = (folder_ / "model.safetensors").string();
@@ -209,7 +218,8 @@ TEST_F(BrokenCheckpoint, AWronglyShapedMlpIsNamed)
 {
     const std::string message = openError(write([](SafetensorsFile& file) {
         for (Tensor& t : file.tensors)
-            if (t.name == "bert.encoder.layer.0.output.dense.weight") t = Tensor::fromMatrix(t.name, MatrixF::Zero(32, 48));
+            if (t.name == "bert.encoder.layer.0.output.dense.weight")
+                t = Tensor::fromMatrix(t.name, MatrixF::Zero(32, 48));
     }));
     EXPECT_TRUE(contains(message, "'bert.encoder.layer.0.output.dense.weight' is 32x48, expected 32x64")) << message;
 }

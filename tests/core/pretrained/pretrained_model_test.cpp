@@ -45,7 +45,8 @@ Reference reference(const std::string& folder)
     const nlohmann::json json = nlohmann::json::parse(in);
     Reference r;
     r.tokens.ids = json.at("ids").get<std::vector<std::int32_t>>();
-    for (const auto& pair : json.at("ablated")) r.ablated.insert(ModelHead{pair.at(0).get<Index>(), pair.at(1).get<Index>()});
+    for (const auto& pair : json.at("ablated"))
+        r.ablated.insert(ModelHead{pair.at(0).get<Index>(), pair.at(1).get<Index>()});
     return r;
 }
 
@@ -66,8 +67,8 @@ void expectMatchesReference(const ModelRun& run, const std::string& folder, cons
                            npy(data(folder + "/" + prefix + "attention_" + std::to_string(l) + ".npy")), kTolerance)
             << folder << " layer " << l;
     for (std::size_t i = 0; i < run.hiddenStates.size(); ++i)
-        EXPECT_MATRIX_NEAR(run.hiddenStates[i], npy(data(folder + "/" + prefix + "hidden_" + std::to_string(i) + ".npy")),
-                           kTolerance)
+        EXPECT_MATRIX_NEAR(run.hiddenStates[i],
+                           npy(data(folder + "/" + prefix + "hidden_" + std::to_string(i) + ".npy")), kTolerance)
             << folder << " hidden state " << i;
     EXPECT_MATRIX_NEAR(run.logits, npy(data(folder + "/" + prefix + "logits.npy")), kTolerance) << folder;
 }
@@ -127,7 +128,8 @@ TEST_P(WholeModel, ReRunFromTheFirstChangedLayerGivesTheBitsOfAFullRun)
             EXPECT_NE(rerun->layers[l].get(), previous->layers[l].get()) << l;
             EXPECT_TRUE(rerun->layer(l).attention.output == full->layer(l).attention.output) << l;
             for (Index i = 0; i < full->layer(l).attention.headCount(); ++i)
-                EXPECT_TRUE(rerun->layer(l).attention.heads[i].attention == full->layer(l).attention.heads[i].attention);
+                EXPECT_TRUE(rerun->layer(l).attention.heads[i].attention ==
+                            full->layer(l).attention.heads[i].attention);
         }
         ASSERT_EQ(rerun->hiddenStates.size(), full->hiddenStates.size());
         for (std::size_t i = 0; i < full->hiddenStates.size(); ++i)
