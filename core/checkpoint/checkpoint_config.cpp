@@ -101,6 +101,11 @@ Status readModelKeys(const Json& json, const std::string& path, CheckpointConfig
         config.activationKey = key;
         break;
     }
+    if (const auto it = json.find("position_embedding_type"); it != json.end() && !it->is_null()) {
+        if (!it->is_string())
+            return Error{path + ": 'position_embedding_type' is " + it->dump() + ", not a name"};
+        config.positionEmbeddingType = it->get<std::string>();
+    }
     return {};
 }
 

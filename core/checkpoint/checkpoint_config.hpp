@@ -18,6 +18,7 @@
 //   V, P     vocab_size; max_position_embeddings (n_positions for GPT-2)
 //   act      hidden_act (BERT, LLaMA), activation_function (GPT-2, BART), activation (DistilBERT)
 //   others   pad_token_id (RoBERTa's positions start at pad_token_id + 1), type_vocab_size,
+//            position_embedding_type (BERT's relative kinds are refused),
 //            tie_word_embeddings, rms_norm_eps (LLaMA), scale_embedding (BART, Marian)
 
 #include <optional>
@@ -54,6 +55,7 @@ struct CheckpointConfig {
     std::optional<bool> scaleEmbedding;     // scale_embedding
     std::string activation;                 // hidden_act, activation_function or activation; or empty
     std::string activationKey;              // which of those keys said it (for messages)
+    std::string positionEmbeddingType;      // position_embedding_type (BERT: "absolute", or relative kinds)
 };
 
 // Reads and checks a config.json (size-capped, JSON nesting bounded, each followed key of the

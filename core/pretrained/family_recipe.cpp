@@ -147,6 +147,11 @@ Expected<FamilyRecipe> bertRecipe(const Checkpoint& checkpoint)
     const std::string& type = checkpoint.config.modelType;
     const bool roberta = type == "roberta" || type == "xlm-roberta" || r.prefix == "roberta.";
     r.family = roberta ? PretrainedFamily::Roberta : PretrainedFamily::Bert;
+    // Relative position kinds add a learned term to every score, which multiHeadAttentionForward
+    // does not compute: running without it would show wrong attention.
+    if (const std::string& kind = checkpoint.config.positionEmbeddingType; !kind.empty() && kind != "absolute")
+        return Error{checkpoint.configPath + ": 'position_embedding_type' is \"" + kind +
+                     "\"; only absolute (learned) positions are run here"};
     if (Status s = checkLayerCount(checkpoint, checkpoint.config.layerCount, *blocks, "layers (num_hidden_layers)"); !s)
         return Error{s.error()};
     r.encoderLayerCount = *blocks;

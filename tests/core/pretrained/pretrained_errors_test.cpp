@@ -224,7 +224,7 @@ TEST_F(BrokenCheckpoint, AWronglyShapedMlpIsNamed)
     EXPECT_TRUE(contains(message, "'bert.encoder.layer.0.output.dense.weight' is 32x48, expected 32x64")) << message;
 }
 
-TEST_F(BrokenCheckpoint, AnUnknownActivationNamesTheKey)
+TEST_F(BrokenCheckpoint, AnUnknownActivationOrRelativePositionsNameTheKey)
 {
     const std::string path = write([](SafetensorsFile&) {});
     std::ifstream in(folder_ / "config.json");
@@ -234,6 +234,11 @@ TEST_F(BrokenCheckpoint, AnUnknownActivationNamesTheKey)
     std::ofstream(folder_ / "config.json") << config.dump();
     const std::string message = openError(path);
     EXPECT_TRUE(contains(message, "'hidden_act' is \"mish\"")) << message;
+    config["hidden_act"] = "gelu";
+    config["position_embedding_type"] = "relative_key";
+    std::ofstream(folder_ / "config.json") << config.dump();
+    const std::string relative = openError(path);
+    EXPECT_TRUE(contains(relative, "'position_embedding_type' is \"relative_key\"")) << relative;
 }
 
 TEST_F(BrokenCheckpoint, AFolderWithoutAModelFileSaysWhatItNeeds)
