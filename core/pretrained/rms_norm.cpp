@@ -9,13 +9,12 @@ template <typename Scalar>
 void rmsNormForward(MatrixView<Scalar> y, ConstMatrixView<Scalar> x, const Scalar* gamma, double epsilon)
 {
     assert(y.rows() == x.rows() && y.cols() == x.cols() && epsilon > 0.0);
-    using Row = Eigen::Matrix<Scalar, 1, Eigen::Dynamic>;
     const Index d = x.cols();
-    const Eigen::Map<const Row> g(gamma, d);
     for (Index r = 0; r < x.rows(); ++r) {
-        const double meanSquare = x.row(r).template cast<double>().squaredNorm() / static_cast<double>(d);
-        const Scalar s = static_cast<Scalar>(1.0 / std::sqrt(meanSquare + epsilon));  // 1 / RMS(x)
-        y.row(r) = (x.row(r).array() * s * g.array()).matrix();
+        const auto row = x.row(r).template cast<double>();  // read at c before y(r, c) is written: in place is safe
+        const double inverseRms = 1.0 / std::sqrt(row.squaredNorm() / static_cast<double>(d) + epsilon);  // 1 / RMS(x)
+        for (Index c = 0; c < d; ++c)
+            y(r, c) = static_cast<Scalar>(row(c) * inverseRms * static_cast<double>(gamma[c]));
     }
 }
 

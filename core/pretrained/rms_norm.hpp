@@ -11,8 +11,8 @@
 
 namespace qkv {
 
-// Per row of x: y = x rsqrt(mean(x^2) + epsilon) * gamma. The mean of squares is summed in
-// double, so a float row loses nothing to the sum; y may be x itself (in place).
+// Per row of x: y = x rsqrt(mean(x^2) + epsilon) * gamma, computed in double and rounded once
+// (a float row loses nothing to the sum); y may be x itself (in place).
 template <typename Scalar>
 void rmsNormForward(MatrixView<Scalar> y,         // R x d_model
                     ConstMatrixView<Scalar> x,    // R x d_model
