@@ -29,6 +29,80 @@ Expected<std::optional<Index>> positiveInteger(const Json& json, const std::vect
     return std::optional<Index>();
 }
 
+// The first of `keys` present: an integer >= 0 (pad_token_id may be 0), or an error naming the key.
+Expected<std::optional<Index>> nonNegativeInteger(const Json& json, std::string_view key, const std::string& path)
+{
+    const auto it = json.find(key);
+    if (it == json.end() || it->is_null()) return std::optional<Index>();
+    if (!it->is_number_integer() || it->get<long long>() < 0 || it->get<long long>() > (1LL << 30))
+        return Error{path + ": '" + std::string(key) + "' is " + it->dump() + ", not an integer >= 0"};
+    return std::optional<Index>(static_cast<Index>(it->get<long long>()));
+}
+
+Expected<std::optional<bool>> boolean(const Json& json, std::string_view key, const std::string& path)
+{
+    const auto it = json.find(key);
+    if (it == json.end() || it->is_null()) return std::optional<bool>();
+    if (!it->is_boolean()) return Error{path + ": '" + std::string(key) + "' is " + it->dump() + ", not true or false"};
+    return std::optional<bool>(it->get<bool>());
+}
+
+// A small positive number (an epsilon): the first of `keys` present.
+Expected<std::optional<double>> epsilon(const Json& json, const std::vector<std::string_view>& keys,
+                                        const std::string& path)
+{
+    for (std::string_view key : keys) {
+        const auto it = json.find(key);
+        if (it == json.end() || it->is_null()) continue;
+        if (!it->is_number() || !std::isfinite(it->get<double>()) || it->get<double>() <= 0.0 || it->get<double>() >= 1.0)
+            return Error{path + ": '" + std::string(key) + "' is " + it->dump() + ", not a number between 0 and 1"};
+        return std::optional<double>(it->get<double>());
+    }
+    return std::optional<double>();
+}
+
+// The keys of the whole model's forward pass (core/pretrained).
+Status readModelKeys(const Json& json, const std::string& path, CheckpointConfig& config)
+{
+    const std::pair<std::optional<Index>*, std::vector<std::string_view>> integers[] = {
+        {&config.layerCount, {"num_hidden_layers", "n_layer", "n_layers", "num_layers"}},
+        {&config.encoderLayerCount, {"encoder_layers"}},
+        {&config.decoderLayerCount, {"decoder_layers"}},
+        {&config.d_ff, {"intermediate_size", "n_inner", "hidden_dim", "d_ff"}},
+        {&config.encoderFfnDim, {"encoder_ffn_dim"}},
+        {&config.decoderFfnDim, {"decoder_ffn_dim"}},
+        {&config.vocabularySize, {"vocab_size"}},
+        {&config.positionCount, {"max_position_embeddings", "n_positions"}},
+        {&config.typeVocabularySize, {"type_vocab_size"}},
+    };
+    for (const auto& [field, keys] : integers) {
+        Expected<std::optional<Index>> value = positiveInteger(json, keys, path);
+        if (!value) return Error{value.error()};
+        *field = *value;
+    }
+    Expected<std::optional<Index>> pad = nonNegativeInteger(json, "pad_token_id", path);
+    if (!pad) return Error{pad.error()};
+    config.padTokenId = *pad;
+    for (const auto& [field, key] : {std::pair{&config.tieWordEmbeddings, "tie_word_embeddings"},
+                                     std::pair{&config.scaleEmbedding, "scale_embedding"}}) {
+        Expected<std::optional<bool>> value = boolean(json, key, path);
+        if (!value) return Error{value.error()};
+        *field = *value;
+    }
+    Expected<std::optional<double>> rms = epsilon(json, {"rms_norm_eps"}, path);
+    if (!rms) return Error{rms.error()};
+    config.rmsNormEpsilon = *rms;
+    for (const char* key : {"hidden_act", "activation_function", "activation"}) {
+        const auto it = json.find(key);
+        if (it == json.end() || it->is_null()) continue;
+        if (!it->is_string()) return Error{path + ": '" + std::string(key) + "' is " + it->dump() + ", not a name"};
+        config.activation = it->get<std::string>();
+        config.activationKey = key;
+        break;
+    }
+    return {};
+}
+
 }  // namespace
 
 Expected<CheckpointConfig> readCheckpointConfig(const std::string& path)
@@ -57,14 +131,10 @@ Expected<CheckpointConfig> readCheckpointConfig(const std::string& path)
             return Error{path + ": 'rope_theta' is " + it->dump() + ", not a number above 1"};
         config.ropeTheta = it->get<double>();
     }
-    for (const char* key : {"layer_norm_eps", "layer_norm_epsilon"}) {
-        const auto it = json->find(key);
-        if (it == json->end() || it->is_null()) continue;
-        if (!it->is_number() || !std::isfinite(it->get<double>()) || it->get<double>() <= 0.0 || it->get<double>() >= 1.0)
-            return Error{path + ": '" + key + "' is " + it->dump() + ", not a number between 0 and 1"};
-        config.layerNormEpsilon = it->get<double>();
-        break;
-    }
+    Expected<std::optional<double>> layerNorm = epsilon(*json, {"layer_norm_eps", "layer_norm_epsilon"}, path);
+    if (!layerNorm) return Error{layerNorm.error()};
+    config.layerNormEpsilon = *layerNorm;
+    if (Status s = readModelKeys(*json, path, config); !s) return Error{s.error()};
     if (const auto it = json->find("rope_scaling"); it != json->end() && !it->is_null()) config.ropeScaling = true;
     return config;
 }

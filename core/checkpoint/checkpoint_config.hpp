@@ -10,6 +10,15 @@
 //   rotary   rope_theta (default 10000); rope_scaling is reported, not applied
 //   input    layer_norm_eps (BERT, default 1e-12), layer_norm_epsilon (GPT-2, default 1e-5):
 //            the LayerNorm of the model's own first-layer input (model_input_loading.hpp)
+// The whole model's forward pass (core/pretrained) also reads:
+//   L        num_hidden_layers (BERT, LLaMA), n_layer (GPT-2), n_layers (DistilBERT), num_layers (T5);
+//            encoder_layers / decoder_layers (BART, Marian)
+//   d_ff     intermediate_size (BERT, LLaMA), n_inner (GPT-2; null: 4 d_model), hidden_dim
+//            (DistilBERT), d_ff (T5); encoder_ffn_dim / decoder_ffn_dim (BART, Marian)
+//   V, P     vocab_size; max_position_embeddings (n_positions for GPT-2)
+//   act      hidden_act (BERT, LLaMA), activation_function (GPT-2, BART), activation (DistilBERT)
+//   others   pad_token_id (RoBERTa's positions start at pad_token_id + 1), type_vocab_size,
+//            tie_word_embeddings, rms_norm_eps (LLaMA), scale_embedding (BART, Marian)
 
 #include <optional>
 #include <string>
@@ -30,6 +39,21 @@ struct CheckpointConfig {
     std::optional<double> ropeTheta;
     bool ropeScaling = false;               // rope_scaling present and not null
     std::optional<double> layerNormEpsilon; // layer_norm_eps or layer_norm_epsilon
+    std::optional<double> rmsNormEpsilon;   // rms_norm_eps
+    std::optional<Index> layerCount;        // the family's plain L key
+    std::optional<Index> encoderLayerCount; // encoder_layers
+    std::optional<Index> decoderLayerCount; // decoder_layers
+    std::optional<Index> d_ff;              // the family's plain d_ff key
+    std::optional<Index> encoderFfnDim;     // encoder_ffn_dim
+    std::optional<Index> decoderFfnDim;     // decoder_ffn_dim
+    std::optional<Index> vocabularySize;    // vocab_size
+    std::optional<Index> positionCount;     // max_position_embeddings, n_positions
+    std::optional<Index> typeVocabularySize;// type_vocab_size
+    std::optional<Index> padTokenId;        // pad_token_id (0 allowed)
+    std::optional<bool> tieWordEmbeddings;  // tie_word_embeddings
+    std::optional<bool> scaleEmbedding;     // scale_embedding
+    std::string activation;                 // hidden_act, activation_function or activation; or empty
+    std::string activationKey;              // which of those keys said it (for messages)
 };
 
 // Reads and checks a config.json (size-capped, JSON nesting bounded, each followed key of the

@@ -1,0 +1,79 @@
+// One block's weights: its attention sublayers through the checkpoint's own layer loader
+// (loadCheckpointLayer: the same conversion to our layout as a single loaded layer), its norms
+// and its MLP through a TensorPlan. Only the block's tensors are read.
+
+#include <algorithm>
+
+#include "core/pretrained/pretrained_model.hpp"
+#include "core/pretrained/tensor_plan.hpp"
+
+namespace qkv {
+
+namespace {
+
+using pretrained_detail::TensorPlan;
+
+Expected<AttentionSublayerWeights> attentionSublayer(const Checkpoint& checkpoint, const FamilyRecipe& recipe,
+                                                     const std::string& module)
+{
+    const auto found = std::find_if(checkpoint.layers.begin(), checkpoint.layers.end(),
+                                    [&](const CheckpointLayer& layer) { return layer.name == module; });
+    if (found == checkpoint.layers.end())
+        return Error{checkpoint.path + ": the " + std::string(pretrainedFamilyName(recipe.family)) +
+                     " model has no attention layer '" + module + "' (its query weight is missing)"};
+    Expected<CheckpointLayerWeights> loaded = loadCheckpointLayer(checkpoint, *found);
+    if (!loaded) return Error{loaded.error()};
+    if (loaded->weights.d_model() != recipe.d_model)
+        return Error{checkpoint.path + ": layer '" + module + "' has d_model = " +
+                     std::to_string(loaded->weights.d_model()) + " but the token embeddings have " +
+                     std::to_string(recipe.d_model)};
+    AttentionSublayerWeights sublayer;
+    sublayer.layer = loaded->layer;
+    sublayer.attention = std::move(loaded->weights);
+    return sublayer;
+}
+
+}  // namespace
+
+Expected<BlockWeights> blockWeights(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack,
+                                    Index block)
+{
+    const BlockTensorNames names = blockTensorNames(recipe, stack, block);
+    BlockWeights weights;
+    weights.stack = stack;
+    weights.block = block;
+    // 1. The attention sublayers (the layer loader checks and reads their tensors).
+    Expected<AttentionSublayerWeights> self = attentionSublayer(checkpoint, recipe, names.attention);
+    if (!self) return Error{self.error()};
+    weights.selfAttention = std::move(*self);
+    if (!names.crossAttention.empty()) {
+        Expected<AttentionSublayerWeights> cross = attentionSublayer(checkpoint, recipe, names.crossAttention);
+        if (!cross) return Error{cross.error()};
+        weights.crossAttention = std::move(*cross);
+    }
+    // 2. Norms and MLP: names and shapes first, then only their bytes.
+    const auto d = static_cast<std::size_t>(recipe.d_model);
+    const auto d_ff = static_cast<std::size_t>(recipe.d_ff);
+    TensorPlan plan(checkpoint, recipe);
+    plan.requireNorm(names.attentionNorm);
+    if (!names.crossAttentionNorm.empty()) plan.requireNorm(names.crossAttentionNorm);
+    plan.requireLinear(names.feedForwardIn, d, d_ff, recipe.linearLayout);
+    if (!names.feedForwardGate.empty()) plan.requireLinear(names.feedForwardGate, d, d_ff, recipe.linearLayout);
+    plan.requireLinear(names.feedForwardOut, d_ff, d, recipe.linearLayout);
+    plan.requireNorm(names.feedForwardNorm);
+    Expected<checkpoint_detail::LoadedTensors> loaded = plan.read();
+    if (!loaded) return Error{loaded.error()};
+    // 3. Our layout.
+    weights.selfAttention.norm = plan.norm(*loaded, names.attentionNorm);
+    if (weights.crossAttention) weights.crossAttention->norm = plan.norm(*loaded, names.crossAttentionNorm);
+    FeedForwardWeights& ff = weights.feedForward;
+    ff.in = plan.linear(*loaded, names.feedForwardIn, recipe.linearLayout);
+    ff.inBias = plan.bias(*loaded, names.feedForwardIn);
+    if (!names.feedForwardGate.empty()) ff.gate = plan.linear(*loaded, names.feedForwardGate, recipe.linearLayout);
+    ff.out = plan.linear(*loaded, names.feedForwardOut, recipe.linearLayout);
+    ff.outBias = plan.bias(*loaded, names.feedForwardOut);
+    weights.feedForwardNorm = plan.norm(*loaded, names.feedForwardNorm);
+    return weights;
+}
+
+}  // namespace qkv

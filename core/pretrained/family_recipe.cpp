@@ -1,0 +1,272 @@
+#include "core/pretrained/family_recipe.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "core/pretrained/family_tensors.hpp"
+
+namespace qkv {
+
+namespace {
+
+// The prefix of a layer name that ends with `tail` followed by a block number and `after`
+// ("bert." of "bert.encoder.layer.0.attention" with tail "encoder.layer." and after
+// ".attention"); false when the name is not of that form.
+bool splitBlockName(std::string_view name, std::string_view tail, std::string_view after, std::string& prefix,
+                    Index& block)
+{
+    if (!name.ends_with(after)) return false;
+    name.remove_suffix(after.size());
+    const std::size_t digits = name.find_last_not_of("0123456789");
+    if (digits == std::string_view::npos || digits + 1 == name.size()) return false;
+    const std::string_view head = name.substr(0, digits + 1);
+    if (!head.ends_with(tail)) return false;
+    const std::size_t at = head.size() - tail.size();
+    if (at > 0 && head[at - 1] != '.') return false;
+    prefix = std::string(head.substr(0, at));
+    block = std::stol(std::string(name.substr(digits + 1)));
+    return true;
+}
+
+// The blocks of a stack from its attention layers' names: the prefix and L (largest block + 1).
+// Refuses a stack with a block missing in between (its attention tensors are not in the file).
+Expected<Index> countBlocks(const Checkpoint& checkpoint, std::string_view tail, std::string_view after,
+                            std::string& prefix)
+{
+    std::set<Index> blocks;
+    bool first = true;
+    for (const CheckpointLayer& layer : checkpoint.layers) {
+        std::string p;
+        Index block = 0;
+        if (!splitBlockName(layer.name, tail, after, p, block)) continue;
+        if (first) prefix = p;
+        first = false;
+        if (p == prefix) blocks.insert(block);
+    }
+    if (blocks.empty()) return Error{checkpoint.path + ": no layer named '..." + std::string(tail) + "N" +
+                                     std::string(after) + "'"};
+    const Index count = *blocks.rbegin() + 1;
+    for (Index b = 0; b < count; ++b)
+        if (!blocks.contains(b))
+            return Error{checkpoint.path + ": the attention tensors of '" + prefix + std::string(tail) +
+                         std::to_string(b) + std::string(after) + "' are missing (blocks 0 to " +
+                         std::to_string(count - 1) + " are expected)"};
+    return count;
+}
+
+// L from the layers, checked against config.json's key when it says one.
+Status checkLayerCount(const Checkpoint& checkpoint, const std::optional<Index>& configured, Index found,
+                       const std::string& what)
+{
+    if (!configured || *configured == found) return {};
+    if (*configured > found)
+        return Error{checkpoint.path + ": " + checkpoint.configPath + " says " + std::to_string(*configured) + " " +
+                     what + " but the file holds the attention tensors of " + std::to_string(found) +
+                     ": the tensors of block " + std::to_string(found) + " and after are missing"};
+    return Error{checkpoint.path + ": the file holds " + std::to_string(found) + " " + what + " but " +
+                 checkpoint.configPath + " says " + std::to_string(*configured)};
+}
+
+Expected<BlockActivation> activationFrom(const Checkpoint& checkpoint, std::string_view usual)
+{
+    const std::string& spelled = checkpoint.config.activation;
+    const std::string_view name = spelled.empty() ? usual : std::string_view(spelled);
+    for (const auto& entry : kActivationSpellings)
+        if (entry.name == name && entry.value != BlockActivation::SwiGlu) return entry.value;
+    return Error{checkpoint.configPath + ": '" + checkpoint.config.activationKey + "' is \"" + spelled +
+                 "\", an activation not run here (known: gelu, gelu_new, gelu_pytorch_tanh, gelu_fast, relu, "
+                 "silu, swish)"};
+}
+
+// Rows and columns of a stored table, or {0, 0} when absent or not a matrix.
+std::pair<Index, Index> tableShape(const Checkpoint& checkpoint, const std::string& name)
+{
+    const auto it = checkpoint.tensors.find(name);
+    if (it == checkpoint.tensors.end() || it->second.shape.size() != 2) return {0, 0};
+    return {static_cast<Index>(it->second.shape[0]), static_cast<Index>(it->second.shape[1])};
+}
+
+// V, d_model and P from the tables the names give (the loader checks every shape again).
+Status tableSizes(const Checkpoint& checkpoint, FamilyRecipe& recipe, ModelStack stack)
+{
+    const EmbeddingTensorNames names = embeddingTensorNames(recipe, stack);
+    for (const std::string* name : {&names.tokens, &names.positions, &names.tokenTypes})
+        if (!name->empty() && !checkpoint.tensors.contains(*name))
+            return Error{checkpoint.path + ": the " + std::string(pretrainedFamilyName(recipe.family)) +
+                         " model has no '" + *name + "'"};
+    const auto [V, d] = tableShape(checkpoint, names.tokens);
+    if (V == 0) return Error{checkpoint.tensors.at(names.tokens).file + ": tensor '" + names.tokens + "' is not a matrix"};
+    recipe.vocabularySize = V;
+    recipe.d_model = d;
+    if (!names.positions.empty()) {
+        const Index rows = tableShape(checkpoint, names.positions).first;
+        if (rows <= recipe.positionOffset)
+            return Error{checkpoint.tensors.at(names.positions).file + ": tensor '" + names.positions + "' has " +
+                         std::to_string(rows) + " rows, but positions start at row " +
+                         std::to_string(recipe.positionOffset)};
+        recipe.positionCount = rows - recipe.positionOffset;
+    }
+    return {};
+}
+
+// d_ff: config.json's key, else the first block's MLP weight (GPT-2's n_inner is null: 4 d_model).
+Status feedForwardWidth(const Checkpoint& checkpoint, FamilyRecipe& recipe, ModelStack stack)
+{
+    if (checkpoint.config.d_ff) {
+        recipe.d_ff = *checkpoint.config.d_ff;
+        return {};
+    }
+    const std::string name = blockTensorNames(recipe, stack, 0).feedForwardIn + ".weight";
+    const auto [rows, cols] = tableShape(checkpoint, name);
+    recipe.d_ff = recipe.linearLayout == LinearLayout::OutByIn ? rows : cols;
+    if (recipe.d_ff == 0) return Error{checkpoint.path + ": the " + std::string(pretrainedFamilyName(recipe.family)) +
+                                       " model lacks '" + name + "' (or it is not a matrix)"};
+    return {};
+}
+
+// The masked-LM head, when the file has its transform (tied to the token table unless the
+// decoder's weight is stored).
+void maskedLmReadout(const Checkpoint& checkpoint, FamilyRecipe& recipe)
+{
+    recipe.readout = ReadoutKind::MaskedLm;
+    const ReadoutTensorNames names = readoutTensorNames(recipe);
+    if (!checkpoint.tensors.contains(names.transform + ".weight")) {
+        recipe.readout = ReadoutKind::None;
+        return;
+    }
+    recipe.tiedReadout = !checkpoint.tensors.contains(names.decoder);
+}
+
+Expected<FamilyRecipe> bertRecipe(const Checkpoint& checkpoint)
+{
+    FamilyRecipe r;
+    Expected<Index> blocks = countBlocks(checkpoint, "encoder.layer.", ".attention", r.prefix);
+    if (!blocks) return Error{blocks.error()};
+    const std::string& type = checkpoint.config.modelType;
+    const bool roberta = type == "roberta" || type == "xlm-roberta" || r.prefix == "roberta.";
+    r.family = roberta ? PretrainedFamily::Roberta : PretrainedFamily::Bert;
+    if (Status s = checkLayerCount(checkpoint, checkpoint.config.layerCount, *blocks, "layers (num_hidden_layers)"); !s)
+        return Error{s.error()};
+    r.encoderLayerCount = *blocks;
+    r.epsilon = checkpoint.config.layerNormEpsilon.value_or(1e-12);
+    Expected<BlockActivation> activation = activationFrom(checkpoint, "gelu");
+    if (!activation) return Error{activation.error()};
+    r.activation = r.readoutActivation = *activation;
+    r.readoutEpsilon = r.epsilon;
+    r.tokenTypes = true;
+    r.embeddingNorm = true;
+    if (roberta) {  // create_position_ids_from_input_ids: positions count from padding_idx + 1
+        r.padTokenId = checkpoint.config.padTokenId.value_or(1);
+        r.positionOffset = r.padTokenId + 1;
+    }
+    maskedLmReadout(checkpoint, r);
+    return r;
+}
+
+Expected<FamilyRecipe> distilBertRecipe(const Checkpoint& checkpoint)
+{
+    FamilyRecipe r;
+    r.family = PretrainedFamily::DistilBert;
+    Expected<Index> blocks = countBlocks(checkpoint, "transformer.layer.", ".attention", r.prefix);
+    if (!blocks) return Error{blocks.error()};
+    if (Status s = checkLayerCount(checkpoint, checkpoint.config.layerCount, *blocks, "layers (n_layers)"); !s)
+        return Error{s.error()};
+    r.encoderLayerCount = *blocks;
+    r.epsilon = r.readoutEpsilon = 1e-12;  // DistilBERT's LayerNorms fix eps = 1e-12 (no config key)
+    Expected<BlockActivation> activation = activationFrom(checkpoint, "gelu");
+    if (!activation) return Error{activation.error()};
+    r.activation = r.readoutActivation = *activation;
+    r.embeddingNorm = true;
+    maskedLmReadout(checkpoint, r);
+    return r;
+}
+
+Expected<FamilyRecipe> gpt2Recipe(const Checkpoint& checkpoint)
+{
+    FamilyRecipe r;
+    r.family = PretrainedFamily::Gpt2;
+    Expected<Index> blocks = countBlocks(checkpoint, "h.", ".attn", r.prefix);
+    if (!blocks) return Error{blocks.error()};
+    if (Status s = checkLayerCount(checkpoint, checkpoint.config.layerCount, *blocks, "blocks (n_layer)"); !s)
+        return Error{s.error()};
+    r.decoderLayerCount = *blocks;
+    r.placement = NormPlacement::Pre;
+    r.epsilon = checkpoint.config.layerNormEpsilon.value_or(1e-5);
+    Expected<BlockActivation> activation = activationFrom(checkpoint, "gelu_new");
+    if (!activation) return Error{activation.error()};
+    r.activation = *activation;
+    r.linearLayout = LinearLayout::InByOut;
+    r.finalNorm = true;
+    r.readout = ReadoutKind::CausalLm;  // GPT2LMHeadModel's lm_head is wte (tied) unless stored
+    r.tiedReadout = !checkpoint.tensors.contains(readoutTensorNames(r).decoder);
+    return r;
+}
+
+}  // namespace
+
+std::string_view pretrainedFamilyName(PretrainedFamily family) { return nameOf(kPretrainedFamilyNames, family); }
+
+Expected<FamilyRecipe> familyRecipe(const Checkpoint& checkpoint)
+{
+    if (checkpoint.layers.empty()) return Error{checkpoint.path + ": no attention layer"};
+    const CheckpointFamily family = checkpoint.layers.front().family;
+    Expected<FamilyRecipe> recipe = Error{""};
+    switch (family) {
+    case CheckpointFamily::Bert: recipe = bertRecipe(checkpoint); break;
+    case CheckpointFamily::DistilBert: recipe = distilBertRecipe(checkpoint); break;
+    case CheckpointFamily::Gpt2: recipe = gpt2Recipe(checkpoint); break;
+    case CheckpointFamily::Llama:
+    case CheckpointFamily::Bart:
+    case CheckpointFamily::T5:
+    case CheckpointFamily::PyTorch:
+        return Error{checkpoint.path + ": the whole " + std::string(checkpointFamilyName(family)) +
+                     " model is not run yet (BERT, RoBERTa, DistilBERT and GPT-2 are); its layers load one at a "
+                     "time"};
+    }
+    if (!recipe) return recipe;
+    FamilyRecipe& r = *recipe;
+    const CheckpointLayer& first = checkpoint.layers.front();
+    r.headCount = first.headCount;
+    r.keyValueHeadCount = first.keyValueHeadCount;
+    const ModelStack stack = r.encoderLayerCount > 0 ? ModelStack::Encoder : ModelStack::Decoder;
+    if (Status s = tableSizes(checkpoint, r, stack); !s) return Error{s.error()};
+    if (checkpoint.config.d_model && *checkpoint.config.d_model != r.d_model)
+        return Error{checkpoint.path + ": the token embeddings give d_model = " + std::to_string(r.d_model) + " but " +
+                     checkpoint.configPath + " says " + std::to_string(*checkpoint.config.d_model)};
+    if (checkpoint.config.positionCount && r.positionCount > *checkpoint.config.positionCount)
+        r.positionCount = *checkpoint.config.positionCount;
+    if (Status s = feedForwardWidth(checkpoint, r, stack); !s) return Error{s.error()};
+    return recipe;
+}
+
+std::string recipeSummary(const FamilyRecipe& recipe)
+{
+    std::string text = recipe.placement == NormPlacement::Post ? "post-" : "pre-";
+    text += recipe.norm == PretrainedNorm::RmsNorm ? "RMSNorm" : "LayerNorm";
+    std::string_view act = "swiglu";
+    for (const auto& entry : kActivationSpellings)
+        if (entry.value == recipe.activation) {
+            act = entry.name;
+            break;
+        }
+    text += ", " + std::string(act);
+    switch (recipe.positions) {
+    case PretrainedPositions::Learned:
+        text += ", learned positions";
+        if (recipe.positionOffset > 0) text += " from row " + std::to_string(recipe.positionOffset);
+        break;
+    case PretrainedPositions::Rotary: text += ", rotary positions"; break;
+    case PretrainedPositions::Sinusoidal: text += ", sinusoidal positions"; break;
+    case PretrainedPositions::None: text += ", no positions"; break;
+    }
+    switch (recipe.readout) {
+    case ReadoutKind::None: text += ", no readout"; break;
+    case ReadoutKind::MaskedLm: text += ", masked-LM head"; break;
+    case ReadoutKind::CausalLm: text += ", LM head"; break;
+    }
+    if (recipe.readout != ReadoutKind::None)
+        text += recipe.tiedReadout ? " tied to the token embeddings" : " with its own weights";
+    return text;
+}
+
+}  // namespace qkv

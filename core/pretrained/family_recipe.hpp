@@ -1,0 +1,138 @@
+#pragma once
+// What a pretrained family's forward pass is, as a small description (design.md "Model"): the
+// families differ only in these fields, never in copies of the forward pass
+// (pretrained_forward.cpp runs every family from its recipe).
+//
+// Symbols: L blocks per stack, d_model, h heads, g key/value heads, d_ff the MLP's inner width,
+// V vocabulary rows, P position rows.
+//
+// One block, for each placement of the norms (Xiong et al. 2020, "On Layer Normalization in the
+// Transformer Architecture", figure 1):
+//   post (BERT, RoBERTa, DistilBERT, BART, Marian; the paper's section 3.1):
+//       h <- Norm(h + Attention(h));  h <- Norm(h + MLP(h))
+//   pre  (GPT-2, LLaMA):
+//       h <- h + Attention(Norm(h));  h <- h + MLP(Norm(h));  after the last block Norm_f(h)
+// MLP(x) = act(x W_1 + b_1) W_2 + b_2, or SwiGLU: (SiLU(x W_gate) * (x W_up)) W_down
+// (Shazeer 2020, "GLU Variants Improve Transformer", equation (6)).
+
+#include <array>
+#include <string>
+#include <string_view>
+
+#include "core/checkpoint/checkpoint.hpp"
+#include "core/common/enum_names.hpp"
+#include "core/common/expected.hpp"
+#include "core/common/matrix.hpp"
+#include "core/model/model_spec.hpp"
+
+namespace qkv {
+
+// The families whole-model runs know. Finer than CheckpointFamily: RoBERTa's layers look like
+// BERT's and Marian's like BART's, but their inputs differ.
+enum class PretrainedFamily { Bert, Roberta, DistilBert, Gpt2, Llama, Bart, Marian };
+inline constexpr std::array<EnumName<PretrainedFamily>, 7> kPretrainedFamilyNames{{
+    {PretrainedFamily::Bert, "BERT"},
+    {PretrainedFamily::Roberta, "RoBERTa"},
+    {PretrainedFamily::DistilBert, "DistilBERT"},
+    {PretrainedFamily::Gpt2, "GPT-2"},
+    {PretrainedFamily::Llama, "LLaMA-style"},
+    {PretrainedFamily::Bart, "BART"},
+    {PretrainedFamily::Marian, "Marian"},
+}};
+std::string_view pretrainedFamilyName(PretrainedFamily family);
+
+enum class PretrainedNorm { LayerNorm, RmsNorm };
+// Where the norms sit: NormPlacement (core/model/model_spec.hpp, shared with the app's own models).
+
+// The MLP's nonlinearity, as config.json spells it (kActivationSpellings).
+enum class BlockActivation {
+    GeluErf,   // "gelu": x Phi(x) (Hendrycks & Gimpel 2016)
+    GeluTanh,  // "gelu_new", "gelu_pytorch_tanh", "gelu_fast": the tanh approximation
+    Relu,      // "relu"
+    Silu,      // "silu", "swish": x sigmoid(x) (Elfwing et al. 2018)
+    SwiGlu,    // LLaMA's gated MLP: SiLU on the gate, times the up projection
+};
+inline constexpr std::array<EnumName<BlockActivation>, 8> kActivationSpellings{{
+    {BlockActivation::GeluErf, "gelu"},
+    {BlockActivation::GeluTanh, "gelu_new"},
+    {BlockActivation::GeluTanh, "gelu_pytorch_tanh"},
+    {BlockActivation::GeluTanh, "gelu_fast"},
+    {BlockActivation::Relu, "relu"},
+    {BlockActivation::Silu, "silu"},
+    {BlockActivation::Silu, "swish"},
+    {BlockActivation::SwiGlu, "swiglu"},
+}};
+
+enum class PretrainedPositions {
+    Learned,     // a table row per position, first row positionOffset (RoBERTa 2, BART 2)
+    Rotary,      // rotate-half rotary positions inside attention (LLaMA)
+    Sinusoidal,  // the paper's section 3.5 (Marian)
+    None,
+};
+
+// How the MLP's and readout's stored weights are laid out.
+enum class LinearLayout {
+    OutByIn,  // nn.Linear: weight is d_out x d_in, y = x weight^T + bias
+    InByOut,  // GPT-2's Conv1D: weight is d_in x d_out, y = x weight + bias
+};
+
+enum class ReadoutKind {
+    None,      // a bare model (BertModel, GPT2Model): hidden states only
+    MaskedLm,  // t = Norm(act(h W_t + b_t)); logits = t E^T + b (BERT, RoBERTa, DistilBERT)
+    CausalLm,  // logits = h E^T (GPT-2, LLaMA; BART adds final_logits_bias)
+};
+
+struct FamilyRecipe {
+    PretrainedFamily family = PretrainedFamily::Bert;
+    std::string prefix;  // before every name of the base model: "bert.", "transformer.", "model.", ""
+
+    // Sizes (config.json where it says them, checked against the tensors' shapes).
+    Index d_model = 0;
+    Index encoderLayerCount = 0;  // L of the encoder stack (encoder-only and encoder-decoder)
+    Index decoderLayerCount = 0;  // L of the decoder stack (decoder-only and encoder-decoder)
+    Index headCount = 0;          // h
+    Index keyValueHeadCount = 0;  // g
+    Index d_ff = 0;
+    Index vocabularySize = 0;     // V: rows of the token table
+    Index positionCount = 0;      // P usable positions (table rows minus positionOffset); 0: unlimited
+
+    // The block.
+    PretrainedNorm norm = PretrainedNorm::LayerNorm;
+    NormPlacement placement = NormPlacement::Post;
+    double epsilon = 1e-12;
+    BlockActivation activation = BlockActivation::GeluErf;
+    LinearLayout linearLayout = LinearLayout::OutByIn;
+
+    // The input.
+    PretrainedPositions positions = PretrainedPositions::Learned;
+    Index positionOffset = 0;      // row of the first position (RoBERTa: pad_token_id + 1)
+    double ropeBase = 10000.0;     // rotary only
+    float embeddingScale = 1.0f;   // sqrt(d_model) with BART's / Marian's scale_embedding
+    bool tokenTypes = false;       // BERT, RoBERTa: add token type 0's row
+    bool embeddingNorm = false;    // a norm over the summed embeddings (BERT, DistilBERT, BART)
+    Index padTokenId = -1;         // RoBERTa: pad tokens take position padTokenId; -1: none
+
+    // The output.
+    bool finalNorm = false;        // GPT-2's ln_f, LLaMA's norm: on the last hidden state
+    ReadoutKind readout = ReadoutKind::None;
+    BlockActivation readoutActivation = BlockActivation::GeluErf;  // MaskedLm's transform
+    double readoutEpsilon = 1e-12;                                 // MaskedLm's transform norm
+    bool tiedReadout = true;       // the readout's E is the token table (not stored again)
+
+    bool encoderDecoder() const { return encoderLayerCount > 0 && decoderLayerCount > 0; }
+    // The stack the one sequence of an encoder-only or decoder-only model runs through is
+    // causal when it is a decoder (GPT-2, LLaMA).
+    bool causal() const { return decoderLayerCount > 0 && encoderLayerCount == 0; }
+};
+
+// The recipe of a checkpoint: its family (the layers' CheckpointFamily, model_type and the
+// prefix of its names), sizes and spellings from config.json, the readout from which tensors it
+// holds. Refuses families not run whole yet, activations it does not know (naming the key and
+// the spellings it knows) and sizes config.json and the tensors disagree on.
+Expected<FamilyRecipe> familyRecipe(const Checkpoint& checkpoint);
+
+// "post-LayerNorm, gelu, learned positions, masked-LM head tied to the token embeddings": one
+// line for notes and the status line.
+std::string recipeSummary(const FamilyRecipe& recipe);
+
+}  // namespace qkv

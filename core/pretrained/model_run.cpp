@@ -1,0 +1,314 @@
+#include "core/pretrained/model_run.hpp"
+
+#include <cmath>
+#include <map>
+#include <string>
+
+#include "core/embedding/model_input.hpp"
+#include "core/pretrained/block_steps.hpp"
+
+namespace qkv {
+
+namespace {
+
+// ---- Input checks -----------------------------------------------------------------------------
+
+// Position row of each token: positionOffset + t, except RoBERTa's pad tokens, which take row
+// padTokenId while the others count from padTokenId + 1 (Hugging Face's
+// create_position_ids_from_input_ids: cumsum(ids != pad) * (ids != pad) + pad).
+std::vector<Index> positionRows(const FamilyRecipe& recipe, const std::vector<std::int32_t>& ids)
+{
+    std::vector<Index> rows(ids.size());
+    Index counted = 0;
+    for (std::size_t t = 0; t < ids.size(); ++t) {
+        if (recipe.padTokenId >= 0) {
+            const bool pad = ids[t] == recipe.padTokenId;
+            if (!pad) ++counted;
+            rows[t] = pad ? recipe.padTokenId : recipe.padTokenId + counted;
+        } else {
+            rows[t] = recipe.positionOffset + static_cast<Index>(t);
+        }
+    }
+    return rows;
+}
+
+Status checkIds(const PretrainedModel& model, const std::vector<std::int32_t>& ids, const std::string& what)
+{
+    if (ids.empty()) return Error{"the " + what + " has no tokens"};
+    const Index V = model.recipe.vocabularySize;
+    for (std::size_t t = 0; t < ids.size(); ++t)
+        if (ids[t] < 0 || ids[t] >= V)
+            return Error{"token " + std::to_string(t) + " of the " + what + " has id " + std::to_string(ids[t]) +
+                         ", but " + model.checkpoint.path + " has " + std::to_string(V) + " tokens (ids 0 to " +
+                         std::to_string(V - 1) + ")"};
+    const Index P = model.recipe.positionCount;
+    if (P > 0 && static_cast<Index>(ids.size()) > P)
+        return Error{"the " + what + " has " + std::to_string(ids.size()) + " tokens; this model's positions go up to " +
+                     std::to_string(P)};
+    return {};
+}
+
+Status checkTokens(const PretrainedModel& model, const ModelTokens& tokens)
+{
+    const bool encoderDecoder = model.recipe.encoderDecoder();
+    if (Status s = checkIds(model, tokens.ids, encoderDecoder ? "source" : "sentence"); !s) return s;
+    if (!encoderDecoder && !tokens.decoderIds.empty())
+        return Error{"the " + std::string(pretrainedFamilyName(model.recipe.family)) +
+                     " model has no decoder: it reads one sequence (the decoder's ids are left out)"};
+    if (encoderDecoder) return checkIds(model, tokens.decoderIds, "target");
+    return {};
+}
+
+Status checkAblations(const PretrainedModel& model, const std::set<ModelHead>& heads)
+{
+    for (const ModelHead& head : heads) {
+        if (head.layer < 0 || head.layer >= model.layerCount())
+            return Error{"no attention layer " + std::to_string(head.layer) + " to switch a head off in: the model has " +
+                         std::to_string(model.layerCount()) + " (0 to " + std::to_string(model.layerCount() - 1) + ")"};
+        const Index h = model.layersInModelOrder[static_cast<std::size_t>(head.layer)].headCount;
+        if (head.head < 0 || head.head >= h)
+            return Error{"layer " + std::to_string(head.layer) + " has " + std::to_string(h) + " heads (0 to " +
+                         std::to_string(h - 1) + "); there is no head " + std::to_string(head.head)};
+    }
+    return {};
+}
+
+// ---- Embeddings (model_input.hpp's recipes) ---------------------------------------------------
+
+// scale E_tok[ids] + E_pos[rows] (+ E_type[0]), in double as normalizedEmbeddingSum sums it.  n x d_model
+MatrixD embeddingSum(const FamilyRecipe& recipe, const EmbeddingWeights& tables, const std::vector<std::int32_t>& ids)
+{
+    const auto n = static_cast<Index>(ids.size());
+    const std::vector<Index> rows = positionRows(recipe, ids);
+    MatrixD sum(n, recipe.d_model);
+    for (Index t = 0; t < n; ++t) {
+        sum.row(t) = tables.tokens.row(ids[static_cast<std::size_t>(t)]).cast<double>();
+        if (recipe.embeddingScale != 1.0f) sum.row(t) *= static_cast<double>(recipe.embeddingScale);
+        if (recipe.positions == PretrainedPositions::Learned)
+            sum.row(t) += tables.positions.row(rows[static_cast<std::size_t>(t)]).cast<double>();
+        if (recipe.tokenTypes) sum.row(t) += tables.tokenTypes.row(0).cast<double>();
+    }
+    return sum;
+}
+
+// ---- The blocks ---------------------------------------------------------------------------------
+
+struct StackState {
+    std::vector<MatrixF> hidden;                           // h_0 .. h_b
+    std::vector<std::shared_ptr<const LayerRun>> layers;   // this stack's layers so far
+};
+
+struct StackContext {
+    const PretrainedModel& model;
+    const StackWeights& weights;
+    ModelStack stack;
+    bool causal;
+    const MatrixF* encoderOutput;  // cross-attention's X_kv, or null
+    const RunOptions& options;
+};
+
+AttentionOptions attentionOptions(const StackContext& c, const AttentionSublayerWeights& sublayer, bool cross)
+{
+    AttentionOptions options;
+    options.mask.causal = c.causal && !cross;
+    if (c.model.recipe.positions == PretrainedPositions::Rotary && !cross) {
+        options.rotary = RotaryLayout::RotateHalf;
+        options.ropeBase = c.model.recipe.ropeBase;
+    }
+    options.keepScores = c.options.keepScores;
+    options.ablated.assign(static_cast<std::size_t>(sublayer.layer.headCount), false);
+    for (const ModelHead& head : c.options.ablatedHeads)
+        if (head.layer == sublayer.modelIndex) options.ablated[static_cast<std::size_t>(head.head)] = true;
+    return options;
+}
+
+// One attention sublayer on the residual stream h (n x d_model), in place:
+//   post: h <- Norm(h + Attention(h, X_kv));  pre: h <- h + Attention(Norm(h), X_kv).
+std::shared_ptr<const LayerRun> attentionSublayerForward(const StackContext& c, const BlockWeights& block,
+                                                         const AttentionSublayerWeights& sublayer, bool cross,
+                                                         MatrixF& h, const MatrixF* exactQueryInput)
+{
+    const FamilyRecipe& r = c.model.recipe;
+    auto run = std::make_shared<LayerRun>();
+    run->layer = sublayer.layer;
+    run->modelIndex = sublayer.modelIndex;
+    run->stack = c.stack;
+    run->block = block.block;
+    const bool pre = r.placement == NormPlacement::Pre;
+    run->queryInput = exactQueryInput ? *exactQueryInput : pre ? normRowsForward(h, sublayer.norm, r.norm, r.epsilon) : h;
+    run->keyValueInput = cross ? *c.encoderOutput : run->queryInput;
+    const AttentionWeights& w = sublayer.attention;
+    run->attention = multiHeadAttentionForward(run->queryInput, run->keyValueInput, w,
+                                               w.grouping(sublayer.layer.headCount),
+                                               attentionOptions(c, sublayer, cross));
+    h += run->attention.output;  // residual (paper section 3.1)
+    if (!pre) h = normRowsForward(h, sublayer.norm, r.norm, r.epsilon);
+    return run;
+}
+
+// One block: self-attention, cross-attention (encoder-decoder decoders), MLP.
+void blockForward(const StackContext& c, const BlockWeights& block, MatrixF& h, StackState& state,
+                  const MatrixF* exactQueryInput)
+{
+    const FamilyRecipe& r = c.model.recipe;
+    state.layers.push_back(attentionSublayerForward(c, block, block.selfAttention, false, h, exactQueryInput));
+    if (block.crossAttention)
+        state.layers.push_back(attentionSublayerForward(c, block, *block.crossAttention, true, h, nullptr));
+    const bool pre = r.placement == NormPlacement::Pre;
+    const MatrixF x = pre ? normRowsForward(h, block.feedForwardNorm, r.norm, r.epsilon) : h;  // n x d_model
+    h += feedForwardForward(x, block.feedForward, r.activation);
+    if (!pre) h = normRowsForward(h, block.feedForwardNorm, r.norm, r.epsilon);
+}
+
+// Runs blocks firstBlock.. of a stack; state holds h_0..h_firstBlock (and the layers before).
+// Afterwards state.hidden has L + 1 entries, the last after the stack's final norm.
+void stackForward(const StackContext& c, StackState& state, Index firstBlock, const MatrixF* exactFirstQueryInput)
+{
+    MatrixF h = state.hidden[static_cast<std::size_t>(firstBlock)];  // n x d_model
+    const auto count = static_cast<Index>(c.weights.blocks.size());
+    for (Index b = firstBlock; b < count; ++b) {
+        blockForward(c, c.weights.blocks[static_cast<std::size_t>(b)], h, state, b == 0 ? exactFirstQueryInput : nullptr);
+        state.hidden.push_back(h);
+    }
+    if (c.weights.finalNorm.gamma.size() > 0)
+        state.hidden.back() = normRowsForward(h, c.weights.finalNorm, c.model.recipe.norm, c.model.recipe.epsilon);
+}
+
+// h_0 of a stack, and for a pre-norm first block its X_q computed from the double sum (as
+// gpt2ModelInput builds the first layer's input: the same bits as the one-layer path).
+void stackInput(const PretrainedModel& model, const StackWeights& weights, const std::vector<std::int32_t>& ids,
+                StackState& state, MatrixF& exactFirstQueryInput)
+{
+    const FamilyRecipe& r = model.recipe;
+    const MatrixD sum = embeddingSum(r, weights.embeddings, ids);  // n x d_model
+    if (r.embeddingNorm)
+        state.hidden.push_back(r.norm == PretrainedNorm::LayerNorm
+                                   ? layerNormRows(sum, LayerNormParameters{weights.embeddings.norm.gamma,
+                                                                            weights.embeddings.norm.beta, r.epsilon})
+                                   : normRowsForward(sum.cast<float>(), weights.embeddings.norm, r.norm, r.epsilon));
+    else
+        state.hidden.push_back(sum.cast<float>());
+    const NormWeights& firstNorm = weights.blocks.front().selfAttention.norm;
+    if (r.placement == NormPlacement::Pre && r.norm == PretrainedNorm::LayerNorm && !r.embeddingNorm)
+        exactFirstQueryInput = layerNormRows(sum, LayerNormParameters{firstNorm.gamma, firstNorm.beta, r.epsilon});
+}
+
+// ---- Readout --------------------------------------------------------------------------------------
+
+MatrixF logitsForward(const PretrainedModel& model, const MatrixF& h)
+{
+    const FamilyRecipe& r = model.recipe;
+    const ReadoutWeights& w = model.readout;
+    if (r.readout == ReadoutKind::MaskedLm) {
+        // t = Norm(act(h W_t + b_t)); logits = t E^T + b (BertLMPredictionHead).
+        MatrixF t = denseForward(h, w.transform, w.transformBias);  // n x d_model
+        blockActivationForward(t, r.readoutActivation);
+        t = normRowsForward(t, w.transformNorm, r.norm, r.readoutEpsilon);
+        return tiedLogitsForward(t, model.readoutMatrix(), w.bias);
+    }
+    return tiedLogitsForward(h, model.readoutMatrix(), w.bias);  // n x V
+}
+
+// ---- Reuse ----------------------------------------------------------------------------------------
+
+// The first layer (model order) whose switched-off heads differ between the two sets, or
+// layerCount when none does.
+Index firstChangedLayer(const PretrainedModel& model, const std::set<ModelHead>& a, const std::set<ModelHead>& b)
+{
+    Index first = model.layerCount();
+    for (const std::set<ModelHead>* one : {&a, &b})
+        for (const ModelHead& head : *one)
+            if (!(one == &a ? b : a).contains(head)) first = std::min(first, head.layer);
+    return first;
+}
+
+bool reusable(const ModelRun& previous, const ModelTokens& tokens, const RunOptions& options)
+{
+    return previous.tokens.ids == tokens.ids && previous.tokens.decoderIds == tokens.decoderIds &&
+           previous.keepScores == options.keepScores;
+}
+
+// The block of `stack` whose layers start at or contain model layer `layer` (its first
+// block to recompute), or the stack's block count when the layer lies after the stack.
+Index blockOfLayer(const StackWeights& stack, Index layer)
+{
+    for (const BlockWeights& block : stack.blocks) {
+        const Index last = block.crossAttention ? block.crossAttention->modelIndex : block.selfAttention.modelIndex;
+        if (layer <= last) return block.block;
+    }
+    return static_cast<Index>(stack.blocks.size());
+}
+
+// state = the previous run's hidden states h_0..h_first and its layers before block `first`.
+void reuseStack(StackState& state, const std::vector<MatrixF>& hidden, const ModelRun& previous,
+                const StackWeights& stack, Index first)
+{
+    state.hidden.assign(hidden.begin(), hidden.begin() + first + 1);
+    const BlockWeights& last = stack.blocks.back();
+    const Index before = first < static_cast<Index>(stack.blocks.size())
+                             ? stack.blocks[static_cast<std::size_t>(first)].selfAttention.modelIndex
+                             : (last.crossAttention ? last.crossAttention->modelIndex : last.selfAttention.modelIndex) + 1;
+    const Index start = stack.blocks.front().selfAttention.modelIndex;
+    for (Index i = start; i < before; ++i) state.layers.push_back(previous.layers[static_cast<std::size_t>(i)]);
+}
+
+}  // namespace
+
+Expected<ModelRun> runPretrainedModel(const PretrainedModel& model, const ModelTokens& tokens, const RunOptions& options)
+{
+    if (Status s = checkTokens(model, tokens); !s) return Error{s.error()};
+    if (Status s = checkAblations(model, options.ablatedHeads); !s) return Error{s.error()};
+    const FamilyRecipe& r = model.recipe;
+    ModelRun run;
+    run.tokens = tokens;
+    run.ablatedHeads = options.ablatedHeads;
+    run.keepScores = options.keepScores;
+    const ModelRun* previous = options.previous && reusable(*options.previous, tokens, options) ? options.previous.get()
+                                                                                                : nullptr;
+    const Index changed = previous ? firstChangedLayer(model, previous->ablatedHeads, options.ablatedHeads) : 0;
+    if (previous && changed == model.layerCount()) {
+        ModelRun same = *previous;
+        same.firstRecomputedLayer = model.layerCount();
+        return same;
+    }
+    run.firstRecomputedLayer = changed;
+
+    // The one sequence's stack (encoder-only, decoder-only) or the encoder.
+    const bool hasEncoder = r.encoderLayerCount > 0;
+    const StackWeights& first = hasEncoder ? model.encoder : model.decoder;
+    const ModelStack firstStack = hasEncoder ? ModelStack::Encoder : ModelStack::Decoder;
+    StackState state;
+    const Index firstBlock = previous ? blockOfLayer(first, changed) : 0;
+    MatrixF exactFirstQueryInput;
+    if (firstBlock == 0) stackInput(model, first, tokens.ids, state, exactFirstQueryInput);
+    else reuseStack(state, previous->hiddenStates, *previous, first, firstBlock);
+    const StackContext context{model, first, firstStack, r.causal(), nullptr, options};
+    if (firstBlock < static_cast<Index>(first.blocks.size()) || !previous)
+        stackForward(context, state, firstBlock,
+                     exactFirstQueryInput.size() > 0 ? &exactFirstQueryInput : nullptr);
+    else
+        state.hidden = previous->hiddenStates;  // the change lies in the decoder
+    run.hiddenStates = std::move(state.hidden);
+    run.layers = std::move(state.layers);
+
+    if (r.encoderDecoder()) {
+        // The decoder reads the encoder's output in every cross-attention.
+        StackState decoderState;
+        const Index decoderBlock = previous ? std::max<Index>(0, blockOfLayer(model.decoder, changed)) : 0;
+        const bool encoderRecomputed = firstBlock < static_cast<Index>(first.blocks.size());
+        const Index from = encoderRecomputed ? 0 : decoderBlock;
+        MatrixF exactDecoderInput;
+        if (from == 0) stackInput(model, model.decoder, tokens.decoderIds, decoderState, exactDecoderInput);
+        else reuseStack(decoderState, previous->decoderHiddenStates, *previous, model.decoder, from);
+        const StackContext decoderContext{model, model.decoder, ModelStack::Decoder, true, &run.hiddenStates.back(),
+                                          options};
+        stackForward(decoderContext, decoderState, from, exactDecoderInput.size() > 0 ? &exactDecoderInput : nullptr);
+        run.decoderHiddenStates = std::move(decoderState.hidden);
+        for (auto& layer : decoderState.layers) run.layers.push_back(std::move(layer));
+    }
+    if (model.hasReadout())
+        run.logits = logitsForward(model, r.encoderDecoder() ? run.decoderHiddenStates.back() : run.hiddenStates.back());
+    return run;
+}
+
+}  // namespace qkv

@@ -1,0 +1,202 @@
+#include "core/pretrained/pretrained_model.hpp"
+
+#include <filesystem>
+
+#include "core/checkpoint/tensor_reading.hpp"
+#include "core/pretrained/tensor_plan.hpp"
+
+namespace qkv {
+
+namespace {
+
+using pretrained_detail::TensorPlan;
+
+// Model order: the encoder's blocks, then each decoder block's self- and cross-attention.
+void numberLayers(PretrainedModel& model)
+{
+    model.layersInModelOrder.clear();
+    for (StackWeights* stack : {&model.encoder, &model.decoder})
+        for (BlockWeights& block : stack->blocks) {
+            block.selfAttention.modelIndex = static_cast<Index>(model.layersInModelOrder.size());
+            model.layersInModelOrder.push_back(block.selfAttention.layer);
+            if (block.crossAttention) {
+                block.crossAttention->modelIndex = static_cast<Index>(model.layersInModelOrder.size());
+                model.layersInModelOrder.push_back(block.crossAttention->layer);
+            }
+        }
+}
+
+Expected<EmbeddingWeights> embeddingWeights(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack)
+{
+    const EmbeddingTensorNames names = embeddingTensorNames(recipe, stack);
+    const auto d = static_cast<std::size_t>(recipe.d_model);
+    TensorPlan plan(checkpoint, recipe);
+    plan.requireTable(names.tokens, static_cast<std::size_t>(recipe.vocabularySize), "V x d_model");
+    if (!names.positions.empty()) plan.requireRows(names.positions, d, "positions x d_model");
+    if (!names.tokenTypes.empty()) plan.requireRows(names.tokenTypes, d, "token types x d_model");
+    if (!names.norm.empty()) plan.requireNorm(names.norm);
+    Expected<checkpoint_detail::LoadedTensors> loaded = plan.read();
+    if (!loaded) return Error{loaded.error()};
+    EmbeddingWeights weights;
+    weights.tokens = std::move(loaded->at(names.tokens));
+    if (!names.positions.empty()) weights.positions = std::move(loaded->at(names.positions));
+    if (!names.tokenTypes.empty()) weights.tokenTypes = std::move(loaded->at(names.tokenTypes));
+    if (!names.norm.empty()) weights.norm = plan.norm(*loaded, names.norm);
+    return weights;
+}
+
+Expected<ReadoutWeights> readoutWeights(const Checkpoint& checkpoint, const FamilyRecipe& recipe,
+                                        std::vector<std::string>& notes)
+{
+    ReadoutWeights weights;
+    if (recipe.readout == ReadoutKind::None) return weights;
+    const ReadoutTensorNames names = readoutTensorNames(recipe);
+    const auto d = static_cast<std::size_t>(recipe.d_model);
+    const auto V = static_cast<std::size_t>(recipe.vocabularySize);
+    TensorPlan plan(checkpoint, recipe);
+    if (!names.transform.empty()) plan.requireLinear(names.transform, d, d, LinearLayout::OutByIn, true);
+    if (!names.transformNorm.empty()) plan.requireNorm(names.transformNorm);
+    if (!recipe.tiedReadout) plan.requireTable(names.decoder, V, "V x d_model");
+    // The bias may be stored twice (cls.predictions.bias and its tied alias decoder.bias).
+    std::string bias = names.bias;
+    if (!bias.empty() && !checkpoint.tensors.contains(bias) && names.decoder.ends_with(".weight"))
+        bias = names.decoder.substr(0, names.decoder.size() - 6) + "bias";
+    if (!bias.empty() && checkpoint.tensors.contains(bias)) plan.requireVector(bias, V, "V");
+    else if (!names.bias.empty()) {
+        notes.push_back(checkpoint.path + " has no '" + names.bias + "': the logits have no bias.");
+        bias.clear();
+    }
+    Expected<checkpoint_detail::LoadedTensors> loaded = plan.read();
+    if (!loaded) return Error{loaded.error()};
+    if (!names.transform.empty()) {
+        weights.transform = plan.linear(*loaded, names.transform, LinearLayout::OutByIn);
+        weights.transformBias = plan.bias(*loaded, names.transform);
+    }
+    if (!names.transformNorm.empty()) weights.transformNorm = plan.norm(*loaded, names.transformNorm);
+    if (!recipe.tiedReadout) weights.decoder = std::move(loaded->at(names.decoder));
+    if (!bias.empty()) weights.bias = checkpoint_detail::asRow(loaded->at(bias));
+    return weights;
+}
+
+Expected<StackWeights> stackWeights(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack,
+                                    Index blockCount)
+{
+    StackWeights weights;
+    Expected<EmbeddingWeights> embeddings = embeddingWeights(checkpoint, recipe, stack);
+    if (!embeddings) return Error{embeddings.error()};
+    weights.embeddings = std::move(*embeddings);
+    for (Index b = 0; b < blockCount; ++b) {
+        Expected<BlockWeights> block = blockWeights(checkpoint, recipe, stack, b);
+        if (!block) return Error{block.error()};
+        weights.blocks.push_back(std::move(*block));
+    }
+    if (const std::string final = finalNormName(recipe, stack); !final.empty()) {
+        TensorPlan plan(checkpoint, recipe);
+        plan.requireNorm(final);
+        Expected<checkpoint_detail::LoadedTensors> loaded = plan.read();
+        if (!loaded) return Error{loaded.error()};
+        weights.finalNorm = plan.norm(*loaded, final);
+    }
+    return weights;
+}
+
+std::string folderOf(const std::string& path)
+{
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    return parent.empty() ? std::string(".") : parent.string();
+}
+
+// A Hugging Face model folder's checkpoint: the shard index, else model.safetensors.
+Expected<std::string> checkpointFileOf(const std::string& path)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_directory(path, ec)) return path;
+    const std::filesystem::path folder(path);
+    for (const char* name : {"model.safetensors.index.json", "model.safetensors"})
+        if (std::filesystem::exists(folder / name, ec)) return (folder / name).string();
+    return Error{path + ": a model folder needs model.safetensors or model.safetensors.index.json (with "
+                        "config.json and the tokenizer files beside it)"};
+}
+
+void attachTokenizer(PretrainedModel& model)
+{
+    model.tokenizerFolder = folderOf(model.checkpoint.path);
+    if (!hasSubwordTokenizerFiles(model.tokenizerFolder)) {
+        model.notes.push_back("No tokenizer files beside " + model.checkpoint.path + ": the model runs on token ids.");
+        return;
+    }
+    Expected<SubwordTokenizer> tokenizer = loadSubwordTokenizer(model.tokenizerFolder);
+    if (!tokenizer) {
+        model.notes.push_back("The tokenizer files are not read (" + tokenizer.error() + "): the model runs on token ids.");
+        return;
+    }
+    if (static_cast<Index>(tokenizer->vocabularySize()) > model.recipe.vocabularySize) {
+        model.notes.push_back(model.tokenizerFolder + ": the tokenizer has " + std::to_string(tokenizer->vocabularySize()) +
+                              " tokens but the model's token table has " + std::to_string(model.recipe.vocabularySize) +
+                              " rows: the tokenizer files do not belong to this checkpoint, and are not used.");
+        return;
+    }
+    model.tokenizer = std::move(*tokenizer);
+}
+
+}  // namespace
+
+const MatrixF& PretrainedModel::readoutMatrix() const
+{
+    if (readout.decoder.size() > 0) return readout.decoder;
+    return recipe.encoderDecoder() || recipe.encoderLayerCount == 0 ? decoder.embeddings.tokens : encoder.embeddings.tokens;
+}
+
+const AttentionSublayerWeights& PretrainedModel::sublayer(Index modelIndex) const
+{
+    for (const StackWeights* stack : {&encoder, &decoder})
+        for (const BlockWeights& block : stack->blocks) {
+            if (block.selfAttention.modelIndex == modelIndex) return block.selfAttention;
+            if (block.crossAttention && block.crossAttention->modelIndex == modelIndex) return *block.crossAttention;
+        }
+    return encoder.blocks.empty() ? decoder.blocks.front().selfAttention : encoder.blocks.front().selfAttention;
+}
+
+Index PretrainedModel::modelIndexOf(std::string_view layerName) const
+{
+    for (std::size_t i = 0; i < layersInModelOrder.size(); ++i)
+        if (layersInModelOrder[i].name == layerName) return static_cast<Index>(i);
+    return -1;
+}
+
+Expected<PretrainedModel> loadPretrainedModel(Checkpoint checkpoint)
+{
+    Expected<FamilyRecipe> recipe = familyRecipe(checkpoint);
+    if (!recipe) return Error{recipe.error()};
+    PretrainedModel model;
+    model.recipe = std::move(*recipe);
+    model.checkpoint = std::move(checkpoint);
+    const FamilyRecipe& r = model.recipe;
+    if (r.encoderLayerCount > 0) {
+        Expected<StackWeights> encoder = stackWeights(model.checkpoint, r, ModelStack::Encoder, r.encoderLayerCount);
+        if (!encoder) return Error{encoder.error()};
+        model.encoder = std::move(*encoder);
+    }
+    if (r.decoderLayerCount > 0) {
+        Expected<StackWeights> decoder = stackWeights(model.checkpoint, r, ModelStack::Decoder, r.decoderLayerCount);
+        if (!decoder) return Error{decoder.error()};
+        model.decoder = std::move(*decoder);
+    }
+    Expected<ReadoutWeights> readout = readoutWeights(model.checkpoint, r, model.notes);
+    if (!readout) return Error{readout.error()};
+    model.readout = std::move(*readout);
+    numberLayers(model);
+    attachTokenizer(model);
+    return model;
+}
+
+Expected<PretrainedModel> openPretrainedModel(const std::string& path, const CheckpointOptions& options)
+{
+    Expected<std::string> file = checkpointFileOf(path);
+    if (!file) return Error{file.error()};
+    Expected<Checkpoint> checkpoint = openCheckpoint(*file, options);
+    if (!checkpoint) return Error{checkpoint.error()};
+    return loadPretrainedModel(std::move(*checkpoint));
+}
+
+}  // namespace qkv

@@ -1,0 +1,125 @@
+#pragma once
+// A whole pretrained model: its checkpoint, its family's recipe (family_recipe.hpp) and every
+// weight converted to float in our layout, block by block.
+//
+// Layout (row vectors, y = x W + b, design.md section 2):
+//   attention   AttentionWeights exactly as loadCheckpointLayer builds them (the same code)
+//   MLP         W_1 d_model x d_ff, W_gate d_model x d_ff (SwiGLU), W_2 d_ff x d_model
+//   norms       gamma and beta, 1 x d_model each (RMSNorm: no beta)
+//   tables      as stored, one row per token id / position (V x d_model, P x d_model)
+//   readout     logits = t E^T + b with E the token table when tied (not copied)
+//
+// Model order: the order the forward pass runs the attention layers. Encoder-only and
+// decoder-only: block 0..L-1. Encoder-decoder: the encoder's blocks first, then each decoder
+// block's self-attention followed by its cross-attention. This is not the checkpoint's listing
+// order (Checkpoint::layers sorts by name: BART's "model.decoder..." lists before
+// "model.encoder..."); CheckpointLayer::index keeps the listing index.
+//
+// Loading reads every tensor the recipe names (pread of their bytes) and converts them here;
+// the structure (one BlockWeights per block, built from the checkpoint and the block's names
+// alone, blockWeights()) lets a later loader convert one block at a time from a mapped file.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/checkpoint/checkpoint.hpp"
+#include "core/common/expected.hpp"
+#include "core/common/matrix.hpp"
+#include "core/pretrained/family_recipe.hpp"
+#include "core/pretrained/family_tensors.hpp"
+#include "core/text/subword_tokenizer.hpp"
+#include "core/weights/attention_weights.hpp"
+
+namespace qkv {
+
+struct NormWeights {
+    RowVectorF gamma;  // 1 x d_model
+    RowVectorF beta;   // 1 x d_model; empty for RMSNorm
+};
+
+struct FeedForwardWeights {
+    MatrixF in;           // W_1 (SwiGLU: W_up), d_model x d_ff
+    RowVectorF inBias;    // 1 x d_ff, or empty
+    MatrixF gate;         // W_gate, d_model x d_ff: SwiGLU only, else empty
+    MatrixF out;          // W_2, d_ff x d_model
+    RowVectorF outBias;   // 1 x d_model, or empty
+};
+
+// One attention sublayer: the layer as the checkpoint lists it, its weights and its norm.
+struct AttentionSublayerWeights {
+    CheckpointLayer layer;       // index: the checkpoint's listing index
+    Index modelIndex = 0;        // its place in model order
+    AttentionWeights attention;  // our layout (loadCheckpointLayer's conversion)
+    NormWeights norm;
+};
+
+struct BlockWeights {
+    ModelStack stack = ModelStack::Encoder;
+    Index block = 0;  // within its stack
+    AttentionSublayerWeights selfAttention;
+    std::optional<AttentionSublayerWeights> crossAttention;  // encoder-decoder decoder blocks
+    FeedForwardWeights feedForward;
+    NormWeights feedForwardNorm;
+};
+
+struct EmbeddingWeights {
+    MatrixF tokens;      // V x d_model
+    MatrixF positions;   // rows x d_model (learned positions), else empty
+    MatrixF tokenTypes;  // T x d_model (BERT, RoBERTa), else empty
+    NormWeights norm;    // the embedding norm, empty without one
+};
+
+struct ReadoutWeights {
+    MatrixF transform;          // MaskedLm: d_model x d_model (x W form), else empty
+    RowVectorF transformBias;   // 1 x d_model
+    NormWeights transformNorm;
+    MatrixF decoder;            // V x d_model when untied; empty: the token table
+    RowVectorF bias;            // 1 x V, or empty
+};
+
+// One stack of blocks with its input and its final norm.
+struct StackWeights {
+    EmbeddingWeights embeddings;
+    std::vector<BlockWeights> blocks;
+    NormWeights finalNorm;  // empty without one
+};
+
+struct PretrainedModel {
+    Checkpoint checkpoint;
+    FamilyRecipe recipe;
+    StackWeights encoder;  // encoder-only models and the encoder of an encoder-decoder
+    StackWeights decoder;  // decoder-only models and the decoder of an encoder-decoder
+    ReadoutWeights readout;
+    std::vector<CheckpointLayer> layersInModelOrder;  // every attention layer, model order
+    std::optional<SubwordTokenizer> tokenizer;        // when the folder has its files
+    std::string tokenizerFolder;
+    std::vector<std::string> notes;                   // for people: what was filled in or left out
+
+    bool hasReadout() const { return recipe.readout != ReadoutKind::None; }
+    // The stack the one sequence of an encoder-only or decoder-only model runs through.
+    const StackWeights& singleStack() const { return recipe.encoderLayerCount > 0 ? encoder : decoder; }
+    // E of the readout: the stored decoder, or the (tied) token table.
+    const MatrixF& readoutMatrix() const;
+    Index layerCount() const { return static_cast<Index>(layersInModelOrder.size()); }
+    // The attention sublayer at `modelIndex`; precondition 0 <= modelIndex < layerCount().
+    const AttentionSublayerWeights& sublayer(Index modelIndex) const;
+    // The model-order index of the layer with this module path (a CheckpointLayer's name, as
+    // findCheckpointLayer resolves a name or a listing index), or -1 when the model has none.
+    Index modelIndexOf(std::string_view layerName) const;
+};
+
+// Opens a checkpoint (a .safetensors file, a shard index, or a Hugging Face model folder holding
+// config.json, model.safetensors or model.safetensors.index.json and the tokenizer files) and
+// loads the whole model. Errors name the file and the tensor: a missing tensor of a layer, a
+// shape that does not fit, a value that is not finite, a family not run whole yet.
+Expected<PretrainedModel> openPretrainedModel(const std::string& path, const CheckpointOptions& options = {});
+Expected<PretrainedModel> loadPretrainedModel(Checkpoint checkpoint);
+
+// The weights of one block from the checkpoint (reads that block's tensors only).
+Expected<BlockWeights> blockWeights(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack,
+                                    Index block);
+
+}  // namespace qkv
