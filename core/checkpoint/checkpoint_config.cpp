@@ -84,6 +84,9 @@ Status readModelKeys(const Json& json, const std::string& path, CheckpointConfig
     Expected<std::optional<Index>> pad = nonNegativeInteger(json, "pad_token_id", path);
     if (!pad) return Error{pad.error()};
     config.padTokenId = *pad;
+    Expected<std::optional<Index>> start = nonNegativeInteger(json, "decoder_start_token_id", path);
+    if (!start) return Error{start.error()};
+    config.decoderStartTokenId = *start;
     for (const auto& [field, key] : {std::pair{&config.tieWordEmbeddings, "tie_word_embeddings"},
                                      std::pair{&config.scaleEmbedding, "scale_embedding"}}) {
         Expected<std::optional<bool>> value = boolean(json, key, path);

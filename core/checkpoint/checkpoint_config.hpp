@@ -19,7 +19,8 @@
 //   act      hidden_act (BERT, LLaMA), activation_function (GPT-2, BART), activation (DistilBERT)
 //   others   pad_token_id (RoBERTa's positions start at pad_token_id + 1), type_vocab_size,
 //            position_embedding_type (BERT's relative kinds are refused),
-//            tie_word_embeddings, rms_norm_eps (LLaMA), scale_embedding (BART, Marian)
+//            tie_word_embeddings, rms_norm_eps (LLaMA), scale_embedding (BART, Marian),
+//            decoder_start_token_id (BART, Marian: the decoder's first input token)
 
 #include <optional>
 #include <string>
@@ -51,6 +52,7 @@ struct CheckpointConfig {
     std::optional<Index> positionCount;     // max_position_embeddings, n_positions
     std::optional<Index> typeVocabularySize; // type_vocab_size
     std::optional<Index> padTokenId;        // pad_token_id (0 allowed)
+    std::optional<Index> decoderStartTokenId; // decoder_start_token_id (BART, Marian: teacher forcing)
     std::optional<bool> tieWordEmbeddings;  // tie_word_embeddings
     std::optional<bool> scaleEmbedding;     // scale_embedding
     std::string activation;                 // hidden_act, activation_function or activation; or empty

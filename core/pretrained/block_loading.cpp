@@ -53,7 +53,7 @@ Expected<BlockWeights> blockWeights(const Checkpoint& checkpoint, const FamilyRe
     }
     // 2. Norms and MLP: names and shapes first, then only their bytes.
     const auto d = static_cast<std::size_t>(recipe.d_model);
-    const auto d_ff = static_cast<std::size_t>(recipe.d_ff);
+    const auto d_ff = static_cast<std::size_t>(recipe.feedForwardWidth(stack));
     TensorPlan plan(checkpoint, recipe);
     plan.requireNorm(names.attentionNorm);
     if (!names.crossAttentionNorm.empty()) plan.requireNorm(names.crossAttentionNorm);

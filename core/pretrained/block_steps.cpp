@@ -7,6 +7,8 @@
 #include "core/attention/projections.hpp"
 #include "core/common/parallelism.hpp"
 #include "core/embedding/model_input.hpp"
+#include "core/pretrained/rms_norm.hpp"
+#include "core/pretrained/swiglu.hpp"
 
 namespace qkv {
 
@@ -17,14 +19,8 @@ MatrixF layerNormRowsForward(const MatrixF& x, const NormWeights& norm, double e
 
 MatrixF rmsNormRowsForward(const MatrixF& x, const NormWeights& norm, double epsilon)
 {
-    const Index d = x.cols();
-    MatrixF y(x.rows(), d);  // R x d_model
-    for (Index r = 0; r < x.rows(); ++r) {
-        const auto row = x.row(r).cast<double>();
-        const double inverseRms = 1.0 / std::sqrt(row.squaredNorm() / static_cast<double>(d) + epsilon);
-        for (Index c = 0; c < d; ++c)
-            y(r, c) = static_cast<float>(row(c) * inverseRms * static_cast<double>(norm.gamma(c)));
-    }
+    MatrixF y(x.rows(), x.cols());  // R x d_model
+    rmsNormForward<float>(y, x, norm.gamma.data(), epsilon);
     return y;
 }
 
@@ -61,20 +57,13 @@ void blockActivationForward(MatrixF& x, BlockActivation activation)
     case BlockActivation::Relu:
         for (Index i = 0; i < count; ++i) a[i] = a[i] > 0.0f ? a[i] : 0.0f;
         return;
-    case BlockActivation::Silu:
-        for (Index i = 0; i < count; ++i) a[i] = a[i] / (1.0f + std::exp(-a[i]));
-        return;
+    case BlockActivation::Silu: siluForward<float>(x, x); return;
     case BlockActivation::SwiGlu: break;
     }
     assert(false && "SwiGLU is applied by swiGluForward");
 }
 
-void swiGluForward(MatrixF& up, const MatrixF& gate)
-{
-    float* u = up.data();
-    const float* g = gate.data();
-    for (Index i = 0; i < up.size(); ++i) u[i] *= g[i] / (1.0f + std::exp(-g[i]));
-}
+void swiGluForward(MatrixF& up, const MatrixF& gate) { swigluForward<float>(up, gate, up); }
 
 MatrixF feedForwardForward(const MatrixF& x, const FeedForwardWeights& weights, BlockActivation activation)
 {

@@ -113,8 +113,11 @@ Status tableSizes(const Checkpoint& checkpoint, FamilyRecipe& recipe, ModelStack
 // d_ff: config.json's key, else the first block's MLP weight (GPT-2's n_inner is null: 4 d_model).
 Status feedForwardWidth(const Checkpoint& checkpoint, FamilyRecipe& recipe, ModelStack stack)
 {
-    if (checkpoint.config.d_ff) {
-        recipe.d_ff = *checkpoint.config.d_ff;
+    // BART and Marian say the encoder's as encoder_ffn_dim (the decoder's: seq2seqRecipe).
+    const std::optional<Index> configured =
+        recipe.encoderDecoder() ? checkpoint.config.encoderFfnDim : checkpoint.config.d_ff;
+    if (configured) {
+        recipe.d_ff = *configured;
         return {};
     }
     const std::string name = blockTensorNames(recipe, stack, 0).feedForwardIn + ".weight";
@@ -209,6 +212,87 @@ Expected<FamilyRecipe> gpt2Recipe(const Checkpoint& checkpoint)
     return r;
 }
 
+// LLaMA-style (LlamaForCausalLM; Mistral and Qwen2 name their tensors alike): pre-RMSNorm,
+// SwiGLU, rotate-half rotary positions with rope_theta, g key/value heads, final norm, lm_head.
+Expected<FamilyRecipe> llamaRecipe(const Checkpoint& checkpoint)
+{
+    FamilyRecipe r;
+    r.family = PretrainedFamily::Llama;
+    Expected<Index> blocks = countBlocks(checkpoint, "layers.", ".self_attn", r.prefix);
+    if (!blocks) return Error{blocks.error()};
+    if (Status s = checkLayerCount(checkpoint, checkpoint.config.layerCount, *blocks, "blocks (num_hidden_layers)"); !s)
+        return Error{s.error()};
+    r.decoderLayerCount = *blocks;
+    r.norm = PretrainedNorm::RmsNorm;
+    r.placement = NormPlacement::Pre;
+    r.epsilon = checkpoint.config.rmsNormEpsilon.value_or(1e-6);  // LlamaConfig's default
+    // The gate's nonlinearity is hidden_act; the gated MLP is SwiGLU only with SiLU.
+    Expected<BlockActivation> gate = activationFrom(checkpoint, "silu");
+    if (!gate) return Error{gate.error()};
+    if (*gate != BlockActivation::Silu)
+        return Error{checkpoint.configPath + ": '" + checkpoint.config.activationKey + "' is \"" +
+                     checkpoint.config.activation + "\"; a LLaMA-style gated MLP runs with silu (SwiGLU) only"};
+    r.activation = BlockActivation::SwiGlu;
+    r.positions = PretrainedPositions::Rotary;
+    r.ropeBase = checkpoint.config.ropeTheta.value_or(10000.0);
+    r.finalNorm = true;
+    r.readout = ReadoutKind::CausalLm;
+    r.tiedReadout = checkpoint.config.tieWordEmbeddings.value_or(false) ||
+                    !checkpoint.tensors.contains(readoutTensorNames(r).decoder);
+    return r;
+}
+
+// BART and Marian (BartForConditionalGeneration, MarianMTModel): an encoder and a decoder of
+// post-LayerNorm blocks (eps 1e-5, nn.LayerNorm's default: no config key), the decoder's blocks
+// with cross-attention, an LM head tied to model.shared plus final_logits_bias. BART: learned
+// positions from row 2 and layernorm_embedding; Marian: sinusoidal positions (sines, then
+// cosines) and no embedding norm. Both scale the token embeddings by sqrt(d_model) with
+// scale_embedding.
+Expected<FamilyRecipe> seq2seqRecipe(const Checkpoint& checkpoint)
+{
+    FamilyRecipe r;
+    const CheckpointConfig& config = checkpoint.config;
+    Expected<Index> encoderBlocks = countBlocks(checkpoint, "encoder.layers.", ".self_attn", r.prefix);
+    if (!encoderBlocks) return Error{encoderBlocks.error()};
+    std::string decoderPrefix;
+    Expected<Index> decoderBlocks = countBlocks(checkpoint, "decoder.layers.", ".self_attn", decoderPrefix);
+    if (!decoderBlocks) return Error{decoderBlocks.error()};
+    if (decoderPrefix != r.prefix)
+        return Error{checkpoint.path + ": the encoder's layers are under '" + r.prefix + "encoder.' but the decoder's under '" +
+                     decoderPrefix + "decoder.'"};
+    if (Status s = checkLayerCount(checkpoint, config.encoderLayerCount, *encoderBlocks, "encoder layers (encoder_layers)"); !s)
+        return Error{s.error()};
+    if (Status s = checkLayerCount(checkpoint, config.decoderLayerCount, *decoderBlocks, "decoder layers (decoder_layers)"); !s)
+        return Error{s.error()};
+    const std::string& type = config.modelType;
+    const bool marian = type == "marian" || (type.empty() && !checkpoint.tensors.contains(r.prefix + "encoder.embed_positions.weight"));
+    if (!type.empty() && type != "bart" && type != "marian")
+        return Error{checkpoint.path + ": model_type \"" + type + "\" is not run whole yet (bart and marian are); its layers load one at a time"};
+    r.family = marian ? PretrainedFamily::Marian : PretrainedFamily::Bart;
+    r.encoderLayerCount = *encoderBlocks;
+    r.decoderLayerCount = *decoderBlocks;
+    r.epsilon = 1e-5;
+    Expected<BlockActivation> activation = activationFrom(checkpoint, "gelu");
+    if (!activation) return Error{activation.error()};
+    r.activation = *activation;
+    if (marian) {
+        r.positions = PretrainedPositions::Sinusoidal;
+        r.positionCount = config.positionCount.value_or(1024);  // MarianConfig's default
+    } else {
+        r.positionOffset = 2;  // BartLearnedPositionalEmbedding: rows 0 and 1 are never read
+        r.embeddingNorm = true;
+    }
+    r.readout = ReadoutKind::CausalLm;
+    r.tiedReadout = config.tieWordEmbeddings.value_or(true) || !checkpoint.tensors.contains(readoutTensorNames(r).decoder);
+    // Marian's decoder starts with its pad token (MarianConfig: decoder_start_token_id = pad_token_id).
+    r.decoderStartTokenId = config.decoderStartTokenId.value_or(marian ? config.padTokenId.value_or(-1) : -1);
+    // The decoder's MLP width (it may differ from the encoder's): config.json, else its fc1's shape.
+    const auto [rows, cols] = tableShape(checkpoint, blockTensorNames(r, ModelStack::Decoder, 0).feedForwardIn + ".weight");
+    (void)cols;
+    r.decoderD_ff = config.decoderFfnDim.value_or(rows);
+    return r;
+}
+
 }  // namespace
 
 std::string_view pretrainedFamilyName(PretrainedFamily family) { return nameOf(kPretrainedFamilyNames, family); }
@@ -222,13 +306,13 @@ Expected<FamilyRecipe> familyRecipe(const Checkpoint& checkpoint)
     case CheckpointFamily::Bert: recipe = bertRecipe(checkpoint); break;
     case CheckpointFamily::DistilBert: recipe = distilBertRecipe(checkpoint); break;
     case CheckpointFamily::Gpt2: recipe = gpt2Recipe(checkpoint); break;
-    case CheckpointFamily::Llama:
-    case CheckpointFamily::Bart:
+    case CheckpointFamily::Llama: recipe = llamaRecipe(checkpoint); break;
+    case CheckpointFamily::Bart: recipe = seq2seqRecipe(checkpoint); break;
     case CheckpointFamily::T5:
     case CheckpointFamily::PyTorch:
         return Error{checkpoint.path + ": the whole " + std::string(checkpointFamilyName(family)) +
-                     " model is not run yet (BERT, RoBERTa, DistilBERT and GPT-2 are); its layers load one at a "
-                     "time"};
+                     " model is not run yet (BERT, RoBERTa, DistilBERT, GPT-2, LLaMA-style, BART and Marian are); "
+                     "its layers load one at a time"};
     }
     if (!recipe) return recipe;
     FamilyRecipe& r = *recipe;
@@ -243,6 +327,8 @@ Expected<FamilyRecipe> familyRecipe(const Checkpoint& checkpoint)
     if (checkpoint.config.positionCount && r.positionCount > *checkpoint.config.positionCount)
         r.positionCount = *checkpoint.config.positionCount;
     if (Status s = feedForwardWidth(checkpoint, r, stack); !s) return Error{s.error()};
+    if (checkpoint.config.scaleEmbedding.value_or(false))  // BART, Marian: embed_scale = sqrt(d_model)
+        r.embeddingScale = static_cast<float>(std::sqrt(static_cast<double>(r.d_model)));
     return recipe;
 }
 

@@ -41,6 +41,10 @@ inline constexpr std::array<EnumName<PretrainedFamily>, 7> kPretrainedFamilyName
 }};
 std::string_view pretrainedFamilyName(PretrainedFamily family);
 
+// The two stacks of an encoder-decoder; an encoder-only model has the encoder, a decoder-only
+// model the decoder.
+enum class ModelStack { Encoder, Decoder };
+
 enum class PretrainedNorm { LayerNorm, RmsNorm };
 // Where the norms sit: NormPlacement (core/model/model_spec.hpp, shared with the app's own models).
 
@@ -66,7 +70,7 @@ inline constexpr std::array<EnumName<BlockActivation>, 8> kActivationSpellings{{
 enum class PretrainedPositions {
     Learned,     // a table row per position, first row positionOffset (RoBERTa 2, BART 2)
     Rotary,      // rotate-half rotary positions inside attention (LLaMA)
-    Sinusoidal,  // the paper's section 3.5 (Marian)
+    Sinusoidal,  // Marian: the paper's section 3.5 frequencies, sines then cosines (marian_positions.hpp)
     None,
 };
 
@@ -92,9 +96,10 @@ struct FamilyRecipe {
     Index decoderLayerCount = 0;  // L of the decoder stack (decoder-only and encoder-decoder)
     Index headCount = 0;          // h
     Index keyValueHeadCount = 0;  // g
-    Index d_ff = 0;
-    Index vocabularySize = 0;  // V: rows of the token table
-    Index positionCount = 0;   // P usable positions (table rows minus positionOffset); 0: unlimited
+    Index d_ff = 0;               // the one stack's, or the encoder's
+    Index decoderD_ff = 0;        // encoder-decoder: the decoder's (BART's decoder_ffn_dim); 0: d_ff
+    Index vocabularySize = 0;     // V: rows of the token table
+    Index positionCount = 0;      // P usable positions (table rows minus positionOffset); 0: unlimited
 
     // The block.
     PretrainedNorm norm = PretrainedNorm::LayerNorm;
@@ -105,12 +110,13 @@ struct FamilyRecipe {
 
     // The input.
     PretrainedPositions positions = PretrainedPositions::Learned;
-    Index positionOffset = 0;     // row of the first position (RoBERTa: pad_token_id + 1)
-    double ropeBase = 10000.0;    // rotary only
-    float embeddingScale = 1.0f;  // sqrt(d_model) with BART's / Marian's scale_embedding
-    bool tokenTypes = false;      // BERT, RoBERTa: add token type 0's row
-    bool embeddingNorm = false;   // a norm over the summed embeddings (BERT, DistilBERT, BART)
-    Index padTokenId = -1;        // RoBERTa: pad tokens take position padTokenId; -1: none
+    Index positionOffset = 0;      // row of the first position (RoBERTa: pad_token_id + 1)
+    double ropeBase = 10000.0;     // rotary only
+    float embeddingScale = 1.0f;   // sqrt(d_model) with BART's / Marian's scale_embedding
+    bool tokenTypes = false;       // BERT, RoBERTa: add token type 0's row
+    bool embeddingNorm = false;    // a norm over the summed embeddings (BERT, DistilBERT, BART)
+    Index padTokenId = -1;         // RoBERTa: pad tokens take position padTokenId; -1: none
+    Index decoderStartTokenId = -1;  // encoder-decoder: the decoder's first input (teacher_forcing.hpp); -1: none
 
     // The output.
     bool finalNorm = false;  // GPT-2's ln_f, LLaMA's norm: on the last hidden state
@@ -120,6 +126,10 @@ struct FamilyRecipe {
     bool tiedReadout = true;  // the readout's E is the token table (not stored again)
 
     bool encoderDecoder() const { return encoderLayerCount > 0 && decoderLayerCount > 0; }
+    Index feedForwardWidth(ModelStack stack) const
+    {
+        return stack == ModelStack::Decoder && decoderD_ff > 0 ? decoderD_ff : d_ff;
+    }
     // The stack the one sequence of an encoder-only or decoder-only model runs through is
     // causal when it is a decoder (GPT-2, LLaMA).
     bool causal() const { return decoderLayerCount > 0 && encoderLayerCount == 0; }

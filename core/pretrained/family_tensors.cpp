@@ -2,9 +2,15 @@
 
 namespace qkv {
 
+namespace {
+
+// "encoder" or "decoder": BART's and Marian's names for the stacks.
+std::string stackName(ModelStack stack) { return stack == ModelStack::Encoder ? "encoder" : "decoder"; }
+
+}  // namespace
+
 EmbeddingTensorNames embeddingTensorNames(const FamilyRecipe& recipe, ModelStack stack)
 {
-    (void)stack;  // one table set per model in these families
     const std::string& p = recipe.prefix;
     EmbeddingTensorNames names;
     switch (recipe.family) {
@@ -24,16 +30,19 @@ EmbeddingTensorNames embeddingTensorNames(const FamilyRecipe& recipe, ModelStack
         names.tokens = p + "wte.weight";
         names.positions = p + "wpe.weight";
         break;
-    case PretrainedFamily::Llama:
+    case PretrainedFamily::Llama: names.tokens = p + "embed_tokens.weight"; break;
     case PretrainedFamily::Bart:
-    case PretrainedFamily::Marian: break;  // familyRecipe refuses them until their names are here
+        names.tokens = p + "shared.weight";  // both stacks' table (embed_tokens are tied copies)
+        names.positions = p + stackName(stack) + ".embed_positions.weight";
+        names.norm = p + stackName(stack) + ".layernorm_embedding";
+        break;
+    case PretrainedFamily::Marian: names.tokens = p + "shared.weight"; break;
     }
     return names;
 }
 
 BlockTensorNames blockTensorNames(const FamilyRecipe& recipe, ModelStack stack, Index block)
 {
-    (void)stack;
     const std::string& p = recipe.prefix;
     const std::string b = std::to_string(block);
     BlockTensorNames names;
@@ -66,17 +75,42 @@ BlockTensorNames blockTensorNames(const FamilyRecipe& recipe, ModelStack stack, 
         names.feedForwardNorm = layer + "ln_2";
         break;
     }
-    case PretrainedFamily::Llama:
+    case PretrainedFamily::Llama: {
+        const std::string layer = p + "layers." + b + ".";
+        names.attention = layer + "self_attn";
+        names.attentionNorm = layer + "input_layernorm";
+        names.feedForwardIn = layer + "mlp.up_proj";
+        names.feedForwardGate = layer + "mlp.gate_proj";
+        names.feedForwardOut = layer + "mlp.down_proj";
+        names.feedForwardNorm = layer + "post_attention_layernorm";
+        break;
+    }
     case PretrainedFamily::Bart:
-    case PretrainedFamily::Marian: break;
+    case PretrainedFamily::Marian: {
+        const std::string layer = p + stackName(stack) + ".layers." + b + ".";
+        names.attention = layer + "self_attn";
+        names.attentionNorm = layer + "self_attn_layer_norm";
+        if (stack == ModelStack::Decoder) {
+            names.crossAttention = layer + "encoder_attn";
+            names.crossAttentionNorm = layer + "encoder_attn_layer_norm";
+        }
+        names.feedForwardIn = layer + "fc1";
+        names.feedForwardOut = layer + "fc2";
+        names.feedForwardNorm = layer + "final_layer_norm";
+        break;
+    }
     }
     return names;
 }
 
 std::string finalNormName(const FamilyRecipe& recipe, ModelStack stack)
 {
-    (void)stack;
-    return recipe.family == PretrainedFamily::Gpt2 ? recipe.prefix + "ln_f" : std::string();
+    (void)stack;  // BART and Marian (post-LN) have none; mBART's would be per stack
+    switch (recipe.family) {
+    case PretrainedFamily::Gpt2: return recipe.prefix + "ln_f";
+    case PretrainedFamily::Llama: return recipe.prefix + "norm";
+    default: return std::string();
+    }
 }
 
 ReadoutTensorNames readoutTensorNames(const FamilyRecipe& recipe)
@@ -101,10 +135,13 @@ ReadoutTensorNames readoutTensorNames(const FamilyRecipe& recipe)
         names.decoder = "vocab_projector.weight";
         names.bias = "vocab_projector.bias";
         break;
-    case PretrainedFamily::Gpt2: names.decoder = "lm_head.weight"; break;
-    case PretrainedFamily::Llama:
+    case PretrainedFamily::Gpt2:
+    case PretrainedFamily::Llama: names.decoder = "lm_head.weight"; break;
     case PretrainedFamily::Bart:
-    case PretrainedFamily::Marian: break;
+    case PretrainedFamily::Marian:
+        names.decoder = "lm_head.weight";  // tied to model.shared: usually not stored
+        names.bias = "final_logits_bias";  // 1 x V
+        break;
     }
     return names;
 }

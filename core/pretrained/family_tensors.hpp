@@ -14,14 +14,21 @@
 //               distilbert.transformer.layer.l.{attention,sa_layer_norm,ffn.lin1,ffn.lin2,
 //               output_layer_norm}; vocab_transform, vocab_layer_norm, vocab_projector
 //   GPT-2       [transformer.]wte, wpe, h.l.{ln_1,attn,ln_2,mlp.c_fc,mlp.c_proj}, ln_f; lm_head
+//   LLaMA-style model.embed_tokens; model.layers.l.{input_layernorm,self_attn,
+//               post_attention_layernorm,mlp.gate_proj,mlp.up_proj,mlp.down_proj}; model.norm;
+//               lm_head (absent when tied to model.embed_tokens)
+//   BART        model.shared (both stacks' tokens and the readout); per stack s = encoder|decoder:
+//               model.s.embed_positions (offset 2), model.s.layernorm_embedding,
+//               model.s.layers.l.{self_attn,self_attn_layer_norm,fc1,fc2,final_layer_norm},
+//               decoder also .encoder_attn, .encoder_attn_layer_norm; final_logits_bias
+//   Marian      as BART without embed_positions (sinusoidal, computed: marian_positions.hpp) and
+//               without layernorm_embedding
 
 #include <string>
 
 #include "core/pretrained/family_recipe.hpp"
 
 namespace qkv {
-
-enum class ModelStack { Encoder, Decoder };
 
 struct EmbeddingTensorNames {
     std::string tokens;      // V x d_model table (a full tensor name)

@@ -84,7 +84,7 @@ MatrixD embeddingSum(const FamilyRecipe& recipe, const EmbeddingWeights& tables,
     for (Index t = 0; t < n; ++t) {
         sum.row(t) = tables.tokens.row(ids[static_cast<std::size_t>(t)]).cast<double>();
         if (recipe.embeddingScale != 1.0f) sum.row(t) *= static_cast<double>(recipe.embeddingScale);
-        if (recipe.positions == PretrainedPositions::Learned)
+        if (recipe.positions == PretrainedPositions::Learned || recipe.positions == PretrainedPositions::Sinusoidal)
             sum.row(t) += tables.positions.row(rows[static_cast<std::size_t>(t)]).cast<double>();
         if (recipe.tokenTypes) sum.row(t) += tables.tokenTypes.row(0).cast<double>();
     }

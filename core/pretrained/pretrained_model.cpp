@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "core/checkpoint/tensor_reading.hpp"
+#include "core/pretrained/marian_positions.hpp"
 #include "core/pretrained/tensor_plan.hpp"
 
 namespace qkv {
@@ -40,6 +41,9 @@ Expected<EmbeddingWeights> embeddingWeights(const Checkpoint& checkpoint, const 
     EmbeddingWeights weights;
     weights.tokens = std::move(loaded->at(names.tokens));
     if (!names.positions.empty()) weights.positions = std::move(loaded->at(names.positions));
+    // Marian's table is not stored (save_pretrained leaves it out): computed, P x d_model.
+    if (recipe.positions == PretrainedPositions::Sinusoidal)
+        weights.positions = marianSinusoidalPositions(recipe.positionCount, recipe.d_model);
     if (!names.tokenTypes.empty()) weights.tokenTypes = std::move(loaded->at(names.tokenTypes));
     if (!names.norm.empty()) weights.norm = plan.norm(*loaded, names.norm);
     return weights;
@@ -61,8 +65,7 @@ Expected<ReadoutWeights> readoutWeights(const Checkpoint& checkpoint, const Fami
     std::string bias = names.bias;
     if (!bias.empty() && !checkpoint.tensors.contains(bias) && names.decoder.ends_with(".weight"))
         bias = names.decoder.substr(0, names.decoder.size() - 6) + "bias";
-    if (!bias.empty() && checkpoint.tensors.contains(bias))
-        plan.requireVector(bias, V, "V");
+    if (!bias.empty() && checkpoint.tensors.contains(bias)) plan.requireVectorOrRow(bias, V, "V");
     else if (!names.bias.empty()) {
         notes.push_back(checkpoint.path + " has no '" + names.bias + "': the logits have no bias.");
         bias.clear();
@@ -191,6 +194,9 @@ Expected<PretrainedModel> loadPretrainedModel(Checkpoint checkpoint)
     if (!readout) return Error{readout.error()};
     model.readout = std::move(*readout);
     numberLayers(model);
+    if (r.positions == PretrainedPositions::Rotary && model.checkpoint.config.ropeScaling)
+        model.notes.push_back(model.checkpoint.configPath + " sets rope_scaling, which is not applied: the rotary "
+                              "positions use rope_theta's frequencies unscaled, so they differ from Hugging Face's.");
     attachTokenizer(model);
     return model;
 }

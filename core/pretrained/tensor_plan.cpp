@@ -37,6 +37,13 @@ void TensorPlan::requireVector(const std::string& name, std::size_t size, const 
     expect(name, {size}, what);
 }
 
+void TensorPlan::requireVectorOrRow(const std::string& name, std::size_t size, const std::string& what)
+{
+    const auto it = checkpoint_.tensors.find(name);
+    const bool row = it != checkpoint_.tensors.end() && it->second.shape.size() == 2;
+    expect(name, row ? std::vector<std::size_t>{1, size} : std::vector<std::size_t>{size}, what);
+}
+
 std::string TensorPlan::normParameter(const std::string& module, const char* modern, const char* older) const
 {
     const std::string name = module + "." + modern;

@@ -22,6 +22,8 @@ public:
     // Any number of rows, `cols` columns.
     void requireRows(const std::string& name, std::size_t cols, const std::string& what);
     void requireVector(const std::string& name, std::size_t size, const std::string& what);
+    // A vector stored as (size) or as one row (1, size), such as BART's final_logits_bias.
+    void requireVectorOrRow(const std::string& name, std::size_t size, const std::string& what);
     // A norm module: weight (or gamma), and for LayerNorm bias (or beta), d_model each.
     void requireNorm(const std::string& module);
     // A linear module d_in -> d_out stored in `layout`; its bias is read when present.
