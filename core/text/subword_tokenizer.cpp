@@ -125,10 +125,11 @@ bool hasSubwordTokenizerFiles(const std::string& folder)
 Expected<SubwordTokenizer> loadSubwordTokenizer(const std::string& folder)
 {
     const fs::path dir(folder);
-    // Marian first: its folder has vocab.json without merges.txt.
-    if (pathExists(dir / "source.spm")) return loadSentencePiece(loadMarianSentencePiece(folder, MarianSide::Source));
     const bool json = pathExists(dir / "vocab.json");
     const bool merges = pathExists(dir / "merges.txt");
+    // Marian before byte-level BPE: its folder has vocab.json without merges.txt.
+    if (!merges && pathExists(dir / "source.spm"))
+        return loadSentencePiece(loadMarianSentencePiece(folder, MarianSide::Source));
     if (json || merges) {
         if (!json) return Error{folder + ": has merges.txt but no vocab.json beside it"};
         if (!merges) return Error{folder + ": has vocab.json but no merges.txt beside it"};
@@ -152,7 +153,7 @@ Expected<SubwordTokenizer> loadSubwordTokenizer(const std::string& folder)
 Expected<SourceTargetTokenizers> loadSourceTargetTokenizers(const std::string& folder)
 {
     const fs::path dir(folder);
-    if (!pathExists(dir / "source.spm")) {
+    if (!pathExists(dir / "source.spm") || pathExists(dir / "merges.txt")) {
         Expected<SubwordTokenizer> shared = loadSubwordTokenizer(folder);
         if (!shared) return Error{shared.error()};
         return SourceTargetTokenizers{*shared, *shared};

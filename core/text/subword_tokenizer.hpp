@@ -52,8 +52,8 @@ private:
     std::string description_;
 };
 
-// Looks in `folder`, in this order, for source.spm (Marian: the source side, ids from
-// vocab.json), vocab.json + merges.txt (byte-level BPE), vocab.txt (WordPiece), tokenizer.model
+// Looks in `folder`, in this order, for source.spm without merges.txt (Marian: the source side,
+// ids from vocab.json), vocab.json + merges.txt (byte-level BPE), vocab.txt (WordPiece), tokenizer.model
 // (LLaMA) or spiece.model (T5); sentencepiece_folder.hpp says what each SentencePiece family
 // reads and adds. For
 // WordPiece, do_lower_case, strip_accents and tokenize_chinese_chars come from
@@ -73,10 +73,11 @@ struct SourceTargetTokenizers {
     SubwordTokenizer target;
 };
 
-// Marian (a folder with source.spm): source.spm for the source, target.spm for the target, both
-// with ids from vocab.json (target_vocab.json for the target when the folder has one). Any other
-// folder (BART's byte-level BPE, T5's spiece.model): the one tokenizer loadSubwordTokenizer
-// finds, for both sides. Fails as loadSubwordTokenizer does, or when target.spm is missing.
+// Marian (a folder with source.spm and no merges.txt): source.spm for the source, target.spm
+// for the target, both with ids from vocab.json (target_vocab.json for the target when the
+// folder has one). Any other folder (BART's byte-level BPE, T5's spiece.model): the one
+// tokenizer loadSubwordTokenizer finds, for both sides. Fails as loadSubwordTokenizer does, or
+// when target.spm is missing.
 Expected<SourceTargetTokenizers> loadSourceTargetTokenizers(const std::string& folder);
 
 }  // namespace qkv
