@@ -10,78 +10,27 @@
 #include "core/config/limits.hpp"
 #include "core/io/file_bytes.hpp"
 #include "core/io/json_depth.hpp"
+#include "core/text/sentencepiece_model_check.hpp"
 
 namespace qkv {
 
 namespace {
 
-// The library's reason, without its source location ("Internal: ./src/x.cc(12) [cond] why").
+// The library's reason without its source location: its messages read
+// "./src/x.cc(12) [condition] reason", and the reason is often empty.
 std::string libraryReason(const sentencepiece::util::Status& status)
 {
-    const std::string message = status.error_message() ? status.error_message() : "";
+    std::string message = status.error_message() ? status.error_message() : "";
+    if (message.find("ParseFromArray") != std::string::npos)
+        return "its bytes do not parse as a SentencePiece model";
+    const std::size_t open = message.find(") [");
+    const std::size_t close = message.find("] ", open == std::string::npos ? 0 : open);
+    if (message.starts_with("./") && open != std::string::npos && close != std::string::npos) {
+        std::string reason = message.substr(close + 2);
+        while (!reason.empty() && reason.back() == ' ') reason.pop_back();
+        message = reason.empty() ? "the check " + message.substr(open + 3, close - open - 3) + " failed" : reason;
+    }
     return message.empty() ? status.ToString() : message;
-}
-
-// One varint of the protobuf wire format at `at`; false past the end or after 10 bytes.
-bool readVarint(std::string_view bytes, std::size_t& at, std::uint64_t& value)
-{
-    value = 0;
-    for (int shift = 0; shift < 64 && at < bytes.size(); shift += 7) {
-        const auto byte = static_cast<unsigned char>(bytes[at++]);
-        value |= std::uint64_t{byte & 0x7Fu} << shift;
-        if ((byte & 0x80u) == 0) return true;
-    }
-    return false;
-}
-
-// The value of the first field `number` of a protobuf message: a varint, or for a
-// length-delimited field its bytes. False when the message has none (or is malformed).
-bool findField(std::string_view message, std::uint64_t number, std::uint64_t& varint, std::string_view& bytes)
-{
-    std::size_t at = 0;
-    while (at < message.size()) {
-        std::uint64_t key = 0;
-        std::uint64_t length = 0;
-        if (!readVarint(message, at, key)) return false;
-        switch (key & 7u) {
-        case 0:
-            if (!readVarint(message, at, varint)) return false;
-            if ((key >> 3) == number) return true;
-            break;
-        case 1: at += 8; break;
-        case 5: at += 4; break;
-        case 2:
-            if (!readVarint(message, at, length) || length > message.size() - std::min(at, message.size()))
-                return false;
-            if ((key >> 3) == number) {
-                bytes = message.substr(at, length);
-                return true;
-            }
-            at += length;
-            break;
-        default: return false;
-        }
-    }
-    return false;
-}
-
-// The trainer's model_type (ModelProto.trainer_spec = 2, TrainerSpec.model_type = 3; UNIGRAM
-// 1, BPE 2, WORD 3, CHAR 4; unigram when not recorded, the proto's default). Only a label for
-// the description: the library reads the model itself.
-std::string modelKind(std::string_view modelProto)
-{
-    std::uint64_t unused = 0;
-    std::string_view trainerSpec;
-    if (!findField(modelProto, 2, unused, trainerSpec)) return "unigram";
-    std::uint64_t type = 1;
-    std::string_view ignored;
-    if (!findField(trainerSpec, 3, type, ignored)) return "unigram";
-    switch (type) {
-    case 2: return "BPE";
-    case 3: return "word";
-    case 4: return "char";
-    default: return "unigram";
-    }
 }
 
 // Marian's language code: Python's re.match(">>.+<<", text), greedy, '.' not matching a
@@ -180,11 +129,19 @@ Expected<SentencePieceModel> SentencePieceModel::load(const std::string& path)
 {
     Expected<std::string> bytes = readFileBytes(path, limits::maxTokenizerFileBytes, "a SentencePiece model");
     if (!bytes) return Error{bytes.error()};
-    if (bytes->empty()) return Error{path + ": is empty, not a SentencePiece model"};
+    return fromBytes(*bytes, path);
+}
+
+Expected<SentencePieceModel> SentencePieceModel::fromBytes(std::string_view bytes, const std::string& path)
+{
+    if (bytes.empty()) return Error{path + ": is empty, not a SentencePiece model"};
+    // The library would read past a corrupt normalisation table (sentencepiece_model_check.hpp).
+    if (Status s = checkSentencePieceTables(bytes); !s)
+        return Error{path + ": is not a SentencePiece model the library can read safely (" + s.error() + ")"};
     SentencePieceModel model;
     try {
         auto processor = std::make_shared<sentencepiece::SentencePieceProcessor>();
-        const auto status = processor->LoadFromSerializedProto(*bytes);
+        const auto status = processor->LoadFromSerializedProto(bytes);
         if (!status.ok())
             return Error{path + ": is not a SentencePiece model the library can read (" + libraryReason(status) + ")"};
         if (processor->GetPieceSize() <= 0) return Error{path + ": is a SentencePiece model without pieces"};
@@ -195,7 +152,7 @@ Expected<SentencePieceModel> SentencePieceModel::load(const std::string& path)
         return Error{path + ": cannot be loaded as a SentencePiece model (" + e.what() + ")"};
     }
     model.path_ = path;
-    model.kind_ = modelKind(*bytes);
+    model.kind_ = sentencePieceModelKind(bytes);
     return model;
 }
 

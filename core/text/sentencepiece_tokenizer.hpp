@@ -40,6 +40,8 @@ public:
     // library refuses (not a SentencePiece model, truncated, corrupt) fails with a message naming
     // the file and the library's reason; nothing aborts.
     static Expected<SentencePieceModel> load(const std::string& path);
+    // The same from the file's bytes, already read; `path` names them in messages.
+    static Expected<SentencePieceModel> fromBytes(std::string_view bytes, const std::string& path);
 
     const std::string& path() const { return path_; }
     // "unigram", "BPE", "word" or "char" (the trainer's model_type recorded in the file).

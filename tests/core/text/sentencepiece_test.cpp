@@ -135,6 +135,11 @@ TEST(SentencePieceFixture, OtherFoldersGiveOneTokenizerForBothSides)
     ASSERT_NE(both->source.byteLevelBpe(), nullptr);
     ASSERT_NE(both->target.byteLevelBpe(), nullptr);
     EXPECT_EQ(both->source.encode("the cat")->ids(), both->target.encode("the cat")->ids());
+    // A source.spm beside vocab.json and merges.txt does not make the folder Marian's.
+    copyFixture("marian/source.spm", dir.file("source.spm"));
+    auto still = loadSubwordTokenizer(dir.file(""));
+    ASSERT_TRUE(still.ok()) << still.error();
+    EXPECT_NE(still->byteLevelBpe(), nullptr);
 
     auto t5 = loadSourceTargetTokenizers(spmFixture("t5"));
     ASSERT_TRUE(t5.ok()) << t5.error();
@@ -253,6 +258,9 @@ TEST(SentencePieceFiles, CorruptTruncatedAndEmptyModelsAreRefused)
     for (char& c : noise) c = static_cast<char>(random() & 0xFF);
     writeText(model, noise);
     expectRefused(dir.file(""), model, "is not a SentencePiece model the library can read");
+    EXPECT_EQ(loadSubwordTokenizer(dir.file("")).error(),
+              model + ": is not a SentencePiece model the library can read (its bytes do not parse as a "
+                      "SentencePiece model)");
 
     writeText(model, "");
     expectRefused(dir.file(""), model, "is empty, not a SentencePiece model");
@@ -266,23 +274,35 @@ TEST(SentencePieceFiles, CorruptTruncatedAndEmptyModelsAreRefused)
     expectRefused(dir.file(""), model, "is not a SentencePiece model");
 }
 
-TEST(SentencePieceFiles, EveryTruncationIsRefusedOrUsable)
+// The library must refuse the file or load a model that encodes; it must never abort or read
+// outside the file (the sanitizer build runs this too).
+void expectRefusedOrUsable(const std::string& path, const std::string& bytes, std::size_t& normalisationRefusals)
 {
-    // Cut the model after every 61st byte: the library must refuse the file or load a model that
-    // encodes; it must never abort (the sanitizer build runs this too).
-    ScratchDir dir;
-    const std::string whole = readText(spmFixture("t5/spiece.model"));
-    const std::string path = dir.file("spiece.model");
-    for (std::size_t size = 1; size < whole.size(); size += 61) {
-        writeText(path, whole.substr(0, size));
-        auto model = SentencePieceModel::load(path);
-        if (!model) {
-            EXPECT_EQ(model.error().rfind(path, 0), 0u) << model.error();
-            continue;
-        }
-        SentencePieceTokenizer tokenizer{*model, {}, nullptr};
-        EXPECT_TRUE(sentencePieceTokenize(tokenizer, "Le chat est assis.").ok()) << size;
+    auto model = SentencePieceModel::fromBytes(bytes, path);
+    if (!model) {
+        EXPECT_EQ(model.error().rfind(path + ": ", 0), 0u) << model.error();
+        if (model.error().find("normalisation") != std::string::npos) ++normalisationRefusals;
+        return;
     }
+    SentencePieceTokenizer tokenizer{*model, {}, nullptr};
+    EXPECT_TRUE(sentencePieceTokenize(tokenizer, "Le ﬁls est assis. The Ａ cat 猫 🙂").ok()) << bytes.size();
+}
+
+TEST(SentencePieceFiles, EveryTruncationAndBitFlipIsRefusedOrUsable)
+{
+    // A flipped bit in the normalisation table once made the library read past it in Encode:
+    // the table is checked before the library sees it (sentencepiece_model_check.hpp).
+    const std::string path = spmFixture("t5/spiece.model");
+    const std::string whole = readText(path);
+    std::size_t normalisationRefusals = 0;
+    for (std::size_t size = 1; size < whole.size(); size += 31)
+        expectRefusedOrUsable(path, whole.substr(0, size), normalisationRefusals);
+    for (std::size_t at = 0; at < whole.size(); at += 2) {
+        std::string flipped = whole;
+        flipped[at] = static_cast<char>(flipped[at] ^ (1 << (at / 2 % 8)));
+        expectRefusedOrUsable(path, flipped, normalisationRefusals);
+    }
+    EXPECT_GT(normalisationRefusals, 0u);
 }
 
 TEST(SentencePieceFiles, MissingFolderFifoAndDeviceAreRefusedWithoutBlocking)
