@@ -12,6 +12,9 @@ source scripts/lib/steps.sh
 packages=(
   build-essential cmake pkg-config
   libeigen3-dev nlohmann-json3-dev
+  # SentencePiece tokenizers (LLaMA, T5, Marian checkpoints): core links libsentencepiece, so the
+  # app needs it too, not only the tests (its fixtures were made with python3-sentencepiece).
+  libsentencepiece-dev
   qt6-base-dev qt6-charts-dev qt6-svg-dev
   # Without it find_package(Qt6 ... Charts) fails under --no-install-recommends (design.md 5).
   libqt6opengl6-dev libgl-dev

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/io/file_bytes.hpp"
+#include "core/text/sentencepiece_folder.hpp"
 #include "core/text/vocabulary_files.hpp"
 
 namespace qkv {
@@ -82,11 +83,25 @@ Expected<SubwordTokenizer> loadWordPiece(const fs::path& folder)
     return tokenizer;
 }
 
+SubwordTokenizer describedTokenizer(DescribedSentencePiece loaded)
+{
+    SubwordTokenizer tokenizer(std::move(loaded.tokenizer));
+    tokenizer.setDescription(std::move(loaded.description));
+    return tokenizer;
+}
+
+Expected<SubwordTokenizer> loadSentencePiece(const Expected<DescribedSentencePiece>& loaded)
+{
+    if (!loaded) return Error{loaded.error()};
+    return describedTokenizer(*loaded);
+}
+
 }  // namespace
 
 Expected<SubwordTokenization> SubwordTokenizer::encode(std::string_view text) const
 {
     if (const auto* w = wordPiece()) return wordPieceTokenize(w->vocab, text, w->options);
+    if (const auto* s = sentencePiece()) return sentencePieceTokenize(*s, text);
     const auto* b = byteLevelBpe();
     return byteLevelBpeTokenize(b->bpe, text, b->options);
 }
@@ -94,13 +109,17 @@ Expected<SubwordTokenization> SubwordTokenizer::encode(std::string_view text) co
 std::size_t SubwordTokenizer::vocabularySize() const
 {
     if (const auto* w = wordPiece()) return w->vocab.tokens.size();
+    if (const auto* s = sentencePiece()) return sentencePieceVocabularySize(*s);
     return byteLevelBpe()->bpe.idCount;
 }
 
 bool hasSubwordTokenizerFiles(const std::string& folder)
 {
     const fs::path dir(folder);
-    return pathExists(dir / "vocab.txt") || pathExists(dir / "vocab.json") || pathExists(dir / "merges.txt");
+    for (const char* file : {"vocab.txt", "vocab.json", "merges.txt", "source.spm", "target.spm", "tokenizer.model",
+                             "spiece.model"})
+        if (pathExists(dir / file)) return true;
+    return false;
 }
 
 Expected<SubwordTokenizer> loadSubwordTokenizer(const std::string& folder)
@@ -108,6 +127,9 @@ Expected<SubwordTokenizer> loadSubwordTokenizer(const std::string& folder)
     const fs::path dir(folder);
     const bool json = pathExists(dir / "vocab.json");
     const bool merges = pathExists(dir / "merges.txt");
+    // Marian before byte-level BPE: its folder has vocab.json without merges.txt.
+    if (!merges && pathExists(dir / "source.spm"))
+        return loadSentencePiece(loadMarianSentencePiece(folder, MarianSide::Source));
     if (json || merges) {
         if (!json) return Error{folder + ": has merges.txt but no vocab.json beside it"};
         if (!merges) return Error{folder + ": has vocab.json but no merges.txt beside it"};
@@ -120,9 +142,29 @@ Expected<SubwordTokenizer> loadSubwordTokenizer(const std::string& folder)
         return tokenizer;
     }
     if (pathExists(dir / "vocab.txt")) return loadWordPiece(dir);
+    if (pathExists(dir / "tokenizer.model")) return loadSentencePiece(loadLlamaSentencePiece(folder));
+    if (pathExists(dir / "spiece.model")) return loadSentencePiece(loadT5SentencePiece(folder));
     return Error{folder +
-                 ": has no tokenizer files (vocab.txt for WordPiece, or vocab.json and merges.txt "
-                 "for byte-level BPE)"};
+                 ": has no tokenizer files (vocab.txt for WordPiece, vocab.json and merges.txt "
+                 "for byte-level BPE, tokenizer.model or spiece.model for SentencePiece, source.spm "
+                 "and target.spm with vocab.json for Marian)"};
+}
+
+Expected<SourceTargetTokenizers> loadSourceTargetTokenizers(const std::string& folder)
+{
+    const fs::path dir(folder);
+    if (!pathExists(dir / "source.spm") || pathExists(dir / "merges.txt")) {
+        Expected<SubwordTokenizer> shared = loadSubwordTokenizer(folder);
+        if (!shared) return Error{shared.error()};
+        return SourceTargetTokenizers{*shared, *shared};
+    }
+    if (!pathExists(dir / "target.spm"))
+        return Error{folder + ": has source.spm but no target.spm beside it (Marian reads the target sentence with it)"};
+    auto source = loadMarianSentencePiece(folder, MarianSide::Source);
+    if (!source) return Error{source.error()};
+    auto target = loadMarianSentencePiece(folder, MarianSide::Target);
+    if (!target) return Error{target.error()};
+    return SourceTargetTokenizers{describedTokenizer(std::move(*source)), describedTokenizer(std::move(*target))};
 }
 
 }  // namespace qkv

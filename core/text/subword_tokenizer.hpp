@@ -1,7 +1,9 @@
 #pragma once
-// A model's own tokenizer, found beside its checkpoint: BERT's vocab.txt (WordPiece) or GPT-2's
-// vocab.json + merges.txt (byte-level BPE). One object the app keeps and asks for the tokens of
-// each typed sentence.
+// A model's own tokenizer, found beside its checkpoint: BERT's vocab.txt (WordPiece), GPT-2's
+// vocab.json + merges.txt (byte-level BPE), or a SentencePiece model (LLaMA's tokenizer.model,
+// T5's spiece.model, Marian's source.spm / target.spm with vocab.json). One object the app keeps
+// (copies are cheap: a SentencePiece model is shared) and asks for the tokens of each typed
+// sentence.
 
 #include <string>
 #include <string_view>
@@ -9,6 +11,7 @@
 
 #include "core/common/expected.hpp"
 #include "core/text/byte_level_bpe_tokenizer.hpp"
+#include "core/text/sentencepiece_tokenizer.hpp"
 #include "core/text/subword_tokens.hpp"
 #include "core/text/wordpiece_tokenizer.hpp"
 
@@ -28,24 +31,31 @@ class SubwordTokenizer {
 public:
     explicit SubwordTokenizer(WordPieceTokenizer wordPiece) : model_(std::move(wordPiece)) {}
     explicit SubwordTokenizer(ByteLevelBpeTokenizer bpe) : model_(std::move(bpe)) {}
+    explicit SubwordTokenizer(SentencePieceTokenizer sentencePiece) : model_(std::move(sentencePiece)) {}
 
     Expected<SubwordTokenization> encode(std::string_view text) const;
 
     bool isWordPiece() const { return std::holds_alternative<WordPieceTokenizer>(model_); }
     const WordPieceTokenizer* wordPiece() const { return std::get_if<WordPieceTokenizer>(&model_); }
     const ByteLevelBpeTokenizer* byteLevelBpe() const { return std::get_if<ByteLevelBpeTokenizer>(&model_); }
+    bool isSentencePiece() const { return std::holds_alternative<SentencePieceTokenizer>(model_); }
+    const SentencePieceTokenizer* sentencePiece() const { return std::get_if<SentencePieceTokenizer>(&model_); }
     // Rows the token embedding table must have at least (the largest id + 1).
     std::size_t vocabularySize() const;
-    // For a status line: "WordPiece, 30522 tokens, lower-cased (tokenizer_config.json)".
+    // For a status line: "WordPiece, 30522 tokens, lower-cased (tokenizer_config.json)",
+    // "SentencePiece (BPE), 32000 pieces, tokenizer.model, <s> first".
     const std::string& description() const { return description_; }
     void setDescription(std::string text) { description_ = std::move(text); }
 
 private:
-    std::variant<WordPieceTokenizer, ByteLevelBpeTokenizer> model_;
+    std::variant<WordPieceTokenizer, ByteLevelBpeTokenizer, SentencePieceTokenizer> model_;
     std::string description_;
 };
 
-// Looks in `folder` for vocab.json + merges.txt (byte-level BPE) or vocab.txt (WordPiece). For
+// Looks in `folder`, in this order, for source.spm without merges.txt (Marian: the source side,
+// ids from vocab.json), vocab.json + merges.txt (byte-level BPE), vocab.txt (WordPiece), tokenizer.model
+// (LLaMA) or spiece.model (T5); sentencepiece_folder.hpp says what each SentencePiece family
+// reads and adds. For
 // WordPiece, do_lower_case, strip_accents and tokenize_chinese_chars come from
 // tokenizer_config.json when the folder has one; without it, lower-casing is on exactly when no
 // token outside [brackets] has an upper-case letter (uncased vocabularies have none; cased ones
@@ -55,5 +65,19 @@ Expected<SubwordTokenizer> loadSubwordTokenizer(const std::string& folder);
 
 // Whether `folder` has tokenizer files loadSubwordTokenizer would try (cheap; reads nothing).
 bool hasSubwordTokenizerFiles(const std::string& folder);
+
+// An encoder-decoder model's two tokenizers: the source sentence's (encoder input) and the
+// target sentence's (decoder input).
+struct SourceTargetTokenizers {
+    SubwordTokenizer source;
+    SubwordTokenizer target;
+};
+
+// Marian (a folder with source.spm and no merges.txt): source.spm for the source, target.spm
+// for the target, both with ids from vocab.json (target_vocab.json for the target when the
+// folder has one). Any other folder (BART's byte-level BPE, T5's spiece.model): the one
+// tokenizer loadSubwordTokenizer finds, for both sides. Fails as loadSubwordTokenizer does, or
+// when target.spm is missing.
+Expected<SourceTargetTokenizers> loadSourceTargetTokenizers(const std::string& folder);
 
 }  // namespace qkv
