@@ -1,6 +1,7 @@
 #include "core/checkpoint/checkpoint.hpp"
 
 #include <charconv>
+#include <filesystem>
 
 #include "core/checkpoint/checkpoint_files.hpp"
 #include "core/checkpoint/layer_loading.hpp"
@@ -23,8 +24,27 @@ std::string someNames(const std::vector<std::string>& names, std::size_t limit)
 
 std::string_view checkpointFamilyName(CheckpointFamily family) { return nameOf(kCheckpointFamilyNames, family); }
 
-Expected<Checkpoint> openCheckpoint(const std::string& path, const CheckpointOptions& options)
+namespace {
+
+// A Hugging Face model folder opens as its shard index, else its model.safetensors.
+Expected<std::string> checkpointFileOf(const std::string& path)
 {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(path, ec)) return path;
+    const std::filesystem::path folder(path);
+    for (const char* name : {"model.safetensors.index.json", "model.safetensors"})
+        if (std::filesystem::exists(folder / name, ec)) return (folder / name).string();
+    return Error{path + ": a model folder needs model.safetensors or model.safetensors.index.json (with "
+                        "config.json and the tokenizer files beside it)"};
+}
+
+}  // namespace
+
+Expected<Checkpoint> openCheckpoint(const std::string& given, const CheckpointOptions& options)
+{
+    Expected<std::string> file = checkpointFileOf(given);
+    if (!file) return Error{file.error()};
+    const std::string& path = *file;
     Expected<std::map<std::string, CheckpointTensor>> tensors = checkpoint_detail::readCheckpointTensors(path);
     if (!tensors) return Error{tensors.error()};
     Checkpoint checkpoint;

@@ -80,7 +80,7 @@ struct CheckpointOptions {
 };
 
 struct Checkpoint {
-    std::string path;                                 // as given: a .safetensors file or an index.json
+    std::string path;                                 // a .safetensors file or an index.json (a folder's)
     std::string configPath;                           // the config.json read, or empty
     CheckpointConfig config;                          // what it says (all empty without one)
     bool headCountFromConfig = false;                 // false: h came from CheckpointOptions (ask the user)
@@ -88,7 +88,9 @@ struct Checkpoint {
     std::map<std::string, CheckpointTensor> tensors;  // every tensor of every file, by name
 };
 
-// Reads the headers (and config.json beside `path`) and recognises the attention layers.
+// Reads the headers (and config.json beside `path`) and recognises the attention layers. `path`
+// is a .safetensors file, a shard index, or a Hugging Face model folder (its
+// model.safetensors.index.json, else its model.safetensors; Checkpoint::path names that file).
 // Refuses a file with no recognised layer, listing some of the tensor names it holds.
 Expected<Checkpoint> openCheckpoint(const std::string& path, const CheckpointOptions& options = {});
 

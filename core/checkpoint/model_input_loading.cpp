@@ -168,31 +168,4 @@ Expected<std::shared_ptr<const ModelInput>> loadModelInput(const std::string& pa
     return loadModelInput(*checkpoint, *layer);
 }
 
-Status attachModelInput(Session& session)
-{
-    const Config& c = session.config;
-    if (c.embeddings != EmbeddingKind::Model || session.modelInput) return {};
-    const bool needed = (c.needsSource() && !session.sourceEmbeddings) || (c.needsTarget() && !session.targetEmbeddings);
-    if (!needed) return {};
-    const WeightsProvenance& from = session.weightsProvenance;
-    if (from.file.empty() || from.layer.empty())
-        return Error{"the embeddings are the model's own input, which comes with a checkpoint's first attention "
-                     "layer: load one (its weights and its input are read together)"};
-    CheckpointOptions options;
-    options.headCount = c.headCount;
-    Expected<std::shared_ptr<const ModelInput>> input = loadModelInput(from.file, from.layer, options);
-    if (!input) return Error{input.error()};
-    session.modelInput = std::move(*input);
-    return {};
-}
-
-std::string attachModelInputOrUseWords(Session& session)
-{
-    const Status attached = attachModelInput(session);
-    if (attached) return {};
-    session.config.embeddings = EmbeddingKind::Word;
-    return "The session's layer read the model's own input, which cannot be read again (" + attached.error() +
-           "); embeddings by word stand in.";
-}
-
 }  // namespace qkv

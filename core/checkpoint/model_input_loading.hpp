@@ -8,8 +8,8 @@
 //          (WordPiece); layer_norm_eps from config.json (default 1e-12)
 //   GPT-2  wte.weight, wpe.weight, h.0.ln_1.weight|bias (with or without "transformer.");
 //          vocab.json + merges.txt (byte-level BPE); layer_norm_epsilon (default 1e-5)
-// Any other layer reads what the layers before it computed, which the app does not compute:
-// those keep the generated or meaning embeddings, and the reason says so.
+// Any other layer reads what the layers before it computed: core/pipeline/layer_input.hpp runs
+// the whole model for it.
 
 #include <memory>
 #include <string>
@@ -35,15 +35,5 @@ Expected<std::shared_ptr<const ModelInput>> loadModelInput(const Checkpoint& che
 // the checkpoint and the layer).
 Expected<std::shared_ptr<const ModelInput>> loadModelInput(const std::string& path, std::string_view nameOrIndex,
                                                            const CheckpointOptions& options = {});
-
-// A session whose embeddings are the model's own input (Config::embeddings = Model) and that
-// has no ModelInput yet reads it from the checkpoint and layer its weights came from
-// (weightsProvenance); the app's Open and the command line's --session and --embeddings model
-// share this. Does nothing when no sentence needs it. Fails, changing nothing, when the weights
-// did not come from a checkpoint's layer or the input cannot be built there.
-Status attachModelInput(Session& session);
-// For the app's Open and restore: attachModelInput, and when it fails the embeddings become
-// by word (weights, sentences and all else kept). Returns what to tell the user, or "".
-std::string attachModelInputOrUseWords(Session& session);
 
 }  // namespace qkv

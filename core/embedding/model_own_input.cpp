@@ -7,13 +7,21 @@ ModelInput::ModelInput(SubwordTokenizer tokenizer, ModelInputTables tables, std:
 {
 }
 
+ModelInput::ModelInput(SubwordTokenizer tokenizer, HiddenStatesOf hiddenStates, HiddenStatesShape shape,
+                       std::string origin)
+    : tokenizer_(std::move(tokenizer)), hiddenStates_(std::move(hiddenStates)), shape_(std::move(shape)),
+      origin_(std::move(origin))
+{
+}
+
 Expected<ModelSentence> ModelInput::embed(std::string_view text) const
 {
     Expected<SubwordTokenization> tokens = tokenizer_.encode(text);
     if (!tokens) return Error{tokens.error()};
     const std::vector<std::int32_t> ids = tokens->ids();
     Expected<MatrixF> input =
-        tables_.recipe == ModelInputRecipe::Bert
+        hiddenStates_                             ? hiddenStates_(ids)
+        : tables_.recipe == ModelInputRecipe::Bert
             ? bertModelInput(ids, tables_.tokenEmbeddings, tables_.positionEmbeddings, tables_.tokenTypeEmbeddings,
                              tables_.norm)
             : gpt2ModelInput(ids, tables_.tokenEmbeddings, tables_.positionEmbeddings, tables_.norm);
@@ -23,7 +31,8 @@ Expected<ModelSentence> ModelInput::embed(std::string_view text) const
 
 std::string ModelInput::description() const
 {
-    return std::string(modelInputFormula(tables_.recipe)) + "; " + tokenizer_.description() + "; up to " +
+    const std::string formula = hiddenStates_ ? shape_.formula : std::string(modelInputFormula(tables_.recipe));
+    return formula + "; " + tokenizer_.description() + "; up to " +
            std::to_string(positionCount()) + " tokens";
 }
 

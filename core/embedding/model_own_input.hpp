@@ -8,9 +8,11 @@
 //   BERT   X = LayerNorm(word[ids] + position[0..n-1] + token_type[0]), ids = [CLS] ... [SEP]
 //   GPT-2  X = ln_1(wte[ids] + wpe[0..n-1]), byte-level BPE ids, nothing added
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"
@@ -36,18 +38,31 @@ struct ModelSentence {
     MatrixF input;               // X, n x d_model
 };
 
+// A later layer's X: the hidden states the layers below it compute from the sentence's ids
+// (core/pipeline/layer_input.hpp runs a whole pretrained model for it). n x d_model.
+using HiddenStatesOf = std::function<Expected<MatrixF>(const std::vector<std::int32_t>& ids)>;
+
+// What a HiddenStatesOf input is: its width, how many tokens it takes, its formula in words.
+struct HiddenStatesShape {
+    Index d_model = 0;
+    Index positionCount = 0;
+    std::string formula;  // "X = the hidden state after BERT's layers 0..2 (post-LayerNorm, ...)"
+};
+
 class ModelInput {
 public:
     // `origin` names where it came from, for people: "bert.encoder.layer.0.attention of
     // /data/bert/model.safetensors". The caller has checked the shapes (the loader does).
     ModelInput(SubwordTokenizer tokenizer, ModelInputTables tables, std::string origin);
+    // Any layer: X from the layers below it. Shares the model `hiddenStates` holds.
+    ModelInput(SubwordTokenizer tokenizer, HiddenStatesOf hiddenStates, HiddenStatesShape shape, std::string origin);
 
     // Tokens and X of `text`. Fails with a message a person can act on: a sentence longer than
     // the model's positions ("... this model's positions go up to 512"), no tokens, too large.
     Expected<ModelSentence> embed(std::string_view text) const;
 
-    Index d_model() const { return tables_.tokenEmbeddings.cols(); }
-    Index positionCount() const { return tables_.positionEmbeddings.rows(); }
+    Index d_model() const { return hiddenStates_ ? shape_.d_model : tables_.tokenEmbeddings.cols(); }
+    Index positionCount() const { return hiddenStates_ ? shape_.positionCount : tables_.positionEmbeddings.rows(); }
     ModelInputRecipe recipe() const { return tables_.recipe; }
     const SubwordTokenizer& tokenizer() const { return tokenizer_; }
     const std::string& origin() const { return origin_; }
@@ -57,7 +72,9 @@ public:
 
 private:
     SubwordTokenizer tokenizer_;
-    ModelInputTables tables_;
+    ModelInputTables tables_;      // the first layer's recipe (without hiddenStates_)
+    HiddenStatesOf hiddenStates_;  // a later layer's, or empty
+    HiddenStatesShape shape_;
     std::string origin_;
 };
 

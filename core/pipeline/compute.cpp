@@ -195,7 +195,7 @@ std::vector<ValidationIssue> modelInputIssues(const Config& config, const UserIn
     const ModelInput* model = inputs.modelInput.get();
     if (!model) {
         issues.push_back({ConfigField::Embeddings,
-                          "The embeddings are the model's own input, but no checkpoint's first layer with its "
+                          "The embeddings are the model's own input, but no checkpoint layer with its "
                           "tokenizer files is open (File > Open Checkpoint..., or choose other embeddings)."});
         return issues;
     }

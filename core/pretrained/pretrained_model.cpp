@@ -110,19 +110,17 @@ std::string folderOf(const std::string& path)
     return parent.empty() ? std::string(".") : parent.string();
 }
 
-// A Hugging Face model folder's checkpoint: the shard index, else model.safetensors.
-Expected<std::string> checkpointFileOf(const std::string& path)
+// Empty when `tokenizer` fits the model's token table; else why its files are not used.
+std::string tokenizerMismatch(const PretrainedModel& model, const SubwordTokenizer& tokenizer)
 {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(path, ec)) return path;
-    const std::filesystem::path folder(path);
-    for (const char* name : {"model.safetensors.index.json", "model.safetensors"})
-        if (std::filesystem::exists(folder / name, ec)) return (folder / name).string();
-    return Error{path +
-                 ": a model folder needs model.safetensors or model.safetensors.index.json (with "
-                 "config.json and the tokenizer files beside it)"};
+    if (static_cast<Index>(tokenizer.vocabularySize()) <= model.recipe.vocabularySize) return {};
+    return model.tokenizerFolder + ": the tokenizer has " + std::to_string(tokenizer.vocabularySize()) +
+           " tokens but the model's token table has " + std::to_string(model.recipe.vocabularySize) +
+           " rows: the tokenizer files do not belong to this checkpoint, and are not used.";
 }
 
+// The tokenizer files beside the checkpoint: one tokenizer, or an encoder-decoder's source and
+// target tokenizers (Marian's source.spm and target.spm; BART's one BPE for both).
 void attachTokenizer(PretrainedModel& model)
 {
     model.tokenizerFolder = folderOf(model.checkpoint.path);
@@ -130,20 +128,27 @@ void attachTokenizer(PretrainedModel& model)
         model.notes.push_back("No tokenizer files beside " + model.checkpoint.path + ": the model runs on token ids.");
         return;
     }
-    Expected<SubwordTokenizer> tokenizer = loadSubwordTokenizer(model.tokenizerFolder);
-    if (!tokenizer) {
-        model.notes.push_back("The tokenizer files are not read (" + tokenizer.error() +
+    Expected<SourceTargetTokenizers> tokenizers = Error{};
+    if (model.recipe.encoderDecoder()) {
+        tokenizers = loadSourceTargetTokenizers(model.tokenizerFolder);
+    } else if (Expected<SubwordTokenizer> one = loadSubwordTokenizer(model.tokenizerFolder)) {
+        tokenizers = SourceTargetTokenizers{*one, *one};
+    } else {
+        tokenizers = Error{one.error()};
+    }
+    if (!tokenizers) {
+        model.notes.push_back("The tokenizer files are not read (" + tokenizers.error() +
                               "): the model runs on token ids.");
         return;
     }
-    if (static_cast<Index>(tokenizer->vocabularySize()) > model.recipe.vocabularySize) {
-        model.notes.push_back(model.tokenizerFolder + ": the tokenizer has " +
-                              std::to_string(tokenizer->vocabularySize()) + " tokens but the model's token table has " +
-                              std::to_string(model.recipe.vocabularySize) +
-                              " rows: the tokenizer files do not belong to this checkpoint, and are not used.");
-        return;
+    for (const SubwordTokenizer* tokenizer : {&tokenizers->source, &tokenizers->target}) {
+        if (const std::string problem = tokenizerMismatch(model, *tokenizer); !problem.empty()) {
+            model.notes.push_back(problem);
+            return;
+        }
     }
-    model.tokenizer = std::move(*tokenizer);
+    model.tokenizer = std::move(tokenizers->source);
+    if (model.recipe.encoderDecoder()) model.targetTokenizer = std::move(tokenizers->target);
 }
 
 }  // namespace
@@ -203,9 +208,7 @@ Expected<PretrainedModel> loadPretrainedModel(Checkpoint checkpoint)
 
 Expected<PretrainedModel> openPretrainedModel(const std::string& path, const CheckpointOptions& options)
 {
-    Expected<std::string> file = checkpointFileOf(path);
-    if (!file) return Error{file.error()};
-    Expected<Checkpoint> checkpoint = openCheckpoint(*file, options);
+    Expected<Checkpoint> checkpoint = openCheckpoint(path, options);
     if (!checkpoint) return Error{checkpoint.error()};
     return loadPretrainedModel(std::move(*checkpoint));
 }

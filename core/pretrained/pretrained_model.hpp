@@ -94,7 +94,8 @@ struct PretrainedModel {
     StackWeights decoder;  // decoder-only models and the decoder of an encoder-decoder
     ReadoutWeights readout;
     std::vector<CheckpointLayer> layersInModelOrder;  // every attention layer, model order
-    std::optional<SubwordTokenizer> tokenizer;        // when the folder has its files
+    std::optional<SubwordTokenizer> tokenizer;        // when the folder has its files (an encoder-decoder's source)
+    std::optional<SubwordTokenizer> targetTokenizer;  // an encoder-decoder's target (decoder) side
     std::string tokenizerFolder;
     std::vector<std::string> notes;  // for people: what was filled in or left out
 

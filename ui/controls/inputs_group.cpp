@@ -83,9 +83,9 @@ InputsGroup::InputsGroup(Document* document, QWidget* parent)
         tr("By word: a random vector per lower-cased word, from the seed.\n"
            "By meaning: a vector per concept of the built-in lexicon, so \"cat\" and \"chat\" "
            "share one (what a same-meaning head needs).\n"
-           "The model's own: X exactly as a BERT or GPT-2 model builds it for its first layer, "
-           "from its subword tokens (File > Open Checkpoint, layer 0, with the tokenizer files "
-           "beside the checkpoint)."));
+           "The model's own: X exactly as the checkpoint's model computes it for the layer, from its "
+           "subword tokens: the embeddings for the first layer, what the layers below computed for "
+           "any other (File > Open Checkpoint, with the tokenizer files beside the checkpoint)."));
     embeddings_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     embeddings_->setMinimumContentsLength(12);
     form_->addRow(buddyLabel(tr("E&mbeddings"), embeddings_, this), embeddings_);
@@ -162,8 +162,8 @@ void InputsGroup::showModelInput(const qkv::ModelInput* input, bool chosen)
     item->setToolTip(input ? plainAsRichText(tr("%1.\nFrom %2.")
                                                  .arg(QString::fromStdString(input->description()),
                                                       QString::fromStdString(input->origin())))
-                           : tr("Open a BERT or GPT-2 checkpoint's first layer with its tokenizer files "
-                                "(File > Open Checkpoint) to use the model's own input."));
+                           : tr("Open a checkpoint's layer with its tokenizer files (File > Open Checkpoint) "
+                                "to use the model's own input."));
 }
 
 void InputsGroup::setMessages(const QString& positional, const QString& embeddings)

@@ -10,6 +10,7 @@
 #include <QStandardPaths>
 
 #include "core/checkpoint/model_input_loading.hpp"
+#include "core/pipeline/layer_input.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/off_thread.hpp"
 

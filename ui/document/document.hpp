@@ -105,7 +105,7 @@ public:
     // cleared (a preset would overwrite the layer's heads), and the token scale returns to the
     // paper's 1 (it served the positional presets). One undo step; notice() says what changed, then
     // `notes` (what the loader left out or filled in).
-    // With `modelInput` (the model's first layer, core/checkpoint/model_input_loading.hpp) the
+    // With `modelInput` (the layer's own input, core/pipeline/layer_input.hpp) the
     // embeddings become the model's own input and the chips its subword tokens; without it,
     // model embeddings fall back to words and `modelInputNote` (why not) is said.
     void useCheckpointLayer(std::shared_ptr<const qkv::AttentionWeights> weights,

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "core/checkpoint/model_input_loading.hpp"
+#include "core/pipeline/layer_input.hpp"
 #include "core/config/examples.hpp"
 #include "core/session/session.hpp"
 #include "ui/document/document.hpp"

@@ -3,6 +3,7 @@
 #include <initializer_list>
 
 #include "core/checkpoint/model_input_loading.hpp"
+#include "core/pipeline/layer_input.hpp"
 #include "core/io/weights_file.hpp"
 #include "ui/document/document.hpp"
 
@@ -82,8 +83,8 @@ void WeightLoads::loadLayer(const qkv::Checkpoint& checkpoint, const qkv::Checkp
             return loaded;
         }
         loaded.layer = std::make_shared<const qkv::CheckpointLayerWeights>(std::move(weights).value());
-        // Its own input comes with the model's first layer when the tables and tokenizer are there.
-        qkv::Expected<std::shared_ptr<const qkv::ModelInput>> input = qkv::loadModelInput(checkpoint, layer);
+        // Its own input: the first layer's from the tables, a later one's from the model below it.
+        qkv::Expected<std::shared_ptr<const qkv::ModelInput>> input = qkv::loadLayerInput(checkpoint, layer);
         if (input) loaded.modelInput = *input;
         else loaded.modelInputNote = QString::fromStdString(input.error());
         return loaded;

@@ -66,7 +66,7 @@ private:
         std::optional<qkv::PositionalEncoding> positions;
         std::shared_ptr<const qkv::CheckpointLayerWeights> layer;
         QString error;
-        std::shared_ptr<const qkv::ModelInput> modelInput;  // the model's own input, for its first layer
+        std::shared_ptr<const qkv::ModelInput> modelInput;  // the model's own input to the layer
         QString modelInputNote;                             // why there is none
     };
     void applyWeights(const LoadedWeights& loaded);

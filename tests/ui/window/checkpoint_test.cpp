@@ -17,6 +17,7 @@
 #include <QStatusBar>
 
 #include "core/checkpoint/checkpoint.hpp"
+#include "core/io/npy.hpp"
 #include "tests/ui/window/window_fixture.hpp"
 #include "ui/checkpoint/checkpoint_layer_dialog.hpp"
 #include "ui/controls/controls_panel.hpp"
@@ -206,7 +207,8 @@ TEST_F(CheckpointWindowTest, ALayerThatCannotBeReadChangesNothing)
 }
 
 // BERT's first layer reads the model's own input; the chips, the labels
-// and the embeddings box follow; the second layer keeps generated embeddings and says why.
+// and the embeddings box follow; a second layer of a model that cannot run whole keeps generated
+// embeddings and says why.
 TEST_F(CheckpointWindowTest, TheFirstLayerReadsTheModelsOwnInputAndTheChipsShowSubwords)
 {
     const Checkpoint bert = openOrFail(fixture("bert_input"));
@@ -257,11 +259,12 @@ TEST_F(CheckpointWindowTest, TheFirstLayerReadsTheModelsOwnInputAndTheChipsShowS
     settle();
     EXPECT_TRUE(window->document()->isValid());
 
-    // The second layer reads what the first computed: generated embeddings, and the reason.
+    // The second layer reads what the first computed, and this file holds attention layers
+    // only (no MLP to run): generated embeddings, and the reason.
     EXPECT_EQ(use(bert, bert.layers.back()), QString());
     EXPECT_EQ(window->document()->config().embeddings, EmbeddingKind::Word);
     EXPECT_FALSE(window->document()->session().modelInput);
-    EXPECT_TRUE(notices.back().front().toString().contains(QStringLiteral("first layer only")))
+    EXPECT_TRUE(notices.back().front().toString().contains(QStringLiteral("cannot run whole")))
         << notices.back().front().toString().toStdString();
     auto* items = qobject_cast<QStandardItemModel*>(box->model());
     ASSERT_NE(items, nullptr);
@@ -274,6 +277,42 @@ TEST_F(CheckpointWindowTest, TheFirstLayerReadsTheModelsOwnInputAndTheChipsShowS
     settle();
     EXPECT_EQ(window->document()->config().embeddings, EmbeddingKind::Model);
     EXPECT_TRUE(window->document()->session().modelInput);
+}
+
+// A later layer of a model that runs whole reads the hidden states the layers before it
+// computed: the document's result is that layer of the model's run, as PyTorch computes it
+// (tests/data/pretrained/make_pretrained_fixtures.py; its ids are this sentence's).
+TEST_F(CheckpointWindowTest, ALaterLayerOfAWholeModelReadsTheLayersBelowIt)
+{
+    const Checkpoint bert = openOrFail(std::string(QKV_TEST_DATA_DIR) + "/pretrained/bert");
+    ASSERT_EQ(bert.layers.size(), 3u);
+    Config config = window->document()->config();
+    config.sourceText = "d [MASK] super / [MASK]";
+    setConfig(config);
+    QSignalSpy notices(window->document(), &Document::notice);
+    EXPECT_EQ(use(bert, bert.layers.back()), QString());
+    const Session& session = window->document()->session();
+    EXPECT_EQ(session.config.embeddings, EmbeddingKind::Model);
+    ASSERT_TRUE(session.modelInput);
+    ASSERT_TRUE(window->document()->isValid());
+    ASSERT_FALSE(notices.isEmpty());
+    EXPECT_TRUE(notices.back().front().toString().contains(QStringLiteral("layers before")))
+        << notices.back().front().toString().toStdString();
+    const auto result = window->document()->result();
+    ASSERT_TRUE(result);
+    EXPECT_EQ(result->queryLabels,
+              (std::vector<std::string>{"[CLS]", "d", "[MASK]", "super", "/", "[MASK]", "[SEP]"}));
+    Expected<MatrixF> expected = readNpyMatrix(std::string(QKV_TEST_DATA_DIR) + "/pretrained/bert/attention_2.npy");
+    ASSERT_TRUE(expected) << expected.error();
+    const Index n = 7;
+    ASSERT_EQ(expected->rows(), 4 * n);
+    for (Index head = 0; head < 4; ++head)
+        EXPECT_LT((result->attention.heads[static_cast<std::size_t>(head)].attention -
+                   expected->middleRows(head * n, n))
+                      .cwiseAbs()
+                      .maxCoeff(),
+                  1e-4)
+            << "head " << head + 1;
 }
 
 }  // namespace

@@ -1,0 +1,96 @@
+#include "core/pipeline/layer_input.hpp"
+
+#include <utility>
+
+#include "core/checkpoint/model_input_loading.hpp"
+#include "core/config/limits.hpp"
+#include "core/pipeline/pretrained_run.hpp"
+#include "core/pretrained/model_run.hpp"
+#include "core/pretrained/pretrained_model.hpp"
+
+namespace qkv {
+
+namespace {
+
+// "X = the hidden state BERT's layers before bert.encoder.layer.2.attention computed (post-
+// LayerNorm, gelu, ...)": the formula the status line and tooltips show.
+std::string hiddenStatesFormula(const PretrainedModel& model, const CheckpointLayer& layer)
+{
+    return "X = what " + std::string(pretrainedFamilyName(model.recipe.family)) + "'s layers before " + layer.name +
+           " computed (" + recipeSummary(model.recipe) + ")";
+}
+
+Expected<std::shared_ptr<const ModelInput>> wholeModelInput(Checkpoint checkpoint, const CheckpointLayer& layer)
+{
+    Expected<PretrainedModel> loaded = loadPretrainedModel(std::move(checkpoint));
+    if (!loaded) return Error{loaded.error()};
+    const auto model = std::make_shared<const PretrainedModel>(std::move(*loaded));
+    if (!model->tokenizer) return Error{model->checkpoint.path + ": no tokenizer files beside it"};
+    Expected<Index> modelIndex = findModelLayer(*model, std::to_string(layer.index));
+    if (!modelIndex) return Error{modelIndex.error()};
+    if (model->recipe.encoderDecoder() && layer.kind != AttentionMode::EncoderSelf)
+        return Error{layer.name + " reads both sentences of the " + std::string(pretrainedFamilyName(model->recipe.family)) +
+                     " encoder-decoder; the app shows its encoder's layers (the command line's --layer all shows "
+                     "every layer)"};
+    const Index index = *modelIndex;
+    HiddenStatesOf hiddenStates = [model, index](const std::vector<std::int32_t>& ids) -> Expected<MatrixF> {
+        ModelTokens tokens;
+        tokens.ids = ids;
+        if (model->recipe.encoderDecoder()) tokens.decoderIds = {static_cast<std::int32_t>(model->recipe.decoderStartTokenId)};
+        RunOptions options;
+        options.keepScores = false;
+        Expected<ModelRun> run = runPretrainedModel(*model, tokens, options);
+        if (!run) return Error{run.error()};
+        return run->layer(index).queryInput;
+    };
+    HiddenStatesShape shape;
+    shape.d_model = layer.d_model;
+    shape.positionCount = model->recipe.positionCount > 0 ? model->recipe.positionCount : limits::maxTokens;
+    shape.formula = hiddenStatesFormula(*model, layer);
+    return std::make_shared<const ModelInput>(*model->tokenizer, std::move(hiddenStates), std::move(shape),
+                                              layer.name + " of " + model->checkpoint.path);
+}
+
+}  // namespace
+
+Expected<std::shared_ptr<const ModelInput>> loadLayerInput(Checkpoint checkpoint, const CheckpointLayer& layer)
+{
+    if (modelInputAvailable(checkpoint, layer)) return loadModelInput(checkpoint, layer);
+    Expected<std::shared_ptr<const ModelInput>> whole = wholeModelInput(std::move(checkpoint), layer);
+    if (!whole) return Error{"'" + layer.name + "' reads what the layers before it computed, and the model cannot run "
+                             "whole: " + whole.error()};
+    return whole;
+}
+
+Status attachModelInput(Session& session)
+{
+    const Config& c = session.config;
+    if (c.embeddings != EmbeddingKind::Model || session.modelInput) return {};
+    const bool needed = (c.needsSource() && !session.sourceEmbeddings) || (c.needsTarget() && !session.targetEmbeddings);
+    if (!needed) return {};
+    const WeightsProvenance& from = session.weightsProvenance;
+    if (from.file.empty() || from.layer.empty())
+        return Error{"the embeddings are the model's own input, which comes with a checkpoint's attention layer: "
+                     "load one (its weights and its input are read together)"};
+    CheckpointOptions options;
+    options.headCount = c.headCount;
+    Expected<Checkpoint> checkpoint = openCheckpoint(from.file, options);
+    if (!checkpoint) return Error{checkpoint.error()};
+    Expected<CheckpointLayer> layer = findCheckpointLayer(*checkpoint, from.layer);
+    if (!layer) return Error{layer.error()};
+    Expected<std::shared_ptr<const ModelInput>> input = loadLayerInput(std::move(*checkpoint), *layer);
+    if (!input) return Error{input.error()};
+    session.modelInput = std::move(*input);
+    return {};
+}
+
+std::string attachModelInputOrUseWords(Session& session)
+{
+    const Status attached = attachModelInput(session);
+    if (attached) return {};
+    session.config.embeddings = EmbeddingKind::Word;
+    return "The session's layer read the model's own input, which cannot be read again (" + attached.error() +
+           "); embeddings by word stand in.";
+}
+
+}  // namespace qkv
