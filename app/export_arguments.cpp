@@ -7,6 +7,7 @@
 
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/checkpoint/model_input_loading.hpp"
+#include "core/pipeline/layer_input.hpp"
 #include "core/config/examples.hpp"
 #include "core/io/weights_file.hpp"
 #include "core/pipeline/input_validation.hpp"

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "app/export_arguments.hpp"
+#include "app/model_export_command.hpp"
 #include "app/usage_text.hpp"
 #include "core/config/validation.hpp"
 #include "core/export/result_export.hpp"
@@ -63,6 +64,13 @@ int runExportCommand(int argc, char** argv)
         if (args.listLayers) {
             std::fputs((args.weightsFile ? checkpointLayerListing(args) : trainedLayerListing(args)).c_str(), stdout);
             return 0;
+        }
+        if (wantsWholeModel(args)) {
+            ExportFormat format = ExportFormat::Json;
+            parseExportFormat(args.format, format);
+            if (Status writable = checkExportTarget(format, args.out); !writable) return fail(1, writable.error());
+            removeTemporariesOnSignals();
+            if (const std::optional<int> status = runWholeModelExport(args)) return *status;
         }
         session = sessionFromArguments(args);
     } catch (const ArgumentError& error) {

@@ -8,6 +8,7 @@
 #include "core/cost/cost_model.hpp"
 #include "core/export/head_analysis_json.hpp"
 #include "core/export/json_stream.hpp"
+#include "core/export/layer_heads_json.hpp"
 #include "core/factored/factored_matrix.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/atomic_folder.hpp"
@@ -157,6 +158,46 @@ void writeCost(JsonStream& json, const Result& r)
     json.endObject();
 }
 
+}  // namespace
+
+void writeLayerHeads(JsonStream& json, const Result& r, const ExportOptions& options, bool includeMatrices,
+                     const HeadFieldsWriter& extraFields)
+{
+    json.key("heads");
+    json.beginArray();
+    // Every head's ablation effect needs every head's contribution: computed once (n_q x h norms).
+    const Expected<AblationEffects> ablation = ablationEffects(r);
+    for (Index head = 0; head < r.attention.headCount(); ++head) {
+        json.newline();
+        json.beginObject();
+        // Heads are numbered from 1 everywhere people read them (docs/formats.md, "Numbering").
+        json.key("head");
+        json.value(static_cast<std::int64_t>(head + 1));
+        json.key("kv_head");
+        json.value(static_cast<std::int64_t>(r.grouping().keyValueHeadOf(head) + 1));
+        writeFactored(json, r, head, options);
+        json.newline();
+        writeHeadAnalysis(json, r, head, ablation ? &*ablation : nullptr);
+        if (includeMatrices) {
+            const HeadAttention& h = r.attention.heads[static_cast<std::size_t>(head)];
+            json.key("attention");
+            json.matrix(h.attention);
+            json.newline();
+            json.key("scores");
+            json.matrix(h.scores);
+        }
+        if (extraFields) extraFields(json, head);
+        json.endObject();
+        // The head's analysis freed what it allocated; kept by the heap (keepLargeAllocationsForReuse)
+        // and served in another order to the next head, it would fragment, and the peak would
+        // grow with h past the memory estimate (estimateMemory: one head at a time).
+        releaseFreedMemory();
+    }
+    json.endArray();
+}
+
+namespace {
+
 // The whole document; with includeMatrices false, the summary that sits beside .npy arrays.
 void writeJsonDocument(AtomicFile& file, const Result& r, const ExportProvenance& provenance, bool includeMatrices,
                        const ExportOptions& options)
@@ -184,36 +225,7 @@ void writeJsonDocument(AtomicFile& file, const Result& r, const ExportProvenance
         if (r.attention.fullyMaskedRows[q]) json.value(static_cast<std::int64_t>(q));
     json.endArray();
     json.newline();
-    json.key("heads");
-    json.beginArray();
-    // Every head's ablation effect needs every head's contribution: computed once (n_q x h norms).
-    const Expected<AblationEffects> ablation = ablationEffects(r);
-    for (Index head = 0; head < r.attention.headCount(); ++head) {
-        json.newline();
-        json.beginObject();
-        // Heads are numbered from 1 everywhere people read them (docs/formats.md, "Numbering").
-        json.key("head");
-        json.value(static_cast<std::int64_t>(head + 1));
-        json.key("kv_head");
-        json.value(static_cast<std::int64_t>(r.grouping().keyValueHeadOf(head) + 1));
-        writeFactored(json, r, head, options);
-        json.newline();
-        writeHeadAnalysis(json, r, head, ablation ? &*ablation : nullptr);
-        if (includeMatrices) {
-            const HeadAttention& h = r.attention.heads[static_cast<std::size_t>(head)];
-            json.key("attention");
-            json.matrix(h.attention);
-            json.newline();
-            json.key("scores");
-            json.matrix(h.scores);
-        }
-        json.endObject();
-        // The head's analysis freed what it allocated; kept by the heap (keepLargeAllocationsForReuse)
-        // and served in another order to the next head, it would fragment, and the peak would
-        // grow with h past the memory estimate (estimateMemory: one head at a time).
-        releaseFreedMemory();
-    }
-    json.endArray();
+    writeLayerHeads(json, r, options, includeMatrices);
     json.newline();
     if (includeMatrices) {
         json.key("output");

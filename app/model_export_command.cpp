@@ -1,0 +1,154 @@
+#include "app/model_export_command.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <string_view>
+#include <vector>
+
+#include "core/export/model_export.hpp"
+#include "core/export/result_export.hpp"
+#include "core/pipeline/pretrained_run.hpp"
+#include "core/pretrained/model_run.hpp"
+#include "core/pretrained/pretrained_model.hpp"
+
+namespace qkv::app {
+
+namespace {
+
+constexpr std::string_view kAllLayers = "all";
+
+int fail(int status, const std::string& message)
+{
+    std::fprintf(stderr, "qkv-studio export: %s\n", message.c_str());
+    return status;
+}
+
+std::vector<std::string_view> commaItems(std::string_view text)
+{
+    std::vector<std::string_view> items;
+    while (true) {
+        const std::size_t comma = text.find(',');
+        items.push_back(text.substr(0, comma));
+        if (comma == std::string_view::npos) return items;
+        text.remove_prefix(comma + 1);
+    }
+}
+
+bool namesModelHeads(const std::optional<std::string>& ablate)
+{
+    return ablate && ablate->find('.') != std::string::npos;
+}
+
+// --ablate: LAYER.HEAD anywhere in the model; a bare HEAD is one of the chosen layer's heads.
+std::set<ModelHead> ablatedHeads(const PretrainedModel& model, const ExportArguments& args,
+                                 std::optional<Index> chosenLayer)
+{
+    std::set<ModelHead> heads;
+    if (!args.ablate) return heads;
+    for (const std::string_view item : commaItems(*args.ablate)) {
+        if (item.find('.') == std::string_view::npos) {
+            if (!chosenLayer)
+                throw ArgumentError{"--ablate: '" + std::string(item) +
+                                    "' names no layer; with --layer all, name heads as LAYER.HEAD (e.g. 3.2)"};
+            const std::string withLayer =
+                std::to_string(model.layersInModelOrder[static_cast<std::size_t>(*chosenLayer)].index) + "." +
+                std::string(item);
+            Expected<ModelHead> head = parseModelHead(model, withLayer);
+            if (!head) throw ArgumentError{"--ablate: " + head.error()};
+            heads.insert(*head);
+            continue;
+        }
+        Expected<ModelHead> head = parseModelHead(model, item);
+        if (!head) throw ArgumentError{"--ablate: " + head.error()};
+        heads.insert(*head);
+    }
+    return heads;
+}
+
+// The typed sentences and view settings, as the one-layer export reads them without a checkpoint.
+Config baseConfig(const ExportArguments& args)
+{
+    SessionArguments plain = args;
+    plain.weightsFile.reset();
+    plain.layer.reset();
+    plain.ablate.reset();
+    plain.embeddings.reset();
+    plain.headCount.reset();
+    return sessionFromArguments(plain).config;
+}
+
+std::string absolutePath(const std::string& file)
+{
+    std::error_code ignored;
+    const std::filesystem::path absolute = std::filesystem::absolute(file, ignored);
+    return absolute.empty() ? file : absolute.lexically_normal().string();
+}
+
+int exportOneLayer(const std::shared_ptr<const PretrainedModel>& model, const ModelRun& run, Index layer,
+                   const ModelSentences& sentences, const Config& base, const ExportArguments& args)
+{
+    ExportFormat format = ExportFormat::Json;
+    parseExportFormat(args.format, format);
+    const std::shared_ptr<const Result> result = pretrainedLayerResult(model, run, layer, sentences, base);
+    ExportProvenance provenance;
+    provenance.weights = absolutePath(*args.weightsFile);
+    provenance.weightsLayer = run.layer(layer).layer.name;
+    provenance.sourceEmbeddings = provenance.targetEmbeddings = "model";
+    if (Status written = exportResult(*result, format, args.out, provenance, args.options); !written)
+        return fail(1, written.error());
+    return 0;
+}
+
+}  // namespace
+
+bool wantsWholeModel(const ExportArguments& args)
+{
+    if (!args.weightsFile || !args.layer || args.format == kSessionFormatName) return false;
+    return *args.layer == kAllLayers || (args.embeddings && *args.embeddings == EmbeddingKind::Model) ||
+           namesModelHeads(args.ablate);
+}
+
+std::optional<int> runWholeModelExport(const ExportArguments& args)
+{
+    const bool allLayers = *args.layer == kAllLayers;
+    if (allLayers && args.format != "json")
+        return fail(2, "--format: --layer all writes one JSON file (--format json)");
+    CheckpointOptions options;
+    options.headCount = args.headCount.value_or(0);
+    // Absolute: the JSON names the checkpoint it came from, wherever it is read.
+    Expected<PretrainedModel> opened = openPretrainedModel(absolutePath(*args.weightsFile), options);
+    if (!opened) {
+        if (!allLayers && !namesModelHeads(args.ablate)) return std::nullopt;  // the one-layer path
+        return fail(1, opened.error());
+    }
+    const auto model = std::make_shared<const PretrainedModel>(std::move(*opened));
+    for (const std::string& note : model->notes) std::fprintf(stderr, "qkv-studio: note: %s\n", note.c_str());
+    try {
+        std::optional<Index> layer;
+        if (!allLayers) {
+            Expected<Index> found = findModelLayer(*model, *args.layer);
+            if (!found) return fail(1, found.error());
+            layer = *found;
+        }
+        RunOptions run;
+        run.ablatedHeads = ablatedHeads(*model, args, layer);
+        const Config base = baseConfig(args);
+        // The sentence a decoder-only model reads is the target (pretrained_run.hpp).
+        const char* sentenceOption = model->recipe.causal() ? "--target" : "--source";
+        Expected<ModelSentences> sentences = modelSentences(*model, base.sourceText, base.targetText);
+        if (!sentences) return fail(2, std::string(sentenceOption) + ": " + sentences.error());
+        Expected<ModelRun> ran = runPretrainedModel(*model, sentences->tokens, run);
+        if (!ran) return fail(2, std::string(sentenceOption) + ": " + ran.error());
+        if (layer) return exportOneLayer(model, *ran, *layer, *sentences, base, args);
+        if (Status written = exportModelJson(model, *ran, *sentences, base, args.out, args.options); !written)
+            return fail(1, written.error());
+        return 0;
+    } catch (const ArgumentError& error) {
+        return fail(2, error.message);
+    } catch (const ReadError& error) {
+        return fail(1, error.message);
+    }
+}
+
+}  // namespace qkv::app

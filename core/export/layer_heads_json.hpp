@@ -1,0 +1,20 @@
+#pragma once
+// The "heads" array of one attention layer (docs/formats.md): each head's number, its key/value
+// head, the factored W_i, statistics, Q/K map and ablation effect, and with matrices its
+// attention and scores. The one-layer export and the whole-model export write it alike.
+
+#include <functional>
+
+#include "core/common/matrix.hpp"
+#include "core/export/json_stream.hpp"
+#include "core/export/result_export.hpp"
+
+namespace qkv {
+
+// More fields of head `head` (0-based), written inside its object after the usual ones.
+using HeadFieldsWriter = std::function<void(JsonStream& json, Index head)>;
+
+void writeLayerHeads(JsonStream& json, const Result& r, const ExportOptions& options, bool includeMatrices,
+                     const HeadFieldsWriter& extraFields = {});
+
+}  // namespace qkv

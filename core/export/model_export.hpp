@@ -1,0 +1,46 @@
+#pragma once
+// The whole model in one JSON file (`qkv-studio export --layer all`, docs/formats.md "Whole
+// model"): every attention layer of a run in model order, each as the one-layer export writes its
+// heads plus the value-weighted norms, the attention rollout of the stack that reads the typed
+// sentence, and the readout's most likely tokens.
+//
+//   layers[]      name, kind, index (as --list-layers numbers it), tokens, heads[] (the one-layer
+//                 export's fields, each with value_norms, n_q x n_k), value_norms (the layer's)
+//   rollout       n x n (rows: positions after the last layer, columns: input tokens), or null
+//   predictions   [{position, top: [{token, id, probability}]}]: a causal LM's every position,
+//                 a masked LM's every [MASK]; empty without a readout
+// Written atomically: on failure nothing partial is left at the path.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/analysis/predictions.hpp"
+#include "core/common/expected.hpp"
+#include "core/config/config.hpp"
+#include "core/export/result_export.hpp"
+#include "core/pipeline/pretrained_run.hpp"
+
+namespace qkv {
+
+// The 5 most likely tokens at one position of the readout.
+struct PositionPredictions {
+    Index position = 0;  // in the sequence the readout reads (a decoder's, for an encoder-decoder)
+    std::vector<TokenProbability> top;
+};
+
+// The positions the export predicts at: every position of a causal LM's (or an encoder-decoder's
+// decoder) sequence, each [MASK] (or <mask>) of a masked LM's; none without a readout.
+std::vector<Index> predictionPositions(const PretrainedModel& model, const ModelSentences& sentences);
+
+// The top `k` tokens at each of predictionPositions. Fails on logits that are not finite.
+Expected<std::vector<PositionPredictions>> modelPredictions(const PretrainedModel& model, const ModelRun& run,
+                                                            const ModelSentences& sentences, Index k = 5);
+
+// Writes the document at `path` (a JSON file; checkExportTarget(Json, path) rules apply).
+// `base` holds the typed sentences and view settings each layer's config starts from.
+Status exportModelJson(const std::shared_ptr<const PretrainedModel>& model, const ModelRun& run,
+                       const ModelSentences& sentences, const Config& base, const std::string& path,
+                       const ExportOptions& options = {});
+
+}  // namespace qkv

@@ -1,0 +1,304 @@
+// `qkv-studio export --layer all|N --ablate L.H` on whole pretrained models, end to end, against
+// the independent PyTorch references of tests/data/pretrained (make_pretrained_fixtures.py).
+// The BERT fixture's ids are [CLS] d [MASK] super / [MASK] [SEP]: the sentence below.
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+#include "core/io/npy.hpp"
+
+namespace qkv::testing {
+namespace {
+
+constexpr const char* kBertSentence = "d [MASK] super / [MASK]";
+
+std::string pretrained(const std::string& name) { return std::string(QKV_PRETRAINED_DATA_DIR) + "/" + name; }
+
+nlohmann::json readJson(const std::string& path)
+{
+    std::ifstream in(path);
+    return nlohmann::json::parse(in, nullptr, false);
+}
+
+MatrixD reference(const std::string& name)
+{
+    Expected<MatrixD> matrix = readNpyMatrixD(pretrained(name));
+    EXPECT_TRUE(matrix) << matrix.error();
+    return matrix ? *matrix : MatrixD();
+}
+
+MatrixD asMatrix(const nlohmann::json& rows)
+{
+    MatrixD m(static_cast<Index>(rows.size()), rows.empty() ? 0 : static_cast<Index>(rows[0].size()));
+    for (Index r = 0; r < m.rows(); ++r)
+        for (Index c = 0; c < m.cols(); ++c) m(r, c) = rows[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)];
+    return m;
+}
+
+// Every head of every layer against the reference's stacked (h n_q) x n_k attention.
+void expectLayersMatch(const nlohmann::json& layers, const std::string& prefix, int count)
+{
+    ASSERT_EQ(static_cast<int>(layers.size()), count);
+    for (int l = 0; l < count; ++l) {
+        const MatrixD expected = reference("bert/" + prefix + "attention_" + std::to_string(l) + ".npy");
+        const nlohmann::json& heads = layers[static_cast<std::size_t>(l)]["heads"];
+        const Index n = expected.cols();
+        ASSERT_EQ(static_cast<Index>(heads.size()) * n, expected.rows());
+        for (std::size_t h = 0; h < heads.size(); ++h) {
+            const MatrixD shown = asMatrix(heads[h]["attention"]);
+            ASSERT_EQ(shown.rows(), n);
+            EXPECT_LT((shown - expected.middleRows(static_cast<Index>(h) * n, n)).cwiseAbs().maxCoeff(), 1e-4)
+                << "layer " << l << " head " << h + 1;
+        }
+    }
+}
+
+std::vector<double> softmax(const MatrixD& logits, Index row)
+{
+    const double top = logits.row(row).maxCoeff();
+    std::vector<double> p(static_cast<std::size_t>(logits.cols()));
+    double sum = 0.0;
+    for (Index v = 0; v < logits.cols(); ++v) sum += p[static_cast<std::size_t>(v)] = std::exp(logits(row, v) - top);
+    for (double& x : p) x /= sum;
+    return p;
+}
+
+// The top 5 of the reference logits at each predicted position, ids and probabilities.
+// A token's piece is null only for an id the tokenizer does not list (`listsEveryId` false).
+void expectPredictionsMatch(const nlohmann::json& predictions, const MatrixD& logits, const std::vector<int>& positions,
+                            bool listsEveryId = true)
+{
+    ASSERT_EQ(predictions.size(), positions.size());
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        EXPECT_EQ(predictions[i]["position"], positions[i]);
+        const std::vector<double> p = softmax(logits, positions[i]);
+        std::vector<int> order(p.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return p[a] > p[b]; });
+        const nlohmann::json& top = predictions[i]["top"];
+        ASSERT_EQ(top.size(), 5u);
+        for (std::size_t k = 0; k < 5; ++k) {
+            EXPECT_EQ(top[k]["id"], order[k]) << "position " << positions[i] << ", rank " << k + 1;
+            EXPECT_NEAR(top[k]["probability"].get<double>(), p[static_cast<std::size_t>(order[k])], 1e-5);
+            if (listsEveryId || !top[k]["token"].is_null())
+                EXPECT_FALSE(top[k]["token"].get<std::string>().empty());
+        }
+    }
+}
+
+// Abnar & Zuidema's rollout of the reference attention, written out here on its own: per layer
+// the heads' mean plus the identity, rows renormalised, multiplied through the layers.
+MatrixD referenceRollout(int layers, int heads)
+{
+    MatrixD rollout;
+    for (int l = 0; l < layers; ++l) {
+        const MatrixD stacked = reference("bert/attention_" + std::to_string(l) + ".npy");
+        const Index n = stacked.cols();
+        MatrixD mean = MatrixD::Identity(n, n);
+        for (int h = 0; h < heads; ++h) mean += stacked.middleRows(h * n, n) / heads;
+        for (Index r = 0; r < n; ++r) mean.row(r) /= mean.row(r).sum();
+        rollout = l == 0 ? mean : MatrixD(mean * rollout);
+    }
+    return rollout;
+}
+
+// A model folder as Hugging Face caches it opens in one step, for every --weights use.
+TEST_F(ExportCli, AModelFolderOpensAsItsCheckpoint)
+{
+    const CommandRun listed = run({"export", "--weights", pretrained("bert"), "--list-layers"});
+    EXPECT_EQ(listed.status, 0) << listed.output;
+    EXPECT_EQ(listed.output, "0\tbert.encoder.layer.0.attention\tself\t4\t4\t32\n"
+                             "1\tbert.encoder.layer.1.attention\tself\t4\t4\t32\n"
+                             "2\tbert.encoder.layer.2.attention\tself\t4\t4\t32\n");
+    std::filesystem::create_directory(path("empty-model"));
+    const CommandRun empty = run({"export", "--weights", path("empty-model"), "--list-layers"});
+    EXPECT_EQ(empty.status, 1) << empty.output;
+    EXPECT_NE(empty.output.find("a model folder needs model.safetensors"), std::string::npos) << empty.output;
+}
+
+TEST_F(ExportCli, EveryLayerOfAWholeBertMatchesPyTorchWithRolloutAndMaskFills)
+{
+    const CommandRun all = run({"export", "--weights", pretrained("bert"), "--layer", "all", "--source", kBertSentence,
+                                "--format", "json", "--out", path("all.json")});
+    ASSERT_EQ(all.status, 0) << all.output;
+    const nlohmann::json json = readJson(path("all.json"));
+    ASSERT_FALSE(json.is_discarded());
+    EXPECT_EQ(json["format"], "qkv-studio-model-export");
+    EXPECT_EQ(json["tokens"]["source"],
+              nlohmann::json({"[CLS]", "d", "[MASK]", "super", "/", "[MASK]", "[SEP]"}));
+    expectLayersMatch(json["layers"], "", 3);
+    const nlohmann::json& layer = json["layers"][1];
+    EXPECT_EQ(layer["name"], "bert.encoder.layer.1.attention");
+    EXPECT_EQ(layer["kind"], "self");
+    EXPECT_EQ(layer["index"], 1);
+    // Value norms: a head's is its attention times ||f(x_j)||, so zero exactly where A is.
+    const MatrixD attention = asMatrix(layer["heads"][0]["attention"]);
+    const MatrixD norms = asMatrix(layer["heads"][0]["value_norms"]);
+    ASSERT_EQ(norms.rows(), 7);
+    ASSERT_EQ(norms.cols(), 7);
+    for (Index j = 0; j < 7; ++j) {
+        const double ratio = norms(0, j) / attention(0, j);
+        for (Index q = 1; q < 7; ++q) EXPECT_NEAR(norms(q, j), ratio * attention(q, j), 1e-4 * ratio);
+    }
+    EXPECT_EQ(asMatrix(layer["value_norms"]).rows(), 7);
+    const MatrixD rollout = asMatrix(json["rollout"]);
+    EXPECT_LT((rollout - referenceRollout(3, 4)).cwiseAbs().maxCoeff(), 1e-4);
+    expectPredictionsMatch(json["predictions"], reference("bert/logits.npy"), {2, 5});
+}
+
+TEST_F(ExportCli, HeadsSwitchedOffAnywhereChangeTheLayersAfterThemAsInPyTorch)
+{
+    // run.json's "ablated": layer 1 head 2 and layer 0 head 0, from 0; on the command line heads
+    // count from 1.
+    const CommandRun all = run({"export", "--weights", pretrained("bert"), "--layer", "all", "--source", kBertSentence,
+                                "--ablate", "1.3,0.1", "--format", "json", "--out", path("ablated.json")});
+    ASSERT_EQ(all.status, 0) << all.output;
+    const nlohmann::json json = readJson(path("ablated.json"));
+    EXPECT_EQ(json["ablated_heads"], nlohmann::json({"0.1", "1.3"}));
+    expectLayersMatch(json["layers"], "ablated_", 3);
+    EXPECT_EQ(json["layers"][1]["heads"][2]["ablation"]["ablated"], true);
+    expectPredictionsMatch(json["predictions"], reference("bert/ablated_logits.npy"), {2, 5});
+
+    // One layer with the model's own input is that layer of the whole run, switched-off heads
+    // before it included; a bare head number is one of the chosen layer's.
+    const CommandRun one = run({"export", "--weights", pretrained("bert/model.safetensors"), "--layer", "2",
+                                "--embeddings", "model", "--source", kBertSentence, "--ablate", "0.1,3", "--format",
+                                "json", "--out", path("layer2.json")});
+    ASSERT_EQ(one.status, 0) << one.output;
+    const nlohmann::json layer2 = readJson(path("layer2.json"));
+    EXPECT_EQ(layer2["config"]["weights_layer"], "bert.encoder.layer.2.attention");
+    EXPECT_EQ(layer2["config"]["ablated_heads"], nlohmann::json({3}));
+    const CommandRun both = run({"export", "--weights", pretrained("bert"), "--layer", "all", "--source", kBertSentence,
+                                 "--ablate", "0.1,2.3", "--format", "json", "--out", path("both.json")});
+    ASSERT_EQ(both.status, 0) << both.output;
+    const nlohmann::json whole = readJson(path("both.json"));
+    for (std::size_t h = 0; h < 4; ++h)
+        EXPECT_EQ(layer2["heads"][h]["attention"], whole["layers"][2]["heads"][h]["attention"]) << h;
+}
+
+TEST_F(ExportCli, AGpt2PredictsEveryPositionOfTheTargetSentence)
+{
+    const CommandRun all = run({"export", "--weights", pretrained("gpt2"), "--layer", "all", "--target", "a cat",
+                                "--format", "json", "--out", path("gpt2.json")});
+    ASSERT_EQ(all.status, 0) << all.output;
+    const nlohmann::json json = readJson(path("gpt2.json"));
+    const std::size_t n = json["tokens"]["target"].size();
+    ASSERT_GT(n, 0u);
+    ASSERT_EQ(json["predictions"].size(), n);
+    for (const nlohmann::json& position : json["predictions"]) {
+        double previous = 1.0, sum = 0.0;
+        for (const nlohmann::json& token : position["top"]) {
+            EXPECT_LE(token["probability"].get<double>(), previous);
+            previous = token["probability"];
+            sum += previous;
+        }
+        EXPECT_LE(sum, 1.0 + 1e-9);
+    }
+    for (const nlohmann::json& layer : json["layers"]) EXPECT_EQ(layer["kind"], "causal");
+    // Causal rollout: nothing flows from a later token.
+    const MatrixD rollout = asMatrix(json["rollout"]);
+    ASSERT_EQ(rollout.rows(), static_cast<Index>(n));
+    for (Index q = 0; q < rollout.rows(); ++q)
+        for (Index k = q + 1; k < rollout.cols(); ++k) EXPECT_EQ(rollout(q, k), 0.0);
+}
+
+// The synthetic Marian checkpoint with a tokenizer whose vocab.json gives typed sentences the
+// reference's ids (make_marian_text_fixture.py): SentencePiece, teacher forcing and every layer,
+// cross-attention included, against PyTorch.
+TEST_F(ExportCli, AMarianTranslatesTypedSentencesWithTheReferencesCrossAttention)
+{
+    namespace fs = std::filesystem;
+    const std::string folder = path("marian-model");
+    fs::create_directory(folder);
+    for (const char* name : {"marian/config.json", "marian/model.safetensors", "marian_text/source.spm",
+                             "marian_text/target.spm", "marian_text/vocab.json"})
+        fs::copy_file(pretrained(name), folder + "/" + fs::path(name).filename().string());
+    const nlohmann::json sentences = readJson(pretrained("marian_text/sentences.json"));
+    const auto exportAll = [&](const std::string& out, std::vector<std::string> extra) {
+        std::vector<std::string> arguments{"export", "--weights", folder, "--layer", "all", "--source",
+                                           sentences["source"], "--target", sentences["target"], "--format", "json",
+                                           "--out", path(out)};
+        arguments.insert(arguments.end(), extra.begin(), extra.end());
+        return run(arguments);
+    };
+    const CommandRun all = exportAll("marian.json", {});
+    ASSERT_EQ(all.status, 0) << all.output;
+    const nlohmann::json json = readJson(path("marian.json"));
+    EXPECT_EQ(json["model"]["family"], "Marian");
+    // The decoder reads its start token (<pad>) and the target's pieces but the final </s>.
+    nlohmann::json decoder = {"<pad>"};
+    for (const auto& piece : sentences["target_pieces"]) decoder.push_back(piece);
+    EXPECT_EQ(json["tokens"]["target"], decoder);
+    const std::vector<std::string> kinds{"self", "self", "causal", "cross", "causal", "cross"};
+    ASSERT_EQ(json["layers"].size(), kinds.size());
+    for (std::size_t l = 0; l < kinds.size(); ++l) {
+        const nlohmann::json& layer = json["layers"][l];
+        EXPECT_EQ(layer["kind"], kinds[l]) << l;
+        const MatrixD expected = reference("marian/attention_" + std::to_string(l) + ".npy");
+        const Index n_k = expected.cols();
+        for (std::size_t h = 0; h < layer["heads"].size(); ++h) {
+            const MatrixD shown = asMatrix(layer["heads"][h]["attention"]);
+            ASSERT_EQ(shown.cols(), n_k) << l;
+            EXPECT_LT((shown - expected.middleRows(static_cast<Index>(h) * shown.rows(), shown.rows()))
+                          .cwiseAbs()
+                          .maxCoeff(),
+                      1e-4)
+                << layer["name"] << " head " << h + 1;
+        }
+    }
+    expectPredictionsMatch(json["predictions"], reference("marian/logits.npy"), {0, 1, 2, 3, 4, 5, 6}, false);
+    // Its vocab.json lists 15 of the 48 ids: the others have no piece to name them.
+    EXPECT_TRUE(json["predictions"][0]["top"][0]["token"].is_string() ||
+                json["predictions"][0]["top"][0]["token"].is_null());
+    // Model order 3 (the first cross-attention), head 0 of the reference: named by its layer.
+    const CommandRun ablated = exportAll("ablated.json", {"--ablate", "model.decoder.layers.0.encoder_attn.1"});
+    ASSERT_EQ(ablated.status, 0) << ablated.output;
+    const nlohmann::json off = readJson(path("ablated.json"));
+    const MatrixD expected = reference("marian/ablated_attention_5.npy");
+    for (std::size_t h = 0; h < 4; ++h) {
+        const MatrixD shown = asMatrix(off["layers"][5]["heads"][h]["attention"]);
+        EXPECT_LT((shown - expected.middleRows(static_cast<Index>(h) * 7, 7)).cwiseAbs().maxCoeff(), 1e-4) << h;
+    }
+    expectPredictionsMatch(off["predictions"], reference("marian/ablated_logits.npy"), {0, 1, 2, 3, 4, 5, 6}, false);
+}
+
+TEST_F(ExportCli, WholeModelArgumentsAreCheckedAndNothingPartialIsLeft)
+{
+    const auto exportAll = [&](std::vector<std::string> extra) {
+        std::vector<std::string> arguments{"export", "--weights", pretrained("bert"), "--layer", "all",
+                                           "--source", kBertSentence, "--out", path("x.json")};
+        if (std::find(extra.begin(), extra.end(), "--format") == extra.end()) extra.insert(extra.end(), {"--format", "json"});
+        arguments.insert(arguments.end(), extra.begin(), extra.end());
+        return run(arguments);
+    };
+    const CommandRun csv = exportAll({"--format", "csv"});
+    EXPECT_EQ(csv.status, 2) << csv.output;
+    EXPECT_NE(csv.output.find("--format"), std::string::npos) << csv.output;
+    for (const char* ablate : {"1", "7.1", "1.5", "1.0", "x.y", "1."}) {
+        const CommandRun bad = exportAll({"--ablate", ablate});
+        EXPECT_EQ(bad.status, 2) << ablate << ": " << bad.output;
+        EXPECT_NE(bad.output.find("--ablate"), std::string::npos) << bad.output;
+    }
+    std::string longSentence;
+    for (int i = 0; i < 600; ++i) longSentence += "super ";
+    const CommandRun tooLong = exportAll({"--source", longSentence});
+    EXPECT_EQ(tooLong.status, 2) << tooLong.output;
+    EXPECT_NE(tooLong.output.find("--source"), std::string::npos) << tooLong.output;
+    EXPECT_FALSE(std::filesystem::exists(path("x.json")));
+    std::filesystem::create_directory(path("folder"));
+    const CommandRun folder = run({"export", "--weights", pretrained("bert"), "--layer", "all", "--format", "json",
+                                   "--out", path("folder")});
+    EXPECT_EQ(folder.status, 1) << folder.output;
+    EXPECT_TRUE(std::filesystem::is_empty(path("folder")));
+}
+
+}  // namespace
+}  // namespace qkv::testing
