@@ -105,7 +105,8 @@ double normsAndRollout(const qkv::PretrainedModel& m, const qkv::ModelRun& run, 
     for (Index l = 0; l < static_cast<Index>(run.layers.size()); ++l) {
         layers.push_back(&run.layer(l).attention);
         if (l < first) continue;
-        const qkv::Expected<qkv::ValueNorms> norms = qkv::valueWeightedNorms(run.layer(l).attention, m.sublayer(l).attention);
+        const qkv::Expected<qkv::ValueNorms> norms =
+            qkv::valueWeightedNorms(run.layer(l).attention, m.sublayer(l).attention);
         sink += norms ? norms->layer(0, 0) : 0.0;
     }
     const qkv::Expected<qkv::MatrixD> rollout = qkv::attentionRollout(layers, static_cast<Index>(layers.size()) - 1);

@@ -64,8 +64,8 @@ SafetensorsFile bertTensors(const SyntheticShape& s)
     t.layerNorm("bert.embeddings.LayerNorm", d);
     for (Index l = 0; l < s.layers; ++l) {
         const std::string p = "bert.encoder.layer." + std::to_string(l) + ".";
-        for (const char* stem : {"attention.self.query", "attention.self.key", "attention.self.value",
-                                 "attention.output.dense"})
+        for (const char* stem :
+             {"attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense"})
             t.linear(p + stem, d, d);
         t.layerNorm(p + "attention.output.LayerNorm", d);
         t.linear(p + "intermediate.dense", s.d_ff, d);
