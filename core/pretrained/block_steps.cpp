@@ -49,9 +49,12 @@ void blockActivationForward(MatrixF& x, BlockActivation activation)
         return;
     }
     case BlockActivation::GeluTanh: {
+        // 0.5 a (1 + tanh(c (a + 0.044715 a^3))) with Eigen's vectorised tanh (a rational
+        // approximation within a few float ulps of std::tanh): a libm call per element took a
+        // fifth of a GPT-2-small forward pass (n d_ff L = 9.4 M calls at 256 tokens).
         const float c = static_cast<float>(std::sqrt(2.0 / std::numbers::pi));
-        for (Index i = 0; i < count; ++i)
-            a[i] = 0.5f * a[i] * (1.0f + std::tanh(c * (a[i] + 0.044715f * a[i] * a[i] * a[i])));
+        Eigen::Map<Eigen::ArrayXf> v(a, count);
+        v = 0.5f * v * (1.0f + (c * (v + 0.044715f * v.cube())).tanh());
         return;
     }
     case BlockActivation::Relu:

@@ -1,0 +1,191 @@
+// The whole-model forward pass on checkpoints of real shape (synthetic_checkpoints.hpp), and the
+// model view's numbers on top of it: every layer's attention (scores kept, as the app keeps
+// them), the logits, then per-head statistics, value-weighted norms and rollout.
+//
+//   qkv_pretrained_bench --benchmark_min_time=1
+//
+// The checkpoints are written once under $QKV_BENCH_CHECKPOINTS (default: the temp directory's
+// qkv_pretrained_bench/) and reused by later runs; a model is opened only by the benchmarks a
+// filter keeps. Threads: computeThreads(), i.e. OMP_NUM_THREADS or every core (the app: one).
+// Variants, each with argument bert-base (128 tokens) or gpt2-small (256 tokens):
+//   BM_Forward            runPretrainedModel: every layer's attention and hidden states, logits
+//   BM_ModelView          the same plus headStatistics of every head of every layer
+//   BM_SwitchHeadOff/rerun|full   head 3 of layer 9 switched off, with the view's statistics of
+//                         the recomputed layers: rerun passes the unablated run as
+//                         RunOptions::previous (layers 9-11 recomputed), full recomputes all 12
+//   BM_SwitchHeadOffNorms/rerun|full   the same plus value-weighted norms of the recomputed
+//                         layers and the rollout through every layer
+// Counters: peak_MiB is the process's peak resident set so far (getrusage; meaningful for a run
+// filtered to one case), weights_MiB what the weights alone take.
+// bench/pretrained/compare_pretrained_pytorch.py runs BM_Forward and BM_ModelView beside the same
+// forward in PyTorch.
+
+#include <sys/resource.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "bench/pretrained/synthetic_checkpoints.hpp"
+#include "core/analysis/attention_rollout.hpp"
+#include "core/analysis/head_statistics.hpp"
+#include "core/analysis/value_norms.hpp"
+#include "core/common/memory.hpp"
+#include "core/common/random.hpp"
+#include "core/pretrained/model_run.hpp"
+
+namespace {
+
+using qkv::Index;
+using qkv::bench::SyntheticShape;
+
+constexpr qkv::ModelHead switchedOff{9, 3};
+
+std::string checkpointRoot()
+{
+    if (const char* root = std::getenv("QKV_BENCH_CHECKPOINTS"); root && *root) return root;
+    return (std::filesystem::temp_directory_path() / "qkv_pretrained_bench").string();
+}
+
+// The model of `shape`, written and opened on first use; null after an error (said on stderr).
+const qkv::PretrainedModel* model(const SyntheticShape& shape)
+{
+    static std::map<std::string, std::unique_ptr<qkv::PretrainedModel>> models;
+    auto& slot = models[shape.name];
+    if (slot) return slot.get();
+    const qkv::Expected<std::string> folder = qkv::bench::syntheticCheckpoint(shape, checkpointRoot());
+    if (!folder) {
+        std::fprintf(stderr, "%s\n", folder.error().c_str());
+        return nullptr;
+    }
+    qkv::Expected<qkv::PretrainedModel> opened = qkv::openPretrainedModel(*folder);
+    if (!opened) {
+        std::fprintf(stderr, "%s\n", opened.error().c_str());
+        return nullptr;
+    }
+    slot = std::make_unique<qkv::PretrainedModel>(std::move(*opened));
+    return slot.get();
+}
+
+// `shape.tokens` ids drawn uniformly from the vocabulary (BERT: [CLS] ... [SEP] ids at the ends).
+qkv::ModelTokens tokens(const SyntheticShape& shape)
+{
+    qkv::SplitMix64 random(7);
+    qkv::ModelTokens t;
+    for (Index i = 0; i < shape.tokens; ++i)
+        t.ids.push_back(static_cast<std::int32_t>(random.next() % static_cast<std::uint64_t>(shape.vocabulary)));
+    if (shape.family == qkv::bench::SyntheticFamily::Bert) t.ids.front() = 101, t.ids.back() = 102;
+    return t;
+}
+
+// The model view's per-head table for layers first..L-1: every head's statistics.
+double headStatisticsFrom(const qkv::ModelRun& run, Index first)
+{
+    double sink = 0.0;
+    for (std::size_t l = static_cast<std::size_t>(first); l < run.layers.size(); ++l) {
+        const qkv::AttentionResult& a = run.layers[l]->attention;
+        for (Index head = 0; head < a.headCount(); ++head) {
+            const qkv::Expected<qkv::HeadStatistics> s = qkv::headStatistics(a, head, true);
+            sink += s ? s->summary.entropy : 0.0;
+        }
+    }
+    return sink;
+}
+
+// Value-weighted norms of layers first..L-1 and the rollout through every layer.
+double normsAndRollout(const qkv::PretrainedModel& m, const qkv::ModelRun& run, Index first)
+{
+    double sink = 0.0;
+    std::vector<const qkv::AttentionResult*> layers;
+    for (Index l = 0; l < static_cast<Index>(run.layers.size()); ++l) {
+        layers.push_back(&run.layer(l).attention);
+        if (l < first) continue;
+        const qkv::Expected<qkv::ValueNorms> norms =
+            qkv::valueWeightedNorms(run.layer(l).attention, m.sublayer(l).attention);
+        sink += norms ? norms->layer(0, 0) : 0.0;
+    }
+    const qkv::Expected<qkv::MatrixD> rollout = qkv::attentionRollout(layers, static_cast<Index>(layers.size()) - 1);
+    return sink + (rollout ? (*rollout)(0, 0) : 0.0);
+}
+
+void setCounters(benchmark::State& state, const SyntheticShape& shape)
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    state.counters["peak_MiB"] = static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss: KiB on Linux
+    state.counters["weights_MiB"] = static_cast<double>(qkv::bench::weightFloats(shape) * sizeof(float)) / 1048576.0;
+    state.counters["tokens"] = static_cast<double>(shape.tokens);
+}
+
+void runForward(benchmark::State& state, const SyntheticShape& shape, bool statistics)
+{
+    const qkv::PretrainedModel* m = model(shape);
+    if (!m) return state.SkipWithError("could not write or open the synthetic checkpoint");
+    const qkv::ModelTokens ids = tokens(shape);
+    for (auto _ : state) {
+        qkv::Expected<qkv::ModelRun> run = qkv::runPretrainedModel(*m, ids);
+        if (!run) return state.SkipWithError(run.error().c_str());
+        if (statistics) benchmark::DoNotOptimize(headStatisticsFrom(*run, 0));
+        benchmark::DoNotOptimize(run->logits.data());
+    }
+    setCounters(state, shape);
+}
+
+void BM_Forward(benchmark::State& state, const SyntheticShape& shape) { runForward(state, shape, false); }
+void BM_ModelView(benchmark::State& state, const SyntheticShape& shape) { runForward(state, shape, true); }
+
+void runSwitchHeadOff(benchmark::State& state, const SyntheticShape& shape, bool rerun, bool norms)
+{
+    const qkv::PretrainedModel* m = model(shape);
+    if (!m) return state.SkipWithError("could not write or open the synthetic checkpoint");
+    const qkv::ModelTokens ids = tokens(shape);
+    qkv::Expected<qkv::ModelRun> base = qkv::runPretrainedModel(*m, ids);
+    if (!base) return state.SkipWithError(base.error().c_str());
+    qkv::RunOptions options;
+    options.ablatedHeads = {switchedOff};
+    if (rerun) options.previous = std::make_shared<const qkv::ModelRun>(std::move(*base));
+    for (auto _ : state) {
+        qkv::Expected<qkv::ModelRun> run = qkv::runPretrainedModel(*m, ids, options);
+        if (!run) return state.SkipWithError(run.error().c_str());
+        if (run->firstRecomputedLayer != (rerun ? switchedOff.layer : 0))
+            return state.SkipWithError("the run recomputed other layers than expected");
+        benchmark::DoNotOptimize(headStatisticsFrom(*run, run->firstRecomputedLayer));
+        if (norms) benchmark::DoNotOptimize(normsAndRollout(*m, *run, run->firstRecomputedLayer));
+    }
+    setCounters(state, shape);
+}
+
+void registerAll()
+{
+    std::vector<benchmark::internal::Benchmark*> all;
+    for (const SyntheticShape* shape : {&qkv::bench::bertBase, &qkv::bench::gpt2Small}) {
+        const std::string name = shape->name;
+        all.push_back(benchmark::RegisterBenchmark(("BM_Forward/" + name).c_str(), BM_Forward, *shape));
+        all.push_back(benchmark::RegisterBenchmark(("BM_ModelView/" + name).c_str(), BM_ModelView, *shape));
+        for (const bool norms : {false, true})
+            for (const bool rerun : {true, false})
+                all.push_back(benchmark::RegisterBenchmark(
+                    ((norms ? "BM_SwitchHeadOffNorms/" : "BM_SwitchHeadOff/") + name + (rerun ? "/rerun" : "/full"))
+                        .c_str(),
+                    runSwitchHeadOff, *shape, rerun, norms));
+    }
+    for (benchmark::internal::Benchmark* b : all) b->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    qkv::keepLargeAllocationsForReuse();
+    registerAll();
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

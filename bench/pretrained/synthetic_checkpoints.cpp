@@ -1,0 +1,162 @@
+#include "bench/pretrained/synthetic_checkpoints.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/common/random.hpp"
+#include "core/io/safetensors.hpp"
+
+namespace qkv::bench {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Builds the tensors of one file, every random one from the same stream.
+class TensorBuilder {
+public:
+    explicit TensorBuilder(std::uint64_t seed) : random_(seed) {}
+
+    // rows x cols, uniform on [-a, a] with a = 0.02 sqrt(3): standard deviation 0.02.
+    void random(const std::string& name, Index rows, Index cols)
+    {
+        const float a = static_cast<float>(0.02 * std::sqrt(3.0));
+        MatrixF m(rows, cols);
+        float* values = m.data();
+        for (Index i = 0; i < m.size(); ++i) values[i] = static_cast<float>(random_.uniform(-a, a));
+        file_.tensors.push_back(Tensor::fromMatrix(name, m));
+    }
+    void constant(const std::string& name, Index count, float value)
+    {
+        const std::vector<float> values(static_cast<std::size_t>(count), value);
+        file_.tensors.push_back(Tensor::fromVector(name, values));
+    }
+    // nn.Linear: weight out x in, bias out.
+    void linear(const std::string& stem, Index out, Index in)
+    {
+        random(stem + ".weight", out, in);
+        constant(stem + ".bias", out, 0.0f);
+    }
+    void layerNorm(const std::string& stem, Index d)
+    {
+        constant(stem + ".weight", d, 1.0f);
+        constant(stem + ".bias", d, 0.0f);
+    }
+    void push(Tensor tensor) { file_.tensors.push_back(std::move(tensor)); }
+    SafetensorsFile& file() { return file_; }
+
+private:
+    SplitMix64 random_;
+    SafetensorsFile file_;
+};
+
+SafetensorsFile bertTensors(const SyntheticShape& s)
+{
+    const Index d = s.d_model;
+    TensorBuilder t(18);
+    t.random("bert.embeddings.word_embeddings.weight", s.vocabulary, d);
+    t.random("bert.embeddings.position_embeddings.weight", s.positions, d);
+    t.random("bert.embeddings.token_type_embeddings.weight", 2, d);
+    t.layerNorm("bert.embeddings.LayerNorm", d);
+    for (Index l = 0; l < s.layers; ++l) {
+        const std::string p = "bert.encoder.layer." + std::to_string(l) + ".";
+        for (const char* stem :
+             {"attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense"})
+            t.linear(p + stem, d, d);
+        t.layerNorm(p + "attention.output.LayerNorm", d);
+        t.linear(p + "intermediate.dense", s.d_ff, d);
+        t.linear(p + "output.dense", d, s.d_ff);
+        t.layerNorm(p + "output.LayerNorm", d);
+    }
+    t.linear("cls.predictions.transform.dense", d, d);
+    t.layerNorm("cls.predictions.transform.LayerNorm", d);
+    t.constant("cls.predictions.bias", s.vocabulary, 0.0f);  // decoder tied to word_embeddings
+    return std::move(t.file());
+}
+
+// GPT-2's Conv1D stores weight in x out (y = x W + b).
+SafetensorsFile gpt2Tensors(const SyntheticShape& s)
+{
+    const Index d = s.d_model, P = s.positions;
+    TensorBuilder t(19);
+    t.random("wte.weight", s.vocabulary, d);
+    t.random("wpe.weight", P, d);
+    MatrixF causal = MatrixF::Zero(P, P);  // the buffer gpt2's file keeps: 1 on and below the diagonal
+    causal.triangularView<Eigen::Lower>().setOnes();
+    Tensor mask = Tensor::fromMatrix("", causal);
+    mask.shape = {1, 1, static_cast<std::size_t>(P), static_cast<std::size_t>(P)};
+    for (Index l = 0; l < s.layers; ++l) {
+        const std::string p = "h." + std::to_string(l) + ".";
+        t.layerNorm(p + "ln_1", d);
+        t.random(p + "attn.c_attn.weight", d, 3 * d);
+        t.constant(p + "attn.c_attn.bias", 3 * d, 0.0f);
+        t.random(p + "attn.c_proj.weight", d, d);
+        t.constant(p + "attn.c_proj.bias", d, 0.0f);
+        mask.name = p + "attn.bias";
+        t.push(mask);
+        t.layerNorm(p + "ln_2", d);
+        t.random(p + "mlp.c_fc.weight", d, s.d_ff);
+        t.constant(p + "mlp.c_fc.bias", s.d_ff, 0.0f);
+        t.random(p + "mlp.c_proj.weight", s.d_ff, d);
+        t.constant(p + "mlp.c_proj.bias", d, 0.0f);
+    }
+    t.layerNorm("ln_f", d);
+    return std::move(t.file());
+}
+
+std::string configJson(const SyntheticShape& s)
+{
+    const auto n = [](Index v) { return std::to_string(v); };
+    if (s.family == SyntheticFamily::Bert)
+        return R"({"architectures": ["BertForMaskedLM"], "model_type": "bert", "hidden_size": )" + n(s.d_model) +
+               R"(, "num_attention_heads": )" + n(s.heads) + R"(, "num_hidden_layers": )" + n(s.layers) +
+               R"(, "intermediate_size": )" + n(s.d_ff) + R"(, "vocab_size": )" + n(s.vocabulary) +
+               R"(, "max_position_embeddings": )" + n(s.positions) +
+               R"(, "type_vocab_size": 2, "hidden_act": "gelu", "layer_norm_eps": 1e-12, "pad_token_id": 0,)"
+               R"( "position_embedding_type": "absolute", "tie_word_embeddings": true})"
+               "\n";
+    return R"({"architectures": ["GPT2LMHeadModel"], "model_type": "gpt2", "n_embd": )" + n(s.d_model) +
+           R"(, "n_head": )" + n(s.heads) + R"(, "n_layer": )" + n(s.layers) + R"(, "n_inner": null, "vocab_size": )" +
+           n(s.vocabulary) + R"(, "n_positions": )" + n(s.positions) + R"(, "n_ctx": )" + n(s.positions) +
+           R"(, "activation_function": "gelu_new", "layer_norm_epsilon": 1e-05, "tie_word_embeddings": true})"
+           "\n";
+}
+
+}  // namespace
+
+std::size_t weightFloats(const SyntheticShape& s)
+{
+    const auto d = static_cast<std::size_t>(s.d_model), ff = static_cast<std::size_t>(s.d_ff);
+    const auto V = static_cast<std::size_t>(s.vocabulary), P = static_cast<std::size_t>(s.positions);
+    const std::size_t block = 4 * (d * d + d) + 2 * d * ff + ff + d + 4 * d;  // attention, MLP, two norms
+    std::size_t total = V * d + P * d + static_cast<std::size_t>(s.layers) * block;
+    if (s.family == SyntheticFamily::Bert)
+        total += 2 * d + 2 * d + d * d + d + 2 * d + V;  // token types, embedding norm, MLM transform, bias
+    else
+        total += 2 * d;  // ln_f
+    return total;
+}
+
+Expected<std::string> syntheticCheckpoint(const SyntheticShape& shape, const std::string& root)
+{
+    const fs::path folder = fs::path(root) / shape.name;
+    const fs::path model = folder / "model.safetensors";
+    std::error_code error;
+    if (fs::exists(model, error)) return folder.string();
+    fs::create_directories(folder, error);
+    if (error) return Error{"cannot create " + folder.string() + ": " + error.message()};
+    {
+        std::ofstream config(folder / "config.json");
+        config << configJson(shape);
+        if (!config) return Error{"cannot write " + (folder / "config.json").string()};
+    }
+    const SafetensorsFile file = shape.family == SyntheticFamily::Bert ? bertTensors(shape) : gpt2Tensors(shape);
+    if (Status s = writeSafetensors(model.string(), file); !s) return Error{s.error()};
+    return folder.string();
+}
+
+}  // namespace qkv::bench
