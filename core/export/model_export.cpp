@@ -22,7 +22,10 @@ const SubwordTokenization& readoutSequence(const PretrainedModel& model, const M
     return model.recipe.encoderDecoder() ? sentences.decoder : sentences.sequence;
 }
 
-bool isMaskToken(const SubwordToken& token) { return token.special && (token.piece == "[MASK]" || token.piece == "<mask>"); }
+bool isMaskToken(const SubwordToken& token)
+{
+    return token.special && (token.piece == "[MASK]" || token.piece == "<mask>");
+}
 
 std::vector<std::string> labelsOf(const std::vector<Token>& tokens)
 {

@@ -29,14 +29,16 @@ Expected<std::shared_ptr<const ModelInput>> wholeModelInput(Checkpoint checkpoin
     Expected<Index> modelIndex = findModelLayer(*model, std::to_string(layer.index));
     if (!modelIndex) return Error{modelIndex.error()};
     if (model->recipe.encoderDecoder() && layer.kind != AttentionMode::EncoderSelf)
-        return Error{layer.name + " reads both sentences of the " + std::string(pretrainedFamilyName(model->recipe.family)) +
+        return Error{layer.name + " reads both sentences of the " +
+                     std::string(pretrainedFamilyName(model->recipe.family)) +
                      " encoder-decoder; the app shows its encoder's layers (the command line's --layer all shows "
                      "every layer)"};
     const Index index = *modelIndex;
     HiddenStatesOf hiddenStates = [model, index](const std::vector<std::int32_t>& ids) -> Expected<MatrixF> {
         ModelTokens tokens;
         tokens.ids = ids;
-        if (model->recipe.encoderDecoder()) tokens.decoderIds = {static_cast<std::int32_t>(model->recipe.decoderStartTokenId)};
+        if (model->recipe.encoderDecoder())
+            tokens.decoderIds = {static_cast<std::int32_t>(model->recipe.decoderStartTokenId)};
         RunOptions options;
         options.keepScores = false;
         Expected<ModelRun> run = runPretrainedModel(*model, tokens, options);
@@ -57,8 +59,11 @@ Expected<std::shared_ptr<const ModelInput>> loadLayerInput(Checkpoint checkpoint
 {
     if (modelInputAvailable(checkpoint, layer)) return loadModelInput(checkpoint, layer);
     Expected<std::shared_ptr<const ModelInput>> whole = wholeModelInput(std::move(checkpoint), layer);
-    if (!whole) return Error{"'" + layer.name + "' reads what the layers before it computed, and the model cannot run "
-                             "whole: " + whole.error()};
+    if (!whole)
+        return Error{"'" + layer.name +
+                     "' reads what the layers before it computed, and the model cannot run "
+                     "whole: " +
+                     whole.error()};
     return whole;
 }
 
@@ -66,12 +71,14 @@ Status attachModelInput(Session& session)
 {
     const Config& c = session.config;
     if (c.embeddings != EmbeddingKind::Model || session.modelInput) return {};
-    const bool needed = (c.needsSource() && !session.sourceEmbeddings) || (c.needsTarget() && !session.targetEmbeddings);
+    const bool needed =
+        (c.needsSource() && !session.sourceEmbeddings) || (c.needsTarget() && !session.targetEmbeddings);
     if (!needed) return {};
     const WeightsProvenance& from = session.weightsProvenance;
     if (from.file.empty() || from.layer.empty())
-        return Error{"the embeddings are the model's own input, which comes with a checkpoint's attention layer: "
-                     "load one (its weights and its input are read together)"};
+        return Error{
+            "the embeddings are the model's own input, which comes with a checkpoint's attention layer: "
+            "load one (its weights and its input are read together)"};
     CheckpointOptions options;
     options.headCount = c.headCount;
     Expected<Checkpoint> checkpoint = openCheckpoint(from.file, options);

@@ -89,14 +89,15 @@ Expected<ModelHead> parseModelHead(const PretrainedModel& model, std::string_vie
 {
     const std::size_t dot = item.rfind('.');
     if (dot == std::string_view::npos || dot == 0 || dot + 1 == item.size())
-        return Error{"'" + std::string(item) + "' is not LAYER.HEAD (e.g. 3.2: head 2 of layer 3 as --list-layers "
+        return Error{"'" + std::string(item) +
+                     "' is not LAYER.HEAD (e.g. 3.2: head 2 of layer 3 as --list-layers "
                      "numbers it; heads from 1)"};
     const std::optional<Index> head = wholeNumber(item.substr(dot + 1));
-    if (!head || *head < 1)
-        return Error{"'" + std::string(item) + "': the head after the dot counts from 1"};
+    if (!head || *head < 1) return Error{"'" + std::string(item) + "': the head after the dot counts from 1"};
     const std::string_view layerName = item.substr(0, dot);
     Expected<Index> layer = findModelLayer(model, layerName);
-    if (!layer) return Error{"'" + std::string(item) + "': no layer " + std::string(layerName) + " (" + layerList(model) + ")"};
+    if (!layer)
+        return Error{"'" + std::string(item) + "': no layer " + std::string(layerName) + " (" + layerList(model) + ")"};
     const Index h = model.layersInModelOrder[static_cast<std::size_t>(*layer)].headCount;
     if (*head > h)
         return Error{"'" + std::string(item) + "': layer " + std::string(layerName) + " has " + std::to_string(h) +

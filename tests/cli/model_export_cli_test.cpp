@@ -88,8 +88,9 @@ void expectPredictionsMatch(const nlohmann::json& predictions, const MatrixD& lo
         for (std::size_t k = 0; k < 5; ++k) {
             EXPECT_EQ(top[k]["id"], order[k]) << "position " << positions[i] << ", rank " << k + 1;
             EXPECT_NEAR(top[k]["probability"].get<double>(), p[static_cast<std::size_t>(order[k])], 1e-5);
-            if (listsEveryId || !top[k]["token"].is_null())
+            if (listsEveryId || !top[k]["token"].is_null()) {
                 EXPECT_FALSE(top[k]["token"].get<std::string>().empty());
+            }
         }
     }
 }
@@ -115,9 +116,10 @@ TEST_F(ExportCli, AModelFolderOpensAsItsCheckpoint)
 {
     const CommandRun listed = run({"export", "--weights", pretrained("bert"), "--list-layers"});
     EXPECT_EQ(listed.status, 0) << listed.output;
-    EXPECT_EQ(listed.output, "0\tbert.encoder.layer.0.attention\tself\t4\t4\t32\n"
-                             "1\tbert.encoder.layer.1.attention\tself\t4\t4\t32\n"
-                             "2\tbert.encoder.layer.2.attention\tself\t4\t4\t32\n");
+    EXPECT_EQ(listed.output,
+              "0\tbert.encoder.layer.0.attention\tself\t4\t4\t32\n"
+              "1\tbert.encoder.layer.1.attention\tself\t4\t4\t32\n"
+              "2\tbert.encoder.layer.2.attention\tself\t4\t4\t32\n");
     std::filesystem::create_directory(path("empty-model"));
     const CommandRun empty = run({"export", "--weights", path("empty-model"), "--list-layers"});
     EXPECT_EQ(empty.status, 1) << empty.output;
@@ -132,8 +134,7 @@ TEST_F(ExportCli, EveryLayerOfAWholeBertMatchesPyTorchWithRolloutAndMaskFills)
     const nlohmann::json json = readJson(path("all.json"));
     ASSERT_FALSE(json.is_discarded());
     EXPECT_EQ(json["format"], "qkv-studio-model-export");
-    EXPECT_EQ(json["tokens"]["source"],
-              nlohmann::json({"[CLS]", "d", "[MASK]", "super", "/", "[MASK]", "[SEP]"}));
+    EXPECT_EQ(json["tokens"]["source"], nlohmann::json({"[CLS]", "d", "[MASK]", "super", "/", "[MASK]", "[SEP]"}));
     expectLayersMatch(json["layers"], "", 3);
     const nlohmann::json& layer = json["layers"][1];
     EXPECT_EQ(layer["name"], "bert.encoder.layer.1.attention");
@@ -169,9 +170,9 @@ TEST_F(ExportCli, HeadsSwitchedOffAnywhereChangeTheLayersAfterThemAsInPyTorch)
 
     // One layer with the model's own input is that layer of the whole run, switched-off heads
     // before it included; a bare head number is one of the chosen layer's.
-    const CommandRun one = run({"export", "--weights", pretrained("bert/model.safetensors"), "--layer", "2",
-                                "--embeddings", "model", "--source", kBertSentence, "--ablate", "0.1,3", "--format",
-                                "json", "--out", path("layer2.json")});
+    const CommandRun one =
+        run({"export", "--weights", pretrained("bert/model.safetensors"), "--layer", "2", "--embeddings", "model",
+             "--source", kBertSentence, "--ablate", "0.1,3", "--format", "json", "--out", path("layer2.json")});
     ASSERT_EQ(one.status, 0) << one.output;
     const nlohmann::json layer2 = readJson(path("layer2.json"));
     EXPECT_EQ(layer2["config"]["weights_layer"], "bert.encoder.layer.2.attention");
@@ -223,9 +224,9 @@ TEST_F(ExportCli, AMarianTranslatesTypedSentencesWithTheReferencesCrossAttention
         fs::copy_file(pretrained(name), folder + "/" + fs::path(name).filename().string());
     const nlohmann::json sentences = readJson(pretrained("marian_text/sentences.json"));
     const auto exportAll = [&](const std::string& out, std::vector<std::string> extra) {
-        std::vector<std::string> arguments{"export", "--weights", folder, "--layer", "all", "--source",
-                                           sentences["source"], "--target", sentences["target"], "--format", "json",
-                                           "--out", path(out)};
+        std::vector<std::string> arguments{
+            "export",   "--weights",         folder,     "--layer", "all",   "--source", sentences["source"],
+            "--target", sentences["target"], "--format", "json",    "--out", path(out)};
         arguments.insert(arguments.end(), extra.begin(), extra.end());
         return run(arguments);
     };
@@ -247,10 +248,9 @@ TEST_F(ExportCli, AMarianTranslatesTypedSentencesWithTheReferencesCrossAttention
         for (std::size_t h = 0; h < layer["heads"].size(); ++h) {
             const MatrixD shown = asMatrix(layer["heads"][h]["attention"]);
             ASSERT_EQ(shown.cols(), n_k) << l;
-            EXPECT_LT((shown - expected.middleRows(static_cast<Index>(h) * shown.rows(), shown.rows()))
-                          .cwiseAbs()
-                          .maxCoeff(),
-                      1e-4)
+            EXPECT_LT(
+                (shown - expected.middleRows(static_cast<Index>(h) * shown.rows(), shown.rows())).cwiseAbs().maxCoeff(),
+                1e-4)
                 << layer["name"] << " head " << h + 1;
         }
     }
@@ -273,9 +273,10 @@ TEST_F(ExportCli, AMarianTranslatesTypedSentencesWithTheReferencesCrossAttention
 TEST_F(ExportCli, WholeModelArgumentsAreCheckedAndNothingPartialIsLeft)
 {
     const auto exportAll = [&](std::vector<std::string> extra) {
-        std::vector<std::string> arguments{"export", "--weights", pretrained("bert"), "--layer", "all",
-                                           "--source", kBertSentence, "--out", path("x.json")};
-        if (std::find(extra.begin(), extra.end(), "--format") == extra.end()) extra.insert(extra.end(), {"--format", "json"});
+        std::vector<std::string> arguments{"export",      "--weights", pretrained("bert"), "--layer", "all", "--source",
+                                           kBertSentence, "--out",     path("x.json")};
+        if (std::find(extra.begin(), extra.end(), "--format") == extra.end())
+            extra.insert(extra.end(), {"--format", "json"});
         arguments.insert(arguments.end(), extra.begin(), extra.end());
         return run(arguments);
     };
@@ -294,8 +295,8 @@ TEST_F(ExportCli, WholeModelArgumentsAreCheckedAndNothingPartialIsLeft)
     EXPECT_NE(tooLong.output.find("--source"), std::string::npos) << tooLong.output;
     EXPECT_FALSE(std::filesystem::exists(path("x.json")));
     std::filesystem::create_directory(path("folder"));
-    const CommandRun folder = run({"export", "--weights", pretrained("bert"), "--layer", "all", "--format", "json",
-                                   "--out", path("folder")});
+    const CommandRun folder =
+        run({"export", "--weights", pretrained("bert"), "--layer", "all", "--format", "json", "--out", path("folder")});
     EXPECT_EQ(folder.status, 1) << folder.output;
     EXPECT_TRUE(std::filesystem::is_empty(path("folder")));
 }
