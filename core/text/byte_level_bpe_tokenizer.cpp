@@ -172,6 +172,8 @@ Expected<SubwordTokenization> byteLevelBpeTokenize(const ByteLevelBpe& bpe, std:
     const std::vector<std::string> specials =
         options.keepTypedSpecialTokens ? bpe.specialTokens() : std::vector<std::string>{};
     MergeWorkspace workspace;
+    // An added mark spans nothing: <s> at the start of the text, </s> at its end.
+    if (options.beginId >= 0) tokens.push_back({options.beginId, "<s>", "<s>", 0, 0, true});
     for (const TextSegment& segment : splitOnSpecialTokens(text, specials)) {
         if (segment.specialIndex >= 0) {
             const std::string& special = specials[static_cast<std::size_t>(segment.specialIndex)];
@@ -190,6 +192,8 @@ Expected<SubwordTokenization> byteLevelBpeTokenize(const ByteLevelBpe& bpe, std:
             if (!appendPieceTokens(bpe, chars, workspace, maxTokens, tokens)) return tooManyTokens();
         }
     }
+    if (options.endId >= 0) tokens.push_back({options.endId, "</s>", "</s>", text.size(), text.size(), true});
+    if (tokens.size() > maxTokens) return tooManyTokens();
     return result;
 }
 

@@ -4,6 +4,7 @@
 // GPT-2 adds no special tokens around the text.
 
 #include <string>
+#include <cstdint>
 #include <string_view>
 
 #include "core/common/expected.hpp"
@@ -14,6 +15,10 @@ namespace qkv {
 
 struct ByteLevelBpeOptions {
     bool keepTypedSpecialTokens = true;  // "<|endoftext|>" typed in the text is that token
+    // RoBERTa and BART (their tokenizers' add_special_tokens): <s> first and </s> last, with
+    // these ids from vocab.json; -1: nothing added (GPT-2).
+    std::int32_t beginId = -1;
+    std::int32_t endId = -1;
 };
 
 // The tokens of `text`. Malformed UTF-8 bytes are read as U+FFFD (its three bytes go to the

@@ -1,6 +1,9 @@
 #include "core/text/subword_tokenizer.hpp"
 
+#include <cctype>
 #include <filesystem>
+#include <optional>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -83,6 +86,39 @@ Expected<SubwordTokenizer> loadWordPiece(const fs::path& folder)
     return tokenizer;
 }
 
+// The model types whose byte-level BPE tokenizer frames a sentence as <s> ... </s>
+// (RobertaTokenizer, BartTokenizer); GPT-2's adds nothing.
+bool framesWithSentenceMarks(const std::string& modelType) { return modelType == "roberta" || modelType == "bart"; }
+
+// Which family the folder's config.json (model_type) or tokenizer_config.json (tokenizer_class)
+// names decides whether <s> ... </s> are added; both absent: nothing is (GPT-2's behaviour).
+Expected<ByteLevelBpeOptions> byteLevelBpeOptions(const fs::path& folder, const ByteLevelBpe& bpe)
+{
+    std::string family;
+    for (const auto& [file, key] : {std::pair{"config.json", "model_type"}, std::pair{"tokenizer_config.json",
+                                                                                      "tokenizer_class"}}) {
+        if (!family.empty() || !pathExists(folder / file)) continue;
+        auto text = readFileBytes((folder / file).string(), limits::maxTokenizerFileBytes, "a model configuration");
+        if (!text) return Error{text.error()};
+        const nlohmann::json config = nlohmann::json::parse(*text, nullptr, false);
+        if (config.is_discarded() || !config.is_object()) continue;  // the model's loader reports it
+        if (const auto it = config.find(key); it != config.end() && it->is_string()) family = it->get<std::string>();
+    }
+    for (char& c : family) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (family.ends_with("tokenizerfast")) family.resize(family.size() - 13);
+    if (family.ends_with("tokenizer")) family.resize(family.size() - 9);
+    ByteLevelBpeOptions options;
+    if (!framesWithSentenceMarks(family)) return options;
+    const std::optional<std::int32_t> begin = bpe.id("<s>");
+    const std::optional<std::int32_t> end = bpe.id("</s>");
+    if (!begin || !end)
+        return Error{(folder / "vocab.json").string() + ": a " + family + " tokenizer frames sentences as <s> ... </s>, "
+                     "but vocab.json lacks " + (!begin ? "<s>" : "</s>")};
+    options.beginId = *begin;
+    options.endId = *end;
+    return options;
+}
+
 SubwordTokenizer describedTokenizer(DescribedSentencePiece loaded)
 {
     SubwordTokenizer tokenizer(std::move(loaded.tokenizer));
@@ -135,9 +171,12 @@ Expected<SubwordTokenizer> loadSubwordTokenizer(const std::string& folder)
         if (!merges) return Error{folder + ": has vocab.json but no merges.txt beside it"};
         auto bpe = loadByteLevelBpe((dir / "vocab.json").string(), (dir / "merges.txt").string());
         if (!bpe) return Error{bpe.error()};
+        Expected<ByteLevelBpeOptions> options = byteLevelBpeOptions(dir, *bpe);
+        if (!options) return Error{options.error()};
         const std::string description = "byte-level BPE, " + std::to_string(bpe->ids.size()) + " tokens, " +
-                                        std::to_string(bpe->mergeLines) + " merges";
-        SubwordTokenizer tokenizer(ByteLevelBpeTokenizer{std::move(*bpe), {}});
+                                        std::to_string(bpe->mergeLines) + " merges" +
+                                        (options->beginId >= 0 ? ", <s> ... </s> added" : "");
+        SubwordTokenizer tokenizer(ByteLevelBpeTokenizer{std::move(*bpe), *options});
         tokenizer.setDescription(description);
         return tokenizer;
     }

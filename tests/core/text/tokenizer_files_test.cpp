@@ -1,6 +1,7 @@
 // Reading tokenizer files from disk: regular files only (a FIFO or a device is refused at once,
 // never read or waited on), size caps, and finding a model's tokenizer beside its checkpoint.
 
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <future>
@@ -143,6 +144,52 @@ TEST(SubwordTokenizerFolder, FindsByteLevelBpeAndNamesAMissingHalf)
     auto other = loadSubwordTokenizer(dir.file(""));
     ASSERT_FALSE(other.ok());
     EXPECT_NE(other.error().find("vocab.json"), std::string::npos);
+}
+
+// RoBERTa's and BART's tokenizers frame a sentence as <s> ... </s> (their add_special_tokens);
+// GPT-2's, with the same kind of files, adds nothing. The folder's config.json (model_type) or
+// tokenizer_config.json (tokenizer_class) says which.
+TEST(SubwordTokenizerFolder, RobertaAndBartFrameTheSentenceWithTheirMarksAndGpt2DoesNot)
+{
+    ScratchDir dir;
+    std::string vocab = readText(tokenizerFixture("bpe_vocab.json"));
+    while (!vocab.empty() && std::isspace(static_cast<unsigned char>(vocab.back()))) vocab.pop_back();
+    ASSERT_EQ(vocab.back(), '}');
+    vocab.pop_back();
+    vocab += ", \"<s>\": 643, \"</s>\": 644}";
+    for (const char* folder : {"gpt2", "roberta", "bart"}) {
+        std::filesystem::create_directory(dir.file(folder));
+        writeText(dir.file(std::string(folder) + "/vocab.json"), vocab);
+        writeText(dir.file(std::string(folder) + "/merges.txt"), readText(tokenizerFixture("bpe_merges.txt")));
+    }
+    writeText(dir.file("roberta/config.json"), R"({"model_type": "roberta"})");
+    writeText(dir.file("bart/tokenizer_config.json"), R"({"tokenizer_class": "BartTokenizerFast"})");
+    const std::string text = "the cat";
+    Expected<SubwordTokenizer> gpt2 = loadSubwordTokenizer(dir.file("gpt2"));
+    ASSERT_TRUE(gpt2.ok()) << gpt2.error();
+    Expected<SubwordTokenization> plain = gpt2->encode(text);
+    ASSERT_TRUE(plain.ok());
+    ASSERT_FALSE(plain->tokens.empty());
+    EXPECT_NE(plain->tokens.front().piece, "<s>");
+    for (const char* folder : {"roberta", "bart"}) {
+        Expected<SubwordTokenizer> tokenizer = loadSubwordTokenizer(dir.file(folder));
+        ASSERT_TRUE(tokenizer.ok()) << tokenizer.error();
+        Expected<SubwordTokenization> framed = tokenizer->encode(text);
+        ASSERT_TRUE(framed.ok());
+        ASSERT_EQ(framed->tokens.size(), plain->tokens.size() + 2) << folder;
+        EXPECT_EQ(framed->tokens.front().id, 643);
+        EXPECT_EQ(framed->tokens.front().byteEnd, 0u);
+        EXPECT_EQ(framed->tokens.back().id, 644);
+        EXPECT_EQ(framed->tokens.back().byteBegin, text.size());
+        EXPECT_TRUE(framed->tokens.back().special);
+        for (std::size_t i = 0; i < plain->tokens.size(); ++i) EXPECT_EQ(framed->tokens[i + 1].id, plain->tokens[i].id);
+        EXPECT_NE(tokenizer->description().find("<s> ... </s>"), std::string::npos) << tokenizer->description();
+    }
+    // A RoBERTa folder whose vocabulary lacks the marks is refused, naming the file.
+    writeText(dir.file("roberta/vocab.json"), readText(tokenizerFixture("bpe_vocab.json")));
+    Expected<SubwordTokenizer> missing = loadSubwordTokenizer(dir.file("roberta"));
+    ASSERT_FALSE(missing.ok());
+    EXPECT_NE(missing.error().find("vocab.json lacks <s>"), std::string::npos) << missing.error();
 }
 
 }  // namespace
