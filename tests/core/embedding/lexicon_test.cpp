@@ -83,11 +83,14 @@ std::vector<Example> exampleSentences()
     std::stringstream text;
     text << readme.rdbuf();
     const std::string content = text.str();
-    // A command that reads a trained session uses that model's own vocabulary, not the lexicon.
+    // A command that reads a model (a trained session, or a checkpoint's whole model with
+    // --layer all or --embeddings model) uses that model's own vocabulary, not the lexicon.
     const std::regex quoted("--(source|target) \"([^\"]*)\"");
     std::istringstream lines(content);
     for (std::string line; std::getline(lines, line);) {
-        if (line.find("--session") != std::string::npos) continue;
+        if (line.find("--session") != std::string::npos || line.find("--layer all") != std::string::npos ||
+            line.find("--embeddings model") != std::string::npos)
+            continue;
         for (auto it = std::sregex_iterator(line.begin(), line.end(), quoted); it != std::sregex_iterator(); ++it)
             examples.push_back({(*it)[2].str(), (*it)[1].str() == "source" ? "en" : "fr"});
     }
