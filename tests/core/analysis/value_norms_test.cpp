@@ -267,10 +267,10 @@ TEST(ValueNorms, BadInputGetsAMessage)
     };
     expectError(good, w.outputProjection.topRows(4), "W^O is 4 x 8");
     AttentionResult r = good;
-    r.value = r.value.leftCols(4);
+    r.value = r.value.leftCols(4).eval();  // a block of itself: evaluated first (no aliasing)
     expectError(r, w.outputProjection, "V has 4 columns");
     r = good;
-    r.heads[1].attention = r.heads[1].attention.topRows(2);
+    r.heads[1].attention = r.heads[1].attention.topRows(2).eval();
     expectError(r, w.outputProjection, "head 2's attention is 2 x 3");
     r = good;
     r.ablated = {true};
