@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/common/enum_names.hpp"
 
@@ -39,6 +40,18 @@ Floating parseNumber(std::string_view option, std::string_view text)
     if (error != std::errc{} || end != text.data() + text.size() || !std::isfinite(value))
         throw ArgumentError{std::string(option) + ": '" + std::string(text) + "' is not a number"};
     return value;
+}
+
+// "1,3,5" -> "1", "3", "5" (an empty item stays, for the caller to refuse by name).
+inline std::vector<std::string_view> splitOnCommas(std::string_view text)
+{
+    std::vector<std::string_view> parts;
+    while (true) {
+        const auto comma = text.find(',');
+        parts.push_back(text.substr(0, comma));
+        if (comma == std::string_view::npos) return parts;
+        text.remove_prefix(comma + 1);
+    }
 }
 
 inline std::string nonEmptyPath(std::string_view option, std::string_view text)

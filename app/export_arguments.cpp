@@ -18,17 +18,6 @@ namespace qkv::app {
 
 namespace {
 
-std::vector<std::string_view> splitOnCommas(std::string_view text)
-{
-    std::vector<std::string_view> parts;
-    while (true) {
-        const auto comma = text.find(',');
-        parts.push_back(text.substr(0, comma));
-        if (comma == std::string_view::npos) return parts;
-        text.remove_prefix(comma + 1);
-    }
-}
-
 // A head number as people type it (from 1), checked against h.
 Index parseHead(std::string_view option, std::string_view text, Index headCount)
 {

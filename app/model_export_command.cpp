@@ -24,17 +24,6 @@ int fail(int status, const std::string& message)
     return status;
 }
 
-std::vector<std::string_view> commaItems(std::string_view text)
-{
-    std::vector<std::string_view> items;
-    while (true) {
-        const std::size_t comma = text.find(',');
-        items.push_back(text.substr(0, comma));
-        if (comma == std::string_view::npos) return items;
-        text.remove_prefix(comma + 1);
-    }
-}
-
 bool namesModelHeads(const std::optional<std::string>& ablate)
 {
     return ablate && ablate->find('.') != std::string::npos;
@@ -46,7 +35,7 @@ std::set<ModelHead> ablatedHeads(const PretrainedModel& model, const ExportArgum
 {
     std::set<ModelHead> heads;
     if (!args.ablate) return heads;
-    for (const std::string_view item : commaItems(*args.ablate)) {
+    for (const std::string_view item : splitOnCommas(*args.ablate)) {
         if (item.find('.') == std::string_view::npos) {
             if (!chosenLayer)
                 throw ArgumentError{"--ablate: '" + std::string(item) +
