@@ -29,6 +29,12 @@ Expected<ModelSentence> ModelInput::embed(std::string_view text) const
     return ModelSentence{std::move(*tokens), std::move(*input)};
 }
 
+void ModelInput::setWholeModel(std::shared_ptr<const PretrainedModel> model, Index modelIndex)
+{
+    wholeModel_ = std::move(model);
+    wholeModelLayer_ = wholeModel_ ? modelIndex : -1;
+}
+
 std::string ModelInput::description() const
 {
     const std::string formula = hiddenStates_ ? shape_.formula : std::string(modelInputFormula(tables_.recipe));

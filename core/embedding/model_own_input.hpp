@@ -21,6 +21,8 @@
 
 namespace qkv {
 
+struct PretrainedModel;  // core/pretrained/pretrained_model.hpp
+
 enum class ModelInputRecipe { Bert, Gpt2 };
 
 // The learned tables the recipe reads, as float (whatever the checkpoint's dtype).
@@ -70,12 +72,21 @@ public:
     // BERT builds it; WordPiece, 30522 tokens, lower-cased (tokenizer_config.json); up to 512 tokens".
     std::string description() const;
 
+    // The whole model the layer belongs to, when it runs whole (core/pipeline/layer_input.hpp
+    // attaches it before the input is shared), and the layer's model-order index; else null, -1.
+    // The Model and Predictions views run it on the typed sentences.
+    void setWholeModel(std::shared_ptr<const PretrainedModel> model, Index modelIndex);
+    const std::shared_ptr<const PretrainedModel>& wholeModel() const { return wholeModel_; }
+    Index wholeModelLayer() const { return wholeModelLayer_; }
+
 private:
     SubwordTokenizer tokenizer_;
     ModelInputTables tables_;      // the first layer's recipe (without hiddenStates_)
     HiddenStatesOf hiddenStates_;  // a later layer's, or empty
     HiddenStatesShape shape_;
     std::string origin_;
+    std::shared_ptr<const PretrainedModel> wholeModel_;
+    Index wholeModelLayer_ = -1;
 };
 
 // "X = LayerNorm(token + position + token type), as BERT builds it" / "X = ln_1(token +

@@ -2,12 +2,12 @@
 
 #include <new>
 
-#include "core/analysis/attention_rollout.hpp"
 #include "core/analysis/value_norms.hpp"
 #include "core/common/memory.hpp"
 #include "core/export/json_stream.hpp"
 #include "core/export/layer_heads_json.hpp"
 #include "core/io/atomic_file.hpp"
+#include "core/pipeline/model_overview.hpp"
 #include "core/text/token_pieces.hpp"
 
 namespace qkv {
@@ -98,17 +98,6 @@ Status writeLayer(JsonStream& json, const std::shared_ptr<const PretrainedModel>
     return {};
 }
 
-// The rollout of the stack that reads the typed sentence: an encoder-decoder's encoder, else the
-// one stack (every layer is self-attention there).
-Expected<MatrixD> stackRollout(const PretrainedModel& model, const ModelRun& run)
-{
-    std::vector<const AttentionResult*> layers;
-    for (const auto& layer : run.layers)
-        if (!model.recipe.encoderDecoder() || layer->stack == ModelStack::Encoder) layers.push_back(&layer->attention);
-    if (layers.empty()) return Error{"the model has no self-attention layer to roll out"};
-    return attentionRollout(layers, static_cast<Index>(layers.size()) - 1);
-}
-
 void writePredictions(JsonStream& json, const PretrainedModel& model, const std::vector<PositionPredictions>& all)
 {
     const std::vector<std::string> pieces =
@@ -185,7 +174,9 @@ Status exportModelJson(const std::shared_ptr<const PretrainedModel>& model, cons
     try {
         const Expected<std::vector<PositionPredictions>> predictions = modelPredictions(*model, run, sentences);
         if (!predictions) return Error{predictions.error()};
-        const Expected<MatrixD> rollout = stackRollout(*model, run);
+        // Through every layer of the stack that reads the typed sentence.
+        const Expected<MatrixD> rollout =
+            modelRollout(*model, run, static_cast<Index>(rolloutLayers(*model, run).size()) - 1);
         if (!rollout) return Error{rollout.error()};
         AtomicFile file;
         if (Status opened = file.open(path); !opened) return opened;

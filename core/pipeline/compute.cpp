@@ -276,6 +276,10 @@ Expected<std::shared_ptr<const Result>> compute(const Config& config, const User
         result->keyLabels = keySentence.labels;
         result->queryInput = querySentence.embeddings;
         result->keyValueInput = keySentence.embeddings;
+        if (config.embeddings == EmbeddingKind::Model && inputs.modelInput) {
+            result->wholeModel = inputs.modelInput->wholeModel();
+            result->wholeModelLayer = inputs.modelInput->wholeModelLayer();
+        }
 
         prepareWeights(*result, config, inputs.weights, cache);
         return finish(std::move(result), config, started);

@@ -19,7 +19,8 @@
 
 namespace qkv {
 
-struct TrainedModel;  // core/training/trained_model.hpp
+struct TrainedModel;     // core/training/trained_model.hpp
+struct PretrainedModel;  // core/pretrained/pretrained_model.hpp
 
 // What the user supplied instead of the generated defaults. Shared and immutable: a request
 // copies pointers, never matrices.
@@ -77,6 +78,10 @@ struct Result {
     std::shared_ptr<const AttentionWeights> weights;
     AttentionResult attention;
     double computeMilliseconds = 0.0;       // wall time of compute(), for the status bar
+    // The whole pretrained model this layer belongs to, when its input is the model's own and
+    // the model runs whole (ModelInput::wholeModel), else null; the layer's model-order index.
+    std::shared_ptr<const PretrainedModel> wholeModel;
+    Index wholeModelLayer = -1;
 
     const HeadGrouping& grouping() const { return attention.grouping; }
 };

@@ -20,11 +20,11 @@ std::string hiddenStatesFormula(const PretrainedModel& model, const CheckpointLa
            " computed (" + recipeSummary(model.recipe) + ")";
 }
 
-Expected<std::shared_ptr<const ModelInput>> wholeModelInput(Checkpoint checkpoint, const CheckpointLayer& layer)
+// A later layer's input: the hidden states `model` computes below it. Fails for an
+// encoder-decoder's decoder layers (they read both sentences at once).
+Expected<std::shared_ptr<const ModelInput>> wholeModelInput(const std::shared_ptr<const PretrainedModel>& model,
+                                                            const CheckpointLayer& layer)
 {
-    Expected<PretrainedModel> loaded = loadPretrainedModel(std::move(checkpoint));
-    if (!loaded) return Error{loaded.error()};
-    const auto model = std::make_shared<const PretrainedModel>(std::move(*loaded));
     if (!model->tokenizer) return Error{model->checkpoint.path + ": no tokenizer files beside it"};
     Expected<Index> modelIndex = findModelLayer(*model, std::to_string(layer.index));
     if (!modelIndex) return Error{modelIndex.error()};
@@ -49,16 +49,36 @@ Expected<std::shared_ptr<const ModelInput>> wholeModelInput(Checkpoint checkpoin
     shape.d_model = layer.d_model;
     shape.positionCount = model->recipe.positionCount > 0 ? model->recipe.positionCount : limits::maxTokens;
     shape.formula = hiddenStatesFormula(*model, layer);
-    return std::make_shared<const ModelInput>(*model->tokenizer, std::move(hiddenStates), std::move(shape),
+    auto input = std::make_shared<ModelInput>(*model->tokenizer, std::move(hiddenStates), std::move(shape),
                                               layer.name + " of " + model->checkpoint.path);
+    input->setWholeModel(model, index);
+    return std::shared_ptr<const ModelInput>(std::move(input));
 }
 
 }  // namespace
 
-Expected<std::shared_ptr<const ModelInput>> loadLayerInput(Checkpoint checkpoint, const CheckpointLayer& layer)
+Expected<std::shared_ptr<const ModelInput>> loadLayerInput(Checkpoint checkpoint, const CheckpointLayer& layer,
+                                                           std::shared_ptr<const PretrainedModel> model)
 {
-    if (modelInputAvailable(checkpoint, layer)) return loadModelInput(checkpoint, layer);
-    Expected<std::shared_ptr<const ModelInput>> whole = wholeModelInput(std::move(checkpoint), layer);
+    std::string wholeError;
+    if (!model) {
+        Expected<PretrainedModel> loaded = loadPretrainedModel(checkpoint);
+        if (loaded) model = std::make_shared<const PretrainedModel>(std::move(*loaded));
+        else wholeError = loaded.error();
+    }
+    if (modelInputAvailable(checkpoint, layer)) {
+        Expected<std::shared_ptr<const ModelInput>> tables = loadModelInput(checkpoint, layer);
+        if (!tables || !model) return tables;
+        // The first layer reads the tables as before; the model comes along for the views that
+        // run it whole.
+        Expected<Index> modelIndex = findModelLayer(*model, std::to_string(layer.index));
+        if (!modelIndex) return tables;
+        auto input = std::make_shared<ModelInput>(**tables);
+        input->setWholeModel(model, *modelIndex);
+        return std::shared_ptr<const ModelInput>(std::move(input));
+    }
+    Expected<std::shared_ptr<const ModelInput>> whole =
+        model ? wholeModelInput(model, layer) : Expected<std::shared_ptr<const ModelInput>>(Error{wholeError});
     if (!whole)
         return Error{"'" + layer.name +
                      "' reads what the layers before it computed, and the model cannot run "

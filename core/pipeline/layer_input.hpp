@@ -15,14 +15,18 @@
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/common/expected.hpp"
 #include "core/embedding/model_own_input.hpp"
+#include "core/pretrained/pretrained_model.hpp"
 #include "core/session/session.hpp"
 
 namespace qkv {
 
 // The first layer's input from its tables when the checkpoint has them (BERT, GPT-2), else the
-// whole model loaded and run below `layer` on each sentence. Fails when neither can be built:
-// the family does not run whole, no tokenizer files, or an encoder-decoder's decoder layer.
-Expected<std::shared_ptr<const ModelInput>> loadLayerInput(Checkpoint checkpoint, const CheckpointLayer& layer);
+// whole model run below `layer` on each sentence. Either way the whole model comes along when it
+// runs (ModelInput::wholeModel): `model` when given (already loaded from this checkpoint), else
+// loaded here. Fails when neither input can be built: the family does not run whole, no
+// tokenizer files, or an encoder-decoder's decoder layer.
+Expected<std::shared_ptr<const ModelInput>> loadLayerInput(Checkpoint checkpoint, const CheckpointLayer& layer,
+                                                           std::shared_ptr<const PretrainedModel> model = nullptr);
 
 // A session whose embeddings are the model's own input (Config::embeddings = Model) and that
 // has no ModelInput yet reads it from the checkpoint and layer its weights came from

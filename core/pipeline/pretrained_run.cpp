@@ -132,6 +132,21 @@ Config pretrainedLayerConfig(const PretrainedModel& model, const LayerRun& layer
     return base;
 }
 
+// The decoder's layers read the target; cross-attention's keys and values the source.
+const SubwordTokenization& layerQueryTokens(const PretrainedModel& model, const ModelSentences& sentences,
+                                            const LayerRun& layer)
+{
+    const bool decoder = layer.stack == ModelStack::Decoder && model.recipe.encoderDecoder();
+    return decoder ? sentences.decoder : sentences.sequence;
+}
+
+const SubwordTokenization& layerKeyTokens(const PretrainedModel& model, const ModelSentences& sentences,
+                                          const LayerRun& layer)
+{
+    const bool decoder = layer.stack == ModelStack::Decoder && model.recipe.encoderDecoder();
+    return decoder && layer.layer.kind != AttentionMode::Cross ? sentences.decoder : sentences.sequence;
+}
+
 std::shared_ptr<const Result> pretrainedLayerResult(const std::shared_ptr<const PretrainedModel>& model,
                                                     const ModelRun& run, Index modelIndex,
                                                     const ModelSentences& sentences, const Config& base)
@@ -139,13 +154,8 @@ std::shared_ptr<const Result> pretrainedLayerResult(const std::shared_ptr<const 
     const LayerRun& layer = run.layer(modelIndex);
     auto result = std::make_shared<Result>();
     result->config = pretrainedLayerConfig(*model, layer, run.ablatedHeads, base);
-    // The decoder's layers read the target; cross-attention's keys and values the source.
-    const bool decoderQueries = layer.stack == ModelStack::Decoder && model->recipe.encoderDecoder();
-    const bool decoderKeys = decoderQueries && layer.layer.kind != AttentionMode::Cross;
-    const SubwordTokenization& queries = decoderQueries ? sentences.decoder : sentences.sequence;
-    const SubwordTokenization& keys = decoderKeys ? sentences.decoder : sentences.sequence;
-    result->queryTokens = queries.chips();
-    result->keyTokens = keys.chips();
+    result->queryTokens = layerQueryTokens(*model, sentences, layer).chips();
+    result->keyTokens = layerKeyTokens(*model, sentences, layer).chips();
     for (const Token& token : result->queryTokens) result->queryLabels.push_back(token.text);
     for (const Token& token : result->keyTokens) result->keyLabels.push_back(token.text);
     result->queryInput = layer.queryInput;

@@ -36,6 +36,13 @@ struct ModelSentences {
 Expected<ModelSentences> modelSentences(const PretrainedModel& model, const std::string& source,
                                         const std::string& target);
 
+// The tokens a layer's queries and keys are: an encoder-decoder's decoder layers read the target
+// (a cross-attention's keys and values the source), every other layer the one sequence.
+const SubwordTokenization& layerQueryTokens(const PretrainedModel& model, const ModelSentences& sentences,
+                                            const LayerRun& layer);
+const SubwordTokenization& layerKeyTokens(const PretrainedModel& model, const ModelSentences& sentences,
+                                          const LayerRun& layer);
+
 // A head named on the command line as LAYER.HEAD: LAYER is the index --list-layers prints (from
 // 0, the checkpoint's listing order) or the layer's name, HEAD counts from 1 as everywhere
 // people read heads. Returns the head in model order (ModelHead).

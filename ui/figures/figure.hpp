@@ -26,6 +26,10 @@
 
 class QPainter;
 
+namespace qkv {
+struct ModelOverview;
+}
+
 namespace qkv::ui {
 
 // The font of exported and headless figures: DejaVu Sans (installed with the app's
@@ -62,6 +66,8 @@ inline QColor emphasisColor(const FigureOptions& options)
 struct FigureInput {
     std::shared_ptr<const qkv::Result> result;  // never null when paint is called
     std::shared_ptr<const qkv::Result> pinned;  // the compare figures' other result, or null
+    // The whole model on the result's sentences (the Model and Predictions figures), or null.
+    std::shared_ptr<const qkv::ModelOverview> overview;
     FigureOptions options;
 };
 

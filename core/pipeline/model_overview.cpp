@@ -1,0 +1,202 @@
+#include "core/pipeline/model_overview.hpp"
+
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "core/analysis/attention_rollout.hpp"
+#include "core/analysis/head_statistics.hpp"
+
+namespace qkv {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+bool sameTokens(const ModelTokens& a, const ModelTokens& b) { return a.ids == b.ids && a.decoderIds == b.decoderIds; }
+
+// mean_q a_q0 over the queries that have a distribution (NaN when none has).
+double firstTokenWeight(const HeadAttention& head, const HeadStatistics& statistics)
+{
+    double sum = 0.0;
+    Index rows = 0;
+    for (Index q = 0; q < head.attention.rows(); ++q) {
+        if (!statistics.hasDistribution(q) || head.attention.cols() == 0) continue;
+        sum += static_cast<double>(head.attention(q, 0));
+        ++rows;
+    }
+    return rows > 0 ? sum / static_cast<double>(rows) : kNaN;
+}
+
+// The run with `ablated` off: the baseline itself when none is, else a run that re-runs the
+// blocks from the first switched-off head's layer (the earlier ones are the baseline's).
+Expected<std::shared_ptr<const ModelRun>> runWith(const PretrainedModel& model,
+                                                  const std::shared_ptr<const ModelRun>& baseline,
+                                                  const std::set<ModelHead>& ablated)
+{
+    if (ablated.empty()) return baseline;
+    RunOptions options;
+    options.ablatedHeads = ablated;
+    options.keepScores = baseline->keepScores;
+    options.previous = baseline;
+    Expected<ModelRun> run = runPretrainedModel(model, baseline->tokens, options);
+    if (!run) return Error{run.error()};
+    return std::make_shared<const ModelRun>(std::move(*run));
+}
+
+Expected<std::shared_ptr<const ModelRun>> baselineRun(const PretrainedModel& model, const ModelTokens& tokens)
+{
+    RunOptions options;
+    // The overview reads attention, never the scores before the softmax: half the memory.
+    options.keepScores = false;
+    Expected<ModelRun> run = runPretrainedModel(model, tokens, options);
+    if (!run) return Error{run.error()};
+    return std::make_shared<const ModelRun>(std::move(*run));
+}
+
+Expected<std::vector<ValueNorms>> layerValueNorms(const PretrainedModel& model, const ModelRun& run)
+{
+    std::vector<ValueNorms> all;
+    all.reserve(run.layers.size());
+    for (const auto& layer : run.layers) {
+        Expected<ValueNorms> norms = valueWeightedNorms(layer->attention, model.sublayer(layer->modelIndex).attention);
+        if (!norms) return Error{layer->layer.name + ": " + norms.error()};
+        all.push_back(std::move(*norms));
+    }
+    return all;
+}
+
+}  // namespace
+
+HeadStatisticGrids headStatisticGrids(const ModelRun& run)
+{
+    const auto layers = static_cast<Index>(run.layers.size());
+    Index heads = 0;
+    for (const auto& layer : run.layers) heads = std::max(heads, layer->attention.headCount());
+    HeadStatisticGrids grids;
+    for (MatrixD* grid : {&grids.entropy, &grids.meanDistance, &grids.firstTokenWeight, &grids.ownPositionWeight})
+        grid->setConstant(layers, heads, kNaN);
+    for (Index l = 0; l < layers; ++l) {
+        const LayerRun& layer = run.layer(l);
+        const bool ownPosition = hasOwnPosition(layer.layer.kind);
+        for (Index i = 0; i < layer.attention.headCount(); ++i) {
+            const Expected<HeadStatistics> statistics = headStatistics(layer.attention, i, ownPosition);
+            if (!statistics) continue;  // non-finite weights: the cells stay NaN ("no value")
+            const HeadStatisticsSummary& summary = statistics->summary;
+            grids.entropy(l, i) = summary.normalizedEntropy;
+            grids.meanDistance(l, i) = summary.meanDistance;
+            grids.firstTokenWeight(l, i) =
+                firstTokenWeight(layer.attention.heads[static_cast<std::size_t>(i)], *statistics);
+            if (ownPosition) grids.ownPositionWeight(l, i) = summary.selfWeight;
+        }
+    }
+    return grids;
+}
+
+Expected<ModelOverview> computeModelOverview(const std::shared_ptr<const PretrainedModel>& model,
+                                             const ModelOverviewRequest& request)
+{
+    if (!model) return Error{"no model to run"};
+    Expected<ModelSentences> sentences = modelSentences(*model, request.source, request.target);
+    if (!sentences) return Error{sentences.error()};
+    ModelOverview overview;
+    overview.model = model;
+    overview.sentences = std::move(*sentences);
+
+    const ModelOverview* previous = request.previous.get();
+    const bool sameInput = previous && previous->model == model && previous->baseline &&
+                           sameTokens(previous->sentences.tokens, overview.sentences.tokens);
+    if (sameInput) {
+        overview.baseline = previous->baseline;
+        overview.baselinePredictions = previous->baselinePredictions;
+    } else {
+        Expected<std::shared_ptr<const ModelRun>> baseline = baselineRun(*model, overview.sentences.tokens);
+        if (!baseline) return Error{baseline.error()};
+        overview.baseline = std::move(*baseline);
+        Expected<std::vector<PositionPredictions>> top = modelPredictions(*model, *overview.baseline, overview.sentences);
+        if (!top) return Error{top.error()};
+        overview.baselinePredictions = std::move(*top);
+    }
+
+    const bool sameRun = sameInput && previous->run && previous->run->ablatedHeads == request.ablatedHeads;
+    if (sameRun) {
+        overview.run = previous->run;
+        overview.statistics = previous->statistics;
+        overview.predictions = previous->predictions;
+        if (!previous->valueNorms.empty()) overview.valueNorms = previous->valueNorms;
+    } else {
+        Expected<std::shared_ptr<const ModelRun>> run = runWith(*model, overview.baseline, request.ablatedHeads);
+        if (!run) return Error{run.error()};
+        overview.run = std::move(*run);
+        overview.statistics = headStatisticGrids(*overview.run);
+        if (overview.run == overview.baseline) {
+            overview.predictions = overview.baselinePredictions;
+        } else {
+            Expected<std::vector<PositionPredictions>> top = modelPredictions(*model, *overview.run, overview.sentences);
+            if (!top) return Error{top.error()};
+            overview.predictions = std::move(*top);
+        }
+    }
+    if (request.valueNorms && overview.valueNorms.empty()) {
+        Expected<std::vector<ValueNorms>> norms = layerValueNorms(*model, *overview.run);
+        if (!norms) return Error{norms.error()};
+        overview.valueNorms = std::move(*norms);
+    }
+    return overview;
+}
+
+std::vector<Index> rolloutLayers(const PretrainedModel& model, const ModelRun& run)
+{
+    std::vector<Index> layers;
+    for (const auto& layer : run.layers)
+        if (!model.recipe.encoderDecoder() || layer->stack == ModelStack::Encoder) layers.push_back(layer->modelIndex);
+    return layers;
+}
+
+Expected<MatrixD> modelRollout(const PretrainedModel& model, const ModelRun& run, Index stop)
+{
+    const std::vector<Index> indices = rolloutLayers(model, run);
+    if (indices.empty()) return Error{"the model has no self-attention layer to roll out"};
+    if (stop < 0 || stop >= static_cast<Index>(indices.size()))
+        return Error{"the rollout stops at one of the " + std::to_string(indices.size()) +
+                     " self-attention layers of the stack that reads the sentence, not at " + std::to_string(stop)};
+    std::vector<const AttentionResult*> layers;
+    for (const Index index : indices) layers.push_back(&run.layer(index).attention);
+    return attentionRollout(layers, stop);
+}
+
+Expected<std::vector<HeadEffect>> rankHeadsAtPosition(const ModelOverview& overview, Index position,
+                                                      std::int32_t id, const RankingProgress& progress)
+{
+    if (!overview.model || !overview.run) return Error{"no model run to rank heads in"};
+    const ModelRun& run = *overview.run;
+    if (run.logits.size() == 0) return Error{"the model has no readout: there is no prediction to change"};
+    if (position < 0 || position >= run.logits.rows())
+        return Error{"position " + std::to_string(position) + " is outside the " + std::to_string(run.logits.rows()) +
+                     " positions the readout reads"};
+    const auto run_ = overview.run;
+    std::vector<HeadCandidate> candidates;
+    for (const auto& layer : run.layers)
+        for (Index i = 0; i < layer->attention.headCount(); ++i)
+            if (!overview.isAblated({layer->modelIndex, i})) candidates.push_back({layer->modelIndex, i});
+    const auto total = static_cast<Index>(candidates.size());
+    Index done = 0;
+    bool stopped = false;
+    const LogitsWithoutHead without = [&](const HeadCandidate& candidate) -> Expected<RowVectorF> {
+        if (stopped) return Error{"stopped"};
+        std::set<ModelHead> heads = run.ablatedHeads;
+        heads.insert({candidate.layer, candidate.head});
+        Expected<std::shared_ptr<const ModelRun>> after = runWith(*overview.model, run_, heads);
+        if (!after) return Error{after.error()};
+        RowVectorF row = (*after)->logits.row(position);
+        ++done;
+        if (progress && !progress(done, total)) stopped = true;
+        return row;
+    };
+    Expected<std::vector<HeadEffect>> ranked =
+        rankHeadsByPredictionChange(run.logits.row(position), id, candidates, without);
+    if (stopped) return Error{"stopped"};
+    return ranked;
+}
+
+}  // namespace qkv
