@@ -127,6 +127,12 @@ std::optional<int> runWholeModelExport(const ExportArguments& args)
         const char* sentenceOption = model->recipe.causal() ? "--target" : "--source";
         Expected<ModelSentences> sentences = modelSentences(*model, base.sourceText, base.targetText);
         if (!sentences) return fail(2, std::string(sentenceOption) + ": " + sentences.error());
+        if (layer) {
+            run.lastLayer = *layer;  // one layer: nothing after it
+        } else {
+            run.logitRows = LogitRows::Chosen;  // the rows the predictions read (a masked LM's [MASK]s)
+            run.logitPositions = predictionPositions(*model, *sentences);
+        }
         Expected<ModelRun> ran = runPretrainedModel(*model, sentences->tokens, run);
         if (!ran) return fail(2, std::string(sentenceOption) + ": " + ran.error());
         if (layer) return exportOneLayer(model, *ran, *layer, *sentences, base, args);

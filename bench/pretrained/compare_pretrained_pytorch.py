@@ -12,10 +12,16 @@ random weights, one sentence.
 PyTorch's peer is the forward Hugging Face's modeling_bert.py and modeling_gpt2.py run with
 output_attentions=True and output_hidden_states=True, written out here with
 torch.nn.functional (transformers is not installed): every layer's attention weights and hidden
-states are kept, and the logits over the whole vocabulary computed, under
-torch.inference_mode(). Ours is BM_Forward (the same: every layer's attention, the scores before
-the softmax kept too as the app keeps them, hidden states, logits) and BM_ModelView (plus the
-per-head statistics of every head) of the Google Benchmark program.
+states are kept, under torch.inference_mode(). Three rows per model, each side computing the same:
+  attention   BertModel / GPT2Model: every layer's attention and hidden states, no readout;
+              ours BM_Attention
+  at position the *ForMaskedLM / *LMHeadModel readout at the one position the app reads (BERT's
+              [MASK] at position 64, GPT-2's last position: its next token); PyTorch's models
+              compute every position's logits, so PyTorch runs the head on that row alone here
+              (what one would write by hand), and the models as they are in the next row;
+              ours BM_ForwardAt
+  every position  the readout at every position, as the *LM models return it; ours BM_Forward
+Ours also keeps every layer's scores before the softmax, as the app does.
 
 Threads: for each setting t both sides run in processes started with OMP_NUM_THREADS=t (ours:
 computeThreads(); PyTorch: torch.set_num_threads(t) and OPENBLAS_NUM_THREADS=t, since
@@ -78,8 +84,9 @@ def attend(torch, q, k, v, h, causal):
     return torch.matmul(weights, v).transpose(0, 1).reshape(n, d), weights
 
 
-def bert_forward(torch, w, ids, h):
-    """BertForMaskedLM (post-LN, GELU erf, tied decoder); output_attentions, output_hidden_states."""
+def bert_forward(torch, w, ids, h, rows):
+    """BertForMaskedLM (post-LN, GELU erf, tied decoder); output_attentions, output_hidden_states.
+    rows: None (BertModel: no readout), "all", or a list of positions."""
     F = torch.nn.functional
     n, d = ids.shape[0], w["tokens"].shape[1]
     x = F.layer_norm(w["tokens"][ids] + w["positions"][:n] + w["types"][0], (d,), *w["ln"], 1e-12)
@@ -90,11 +97,14 @@ def bert_forward(torch, w, ids, h):
         x = F.layer_norm(F.linear(context, *b["o"]) + x, (d,), *b["ln1"], 1e-12)
         x = F.layer_norm(F.linear(F.gelu(F.linear(x, *b["in"])), *b["out"]) + x, (d,), *b["ln2"], 1e-12)
         hidden.append(x)
+    if rows is None:
+        return None, hidden, attentions
+    x = x if rows == "all" else x[rows]
     t = F.layer_norm(F.gelu(F.linear(x, *w["transform"])), (d,), *w["transform_ln"], 1e-12)
     return F.linear(t, w["tokens"], w["bias"]), hidden, attentions
 
 
-def gpt2_forward(torch, w, ids, h):
+def gpt2_forward(torch, w, ids, h, rows):
     """GPT2LMHeadModel (pre-LN, GELU tanh, Conv1D x W + b, lm_head tied to wte)."""
     F = torch.nn.functional
     n, d = ids.shape[0], w["tokens"].shape[1]
@@ -112,26 +122,39 @@ def gpt2_forward(torch, w, ids, h):
         hidden.append(x)
     x = F.layer_norm(x, (d,), *w["ln_f"], 1e-5)
     hidden[-1] = x
-    return F.linear(x, w["tokens"]), hidden, attentions
+    if rows is None:
+        return None, hidden, attentions
+    return F.linear(x if rows == "all" else x[rows], w["tokens"]), hidden, attentions
 
 
-def time_torch_shape(torch, name, min_time):
+# The position the app reads: BERT's [MASK], GPT-2's next token after the last position.
+def app_position(family, n):
+    return 64 if family == "bert" else n - 1
+
+
+def time_torch_shape(torch, name, rows, min_time):
     family, layers, d, h, d_ff, vocabulary, positions, n = SHAPES[name]
     torch.manual_seed(0)
     w = random_weights(torch, family, layers, d, h, d_ff, vocabulary, positions)
     ids = torch.randint(0, vocabulary, (n,))
     forward = bert_forward if family == "bert" else gpt2_forward
+    chosen = {"attention": None, "at position": [app_position(family, n)], "every position": "all"}[rows]
     with torch.inference_mode():
         for _ in range(3):  # warm-up: allocator, thread pool
-            forward(torch, w, ids, h)
+            forward(torch, w, ids, h, chosen)
         iterations, started = 0, time.perf_counter()
         while True:
-            logits, hidden, attentions = forward(torch, w, ids, h)
-            assert logits.shape == (n, vocabulary) and len(attentions) == layers and len(hidden) == layers + 1
+            logits, hidden, attentions = forward(torch, w, ids, h, chosen)
+            assert len(attentions) == layers and len(hidden) == layers + 1
+            assert chosen is None or logits.shape == (n if chosen == "all" else len(chosen), vocabulary)
             iterations += 1
             elapsed = time.perf_counter() - started
             if elapsed >= min_time and iterations >= 5:
                 return elapsed / iterations * 1e3
+
+
+ROWS = ("attention", "at position", "every position")
+OUR_VARIANT = {"attention": "BM_Attention", "at position": "BM_ForwardAt", "every position": "BM_Forward"}
 
 
 def torch_worker(threads, min_time):
@@ -139,7 +162,8 @@ def torch_worker(threads, min_time):
     if torch is None:
         return 1
     torch.set_num_threads(threads)
-    print(json.dumps({name: time_torch_shape(torch, name, min_time) for name in SHAPES}))
+    print(json.dumps({f"{name}|{rows}": time_torch_shape(torch, name, rows, min_time)
+                      for name in SHAPES for rows in ROWS}))
     return 0
 
 
@@ -151,8 +175,8 @@ def environment(threads):
 
 
 def time_ours(bench, threads, min_time):
-    """{(variant, shape): ms} for BM_Forward and BM_ModelView."""
-    command = [bench, "--benchmark_filter=^BM_(Forward|ModelView)/", f"--benchmark_min_time={min_time}",
+    """{(variant, shape): ms} for BM_Attention, BM_ForwardAt, BM_Forward and BM_ModelView."""
+    command = [bench, "--benchmark_filter=^BM_(Attention|ForwardAt|Forward|ModelView)/", f"--benchmark_min_time={min_time}",
                "--benchmark_format=json"]
     report = json.loads(subprocess.run(command, check=True, capture_output=True, text=True,
                                        env=environment(threads)).stdout)
@@ -198,23 +222,27 @@ def main():
                     for key, ms in time_ours(arguments.bench, threads, arguments.min_time).items():
                         ours.setdefault((threads,) + key, []).append(ms)
                 else:
-                    for shape, ms in time_theirs(threads, arguments.min_time).items():
-                        theirs.setdefault((threads, shape), []).append(ms)
+                    for key, ms in time_theirs(threads, arguments.min_time).items():
+                        shape, rows = key.split("|")
+                        theirs.setdefault((threads, shape, rows), []).append(ms)
     load_after = os.getloadavg()[0]
     print(f"`/usr/bin/python3 bench/pretrained/compare_pretrained_pytorch.py --threads {arguments.threads} "
           f"--rounds {arguments.rounds} --min-time {arguments.min_time:g}`\n")
     print(f"{cpu_model()} ({os.cpu_count()} cores); PyTorch {torch.__version__}, OpenBLAS core {core}; load average "
           f"{load_before:.2f} before, {load_after:.2f} after; medians of {arguments.rounds} alternating rounds.\n")
-    print("| model, tokens | threads | PyTorch forward, ms | ours: forward, ms | ours: forward + statistics, ms "
-          "| PyTorch / ours (with statistics) |")
+    print("| model, tokens | what both compute | threads | PyTorch, ms | ours, ms | PyTorch / ours |")
     print("|---|---|---|---|---|---|")
     for shape, spec in SHAPES.items():
+        for rows in ROWS:
+            for threads in settings:
+                torch_ms = statistics.median(theirs[(threads, shape, rows)])
+                ours_ms = statistics.median(ours[(threads, OUR_VARIANT[rows], shape)])
+                print(f"| {shape}, {spec[-1]} | {rows} | {threads} | {torch_ms:.0f} | {ours_ms:.0f} "
+                      f"| **{torch_ms / ours_ms:.2f}x** |")
         for threads in settings:
-            torch_ms = statistics.median(theirs[(threads, shape)])
-            forward = statistics.median(ours[(threads, "BM_Forward", shape)])
             view = statistics.median(ours[(threads, "BM_ModelView", shape)])
-            print(f"| {shape}, {spec[-1]} | {threads} | {torch_ms:.1f} | {forward:.1f} | {view:.1f} "
-                  f"| **{torch_ms / view:.2f}x** |")
+            print(f"| {shape}, {spec[-1]} | ours: every position + statistics of every head | {threads} | | "
+                  f"{view:.0f} | |")
     return 0
 
 

@@ -10,13 +10,18 @@
 // Variants, each with argument bert-base (128 tokens) or gpt2-small (256 tokens):
 //   BM_Forward            runPretrainedModel: every layer's attention and hidden states, logits
 //   BM_ModelView          the same plus headStatistics of every head of every layer
+//   BM_Attention          every layer's attention and hidden states, no readout (LogitRows::None)
+//   BM_ForwardAt          with the readout at the position the app reads (LogitRows::Chosen):
+//                         BERT's one [MASK] (position 64 is made [MASK]), GPT-2's next token
+//                         (the last position); checks afterwards that the rows equal a whole readout's
 //   BM_SwitchHeadOff/rerun|full   head 3 of layer 9 switched off, with the view's statistics of
 //                         the recomputed layers: rerun passes the unablated run as
 //                         RunOptions::previous (layers 9-11 recomputed), full recomputes all 12
 //   BM_SwitchHeadOffNorms/rerun|full   the same plus value-weighted norms of the recomputed
 //                         layers and the rollout through every layer
 // Counters: peak_MiB is the process's peak resident set so far (getrusage; meaningful for a run
-// filtered to one case), weights_MiB what the weights alone take.
+// filtered to one case), weights_MiB what the weights alone take, estimate_MiB the whole-model
+// estimate (model_memory.hpp) of the run measured, peak_per_estimate their ratio.
 // bench/pretrained/compare_pretrained_pytorch.py runs BM_Forward and BM_ModelView beside the same
 // forward in PyTorch.
 
@@ -37,6 +42,7 @@
 #include "core/analysis/value_norms.hpp"
 #include "core/common/memory.hpp"
 #include "core/common/random.hpp"
+#include "core/pretrained/model_memory.hpp"
 #include "core/pretrained/model_run.hpp"
 
 namespace {
@@ -113,31 +119,77 @@ double normsAndRollout(const qkv::PretrainedModel& m, const qkv::ModelRun& run, 
     return sink + (rollout ? (*rollout)(0, 0) : 0.0);
 }
 
-void setCounters(benchmark::State& state, const SyntheticShape& shape)
+void setCounters(benchmark::State& state, const SyntheticShape& shape, const qkv::PretrainedModel& m,
+                 const qkv::ModelTokens& ids, const qkv::RunOptions& options = {})
 {
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
-    state.counters["peak_MiB"] = static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss: KiB on Linux
+    const double peak = static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss: KiB on Linux
+    const double estimate = static_cast<double>(qkv::estimateModelRunMemory(m, ids, options).peak()) / 1048576.0;
+    state.counters["peak_MiB"] = peak;
+    state.counters["estimate_MiB"] = estimate;
+    state.counters["peak_per_estimate"] = peak / estimate;
     state.counters["weights_MiB"] = static_cast<double>(qkv::bench::weightFloats(shape) * sizeof(float)) / 1048576.0;
     state.counters["tokens"] = static_cast<double>(shape.tokens);
 }
 
-void runForward(benchmark::State& state, const SyntheticShape& shape, bool statistics)
+// What each variant asks runPretrainedModel for.
+enum class Readout { All, None, AppPosition };
+
+constexpr Index kMaskPosition = 64;
+constexpr std::int32_t kBertMaskId = 103;
+
+qkv::RunOptions readoutOptions(const SyntheticShape& shape, Readout readout)
+{
+    qkv::RunOptions options;
+    if (readout == Readout::None) options.logitRows = qkv::LogitRows::None;
+    if (readout == Readout::AppPosition) {
+        options.logitRows = qkv::LogitRows::Chosen;
+        options.logitPositions = {shape.family == qkv::bench::SyntheticFamily::Bert ? kMaskPosition : shape.tokens - 1};
+    }
+    return options;
+}
+
+// The chosen rows must be the whole readout's rows, bit for bit, at this size too.
+bool chosenRowsMatch(const qkv::PretrainedModel& m, const qkv::ModelTokens& ids, const qkv::RunOptions& options)
+{
+    const qkv::Expected<qkv::ModelRun> whole = qkv::runPretrainedModel(m, ids);
+    const qkv::Expected<qkv::ModelRun> chosen = qkv::runPretrainedModel(m, ids, options);
+    if (!whole || !chosen) return false;
+    for (std::size_t r = 0; r < options.logitPositions.size(); ++r)
+        if (!(chosen->logits.row(static_cast<Index>(r)) == whole->logits.row(options.logitPositions[r]))) return false;
+    return true;
+}
+
+void runForward(benchmark::State& state, const SyntheticShape& shape, bool statistics, Readout readout)
 {
     const qkv::PretrainedModel* m = model(shape);
     if (!m) return state.SkipWithError("could not write or open the synthetic checkpoint");
-    const qkv::ModelTokens ids = tokens(shape);
+    qkv::ModelTokens ids = tokens(shape);
+    if (shape.family == qkv::bench::SyntheticFamily::Bert) ids.ids[kMaskPosition] = kBertMaskId;
+    const qkv::RunOptions options = readoutOptions(shape, readout);
     for (auto _ : state) {
-        qkv::Expected<qkv::ModelRun> run = qkv::runPretrainedModel(*m, ids);
+        qkv::Expected<qkv::ModelRun> run = qkv::runPretrainedModel(*m, ids, options);
         if (!run) return state.SkipWithError(run.error().c_str());
         if (statistics) benchmark::DoNotOptimize(headStatisticsFrom(*run, 0));
         benchmark::DoNotOptimize(run->logits.data());
     }
-    setCounters(state, shape);
+    setCounters(state, shape, *m, ids, options);
+    // After the peak is read: the check holds a whole run beside the chosen one.
+    if (readout == Readout::AppPosition && !chosenRowsMatch(*m, ids, options))
+        state.SkipWithError("the chosen logits differ from the whole readout's rows");
 }
 
-void BM_Forward(benchmark::State& state, const SyntheticShape& shape) { runForward(state, shape, false); }
-void BM_ModelView(benchmark::State& state, const SyntheticShape& shape) { runForward(state, shape, true); }
+void BM_Forward(benchmark::State& state, const SyntheticShape& shape) { runForward(state, shape, false, Readout::All); }
+void BM_ModelView(benchmark::State& state, const SyntheticShape& shape) { runForward(state, shape, true, Readout::All); }
+void BM_Attention(benchmark::State& state, const SyntheticShape& shape)
+{
+    runForward(state, shape, false, Readout::None);
+}
+void BM_ForwardAt(benchmark::State& state, const SyntheticShape& shape)
+{
+    runForward(state, shape, false, Readout::AppPosition);
+}
 
 void runSwitchHeadOff(benchmark::State& state, const SyntheticShape& shape, bool rerun, bool norms)
 {
@@ -157,7 +209,7 @@ void runSwitchHeadOff(benchmark::State& state, const SyntheticShape& shape, bool
         benchmark::DoNotOptimize(headStatisticsFrom(*run, run->firstRecomputedLayer));
         if (norms) benchmark::DoNotOptimize(normsAndRollout(*m, *run, run->firstRecomputedLayer));
     }
-    setCounters(state, shape);
+    setCounters(state, shape, *m, ids, options);
 }
 
 void registerAll()
@@ -167,6 +219,8 @@ void registerAll()
         const std::string name = shape->name;
         all.push_back(benchmark::RegisterBenchmark(("BM_Forward/" + name).c_str(), BM_Forward, *shape));
         all.push_back(benchmark::RegisterBenchmark(("BM_ModelView/" + name).c_str(), BM_ModelView, *shape));
+        all.push_back(benchmark::RegisterBenchmark(("BM_Attention/" + name).c_str(), BM_Attention, *shape));
+        all.push_back(benchmark::RegisterBenchmark(("BM_ForwardAt/" + name).c_str(), BM_ForwardAt, *shape));
         for (const bool norms : {false, true})
             for (const bool rerun : {true, false})
                 all.push_back(benchmark::RegisterBenchmark(

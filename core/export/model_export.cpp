@@ -159,8 +159,11 @@ Expected<std::vector<PositionPredictions>> modelPredictions(const PretrainedMode
     std::vector<PositionPredictions> all;
     if (run.logits.size() == 0) return all;
     for (const Index position : predictionPositions(model, sentences)) {
-        if (position >= run.logits.rows()) break;
-        Expected<std::vector<TokenProbability>> top = topPredictions(run.logits.row(position), k);
+        const Index row = run.logitRow(position);
+        if (row < 0)
+            return Error{"the run did not compute the logits at position " + std::to_string(position) +
+                         " (ask for it among the run's logit positions)"};
+        Expected<std::vector<TokenProbability>> top = topPredictions(run.logits.row(row), k);
         if (!top) return Error{"the logits at position " + std::to_string(position) + ": " + top.error()};
         all.push_back({position, std::move(*top)});
     }

@@ -39,8 +39,9 @@ Expected<std::shared_ptr<const ModelInput>> wholeModelInput(const std::shared_pt
         tokens.ids = ids;
         if (model->recipe.encoderDecoder())
             tokens.decoderIds = {static_cast<std::int32_t>(model->recipe.decoderStartTokenId)};
-        RunOptions options;
+        RunOptions options;  // the layer's input only: no later block, no readout
         options.keepScores = false;
+        options.lastLayer = index;
         Expected<ModelRun> run = runPretrainedModel(*model, tokens, options);
         if (!run) return Error{run.error()};
         return run->layer(index).queryInput;

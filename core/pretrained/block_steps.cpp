@@ -78,12 +78,13 @@ MatrixF feedForwardForward(const MatrixF& x, const FeedForwardWeights& weights, 
     return denseForward(hidden, weights.out, weights.outBias);  // R x d_model
 }
 
-MatrixF tiedLogitsForward(const MatrixF& t, const MatrixF& E, const RowVectorF& b)
+namespace {
+
+// logits = t E^T + b over `threads` column blocks (vocabulary ranges): R is small (a sentence)
+// while V is tens of thousands.                                                          R x V
+MatrixF tiedLogitsOnThreads(const MatrixF& t, const MatrixF& E, const RowVectorF& b, int threads)
 {
     MatrixF logits(t.rows(), E.rows());  // R x V
-    const double work = static_cast<double>(t.rows()) * static_cast<double>(t.cols()) * static_cast<double>(E.rows());
-    const int threads = threadsFor(work);
-    // Column blocks (vocabulary ranges): R is small (a sentence) while V is tens of thousands.
     const Index V = E.rows();
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int part = 0; part < threads; ++part) {
@@ -92,6 +93,58 @@ MatrixF tiedLogitsForward(const MatrixF& t, const MatrixF& E, const RowVectorF& 
         logits.middleCols(first, count).noalias() = t * E.middleRows(first, count).transpose();
     }
     if (b.size() > 0) logits.rowwise() += b;
+    return logits;
+}
+
+int logitThreads(const MatrixF& t, const MatrixF& E)
+{
+    return threadsFor(static_cast<double>(t.rows()) * static_cast<double>(t.cols()) * static_cast<double>(E.rows()));
+}
+
+// Eigen's kernel for the row-major product above runs E t^T: a row of t is a column of the
+// right-hand side, taken in groups of 4 (the kernel's nr) except the last R mod 4, taken one
+// by one, and a product with one column becomes a matrix-vector product. The three ways sum in
+// different orders (in the single-packet panels at the vocabulary's end: the grouped kernel
+// alternates two accumulators). So each chosen row goes where the whole product puts it: the
+// rows it groups first (padded with copies to a multiple of 4), then the ones it takes alone
+// (after a group of copies when there is no other group).
+std::vector<Index> kernelLayout(Index R, const std::vector<Index>& rows, std::vector<Index>& slots)
+{
+    constexpr Index nr = 4;
+    const Index grouped = R - R % nr;
+    std::vector<Index> layout;
+    slots.assign(rows.size(), 0);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (rows[i] < grouped) slots[i] = static_cast<Index>(layout.size()), layout.push_back(rows[i]);
+    bool alone = false;
+    for (const Index row : rows) alone = alone || row >= grouped;
+    if (layout.empty() && alone) layout.push_back(rows.front());
+    while (!layout.empty() && layout.size() % nr != 0) layout.push_back(layout.back());
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (rows[i] >= grouped) slots[i] = static_cast<Index>(layout.size()), layout.push_back(rows[i]);
+    return layout;
+}
+
+}  // namespace
+
+MatrixF tiedLogitsForward(const MatrixF& t, const MatrixF& E, const RowVectorF& b)
+{
+    return tiedLogitsOnThreads(t, E, b, logitThreads(t, E));
+}
+
+MatrixF tiedLogitsRowsForward(const MatrixF& t, const std::vector<Index>& rows, const MatrixF& E,
+                              const RowVectorF& b)
+{
+    if (rows.empty()) return MatrixF(0, E.rows());
+    if (t.rows() == 1) return tiedLogitsForward(t, E, b);  // a matrix-vector product either way
+    std::vector<Index> slots;
+    const std::vector<Index> layout = kernelLayout(t.rows(), rows, slots);
+    MatrixF gathered(static_cast<Index>(layout.size()), t.cols());  // layout x d_model
+    for (std::size_t i = 0; i < layout.size(); ++i) gathered.row(static_cast<Index>(i)) = t.row(layout[i]);
+    // The whole product's threads: each splits the vocabulary, which decides E's panels.
+    const MatrixF all = tiedLogitsOnThreads(gathered, E, b, logitThreads(t, E));  // layout x V
+    MatrixF logits(static_cast<Index>(rows.size()), E.rows());                    // rows x V
+    for (std::size_t i = 0; i < rows.size(); ++i) logits.row(static_cast<Index>(i)) = all.row(slots[i]);
     return logits;
 }
 

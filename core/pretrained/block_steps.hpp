@@ -5,6 +5,8 @@
 // Symbols: R rows (tokens), d_model columns of the residual stream, d_ff the MLP's inner width.
 // Row vectors throughout: a token is a row, y = x W + b (design.md section 2).
 
+#include <vector>
+
 #include "core/common/matrix.hpp"
 #include "core/pretrained/family_recipe.hpp"
 #include "core/pretrained/pretrained_model.hpp"
@@ -44,5 +46,10 @@ MatrixF feedForwardForward(const MatrixF& x, const FeedForwardWeights& weights, 
 // logits = t E^T (+ b): E is V x d_model as stored (a token table read as the readout), so no
 // transposed copy of it is made. Row blocks of one team when large.                    R x V
 MatrixF tiedLogitsForward(const MatrixF& t, const MatrixF& E, const RowVectorF& b);
+
+// Rows `rows` of tiedLogitsForward(t, E, b), in that order, with the same bits, for
+// rows.size() d_model V multiply-adds instead of R d_model V.                     rows.size() x V
+MatrixF tiedLogitsRowsForward(const MatrixF& t, const std::vector<Index>& rows, const MatrixF& E,
+                              const RowVectorF& b);
 
 }  // namespace qkv

@@ -73,6 +73,37 @@ Status checkAblations(const PretrainedModel& model, const std::set<ModelHead>& h
     return {};
 }
 
+Status checkStop(const PretrainedModel& model, Index lastLayer)
+{
+    if (lastLayer == kEveryLayer || (lastLayer >= 0 && lastLayer < model.layerCount())) return {};
+    return Error{"no attention layer " + std::to_string(lastLayer) + " to stop after: the model has " +
+                 std::to_string(model.layerCount()) + " (0 to " + std::to_string(model.layerCount() - 1) + ")"};
+}
+
+// Positions of the sequence the readout reads (n of them): in range and each named once.
+Status checkLogitPositions(const std::vector<Index>& positions, Index n)
+{
+    std::vector<bool> seen(static_cast<std::size_t>(n), false);
+    for (const Index p : positions) {
+        if (p < 0 || p >= n)
+            return Error{"no position " + std::to_string(p) + " to compute the logits at: the sequence the readout reads has " +
+                         std::to_string(n) + " tokens (positions 0 to " + std::to_string(n - 1) + ")"};
+        if (seen[static_cast<std::size_t>(p)])
+            return Error{"position " + std::to_string(p) + " is asked for twice among the logits' positions"};
+        seen[static_cast<std::size_t>(p)] = true;
+    }
+    return {};
+}
+
+Status checkOptions(const PretrainedModel& model, const ModelTokens& tokens, const RunOptions& options)
+{
+    if (Status s = checkAblations(model, options.ablatedHeads); !s) return s;
+    if (Status s = checkStop(model, options.lastLayer); !s) return s;
+    if (options.logitRows != LogitRows::Chosen) return {};
+    const std::vector<std::int32_t>& read = model.recipe.encoderDecoder() ? tokens.decoderIds : tokens.ids;
+    return checkLogitPositions(options.logitPositions, static_cast<Index>(read.size()));
+}
+
 // ---- Embeddings (model_input.hpp's recipes) ---------------------------------------------------
 
 // scale E_tok[ids] + E_pos[rows] (+ E_type[0]), in double as normalizedEmbeddingSum sums it.  n x d_model
@@ -148,33 +179,42 @@ std::shared_ptr<const LayerRun> attentionSublayerForward(const StackContext& c, 
     return run;
 }
 
-// One block: self-attention, cross-attention (encoder-decoder decoders), MLP.
-void blockForward(const StackContext& c, const BlockWeights& block, MatrixF& h, StackState& state,
-                  const MatrixF* exactQueryInput)
+// One block: self-attention, cross-attention (encoder-decoder decoders), MLP. Returns false when
+// it stopped after the sublayer `stopLayer` (model order; kEveryLayer: never), h then half done.
+bool blockForward(const StackContext& c, const BlockWeights& block, MatrixF& h, StackState& state,
+                  const MatrixF* exactQueryInput, Index stopLayer)
 {
     const FamilyRecipe& r = c.model.recipe;
     state.layers.push_back(attentionSublayerForward(c, block, block.selfAttention, false, h, exactQueryInput));
-    if (block.crossAttention)
+    if (block.selfAttention.modelIndex == stopLayer) return false;
+    if (block.crossAttention) {
         state.layers.push_back(attentionSublayerForward(c, block, *block.crossAttention, true, h, nullptr));
+        if (block.crossAttention->modelIndex == stopLayer) return false;
+    }
     const bool pre = r.placement == NormPlacement::Pre;
     const MatrixF x = pre ? normRowsForward(h, block.feedForwardNorm, r.norm, r.epsilon) : h;  // n x d_model
     h += feedForwardForward(x, block.feedForward, r.activation);
     if (!pre) h = normRowsForward(h, block.feedForwardNorm, r.norm, r.epsilon);
+    return true;
 }
 
 // Runs blocks firstBlock.. of a stack; state holds h_0..h_firstBlock (and the layers before).
-// Afterwards state.hidden has L + 1 entries, the last after the stack's final norm.
-void stackForward(const StackContext& c, StackState& state, Index firstBlock, const MatrixF* exactFirstQueryInput)
+// Afterwards state.hidden has L + 1 entries, the last after the stack's final norm, or, when it
+// stopped after `stopLayer` inside block b (returns false), h_0..h_b.
+bool stackForward(const StackContext& c, StackState& state, Index firstBlock, const MatrixF* exactFirstQueryInput,
+                  Index stopLayer)
 {
     MatrixF h = state.hidden[static_cast<std::size_t>(firstBlock)];  // n x d_model
     const auto count = static_cast<Index>(c.weights.blocks.size());
     for (Index b = firstBlock; b < count; ++b) {
-        blockForward(c, c.weights.blocks[static_cast<std::size_t>(b)], h, state,
-                     b == 0 ? exactFirstQueryInput : nullptr);
+        if (!blockForward(c, c.weights.blocks[static_cast<std::size_t>(b)], h, state,
+                          b == 0 ? exactFirstQueryInput : nullptr, stopLayer))
+            return false;
         state.hidden.push_back(h);
     }
     if (c.weights.finalNorm.gamma.size() > 0)
         state.hidden.back() = normRowsForward(h, c.weights.finalNorm, c.model.recipe.norm, c.model.recipe.epsilon);
+    return true;
 }
 
 // h_0 of a stack, and for a pre-norm first block its X_q computed from the double sum (as
@@ -198,18 +238,33 @@ void stackInput(const PretrainedModel& model, const StackWeights& weights, const
 
 // ---- Readout --------------------------------------------------------------------------------------
 
-MatrixF logitsForward(const PretrainedModel& model, const MatrixF& h)
+// The readout's input t at every position: the last hidden state, or a masked LM's
+// t = Norm(act(h W_t + b_t)) (BertLMPredictionHead). Every row even when a few logits are asked
+// for: it costs n d_model^2 multiply-adds beside the logits' n d_model V, and a product over all
+// rows gives each row the bits of a whole run (Eigen sums a lone row in another order).
+MatrixF readoutInput(const PretrainedModel& model, const MatrixF& h)
 {
     const FamilyRecipe& r = model.recipe;
     const ReadoutWeights& w = model.readout;
-    if (r.readout == ReadoutKind::MaskedLm) {
-        // t = Norm(act(h W_t + b_t)); logits = t E^T + b (BertLMPredictionHead).
-        MatrixF t = denseForward(h, w.transform, w.transformBias);  // n x d_model
-        blockActivationForward(t, r.readoutActivation);
-        t = normRowsForward(t, w.transformNorm, r.norm, r.readoutEpsilon);
-        return tiedLogitsForward(t, model.readoutMatrix(), w.bias);
+    if (r.readout != ReadoutKind::MaskedLm) return h;
+    MatrixF t = denseForward(h, w.transform, w.transformBias);  // n x d_model
+    blockActivationForward(t, r.readoutActivation);
+    return normRowsForward(t, w.transformNorm, r.norm, r.readoutEpsilon);
+}
+
+// logits = t E^T + b at the asked positions (k x V), and the positions in row order.
+void readoutForward(const PretrainedModel& model, const MatrixF& h, const RunOptions& options, ModelRun& run)
+{
+    if (options.logitRows == LogitRows::None) return;
+    const MatrixF t = readoutInput(model, h);  // n x d_model
+    if (options.logitRows == LogitRows::All) {
+        run.logits = tiedLogitsForward(t, model.readoutMatrix(), model.readout.bias);  // n x V
+        run.logitPositions.resize(static_cast<std::size_t>(t.rows()));
+        for (Index p = 0; p < t.rows(); ++p) run.logitPositions[static_cast<std::size_t>(p)] = p;
+        return;
     }
-    return tiedLogitsForward(h, model.readoutMatrix(), w.bias);  // n x V
+    run.logitPositions = options.logitPositions;
+    run.logits = tiedLogitsRowsForward(t, run.logitPositions, model.readoutMatrix(), model.readout.bias);  // k x V
 }
 
 // ---- Reuse ----------------------------------------------------------------------------------------
@@ -229,6 +284,23 @@ bool reusable(const ModelRun& previous, const ModelTokens& tokens, const RunOpti
 {
     return previous.tokens.ids == tokens.ids && previous.tokens.decoderIds == tokens.decoderIds &&
            previous.keepScores == options.keepScores;
+}
+
+// The run asks for what `previous` holds: the same last layer and the same readout rows.
+bool sameRequest(const ModelRun& previous, const RunOptions& options)
+{
+    return previous.lastLayer == options.lastLayer && previous.logitRows == options.logitRows &&
+           (options.logitRows != LogitRows::Chosen || previous.logitPositions == options.logitPositions);
+}
+
+// Layers (model order) of `previous` in blocks it ran whole, with their outputs in its hidden
+// states: every layer, or for a run stopped inside block b of a stack the layers before b.
+Index layersOfWholeBlocks(const PretrainedModel& model, const ModelRun& previous)
+{
+    if (previous.lastLayer == kEveryLayer) return model.layerCount();
+    const LayerRun& stop = previous.layer(previous.lastLayer);
+    const StackWeights& stack = stop.stack == ModelStack::Decoder ? model.decoder : model.encoder;
+    return stack.blocks[static_cast<std::size_t>(stop.block)].selfAttention.modelIndex;
 }
 
 // The block of `stack` whose layers start at or contain model layer `layer` (its first
@@ -256,67 +328,101 @@ void reuseStack(StackState& state, const std::vector<MatrixF>& hidden, const Mod
     for (Index i = start; i < before; ++i) state.layers.push_back(previous.layers[static_cast<std::size_t>(i)]);
 }
 
+// ---- One stack ------------------------------------------------------------------------------------
+
+// What a stack run starts from: the run it may take blocks from (null: none) and the first block
+// to compute (blocks before it are taken from `previous`).
+struct StackStart {
+    const ModelRun* previous = nullptr;
+    const std::vector<MatrixF>* previousHidden = nullptr;
+    Index firstBlock = 0;
+};
+
+// Runs one stack on `ids` from `start`, stopping after options.lastLayer when it lies in the
+// stack. Returns false when the run stopped in it. When the stop lies in a block that `previous`
+// holds whole, nothing is computed: the layers up to the stop and h_0..h_b are shared.
+bool runStack(const StackContext& c, const std::vector<std::int32_t>& ids, const StackStart& start, StackState& state)
+{
+    const Index stopLayer = c.options.lastLayer;
+    const auto count = static_cast<Index>(c.weights.blocks.size());
+    const Index stopBlock = stopLayer == kEveryLayer ? count : blockOfLayer(c.weights, stopLayer);
+    const bool stopsHere = stopBlock < count;
+    if (start.firstBlock > stopBlock || (start.firstBlock == count && !stopsHere)) {
+        reuseStack(state, *start.previousHidden, *start.previous, c.weights, std::min(start.firstBlock, stopBlock));
+        if (!stopsHere) return true;
+        for (Index i = c.weights.blocks[static_cast<std::size_t>(stopBlock)].selfAttention.modelIndex; i <= stopLayer; ++i)
+            state.layers.push_back(start.previous->layers[static_cast<std::size_t>(i)]);
+        return false;
+    }
+    MatrixF exactFirstQueryInput;
+    if (start.firstBlock == 0)
+        stackInput(c.model, c.weights, ids, state, exactFirstQueryInput);
+    else
+        reuseStack(state, *start.previousHidden, *start.previous, c.weights, start.firstBlock);
+    return stackForward(c, state, start.firstBlock, exactFirstQueryInput.size() > 0 ? &exactFirstQueryInput : nullptr,
+                        stopLayer);
+}
+
 }  // namespace
+
+Index ModelRun::logitRow(Index position) const
+{
+    const auto found = std::find(logitPositions.begin(), logitPositions.end(), position);
+    return found == logitPositions.end() ? -1 : static_cast<Index>(found - logitPositions.begin());
+}
 
 Expected<ModelRun> runPretrainedModel(const PretrainedModel& model, const ModelTokens& tokens,
                                       const RunOptions& options)
 {
     if (Status s = checkTokens(model, tokens); !s) return Error{s.error()};
-    if (Status s = checkAblations(model, options.ablatedHeads); !s) return Error{s.error()};
+    if (Status s = checkOptions(model, tokens, options); !s) return Error{s.error()};
     const FamilyRecipe& r = model.recipe;
-    ModelRun run;
-    run.tokens = tokens;
-    run.ablatedHeads = options.ablatedHeads;
-    run.keepScores = options.keepScores;
     const ModelRun* previous =
         options.previous && reusable(*options.previous, tokens, options) ? options.previous.get() : nullptr;
     const Index changed = previous ? firstChangedLayer(model, previous->ablatedHeads, options.ablatedHeads) : 0;
-    if (previous && changed == model.layerCount()) {
+    if (previous && changed == model.layerCount() && sameRequest(*previous, options)) {
         ModelRun same = *previous;
         same.firstRecomputedLayer = model.layerCount();
         return same;
     }
-    run.firstRecomputedLayer = changed;
+    // Layers before `kept` are taken from the previous run, the others computed.
+    const Index kept = previous ? std::min(changed, layersOfWholeBlocks(model, *previous)) : 0;
+    const Index lastRun = options.lastLayer == kEveryLayer ? model.layerCount() - 1 : options.lastLayer;
+    ModelRun run;
+    run.tokens = tokens;
+    run.ablatedHeads = options.ablatedHeads;
+    run.keepScores = options.keepScores;
+    run.lastLayer = options.lastLayer;
+    run.logitRows = options.logitRows;
+    run.firstRecomputedLayer = kept <= lastRun ? kept : model.layerCount();
 
     // The one sequence's stack (encoder-only, decoder-only) or the encoder.
     const bool hasEncoder = r.encoderLayerCount > 0;
     const StackWeights& first = hasEncoder ? model.encoder : model.decoder;
-    const ModelStack firstStack = hasEncoder ? ModelStack::Encoder : ModelStack::Decoder;
     StackState state;
-    const Index firstBlock = previous ? blockOfLayer(first, changed) : 0;
-    MatrixF exactFirstQueryInput;
-    if (firstBlock == 0)
-        stackInput(model, first, tokens.ids, state, exactFirstQueryInput);
-    else
-        reuseStack(state, previous->hiddenStates, *previous, first, firstBlock);
-    const StackContext context{model, first, firstStack, r.causal(), nullptr, options};
-    if (firstBlock < static_cast<Index>(first.blocks.size()) || !previous)
-        stackForward(context, state, firstBlock, exactFirstQueryInput.size() > 0 ? &exactFirstQueryInput : nullptr);
-    else
-        state.hidden = previous->hiddenStates;  // the change lies in the decoder
+    const StackStart firstStart{previous, previous ? &previous->hiddenStates : nullptr,
+                                previous ? blockOfLayer(first, kept) : 0};
+    const StackContext context{model, first, hasEncoder ? ModelStack::Encoder : ModelStack::Decoder,
+                               r.causal(),  nullptr, options};
+    bool whole = runStack(context, tokens.ids, firstStart, state);
     run.hiddenStates = std::move(state.hidden);
     run.layers = std::move(state.layers);
 
-    if (r.encoderDecoder()) {
+    if (whole && r.encoderDecoder()) {
         // The decoder reads the encoder's output in every cross-attention.
         StackState decoderState;
-        const Index decoderBlock = previous ? std::max<Index>(0, blockOfLayer(model.decoder, changed)) : 0;
-        const bool encoderRecomputed = firstBlock < static_cast<Index>(first.blocks.size());
-        const Index from = encoderRecomputed ? 0 : decoderBlock;
-        MatrixF exactDecoderInput;
-        if (from == 0)
-            stackInput(model, model.decoder, tokens.decoderIds, decoderState, exactDecoderInput);
-        else
-            reuseStack(decoderState, previous->decoderHiddenStates, *previous, model.decoder, from);
+        const bool encoderRecomputed = firstStart.firstBlock < static_cast<Index>(first.blocks.size());
+        const StackStart decoderStart{previous, previous ? &previous->decoderHiddenStates : nullptr,
+                                      encoderRecomputed ? 0 : blockOfLayer(model.decoder, kept)};
         const StackContext decoderContext{model,  model.decoder, ModelStack::Decoder, true, &run.hiddenStates.back(),
                                           options};
-        stackForward(decoderContext, decoderState, from, exactDecoderInput.size() > 0 ? &exactDecoderInput : nullptr);
+        whole = runStack(decoderContext, tokens.decoderIds, decoderStart, decoderState);
         run.decoderHiddenStates = std::move(decoderState.hidden);
         for (auto& layer : decoderState.layers) run.layers.push_back(std::move(layer));
     }
-    if (model.hasReadout())
-        run.logits =
-            logitsForward(model, r.encoderDecoder() ? run.decoderHiddenStates.back() : run.hiddenStates.back());
+    if (whole && model.hasReadout())
+        readoutForward(model, r.encoderDecoder() ? run.decoderHiddenStates.back() : run.hiddenStates.back(), options,
+                       run);
     return run;
 }
 

@@ -40,12 +40,32 @@ struct ModelTokens {
 
 struct ModelRun;
 
+// The rows of the readout a run computes. The logits over the vocabulary cost n d_model V
+// multiply-adds, a fifth of a BERT-base forward pass on 128 tokens and a third of GPT-2 small's on
+// 256; a view that shows the prediction at a few positions (a masked LM's [MASK]s) asks for those.
+enum class LogitRows {
+    All,     // every position of the sequence the readout reads (a decoder's, for an encoder-decoder)
+    None,    // no readout
+    Chosen,  // RunOptions::logitPositions
+};
+
+// RunOptions::lastLayer's default: run every layer, then the readout.
+inline constexpr Index kEveryLayer = -1;
+
 struct RunOptions {
     std::set<ModelHead> ablatedHeads;
     bool keepScores = true;  // AttentionOptions::keepScores for every layer
+    // Stop right after this attention layer (model order): no later sublayer or block, no final
+    // norm, no readout. What a layer's input (LayerRun::queryInput) needs, and nothing more.
+    Index lastLayer = kEveryLayer;
+    LogitRows logitRows = LogitRows::All;
+    // With LogitRows::Chosen: distinct positions of the sequence the readout reads, any order
+    // (the logits' rows follow it). Refused with a message when out of range or repeated.
+    std::vector<Index> logitPositions;
     // A run of the same model on the same tokens: the layers before the first one whose
-    // switched-off heads differ are taken from it (shared, not recomputed). Ignored when its
-    // tokens or keepScores differ.
+    // switched-off heads differ are taken from it (shared, not recomputed), as far as it ran them
+    // whole (a run stopped inside a block lends only the blocks before). Ignored when its tokens
+    // or keepScores differ. Its lastLayer and readout rows need not match this run's.
     std::shared_ptr<const ModelRun> previous;
 };
 
@@ -64,25 +84,38 @@ struct ModelRun {
     ModelTokens tokens;
     std::set<ModelHead> ablatedHeads;
     bool keepScores = true;
-    std::vector<std::shared_ptr<const LayerRun>> layers;  // model order
+    Index lastLayer = kEveryLayer;  // RunOptions::lastLayer: kEveryLayer for a whole run
+    std::vector<std::shared_ptr<const LayerRun>> layers;  // model order; lastLayer + 1 when stopped
     // As Hugging Face's output_hidden_states: the embeddings' output, then each block's output
     // (L + 1 entries, n x d_model); with a final norm (GPT-2's ln_f) the last entry is after it.
-    // The one sequence's stack, or an encoder-decoder's encoder.
+    // The one sequence's stack, or an encoder-decoder's encoder. A stopped run holds the b + 1
+    // states h_0..h_b up to the input of the block b it stopped in (its stack's; none of the
+    // decoder when it stopped in the encoder), the same bits as a whole run's.
     std::vector<MatrixF> hiddenStates;
     std::vector<MatrixF> decoderHiddenStates;  // encoder-decoder only
-    MatrixF logits;                            // n x V (decoder positions), empty without a readout
-    // The first layer (model order) whose switched-off heads differ from RunOptions::previous's:
-    // it and every later layer were recomputed (so were the earlier sublayers of its block: a
-    // cross-attention's self-attention, with the same bits). 0 without a previous run;
-    // layerCount when nothing changed (the previous run is returned as it is).
+    // k x V: row r holds the logits at position logitPositions[r] (decoder positions for an
+    // encoder-decoder); all n positions in order by default, none without a readout, when
+    // stopped, or with LogitRows::None. A chosen row has the bits of a whole readout's row.
+    MatrixF logits;
+    LogitRows logitRows = LogitRows::All;
+    std::vector<Index> logitPositions;
+    // The first layer (model order) recomputed rather than taken from RunOptions::previous: the
+    // first whose switched-off heads differ, or earlier when the previous run stopped before it.
+    // It and every later layer run were recomputed (so were the earlier sublayers of its block:
+    // a cross-attention's self-attention, with the same bits). 0 without a previous run;
+    // layerCount when no layer was recomputed (the previous run is returned as it is when its
+    // lastLayer and readout rows are also this run's).
     Index firstRecomputedLayer = 0;
 
     const LayerRun& layer(Index modelIndex) const { return *layers[static_cast<std::size_t>(modelIndex)]; }
+    // The row of `logits` that holds `position`, or -1 when the run did not compute it.
+    Index logitRow(Index position) const;
 };
 
 // Runs the model on `tokens`. Refuses (with a message) ids outside the vocabulary, more tokens
 // than the model has positions, no tokens, decoder ids for a model without a decoder (and none
-// for an encoder-decoder), and switched-off heads that do not exist.
+// for an encoder-decoder), switched-off heads that do not exist, a lastLayer outside the model,
+// and chosen logit positions outside the readout's sequence or repeated.
 Expected<ModelRun> runPretrainedModel(const PretrainedModel& model, const ModelTokens& tokens,
                                       const RunOptions& options = {});
 

@@ -1,0 +1,150 @@
+#include "core/pretrained/model_memory.hpp"
+
+#include <algorithm>
+
+namespace qkv {
+
+namespace {
+
+constexpr std::size_t kFloat = sizeof(float);
+// Code and libraries (no Qt in the command-line export's model path), the heap's bookkeeping,
+// Eigen's GEMM blocks and OpenMP's stacks: 8 MiB measured for qkv_pretrained_bench before it
+// opens a model, plus room.
+constexpr std::size_t kProgramBytes = std::size_t{12} << 20;
+
+std::size_t count(Index value) { return static_cast<std::size_t>(std::max<Index>(value, 0)); }
+
+// ---- Weights, counted ---------------------------------------------------------------------------
+
+std::size_t floats(const NormWeights& norm) { return count(norm.gamma.size()) + count(norm.beta.size()); }
+
+std::size_t floats(const AttentionWeights& w)
+{
+    std::size_t n = count(w.queryProjection.size()) + count(w.keyProjection.size()) +
+                    count(w.valueProjection.size()) + count(w.outputProjection.size());
+    for (const auto* bias : {&w.queryBias, &w.keyBias, &w.valueBias, &w.outputBias})
+        if (*bias) n += count((*bias)->size());
+    return n;
+}
+
+std::size_t floats(const AttentionSublayerWeights& sublayer) { return floats(sublayer.attention) + floats(sublayer.norm); }
+
+std::size_t floats(const StackWeights& stack)
+{
+    const EmbeddingWeights& e = stack.embeddings;
+    std::size_t n = count(e.tokens.size()) + count(e.positions.size()) + count(e.tokenTypes.size()) + floats(e.norm) +
+                    floats(stack.finalNorm);
+    for (const BlockWeights& block : stack.blocks) {
+        const FeedForwardWeights& f = block.feedForward;
+        n += floats(block.selfAttention) + (block.crossAttention ? floats(*block.crossAttention) : 0) +
+             count(f.in.size()) + count(f.inBias.size()) + count(f.gate.size()) + count(f.out.size()) +
+             count(f.outBias.size()) + floats(block.feedForwardNorm);
+    }
+    return n;
+}
+
+// ---- One run, by formula ------------------------------------------------------------------------
+
+// Sizes the formulas read.
+struct Shape {
+    std::size_t d, V;
+    bool rotary, keepScores;
+};
+
+// One LayerRun (the legend's "layers" term); h and kv are the layer's own (BART's decoder may
+// have fewer heads than its encoder).
+std::size_t layerFloats(const Shape& s, const AttentionSublayerWeights& sublayer, std::size_t nq, std::size_t nk)
+{
+    const std::size_t h = count(sublayer.layer.headCount), kv = count(sublayer.attention.keyProjection.cols());
+    return (nq + nk) * s.d + nq * s.d + 2 * nk * kv + (s.rotary ? nq * s.d + nk * kv : 0) +
+           (s.keepScores ? 2 : 1) * h * nq * nk + 2 * nq * s.d;
+}
+
+// The stop's block and stack: the layers run in each stack, and whether each ran whole.
+struct StackReach {
+    std::size_t layerFloats = 0;   // the LayerRuns of the stack's layers run
+    std::size_t hiddenStates = 1;  // h_0..h_b, or L + 1
+};
+
+// A stack run on n tokens (a decoder's cross-attention reads the encoder's nk), up to lastLayer.
+StackReach reach(const Shape& s, const StackWeights& stack, Index lastLayer, std::size_t n, std::size_t nk)
+{
+    StackReach r;
+    for (const BlockWeights& block : stack.blocks) {
+        r.layerFloats += layerFloats(s, block.selfAttention, n, n);
+        if (block.selfAttention.modelIndex == lastLayer) return r;
+        if (block.crossAttention) {
+            r.layerFloats += layerFloats(s, *block.crossAttention, n, nk);
+            if (block.crossAttention->modelIndex == lastLayer) return r;
+        }
+        ++r.hiddenStates;
+    }
+    return r;
+}
+
+}  // namespace
+
+std::size_t modelWeightBytes(const PretrainedModel& model)
+{
+    const ReadoutWeights& r = model.readout;
+    const std::size_t decoder = model.recipe.encoderDecoder() || model.recipe.encoderLayerCount == 0
+                                    ? floats(model.decoder)
+                                    : 0;
+    return kFloat * (floats(model.encoder) * (model.recipe.encoderLayerCount > 0 ? 1 : 0) + decoder +
+                     count(r.transform.size()) + count(r.transformBias.size()) + floats(r.transformNorm) +
+                     count(r.decoder.size()) + count(r.bias.size()));
+}
+
+ModelMemoryEstimate estimateModelRunMemory(const PretrainedModel& model, const ModelTokens& tokens,
+                                           const RunOptions& options)
+{
+    const FamilyRecipe& rc = model.recipe;
+    const std::size_t d = count(rc.d_model);
+    const Shape s{d, count(rc.vocabularySize), rc.positions == PretrainedPositions::Rotary, options.keepScores};
+    const std::size_t n = tokens.ids.size(), m = tokens.decoderIds.size();
+    ModelMemoryEstimate e;
+    e.program = kProgramBytes;
+    e.weights = modelWeightBytes(model);
+
+    const bool hasEncoder = rc.encoderLayerCount > 0;
+    const StackWeights& first = hasEncoder ? model.encoder : model.decoder;
+    const StackReach one = reach(s, first, options.lastLayer, n, n);
+    const bool firstWhole = one.hiddenStates == first.blocks.size() + 1;
+    std::size_t layers = one.layerFloats;
+    std::size_t hidden = one.hiddenStates * n * d;
+    std::size_t readRows = n;  // rows of the sequence the readout reads
+    bool whole = firstWhole;
+    std::size_t widestMlp = count(rc.feedForwardWidth(hasEncoder ? ModelStack::Encoder : ModelStack::Decoder));
+    std::size_t mlpRows = n;
+    if (rc.encoderDecoder() && firstWhole) {
+        const StackReach two = reach(s, model.decoder, options.lastLayer, m, n);
+        layers += two.layerFloats;
+        hidden += two.hiddenStates * m * d;
+        whole = two.hiddenStates == model.decoder.blocks.size() + 1;
+        readRows = m;
+        if (m * count(rc.feedForwardWidth(ModelStack::Decoder)) > n * widestMlp)
+            widestMlp = count(rc.feedForwardWidth(ModelStack::Decoder)), mlpRows = m;
+    }
+    const bool readout = whole && model.hasReadout() && options.logitRows != LogitRows::None;
+    const std::size_t k = !readout                                  ? 0
+                          : options.logitRows == LogitRows::Chosen ? options.logitPositions.size()
+                                                                    : readRows;
+    e.layers = kFloat * layers;
+    e.hiddenStates = kFloat * hidden;
+    e.logits = kFloat * k * s.V;
+
+    // A block's MLP: h, x, the hidden (and SwiGLU's gate), the output.
+    const std::size_t gate = rc.activation == BlockActivation::SwiGlu ? 1 : 0;
+    const std::size_t mlp = 3 * mlpRows * d + (1 + gate) * mlpRows * widestMlp;
+    // The readout: t (and a masked LM's transform before its norm), and for chosen rows the
+    // gathered rows and their product, padded to groups of 4 (at most k + 7 rows).
+    std::size_t readoutScratch = 0;
+    if (readout) {
+        readoutScratch = (rc.readout == ReadoutKind::MaskedLm ? 2 : 1) * readRows * d;
+        if (options.logitRows == LogitRows::Chosen && k > 0) readoutScratch += (k + 7) * (d + s.V);
+    }
+    e.scratch = kFloat * std::max(mlp, readoutScratch);
+    return e;
+}
+
+}  // namespace qkv
