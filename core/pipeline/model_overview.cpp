@@ -29,27 +29,36 @@ double firstTokenWeight(const HeadAttention& head, const HeadStatistics& statist
 }
 
 // The run with `ablated` off: the baseline itself when none is, else a run that re-runs the
-// blocks from the first switched-off head's layer (the earlier ones are the baseline's).
+// blocks from the first switched-off head's layer (the earlier ones are the baseline's). Its
+// readout rows: `positions`, or the baseline's when empty.
 Expected<std::shared_ptr<const ModelRun>> runWith(const PretrainedModel& model,
                                                   const std::shared_ptr<const ModelRun>& baseline,
-                                                  const std::set<ModelHead>& ablated)
+                                                  const std::set<ModelHead>& ablated,
+                                                  const std::vector<Index>& positions = {})
 {
     if (ablated.empty()) return baseline;
     RunOptions options;
     options.ablatedHeads = ablated;
     options.keepScores = baseline->keepScores;
+    options.logitRows = positions.empty() ? baseline->logitRows : LogitRows::Chosen;
+    options.logitPositions = positions.empty() ? baseline->logitPositions : positions;
     options.previous = baseline;
     Expected<ModelRun> run = runPretrainedModel(model, baseline->tokens, options);
     if (!run) return Error{run.error()};
     return std::make_shared<const ModelRun>(std::move(*run));
 }
 
-Expected<std::shared_ptr<const ModelRun>> baselineRun(const PretrainedModel& model, const ModelTokens& tokens)
+Expected<std::shared_ptr<const ModelRun>> baselineRun(const PretrainedModel& model, const ModelSentences& sentences)
 {
     RunOptions options;
     // The overview reads attention, never the scores before the softmax: half the memory.
     options.keepScores = false;
-    Expected<ModelRun> run = runPretrainedModel(model, tokens, options);
+    // The readout only where a prediction is shown (a masked LM: its masks); a readout over the
+    // whole vocabulary at every position is a large part of a run.
+    options.logitRows = LogitRows::Chosen;
+    options.logitPositions = predictionPositions(model, sentences);
+    if (options.logitPositions.empty()) options.logitRows = LogitRows::None;
+    Expected<ModelRun> run = runPretrainedModel(model, sentences.tokens, options);
     if (!run) return Error{run.error()};
     return std::make_shared<const ModelRun>(std::move(*run));
 }
@@ -110,7 +119,7 @@ Expected<ModelOverview> computeModelOverview(const std::shared_ptr<const Pretrai
         overview.baseline = previous->baseline;
         overview.baselinePredictions = previous->baselinePredictions;
     } else {
-        Expected<std::shared_ptr<const ModelRun>> baseline = baselineRun(*model, overview.sentences.tokens);
+        Expected<std::shared_ptr<const ModelRun>> baseline = baselineRun(*model, overview.sentences);
         if (!baseline) return Error{baseline.error()};
         overview.baseline = std::move(*baseline);
         Expected<std::vector<PositionPredictions>> top = modelPredictions(*model, *overview.baseline, overview.sentences);
@@ -170,11 +179,12 @@ Expected<std::vector<HeadEffect>> rankHeadsAtPosition(const ModelOverview& overv
 {
     if (!overview.model || !overview.run) return Error{"no model run to rank heads in"};
     const ModelRun& run = *overview.run;
-    if (run.logits.size() == 0) return Error{"the model has no readout: there is no prediction to change"};
-    if (position < 0 || position >= run.logits.rows())
-        return Error{"position " + std::to_string(position) + " is outside the " + std::to_string(run.logits.rows()) +
-                     " positions the readout reads"};
-    const auto run_ = overview.run;
+    if (overview.model->recipe.readout == ReadoutKind::None)
+        return Error{"the model has no readout: there is no prediction to change"};
+    const Index before = run.logitRow(position);
+    if (before < 0)
+        return Error{"position " + std::to_string(position) + " is not one the model predicts at in this run"};
+    const auto shared = overview.run;
     std::vector<HeadCandidate> candidates;
     for (const auto& layer : run.layers)
         for (Index i = 0; i < layer->attention.headCount(); ++i)
@@ -186,15 +196,16 @@ Expected<std::vector<HeadEffect>> rankHeadsAtPosition(const ModelOverview& overv
         if (stopped) return Error{"stopped"};
         std::set<ModelHead> heads = run.ablatedHeads;
         heads.insert({candidate.layer, candidate.head});
-        Expected<std::shared_ptr<const ModelRun>> after = runWith(*overview.model, run_, heads);
+        // Only the one readout row the ranking reads.
+        Expected<std::shared_ptr<const ModelRun>> after = runWith(*overview.model, shared, heads, {position});
         if (!after) return Error{after.error()};
-        RowVectorF row = (*after)->logits.row(position);
+        RowVectorF row = (*after)->logits.row((*after)->logitRow(position));
         ++done;
         if (progress && !progress(done, total)) stopped = true;
         return row;
     };
     Expected<std::vector<HeadEffect>> ranked =
-        rankHeadsByPredictionChange(run.logits.row(position), id, candidates, without);
+        rankHeadsByPredictionChange(run.logits.row(before), id, candidates, without);
     if (stopped) return Error{"stopped"};
     return ranked;
 }

@@ -10,13 +10,14 @@
 #include "ui/steps/step_view.hpp"
 #include "ui/train/train_tab.hpp"
 #include "ui/views/result_view.hpp"
+#include "ui/wholemodel/whole_model_runs.hpp"
 
 namespace qkv::ui {
 
 ViewTabs::ViewTabs(HeadSelection* selection, QWidget* parent)
     : QTabWidget(parent), selection_(selection), heads_(new HeadsView(selection, this)),
       steps_(new StepView(selection, this)), factored_(new FactoredView(selection, this)),
-      comparison_(new ComparisonView(selection, this))
+      comparison_(new ComparisonView(selection, this)), wholeModel_(new WholeModelRuns(this))
 {
     setDocumentMode(true);
     for (ResultView* view : {static_cast<ResultView*>(heads_), static_cast<ResultView*>(steps_),
@@ -53,6 +54,7 @@ void ViewTabs::setResult(const std::shared_ptr<const qkv::Result>& result)
 {
     // Held, so that a view refreshes once for the clamp and the result, never for the clamp
     // against the old result.
+    wholeModel_->setResult(result);
     for (ResultView* view : views_) view->beginUpdate();
     if (result) {
         const qkv::AttentionResult& a = result->attention;

@@ -20,6 +20,7 @@ class FactoredView;
 class ComparisonView;
 class ResultView;
 class TrainTab;
+class WholeModelRuns;
 
 class ViewTabs : public QTabWidget {
     Q_OBJECT
@@ -42,6 +43,8 @@ public:
     StepView* stepView() const { return steps_; }
     FactoredView* factoredView() const { return factored_; }
     ComparisonView* comparisonView() const { return comparison_; }
+    // The whole model behind the layer shown, shared by the views that draw every layer.
+    WholeModelRuns* wholeModelRuns() const { return wholeModel_; }
 
     // Keeps the selection inside the result's heads and cells, then gives the result to every
     // view; each refreshes once (for both), now if shown, else when its tab is shown.
@@ -58,6 +61,7 @@ private:
     StepView* steps_;
     FactoredView* factored_;
     ComparisonView* comparison_;
+    WholeModelRuns* wholeModel_;
     TrainTab* train_ = nullptr;
 };
 

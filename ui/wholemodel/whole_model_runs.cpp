@@ -1,0 +1,99 @@
+#include "ui/wholemodel/whole_model_runs.hpp"
+
+#include <new>
+#include <utility>
+
+namespace qkv::ui {
+
+WholeModelRuns::WholeModelRuns(QObject* parent) : QObject(parent)
+{
+    runs_.setBusyCallback([this](bool busy) { emit busyChanged(busy); });
+}
+
+WholeModelRuns::~WholeModelRuns() = default;
+
+bool WholeModelRuns::isBusy() const { return runs_.isBusy(); }
+
+void WholeModelRuns::setResult(const std::shared_ptr<const qkv::Result>& result)
+{
+    std::shared_ptr<const qkv::PretrainedModel> model = result ? result->wholeModel : nullptr;
+    const bool sameSentences = result && result_ && result->config.sourceText == result_->config.sourceText &&
+                               result->config.targetText == result_->config.targetText;
+    result_ = result;
+    shownLayer_ = model ? result->wholeModelLayer : -1;
+    if (model == model_ && sameSentences) return;  // another view setting: the model's run is the same
+    if (model != model_) {
+        model_ = std::move(model);
+        overview_.reset();
+        if (!headsOff_.empty()) {
+            headsOff_.clear();
+            emit headsOffChanged();
+        }
+    }
+    stale_ = true;
+    runs_.cancel();
+    problem_ = model_ ? QString() : tr("The layer shown is not part of a model that runs whole here.");
+    if (!model_) {
+        overview_.reset();
+        emit overviewChanged();
+    }
+}
+
+void WholeModelRuns::demand(bool valueNorms)
+{
+    if (valueNorms && !valueNorms_) {
+        valueNorms_ = true;
+        if (overview_ && overview_->valueNorms.empty()) stale_ = true;
+    }
+    if (stale_ && model_) start();
+}
+
+void WholeModelRuns::setHeadOff(const qkv::ModelHead& head, bool off)
+{
+    std::set<qkv::ModelHead> heads = headsOff_;
+    if (off) heads.insert(head);
+    else heads.erase(head);
+    setHeadsOff(std::move(heads));
+}
+
+void WholeModelRuns::setHeadsOff(std::set<qkv::ModelHead> heads)
+{
+    if (heads == headsOff_) return;
+    headsOff_ = std::move(heads);
+    emit headsOffChanged();
+    stale_ = true;
+    if (model_) start();
+}
+
+void WholeModelRuns::start()
+{
+    stale_ = false;
+    qkv::ModelOverviewRequest request;
+    request.source = result_->config.sourceText;
+    request.target = result_->config.targetText;
+    request.ablatedHeads = headsOff_;
+    request.valueNorms = valueNorms_;
+    // Only an overview of this model: its runs are reused where the tokens are the same.
+    if (overview_ && overview_->model == model_) request.previous = overview_;
+    runs_.request([model = model_, request = std::move(request)] {
+        Delivery delivery;
+        try {
+            qkv::Expected<qkv::ModelOverview> overview = qkv::computeModelOverview(model, request);
+            if (overview) delivery.overview = std::make_shared<const qkv::ModelOverview>(std::move(*overview));
+            else delivery.problem = QString::fromStdString(overview.error());
+        } catch (const std::bad_alloc&) {
+            delivery.problem = tr("Not enough memory to run the whole model on these sentences: shorten them.");
+        }
+        return delivery;
+    });
+}
+
+void WholeModelRuns::deliver(const Delivery& delivery)
+{
+    // A failed run leaves no overview: the views say why instead of showing numbers of other sentences.
+    overview_ = delivery.overview;
+    problem_ = delivery.problem;
+    emit overviewChanged();
+}
+
+}  // namespace qkv::ui
