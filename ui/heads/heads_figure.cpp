@@ -141,7 +141,7 @@ QString HeadsFigure::legendLabel() const
     QString quantity = scoreKindLegend(spec_.kind);
     if (scores && result_ && !result_->config.scaleScores)
         quantity = Text::tr("%1 (this layer does not divide by √d_k)").arg(quantity);
-    if (norms && hasAverage()) quantity = Text::tr("%1; layer: ‖Σ heads a·f(x)‖").arg(quantity);
+    if (norms && hasAverage()) quantity = Text::tr("%1; layer: ‖Σ a·f(x)‖ over the heads").arg(quantity);
     const QString low = readableNumber(minValue_), high = readableNumber(maxValue_);
     QString range;
     switch (spec_.colorRange.mode) {
