@@ -26,21 +26,21 @@ QString label(const std::vector<std::string>& labels, int index)
 // The layer panel of value-weighted attention: N(q, j) and what it is.
 QString layerNormText(const qkv::AttentionResult& a, const qkv::ValueNorms& norms, int queryRow, int keyColumn)
 {
-    QString text = Text::tr("Value-weighted ‖Σ a·f(x)‖: %1<br>the length of what this key adds to this query's "
-                            "output through all heads together")
+    QString text = Text::tr(
+                       "Value-weighted ‖Σ a·f(x)‖: %1<br>the length of what this key adds to this query's "
+                       "output through all heads together")
                        .arg(norms.layer(queryRow, keyColumn), 0, 'f', 4);
-    if (std::count(a.ablated.begin(), a.ablated.end(), true) > 0)
-        text += Text::tr(" (heads switched off left out)");
+    if (std::count(a.ablated.begin(), a.ablated.end(), true) > 0) text += Text::tr(" (heads switched off left out)");
     return text;
 }
 
 // A head's N_i(q, j) = a ||f(x_j)|| and what it is.
-QString headNormText(const qkv::AttentionResult& a, const qkv::ValueNorms& norms, int head, int queryRow,
-                     int keyColumn)
+QString headNormText(const qkv::AttentionResult& a, const qkv::ValueNorms& norms, int head, int queryRow, int keyColumn)
 {
     const double transformed = norms.transformedNorms(keyColumn, head);
-    QString text = Text::tr("<br>Value-weighted ‖a·f(x)‖: %1 (the weight times ‖f(x)‖ = %2)<br>"
-                            "the length of what this key adds to this query's output through this head")
+    QString text = Text::tr(
+                       "<br>Value-weighted ‖a·f(x)‖: %1 (the weight times ‖f(x)‖ = %2)<br>"
+                       "the length of what this key adds to this query's output through this head")
                        .arg(norms.heads[static_cast<std::size_t>(head)](queryRow, keyColumn), 0, 'f', 4)
                        .arg(transformed, 0, 'f', 4);
     if (a.isAblated(head)) text += Text::tr("<br><i>Switched off: what it would add if switched on.</i>");

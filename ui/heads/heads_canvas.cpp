@@ -143,8 +143,7 @@ QString HeadsCanvas::toolTipAt(const QPoint& position) const
             .arg(hit.row < labels.size() ? labels[hit.row].toHtmlEscaped() : QString())
             .arg(hit.row);
     }
-    return cellToolTip(*figure_->result(), figure_->headOfPanel(hit.panel), hit.row, hit.column,
-                       figure_->valueNorms());
+    return cellToolTip(*figure_->result(), figure_->headOfPanel(hit.panel), hit.row, hit.column, figure_->valueNorms());
 }
 
 void HeadsCanvas::paintEvent(QPaintEvent*)

@@ -150,8 +150,8 @@ QString HeadsFigure::legendLabel() const
                         : Text::tr("automatic scale: ±%1, the largest magnitude").arg(high);
         break;
     case qkv::ColorRange::Mode::UnitInterval:
-        range = norms ? Text::tr("scale 0 to %1, the largest value").arg(high)
-                      : Text::tr("scale %1 to %2").arg(low, high);
+        range =
+            norms ? Text::tr("scale 0 to %1, the largest value").arg(high) : Text::tr("scale %1 to %2").arg(low, high);
         break;
     case qkv::ColorRange::Mode::Fixed: range = Text::tr("fixed scale %1 to %2").arg(low, high); break;
     }
@@ -184,7 +184,8 @@ QString HeadsFigure::caption() const
 {
     if (!result_) return Text::tr("No result yet");
     if (!error_.isEmpty())
-        return Text::tr("%1 · %2 cannot be computed: %3").arg(modeTitle(result_->config.mode), scoreKindName(spec_.kind), error_);
+        return Text::tr("%1 · %2 cannot be computed: %3")
+            .arg(modeTitle(result_->config.mode), scoreKindName(spec_.kind), error_);
     return Text::tr("%1 · %2 · %3")
         .arg(modeTitle(result_->config.mode), scoreKindName(spec_.kind), shapesLine(*result_));
 }

@@ -103,9 +103,9 @@ private:
 struct HeadsFigureState {
     ColormapName colormap = ColormapName::Viridis;
     int selectedPanel = -1;
-    int highlightedRow = -1;        // in every panel
-    int highlightedPanel = -1;      // the panel of highlightedCell
-    QPoint highlightedCell{-1, -1}; // (column, row)
+    int highlightedRow = -1;         // in every panel
+    int highlightedPanel = -1;       // the panel of highlightedCell
+    QPoint highlightedCell{-1, -1};  // (column, row)
     QColor background = Qt::white;
     QColor text = Qt::black;
     QColor selection = QColor(0x30, 0x8c, 0xc6);

@@ -175,8 +175,9 @@ QLayout* HeadsView::makeToolbar()
 QString HeadsView::title() const { return tr("&Heads"); }
 QString HeadsView::summary() const
 {
-    return tr("Every head's attention weights (or scores, or value-weighted attention) side by side, with per-head "
-              "statistics");
+    return tr(
+        "Every head's attention weights (or scores, or value-weighted attention) side by side, with per-head "
+        "statistics");
 }
 
 void HeadsView::setScoreKind(ScoreKind kind)

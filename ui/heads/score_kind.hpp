@@ -13,10 +13,10 @@
 namespace qkv::ui {
 
 enum class ScoreKind {
-    Attention,     // A_i = softmax(scores_i), each row sums to 1
-    ScaledScores,  // scores_i = Q_i K_i^T / sqrt(d_k), before the mask
-    MaskedScores,  // scores_i with -inf where masked (what the softmax sees)
-    ValueWeighted, // N_i(q, j) = ||a^i_qj f_i(x_j)||, and the layer's ||sum_i a^i_qj f_i(x_j)||
+    Attention,      // A_i = softmax(scores_i), each row sums to 1
+    ScaledScores,   // scores_i = Q_i K_i^T / sqrt(d_k), before the mask
+    MaskedScores,   // scores_i with -inf where masked (what the softmax sees)
+    ValueWeighted,  // N_i(q, j) = ||a^i_qj f_i(x_j)||, and the layer's ||sum_i a^i_qj f_i(x_j)||
 };
 
 // The session's and the command line's spelling (view.show, --show) of each kind, and the

@@ -26,7 +26,8 @@ TEST_F(WindowTest, OneNamePerQuantity)
     EXPECT_TRUE(scoreKindLegend(ScoreKind::ScaledScores).startsWith(scaledScoreName()));
     EXPECT_TRUE(scoreKindLegend(ScoreKind::MaskedScores).startsWith(scaledScoreName()));
     for (const ScoreKindEntry& entry : kScoreKinds)
-        EXPECT_FALSE(scoreKindName(entry.value).contains(QStringLiteral("Raw"))) << scoreKindName(entry.value).toStdString();
+        EXPECT_FALSE(scoreKindName(entry.value).contains(QStringLiteral("Raw")))
+            << scoreKindName(entry.value).toStdString();
     window->headsView()->setScoreKind(ScoreKind::ScaledScores);
     EXPECT_TRUE(window->headsView()->canvas()->figure()->legendLabel().startsWith(scaledScoreName()));
     window->headsView()->setScoreKind(ScoreKind::Attention);

@@ -189,8 +189,9 @@ TEST_F(WindowTest, ValueWeightedShowsCoresNormsPerHeadAndTheLayersOwn)
         // The drawn panel is core's N_i, which is not the weight (a weight is no length).
         EXPECT_LT(largestDifference(figure->panel(head), expected->heads[static_cast<std::size_t>(head)]), 1e-6)
             << "head " << head;
-        EXPECT_GT(largestDifference(figure->panel(head), result->attention.heads[static_cast<std::size_t>(head)].attention),
-                  1e-3);
+        EXPECT_GT(
+            largestDifference(figure->panel(head), result->attention.heads[static_cast<std::size_t>(head)].attention),
+            1e-3);
     }
     EXPECT_GT(expected->heads[2].maxCoeff(), 0.0f);  // the switched-off head keeps its own N_i
     EXPECT_TRUE(figure->legendLabel().startsWith(qkv::ui::scoreKindLegend(qkv::ui::ScoreKind::ValueWeighted)));
@@ -200,7 +201,8 @@ TEST_F(WindowTest, ValueWeightedShowsCoresNormsPerHeadAndTheLayersOwn)
     qkv::ui::HeadsCanvas* canvas = view->canvas();
     const int row = 1, column = 5;
     const QString tip = canvas->toolTipAt(canvas->cellCenter(1, row, column));
-    EXPECT_TRUE(tip.contains(QStringLiteral("Value-weighted ‖a·f(x)‖: %1").arg(expected->heads[1](row, column), 0, 'f', 4)))
+    EXPECT_TRUE(
+        tip.contains(QStringLiteral("Value-weighted ‖a·f(x)‖: %1").arg(expected->heads[1](row, column), 0, 'f', 4)))
         << tip.toStdString();
     EXPECT_TRUE(tip.contains(QStringLiteral("‖f(x)‖ = %1").arg(expected->transformedNorms(column, 1), 0, 'f', 4)))
         << tip.toStdString();
@@ -217,7 +219,8 @@ TEST_F(WindowTest, ValueWeightedShowsCoresNormsPerHeadAndTheLayersOwn)
     EXPECT_GT(largestDifference(figure->panel(4), mean), 1e-3);
     EXPECT_TRUE(figure->panelTitle(4).startsWith(QStringLiteral("Layer (all heads")));
     const QString layerTip = canvas->toolTipAt(canvas->cellCenter(4, row, column));
-    EXPECT_TRUE(layerTip.contains(QStringLiteral("Value-weighted ‖Σ a·f(x)‖: %1").arg(expected->layer(row, column), 0, 'f', 4)))
+    EXPECT_TRUE(
+        layerTip.contains(QStringLiteral("Value-weighted ‖Σ a·f(x)‖: %1").arg(expected->layer(row, column), 0, 'f', 4)))
         << layerTip.toStdString();
     window->document()->setAblatedHeads({});
     settle();
@@ -234,7 +237,8 @@ TEST_F(WindowTest, ValueWeightedShowsCoresNormsPerHeadAndTheLayersOwn)
     EXPECT_GE(figure->maxValue(), largest);
     EXPECT_LT(figure->maxValue(), 2.0 * largest);
     EXPECT_FALSE(figure->saturates());
-    EXPECT_TRUE(figure->legendLabel().contains(QStringLiteral("the largest value"))) << figure->legendLabel().toStdString();
+    EXPECT_TRUE(figure->legendLabel().contains(QStringLiteral("the largest value")))
+        << figure->legendLabel().toStdString();
     view->setScoreKind(qkv::ui::ScoreKind::Attention);
     EXPECT_EQ(range->itemText(1), QStringLiteral("0 to 1"));
     view->setShowAverage(false);

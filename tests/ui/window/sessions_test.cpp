@@ -117,7 +117,8 @@ TEST_F(SessionsTest, ASavedSessionReopensToTheSameNumbersAndView)
     const auto figure = heads->canvas()->figure();
     ASSERT_TRUE(figure && figure->valueNorms());
     EXPECT_EQ(figure->result(), document()->result());
-    const Expected<ValueNorms> norms = valueWeightedNorms(document()->result()->attention, *document()->result()->weights);
+    const Expected<ValueNorms> norms =
+        valueWeightedNorms(document()->result()->attention, *document()->result()->weights);
     ASSERT_TRUE(norms.ok());
     EXPECT_TRUE(figure->panel(figure->panelCount() - 1).cwiseEqual(norms->layer).all());
 }
