@@ -202,6 +202,22 @@ TEST_F(FigureCli, SizeAndDpiAndTheSessionsOptions)
     ASSERT_EQ(figure({"--figure", "head", "--format", "svg", "--out", path("scores.svg"), "--show", "scores"}).status,
               0);
     EXPECT_NE(readFile(path("scores.svg")).find("scaled score q·k/√d_k"), std::string::npos);
+    // Value-weighted attention, with the layer's own norm as the last panel, in SVG (text kept
+    // as text) and as a PNG.
+    const CommandRun norms = figure({"--figure", "heads", "--format", "svg", "--out", path("norms.svg"), "--show",
+                                     "value-weighted", "--average", "--color-range", "unit"});
+    ASSERT_EQ(norms.status, 0) << norms.output;
+    const std::string normsSvg = readFile(path("norms.svg"));
+    EXPECT_NE(normsSvg.find("Value-weighted attention ‖a·f(x)‖"), std::string::npos);  // the title
+    EXPECT_NE(normsSvg.find("value-weighted attention ‖a·f(x)‖"), std::string::npos);  // the colour bar
+    EXPECT_NE(normsSvg.find("the largest value"), std::string::npos);
+    EXPECT_NE(normsSvg.find("Layer (all heads)"), std::string::npos);
+    EXPECT_EQ(normsSvg.find("Average of"), std::string::npos);
+    ASSERT_EQ(figure({"--figure", "head", "--format", "png", "--out", path("norms.png"), "--show", "value-weighted",
+                      "--dpi", "192"})
+                  .status,
+              0);
+    EXPECT_EQ(pngSize(readFile(path("norms.png"))), (std::pair<std::uint32_t, std::uint32_t>{1800, 1600}));
     ASSERT_EQ(
         figure({"--figure", "heads", "--format", "svg", "--out", path("fixed.svg"), "--color-range", "0:0.25"}).status,
         0);
@@ -243,6 +259,9 @@ TEST_F(FigureCli, BadArgumentsExitTwoNamingTheOption)
     for (const auto& [arguments, option] : cases) {
         const CommandRun r = figure(arguments);
         EXPECT_EQ(r.status, 2) << option << ": " << r.output;
+        if (option == "--show") {  // the list of choices, value-weighted among them
+            EXPECT_NE(r.output.find("attention, scores, masked-scores, value-weighted"), std::string::npos) << r.output;
+        }
         EXPECT_NE(r.output.find(option), std::string::npos) << r.output;
         EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << "one line: " << r.output;
     }
@@ -289,6 +308,8 @@ TEST_F(FigureCli, HelpNamesTheConventions)
     EXPECT_NE(help.output.find("numbered from 1"), std::string::npos);
     EXPECT_NE(help.output.find("position, from 0"), std::string::npos);
     EXPECT_NE(help.output.find("--list"), std::string::npos);
+    EXPECT_NE(help.output.find("masked-scores,\n                             value-weighted"), std::string::npos)
+        << help.output;  // every --show choice
     EXPECT_NE(testing::run({"--help"}).output.find("qkv-studio figure"), std::string::npos);
 }
 

@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <cmath>
 
 #include "ui/figures/figure_text.hpp"
@@ -22,17 +23,47 @@ QString label(const std::vector<std::string>& labels, int index)
     return Text::tr("«%1» (position %2)").arg(text.toHtmlEscaped()).arg(index);  // positions from 0
 }
 
+// The layer panel of value-weighted attention: N(q, j) and what it is.
+QString layerNormText(const qkv::AttentionResult& a, const qkv::ValueNorms& norms, int queryRow, int keyColumn)
+{
+    QString text = Text::tr(
+                       "Value-weighted ‖Σ a·f(x)‖: %1<br>the length of what this key adds to this query's "
+                       "output through all heads together")
+                       .arg(norms.layer(queryRow, keyColumn), 0, 'f', 4);
+    if (std::count(a.ablated.begin(), a.ablated.end(), true) > 0) text += Text::tr(" (heads switched off left out)");
+    return text;
+}
+
+// A head's N_i(q, j) = a ||f(x_j)|| and what it is.
+QString headNormText(const qkv::AttentionResult& a, const qkv::ValueNorms& norms, int head, int queryRow, int keyColumn)
+{
+    const double transformed = norms.transformedNorms(keyColumn, head);
+    QString text = Text::tr(
+                       "<br>Value-weighted ‖a·f(x)‖: %1 (the weight times ‖f(x)‖ = %2)<br>"
+                       "the length of what this key adds to this query's output through this head")
+                       .arg(norms.heads[static_cast<std::size_t>(head)](queryRow, keyColumn), 0, 'f', 4)
+                       .arg(transformed, 0, 'f', 4);
+    if (a.isAblated(head)) text += Text::tr("<br><i>Switched off: what it would add if switched on.</i>");
+    return text;
+}
+
 }  // namespace
 
-QString cellToolTip(const qkv::Result& result, int head, int queryRow, int keyColumn)
+QString cellToolTip(const qkv::Result& result, int head, int queryRow, int keyColumn, const qkv::ValueNorms* norms)
 {
     const qkv::AttentionResult& a = result.attention;
     if (queryRow < 0 || keyColumn < 0 || queryRow >= a.queryCount() || keyColumn >= a.keyCount()) return {};
+    if (norms && (norms->headCount() != a.headCount() || norms->layer.rows() != a.queryCount() ||
+                  norms->layer.cols() != a.keyCount()))
+        norms = nullptr;  // another result's: never show numbers that are not this cell's
     const bool masked = a.mask.masked(queryRow, keyColumn);
-    QString text = QStringLiteral("<b>%1</b><br>")
-                       .arg(head < 0 ? Text::tr("Average of heads") : Text::tr("Head %1").arg(head + 1));
+    const QString panel = head >= 0 ? Text::tr("Head %1").arg(head + 1)
+                          : norms   ? Text::tr("Layer (all heads)")
+                                    : Text::tr("Average of heads");
+    QString text = QStringLiteral("<b>%1</b><br>").arg(panel);
     text += Text::tr("Query: %1<br>Key: %2<br>")
                 .arg(label(result.queryLabels, queryRow), label(result.keyLabels, keyColumn));
+    if (head < 0 && norms) return text + layerNormText(a, *norms, queryRow, keyColumn);
     if (head < 0) {
         double sum = 0;
         for (const qkv::HeadAttention& h : a.heads) sum += h.attention(queryRow, keyColumn);
@@ -44,6 +75,7 @@ QString cellToolTip(const qkv::Result& result, int head, int queryRow, int keyCo
     const double scaled = h.scores(queryRow, keyColumn);
     const double raw = a.rawScore(head, queryRow, keyColumn);
     text += Text::tr("Weight: %1 %").arg(h.attention(queryRow, keyColumn) * 100.0, 0, 'f', 1);
+    if (norms) text += headNormText(a, *norms, head, queryRow, keyColumn);
     // One name per quantity (figure_text.hpp), as in the colour bars and the step view.
     const auto capitalised = [](QString name) { return name.isEmpty() ? name : name.left(1).toUpper() + name.mid(1); };
     text += QStringLiteral("<br>%1: %2").arg(capitalised(rawScoreName()).toHtmlEscaped()).arg(raw, 0, 'f', 4);

@@ -1,14 +1,19 @@
 #pragma once
 // The tooltip of one heatmap cell: query token, key token, weight in percent, the raw score
-// q·k (= scaled score x sqrt(d_k)) and the scaled score q·k/sqrt(d_k), all from the core.
+// q·k (= scaled score x sqrt(d_k)) and the scaled score q·k/sqrt(d_k), and with the value-weighted
+// norms N_i(q, j) = a^i_qj ||f_i(x_j)|| and what they mean, all from the core.
 
 #include <QString>
 
+#include "core/analysis/value_norms.hpp"
 #include "core/pipeline/compute.hpp"
 
 namespace qkv::ui {
 
-// head = -1: the average-of-heads panel (mean weight only).
-QString cellToolTip(const qkv::Result& result, int head, int queryRow, int keyColumn);
+// head = -1: the average-of-heads panel (mean weight only), or with `norms` the layer panel
+// (N(q, j) = ||sum_i a^i_qj f_i(x_j)||). `norms` (optional): core's value-weighted norms of
+// `result`, shown when the grid shows them.
+QString cellToolTip(const qkv::Result& result, int head, int queryRow, int keyColumn,
+                    const qkv::ValueNorms* norms = nullptr);
 
 }  // namespace qkv::ui

@@ -143,7 +143,7 @@ QString HeadsCanvas::toolTipAt(const QPoint& position) const
             .arg(hit.row < labels.size() ? labels[hit.row].toHtmlEscaped() : QString())
             .arg(hit.row);
     }
-    return cellToolTip(*figure_->result(), figure_->headOfPanel(hit.panel), hit.row, hit.column);
+    return cellToolTip(*figure_->result(), figure_->headOfPanel(hit.panel), hit.row, hit.column, figure_->valueNorms());
 }
 
 void HeadsCanvas::paintEvent(QPaintEvent*)
@@ -252,8 +252,8 @@ void HeadsCanvas::showKeyboardToolTip()
     if (!figure_) return;
     const int panel = selection_->head();
     const QPoint centre = cellCenter(panel, selection_->queryRow(), selection_->keyColumn());
-    lastToolTip_ =
-        cellToolTip(*figure_->result(), figure_->headOfPanel(panel), selection_->queryRow(), selection_->keyColumn());
+    lastToolTip_ = cellToolTip(*figure_->result(), figure_->headOfPanel(panel), selection_->queryRow(),
+                               selection_->keyColumn(), figure_->valueNorms());
     QToolTip::showText(mapToGlobal(centre), richText(lastToolTip_), this, QRect(centre - QPoint(4, 4), QSize(8, 8)));
 }
 

@@ -9,6 +9,7 @@
 #include "core/common/finite_range.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
+#include "ui/heads/value_norms_cache.hpp"
 #include "ui/render/heatmap_painter.hpp"
 
 namespace qkv::ui {
@@ -49,35 +50,49 @@ HeadsFigure::HeadsFigure(std::shared_ptr<const qkv::Result> result, const HeadsF
     const auto ofResult = [this](const qkv::MatrixF& m) { return std::shared_ptr<const qkv::MatrixF>(result_, &m); };
     const auto owned = [](qkv::MatrixF m) { return std::make_shared<const qkv::MatrixF>(std::move(m)); };
     const bool anyMask = attention.mask.causal || !attention.mask.keyPadding.empty();
-    for (std::size_t h = 0; h < heads; ++h) {
-        const qkv::HeadAttention& head = attention.heads[h];
-        switch (spec_.kind) {
-        case ScoreKind::Attention: {
-            if (!anyMask) {
-                panels_.push_back(ofResult(head.attention));
+    // Masked pairs are drawn hatched (NaN), not as a weight or norm of 0 that looks computed.
+    const auto hatched = [&](const qkv::MatrixF& m) {
+        qkv::MatrixF shown = m;
+        attention.mask.fillMasked(shown, std::numeric_limits<float>::quiet_NaN());
+        return owned(std::move(shown));
+    };
+    if (spec_.kind == ScoreKind::ValueWeighted) {
+        const auto norms = valueNormsOf(result_);
+        if (!norms->ok()) {
+            error_ = QString::fromStdString(norms->error());
+        } else {
+            valueNorms_ = std::shared_ptr<const qkv::ValueNorms>(norms, &norms->value());
+            const auto ofNorms = [&](const qkv::MatrixF& m) {
+                return anyMask ? hatched(m) : std::shared_ptr<const qkv::MatrixF>(valueNorms_, &m);
+            };
+            for (const qkv::MatrixF& head : valueNorms_->heads) panels_.push_back(ofNorms(head));
+            // The layer's own norm (heads switched off left out by core), not a mean of norms.
+            if (spec_.withAverage && heads > 0) panels_.push_back(ofNorms(valueNorms_->layer));
+        }
+    } else {
+        for (std::size_t h = 0; h < heads; ++h) {
+            const qkv::HeadAttention& head = attention.heads[h];
+            switch (spec_.kind) {
+            case ScoreKind::Attention:
+                panels_.push_back(anyMask ? hatched(head.attention) : ofResult(head.attention));
+                break;
+            case ScoreKind::ScaledScores: panels_.push_back(ofResult(head.scores)); break;
+            case ScoreKind::MaskedScores: {
+                qkv::MatrixF masked = head.scores;
+                attention.mask.fillMasked(masked, -std::numeric_limits<float>::infinity());
+                panels_.push_back(owned(std::move(masked)));
                 break;
             }
-            // Masked pairs are drawn hatched (NaN), not as a weight of 0 that looks computed.
-            qkv::MatrixF shown = head.attention;
-            attention.mask.fillMasked(shown, std::numeric_limits<float>::quiet_NaN());
-            panels_.push_back(owned(std::move(shown)));
-            break;
+            case ScoreKind::ValueWeighted: break;
+            }
         }
-        case ScoreKind::ScaledScores: panels_.push_back(ofResult(head.scores)); break;
-        case ScoreKind::MaskedScores: {
-            qkv::MatrixF masked = head.scores;
-            attention.mask.fillMasked(masked, -std::numeric_limits<float>::infinity());
-            panels_.push_back(owned(std::move(masked)));
-            break;
+        if (spec_.withAverage && heads > 0) {
+            // Mean over heads of what is shown (masked entries stay masked).
+            qkv::MatrixF average = *panels_.front();
+            for (std::size_t h = 1; h < heads; ++h) average += *panels_[h];
+            average /= static_cast<float>(heads);
+            panels_.push_back(owned(std::move(average)));
         }
-        }
-    }
-    if (spec_.withAverage && heads > 0) {
-        // Mean over heads of what is shown (masked entries stay masked).
-        qkv::MatrixF average = *panels_.front();
-        for (std::size_t h = 1; h < heads; ++h) average += *panels_[h];
-        average /= static_cast<float>(heads);
-        panels_.push_back(owned(std::move(average)));
     }
     rowLabels_ = tokenTexts(result_->queryLabels);
     columnLabels_ = tokenTexts(result_->keyLabels);
@@ -90,21 +105,25 @@ void HeadsFigure::chooseRange()
     for (const auto& m : panels_) range.include(qkv::finiteRange({m->data(), static_cast<std::size_t>(m->size())}));
     const double smallest = range.smallest, largest = range.largest, largestMagnitude = range.largestMagnitude;
     const bool weights = spec_.kind == ScoreKind::Attention;
+    const bool norms = spec_.kind == ScoreKind::ValueWeighted;  // >= 0, no upper bound
     switch (spec_.colorRange.mode) {
     case qkv::ColorRange::Mode::Automatic:
-        if (weights) {
+        if (weights || norms) {
             // With many keys most weights are tiny: the scale ends at the 99th percentile
-            // (rounded up), so structure stays visible; the few larger weights saturate.
+            // (rounded up), so structure stays visible; the few larger values saturate.
             minValue_ = 0;
-            maxValue_ = std::min(1.0, niceCeiling(upperPercentile(panels_, 0.99)));
+            const double top = niceCeiling(upperPercentile(panels_, 0.99));
+            maxValue_ = weights ? std::min(1.0, top) : (top > 0 ? top : 1.0);
         } else {
             maxValue_ = niceCeiling(largestMagnitude);
             minValue_ = -maxValue_;
         }
         break;
     case qkv::ColorRange::Mode::UnitInterval:
-        minValue_ = weights ? 0.0 : -1.0;
-        maxValue_ = 1.0;
+        // The whole range the quantity can take here: [0, 1] for a weight, [0, largest] for a
+        // norm (nothing saturates), [-1, 1] for scores.
+        minValue_ = weights || norms ? 0.0 : -1.0;
+        maxValue_ = norms ? (largest > 0 && std::isfinite(largest) ? niceCeiling(largest) : 1.0) : 1.0;
         break;
     case qkv::ColorRange::Mode::Fixed:
         minValue_ = spec_.colorRange.low;
@@ -117,18 +136,23 @@ void HeadsFigure::chooseRange()
 
 QString HeadsFigure::legendLabel() const
 {
+    const bool scores = spec_.kind == ScoreKind::ScaledScores || spec_.kind == ScoreKind::MaskedScores;
+    const bool norms = spec_.kind == ScoreKind::ValueWeighted;
     QString quantity = scoreKindLegend(spec_.kind);
-    if (spec_.kind != ScoreKind::Attention && result_ && !result_->config.scaleScores)
+    if (scores && result_ && !result_->config.scaleScores)
         quantity = Text::tr("%1 (this layer does not divide by √d_k)").arg(quantity);
+    if (norms && hasAverage()) quantity = Text::tr("%1; layer: ‖Σ a·f(x)‖ over the heads").arg(quantity);
     const QString low = readableNumber(minValue_), high = readableNumber(maxValue_);
-    const bool weights = spec_.kind == ScoreKind::Attention;
     QString range;
     switch (spec_.colorRange.mode) {
     case qkv::ColorRange::Mode::Automatic:
-        range = weights ? Text::tr("automatic scale: 0 to the 99th percentile, %1").arg(high)
+        range = !scores ? Text::tr("automatic scale: 0 to the 99th percentile, %1").arg(high)
                         : Text::tr("automatic scale: ±%1, the largest magnitude").arg(high);
         break;
-    case qkv::ColorRange::Mode::UnitInterval: range = Text::tr("scale %1 to %2").arg(low, high); break;
+    case qkv::ColorRange::Mode::UnitInterval:
+        range =
+            norms ? Text::tr("scale 0 to %1, the largest value").arg(high) : Text::tr("scale %1 to %2").arg(low, high);
+        break;
     case qkv::ColorRange::Mode::Fixed: range = Text::tr("fixed scale %1 to %2").arg(low, high); break;
     }
     if (saturates_) range += Text::tr("; values beyond it saturate");
@@ -144,7 +168,12 @@ int HeadsFigure::headOfPanel(int panel) const
 QString HeadsFigure::panelTitle(int panel) const
 {
     const int head = headOfPanel(panel);
-    return head < 0 ? Text::tr("Average of %1 heads").arg(panelCount() - 1) : headTitle(head, spec_.headTitles);
+    if (head >= 0) return headTitle(head, spec_.headTitles);
+    if (spec_.kind != ScoreKind::ValueWeighted) return Text::tr("Average of %1 heads").arg(panelCount() - 1);
+    const qkv::AttentionResult& attention = result_->attention;
+    const auto off = std::count(attention.ablated.begin(), attention.ablated.end(), true);
+    if (off == 0) return Text::tr("Layer (all heads)");
+    return Text::tr("Layer (all heads but %n switched off)", nullptr, static_cast<int>(off));
 }
 
 int HeadsFigure::rows() const { return panels_.empty() ? 0 : static_cast<int>(panels_.front()->rows()); }
@@ -154,6 +183,9 @@ int HeadsFigure::columns() const { return panels_.empty() ? 0 : static_cast<int>
 QString HeadsFigure::caption() const
 {
     if (!result_) return Text::tr("No result yet");
+    if (!error_.isEmpty())
+        return Text::tr("%1 · %2 cannot be computed: %3")
+            .arg(modeTitle(result_->config.mode), scoreKindName(spec_.kind), error_);
     return Text::tr("%1 · %2 · %3")
         .arg(modeTitle(result_->config.mode), scoreKindName(spec_.kind), shapesLine(*result_));
 }

@@ -1,6 +1,6 @@
 #pragma once
 // The heads figure: one heatmap per head (queries on rows, keys on columns), an optional
-// average of the heads, a title with the mode and shapes, axis titles naming the sentences,
+// average of the heads (for value-weighted attention: the whole layer's norm), a title with the mode and shapes, axis titles naming the sentences,
 // and one colour bar saying its quantity and how its range was chosen. The data
 // (HeadsFigure), the grid layout and the painting are separate from any widget, so the screen
 // and exported PNG, SVG and PDF files are the same drawing.
@@ -15,6 +15,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/analysis/value_norms.hpp"
 #include "core/pipeline/compute.hpp"
 #include "core/session/session.hpp"
 #include "ui/heads/score_kind.hpp"
@@ -29,9 +30,12 @@ namespace qkv::ui {
 // What the figure shows of a result.
 struct HeadsFigureSpec {
     ScoreKind kind = ScoreKind::Attention;
+    // The mean of the heads' panels; for value-weighted attention the layer's own
+    // N(q, j) = ||sum_i a^i_qj f_i(x_j)|| instead, since a norm of a sum is not a mean of norms.
     bool withAverage = false;
-    // Automatic: weights 0 to their 99th percentile (rounded up), scores +-their largest
-    // magnitude; UnitInterval: 0 to 1 (scores -1 to 1); Fixed: [low, high].
+    // Automatic: weights and norms 0 to their 99th percentile (rounded up), scores +-their
+    // largest magnitude; UnitInterval: 0 to 1 (scores -1 to 1, norms 0 to their largest,
+    // rounded up); Fixed: [low, high].
     qkv::ColorRange colorRange;
     QStringList headTitles;  // "Head 1 · same meaning" per head; empty: "Head i"
 };
@@ -46,9 +50,15 @@ public:
     const HeadsFigureSpec& spec() const { return spec_; }
     ScoreKind kind() const { return spec_.kind; }
     bool hasAverage() const { return spec_.withAverage; }
-    // Heads, plus one for the average when shown.
+    // Heads, plus one for the average (or the layer) when shown; 0 when the value-weighted
+    // norms could not be computed (error()).
     int panelCount() const { return static_cast<int>(panels_.size()); }
-    // The head a panel shows, or -1 for the average panel.
+    // Why there are no panels (core's message), or empty.
+    const QString& error() const { return error_; }
+    // Value-weighted attention: core's N_i and N this figure shows (value_norms_cache.hpp);
+    // null for the other kinds.
+    const qkv::ValueNorms* valueNorms() const { return valueNorms_.get(); }
+    // The head a panel shows, or -1 for the average (or layer) panel.
     int headOfPanel(int panel) const;
     const qkv::MatrixF& panel(int panel) const { return *panels_[static_cast<std::size_t>(panel)]; }
     QString panelTitle(int panel) const;
@@ -79,6 +89,8 @@ private:
     // The result's own matrices (sharing its ownership) or the masked copies and the average:
     // no pointer into this object, so a copy of a figure is as valid as the original.
     std::vector<std::shared_ptr<const qkv::MatrixF>> panels_;
+    std::shared_ptr<const qkv::ValueNorms> valueNorms_;
+    QString error_;
     QStringList rowLabels_, columnLabels_;
     double minValue_ = 0, maxValue_ = 1;
     bool saturates_ = false;
@@ -91,9 +103,9 @@ private:
 struct HeadsFigureState {
     ColormapName colormap = ColormapName::Viridis;
     int selectedPanel = -1;
-    int highlightedRow = -1;        // in every panel
-    int highlightedPanel = -1;      // the panel of highlightedCell
-    QPoint highlightedCell{-1, -1}; // (column, row)
+    int highlightedRow = -1;         // in every panel
+    int highlightedPanel = -1;       // the panel of highlightedCell
+    QPoint highlightedCell{-1, -1};  // (column, row)
     QColor background = Qt::white;
     QColor text = Qt::black;
     QColor selection = QColor(0x30, 0x8c, 0xc6);

@@ -18,6 +18,8 @@
 #include "ui/heads/head_statistics_table.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_figure.hpp"
+#include "ui/heads/value_norms_cache.hpp"
+#include "ui/views/work_placement.hpp"
 
 namespace qkv::ui {
 
@@ -81,17 +83,19 @@ QLayout* HeadsView::makeToolbar()
 
     auto* showLabel = new QLabel(tr("S&how"), this);
     showLabel->setBuddy(kindBox_);
-    for (ScoreKind kind : {ScoreKind::Attention, ScoreKind::ScaledScores, ScoreKind::MaskedScores})
-        kindBox_->addItem(scoreKindName(kind), static_cast<int>(kind));
+    for (const ScoreKindEntry& entry : kScoreKinds)
+        kindBox_->addItem(scoreKindName(entry.value), static_cast<int>(entry.value));
     kindBox_->setToolTip(
         tr("Attention weights: softmax of each row (rows sum to 1).\n"
            "Scaled scores: q·k/√d_k before the mask (the raw score is q·k).\n"
-           "Scaled scores after mask: what the softmax sees; masked pairs are −∞ (hatched)."));
+           "Scaled scores after mask: what the softmax sees; masked pairs are −∞ (hatched).\n"
+           "Value-weighted attention: ‖a·f(x)‖ with f(x) = (x W^V + b^V) W^O, the length of what\n"
+           "each key adds to the query's output through the head (Kobayashi et al. 2020):\n"
+           "a large weight on a key with a short f(x) moves the output little."));
     auto* colormapLabel = new QLabel(tr("&Colormap"), this);
     colormapLabel->setBuddy(colormapBox_);
     for (ColormapName name : Colormap::all())
         colormapBox_->addItem(Colormap::get(name).displayName(), static_cast<int>(name));
-    averageBox_->setToolTip(tr("Adds a heatmap of the mean over all heads."));
     first->addWidget(showLabel);
     first->addWidget(kindBox_);
     first->addSpacing(12);
@@ -107,8 +111,9 @@ QLayout* HeadsView::makeToolbar()
     rangeBox_->addItem(tr("0 to 1"), static_cast<int>(qkv::ColorRange::Mode::UnitInterval));
     rangeBox_->addItem(tr("Fixed"), static_cast<int>(qkv::ColorRange::Mode::Fixed));
     rangeBox_->setToolTip(
-        tr("Automatic: weights from 0 to their 99th percentile, scores ±their largest magnitude "
-           "(the colour bar says which).\n0 to 1: the whole range of a weight (scores: −1 to 1).\n"
+        tr("Automatic: weights and value-weighted norms from 0 to their 99th percentile, scores ±their "
+           "largest magnitude (the colour bar says which).\n0 to 1: the whole range of a weight "
+           "(scores: −1 to 1; value-weighted norms, which have no upper bound: 0 to the largest).\n"
            "Fixed: from the low to the high value; values beyond saturate.\n"
            "Exported figures use the same scale."));
     for (QDoubleSpinBox* box : {lowBox_, highBox_}) {
@@ -168,7 +173,12 @@ QLayout* HeadsView::makeToolbar()
 }
 
 QString HeadsView::title() const { return tr("&Heads"); }
-QString HeadsView::summary() const { return tr("Every head's attention weights (or scores) side by side, with per-head statistics"); }
+QString HeadsView::summary() const
+{
+    return tr(
+        "Every head's attention weights (or scores, or value-weighted attention) side by side, with per-head "
+        "statistics");
+}
 
 void HeadsView::setScoreKind(ScoreKind kind)
 {
@@ -178,7 +188,7 @@ void HeadsView::setScoreKind(ScoreKind kind)
         const QSignalBlocker blocker(kindBox_);
         kindBox_->setCurrentIndex(kindBox_->findData(static_cast<int>(kind)));
     }
-    setColormap(kind == ScoreKind::Attention ? weightsColormap_ : scoresColormap_);
+    setColormap(colormapOf(kind));
     showColorRange();
     invalidate();
     emit optionsChanged();
@@ -186,9 +196,20 @@ void HeadsView::setScoreKind(ScoreKind kind)
 
 ColormapName HeadsView::colormap() const { return canvas_->colormap(); }
 
+ColormapName& HeadsView::colormapOf(ScoreKind kind)
+{
+    switch (kind) {
+    case ScoreKind::Attention: return weightsColormap_;
+    case ScoreKind::ValueWeighted: return normsColormap_;
+    case ScoreKind::ScaledScores:
+    case ScoreKind::MaskedScores: break;
+    }
+    return scoresColormap_;
+}
+
 void HeadsView::setColormap(ColormapName colormap)
 {
-    (kind_ == ScoreKind::Attention ? weightsColormap_ : scoresColormap_) = colormap;
+    colormapOf(kind_) = colormap;
     {
         const QSignalBlocker blocker(colormapBox_);
         colormapBox_->setCurrentIndex(colormapBox_->findData(static_cast<int>(colormap)));
@@ -221,8 +242,13 @@ void HeadsView::setColorRange(const qkv::ColorRange& range)
 void HeadsView::showColorRange()
 {
     const QSignalBlocker b1(rangeBox_), b2(lowBox_), b3(highBox_);
-    // "0 to 1" is the whole range of a weight; scores get the symmetric -1 to 1.
-    rangeBox_->setItemText(1, kind_ == ScoreKind::Attention ? tr("0 to 1") : tr("−1 to 1"));
+    // "0 to 1" is the whole range of a weight; scores get the symmetric -1 to 1, and norms,
+    // which have no upper bound, 0 to the largest shown.
+    const bool norms = kind_ == ScoreKind::ValueWeighted;
+    rangeBox_->setItemText(1, kind_ == ScoreKind::Attention ? tr("0 to 1") : norms ? tr("0 to max") : tr("−1 to 1"));
+    averageBox_->setToolTip(norms ? tr("Adds a heatmap of the whole layer: ‖Σ a·f(x)‖ over the heads switched on "
+                                       "(the norm of the sum, not the mean of the heads' norms).")
+                                  : tr("Adds a heatmap of the mean over all heads."));
     rangeBox_->setCurrentIndex(rangeBox_->findData(static_cast<int>(colorRange_.mode)));
     const bool fixed = colorRange_.mode == qkv::ColorRange::Mode::Fixed;
     lowBox_->setVisible(fixed);
@@ -293,7 +319,11 @@ void HeadsView::refresh(Changes)
     const HeadsFigureSpec spec = figureSpec();
     const double cells = static_cast<double>(r->queryInput.rows()) * static_cast<double>(r->keyValueInput.rows()) *
                          static_cast<double>(r->config.headCount + (average_ ? 1 : 0));
-    if (cells <= kAsynchronousCells) {
+    // Value-weighted norms are computed once per result (value_norms_cache.hpp); the first time
+    // for a large layer, on the work pool.
+    const bool normsToCompute = spec.kind == ScoreKind::ValueWeighted && !hasValueNorms(r) &&
+                                placementFor(valueNormsMultiplyAdds(*r)) == LatestTaskBase::Run::InBackground;
+    if (cells <= kAsynchronousCells && !normsToCompute) {
         figures_.cancel();  // a large figure still on its way is stale now
         canvas_->setFigure(std::make_shared<const HeadsFigure>(r, spec));
         return;

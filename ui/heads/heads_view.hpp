@@ -1,6 +1,6 @@
 #pragma once
-// The "Heads" tab: what to show (weights / raw scores / scores after mask), colormap, average
-// of heads, zoom, and the scrollable grid of heatmaps. Its options live in the session
+// The "Heads" tab: what to show (weights / scaled scores / scores after mask / value-weighted
+// attention), colormap, average of heads (or the whole layer), zoom, and the scrollable grid of heatmaps. Its options live in the session
 // (saveOptions / restoreOptions), nowhere else; its View menu entries are its own.
 
 #include <memory>
@@ -45,8 +45,8 @@ public:
     void restoreOptions(const qkv::ViewOptions& view) override;
     // Show, Colormap, Average of Heads, zoom (heads_view_actions.cpp).
     QList<QAction*> viewMenuActions() const override { return menuActions_; }
-    // Each score kind keeps the colormap last chosen for it while the app runs (weights start
-    // sequential, scores diverging); the session stores the one shown.
+    // Each score kind keeps the colormap last chosen for it while the app runs (weights and
+    // value-weighted norms start sequential, scores diverging); the session stores the one shown.
     void setScoreKind(ScoreKind kind);
     ScoreKind scoreKind() const { return kind_; }
     void setColormap(ColormapName colormap);
@@ -54,7 +54,8 @@ public:
     void setShowAverage(bool show);
     bool showAverage() const { return average_; }
     // The colour scale of the heads figures, on screen and in exports: automatic
-    // (0 to the 99th percentile for weights), 0 to 1, or fixed values.
+    // (0 to the 99th percentile for weights and norms), 0 to 1 (norms: 0 to their largest), or
+    // fixed values.
     void setColorRange(const qkv::ColorRange& range);
     const qkv::ColorRange& colorRange() const { return colorRange_; }
     // "Head 1 · same meaning" per head (empty: "Head i"), for the panels' titles.
@@ -89,10 +90,12 @@ private:
     void showOptionsInMenu();  // heads_view_actions.cpp: checks the entries the options match
     void updateZoomLabel();
     void showColorRange();
+    ColormapName& colormapOf(ScoreKind kind);  // the one remembered for `kind`
 
     ScoreKind kind_ = ScoreKind::Attention;
     ColormapName weightsColormap_ = defaultColormap(ScoreKind::Attention);
     ColormapName scoresColormap_ = defaultColormap(ScoreKind::ScaledScores);
+    ColormapName normsColormap_ = defaultColormap(ScoreKind::ValueWeighted);
     bool average_ = false;
     qkv::ColorRange colorRange_;
     QStringList headTitles_;

@@ -12,6 +12,7 @@ QString scoreKindName(ScoreKind kind)
     case ScoreKind::Attention: return QCoreApplication::translate("ScoreKind", "Attention weights");
     case ScoreKind::ScaledScores: return QCoreApplication::translate("ScoreKind", "Scaled scores (before mask)");
     case ScoreKind::MaskedScores: return QCoreApplication::translate("ScoreKind", "Scaled scores after mask");
+    case ScoreKind::ValueWeighted: return QCoreApplication::translate("ScoreKind", "Value-weighted attention ‖a·f(x)‖");
     }
     return {};
 }
@@ -23,6 +24,10 @@ QString scoreKindLegend(ScoreKind kind)
     case ScoreKind::ScaledScores: return scaledScoreName();
     case ScoreKind::MaskedScores:
         return QCoreApplication::translate("ScoreKind", "%1 (hatched: masked, −∞)").arg(scaledScoreName());
+    case ScoreKind::ValueWeighted:
+        // a = the head's weight, f(x) = (x W^V + b^V) W^O: the length of what the key adds to
+        // the query's output through the head (Kobayashi et al. 2020).
+        return QCoreApplication::translate("ScoreKind", "value-weighted attention ‖a·f(x)‖");
     }
     return {};
 }

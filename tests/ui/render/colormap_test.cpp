@@ -79,7 +79,8 @@ TEST(ScoreKind, SpellingsAndStartingColormapsComeFromOneTable)
         ColormapName colormap;
     } expected[] = {{ScoreKind::Attention, "attention", ColormapName::Viridis},
                     {ScoreKind::ScaledScores, "scores", ColormapName::RedBlue},
-                    {ScoreKind::MaskedScores, "masked-scores", ColormapName::RedBlue}};
+                    {ScoreKind::MaskedScores, "masked-scores", ColormapName::RedBlue},
+                    {ScoreKind::ValueWeighted, "value-weighted", ColormapName::Magma}};
     for (const auto& e : expected) {
         EXPECT_EQ(qkv::ui::scoreKindId(e.kind), QString::fromLatin1(e.id));
         ScoreKind parsed = ScoreKind::Attention;
@@ -89,5 +90,5 @@ TEST(ScoreKind, SpellingsAndStartingColormapsComeFromOneTable)
     }
     ScoreKind unused{};
     EXPECT_FALSE(qkv::ui::scoreKindFromId(QStringLiteral("weights"), unused));
-    EXPECT_EQ(qkv::allowedNames(qkv::ui::kScoreKinds), "attention, scores, masked-scores");
+    EXPECT_EQ(qkv::allowedNames(qkv::ui::kScoreKinds), "attention, scores, masked-scores, value-weighted");
 }

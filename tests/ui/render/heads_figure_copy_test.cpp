@@ -30,7 +30,8 @@ TEST(HeadsFigure, ACopyOutlivesTheOriginal)
 {
     const auto result = maskedResult();
     ASSERT_NE(result, nullptr);
-    for (const ScoreKind kind : {ScoreKind::Attention, ScoreKind::ScaledScores, ScoreKind::MaskedScores}) {
+    for (const ScoreKindEntry& entry : kScoreKinds) {
+        const ScoreKind kind = entry.value;
         HeadsFigureSpec spec;
         spec.kind = kind;
         spec.withAverage = true;
@@ -41,7 +42,7 @@ TEST(HeadsFigure, ACopyOutlivesTheOriginal)
         std::vector<MatrixF> expected;
         for (int p = 0; p < original->panelCount(); ++p) expected.push_back(original->panel(p));
         original.reset();
-        ASSERT_EQ(copy.panelCount(), 5);  // four heads and their average
+        ASSERT_EQ(copy.panelCount(), 5);  // four heads and their average (or their layer)
         for (int p = 0; p < copy.panelCount(); ++p) {
             // Equal as drawn (NaN where masked compares by position, hence the bitwise check).
             ASSERT_EQ(copy.panel(p).size(), expected[static_cast<std::size_t>(p)].size());

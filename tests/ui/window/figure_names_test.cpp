@@ -25,8 +25,9 @@ TEST_F(WindowTest, OneNamePerQuantity)
     // The heads grid's scores are the scaled ones, and say so.
     EXPECT_TRUE(scoreKindLegend(ScoreKind::ScaledScores).startsWith(scaledScoreName()));
     EXPECT_TRUE(scoreKindLegend(ScoreKind::MaskedScores).startsWith(scaledScoreName()));
-    for (ScoreKind kind : {ScoreKind::Attention, ScoreKind::ScaledScores, ScoreKind::MaskedScores})
-        EXPECT_FALSE(scoreKindName(kind).contains(QStringLiteral("Raw"))) << scoreKindName(kind).toStdString();
+    for (const ScoreKindEntry& entry : kScoreKinds)
+        EXPECT_FALSE(scoreKindName(entry.value).contains(QStringLiteral("Raw")))
+            << scoreKindName(entry.value).toStdString();
     window->headsView()->setScoreKind(ScoreKind::ScaledScores);
     EXPECT_TRUE(window->headsView()->canvas()->figure()->legendLabel().startsWith(scaledScoreName()));
     window->headsView()->setScoreKind(ScoreKind::Attention);

@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QUndoStack>
 
+#include "core/analysis/value_norms.hpp"
 #include "core/io/weights_file.hpp"
 #include "core/presets/head_presets.hpp"
 #include "tests/ui/window/recording_prompts.hpp"
@@ -64,16 +65,16 @@ TEST_F(SessionsTest, ASavedSessionReopensToTheSameNumbersAndView)
     window->selection()->setHead(2);
     window->selection()->setCell(1, 2);
     HeadsView* heads = window->headsView();
-    heads->setScoreKind(ScoreKind::ScaledScores);
-    heads->setColormap(ColormapName::Magma);
+    heads->setScoreKind(ScoreKind::ValueWeighted);
+    heads->setColormap(ColormapName::Cividis);
     heads->setShowAverage(true);
     heads->zoomBy(1);
     settle();
     const auto saved = document()->result();
     const ViewOptions view = document()->viewOptions();
     EXPECT_EQ(view.tab, "factored");
-    EXPECT_EQ(view.show, "scores");
-    EXPECT_EQ(view.colormap, "magma");
+    EXPECT_EQ(view.show, "value-weighted");
+    EXPECT_EQ(view.colormap, "cividis");
     EXPECT_DOUBLE_EQ(view.zoom, 1.25);
 
     const QString file = path("round trip.qkv.json");
@@ -102,13 +103,24 @@ TEST_F(SessionsTest, ASavedSessionReopensToTheSameNumbersAndView)
     EXPECT_EQ(window->selection()->head(), 2);
     EXPECT_EQ(window->selection()->queryRow(), 1);
     EXPECT_EQ(window->selection()->keyColumn(), 2);
-    EXPECT_EQ(heads->scoreKind(), ScoreKind::ScaledScores);
-    EXPECT_EQ(heads->colormap(), ColormapName::Magma);
+    EXPECT_EQ(heads->scoreKind(), ScoreKind::ValueWeighted);
+    EXPECT_EQ(heads->colormap(), ColormapName::Cividis);
     EXPECT_TRUE(heads->showAverage());
     EXPECT_DOUBLE_EQ(heads->zoom(), 1.25);
     EXPECT_FALSE(document()->isModified());
     EXPECT_EQ(document()->undoStack()->count(), 0);
     EXPECT_TRUE(log->errors.isEmpty()) << log->errors.join(QLatin1Char('\n')).toStdString();
+    // The reopened grid, once its tab is shown, draws the layer's value-weighted norm (head 4
+    // switched off) from core.
+    window->tabs()->setCurrentWidget(heads);
+    QCoreApplication::processEvents();
+    const auto figure = heads->canvas()->figure();
+    ASSERT_TRUE(figure && figure->valueNorms());
+    EXPECT_EQ(figure->result(), document()->result());
+    const Expected<ValueNorms> norms =
+        valueWeightedNorms(document()->result()->attention, *document()->result()->weights);
+    ASSERT_TRUE(norms.ok());
+    EXPECT_TRUE(figure->panel(figure->panelCount() - 1).cwiseEqual(norms->layer).all());
 }
 
 TEST_F(SessionsTest, LoadedAndEditedWeightsAreSavedInTheSession)

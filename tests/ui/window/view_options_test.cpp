@@ -6,6 +6,7 @@
 #include <QSettings>
 
 #include "tests/ui/window/window_fixture.hpp"
+#include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/qkmap/qk_map_view.hpp"
@@ -139,6 +140,16 @@ TEST_F(WindowTest, TheViewMenuDrivesTheHeadsViewThroughItsOwnEntries)
     ASSERT_NE(weights, nullptr);
     EXPECT_TRUE(weights->isChecked());
     EXPECT_FALSE(scores->isChecked());
+    // Every kind of the table has its entry: value-weighted attention fourth.
+    QAction* valueWeighted = viewMenuEntry(window.get(), scoreKindName(ScoreKind::ValueWeighted));
+    ASSERT_NE(valueWeighted, nullptr);
+    EXPECT_EQ(valueWeighted->shortcut(), QKeySequence(QStringLiteral("Ctrl+4")));
+    valueWeighted->trigger();
+    EXPECT_EQ(heads->scoreKind(), ScoreKind::ValueWeighted);
+    EXPECT_EQ(heads->colormap(), ColormapName::Magma);
+    EXPECT_EQ(window->document()->viewOptions().show, "value-weighted");
+    EXPECT_NE(heads->canvas()->figure()->valueNorms(), nullptr);
+    heads->setScoreKind(ScoreKind::Attention);
     QAction* zoomIn = viewMenuEntry(window.get(), QStringLiteral("Zoom &In"));
     ASSERT_NE(zoomIn, nullptr);
     zoomIn->trigger();
