@@ -208,7 +208,7 @@ TEST_F(FigureCli, SizeAndDpiAndTheSessionsOptions)
                                      "value-weighted", "--average", "--color-range", "unit"});
     ASSERT_EQ(norms.status, 0) << norms.output;
     const std::string normsSvg = readFile(path("norms.svg"));
-    EXPECT_NE(normsSvg.find("Value-weighted attention ‖a·f(x)‖"), std::string::npos);  // the title
+    EXPECT_NE(normsSvg.find("Value-weighted ‖a·f(x)‖"), std::string::npos);  // the title
     EXPECT_NE(normsSvg.find("value-weighted attention ‖a·f(x)‖"), std::string::npos);  // the colour bar
     EXPECT_NE(normsSvg.find("the largest value"), std::string::npos);
     EXPECT_NE(normsSvg.find("Layer (all heads)"), std::string::npos);

@@ -12,7 +12,7 @@ QString scoreKindName(ScoreKind kind)
     case ScoreKind::Attention: return QCoreApplication::translate("ScoreKind", "Attention weights");
     case ScoreKind::ScaledScores: return QCoreApplication::translate("ScoreKind", "Scaled scores (before mask)");
     case ScoreKind::MaskedScores: return QCoreApplication::translate("ScoreKind", "Scaled scores after mask");
-    case ScoreKind::ValueWeighted: return QCoreApplication::translate("ScoreKind", "Value-weighted attention ‖a·f(x)‖");
+    case ScoreKind::ValueWeighted: return QCoreApplication::translate("ScoreKind", "Value-weighted ‖a·f(x)‖");
     }
     return {};
 }

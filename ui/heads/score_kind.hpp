@@ -37,7 +37,7 @@ inline constexpr std::array<ScoreKindEntry, 4> kScoreKinds{{
 ColormapName defaultColormap(ScoreKind kind);
 
 // "Attention weights", "Scaled scores (before mask)", "Scaled scores after mask",
-// "Value-weighted attention ‖a·f(x)‖".
+// "Value-weighted ‖a·f(x)‖".
 QString scoreKindName(ScoreKind kind);
 // The colour legend's quantity for this kind ("attention weight", "scaled score q·k/√d_k",
 // "value-weighted attention ‖a·f(x)‖").
