@@ -35,6 +35,13 @@ QString legendLabel(bool valueWeighted)
                          : Text::tr("attention weight a_qj, 0 to 1 (each map: rows are queries, columns keys)");
 }
 
+QString subtitleText(const qkv::ModelOverview& overview, bool valueWeighted)
+{
+    const QString what = valueWeighted ? Text::tr("value-weighted attention") : Text::tr("attention weights");
+    const auto tokens = static_cast<qkv::Index>(overview.sentences.sequence.tokens.size());
+    return Text::tr("%1 · %2 of every head on the typed sentence (%3 tokens)").arg(modelShapeLine(overview), what).arg(tokens);
+}
+
 QString noteText()
 {
     return Text::tr("Grey and crossed: a head switched off · rows: layers in the order the model runs them, "
@@ -152,19 +159,15 @@ void paintTitles(QPainter& painter, const ModelGridLayout& layout, const FigureI
     big.setPointSizeF(big.pointSizeF() * 1.12);
     painter.setFont(big);
     painter.setPen(options.text);
-    const QString title = Text::tr("Every layer's attention · %1").arg(modelShapeLine(overview));
+    const QString title = Text::tr("Every layer's attention");
     painter.drawText(layout.titleRect(), Qt::AlignLeft | Qt::AlignVCenter,
                      QFontMetricsF(big, painter.device()).elidedText(title, Qt::ElideRight, layout.titleRect().width()));
     painter.setFont(options.font);
     QColor muted = options.text;
     muted.setAlpha(170);
     painter.setPen(muted);
-    const QString what = options.valueWeighted ? Text::tr("value-weighted attention") : Text::tr("attention weights");
-    const qkv::Index tokens = static_cast<qkv::Index>(overview.sentences.sequence.tokens.size());
-    const QString subtitle = Text::tr("%1 of every head on the typed sentence (%2 tokens)").arg(what).arg(tokens);
-    const QFontMetricsF metrics(painter.font(), painter.device());
-    painter.drawText(layout.subtitleRect(), Qt::AlignLeft | Qt::AlignVCenter,
-                     metrics.elidedText(subtitle, Qt::ElideRight, layout.subtitleRect().width()));
+    painter.drawText(layout.subtitleRect(), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+                     subtitleText(overview, options.valueWeighted));
     painter.drawText(layout.noteRect(), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, noteText());
 }
 
@@ -181,7 +184,7 @@ ModelGridLayout::ModelGridLayout(const QRectF& target, const qkv::ModelOverview&
     labelHeight_ = line;
     double widest = 0;
     for (const QString& label : layerLabels(overview)) widest = std::max(widest, metrics.horizontalAdvance(label));
-    labelWidth_ = std::min(widest, metrics.averageCharWidth() * 14) + 2 * kPad;
+    labelWidth_ = std::min(widest, metrics.averageCharWidth() * 14) + 3 * kPad;
     const double axisWidth = line + kPad;
     const double width = target.width() - 2 * kMargin;
     const double legendWidth = std::min(kLegendWidth, width);
@@ -189,7 +192,13 @@ ModelGridLayout::ModelGridLayout(const QRectF& target, const qkv::ModelOverview&
         std::max(horizontalLegendHeight(metrics, legendWidth, legendLabel(false)),
                  horizontalLegendHeight(metrics, legendWidth, legendLabel(true)));
     const double noteHeight = metrics.boundingRect(QRectF(0, 0, width, 1000), Qt::TextWordWrap, noteText()).height();
-    const double top = kMargin + line * 1.3 + line + kPad + 2 * line;  // title, subtitle, axis, labels
+    const double wrapWidth = std::max(target.width() - 2 * kMargin, 100.0);
+    double subtitleHeight = line;  // one line, or as many as the longer subtitle wraps to
+    for (bool valueWeighted : {false, true})
+        subtitleHeight = std::max(subtitleHeight, metrics.boundingRect(QRectF(0, 0, wrapWidth, 1000), Qt::TextWordWrap,
+                                                                       subtitleText(overview, valueWeighted))
+                                                      .height());
+    const double top = kMargin + line * 1.3 + subtitleHeight + kPad + 2 * line;  // title, subtitle, axis, labels
     const double bottom = kPad * 2 + legendHeight + kPad + noteHeight + kMargin;
     const double left = kMargin + axisWidth + labelWidth_;
     const double availableWidth = target.width() - left - kMargin;
@@ -210,7 +219,7 @@ ModelGridLayout::ModelGridLayout(const QRectF& target, const qkv::ModelOverview&
     origin_ = QPointF(x0, target.top() + top);
     const double full = size_.width() - 2 * kMargin;
     title_ = QRectF(target.left() + kMargin, target.top() + kMargin, full, line * 1.3);
-    subtitle_ = QRectF(title_.left(), title_.bottom(), full, line);
+    subtitle_ = QRectF(title_.left(), title_.bottom(), full, subtitleHeight);
     headAxis_ = QRectF(x0, origin_.y() - 2 * line, gridWidth, line);
     layerAxis_ = QRectF(x0 - labelWidth_ - axisWidth, origin_.y(), axisWidth, gridHeight);
     const double legendTop = origin_.y() + gridHeight + kPad * 2;
@@ -242,7 +251,7 @@ QRectF ModelGridLayout::headLabelRect(int head) const
 QRectF ModelGridLayout::layerLabelRect(int layer) const
 {
     const QRectF box = thumbnail(layer, 0);
-    return QRectF(box.left() - labelWidth_, box.top(), labelWidth_ - kPad, box.height());
+    return QRectF(box.left() - labelWidth_, box.top(), labelWidth_ - 2 * kPad, box.height());
 }
 
 qkv::ModelHead ModelGridLayout::headAt(const QPointF& point) const

@@ -54,10 +54,10 @@ QString statisticTitle(ModelStatistic statistic)
     switch (statistic) {
     case ModelStatistic::Entropy: return Text::tr("Entropy (normalised)");
     case ModelStatistic::MeanDistance: return Text::tr("Mean distance");
-    case ModelStatistic::FirstTokenWeight: return Text::tr("Weight on the first token");
+    case ModelStatistic::FirstTokenWeight: return Text::tr("First-token weight");
     case ModelStatistic::OwnPositionWeight: break;
     }
-    return Text::tr("Weight on the own position");
+    return Text::tr("Own-position weight");
 }
 
 QString statisticLegend(ModelStatistic statistic)
@@ -101,7 +101,7 @@ QString modelHeadName(const qkv::LayerRun& layer, qkv::Index head)
 QString modelShapeLine(const qkv::ModelOverview& overview)
 {
     const qkv::Index heads = overview.layerCount() > 0 ? overview.layer(0).attention.headCount() : 0;
-    return Text::tr("%1 · %2 attention layers × %3 heads")
+    return Text::tr("%1, %2 layers × %3 heads")
         .arg(QString::fromUtf8(qkv::pretrainedFamilyName(overview.model->recipe.family).data()))
         .arg(overview.layerCount())
         .arg(heads);

@@ -208,7 +208,7 @@ void ModelGridView::resizeEvent(QResizeEvent* event)
 {
     ResultView::resizeEvent(event);
     // The statistics beside the grid on a wide tab, below it on a narrow one.
-    body_->setOrientation(width() >= 1.25 * height() ? Qt::Horizontal : Qt::Vertical);
+    body_->setOrientation(width() >= height() ? Qt::Horizontal : Qt::Vertical);
     updateGridSize();
 }
 

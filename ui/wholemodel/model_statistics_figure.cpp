@@ -1,6 +1,7 @@
 #include "ui/wholemodel/model_statistics_figure.hpp"
 
 #include <QCoreApplication>
+#include <QMarginsF>
 #include <QPainter>
 
 #include <algorithm>
@@ -44,6 +45,13 @@ double largestFinite(const qkv::MatrixD& grid)
     return largest;
 }
 
+QString subtitleText(const qkv::ModelOverview& overview)
+{
+    return Text::tr("%1 · each head's mean over the queries of the typed sentence%2")
+        .arg(modelShapeLine(overview),
+             overview.ablatedHeads().empty() ? QString() : Text::tr(", with the switched-off heads off"));
+}
+
 int headCountOf(const qkv::ModelOverview& overview)
 {
     return static_cast<int>(overview.statistics.entropy.cols());
@@ -51,8 +59,7 @@ int headCountOf(const qkv::ModelOverview& overview)
 
 }  // namespace
 
-HeatmapStyle statisticStyle(const qkv::ModelOverview& overview, ModelStatistic statistic, const FigureOptions& options,
-                            int shownLayer)
+HeatmapStyle statisticStyle(const qkv::ModelOverview& overview, ModelStatistic statistic, const FigureOptions& options)
 {
     HeatmapStyle style;
     style.colormap = ColormapName::Viridis;
@@ -67,7 +74,6 @@ HeatmapStyle statisticStyle(const qkv::ModelOverview& overview, ModelStatistic s
     style.columnAxisTitle = Text::tr("heads");
     style.textColor = options.text;
     style.highlightColor = kSelectionColor;
-    if (options.showSelection && shownLayer >= 0) style.highlightedCell = QPoint(static_cast<int>(options.head), shownLayer);
     return style;
 }
 
@@ -77,7 +83,10 @@ ModelStatisticsLayout::ModelStatisticsLayout(const QRectF& target, const qkv::Mo
     const double line = metrics.lineSpacing();
     const QRectF area = target.adjusted(kMargin, kMargin, -kMargin, -kMargin);
     title_ = QRectF(area.left(), area.top(), area.width(), line * 1.3);
-    subtitle_ = QRectF(area.left(), title_.bottom(), area.width(), line);
+    const double subtitleHeight = std::max(
+        line, metrics.boundingRect(QRectF(0, 0, std::max(area.width(), 100.0), 1000), Qt::TextWordWrap, subtitleText(overview))
+                  .height());
+    subtitle_ = QRectF(area.left(), title_.bottom(), area.width(), subtitleHeight);
     const QRectF panels(area.left(), subtitle_.bottom() + kPad, area.width(), area.bottom() - subtitle_.bottom() - kPad);
     const int layers = static_cast<int>(overview.layerCount());
     const int heads = headCountOf(overview);
@@ -94,15 +103,31 @@ ModelStatisticsLayout::ModelStatisticsLayout(const QRectF& target, const qkv::Mo
             const auto statistic = static_cast<ModelStatistic>(s);
             const QRectF panel(panels.left() + (s % columns) * (w + kGap), panels.top() + (s / columns) * (h + kGap), w, h);
             const double legendHeight = horizontalLegendHeight(metrics, w, legendText(overview, statistic));
-            maps[s] = QRectF(panel.left(), panel.top(), w, std::max(0.0, h - legendHeight - kPad));
-            legends[s] = QRectF(panel.left(), panel.bottom() - legendHeight, w, legendHeight);
-            const HeatmapLayout layout(maps[s], layers, heads, statisticStyle(overview, statistic, plain, -1), metrics);
+            const HeatmapStyle style = statisticStyle(overview, statistic, plain);
+            const QRectF room(panel.left(), panel.top(), w, std::max(0.0, h - legendHeight - kPad));
+            const HeatmapLayout layout(room, layers, heads, style, metrics);
             cell = std::min(cell, layout.cellWidth());
+            // The heatmap as tall as it is drawn (HeatmapLayout centres it), its colour bar right below.
+            const QMarginsF gutters = HeatmapLayout::gutters(style, metrics);
+            const double used = std::min(room.height(), gutters.top() + layout.cellsRect().height() + gutters.bottom());
+            maps[s] = QRectF(room.left(), room.top(), w, used);
+            legends[s] = QRectF(panel.left(), maps[s].bottom() + kPad, w, legendHeight);
         }
         if (cell > best) {
             best = cell;
-            heatmaps_ = maps;
-            legends_ = legends;
+            // Rows of panels one below the other, each as tall as its tallest panel is drawn.
+            double top = panels.top();
+            for (int row = 0; row < rows; ++row) {
+                double height = 0;
+                for (int s = row * columns; s < (row + 1) * columns; ++s)
+                    height = std::max(height, legends[s].bottom() - maps[s].top());
+                for (int s = row * columns; s < (row + 1) * columns; ++s) {
+                    const double shift = top - maps[s].top();
+                    heatmaps_[s] = maps[s].translated(0, shift);
+                    legends_[s] = legends[s].translated(0, shift);
+                }
+                top += height + kGap;
+            }
         }
     }
 }
@@ -113,7 +138,7 @@ bool statisticAt(const ModelStatisticsLayout& layout, const qkv::ModelOverview& 
     for (int s = 0; s < kModelStatisticCount; ++s) {
         const auto statistic = static_cast<ModelStatistic>(s);
         const HeatmapLayout heatmap(layout.heatmapRect(statistic), static_cast<int>(overview.layerCount()),
-                                    headCountOf(overview), statisticStyle(overview, statistic, {}, -1), metrics);
+                                    headCountOf(overview), statisticStyle(overview, statistic, {}), metrics);
         const QPoint cell = heatmap.cellAt(point);
         if (cell.x() < 0) continue;
         hit.statistic = statistic;
@@ -127,7 +152,7 @@ QPointF statisticCellCenter(const ModelStatisticsLayout& layout, const qkv::Mode
                             const QFontMetricsF& metrics, ModelStatistic statistic, qkv::ModelHead head)
 {
     const HeatmapLayout heatmap(layout.heatmapRect(statistic), static_cast<int>(overview.layerCount()),
-                                headCountOf(overview), statisticStyle(overview, statistic, {}, -1), metrics);
+                                headCountOf(overview), statisticStyle(overview, statistic, {}), metrics);
     return heatmap.cellRect(static_cast<int>(head.layer), static_cast<int>(head.head)).center();
 }
 
@@ -145,26 +170,29 @@ void paintModelStatistics(QPainter& painter, const QRectF& target, const FigureI
     big.setPointSizeF(big.pointSizeF() * 1.12);
     painter.setFont(big);
     painter.setPen(options.text);
-    const QString title = Text::tr("Per-head statistics of every layer · %1").arg(modelShapeLine(overview));
+    const QString title = Text::tr("Per-head statistics of every layer");
     painter.drawText(layout.titleRect(), Qt::AlignLeft | Qt::AlignVCenter,
                      QFontMetricsF(big, painter.device()).elidedText(title, Qt::ElideRight, layout.titleRect().width()));
     painter.setFont(options.font);
     QColor muted = options.text;
     muted.setAlpha(170);
     painter.setPen(muted);
-    painter.drawText(layout.subtitleRect(), Qt::AlignLeft | Qt::AlignVCenter,
-                     metrics.elidedText(Text::tr("each head's mean over the queries of the typed sentence%1")
-                                            .arg(overview.ablatedHeads().empty()
-                                                     ? QString()
-                                                     : Text::tr(", with the switched-off heads off")),
-                                        Qt::ElideRight, layout.subtitleRect().width()));
+    painter.drawText(layout.subtitleRect(), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, subtitleText(overview));
     const bool sameModel = input.result && input.result->wholeModel == overview.model;
     const int shownLayer = sameModel ? static_cast<int>(input.result->wholeModelLayer) : -1;
     for (int s = 0; s < kModelStatisticCount; ++s) {
         const auto statistic = static_cast<ModelStatistic>(s);
-        const HeatmapStyle style = statisticStyle(overview, statistic, options, shownLayer);
+        const HeatmapStyle style = statisticStyle(overview, statistic, options);
         const qkv::MatrixF values = statisticGrid(overview.statistics, statistic).cast<float>();
         paintHeatmap(painter, layout.heatmapRect(statistic), values, style);
+        if (options.showSelection && shownLayer >= 0 && shownLayer < overview.layerCount() && options.head >= 0 &&
+            options.head < headCountOf(overview)) {
+            const HeatmapLayout heatmap(layout.heatmapRect(statistic), static_cast<int>(overview.layerCount()),
+                                        headCountOf(overview), style, metrics);
+            painter.setPen(QPen(kSelectionColor, 2.5));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(heatmap.cellRect(shownLayer, static_cast<int>(options.head)).adjusted(1, 1, -1, -1));
+        }
         painter.setPen(options.text);
         paintColorLegend(painter, layout.legendRect(statistic), style.colormap, style.minValue, style.maxValue,
                          legendText(overview, statistic));

@@ -36,10 +36,9 @@ private:
     std::array<QRectF, kModelStatisticCount> heatmaps_, legends_;
 };
 
-// How a statistic's heatmap is drawn: its title, layer and head labels, axis titles, range and,
-// with options.showSelection, the shown layer's selected head outlined (`shownLayer`, -1: none).
-HeatmapStyle statisticStyle(const qkv::ModelOverview& overview, ModelStatistic statistic, const FigureOptions& options,
-                            int shownLayer);
+// How a statistic's heatmap is drawn: its title, layer and head labels, axis titles and range.
+// (With options.showSelection, paintModelStatistics outlines the shown layer's selected head.)
+HeatmapStyle statisticStyle(const qkv::ModelOverview& overview, ModelStatistic statistic, const FigureOptions& options);
 
 // The statistic and the (layer, head) under `point`, or false.
 struct StatisticHit {
