@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +15,7 @@
 #include "app/export_arguments.hpp"
 #include "app/usage_text.hpp"
 #include "core/pipeline/compute.hpp"
+#include "core/pipeline/model_overview.hpp"
 #include "ui/export/figure_export.hpp"
 #include "ui/figures/figure_render.hpp"
 #include "ui/figures/figure_text.hpp"
@@ -241,6 +243,18 @@ int runFigureCommand(int argc, char** argv)
         input.options = optionsFor(args, session, **result);
     } catch (const ArgumentError& error) {
         return fail(2, error.message);
+    }
+
+    // The Model figures draw the whole model behind the layer: run it when the figure cannot be
+    // drawn without it and the layer's checkpoint runs whole.
+    if (!figure->whyUnavailable(input).isEmpty() && (*result)->wholeModel) {
+        ModelOverviewRequest request;
+        request.source = (*result)->config.sourceText;
+        request.target = (*result)->config.targetText;
+        request.valueNorms = input.options.valueWeighted;
+        Expected<ModelOverview> overview = computeModelOverview((*result)->wholeModel, request);
+        if (!overview) return fail(1, overview.error());
+        input.overview = std::make_shared<const ModelOverview>(std::move(*overview));
     }
 
     qInstallMessageHandler(&quietQtMessages);

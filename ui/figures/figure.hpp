@@ -52,6 +52,7 @@ struct FigureOptions {
     Index keyValueHeads = 0;  // the comparison's g (key/value heads); 0: g = h
     QRect productWindow;      // the factor product's zoomed block of W_i (x: columns, y:
                               // rows); null: all of W_i
+    bool valueWeighted = false;  // the Model tab's Show: value-weighted norms, not attention weights
 };
 
 // The on-screen selection's colour (a head, a query, a key, a cell).

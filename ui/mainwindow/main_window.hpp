@@ -5,6 +5,7 @@
 
 #include <QMainWindow>
 
+#include <memory>
 #include <optional>
 
 class QAction;
@@ -14,6 +15,7 @@ class QSplitter;
 namespace qkv {
 struct Checkpoint;
 struct CheckpointLayer;
+struct PretrainedModel;
 enum class PositionalEncoding;
 }  // namespace qkv
 
@@ -87,6 +89,10 @@ public:
     void loadCheckpointLayer(const qkv::Checkpoint& checkpoint, const qkv::CheckpointLayer& layer,
                              std::optional<qkv::PositionalEncoding> positions = std::nullopt);
 
+    // The Model tab's click: loads `layer` of `model`'s checkpoint (reusing the loaded model),
+    // then selects `head`; an encoder-decoder's decoder layer gets a notice instead.
+    void openModelLayer(const std::shared_ptr<const qkv::PretrainedModel>& model, const qkv::CheckpointLayer& layer,
+                        int head);
     void nextHead();
     void previousHead();
 

@@ -6,11 +6,15 @@
 
 #include "ui/checkpoint/checkpoint_layer_dialog.hpp"
 #include "ui/document/document.hpp"
+#include "ui/document/head_selection.hpp"
 #include "ui/mainwindow/main_window.hpp"
+#include "ui/mainwindow/notice_bar.hpp"
+#include "ui/mainwindow/view_tabs.hpp"
 #include "ui/mainwindow/weight_loads.hpp"
 #include "ui/settings/folders.hpp"
 #include "ui/settings/preference.hpp"
 #include "ui/views/shown_text.hpp"
+#include "ui/wholemodel/model_grid_view.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -32,6 +36,12 @@ void MainWindow::connectLoads()
         if (!error.isEmpty() && loadErrorsInBox_) showPlainWarning(this, tr("Cannot load the layer"), error);
         emit checkpointLayerLoaded(error);
     });
+    // The Model tab's click: that layer of the model it draws, then that head, in every view.
+    if (auto* model = qobject_cast<ModelGridView*>(tabs_->view(ModelGridView::kId)))
+        connect(model, &ModelGridView::openLayerRequested, this,
+                [this](std::shared_ptr<const qkv::PretrainedModel> pretrained, const qkv::CheckpointLayer& layer, int head) {
+                    openModelLayer(pretrained, layer, head);
+                });
     // Open Checkpoint's second step: the user picks a layer of the checkpoint just read.
     connect(loads_, &WeightLoads::checkpointOpened, this,
             [this](std::shared_ptr<const qkv::Checkpoint> checkpoint, const QString& error) {
@@ -46,6 +56,33 @@ void MainWindow::connectLoads()
                 loadErrorsInBox_ = true;
                 loads_->loadLayer(dialog.checkpoint(), *layer, dialog.chosenPositions());
             });
+}
+
+void MainWindow::openModelLayer(const std::shared_ptr<const qkv::PretrainedModel>& model,
+                                const qkv::CheckpointLayer& layer, int head)
+{
+    if (model->recipe.encoderDecoder() && layer.kind != qkv::AttentionMode::EncoderSelf) {
+        // loadLayerInput refuses them: the app's one layer reads one sentence.
+        noticeBar_->setMessage(tr("Layer %1 (%2) is a decoder layer of the %3 encoder-decoder: it reads both "
+                                  "sentences at once, so the other views cannot show it as their one layer. The "
+                                  "Model tab shows it; `qkv-studio export --layer all` writes it.")
+                                   .arg(layer.index)
+                                   .arg(QString::fromStdString(layer.name),
+                                        QString::fromUtf8(qkv::pretrainedFamilyName(model->recipe.family).data())));
+        return;
+    }
+    // The head once this layer is in: a load superseded by a later one is never answered, so
+    // the next answer may be another layer's (then the head stays).
+    auto answered = std::make_shared<QMetaObject::Connection>();
+    *answered = connect(loads_, &WeightLoads::layerLoaded, this,
+                        [this, answered, name = layer.name, head](const QString& error) {
+                            disconnect(*answered);
+                            if (!error.isEmpty()) noticeBar_->setMessage(tr("Cannot open the layer: %1").arg(error));
+                            else if (document_->session().weightsProvenance.layer == name) selection_->setHead(head);
+                        });
+    loadErrorsInBox_ = false;
+    showStatus(tr("Opening layer %1 (%2)…").arg(layer.index).arg(QString::fromStdString(layer.name)));
+    loads_->loadLayer(model->checkpoint, layer, std::nullopt, model);
 }
 
 void MainWindow::loadWeightsInteractively()

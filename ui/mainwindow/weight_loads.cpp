@@ -70,10 +70,11 @@ void WeightLoads::openCheckpoint(const QString& path)
 }
 
 void WeightLoads::loadLayer(const qkv::Checkpoint& checkpoint, const qkv::CheckpointLayer& layer,
-                            std::optional<qkv::PositionalEncoding> positions)
+                            std::optional<qkv::PositionalEncoding> positions,
+                            std::shared_ptr<const qkv::PretrainedModel> model)
 {
     cancel();  // a request supersedes every earlier one, of any kind
-    layer_.request([checkpoint, layer, positions] {
+    layer_.request([checkpoint, layer, positions, model = std::move(model)] {
         LoadedLayer loaded;
         loaded.source = QString::fromStdString(checkpoint.path);
         loaded.positions = positions;
@@ -84,7 +85,7 @@ void WeightLoads::loadLayer(const qkv::Checkpoint& checkpoint, const qkv::Checkp
         }
         loaded.layer = std::make_shared<const qkv::CheckpointLayerWeights>(std::move(weights).value());
         // Its own input: the first layer's from the tables, a later one's from the model below it.
-        qkv::Expected<std::shared_ptr<const qkv::ModelInput>> input = qkv::loadLayerInput(checkpoint, layer);
+        qkv::Expected<std::shared_ptr<const qkv::ModelInput>> input = qkv::loadLayerInput(checkpoint, layer, model);
         if (input) loaded.modelInput = *input;
         else loaded.modelInputNote = QString::fromStdString(input.error());
         return loaded;

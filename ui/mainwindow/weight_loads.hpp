@@ -20,6 +20,7 @@
 
 namespace qkv {
 class ModelInput;
+struct PretrainedModel;
 }
 
 namespace qkv::ui {
@@ -36,9 +37,11 @@ public:
     // A checkpoint's headers (and config.json), for choosing a layer.
     void openCheckpoint(const QString& path);
     // One layer of an opened checkpoint, used with the user's positions where the file does
-    // not fix them.
+    // not fix them. `model`: the checkpoint's whole model when already loaded (the Model tab's),
+    // so that it is not read again for the layer's input.
     void loadLayer(const qkv::Checkpoint& checkpoint, const qkv::CheckpointLayer& layer,
-                   std::optional<qkv::PositionalEncoding> positions);
+                   std::optional<qkv::PositionalEncoding> positions,
+                   std::shared_ptr<const qkv::PretrainedModel> model = nullptr);
     // Drops every request not yet answered (their work still ends in the background).
     void cancel();
     // Some file is being read.

@@ -6,7 +6,10 @@
 
 #include <memory>
 
+#include "core/checkpoint/checkpoint.hpp"
 #include "core/pipeline/compute.hpp"
+#include "core/pipeline/model_overview.hpp"
+#include "core/pretrained/pretrained_model.hpp"
 #include "ui/figures/figure.hpp"
 
 namespace qkv::ui::testing {
@@ -27,12 +30,35 @@ inline std::shared_ptr<const qkv::Result> figureResult(qkv::AttentionMode mode =
     return result.ok() ? result.value() : nullptr;
 }
 
+// The Model figures' overview: the synthetic BERT checkpoint (tests/data/pretrained/bert) run
+// whole on its fixture sentence, with value norms. Computed once.
+inline std::shared_ptr<const qkv::ModelOverview> figureOverview()
+{
+    static const std::shared_ptr<const qkv::ModelOverview> overview = []() -> std::shared_ptr<const qkv::ModelOverview> {
+        qkv::Expected<qkv::Checkpoint> checkpoint = qkv::openCheckpoint(QKV_TEST_DATA_DIR "/pretrained/bert");
+        EXPECT_TRUE(checkpoint) << checkpoint.error();
+        if (!checkpoint) return nullptr;
+        qkv::Expected<qkv::PretrainedModel> model = qkv::loadPretrainedModel(*checkpoint);
+        EXPECT_TRUE(model) << model.error();
+        if (!model) return nullptr;
+        qkv::ModelOverviewRequest request;
+        request.source = "d [MASK] super / [MASK]";
+        request.valueNorms = true;
+        qkv::Expected<qkv::ModelOverview> computed =
+            qkv::computeModelOverview(std::make_shared<const qkv::PretrainedModel>(std::move(*model)), request);
+        EXPECT_TRUE(computed) << computed.error();
+        return computed ? std::make_shared<const qkv::ModelOverview>(std::move(*computed)) : nullptr;
+    }();
+    return overview;
+}
+
 inline FigureInput figureInput(qkv::AttentionMode mode = qkv::AttentionMode::Cross)
 {
     FigureInput input;
     input.result = figureResult(mode);
     // The compare figures' pinned result: the same shapes, other weights.
     input.pinned = figureResult(mode, 64, 4, 8);
+    input.overview = figureOverview();  // the Model figures'
     input.options.head = 1;
     input.options.query = 2;
     input.options.key = 3;

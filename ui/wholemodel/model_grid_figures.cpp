@@ -1,0 +1,61 @@
+#include "ui/wholemodel/model_grid_figures.hpp"
+
+#include <QCoreApplication>
+
+#include "core/pipeline/model_overview.hpp"
+#include "ui/wholemodel/model_grid_figure.hpp"
+#include "ui/wholemodel/model_statistics_figure.hpp"
+
+namespace qkv::ui {
+namespace {
+
+// The translation context of this file's visible text (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::ModelGridFigures)
+};
+
+}  // namespace
+
+QString whyNoModelOverview(const FigureInput& input)
+{
+    if (const QString none = whyNoResult(input); !none.isEmpty()) return none;
+    if (!input.overview)
+        return Text::tr("The Model figures draw every layer of a checkpoint's model, and the weights shown are not a "
+                        "layer of a model that runs whole here: open one with File > Open Checkpoint… (BERT, "
+                        "RoBERTa, DistilBERT, GPT-2, LLaMA-style, BART, Marian).");
+    if (input.overview->layerCount() == 0) return Text::tr("The model has no attention layer.");
+    return {};
+}
+
+std::vector<Figure> modelGridFigures()
+{
+    Figure grid;
+    grid.name = QStringLiteral("model");
+    grid.title = Text::tr("Every layer's attention");
+    grid.view = kModelViewId;
+    grid.defaultSize = QSizeF(1000, 900);
+    grid.minimumSize = QSizeF(480, 420);
+    grid.unavailable = [](const FigureInput& input) {
+        if (const QString why = whyNoModelOverview(input); !why.isEmpty()) return why;
+        if (input.options.valueWeighted && input.overview->valueNorms.empty())
+            return Text::tr("The value-weighted norms of the model were not computed.");
+        return QString();
+    };
+    grid.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
+        paintModelGrid(painter, rect, input);
+    };
+
+    Figure statistics;
+    statistics.name = QStringLiteral("model-statistics");
+    statistics.title = Text::tr("Per-head statistics of every layer");
+    statistics.view = kModelViewId;
+    statistics.defaultSize = QSizeF(1000, 800);
+    statistics.minimumSize = QSizeF(520, 480);
+    statistics.unavailable = &whyNoModelOverview;
+    statistics.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
+        paintModelStatistics(painter, rect, input);
+    };
+    return {grid, statistics};
+}
+
+}  // namespace qkv::ui
