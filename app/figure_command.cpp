@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +15,7 @@
 #include "app/export_arguments.hpp"
 #include "app/usage_text.hpp"
 #include "core/pipeline/compute.hpp"
+#include "core/pipeline/model_overview.hpp"
 #include "ui/export/figure_export.hpp"
 #include "ui/figures/figure_render.hpp"
 #include "ui/figures/figure_text.hpp"
@@ -236,6 +238,15 @@ int runFigureCommand(int argc, char** argv)
         Expected<std::shared_ptr<const Result>> pinnedResult = compute(pinned->config, pinned->inputs());
         if (!pinnedResult) return fail(1, *args.pinned + ": " + pinnedResult.error());
         input.pinned = *pinnedResult;
+    }
+    if ((*result)->wholeModel && !figure->whyUnavailable(input).isEmpty()) {
+        // A figure of the whole model (the Predictions tab's): the model run on the session's sentences.
+        ModelOverviewRequest request;
+        request.source = session.config.sourceText;
+        request.target = session.config.targetText;
+        Expected<ModelOverview> overview = computeModelOverview((*result)->wholeModel, request);
+        if (!overview) return fail(1, overview.error());
+        input.overview = std::make_shared<const ModelOverview>(std::move(*overview));
     }
     try {
         input.options = optionsFor(args, session, **result);

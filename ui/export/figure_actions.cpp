@@ -19,6 +19,7 @@
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/views/result_view.hpp"
 #include "ui/views/shown_text.hpp"
+#include "ui/wholemodel/whole_model_runs.hpp"
 
 namespace qkv::ui {
 
@@ -71,6 +72,7 @@ FigureInput FigureActions::currentInput() const
     FigureInput input;
     const Document* document = window_->document();
     input.result = document->result();
+    input.overview = window_->tabs()->wholeModelRuns()->overview();  // the Model and Predictions figures
     FigureOptions& o = input.options;
     const HeadSelection* selection = window_->selection();
     o.head = selection->head();

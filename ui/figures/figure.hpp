@@ -52,6 +52,8 @@ struct FigureOptions {
     Index keyValueHeads = 0;  // the comparison's g (key/value heads); 0: g = h
     QRect productWindow;      // the factor product's zoomed block of W_i (x: columns, y:
                               // rows); null: all of W_i
+    Index rolloutStop = -1;         // the rollout's last layer, an index into rolloutLayers; -1: the last
+    Index predictionPosition = -1;  // the predictions' position; -1 (or one not predicted at): the default
 };
 
 // The on-screen selection's colour (a head, a query, a key, a cell).

@@ -16,6 +16,7 @@
 #include "ui/matrices/matrices_figures.hpp"
 #include "ui/qkmap/qk_map_figures.hpp"
 #include "ui/steps/step_figures.hpp"
+#include "ui/wholemodel/prediction_figures.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -81,6 +82,7 @@ const std::vector<Figure>& allFigures()
         factoredFigures(),        // ui/factored/factored_figures.hpp
         comparisonFigures(),      // ui/comparison/comparison_figures.hpp
         headWeightsFigures(),     // ui/editor/head_weights_figures.hpp
+        predictionFigures(),      // ui/wholemodel/prediction_figures.hpp
     });
     return figures;
 }

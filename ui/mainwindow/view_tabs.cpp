@@ -10,6 +10,7 @@
 #include "ui/steps/step_view.hpp"
 #include "ui/train/train_tab.hpp"
 #include "ui/views/result_view.hpp"
+#include "ui/wholemodel/prediction_view.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"
 
 namespace qkv::ui {
@@ -27,6 +28,7 @@ ViewTabs::ViewTabs(HeadSelection* selection, QWidget* parent)
     addView(new MatricesView(selection, this));
     addView(new QkMapView(selection, this));
     addView(new CompareView(selection, this));
+    addView(new PredictionView(selection, wholeModel_, this));
 }
 
 void ViewTabs::addView(ResultView* view)
