@@ -139,7 +139,7 @@ void HeadRankingPanel::fillTokens()
     const qkv::PositionPredictions* top = overview_ ? baselineAt(*overview_, position_) : nullptr;
     if (!top) return;
     for (const qkv::TokenProbability& token : top->top)
-        tokenBox_->addItem(tr("«%1» (%2 with every head on)").arg(names_->of(token.id), percentText(token.probability)),
+        tokenBox_->addItem(tr("«%1» (%2 with every head on)").arg(names_->of(token.id), probabilityText(token.probability)),
                            token.id);
     tokenIndex_ = std::clamp(tokenIndex_, 0, tokenBox_->count() - 1);
     tokenBox_->setCurrentIndex(tokenIndex_);
@@ -258,8 +258,8 @@ void HeadRankingPanel::fillTable()
         const bool off = overview_ && overview_->isAblated(head);
         table_->setItem(row, HeadColumn, cell(off ? tr("%1 (off)").arg(headText(model, head)) : headText(model, head)));
         table_->setItem(row, LayerColumn, cell(QString::fromStdString(rankedOverview_->layer(head.layer).layer.name)));
-        table_->setItem(row, BeforeColumn, cell(percentText(effect.change.before), right));
-        table_->setItem(row, AfterColumn, cell(percentText(effect.change.after), right));
+        table_->setItem(row, BeforeColumn, cell(probabilityText(effect.change.before), right));
+        table_->setItem(row, AfterColumn, cell(probabilityText(effect.change.after), right));
         table_->setItem(row, ChangeColumn, cell(pointsText(effect.change.change), right));
     }
 }

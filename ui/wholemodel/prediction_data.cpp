@@ -152,7 +152,7 @@ QString layerLabel(const qkv::ModelOverview& overview, qkv::Index modelIndex)
     return Text::tr("%1 · %2").arg(layer.index).arg(QString::fromStdString(layer.name));
 }
 
-QString percentText(double probability)
+QString probabilityText(double probability)
 {
     const double percent = 100.0 * probability;
     QString text = QString::number(percent, 'f', std::abs(percent) < 0.1 && percent != 0.0 ? 3 : 1);

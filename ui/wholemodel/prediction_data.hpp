@@ -87,7 +87,7 @@ QString layerLabel(const qkv::ModelOverview& overview, qkv::Index modelIndex);
 
 // A probability as a percentage with one decimal ("23.1 %"), and a change in percentage points
 // ("−12.3 pp", "+0.4 pp").
-QString percentText(double probability);
+QString probabilityText(double probability);
 QString pointsText(double change);
 
 }  // namespace qkv::ui

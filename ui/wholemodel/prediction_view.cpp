@@ -63,7 +63,8 @@ void PredictionView::refresh(Changes changes)
 {
     runs_->demand();
     showOverview();
-    if (changes.testFlag(Change::Cell) || changes.testFlag(Change::Result)) followQueryRow();
+    // The user selected another query row (a new result only keeps the selection inside it).
+    if (changes.testFlag(Change::Cell) && !changes.testFlag(Change::Result)) followQueryRow();
 }
 
 void PredictionView::showOverview()
@@ -76,7 +77,6 @@ void PredictionView::showOverview()
         rollout_->setOverview(overview_);
         predictions_->setOverview(overview_, names_);
         ranking_->setTarget(overview_, predictions_->position(), names_);
-        followQueryRow();
         emit overviewShown();
     }
     panels_->setVisible(overview_ != nullptr);
