@@ -72,6 +72,8 @@ HeadRankingPanel::HeadRankingPanel(WholeModelRuns* runs, QWidget* parent)
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setSectionResizeMode(LayerColumn, QHeaderView::Stretch);
     table_->setMinimumHeight(120);
+    table_->setWordWrap(false);
+    table_->setTextElideMode(Qt::ElideMiddle);
     table_->setAccessibleName(tr("Heads ranked by their effect on the prediction"));
     switchOffButton_->setToolTip(tr("Switch the selected row's head off in the whole model (also: double-click a row)"));
     auto* bottom = new QHBoxLayout;
@@ -232,15 +234,16 @@ void HeadRankingPanel::deliver(Outcome outcome)
         effects_ = std::move(outcome.effects);
         const int count = static_cast<int>(effects_.size());
         const QString off = headsOffText(*rankedOverview_->model, rankedOverview_->ablatedHeads());
-        const QString what = tr("p(«%1») %2")
+        const bool masked = rankedOverview_->model->recipe.readout == qkv::ReadoutKind::MaskedLm;
+        const QString what = (masked ? tr("p(«%1») at %2") : tr("p(«%1») %2"))
                                  .arg(names_->of(tokenId()), predictionPositionName(*rankedOverview_, position_));
-        const QString how =
-            off.isEmpty()
-                ? tr("%n head(s) ranked by the change when each alone is switched off.", nullptr, count)
-                : tr("%n head(s) ranked by the change when each is switched off too (%1 already off).", nullptr, count)
-                      .arg(off);
-        status_->setText(tr("%1: %2 Double-click a row to switch its head off.").arg(what, how));
+        const QString heads = count == 1 ? tr("1 head") : tr("%1 heads").arg(count);
+        const QString how = off.isEmpty() ? tr("%1, each switched off alone.").arg(heads)
+                                          : tr("%1, each switched off with %2.").arg(heads, off);
+        status_->setText(tr("%1: %2 Double-click a row to switch it off.").arg(what, how));
         fillTable();
+        // The head that matters most, ready for "Switch off".
+        if (table_->rowCount() > 0) table_->selectRow(0);
     }
     updateControls();
     emit rankingEnded();
@@ -257,7 +260,9 @@ void HeadRankingPanel::fillTable()
         const qkv::ModelHead head{effect.candidate.layer, effect.candidate.head};
         const bool off = overview_ && overview_->isAblated(head);
         table_->setItem(row, HeadColumn, cell(off ? tr("%1 (off)").arg(headText(model, head)) : headText(model, head)));
-        table_->setItem(row, LayerColumn, cell(QString::fromStdString(rankedOverview_->layer(head.layer).layer.name)));
+        QTableWidgetItem* layer = cell(QString::fromStdString(rankedOverview_->layer(head.layer).layer.name));
+        layer->setToolTip(layer->text());
+        table_->setItem(row, LayerColumn, layer);
         table_->setItem(row, BeforeColumn, cell(probabilityText(effect.change.before), right));
         table_->setItem(row, AfterColumn, cell(probabilityText(effect.change.after), right));
         table_->setItem(row, ChangeColumn, cell(pointsText(effect.change.change), right));
@@ -277,7 +282,13 @@ void HeadRankingPanel::updateControls()
     rankButton_->setEnabled(!busy && overview_ && position_ >= 0 && tokenBox_->count() > 0);
     tokenBox_->setEnabled(!busy && tokenBox_->count() > 1);
     stopButton_->setEnabled(busy);
-    switchOffButton_->setEnabled(!busy && !table_->selectedItems().isEmpty());
+    // A row whose head is off already has nothing to switch off.
+    const QList<QTableWidgetItem*> selected = table_->selectedItems();
+    const int row = selected.isEmpty() ? -1 : selected.front()->row();
+    const bool on = row >= 0 && row < static_cast<int>(effects_.size()) && overview_ &&
+                    !overview_->isAblated({effects_[static_cast<std::size_t>(row)].candidate.layer,
+                                           effects_[static_cast<std::size_t>(row)].candidate.head});
+    switchOffButton_->setEnabled(!busy && on);
 }
 
 void HeadRankingPanel::showProgress()

@@ -119,6 +119,7 @@ qkv::Expected<PredictionComparison> comparePredictions(const qkv::ModelOverview&
     PredictionComparison comparison;
     comparison.position = position;
     comparison.positionName = predictionPositionName(overview, position);
+    comparison.masked = overview.model->recipe.readout == qkv::ReadoutKind::MaskedLm;
     comparison.headsOff = overview.ablatedHeads().size();
     comparison.headsOffText = headsOffText(*overview.model, overview.ablatedHeads());
     for (const std::int32_t id : ids) {

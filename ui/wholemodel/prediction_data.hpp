@@ -67,6 +67,7 @@ struct PredictionRow {
 struct PredictionComparison {
     qkv::Index position = -1;
     QString positionName;
+    bool masked = false;  // a masked LM's fill (else a causal LM's next token)
     std::vector<PredictionRow> rows;
     std::size_t headsOff = 0;
     QString headsOffText;  // "3.2, 0.1"

@@ -77,7 +77,9 @@ RolloutPicture makeRolloutPicture(const qkv::ModelOverview& overview, qkv::Index
         return picture;
     }
     picture.stop = stop < 0 ? picture.stops - 1 : std::min(stop, picture.stops - 1);
-    picture.stopLayer = layerLabel(overview, layers[static_cast<std::size_t>(picture.stop)]);
+    const qkv::LayerRun& layer = overview.layer(layers[static_cast<std::size_t>(picture.stop)]);
+    picture.stopLayer = layerLabel(overview, layer.modelIndex);
+    picture.stopIndex = layer.layer.index;
     picture.tokens = rolloutTokens(overview);
     qkv::Expected<qkv::MatrixD> rollout = qkv::modelRollout(*overview.model, *overview.run, picture.stop);
     if (!rollout) picture.problem = QString::fromStdString(rollout.error());
@@ -126,7 +128,7 @@ void paintRollout(QPainter& painter, const QRectF& target, const RolloutPicture&
     style.minValue = 0.0;
     style.maxValue = top;
     if (n <= kLabelledTokens) style.rowLabels = style.columnLabels = picture.tokens;
-    style.rowAxisTitle = Text::tr("positions after layer %1").arg(picture.stopLayer);
+    style.rowAxisTitle = Text::tr("positions after layer %1").arg(picture.stopIndex);
     style.columnAxisTitle = Text::tr("input tokens");
     style.textColor = options.text;
     const QRectF heatmap = squareHeatmapRect(QRectF(area.left(), y, area.width(), area.bottom() - y), n, style, metrics);
@@ -138,14 +140,15 @@ QString everyHeadOnName() { return Text::tr("every head on"); }
 
 QString headsOffName(const PredictionComparison& comparison)
 {
-    return Text::tr("with %n head(s) switched off (%1)", nullptr, static_cast<int>(comparison.headsOff))
-        .arg(comparison.headsOffText);
+    return comparison.headsOff == 1 ? Text::tr("with head %1 switched off").arg(comparison.headsOffText)
+                                    : Text::tr("with heads %1 switched off").arg(comparison.headsOffText);
 }
 
 ChartModel predictionsChart(const PredictionComparison& comparison)
 {
     ChartModel m;
-    m.title = Text::tr("Most likely tokens %1").arg(comparison.positionName);
+    m.title = comparison.masked ? Text::tr("Most likely tokens at %1").arg(comparison.positionName)
+                                : Text::tr("Most likely next tokens %1").arg(comparison.positionName);
     m.horizontalBars = true;
     m.x.title = Text::tr("probability");
     m.y.title = comparison.headsOff > 0 ? Text::tr("token (change when the heads are off)") : Text::tr("token");

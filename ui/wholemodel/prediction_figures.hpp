@@ -35,6 +35,7 @@ struct RolloutPicture {
     qkv::Index stop = -1;   // index into rolloutLayers
     qkv::Index stops = 0;   // how many layers the rollout can stop after
     QString stopLayer;      // "1 · bert.encoder.layer.1.attention"
+    qkv::Index stopIndex = -1;  // its --list-layers index
     bool encoderDecoder = false;
     QString problem;        // why there is no rollout (then `rollout` is empty)
 };

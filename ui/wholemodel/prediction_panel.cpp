@@ -112,12 +112,12 @@ void PredictionPanel::showComparison()
     switchOnButton_->setEnabled(anyOff);
     switchOnButton_->setVisible(anyOff);
     if (anyOff)
-        headsOffLabel_->setText(tr("Switched off: %1 (layer.head, as --ablate writes them). The model after each "
-                                   "switched-off head was run again.")
+        headsOffLabel_->setText(tr("Switched off: %1 (layer.head, as --ablate writes them; the layers from the first "
+                                   "one on were run again).")
                                     .arg(headsOffText(*overview_->model, overview_->ablatedHeads())));
     else if (overview_)
-        headsOffLabel_->setText(tr("Every head is on. Switch one off to see the prediction change: right-click a head "
-                                   "in the Model tab, or rank the heads below and switch off a row."));
+        headsOffLabel_->setText(tr("Every head is on. To switch one off: right-click a head in the Model tab, or rank "
+                                   "the heads below and double-click a row."));
     else
         headsOffLabel_->clear();
 }

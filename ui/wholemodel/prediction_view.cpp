@@ -23,8 +23,8 @@ PredictionView::PredictionView(HeadSelection* selection, WholeModelRuns* runs, Q
     auto* right = new QSplitter(Qt::Vertical, panels_);
     right->addWidget(predictions_);
     right->addWidget(ranking_);
-    right->setStretchFactor(0, 3);
-    right->setStretchFactor(1, 2);
+    right->setStretchFactor(0, 1);
+    right->setStretchFactor(1, 1);
     right->setChildrenCollapsible(false);
     panels_->addWidget(rollout_);
     panels_->addWidget(right);
