@@ -160,12 +160,13 @@ QString probabilityText(double probability)
     return Text::tr("%1 %").arg(text);
 }
 
-QString pointsText(double change)
+QString pointsNumber(double change)
 {
     const double points = 100.0 * change;
-    QString number = QString::number(std::abs(points), 'f', std::abs(points) < 0.1 && points != 0.0 ? 3 : 1);
-    const QString sign = points < 0 ? QStringLiteral("−") : QStringLiteral("+");
-    return Text::tr("%1%2 pp").arg(sign, number);
+    const QString number = QString::number(std::abs(points), 'f', std::abs(points) < 0.1 && points != 0.0 ? 3 : 1);
+    return (points < 0 ? QStringLiteral("−") : QStringLiteral("+")) + number;
 }
+
+QString pointsText(double change) { return Text::tr("%1 pp").arg(pointsNumber(change)); }
 
 }  // namespace qkv::ui

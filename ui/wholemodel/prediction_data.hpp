@@ -90,5 +90,7 @@ QString layerLabel(const qkv::ModelOverview& overview, qkv::Index modelIndex);
 // ("−12.3 pp", "+0.4 pp").
 QString probabilityText(double probability);
 QString pointsText(double change);
+// The same number without the unit ("−12.3"), where an axis title names it.
+QString pointsNumber(double change);
 
 }  // namespace qkv::ui

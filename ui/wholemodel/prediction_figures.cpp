@@ -151,13 +151,13 @@ ChartModel predictionsChart(const PredictionComparison& comparison)
                                 : Text::tr("Most likely next tokens %1").arg(comparison.positionName);
     m.horizontalBars = true;
     m.x.title = Text::tr("probability");
-    m.y.title = comparison.headsOff > 0 ? Text::tr("token (change when the heads are off)") : Text::tr("token");
+    m.y.title = comparison.headsOff > 0 ? Text::tr("token, change (pp)") : Text::tr("token");
     ChartSeries before = ChartSeries::of(everyHeadOnName(), kBeforeColor, ChartSeries::Kind::Bars);
     ChartSeries after = ChartSeries::of(headsOffName(comparison), kAfterColor, ChartSeries::Kind::Bars);
     double largest = 0.0;
     // Horizontal bars list their categories bottom-up: the most likely token last, so it is on top.
     for (auto row = comparison.rows.rbegin(); row != comparison.rows.rend(); ++row) {
-        m.categories << (comparison.headsOff > 0 ? Text::tr("«%1» %2").arg(row->token, pointsText(row->change()))
+        m.categories << (comparison.headsOff > 0 ? Text::tr("«%1» %2").arg(row->token, pointsNumber(row->change()))
                                                  : Text::tr("«%1»").arg(row->token));
         before.values.push_back(row->before);
         after.values.push_back(row->after);

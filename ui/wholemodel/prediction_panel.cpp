@@ -24,7 +24,7 @@ PredictionPanel::PredictionPanel(WholeModelRuns* runs, QWidget* parent)
                                 "that fills a [MASK] (masked LM). Selecting a query row in another view chooses it "
                                 "too."));
     positionBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    positionBox_->setMinimumContentsLength(14);
+    positionBox_->setMinimumContentsLength(10);
     auto* label = new QLabel(tr("Predict &at"), this);
     label->setBuddy(positionBox_);
     auto* bar = new QHBoxLayout;
@@ -33,8 +33,9 @@ PredictionPanel::PredictionPanel(WholeModelRuns* runs, QWidget* parent)
     problem_->setWordWrap(true);
     problem_->setTextFormat(Qt::PlainText);
     problem_->hide();
-    chart_->setMinimumHeight(220);
     headsOffLabel_->setWordWrap(true);
+    headsOffLabel_->setToolTip(tr("layer.head: the layer as --list-layers numbers it, the head from 1. The model is run "
+                                  "again from the first switched-off head's layer on."));
     headsOffLabel_->setTextFormat(Qt::PlainText);
     switchOnButton_->setToolTip(tr("Switch every head of the model back on"));
     auto* off = new QHBoxLayout;
@@ -107,13 +108,17 @@ void PredictionPanel::showComparison()
     problem_->setText(problem);
     problem_->setVisible(!problem.isEmpty());
     chart_->setVisible(!comparison_.rows.empty());
-    if (!comparison_.rows.empty()) chart_->setModel(predictionsChart(comparison_));
+    if (!comparison_.rows.empty()) {
+        chart_->setModel(predictionsChart(comparison_));
+        // Room for every token's bars and the values at their ends (up to 10 tokens when the
+        // two top 5 differ), the title, the axis and the legend.
+        chart_->setMinimumHeight(130 + 30 * static_cast<int>(comparison_.rows.size()));
+    }
     const bool anyOff = overview_ && !overview_->ablatedHeads().empty();
     switchOnButton_->setEnabled(anyOff);
     switchOnButton_->setVisible(anyOff);
     if (anyOff)
-        headsOffLabel_->setText(tr("Switched off: %1 (layer.head, as --ablate writes them; the layers from the first "
-                                   "one on were run again).")
+        headsOffLabel_->setText(tr("Switched off: %1 (as --ablate writes them)")
                                     .arg(headsOffText(*overview_->model, overview_->ablatedHeads())));
     else if (overview_)
         headsOffLabel_->setText(tr("Every head is on. To switch one off: right-click a head in the Model tab, or rank "

@@ -18,13 +18,13 @@ RolloutPanel::RolloutPanel(QWidget* parent)
     stopBox_->setToolTip(tr("The rollout multiplies the layers' attention up to this layer (numbered and named as "
                             "--list-layers prints them)"));
     stopBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    stopBox_->setMinimumContentsLength(16);
+    stopBox_->setMinimumContentsLength(10);
     auto* label = new QLabel(tr("Stop after la&yer"), this);
     label->setBuddy(stopBox_);
     auto* bar = new QHBoxLayout;
     bar->addWidget(label);
     bar->addWidget(stopBox_, 1);
-    canvas_->setMinimumHint(QSize(300, 320));
+    canvas_->setMinimumHint(QSize(260, 320));
     canvas_->setAccessibleName(tr("Attention rollout"));
     canvas_->setPaint([this](QPainter& painter, const QRectF& rect) {
         if (!overview_) return;

@@ -222,8 +222,10 @@ TEST(PredictionView, CausalLmFollowsTheQueryRowAndRanksHeadsAsCoreDoes)
     EXPECT_EQ(ranking->table()->item(0, 0)->text().toStdString(), modelHeadText(*model, head));
     ASSERT_GT(std::abs(top.change.change), 1e-6);
 
-    // Double-clicking the top row switches its head off: the prediction moves to what the ranking said.
-    ranking->switchOffRow(0);
+    // The top row is selected for "Switch off"; it switches its head off, and the prediction
+    // moves to what the ranking said.
+    ASSERT_TRUE(ranking->switchOffButton()->isEnabled());
+    ranking->switchOffButton()->click();
     ASSERT_TRUE(tab.waitForOverview({head}));
     EXPECT_EQ(panel->position(), 2);
     const auto row = std::find_if(panel->comparison().rows.begin(), panel->comparison().rows.end(),
@@ -234,6 +236,7 @@ TEST(PredictionView, CausalLmFollowsTheQueryRowAndRanksHeadsAsCoreDoes)
     // The ranking stays (same sentence) and marks the head now off.
     EXPECT_EQ(ranking->effects().size(), expected->size());
     EXPECT_TRUE(ranking->table()->item(0, 0)->text().contains("off"));
+    EXPECT_FALSE(ranking->switchOffButton()->isEnabled());
 
     // A new sentence clears it.
     tab.show(wholeModelResult(model, "", "a mat", 1));
