@@ -63,7 +63,7 @@ bool hasPredictions(const FigureInput& input)
 QString whyNoOverview()
 {
     return Text::tr("The whole model has not run on these sentences: open a model folder with File > Open "
-                    "Checkpoint… and show its Predictions tab.");
+                    "Checkpoint… and show one of its layers.");
 }
 
 RolloutPicture makeRolloutPicture(const qkv::ModelOverview& overview, qkv::Index stop)

@@ -49,7 +49,7 @@ ChartModel predictionsChart(const PredictionComparison& comparison);
 QString everyHeadOnName();
 QString headsOffName(const PredictionComparison& comparison);
 
-// Why the tab's figures cannot be drawn without an overview.
+// Why a figure of the whole model cannot be drawn without an overview (any tab's).
 QString whyNoOverview();
 
 // The figures of the Predictions tab, for the figure registry: "rollout" and "predictions".

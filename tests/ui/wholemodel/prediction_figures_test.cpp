@@ -3,12 +3,14 @@
 // drawing at 96 and 192 dpi.
 
 #include <QImage>
+#include <QPainter>
 
 #include <gtest/gtest.h>
 
 #include "core/pipeline/model_overview.hpp"
 #include "ui/export/figure_export.hpp"
 #include "ui/figures/figure_render.hpp"
+#include "ui/support/text_probe.hpp"
 #include "ui/wholemodel/prediction_figures.hpp"
 #include "ui/wholemodel/prediction_test_support.hpp"
 
@@ -102,6 +104,30 @@ TEST(PredictionFigures, PredictionsDrawBothRunsAtEveryResolution)
     const ChartModel chart = predictionsChart(*comparison);
     ASSERT_EQ(chart.series.size(), 2u);
     EXPECT_EQ(chart.categories.size(), static_cast<int>(comparison->rows.size()));
+}
+
+TEST(PredictionFigures, NoStringIsCutAtCommonSizes)
+{
+    const std::vector<FigureInput> inputs = {overviewInput("bert", "d [MASK] super / [MASK]", "", {{0, 1}, {2, 3}}),
+                                             overviewInput("gpt2", "", "the cat sat on the mat", {{1, 2}})};
+    for (const FigureInput& input : inputs) {
+        ASSERT_TRUE(input.overview);
+        for (const char* name : {"rollout", "predictions"}) {
+            const Figure* figure = findFigure(name);
+            ASSERT_NE(figure, nullptr);
+            for (const QSize size :
+                 {QSize(1000, 700), QSize(1400, 900), QSize(1920, 1080), figure->defaultSize.toSize(), QSize(420, 460)}) {
+                testing::TextProbe device(size);
+                {
+                    QPainter painter(&device);
+                    paintFigure(painter, *figure, QRectF(QPointF(0, 0), QSizeF(size)), input);
+                }
+                EXPECT_FALSE(device.texts().empty()) << name;
+                EXPECT_EQ(device.problems().join(QLatin1Char('\n')).toStdString(), "")
+                    << name << " at " << size.width() << " x " << size.height();
+            }
+        }
+    }
 }
 
 }  // namespace
