@@ -12,7 +12,6 @@
 #include "ui/figures/figure_render.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/render/chart_model.hpp"
-#include "ui/wholemodel/prediction_figures.hpp"
 
 #include "ui/comparison/comparison_figures.hpp"
 
@@ -52,8 +51,6 @@ TEST(FigureReadability, NoStringIsCutAtCommonSizes)
          {qkv::AttentionMode::Cross, qkv::AttentionMode::EncoderSelf, qkv::AttentionMode::DecoderCausal}) {
         const FigureInput input = figureInput(mode);
         for (const Figure& figure : allFigures()) {
-            // The whole model's figures need a model (tests/ui/wholemodel probes them on one).
-            if (figure.whyUnavailable(input) == whyNoOverview()) continue;
             for (const QSize size :
                  {QSize(1000, 700), QSize(1400, 900), QSize(1920, 1080), figure.defaultSize.toSize()}) {
                 const auto device = probe(figure, input, size);

@@ -1,12 +1,13 @@
 #pragma once
 // Inputs for the figure tests: small results of each mode, as a figure gets them from the app
-// or `qkv-studio figure`.
+// or `qkv-studio figure`; the whole model's figures read the overview of a synthetic checkpoint.
 
 #include <gtest/gtest.h>
 
 #include <memory>
 
 #include "core/pipeline/compute.hpp"
+#include "core/pipeline/model_overview.hpp"
 #include "ui/figures/figure.hpp"
 
 namespace qkv::ui::testing {
@@ -27,12 +28,33 @@ inline std::shared_ptr<const qkv::Result> figureResult(qkv::AttentionMode mode =
     return result.ok() ? result.value() : nullptr;
 }
 
+// The synthetic BERT (tests/data/pretrained/bert) on a sentence with two [MASK]s, two heads off:
+// what the Predictions (and Model) figures draw.
+inline std::shared_ptr<const qkv::ModelOverview> figureOverview()
+{
+    static const std::shared_ptr<const qkv::ModelOverview> overview = [] {
+        qkv::Expected<qkv::PretrainedModel> model =
+            qkv::openPretrainedModel(std::string(QKV_TEST_DATA_DIR) + "/pretrained/bert");
+        EXPECT_TRUE(model.ok()) << (model ? "" : model.error());
+        if (!model) return std::shared_ptr<const qkv::ModelOverview>();
+        qkv::ModelOverviewRequest request;
+        request.source = "d [MASK] super / [MASK]";
+        request.ablatedHeads = {{0, 1}, {2, 3}};
+        qkv::Expected<qkv::ModelOverview> o =
+            qkv::computeModelOverview(std::make_shared<const qkv::PretrainedModel>(std::move(*model)), request);
+        EXPECT_TRUE(o.ok()) << (o ? "" : o.error());
+        return o ? std::make_shared<const qkv::ModelOverview>(std::move(*o)) : nullptr;
+    }();
+    return overview;
+}
+
 inline FigureInput figureInput(qkv::AttentionMode mode = qkv::AttentionMode::Cross)
 {
     FigureInput input;
     input.result = figureResult(mode);
     // The compare figures' pinned result: the same shapes, other weights.
     input.pinned = figureResult(mode, 64, 4, 8);
+    input.overview = figureOverview();
     input.options.head = 1;
     input.options.query = 2;
     input.options.key = 3;
