@@ -39,16 +39,17 @@ QTableWidgetItem* cell(const QString& text, Qt::Alignment alignment = Qt::AlignL
 }  // namespace
 
 HeadRankingPanel::HeadRankingPanel(WholeModelRuns* runs, QWidget* parent)
-    : QWidget(parent), runs_(runs), tokenBox_(new QComboBox(this)), rankButton_(new QPushButton(tr("Ran&k heads"), this)),
-      stopButton_(new QPushButton(tr("Stop"), this)), progress_(new QProgressBar(this)), status_(new QLabel(this)),
-      table_(new QTableWidget(0, ColumnCount, this)), switchOffButton_(new QPushButton(tr("Switch off"), this)),
-      progressTimer_(new QTimer(this))
+    : QWidget(parent), runs_(runs), tokenBox_(new QComboBox(this)),
+      rankButton_(new QPushButton(tr("Ran&k heads"), this)), stopButton_(new QPushButton(tr("Stop"), this)),
+      progress_(new QProgressBar(this)), status_(new QLabel(this)), table_(new QTableWidget(0, ColumnCount, this)),
+      switchOffButton_(new QPushButton(tr("Switch off"), this)), progressTimer_(new QTimer(this))
 {
     tokenBox_->setToolTip(tr("The token whose probability the ranking follows: one of the top 5 with every head on"));
     tokenBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     tokenBox_->setMinimumContentsLength(10);
-    rankButton_->setToolTip(tr("Switch each head that is on off in turn, re-run the model from its layer, and rank "
-                               "the heads by how much the token's probability changes"));
+    rankButton_->setToolTip(
+        tr("Switch each head that is on off in turn, re-run the model from its layer, and rank "
+           "the heads by how much the token's probability changes"));
     auto* forLabel = new QLabel(tr("for"), this);
     auto* bar = new QHBoxLayout;
     bar->addWidget(rankButton_);
@@ -60,10 +61,10 @@ HeadRankingPanel::HeadRankingPanel(WholeModelRuns* runs, QWidget* parent)
     progress_->hide();
     status_->setWordWrap(true);
     status_->setTextFormat(Qt::PlainText);
-    table_->setHorizontalHeaderLabels(
-        {tr("head"), tr("layer"), tr("p before"), tr("p after"), tr("change")});
-    table_->horizontalHeaderItem(HeadColumn)->setToolTip(tr("layer.head as --ablate writes it (layer as --list-layers "
-                                                            "numbers it, head from 1)"));
+    table_->setHorizontalHeaderLabels({tr("head"), tr("layer"), tr("p before"), tr("p after"), tr("change")});
+    table_->horizontalHeaderItem(HeadColumn)
+        ->setToolTip(tr("layer.head as --ablate writes it (layer as --list-layers "
+                        "numbers it, head from 1)"));
     table_->horizontalHeaderItem(ChangeColumn)->setToolTip(tr("p after − p before, in percentage points"));
     table_->verticalHeader()->setVisible(false);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -75,7 +76,8 @@ HeadRankingPanel::HeadRankingPanel(WholeModelRuns* runs, QWidget* parent)
     table_->setWordWrap(false);
     table_->setTextElideMode(Qt::ElideMiddle);
     table_->setAccessibleName(tr("Heads ranked by their effect on the prediction"));
-    switchOffButton_->setToolTip(tr("Switch the selected row's head off in the whole model (also: double-click a row)"));
+    switchOffButton_->setToolTip(
+        tr("Switch the selected row's head off in the whole model (also: double-click a row)"));
     auto* bottom = new QHBoxLayout;
     bottom->addWidget(status_, 1);
     bottom->addWidget(switchOffButton_, 0, Qt::AlignTop);
@@ -98,8 +100,10 @@ HeadRankingPanel::HeadRankingPanel(WholeModelRuns* runs, QWidget* parent)
     connect(table_, &QTableWidget::cellDoubleClicked, this, [this](int row, int) { switchOffRow(row); });
     connect(table_, &QTableWidget::itemSelectionChanged, this, &HeadRankingPanel::updateControls);
     ranking_.setBusyCallback([this](bool busy) {
-        if (busy) progressTimer_->start();
-        else progressTimer_->stop();
+        if (busy)
+            progressTimer_->start();
+        else
+            progressTimer_->stop();
         updateControls();
     });
     updateControls();
@@ -119,8 +123,8 @@ void HeadRankingPanel::setTarget(std::shared_ptr<const qkv::ModelOverview> overv
     const auto baselineOf = [](const std::shared_ptr<const qkv::ModelOverview>& o) {
         return o ? o->baseline : nullptr;
     };
-    const bool sameQuestion = overview && overview_ && baselineOf(overview) == baselineOf(overview_) &&
-                              position == position_;
+    const bool sameQuestion =
+        overview && overview_ && baselineOf(overview) == baselineOf(overview_) && position == position_;
     if (!sameQuestion) {
         cancelRanking();
         clearRanking();
@@ -141,8 +145,8 @@ void HeadRankingPanel::fillTokens()
     const qkv::PositionPredictions* top = overview_ ? baselineAt(*overview_, position_) : nullptr;
     if (!top) return;
     for (const qkv::TokenProbability& token : top->top)
-        tokenBox_->addItem(tr("«%1» (%2 with every head on)").arg(names_->of(token.id), probabilityText(token.probability)),
-                           token.id);
+        tokenBox_->addItem(
+            tr("«%1» (%2 with every head on)").arg(names_->of(token.id), probabilityText(token.probability)), token.id);
     tokenIndex_ = std::clamp(tokenIndex_, 0, tokenBox_->count() - 1);
     tokenBox_->setCurrentIndex(tokenIndex_);
 }
@@ -177,15 +181,18 @@ void HeadRankingPanel::rank()
     ranking_.request([overview = overview_, position = position_, id = tokenId(), progress] {
         Outcome outcome;
         try {
-            qkv::Expected<std::vector<qkv::HeadEffect>> ranked = qkv::rankHeadsAtPosition(
-                *overview, position, id, [&progress](qkv::Index done, qkv::Index total) {
+            qkv::Expected<std::vector<qkv::HeadEffect>> ranked =
+                qkv::rankHeadsAtPosition(*overview, position, id, [&progress](qkv::Index done, qkv::Index total) {
                     progress->done = done;
                     progress->total = total;
                     return !progress->stop.load();
                 });
-            if (ranked) outcome.effects = std::move(*ranked);
-            else if (progress->stop) outcome.stopped = true;
-            else outcome.problem = QString::fromStdString(ranked.error());
+            if (ranked)
+                outcome.effects = std::move(*ranked);
+            else if (progress->stop)
+                outcome.stopped = true;
+            else
+                outcome.problem = QString::fromStdString(ranked.error());
         } catch (const std::bad_alloc&) {
             outcome.problem = tr("Not enough memory to rank the heads on these sentences: shorten them.");
         }

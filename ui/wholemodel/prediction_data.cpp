@@ -107,11 +107,11 @@ qkv::Expected<PredictionComparison> comparePredictions(const qkv::ModelOverview&
 {
     if (!overview.model || !overview.baseline || !overview.run) return qkv::Error{"no model run"};
     if (overview.model->recipe.readout == qkv::ReadoutKind::None)
-        return qkv::Error{Text::tr("This model has no readout (language-model head): it predicts no tokens.").toStdString()};
+        return qkv::Error{
+            Text::tr("This model has no readout (language-model head): it predicts no tokens.").toStdString()};
     const qkv::PositionPredictions* before = findPosition(overview.baselinePredictions, position);
     const qkv::PositionPredictions* after = findPosition(overview.predictions, position);
-    if (!before || !after)
-        return qkv::Error{"the model does not predict at position " + std::to_string(position)};
+    if (!before || !after) return qkv::Error{"the model does not predict at position " + std::to_string(position)};
     std::vector<std::int32_t> ids;
     for (const auto* list : {before, after})
         for (const qkv::TokenProbability& token : list->top)
@@ -129,9 +129,10 @@ qkv::Expected<PredictionComparison> comparePredictions(const qkv::ModelOverview&
         if (!p1) return qkv::Error{p1.error()};
         comparison.rows.push_back({id, names.of(id), *p0, *p1});
     }
-    std::stable_sort(comparison.rows.begin(), comparison.rows.end(), [](const PredictionRow& a, const PredictionRow& b) {
-        return a.before != b.before ? a.before > b.before : a.after > b.after;
-    });
+    std::stable_sort(comparison.rows.begin(), comparison.rows.end(),
+                     [](const PredictionRow& a, const PredictionRow& b) {
+                         return a.before != b.before ? a.before > b.before : a.after > b.after;
+                     });
     return comparison;
 }
 

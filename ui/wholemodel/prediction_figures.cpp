@@ -34,8 +34,9 @@ QString rolloutTitle(const RolloutPicture& picture)
 
 QString rolloutSubtitle(const RolloutPicture& picture)
 {
-    QString line = Text::tr("Abnar & Zuidema (2020): the mean of the heads' A plus I, rows renormalised, multiplied "
-                            "through self-attention layers 1 to %1 of %2")
+    QString line = Text::tr(
+                       "Abnar & Zuidema (2020): the mean of the heads' A plus I, rows renormalised, multiplied "
+                       "through self-attention layers 1 to %1 of %2")
                        .arg(picture.stop + 1)
                        .arg(picture.stops);
     if (picture.encoderDecoder) line += Text::tr(" · it follows the encoder (the stack that reads the source)");
@@ -53,17 +54,15 @@ QRectF squareHeatmapRect(const QRectF& area, qkv::Index n, const HeatmapStyle& s
                   std::max(cells, 1.0) + gutters.top() + gutters.bottom());
 }
 
-bool hasPredictions(const FigureInput& input)
-{
-    return input.overview && !input.overview->baselinePredictions.empty();
-}
+bool hasPredictions(const FigureInput& input) { return input.overview && !input.overview->baselinePredictions.empty(); }
 
 }  // namespace
 
 QString whyNoOverview()
 {
-    return Text::tr("The whole model has not run on these sentences: open a model folder with File > Open "
-                    "Checkpoint… and show one of its layers.");
+    return Text::tr(
+        "The whole model has not run on these sentences: open a model folder with File > Open "
+        "Checkpoint… and show one of its layers.");
 }
 
 RolloutPicture makeRolloutPicture(const qkv::ModelOverview& overview, qkv::Index stop)
@@ -82,8 +81,10 @@ RolloutPicture makeRolloutPicture(const qkv::ModelOverview& overview, qkv::Index
     picture.stopIndex = layer.layer.index;
     picture.tokens = rolloutTokens(overview);
     qkv::Expected<qkv::MatrixD> rollout = qkv::modelRollout(*overview.model, *overview.run, picture.stop);
-    if (!rollout) picture.problem = QString::fromStdString(rollout.error());
-    else picture.rollout = std::move(*rollout);
+    if (!rollout)
+        picture.problem = QString::fromStdString(rollout.error());
+    else
+        picture.rollout = std::move(*rollout);
     return picture;
 }
 
@@ -113,13 +114,15 @@ void paintRollout(QPainter& painter, const QRectF& target, const RolloutPicture&
     }
     const double largest = picture.rollout.maxCoeff();
     const double top = std::min(1.0, niceCeiling(largest));
-    const QString legend = Text::tr("share of input token (each row sums to 1; colours from 0 to %1, the largest share "
-                                    "is %2)")
+    const QString legend = Text::tr(
+                               "share of input token (each row sums to 1; colours from 0 to %1, the largest share "
+                               "is %2)")
                                .arg(readableNumber(top), preciseNumber(largest));
     const double legendWidth = std::min(area.width(), 560.0);
     const double legendHeight = horizontalLegendHeight(metrics, legendWidth, legend);
     y += 6;
-    paintColorLegend(painter, QRectF(area.left(), y, legendWidth, legendHeight), ColormapName::Viridis, 0.0, top, legend);
+    paintColorLegend(painter, QRectF(area.left(), y, legendWidth, legendHeight), ColormapName::Viridis, 0.0, top,
+                     legend);
     y += legendHeight + 8;
 
     const auto n = picture.rollout.rows();
@@ -131,7 +134,8 @@ void paintRollout(QPainter& painter, const QRectF& target, const RolloutPicture&
     style.rowAxisTitle = Text::tr("positions after layer %1").arg(picture.stopIndex);
     style.columnAxisTitle = Text::tr("input tokens");
     style.textColor = options.text;
-    const QRectF heatmap = squareHeatmapRect(QRectF(area.left(), y, area.width(), area.bottom() - y), n, style, metrics);
+    const QRectF heatmap =
+        squareHeatmapRect(QRectF(area.left(), y, area.width(), area.bottom() - y), n, style, metrics);
     paintHeatmap(painter, heatmap, picture.rollout.cast<float>(), style);
     painter.restore();
 }
@@ -192,8 +196,9 @@ std::vector<Figure> predictionFigures()
     predictions.unavailable = [](const FigureInput& input) {
         if (!input.overview) return whyNoOverview();
         if (!hasPredictions(input))
-            return Text::tr("This model predicts no tokens here: it has no readout, or the sentence has no [MASK] "
-                            "to fill.");
+            return Text::tr(
+                "This model predicts no tokens here: it has no readout, or the sentence has no [MASK] "
+                "to fill.");
         return QString();
     };
     predictions.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {

@@ -32,12 +32,12 @@ inline constexpr QLatin1String kPredictionViewId{"predictions"};
 struct RolloutPicture {
     qkv::MatrixD rollout;  // n x n, rows: positions after the stop layer, columns: input tokens
     QStringList tokens;
-    qkv::Index stop = -1;   // index into rolloutLayers
-    qkv::Index stops = 0;   // how many layers the rollout can stop after
-    QString stopLayer;      // "1 · bert.encoder.layer.1.attention"
+    qkv::Index stop = -1;       // index into rolloutLayers
+    qkv::Index stops = 0;       // how many layers the rollout can stop after
+    QString stopLayer;          // "1 · bert.encoder.layer.1.attention"
     qkv::Index stopIndex = -1;  // its --list-layers index
     bool encoderDecoder = false;
-    QString problem;        // why there is no rollout (then `rollout` is empty)
+    QString problem;  // why there is no rollout (then `rollout` is empty)
 };
 
 // The rollout of `overview`'s run through rolloutLayers()[0..stop]; stop < 0: the last layer.

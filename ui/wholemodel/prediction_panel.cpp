@@ -20,9 +20,10 @@ PredictionPanel::PredictionPanel(WholeModelRuns* runs, QWidget* parent)
       chart_(new ChartView(this)), headsOffLabel_(new QLabel(this)),
       switchOnButton_(new QPushButton(tr("Switch all back on"), this))
 {
-    positionBox_->setToolTip(tr("Where the model predicts: the next token after a token (causal LM), or the token "
-                                "that fills a [MASK] (masked LM). Selecting a query row in another view chooses it "
-                                "too."));
+    positionBox_->setToolTip(
+        tr("Where the model predicts: the next token after a token (causal LM), or the token "
+           "that fills a [MASK] (masked LM). Selecting a query row in another view chooses it "
+           "too."));
     positionBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     positionBox_->setMinimumContentsLength(10);
     auto* label = new QLabel(tr("Predict &at"), this);
@@ -34,8 +35,9 @@ PredictionPanel::PredictionPanel(WholeModelRuns* runs, QWidget* parent)
     problem_->setTextFormat(Qt::PlainText);
     problem_->hide();
     headsOffLabel_->setWordWrap(true);
-    headsOffLabel_->setToolTip(tr("layer.head: the layer as --list-layers numbers it, the head from 1. The model is run "
-                                  "again from the first switched-off head's layer on."));
+    headsOffLabel_->setToolTip(
+        tr("layer.head: the layer as --list-layers numbers it, the head from 1. The model is run "
+           "again from the first switched-off head's layer on."));
     headsOffLabel_->setTextFormat(Qt::PlainText);
     switchOnButton_->setToolTip(tr("Switch every head of the model back on"));
     auto* off = new QHBoxLayout;
@@ -98,12 +100,15 @@ void PredictionPanel::showComparison()
     QString problem;
     if (overview_ && position_ >= 0) {
         qkv::Expected<PredictionComparison> comparison = comparePredictions(*overview_, position_, *names_);
-        if (comparison) comparison_ = std::move(*comparison);
-        else problem = QString::fromStdString(comparison.error());
+        if (comparison)
+            comparison_ = std::move(*comparison);
+        else
+            problem = QString::fromStdString(comparison.error());
     } else if (overview_) {
-        problem = overview_->model->recipe.readout == qkv::ReadoutKind::None
-                      ? tr("This model has no readout (language-model head): it predicts no tokens.")
-                      : tr("This model fills [MASK] tokens: type [MASK] in the sentence to see what it predicts there.");
+        problem =
+            overview_->model->recipe.readout == qkv::ReadoutKind::None
+                ? tr("This model has no readout (language-model head): it predicts no tokens.")
+                : tr("This model fills [MASK] tokens: type [MASK] in the sentence to see what it predicts there.");
     }
     problem_->setText(problem);
     problem_->setVisible(!problem.isEmpty());
@@ -121,8 +126,9 @@ void PredictionPanel::showComparison()
         headsOffLabel_->setText(tr("Switched off: %1 (as --ablate writes them)")
                                     .arg(headsOffText(*overview_->model, overview_->ablatedHeads())));
     else if (overview_)
-        headsOffLabel_->setText(tr("Every head is on. To switch one off: right-click a head in the Model tab, or rank "
-                                   "the heads below and double-click a row."));
+        headsOffLabel_->setText(
+            tr("Every head is on. To switch one off: right-click a head in the Model tab, or rank "
+               "the heads below and double-click a row."));
     else
         headsOffLabel_->clear();
 }

@@ -28,7 +28,8 @@ public:
 
     // A new overview (null: nothing to show); `names` name its model's tokens. The position stays
     // when the overview still predicts there.
-    void setOverview(std::shared_ptr<const qkv::ModelOverview> overview, std::shared_ptr<const PredictedTokenNames> names);
+    void setOverview(std::shared_ptr<const qkv::ModelOverview> overview,
+                     std::shared_ptr<const PredictedTokenNames> names);
     // Shows the prediction at `position` (ignored when the overview does not predict there).
     void setPosition(qkv::Index position);
     qkv::Index position() const { return position_; }

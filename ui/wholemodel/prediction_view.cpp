@@ -47,8 +47,9 @@ PredictionView::PredictionView(HeadSelection* selection, WholeModelRuns* runs, Q
 QString PredictionView::title() const { return tr("Pre&dict"); }
 QString PredictionView::summary() const
 {
-    return tr("The whole model on the sentence: attention rollout to the input tokens, the top 5 predictions with "
-              "every head on and with heads switched off, and the heads the prediction depends on");
+    return tr(
+        "The whole model on the sentence: attention rollout to the input tokens, the top 5 predictions with "
+        "every head on and with heads switched off, and the heads the prediction depends on");
 }
 
 void PredictionView::saveFigureOptions(FigureOptions& options) const
@@ -96,12 +97,14 @@ void PredictionView::updateMessage()
     if (runs_->isBusy()) {
         text = tr("Running the model…");
     } else if (!overview_ && !runs_->model()) {
-        text = tr("Open a model folder with File > Open Checkpoint… and show one of its layers to see the attention "
-                  "rollout and what the model predicts, with every head on and with heads switched off.");
+        text =
+            tr("Open a model folder with File > Open Checkpoint… and show one of its layers to see the attention "
+               "rollout and what the model predicts, with every head on and with heads switched off.");
         if (result() && !runs_->problem().isEmpty()) text += QLatin1Char(' ') + runs_->problem();
     } else if (!overview_) {
-        text = runs_->problem().isEmpty() ? tr("Running the model…")
-                                          : tr("The whole model cannot run on these sentences: %1").arg(runs_->problem());
+        text = runs_->problem().isEmpty()
+                   ? tr("Running the model…")
+                   : tr("The whole model cannot run on these sentences: %1").arg(runs_->problem());
     }
     message_->setText(text);
     message_->setVisible(!text.isEmpty());

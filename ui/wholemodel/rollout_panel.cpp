@@ -15,8 +15,9 @@ namespace qkv::ui {
 RolloutPanel::RolloutPanel(QWidget* parent)
     : QWidget(parent), stopBox_(new QComboBox(this)), canvas_(new FigureCanvas(QSize(560, 600), this))
 {
-    stopBox_->setToolTip(tr("The rollout multiplies the layers' attention up to this layer (numbered and named as "
-                            "--list-layers prints them)"));
+    stopBox_->setToolTip(
+        tr("The rollout multiplies the layers' attention up to this layer (numbered and named as "
+           "--list-layers prints them)"));
     stopBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     stopBox_->setMinimumContentsLength(10);
     auto* label = new QLabel(tr("Stop after la&yer"), this);

@@ -65,7 +65,8 @@ TEST(PredictionFigures, RolloutFollowsTheStopLayer)
     ASSERT_FALSE(last.isNull());
     EXPECT_NE(first, last);
     // -1 is the last layer.
-    input.options.rolloutStop = static_cast<Index>(rolloutLayers(*input.overview->model, *input.overview->run).size()) - 1;
+    input.options.rolloutStop =
+        static_cast<Index>(rolloutLayers(*input.overview->model, *input.overview->run).size()) - 1;
     EXPECT_EQ(render(*figure, input), last);
     const RolloutPicture picture = makeRolloutPicture(*input.overview, 0);
     const Expected<MatrixD> expected = modelRollout(*input.overview->model, *input.overview->run, 0);
@@ -85,8 +86,8 @@ TEST(PredictionFigures, PredictionsDrawBothRunsAtEveryResolution)
     ASSERT_FALSE(at96.isNull());
     EXPECT_EQ(at192.size(), at96.size() * 2);
     // The same drawing: scaled down, the 192 dpi image is close to the 96 dpi one.
-    const QImage down = at192.scaled(at96.size(), Qt::IgnoreAspectRatio, Qt::SmoothTransformation)
-                            .convertToFormat(at96.format());
+    const QImage down =
+        at192.scaled(at96.size(), Qt::IgnoreAspectRatio, Qt::SmoothTransformation).convertToFormat(at96.format());
     double difference = 0.0;
     for (int y = 0; y < at96.height(); ++y)
         for (int x = 0; x < at96.width(); ++x)
@@ -115,8 +116,8 @@ TEST(PredictionFigures, NoStringIsCutAtCommonSizes)
         for (const char* name : {"rollout", "predictions"}) {
             const Figure* figure = findFigure(name);
             ASSERT_NE(figure, nullptr);
-            for (const QSize size :
-                 {QSize(1000, 700), QSize(1400, 900), QSize(1920, 1080), figure->defaultSize.toSize(), QSize(420, 460)}) {
+            for (const QSize size : {QSize(1000, 700), QSize(1400, 900), QSize(1920, 1080),
+                                     figure->defaultSize.toSize(), QSize(420, 460)}) {
                 testing::TextProbe device(size);
                 {
                     QPainter painter(&device);

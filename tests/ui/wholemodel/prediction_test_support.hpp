@@ -23,8 +23,7 @@ inline std::shared_ptr<const PretrainedModel> openFixtureModel(const std::string
 
 // Layer `layer` (model order) of the model on the sentences, with its whole model attached.
 inline std::shared_ptr<const Result> wholeModelResult(const std::shared_ptr<const PretrainedModel>& model,
-                                                      const std::string& source, const std::string& target,
-                                                      Index layer)
+                                                      const std::string& source, const std::string& target, Index layer)
 {
     Expected<ModelSentences> sentences = modelSentences(*model, source, target);
     EXPECT_TRUE(sentences.ok()) << (sentences ? "" : sentences.error());

@@ -25,10 +25,10 @@
 #include "ui/views/work_pool.hpp"
 #include "ui/wholemodel/head_ranking_panel.hpp"
 #include "ui/wholemodel/prediction_panel.hpp"
+#include "ui/wholemodel/prediction_test_support.hpp"
 #include "ui/wholemodel/prediction_view.hpp"
 #include "ui/wholemodel/rollout_panel.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"
-#include "ui/wholemodel/prediction_test_support.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -57,9 +57,7 @@ struct Tab {
     // Waits for an overview with `heads` switched off.
     bool waitForOverview(const std::set<ModelHead>& heads = {})
     {
-        return waitUntil([&] {
-            return view.overview() && view.overview()->ablatedHeads() == heads && !runs.isBusy();
-        });
+        return waitUntil([&] { return view.overview() && view.overview()->ablatedHeads() == heads && !runs.isBusy(); });
     }
 };
 
@@ -240,8 +238,10 @@ TEST(PredictionView, CausalLmFollowsTheQueryRowAndRanksHeadsAsCoreDoes)
 
     // A new sentence clears it.
     tab.show(wholeModelResult(model, "", "a mat", 1));
-    ASSERT_TRUE(waitUntil([&] { return tab.view.overview() && tab.view.overview()->sentences.sequence.tokens.size() !=
-                                                                   sentences.sequence.tokens.size(); }));
+    ASSERT_TRUE(waitUntil([&] {
+        return tab.view.overview() &&
+               tab.view.overview()->sentences.sequence.tokens.size() != sentences.sequence.tokens.size();
+    }));
     EXPECT_TRUE(ranking->effects().empty());
     EXPECT_EQ(ranking->table()->rowCount(), 0);
 }
