@@ -239,6 +239,15 @@ int runFigureCommand(int argc, char** argv)
         if (!pinnedResult) return fail(1, *args.pinned + ": " + pinnedResult.error());
         input.pinned = *pinnedResult;
     }
+    if ((*result)->wholeModel && !figure->whyUnavailable(input).isEmpty()) {
+        // A figure of the whole model (the Predictions tab's): the model run on the session's sentences.
+        ModelOverviewRequest request;
+        request.source = session.config.sourceText;
+        request.target = session.config.targetText;
+        Expected<ModelOverview> overview = computeModelOverview((*result)->wholeModel, request);
+        if (!overview) return fail(1, overview.error());
+        input.overview = std::make_shared<const ModelOverview>(std::move(*overview));
+    }
     try {
         input.options = optionsFor(args, session, **result);
     } catch (const ArgumentError& error) {

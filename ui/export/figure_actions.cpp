@@ -72,7 +72,7 @@ FigureInput FigureActions::currentInput() const
     FigureInput input;
     const Document* document = window_->document();
     input.result = document->result();
-    input.overview = window_->tabs()->wholeModelRuns()->overview();  // the Model figures'
+    input.overview = window_->tabs()->wholeModelRuns()->overview();  // the Model and Predictions figures
     FigureOptions& o = input.options;
     const HeadSelection* selection = window_->selection();
     o.head = selection->head();

@@ -53,6 +53,8 @@ struct FigureOptions {
     QRect productWindow;      // the factor product's zoomed block of W_i (x: columns, y:
                               // rows); null: all of W_i
     bool valueWeighted = false;  // the Model tab's Show: value-weighted norms, not attention weights
+    Index rolloutStop = -1;         // the rollout's last layer, an index into rolloutLayers; -1: the last
+    Index predictionPosition = -1;  // the predictions' position; -1 (or one not predicted at): the default
 };
 
 // The on-screen selection's colour (a head, a query, a key, a cell).

@@ -17,6 +17,7 @@
 #include "ui/qkmap/qk_map_figures.hpp"
 #include "ui/steps/step_figures.hpp"
 #include "ui/wholemodel/model_grid_figures.hpp"
+#include "ui/wholemodel/prediction_figures.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -83,6 +84,7 @@ const std::vector<Figure>& allFigures()
         comparisonFigures(),      // ui/comparison/comparison_figures.hpp
         headWeightsFigures(),     // ui/editor/head_weights_figures.hpp
         modelGridFigures(),       // ui/wholemodel/model_grid_figures.hpp
+        predictionFigures(),      // ui/wholemodel/prediction_figures.hpp
     });
     return figures;
 }

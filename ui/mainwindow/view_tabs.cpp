@@ -1,5 +1,8 @@
 #include "ui/mainwindow/view_tabs.hpp"
 
+#include <QProxyStyle>
+#include <QTabBar>
+
 #include "ui/compare/compare_view.hpp"
 #include "ui/comparison/comparison_view.hpp"
 #include "ui/document/head_selection.hpp"
@@ -11,9 +14,24 @@
 #include "ui/train/train_tab.hpp"
 #include "ui/views/result_view.hpp"
 #include "ui/wholemodel/model_grid_view.hpp"
+#include "ui/wholemodel/prediction_view.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"
 
 namespace qkv::ui {
+namespace {
+
+// Tabs 12 pixels wider than their titles (the common styles' 24): every tab shows at the smallest
+// window (1000 x 700) with the whole-model tabs too.
+class CompactTabStyle : public QProxyStyle {
+public:
+    int pixelMetric(PixelMetric metric, const QStyleOption* option, const QWidget* widget) const override
+    {
+        if (metric == PM_TabBarTabHSpace) return 12;
+        return QProxyStyle::pixelMetric(metric, option, widget);
+    }
+};
+
+}  // namespace
 
 ViewTabs::ViewTabs(HeadSelection* selection, QWidget* parent)
     : QTabWidget(parent), selection_(selection), heads_(new HeadsView(selection, this)),
@@ -21,6 +39,9 @@ ViewTabs::ViewTabs(HeadSelection* selection, QWidget* parent)
       comparison_(new ComparisonView(selection, this)), wholeModel_(new WholeModelRuns(this))
 {
     setDocumentMode(true);
+    auto* compact = new CompactTabStyle;
+    compact->setParent(this);
+    tabBar()->setStyle(compact);
     for (ResultView* view : {static_cast<ResultView*>(heads_), static_cast<ResultView*>(steps_),
                              static_cast<ResultView*>(factored_), static_cast<ResultView*>(comparison_)}) {
         addView(view);
@@ -29,6 +50,7 @@ ViewTabs::ViewTabs(HeadSelection* selection, QWidget* parent)
     addView(new QkMapView(selection, this));
     addView(new CompareView(selection, this));
     addView(new ModelGridView(selection, wholeModel_, this));
+    addView(new PredictionView(selection, wholeModel_, this));
 }
 
 void ViewTabs::addView(ResultView* view)

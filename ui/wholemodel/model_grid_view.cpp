@@ -32,7 +32,7 @@ ModelGridView::ModelGridView(HeadSelection* selection, WholeModelRuns* runs, QWi
     auto* toolbar = new QHBoxLayout;
     auto* showLabel = new QLabel(tr("Show"), this);
     showLabel->setBuddy(showBox_);
-    auto* cellsLabel = new QLabel(tr("Ce&lls"), this);
+    auto* cellsLabel = new QLabel(tr("Cells"), this);
     cellsLabel->setBuddy(cellsBox_);
     toolbar->addWidget(showLabel);
     toolbar->addWidget(showBox_);
@@ -107,7 +107,7 @@ void ModelGridView::makeToolbar()
     connect(cellsBox_, &QComboBox::currentIndexChanged, this, [this](int index) { setOnePixelPerCell(index == 1); });
 }
 
-QString ModelGridView::title() const { return tr("Mo&del"); }
+QString ModelGridView::title() const { return tr("Mode&l"); }
 
 QString ModelGridView::summary() const
 {

@@ -1,15 +1,13 @@
 #pragma once
 // Inputs for the figure tests: small results of each mode, as a figure gets them from the app
-// or `qkv-studio figure`.
+// or `qkv-studio figure`; the whole model's figures read the overview of a synthetic checkpoint.
 
 #include <gtest/gtest.h>
 
 #include <memory>
 
-#include "core/checkpoint/checkpoint.hpp"
 #include "core/pipeline/compute.hpp"
 #include "core/pipeline/model_overview.hpp"
-#include "core/pretrained/pretrained_model.hpp"
 #include "ui/figures/figure.hpp"
 
 namespace qkv::ui::testing {
@@ -30,24 +28,23 @@ inline std::shared_ptr<const qkv::Result> figureResult(qkv::AttentionMode mode =
     return result.ok() ? result.value() : nullptr;
 }
 
-// The Model figures' overview: the synthetic BERT checkpoint (tests/data/pretrained/bert) run
-// whole on its fixture sentence, with value norms. Computed once.
+// The synthetic BERT (tests/data/pretrained/bert) on a sentence with two [MASK]s, two heads off,
+// with value norms: what the Model and Predictions figures draw. Computed once.
 inline std::shared_ptr<const qkv::ModelOverview> figureOverview()
 {
-    static const std::shared_ptr<const qkv::ModelOverview> overview = []() -> std::shared_ptr<const qkv::ModelOverview> {
-        qkv::Expected<qkv::Checkpoint> checkpoint = qkv::openCheckpoint(QKV_TEST_DATA_DIR "/pretrained/bert");
-        EXPECT_TRUE(checkpoint) << checkpoint.error();
-        if (!checkpoint) return nullptr;
-        qkv::Expected<qkv::PretrainedModel> model = qkv::loadPretrainedModel(*checkpoint);
-        EXPECT_TRUE(model) << model.error();
-        if (!model) return nullptr;
+    static const std::shared_ptr<const qkv::ModelOverview> overview = [] {
+        qkv::Expected<qkv::PretrainedModel> model =
+            qkv::openPretrainedModel(std::string(QKV_TEST_DATA_DIR) + "/pretrained/bert");
+        EXPECT_TRUE(model.ok()) << (model ? "" : model.error());
+        if (!model) return std::shared_ptr<const qkv::ModelOverview>();
         qkv::ModelOverviewRequest request;
         request.source = "d [MASK] super / [MASK]";
-        request.valueNorms = true;
-        qkv::Expected<qkv::ModelOverview> computed =
+        request.ablatedHeads = {{0, 1}, {2, 3}};
+        request.valueNorms = true;  // the Model figures' value-weighted grid
+        qkv::Expected<qkv::ModelOverview> o =
             qkv::computeModelOverview(std::make_shared<const qkv::PretrainedModel>(std::move(*model)), request);
-        EXPECT_TRUE(computed) << computed.error();
-        return computed ? std::make_shared<const qkv::ModelOverview>(std::move(*computed)) : nullptr;
+        EXPECT_TRUE(o.ok()) << (o ? "" : o.error());
+        return o ? std::make_shared<const qkv::ModelOverview>(std::move(*o)) : nullptr;
     }();
     return overview;
 }
@@ -58,7 +55,7 @@ inline FigureInput figureInput(qkv::AttentionMode mode = qkv::AttentionMode::Cro
     input.result = figureResult(mode);
     // The compare figures' pinned result: the same shapes, other weights.
     input.pinned = figureResult(mode, 64, 4, 8);
-    input.overview = figureOverview();  // the Model figures'
+    input.overview = figureOverview();
     input.options.head = 1;
     input.options.query = 2;
     input.options.key = 3;

@@ -26,7 +26,7 @@ TEST_F(WindowTest, EveryViewHasOneUniqueIdThatItsFiguresName)
     // The names sessions have always held (they were the class names, in dashes).
     EXPECT_EQ(
         ids, (QStringList{"heads", "step", "factored", "comparison", "matrices", "qk-map", "compare", "model",
-                          "head-weights"}));
+                          "predictions", "head-weights"}));
     // Every figure belongs to a tab, so its tab exports it.
     for (const Figure& figure : allFigures()) EXPECT_TRUE(ids.contains(figure.view)) << figure.name.toStdString();
 }

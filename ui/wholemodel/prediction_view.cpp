@@ -1,0 +1,113 @@
+#include "ui/wholemodel/prediction_view.hpp"
+
+#include <QLabel>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include "ui/document/head_selection.hpp"
+#include "ui/wholemodel/head_ranking_panel.hpp"
+#include "ui/wholemodel/prediction_panel.hpp"
+#include "ui/wholemodel/rollout_panel.hpp"
+#include "ui/wholemodel/whole_model_runs.hpp"
+
+namespace qkv::ui {
+
+PredictionView::PredictionView(HeadSelection* selection, WholeModelRuns* runs, QWidget* parent)
+    : ResultView(selection, Change::Cell, parent), runs_(runs), message_(new QLabel(this)),
+      panels_(new QSplitter(Qt::Horizontal, this)), rollout_(new RolloutPanel(panels_)),
+      predictions_(new PredictionPanel(runs, this)), ranking_(new HeadRankingPanel(runs, this))
+{
+    message_->setWordWrap(true);
+    message_->setTextFormat(Qt::PlainText);
+    message_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    auto* right = new QSplitter(Qt::Vertical, panels_);
+    right->addWidget(predictions_);
+    right->addWidget(ranking_);
+    right->setStretchFactor(0, 1);
+    right->setStretchFactor(1, 1);
+    right->setChildrenCollapsible(false);
+    panels_->addWidget(rollout_);
+    panels_->addWidget(right);
+    panels_->setStretchFactor(0, 1);
+    panels_->setStretchFactor(1, 1);
+    panels_->setChildrenCollapsible(false);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 4);
+    layout->addWidget(message_);
+    layout->addWidget(panels_, 1);
+
+    // The overview arrives (or fails) while this tab may be hidden: refresh when shown.
+    connect(runs_, &WholeModelRuns::overviewChanged, this, [this] { invalidate(Change::Options); });
+    connect(runs_, &WholeModelRuns::busyChanged, this, &PredictionView::updateMessage);
+    connect(predictions_, &PredictionPanel::positionChanged, this,
+            [this](qkv::Index position) { ranking_->setTarget(overview_, position, names_); });
+    showOverview();
+}
+
+QString PredictionView::title() const { return tr("Pre&dict"); }
+QString PredictionView::summary() const
+{
+    return tr(
+        "The whole model on the sentence: attention rollout to the input tokens, the top 5 predictions with "
+        "every head on and with heads switched off, and the heads the prediction depends on");
+}
+
+void PredictionView::saveFigureOptions(FigureOptions& options) const
+{
+    options.rolloutStop = rollout_->stop();
+    options.predictionPosition = predictions_->position();
+}
+
+QString PredictionView::message() const { return message_->text(); }
+
+void PredictionView::refresh(Changes changes)
+{
+    runs_->demand();
+    showOverview();
+    // The user selected another query row (a new result only keeps the selection inside it).
+    if (changes.testFlag(Change::Cell) && !changes.testFlag(Change::Result)) followQueryRow();
+}
+
+void PredictionView::showOverview()
+{
+    const std::shared_ptr<const qkv::ModelOverview>& overview = runs_->overview();
+    if (overview != overview_) {
+        if (overview && (!overview_ || overview->model != overview_->model))
+            names_ = std::make_shared<const PredictedTokenNames>(*overview->model);
+        overview_ = overview;
+        rollout_->setOverview(overview_);
+        predictions_->setOverview(overview_, names_);
+        ranking_->setTarget(overview_, predictions_->position(), names_);
+        emit overviewShown();
+    }
+    panels_->setVisible(overview_ != nullptr);
+    updateMessage();
+}
+
+void PredictionView::followQueryRow()
+{
+    if (!overview_ || !selection()) return;
+    const qkv::Index position = queryRowPosition(*overview_, runs_->shownLayer(), selection()->queryRow());
+    if (position >= 0) predictions_->setPosition(position);
+}
+
+void PredictionView::updateMessage()
+{
+    QString text;
+    if (runs_->isBusy()) {
+        text = tr("Running the model…");
+    } else if (!overview_ && !runs_->model()) {
+        text =
+            tr("Open a model folder with File > Open Checkpoint… and show one of its layers to see the attention "
+               "rollout and what the model predicts, with every head on and with heads switched off.");
+        if (result() && !runs_->problem().isEmpty()) text += QLatin1Char(' ') + runs_->problem();
+    } else if (!overview_) {
+        text = runs_->problem().isEmpty()
+                   ? tr("Running the model…")
+                   : tr("The whole model cannot run on these sentences: %1").arg(runs_->problem());
+    }
+    message_->setText(text);
+    message_->setVisible(!text.isEmpty());
+}
+
+}  // namespace qkv::ui
