@@ -25,6 +25,24 @@
 namespace qkv::app {
 namespace {
 
+// The whole model run on the session's sentences with its switched-off heads (view.model_heads_off).
+Expected<std::shared_ptr<const ModelOverview>> wholeModelOverview(const std::shared_ptr<const PretrainedModel>& model,
+                                                                  const Session& session, bool valueNorms)
+{
+    ModelOverviewRequest request;
+    request.source = session.config.sourceText;
+    request.target = session.config.targetText;
+    request.valueNorms = valueNorms;
+    for (const std::string& text : session.view.modelHeadsOff) {
+        Expected<ModelHead> head = parseModelHead(*model, text);
+        if (!head) return Error{"view.model_heads_off: " + head.error()};
+        request.ablatedHeads.insert(*head);
+    }
+    Expected<ModelOverview> overview = computeModelOverview(model, request);
+    if (!overview) return Error{overview.error()};
+    return std::make_shared<const ModelOverview>(std::move(*overview));
+}
+
 int fail(int status, const std::string& message)
 {
     std::fprintf(stderr, "qkv-studio figure: %s\n", message.c_str());
@@ -239,31 +257,19 @@ int runFigureCommand(int argc, char** argv)
         if (!pinnedResult) return fail(1, *args.pinned + ": " + pinnedResult.error());
         input.pinned = *pinnedResult;
     }
-    if ((*result)->wholeModel && !figure->whyUnavailable(input).isEmpty()) {
-        // A figure of the whole model (the Predictions tab's): the model run on the session's sentences.
-        ModelOverviewRequest request;
-        request.source = session.config.sourceText;
-        request.target = session.config.targetText;
-        Expected<ModelOverview> overview = computeModelOverview((*result)->wholeModel, request);
-        if (!overview) return fail(1, overview.error());
-        input.overview = std::make_shared<const ModelOverview>(std::move(*overview));
-    }
     try {
         input.options = optionsFor(args, session, **result);
     } catch (const ArgumentError& error) {
         return fail(2, error.message);
     }
 
-    // The Model figures draw the whole model behind the layer: run it when the figure cannot be
-    // drawn without it and the layer's checkpoint runs whole.
+    // The Model and Predict figures draw the whole model behind the layer: run it, with the
+    // session's heads switched off, when the figure cannot be drawn without it.
     if (!figure->whyUnavailable(input).isEmpty() && (*result)->wholeModel) {
-        ModelOverviewRequest request;
-        request.source = (*result)->config.sourceText;
-        request.target = (*result)->config.targetText;
-        request.valueNorms = input.options.valueWeighted;
-        Expected<ModelOverview> overview = computeModelOverview((*result)->wholeModel, request);
-        if (!overview) return fail(1, overview.error());
-        input.overview = std::make_shared<const ModelOverview>(std::move(*overview));
+        Expected<std::shared_ptr<const ModelOverview>> overview =
+            wholeModelOverview((*result)->wholeModel, session, input.options.valueWeighted);
+        if (!overview) return fail(2, overview.error());
+        input.overview = std::move(*overview);
     }
 
     qInstallMessageHandler(&quietQtMessages);

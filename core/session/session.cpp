@@ -50,15 +50,18 @@ Json viewToJson(const ViewOptions& v)
         range["low"] = v.colorRange.low;
         range["high"] = v.colorRange.high;
     }
-    return {{"tab", v.tab},
-            {"head", v.head + 1},
-            {"query", v.query},
-            {"key", v.key},
-            {"colormap", v.colormap},
-            {"show", v.show},
-            {"average_of_heads", v.averageOfHeads},
-            {"color_range", range},
-            {"zoom", v.zoom}};
+    Json view = {{"tab", v.tab},
+                 {"head", v.head + 1},
+                 {"query", v.query},
+                 {"key", v.key},
+                 {"colormap", v.colormap},
+                 {"show", v.show},
+                 {"average_of_heads", v.averageOfHeads},
+                 {"color_range", range},
+                 {"zoom", v.zoom}};
+    // Only when some are off: a session without a whole model reads as it always did.
+    if (!v.modelHeadsOff.empty()) view["model_heads_off"] = v.modelHeadsOff;
+    return view;
 }
 
 // ---- reading -------------------------------------------------------------------------------
@@ -127,6 +130,18 @@ Status viewFromJson(const Json& json, ViewOptions& view)
     if (Status s = whole("query", view.query, 0); !s) return s;
     if (Status s = whole("key", view.key, 0); !s) return s;
     if (const auto v = json.find("average_of_heads"); v != json.end() && v->is_boolean()) view.averageOfHeads = *v;
+    if (const auto v = json.find("model_heads_off"); v != json.end()) {
+        // Checked against the model when it is loaded; here only that it is a short list of short texts.
+        constexpr std::size_t maxHeads = 1 << 16, maxText = 64;
+        if (!v->is_array() || v->size() > maxHeads)
+            return Error{"view.model_heads_off: must be a list of heads as --ablate writes them (\"3.2\")"};
+        view.modelHeadsOff.clear();
+        for (const Json& item : *v) {
+            if (!item.is_string() || item.get<std::string>().empty() || item.get<std::string>().size() > maxText)
+                return Error{"view.model_heads_off: each head is a text such as \"3.2\" (layer.head)"};
+            view.modelHeadsOff.push_back(item.get<std::string>());
+        }
+    }
     if (const auto v = json.find("zoom"); v != json.end()) {
         if (!v->is_number() || !std::isfinite(v->get<double>()) || v->get<double>() <= 0.0)
             return Error{"view.zoom: must be a number above 0"};

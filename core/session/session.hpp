@@ -75,6 +75,9 @@ struct ViewOptions {
     bool averageOfHeads = false;
     ColorRange colorRange;
     double zoom = 1.0;
+    // Heads switched off anywhere in the whole model behind the layer (the Model and Predict
+    // tabs), as --ablate writes them: "3.2" = layer 3 as --list-layers numbers it, head 2.
+    std::vector<std::string> modelHeadsOff;
 
     bool operator==(const ViewOptions&) const = default;
 };

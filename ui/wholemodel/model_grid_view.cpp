@@ -89,6 +89,7 @@ ModelGridView::ModelGridView(HeadSelection* selection, WholeModelRuns* runs, QWi
     connect(runs_, &WholeModelRuns::overviewChanged, this, &ModelGridView::showState);
     connect(runs_, &WholeModelRuns::busyChanged, this, &ModelGridView::showState);
     connect(runs_, &WholeModelRuns::headsOffChanged, this, &ModelGridView::showState);
+    connect(runs_, &WholeModelRuns::headsOffChanged, this, &ResultView::optionsChanged);
     showState();
 }
 
@@ -115,6 +116,10 @@ QString ModelGridView::summary() const
 }
 
 void ModelGridView::saveFigureOptions(FigureOptions& options) const { options.valueWeighted = valueWeighted_; }
+
+void ModelGridView::saveOptions(qkv::ViewOptions& options) const { options.modelHeadsOff = runs_->headsOffText(); }
+
+void ModelGridView::restoreOptions(const qkv::ViewOptions& options) { runs_->restoreHeadsOff(options.modelHeadsOff); }
 
 void ModelGridView::setValueWeighted(bool valueWeighted)
 {

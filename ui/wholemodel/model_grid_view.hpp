@@ -39,6 +39,9 @@ public:
     QString summary() const override;
     QString id() const override { return kId; }
     void saveFigureOptions(FigureOptions& options) const override;
+    // The heads switched off anywhere in the model (shared with the Predict tab) are kept here.
+    void saveOptions(qkv::ViewOptions& options) const override;
+    void restoreOptions(const qkv::ViewOptions& options) override;
 
     // Show: value-weighted norms ||a_qj f(x_j)|| instead of attention weights (asks WholeModelRuns
     // for the value norms).

@@ -25,8 +25,9 @@ void WholeModelRuns::setResult(const std::shared_ptr<const qkv::Result>& result)
     if (model != model_) {
         model_ = std::move(model);
         overview_.reset();
-        if (!headsOff_.empty()) {
-            headsOff_.clear();
+        std::set<qkv::ModelHead> heads = restoredHeads();
+        if (heads != headsOff_) {
+            headsOff_ = std::move(heads);
             emit headsOffChanged();
         }
     }
@@ -48,6 +49,34 @@ void WholeModelRuns::demand(bool valueNorms)
     if (stale_ && model_) start();
 }
 
+std::vector<std::string> WholeModelRuns::headsOffText() const
+{
+    std::vector<std::string> texts;
+    if (!model_) return restoredHeadsOff_;
+    for (const qkv::ModelHead& head : headsOff_) texts.push_back(qkv::modelHeadText(*model_, head));
+    return texts;
+}
+
+std::set<qkv::ModelHead> WholeModelRuns::restoredHeads() const
+{
+    std::set<qkv::ModelHead> heads;
+    if (!model_) return heads;
+    for (const std::string& text : restoredHeadsOff_)
+        if (const qkv::Expected<qkv::ModelHead> head = qkv::parseModelHead(*model_, text)) heads.insert(*head);
+    return heads;
+}
+
+void WholeModelRuns::restoreHeadsOff(std::vector<std::string> heads)
+{
+    restoredHeadsOff_ = std::move(heads);
+    if (!model_) return;
+    std::set<qkv::ModelHead> parsed = restoredHeads();
+    if (parsed == headsOff_) return;
+    headsOff_ = std::move(parsed);
+    emit headsOffChanged();
+    start();  // superseded by the next result's run if the document is changing too
+}
+
 void WholeModelRuns::setHeadOff(const qkv::ModelHead& head, bool off)
 {
     std::set<qkv::ModelHead> heads = headsOff_;
@@ -58,6 +87,7 @@ void WholeModelRuns::setHeadOff(const qkv::ModelHead& head, bool off)
 
 void WholeModelRuns::setHeadsOff(std::set<qkv::ModelHead> heads)
 {
+    restoredHeadsOff_.clear();  // the user's choice from now on
     if (heads == headsOff_) return;
     headsOff_ = std::move(heads);
     emit headsOffChanged();

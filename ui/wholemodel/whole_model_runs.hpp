@@ -14,6 +14,8 @@
 
 #include <memory>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "core/pipeline/compute.hpp"
 #include "core/pipeline/model_overview.hpp"
@@ -49,6 +51,12 @@ public:
     const std::set<qkv::ModelHead>& headsOff() const { return headsOff_; }
     void setHeadOff(const qkv::ModelHead& head, bool off);
     void setHeadsOff(std::set<qkv::ModelHead> heads);
+    // The switched-off heads as a session keeps them (ViewOptions::modelHeadsOff: "3.2" as
+    // --ablate writes them), and back. A session is restored before its layer's model is loaded:
+    // the texts are kept and applied to each model that arrives (one it cannot name is left out)
+    // until the user switches a head.
+    std::vector<std::string> headsOffText() const;
+    void restoreHeadsOff(std::vector<std::string> heads);
 
 signals:
     void overviewChanged();  // overview() or problem() changed
@@ -61,12 +69,15 @@ private:
         QString problem;
     };
     void start();
+    // restoredHeadsOff_ as heads of model_ (those it can name).
+    std::set<qkv::ModelHead> restoredHeads() const;
     void deliver(const Delivery& delivery);
 
     std::shared_ptr<const qkv::Result> result_;
     std::shared_ptr<const qkv::PretrainedModel> model_;
     qkv::Index shownLayer_ = -1;
     std::set<qkv::ModelHead> headsOff_;
+    std::vector<std::string> restoredHeadsOff_;  // the session's, until the user switches a head
     std::shared_ptr<const qkv::ModelOverview> overview_;
     QString problem_;
     bool stale_ = true;

@@ -58,6 +58,7 @@ Session everyFieldSession()
     s.view.averageOfHeads = true;
     s.view.colorRange = {ColorRange::Mode::Fixed, -0.5, 2.5};
     s.view.zoom = 1.75;
+    s.view.modelHeadsOff = {"3.2", "bert.encoder.layer.0.attention.1"};
     return s;
 }
 
@@ -96,6 +97,27 @@ TEST(Session, EveryFieldRoundTrips)
     const auto parsed = parseSession(sessionToJson(original), "test.qkv.json");
     ASSERT_TRUE(parsed.ok()) << parsed.error();
     expectSameSession(original, *parsed);
+}
+
+// Sessions without heads switched off in a whole model are written as before: older builds and
+// tools see no new field. A malformed list is refused naming the field.
+TEST(Session, ModelHeadsOffAreWrittenOnlyWhenSomeAreOff)
+{
+    Session s;
+    s.config = builtInExample();
+    EXPECT_EQ(sessionToJson(s).find("model_heads_off"), std::string::npos);
+    s.view.modelHeadsOff = {"1.1"};
+    const std::string json = sessionToJson(s);
+    EXPECT_NE(json.find("\"model_heads_off\""), std::string::npos);
+    for (const char* bad : {"\"model_heads_off\": 3", "\"model_heads_off\": [1]", "\"model_heads_off\": [\"\"]"}) {
+        std::string broken = json;
+        const std::size_t at = broken.find("\"model_heads_off\"");
+        const std::size_t end = broken.find(']', at);
+        broken.replace(at, end + 1 - at, bad);
+        const auto parsed = parseSession(broken, "x.qkv.json");
+        ASSERT_FALSE(parsed.ok()) << bad;
+        EXPECT_NE(parsed.error().find("view.model_heads_off"), std::string::npos) << parsed.error();
+    }
 }
 
 TEST(Session, GeneratedWeightsAreNotStored)

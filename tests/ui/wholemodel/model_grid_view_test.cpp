@@ -216,6 +216,26 @@ TEST_F(ModelGridViewTest, TheContextMenuSwitchesAHeadOffAndBackOn)
     EXPECT_TRUE(runs->headsOff().empty());
 }
 
+// A session keeps the heads switched off as --ablate writes them, and a session opened before its
+// layer's model is loaded gets them back when the model arrives.
+TEST_F(ModelGridViewTest, TheSessionKeepsTheHeadsSwitchedOff)
+{
+    qkv::ViewOptions restored;
+    restored.modelHeadsOff = {"1.3", "bert.encoder.layer.0.attention.1", "9.9"};  // the last one names no head
+    view->restoreOptions(restored);
+    EXPECT_TRUE(runs->headsOff().empty());  // no model yet
+    showModel();
+    EXPECT_EQ(runs->headsOff(), (std::set<ModelHead>{{0, 0}, {1, 2}}));
+    EXPECT_TRUE(overview().isAblated({1, 2}));
+    EXPECT_TRUE(overview().isAblated({0, 0}));
+    QSignalSpy changed(view.get(), &ResultView::optionsChanged);
+    runs->setHeadOff({2, 3}, true);
+    EXPECT_EQ(changed.count(), 1);
+    qkv::ViewOptions saved;
+    view->saveOptions(saved);
+    EXPECT_EQ(saved.modelHeadsOff, (std::vector<std::string>{"0.1", "1.3", "2.4"}));
+}
+
 TEST_F(ModelGridViewTest, ValueWeightedMapsAreTheValueNormsEachToItsMaximum)
 {
     showModel();
