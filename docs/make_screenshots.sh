@@ -86,10 +86,25 @@ session checkpoint-input heads 1 --weights "$checkpoints/bert_input/model.safete
   --embeddings model --source "The cat sat on the mat, playing." 2>/dev/null
 session checkpoint-factored factored 2 --weights "$checkpoints/gpt2_input/model.safetensors" --layer transformer.h.0.attn \
   --embeddings model --target "The cat sat on the mat, playing." 2>/dev/null
+# The whole model: the demo GPT-2 trained on the induction task (docs/demo-model), layers x heads
+# and their statistics on the Model tab, and its next-token prediction with induction head 1.1
+# switched off on the Predict tab (view.model_heads_off).
+demo="$(cd "$(dirname "$0")" && pwd)/demo-model"
+repeated=(--weights "$demo" --layer 1 --embeddings model --target "a b c d e f g h a b c d e f g")
+session model-view model 1 "${repeated[@]}" 2>/dev/null
+session predict-head-off predictions 1 "${repeated[@]}" 2>/dev/null
+KEYS_predict_head_off="alt+k"  # Ran&k heads for the top prediction
+WAIT_predict_head_off=3
+python3 - "$work/predict-head-off.qkv.json" <<'PYTHON'
+import json, sys
+session = json.load(open(sys.argv[1]))
+session["view"]["model_heads_off"] = ["1.1"]
+json.dump(session, open(sys.argv[1], "w"))
+PYTHON
 long="$(for i in $(seq 1 64); do echo -n "the cat sat on the mat and slept "; done)"
 session matrices-512-1024 matrices 1 --mode self --source "$long" --d-model 1024 --heads 16
 session qkmap-512-768 qk-map 1 --mode self --source "$long" --d-model 768 --heads 12
-for name in ${ONLY:-heads steps matrices qkmap factored comparison compare weights train train-done}; do
+for name in ${ONLY:-heads steps matrices qkmap factored comparison compare weights train train-done model-view predict-head-off}; do
   for size in "1000 700" "1400 900" "1920 1080"; do shot "$name" $size; done
 done
 [[ -n "${ONLY:-}" && -z "${EXTRA:-}" ]] || { shot steps-gqa-rotary-ablated 1400 900; shot matrices-512-1024 1920 1080; shot qkmap-512-768 1920 1080; }

@@ -145,8 +145,10 @@ void paintLabels(QPainter& painter, const ModelGridLayout& layout, const FigureI
     painter.translate(axis.center());
     painter.rotate(-90);
     const QRectF rotated(-axis.height() / 2, -axis.width() / 2, axis.height(), axis.width());
-    painter.drawText(rotated, Qt::AlignCenter,
-                     metrics.elidedText(Text::tr("layers (index · kind)"), Qt::ElideRight, rotated.width()));
+    // The long title when the grid is tall enough for it, else the short one (never a cut word).
+    const QString full = Text::tr("layers (index · kind)");
+    const QString title = metrics.horizontalAdvance(full) <= rotated.width() ? full : Text::tr("layers");
+    painter.drawText(rotated, Qt::AlignCenter, metrics.elidedText(title, Qt::ElideRight, rotated.width()));
     painter.restore();
 }
 

@@ -36,7 +36,7 @@ QString rolloutSubtitle(const RolloutPicture& picture)
 {
     QString line = Text::tr(
                        "Abnar & Zuidema (2020): the mean of the heads' A plus I, rows renormalised, multiplied "
-                       "through self-attention layers 1 to %1 of %2")
+                       "through the first %1 of the %2 self-attention layers")
                        .arg(picture.stop + 1)
                        .arg(picture.stops);
     if (picture.encoderDecoder) line += Text::tr(" · it follows the encoder (the stack that reads the source)");

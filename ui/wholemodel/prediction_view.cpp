@@ -23,13 +23,15 @@ PredictionView::PredictionView(HeadSelection* selection, WholeModelRuns* runs, Q
     auto* right = new QSplitter(Qt::Vertical, panels_);
     right->addWidget(predictions_);
     right->addWidget(ranking_);
-    right->setStretchFactor(0, 1);
-    right->setStretchFactor(1, 1);
+    // The chart first: its bars and values need the room; the ranking table scrolls.
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
     right->setChildrenCollapsible(false);
     panels_->addWidget(rollout_);
     panels_->addWidget(right);
-    panels_->setStretchFactor(0, 1);
-    panels_->setStretchFactor(1, 1);
+    // The rollout's square map reads at any size; the chart's token labels and values do not.
+    panels_->setStretchFactor(0, 2);
+    panels_->setStretchFactor(1, 3);
     panels_->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 4);
