@@ -12,6 +12,7 @@
 #include "ui/render/color_legend.hpp"
 #include "ui/render/heatmap_painter.hpp"
 #include "ui/wholemodel/model_grid_text.hpp"
+#include "ui/wholemodel/whole_model_figure_parts.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -156,20 +157,8 @@ void paintTitles(QPainter& painter, const ModelGridLayout& layout, const FigureI
 {
     const qkv::ModelOverview& overview = *input.overview;
     const FigureOptions& options = input.options;
-    QFont big = options.font;
-    big.setBold(true);
-    big.setPointSizeF(big.pointSizeF() * 1.12);
-    painter.setFont(big);
-    painter.setPen(options.text);
-    const QString title = Text::tr("Every layer's attention");
-    painter.drawText(layout.titleRect(), Qt::AlignLeft | Qt::AlignVCenter,
-                     QFontMetricsF(big, painter.device()).elidedText(title, Qt::ElideRight, layout.titleRect().width()));
-    painter.setFont(options.font);
-    QColor muted = options.text;
-    muted.setAlpha(170);
-    painter.setPen(muted);
-    painter.drawText(layout.subtitleRect(), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
-                     subtitleText(overview, options.valueWeighted));
+    paintFigureHeading(painter, layout.titleRect(), layout.subtitleRect(), Text::tr("Every layer's attention"),
+                       subtitleText(overview, options.valueWeighted), options);
     painter.drawText(layout.noteRect(), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, noteText());
 }
 

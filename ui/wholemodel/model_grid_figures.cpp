@@ -5,6 +5,7 @@
 #include "core/pipeline/model_overview.hpp"
 #include "ui/wholemodel/model_grid_figure.hpp"
 #include "ui/wholemodel/model_statistics_figure.hpp"
+#include "ui/wholemodel/whole_model_figure_parts.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -15,17 +16,6 @@ struct Text {
 };
 
 }  // namespace
-
-QString whyNoModelOverview(const FigureInput& input)
-{
-    if (const QString none = whyNoResult(input); !none.isEmpty()) return none;
-    if (!input.overview)
-        return Text::tr("The Model figures draw every layer of a checkpoint's model, and the weights shown are not a "
-                        "layer of a model that runs whole here: open one with File > Open Checkpoint… (BERT, "
-                        "RoBERTa, DistilBERT, GPT-2, LLaMA-style, BART, Marian).");
-    if (input.overview->layerCount() == 0) return Text::tr("The model has no attention layer.");
-    return {};
-}
 
 std::vector<Figure> modelGridFigures()
 {

@@ -14,9 +14,6 @@ namespace qkv::ui {
 // The Model tab's id (ResultView::id(), the session's view.tab) and its figures' view.
 inline constexpr QLatin1String kModelViewId{"model"};
 
-// Why the Model figures cannot be drawn for `input` ("" when they can).
-QString whyNoModelOverview(const FigureInput& input);
-
 std::vector<Figure> modelGridFigures();
 
 }  // namespace qkv::ui

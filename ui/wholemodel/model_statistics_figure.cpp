@@ -10,6 +10,7 @@
 #include "ui/render/color_legend.hpp"
 #include "ui/render/heatmap_layout.hpp"
 #include "ui/render/heatmap_painter.hpp"
+#include "ui/wholemodel/whole_model_figure_parts.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -165,19 +166,8 @@ void paintModelStatistics(QPainter& painter, const QRectF& target, const FigureI
     painter.setFont(options.font);
     const QFontMetricsF metrics(painter.font(), painter.device());
     const ModelStatisticsLayout layout(target, overview, metrics);
-    QFont big = options.font;
-    big.setBold(true);
-    big.setPointSizeF(big.pointSizeF() * 1.12);
-    painter.setFont(big);
-    painter.setPen(options.text);
-    const QString title = Text::tr("Per-head statistics of every layer");
-    painter.drawText(layout.titleRect(), Qt::AlignLeft | Qt::AlignVCenter,
-                     QFontMetricsF(big, painter.device()).elidedText(title, Qt::ElideRight, layout.titleRect().width()));
-    painter.setFont(options.font);
-    QColor muted = options.text;
-    muted.setAlpha(170);
-    painter.setPen(muted);
-    painter.drawText(layout.subtitleRect(), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, subtitleText(overview));
+    paintFigureHeading(painter, layout.titleRect(), layout.subtitleRect(), Text::tr("Per-head statistics of every layer"),
+                       subtitleText(overview), options);
     const bool sameModel = input.result && input.result->wholeModel == overview.model;
     const int shownLayer = sameModel ? static_cast<int>(input.result->wholeModelLayer) : -1;
     for (int s = 0; s < kModelStatisticCount; ++s) {

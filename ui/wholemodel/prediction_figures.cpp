@@ -12,6 +12,7 @@
 #include "ui/render/color_legend.hpp"
 #include "ui/render/heatmap_layout.hpp"
 #include "ui/render/heatmap_painter.hpp"
+#include "ui/wholemodel/whole_model_figure_parts.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -57,13 +58,6 @@ QRectF squareHeatmapRect(const QRectF& area, qkv::Index n, const HeatmapStyle& s
 bool hasPredictions(const FigureInput& input) { return input.overview && !input.overview->baselinePredictions.empty(); }
 
 }  // namespace
-
-QString whyNoOverview()
-{
-    return Text::tr(
-        "The whole model has not run on these sentences: open a model folder with File > Open "
-        "Checkpoint… and show one of its layers.");
-}
 
 RolloutPicture makeRolloutPicture(const qkv::ModelOverview& overview, qkv::Index stop)
 {
@@ -182,7 +176,7 @@ std::vector<Figure> predictionFigures()
     rollout.view = kPredictionViewId;
     rollout.defaultSize = QSizeF(760, 820);
     rollout.minimumSize = QSizeF(420, 460);
-    rollout.unavailable = [](const FigureInput& input) { return input.overview ? QString() : whyNoOverview(); };
+    rollout.unavailable = [](const FigureInput& input) { return whyNoModelOverview(input); };
     rollout.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
         paintRollout(painter, rect, makeRolloutPicture(*input.overview, input.options.rolloutStop), input.options);
     };
@@ -194,7 +188,7 @@ std::vector<Figure> predictionFigures()
     predictions.defaultSize = QSizeF(860, 520);
     predictions.minimumSize = QSizeF(480, 320);
     predictions.unavailable = [](const FigureInput& input) {
-        if (!input.overview) return whyNoOverview();
+        if (const QString why = whyNoModelOverview(input); !why.isEmpty()) return why;
         if (!hasPredictions(input))
             return Text::tr(
                 "This model predicts no tokens here: it has no readout, or the sentence has no [MASK] "

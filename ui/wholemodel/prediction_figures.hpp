@@ -49,9 +49,6 @@ ChartModel predictionsChart(const PredictionComparison& comparison);
 QString everyHeadOnName();
 QString headsOffName(const PredictionComparison& comparison);
 
-// Why a figure of the whole model cannot be drawn without an overview (any tab's).
-QString whyNoOverview();
-
 // The figures of the Predictions tab, for the figure registry: "rollout" and "predictions".
 std::vector<Figure> predictionFigures();
 

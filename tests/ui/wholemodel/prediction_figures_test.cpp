@@ -12,6 +12,7 @@
 #include "ui/figures/figure_render.hpp"
 #include "ui/support/text_probe.hpp"
 #include "ui/wholemodel/prediction_figures.hpp"
+#include "ui/wholemodel/whole_model_figure_parts.hpp"
 #include "ui/wholemodel/prediction_test_support.hpp"
 
 namespace qkv::ui {
@@ -48,7 +49,8 @@ TEST(PredictionFigures, UnavailableWithoutTheWholeModel)
         EXPECT_EQ(figure->view, QStringLiteral("predictions"));
         FigureInput input = overviewInput("bert", "d [MASK] super / [MASK]", "");
         input.overview.reset();
-        EXPECT_EQ(figure->whyUnavailable(input), whyNoOverview()) << name;
+        EXPECT_EQ(figure->whyUnavailable(input), whyNoModelOverview(input)) << name;
+        EXPECT_TRUE(figure->whyUnavailable(input).contains(QStringLiteral("File > Open Checkpoint"))) << name;
     }
 }
 
