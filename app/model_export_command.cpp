@@ -79,7 +79,9 @@ int exportOneLayer(const std::shared_ptr<const PretrainedModel>& model, const Mo
 {
     ExportFormat format = ExportFormat::Json;
     parseExportFormat(args.format, format);
-    const std::shared_ptr<const Result> result = pretrainedLayerResult(model, run, layer, sentences, base);
+    const Expected<std::shared_ptr<const Result>> layerResult = pretrainedLayerResult(model, run, layer, sentences, base);
+    if (!layerResult) return fail(1, layerResult.error());
+    const std::shared_ptr<const Result>& result = *layerResult;
     ExportProvenance provenance;
     provenance.weights = absolutePath(*args.weightsFile);
     provenance.weightsLayer = run.layer(layer).layer.name;

@@ -67,7 +67,9 @@ void writeTokens(JsonStream& json, const PretrainedModel& model, const ModelSent
 Status writeLayer(JsonStream& json, const std::shared_ptr<const PretrainedModel>& model, const ModelRun& run,
                   Index modelIndex, const ModelSentences& sentences, const Config& base, const ExportOptions& options)
 {
-    const std::shared_ptr<const Result> result = pretrainedLayerResult(model, run, modelIndex, sentences, base);
+    const Expected<std::shared_ptr<const Result>> layerResult = pretrainedLayerResult(model, run, modelIndex, sentences, base);
+    if (!layerResult) return Error{layerResult.error()};
+    const std::shared_ptr<const Result>& result = *layerResult;
     const LayerRun& layer = run.layer(modelIndex);
     const Expected<ValueNorms> norms = valueWeightedNorms(result->attention, *result->weights);
     if (!norms) return Error{layer.layer.name + ": " + norms.error()};

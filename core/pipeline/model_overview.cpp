@@ -63,12 +63,15 @@ Expected<std::shared_ptr<const ModelRun>> baselineRun(const PretrainedModel& mod
     return std::make_shared<const ModelRun>(std::move(*run));
 }
 
-Expected<std::vector<ValueNorms>> layerValueNorms(const PretrainedModel& model, const ModelRun& run)
+Expected<std::vector<ValueNorms>> layerValueNorms(const std::shared_ptr<const PretrainedModel>& model,
+                                                  const ModelRun& run)
 {
     std::vector<ValueNorms> all;
     all.reserve(run.layers.size());
     for (const auto& layer : run.layers) {
-        Expected<ValueNorms> norms = valueWeightedNorms(layer->attention, model.sublayer(layer->modelIndex).attention);
+        const Expected<std::shared_ptr<const AttentionWeights>> weights = sublayerAttention(model, layer->modelIndex);
+        if (!weights) return Error{weights.error()};
+        Expected<ValueNorms> norms = valueWeightedNorms(layer->attention, **weights);
         if (!norms) return Error{layer->layer.name + ": " + norms.error()};
         all.push_back(std::move(*norms));
     }
@@ -147,7 +150,7 @@ Expected<ModelOverview> computeModelOverview(const std::shared_ptr<const Pretrai
         }
     }
     if (request.valueNorms && overview.valueNorms.empty()) {
-        Expected<std::vector<ValueNorms>> norms = layerValueNorms(*model, *overview.run);
+        Expected<std::vector<ValueNorms>> norms = layerValueNorms(model, *overview.run);
         if (!norms) return Error{norms.error()};
         overview.valueNorms = std::move(*norms);
     }

@@ -111,10 +111,9 @@ std::string modelHeadText(const PretrainedModel& model, const ModelHead& head)
            std::to_string(head.head + 1);
 }
 
-Config pretrainedLayerConfig(const PretrainedModel& model, const LayerRun& layer, const std::set<ModelHead>& ablated,
-                             Config base)
+Config pretrainedLayerConfig(const PretrainedModel& model, const LayerRun& layer, const AttentionWeights& weights,
+                             const std::set<ModelHead>& ablated, Config base)
 {
-    const AttentionWeights& weights = model.sublayer(layer.modelIndex).attention;
     base.d_model = layer.layer.d_model;
     base.headCount = layer.layer.headCount;
     base.keyValueHeadCount = layer.layer.keyValueHeadCount == layer.layer.headCount ? 0 : layer.layer.keyValueHeadCount;
@@ -147,24 +146,26 @@ const SubwordTokenization& layerKeyTokens(const PretrainedModel& model, const Mo
     return decoder && layer.layer.kind != AttentionMode::Cross ? sentences.decoder : sentences.sequence;
 }
 
-std::shared_ptr<const Result> pretrainedLayerResult(const std::shared_ptr<const PretrainedModel>& model,
-                                                    const ModelRun& run, Index modelIndex,
-                                                    const ModelSentences& sentences, const Config& base)
+Expected<std::shared_ptr<const Result>> pretrainedLayerResult(const std::shared_ptr<const PretrainedModel>& model,
+                                                              const ModelRun& run, Index modelIndex,
+                                                              const ModelSentences& sentences, const Config& base)
 {
     const LayerRun& layer = run.layer(modelIndex);
+    // The layer's weights as the model holds them: shared, with the model kept alive.
+    Expected<std::shared_ptr<const AttentionWeights>> weights = sublayerAttention(model, modelIndex);
+    if (!weights) return Error{weights.error()};
     auto result = std::make_shared<Result>();
-    result->config = pretrainedLayerConfig(*model, layer, run.ablatedHeads, base);
+    result->config = pretrainedLayerConfig(*model, layer, **weights, run.ablatedHeads, base);
     result->queryTokens = layerQueryTokens(*model, sentences, layer).chips();
     result->keyTokens = layerKeyTokens(*model, sentences, layer).chips();
     for (const Token& token : result->queryTokens) result->queryLabels.push_back(token.text);
     for (const Token& token : result->keyTokens) result->keyLabels.push_back(token.text);
     result->queryInput = layer.queryInput;
     result->keyValueInput = layer.keyValueInput;
-    // The layer's weights as the model holds them: shared, with the model kept alive.
-    result->unscaledWeights = std::shared_ptr<const AttentionWeights>(model, &model->sublayer(modelIndex).attention);
+    result->unscaledWeights = std::move(*weights);
     result->weights = result->unscaledWeights;
     result->attention = layer.attention;
-    return result;
+    return std::shared_ptr<const Result>(std::move(result));
 }
 
 }  // namespace qkv

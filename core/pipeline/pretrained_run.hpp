@@ -55,13 +55,15 @@ Expected<Index> findModelLayer(const PretrainedModel& model, std::string_view na
 
 // `base` (its sentences and view settings) with what the layer decides: d_model, h, g, biases,
 // positions (rotary inside the layer, else none: they are inside X), mode = the layer's kind,
-// embeddings = the model's, and the layer's switched-off heads.
-Config pretrainedLayerConfig(const PretrainedModel& model, const LayerRun& layer, const std::set<ModelHead>& ablated,
-                             Config base);
+// embeddings = the model's, and the layer's switched-off heads. `weights`: the layer's.
+Config pretrainedLayerConfig(const PretrainedModel& model, const LayerRun& layer, const AttentionWeights& weights,
+                             const std::set<ModelHead>& ablated, Config base);
 
 // Layer `modelIndex` of `run` as a Result: its tokens and labels, X_q and X_kv, the layer's own
-// weights (shared with `model`, not copied) and the run's attention (not recomputed).
-std::shared_ptr<const Result> pretrainedLayerResult(const std::shared_ptr<const PretrainedModel>& model,
+// weights (shared with `model`, not copied, when it keeps them; else read from its file) and the
+// run's attention (not recomputed). Fails only when a model that reads one block at a time can no
+// longer read the layer's.
+Expected<std::shared_ptr<const Result>> pretrainedLayerResult(const std::shared_ptr<const PretrainedModel>& model,
                                                     const ModelRun& run, Index modelIndex,
                                                     const ModelSentences& sentences, const Config& base);
 

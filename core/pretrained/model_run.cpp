@@ -1,6 +1,7 @@
 #include "core/pretrained/model_run.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "core/embedding/model_input.hpp"
@@ -9,6 +10,13 @@
 namespace qkv {
 
 namespace {
+
+// A block the run could not read from the checkpoint's files (WeightResidency::OneBlockAtATime: the file
+// changed since the model was loaded). Thrown from deep in a stack's loop, turned into the run's
+// error by runPretrainedModel.
+struct BlockReadError {
+    std::string message;
+};
 
 // ---- Input checks -----------------------------------------------------------------------------
 
@@ -207,9 +215,10 @@ bool stackForward(const StackContext& c, StackState& state, Index firstBlock, co
     MatrixF h = state.hidden[static_cast<std::size_t>(firstBlock)];  // n x d_model
     const auto count = static_cast<Index>(c.weights.blocks.size());
     for (Index b = firstBlock; b < count; ++b) {
-        if (!blockForward(c, c.weights.blocks[static_cast<std::size_t>(b)], h, state,
-                          b == 0 ? exactFirstQueryInput : nullptr, stopLayer))
-            return false;
+        std::optional<BlockWeights> converted;  // OneBlockAtATime: this block only, dropped after it
+        const Expected<const BlockWeights*> block = runBlockWeights(c.model, c.weights, b, converted);
+        if (!block) throw BlockReadError{block.error()};
+        if (!blockForward(c, **block, h, state, b == 0 ? exactFirstQueryInput : nullptr, stopLayer)) return false;
         state.hidden.push_back(h);
     }
     if (c.weights.finalNorm.gamma.size() > 0)
@@ -371,8 +380,9 @@ Index ModelRun::logitRow(Index position) const
     return found == logitPositions.end() ? -1 : static_cast<Index>(found - logitPositions.begin());
 }
 
-Expected<ModelRun> runPretrainedModel(const PretrainedModel& model, const ModelTokens& tokens,
-                                      const RunOptions& options)
+namespace {
+
+Expected<ModelRun> runModel(const PretrainedModel& model, const ModelTokens& tokens, const RunOptions& options)
 {
     if (Status s = checkTokens(model, tokens); !s) return Error{s.error()};
     if (Status s = checkOptions(model, tokens, options); !s) return Error{s.error()};
@@ -424,6 +434,18 @@ Expected<ModelRun> runPretrainedModel(const PretrainedModel& model, const ModelT
         readoutForward(model, r.encoderDecoder() ? run.decoderHiddenStates.back() : run.hiddenStates.back(), options,
                        run);
     return run;
+}
+
+}  // namespace
+
+Expected<ModelRun> runPretrainedModel(const PretrainedModel& model, const ModelTokens& tokens,
+                                      const RunOptions& options)
+{
+    try {
+        return runModel(model, tokens, options);
+    } catch (const BlockReadError& error) {
+        return Error{error.message};
+    }
 }
 
 }  // namespace qkv

@@ -1,6 +1,7 @@
 #include "core/pretrained/pretrained_model.hpp"
 
 #include <filesystem>
+#include <fstream>
 
 #include "core/checkpoint/tensor_reading.hpp"
 #include "core/pretrained/marian_positions.hpp"
@@ -82,8 +83,20 @@ Expected<ReadoutWeights> readoutWeights(const Checkpoint& checkpoint, const Fami
     return weights;
 }
 
+// A block's description without its matrices (OneBlockAtATime): what numbers the layers and lets
+// a run find the block again. The norms stay (2 d_model numbers each; a pre-norm stack's first
+// query input reads block 0's before any block runs).
+void dropWeights(BlockWeights& block)
+{
+    block.selfAttention.attention = AttentionWeights{};
+    if (block.crossAttention) block.crossAttention->attention = AttentionWeights{};
+    block.feedForward = FeedForwardWeights{};
+}
+
+// Every block is read and checked at load either way (a broken file is refused at once, not in
+// the middle of a run); OneBlockAtATime keeps only the description of each.
 Expected<StackWeights> stackWeights(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack,
-                                    Index blockCount)
+                                    Index blockCount, WeightResidency residency)
 {
     StackWeights weights;
     Expected<EmbeddingWeights> embeddings = embeddingWeights(checkpoint, recipe, stack);
@@ -92,6 +105,7 @@ Expected<StackWeights> stackWeights(const Checkpoint& checkpoint, const FamilyRe
     for (Index b = 0; b < blockCount; ++b) {
         Expected<BlockWeights> block = blockWeights(checkpoint, recipe, stack, b);
         if (!block) return Error{block.error()};
+        if (residency == WeightResidency::OneBlockAtATime) dropWeights(*block);
         weights.blocks.push_back(std::move(*block));
     }
     if (const std::string final = finalNormName(recipe, stack); !final.empty()) {
@@ -151,6 +165,34 @@ void attachTokenizer(PretrainedModel& model)
     if (model.recipe.encoderDecoder()) model.targetTokenizer = std::move(tokenizers->target);
 }
 
+// The memory the system could give now (MemAvailable), or 0 when it cannot be read.
+std::size_t availableMemoryBytes()
+{
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    std::size_t kibibytes = 0;
+    std::string unit;
+    while (meminfo >> key >> kibibytes >> unit)
+        if (key == "MemAvailable:") return kibibytes * 1024;
+    return 0;
+}
+
+// Whole unless the checkpoint's tensors in float32 (4 bytes each, whatever the file's dtype) would
+// take over half the available memory; a caller's explicit choice stands.
+WeightResidency chosenResidency(const Checkpoint& checkpoint, WeightResidency asked)
+{
+    if (asked != WeightResidency::Automatic) return asked;
+    std::size_t floats = 0;
+    for (const auto& [name, tensor] : checkpoint.tensors) {
+        std::size_t count = 1;
+        for (const std::size_t extent : tensor.shape) count *= extent;
+        floats += count;
+    }
+    const std::size_t available = availableMemoryBytes();
+    return available > 0 && floats * sizeof(float) > available / 2 ? WeightResidency::OneBlockAtATime
+                                                                    : WeightResidency::Whole;
+}
+
 }  // namespace
 
 const MatrixF& PretrainedModel::readoutMatrix() const
@@ -177,21 +219,28 @@ Index PretrainedModel::modelIndexOf(std::string_view layerName) const
     return -1;
 }
 
-Expected<PretrainedModel> loadPretrainedModel(Checkpoint checkpoint)
+Expected<PretrainedModel> loadPretrainedModel(Checkpoint checkpoint, WeightResidency residency)
 {
     Expected<FamilyRecipe> recipe = familyRecipe(checkpoint);
     if (!recipe) return Error{recipe.error()};
     PretrainedModel model;
     model.recipe = std::move(*recipe);
     model.checkpoint = std::move(checkpoint);
+    model.residency = chosenResidency(model.checkpoint, residency);
+    if (model.residency == WeightResidency::OneBlockAtATime)
+        model.notes.push_back("The model's weights in float32 would take over half the memory available: each block is "
+                              "read from the checkpoint's files and converted when a run reaches it (slower, runs in little "
+                              "memory).");
     const FamilyRecipe& r = model.recipe;
     if (r.encoderLayerCount > 0) {
-        Expected<StackWeights> encoder = stackWeights(model.checkpoint, r, ModelStack::Encoder, r.encoderLayerCount);
+        Expected<StackWeights> encoder =
+            stackWeights(model.checkpoint, r, ModelStack::Encoder, r.encoderLayerCount, model.residency);
         if (!encoder) return Error{encoder.error()};
         model.encoder = std::move(*encoder);
     }
     if (r.decoderLayerCount > 0) {
-        Expected<StackWeights> decoder = stackWeights(model.checkpoint, r, ModelStack::Decoder, r.decoderLayerCount);
+        Expected<StackWeights> decoder =
+            stackWeights(model.checkpoint, r, ModelStack::Decoder, r.decoderLayerCount, model.residency);
         if (!decoder) return Error{decoder.error()};
         model.decoder = std::move(*decoder);
     }
@@ -206,11 +255,46 @@ Expected<PretrainedModel> loadPretrainedModel(Checkpoint checkpoint)
     return model;
 }
 
-Expected<PretrainedModel> openPretrainedModel(const std::string& path, const CheckpointOptions& options)
+Expected<PretrainedModel> openPretrainedModel(const std::string& path, const CheckpointOptions& options,
+                                              WeightResidency residency)
 {
     Expected<Checkpoint> checkpoint = openCheckpoint(path, options);
     if (!checkpoint) return Error{checkpoint.error()};
-    return loadPretrainedModel(std::move(*checkpoint));
+    return loadPretrainedModel(std::move(*checkpoint), residency);
+}
+
+Expected<const BlockWeights*> runBlockWeights(const PretrainedModel& model, const StackWeights& stack, Index b,
+                                              std::optional<BlockWeights>& storage)
+{
+    const BlockWeights& described = stack.blocks[static_cast<std::size_t>(b)];
+    if (model.residency != WeightResidency::OneBlockAtATime) return &described;
+    Expected<BlockWeights> read = blockWeights(model.checkpoint, model.recipe, described.stack, described.block);
+    if (!read) return Error{read.error()};
+    storage = std::move(*read);
+    // Its place in model order, which only the loaded model knows.
+    storage->selfAttention.modelIndex = described.selfAttention.modelIndex;
+    if (storage->crossAttention && described.crossAttention)
+        storage->crossAttention->modelIndex = described.crossAttention->modelIndex;
+    return &*storage;
+}
+
+Expected<std::shared_ptr<const AttentionWeights>> sublayerAttention(const std::shared_ptr<const PretrainedModel>& model,
+                                                                     Index modelIndex)
+{
+    const AttentionSublayerWeights& sublayer = model->sublayer(modelIndex);
+    if (model->residency != WeightResidency::OneBlockAtATime)
+        return std::shared_ptr<const AttentionWeights>(model, &sublayer.attention);  // shares the model
+    for (const StackWeights* stack : {&model->encoder, &model->decoder})
+        for (const BlockWeights& block : stack->blocks) {
+            const bool self = block.selfAttention.modelIndex == modelIndex;
+            const bool cross = block.crossAttention && block.crossAttention->modelIndex == modelIndex;
+            if (!self && !cross) continue;
+            Expected<BlockWeights> read = blockWeights(model->checkpoint, model->recipe, block.stack, block.block);
+            if (!read) return Error{read.error()};
+            return std::make_shared<const AttentionWeights>(self ? read->selfAttention.attention
+                                                                 : read->crossAttention->attention);
+        }
+    return Error{"no attention layer " + std::to_string(modelIndex) + " in the model"};
 }
 
 }  // namespace qkv

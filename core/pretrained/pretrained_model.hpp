@@ -15,9 +15,10 @@
 // order (Checkpoint::layers sorts by name: BART's "model.decoder..." lists before
 // "model.encoder..."); CheckpointLayer::index keeps the listing index.
 //
-// Loading reads every tensor the recipe names (pread of their bytes) and converts them here;
-// the structure (one BlockWeights per block, built from the checkpoint and the block's names
-// alone, blockWeights()) lets a later loader convert one block at a time from a mapped file.
+// Loading reads every tensor the recipe names (pread of their bytes) and converts them here; one
+// BlockWeights per block, built from the checkpoint and the block's names alone (blockWeights()),
+// so a model too large to keep converted reads each block again when a run reaches it
+// (WeightResidency).
 
 #include <memory>
 #include <optional>
@@ -87,6 +88,17 @@ struct StackWeights {
     NormWeights finalNorm;  // empty without one
 };
 
+// Where the blocks' weights live between runs. OneBlockAtATime keeps only each block's description
+// and reads and converts a block's tensors from the checkpoint's files (positioned reads, which the
+// system's page cache serves) when a run reaches it, so a model whose float32 weights do
+// not fit in memory still runs: it then needs the embeddings, the readout and one block at a
+// time (model_memory.hpp), at the cost of converting every block on every run.
+enum class WeightResidency {
+    Automatic,       // OneBlockAtATime when the blocks in float32 would take over half the available memory
+    Whole,           // every block converted once, at load
+    OneBlockAtATime  // a block converted when a run reaches it, then dropped
+};
+
 struct PretrainedModel {
     Checkpoint checkpoint;
     FamilyRecipe recipe;
@@ -98,6 +110,10 @@ struct PretrainedModel {
     std::optional<SubwordTokenizer> targetTokenizer;  // an encoder-decoder's target (decoder) side
     std::string tokenizerFolder;
     std::vector<std::string> notes;  // for people: what was filled in or left out
+    // Whole or OneBlockAtATime (never Automatic once loaded). With OneBlockAtATime the blocks in
+    // encoder/decoder hold their description (stack, block, layers, model indices) and no weights:
+    // read them with runBlockWeights / sublayerAttention.
+    WeightResidency residency = WeightResidency::Whole;
 
     bool hasReadout() const { return recipe.readout != ReadoutKind::None; }
     // The stack the one sequence of an encoder-only or decoder-only model runs through.
@@ -116,8 +132,20 @@ struct PretrainedModel {
 // config.json, model.safetensors or model.safetensors.index.json and the tokenizer files) and
 // loads the whole model. Errors name the file and the tensor: a missing tensor of a layer, a
 // shape that does not fit, a value that is not finite, a family not run whole yet.
-Expected<PretrainedModel> openPretrainedModel(const std::string& path, const CheckpointOptions& options = {});
-Expected<PretrainedModel> loadPretrainedModel(Checkpoint checkpoint);
+Expected<PretrainedModel> openPretrainedModel(const std::string& path, const CheckpointOptions& options = {},
+                                              WeightResidency residency = WeightResidency::Automatic);
+Expected<PretrainedModel> loadPretrainedModel(Checkpoint checkpoint,
+                                              WeightResidency residency = WeightResidency::Automatic);
+
+// Block `b` of `stack` (one of model's) as a run reads it: the resident block, or (OneBlockAtATime)
+// its tensors read from the checkpoint's files and converted now, kept in `storage` while it is used.
+// Errors: the file no longer holds what it held at load.
+Expected<const BlockWeights*> runBlockWeights(const PretrainedModel& model, const StackWeights& stack, Index b,
+                                              std::optional<BlockWeights>& storage);
+// The attention weights of the sublayer at `modelIndex`, shared with the model when resident,
+// else read from the file now.
+Expected<std::shared_ptr<const AttentionWeights>> sublayerAttention(const std::shared_ptr<const PretrainedModel>& model,
+                                                                     Index modelIndex);
 
 // The weights of one block from the checkpoint (reads that block's tensors only).
 Expected<BlockWeights> blockWeights(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack,
