@@ -34,7 +34,10 @@ inline std::shared_ptr<const Result> wholeModelResult(const std::shared_ptr<cons
     Config base;
     base.sourceText = source;
     base.targetText = target;
-    auto result = std::make_shared<Result>(*pretrainedLayerResult(model, *run, layer, *sentences, base));
+    Expected<std::shared_ptr<const Result>> layerResult = pretrainedLayerResult(model, *run, layer, *sentences, base);
+    EXPECT_TRUE(layerResult.ok()) << (layerResult ? "" : layerResult.error());
+    if (!layerResult) return nullptr;
+    auto result = std::make_shared<Result>(**layerResult);
     result->wholeModel = model;
     result->wholeModelLayer = layer;
     return result;
