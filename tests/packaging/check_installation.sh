@@ -121,7 +121,10 @@ check_debian_package() {
   for package in libc6 libqt6core6 libqt6gui6 libqt6widgets6 libqt6svg6 fonts-dejavu-core; do
     grep -q "\b$package\b" <<<"$depends" || fail "Depends lacks $package: $depends"
   done
-  dpkg-deb -f "$deb" Description | grep -q 'multi-head attention' || fail "no description"
+  # Read whole first: grep -q stops at the first match, and dpkg-deb, killed by the closed pipe,
+  # would fail the pipeline under pipefail now and then.
+  description="$(dpkg-deb -f "$deb" Description)"
+  grep -q 'multi-head attention' <<<"$description" || fail "no description"
   local files
   files=$(dpkg-deb -c "$deb")
   for path in /bin/qkv-studio /share/applications/ /share/man/man1/qkv-studio.1.gz /share/qkv-studio/examples/translation.qkv.json; do
