@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <new>
 
+#include "ui/views/shown_text.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"
 
 namespace qkv::ui {
@@ -268,7 +269,7 @@ void HeadRankingPanel::fillTable()
         const bool off = overview_ && overview_->isAblated(head);
         table_->setItem(row, HeadColumn, cell(off ? tr("%1 (off)").arg(headText(model, head)) : headText(model, head)));
         QTableWidgetItem* layer = cell(QString::fromStdString(rankedOverview_->layer(head.layer).layer.name));
-        layer->setToolTip(layer->text());
+        layer->setToolTip(plainAsRichText(layer->text()));  // a layer's name is the file's data
         table_->setItem(row, LayerColumn, layer);
         table_->setItem(row, BeforeColumn, cell(probabilityText(effect.change.before), right));
         table_->setItem(row, AfterColumn, cell(probabilityText(effect.change.after), right));

@@ -43,6 +43,9 @@ ModelGridView::ModelGridView(HeadSelection* selection, WholeModelRuns* runs, QWi
     toolbar->addWidget(busyLabel_, 1);
     layout->addLayout(toolbar);
 
+    // Both quote data (a sentence the tokenizer refused, a file's path): shown as it is.
+    placeholder_->setTextFormat(Qt::PlainText);
+    busyLabel_->setTextFormat(Qt::PlainText);
     placeholder_->setAlignment(Qt::AlignCenter);
     placeholder_->setWordWrap(true);
     placeholder_->setMargin(24);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <QImage>
+#include <QLabel>
 #include <QMenu>
 #include <QPainter>
 #include <QSignalSpy>
@@ -116,6 +117,14 @@ TEST_F(ModelGridViewTest, SaysWhatToOpenWithoutAModel)
     EXPECT_TRUE(view->placeholderText().contains(QStringLiteral("File > Open Checkpoint")))
         << view->placeholderText().toStdString();
     EXPECT_TRUE(view->placeholderText().contains(runs->problem())) << view->placeholderText().toStdString();
+    // The problem quotes data (a sentence, a path): it is never read as markup.
+    bool found = false;
+    for (const QLabel* label : view->findChildren<QLabel*>())
+        if (label->text() == view->placeholderText()) {
+            found = true;
+            EXPECT_EQ(label->textFormat(), Qt::PlainText);
+        }
+    EXPECT_TRUE(found);
     const Figure* figure = findFigure(QStringLiteral("model"));
     ASSERT_NE(figure, nullptr);
     FigureInput input;
