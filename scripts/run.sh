@@ -8,7 +8,8 @@ source scripts/lib/steps.sh
 
 scripts/install-dependencies.sh
 build_app() {
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DQKV_BUILD_TESTS=OFF -DQKV_BUILD_BENCHMARKS=OFF &&
+  # shellcheck disable=SC2046 # cmake_generator prints two words or none
+  cmake -S . -B build $(cmake_generator build) -DCMAKE_BUILD_TYPE=Release -DQKV_BUILD_TESTS=OFF -DQKV_BUILD_BENCHMARKS=OFF &&
     cmake --build build --target qkv-studio -j "$(nproc)"
 }
 step build/build.log "Building" build_app

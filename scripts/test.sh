@@ -1,24 +1,28 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds everything and runs every test: core (GoogleTest), export
 # end to end, and the Qt widget tests on the offscreen platform. One line per step; the full
-# output is in the build folder's install.log, build.log and test.log, and the output of failed
-# tests and ctest's summary are shown at the end.
+# output is in the build folder's install.log, configure.log, build.log and test.log, and the
+# output of failed tests and ctest's summary are shown at the end, then the time of each step.
 #
 #   scripts/test.sh             Release build in build/ (app, tests, benchmarks)
 #   scripts/test.sh --sanitize  the same suite built with AddressSanitizer and UBSan in
 #                               build-sanitize/ (portable code, assertions on, no benchmarks);
 #                               any report or failed assertion fails
+#
+# Builds go through ccache when it is installed (it is, by this script): a second build of the same
+# sources, in this clone or another one on the machine, mostly reads compiled files from the cache.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/steps.sh
-
-scripts/install-dependencies.sh --tests
 
 if [[ "${1:-}" == "--sanitize" ]]; then
   build=build-sanitize
   flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
   # QKV_ASSERTIONS: assert, eigen_assert and Q_ASSERT run (RelWithDebInfo would define NDEBUG).
-  configure=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DQKV_NATIVE=OFF -DQKV_ASSERTIONS=ON -DQKV_BUILD_TESTS=ON -DQKV_BUILD_BENCHMARKS=OFF
+  # -g1: line tables only, all a sanitizer report needs for file:line; full debug information made
+  # every compile and link several times slower.
+  configure=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"
+             -DQKV_NATIVE=OFF -DQKV_ASSERTIONS=ON -DQKV_BUILD_TESTS=ON -DQKV_BUILD_BENCHMARKS=OFF
              "-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_EXE_LINKER_FLAGS=$flags" "-DCMAKE_SHARED_LINKER_FLAGS=$flags")
   # Also while building: test discovery runs the test programs. Suppressions: scripts/sanitizers/.
   suppressions="$PWD/scripts/sanitizers"
@@ -32,9 +36,19 @@ else
   message="Building"
 fi
 
-build_all() {
-  cmake -S . -B "$build" "${configure[@]}" &&
-    cmake --build "$build" -j "$(nproc)"
+# A status that fails the run is kept until the times are printed.
+finish() {
+  local status=$?
+  times_line
+  exit "$status"
 }
-step "$build/build.log" "$message" build_all
-run_tests "$build" "$build/test.log"
+trap finish EXIT
+
+timed install scripts/install-dependencies.sh --tests
+configure_build() {
+  # shellcheck disable=SC2046 # cmake_generator prints two words or none
+  cmake -S . -B "$build" $(cmake_generator "$build") "${configure[@]}"
+}
+timed configure step "$build/configure.log" "Configuring" configure_build
+timed build step "$build/build.log" "$message" cmake --build "$build" -j "$(nproc)"
+timed tests run_tests "$build" "$build/test.log"

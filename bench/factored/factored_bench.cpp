@@ -17,8 +17,8 @@
 #include <vector>
 
 #include <benchmark/benchmark.h>
-#include <Eigen/SVD>
 
+#include "core/common/decompositions.hpp"
 #include "core/common/random.hpp"
 #include "core/factored/factored_matrix.hpp"
 

@@ -13,8 +13,7 @@
 #include <new>
 #include <string>
 
-#include <Eigen/QR>
-
+#include "core/common/decompositions.hpp"
 #include "core/pipeline/compute.hpp"
 
 namespace qkv {

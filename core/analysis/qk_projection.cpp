@@ -15,8 +15,7 @@
 #include <new>
 #include <string>
 
-#include <Eigen/Eigenvalues>
-
+#include "core/common/decompositions.hpp"
 #include "core/common/random.hpp"
 #include "core/pipeline/compute.hpp"
 

@@ -26,8 +26,7 @@
 #include <mutex>
 #include <string>
 
-#include <Eigen/QR>
-#include <Eigen/SVD>
+#include "core/common/decompositions.hpp"
 
 namespace qkv {
 

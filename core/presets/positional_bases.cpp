@@ -2,9 +2,7 @@
 
 #include <algorithm>
 
-#include <Eigen/QR>
-#include <Eigen/SVD>
-
+#include "core/common/decompositions.hpp"
 #include "core/common/random.hpp"
 #include "core/embedding/embeddings.hpp"
 

@@ -7,8 +7,7 @@
 
 #include <limits>
 
-#include <Eigen/SVD>
-
+#include "core/common/decompositions.hpp"
 #include "core/factored/factored_matrix.hpp"
 #include "core/training/head_score_sums.hpp"
 

@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include <Eigen/SVD>
 #include <gtest/gtest.h>
 
 #include "analysis_test_support.hpp"
+#include "core/common/decompositions.hpp"
 #include "core/config/examples.hpp"
 #include "core/pipeline/compute.hpp"
 #include "support/matrix_assertions.hpp"

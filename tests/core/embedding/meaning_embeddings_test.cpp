@@ -6,8 +6,8 @@
 #include <string>
 
 #include <gtest/gtest.h>
-#include <Eigen/QR>
 
+#include "core/common/decompositions.hpp"
 #include "core/common/random.hpp"
 #include "core/embedding/embeddings.hpp"
 #include "core/embedding/meaning_embeddings.hpp"

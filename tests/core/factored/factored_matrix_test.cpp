@@ -12,9 +12,9 @@
 #include <thread>
 #include <vector>
 
-#include <Eigen/SVD>
 #include <gtest/gtest.h>
 
+#include "core/common/decompositions.hpp"
 #include "core/common/random.hpp"
 #include "support/matrix_assertions.hpp"
 

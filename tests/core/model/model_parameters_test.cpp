@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <set>
 
-#include <Eigen/SVD>
 #include <gtest/gtest.h>
 
+#include "core/common/decompositions.hpp"
 #include "core/model/adamw.hpp"
 #include "model_test_support.hpp"
 

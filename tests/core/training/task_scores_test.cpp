@@ -3,9 +3,9 @@
 // factors for factored heads and from the dense matrix for full ones.
 #include <algorithm>
 
-#include <Eigen/SVD>
 #include <gtest/gtest.h>
 
+#include "core/common/decompositions.hpp"
 #include "core/training/head_score_sums.hpp"
 #include "core/training/task_scores.hpp"
 #include "core/training/training_run.hpp"
