@@ -12,6 +12,7 @@
 #include "ui/figures/text_layout.hpp"
 #include "ui/render/color_legend.hpp"
 #include "ui/render/heatmap_painter.hpp"
+#include "ui/views/work_placement.hpp"
 
 namespace qkv::ui {
 using factored_figure::Text;
@@ -150,6 +151,17 @@ FactorProductPicture factorProductPicture(const FactoredHeadModel& model, const 
     picture.keyFactorRange = range(maxAbs(picture.top));
     picture.productRange = range(maxAbs(picture.product));
     return picture;
+}
+
+double factorProductWork(const FactoredHeadModel& model, const MatrixWindow& window, const QSizeF& size)
+{
+    if (!model.valid()) return 0.0;
+    const double d_k = static_cast<double>(model.d_k);
+    const double side = static_cast<double>(std::min(window.rows, window.cols));
+    const double bins = std::min(side, std::max(1.0, std::min(size.width(), size.height())));
+    // Pooling copies and sums each entry of the window's factor rows (twice: rows, then columns).
+    const double pooling = 2.0 * static_cast<double>(window.rows + window.cols) * d_k;
+    return pooling + bins * bins * d_k + 3.0 * bins * bins * kMultiplyAddsPerEntry;
 }
 
 void paintFactorProduct(QPainter& painter, const QRectF& target, const FactoredHeadModel& model,

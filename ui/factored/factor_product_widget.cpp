@@ -88,9 +88,25 @@ void FactorProductWidget::paintEvent(QPaintEvent*)
     QPainter painter(this);
     painter.fillRect(rect(), palette().color(QPalette::Base));
     painter.setRenderHint(QPainter::TextAntialiasing, true);
-    static const FactoredHeadModel empty;
-    paintFactorProduct(painter, figureRect(), model_ ? *model_ : empty, window_,
-                       figurePalette(widgetFigureOptions(*this)));
+    static const auto empty = std::make_shared<const FactoredHeadModel>();
+    const std::shared_ptr<const FactoredHeadModel> model = model_ ? model_ : empty;
+    const FigurePalette colors = figurePalette(widgetFigureOptions(*this));
+    const MatrixWindow window = window_;
+    const std::uint64_t key = FigureKey()
+                                  .add(model.get())
+                                  .add(static_cast<std::uint64_t>(window.row0))
+                                  .add(static_cast<std::uint64_t>(window.col0))
+                                  .add(static_cast<std::uint64_t>(window.rows))
+                                  .add(static_cast<std::uint64_t>(window.cols))
+                                  .add(colors.text)
+                                  .add(colors.background)
+                                  .add(font())
+                                  .value();
+    const QRectF target = figureRect();
+    figure_.paint(painter, target, key, factorProductWork(*model, window, target.size()),
+                  [model, window, colors](QPainter& p, const QRectF& rect) {
+                      paintFactorProduct(p, rect, *model, window, colors);
+                  });
     if (dragging_) {
         const QRectF band = QRectF(dragStart_, dragEnd_).normalized();
         painter.setPen(QPen(palette().color(QPalette::Highlight), 1.5, Qt::DashLine));

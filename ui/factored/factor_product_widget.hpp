@@ -9,6 +9,7 @@
 
 #include "ui/factored/factored_head_model.hpp"
 #include "ui/factored/matrix_pooling.hpp"
+#include "ui/views/offscreen_figure.hpp"
 
 namespace qkv::ui {
 
@@ -54,6 +55,7 @@ private:
     MatrixWindow window_;
     bool dragging_ = false;
     QPointF dragStart_, dragEnd_;
+    OffscreenFigure figure_{this};  // last: its task may still paint with the model it captured
 };
 
 }  // namespace qkv::ui

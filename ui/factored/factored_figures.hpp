@@ -89,6 +89,11 @@ struct FactorProductPicture {
 FactorProductPicture factorProductPicture(const FactoredHeadModel& model, const FactorProductGeometry& geometry,
                                           const MatrixWindow& window);
 
+// Multiply-adds of painting the factor product over a target of `size` logical pixels: the
+// window's rows of both factors pooled, the pooled factors multiplied (bins^2 d_k) and the cells
+// coloured; where the paint runs (work_placement.hpp) follows from it.
+double factorProductWork(const FactoredHeadModel& model, const MatrixWindow& window, const QSizeF& size);
+
 void paintFactorProduct(QPainter& painter, const QRectF& target, const FactoredHeadModel& model,
                         const MatrixWindow& window, const FigurePalette& palette = {});
 
@@ -122,8 +127,11 @@ std::vector<std::pair<Index, Index>> headColumnPartition(Index d_model, Index he
 // The outline of each head's block over the cells rectangle of the fused W^Q.
 std::vector<QRectF> headBlockOutlines(const QRectF& cells, Index d_model, Index headCount);
 
-// Each head's colour range in the fused W^Q: ±max |w| over its d_k columns (1 when all are 0).
+// Each head's colour range in the fused W^Q: ±max |w| over its d_k columns (1 when all are 0),
+// from the largest weights FactoredHeadModel::build found (never a scan of W^Q while painting).
 std::vector<double> headColorRanges(const FactoredHeadModel& model);
+// Multiply-adds of painting the fused layout (every entry of W^Q pooled into its cell).
+double fusedLayoutWork(const FactoredHeadModel& model);
 
 struct FusedLayoutGeometry {
     QRectF title;

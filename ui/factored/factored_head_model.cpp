@@ -26,6 +26,12 @@ FactoredHeadModel FactoredHeadModel::build(std::shared_ptr<const Result> result,
     }
     model.factored.emplace(std::move(factored).value());
     model.d_k = model.factored->d_k();
+    const MatrixF& wq = r.weights->queryProjection;  // d_model x d_model, head i owns columns [i d_k, (i+1) d_k)
+    if (wq.cols() == model.headCount * model.d_k) {
+        for (Index i = 0; i < model.headCount; ++i)
+            model.headLargestQueryWeights.push_back(
+                static_cast<double>(wq.middleCols(i * model.d_k, model.d_k).cwiseAbs().maxCoeff()));
+    }
     (void)model.factored->singularValues();  // fill the shared cache now, not while painting
     if (withScores) {
         model.scores = scoresBothWays(*model.factored, r.queryInput, r.keyValueInput);
@@ -52,8 +58,8 @@ double FactoredHeadModel::factorWork(const Result* result)
     const double d = static_cast<double>(result->weights->d_model());
     const double dk = d / static_cast<double>(result->config.headCount);
     // The factors copied to double, their two thin QRs, the d_k x d_k middle and its SVD
-    // (a small multiple of d_k^3).
-    return 2.0 * d * dk + 4.0 * d * dk * dk + 12.0 * dk * dk * dk;
+    // (a small multiple of d_k^3), and the scan of W^Q for each head's largest weight.
+    return 2.0 * d * dk + 4.0 * d * dk * dk + 12.0 * dk * dk * dk + d * d;
 }
 
 double FactoredHeadModel::scoreWork() const

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "core/factored/factored_matrix.hpp"
 #include "core/pipeline/compute.hpp"
@@ -18,6 +19,9 @@ struct FactoredHeadModel {
     Index d_model = 0;
     Index d_k = 0;
     std::optional<FactoredMatrix> factored;  // W_i^Q, W_i^K of `head`
+    // max |w| over each head's d_k columns of the fused W^Q, one per head: the fused layout's colour
+    // ranges, found once here rather than by scanning d_model x d_model weights on every paint.
+    std::vector<double> headLargestQueryWeights;
     ScoresBothWays scores;                   // n_q x n_k both ways, and core's report
     bool scoresReady = false;                // false until scoresBothWays() has run
 

@@ -60,6 +60,7 @@ FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
 
     product_ = new FactorProductWidget(this);
     fused_ = new FigureCanvas(QSize(520, 520), this);
+    fusedImage_ = std::make_unique<OffscreenFigure>(fused_);
     fused_->setMinimumHint(QSize(160, 120));
     equivalence_ = new FigureCanvas(QSize(620, 360), this);
     equivalence_->setMinimumHint(QSize(160, 120));
@@ -94,8 +95,18 @@ FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
     layout->addWidget(scroll, 1);
 
     fused_->setPaint([this](QPainter& painter, const QRectF& rect) {
-        if (model_)
-            paintFusedLayout(painter, rect, *model_, figurePalette(screenFigureOptions(*fused_, *this->selection())));
+        if (!model_) return;
+        const FigurePalette colors = figurePalette(screenFigureOptions(*fused_, *this->selection()));
+        const std::uint64_t key = FigureKey()
+                                      .add(model_.get())
+                                      .add(colors.text)
+                                      .add(colors.emphasis)
+                                      .add(colors.background)
+                                      .add(fused_->font())
+                                      .value();
+        fusedImage_->paint(
+            painter, rect, key, fusedLayoutWork(*model_),
+            [model = model_, colors](QPainter& p, const QRectF& r) { paintFusedLayout(p, r, *model, colors); });
     });
     equivalence_->setPaint([this](QPainter& painter, const QRectF& rect) {
         if (model_)

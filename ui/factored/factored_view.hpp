@@ -21,6 +21,7 @@
 #include "ui/factored/factored_figures.hpp"
 #include "ui/factored/matrix_pooling.hpp"
 #include "ui/views/latest_task.hpp"
+#include "ui/views/offscreen_figure.hpp"
 #include "ui/views/result_view.hpp"
 
 class QLabel;
@@ -112,6 +113,7 @@ private:
     // work ended, first).
     LatestTask<std::shared_ptr<const FactoredHeadModel>> factors_;
     LatestTask<std::shared_ptr<const FactoredHeadModel>> scores_;
+    std::unique_ptr<OffscreenFigure> fusedImage_;  // the fused layout, painted off the GUI thread when large
 };
 
 }  // namespace qkv::ui

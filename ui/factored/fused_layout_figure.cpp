@@ -85,11 +85,15 @@ std::vector<QRectF> headBlockOutlines(const QRectF& cells, Index d_model, Index 
 std::vector<double> headColorRanges(const FactoredHeadModel& model)
 {
     std::vector<double> ranges;
-    if (!model.valid()) return ranges;
-    const MatrixF& wq = model.result->weights->queryProjection;  // d_model x d_model
-    for (const auto& [first, width] : headColumnPartition(model.d_model, model.headCount))
-        ranges.push_back(symmetricRange(static_cast<double>(wq.middleCols(first, width).cwiseAbs().maxCoeff())));
+    for (const double largest : model.headLargestQueryWeights) ranges.push_back(symmetricRange(largest));
     return ranges;
+}
+
+double fusedLayoutWork(const FactoredHeadModel& model)
+{
+    // Every entry of W^Q is copied and summed into its cell's block mean.
+    const double d = static_cast<double>(model.d_model);
+    return model.valid() ? 2.0 * d * d : 0.0;
 }
 
 FusedLayoutGeometry fusedLayoutGeometry(const QRectF& target, const QFontMetricsF& metrics,

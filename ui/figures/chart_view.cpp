@@ -21,7 +21,9 @@ namespace {
 
 ChartStyle styleOf(const QWidget* widget)
 {
-    return {widget->palette().color(QPalette::Text), widget->palette().color(QPalette::Base), widget->font()};
+    ChartStyle style{widget->palette().color(QPalette::Text), widget->palette().color(QPalette::Base), widget->font()};
+    style.paintedMarkers = true;  // on screen, many points are painted, never an item each
+    return style;
 }
 
 const ChartSeries* modelSeries(const ChartModel& model, const QString& name)

@@ -9,9 +9,11 @@
 #include <QGraphicsLayout>
 #include <QGraphicsSimpleTextItem>
 #include <QHorizontalBarSeries>
+#include <QImage>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QPainter>
 #include <QScatterSeries>
 
 #include <algorithm>
@@ -78,6 +80,41 @@ void addBars(QChart* chart, const ChartModel& model, const ChartStyle& style, Ch
     series->attachAxis(axis);
 }
 
+// Above this many points, a point series is drawn with painted markers when the style asks for them.
+constexpr qsizetype kItemMarkerLimit = 256;
+
+// The marker of `s` as an image, at 4x its size so that it stays crisp on high-density screens.
+QImage markerImage(const ChartSeries& s)
+{
+    const int side = std::max(4, static_cast<int>(std::ceil(s.markerSize * 4)));
+    QImage image(side, side, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    const bool ring = s.marker == ChartSeries::Marker::Ring;
+    painter.setPen(QPen(ring ? s.color : s.color.darker(130), ring ? 8 : 4));
+    painter.setBrush(ring ? QBrush(Qt::transparent) : QBrush(s.color));
+    const QRectF box = QRectF(image.rect()).adjusted(3, 3, -3, -3);
+    if (s.marker == ChartSeries::Marker::Square)
+        painter.drawRect(box);
+    else
+        painter.drawEllipse(box);
+    return image;
+}
+
+// Many points painted in one pass: a line series without a line whose markers are the point
+// series' marker image (Qt Charts' light markers; a scatter series makes a graphics item per point).
+QXYSeries* paintedPoints(const ChartSeries& s, const ChartModel& model, QChart* chart)
+{
+    auto* line = new QLineSeries(chart);
+    line->setPen(Qt::NoPen);
+    line->setLightMarker(markerImage(s));
+    line->setMarkerSize(s.markerSize);
+    line->setPointsVisible(true);
+    for (const QPointF& p : s.points) line->append(plotValue(model.x, p.x()), plotValue(model.y, p.y()));
+    return line;
+}
+
 QXYSeries* xySeries(const ChartSeries& s, const ChartModel& model, QChart* chart)
 {
     QXYSeries* out = nullptr;
@@ -112,14 +149,20 @@ void addLinesAndPoints(QChart* chart, const ChartModel& model, const ChartStyle&
     chart->addAxis(parts.y, Qt::AlignLeft);
     for (const ChartSeries& s : model.series) {
         if (s.kind == ChartSeries::Kind::Bars) continue;
-        QXYSeries* series = xySeries(s, model, chart);
-        chart->addSeries(series);
-        series->attachAxis(parts.x);
-        series->attachAxis(parts.y);
-        for (QLegendMarker* marker : chart->legend()->markers(series))
-            marker->setVisible(s.inLegend && !s.name.isEmpty());
+        const bool painted =
+            style.paintedMarkers && s.kind == ChartSeries::Kind::Points && s.points.size() > kItemMarkerLimit;
+        // Painted points: the point series keeps its name and legend entry, without points.
+        ChartSeries named = s;
+        if (painted) named.points.clear();
+        for (QXYSeries* series : {xySeries(named, model, chart), painted ? paintedPoints(s, model, chart) : nullptr}) {
+            if (!series) continue;
+            chart->addSeries(series);
+            series->attachAxis(parts.x);
+            series->attachAxis(parts.y);
+            const bool inLegend = series->name() == s.name && s.inLegend && !s.name.isEmpty();
+            for (QLegendMarker* marker : chart->legend()->markers(series)) marker->setVisible(inLegend);
+        }
     }
-    (void)style;
 }
 
 void styleChart(QChart* chart, const ChartStyle& style)

@@ -25,6 +25,10 @@ struct ChartStyle {
     QColor text = Qt::black;
     QColor background = Qt::white;
     QFont font;  // the base font; the title is figureTitleFont(font)
+    // A point series of many points gets painted markers (one pass over the points) instead of
+    // one graphics item per point: 4,096 singular values as items took ~90 ms of the GUI thread
+    // to lay out. On for the screen; exports keep one vector shape per point.
+    bool paintedMarkers = false;
 };
 
 // A new chart drawing `model` in `style`, without animations (deterministic renders). The
