@@ -59,8 +59,8 @@ double scheduledLearningRate(const TrainingSettings& settings, long step);
 
 class TrainingRun {
 public:
-    // Checks the settings (sizes, h divides d_model) and builds the data; an Error says what is
-    // wrong with which setting.
+    // Checks the settings (the training limits of training_limits.hpp, then AdamW's) and builds
+    // the data; an Error says what is wrong with which setting.
     static Expected<std::unique_ptr<TrainingRun>> create(const TrainingSettings& settings);
 
     // One optimiser step on the next batch of the stream; returns its curve point.

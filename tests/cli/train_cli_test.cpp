@@ -233,15 +233,20 @@ TEST_F(TrainCli, BadArgumentsExitTwoNamingTheOption)
     expectRefused(tiny("reverse", out, {"--steps"}), "--steps: needs a value");
     expectRefused(tiny("reverse", out, {"--steps", "many"}), "--steps: 'many' is not a whole number");
     expectRefused(tiny("reverse", out, {"--lr", "fast"}), "--lr: 'fast' is not a number");
-    expectRefused(tiny("reverse", out, {"--steps", "0"}), "--steps: must be between 1 and");
-    expectRefused(tiny("reverse", out, {"--lr", "-1"}), "--lr: must be above 0");
-    expectRefused(tiny("reverse", out, {"--d-model", "5000"}), "--d-model: must be between 4 and 1024");
-    expectRefused(tiny("reverse", out, {"--layers", "40"}), "--layers: must be between 1 and 12");
-    expectRefused(tiny("reverse", out, {"--batch", "100000"}), "--batch: must be between 1 and 4096");
-    expectRefused(tiny("reverse", out, {"--heads", "32"}), "--heads: must be between 1 and d_model = 16");
-    expectRefused(tiny("reverse", out, {"--d-model", "30", "--heads", "4"}), "--heads: h = 4 does not divide d_model = 30");
-    expectRefused({"train", "--task", "reverse", "--d-model", "30", "--out", out}, "--d-model: h = 4 does not divide");
-    expectRefused(tiny("reverse", out, {"--heads", "3"}), "--heads: h = 3 does not divide d_model = 16");
+    // The training limits' own words (core/training/training_limits.hpp) after the option.
+    expectRefused(tiny("reverse", out, {"--steps", "0"}), "--steps: steps must be between 1 and 10,000,000; 0 is not");
+    expectRefused(tiny("reverse", out, {"--lr", "-1"}), "--lr: learning rate must be between 1e-6 and 1; -1 is not");
+    expectRefused(tiny("reverse", out, {"--d-model", "5000"}),
+                  "--d-model: d_model must be between 4 and 1,024; 5,000 is not");
+    expectRefused(tiny("reverse", out, {"--layers", "40"}), "--layers: layers must be between 1 and 12; 40 is not");
+    expectRefused(tiny("reverse", out, {"--batch", "100000"}),
+                  "--batch: batch must be between 1 and 4,096; 100,000 is not");
+    expectRefused(tiny("reverse", out, {"--heads", "32"}), "--heads: h must be between 1 and d_model 16; 32 is not");
+    expectRefused(tiny("reverse", out, {"--d-model", "30", "--heads", "4"}),
+                  "--heads: h must divide d_model 30; 4 does not");
+    expectRefused({"train", "--task", "reverse", "--d-model", "30", "--out", out},
+                  "--d-model: h must divide d_model 30; 4 does not");
+    expectRefused(tiny("reverse", out, {"--heads", "3"}), "--heads: h must divide d_model 16; 3 does not");
     expectRefused(tiny("reverse", out, {"--task", "summarise"}), "--task: 'summarise' is not one of");
     expectRefused(tiny("reverse", out, {"--variant", "diagonal"}), "--variant: 'diagonal' is not one of factored, full, both");
     expectRefused(tiny("reverse", out, {"--data", path("pairs.tsv")}), "--data: goes with --task translate");
