@@ -1,6 +1,7 @@
 #pragma once
-// One model learning one task: parameters, optimiser, data stream and curves. The app's Train
-// tab and `qkv-studio train` drive it step by step; it never starts a thread of its own.
+// One model learning one task: parameters, optimiser, data stream and curves. The one training
+// loop (training_loop.hpp) steps it for the app's Train tab and `qkv-studio train`; it never
+// starts a thread of its own.
 // Same settings and thread count, same bits.
 
 #include <cstdint>

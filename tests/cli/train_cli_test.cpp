@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -17,6 +18,7 @@
 
 #include "cli_support.hpp"
 #include "core/session/session.hpp"
+#include "core/training/training_loop.hpp"
 
 namespace qkv::testing {
 namespace {
@@ -218,6 +220,28 @@ TEST_F(TrainCli, TranslatesTheUsersPairs)
     ASSERT_TRUE(session.ok()) << session.error();
     EXPECT_EQ(session->model->settings.task.pairsFile, path("pairs.tsv"));
     EXPECT_TRUE(session->model->vocabulary.find("chien").has_value());
+}
+
+TEST_F(TrainCli, EvaluatesAsTheOneScheduleSays)
+{
+    // 120 steps: the untrained model, then every 3rd step (EvaluationSchedule rounds 120 / 50 up),
+    // as the Train tab does (training_worker_test.cpp), not every 2nd.
+    const std::string out = path("run");
+    const CommandRun trained = run(tiny("reverse", out, {"--steps", "120"}));  // the last --steps counts
+    ASSERT_EQ(trained.status, 0) << trained.output;
+    const Expected<Session> session = readSession(out + "/factored.qkv.json");
+    ASSERT_TRUE(session.ok()) << session.error();
+    const EvaluationSchedule schedule{120};
+    std::vector<long> evaluated, expected;
+    for (const CurvePoint& point : session->model->curve)
+        if (std::isfinite(point.heldOutLoss)) evaluated.push_back(point.step);
+    for (long step = 0; step <= 120; ++step)
+        if (schedule.evaluatesAt(step)) expected.push_back(step);
+    EXPECT_EQ(evaluated, expected);
+    EXPECT_EQ(static_cast<long>(evaluated.size()), schedule.count());
+    EXPECT_EQ(schedule.count(), 41);
+    // log.csv keeps one row per optimiser step: the untrained model's point is no step.
+    EXPECT_EQ(linesOf(out + "/log.csv").size(), 121u);
 }
 
 TEST_F(TrainCli, BadArgumentsExitTwoNamingTheOption)
