@@ -97,7 +97,9 @@ TEST_F(TrainCli, BothVariantsWriteSessionsLogAndReport)
         ASSERT_TRUE(session.ok()) << session.error();
         ASSERT_TRUE(session->model);
         EXPECT_EQ(session->model->steps, 4);
-        EXPECT_EQ(session->model->curve.size(), 4u);
+        // The untrained model's evaluation at step 0, as in the Train tab's sessions, and a point per step.
+        ASSERT_EQ(session->model->curve.size(), 5u);
+        EXPECT_EQ(session->model->curve.front().step, 0);
         EXPECT_EQ(session->config.mode, AttentionMode::Cross);
         EXPECT_EQ(session->modelLayer, 2);
     }
