@@ -7,27 +7,20 @@
 #include <utility>
 
 #include "app/export_arguments.hpp"
+#include "core/training/training_limits.hpp"
 
 namespace qkv::app {
 
 namespace {
 
-// The ranges TrainingRun::create accepts (core/training/training_run.cpp), checked here as well
-// so that a mistake is named by its option before any file is touched.
-constexpr Index kMinDModel = 4, kMaxDModel = 1024;
-constexpr Index kMaxLayers = 12;
-constexpr long kMaxSteps = 10'000'000;
-constexpr Index kMaxBatch = 4096;
-constexpr double kMaxLearningRate = 1.0;
-
-template <class Integer>
-Integer parseCount(std::string_view option, std::string_view text, Integer low, Integer high)
+// The option of the field a problem is about (the training limits name the fields; the option of
+// each is theirs too). h not dividing d_model: the option given is the one to change (--heads
+// when both were).
+std::string optionOf(TrainingField field, const TrainArguments& args)
 {
-    const auto value = parseInteger<Integer>(option, text);
-    if (value < low || value > high)
-        throw ArgumentError{std::string(option) + ": must be between " + std::to_string(low) + " and " +
-                            std::to_string(high) + " (it is " + std::string(text) + ")"};
-    return value;
+    if (field == TrainingField::Heads && !args.headCount && args.d_model)
+        return std::string(trainingLimit(TrainingField::DModel).option);
+    return std::string(trainingLimit(field).option);
 }
 
 using Setter = std::function<void(TrainArguments&, std::string_view option, std::string_view value)>;
@@ -39,19 +32,14 @@ const std::vector<std::pair<std::string_view, Setter>>& valueOptions()
         {"--data", [](TrainArguments& a, auto o, auto v) { a.dataFile = nonEmptyPath(o, v); }},
         {"--language", [](TrainArguments& a, auto o, auto v) { a.language = parseChoice(o, v, kTargetLanguageNames); }},
         {"--variant", [](TrainArguments& a, auto o, auto v) { a.variants = parseChoice(o, v, kTrainVariantNames); }},
-        {"--d-model",
-         [](TrainArguments& a, auto o, auto v) { a.d_model = parseCount<Index>(o, v, kMinDModel, kMaxDModel); }},
-        // h against d_model once both are known (one may be the task's default).
+        // The sizes are checked against the training limits once all are known (trainingSettings:
+        // h against d_model, either of which may be the task's default).
+        {"--d-model", [](TrainArguments& a, auto o, auto v) { a.d_model = parseInteger<Index>(o, v); }},
         {"--heads", [](TrainArguments& a, auto o, auto v) { a.headCount = parseInteger<Index>(o, v); }},
-        {"--layers", [](TrainArguments& a, auto o, auto v) { a.layers = parseCount<Index>(o, v, 1, kMaxLayers); }},
-        {"--steps", [](TrainArguments& a, auto o, auto v) { a.steps = parseCount<long>(o, v, 1, kMaxSteps); }},
-        {"--batch", [](TrainArguments& a, auto o, auto v) { a.batch = parseCount<Index>(o, v, 1, kMaxBatch); }},
-        {"--lr",
-         [](TrainArguments& a, auto o, auto v) {
-             a.learningRate = parseNumber<double>(o, v);
-             if (!(*a.learningRate > 0.0 && *a.learningRate <= kMaxLearningRate))
-                 throw ArgumentError{std::string(o) + ": must be above 0 and at most 1 (it is " + std::string(v) + ")"};
-         }},
+        {"--layers", [](TrainArguments& a, auto o, auto v) { a.layers = parseInteger<Index>(o, v); }},
+        {"--steps", [](TrainArguments& a, auto o, auto v) { a.steps = parseInteger<long>(o, v); }},
+        {"--batch", [](TrainArguments& a, auto o, auto v) { a.batch = parseInteger<Index>(o, v); }},
+        {"--lr", [](TrainArguments& a, auto o, auto v) { a.learningRate = parseNumber<double>(o, v); }},
         {"--seed", [](TrainArguments& a, auto o, auto v) { a.seed = parseInteger<std::uint64_t>(o, v); }},
         {"--out", [](TrainArguments& a, auto o, auto v) { a.out = nonEmptyPath(o, v); }},
     };
@@ -101,15 +89,8 @@ std::vector<TrainingSettings> trainingSettings(const TrainArguments& args)
     if (args.learningRate) settings.optimizer.learningRate = *args.learningRate;
     if (args.seed) settings.seed = settings.task.seed = *args.seed;
 
-    const Index d = settings.d_model, h = settings.headCount;
-    if (h < 1 || h > d)
-        throw ArgumentError{"--heads: must be between 1 and d_model = " + std::to_string(d) + " (it is " +
-                            std::to_string(h) + ")"};
-    // h not dividing d_model: the option given is the one to change (--heads when both were).
-    if (d % h != 0)
-        throw ArgumentError{std::string(args.headCount || !args.d_model ? "--heads" : "--d-model") + ": h = " +
-                            std::to_string(h) + " does not divide d_model = " + std::to_string(d) +
-                            ": each head gets d_k = d_model / h columns"};
+    if (const std::optional<FieldProblem> problem = firstFieldProblem(settings))
+        throw ArgumentError{optionOf(problem->field, args) + ": " + problem->message};
 
     std::vector<TrainingSettings> variants;
     for (const ScoreForm form : {ScoreForm::Factored, ScoreForm::Full}) {

@@ -35,14 +35,16 @@ struct TrainArguments {
     std::string out;                         // --out DIR (required)
 };
 
-// Throws ArgumentError for an unknown option, a missing or malformed value, a value out of range,
-// --data or --language without --task translate, a missing --task or --out.
+// Throws ArgumentError for an unknown option, a missing or malformed value, --data or --language
+// without --task translate, a missing --task or --out. Values are checked against the training
+// limits by trainingSettings, once the task's defaults fill in what was not given.
 TrainArguments parseTrainArguments(int argc, char** argv);
 
 // The settings of each variant to train, factored before full: the task's defaults
 // (TrainingSettings::defaultsFor) with the options given; --seed seeds both the data and the
 // weights, so the variants see the same examples in the same order. Throws ArgumentError naming
-// the option when the sizes do not fit together (ModelSpec::problem: h divides d_model, ...).
+// the option of the first field out of its limits (core/training/training_limits.hpp):
+// "--heads: h must divide d_model 96; 5 does not".
 std::vector<TrainingSettings> trainingSettings(const TrainArguments& args);
 
 }  // namespace qkv::app

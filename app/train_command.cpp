@@ -19,15 +19,12 @@
 #include "core/io/temporary_files.hpp"
 #include "core/session/trained_session.hpp"
 #include "core/training/trained_model.hpp"
+#include "core/training/training_loop.hpp"
 #include "core/training/training_report.hpp"
 
 namespace qkv::app {
 
 namespace {
-
-// Held-out evaluations per run (and one after the last step): often enough to see when the
-// target is reached, rarely enough to cost a few percent of the run.
-constexpr long kEvaluations = 50;
 
 int fail(int status, const std::string& message)
 {
@@ -55,15 +52,22 @@ std::string_view variantName(const TrainingRun& run) { return nameOf(kScoreFormN
 
 double trainingSeconds(const TrainingRun& run) { return run.curve().empty() ? 0.0 : run.curve().back().seconds; }
 
+// The command line's side of the one training loop: progress on stderr after each step.
+class ProgressDriver : public TrainingDriver {
+public:
+    ProgressDriver(const TrainingRun& run, TrainingProgress& progress) : run_(run), progress_(progress) {}
+    void stepped(long) override { progress_.stepped(variantName(run_), run_.curve().back()); }
+
+private:
+    const TrainingRun& run_;
+    TrainingProgress& progress_;
+};
+
+// One variant after the other (each line of progress is about one of them).
 void train(TrainingRun& run, TrainingProgress& progress)
 {
-    const long steps = run.settings().steps;
-    const long every = std::max(1L, steps / kEvaluations);
-    for (long step = 1; step <= steps; ++step) {
-        const CurvePoint point = run.step();
-        if (step % every == 0 || step == steps) run.evaluate();
-        progress.stepped(variantName(run), point);
-    }
+    ProgressDriver driver(run, progress);
+    TrainingLoop({&run}).run(driver);
     progress.finished(variantName(run), TrainedModel::snapshot(run)->provenance(), trainingSeconds(run));
 }
 

@@ -4,14 +4,6 @@
 
 namespace qkv {
 
-namespace {
-// A model the app trains on a desktop: small enough that a step stays interactive.
-constexpr Index maxTrainedDModel = 1024;
-constexpr Index maxTrainedLayers = 12;
-constexpr Index maxTrainedVocabulary = 1 << 16;
-constexpr Index maxTrainedPositions = 1024;
-}  // namespace
-
 std::string ModelSpec::problem() const
 {
     const auto number = [](Index value) { return std::to_string(value); };

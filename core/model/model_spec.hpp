@@ -59,6 +59,14 @@ inline constexpr std::array<EnumName<PositionKind>, 2> kPositionKindNames{{
     {PositionKind::Learned, "learned"},
 }};
 
+// The sizes of a model the app trains on a desktop: small enough that a step stays interactive.
+// The training limits (core/training/training_limits.hpp) offer these; ModelSpec::problem checks
+// them again for a model read back from a session.
+inline constexpr Index maxTrainedDModel = 1024;
+inline constexpr Index maxTrainedLayers = 12;  // per stack
+inline constexpr Index maxTrainedVocabulary = 1 << 16;
+inline constexpr Index maxTrainedPositions = 1024;
+
 struct ModelSpec {
     Index vocabularySize = 0;  // V (token ids 0..V-1; one table for source and target)
     Index maxPositions = 64;   // P: the longest sequence either stack reads

@@ -38,9 +38,13 @@ const CurvePoint* lastEvaluation(const std::vector<CurvePoint>& curve)
     return nullptr;
 }
 
+// The untrained model's point (step 0, the first held-out evaluation) has no training batch.
+bool isStep(const CurvePoint& point) { return point.step > 0; }
+
 double meanRecentTrainingLoss(const std::vector<CurvePoint>& curve)
 {
-    const std::size_t count = std::min(kTrainLossWindow, curve.size());
+    const auto steps = static_cast<std::size_t>(std::count_if(curve.begin(), curve.end(), isStep));
+    const std::size_t count = std::min(kTrainLossWindow, steps);
     if (count == 0) return std::numeric_limits<double>::quiet_NaN();
     double sum = 0.0;
     for (std::size_t i = curve.size() - count; i < curve.size(); ++i) sum += curve[i].loss;
@@ -173,9 +177,11 @@ std::string trainingLogCsv(const std::vector<const TrainingRun*>& runs)
 {
     std::string csv = "step,variant,loss,accuracy,seconds\n";
     for (const TrainingRun* run : runs)
-        for (const CurvePoint& point : run->curve())
+        for (const CurvePoint& point : run->curve()) {
+            if (!isStep(point)) continue;
             csv += std::to_string(point.step) + "," + std::string(variantName(*run)) + "," + numberText(point.loss) +
                    "," + numberText(point.accuracy) + "," + numberText(point.seconds) + "\n";
+        }
     return csv;
 }
 

@@ -1,15 +1,18 @@
-// One model learning one task: the settings checked field by field, the model's shape from the
-// settings and the task, and the loop step by step (training_run.hpp).
+// One model learning one task: the settings checked (training_limits.hpp for the fields people
+// set), the model's shape from the settings and the task, and the run step by step
+// (training_run.hpp).
 #include "core/training/training_run.hpp"
 
 #include <chrono>
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <optional>
 #include <sstream>
 
 #include "core/training/number_text.hpp"
 #include "core/training/training_defaults.hpp"
+#include "core/training/training_limits.hpp"
 
 namespace qkv {
 
@@ -17,12 +20,6 @@ namespace {
 
 constexpr double notEvaluated = std::numeric_limits<double>::quiet_NaN();
 
-// The ranges the Train tab and the command line offer (ModelSpec::problem checks the model's
-// own limits once more).
-constexpr Index minDModel = 4, maxDModel = 1024;
-constexpr Index maxLayers = 12;
-constexpr long maxSteps = 10'000'000;
-constexpr Index maxBatch = 4096;
 // The learning rate is held for this many steps at a time on its way down.
 constexpr long scheduleInterval = 10;
 // Held-out examples evaluated per forward pass: bounds the activations a large held-out set
@@ -40,31 +37,13 @@ std::string number(double value)
     return text.str();
 }
 
-Status checkModelSize(const TrainingSettings& s)
+// The training limits (training_limits.hpp), then AdamW's own settings, which no form offers.
+Status checkSettings(const TrainingSettings& s)
 {
-    if (s.d_model < minDModel || s.d_model > maxDModel)
-        return Error{outOf("d_model", "between " + std::to_string(minDModel) + " and " + std::to_string(maxDModel),
-                           std::to_string(s.d_model))};
-    if (s.headCount < 1 || s.headCount > s.d_model)
-        return Error{outOf("heads", "between 1 and d_model = " + std::to_string(s.d_model),
-                           std::to_string(s.headCount))};
-    if (s.d_model % s.headCount != 0)
-        return Error{"heads = " + std::to_string(s.headCount) + " does not divide d_model = " +
-                     std::to_string(s.d_model) + ": each head gets d_k = d_model / h columns"};
-    if (s.layers < 1 || s.layers > maxLayers)
-        return Error{outOf("layers", "between 1 and " + std::to_string(maxLayers), std::to_string(s.layers))};
-    return {};
-}
-
-Status checkSchedule(const TrainingSettings& s)
-{
-    if (s.steps < 1 || s.steps > maxSteps)
-        return Error{outOf("steps", "between 1 and " + withThousandsSeparators(maxSteps), std::to_string(s.steps))};
-    if (s.batch < 1 || s.batch > maxBatch)
-        return Error{outOf("batch", "between 1 and " + std::to_string(maxBatch), std::to_string(s.batch))};
+    if (std::optional<FieldProblem> problem = firstFieldProblem(s)) return Error{std::move(problem->message)};
     const AdamWSettings& o = s.optimizer;
-    if (!(o.learningRate > 0.0 && o.learningRate <= 1.0))
-        return Error{outOf("the learning rate", "greater than 0 and at most 1", number(o.learningRate))};
+    // A warm-up may last as long as a run.
+    const auto maxSteps = static_cast<long>(trainingLimit(TrainingField::Steps).maximum);
     if (!(o.beta1 >= 0.0 && o.beta1 < 1.0)) return Error{outOf("beta1", "at least 0 and below 1", number(o.beta1))};
     if (!(o.beta2 >= 0.0 && o.beta2 < 1.0)) return Error{outOf("beta2", "at least 0 and below 1", number(o.beta2))};
     if (!(o.epsilon > 0.0 && o.epsilon < 1.0))
@@ -122,8 +101,7 @@ ModelSpec trainingModelSpec(const TrainingSettings& settings, const TaskData& da
 
 Expected<std::unique_ptr<TrainingRun>> TrainingRun::create(const TrainingSettings& settings)
 {
-    if (Status size = checkModelSize(settings); !size) return Error{size.error()};
-    if (Status schedule = checkSchedule(settings); !schedule) return Error{schedule.error()};
+    if (Status checked = checkSettings(settings); !checked) return Error{checked.error()};
     Expected<TaskData> data = TaskData::create(settings.task);
     if (!data) return Error{data.error()};
 

@@ -1,6 +1,7 @@
 #pragma once
-// One model learning one task: parameters, optimiser, data stream and curves. The app's Train
-// tab and `qkv-studio train` drive it step by step; it never starts a thread of its own.
+// One model learning one task: parameters, optimiser, data stream and curves. The one training
+// loop (training_loop.hpp) steps it for the app's Train tab and `qkv-studio train`; it never
+// starts a thread of its own.
 // Same settings and thread count, same bits.
 
 #include <cstdint>
@@ -59,8 +60,8 @@ double scheduledLearningRate(const TrainingSettings& settings, long step);
 
 class TrainingRun {
 public:
-    // Checks the settings (sizes, h divides d_model) and builds the data; an Error says what is
-    // wrong with which setting.
+    // Checks the settings (the training limits of training_limits.hpp, then AdamW's) and builds
+    // the data; an Error says what is wrong with which setting.
     static Expected<std::unique_ptr<TrainingRun>> create(const TrainingSettings& settings);
 
     // One optimiser step on the next batch of the stream; returns its curve point.

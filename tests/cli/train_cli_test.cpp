@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -17,6 +18,7 @@
 
 #include "cli_support.hpp"
 #include "core/session/session.hpp"
+#include "core/training/training_loop.hpp"
 
 namespace qkv::testing {
 namespace {
@@ -95,7 +97,9 @@ TEST_F(TrainCli, BothVariantsWriteSessionsLogAndReport)
         ASSERT_TRUE(session.ok()) << session.error();
         ASSERT_TRUE(session->model);
         EXPECT_EQ(session->model->steps, 4);
-        EXPECT_EQ(session->model->curve.size(), 4u);
+        // The untrained model's evaluation at step 0, as in the Train tab's sessions, and a point per step.
+        ASSERT_EQ(session->model->curve.size(), 5u);
+        EXPECT_EQ(session->model->curve.front().step, 0);
         EXPECT_EQ(session->config.mode, AttentionMode::Cross);
         EXPECT_EQ(session->modelLayer, 2);
     }
@@ -220,6 +224,28 @@ TEST_F(TrainCli, TranslatesTheUsersPairs)
     EXPECT_TRUE(session->model->vocabulary.find("chien").has_value());
 }
 
+TEST_F(TrainCli, EvaluatesAsTheOneScheduleSays)
+{
+    // 120 steps: the untrained model, then every 3rd step (EvaluationSchedule rounds 120 / 50 up),
+    // as the Train tab does (training_worker_test.cpp), not every 2nd.
+    const std::string out = path("run");
+    const CommandRun trained = run(tiny("reverse", out, {"--steps", "120"}));  // the last --steps counts
+    ASSERT_EQ(trained.status, 0) << trained.output;
+    const Expected<Session> session = readSession(out + "/factored.qkv.json");
+    ASSERT_TRUE(session.ok()) << session.error();
+    const EvaluationSchedule schedule{120};
+    std::vector<long> evaluated, expected;
+    for (const CurvePoint& point : session->model->curve)
+        if (std::isfinite(point.heldOutLoss)) evaluated.push_back(point.step);
+    for (long step = 0; step <= 120; ++step)
+        if (schedule.evaluatesAt(step)) expected.push_back(step);
+    EXPECT_EQ(evaluated, expected);
+    EXPECT_EQ(static_cast<long>(evaluated.size()), schedule.count());
+    EXPECT_EQ(schedule.count(), 41);
+    // log.csv keeps one row per optimiser step: the untrained model's point is no step.
+    EXPECT_EQ(linesOf(out + "/log.csv").size(), 121u);
+}
+
 TEST_F(TrainCli, BadArgumentsExitTwoNamingTheOption)
 {
     const std::string out = path("run");
@@ -233,15 +259,20 @@ TEST_F(TrainCli, BadArgumentsExitTwoNamingTheOption)
     expectRefused(tiny("reverse", out, {"--steps"}), "--steps: needs a value");
     expectRefused(tiny("reverse", out, {"--steps", "many"}), "--steps: 'many' is not a whole number");
     expectRefused(tiny("reverse", out, {"--lr", "fast"}), "--lr: 'fast' is not a number");
-    expectRefused(tiny("reverse", out, {"--steps", "0"}), "--steps: must be between 1 and");
-    expectRefused(tiny("reverse", out, {"--lr", "-1"}), "--lr: must be above 0");
-    expectRefused(tiny("reverse", out, {"--d-model", "5000"}), "--d-model: must be between 4 and 1024");
-    expectRefused(tiny("reverse", out, {"--layers", "40"}), "--layers: must be between 1 and 12");
-    expectRefused(tiny("reverse", out, {"--batch", "100000"}), "--batch: must be between 1 and 4096");
-    expectRefused(tiny("reverse", out, {"--heads", "32"}), "--heads: must be between 1 and d_model = 16");
-    expectRefused(tiny("reverse", out, {"--d-model", "30", "--heads", "4"}), "--heads: h = 4 does not divide d_model = 30");
-    expectRefused({"train", "--task", "reverse", "--d-model", "30", "--out", out}, "--d-model: h = 4 does not divide");
-    expectRefused(tiny("reverse", out, {"--heads", "3"}), "--heads: h = 3 does not divide d_model = 16");
+    // The training limits' own words (core/training/training_limits.hpp) after the option.
+    expectRefused(tiny("reverse", out, {"--steps", "0"}), "--steps: steps must be between 1 and 10,000,000; 0 is not");
+    expectRefused(tiny("reverse", out, {"--lr", "-1"}), "--lr: learning rate must be between 1e-6 and 1; -1 is not");
+    expectRefused(tiny("reverse", out, {"--d-model", "5000"}),
+                  "--d-model: d_model must be between 4 and 1,024; 5,000 is not");
+    expectRefused(tiny("reverse", out, {"--layers", "40"}), "--layers: layers must be between 1 and 12; 40 is not");
+    expectRefused(tiny("reverse", out, {"--batch", "100000"}),
+                  "--batch: batch must be between 1 and 4,096; 100,000 is not");
+    expectRefused(tiny("reverse", out, {"--heads", "32"}), "--heads: h must be between 1 and d_model 16; 32 is not");
+    expectRefused(tiny("reverse", out, {"--d-model", "30", "--heads", "4"}),
+                  "--heads: h must divide d_model 30; 4 does not");
+    expectRefused({"train", "--task", "reverse", "--d-model", "30", "--out", out},
+                  "--d-model: h must divide d_model 30; 4 does not");
+    expectRefused(tiny("reverse", out, {"--heads", "3"}), "--heads: h must divide d_model 16; 3 does not");
     expectRefused(tiny("reverse", out, {"--task", "summarise"}), "--task: 'summarise' is not one of");
     expectRefused(tiny("reverse", out, {"--variant", "diagonal"}), "--variant: 'diagonal' is not one of factored, full, both");
     expectRefused(tiny("reverse", out, {"--data", path("pairs.tsv")}), "--data: goes with --task translate");

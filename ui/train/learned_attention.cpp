@@ -16,7 +16,10 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("qkv::ui::TrainTab", text); }
+// The Train tab's translation context (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::TrainTab)
+};
 
 constexpr double kGap = 10;
 constexpr double kLegendWidth = 360;
@@ -33,9 +36,10 @@ QStringList labelsOf(const std::vector<std::string>& tokens)
 QString scoreText(const qkv::HeadScores* s)
 {
     if (!s) return {};
-    if (s->alignment >= 0) return tr("%1% aligned").arg(std::round(100 * s->alignment));
-    if (s->induction >= 0 && s->induction >= s->previousToken) return tr("induction %1").arg(s->induction, 0, 'f', 2);
-    if (s->previousToken >= 0) return tr("previous token %1").arg(s->previousToken, 0, 'f', 2);
+    if (s->alignment >= 0) return Text::tr("%1% aligned").arg(std::round(100 * s->alignment));
+    if (s->induction >= 0 && s->induction >= s->previousToken)
+        return Text::tr("induction %1").arg(s->induction, 0, 'f', 2);
+    if (s->previousToken >= 0) return Text::tr("previous token %1").arg(s->previousToken, 0, 'f', 2);
     return {};
 }
 
@@ -44,7 +48,7 @@ QString scoreText(const qkv::HeadScores* s)
 QString shortScoreText(const qkv::HeadScores* s)
 {
     if (!s) return {};
-    if (s->alignment >= 0) return tr("%1%").arg(std::round(100 * s->alignment));
+    if (s->alignment >= 0) return Text::tr("%1%").arg(std::round(100 * s->alignment));
     if (s->induction >= 0 && s->induction >= s->previousToken) return QString::number(s->induction, 'f', 2);
     if (s->previousToken >= 0) return QString::number(s->previousToken, 'f', 2);
     return {};
@@ -99,7 +103,7 @@ Grid bestGrid(const QRectF& area, int heads, int rows, int columns, const QMargi
 }
 
 // The scale is the same at every step (0 to 1), so that one picture compares with the next.
-QString legendLabel() { return tr("attention weight"); }
+QString legendLabel() { return Text::tr("attention weight"); }
 
 }  // namespace
 
@@ -111,20 +115,20 @@ LearnedAttention learnedAttention(const TrainingSnapshot& snapshot, std::size_t 
     const auto& layers = v.trace.layers;
     if (layer < 0 || layer >= static_cast<qkv::Index>(layers.size())) return out;
     const qkv::AttentionLayerTrace& trace = layers[static_cast<std::size_t>(layer)];
-    out.title = tr("%1 · step %2").arg(variantTitle(v.variant()), groupedInteger(snapshot.steps));
-    out.shortTitle = tr("%1 · step %2").arg(variantName(v.variant()), groupedInteger(snapshot.steps));
+    out.title = Text::tr("%1 · step %2").arg(variantTitle(v.variant()), groupedInteger(snapshot.steps));
+    out.shortTitle = Text::tr("%1 · step %2").arg(variantName(v.variant()), groupedInteger(snapshot.steps));
     out.heads = trace.attention;
     for (qkv::Index head = 0; head < static_cast<qkv::Index>(trace.attention.size()); ++head) {
         const qkv::HeadScores* scores = v.scores(layer, head);
         const QString score = scoreText(scores);
-        out.headTitles << (score.isEmpty() ? headName(head) : tr("%1 · %2").arg(headName(head), score));
+        out.headTitles << (score.isEmpty() ? headName(head) : Text::tr("%1 · %2").arg(headName(head), score));
         const QString number = shortScoreText(scores);
         out.shortHeadTitles << (number.isEmpty() ? QString::number(head + 1)
-                                                 : tr("%1 · %2").arg(head + 1).arg(number));
+                                                 : Text::tr("%1 · %2").arg(head + 1).arg(number));
     }
     out.rowLabels = labelsOf(snapshot.queryTokens(trace.info));
     out.columnLabels = labelsOf(snapshot.keyTokens(trace.info));
-    out.caption = tr("%1 · %2").arg(queryAxisTitle(trace.info.kind), keyAxisTitle(trace.info.kind));
+    out.caption = Text::tr("%1 · %2").arg(queryAxisTitle(trace.info.kind), keyAxisTitle(trace.info.kind));
     return out;
 }
 
@@ -202,8 +206,9 @@ QString learnedAttentionToolTip(const LearnedAttention& attention, const QRectF&
         const auto token = [](const QStringList& labels, int i) {
             return i < labels.size() ? QStringLiteral("«%1»").arg(labels[i].toHtmlEscaped()) : QString();
         };
-        return tr("<b>%1</b><br>query %2 (position %3) → key %4 (position %5): <b>%6</b>")
-            .arg(attention.headTitles.value(static_cast<qsizetype>(head)).toHtmlEscaped(), token(attention.rowLabels, cell.y()))
+        return Text::tr("<b>%1</b><br>query %2 (position %3) → key %4 (position %5): <b>%6</b>")
+            .arg(attention.headTitles.value(static_cast<qsizetype>(head)).toHtmlEscaped(),
+                 token(attention.rowLabels, cell.y()))
             .arg(cell.y())
             .arg(token(attention.columnLabels, cell.x()))
             .arg(cell.x())

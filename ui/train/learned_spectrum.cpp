@@ -11,7 +11,10 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("qkv::ui::TrainTab", text); }
+// The Train tab's translation context (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::TrainTab)
+};
 
 // ColorBrewer Dark2: eight heads told apart, readable on light and dark backgrounds.
 constexpr std::array<QRgb, 8> kHeadColors{0x1b9e77, 0xd95f02, 0x7570b3, 0xe7298a, 0x66a61e, 0xe6ab02, 0xa6761d, 0x666666};
@@ -25,9 +28,9 @@ ChartModel learnedSpectrumModel(const TrainedVariant& variant, qkv::Index layer)
 {
     ChartModel c;
     const qkv::Index d_model = variant.model ? variant.model->parameters.spec.d_model : 0;
-    c.title = tr("Singular values of each W_i; legend: how many of %1 hold 99% of the energy").arg(d_model);
-    c.x.title = tr("index k of σ_k");
-    c.y.title = tr("σ_k (log scale)");
+    c.title = Text::tr("Singular values of each W_i; legend: how many of %1 hold 99% of the energy").arg(d_model);
+    c.x.title = Text::tr("index k of σ_k");
+    c.y.title = Text::tr("σ_k (log scale)");
     c.y.logarithmic = true;
     c.x.minimum = 0;
     c.x.maximum = static_cast<double>(d_model) + 1;
@@ -46,8 +49,8 @@ ChartModel learnedSpectrumModel(const TrainedVariant& variant, qkv::Index layer)
     for (const qkv::HeadScores& s : variant.heads) {
         if (s.layer != layer || s.singularValues.empty()) continue;
         const QColor color(kHeadColors[static_cast<std::size_t>(s.head) % kHeadColors.size()]);
-        ChartSeries line = ChartSeries::of(tr("%1: %2").arg(headName(s.head)).arg(s.effectiveRank),
-                                           color, ChartSeries::Kind::Line);
+        ChartSeries line = ChartSeries::of(Text::tr("%1: %2").arg(headName(s.head)).arg(s.effectiveRank), color,
+                                           ChartSeries::Kind::Line);
         line.lineMarkers = s.singularValues.size() <= 32;
         for (std::size_t k = 0; k < s.singularValues.size(); ++k)
             line.points.emplace_back(static_cast<double>(k + 1), std::max(s.singularValues[k], floor));

@@ -4,13 +4,17 @@
 
 #include <cmath>
 
+#include "core/training/training_limits.hpp"
+
 namespace qkv::ui {
 
 LearningRateBox::LearningRateBox(QWidget* parent) : QDoubleSpinBox(parent)
 {
-    // QDoubleSpinBox rounds to its decimals: enough of them for 1e-6.
+    // QDoubleSpinBox rounds to its decimals: enough of them for the smallest rate (1e-6) to keep
+    // three digits.
     setDecimals(9);
-    setRange(1e-6, 1.0);
+    const qkv::TrainingLimit& limit = qkv::trainingLimit(qkv::TrainingField::LearningRate);
+    setRange(limit.minimum, limit.maximum);
     setValue(3e-3);
     setAccessibleName(tr("Learning rate"));
 }

@@ -11,7 +11,10 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("qkv::ui::TrainTab", text); }
+// The Train tab's translation context (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::TrainTab)
+};
 
 QString percent(double fraction) { return QString::number(100.0 * fraction, 'f', 1) + QLatin1Char('%'); }
 
@@ -28,26 +31,25 @@ const qkv::CurvePoint* lastEvaluation(const std::vector<qkv::CurvePoint>& curve)
 QString durationText(double seconds)
 {
     const long total = std::lround(std::max(0.0, seconds));
-    if (total < 60) return tr("%1 s").arg(total);
-    if (total < 3600) return tr("%1 min %2 s").arg(total / 60).arg(total % 60, 2, 10, QLatin1Char('0'));
-    return tr("%1 h %2 min").arg(total / 3600).arg((total % 3600) / 60, 2, 10, QLatin1Char('0'));
+    if (total < 60) return Text::tr("%1 s").arg(total);
+    if (total < 3600) return Text::tr("%1 min %2 s").arg(total / 60).arg(total % 60, 2, 10, QLatin1Char('0'));
+    return Text::tr("%1 h %2 min").arg(total / 3600).arg((total % 3600) / 60, 2, 10, QLatin1Char('0'));
 }
 
 QString progressText(const TrainingSnapshot& s)
 {
     const QString sofar = durationText(s.seconds);
     switch (s.state) {
-    case TrainingSnapshot::State::Finished:
-        return tr("Done: %1 steps in %2").arg(groupedInteger(s.steps), sofar);
+    case TrainingSnapshot::State::Finished: return Text::tr("Done: %1 steps in %2").arg(groupedInteger(s.steps), sofar);
     case TrainingSnapshot::State::Paused:
-        return tr("Paused at step %1 · %2 so far").arg(groupedInteger(s.steps), sofar);
+        return Text::tr("Paused at step %1 · %2 so far").arg(groupedInteger(s.steps), sofar);
     case TrainingSnapshot::State::Running:
         break;
     }
     const double left = s.secondsLeft();
-    const QString pace = tr("%1 steps/s").arg(readableNumber(s.stepsPerSecond));
-    if (left < 0) return tr("%1 · %2 so far").arg(pace, sofar);
-    return tr("%1 · %2 left · %3 so far").arg(pace, durationText(left), sofar);
+    const QString pace = Text::tr("%1 steps/s").arg(readableNumber(s.stepsPerSecond));
+    if (left < 0) return Text::tr("%1 · %2 so far").arg(pace, sofar);
+    return Text::tr("%1 · %2 left · %3 so far").arg(pace, durationText(left), sofar);
 }
 
 QString variantsText(const TrainingSnapshot& s)
@@ -57,12 +59,12 @@ QString variantsText(const TrainingSnapshot& s)
     for (const TrainedVariant& v : s.variants) {
         const auto& curve = v.model->curve;
         QString line = curve.empty() || curve.back().step == 0
-                           ? tr("%1: untrained").arg(variantName(v.variant()))
-                           : tr("%1: loss %2").arg(variantName(v.variant()), readableNumber(curve.back().loss));
+                           ? Text::tr("%1: untrained").arg(variantName(v.variant()))
+                           : Text::tr("%1: loss %2").arg(variantName(v.variant()), readableNumber(curve.back().loss));
         if (const qkv::CurvePoint* e = lastEvaluation(curve)) {
-            line += sequences ? tr(" · held-out %1 of tokens, %2 of sequences")
+            line += sequences ? Text::tr(" · held-out %1 of tokens, %2 of sequences")
                                     .arg(percent(e->heldOutAccuracy), percent(e->heldOutSequenceAccuracy))
-                              : tr(" · held-out %1 of tokens").arg(percent(e->heldOutAccuracy));
+                              : Text::tr(" · held-out %1 of tokens").arg(percent(e->heldOutAccuracy));
         }
         lines << line;
     }

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 
+#include "core/training/training_limits.hpp"
 #include "ui/controls/field_message.hpp"
 #include "ui/controls/note_label.hpp"
 #include "ui/train/learning_rate_box.hpp"
@@ -55,10 +56,12 @@ const char* const kTaskToolTips[] = {
                                                    "source TAB target"),
 };
 
-QSpinBox* spinBox(int minimum, int maximum, int step, const QString& name, QWidget* parent)
+// A field of a count, its range the training limits' (core/training/training_limits.hpp).
+QSpinBox* spinBox(qkv::TrainingField field, int step, const QString& name, QWidget* parent)
 {
+    const qkv::TrainingLimit& limit = qkv::trainingLimit(field);
     auto* box = new QSpinBox(parent);
-    box->setRange(minimum, maximum);
+    box->setRange(static_cast<int>(limit.minimum), static_cast<int>(limit.maximum));
     box->setSingleStep(step);
     box->setAccessibleName(name);
     box->setGroupSeparatorShown(true);
@@ -85,12 +88,14 @@ QString sentence(const std::string& text)
 
 TrainSettingsForm::TrainSettingsForm(QWidget* parent)
     : QWidget(parent), task_(new QComboBox(this)), variant_(new QComboBox(this)),
-      // The ranges TrainingRun accepts; h is checked against d_model in words (problem()).
-      dModel_(spinBox(4, 1024, 8, tr("d_model"), this)), heads_(spinBox(1, 64, 1, tr("Heads"), this)),
-      layers_(spinBox(1, 12, 1, tr("Layers"), this)), steps_(spinBox(1, 10000000, 100, tr("Steps"), this)),
-      learningRate_(new LearningRateBox(this)), batch_(spinBox(1, 4096, 8, tr("Batch"), this)),
-      fileNote_(noteLabel(this)), fileMessage_(new FieldMessage(this)), sizeMessage_(new FieldMessage(this)),
-      chooseFile_([this] {
+      // The ranges of the training limits; h is checked against d_model in words (problem()), so
+      // that changing d_model never changes h behind the user's back.
+      dModel_(spinBox(qkv::TrainingField::DModel, 8, tr("d_model"), this)),
+      heads_(spinBox(qkv::TrainingField::Heads, 1, tr("Heads"), this)),
+      layers_(spinBox(qkv::TrainingField::Layers, 1, tr("Layers"), this)),
+      steps_(spinBox(qkv::TrainingField::Steps, 100, tr("Steps"), this)), learningRate_(new LearningRateBox(this)),
+      batch_(spinBox(qkv::TrainingField::Batch, 8, tr("Batch"), this)), fileNote_(noteLabel(this)),
+      fileMessage_(new FieldMessage(this)), sizeMessage_(new FieldMessage(this)), chooseFile_([this] {
           return QFileDialog::getOpenFileName(this, tr("Sentence Pairs"), QDir::homePath(),
                                               tr("Sentence pairs (*.tsv *.txt);;All files (*)"));
       })

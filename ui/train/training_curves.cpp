@@ -11,7 +11,10 @@
 namespace qkv::ui {
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("qkv::ui::TrainTab", text); }
+// The Train tab's translation context (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::TrainTab)
+};
 
 // (step, value) of every point where `value` is a number (held-out values exist only at
 // evaluation steps).
@@ -38,10 +41,10 @@ std::vector<Curve> lossCurves(const TrainingSnapshot& s)
     for (const TrainedVariant& v : s.variants) {
         const auto& c = v.model->curve;
         // Step 0 is the untrained model's evaluation: no batch was trained on there.
-        out.push_back(curve(v, tr("training"), Qt::SolidLine, pointsOf(c, [](auto& p) {
+        out.push_back(curve(v, Text::tr("training"), Qt::SolidLine, pointsOf(c, [](auto& p) {
                                 return p.step > 0 ? p.loss : std::numeric_limits<double>::quiet_NaN();
                             })));
-        out.push_back(curve(v, tr("held-out"), Qt::DashLine, pointsOf(c, [](auto& p) { return p.heldOutLoss; })));
+        out.push_back(curve(v, Text::tr("held-out"), Qt::DashLine, pointsOf(c, [](auto& p) { return p.heldOutLoss; })));
     }
     return out;
 }
@@ -52,9 +55,10 @@ std::vector<Curve> accuracyCurves(const TrainingSnapshot& s)
     const bool sequences = !s.targetTokens.empty();
     for (const TrainedVariant& v : s.variants) {
         const auto& c = v.model->curve;
-        out.push_back(curve(v, tr("tokens"), Qt::SolidLine, pointsOf(c, [](auto& p) { return p.heldOutAccuracy; })));
+        out.push_back(
+            curve(v, Text::tr("tokens"), Qt::SolidLine, pointsOf(c, [](auto& p) { return p.heldOutAccuracy; })));
         if (sequences)
-            out.push_back(curve(v, tr("sequences"), Qt::DashLine,
+            out.push_back(curve(v, Text::tr("sequences"), Qt::DashLine,
                                 pointsOf(c, [](auto& p) { return p.heldOutSequenceAccuracy; })));
     }
     return out;
@@ -68,8 +72,8 @@ QString curvesLegend(const TrainingSnapshot& s)
                      .arg(variantColor(v.variant()).name(), variantName(v.variant()).toHtmlEscaped());
     if (parts.isEmpty()) return {};
     // Solid lines are the training loss and the held-out token accuracy: the dashed ones are named.
-    const QString styles = s.targetTokens.empty() ? tr("dashed: held-out loss")
-                                                  : tr("dashed: held-out loss, whole sequences right");
+    const QString styles = s.targetTokens.empty() ? Text::tr("dashed: held-out loss")
+                                                  : Text::tr("dashed: held-out loss, whole sequences right");
     return parts.join(QStringLiteral(" &nbsp; ")) + QStringLiteral(" &nbsp;·&nbsp; ") + styles.toHtmlEscaped();
 }
 

@@ -47,23 +47,18 @@ void TrainingControl::command(const std::function<void(TrainingControl&)>& chang
     wake.notify_all();
 }
 
-long evaluationInterval(long steps, int evaluations)
-{
-    if (evaluations < 1) return steps;
-    return std::max(1L, (steps + evaluations - 1) / evaluations);
-}
-
 namespace {
 
 using State = TrainingSnapshot::State;
 
-// One thread's training: the runs, their snapshots and what the thread shares with the GUI.
-class TrainingLoop {
+// One thread's side of the training loop: the runs, their snapshots and what the thread shares
+// with the GUI.
+class ThreadDriver : public qkv::TrainingDriver {
 public:
-    TrainingLoop(std::vector<std::unique_ptr<qkv::TrainingRun>> runs, const TrainingPlan& plan,
+    ThreadDriver(std::vector<std::unique_ptr<qkv::TrainingRun>> runs, const TrainingPlan& plan,
                  const TrainingLoopSettings& settings, TrainingControl& control, const std::function<void()>& notify)
         : runs_(std::move(runs)), maker_(runs_.front()->data()), settings_(settings), control_(control),
-          notify_(notify), total_(plan.settings.steps), interval_(evaluationInterval(total_, settings.evaluations))
+          notify_(notify), total_(plan.settings.steps)
     {
         for (const auto& run : runs_) views_.push_back(run.get());
         pace_.add(0.0, 0);
@@ -71,28 +66,35 @@ public:
 
     void run()
     {
-        // Where learning starts: the untrained models on the held-out set (a curve point at step 0).
-        if (runs_.front()->stepsDone() == 0)
-            for (auto& r : runs_) r->evaluate();
-        publish(control_.paused ? State::Paused : State::Running);
-        for (long done = runs_.front()->stepsDone(); done < total_;) {
-            const std::optional<bool> single = nextCommand();
-            if (!single) return;  // stopped
-            const auto start = Clock::now();
-            for (auto& r : runs_) r->step();
-            ++done;
-            if (done % interval_ == 0 || done == total_)
-                for (auto& r : runs_) r->evaluate();
-            trainingSeconds_ += secondsSince(start);
-            shownSinceStep_ = false;
-            if (done == total_) break;
-            if (*single || secondsSince(lastPublish_) * 1000.0 >= settings_.publishMilliseconds)
-                publish(*single ? State::Paused : State::Running);
-            activeSeconds_ += secondsSince(start);
-            pace_.add(activeSeconds_, done);
-        }
+        std::vector<qkv::TrainingRun*> runs;
+        for (const auto& r : runs_) runs.push_back(r.get());
+        qkv::TrainingLoop loop(std::move(runs), settings_.evaluations);
+        if (loop.run(*this) == qkv::TrainingEnd::Stopped) return;
         control_.finished = true;
         publish(State::Finished);
+    }
+
+    // Where learning starts: the untrained models, evaluated on the held-out set.
+    void started() override { publish(control_.paused ? State::Paused : State::Running); }
+
+    bool proceed() override
+    {
+        const std::optional<bool> single = nextCommand();
+        if (!single) return false;  // stopped
+        single_ = *single;
+        stepStart_ = Clock::now();
+        return true;
+    }
+
+    void stepped(long done) override
+    {
+        trainingSeconds_ += secondsSince(stepStart_);
+        shownSinceStep_ = false;
+        if (done == total_) return;  // the Finished snapshot follows
+        if (single_ || secondsSince(lastPublish_) * 1000.0 >= settings_.publishMilliseconds)
+            publish(single_ ? State::Paused : State::Running);
+        activeSeconds_ += secondsSince(stepStart_);
+        pace_.add(activeSeconds_, done);
     }
 
 private:
@@ -134,12 +136,14 @@ private:
     const TrainingLoopSettings settings_;
     TrainingControl& control_;
     const std::function<void()>& notify_;
-    const long total_, interval_;
+    const long total_;
     double trainingSeconds_ = 0;  // the optimiser's work and the evaluations
     double activeSeconds_ = 0;    // that and the snapshots: what the pace and the time left use
     PaceMeter pace_;
     State published_ = State::Running;
     Clock::time_point lastPublish_ = Clock::now();
+    Clock::time_point stepStart_ = Clock::now();
+    bool single_ = false;         // the step under way was asked for alone (Step)
     bool shownSinceStep_ = true;  // the last snapshot shows the last step
 };
 
@@ -154,7 +158,7 @@ void runTrainingLoop(const TrainingPlan& plan, const TrainingLoopSettings& setti
         if (!run) return fail(run.error());
         runs.push_back(std::move(*run));
     }
-    TrainingLoop(std::move(runs), plan, settings, control, notify).run();
+    ThreadDriver(std::move(runs), plan, settings, control, notify).run();
 }
 
 }  // namespace qkv::ui

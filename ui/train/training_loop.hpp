@@ -1,7 +1,8 @@
 #pragma once
-// The body of a training thread (TrainingWorker starts it): builds the plan's runs, steps them in
-// turn, evaluates them on the held-out set now and then, and leaves snapshots in the mailbox.
-// Free of Qt: it talks to the GUI thread only through TrainingControl and two callbacks.
+// The body of a training thread (TrainingWorker starts it): builds the plan's runs and drives the
+// one training loop (core/training/training_loop.hpp: the steps and the held-out evaluations)
+// over them, waiting while paused and leaving snapshots in the mailbox. Free of Qt: it talks to
+// the GUI thread only through TrainingControl and two callbacks.
 
 #include <atomic>
 #include <condition_variable>
@@ -10,6 +11,7 @@
 #include <mutex>
 #include <string>
 
+#include "core/training/training_loop.hpp"
 #include "ui/train/training_plan.hpp"
 #include "ui/train/training_snapshot.hpp"
 
@@ -34,16 +36,12 @@ struct TrainingControl {
 
 struct TrainingLoopSettings {
     int publishMilliseconds = 250;
-    int evaluations = 50;
+    long evaluations = qkv::evaluationsPerRun;  // EvaluationSchedule::evaluations
 };
 
 // Runs until every step is done or control.stop. `notify` is called (from this thread) when the
 // mailbox was empty and now holds a snapshot; `fail` when the runs cannot be built.
 void runTrainingLoop(const TrainingPlan& plan, const TrainingLoopSettings& settings, TrainingControl& control,
                      const std::function<void()>& notify, const std::function<void(const std::string&)>& fail);
-
-// Steps between two held-out evaluations so that a run of `steps` has about `evaluations` of
-// them, the last at its last step.
-long evaluationInterval(long steps, int evaluations);
 
 }  // namespace qkv::ui

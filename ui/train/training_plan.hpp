@@ -3,9 +3,11 @@
 // forming a head's scores (factored W_i^Q, W_i^K and one full W_i) side by side, on the same
 // data from the same seed, so that the two curves differ only in that.
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/training/training_limits.hpp"
 #include "core/training/training_run.hpp"
 
 namespace qkv::ui {
@@ -18,9 +20,11 @@ struct TrainingPlan {
     std::vector<qkv::ScoreForm> variants() const;
     // The settings of one of them.
     qkv::TrainingSettings settingsFor(qkv::ScoreForm variant) const;
-    // Empty when the numbers fit together; else what is wrong, in words (the model's own check,
-    // qkv::ModelSpec::problem, on the sizes the form sets).
+    // Empty when the settings are within the training limits (core/training/training_limits.hpp);
+    // else what is wrong with the first field that is not, in words.
     std::string problem() const;
+    // That field and its problem, or none.
+    std::optional<qkv::FieldProblem> fieldProblem() const;
 };
 
 }  // namespace qkv::ui

@@ -49,8 +49,9 @@ public:
     // Longest time between two snapshots while running (default 250 ms: the views refresh at
     // least twice a second even when a snapshot arrives late).
     void setPublishInterval(int milliseconds) { publishMilliseconds_ = milliseconds; }
-    // Held-out evaluations per run (default 50, spread evenly over its steps).
-    void setEvaluations(int count) { evaluations_ = count; }
+    // Held-out evaluations per run besides the untrained model's (default qkv::evaluationsPerRun,
+    // spread evenly over its steps as qkv::EvaluationSchedule says).
+    void setEvaluations(long count) { evaluations_ = count; }
 
 signals:
     // A new snapshot of the current run (latest() is it).
@@ -68,7 +69,7 @@ private:
     std::vector<std::pair<std::shared_ptr<TrainingControl>, std::thread>> retired_;
     std::shared_ptr<const TrainingSnapshot> latest_;
     int publishMilliseconds_ = 250;
-    int evaluations_ = 50;
+    long evaluations_ = qkv::evaluationsPerRun;
 };
 
 }  // namespace qkv::ui

@@ -4,17 +4,20 @@
 
 namespace qkv::ui {
 namespace {
-QString tr(const char* text) { return QCoreApplication::translate("qkv::ui::TrainTab", text); }
+// The Train tab's translation context (lupdate reads Text::tr).
+struct Text {
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::TrainTab)
+};
 }  // namespace
 
 QString variantName(qkv::ScoreForm variant)
 {
-    return variant == qkv::ScoreForm::Full ? tr("full W_i") : tr("factored");
+    return variant == qkv::ScoreForm::Full ? Text::tr("full W_i") : Text::tr("factored");
 }
 
 QString variantTitle(qkv::ScoreForm variant)
 {
-    return variant == qkv::ScoreForm::Full ? tr("Full W_i") : tr("Factored W_i^Q, W_i^K");
+    return variant == qkv::ScoreForm::Full ? Text::tr("Full W_i") : Text::tr("Factored W_i^Q, W_i^K");
 }
 
 QColor variantColor(qkv::ScoreForm variant)

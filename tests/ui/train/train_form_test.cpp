@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/training/training_limits.hpp"
 #include "tests/ui/train/train_test_support.hpp"
 #include "ui/controls/field_message.hpp"
 #include "ui/train/learning_rate_box.hpp"
@@ -68,15 +69,56 @@ TEST(TrainFormTest, HeadsThatDoNotDivideDModelAreFlaggedUnderTheField)
 {
     TrainSettingsForm form;
     QSignalSpy changed(&form, &TrainSettingsForm::changed);
-    form.dModelBox()->setValue(64);
+    form.dModelBox()->setValue(96);
     form.headsBox()->setValue(5);
     EXPECT_GT(changed.count(), 0);
     EXPECT_TRUE(form.sizeMessage()->isVisibleTo(&form));
-    EXPECT_TRUE(form.sizeMessage()->text().contains(QStringLiteral("does not divide"))) << form.sizeMessage()->text().toStdString();
-    EXPECT_TRUE(form.problem().contains(QStringLiteral("h = 5"))) << form.problem().toStdString();
+    // The training limits' words for the field (core/training/training_limits.hpp), as a sentence.
+    EXPECT_EQ(form.sizeMessage()->text(), QStringLiteral("h must divide d_model 96; 5 does not."));
+    EXPECT_EQ(form.problem(), form.sizeMessage()->text());
+    ASSERT_TRUE(form.plan().fieldProblem().has_value());
+    EXPECT_EQ(form.plan().fieldProblem()->field, qkv::TrainingField::Heads);
+    form.dModelBox()->setValue(16);
+    form.headsBox()->setValue(32);
+    EXPECT_EQ(form.sizeMessage()->text(), QStringLiteral("h must be between 1 and d_model 16; 32 is not."));
     form.headsBox()->setValue(8);
     EXPECT_FALSE(form.sizeMessage()->isVisibleTo(&form));
     EXPECT_TRUE(form.problem().isEmpty());
+}
+
+TEST(TrainFormTest, TheFieldsRangesAreTheTrainingLimits)
+{
+    TrainSettingsForm form;
+    const std::vector<std::pair<qkv::TrainingField, QSpinBox*>> boxes{{qkv::TrainingField::DModel, form.dModelBox()},
+                                                                      {qkv::TrainingField::Heads, form.headsBox()},
+                                                                      {qkv::TrainingField::Layers, form.layersBox()},
+                                                                      {qkv::TrainingField::Steps, form.stepsBox()},
+                                                                      {qkv::TrainingField::Batch, form.batchBox()}};
+    for (const auto& [field, box] : boxes) {
+        const qkv::TrainingLimit& limit = qkv::trainingLimit(field);
+        SCOPED_TRACE(std::string(limit.name));
+        EXPECT_EQ(box->minimum(), static_cast<int>(limit.minimum));
+        EXPECT_EQ(box->maximum(), static_cast<int>(limit.maximum));
+    }
+    const qkv::TrainingLimit& rate = qkv::trainingLimit(qkv::TrainingField::LearningRate);
+    EXPECT_DOUBLE_EQ(form.learningRateBox()->minimum(), rate.minimum);
+    EXPECT_DOUBLE_EQ(form.learningRateBox()->maximum(), rate.maximum);
+    EXPECT_EQ(boxes.size() + 1, qkv::kTrainingLimits.size());
+}
+
+TEST(TrainFormTest, HMayBeAsLargeAsDModel)
+{
+    // The command line and TrainingRun take h up to d_model; so does the form.
+    TrainSettingsForm form;
+    form.dModelBox()->setValue(256);
+    form.headsBox()->setValue(256);
+    EXPECT_EQ(form.plan().settings.headCount, 256);
+    EXPECT_TRUE(form.problem().isEmpty()) << form.problem().toStdString();
+    EXPECT_FALSE(form.sizeMessage()->isVisibleTo(&form));
+    // Lowering d_model leaves h as it was and says why it no longer fits.
+    form.dModelBox()->setValue(128);
+    EXPECT_EQ(form.headsBox()->value(), 256);
+    EXPECT_EQ(form.problem(), QStringLiteral("h must be between 1 and d_model 128; 256 is not."));
 }
 
 TEST(TrainFormTest, VariantsAreFactoredFullOrBoth)

@@ -198,7 +198,7 @@ TEST_F(TrainTabTest, StartIsOffWithTheReasonWhileTheSizesDoNotFit)
     tab.form()->headsBox()->setValue(3);
     EXPECT_FALSE(tab.startButton()->isEnabled());
     EXPECT_FALSE(tab.stepButton()->isEnabled());
-    EXPECT_TRUE(tab.startButton()->toolTip().contains(QStringLiteral("does not divide")))
+    EXPECT_TRUE(tab.startButton()->toolTip().contains(QStringLiteral("h must divide d_model 16; 3 does not")))
         << tab.startButton()->toolTip().toStdString();
     EXPECT_TRUE(tab.form()->sizeMessage()->isVisibleTo(tab.form()));
     tab.form()->headsBox()->setValue(4);

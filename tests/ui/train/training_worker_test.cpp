@@ -5,6 +5,7 @@
 #include <QSignalSpy>
 
 #include <cmath>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -119,12 +120,24 @@ TEST_F(WorkerTest, SettingsTheRunRefusesComeBackAsAMessage)
     EXPECT_EQ(worker.latest(), nullptr);
 }
 
-TEST(EvaluationIntervalTest, SpreadsTheEvaluationsAndEndsAtTheLastStep)
+TEST(TrainingWorkerSchedule, EvaluatesAsTheOneScheduleSays)
 {
-    EXPECT_EQ(evaluationInterval(2000, 50), 40);
-    EXPECT_EQ(evaluationInterval(10, 50), 1);
-    EXPECT_EQ(evaluationInterval(101, 50), 3);
-    EXPECT_EQ(evaluationInterval(7, 0), 7);
+    // The default schedule (qkv::EvaluationSchedule): a 120-step run is evaluated at step 0 and
+    // every 3rd step, 41 times, as `qkv-studio train` does (train_cli_test.cpp).
+    TrainingWorker worker;
+    worker.setPublishInterval(30);
+    worker.start(smallPlan(120));
+    ASSERT_TRUE(waitFor(&worker, &TrainingWorker::published,
+                        [&] { return worker.latest() && worker.latest()->state == State::Finished; }));
+    const qkv::EvaluationSchedule schedule{120};
+    std::vector<long> evaluated, expected;
+    for (const qkv::CurvePoint& point : worker.latest()->variants[0].model->curve)
+        if (std::isfinite(point.heldOutLoss)) evaluated.push_back(point.step);
+    for (long step = 0; step <= 120; ++step)
+        if (schedule.evaluatesAt(step)) expected.push_back(step);
+    EXPECT_EQ(evaluated, expected);
+    EXPECT_EQ(static_cast<long>(evaluated.size()), schedule.count());
+    EXPECT_EQ(schedule.count(), 41);
 }
 
 }  // namespace
