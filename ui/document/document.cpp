@@ -37,33 +37,6 @@ void useWeights(qkv::Session& s, std::shared_ptr<const qkv::AttentionWeights> we
     else if (s.config.embeddings == qkv::EmbeddingKind::Model) s.config.embeddings = qkv::EmbeddingKind::Word;
 }
 
-// Loaded weights fix d_model and g: said at those fields, where the user just typed, rather
-// than after computing.
-void checkWeightsFit(const qkv::Session& s, std::vector<qkv::ValidationIssue>& issues)
-{
-    if (!s.weights) return;
-    const qkv::Config& c = s.config;
-    const qkv::AttentionWeights& w = *s.weights;
-    if (w.d_model() != c.d_model) {
-        issues.push_back({qkv::ConfigField::DModel,
-                          Document::tr("The loaded weights have d_model = %1; File > Use Generated Weights frees d_model.")
-                              .arg(w.d_model())
-                              .toStdString()});
-        return;
-    }
-    if (c.headCount < 1 || c.d_model % c.headCount != 0) return;  // validateConfig says so at h
-    if (const std::string problem = w.shapeProblem(c.headCount); !problem.empty()) {
-        issues.push_back({qkv::ConfigField::Heads, problem});
-        return;
-    }
-    const qkv::Index g = w.grouping(c.headCount).keyValueHeadCount;
-    if (g != c.g())
-        issues.push_back({qkv::ConfigField::KeyValueHeads,
-                          Document::tr("The loaded weights have g = %1 key/value heads; File > Use Generated Weights frees g.")
-                              .arg(g)
-                              .toStdString()});
-}
-
 QString fromStd(std::string_view text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
 
 }  // namespace
@@ -378,7 +351,6 @@ void Document::keep(const qkv::Session& content, const QString& description)
 void Document::validateAndCompute()
 {
     issues_ = qkv::validateInputs(session_.config, session_.inputs());
-    checkWeightsFit(session_, issues_);
     emit validationChanged(issues_);
     if (issues_.empty()) runner_->request(session_.config, session_.inputs(), &weightsCache_);
 }
