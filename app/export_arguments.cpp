@@ -13,6 +13,7 @@
 #include "core/pipeline/input_validation.hpp"
 #include "core/pipeline/trained_layer.hpp"
 #include "core/presets/head_presets.hpp"
+#include "core/session/apply_weights.hpp"
 
 namespace qkv::app {
 
@@ -234,22 +235,38 @@ std::string givenOption(LayerSetting setting, std::string_view value)
     return setting == LayerSetting::Bias ? optionFor(setting) : optionFor(setting) + " " + std::string(value);
 }
 
-// A checkpoint layer: the configuration follows what it fixes and the options given for the rest
-// (checkpoint.hpp); the notes go to stderr.
+void printNotes(const std::vector<std::string>& notes)
+{
+    for (const std::string& note : notes) std::fprintf(stderr, "qkv-studio: note: %s\n", note.c_str());
+}
+
+// A checkpoint layer, as the app's Open Checkpoint uses it (applyCheckpointLayer): the
+// configuration follows what it fixes and the options given for the rest; the notes go to stderr.
 void useCheckpointLayer(const std::string& file, CheckpointLayerWeights layer, const SessionArguments& args,
                         Session& session)
 {
-    std::vector<std::string> notes = std::move(layer.notes);
-    for (std::string& note :
-         applyCheckpointLayerSettings(layer.settings, session.config, args.layerSettingsGiven, givenOption))
-        notes.push_back(std::move(note));
-    for (const std::string& note : notes) std::fprintf(stderr, "qkv-studio: note: %s\n", note.c_str());
-    session.weights = std::make_shared<const AttentionWeights>(std::move(layer.weights));
     // Absolute: a session reads the model's own input again from this checkpoint, maybe from
     // another folder (the app's file dialogs give absolute paths too).
     std::error_code ignored;
     const std::filesystem::path absolute = std::filesystem::absolute(file, ignored);
-    session.weightsProvenance = {absolute.empty() ? file : absolute.lexically_normal().string(), layer.layer.name, {}};
+    CheckpointLayerChoice choice{std::make_shared<const AttentionWeights>(std::move(layer.weights)),
+                                 std::move(layer.settings),
+                                 absolute.empty() ? file : absolute.lexically_normal().string(),
+                                 layer.layer.name,
+                                 nullptr,
+                                 args.layerSettingsGiven,
+                                 givenOption};
+    // The command line reads the layer's own input afterwards, when the embeddings ask for it
+    // (attachModelInput in sessionFromArguments): they stay what the session and options say.
+    const EmbeddingKind embeddings = session.config.embeddings;
+    const AppliedCheckpointLayer applied = applyCheckpointLayer(session, std::move(choice));
+    session.config.embeddings = embeddings;
+    printNotes(layer.notes);
+    printNotes(applied.notes);
+    if (applied.headChangesCleared)
+        printNotes(
+            {"the session's presets and switched-off heads were cleared: the layer's heads are its own "
+             "(--preset and --ablate apply after it)"});
 }
 
 // --weights FILE --layer L: a checkpoint's layer (nn.MultiheadAttention state dicts included),
@@ -292,17 +309,11 @@ void loadWeightsFile(const std::string& file, const SessionArguments& args, Sess
     useCheckpointLayer(file, std::move(*loaded), args, session);
 }
 
-// Weights in our layout: d_model, the biases and g follow the file.
+// Weights in our layout, as the app's Load Weights uses them (applyWeightsFile): d_model, the
+// biases and g follow the file, h moves to the nearest valid head count (with a note).
 void loadWeights(const std::string& file, AttentionWeights loaded, Session& session)
 {
-    Expected<AttentionWeights> weights = std::move(loaded);
-    Config& c = session.config;
-    c.d_model = weights->d_model();
-    c.withBias = weights->hasBias();
-    if (c.headCount >= 1 && c.d_model % c.headCount == 0 && weights->keyValueWidth() != c.d_model)
-        c.keyValueHeadCount = weights->keyValueWidth() / c.d_k();
-    session.weights = std::make_shared<const AttentionWeights>(std::move(*weights));
-    session.weightsProvenance = {file, {}, {}};
+    printNotes(applyWeightsFile(session, std::make_shared<const AttentionWeights>(std::move(loaded)), file));
 }
 
 // --session FILE --layer L: one of the trained model's attention layers; its kind decides the

@@ -79,23 +79,12 @@ void checkEmbeddings(const std::shared_ptr<const MatrixF>& embeddings, const cha
         issues.push_back({ConfigField::Embeddings, prefix + "contain NaN or infinite values."});
 }
 
-void checkWeights(const std::shared_ptr<const AttentionWeights>& weights, const Config& config,
-                  std::vector<ValidationIssue>& issues)
+// Their shapes are checked with the configuration (weightsFitIssues); their values here, off the
+// GUI thread (4 d_model^2 numbers).
+void checkWeightValues(const std::shared_ptr<const AttentionWeights>& weights, std::vector<ValidationIssue>& issues)
 {
-    if (!weights) return;
-    if (weights->d_model() != config.d_model) {
-        issues.push_back({ConfigField::Weights, "The loaded weights have d_model = " + std::to_string(weights->d_model()) +
-                                                    " but d_model is set to " + std::to_string(config.d_model) + "."});
-    } else if (const std::string problem = weights->shapeProblem(config.headCount); !problem.empty()) {
-        issues.push_back({ConfigField::Weights, problem});
-    } else if (weights->grouping(config.headCount).keyValueHeadCount != config.g()) {
-        issues.push_back({ConfigField::KeyValueHeads,
-                          "The loaded weights have g = " + std::to_string(weights->grouping(config.headCount).keyValueHeadCount) +
-                              " key/value heads at h = " + std::to_string(config.headCount) + ", but g is set to " +
-                              std::to_string(config.g()) + "."});
-    } else if (!allFinite(*weights)) {
+    if (weights && !allFinite(*weights))
         issues.push_back({ConfigField::Weights, "The weights contain NaN or infinite values."});
-    }
 }
 
 RotaryLayout rotaryLayout(PositionalEncoding positional)
@@ -247,7 +236,7 @@ Expected<std::shared_ptr<const Result>> compute(const Config& config, const User
     std::vector<ValidationIssue> issues = validateInputs(config, inputs);
     checkEmbeddings(inputs.sourceEmbeddings, "source", config.d_model, issues);
     checkEmbeddings(inputs.targetEmbeddings, "target", config.d_model, issues);
-    checkWeights(inputs.weights, config, issues);
+    checkWeightValues(inputs.weights, issues);
     if (!issues.empty()) return Error{describe(issues)};
 
     try {

@@ -1,9 +1,10 @@
 #pragma once
 // What is wrong with a configuration and the inputs that go with it, before computing: the
 // configuration's own checks (validateConfig, with the rows of user embeddings standing for
-// their sentences) and the model's own input (modelInputIssues) or, with a trained model, what
-// does not fit between it and the configuration (trainedModelIssues). One rule for compute(), the
-// app's document and the command line, so each says the same things.
+// their sentences), whether loaded weights fit it (weightsFitIssues), and the model's own input
+// (modelInputIssues) or, with a trained model, what does not fit between it and the
+// configuration (trainedModelIssues). One rule for compute(), the app's document and the
+// command line, so each says the same things.
 
 #include <vector>
 
@@ -14,5 +15,11 @@ namespace qkv {
 
 std::vector<ValidationIssue> validateInputs(const Config& config, const UserInputs& inputs,
                                             const AnalysisPlan& plan = {});
+
+// Loaded weights fix d_model and g (their shapes say them): a configuration that asks for others
+// is told so at the field that asks (d_model, h or g), where the user just typed. Shapes only;
+// compute() checks the values. Nothing while `weights` is null (generated weights fit any
+// configuration) or h does not divide d_model (validateConfig says so at h).
+std::vector<ValidationIssue> weightsFitIssues(const AttentionWeights* weights, const Config& config);
 
 }  // namespace qkv

@@ -26,7 +26,7 @@ Expected<std::shared_ptr<const ModelInput>> wholeModelInput(const std::shared_pt
                                                             const CheckpointLayer& layer)
 {
     if (!model->tokenizer) return Error{model->checkpoint.path + ": no tokenizer files beside it"};
-    Expected<Index> modelIndex = findModelLayer(*model, std::to_string(layer.index));
+    Expected<Index> modelIndex = modelLayerIndex(*model, layer);
     if (!modelIndex) return Error{modelIndex.error()};
     if (model->recipe.encoderDecoder() && layer.kind != AttentionMode::EncoderSelf)
         return Error{layer.name + " reads both sentences of the " +
@@ -72,7 +72,7 @@ Expected<std::shared_ptr<const ModelInput>> loadLayerInput(Checkpoint checkpoint
         if (!tables || !model) return tables;
         // The first layer reads the tables as before; the model comes along for the views that
         // run it whole.
-        Expected<Index> modelIndex = findModelLayer(*model, std::to_string(layer.index));
+        Expected<Index> modelIndex = modelLayerIndex(*model, layer);
         if (!modelIndex) return tables;
         auto input = std::make_shared<ModelInput>(**tables);
         input->setWholeModel(model, *modelIndex);

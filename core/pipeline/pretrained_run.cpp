@@ -80,9 +80,14 @@ Expected<Index> findModelLayer(const PretrainedModel& model, std::string_view na
 {
     Expected<CheckpointLayer> found = findCheckpointLayer(model.checkpoint, nameOrIndex);
     if (!found) return Error{found.error()};
+    return modelLayerIndex(model, *found);
+}
+
+Expected<Index> modelLayerIndex(const PretrainedModel& model, const CheckpointLayer& layer)
+{
     for (Index i = 0; i < model.layerCount(); ++i)
-        if (model.layersInModelOrder[static_cast<std::size_t>(i)].index == found->index) return i;
-    return Error{model.checkpoint.path + ": " + found->name + " is not a layer the model runs"};
+        if (model.layersInModelOrder[static_cast<std::size_t>(i)].index == layer.index) return i;
+    return Error{model.checkpoint.path + ": " + layer.name + " is not a layer the model runs"};
 }
 
 Expected<ModelHead> parseModelHead(const PretrainedModel& model, std::string_view item)

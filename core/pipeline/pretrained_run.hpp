@@ -52,6 +52,9 @@ std::string modelHeadText(const PretrainedModel& model, const ModelHead& head);
 
 // The model-order index of the layer --layer names (its listing index or name).
 Expected<Index> findModelLayer(const PretrainedModel& model, std::string_view nameOrIndex);
+// The model-order index of a layer already found in the model's checkpoint (its listing index
+// decides, never its name read again).
+Expected<Index> modelLayerIndex(const PretrainedModel& model, const CheckpointLayer& layer);
 
 // `base` (its sentences and view settings) with what the layer decides: d_model, h, g, biases,
 // positions (rotary inside the layer, else none: they are inside X), mode = the layer's kind,

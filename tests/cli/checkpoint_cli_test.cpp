@@ -269,5 +269,47 @@ TEST_F(ExportCli, ASessionFromACheckpointKeepsTheOptionsGivenLater)
     EXPECT_EQ(readJson(path("none.json"))["config"]["weights_layer"], "model.layers.1.self_attn");
 }
 
+// The command line applies a checkpoint layer as the app's Open Checkpoint does (core's
+// applyCheckpointLayer): a session's presets and switched-off heads would overwrite the layer's
+// own heads, so they go, and the token scale they served returns to 1.
+TEST_F(ExportCli, ACheckpointLayerClearsTheSessionsPresetsAndSwitchedOffHeads)
+{
+    ASSERT_EQ(run({"export", "--preset", "uniform", "--ablate", "2", "--token-scale", "0.5", "--format", "session",
+                   "--out", path("presets.qkv.json")})
+                  .status,
+              0);
+    ASSERT_FALSE(readJson(path("presets.qkv.json"))["config"]["presets"].empty());
+    const CommandRun layer =
+        run({"export", "--session", path("presets.qkv.json"), "--weights", checkpoint("llama/model.safetensors"),
+             "--layer", "0", "--format", "session", "--out", path("layer.qkv.json")});
+    ASSERT_EQ(layer.status, 0) << layer.output;
+    EXPECT_NE(layer.output.find("presets and switched-off heads were cleared"), std::string::npos) << layer.output;
+    const nlohmann::json config = readJson(path("layer.qkv.json"))["config"];
+    EXPECT_TRUE(config["presets"].empty()) << config.dump();
+    EXPECT_TRUE(config["ablated_heads"].empty()) << config.dump();
+    EXPECT_EQ(config["token_embedding_scale"], 1);
+    // Options given on the command line still apply over the layer.
+    const CommandRun again =
+        run({"export", "--session", path("presets.qkv.json"), "--weights", checkpoint("llama/model.safetensors"),
+             "--layer", "0", "--ablate", "1", "--format", "session", "--out", path("again.qkv.json")});
+    ASSERT_EQ(again.status, 0) << again.output;
+    EXPECT_EQ(readJson(path("again.qkv.json"))["config"]["ablated_heads"], nlohmann::json::array({1}));
+}
+
+// Weights whose d_model h does not divide move h to the nearest valid head count, as the app's
+// Load Weights does (core's applyWeightsFile), with a note.
+TEST_F(ExportCli, WeightsWhoseDModelHDoesNotDivideMoveHToTheNearestValidCount)
+{
+    ASSERT_TRUE(
+        saveAttentionWeights(path("w32.safetensors"), initialiseWeights(32, 3, WeightInit::Normal, false)).ok());
+    const CommandRun loaded = run({"export", "--heads", "3", "--weights", path("w32.safetensors"), "--format",
+                                   "session", "--out", path("w32.qkv.json")});
+    ASSERT_EQ(loaded.status, 0) << loaded.output;
+    EXPECT_NE(loaded.output.find("h is 4"), std::string::npos) << loaded.output;
+    const nlohmann::json config = readJson(path("w32.qkv.json"))["config"];
+    EXPECT_EQ(config["d_model"], 32);
+    EXPECT_EQ(config["heads"], 4);
+}
+
 }  // namespace
 }  // namespace qkv::testing

@@ -7,10 +7,10 @@
 #include <QUndoStack>
 
 #include <algorithm>
-#include <set>
 
 #include "core/pipeline/input_validation.hpp"
 #include "core/presets/head_presets.hpp"
+#include "core/session/apply_weights.hpp"
 #include "ui/document/compute_runner.hpp"
 #include "ui/document/session_command.hpp"
 #include "ui/document/session_text.hpp"
@@ -18,51 +18,6 @@
 
 namespace qkv::ui {
 namespace {
-
-// The weights a session uses from now on (null: generated from the seed), where they came from,
-// and the model's own input that goes with them (null: embeddings that were the model's fall
-// back to words, since the input belongs to the layer being replaced). One rule for Load
-// Weights, Use Generated Weights and Open Checkpoint.
-void useWeights(qkv::Session& s, std::shared_ptr<const qkv::AttentionWeights> weights, const QString& source,
-                const QString& layer, std::shared_ptr<const qkv::ModelInput> modelInput)
-{
-    s.weights = std::move(weights);
-    s.weightsProvenance = {};
-    if (s.weights) {
-        s.weightsProvenance.file = source.toStdString();
-        s.weightsProvenance.layer = layer.toStdString();
-    }
-    s.modelInput = std::move(modelInput);
-    if (s.modelInput) s.config.embeddings = qkv::EmbeddingKind::Model;
-    else if (s.config.embeddings == qkv::EmbeddingKind::Model) s.config.embeddings = qkv::EmbeddingKind::Word;
-}
-
-// Loaded weights fix d_model and g: said at those fields, where the user just typed, rather
-// than after computing.
-void checkWeightsFit(const qkv::Session& s, std::vector<qkv::ValidationIssue>& issues)
-{
-    if (!s.weights) return;
-    const qkv::Config& c = s.config;
-    const qkv::AttentionWeights& w = *s.weights;
-    if (w.d_model() != c.d_model) {
-        issues.push_back({qkv::ConfigField::DModel,
-                          Document::tr("The loaded weights have d_model = %1; File > Use Generated Weights frees d_model.")
-                              .arg(w.d_model())
-                              .toStdString()});
-        return;
-    }
-    if (c.headCount < 1 || c.d_model % c.headCount != 0) return;  // validateConfig says so at h
-    if (const std::string problem = w.shapeProblem(c.headCount); !problem.empty()) {
-        issues.push_back({qkv::ConfigField::Heads, problem});
-        return;
-    }
-    const qkv::Index g = w.grouping(c.headCount).keyValueHeadCount;
-    if (g != c.g())
-        issues.push_back({qkv::ConfigField::KeyValueHeads,
-                          Document::tr("The loaded weights have g = %1 key/value heads; File > Use Generated Weights frees g.")
-                              .arg(g)
-                              .toStdString()});
-}
 
 QString fromStd(std::string_view text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
 
@@ -153,20 +108,10 @@ void Document::setWeights(std::shared_ptr<const qkv::AttentionWeights> weights, 
                           const QString& layer)
 {
     qkv::Session after = session_;
-    useWeights(after, weights, source, layer, nullptr);
-    QString text = tr("Use Generated Weights");
-    if (weights) {
-        qkv::Config& c = after.config;
-        c.d_model = weights->d_model();
-        c.withBias = weights->hasBias();
-        if (c.headCount < 1 || c.d_model % c.headCount != 0)
-            c.headCount = qkv::nearestValidHeadCount(c.d_model, c.headCount);
-        // g follows the file: W^K's width is g d_k (multi-head when it is d_model).
-        const qkv::Index width = weights->keyValueWidth();
-        c.keyValueHeadCount = width == c.d_model || c.d_k() < 1 || width % c.d_k() != 0 ? 0 : width / c.d_k();
-        text = tr("Load Weights");
-    }
-    pushContent(after, text);
+    const bool loading = weights != nullptr;
+    qkv::applyWeightsFile(after, std::move(weights), source.toStdString());
+    after.weightsProvenance.layer = loading ? layer.toStdString() : std::string();
+    pushContent(after, loading ? tr("Load Weights") : tr("Use Generated Weights"));
 }
 
 void Document::useCheckpointLayer(std::shared_ptr<const qkv::AttentionWeights> weights,
@@ -176,24 +121,19 @@ void Document::useCheckpointLayer(std::shared_ptr<const qkv::AttentionWeights> w
                                   std::shared_ptr<const qkv::ModelInput> modelInput, const QString& modelInputNote)
 {
     qkv::Session after = session_;
-    useWeights(after, std::move(weights), source, layer, modelInput);
-    std::set<qkv::LayerSetting> chosen;
+    qkv::CheckpointLayerChoice choice{
+        std::move(weights), settings, source.toStdString(), layer.toStdString(), modelInput, {}, {}};
     if (positions) {
         after.config.positional = *positions;
-        chosen.insert(qkv::LayerSetting::Positional);
+        choice.chosen.insert(qkv::LayerSetting::Positional);
     }
     // Positions are the only layer setting the dialog offers.
-    const auto nameChoice = [](qkv::LayerSetting, std::string_view value) {
+    choice.nameChoice = [](qkv::LayerSetting, std::string_view value) {
         return tr("the Positions choice “%1”").arg(fromStd(value)).toStdString();
     };
+    const qkv::AppliedCheckpointLayer applied = qkv::applyCheckpointLayer(after, std::move(choice));
     QStringList allNotes = notes;
-    for (const std::string& note : qkv::applyCheckpointLayerSettings(settings, after.config, chosen, nameChoice))
-        allNotes << QString::fromStdString(note);
-    const bool hadHeadChanges = !after.config.presets.empty() || !after.config.ablatedHeads.empty();
-    after.config.presets.clear();
-    after.config.ablatedHeads.clear();
-    // The token scale only serves the positional presets just cleared: back to the paper's 1.
-    after.config.tokenEmbeddingScale = 1.0f;
+    for (const std::string& note : applied.notes) allNotes << QString::fromStdString(note);
     pushContent(after, tr("Open Checkpoint Layer %1").arg(layer));
     QString message = tr("Layer %1: %2 attention, d_model %3, h %4, g %5%6%7.")
                           .arg(layer, fromStd(qkv::modeName(after.config.mode)))
@@ -202,7 +142,8 @@ void Document::useCheckpointLayer(std::shared_ptr<const qkv::AttentionWeights> w
                           .arg(after.config.g())
                           .arg(qkv::isRotary(after.config.positional) ? tr(", rotary positions") : QString(),
                                after.config.scaleScores ? QString() : tr(", scores not scaled by 1/√d_k"));
-    if (hadHeadChanges) message += QLatin1Char(' ') + tr("Presets and switched-off heads cleared (Undo goes back).");
+    if (applied.headChangesCleared)
+        message += QLatin1Char(' ') + tr("Presets and switched-off heads cleared (Undo goes back).");
     if (modelInput)
         message += QLatin1Char(' ') + tr("The layer reads the model's own input (%1); the token chips are its subword "
                                          "tokens.").arg(fromStd(modelInput->description()));
@@ -378,7 +319,6 @@ void Document::keep(const qkv::Session& content, const QString& description)
 void Document::validateAndCompute()
 {
     issues_ = qkv::validateInputs(session_.config, session_.inputs());
-    checkWeightsFit(session_, issues_);
     emit validationChanged(issues_);
     if (issues_.empty()) runner_->request(session_.config, session_.inputs(), &weightsCache_);
 }
