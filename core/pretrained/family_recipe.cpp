@@ -69,15 +69,12 @@ Status checkLayerCount(const Checkpoint& checkpoint, const std::optional<Index>&
 }
 
 // The stacks of a model whose layers are `row`'s (every row of one layer family shares its block
-// names and stacks): the prefix and each stack's L, checked against config.json (an
-// encoder-decoder: encoder_layers, decoder_layers; else the family's plain L key).
+// names and stacks): the prefix and each stack's L.
 Status countStacks(const Checkpoint& checkpoint, const FamilyRow& row, FamilyRecipe& r)
 {
-    const bool two = row.stacks == FamilyStacks::EncoderDecoder;
     std::vector<ModelStack> stacks;
     if (row.stacks != FamilyStacks::Decoder) stacks.push_back(ModelStack::Encoder);
     if (row.stacks != FamilyStacks::Encoder) stacks.push_back(ModelStack::Decoder);
-    std::vector<Index> counts;
     std::vector<std::string> prefixes;
     for (const ModelStack stack : stacks) {
         // "{p}{s}.layers.{b}.self_attn" -> tail "encoder.layers.", after ".self_attn" (checkFamilyRow:
@@ -88,22 +85,40 @@ Status countStacks(const Checkpoint& checkpoint, const FamilyRow& row, FamilyRec
         Expected<Index> count = countBlocks(checkpoint, tensorName(pattern.substr(0, block), "", stack),
                                             tensorName(pattern.substr(block + 3), "", stack), prefix);
         if (!count) return Error{count.error()};
-        counts.push_back(*count);
+        (stack == ModelStack::Encoder ? r.encoderLayerCount : r.decoderLayerCount) = *count;
         prefixes.push_back(std::move(prefix));
     }
-    if (two && prefixes[0] != prefixes[1])
+    if (prefixes.size() == 2 && prefixes[0] != prefixes[1])
         return Error{checkpoint.path + ": the encoder's layers are under '" + prefixes[0] +
                      "encoder.' but the decoder's under '" + prefixes[1] + "decoder.'"};
-    const CheckpointConfig& config = checkpoint.config;
-    for (std::size_t i = 0; i < stacks.size(); ++i) {
-        const std::optional<Index>& configured =
-            !two ? config.layerCount
-                 : (stacks[i] == ModelStack::Encoder ? config.encoderLayerCount : config.decoderLayerCount);
-        if (Status s = checkLayerCount(checkpoint, configured, counts[i], row.layerCountWords[i]); !s) return s;
-        (stacks[i] == ModelStack::Encoder ? r.encoderLayerCount : r.decoderLayerCount) = counts[i];
-    }
     r.prefix = prefixes[0];
     return {};
+}
+
+// Each stack's L against config.json (an encoder-decoder: encoder_layers, decoder_layers; else the
+// family's plain L key).
+Status checkStackCounts(const Checkpoint& checkpoint, const FamilyRow& row, const FamilyRecipe& r)
+{
+    const CheckpointConfig& config = checkpoint.config;
+    if (row.stacks == FamilyStacks::EncoderDecoder) {
+        if (Status s =
+                checkLayerCount(checkpoint, config.encoderLayerCount, r.encoderLayerCount, row.layerCountWords[0]);
+            !s)
+            return s;
+        return checkLayerCount(checkpoint, config.decoderLayerCount, r.decoderLayerCount, row.layerCountWords[1]);
+    }
+    const Index found = row.stacks == FamilyStacks::Encoder ? r.encoderLayerCount : r.decoderLayerCount;
+    return checkLayerCount(checkpoint, config.layerCount, found, row.layerCountWords[0]);
+}
+
+// Relative position kinds add a learned term to every score, which multiHeadAttentionForward does
+// not compute: running without it would show wrong attention.
+Status checkPositionKind(const Checkpoint& checkpoint, const FamilyRow& row)
+{
+    const std::string& kind = checkpoint.config.positionEmbeddingType;
+    if (!row.absolutePositionsOnly || kind.empty() || kind == "absolute") return {};
+    return Error{checkpoint.configPath + ": 'position_embedding_type' is \"" + kind +
+                 "\"; only absolute (learned) positions are run here"};
 }
 
 // "a, b and c".
@@ -209,11 +224,6 @@ Status feedForwardWidth(const Checkpoint& checkpoint, FamilyRecipe& recipe, Mode
 // The row's block conventions, with config.json's epsilon and activation where it says them.
 Status blockConventions(const Checkpoint& checkpoint, const FamilyRow& row, FamilyRecipe& r)
 {
-    // Relative position kinds add a learned term to every score, which multiHeadAttentionForward
-    // does not compute: running without it would show wrong attention.
-    if (const std::string& kind = checkpoint.config.positionEmbeddingType; !kind.empty() && kind != "absolute")
-        return Error{checkpoint.configPath + ": 'position_embedding_type' is \"" + kind +
-                     "\"; only absolute (learned) positions are run here"};
     r.norm = row.norm;
     r.placement = row.placement;
     r.epsilon = row.epsilonKey ? (checkpoint.config.*row.epsilonKey).value_or(row.epsilon) : row.epsilon;
@@ -291,7 +301,10 @@ Expected<FamilyRecipe> rowRecipe(const Checkpoint& checkpoint, CheckpointFamily 
         return Error{checkpoint.path + ": the whole " + std::string(checkpointFamilyName(layers)) +
                      " model is not run yet (" + listed(names) + " are); its layers load one at a time"};
     FamilyRecipe r;
+    // In the order the checks always ran: the blocks, the position kind, config.json's L.
     if (Status s = countStacks(checkpoint, *rows.front(), r); !s) return Error{s.error()};
+    if (Status s = checkPositionKind(checkpoint, *rows.front()); !s) return Error{s.error()};
+    if (Status s = checkStackCounts(checkpoint, *rows.front(), r); !s) return Error{s.error()};
     Expected<const FamilyRow*> chosen = chooseRow(checkpoint, rows, r.prefix);
     if (!chosen) return Error{chosen.error()};
     const FamilyRow& row = **chosen;

@@ -42,8 +42,9 @@ struct FamilyRow {
     std::string_view name{};   // "BERT", as messages, notes and exports print it
 
     // Which rows a checkpoint may be: those of its attention layers' family (layer_recognition.cpp
-    // says that one). Rows of one layer family share their block patterns and stacks; among them
-    // a prefix hint, then config.json's model_type, chooses.
+    // says that one). Rows of one layer family share their block patterns, stacks and
+    // absolutePositionsOnly (read before a row is chosen); among them a prefix hint, then
+    // config.json's model_type, chooses.
     CheckpointFamily layers = CheckpointFamily::Bert;
     std::string_view prefixHint{};                 // names under this prefix are this row ("roberta.")
     std::array<std::string_view, 3> modelTypes{};  // model_type spellings of this row
@@ -70,6 +71,7 @@ struct FamilyRow {
 
     // The input.
     PretrainedPositions positions = PretrainedPositions::Learned;
+    bool absolutePositionsOnly = false;  // reads position_embedding_type and refuses a relative kind
     Index positionOffset = 0;           // row of the first position in the learned table (BART: 2)
     Index padPositions = -1;            // RoBERTa: pad_token_id's default; positions count from pad + 1
     Index positionCount = 0;            // sinusoidal: P when config.json says none
@@ -112,6 +114,7 @@ inline constexpr std::array<FamilyRow, 7> kFamilyRows{{
                  .decoder = "cls.predictions.decoder.weight", .bias = "cls.predictions.bias"},
      .layerCountWords = {"layers (num_hidden_layers)"},
      .epsilonKey = &CheckpointConfig::layerNormEpsilon, .epsilon = 1e-12, .activation = "gelu",
+     .absolutePositionsOnly = true,
      .readoutKind = ReadoutKind::MaskedLm},
     // create_position_ids_from_input_ids: positions count from padding_idx + 1.
     {.value = PretrainedFamily::Roberta, .name = "RoBERTa",
@@ -122,7 +125,7 @@ inline constexpr std::array<FamilyRow, 7> kFamilyRows{{
                  .decoder = "lm_head.decoder.weight", .bias = "lm_head.bias"},
      .layerCountWords = {"layers (num_hidden_layers)"},
      .epsilonKey = &CheckpointConfig::layerNormEpsilon, .epsilon = 1e-12, .activation = "gelu",
-     .padPositions = 1,
+     .absolutePositionsOnly = true, .padPositions = 1,
      .readoutKind = ReadoutKind::MaskedLm},
     // DistilBERT's LayerNorms fix eps = 1e-12 (no config key).
     {.value = PretrainedFamily::DistilBert, .name = "DistilBERT",

@@ -37,13 +37,14 @@ TEST(FamilyRows, EveryFamilyHasOneCompleteRow)
     }
 }
 
-TEST(FamilyRows, RowsOfOneLayerFamilyShareTheirBlocksAndStacks)
+TEST(FamilyRows, RowsOfOneLayerFamilyShareWhatIsReadBeforeOneIsChosen)
 {
     for (const FamilyRow& a : kFamilyRows)
         for (const FamilyRow& b : kFamilyRows) {
             if (a.layers != b.layers) continue;
             EXPECT_EQ(a.block.attention, b.block.attention) << a.name << " / " << b.name;
             EXPECT_EQ(a.stacks, b.stacks) << a.name << " / " << b.name;
+            EXPECT_EQ(a.absolutePositionsOnly, b.absolutePositionsOnly) << a.name << " / " << b.name;
         }
 }
 
