@@ -14,15 +14,11 @@
 
 #include "core/attention/multi_head_attention.hpp"
 #include "core/common/parallelism.hpp"
+#include "core/common/shape_text.hpp"
 
 namespace qkv {
 
 namespace {
-
-std::string shapeText(Index rows, Index cols)
-{
-    return std::to_string(rows) + " x " + std::to_string(cols);
-}
 
 // (1) Empty when the maps fit; sets n.
 std::string layersProblem(const std::vector<MatrixD>& layerMeans, Index lastLayer, Index& n)

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "core/common/decompositions.hpp"
+#include "core/common/shape_text.hpp"
 #include "core/pipeline/compute.hpp"
 
 namespace qkv {
@@ -21,11 +22,6 @@ namespace qkv {
 namespace {
 
 constexpr double notANumber = std::numeric_limits<double>::quiet_NaN();
-
-std::string shapeText(Index rows, Index cols)
-{
-    return std::to_string(rows) + " x " + std::to_string(cols);
-}
 
 std::string shapeProblem(const MatrixF& headOutputs, const MatrixF& outputProjection, const MatrixF& output,
                          const std::vector<bool>& ablated, Index d_k)

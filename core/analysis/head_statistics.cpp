@@ -13,10 +13,6 @@
 #include <limits>
 #include <string>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "core/common/parallelism.hpp"
 #include "core/pipeline/compute.hpp"
 
@@ -74,15 +70,6 @@ HeadStatisticsSummary summarise(const HeadStatistics& stats, bool ownPosition)
     summary.maxWeight /= rows;
     summary.selfWeight = ownPosition ? selfSum / rows : notANumber;
     return summary;
-}
-
-int threadNumber()
-{
-#ifdef _OPENMP
-    return omp_get_thread_num();
-#else
-    return 0;
-#endif
 }
 
 std::string headRangeProblem(Index head, Index headCount)

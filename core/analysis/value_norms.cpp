@@ -14,22 +14,13 @@
 #include <new>
 #include <string>
 
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "core/attention/multi_head_attention.hpp"
 #include "core/common/parallelism.hpp"
+#include "core/common/shape_text.hpp"
 
 namespace qkv {
 
 namespace {
-
-std::string shapeText(Index rows, Index cols)
-{
-    return std::to_string(rows) + " x " + std::to_string(cols);
-}
 
 std::string shapeProblem(const AttentionResult& attention, const MatrixF& outputProjection)
 {
@@ -57,15 +48,6 @@ std::string shapeProblem(const AttentionResult& attention, const MatrixF& output
     if (!attention.ablated.empty() && static_cast<Index>(attention.ablated.size()) != h)
         return "value norms: " + std::to_string(attention.ablated.size()) + " ablation flags for " + std::to_string(h) + " heads";
     return {};
-}
-
-int threadNumber()
-{
-#ifdef _OPENMP
-    return omp_get_thread_num();
-#else
-    return 0;
-#endif
 }
 
 // One thread's work space for a block of B keys.

@@ -33,4 +33,13 @@ void setComputeThreads(int threads) { chosenThreads.store(threads > 0 ? threads 
 
 int threadsFor(double work) { return work < parallelWorkThreshold ? 1 : computeThreads(); }
 
+int threadNumber()
+{
+#if defined(_OPENMP)
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
 }  // namespace qkv

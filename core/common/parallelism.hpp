@@ -30,4 +30,8 @@ void setComputeThreads(int threads);
 // else computeThreads().
 int threadsFor(double work);
 
+// The calling thread's number in its team, 0 to threads - 1 (0 outside a parallel region or
+// without OpenMP): which per-thread buffer a thread of a team works in.
+int threadNumber();
+
 }  // namespace qkv

@@ -3,19 +3,20 @@
 #include <cmath>
 #include <string>
 
+#include "core/common/shape_text.hpp"
+
 namespace qkv {
 
 namespace {
-
-std::string shape(Index rows, Index cols) { return std::to_string(rows) + " x " + std::to_string(cols); }
 
 Status checkShapes(const EmbeddingTable& tokenTable, const EmbeddingTable& positionTable,
                    const RowVectorF* extraRow, const LayerNormParameters& norm)
 {
     const Index d = tokenTable.cols();
-    if (d < 1 || tokenTable.rows() < 1) return Error{"the token embeddings are empty (" + shape(tokenTable.rows(), d) + ")"};
+    if (d < 1 || tokenTable.rows() < 1)
+        return Error{"the token embeddings are empty (" + shapeText(tokenTable.rows(), d) + ")"};
     if (positionTable.cols() != d)
-        return Error{"the position embeddings are " + shape(positionTable.rows(), positionTable.cols()) +
+        return Error{"the position embeddings are " + shapeText(positionTable.rows(), positionTable.cols()) +
                      " but the token embeddings have d_model = " + std::to_string(d)};
     if (extraRow && extraRow->cols() != d)
         return Error{"the token type embedding has " + std::to_string(extraRow->cols()) +

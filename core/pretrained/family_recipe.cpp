@@ -3,6 +3,7 @@
 #include <set>
 #include <string>
 
+#include "core/pretrained/family_rows.hpp"
 #include "core/pretrained/family_tensors.hpp"
 
 namespace qkv {
@@ -56,15 +57,106 @@ Expected<Index> countBlocks(const Checkpoint& checkpoint, std::string_view tail,
 
 // L from the layers, checked against config.json's key when it says one.
 Status checkLayerCount(const Checkpoint& checkpoint, const std::optional<Index>& configured, Index found,
-                       const std::string& what)
+                       std::string_view what)
 {
     if (!configured || *configured == found) return {};
     if (*configured > found)
         return Error{checkpoint.path + ": " + checkpoint.configPath + " says " + std::to_string(*configured) + " " +
-                     what + " but the file holds the attention tensors of " + std::to_string(found) +
+                     std::string(what) + " but the file holds the attention tensors of " + std::to_string(found) +
                      ": the tensors of block " + std::to_string(found) + " and after are missing"};
-    return Error{checkpoint.path + ": the file holds " + std::to_string(found) + " " + what + " but " +
+    return Error{checkpoint.path + ": the file holds " + std::to_string(found) + " " + std::string(what) + " but " +
                  checkpoint.configPath + " says " + std::to_string(*configured)};
+}
+
+// The stacks of a model whose layers are `row`'s (every row of one layer family shares its block
+// names and stacks): the prefix and each stack's L.
+Status countStacks(const Checkpoint& checkpoint, const FamilyRow& row, FamilyRecipe& r)
+{
+    std::vector<ModelStack> stacks;
+    if (row.stacks != FamilyStacks::Decoder) stacks.push_back(ModelStack::Encoder);
+    if (row.stacks != FamilyStacks::Encoder) stacks.push_back(ModelStack::Decoder);
+    std::vector<std::string> prefixes;
+    for (const ModelStack stack : stacks) {
+        // "{p}{s}.layers.{b}.self_attn" -> tail "encoder.layers.", after ".self_attn" (checkFamilyRow:
+        // the pattern starts with {p} and has one {b})
+        const std::string_view pattern = std::string_view(row.block.attention).substr(3);
+        const std::size_t block = pattern.find("{b}");
+        std::string prefix;
+        Expected<Index> count = countBlocks(checkpoint, tensorName(pattern.substr(0, block), "", stack),
+                                            tensorName(pattern.substr(block + 3), "", stack), prefix);
+        if (!count) return Error{count.error()};
+        (stack == ModelStack::Encoder ? r.encoderLayerCount : r.decoderLayerCount) = *count;
+        prefixes.push_back(std::move(prefix));
+    }
+    if (prefixes.size() == 2 && prefixes[0] != prefixes[1])
+        return Error{checkpoint.path + ": the encoder's layers are under '" + prefixes[0] +
+                     "encoder.' but the decoder's under '" + prefixes[1] + "decoder.'"};
+    r.prefix = prefixes[0];
+    return {};
+}
+
+// Each stack's L against config.json (an encoder-decoder: encoder_layers, decoder_layers; else the
+// family's plain L key).
+Status checkStackCounts(const Checkpoint& checkpoint, const FamilyRow& row, const FamilyRecipe& r)
+{
+    const CheckpointConfig& config = checkpoint.config;
+    if (row.stacks == FamilyStacks::EncoderDecoder) {
+        if (Status s =
+                checkLayerCount(checkpoint, config.encoderLayerCount, r.encoderLayerCount, row.layerCountWords[0]);
+            !s)
+            return s;
+        return checkLayerCount(checkpoint, config.decoderLayerCount, r.decoderLayerCount, row.layerCountWords[1]);
+    }
+    const Index found = row.stacks == FamilyStacks::Encoder ? r.encoderLayerCount : r.decoderLayerCount;
+    return checkLayerCount(checkpoint, config.layerCount, found, row.layerCountWords[0]);
+}
+
+// Relative position kinds add a learned term to every score, which multiHeadAttentionForward does
+// not compute: running without it would show wrong attention.
+Status checkPositionKind(const Checkpoint& checkpoint, const FamilyRow& row)
+{
+    const std::string& kind = checkpoint.config.positionEmbeddingType;
+    if (!row.absolutePositionsOnly || kind.empty() || kind == "absolute") return {};
+    return Error{checkpoint.configPath + ": 'position_embedding_type' is \"" + kind +
+                 "\"; only absolute (learned) positions are run here"};
+}
+
+// "a, b and c".
+std::string listed(const std::vector<std::string_view>& words)
+{
+    std::string text;
+    for (std::size_t i = 0; i < words.size(); ++i)
+        text += std::string(i == 0 ? "" : i + 1 == words.size() ? " and " : ", ") + std::string(words[i]);
+    return text;
+}
+
+// Which of the rows of one layer family a checkpoint is: the row whose prefix hint its names
+// carry, else the one model_type spells, else (an unlisted model_type) the first that runs other
+// types, else (no model_type) the first whose position table the file holds.
+Expected<const FamilyRow*> chooseRow(const Checkpoint& checkpoint, const std::vector<const FamilyRow*>& rows,
+                                     const std::string& prefix)
+{
+    for (const FamilyRow* row : rows)
+        if (!row->prefixHint.empty() && row->prefixHint == prefix) return row;
+    const std::string& type = checkpoint.config.modelType;
+    std::vector<std::string_view> types;
+    for (const FamilyRow* row : rows)
+        for (const std::string_view spelling : row->modelTypes) {
+            if (spelling.empty()) continue;
+            if (spelling == type) return row;
+            types.push_back(spelling);
+        }
+    if (!type.empty()) {
+        for (const FamilyRow* row : rows)
+            if (row->otherModelTypes) return row;
+        return Error{checkpoint.path + ": model_type \"" + type + "\" is not run whole yet (" + listed(types) +
+                     " are); its layers load one at a time"};
+    }
+    for (const FamilyRow* row : rows) {
+        const std::string positions = tensorName(row->embeddings.positions, prefix, ModelStack::Encoder);
+        if (positions.empty() || checkpoint.tensors.contains(positions)) return row;
+    }
+    return rows.front();
 }
 
 Expected<BlockActivation> activationFrom(const Checkpoint& checkpoint, std::string_view usual)
@@ -113,7 +205,7 @@ Status tableSizes(const Checkpoint& checkpoint, FamilyRecipe& recipe, ModelStack
 // d_ff: config.json's key, else the first block's MLP weight (GPT-2's n_inner is null: 4 d_model).
 Status feedForwardWidth(const Checkpoint& checkpoint, FamilyRecipe& recipe, ModelStack stack)
 {
-    // BART and Marian say the encoder's as encoder_ffn_dim (the decoder's: seq2seqRecipe).
+    // An encoder-decoder says the encoder's as encoder_ffn_dim (the decoder's: rowRecipe).
     const std::optional<Index> configured =
         recipe.encoderDecoder() ? checkpoint.config.encoderFfnDim : checkpoint.config.d_ff;
     if (configured) {
@@ -129,191 +221,115 @@ Status feedForwardWidth(const Checkpoint& checkpoint, FamilyRecipe& recipe, Mode
     return {};
 }
 
-// The masked-LM head, when the file has its transform (tied to the token table unless the
-// decoder's weight is stored).
-void maskedLmReadout(const Checkpoint& checkpoint, FamilyRecipe& recipe)
+// The row's block conventions, with config.json's epsilon and activation where it says them.
+Status blockConventions(const Checkpoint& checkpoint, const FamilyRow& row, FamilyRecipe& r)
 {
-    recipe.readout = ReadoutKind::MaskedLm;
-    const ReadoutTensorNames names = readoutTensorNames(recipe);
-    if (!checkpoint.tensors.contains(names.transform + ".weight")) {
-        recipe.readout = ReadoutKind::None;
-        return;
+    r.norm = row.norm;
+    r.placement = row.placement;
+    r.epsilon = row.epsilonKey ? (checkpoint.config.*row.epsilonKey).value_or(row.epsilon) : row.epsilon;
+    r.linearLayout = row.linearLayout;
+    Expected<BlockActivation> activation = activationFrom(checkpoint, row.activation);
+    if (!activation) return Error{activation.error()};
+    r.activation = *activation;
+    if (!row.block.feedForwardGate.empty()) {  // the gate's nonlinearity is the activation key's
+        if (*activation != BlockActivation::Silu)
+            return Error{checkpoint.configPath + ": '" + checkpoint.config.activationKey + "' is \"" +
+                         checkpoint.config.activation + "\"; a " + std::string(row.name) +
+                         " gated MLP runs with silu (SwiGLU) only"};
+        r.activation = BlockActivation::SwiGlu;
     }
-    recipe.tiedReadout = !checkpoint.tensors.contains(names.decoder);
+    if (row.readoutKind == ReadoutKind::MaskedLm) {  // the transform's act and norm are the blocks'
+        r.readoutActivation = r.activation;
+        r.readoutEpsilon = r.epsilon;
+    }
+    return {};
 }
 
-Expected<FamilyRecipe> bertRecipe(const Checkpoint& checkpoint)
+// The row's input conventions; an encoder-decoder's decoder start token.
+void inputConventions(const Checkpoint& checkpoint, const FamilyRow& row, FamilyRecipe& r)
 {
-    FamilyRecipe r;
-    Expected<Index> blocks = countBlocks(checkpoint, "encoder.layer.", ".attention", r.prefix);
-    if (!blocks) return Error{blocks.error()};
-    const std::string& type = checkpoint.config.modelType;
-    const bool roberta = type == "roberta" || type == "xlm-roberta" || r.prefix == "roberta.";
-    r.family = roberta ? PretrainedFamily::Roberta : PretrainedFamily::Bert;
-    // Relative position kinds add a learned term to every score, which multiHeadAttentionForward
-    // does not compute: running without it would show wrong attention.
-    if (const std::string& kind = checkpoint.config.positionEmbeddingType; !kind.empty() && kind != "absolute")
-        return Error{checkpoint.configPath + ": 'position_embedding_type' is \"" + kind +
-                     "\"; only absolute (learned) positions are run here"};
-    if (Status s = checkLayerCount(checkpoint, checkpoint.config.layerCount, *blocks, "layers (num_hidden_layers)"); !s)
-        return Error{s.error()};
-    r.encoderLayerCount = *blocks;
-    r.epsilon = checkpoint.config.layerNormEpsilon.value_or(1e-12);
-    Expected<BlockActivation> activation = activationFrom(checkpoint, "gelu");
-    if (!activation) return Error{activation.error()};
-    r.activation = r.readoutActivation = *activation;
-    r.readoutEpsilon = r.epsilon;
-    r.tokenTypes = true;
-    r.embeddingNorm = true;
-    if (roberta) {  // create_position_ids_from_input_ids: positions count from padding_idx + 1
-        r.padTokenId = checkpoint.config.padTokenId.value_or(1);
+    const CheckpointConfig& config = checkpoint.config;
+    r.positions = row.positions;
+    r.positionOffset = row.positionOffset;
+    if (row.padPositions >= 0) {  // pad tokens take row pad; the others count from pad + 1
+        r.padTokenId = config.padTokenId.value_or(row.padPositions);
         r.positionOffset = r.padTokenId + 1;
     }
-    maskedLmReadout(checkpoint, r);
-    return r;
+    if (row.positions == PretrainedPositions::Rotary) r.ropeBase = config.ropeTheta.value_or(10000.0);
+    if (row.positions == PretrainedPositions::Sinusoidal)
+        r.positionCount = config.positionCount.value_or(row.positionCount);
+    r.tokenTypes = !row.embeddings.tokenTypes.empty();
+    r.embeddingNorm = !row.embeddings.norm.empty();
+    if (r.encoderDecoder())
+        r.decoderStartTokenId =
+            config.decoderStartTokenId.value_or(row.decoderStartsWithPad ? config.padTokenId.value_or(-1) : -1);
 }
 
-Expected<FamilyRecipe> distilBertRecipe(const Checkpoint& checkpoint)
+// The final norm and the readout: a masked-LM head only when the file has its transform; the
+// readout's E tied to the token table as the row's tying says.
+void outputConventions(const Checkpoint& checkpoint, const FamilyRow& row, FamilyRecipe& r)
 {
-    FamilyRecipe r;
-    r.family = PretrainedFamily::DistilBert;
-    Expected<Index> blocks = countBlocks(checkpoint, "transformer.layer.", ".attention", r.prefix);
-    if (!blocks) return Error{blocks.error()};
-    if (Status s = checkLayerCount(checkpoint, checkpoint.config.layerCount, *blocks, "layers (n_layers)"); !s)
-        return Error{s.error()};
-    r.encoderLayerCount = *blocks;
-    r.epsilon = r.readoutEpsilon = 1e-12;  // DistilBERT's LayerNorms fix eps = 1e-12 (no config key)
-    Expected<BlockActivation> activation = activationFrom(checkpoint, "gelu");
-    if (!activation) return Error{activation.error()};
-    r.activation = r.readoutActivation = *activation;
-    r.embeddingNorm = true;
-    maskedLmReadout(checkpoint, r);
-    return r;
-}
-
-Expected<FamilyRecipe> gpt2Recipe(const Checkpoint& checkpoint)
-{
-    FamilyRecipe r;
-    r.family = PretrainedFamily::Gpt2;
-    Expected<Index> blocks = countBlocks(checkpoint, "h.", ".attn", r.prefix);
-    if (!blocks) return Error{blocks.error()};
-    if (Status s = checkLayerCount(checkpoint, checkpoint.config.layerCount, *blocks, "blocks (n_layer)"); !s)
-        return Error{s.error()};
-    r.decoderLayerCount = *blocks;
-    r.placement = NormPlacement::Pre;
-    r.epsilon = checkpoint.config.layerNormEpsilon.value_or(1e-5);
-    Expected<BlockActivation> activation = activationFrom(checkpoint, "gelu_new");
-    if (!activation) return Error{activation.error()};
-    r.activation = *activation;
-    r.linearLayout = LinearLayout::InByOut;
-    r.finalNorm = true;
-    r.readout = ReadoutKind::CausalLm;  // GPT2LMHeadModel's lm_head is wte (tied) unless stored
-    r.tiedReadout = !checkpoint.tensors.contains(readoutTensorNames(r).decoder);
-    return r;
-}
-
-// LLaMA-style (LlamaForCausalLM; Mistral and Qwen2 name their tensors alike): pre-RMSNorm,
-// SwiGLU, rotate-half rotary positions with rope_theta, g key/value heads, final norm, lm_head.
-Expected<FamilyRecipe> llamaRecipe(const Checkpoint& checkpoint)
-{
-    FamilyRecipe r;
-    r.family = PretrainedFamily::Llama;
-    Expected<Index> blocks = countBlocks(checkpoint, "layers.", ".self_attn", r.prefix);
-    if (!blocks) return Error{blocks.error()};
-    if (Status s = checkLayerCount(checkpoint, checkpoint.config.layerCount, *blocks, "blocks (num_hidden_layers)"); !s)
-        return Error{s.error()};
-    r.decoderLayerCount = *blocks;
-    r.norm = PretrainedNorm::RmsNorm;
-    r.placement = NormPlacement::Pre;
-    r.epsilon = checkpoint.config.rmsNormEpsilon.value_or(1e-6);  // LlamaConfig's default
-    // The gate's nonlinearity is hidden_act; the gated MLP is SwiGLU only with SiLU.
-    Expected<BlockActivation> gate = activationFrom(checkpoint, "silu");
-    if (!gate) return Error{gate.error()};
-    if (*gate != BlockActivation::Silu)
-        return Error{checkpoint.configPath + ": '" + checkpoint.config.activationKey + "' is \"" +
-                     checkpoint.config.activation + "\"; a LLaMA-style gated MLP runs with silu (SwiGLU) only"};
-    r.activation = BlockActivation::SwiGlu;
-    r.positions = PretrainedPositions::Rotary;
-    r.ropeBase = checkpoint.config.ropeTheta.value_or(10000.0);
-    r.finalNorm = true;
-    r.readout = ReadoutKind::CausalLm;
-    r.tiedReadout = checkpoint.config.tieWordEmbeddings.value_or(false) ||
-                    !checkpoint.tensors.contains(readoutTensorNames(r).decoder);
-    return r;
-}
-
-// BART and Marian (BartForConditionalGeneration, MarianMTModel): an encoder and a decoder of
-// post-LayerNorm blocks (eps 1e-5, nn.LayerNorm's default: no config key), the decoder's blocks
-// with cross-attention, an LM head tied to model.shared plus final_logits_bias. BART: learned
-// positions from row 2 and layernorm_embedding; Marian: sinusoidal positions (sines, then
-// cosines) and no embedding norm. Both scale the token embeddings by sqrt(d_model) with
-// scale_embedding.
-Expected<FamilyRecipe> seq2seqRecipe(const Checkpoint& checkpoint)
-{
-    FamilyRecipe r;
-    const CheckpointConfig& config = checkpoint.config;
-    Expected<Index> encoderBlocks = countBlocks(checkpoint, "encoder.layers.", ".self_attn", r.prefix);
-    if (!encoderBlocks) return Error{encoderBlocks.error()};
-    std::string decoderPrefix;
-    Expected<Index> decoderBlocks = countBlocks(checkpoint, "decoder.layers.", ".self_attn", decoderPrefix);
-    if (!decoderBlocks) return Error{decoderBlocks.error()};
-    if (decoderPrefix != r.prefix)
-        return Error{checkpoint.path + ": the encoder's layers are under '" + r.prefix + "encoder.' but the decoder's under '" +
-                     decoderPrefix + "decoder.'"};
-    if (Status s = checkLayerCount(checkpoint, config.encoderLayerCount, *encoderBlocks, "encoder layers (encoder_layers)"); !s)
-        return Error{s.error()};
-    if (Status s = checkLayerCount(checkpoint, config.decoderLayerCount, *decoderBlocks, "decoder layers (decoder_layers)"); !s)
-        return Error{s.error()};
-    const std::string& type = config.modelType;
-    const bool marian = type == "marian" || (type.empty() && !checkpoint.tensors.contains(r.prefix + "encoder.embed_positions.weight"));
-    if (!type.empty() && type != "bart" && type != "marian")
-        return Error{checkpoint.path + ": model_type \"" + type + "\" is not run whole yet (bart and marian are); its layers load one at a time"};
-    r.family = marian ? PretrainedFamily::Marian : PretrainedFamily::Bart;
-    r.encoderLayerCount = *encoderBlocks;
-    r.decoderLayerCount = *decoderBlocks;
-    r.epsilon = 1e-5;
-    Expected<BlockActivation> activation = activationFrom(checkpoint, "gelu");
-    if (!activation) return Error{activation.error()};
-    r.activation = *activation;
-    if (marian) {
-        r.positions = PretrainedPositions::Sinusoidal;
-        r.positionCount = config.positionCount.value_or(1024);  // MarianConfig's default
-    } else {
-        r.positionOffset = 2;  // BartLearnedPositionalEmbedding: rows 0 and 1 are never read
-        r.embeddingNorm = true;
+    r.finalNorm = !row.finalNorm.empty();
+    r.readout = row.readoutKind;
+    const ReadoutTensorNames names = readoutTensorNames(r);
+    if (r.readout == ReadoutKind::None) return;
+    if (r.readout == ReadoutKind::MaskedLm && !checkpoint.tensors.contains(names.transform + ".weight")) {
+        r.readout = ReadoutKind::None;
+        return;
     }
-    r.readout = ReadoutKind::CausalLm;
-    r.tiedReadout = config.tieWordEmbeddings.value_or(true) || !checkpoint.tensors.contains(readoutTensorNames(r).decoder);
-    // Marian's decoder starts with its pad token (MarianConfig: decoder_start_token_id = pad_token_id).
-    r.decoderStartTokenId = config.decoderStartTokenId.value_or(marian ? config.padTokenId.value_or(-1) : -1);
-    // The decoder's MLP width (it may differ from the encoder's): config.json, else its fc1's shape.
-    const auto [rows, cols] = tableShape(checkpoint, blockTensorNames(r, ModelStack::Decoder, 0).feedForwardIn + ".weight");
-    (void)cols;
-    r.decoderD_ff = config.decoderFfnDim.value_or(rows);
+    const bool stored = checkpoint.tensors.contains(names.decoder);
+    const std::optional<bool>& said = checkpoint.config.tieWordEmbeddings;
+    switch (row.tying) {
+    case ReadoutTying::UnlessStored: r.tiedReadout = !stored; break;
+    case ReadoutTying::SaidElseUnlessStored: r.tiedReadout = said.value_or(false) || !stored; break;
+    case ReadoutTying::SaidElseTied: r.tiedReadout = said.value_or(true) || !stored; break;
+    }
+}
+
+// The recipe's family, stacks and conventions from the rows of the checkpoint's layer family.
+Expected<FamilyRecipe> rowRecipe(const Checkpoint& checkpoint, CheckpointFamily layers)
+{
+    std::vector<const FamilyRow*> rows;
+    std::vector<std::string_view> names;
+    for (const FamilyRow& row : kFamilyRows) {
+        names.push_back(row.name);
+        if (row.layers != layers) continue;
+        if (Status s = checkFamilyRow(row); !s) return Error{s.error()};
+        rows.push_back(&row);
+    }
+    if (rows.empty())
+        return Error{checkpoint.path + ": the whole " + std::string(checkpointFamilyName(layers)) +
+                     " model is not run yet (" + listed(names) + " are); its layers load one at a time"};
+    FamilyRecipe r;
+    // In the order the checks always ran: the blocks, the position kind, config.json's L.
+    if (Status s = countStacks(checkpoint, *rows.front(), r); !s) return Error{s.error()};
+    if (Status s = checkPositionKind(checkpoint, *rows.front()); !s) return Error{s.error()};
+    if (Status s = checkStackCounts(checkpoint, *rows.front(), r); !s) return Error{s.error()};
+    Expected<const FamilyRow*> chosen = chooseRow(checkpoint, rows, r.prefix);
+    if (!chosen) return Error{chosen.error()};
+    const FamilyRow& row = **chosen;
+    r.family = row.value;
+    if (Status s = blockConventions(checkpoint, row, r); !s) return Error{s.error()};
+    inputConventions(checkpoint, row, r);
+    outputConventions(checkpoint, row, r);
+    if (r.encoderDecoder()) {
+        // The decoder's MLP width (it may differ from the encoder's): config.json, else its W_1's shape.
+        const auto [stored0, stored1] =
+            tableShape(checkpoint, blockTensorNames(r, ModelStack::Decoder, 0).feedForwardIn + ".weight");
+        r.decoderD_ff =
+            checkpoint.config.decoderFfnDim.value_or(r.linearLayout == LinearLayout::OutByIn ? stored0 : stored1);
+    }
     return r;
 }
 
 }  // namespace
 
-std::string_view pretrainedFamilyName(PretrainedFamily family) { return nameOf(kPretrainedFamilyNames, family); }
+std::string_view pretrainedFamilyName(PretrainedFamily family) { return nameOf(kFamilyRows, family); }
 
 Expected<FamilyRecipe> familyRecipe(const Checkpoint& checkpoint)
 {
     if (checkpoint.layers.empty()) return Error{checkpoint.path + ": no attention layer"};
-    const CheckpointFamily family = checkpoint.layers.front().family;
-    Expected<FamilyRecipe> recipe = Error{""};
-    switch (family) {
-    case CheckpointFamily::Bert: recipe = bertRecipe(checkpoint); break;
-    case CheckpointFamily::DistilBert: recipe = distilBertRecipe(checkpoint); break;
-    case CheckpointFamily::Gpt2: recipe = gpt2Recipe(checkpoint); break;
-    case CheckpointFamily::Llama: recipe = llamaRecipe(checkpoint); break;
-    case CheckpointFamily::Bart: recipe = seq2seqRecipe(checkpoint); break;
-    case CheckpointFamily::T5:
-    case CheckpointFamily::PyTorch:
-        return Error{checkpoint.path + ": the whole " + std::string(checkpointFamilyName(family)) +
-                     " model is not run yet (BERT, RoBERTa, DistilBERT, GPT-2, LLaMA-style, BART and Marian are); "
-                     "its layers load one at a time"};
-    }
+    Expected<FamilyRecipe> recipe = rowRecipe(checkpoint, checkpoint.layers.front().family);
     if (!recipe) return recipe;
     FamilyRecipe& r = *recipe;
     const CheckpointLayer& first = checkpoint.layers.front();

@@ -1,7 +1,7 @@
 #pragma once
 // What a pretrained family's forward pass is, as a small description (design.md "Model"): the
 // families differ only in these fields, never in copies of the forward pass
-// (pretrained_forward.cpp runs every family from its recipe).
+// (model_run.cpp runs every family from its recipe; family_rows.hpp says each family's values).
 //
 // Symbols: L blocks per stack, d_model, h heads, g key/value heads, d_ff the MLP's inner width,
 // V vocabulary rows, P position rows.
@@ -28,17 +28,10 @@
 namespace qkv {
 
 // The families whole-model runs know. Finer than CheckpointFamily: RoBERTa's layers look like
-// BERT's and Marian's like BART's, but their inputs differ.
+// BERT's and Marian's like BART's, but their inputs differ. Each has a row in kFamilyRows
+// (family_rows.hpp: its names, tensors and conventions).
 enum class PretrainedFamily { Bert, Roberta, DistilBert, Gpt2, Llama, Bart, Marian };
-inline constexpr std::array<EnumName<PretrainedFamily>, 7> kPretrainedFamilyNames{{
-    {PretrainedFamily::Bert, "BERT"},
-    {PretrainedFamily::Roberta, "RoBERTa"},
-    {PretrainedFamily::DistilBert, "DistilBERT"},
-    {PretrainedFamily::Gpt2, "GPT-2"},
-    {PretrainedFamily::Llama, "LLaMA-style"},
-    {PretrainedFamily::Bart, "BART"},
-    {PretrainedFamily::Marian, "Marian"},
-}};
+// "BERT", "GPT-2", ...: the row's name.
 std::string_view pretrainedFamilyName(PretrainedFamily family);
 
 // The two stacks of an encoder-decoder; an encoder-only model has the encoder, a decoder-only

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/common/path_exists.hpp"
 #include "core/io/file_bytes.hpp"
 #include "core/io/json_depth.hpp"
 
@@ -13,12 +14,6 @@ namespace qkv {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool pathExists(const fs::path& path)
-{
-    std::error_code ec;
-    return fs::exists(path, ec);
-}
 
 // tokenizer_config.json when the folder has one (null when it has none).
 Expected<nlohmann::json> readTokenizerConfig(const fs::path& folder)

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/common/path_exists.hpp"
 #include "core/io/file_bytes.hpp"
 #include "core/text/sentencepiece_folder.hpp"
 #include "core/text/vocabulary_files.hpp"
@@ -16,12 +17,6 @@ namespace qkv {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool pathExists(const fs::path& path)
-{
-    std::error_code ec;
-    return fs::exists(path, ec);
-}
 
 // True when some token outside [brackets] has an ASCII or Latin-1 upper-case letter.
 bool hasUpperCaseTokens(const WordPieceVocab& vocab)

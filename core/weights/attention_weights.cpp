@@ -4,14 +4,9 @@
 #include <string_view>
 
 #include "core/common/random.hpp"
+#include "core/common/shape_text.hpp"
 
 namespace qkv {
-
-namespace {
-
-std::string shapeText(const MatrixF& m) { return std::to_string(m.rows()) + " x " + std::to_string(m.cols()); }
-
-}  // namespace
 
 HeadGrouping AttentionWeights::grouping(Index headCount) const
 {

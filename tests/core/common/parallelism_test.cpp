@@ -1,6 +1,8 @@
 // The one thread policy (core/common/parallelism.hpp): Eigen starts no team of its own, and a
 // region is parallel only for work above the one threshold.
 
+#include <vector>
+
 #include <Eigen/Core>
 #include <gtest/gtest.h>
 
@@ -45,6 +47,25 @@ TEST_F(ComputeThreadsRestored, ZeroOrLessRestoresTheDefault)
     setComputeThreads(3);
     setComputeThreads(0);
     EXPECT_EQ(computeThreads(), defaultThreads);
+}
+
+// Each thread of a team finds its own buffer: numbers 0 to threads - 1, each once; 0 outside.
+TEST(ThreadNumber, NumbersTheThreadsOfATeamFromZero)
+{
+    EXPECT_EQ(threadNumber(), 0);
+    std::vector<int> seen(2, 0);
+#pragma omp parallel num_threads(2)
+    {
+        const int number = threadNumber();
+        if (number >= 0 && number < 2) {
+#pragma omp atomic
+            ++seen[static_cast<std::size_t>(number)];
+        }
+    }
+    EXPECT_EQ(seen[0], 1);
+#ifdef _OPENMP
+    EXPECT_EQ(seen[1], 1);
+#endif
 }
 
 }  // namespace
