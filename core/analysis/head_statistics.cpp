@@ -18,7 +18,7 @@
 #endif
 
 #include "core/common/parallelism.hpp"
-#include "core/pipeline/compute.hpp"
+#include "core/result/result.hpp"
 
 namespace qkv {
 
