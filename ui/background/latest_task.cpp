@@ -1,4 +1,4 @@
-#include "ui/views/latest_task.hpp"
+#include "ui/background/latest_task.hpp"
 
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
@@ -6,7 +6,7 @@
 
 #include <exception>
 
-#include "ui/views/work_pool.hpp"
+#include "ui/background/work_pool.hpp"
 
 namespace qkv::ui {
 

@@ -1,9 +1,9 @@
-#include "ui/views/offscreen_figure.hpp"
+#include "ui/background/offscreen_figure.hpp"
 
 #include <QPainter>
 #include <QWidget>
 
-#include "ui/views/work_placement.hpp"
+#include "ui/background/work_placement.hpp"
 
 namespace qkv::ui {
 

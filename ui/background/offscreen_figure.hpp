@@ -19,7 +19,7 @@
 #include <functional>
 #include <optional>
 
-#include "ui/views/latest_task.hpp"
+#include "ui/background/latest_task.hpp"
 
 class QPainter;
 class QWidget;

@@ -1,4 +1,4 @@
-#include "ui/views/work_placement.hpp"
+#include "ui/background/work_placement.hpp"
 
 namespace qkv::ui {
 

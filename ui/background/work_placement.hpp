@@ -4,7 +4,7 @@
 // multiply-adds. Work that is not arithmetic counts as the multiply-adds it costs (colouring a
 // matrix entry for a picture, a logarithm for an entropy: see kMultiplyAddsPerEntry).
 
-#include "ui/views/latest_task.hpp"
+#include "ui/background/latest_task.hpp"
 
 namespace qkv::ui {
 

@@ -1,4 +1,4 @@
-#include "ui/views/work_pool.hpp"
+#include "ui/background/work_pool.hpp"
 
 #include <QThreadPool>
 

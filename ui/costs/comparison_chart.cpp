@@ -1,4 +1,4 @@
-#include "ui/comparison/comparison_chart.hpp"
+#include "ui/costs/comparison_chart.hpp"
 
 namespace qkv::ui {
 

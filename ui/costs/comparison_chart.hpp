@@ -7,8 +7,8 @@
 
 #include <vector>
 
-#include "ui/comparison/comparison_shape.hpp"
-#include "ui/figures/chart_view.hpp"
+#include "ui/costs/comparison_shape.hpp"
+#include "ui/figure_widgets/chart_view.hpp"
 
 namespace qkv::ui {
 

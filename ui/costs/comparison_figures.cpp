@@ -1,4 +1,4 @@
-#include "ui/comparison/comparison_figures.hpp"
+#include "ui/costs/comparison_figures.hpp"
 
 #include <QCoreApplication>
 #include <QPainter>

@@ -12,7 +12,7 @@
 
 #include <vector>
 
-#include "ui/comparison/comparison_shape.hpp"
+#include "ui/costs/comparison_shape.hpp"
 #include "ui/figures/figure.hpp"
 #include "ui/render/chart_builder.hpp"
 #include "ui/render/chart_model.hpp"

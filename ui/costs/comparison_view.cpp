@@ -1,4 +1,4 @@
-#include "ui/comparison/comparison_view.hpp"
+#include "ui/costs/comparison_view.hpp"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -12,13 +12,13 @@
 #include <algorithm>
 
 #include "core/weights/attention_weights.hpp"
-#include "ui/comparison/comparison_chart.hpp"
-#include "ui/comparison/comparison_figures.hpp"
-#include "ui/comparison/cost_table.hpp"
-#include "ui/comparison/score_timing_label.hpp"
+#include "ui/costs/comparison_chart.hpp"
+#include "ui/costs/comparison_figures.hpp"
+#include "ui/costs/cost_table.hpp"
+#include "ui/costs/score_timing_label.hpp"
 #include "ui/document/head_selection.hpp"
+#include "ui/figure_widgets/figure_grid.hpp"
 #include "ui/figures/figure.hpp"
-#include "ui/figures/figure_grid.hpp"
 
 namespace qkv::ui {
 

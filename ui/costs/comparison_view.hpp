@@ -21,9 +21,9 @@
 
 #include "core/cost/cost_model.hpp"
 #include "core/pipeline/compute.hpp"
-#include "ui/comparison/comparison_figures.hpp"
-#include "ui/comparison/comparison_shape.hpp"
-#include "ui/comparison/score_timing.hpp"
+#include "ui/costs/comparison_figures.hpp"
+#include "ui/costs/comparison_shape.hpp"
+#include "ui/costs/score_timing.hpp"
 #include "ui/views/result_view.hpp"
 
 class QComboBox;

@@ -1,4 +1,4 @@
-#include "ui/comparison/cost_table.hpp"
+#include "ui/costs/cost_table.hpp"
 
 #include <QApplication>
 #include <QClipboard>

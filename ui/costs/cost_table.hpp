@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/cost/cost_model.hpp"
-#include "ui/comparison/comparison_shape.hpp"
+#include "ui/costs/comparison_shape.hpp"
 
 namespace qkv::ui {
 

@@ -1,4 +1,4 @@
-#include "ui/comparison/score_timing.hpp"
+#include "ui/costs/score_timing.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,4 +1,4 @@
-#include "ui/comparison/score_timing_label.hpp"
+#include "ui/costs/score_timing_label.hpp"
 
 #include "core/weights/attention_weights.hpp"
 

@@ -8,8 +8,8 @@
 #include <optional>
 
 #include "core/pipeline/compute.hpp"
-#include "ui/comparison/score_timing.hpp"
-#include "ui/views/latest_task.hpp"
+#include "ui/background/latest_task.hpp"
+#include "ui/costs/score_timing.hpp"
 
 namespace qkv::ui {
 

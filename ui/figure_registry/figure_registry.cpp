@@ -2,20 +2,20 @@
 // one function declared in its <area>_figures.hpp; a new view adds its include and one line to
 // the list below, in tab order. Nothing registers itself at static-initialisation time: a
 // static library drops object files nobody references, and the order would be undefined.
-#include "ui/figures/figure.hpp"
+#include "ui/figure_registry/figure_registry.hpp"
 
 #include <QCoreApplication>
 #include <QSet>
 
 #include "ui/compare/compare_figures.hpp"
-#include "ui/comparison/comparison_figures.hpp"
-#include "ui/editor/head_weights_figures.hpp"
+#include "ui/costs/comparison_figures.hpp"
 #include "ui/factored/factored_figures.hpp"
 #include "ui/heads/head_statistics_figures.hpp"
 #include "ui/heads/heads_figures.hpp"
 #include "ui/matrices/matrices_figures.hpp"
 #include "ui/qkmap/qk_map_figures.hpp"
 #include "ui/steps/step_figures.hpp"
+#include "ui/weights/head_weights_figures.hpp"
 #include "ui/wholemodel/model_grid_figures.hpp"
 #include "ui/wholemodel/prediction_figures.hpp"
 

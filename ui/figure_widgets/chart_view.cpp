@@ -1,4 +1,4 @@
-#include "ui/figures/chart_view.hpp"
+#include "ui/figure_widgets/chart_view.hpp"
 
 #include <QAbstractBarSeries>
 #include <QBarLegendMarker>
@@ -11,10 +11,10 @@
 
 #include <cmath>
 
+#include "ui/figures/shown_text.hpp"
 #include "ui/render/chart_axes.hpp"
 #include "ui/render/chart_builder.hpp"
 #include "ui/render/chart_fitter.hpp"
-#include "ui/views/shown_text.hpp"
 
 namespace qkv::ui {
 namespace {

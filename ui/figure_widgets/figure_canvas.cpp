@@ -1,4 +1,4 @@
-#include "ui/figures/figure_canvas.hpp"
+#include "ui/figure_widgets/figure_canvas.hpp"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -9,7 +9,7 @@
 #include <algorithm>
 
 #include "ui/document/head_selection.hpp"
-#include "ui/views/shown_text.hpp"
+#include "ui/figures/shown_text.hpp"
 
 namespace qkv::ui {
 

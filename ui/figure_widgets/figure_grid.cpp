@@ -1,4 +1,4 @@
-#include "ui/figures/figure_grid.hpp"
+#include "ui/figure_widgets/figure_grid.hpp"
 
 #include <algorithm>
 

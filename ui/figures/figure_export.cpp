@@ -1,4 +1,4 @@
-#include "ui/export/figure_export.hpp"
+#include "ui/figures/figure_export.hpp"
 
 #include <QBuffer>
 #include <QCoreApplication>

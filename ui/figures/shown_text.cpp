@@ -1,4 +1,4 @@
-#include "ui/views/shown_text.hpp"
+#include "ui/figures/shown_text.hpp"
 
 #include <QMessageBox>
 

@@ -1,4 +1,4 @@
-#include "ui/export/figure_actions.hpp"
+#include "ui/mainwindow/figure_actions.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -12,13 +12,14 @@
 #include "ui/document/document.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/export/figure_export_dialog.hpp"
+#include "ui/figure_registry/figure_registry.hpp"
 #include "ui/figures/figure_render.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
+#include "ui/figures/shown_text.hpp"
 #include "ui/mainwindow/main_window.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/views/result_view.hpp"
-#include "ui/views/shown_text.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"
 
 namespace qkv::ui {
@@ -62,7 +63,7 @@ std::vector<const Figure*> FigureActions::figuresOf(const ResultView* view) cons
     if (!view) view = currentView();
     std::vector<const Figure*> figures;
     if (!view) return figures;
-    for (const QString& name : view->figureNames())
+    for (const QString& name : figureNamesOfView(view->id()))
         if (const Figure* figure = findFigure(name)) figures.push_back(figure);
     return figures;
 }

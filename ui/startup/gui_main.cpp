@@ -1,4 +1,4 @@
-#include "ui/app/gui_main.hpp"
+#include "ui/startup/gui_main.hpp"
 
 #include <QApplication>
 #include <QFileInfo>

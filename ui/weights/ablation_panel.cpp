@@ -1,4 +1,4 @@
-#include "ui/editor/ablation_panel.hpp"
+#include "ui/weights/ablation_panel.hpp"
 
 #include <QCoreApplication>
 #include <QPainter>
@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/editor/head_weights_figures.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/text_layout.hpp"
+#include "ui/weights/head_weights_figures.hpp"
 
 namespace qkv::ui {
 namespace {

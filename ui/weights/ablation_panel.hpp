@@ -7,8 +7,8 @@
 
 #include <QRectF>
 
-#include "ui/editor/head_weights_model.hpp"
 #include "ui/figures/figure.hpp"
+#include "ui/weights/head_weights_model.hpp"
 
 class QPainter;
 

@@ -1,4 +1,4 @@
-#include "ui/editor/head_weight_edits.hpp"
+#include "ui/weights/head_weight_edits.hpp"
 
 #include <QCoreApplication>
 

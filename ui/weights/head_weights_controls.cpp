@@ -14,10 +14,10 @@
 #include "ui/document/document.hpp"
 #include "ui/document/head_actions.hpp"
 #include "ui/document/head_selection.hpp"
-#include "ui/editor/head_weights_view.hpp"
-#include "ui/figures/figure_canvas.hpp"
+#include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/views/head_box.hpp"
+#include "ui/weights/head_weights_view.hpp"
 
 namespace qkv::ui {
 

@@ -1,4 +1,4 @@
-#include "ui/editor/head_weights_figures.hpp"
+#include "ui/weights/head_weights_figures.hpp"
 
 #include <QCoreApplication>
 #include <QPainter>
@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/editor/ablation_panel.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/figures/text_layout.hpp"
 #include "ui/render/color_legend.hpp"
+#include "ui/weights/ablation_panel.hpp"
 
 namespace qkv::ui {
 namespace {

@@ -14,8 +14,8 @@
 #include <array>
 #include <vector>
 
-#include "ui/editor/head_weights_model.hpp"
 #include "ui/figures/figure.hpp"
+#include "ui/weights/head_weights_model.hpp"
 
 class QPainter;
 

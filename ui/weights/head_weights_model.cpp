@@ -1,9 +1,9 @@
-#include "ui/editor/head_weights_model.hpp"
+#include "ui/weights/head_weights_model.hpp"
 
 #include <QCoreApplication>
 
+#include "ui/background/work_placement.hpp"
 #include "ui/figures/figure_text.hpp"
-#include "ui/views/work_placement.hpp"
 
 namespace qkv::ui {
 namespace {

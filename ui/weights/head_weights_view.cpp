@@ -1,4 +1,4 @@
-#include "ui/editor/head_weights_view.hpp"
+#include "ui/weights/head_weights_view.hpp"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -16,7 +16,7 @@
 #include "ui/document/document.hpp"
 #include "ui/document/head_actions.hpp"
 #include "ui/document/head_selection.hpp"
-#include "ui/figures/figure_canvas.hpp"
+#include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
 

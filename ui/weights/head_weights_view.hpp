@@ -8,10 +8,10 @@
 // Pictures and ablation numbers are built through a LatestTask (off the GUI thread for big
 // layers), so d_model 1024 stays responsive.
 
-#include "ui/editor/head_weight_edits.hpp"
-#include "ui/editor/head_weights_figures.hpp"
-#include "ui/editor/head_weights_model.hpp"
 #include "ui/views/model_view.hpp"
+#include "ui/weights/head_weight_edits.hpp"
+#include "ui/weights/head_weights_figures.hpp"
+#include "ui/weights/head_weights_model.hpp"
 
 class QComboBox;
 class QDoubleSpinBox;

@@ -17,7 +17,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/ui/support/wait_until.hpp"
-#include "ui/views/latest_task.hpp"
+#include "ui/background/latest_task.hpp"
 
 namespace qkv::ui {
 namespace {

@@ -14,8 +14,8 @@
 #include <gtest/gtest.h>
 
 #include "tests/ui/support/wait_until.hpp"
-#include "ui/views/offscreen_figure.hpp"
-#include "ui/views/work_placement.hpp"
+#include "ui/background/offscreen_figure.hpp"
+#include "ui/background/work_placement.hpp"
 
 namespace qkv::ui {
 namespace {

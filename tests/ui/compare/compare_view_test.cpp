@@ -3,10 +3,10 @@
 
 #include <QPainter>
 
-#include "tests/ui/layer_views/layer_test_support.hpp"
+#include "tests/ui/support/layer_test_support.hpp"
 #include "ui/compare/compare_view.hpp"
 #include "ui/document/head_selection.hpp"
-#include "ui/figures/figure_canvas.hpp"
+#include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/render/heatmap_layout.hpp"

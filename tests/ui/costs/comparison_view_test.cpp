@@ -13,9 +13,9 @@
 
 #include "core/cost/cost_model.hpp"
 #include "tests/ui/factored/factored_test_support.hpp"
-#include "ui/comparison/comparison_view.hpp"
-#include "ui/comparison/cost_table.hpp"
-#include "ui/comparison/score_timing.hpp"
+#include "ui/costs/comparison_view.hpp"
+#include "ui/costs/cost_table.hpp"
+#include "ui/costs/score_timing.hpp"
 #include "ui/document/head_selection.hpp"
 
 namespace qkv::ui {

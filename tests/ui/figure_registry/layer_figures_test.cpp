@@ -6,7 +6,7 @@
 #include <QPainter>
 #include <QSvgGenerator>
 
-#include "tests/ui/layer_views/layer_test_support.hpp"
+#include "tests/ui/support/layer_test_support.hpp"
 #include "ui/compare/compare_figures.hpp"
 #include "ui/heads/head_statistics_figures.hpp"
 #include "ui/matrices/matrices_figures.hpp"

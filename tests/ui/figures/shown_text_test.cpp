@@ -6,15 +6,15 @@
 
 #include <algorithm>
 
-#include "tests/ui/layer_views/layer_test_support.hpp"
+#include "tests/ui/support/layer_test_support.hpp"
 #include "ui/compare/compare_view.hpp"
-#include "ui/figures/figure_canvas.hpp"
+#include "ui/figure_widgets/figure_canvas.hpp"
+#include "ui/figures/shown_text.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/matrices/matrices_view.hpp"
 #include "ui/qkmap/qk_map_view.hpp"
 #include "ui/steps/step_view.hpp"
-#include "ui/views/shown_text.hpp"
 
 namespace qkv::ui::testing {
 namespace {

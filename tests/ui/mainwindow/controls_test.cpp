@@ -3,7 +3,7 @@
 #include <QSpinBox>
 #include <QUndoStack>
 
-#include "tests/ui/window/window_fixture.hpp"
+#include "tests/ui/mainwindow/window_fixture.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/controls/field_message.hpp"
 #include "ui/controls/sentence_field.hpp"

@@ -14,13 +14,14 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 
-#include "tests/ui/window/window_fixture.hpp"
-#include "ui/comparison/comparison_view.hpp"
+#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "ui/costs/comparison_view.hpp"
 #include "ui/document/head_selection.hpp"
-#include "ui/export/figure_actions.hpp"
 #include "ui/export/figure_export_dialog.hpp"
 #include "ui/factored/factored_view.hpp"
+#include "ui/figure_registry/figure_registry.hpp"
 #include "ui/heads/heads_view.hpp"
+#include "ui/mainwindow/figure_actions.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 
 using qkv::ui::testing::WindowTest;

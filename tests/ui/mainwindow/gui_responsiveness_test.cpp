@@ -17,12 +17,12 @@
 #include <string>
 #include <vector>
 
+#include "tests/ui/mainwindow/window_fixture.hpp"
 #include "tests/ui/support/wait_until.hpp"
-#include "tests/ui/window/window_fixture.hpp"
+#include "ui/background/work_pool.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/controls/sentence_field.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
-#include "ui/views/work_pool.hpp"
 
 namespace qkv::ui::testing {
 namespace {

@@ -10,12 +10,12 @@
 #include <QUndoStack>
 
 #include "core/presets/head_presets.hpp"
-#include "tests/ui/window/window_fixture.hpp"
-#include "ui/comparison/comparison_view.hpp"
+#include "tests/ui/mainwindow/window_fixture.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/controls/field_message.hpp"
 #include "ui/controls/inputs_group.hpp"
 #include "ui/controls/weights_group.hpp"
+#include "ui/costs/comparison_view.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 
 namespace qkv::ui::testing {

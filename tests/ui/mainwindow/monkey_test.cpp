@@ -42,21 +42,21 @@
 #endif
 
 #include "core/weights/head_edits.hpp"
-#include "tests/ui/window/recording_prompts.hpp"
-#include "tests/ui/window/window_fixture.hpp"
+#include "tests/ui/mainwindow/recording_prompts.hpp"
+#include "tests/ui/mainwindow/window_fixture.hpp"
 #include "ui/compare/compare_view.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/controls/sentence_field.hpp"
 #include "ui/controls/weights_group.hpp"
 #include "ui/document/examples.hpp"
 #include "ui/document/head_selection.hpp"
-#include "ui/editor/head_weights_view.hpp"
-#include "ui/figures/figure_canvas.hpp"
+#include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/document_files.hpp"
 #include "ui/mainwindow/stale_notice.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/train/train_tab.hpp"
+#include "ui/weights/head_weights_view.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 // The sanitizer allocator's count of live heap bytes (sanitizer/allocator_interface.h, which

@@ -10,14 +10,14 @@
 #include <QScrollArea>
 #include <QTabBar>
 
+#include "tests/ui/mainwindow/window_fixture.hpp"
 #include "tests/ui/support/text_probe.hpp"
-#include "tests/ui/window/window_fixture.hpp"
-#include "ui/comparison/comparison_figures.hpp"
-#include "ui/comparison/comparison_view.hpp"
+#include "ui/costs/comparison_figures.hpp"
+#include "ui/costs/comparison_view.hpp"
 #include "ui/factored/factor_product_widget.hpp"
 #include "ui/factored/factored_figures.hpp"
 #include "ui/factored/factored_view.hpp"
-#include "ui/figures/chart_view.hpp"
+#include "ui/figure_widgets/chart_view.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"

@@ -11,7 +11,7 @@
 #include "core/embedding/meaning_embeddings.hpp"
 #include "core/factored/factored_matrix.hpp"
 #include "core/text/tokenizer.hpp"
-#include "tests/ui/window/window_fixture.hpp"
+#include "tests/ui/mainwindow/window_fixture.hpp"
 #include "ui/document/examples.hpp"
 #include "ui/factored/factored_view.hpp"
 #include "ui/heads/heads_canvas.hpp"

@@ -1,7 +1,8 @@
 // Every view states its id once: the tabs, the figures' view and the session's view.tab all use
 // it, and it keeps the names session files have always held.
 
-#include "tests/ui/window/window_fixture.hpp"
+#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "ui/figure_registry/figure_registry.hpp"
 #include "ui/figures/figure.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/views/result_view.hpp"
@@ -17,7 +18,7 @@ TEST_F(WindowTest, EveryViewHasOneUniqueIdThatItsFiguresName)
         EXPECT_FALSE(id.isEmpty()) << view->title().toStdString();
         EXPECT_FALSE(ids.contains(id)) << id.toStdString();
         ids << id;
-        for (const QString& name : view->figureNames()) {
+        for (const QString& name : figureNamesOfView(view->id())) {
             const Figure* figure = findFigure(name);
             ASSERT_NE(figure, nullptr) << name.toStdString();
             EXPECT_EQ(figure->view, id) << name.toStdString();

@@ -4,10 +4,11 @@
 #include <QSignalSpy>
 #include <QTabBar>
 
-#include "tests/ui/window/window_fixture.hpp"
-#include "ui/comparison/comparison_view.hpp"
+#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "ui/costs/comparison_view.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/factored/factored_view.hpp"
+#include "ui/figure_registry/figure_registry.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/steps/step_view.hpp"
@@ -29,7 +30,7 @@ TEST_F(WindowTest, TabsAreTheViewsInTheirOrderTitledByThemselves)
         EXPECT_EQ(tabs->tabText(i), tabs->views()[static_cast<std::size_t>(i)]->title());
     }
     EXPECT_EQ(tabs->views().front(), tabs->headsView());
-    EXPECT_TRUE(tabs->headsView()->figureNames().contains(QStringLiteral("heads")));
+    EXPECT_TRUE(figureNamesOfView(tabs->headsView()->id()).contains(QStringLiteral("heads")));
     for (ResultView* view : tabs->views()) EXPECT_EQ(view->result(), window->document()->result());
 }
 

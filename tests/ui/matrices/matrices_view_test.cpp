@@ -5,13 +5,13 @@
 #include <QImage>
 #include <QPainter>
 
-#include "tests/ui/layer_views/layer_test_support.hpp"
+#include "tests/ui/support/layer_test_support.hpp"
+#include "ui/background/work_placement.hpp"
 #include "ui/document/head_selection.hpp"
-#include "ui/figures/figure_canvas.hpp"
+#include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/matrices/matrices_view.hpp"
-#include "ui/views/work_placement.hpp"
 
 namespace qkv::ui::testing {
 namespace {

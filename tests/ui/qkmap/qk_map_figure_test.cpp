@@ -6,10 +6,11 @@
 #include <QRegularExpression>
 
 #include "core/weights/head_preset.hpp"
-#include "tests/ui/layer_views/layer_test_support.hpp"
+#include "tests/ui/support/layer_test_support.hpp"
 #include "tests/ui/support/text_probe.hpp"
 #include "ui/document/head_selection.hpp"
-#include "ui/figures/figure_canvas.hpp"
+#include "ui/figure_registry/figure_registry.hpp"
+#include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/figures/figure_render.hpp"
 #include "ui/qkmap/qk_map_figures.hpp"
 #include "ui/qkmap/qk_map_view.hpp"

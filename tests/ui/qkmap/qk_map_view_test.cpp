@@ -3,9 +3,9 @@
 
 #include "ui/qkmap/qk_map_view.hpp"
 #include "core/analysis/qk_projection.hpp"
-#include "tests/ui/layer_views/layer_test_support.hpp"
+#include "tests/ui/support/layer_test_support.hpp"
 #include "ui/document/head_selection.hpp"
-#include "ui/figures/figure_canvas.hpp"
+#include "ui/figure_widgets/figure_canvas.hpp"
 
 namespace qkv::ui::testing {
 namespace {

@@ -11,10 +11,11 @@
 #include <map>
 #include <set>
 
-#include "tests/ui/layer_views/layer_test_support.hpp"
+#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "tests/ui/support/layer_test_support.hpp"
 #include "tests/ui/support/text_probe.hpp"
-#include "tests/ui/window/window_fixture.hpp"
-#include "ui/figures/figure_canvas.hpp"
+#include "ui/figure_registry/figure_registry.hpp"
+#include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/figures/figure_render.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/mainwindow/view_tabs.hpp"

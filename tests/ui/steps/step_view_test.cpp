@@ -8,11 +8,11 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 
-#include "tests/ui/layer_views/layer_test_support.hpp"
-#include "tests/ui/window/window_fixture.hpp"
+#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "tests/ui/support/layer_test_support.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/document/head_selection.hpp"
-#include "ui/figures/figure_canvas.hpp"
+#include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/mainwindow/view_tabs.hpp"

@@ -6,15 +6,16 @@
 #include <QImage>
 #include <QPainter>
 
-#include "tests/ui/layer_views/layer_test_support.hpp"
+#include "tests/ui/support/layer_test_support.hpp"
+#include "ui/background/work_placement.hpp"
 #include "ui/compare/compare_view.hpp"
 #include "ui/document/head_selection.hpp"
+#include "ui/figure_registry/figure_registry.hpp"
+#include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/figures/figure.hpp"
-#include "ui/figures/figure_canvas.hpp"
 #include "ui/matrices/matrices_view.hpp"
 #include "ui/qkmap/qk_map_view.hpp"
 #include "ui/views/head_box.hpp"
-#include "ui/views/work_placement.hpp"
 
 namespace qkv::ui::testing {
 namespace {

@@ -8,11 +8,11 @@
 #include <QToolButton>
 
 #include "core/analysis/head_ablation.hpp"
-#include "tests/ui/editor/editor_test_support.hpp"
-#include "ui/editor/head_weights_figures.hpp"
+#include "tests/ui/weights/editor_test_support.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
+#include "ui/weights/head_weights_figures.hpp"
 
 namespace qkv::ui {
 namespace {

@@ -11,10 +11,10 @@
 #include <sstream>
 
 #include "core/weights/attention_weights.hpp"
+#include "tests/ui/support/wait_until.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/head_selection.hpp"
-#include "ui/editor/head_weights_view.hpp"
-#include "tests/ui/support/wait_until.hpp"
+#include "ui/weights/head_weights_view.hpp"
 
 namespace qkv::ui::testing {
 

@@ -12,8 +12,9 @@
 #include <QToolButton>
 
 #include "core/weights/head_edits.hpp"
-#include "tests/ui/editor/editor_test_support.hpp"
-#include "ui/figures/figure_canvas.hpp"
+#include "tests/ui/weights/editor_test_support.hpp"
+#include "ui/figure_registry/figure_registry.hpp"
+#include "ui/figure_widgets/figure_canvas.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -63,7 +64,7 @@ TEST_F(HeadWeightsViewTest, ShowsTheHeadsFourBlocksAsTheCoreHasThem)
     EXPECT_EQ(m.columns(qkv::HeadMatrix::Output), 32);
     EXPECT_EQ(m.shapeText(qkv::HeadMatrix::Output), QStringLiteral("d_k × d_model = 8 × 32"));
     EXPECT_EQ(f.view.title(), QStringLiteral("&Weights"));
-    EXPECT_EQ(f.view.figureNames(), QStringList{QStringLiteral("head-weights")});
+    EXPECT_EQ(figureNamesOfView(f.view.id()), QStringList{QStringLiteral("head-weights")});
     // Fits the tab of a 1000 px window (the controls panel takes ~340 px).
     EXPECT_LE(f.view.minimumSizeHint().width(), 640);
 }
