@@ -15,7 +15,7 @@
 
 #ifdef QKV_HAVE_UI
 #include "app/figure_command.hpp"
-#include "ui/app/gui_main.hpp"
+#include "ui/startup/gui_main.hpp"
 #endif
 
 namespace {

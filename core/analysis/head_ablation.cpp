@@ -15,7 +15,7 @@
 
 #include "core/common/decompositions.hpp"
 #include "core/common/shape_text.hpp"
-#include "core/pipeline/compute.hpp"
+#include "core/result/result.hpp"
 
 namespace qkv {
 

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "core/common/parallelism.hpp"
-#include "core/pipeline/compute.hpp"
+#include "core/result/result.hpp"
 
 namespace qkv {
 

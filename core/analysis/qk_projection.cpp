@@ -17,7 +17,7 @@
 
 #include "core/common/decompositions.hpp"
 #include "core/common/random.hpp"
-#include "core/pipeline/compute.hpp"
+#include "core/result/result.hpp"
 
 namespace qkv {
 

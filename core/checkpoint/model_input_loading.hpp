@@ -18,7 +18,6 @@
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/common/expected.hpp"
 #include "core/embedding/model_own_input.hpp"
-#include "core/session/session.hpp"
 
 namespace qkv {
 

@@ -5,7 +5,7 @@
 #include <optional>
 #include <sstream>
 
-#include "core/config/limits.hpp"
+#include "core/common/limits.hpp"
 #include "core/text/tokenizer.hpp"
 
 namespace qkv {

@@ -2,7 +2,7 @@
 
 #include "core/analysis/head_statistics.hpp"
 #include "core/analysis/qk_projection.hpp"
-#include "core/pipeline/compute.hpp"
+#include "core/result/result.hpp"
 
 namespace qkv {
 

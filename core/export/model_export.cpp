@@ -16,17 +16,6 @@ namespace {
 
 constexpr std::int64_t modelFormatVersion = 1;
 
-// The sequence the readout reads: the decoder's for an encoder-decoder, else the one sequence.
-const SubwordTokenization& readoutSequence(const PretrainedModel& model, const ModelSentences& sentences)
-{
-    return model.recipe.encoderDecoder() ? sentences.decoder : sentences.sequence;
-}
-
-bool isMaskToken(const SubwordToken& token)
-{
-    return token.special && (token.piece == "[MASK]" || token.piece == "<mask>");
-}
-
 std::vector<std::string> labelsOf(const std::vector<Token>& tokens)
 {
     std::vector<std::string> labels;
@@ -136,41 +125,6 @@ void writePredictions(JsonStream& json, const PretrainedModel& model, const std:
 }
 
 }  // namespace
-
-std::vector<Index> predictionPositions(const PretrainedModel& model, const ModelSentences& sentences)
-{
-    std::vector<Index> positions;
-    const SubwordTokenization& sequence = readoutSequence(model, sentences);
-    const auto n = static_cast<Index>(sequence.tokens.size());
-    switch (model.recipe.readout) {
-    case ReadoutKind::None: break;
-    case ReadoutKind::CausalLm:
-        for (Index p = 0; p < n; ++p) positions.push_back(p);
-        break;
-    case ReadoutKind::MaskedLm:
-        for (Index p = 0; p < n; ++p)
-            if (isMaskToken(sequence.tokens[static_cast<std::size_t>(p)])) positions.push_back(p);
-        break;
-    }
-    return positions;
-}
-
-Expected<std::vector<PositionPredictions>> modelPredictions(const PretrainedModel& model, const ModelRun& run,
-                                                            const ModelSentences& sentences, Index k)
-{
-    std::vector<PositionPredictions> all;
-    if (run.logits.size() == 0) return all;
-    for (const Index position : predictionPositions(model, sentences)) {
-        const Index row = run.logitRow(position);
-        if (row < 0)
-            return Error{"the run did not compute the logits at position " + std::to_string(position) +
-                         " (ask for it among the run's logit positions)"};
-        Expected<std::vector<TokenProbability>> top = topPredictions(run.logits.row(row), k);
-        if (!top) return Error{"the logits at position " + std::to_string(position) + ": " + top.error()};
-        all.push_back({position, std::move(*top)});
-    }
-    return all;
-}
 
 Status exportModelJson(const std::shared_ptr<const PretrainedModel>& model, const ModelRun& run,
                        const ModelSentences& sentences, const Config& base, const std::string& path,

@@ -19,23 +19,10 @@
 #include "core/common/expected.hpp"
 #include "core/config/config.hpp"
 #include "core/export/result_export.hpp"
+#include "core/pipeline/model_predictions.hpp"
 #include "core/pipeline/pretrained_run.hpp"
 
 namespace qkv {
-
-// The 5 most likely tokens at one position of the readout.
-struct PositionPredictions {
-    Index position = 0;  // in the sequence the readout reads (a decoder's, for an encoder-decoder)
-    std::vector<TokenProbability> top;
-};
-
-// The positions the export predicts at: every position of a causal LM's (or an encoder-decoder's
-// decoder) sequence, each [MASK] (or <mask>) of a masked LM's; none without a readout.
-std::vector<Index> predictionPositions(const PretrainedModel& model, const ModelSentences& sentences);
-
-// The top `k` tokens at each of predictionPositions. Fails on logits that are not finite.
-Expected<std::vector<PositionPredictions>> modelPredictions(const PretrainedModel& model, const ModelRun& run,
-                                                            const ModelSentences& sentences, Index k = 5);
 
 // Writes the document at `path` (a JSON file; checkExportTarget(Json, path) rules apply).
 // `base` holds the typed sentences and view settings each layer's config starts from.

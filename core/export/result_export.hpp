@@ -10,7 +10,7 @@
 #include "core/common/enum_names.hpp"
 #include "core/common/expected.hpp"
 #include "core/config/memory_estimate.hpp"
-#include "core/pipeline/compute.hpp"
+#include "core/result/result.hpp"
 
 namespace qkv {
 

@@ -9,7 +9,7 @@
 #include <new>
 #include <set>
 
-#include "core/config/limits.hpp"
+#include "core/common/limits.hpp"
 #include "core/io/npy.hpp"
 
 namespace qkv {

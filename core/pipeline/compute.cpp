@@ -5,7 +5,7 @@
 #include <chrono>
 #include <new>
 
-#include "core/config/limits.hpp"
+#include "core/common/limits.hpp"
 #include "core/config/validation.hpp"
 #include "core/embedding/embeddings.hpp"
 #include "core/pipeline/trained_layer.hpp"

@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "core/checkpoint/model_input_loading.hpp"
-#include "core/config/limits.hpp"
+#include "core/common/limits.hpp"
 #include "core/pipeline/pretrained_run.hpp"
 #include "core/pretrained/model_run.hpp"
 #include "core/pretrained/pretrained_model.hpp"

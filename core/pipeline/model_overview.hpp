@@ -31,7 +31,7 @@
 #include "core/analysis/value_norms.hpp"
 #include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"
-#include "core/export/model_export.hpp"
+#include "core/pipeline/model_predictions.hpp"
 #include "core/pipeline/pretrained_run.hpp"
 #include "core/pretrained/model_run.hpp"
 #include "core/pretrained/pretrained_model.hpp"

@@ -14,7 +14,7 @@
 #include "core/common/enum_names.hpp"
 #include "core/common/expected.hpp"
 #include "core/config/config.hpp"
-#include "core/pipeline/compute.hpp"
+#include "core/result/user_inputs.hpp"
 #include "core/training/trained_model.hpp"
 #include "core/weights/attention_weights.hpp"
 

@@ -4,7 +4,7 @@
 #include <functional>
 #include <queue>
 
-#include "core/config/limits.hpp"
+#include "core/common/limits.hpp"
 #include "core/text/gpt2_pretokenizer.hpp"
 #include "core/text/utf8.hpp"
 

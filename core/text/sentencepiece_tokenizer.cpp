@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sentencepiece_processor.h>
 
-#include "core/config/limits.hpp"
+#include "core/common/limits.hpp"
 #include "core/io/file_bytes.hpp"
 #include "core/io/json_depth.hpp"
 #include "core/text/sentencepiece_model_check.hpp"

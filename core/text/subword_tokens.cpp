@@ -1,6 +1,6 @@
 #include "core/text/subword_tokens.hpp"
 
-#include "core/config/limits.hpp"
+#include "core/common/limits.hpp"
 
 namespace qkv {
 

@@ -1,6 +1,6 @@
 #include "core/text/wordpiece_tokenizer.hpp"
 
-#include "core/config/limits.hpp"
+#include "core/common/limits.hpp"
 #include "core/text/bert_basic_tokenizer.hpp"
 
 namespace qkv {

@@ -9,7 +9,7 @@
 
 #include <map>
 
-#include "core/config/limits.hpp"
+#include "core/common/limits.hpp"
 #include "ui/controls/config_edit.hpp"
 #include "ui/controls/field_message.hpp"
 #include "ui/controls/inputs_group.hpp"

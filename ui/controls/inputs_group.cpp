@@ -15,7 +15,7 @@
 #include "ui/controls/positional_choices.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/session_text.hpp"
-#include "ui/views/shown_text.hpp"
+#include "ui/figures/shown_text.hpp"
 
 namespace qkv::ui {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "ui/views/shown_text.hpp"
+#include "ui/figures/shown_text.hpp"
 
 namespace qkv::ui {
 namespace {

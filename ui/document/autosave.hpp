@@ -12,7 +12,7 @@
 #include <optional>
 
 #include "core/session/session.hpp"
-#include "ui/views/latest_task.hpp"
+#include "ui/background/latest_task.hpp"
 
 namespace qkv::ui {
 

@@ -5,7 +5,7 @@
 #include "core/cost/cost_model.hpp"
 #include "core/embedding/model_own_input.hpp"
 #include "core/text/tokenizer.hpp"
-#include "ui/views/work_placement.hpp"
+#include "ui/background/work_placement.hpp"
 
 namespace qkv::ui {
 

@@ -10,7 +10,7 @@
 #include <memory>
 
 #include "core/pipeline/compute.hpp"
-#include "ui/views/latest_task.hpp"
+#include "ui/background/latest_task.hpp"
 
 namespace qkv::ui {
 

@@ -9,7 +9,7 @@
 
 #include <utility>
 
-#include "ui/views/work_pool.hpp"
+#include "ui/background/work_pool.hpp"
 
 namespace qkv::ui {
 

@@ -7,8 +7,8 @@
 
 #include <vector>
 
-#include "ui/export/figure_export.hpp"
 #include "ui/figures/figure.hpp"
+#include "ui/figures/figure_export.hpp"
 
 class QComboBox;
 class QLabel;

@@ -7,12 +7,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/background/work_placement.hpp"
 #include "ui/factored/factored_figure_helpers.hpp"
 #include "ui/factored/factored_figures.hpp"
 #include "ui/figures/text_layout.hpp"
 #include "ui/render/color_legend.hpp"
 #include "ui/render/heatmap_painter.hpp"
-#include "ui/views/work_placement.hpp"
 
 namespace qkv::ui {
 using factored_figure::Text;

@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "ui/factored/factored_figures.hpp"
-#include "ui/figures/figure_canvas.hpp"
+#include "ui/figure_widgets/figure_canvas.hpp"
 
 namespace qkv::ui {
 

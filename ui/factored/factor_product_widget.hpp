@@ -7,9 +7,9 @@
 
 #include <memory>
 
+#include "ui/background/offscreen_figure.hpp"
 #include "ui/factored/factored_head_model.hpp"
 #include "ui/factored/matrix_pooling.hpp"
-#include "ui/views/offscreen_figure.hpp"
 
 namespace qkv::ui {
 

@@ -11,16 +11,16 @@
 
 #include <algorithm>
 
+#include "ui/background/work_placement.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/factored/factor_product_widget.hpp"
 #include "ui/factored/factored_figures.hpp"
 #include "ui/factored/factored_head_model.hpp"
 #include "ui/factored/spectrum_chart.hpp"
+#include "ui/figure_widgets/figure_canvas.hpp"
+#include "ui/figure_widgets/figure_grid.hpp"
 #include "ui/figures/figure.hpp"
-#include "ui/figures/figure_canvas.hpp"
-#include "ui/figures/figure_grid.hpp"
 #include "ui/views/head_box.hpp"
-#include "ui/views/work_placement.hpp"
 
 namespace qkv::ui {
 

@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "core/pipeline/compute.hpp"
+#include "ui/background/latest_task.hpp"
+#include "ui/background/offscreen_figure.hpp"
 #include "ui/factored/factored_figures.hpp"
 #include "ui/factored/matrix_pooling.hpp"
-#include "ui/views/latest_task.hpp"
-#include "ui/views/offscreen_figure.hpp"
 #include "ui/views/result_view.hpp"
 
 class QLabel;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "ui/factored/factored_figures.hpp"
-#include "ui/figures/chart_view.hpp"
+#include "ui/figure_widgets/chart_view.hpp"
 
 namespace qkv::ui {
 

@@ -102,14 +102,4 @@ QString whyNoSelectedHead(const FigureInput& input);
 Figure perHeadFigure(QString name, QString title, QString view, QSizeF defaultSize,
                      std::function<void(QPainter&, const QRectF&, const FigureInput&)> paint);
 
-// Every figure of the app, in menu order. Defined in figure_registry.cpp, the one list: each
-// area (a tab) contributes `std::vector<Figure> <area>Figures()`, declared in its
-// <area>_figures.hpp, and the registry concatenates them.
-const std::vector<Figure>& allFigures();
-const Figure* findFigure(const QString& name);
-// The figures of one tab, for its export menu.
-std::vector<const Figure*> figuresOfView(const QString& view);
-// Their names (what ResultView::figureNames() returns).
-QStringList figureNamesOfView(const QString& view);
-
 }  // namespace qkv::ui

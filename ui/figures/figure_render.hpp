@@ -6,8 +6,8 @@
 #include <QRectF>
 #include <QString>
 
-#include "ui/export/figure_export.hpp"
 #include "ui/figures/figure.hpp"
+#include "ui/figures/figure_export.hpp"
 
 class QMimeData;
 

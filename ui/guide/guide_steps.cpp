@@ -2,7 +2,7 @@
 
 #include <QCoreApplication>
 
-#include "ui/comparison/comparison_view.hpp"
+#include "ui/costs/comparison_view.hpp"
 #include "ui/factored/factored_view.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/matrices/matrices_view.hpp"

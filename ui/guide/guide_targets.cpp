@@ -3,13 +3,13 @@
 #include <QScrollArea>
 #include <QScrollBar>
 
-#include "ui/comparison/comparison_view.hpp"
-#include "ui/comparison/cost_table.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/controls/sentence_field.hpp"
+#include "ui/costs/comparison_view.hpp"
+#include "ui/costs/cost_table.hpp"
 #include "ui/factored/factor_product_widget.hpp"
 #include "ui/factored/factored_view.hpp"
-#include "ui/figures/figure_canvas.hpp"
+#include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/main_window.hpp"

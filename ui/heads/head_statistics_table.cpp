@@ -16,9 +16,9 @@
 #include <cmath>
 #include <limits>
 
+#include "ui/background/work_placement.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/figures/figure_text.hpp"
-#include "ui/views/work_placement.hpp"
 
 namespace qkv::ui {
 namespace {

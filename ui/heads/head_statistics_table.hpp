@@ -13,7 +13,7 @@
 
 #include "core/analysis/head_statistics.hpp"
 #include "core/pipeline/compute.hpp"
-#include "ui/views/latest_task.hpp"
+#include "ui/background/latest_task.hpp"
 
 class QLabel;
 class QStandardItemModel;

@@ -13,9 +13,9 @@
 #include <algorithm>
 
 #include "ui/document/head_selection.hpp"
+#include "ui/figures/shown_text.hpp"
 #include "ui/heads/cell_tooltip.hpp"
 #include "ui/render/heatmap_layout.hpp"
-#include "ui/views/shown_text.hpp"
 
 namespace qkv::ui {
 

@@ -14,12 +14,12 @@
 
 #include <cmath>
 
+#include "ui/background/work_placement.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/heads/head_statistics_table.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_figure.hpp"
 #include "ui/heads/value_norms_cache.hpp"
-#include "ui/views/work_placement.hpp"
 
 namespace qkv::ui {
 

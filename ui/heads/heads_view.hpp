@@ -7,11 +7,11 @@
 
 #include "core/pipeline/compute.hpp"
 #include "core/session/session.hpp"
+#include "ui/background/latest_task.hpp"
 #include "ui/heads/heads_figure.hpp"
 #include "ui/heads/heads_figures.hpp"
 #include "ui/heads/score_kind.hpp"
 #include "ui/render/colormap.hpp"
-#include "ui/views/latest_task.hpp"
 #include "ui/views/result_view.hpp"
 
 class QAction;

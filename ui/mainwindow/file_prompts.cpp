@@ -4,7 +4,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 
-#include "ui/views/shown_text.hpp"
+#include "ui/figures/shown_text.hpp"
 
 namespace qkv::ui {
 namespace {

@@ -9,22 +9,21 @@
 #include <QVBoxLayout>
 
 #include "core/config/examples.hpp"
-#include "ui/comparison/comparison_view.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/controls/controls_scroll_area.hpp"
+#include "ui/costs/comparison_view.hpp"
 #include "ui/document/autosave.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/examples.hpp"
 #include "ui/document/head_actions.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/document/off_thread.hpp"
-#include "ui/editor/head_weights_view.hpp"
-#include "ui/export/figure_actions.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/guide/student_guide.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/document_files.hpp"
+#include "ui/mainwindow/figure_actions.hpp"
 #include "ui/mainwindow/notice_bar.hpp"
 #include "ui/mainwindow/stale_notice.hpp"
 #include "ui/mainwindow/status_summary.hpp"
@@ -34,6 +33,7 @@
 #include "ui/settings/preference.hpp"
 #include "ui/steps/step_view.hpp"
 #include "ui/train/train_tab.hpp"
+#include "ui/weights/head_weights_view.hpp"
 
 namespace qkv::ui {
 namespace {

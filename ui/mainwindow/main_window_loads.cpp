@@ -7,13 +7,13 @@
 #include "ui/checkpoint/checkpoint_layer_dialog.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/head_selection.hpp"
+#include "ui/figures/shown_text.hpp"
 #include "ui/mainwindow/main_window.hpp"
 #include "ui/mainwindow/notice_bar.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/mainwindow/weight_loads.hpp"
 #include "ui/settings/folders.hpp"
 #include "ui/settings/preference.hpp"
-#include "ui/views/shown_text.hpp"
 #include "ui/wholemodel/model_grid_view.hpp"
 
 namespace qkv::ui {

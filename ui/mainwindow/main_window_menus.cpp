@@ -9,8 +9,8 @@
 #include <Eigen/Core>
 
 #include "ui/document/document.hpp"
-#include "ui/export/figure_actions.hpp"
 #include "ui/guide/student_guide.hpp"
+#include "ui/mainwindow/figure_actions.hpp"
 #include "ui/mainwindow/main_window.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/views/result_view.hpp"

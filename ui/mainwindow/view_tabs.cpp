@@ -4,7 +4,7 @@
 #include <QTabBar>
 
 #include "ui/compare/compare_view.hpp"
-#include "ui/comparison/comparison_view.hpp"
+#include "ui/costs/comparison_view.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/factored/factored_view.hpp"
 #include "ui/heads/heads_view.hpp"

@@ -16,7 +16,7 @@
 #include <optional>
 
 #include "core/checkpoint/checkpoint.hpp"
-#include "ui/views/latest_task.hpp"
+#include "ui/background/latest_task.hpp"
 
 namespace qkv {
 class ModelInput;

@@ -7,9 +7,9 @@
 #include <limits>
 #include <vector>
 
+#include "ui/background/work_placement.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
-#include "ui/views/work_placement.hpp"
 
 namespace qkv::ui {
 namespace {

@@ -7,8 +7,8 @@
 #include <QVBoxLayout>
 
 #include "core/session/trained_session.hpp"
-#include "ui/figures/chart_view.hpp"
-#include "ui/figures/figure_canvas.hpp"
+#include "ui/figure_widgets/chart_view.hpp"
+#include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/train/learned_spectrum.hpp"
 

@@ -12,10 +12,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/figures/shown_text.hpp"
 #include "ui/figures/text_layout.hpp"
 #include "ui/render/chart_builder.hpp"
 #include "ui/render/chart_palette.hpp"
-#include "ui/views/shown_text.hpp"
 
 namespace qkv::ui {
 namespace {

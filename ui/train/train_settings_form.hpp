@@ -9,8 +9,8 @@
 
 #include <functional>
 
+#include "ui/background/latest_task.hpp"
 #include "ui/train/training_plan.hpp"
-#include "ui/views/latest_task.hpp"
 
 class QComboBox;
 class QLabel;

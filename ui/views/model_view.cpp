@@ -6,7 +6,7 @@
 #include <QPainter>
 
 #include "ui/document/head_selection.hpp"
-#include "ui/figures/figure_canvas.hpp"
+#include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/views/head_box.hpp"
 
 namespace qkv::ui {

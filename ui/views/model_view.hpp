@@ -16,9 +16,9 @@
 #include <functional>
 #include <memory>
 
-#include "ui/views/latest_task.hpp"
+#include "ui/background/latest_task.hpp"
+#include "ui/background/work_placement.hpp"
 #include "ui/views/result_view.hpp"
-#include "ui/views/work_placement.hpp"
 
 class QHBoxLayout;
 class QPainter;

@@ -18,8 +18,6 @@ ResultView::ResultView(HeadSelection* selection, Changes follows, QWidget* paren
         connect(selection_, &HeadSelection::cellChanged, this, [this] { invalidate(Change::Cell); });
 }
 
-QStringList ResultView::figureNames() const { return figureNamesOfView(id()); }
-
 void ResultView::saveOptions(qkv::ViewOptions&) const {}
 
 void ResultView::saveFigureOptions(FigureOptions&) const {}

@@ -61,8 +61,6 @@ public:
     // Figure::view of its figures. Each view returns its own `static constexpr kId`, written
     // once; never derived from the class name, so that renaming a class keeps the files.
     virtual QString id() const = 0;
-    // The figures this view can export, by name: those the registry files under id().
-    virtual QStringList figureNames() const;
 
     // The view's own options, as the session keeps them: saveOptions writes the fields this
     // view shows (what it shows now), restoreOptions shows them, leaving a value it cannot

@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <new>
 
-#include "ui/views/shown_text.hpp"
+#include "ui/figures/shown_text.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"
 
 namespace qkv::ui {

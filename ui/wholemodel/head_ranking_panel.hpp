@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/pipeline/model_overview.hpp"
-#include "ui/views/latest_task.hpp"
+#include "ui/background/latest_task.hpp"
 #include "ui/wholemodel/prediction_data.hpp"
 
 class QComboBox;

@@ -13,7 +13,7 @@
 #include <algorithm>
 
 #include "ui/document/head_selection.hpp"
-#include "ui/figures/figure_canvas.hpp"
+#include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/wholemodel/model_grid_figure.hpp"
 #include "ui/wholemodel/model_statistics_figure.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"

@@ -9,7 +9,7 @@
 
 #include <algorithm>
 
-#include "ui/figures/chart_view.hpp"
+#include "ui/figure_widgets/chart_view.hpp"
 #include "ui/wholemodel/prediction_figures.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"
 

@@ -7,8 +7,8 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
-#include "ui/figures/figure_canvas.hpp"
-#include "ui/views/work_placement.hpp"
+#include "ui/background/work_placement.hpp"
+#include "ui/figure_widgets/figure_canvas.hpp"
 
 namespace qkv::ui {
 

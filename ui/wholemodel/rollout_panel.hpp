@@ -10,7 +10,7 @@
 #include <memory>
 
 #include "core/pipeline/model_overview.hpp"
-#include "ui/views/latest_task.hpp"
+#include "ui/background/latest_task.hpp"
 #include "ui/wholemodel/prediction_figures.hpp"
 
 class QComboBox;

@@ -19,7 +19,7 @@
 
 #include "core/pipeline/compute.hpp"
 #include "core/pipeline/model_overview.hpp"
-#include "ui/views/latest_task.hpp"
+#include "ui/background/latest_task.hpp"
 
 namespace qkv::ui {
 

@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/common/limits.hpp"
 #include "core/config/examples.hpp"
-#include "core/config/limits.hpp"
 #include "core/config/memory_estimate.hpp"
 #include "core/config/validation.hpp"
 #include "core/pipeline/compute.hpp"

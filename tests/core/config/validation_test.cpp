@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "core/common/limits.hpp"
 #include "core/config/examples.hpp"
-#include "core/config/limits.hpp"
 #include "core/config/validation.hpp"
 
 namespace qkv {

@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/config/limits.hpp"
+#include "core/common/limits.hpp"
 #include "core/text/byte_level_bpe_tokenizer.hpp"
 #include "core/text/gpt2_pretokenizer.hpp"
 #include "core/text/utf8.hpp"

@@ -16,7 +16,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "core/config/limits.hpp"
+#include "core/common/limits.hpp"
 #include "core/io/io_test_support.hpp"
 #include "core/text/sentencepiece_folder.hpp"
 #include "core/text/subword_tokenizer.hpp"

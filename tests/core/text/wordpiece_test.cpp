@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/config/limits.hpp"
+#include "core/common/limits.hpp"
 #include "core/text/bert_basic_tokenizer.hpp"
 #include "core/text/vocabulary_files.hpp"
 #include "core/text/wordpiece_tokenizer.hpp"

@@ -15,6 +15,7 @@
 #include "core/common/random.hpp"
 #include "core/factored/factored_matrix.hpp"
 #include "tests/ui/factored/factored_test_support.hpp"
+#include "ui/background/work_placement.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/factored/factor_product_widget.hpp"
 #include "ui/factored/factored_figures.hpp"
@@ -23,7 +24,6 @@
 #include "ui/factored/matrix_pooling.hpp"
 #include "ui/factored/spectrum_chart.hpp"
 #include "ui/views/head_box.hpp"
-#include "ui/views/work_placement.hpp"
 
 namespace qkv::ui {
 namespace {

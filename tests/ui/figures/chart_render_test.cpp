@@ -18,7 +18,7 @@
 #include <cmath>
 
 #include "tests/ui/support/text_probe.hpp"
-#include "ui/figures/chart_view.hpp"
+#include "ui/figure_widgets/chart_view.hpp"
 #include "ui/figures/figure.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/render/chart_builder.hpp"

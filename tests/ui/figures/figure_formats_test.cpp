@@ -21,6 +21,7 @@
 
 #include "tests/ui/figures/figure_test_support.hpp"
 #include "tests/ui/support/text_probe.hpp"
+#include "ui/figure_registry/figure_registry.hpp"
 #include "ui/figures/figure_render.hpp"
 
 namespace qkv::ui {

@@ -9,11 +9,12 @@
 
 #include "tests/ui/figures/figure_test_support.hpp"
 #include "tests/ui/support/text_probe.hpp"
+#include "ui/figure_registry/figure_registry.hpp"
 #include "ui/figures/figure_render.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/render/chart_model.hpp"
 
-#include "ui/comparison/comparison_figures.hpp"
+#include "ui/costs/comparison_figures.hpp"
 
 namespace qkv::ui {
 namespace {

@@ -9,8 +9,8 @@
 
 #include <ctime>
 
+#include "tests/ui/mainwindow/window_fixture.hpp"
 #include "tests/ui/train/train_test_support.hpp"
-#include "tests/ui/window/window_fixture.hpp"
 #include "ui/document/document.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/view_tabs.hpp"

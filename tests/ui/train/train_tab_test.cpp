@@ -17,7 +17,7 @@
 #include "ui/controls/field_message.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/session_text.hpp"
-#include "ui/figures/chart_view.hpp"
+#include "ui/figure_widgets/chart_view.hpp"
 #include "ui/train/attention_panel.hpp"
 #include "ui/train/curve_chart.hpp"
 #include "ui/train/train_settings_form.hpp"

@@ -5,9 +5,9 @@
 #include <QTabBar>
 #include <QTemporaryDir>
 
+#include "tests/ui/mainwindow/recording_prompts.hpp"
+#include "tests/ui/mainwindow/window_fixture.hpp"
 #include "tests/ui/train/train_test_support.hpp"
-#include "tests/ui/window/recording_prompts.hpp"
-#include "tests/ui/window/window_fixture.hpp"
 #include "ui/mainwindow/document_files.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/train/train_tab.hpp"

@@ -11,6 +11,7 @@
 
 #include "tests/ui/factored/factored_test_support.hpp"
 #include "ui/document/head_selection.hpp"
+#include "ui/figure_registry/figure_registry.hpp"
 #include "ui/views/result_view.hpp"
 
 namespace qkv::ui {
@@ -57,7 +58,7 @@ TEST(ResultView, AViewOnItsOwnRefreshesAtOnce)
     EXPECT_EQ(view.refreshes[0], Changes(Change::Result));
     EXPECT_EQ(view.seenResult, result);
     EXPECT_FALSE(view.isStale());
-    EXPECT_TRUE(view.figureNames().isEmpty());
+    EXPECT_TRUE(figureNamesOfView(view.id()).isEmpty());
 }
 
 // Two views as tabs of a shown window, sharing one selection.

@@ -20,6 +20,7 @@
 #include "core/pipeline/model_overview.hpp"
 #include "core/pretrained/pretrained_model.hpp"
 #include "ui/document/head_selection.hpp"
+#include "ui/figure_registry/figure_registry.hpp"
 #include "ui/figures/figure.hpp"
 #include "ui/figures/figure_render.hpp"
 #include "ui/wholemodel/model_grid_view.hpp"

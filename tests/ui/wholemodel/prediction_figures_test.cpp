@@ -8,12 +8,13 @@
 #include <gtest/gtest.h>
 
 #include "core/pipeline/model_overview.hpp"
-#include "ui/export/figure_export.hpp"
+#include "ui/figure_registry/figure_registry.hpp"
+#include "ui/figures/figure_export.hpp"
 #include "ui/figures/figure_render.hpp"
 #include "ui/support/text_probe.hpp"
 #include "ui/wholemodel/prediction_figures.hpp"
-#include "ui/wholemodel/whole_model_figure_parts.hpp"
 #include "ui/wholemodel/prediction_test_support.hpp"
+#include "ui/wholemodel/whole_model_figure_parts.hpp"
 
 namespace qkv::ui {
 namespace {

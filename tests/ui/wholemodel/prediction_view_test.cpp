@@ -19,10 +19,10 @@
 
 #include "core/export/model_export.hpp"
 #include "support/matrix_assertions.hpp"
+#include "ui/background/work_pool.hpp"
 #include "ui/document/head_selection.hpp"
-#include "ui/figures/chart_view.hpp"
+#include "ui/figure_widgets/chart_view.hpp"
 #include "ui/support/wait_until.hpp"
-#include "ui/views/work_pool.hpp"
 #include "ui/wholemodel/head_ranking_panel.hpp"
 #include "ui/wholemodel/prediction_panel.hpp"
 #include "ui/wholemodel/prediction_test_support.hpp"

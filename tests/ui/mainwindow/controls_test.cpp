@@ -1,0 +1,137 @@
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSpinBox>
+#include <QUndoStack>
+
+#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "ui/controls/controls_panel.hpp"
+#include "ui/controls/field_message.hpp"
+#include "ui/controls/sentence_field.hpp"
+#include "ui/controls/token_chips.hpp"
+#include "ui/heads/heads_canvas.hpp"
+#include "ui/heads/heads_view.hpp"
+
+using qkv::ui::testing::WindowTest;
+
+TEST_F(WindowTest, TypingChangesTheLabels)
+{
+    QPlainTextEdit* editor = window->controls()->sourceField()->editor();
+    editor->setFocus();
+    editor->moveCursor(QTextCursor::End);
+    QTest::keyClicks(editor, " quietly");
+    settle();
+    const auto figure = window->headsView()->canvas()->figure();
+    ASSERT_NE(figure, nullptr);
+    EXPECT_EQ(figure->rowLabels().size(), 7);
+    EXPECT_EQ(figure->rowLabels().last(), QStringLiteral("quietly"));
+    EXPECT_EQ(figure->columnLabels().last(), QStringLiteral("quietly"));
+    EXPECT_EQ(window->controls()->sourceField()->chips()->tokens().size(), 7);
+}
+
+TEST_F(WindowTest, ChangingHChangesTheNumberOfHeatmaps)
+{
+    EXPECT_EQ(window->headsView()->heatmapCount(), 4);
+    window->controls()->headsBox()->setValue(8);
+    settle();
+    EXPECT_EQ(window->headsView()->heatmapCount(), 8);
+    EXPECT_EQ(window->controls()->dkLabel()->text(), QStringLiteral("d_k = 8"));
+    window->headsView()->setShowAverage(true);
+    EXPECT_EQ(window->headsView()->heatmapCount(), 9);
+    window->headsView()->setShowAverage(false);
+}
+
+TEST_F(WindowTest, InvalidHShowsTheMessageAndKeepsThePreviousHeatmaps)
+{
+    const auto before = window->document()->result();
+    QSpinBox* heads = window->controls()->headsBox();
+    heads->setFocus();
+    heads->selectAll();
+    QTest::keyClicks(heads, "5");
+    settle();
+    const qkv::ui::FieldMessage* message = window->controls()->headsMessage();
+    EXPECT_TRUE(message->isVisible());
+    EXPECT_TRUE(message->text().contains(QStringLiteral("4"))) << message->text().toStdString();
+    EXPECT_EQ(window->document()->result(), before);
+    EXPECT_EQ(window->headsView()->heatmapCount(), 4);
+
+    // Back to a valid h: the message goes away and the heatmaps follow.
+    heads->selectAll();
+    QTest::keyClicks(heads, "2");
+    settle();
+    EXPECT_FALSE(message->isVisible());
+    EXPECT_EQ(window->headsView()->heatmapCount(), 2);
+}
+
+TEST_F(WindowTest, EditsAreUndoable)
+{
+    window->controls()->headsBox()->setValue(8);
+    settle();
+    ASSERT_EQ(window->document()->config().headCount, 8);
+    window->document()->undoStack()->undo();
+    settle();
+    EXPECT_EQ(window->document()->config().headCount, 4);
+    EXPECT_EQ(window->controls()->headsBox()->value(), 4);
+    EXPECT_EQ(window->headsView()->heatmapCount(), 4);
+    window->document()->undoStack()->redo();
+    settle();
+    EXPECT_EQ(window->headsView()->heatmapCount(), 8);
+}
+
+TEST_F(WindowTest, EmptySentenceShowsItsMessageAtTheField)
+{
+    window->controls()->sourceField()->editor()->setPlainText(QString());
+    settle();
+    EXPECT_TRUE(window->controls()->sourceField()->message()->isVisible());
+    EXPECT_NE(window->document()->result(), nullptr);
+    EXPECT_EQ(window->headsView()->heatmapCount(), 4);
+}
+
+// Meaning embeddings: the words outside the lexicon are marked on their chips and named once
+// under them; with word embeddings nothing is marked.
+TEST_F(WindowTest, WordsOutsideTheLexiconAreMarkedAndNamedOnce)
+{
+    qkv::Config config = smallConfig();
+    config.mode = qkv::AttentionMode::Cross;
+    config.sourceText = "the cat crossed the zorblax";
+    config.targetText = "le chat a traversé le zorblax";
+    config.embeddings = qkv::EmbeddingKind::Meaning;
+    setConfig(config);
+    qkv::ui::SentenceField* source = window->controls()->sourceField();
+    qkv::ui::SentenceField* target = window->controls()->targetField();
+    const QStringList sourceTokens = source->chips()->tokens();
+    ASSERT_EQ(sourceTokens.size(), 5);
+    EXPECT_FALSE(source->chips()->isMarked(1));  // cat
+    EXPECT_TRUE(source->chips()->isMarked(4));   // zorblax
+    EXPECT_TRUE(source->lexiconNote().startsWith(QStringLiteral("crossed, zorblax:"))) << source->lexiconNote().toStdString();
+    EXPECT_TRUE(source->lexiconNote().contains(QStringLiteral("not in the lexicon, embedded by spelling")));
+    EXPECT_EQ(target->lexiconNote().count(QStringLiteral("zorblax")), 1) << target->lexiconNote().toStdString();
+    EXPECT_TRUE(target->lexiconNote().contains(QStringLiteral("traversé"))) << target->lexiconNote().toStdString();
+
+    config.embeddings = qkv::EmbeddingKind::Word;
+    setConfig(config);
+    EXPECT_FALSE(source->chips()->isMarked(4));
+    EXPECT_TRUE(source->lexiconNote().isEmpty());
+}
+
+// No word-wrapped text of the controls is cut at the smallest window: each label gets its
+// height for its width (the scroll area scrolls instead).
+TEST_F(WindowTest, EveryWrappedLabelOfTheControlsIsWholeAtTheSmallestWindow)
+{
+    qkv::Config config = smallConfig();
+    config.mode = qkv::AttentionMode::Cross;  // the longest explanation
+    config.embeddings = qkv::EmbeddingKind::Meaning;
+    config.targetText = "le chat a traversé le zorblax";
+    for (const QSize size : {QSize(1000, 700), QSize(1400, 900)}) {
+        window->resize(size);
+        setConfig(config);
+        QCoreApplication::processEvents();
+        int checked = 0;
+        for (const QLabel* label : window->controls()->findChildren<QLabel*>()) {
+            if (!label->isVisible() || !label->wordWrap() || label->text().isEmpty()) continue;
+            ++checked;
+            EXPECT_GE(label->height(), label->heightForWidth(label->width()))
+                << "cut at " << size.width() << "x" << size.height() << ": " << label->text().toStdString();
+        }
+        EXPECT_GT(checked, 2);
+    }
+}

@@ -1,0 +1,169 @@
+// Every tab is readable at 1000 x 700: the labels that matter are whole
+// (not elided, not clipped, not squeezed below their size), the figures' titles, axis titles,
+// colour bars and legend names are drawn in full. Rendered onto a probe that records text.
+
+#include <QAbstractButton>
+#include <QAbstractItemView>
+#include <QComboBox>
+#include <QLabel>
+#include <QPainter>
+#include <QScrollArea>
+#include <QTabBar>
+
+#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "tests/ui/support/text_probe.hpp"
+#include "ui/costs/comparison_figures.hpp"
+#include "ui/costs/comparison_view.hpp"
+#include "ui/factored/factor_product_widget.hpp"
+#include "ui/factored/factored_figures.hpp"
+#include "ui/factored/factored_view.hpp"
+#include "ui/figure_widgets/chart_view.hpp"
+#include "ui/figures/figure_text.hpp"
+#include "ui/heads/heads_canvas.hpp"
+#include "ui/heads/heads_view.hpp"
+#include "ui/mainwindow/view_tabs.hpp"
+#include "ui/steps/step_view.hpp"
+
+using qkv::ui::testing::TextProbe;
+using qkv::ui::testing::WindowTest;
+
+namespace qkv::ui {
+namespace {
+
+class Readability : public WindowTest {
+protected:
+    void SetUp() override
+    {
+        WindowTest::SetUp();
+        window->resize(1000, 700);
+        settle();
+        QCoreApplication::processEvents();
+    }
+
+    void show(QWidget* view)
+    {
+        window->tabs()->setCurrentWidget(view);
+        settle();
+        QCoreApplication::processEvents();
+    }
+
+    // What `widget` draws, as it is now.
+    static std::unique_ptr<TextProbe> probe(QWidget* widget)
+    {
+        auto device = std::make_unique<TextProbe>(widget->size());
+        widget->render(device.get(), QPoint(), QRegion(), QWidget::DrawChildren);
+        return device;
+    }
+
+    // Labels, buttons and combo boxes outside scroll areas are at least their minimum size
+    // (else their text is cut), and every scroll area's contents draws its text whole.
+    void expectReadable(QWidget* view)
+    {
+        ASSERT_GE(window->width(), 1000);
+        // A label whose text changed in the last processed events (the comparison's timing note
+        // when its background measurement ends) is laid out by a posted LayoutRequest: apply it,
+        // as the next frame would, before measuring.
+        for (int pass = 0; pass < 3; ++pass)
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);  // nested layouts
+        for (QWidget* w : view->findChildren<QWidget*>()) {
+            if (!w->isVisibleTo(view) || w->width() <= 0) continue;
+            const bool text =
+                qobject_cast<QLabel*>(w) || qobject_cast<QAbstractButton*>(w) || qobject_cast<QComboBox*>(w);
+            if (!text) continue;
+            const auto* label = qobject_cast<QLabel*>(w);
+            if (label && label->wordWrap()) {
+                EXPECT_GE(w->height(), label->heightForWidth(w->width()) - 1) << label->text().toStdString();
+                continue;
+            }
+            EXPECT_GE(w->width(), w->minimumSizeHint().width())
+                << w->metaObject()->className() << " " << (label ? label->text().toStdString() : std::string());
+        }
+        for (QScrollArea* scroll : view->findChildren<QScrollArea*>()) {
+            if (!scroll->widget() || !scroll->isVisibleTo(view)) continue;
+            const auto device = probe(scroll->widget());
+            // The cost table's cells elide by design: their full text is in tooltips and the copy.
+            std::vector<QRectF> tables;
+            for (QAbstractItemView* table : scroll->widget()->findChildren<QAbstractItemView*>())
+                tables.emplace_back(QRectF(table->mapTo(scroll->widget(), QPoint(0, 0)), QSizeF(table->size())));
+            EXPECT_EQ(device->problems(tables).join(QLatin1Char('\n')).toStdString(), "")
+                << scroll->widget()->metaObject()->className();
+        }
+    }
+};
+
+TEST_F(Readability, TabTitlesAreWhole)
+{
+    QTabBar* bar = window->tabs()->tabBar();
+    for (int i = 0; i < bar->count(); ++i) {
+        const QString text = bar->tabText(i).remove(QLatin1Char('&'));
+        EXPECT_GE(bar->tabRect(i).width(), bar->fontMetrics().horizontalAdvance(text)) << text.toStdString();
+    }
+}
+
+TEST_F(Readability, HeadsTab)
+{
+    HeadsView* view = window->headsView();
+    show(view);
+    expectReadable(view);
+    const auto device = probe(view->canvas());
+    EXPECT_EQ(device->problems().join(QLatin1Char('\n')).toStdString(), "");
+    const qkv::AttentionMode mode = window->document()->result()->config.mode;
+    EXPECT_TRUE(device->shows(queryAxisTitle(mode)));
+    EXPECT_TRUE(device->shows(keyAxisTitle(mode)));
+    EXPECT_TRUE(device->shows(view->canvas()->figure()->legendLabel())) << device->strings().join(" | ").toStdString();
+    EXPECT_TRUE(device->shows(view->canvas()->figure()->caption()));
+    for (int h = 1; h <= 4; ++h) EXPECT_TRUE(device->shows(QStringLiteral("Head %1").arg(h)));
+}
+
+TEST_F(Readability, StepTab)
+{
+    show(window->stepView());
+    expectReadable(window->stepView());
+}
+
+TEST_F(Readability, FactoredTab)
+{
+    FactoredView* view = window->tabs()->factoredView();
+    show(view);
+    view->ensureCurrent();
+    QCoreApplication::processEvents();
+    expectReadable(view);
+    QScrollArea* scroll = view->findChild<QScrollArea*>();
+    ASSERT_NE(scroll, nullptr);
+    const auto device = probe(scroll->widget());
+    EXPECT_TRUE(device->shows(QStringLiteral("Fused layout: one W^Q")));
+    EXPECT_TRUE(device->shows(QStringLiteral("Singular values of W_i")));
+    // Greek letters may come from a fallback font, which splits a line into several drawn runs.
+    EXPECT_TRUE(device->strings().join(QString()).contains(QStringLiteral("rank tolerance σ_max · d_model · ε")))
+        << device->strings().join(QStringLiteral(" | ")).toStdString();
+    // The factor product's three colour bars have room: each at least a third of W_i's side and
+    // taller than wide (a short box turns a colour bar horizontal, and its ticks run into each
+    // other).
+    const FactorProductGeometry g = view->factorProduct()->geometry();
+    for (const QRectF& legend : {g.queryFactorLegend, g.keyFactorLegend, g.productLegend}) {
+        EXPECT_GE(legend.height(), g.product.height() / 3);
+        EXPECT_GT(legend.height(), legend.width());
+    }
+    EXPECT_FALSE(g.queryFactorLegend.intersects(g.keyFactorLegend));
+    EXPECT_FALSE(g.keyFactorLegend.intersects(g.productLegend));
+}
+
+TEST_F(Readability, ComparisonTab)
+{
+    ComparisonView* view = window->tabs()->comparisonView();
+    show(view);
+    expectReadable(view);
+    for (ChartView* chart : view->findChildren<ChartView*>()) {
+        const auto device = probe(chart);
+        EXPECT_EQ(device->problems().join(QLatin1Char('\n')).toStdString(), "") << chart->model().title.toStdString();
+        for (const ChartSeries& s : chart->model().series) {
+            if (!s.inLegend) continue;
+            EXPECT_TRUE(device->shows(s.name)) << s.name.toStdString();
+        }
+        EXPECT_GE(chart->width(), chart->minimumSizeHint().width());
+        EXPECT_GE(chart->height(), chart->minimumSizeHint().height());
+    }
+}
+
+}  // namespace
+}  // namespace qkv::ui

@@ -1,0 +1,217 @@
+#include "ui/costs/comparison_view.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPainter>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include "core/weights/attention_weights.hpp"
+#include "ui/costs/comparison_chart.hpp"
+#include "ui/costs/comparison_figures.hpp"
+#include "ui/costs/cost_table.hpp"
+#include "ui/costs/score_timing_label.hpp"
+#include "ui/document/head_selection.hpp"
+#include "ui/figure_widgets/figure_grid.hpp"
+#include "ui/figures/figure.hpp"
+
+namespace qkv::ui {
+
+ComparisonView::ComparisonView(HeadSelection* selection, QWidget* parent)
+    : ResultView(selection, Change::Head, parent), summary_(new QLabel(tr("Cost comparison: no result yet"), this)),
+      keyValueBox_(new QComboBox(this)), scorePath_(new ComparisonChart(&scorePathChart, this)),
+      layer_(new ComparisonChart(&layerParametersChart, this)), totals_(new ComparisonChart(&totalsChart, this)),
+      flops_(new ComparisonChart(&scoreFlopChart, this)), timing_(new ScoreTimingLabel(this)),
+      table_(new CostTableWidget(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(makeHeader());
+    layout->addWidget(makeGrid(), 1);
+    connect(timing_, &ScoreTimingLabel::timingUpdated, this, &ComparisonView::timingUpdated);
+}
+
+ComparisonView::~ComparisonView() = default;
+
+QLayout* ComparisonView::makeHeader()
+{
+    QFont titleFont = summary_->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+    summary_->setFont(titleFont);
+    summary_->setWordWrap(true);  // whole at any width
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    keyValueBox_->setToolTip(
+        tr("The layer's key/value heads g (also under h in the controls): a divisor of h "
+           "(g = h is standard multi-head attention, g = 1 multi-query)"));
+    keyValueBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);  // "12 (MHA)" whole
+    auto* keyValueLabel = new QLabel(tr("Key/value heads g:"), this);
+    keyValueLabel->setBuddy(keyValueBox_);
+    auto* copyButton = new QPushButton(tr("Copy table"), this);
+    copyButton->setToolTip(tr("Copy the selected rows (or all rows) as tab-separated text"));
+    connect(keyValueBox_, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index >= 0) {
+            setKeyValueHeads(keyValueBox_->itemData(index).toLongLong());
+        }
+    });
+    connect(copyButton, &QPushButton::clicked, table_, &CostTableWidget::copyToClipboard);
+
+    auto* header = new QHBoxLayout();
+    header->addWidget(summary_, 1);
+    header->addWidget(keyValueLabel);
+    header->addWidget(keyValueBox_);
+    header->addWidget(copyButton);
+    return header;
+}
+
+QWidget* ComparisonView::makeGrid()
+{
+    auto* flopPanel = new QWidget(this);
+    auto* flopLayout = new QVBoxLayout(flopPanel);
+    flopLayout->setContentsMargins(0, 0, 0, 0);
+    flopLayout->addWidget(flops_, 1);
+    flopLayout->addWidget(timing_);
+    timing_->setWordWrap(true);
+
+    // As many columns as fit at a readable size (at most three), scrolling below that: the
+    // charts are never squashed.
+    auto* grid = new FigureGrid(QSize(420, 330), 3);
+    grid->addWidget(scorePath_);
+    grid->addWidget(layer_);
+    grid->addWidget(totals_);
+    grid->addWidget(flopPanel);
+    grid->addWidget(table_, 2);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(grid);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    return scroll;
+}
+
+QString ComparisonView::title() const { return tr("&Costs"); }
+QString ComparisonView::summary() const { return tr("Cost comparison: parameters and multiply-adds of the factored and fused forms, against h and d_model"); }
+
+void ComparisonView::setSelectedHead(int head) { selection()->setHead(head); }
+
+void ComparisonView::saveFigureOptions(FigureOptions& options) const { options.keyValueHeads = keyValueHeads(); }
+
+void ComparisonView::refresh(Changes changes)
+{
+    if (changes.testFlag(Change::Result)) {
+        takeShape();
+    }
+    if (changes & (Change::Result | Change::Options)) {
+        redraw();
+    }
+    const int head = std::clamp<int>(selection()->head(), 0, std::max<int>(0, static_cast<int>(shape_.heads) - 1));
+    if (changes.testFlag(Change::Result) || head != head_) {
+        head_ = head;
+        measureTiming();
+    }
+}
+
+void ComparisonView::takeShape()
+{
+    const std::shared_ptr<const Result>& r = result();
+    shape_ = ComparisonShape{};
+    if (r) {
+        shape_.d_model = r->weights->d_model();
+        shape_.heads = r->config.headCount;
+        shape_.keyValueHeads = r->config.g();  // the layer's g
+        shape_.n_q = r->queryInput.rows();
+        shape_.n_k = r->keyValueInput.rows();
+        shape_.withBias = r->weights->hasBias();
+    }
+    if (shape_.keyValueHeads < 1 || shape_.keyValueHeads > shape_.heads) {
+        shape_.keyValueHeads = shape_.heads;
+    }
+}
+
+void ComparisonView::setKeyValueHeads(Count g)
+{
+    const Count heads = result() ? result()->config.headCount : 0;  // the shape refresh() will take
+    if (g < 1 || heads < 1 || heads % g != 0 || g == shape_.keyValueHeads) {
+        return;
+    }
+    shape_.keyValueHeads = g;
+    invalidate();
+    emit keyValueHeadsChosen(g);
+}
+
+std::vector<Count> ComparisonView::keyValueHeadChoices() const
+{
+    return shape_.heads >= 1 ? divisorsOf(shape_.heads) : std::vector<Count>{};
+}
+
+void ComparisonView::redraw()
+{
+    {
+        const QSignalBlocker blocker(keyValueBox_);
+        keyValueBox_->clear();
+        for (const Count g : keyValueHeadChoices()) {
+            const QString kind = g == shape_.heads ? tr("MHA") : (g == 1 ? tr("MQA") : tr("GQA"));
+            keyValueBox_->addItem(tr("%1 (%2)").arg(g).arg(kind), QVariant::fromValue<qlonglong>(g));
+            if (g == shape_.keyValueHeads) {
+                keyValueBox_->setCurrentIndex(keyValueBox_->count() - 1);
+            }
+        }
+        keyValueBox_->setEnabled(shape_.heads > 1);
+    }
+    if (!result() || !shape_.valid()) {
+        summary_->setText(tr("Cost comparison: no result yet"));
+        return;
+    }
+    summary_->setText(comparisonSummary(shape_));
+    for (ComparisonChart* chart : {scorePath_, layer_, totals_, flops_}) chart->setShape(shape_);
+    table_->setShape(shape_);
+    timing_->setText(timing_->timingText());
+}
+
+void ComparisonView::measureTiming() { timing_->measure(shape_.valid() ? result() : nullptr, head_); }
+
+std::optional<ScoreTiming> ComparisonView::lastTiming() const { return timing_->lastTiming(); }
+
+QString ComparisonView::timingText() const { return timing_->timingText(); }
+
+const ComparisonChart* ComparisonView::barChart(BarChart chart) const
+{
+    switch (chart) {
+    case BarChart::ScorePath: return scorePath_;
+    case BarChart::LayerParameters: return layer_;
+    case BarChart::ScoreFlops: return flops_;
+    }
+    return scorePath_;
+}
+
+std::vector<double> ComparisonView::barValues(BarChart chart, int setIndex) const
+{
+    return barChart(chart)->barValues(setIndex);
+}
+
+QStringList ComparisonView::barCategories(BarChart chart) const { return barChart(chart)->barCategories(); }
+
+int ComparisonView::barSetCount(BarChart chart) const { return barChart(chart)->barSetCount(); }
+
+std::vector<QPointF> ComparisonView::totalsSeries(int index) const { return totals_->linePoints(index); }
+
+QStringList ComparisonView::totalsSeriesNames() const { return totals_->lineNames(); }
+
+QString ComparisonView::copyText(bool selectedOnly) const { return table_->copyText(selectedOnly); }
+
+void ComparisonView::renderFigure(QPainter& painter, const QRectF& target) const
+{
+    if (!shape_.valid()) return;
+    painter.save();
+    painter.fillRect(target, Qt::white);
+    paintComparisonOverview(painter, target.adjusted(8, 8, -8, -8), shape_,
+                            ChartStyle{Qt::black, Qt::white, painter.font()});
+    painter.restore();
+}
+
+}  // namespace qkv::ui
