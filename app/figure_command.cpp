@@ -280,7 +280,7 @@ int runFigureCommand(int argc, char** argv)
     // A QApplication, not a QGuiApplication: the charts are Qt Charts, whose items are widgets
     // (QGraphicsTextItem) even in a scene without a view.
     const QApplication application(qtArgc, qtArgv);
-    // Without fonts Qt draws every string as boxes and says nothing (design.md section 5).
+    // Without fonts Qt draws every string as boxes and says nothing (docs/architecture.md, "Rules learned on this machine").
     if (QFontDatabase::families().isEmpty())
         return fail(1,
                     "no fonts are installed, text would be drawn as boxes: install fonts-dejavu-core "

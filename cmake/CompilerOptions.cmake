@@ -3,7 +3,7 @@ add_library(qkv_compile_options INTERFACE)
 target_compile_options(qkv_compile_options INTERFACE
   $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wpedantic>)
 if(QKV_NATIVE)
-  # Eigen's float GEMM runs ~4x faster with AVX2/FMA than with the SSE2 baseline (design.md 5).
+  # Eigen's float GEMM runs ~4x faster with AVX2/FMA than with the SSE2 baseline (docs/architecture.md, "Rules learned on this machine").
   target_compile_options(qkv_compile_options INTERFACE $<$<CXX_COMPILER_ID:GNU,Clang>:-march=native>)
 endif()
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)

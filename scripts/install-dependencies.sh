@@ -16,7 +16,7 @@ packages=(
   # app needs it too, not only the tests (its fixtures were made with python3-sentencepiece).
   libsentencepiece-dev
   qt6-base-dev qt6-charts-dev qt6-svg-dev
-  # Without it find_package(Qt6 ... Charts) fails under --no-install-recommends (design.md 5).
+  # Without it find_package(Qt6 ... Charts) fails under --no-install-recommends (docs/architecture.md, "Rules learned on this machine").
   libqt6opengl6-dev libgl-dev
   # Qt renders every string as boxes when no font is installed.
   fonts-dejavu-core

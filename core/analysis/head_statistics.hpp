@@ -20,7 +20,7 @@
 // statistics use the stored weights as they are, the numbers the app shows.
 // A fully masked row (v_q = 0, or flagged by the softmax) has no distribution: every
 // statistic is NaN (null in JSON) and the row is left out of the means.
-// All arithmetic in double (design.md section 2). Cost: one pass over A_i, O(n_q n_k) with a
+// All arithmetic in double (docs/architecture.md, "Numerical conventions"). Cost: one pass over A_i, O(n_q n_k) with a
 // log per visible weight; rows run in parallel on at most threadsFor(work) threads (parallelism.hpp).
 
 #include <cmath>

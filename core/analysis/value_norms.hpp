@@ -6,7 +6,7 @@
 //
 // Symbols: n_q queries, n_k keys, h query heads, g key/value heads, d_k, d_model = h d_k;
 // head i reads key/value head kv(i) = keyValueHeadOf(i); a^i_qj = A_i(q, j).
-// The layer output splits by heads and keys (the paper's reformulation; design.md section 2):
+// The layer output splits by heads and keys (the paper's reformulation; docs/architecture.md, "Numerical conventions"):
 //   Output(q) = sum_i sum_j a^i_qj f_i(x_j) + b^O,
 //   f_i(x_j) = (x_j W^V_kv(i) + b^V_kv(i)) W^O_i = V_kv(i)(j) W^O_i        (1 x d_model)
 // with V_kv(i)(j) row j of the head's d_k value columns and W^O_i head i's d_k rows of W^O.

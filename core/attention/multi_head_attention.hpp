@@ -9,7 +9,7 @@
 //   scores_i = Q_i K_j^T / sqrt(d_k)  (+ -inf where masked)               (n_q x n_k)
 //   A_i = softmax(scores_i) over each row; head_i = A_i V_j                (n_q x d_k)
 //   Output = Concat(head_1..head_h) W^O + b^O, ablated heads' blocks zero  (n_q x d_model)
-// where Q_i is columns [i d_k, (i+1) d_k) of Q (the fused layout, design.md section 2).
+// where Q_i is columns [i d_k, (i+1) d_k) of Q (the fused layout, docs/architecture.md, "Numerical conventions").
 
 #include <cmath>
 #include <vector>

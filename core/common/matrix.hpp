@@ -1,7 +1,7 @@
 #pragma once
 // Matrix types shared by every part of the core.
 //
-// Convention (design.md section 2): row vectors. A sentence is X (n x d_model), one token per
+// Convention (docs/architecture.md, "Numerical conventions"): row vectors. A sentence is X (n x d_model), one token per
 // row. Matrices are row-major so that a row (a token, a query) is contiguous and so that the
 // memory layout matches NumPy's C order in .npy and safetensors files.
 

@@ -2,7 +2,7 @@
 // Deterministic random numbers, identical bits on every platform and standard library.
 //
 // std::normal_distribution and friends are implementation-defined, so "same seed, same bits"
-// (design.md section 2) needs our own generator and transforms: SplitMix64 for the stream,
+// (docs/architecture.md, "Numerical conventions") needs our own generator and transforms: SplitMix64 for the stream,
 // the top 24 bits for a float in [0, 1), Box-Muller for normals.
 
 #include <cstdint>

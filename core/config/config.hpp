@@ -1,7 +1,7 @@
 #pragma once
 // What the user chose: sentences, mode, sizes, seed, initialisation, positions, embeddings,
 // head presets, ablations and scales. Config + weights -> core computes an immutable Result
-// (design.md section 1). Every spelling used by files and the command line is defined here
+// (docs/architecture.md, "Layers"). Every spelling used by files and the command line is defined here
 // once, in one table per enumeration (kAttentionModeNames, kPositionalEncodingNames,
 // kEmbeddingKindNames; kWeightInitNames and kHeadPresetNames beside their types).
 

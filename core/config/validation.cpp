@@ -222,7 +222,7 @@ std::vector<ValidationIssue> validateConfig(const Config& config, const Sentence
     if (!std::isfinite(s.query) || !std::isfinite(s.key) || !std::isfinite(s.value) || !std::isfinite(s.output))
         issues.push_back({ConfigField::Weights, "Every weight scale must be a finite number."});
 
-    // The sentences this mode reads (design.md section 2), unless user embeddings replace them.
+    // The sentences this mode reads (docs/architecture.md, "Numerical conventions"), unless user embeddings replace them.
     const bool needsSource = config.mode != AttentionMode::DecoderCausal;
     const bool needsTarget = config.mode != AttentionMode::EncoderSelf;
     Index sourceTokens = overrides.sourceRows;

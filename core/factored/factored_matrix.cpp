@@ -116,7 +116,7 @@ FactoredMatrix FactoredMatrix::forHead(const AttentionWeights& weights, Index he
     eigen_assert(head >= 0 && head < headCount);
     const HeadGrouping grouping = weights.grouping(headCount);
     // W_i^Q = W^Q[:, i d_k : (i+1) d_k]; W_i^K is the block of the key/value head that head i
-    // reads (its own block when g = h) (design.md section 2).
+    // reads (its own block when g = h) (docs/architecture.md, "Numerical conventions").
     return FactoredMatrix(weights.queryHead(head, grouping).cast<double>(),
                           weights.keyHead(head, grouping).cast<double>());
 }

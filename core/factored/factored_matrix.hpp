@@ -4,7 +4,7 @@
 // Without biases, Q_i K_i^T = (X_q W_i^Q)(X_kv W_i^K)^T = X_q W_i X_kv^T (paper section 3.2.2):
 // the d_model x d_model matrix W_i has rank <= d_k and costs d_model^2 parameters, while the
 // factors cost 2 * d_model * d_k. Like TransformerLens's FactoredMatrix, for one head.
-// All analysis in double (design.md section 2).
+// All analysis in double (docs/architecture.md, "Numerical conventions").
 
 #include <memory>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// Only regular files are read or replaced (design.md section 5): fopen on a FIFO blocks forever,
+// Only regular files are read or replaced (docs/architecture.md, "Rules learned on this machine"): fopen on a FIFO blocks forever,
 // a device reads without end (/dev/zero), and an atomic rename over a device node replaces the
 // node. Readers open files here; writers ask here where a write may land.
 //

@@ -1,5 +1,5 @@
 #pragma once
-// Attention weights and embeddings from and to the files users exchange (design.md section 3).
+// Attention weights and embeddings from and to the files users exchange (docs/architecture.md, "Files users exchange").
 //
 // Weights are safetensors files in one of two layouts:
 //  - ours: W_Q, W_K, W_V, W_O (each d_model x d_model, row-vector convention: Q = X W_Q + b_Q)

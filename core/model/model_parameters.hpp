@@ -3,7 +3,7 @@
 // Flat, so that the optimiser, gradient clipping and the session file see one vector; named, so
 // that a view or a file reads "decoder.0.cross_attention.W_Q" without knowing offsets.
 //
-// Tensor names (row vectors; design.md section 2), l from 0:
+// Tensor names (row vectors; docs/architecture.md, "Numerical conventions"), l from 0:
 //   embedding.token                          V x d_model
 //   embedding.position                       P x d_model        (PositionKind::Learned only)
 //   encoder.l.self_attention.W_Q|W_K         d_model x d_model  (ScoreForm::Factored; head i owns

@@ -1,5 +1,5 @@
 #pragma once
-// The shape of a small transformer the app trains (design.md, "Model"): which blocks, how wide,
+// The shape of a small transformer the app trains (docs/architecture.md, "Model"): which blocks, how wide,
 // where the norms sit, how positions enter and how each head forms its scores. Families differ
 // only in this description, never in copies of the forward pass.
 //

@@ -8,7 +8,7 @@
 // (d_k for factored heads, d_model for full ones).
 //
 // Conventions:
-//   - Row vectors: a token is a row (design.md section 2); y = x W + b.
+//   - Row vectors: a token is a row (docs/architecture.md, "Numerical conventions"); y = x W + b.
 //   - Every backward ADDS into the gradients it writes (inputs and parameters alike), as llm.c
 //     does: a tensor read by several steps (the residual stream, self-attention's X_q = X_kv,
 //     the encoder output read by every cross-attention) collects each reader's share, and the
@@ -84,7 +84,7 @@ void linearBackward(MatrixView<Scalar> dx, MatrixView<Scalar> dW, Scalar* db, Co
 // ---- Softmax over rows (paper equation (1)) ---------------------------------------------------------
 
 // In place: each row of scores (n_q x n_k, contiguous) becomes exp(s - max) / sum over the keys
-// the query sees; causal rows see keys 0..q and get exact zeros after (design.md section 2).
+// the query sees; causal rows see keys 0..q and get exact zeros after (docs/architecture.md, "Numerical conventions").
 // Every row sees at least key 0, so no row is fully masked here.
 template <typename Scalar>
 void softmaxRowsForward(Scalar* scores, Index n_q, Index n_k, bool causal);

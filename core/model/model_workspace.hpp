@@ -17,7 +17,7 @@
 namespace qkv {
 
 // A matrix whose storage only grows: resizing to no more entries than before allocates nothing,
-// so a training step in steady state touches no new memory (design.md section 5: every new
+// so a training step in steady state touches no new memory (docs/architecture.md, "Rules learned on this machine": every new
 // page costs ~10 us here). Aligned to Eigen's widest packet: Eigen peels unaligned heads of a
 // reduction off with scalar code, so an address-dependent alignment would make the bits depend
 // on where the heap put a buffer. Aligned, they depend on the batch's shape alone.

@@ -245,7 +245,7 @@ Expected<std::shared_ptr<const Result>> compute(const Config& config, const User
 
         if (inputs.trainedModel) return computeTrainedLayer(std::move(result), config, inputs, cache, started);
 
-        // Which sentence gives the queries and which the keys and values (design.md section 2).
+        // Which sentence gives the queries and which the keys and values (docs/architecture.md, "Numerical conventions").
         Sentence source, target;
         if (config.needsSource()) {
             Expected<Sentence> prepared = prepareSentence(config.sourceText, "source", inputs.sourceEmbeddings, inputs, config);

@@ -1,5 +1,5 @@
 #pragma once
-// The model's own input X for any attention layer of a checkpoint (design.md, "Model"): the first
+// The model's own input X for any attention layer of a checkpoint (docs/architecture.md, "Model"): the first
 // layer's from the embedding tables (core/checkpoint/model_input_loading.hpp), a later layer's
 // from the whole model (core/pretrained) run on the sentence up to the layer, so every view reads
 // the hidden states the layers before it computed.

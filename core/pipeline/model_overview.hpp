@@ -1,5 +1,5 @@
 #pragma once
-// The whole model at a glance on the typed sentences (design.md, "Model"): every attention layer
+// The whole model at a glance on the typed sentences (docs/architecture.md, "Model"): every attention layer
 // of one run, per-head statistics as layers x heads grids, the value-weighted norms, the
 // attention rollout up to a chosen layer, and the readout's most likely tokens, with and without
 // the heads the user switched off. What the app's Model and Predictions tabs draw.

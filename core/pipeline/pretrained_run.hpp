@@ -1,10 +1,10 @@
 #pragma once
-// A whole pretrained model on the typed sentences (design.md, "Model"): the sentences cut by the
+// A whole pretrained model on the typed sentences (docs/architecture.md, "Model"): the sentences cut by the
 // model's own tokenizer, the run (core/pretrained/model_run.hpp), and any of its attention layers
 // as the app's Result, so every view and the one-layer export read a layer of the run as they
 // read any other layer: X_q and X_kv are the hidden states the layers before it computed.
 //
-// Which sentence feeds what (design.md section 2): an encoder-only model reads the source
+// Which sentence feeds what (docs/architecture.md, "Numerical conventions"): an encoder-only model reads the source
 // sentence, a decoder-only model (causal layers, as in the app's decoder mode) the target; an
 // encoder-decoder's encoder reads the source and its decoder the target, teacher-forced, so a cross-attention layer's queries come from the target
 // and its keys and values from the source.

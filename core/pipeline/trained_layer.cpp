@@ -152,7 +152,7 @@ Expected<TrainedLayerSentences> trainedLayerSentences(const Config& config, cons
     Expected<ModelLayerInput> input = modelLayerInput(model, inputs.trainedLayer, source, target);
     if (!input) return Error{input.error()};
     TrainedLayerSentences out;
-    // Cross-attention: queries from the target, keys and values from the source (design.md 2).
+    // Cross-attention: queries from the target, keys and values from the source (docs/architecture.md, "Numerical conventions").
     const std::string& queryText = layer->kind == AttentionMode::EncoderSelf ? source : target;
     const std::string& keyText = layer->kind == AttentionMode::DecoderCausal ? target : source;
     out.queryTokens = tokensFor(input->queryLabels, queryText);

@@ -1,5 +1,5 @@
 #pragma once
-// One attention layer of a trained model as the pipeline computes it (design.md, "Model"): the
+// One attention layer of a trained model as the pipeline computes it (docs/architecture.md, "Model"): the
 // typed sentences are encoded with the model's vocabulary, the model runs up to the layer
 // (modelLayerInput in core/training/trained_model.hpp), and the layer's W^Q, W^K, W^V, W^O
 // (attentionLayerWeights) read the hidden states the layers below computed. Every view and the

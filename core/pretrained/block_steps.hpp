@@ -3,7 +3,7 @@
 // do not have, forward only, llm.c style: one function per step, named after it.
 //
 // Symbols: R rows (tokens), d_model columns of the residual stream, d_ff the MLP's inner width.
-// Row vectors throughout: a token is a row, y = x W + b (design.md section 2).
+// Row vectors throughout: a token is a row, y = x W + b (docs/architecture.md, "Numerical conventions").
 
 #include <vector>
 

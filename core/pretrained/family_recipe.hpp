@@ -1,5 +1,5 @@
 #pragma once
-// What a pretrained family's forward pass is, as a small description (design.md "Model"): the
+// What a pretrained family's forward pass is, as a small description (docs/architecture.md "Model"): the
 // families differ only in these fields, never in copies of the forward pass
 // (model_run.cpp runs every family from its recipe; family_rows.hpp says each family's values).
 //

@@ -2,7 +2,7 @@
 // A whole pretrained model: its checkpoint, its family's recipe (family_recipe.hpp) and every
 // weight converted to float in our layout, block by block.
 //
-// Layout (row vectors, y = x W + b, design.md section 2):
+// Layout (row vectors, y = x W + b, docs/architecture.md, "Numerical conventions"):
 //   attention   AttentionWeights exactly as loadCheckpointLayer builds them (the same code)
 //   MLP         W_1 d_model x d_ff, W_gate d_model x d_ff (SwiGLU), W_2 d_ff x d_model
 //   norms       gamma and beta, 1 x d_model each (RMSNorm: no beta)

@@ -1,5 +1,5 @@
 #pragma once
-// A session: everything needed to show exactly what the user saw (design.md sections 1 and 3).
+// A session: everything needed to show exactly what the user saw (docs/architecture.md, "Layers" and "Files users exchange").
 // Config (sentences, sizes, presets, ablations, ...) + the weights when the seed cannot
 // regenerate them (loaded or edited) + user embeddings + where each came from + view options.
 // It is the one thing serialised: the app's Save/Open and autosave, `export --session`,

@@ -23,7 +23,7 @@ struct Token {
 std::vector<Token> tokenize(std::string_view utf8);
 
 // Lower-cases ASCII, Latin-1 Supplement, Latin Extended-A, Greek and Cyrillic letters; other
-// characters pass through. Generated embeddings key on this (design.md section 2).
+// characters pass through. Generated embeddings key on this (docs/architecture.md, "Numerical conventions").
 std::string lowerCase(std::string_view utf8);
 
 // The same text with every malformed UTF-8 byte replaced by U+FFFD; valid text is unchanged.

@@ -2,7 +2,7 @@
 // examples, and the spectrum of each head's W_i.
 //
 // Symbols: d_model, h heads, d_k = d_model / h; W_i the head's d_model x d_model bilinear form
-// (design.md section 2): W_i^Q (W_i^K)^T for factored heads, the learned matrix for full ones.
+// (docs/architecture.md, "Numerical conventions"): W_i^Q (W_i^K)^T for factored heads, the learned matrix for full ones.
 #include "core/training/task_scores.hpp"
 
 #include <limits>

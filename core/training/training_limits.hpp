@@ -34,7 +34,7 @@ inline constexpr double minLearningRate = 1e-6;
 
 inline constexpr std::array<TrainingLimit, 6> kTrainingLimits{{
     {TrainingField::DModel, "d_model", "--d-model", 4, static_cast<double>(maxTrainedDModel), ""},
-    // d_k = d_model / h columns per head (design.md section 2).
+    // d_k = d_model / h columns per head (docs/architecture.md, "Numerical conventions").
     {TrainingField::Heads, "h", "--heads", 1, static_cast<double>(maxTrainedDModel), "at most d_model, and divides it"},
     {TrainingField::Layers, "layers", "--layers", 1, static_cast<double>(maxTrainedLayers), "per stack"},
     {TrainingField::Steps, "steps", "--steps", 1, 10'000'000, ""},

@@ -3,7 +3,7 @@
 // one place that knows the weights' shapes; every other part asks it for a head's block.
 //
 // Symbols: d_model, h query heads, g key/value heads (g divides h), d_k = d_v = d_model / h.
-// Fused layout (design.md section 2):
+// Fused layout (docs/architecture.md, "Numerical conventions"):
 //   W^Q  d_model x (h d_k)   head i owns columns [i d_k, (i+1) d_k)
 //   W^K  d_model x (g d_k)   key/value head j owns columns [j d_k, (j+1) d_k)
 //   W^V  d_model x (g d_k)

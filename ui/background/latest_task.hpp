@@ -1,5 +1,5 @@
 #pragma once
-// The one "latest request wins" background task (design.md section 1): every view that computes
+// The one "latest request wins" background task (docs/architecture.md, "Layers"): every view that computes
 // something heavy goes through one of these, never a hand-rolled scheme.
 //
 //   - request(work) runs `work` on the thread pool (QtConcurrent). At most one work of a task

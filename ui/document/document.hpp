@@ -2,7 +2,7 @@
 // The one document: a qkv::Session (config, the weights the seed cannot regenerate, where they
 // came from, user embeddings, view options), its undo stack, its file, and the latest Result.
 // Every edit goes through here as one undo step with a clear text; views only read results
-// (design.md section 1). While the config is invalid, the last valid Result stays.
+// (docs/architecture.md, "Layers"). While the config is invalid, the last valid Result stays.
 //
 // Two kinds of state:
 //   - content (config, weights, provenance, embeddings): changed by edits, each one undo step;

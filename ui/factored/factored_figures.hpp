@@ -1,5 +1,5 @@
 #pragma once
-// The factored view's figures, each painted by one function onto any QPaintDevice (design.md
+// The factored view's figures, each painted by one function onto any QPaintDevice (docs/architecture.md
 // section 1), so the widgets, PNG, SVG and PDF share the renderer, and their entries in the
 // figure registry (factoredFigures()):
 //   - the factor product: W_i^Q (left, d_model x d_k), (W_i^K)^T (top, d_k x d_model) and
@@ -122,7 +122,7 @@ void paintSpectrum(QPainter& painter, const QRectF& target, const FactoredHeadMo
 
 // ---- the fused layout -----------------------------------------------------------------
 
-// Columns [first, first + d_k) of W^Q belong to head i, for i = 0..h-1 (design.md section 2).
+// Columns [first, first + d_k) of W^Q belong to head i, for i = 0..h-1 (docs/architecture.md, "Numerical conventions").
 std::vector<std::pair<Index, Index>> headColumnPartition(Index d_model, Index headCount);
 // The outline of each head's block over the cells rectangle of the fused W^Q.
 std::vector<QRectF> headBlockOutlines(const QRectF& cells, Index d_model, Index headCount);

@@ -1,5 +1,5 @@
 #pragma once
-// A figure: a named, widget-free painter of a Result (design.md section 1). The
+// A figure: a named, widget-free painter of a Result (docs/architecture.md, "Layers"). The
 // screen, PNG/SVG/PDF export, the clipboard and `qkv-studio figure` all call the same paint
 // function, so an exported figure is what the user saw, without on-screen marks.
 //

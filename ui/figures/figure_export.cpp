@@ -135,7 +135,7 @@ QByteArray renderPdf(const ExportSize& size, const PaintFunction& paint, const Q
 }
 
 // Empty when `path` is absent or a regular file (or a link to one); else why it cannot be
-// replaced. A rename over a FIFO or a device would replace the node (design.md section 5).
+// replaced. A rename over a FIFO or a device would replace the node (docs/architecture.md, "Rules learned on this machine").
 QString refuseNonRegularTarget(const QString& path)
 {
     std::error_code error;

@@ -29,7 +29,7 @@ QString modeTitle(qkv::AttentionMode mode)
 QString querySentence(qkv::AttentionMode mode)
 {
     // The rule lives in core (Config::queriesFromTarget): cross-attention and the decoder take
-    // their queries from the sentence being produced (design.md section 2).
+    // their queries from the sentence being produced (docs/architecture.md, "Numerical conventions").
     qkv::Config config;
     config.mode = mode;
     return config.queriesFromTarget() ? Text::tr("target sentence") : Text::tr("source sentence");

@@ -1,5 +1,5 @@
 #pragma once
-// The symbols of "Attention Is All You Need" as the app uses them (design.md section 2), for
+// The symbols of "Attention Is All You Need" as the app uses them (docs/architecture.md, "Numerical conventions"), for
 // the student guide's glossary page.
 
 #include <QString>

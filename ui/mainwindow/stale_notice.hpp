@@ -1,6 +1,6 @@
 #pragma once
 // A strip above the views while they are not up to date with the settings: the settings are
-// invalid (the views keep the last valid result, design.md section 1) or the computation
+// invalid (the views keep the last valid result, docs/architecture.md, "Layers") or the computation
 // failed. It says so where the user is looking and names the controls whose messages explain
 // what to fix. Hidden while the views follow the settings.
 

@@ -1,5 +1,5 @@
 #pragma once
-// A ChartModel as a Qt Charts QChart (design.md section 1: charts are Qt Charts). The same
+// A ChartModel as a Qt Charts QChart (docs/architecture.md, "Layers": charts are Qt Charts). The same
 // chart is shown on screen (ChartView, ui/figures/chart_view.hpp) and rendered into files
 // (renderChart, chart_render.hpp), so a figure is what the user saw.
 //

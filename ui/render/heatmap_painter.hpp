@@ -1,6 +1,6 @@
 #pragma once
 // The one heatmap renderer. Paints onto any QPaintDevice (widget, QImage, QSvgGenerator,
-// QPdfWriter), so screen and exported figures are the same drawing (design.md section 1).
+// QPdfWriter), so screen and exported figures are the same drawing (docs/architecture.md, "Layers").
 
 #include <QImage>
 #include <QPainter>

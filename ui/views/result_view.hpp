@@ -1,5 +1,5 @@
 #pragma once
-// The one interface of the views beside the controls (design.md section 1). A view:
+// The one interface of the views beside the controls (docs/architecture.md, "Layers"). A view:
 //   - takes an immutable Result (setResult) and follows the shared HeadSelection (head, query
 //     row, key column), which it may also set (e.g. its own head box);
 //   - implements refresh(changes), and the base decides when to call it: at once while the

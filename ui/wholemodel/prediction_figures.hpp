@@ -1,5 +1,5 @@
 #pragma once
-// The Predictions tab's figures, widget-free (design.md section 1), drawn from the whole model's
+// The Predictions tab's figures, widget-free (docs/architecture.md, "Layers"), drawn from the whole model's
 // overview (FigureInput::overview):
 //   "rollout"      attention rollout (Abnar & Zuidema 2020) through the self-attention layers of
 //                  the stack that reads the typed sentence, up to FigureOptions::rolloutStop: one

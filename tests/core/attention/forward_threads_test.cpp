@@ -1,7 +1,7 @@
 // The forward pass shares its heads among at most computeThreads() threads
 // (core/common/parallelism.hpp): the app sets one thread per computation
 // (ui/document/compute_threads.cpp), and a team of our own on two cores would fight the GUI thread
-// (design.md section 5). The export keeps the default and uses every core for large work.
+// (docs/architecture.md, "Rules learned on this machine"). The export keeps the default and uses every core for large work.
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
 // The softmax's OpenMP loop obeys the one thread policy (core/common/parallelism.hpp): the app
 // sets one thread per computation (ui/document/compute_threads.cpp), and a loop of our own that
-// starts a team of its own on two cores fights the GUI thread (design.md section 5).
+// starts a team of its own on two cores fights the GUI thread (docs/architecture.md, "Rules learned on this machine").
 
 #include <cmath>
 #include <vector>

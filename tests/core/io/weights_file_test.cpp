@@ -1,5 +1,5 @@
 // Attention weights from safetensors in our layout and in PyTorch's nn.MultiheadAttention
-// layout (design.md sections 2 and 3), and embeddings from .npy.
+// layout (docs/architecture.md, "Numerical conventions" and "Files users exchange"), and embeddings from .npy.
 
 #include <cmath>
 #include <limits>

@@ -1,5 +1,5 @@
 // Widget tests of the comparison view: every number drawn equals the cost model's.
-// Assertions are EXPECT_/ASSERT_ only (QVERIFY in a gtest body does not fail, design.md 5).
+// Assertions are EXPECT_/ASSERT_ only (QVERIFY in a gtest body does not fail, docs/architecture.md, "Rules learned on this machine").
 
 #include <QApplication>
 #include <QClipboard>

@@ -1,5 +1,5 @@
 // Widget tests of the factored W_i view. Assertions are EXPECT_/ASSERT_ only:
-// QVERIFY/QCOMPARE inside a gtest body do not fail a test (design.md 5).
+// QVERIFY/QCOMPARE inside a gtest body do not fail a test (docs/architecture.md, "Rules learned on this machine").
 
 #include <QFontDatabase>
 #include <QImage>
@@ -50,7 +50,7 @@ AttentionWeights lowRankHeadWeights(Index d_model, Index heads, Index head, Inde
 
 TEST(FactoredView, FontDatabaseIsNotEmpty)
 {
-    // Missing fonts draw every label as boxes without a warning (design.md 5).
+    // Missing fonts draw every label as boxes without a warning (docs/architecture.md, "Rules learned on this machine").
     EXPECT_FALSE(QFontDatabase::families().isEmpty());
 }
 

@@ -1,4 +1,4 @@
-// The charts are Qt Charts (design.md section 1): renderChart draws the same chart as the
+// The charts are Qt Charts (docs/architecture.md, "Layers"): renderChart draws the same chart as the
 // screen's ChartView, with whole titles and legend names and readable ticks at small sizes,
 // and the screen adds legend entries that hide and show their series.
 

@@ -1,4 +1,4 @@
-// Missing fonts render every string as boxes with no warning (design.md section 5).
+// Missing fonts render every string as boxes with no warning (docs/architecture.md, "Rules learned on this machine").
 #include <gtest/gtest.h>
 
 #include <QFontDatabase>
