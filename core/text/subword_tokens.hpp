@@ -44,7 +44,7 @@ struct TextSegment {
 // for added tokens. Plain segments may be empty only when the text is.
 std::vector<TextSegment> splitOnSpecialTokens(std::string_view text, const std::vector<std::string>& specials);
 
-// The limits every subword tokenizer applies (core/config/limits.hpp): the text's size before,
+// The limits every subword tokenizer applies (core/common/limits.hpp): the text's size before,
 // the number of tokens after.
 Status checkSentenceBytes(std::string_view text);
 Error tooManyTokens();

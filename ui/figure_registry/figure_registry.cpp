@@ -81,8 +81,8 @@ const std::vector<Figure>& allFigures()
         qkMapFigures(),           // ui/qkmap/qk_map_figures.hpp
         compareFigures(),         // ui/compare/compare_figures.hpp
         factoredFigures(),        // ui/factored/factored_figures.hpp
-        comparisonFigures(),      // ui/comparison/comparison_figures.hpp
-        headWeightsFigures(),     // ui/editor/head_weights_figures.hpp
+        comparisonFigures(),      // ui/costs/comparison_figures.hpp
+        headWeightsFigures(),     // ui/weights/head_weights_figures.hpp
         modelGridFigures(),       // ui/wholemodel/model_grid_figures.hpp
         predictionFigures(),      // ui/wholemodel/prediction_figures.hpp
     });

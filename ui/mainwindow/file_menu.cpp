@@ -62,7 +62,7 @@ void MainWindow::createFileMenu()
     updateGenerated();
 
     file->addSeparator();
-    // Export Figure… and Copy Figure (ui/export/figure_actions.hpp) go before this separator.
+    // Export Figure… and Copy Figure (ui/mainwindow/figure_actions.hpp) go before this separator.
     figureAnchor_ = file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

@@ -2,7 +2,7 @@
 // Reading weights the user chose, off the GUI thread: Load Weights, a checkpoint's headers and a
 // checkpoint's layer (a large layer takes seconds; the window stays usable meanwhile).
 //
-// One latest-only task per kind (ui/views/latest_task.hpp), and one order across them: every
+// One latest-only task per kind (ui/background/latest_task.hpp), and one order across them: every
 // request supersedes all earlier ones of any kind, and cancel() (a session or an example about
 // to replace the document) supersedes them all. So a load asked for earlier never lands on one
 // asked for later, each finished request is answered once (its signal, with its error), and a

@@ -1,6 +1,6 @@
 #pragma once
 // A ChartModel as a Qt Charts QChart (docs/architecture.md, "Layers": charts are Qt Charts). The same
-// chart is shown on screen (ChartView, ui/figures/chart_view.hpp) and rendered into files
+// chart is shown on screen (ChartView, ui/figure_widgets/chart_view.hpp) and rendered into files
 // (renderChart, chart_render.hpp), so a figure is what the user saw.
 //
 // What Qt Charts does not do the way figures need, the chart's ChartFitter (chart_fitter.hpp)

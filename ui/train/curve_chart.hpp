@@ -4,7 +4,7 @@
 // on: drag a rectangle to zoom in, double-click (or resetZoom) to see every step again. The
 // mouse over a line shows the nearest point's step and value.
 //
-// Unlike ChartView (ui/figures/chart_view.hpp), which draws a finished ChartModel and rebuilds
+// Unlike ChartView (ui/figure_widgets/chart_view.hpp), which draws a finished ChartModel and rebuilds
 // its chart when the model changes, this one follows data that change twice a second.
 
 #include <QChartView>

@@ -1,4 +1,4 @@
-// The latest-only task (ui/views/latest_task.hpp): only the latest request is delivered, at
+// The latest-only task (ui/background/latest_task.hpp): only the latest request is delivered, at
 // most one work runs, delivery is on the GUI thread, small work runs inline, and destroying the
 // task while its work runs waits for it and delivers nothing.
 

@@ -1,4 +1,4 @@
-// A heavy figure is painted off the GUI thread (ui/views/offscreen_figure.hpp): above the GUI
+// A heavy figure is painted off the GUI thread (ui/background/offscreen_figure.hpp): above the GUI
 // thread's limit the figure's painter runs on the pool, the widget shows a note and then the image,
 // the image is reused while nothing changes, a new key paints again, and small figures paint
 // inline, straight onto the widget, as before.

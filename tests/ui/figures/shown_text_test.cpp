@@ -1,5 +1,5 @@
 // Tokens that look like markup ("<s>", "<unk>", "&amp;") reach the screen as typed: every
-// canvas tool tip is HTML whose data is escaped (ui/views/shown_text.hpp).
+// canvas tool tip is HTML whose data is escaped (ui/figures/shown_text.hpp).
 
 #include <QRegularExpression>
 #include <QTextDocument>
