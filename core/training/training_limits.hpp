@@ -28,8 +28,8 @@ struct TrainingLimit {
     std::string_view rule;  // what else must hold, in words ("" when nothing)
 };
 
-// A learning rate below 1e-6 moves the weights of these models by less than float rounding in
-// the steps a run allows; the Train tab's field shows nine decimals, enough for it.
+// The smallest learning rate: the Train tab's field keeps nine decimals, three significant digits
+// at 1e-6 (QDoubleSpinBox rounds to its decimals), and the command line offers the same range.
 inline constexpr double minLearningRate = 1e-6;
 
 inline constexpr std::array<TrainingLimit, 6> kTrainingLimits{{
