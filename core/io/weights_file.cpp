@@ -462,7 +462,7 @@ Status saveAttentionWeights(const std::string& path, const AttentionWeights& wei
     if (Status s = checkWritable(path, weights); !s) return s;
     SafetensorsFile file;
     file.metadata["format"] = "qkv-studio";
-    file.metadata["convention"] = "row vectors: Q = X W_Q + b_Q (docs/architecture.md, " Numerical conventions ")";
+    file.metadata["convention"] = "row vectors: Q = X W_Q + b_Q (docs/architecture.md, Numerical conventions)";
     file.tensors.push_back(Tensor::fromMatrix("W_Q", weights.queryProjection));
     file.tensors.push_back(Tensor::fromMatrix("W_K", weights.keyProjection));
     file.tensors.push_back(Tensor::fromMatrix("W_V", weights.valueProjection));
