@@ -13,6 +13,7 @@
 #include <limits>
 #include <string>
 
+#include "core/analysis/head_range.hpp"
 #include "core/common/parallelism.hpp"
 #include "core/result/result.hpp"
 
@@ -70,12 +71,6 @@ HeadStatisticsSummary summarise(const HeadStatistics& stats, bool ownPosition)
     summary.maxWeight /= rows;
     summary.selfWeight = ownPosition ? selfSum / rows : notANumber;
     return summary;
-}
-
-std::string headRangeProblem(Index head, Index headCount)
-{
-    return "head " + std::to_string(head + 1) + " does not exist: the layer has " + std::to_string(headCount) +
-           (headCount == 1 ? " head" : " heads");
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <new>
 #include <string>
 
+#include "core/analysis/head_range.hpp"
 #include "core/common/decompositions.hpp"
 #include "core/common/random.hpp"
 #include "core/result/result.hpp"
@@ -56,12 +57,6 @@ Eigen::VectorXd deterministicRandomVector(Index size, SplitMix64& rng)
     Eigen::VectorXd v(size);
     for (Index i = 0; i < size; ++i) v(i) = rng.uniform(-1.0, 1.0);
     return v;
-}
-
-std::string headRangeProblem(Index head, Index headCount)
-{
-    return "head " + std::to_string(head + 1) + " does not exist: the layer has " + std::to_string(headCount) +
-           (headCount == 1 ? " head" : " heads");
 }
 
 }  // namespace

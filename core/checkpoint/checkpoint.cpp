@@ -6,6 +6,7 @@
 #include "core/checkpoint/checkpoint_files.hpp"
 #include "core/checkpoint/layer_loading.hpp"
 #include "core/checkpoint/layer_recognition.hpp"
+#include "core/common/path_exists.hpp"
 
 namespace qkv {
 
@@ -33,7 +34,7 @@ Expected<std::string> checkpointFileOf(const std::string& path)
     if (!std::filesystem::is_directory(path, ec)) return path;
     const std::filesystem::path folder(path);
     for (const char* name : {"model.safetensors.index.json", "model.safetensors"})
-        if (std::filesystem::exists(folder / name, ec)) return (folder / name).string();
+        if (pathExists(folder / name)) return (folder / name).string();
     return Error{path + ": a model folder needs model.safetensors or model.safetensors.index.json (with "
                         "config.json and the tokenizer files beside it)"};
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/checkpoint/tensor_reading.hpp"
+#include "core/common/path_exists.hpp"
 
 namespace qkv {
 
@@ -85,10 +86,8 @@ Expected<ModelInputPlan> planFor(const Checkpoint& checkpoint, const CheckpointL
     }
     const bool wordPiece = plan.recipe == ModelInputRecipe::Bert;
     const std::filesystem::path folder(plan.folder);
-    std::error_code ec;
-    const bool found = wordPiece ? std::filesystem::exists(folder / "vocab.txt", ec)
-                                 : std::filesystem::exists(folder / "vocab.json", ec) &&
-                                       std::filesystem::exists(folder / "merges.txt", ec);
+    const bool found = wordPiece ? pathExists(folder / "vocab.txt")
+                                 : pathExists(folder / "vocab.json") && pathExists(folder / "merges.txt");
     if (!found)
         return Error{"no tokenizer files beside " + checkpoint.path + " (" +
                      (wordPiece ? "BERT reads vocab.txt" : "GPT-2 reads vocab.json and merges.txt") +
