@@ -16,6 +16,7 @@
 #include "core/analysis/qk_projection.hpp"
 #include "core/config/examples.hpp"
 #include "core/export/result_export.hpp"
+#include "core/pipeline/compute.hpp"
 #include "support/matrix_assertions.hpp"
 
 namespace qkv {

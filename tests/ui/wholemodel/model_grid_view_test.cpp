@@ -16,7 +16,7 @@
 #include <cmath>
 #include <memory>
 
-#include "../window/window_fixture.hpp"
+#include "tests/ui/mainwindow/window_fixture.hpp"
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/io/npy.hpp"
 #include "core/pipeline/model_overview.hpp"
