@@ -1,2 +1,2 @@
-// An empty file: the target that holds the precompiled header the core test programs reuse
-// (tests/CMakeLists.txt) needs one source to compile it with.
+// An empty file: the targets that hold the precompiled headers the test programs reuse
+// (tests/CMakeLists.txt, tests/ui/CMakeLists.txt) need one source to compile them with.
