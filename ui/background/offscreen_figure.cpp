@@ -11,7 +11,8 @@ OffscreenFigure::OffscreenFigure(QWidget* widget)
     : widget_(widget), task_([this](Image image) { deliver(std::move(image)); })
 {}
 
-void OffscreenFigure::paint(QPainter& painter, const QRectF& rect, std::uint64_t key, double work, Paint paint)
+void OffscreenFigure::paint(QPainter& painter, const QRectF& rect, std::uint64_t key, double work, Paint paint,
+                            std::shared_ptr<const void> data)
 {
     if (placementFor(work) == LatestTaskBase::Run::InlineWhenIdle) {
         // Small: painted now, as every light figure is; a pending image would be of older data.
@@ -20,7 +21,8 @@ void OffscreenFigure::paint(QPainter& painter, const QRectF& rect, std::uint64_t
         paint(painter, rect);
         return;
     }
-    const Request request{key, rect.size().toSize(), painter.device() ? painter.device()->devicePixelRatioF() : 1.0};
+    const Request request{key, std::move(data), rect.size().toSize(),
+                          painter.device() ? painter.device()->devicePixelRatioF() : 1.0};
     if (shown_ && shown_->request == request) {
         painter.drawImage(rect.topLeft(), shown_->image);
         return;

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 
 #include "ui/background/latest_task.hpp"
@@ -37,8 +38,11 @@ public:
     // data, the view's options, the palette): an image is reused while the key, the size and the
     // device pixel ratio stay the same. `work` (multiply-adds) decides inline or on the pool.
     // `paint` runs on a worker thread when placed there: it must capture its inputs by value
-    // (shared, immutable data) and touch no widget.
-    void paint(QPainter& painter, const QRectF& rect, std::uint64_t key, double work, Paint paint);
+    // (shared, immutable data) and touch no widget. `data`, when given, is what the figure draws:
+    // the image keeps it alive, so a key made from its address never names newer data at the same
+    // address.
+    void paint(QPainter& painter, const QRectF& rect, std::uint64_t key, double work, Paint paint,
+               std::shared_ptr<const void> data = {});
 
     // An image is being painted on the pool for the latest request.
     bool isPending() const { return pending_.has_value(); }
@@ -46,6 +50,7 @@ public:
 private:
     struct Request {
         std::uint64_t key = 0;
+        std::shared_ptr<const void> data;  // kept alive with the image
         QSize size;  // logical pixels
         qreal ratio = 1;
         bool operator==(const Request&) const = default;

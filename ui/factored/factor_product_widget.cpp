@@ -106,7 +106,8 @@ void FactorProductWidget::paintEvent(QPaintEvent*)
     figure_.paint(painter, target, key, factorProductWork(*model, window, target.size()),
                   [model, window, colors](QPainter& p, const QRectF& rect) {
                       paintFactorProduct(p, rect, *model, window, colors);
-                  });
+                  },
+                  model);
     if (dragging_) {
         const QRectF band = QRectF(dragStart_, dragEnd_).normalized();
         painter.setPen(QPen(palette().color(QPalette::Highlight), 1.5, Qt::DashLine));

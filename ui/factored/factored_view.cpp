@@ -106,7 +106,8 @@ FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
                                       .value();
         fusedImage_->paint(
             painter, rect, key, fusedLayoutWork(*model_),
-            [model = model_, colors](QPainter& p, const QRectF& r) { paintFusedLayout(p, r, *model, colors); });
+            [model = model_, colors](QPainter& p, const QRectF& r) { paintFusedLayout(p, r, *model, colors); },
+            model_);
     });
     equivalence_->setPaint([this](QPainter& painter, const QRectF& rect) {
         if (model_)
