@@ -410,9 +410,8 @@ Session sessionFromArguments(const SessionArguments& args)
     return session;
 }
 
-std::string configurationProblem(const Session& session, const AnalysisPlan& plan)
+std::string configurationProblem(const Session& session, const std::vector<ValidationIssue>& issues)
 {
-    const std::vector<ValidationIssue> issues = validateInputs(session.config, session.inputs(), plan);
     if (issues.empty()) return {};
     // A trained model's weights come with its session, not from --weights.
     const ConfigField field = issues.front().field;

@@ -82,9 +82,9 @@ std::string trainedLayerListing(const SessionArguments& args);
 // given on the command line, then the files, then presets and ablations. Throws ArgumentError
 // or ReadError.
 Session sessionFromArguments(const SessionArguments& args);
-// "--heads: ..." for the first problem of the session's configuration (with the memory the
-// analyses in `plan` add), or empty.
-std::string configurationProblem(const Session& session, const AnalysisPlan& plan = {});
+// "--heads: ..." for the first of the problems validation found in the session's configuration
+// (ComputeRequest::issues, which count the memory the export's analyses add), or empty.
+std::string configurationProblem(const Session& session, const std::vector<ValidationIssue>& issues);
 
 // The option a validation issue belongs to ("--heads", "--preset", ...).
 std::string optionFor(ConfigField field);

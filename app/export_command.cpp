@@ -93,13 +93,16 @@ int runExportCommand(int argc, char** argv)
             return fail(1, *args.sessionFile + ": " + problem);
     // Configuration problems are argument problems: name the option.
     const AnalysisPlan plan = exportAnalysisPlan(format, session.config, args.options);
-    if (const std::string problem = configurationProblem(session, plan); !problem.empty()) return fail(2, problem);
+    // Validated and cut once; compute() reads the same request.
+    const ComputeRequest request = prepareCompute(session.config, session.inputs(), plan);
+    if (const std::string problem = configurationProblem(session, request.issues); !problem.empty())
+        return fail(2, problem);
 
     if (args.format == kSessionFormatName) {
         if (Status written = writeSession(args.out, session); !written) return fail(1, written.error());
         return 0;
     }
-    const Expected<std::shared_ptr<const Result>> result = compute(session.config, session.inputs());
+    const Expected<std::shared_ptr<const Result>> result = compute(request);
     if (!result) return fail(1, result.error());
     if (Status written = exportResult(**result, format, args.out, provenanceOf(session), args.options); !written)
         return fail(1, written.error());

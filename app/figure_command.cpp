@@ -244,8 +244,10 @@ int runFigureCommand(int argc, char** argv)
     } catch (const ReadError& error) {
         return fail(1, error.message);
     }
-    if (const std::string problem = configurationProblem(session); !problem.empty()) return fail(2, problem);
-    const Expected<std::shared_ptr<const Result>> result = compute(session.config, session.inputs());
+    const ComputeRequest request = prepareCompute(session.config, session.inputs());
+    if (const std::string problem = configurationProblem(session, request.issues); !problem.empty())
+        return fail(2, problem);
+    const Expected<std::shared_ptr<const Result>> result = compute(request);
     if (!result) return fail(1, result.error());
 
     ui::FigureInput input;

@@ -39,8 +39,9 @@ std::string formatBytes(std::size_t bytes)
     return out.str();
 }
 
-// Token count of one sentence, or an issue when the text is too long to even tokenize.
-Index checkSentence(const std::string& text, const char* name, ConfigField field, const char* why,
+// Token count of one sentence (`known`, or cut here when -1), or an issue when the text is too
+// long to even tokenize.
+Index checkSentence(const std::string& text, Index known, const char* name, ConfigField field, const char* why,
                     std::vector<ValidationIssue>& issues)
 {
     if (text.size() > limits::maxSentenceBytes) {
@@ -49,7 +50,7 @@ Index checkSentence(const std::string& text, const char* name, ConfigField field
                                      " bytes."});
         return 0;
     }
-    const Index tokens = static_cast<Index>(tokenize(text).size());
+    const Index tokens = known >= 0 ? known : static_cast<Index>(tokenize(text).size());
     if (tokens == 0) {
         issues.push_back({field, std::string("The ") + name + " sentence is empty: " + why});
     } else if (tokens > limits::maxTokens) {
@@ -188,7 +189,7 @@ std::size_t estimateResultBytes(Index queryTokens, Index keyTokens, Index d_mode
 }
 
 std::vector<ValidationIssue> validateConfig(const Config& config, const SentenceOverrides& overrides,
-                                            const AnalysisPlan& plan)
+                                            const AnalysisPlan& plan, const SentenceWordCounts& words)
 {
     std::vector<ValidationIssue> issues;
 
@@ -231,13 +232,13 @@ std::vector<ValidationIssue> validateConfig(const Config& config, const Sentence
         const char* why = config.mode == AttentionMode::Cross
                               ? "cross-attention takes its keys and values from the source."
                               : "encoder self-attention takes Q, K and V from the source.";
-        sourceTokens = checkSentence(config.sourceText, "source", ConfigField::Source, why, issues);
+        sourceTokens = checkSentence(config.sourceText, words.source, "source", ConfigField::Source, why, issues);
     }
     if (needsTarget && overrides.targetRows < 0) {
         const char* why = config.mode == AttentionMode::Cross
                               ? "cross-attention takes its queries from the target."
                               : "decoder masked self-attention takes Q, K and V from the target.";
-        targetTokens = checkSentence(config.targetText, "target", ConfigField::Target, why, issues);
+        targetTokens = checkSentence(config.targetText, words.target, "target", ConfigField::Target, why, issues);
     }
 
     if (sizesValid && issues.empty()) {

@@ -20,12 +20,19 @@ struct ValidationIssue {
     std::string message;
 };
 
+// The typed sentences' word counts (tokenize()), when the caller has cut them already; -1: the
+// sentence is cut here. Counts of text over limits::maxSentenceBytes are not read.
+struct SentenceWordCounts {
+    Index source = -1;
+    Index target = -1;
+};
+
 // Sizes and structure: h >= 1, h divides d_model (the message names the nearest valid h),
 // d_model within limits, the sentence(s) the mode needs are non-empty and within limits, and
 // the estimated peak memory (estimateMemory, with what `plan` adds after compute()) stays under
 // limits::maxResultBytes. Empty = valid.
 std::vector<ValidationIssue> validateConfig(const Config& config, const SentenceOverrides& overrides = {},
-                                            const AnalysisPlan& plan = {});
+                                            const AnalysisPlan& plan = {}, const SentenceWordCounts& words = {});
 
 // The valid head count (a divisor of d_model) nearest to `requested`; ties go to the larger.
 Index nearestValidHeadCount(Index d_model, Index requested);

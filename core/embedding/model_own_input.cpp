@@ -18,15 +18,19 @@ Expected<ModelSentence> ModelInput::embed(std::string_view text) const
 {
     Expected<SubwordTokenization> tokens = tokenizer_.encode(text);
     if (!tokens) return Error{tokens.error()};
-    const std::vector<std::int32_t> ids = tokens->ids();
-    Expected<MatrixF> input =
-        hiddenStates_                             ? hiddenStates_(ids)
-        : tables_.recipe == ModelInputRecipe::Bert
-            ? bertModelInput(ids, tables_.tokenEmbeddings, tables_.positionEmbeddings, tables_.tokenTypeEmbeddings,
-                             tables_.norm)
-            : gpt2ModelInput(ids, tables_.tokenEmbeddings, tables_.positionEmbeddings, tables_.norm);
+    Expected<MatrixF> input = embedTokens(*tokens);
     if (!input) return Error{input.error()};
     return ModelSentence{std::move(*tokens), std::move(*input)};
+}
+
+Expected<MatrixF> ModelInput::embedTokens(const SubwordTokenization& tokens) const
+{
+    const std::vector<std::int32_t> ids = tokens.ids();
+    if (hiddenStates_) return hiddenStates_(ids);
+    return tables_.recipe == ModelInputRecipe::Bert
+               ? bertModelInput(ids, tables_.tokenEmbeddings, tables_.positionEmbeddings, tables_.tokenTypeEmbeddings,
+                                tables_.norm)
+               : gpt2ModelInput(ids, tables_.tokenEmbeddings, tables_.positionEmbeddings, tables_.norm);
 }
 
 void ModelInput::setWholeModel(std::shared_ptr<const PretrainedModel> model, Index modelIndex)

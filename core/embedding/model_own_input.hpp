@@ -62,6 +62,9 @@ public:
     // Tokens and X of `text`. Fails with a message a person can act on: a sentence longer than
     // the model's positions ("... this model's positions go up to 512"), no tokens, too large.
     Expected<ModelSentence> embed(std::string_view text) const;
+    // X of tokens this model's tokenizer has already cut (n x d_model), so that a sentence cut
+    // once per edit is not cut again to be embedded.
+    Expected<MatrixF> embedTokens(const SubwordTokenization& tokens) const;
 
     Index d_model() const { return hiddenStates_ ? shape_.d_model : tables_.tokenEmbeddings.cols(); }
     Index positionCount() const { return hiddenStates_ ? shape_.positionCount : tables_.positionEmbeddings.rows(); }

@@ -38,22 +38,26 @@ struct Sentence {
     MatrixF embeddings;  // n x d_model
 };
 
-// X and the tokens of one sentence: the user's embeddings, the model's own input, or generated.
-Expected<Sentence> prepareSentence(const std::string& text, const char* name,
+// X and the tokens of one sentence, as the request cut it: the user's embeddings, the model's own
+// input, or generated.
+Expected<Sentence> prepareSentence(const CutSentence& cut, const char* name,
                                    const std::shared_ptr<const MatrixF>& userEmbeddings, const UserInputs& inputs,
                                    const Config& config)
 {
     Sentence sentence;
     if (userEmbeddings) {
-        sentence.tokens = tokenize(text);
+        sentence.tokens = cut.words;
         sentence.embeddings = *userEmbeddings;
     } else if (config.embeddings == EmbeddingKind::Model) {
-        Expected<ModelSentence> model = inputs.modelInput->embed(text);  // checked present by compute()
-        if (!model) return Error{std::string("The model's own input for the ") + name + " sentence: " + model.error()};
-        sentence.tokens = model->tokens.chips();
-        sentence.embeddings = std::move(model->input);
+        // Validation has checked the model input present and its tokens within its positions.
+        const SubwordTokenization* tokens = cut.model == inputs.modelInput ? cut.modelTokens() : nullptr;
+        if (!tokens) return Error{std::string("The ") + name + " sentence was not cut by the model's tokenizer."};
+        Expected<MatrixF> input = inputs.modelInput->embedTokens(*tokens);
+        if (!input) return Error{std::string("The model's own input for the ") + name + " sentence: " + input.error()};
+        sentence.tokens = tokens->chips();
+        sentence.embeddings = std::move(*input);
     } else {
-        sentence.tokens = tokenize(text);
+        sentence.tokens = cut.words;
         const EmbeddingOptions options{config.d_model, config.seed, config.embeddings == EmbeddingKind::Meaning,
                                        config.tokenEmbeddingScale, config.positionalAdded()};
         sentence.embeddings = embedSentence(sentence.tokens, options);
@@ -174,44 +178,6 @@ Expected<std::shared_ptr<const Result>> computeTrainedLayer(std::shared_ptr<Resu
 
 }  // namespace
 
-std::vector<ValidationIssue> modelInputIssues(const Config& config, const UserInputs& inputs)
-{
-    std::vector<ValidationIssue> issues;
-    if (config.embeddings != EmbeddingKind::Model) return issues;
-    const bool source = config.needsSource() && !inputs.sourceEmbeddings;
-    const bool target = config.needsTarget() && !inputs.targetEmbeddings;
-    if (!source && !target) return issues;
-    const ModelInput* model = inputs.modelInput.get();
-    if (!model) {
-        issues.push_back({ConfigField::Embeddings,
-                          "The embeddings are the model's own input, but no checkpoint layer with its "
-                          "tokenizer files is open (File > Open Checkpoint..., or choose other embeddings)."});
-        return issues;
-    }
-    if (model->d_model() != config.d_model) {
-        issues.push_back({ConfigField::Embeddings, "The model's own input has d_model = " +
-                                                       std::to_string(model->d_model()) + " but d_model is set to " +
-                                                       std::to_string(config.d_model) + "."});
-        return issues;
-    }
-    // Each sentence as the model's tokenizer cuts it, against the model's positions.
-    const auto check = [&](const std::string& text, const char* name, ConfigField field) {
-        const Expected<SubwordTokenization> tokens = model->tokenizer().encode(text);
-        const std::string prefix = std::string("The ") + name + " sentence";
-        if (!tokens)
-            issues.push_back({field, prefix + ": " + tokens.error()});
-        else if (tokens->tokens.empty())
-            issues.push_back({field, prefix + " gives the model no tokens."});
-        else if (static_cast<Index>(tokens->tokens.size()) > model->positionCount())
-            issues.push_back({field, prefix + " is " + std::to_string(tokens->tokens.size()) +
-                                         " of the model's tokens; its positions go up to " +
-                                         std::to_string(model->positionCount()) + "."});
-    };
-    if (source) check(config.sourceText, "source", ConfigField::Source);
-    if (target) check(config.targetText, "target", ConfigField::Target);
-    return issues;
-}
-
 std::shared_ptr<const AttentionWeights> GeneratedWeightsCache::get(const Config& config)
 {
     const Key key{config.d_model, config.g() * config.d_k(), config.seed, config.init, config.withBias};
@@ -227,13 +193,19 @@ std::shared_ptr<const AttentionWeights> GeneratedWeightsCache::get(const Config&
     return weights;
 }
 
-
 Expected<std::shared_ptr<const Result>> compute(const Config& config, const UserInputs& inputs,
                                                 GeneratedWeightsCache* cache)
 {
-    const auto started = Clock::now();
+    return compute(prepareCompute(config, inputs), cache);
+}
 
-    std::vector<ValidationIssue> issues = validateInputs(config, inputs);
+Expected<std::shared_ptr<const Result>> compute(const ComputeRequest& request, GeneratedWeightsCache* cache)
+{
+    const auto started = Clock::now();
+    const Config& config = request.config;
+    const UserInputs& inputs = request.inputs;
+
+    std::vector<ValidationIssue> issues = request.issues;
     checkEmbeddings(inputs.sourceEmbeddings, "source", config.d_model, issues);
     checkEmbeddings(inputs.targetEmbeddings, "target", config.d_model, issues);
     checkWeightValues(inputs.weights, issues);
@@ -247,13 +219,18 @@ Expected<std::shared_ptr<const Result>> compute(const Config& config, const User
 
         // Which sentence gives the queries and which the keys and values (docs/architecture.md, "Numerical conventions").
         Sentence source, target;
+        // A request prepared for other text is not read (prepareCompute cuts the config's own).
+        const CutSentences& cuts = request.sentences;
+        if ((config.needsSource() && (!cuts.source || cuts.source->text != config.sourceText)) ||
+            (config.needsTarget() && (!cuts.target || cuts.target->text != config.targetText)))
+            return Error{"The request's sentences are not the configuration's: prepare it with prepareCompute()."};
         if (config.needsSource()) {
-            Expected<Sentence> prepared = prepareSentence(config.sourceText, "source", inputs.sourceEmbeddings, inputs, config);
+            Expected<Sentence> prepared = prepareSentence(*cuts.source, "source", inputs.sourceEmbeddings, inputs, config);
             if (!prepared) return Error{prepared.error()};
             source = std::move(*prepared);
         }
         if (config.needsTarget()) {
-            Expected<Sentence> prepared = prepareSentence(config.targetText, "target", inputs.targetEmbeddings, inputs, config);
+            Expected<Sentence> prepared = prepareSentence(*cuts.target, "target", inputs.targetEmbeddings, inputs, config);
             if (!prepared) return Error{prepared.error()};
             target = std::move(*prepared);
         }

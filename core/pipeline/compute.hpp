@@ -11,8 +11,8 @@
 #include "core/attention/multi_head_attention.hpp"
 #include "core/common/expected.hpp"
 #include "core/config/config.hpp"
-#include "core/config/validation.hpp"
 #include "core/embedding/model_own_input.hpp"
+#include "core/pipeline/compute_request.hpp"
 #include "core/presets/head_presets.hpp"
 #include "core/result/result.hpp"
 #include "core/result/user_inputs.hpp"
@@ -44,15 +44,13 @@ private:
     std::shared_ptr<const AttentionWeights> weights_;
 };
 
-// Problems of the model's own input (Config::embeddings = Model) found before computing: none
-// is loaded, it has another d_model, or a sentence its tokenizer refuses or that is longer than
-// its positions, each under its field (Embeddings, Source, Target). compute() includes them; the
-// app and the command line call it to put each message where the user looks.
-std::vector<ValidationIssue> modelInputIssues(const Config& config, const UserInputs& inputs);
+// Computes a prepared request (core/pipeline/compute_request.hpp): refuses one with issues, checks
+// the values of loaded weights and embeddings (off the GUI thread: up to 4 d_model^2 numbers),
+// and reads the sentences as the request cut them. Never throws, never crashes on bad input.
+// `cache` (optional) keeps generated weights between calls.
+Expected<std::shared_ptr<const Result>> compute(const ComputeRequest& request, GeneratedWeightsCache* cache = nullptr);
 
-// Validates everything first (config, shapes of user inputs, finiteness) and reports every
-// problem in one message; never throws, never crashes on bad input. `cache` (optional) keeps
-// generated weights between calls.
+// prepareCompute, then the above: for callers that compute once (the command line, tests).
 Expected<std::shared_ptr<const Result>> compute(const Config& config, const UserInputs& inputs = {},
                                                 GeneratedWeightsCache* cache = nullptr);
 

@@ -6,17 +6,75 @@
 
 namespace qkv {
 
-std::vector<ValidationIssue> validateInputs(const Config& config, const UserInputs& inputs, const AnalysisPlan& plan)
+namespace {
+
+// The model's tokens of `text`: from the edit's cut when that model made it, else cut here.
+Expected<SubwordTokenization> modelTokens(const ModelInput& model, const std::shared_ptr<const CutSentence>& cut,
+                                          const std::string& text)
+{
+    if (cut && cut->model.get() == &model && cut->text == text && cut->subwords) return *cut->subwords;
+    return model.tokenizer().encode(text);
+}
+
+Index wordCount(const std::shared_ptr<const CutSentence>& cut, const std::string& text)
+{
+    return cut && cut->text == text ? static_cast<Index>(cut->words.size()) : -1;
+}
+
+}  // namespace
+
+std::vector<ValidationIssue> validateInputs(const Config& config, const UserInputs& inputs, const AnalysisPlan& plan,
+                                            const CutSentences& cuts)
 {
     SentenceOverrides overrides;
     if (inputs.sourceEmbeddings) overrides.sourceRows = inputs.sourceEmbeddings->rows();
     if (inputs.targetEmbeddings) overrides.targetRows = inputs.targetEmbeddings->rows();
-    std::vector<ValidationIssue> issues = validateConfig(config, overrides, plan);
+    const SentenceWordCounts words{wordCount(cuts.source, config.sourceText), wordCount(cuts.target, config.targetText)};
+    std::vector<ValidationIssue> issues = validateConfig(config, overrides, plan, words);
     for (const ValidationIssue& issue : weightsFitIssues(inputs.weights.get(), config)) issues.push_back(issue);
     // A trained model computes X from the sentences itself; the embeddings setting is not read.
     const std::vector<ValidationIssue> inputIssues =
-        inputs.trainedModel ? trainedModelIssues(config, inputs) : modelInputIssues(config, inputs);
+        inputs.trainedModel ? trainedModelIssues(config, inputs) : modelInputIssues(config, inputs, cuts);
     for (const ValidationIssue& issue : inputIssues) issues.push_back(issue);
+    return issues;
+}
+
+std::vector<ValidationIssue> modelInputIssues(const Config& config, const UserInputs& inputs, const CutSentences& cuts)
+{
+    std::vector<ValidationIssue> issues;
+    if (config.embeddings != EmbeddingKind::Model) return issues;
+    const bool source = config.needsSource() && !inputs.sourceEmbeddings;
+    const bool target = config.needsTarget() && !inputs.targetEmbeddings;
+    if (!source && !target) return issues;
+    const ModelInput* model = inputs.modelInput.get();
+    if (!model) {
+        issues.push_back({ConfigField::Embeddings,
+                          "The embeddings are the model's own input, but no checkpoint layer with its "
+                          "tokenizer files is open (File > Open Checkpoint..., or choose other embeddings)."});
+        return issues;
+    }
+    if (model->d_model() != config.d_model) {
+        issues.push_back({ConfigField::Embeddings, "The model's own input has d_model = " +
+                                                       std::to_string(model->d_model()) + " but d_model is set to " +
+                                                       std::to_string(config.d_model) + "."});
+        return issues;
+    }
+    // Each sentence as the model's tokenizer cuts it, against the model's positions.
+    const auto check = [&](const std::string& text, const std::shared_ptr<const CutSentence>& cut, const char* name,
+                           ConfigField field) {
+        const Expected<SubwordTokenization> tokens = modelTokens(*model, cut, text);
+        const std::string prefix = std::string("The ") + name + " sentence";
+        if (!tokens)
+            issues.push_back({field, prefix + ": " + tokens.error()});
+        else if (tokens->tokens.empty())
+            issues.push_back({field, prefix + " gives the model no tokens."});
+        else if (static_cast<Index>(tokens->tokens.size()) > model->positionCount())
+            issues.push_back({field, prefix + " is " + std::to_string(tokens->tokens.size()) +
+                                         " of the model's tokens; its positions go up to " +
+                                         std::to_string(model->positionCount()) + "."});
+    };
+    if (source) check(config.sourceText, cuts.source, "source", ConfigField::Source);
+    if (target) check(config.targetText, cuts.target, "target", ConfigField::Target);
     return issues;
 }
 

@@ -9,12 +9,21 @@
 #include <vector>
 
 #include "core/config/validation.hpp"
-#include "core/pipeline/compute.hpp"
+#include "core/pipeline/cut_sentence.hpp"
+#include "core/result/user_inputs.hpp"
 
 namespace qkv {
 
+// `cuts`: the typed sentences as this edit cut them (core/pipeline/compute_request.hpp); a
+// sentence without one is cut here.
 std::vector<ValidationIssue> validateInputs(const Config& config, const UserInputs& inputs,
-                                            const AnalysisPlan& plan = {});
+                                            const AnalysisPlan& plan = {}, const CutSentences& cuts = {});
+
+// Problems of the model's own input (Config::embeddings = Model): none is loaded, it has another
+// d_model, or a sentence its tokenizer refuses or that is longer than its positions, each under
+// its field (Embeddings, Source, Target). Part of validateInputs.
+std::vector<ValidationIssue> modelInputIssues(const Config& config, const UserInputs& inputs,
+                                              const CutSentences& cuts = {});
 
 // Loaded weights fix d_model and g (their shapes say them): a configuration that asks for others
 // is told so at the field that asks (d_model, h or g), where the user just typed. Shapes only;

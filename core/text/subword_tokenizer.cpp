@@ -10,6 +10,7 @@
 #include "core/common/path_exists.hpp"
 #include "core/io/file_bytes.hpp"
 #include "core/text/sentencepiece_folder.hpp"
+#include "core/text/tokenizer.hpp"
 #include "core/text/vocabulary_files.hpp"
 
 namespace qkv {
@@ -131,6 +132,7 @@ Expected<SubwordTokenizer> loadSentencePiece(const Expected<DescribedSentencePie
 
 Expected<SubwordTokenization> SubwordTokenizer::encode(std::string_view text) const
 {
+    countSentenceCut();
     if (const auto* w = wordPiece()) return wordPieceTokenize(w->vocab, text, w->options);
     if (const auto* s = sentencePiece()) return sentencePieceTokenize(*s, text);
     const auto* b = byteLevelBpe();

@@ -1,5 +1,7 @@
 #include "core/text/tokenizer.hpp"
 
+#include <atomic>
+
 #include "core/text/utf8.hpp"
 
 namespace qkv {
@@ -60,8 +62,16 @@ bool isWordCharacter(char32_t c)
 
 }  // namespace
 
+namespace {
+std::atomic<std::uint64_t> sentenceCuts{0};
+}  // namespace
+
+std::uint64_t sentenceCutCount() { return sentenceCuts.load(std::memory_order_relaxed); }
+void countSentenceCut() { sentenceCuts.fetch_add(1, std::memory_order_relaxed); }
+
 std::vector<Token> tokenize(std::string_view utf8)
 {
+    countSentenceCut();
     std::vector<Token> tokens;
     std::size_t at = 0;
 

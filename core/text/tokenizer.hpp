@@ -7,6 +7,7 @@
 // and a malformed byte becomes a one-byte token "\xEF\xBF\xBD" (U+FFFD) with its original span.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,12 @@ struct Token {
 
 // Empty or whitespace-only input gives no tokens.
 std::vector<Token> tokenize(std::string_view utf8);
+
+// How many sentences tokenize() and SubwordTokenizer::encode() have cut in this process, on any
+// thread. One edit cuts each changed sentence once (core/pipeline/compute_request.hpp); the
+// tests hold the app to that with this count.
+std::uint64_t sentenceCutCount();
+void countSentenceCut();
 
 // Lower-cases ASCII, Latin-1 Supplement, Latin Extended-A, Greek and Cyrillic letters; other
 // characters pass through. Generated embeddings key on this (docs/architecture.md, "Numerical conventions").

@@ -195,10 +195,6 @@ void ControlsPanel::showSession()
 {
     const qkv::Session& session = document_->session();
     const qkv::Config& config = session.config;
-    // The chips show the model's subword tokens while its own input is used.
-    const auto modelInput = config.embeddings == qkv::EmbeddingKind::Model ? session.modelInput : nullptr;
-    source_->setModelInput(modelInput);
-    target_->setModelInput(modelInput);
     const bool meaning = config.embeddings == qkv::EmbeddingKind::Meaning;
     source_->setMarksOutsideLexicon(meaning);
     target_->setMarksOutsideLexicon(meaning);
@@ -253,6 +249,9 @@ void ControlsPanel::showIssues(const std::vector<qkv::ValidationIssue>& issues)
     };
     source_->setMessage(text({qkv::ConfigField::Source}));
     target_->setMessage(text({qkv::ConfigField::Target}));
+    // Validation has just cut the sentences; the chips show that cut.
+    source_->showCut(document_->sourceSentence());
+    target_->showCut(document_->targetSentence());
     modeMessage_->setMessage(text({qkv::ConfigField::Mode}));
     dModelMessage_->setMessage(text({qkv::ConfigField::DModel}));
     headsMessage_->setMessage(text({qkv::ConfigField::Heads}));

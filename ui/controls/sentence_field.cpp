@@ -7,8 +7,7 @@
 #include <QVBoxLayout>
 
 #include "core/embedding/meaning_embeddings.hpp"
-#include "core/embedding/model_own_input.hpp"
-#include "core/text/tokenizer.hpp"
+#include "core/pipeline/cut_sentence.hpp"
 #include "ui/controls/field_message.hpp"
 #include "ui/controls/note_label.hpp"
 #include "ui/controls/token_chips.hpp"
@@ -42,11 +41,7 @@ SentenceField::SentenceField(const QString& title, QWidget* parent)
     editor_->setAccessibleName(title);
     const int lineHeight = QFontMetrics(editor_->font()).lineSpacing();
     editor_->setFixedHeight(lineHeight * 3 + 12);
-    connect(editor_, &QPlainTextEdit::textChanged, this, [this] {
-        updateTokens();
-        emit textEdited(text());
-    });
-    updateTokens();
+    connect(editor_, &QPlainTextEdit::textChanged, this, [this] { emit textEdited(text()); });
 }
 
 QString SentenceField::text() const { return editor_->toPlainText(); }
@@ -73,10 +68,10 @@ void SentenceField::setUsed(bool used, const QString& note)
 
 QSize SentenceField::sizeHint() const { return {260, QWidget::sizeHint().height()}; }
 
-void SentenceField::setModelInput(std::shared_ptr<const qkv::ModelInput> input)
+void SentenceField::showCut(std::shared_ptr<const qkv::CutSentence> cut)
 {
-    if (input == modelInput_) return;
-    modelInput_ = std::move(input);
+    if (cut == cut_) return;
+    cut_ = std::move(cut);
     updateTokens();
 }
 
@@ -91,19 +86,21 @@ QString SentenceField::lexiconNote() const { return lexiconNote_->isHidden() ? Q
 
 void SentenceField::updateTokens()
 {
-    const std::string utf8 = text().toStdString();
     QStringList tokens;
-    // The model's tokenizer when its own input is used (a failure, e.g. too large a text, is
-    // reported by the computation under the field; the chips then show words).
-    const auto subwords =
-        modelInput_ ? modelInput_->tokenizer().encode(utf8) : qkv::Expected<qkv::SubwordTokenization>(qkv::Error{});
-    if (subwords) {
+    if (!cut_ || QString::fromStdString(cut_->text) != text()) {
+        chips_->setTokens(tokens);
+        showOutsideLexicon({});
+        return;
+    }
+    // The model's tokens when its tokenizer cut the text (a refusal, e.g. too large a text, is
+    // reported under the field by validation; the chips then show words).
+    if (const qkv::SubwordTokenization* subwords = cut_->modelTokens()) {
         for (const qkv::SubwordToken& token : subwords->tokens) tokens << QString::fromStdString(token.display);
         chips_->setTokens(tokens);
         showOutsideLexicon({});
         return;
     }
-    const std::vector<qkv::Token> words = qkv::tokenize(utf8);
+    const std::vector<qkv::Token>& words = cut_->words;
     for (const qkv::Token& token : words) tokens << QString::fromStdString(token.text);
     const std::vector<bool> outside = marksOutsideLexicon_ ? qkv::outsideLexicon(words) : std::vector<bool>{};
     chips_->setTokens(tokens, outside);

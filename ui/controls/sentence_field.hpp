@@ -7,7 +7,7 @@
 #include <memory>
 
 namespace qkv {
-class ModelInput;
+struct CutSentence;
 }
 
 class QPlainTextEdit;
@@ -29,8 +29,10 @@ public:
     void setMessage(const QString& message);
     // Dims the field with a note when the current mode does not use this sentence.
     void setUsed(bool used, const QString& note);
-    // The chips show this model's subword tokens ("[CLS]", "play", "##ing"); null: words.
-    void setModelInput(std::shared_ptr<const qkv::ModelInput> input);
+    // The chips show the sentence as the document cut it: the model's subword tokens ("[CLS]",
+    // "play", "##ing") when its tokenizer cut them, else the words. The field never cuts the
+    // text itself; a cut of other text than the field's (an edit in flight) shows no chips.
+    void showCut(std::shared_ptr<const qkv::CutSentence> cut);
     // With meaning embeddings, words outside the lexicon are marked on the chips and named once
     // under them: their alignment with a translation is chance.
     void setMarksOutsideLexicon(bool marks);
@@ -54,7 +56,7 @@ private:
     QLabel* lexiconNote_;
     FieldMessage* message_;
     bool marksOutsideLexicon_ = false;
-    std::shared_ptr<const qkv::ModelInput> modelInput_;
+    std::shared_ptr<const qkv::CutSentence> cut_;
 };
 
 }  // namespace qkv::ui

@@ -19,17 +19,16 @@ class ComputeRunner : public QObject {
 public:
     explicit ComputeRunner(QObject* parent = nullptr);
 
-    // Supersedes every earlier request.
+    // Supersedes every earlier request. `request` was prepared (qkv::prepareCompute) and is valid.
     // `cache` (may be null) keeps generated weights between requests; it must outlive the
     // runner (the runner's destructor waits for the running computation).
-    void request(const qkv::Config& config, const qkv::UserInputs& inputs, qkv::GeneratedWeightsCache* cache = nullptr);
+    void request(std::shared_ptr<const qkv::ComputeRequest> request, qkv::GeneratedWeightsCache* cache = nullptr);
     bool isBusy() const { return task_.isBusy(); }
     quint64 generation() const { return task_.generation(); }
 
     // Multiply-adds of one forward pass (projections, scores, weighted sums, output), counted
-    // from the token counts of the sentences the mode uses, as compute() will see them: the
-    // rows of user embeddings, the model's subword tokens with its own input, else the words.
-    static double estimatedFlops(const qkv::Config& config, const qkv::UserInputs& inputs = {});
+    // from the token counts of the request's sentences, as compute() will see them.
+    static double estimatedFlops(const qkv::ComputeRequest& request);
 
 signals:
     void resultReady(std::shared_ptr<const qkv::Result> result);
@@ -41,7 +40,7 @@ private:
         std::shared_ptr<const qkv::Result> result;
         QString error;
     };
-    static Outcome run(const qkv::Config& config, const qkv::UserInputs& inputs, qkv::GeneratedWeightsCache* cache);
+    static Outcome run(const qkv::ComputeRequest& request, qkv::GeneratedWeightsCache* cache);
     void deliver(const Outcome& outcome);
 
     LatestTask<Outcome> task_;

@@ -318,9 +318,28 @@ void Document::keep(const qkv::Session& content, const QString& description)
 
 void Document::validateAndCompute()
 {
-    issues_ = qkv::validateInputs(session_.config, session_.inputs());
-    emit validationChanged(issues_);
-    if (issues_.empty()) runner_->request(session_.config, session_.inputs(), &weightsCache_);
+    // Each sentence is cut once per edit, here; the runner's estimate and compute() read the cut.
+    auto request = std::make_shared<const qkv::ComputeRequest>(
+        qkv::prepareCompute(session_.config, session_.inputs(), {}, request_.get()));
+    request_ = request;
+    emit validationChanged(request_->issues);
+    if (request_->valid()) runner_->request(std::move(request), &weightsCache_);
+}
+
+const std::vector<qkv::ValidationIssue>& Document::issues() const
+{
+    static const std::vector<qkv::ValidationIssue> none;
+    return request_ ? request_->issues : none;
+}
+
+std::shared_ptr<const qkv::CutSentence> Document::sourceSentence() const
+{
+    return request_ ? request_->sentences.source : nullptr;
+}
+
+std::shared_ptr<const qkv::CutSentence> Document::targetSentence() const
+{
+    return request_ ? request_->sentences.target : nullptr;
 }
 
 bool Document::isBusy() const { return runner_->isBusy(); }

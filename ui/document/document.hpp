@@ -64,8 +64,13 @@ public:
     qkv::UserInputs inputs() const { return session_.inputs(); }
     // The last valid result (null before the first one).
     std::shared_ptr<const qkv::Result> result() const { return result_; }
-    const std::vector<qkv::ValidationIssue>& issues() const { return issues_; }
-    bool isValid() const { return issues_.empty(); }
+    const std::vector<qkv::ValidationIssue>& issues() const;
+    bool isValid() const { return issues().empty(); }
+    // The typed sentences as the last edit cut them (words; the model's tokens while its own
+    // input is X): what the computation reads and the sentence fields show. Null before the
+    // first validation.
+    std::shared_ptr<const qkv::CutSentence> sourceSentence() const;
+    std::shared_ptr<const qkv::CutSentence> targetSentence() const;
     bool isComputing() const;
     QUndoStack* undoStack() const { return undoStack_; }
     ComputeRunner* runner() const { return runner_; }
@@ -222,7 +227,8 @@ private:
     bool modified_ = false;
     qkv::GeneratedWeightsCache weightsCache_;
     std::shared_ptr<const qkv::Result> result_;
-    std::vector<qkv::ValidationIssue> issues_;
+    // The last edit, cut and validated (qkv::prepareCompute); the next one reuses its cuts.
+    std::shared_ptr<const qkv::ComputeRequest> request_;
     QUndoStack* undoStack_;
     ComputeRunner* runner_;
 };

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/checkpoint/model_input_loading.hpp"
+#include "core/pipeline/input_validation.hpp"
 #include "core/pipeline/layer_input.hpp"
 #include "core/io/io_test_support.hpp"
 #include "core/io/npy.hpp"

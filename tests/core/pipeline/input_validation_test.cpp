@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/config/examples.hpp"
+#include "core/pipeline/compute.hpp"
 #include "core/pipeline/input_validation.hpp"
 
 namespace qkv {

@@ -18,7 +18,7 @@ TEST(ComputeRunnerEstimate, CountsTheModelsSubwordsAndUserEmbeddingRows)
     config.d_model = 16;
     config.headCount = 2;
     config.sourceText = "playing unbelievable tokenizers";  // 3 words, more WordPiece pieces
-    const double words = ComputeRunner::estimatedFlops(config);
+    const double words = ComputeRunner::estimatedFlops(prepareCompute(config, {}));
     EXPECT_EQ(words, static_cast<double>(attentionForwardFlops(3, 3, 16, 2)));
 
     Expected<std::shared_ptr<const ModelInput>> input =
@@ -30,11 +30,18 @@ TEST(ComputeRunnerEstimate, CountsTheModelsSubwordsAndUserEmbeddingRows)
     Expected<SubwordTokenization> pieces = (*input)->tokenizer().encode(config.sourceText);
     ASSERT_TRUE(pieces.ok());
     ASSERT_GT(pieces->tokens.size(), 3u);
-    const auto n = static_cast<Count>(pieces->tokens.size()) + 2;  // with [CLS] and [SEP]
-    EXPECT_EQ(ComputeRunner::estimatedFlops(config, inputs), static_cast<double>(attentionForwardFlops(n, n, 16, 2)));
+    const auto n = static_cast<Count>(pieces->tokens.size());  // [CLS] and [SEP] are among them
+    EXPECT_EQ(pieces->tokens.front().display, "[CLS]");
+    EXPECT_EQ(ComputeRunner::estimatedFlops(prepareCompute(config, inputs)),
+              static_cast<double>(attentionForwardFlops(n, n, 16, 2)));
+    // compute() sees exactly that many rows.
+    const Expected<std::shared_ptr<const Result>> result = compute(config, inputs);
+    ASSERT_TRUE(result.ok()) << result.error();
+    EXPECT_EQ((*result)->queryInput.rows(), n);
 
     inputs.sourceEmbeddings = std::make_shared<const MatrixF>(MatrixF::Zero(40, 16));
-    EXPECT_EQ(ComputeRunner::estimatedFlops(config, inputs), static_cast<double>(attentionForwardFlops(40, 40, 16, 2)));
+    EXPECT_EQ(ComputeRunner::estimatedFlops(prepareCompute(config, inputs)),
+              static_cast<double>(attentionForwardFlops(40, 40, 16, 2)));
 }
 
 }  // namespace

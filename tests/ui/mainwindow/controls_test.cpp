@@ -3,6 +3,7 @@
 #include <QSpinBox>
 #include <QUndoStack>
 
+#include "core/text/tokenizer.hpp"
 #include "tests/ui/mainwindow/window_fixture.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/controls/field_message.hpp"
@@ -134,4 +135,27 @@ TEST_F(WindowTest, EveryWrappedLabelOfTheControlsIsWholeAtTheSmallestWindow)
         }
         EXPECT_GT(checked, 2);
     }
+}
+
+// Each keystroke cuts the sentence it changed once, for everything that reads it: the field's
+// chips, validation, the estimate of the work and the computation (core/pipeline/compute_request.hpp).
+TEST_F(WindowTest, AKeystrokeCutsTheSentenceItChangedOnce)
+{
+    qkv::Config config = window->document()->config();
+    config.mode = qkv::AttentionMode::Cross;  // both sentences read
+    window->document()->edit(config, QStringLiteral("cross"));
+    settle();
+    ASSERT_TRUE(window->document()->isValid());
+
+    QPlainTextEdit* editor = window->controls()->sourceField()->editor();
+    editor->setFocus();
+    editor->moveCursor(QTextCursor::End);
+    const std::uint64_t before = qkv::sentenceCutCount();
+    QTest::keyClicks(editor, " x");
+    settle();
+    EXPECT_EQ(qkv::sentenceCutCount() - before, 2u);  // two keystrokes, the source sentence once each
+    const QStringList chips = window->controls()->sourceField()->chips()->tokens();
+    ASSERT_FALSE(chips.isEmpty());
+    EXPECT_EQ(chips.last(), QStringLiteral("x"));
+    EXPECT_EQ(window->document()->result()->keyLabels.back(), "x");  // cross: keys from the source
 }

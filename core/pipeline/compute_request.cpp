@@ -1,0 +1,44 @@
+#include "core/pipeline/compute_request.hpp"
+
+#include "core/pipeline/input_validation.hpp"
+
+namespace qkv {
+
+namespace {
+
+Index tokenCount(const std::shared_ptr<const CutSentence>& cut, const std::shared_ptr<const MatrixF>& userEmbeddings)
+{
+    if (userEmbeddings) return userEmbeddings->rows();
+    if (!cut) return 0;
+    if (const SubwordTokenization* tokens = cut->modelTokens()) return static_cast<Index>(tokens->tokens.size());
+    return static_cast<Index>(cut->words.size());
+}
+
+}  // namespace
+
+Index ComputeRequest::queryTokenCount() const
+{
+    return config.queriesFromTarget() ? tokenCount(sentences.target, inputs.targetEmbeddings)
+                                      : tokenCount(sentences.source, inputs.sourceEmbeddings);
+}
+
+Index ComputeRequest::keyTokenCount() const
+{
+    return config.keysFromTarget() ? tokenCount(sentences.target, inputs.targetEmbeddings)
+                                   : tokenCount(sentences.source, inputs.sourceEmbeddings);
+}
+
+ComputeRequest prepareCompute(const Config& config, const UserInputs& inputs, const AnalysisPlan& plan,
+                              const ComputeRequest* previous)
+{
+    ComputeRequest request{config, inputs, {}, {}};
+    // The model's tokenizer cuts only while its own input is X (a trained model reads the words).
+    const std::shared_ptr<const ModelInput> model =
+        config.embeddings == EmbeddingKind::Model && !inputs.trainedModel ? inputs.modelInput : nullptr;
+    request.sentences.source = recutSentence(previous ? previous->sentences.source : nullptr, config.sourceText, model);
+    request.sentences.target = recutSentence(previous ? previous->sentences.target : nullptr, config.targetText, model);
+    request.issues = validateInputs(config, inputs, plan, request.sentences);
+    return request;
+}
+
+}  // namespace qkv

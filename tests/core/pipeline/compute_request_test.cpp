@@ -1,0 +1,142 @@
+// One edit cuts each changed sentence once (core/pipeline/compute_request.hpp): validation, the
+// estimate and compute() read the request's cut, and the next request keeps the cut of a
+// sentence whose text and model input did not change.
+#include <gtest/gtest.h>
+
+#include "core/checkpoint/model_input_loading.hpp"
+#include "core/common/limits.hpp"
+#include "core/config/examples.hpp"
+#include "core/pipeline/compute.hpp"
+#include "core/text/tokenizer.hpp"
+
+namespace qkv {
+namespace {
+
+Config crossExample()
+{
+    Config config = builtInExample();
+    config.mode = AttentionMode::Cross;
+    return config;
+}
+
+TEST(ComputeRequest, ComputingAPreparedRequestCutsNothingAgain)
+{
+    const Config config = crossExample();
+    std::uint64_t before = sentenceCutCount();
+    const ComputeRequest request = prepareCompute(config, {});
+    EXPECT_EQ(sentenceCutCount() - before, 2u);  // source and target, once each
+    ASSERT_TRUE(request.valid()) << describe(request.issues);
+
+    before = sentenceCutCount();
+    const Expected<std::shared_ptr<const Result>> result = compute(request);
+    ASSERT_TRUE(result.ok()) << result.error();
+    EXPECT_EQ(sentenceCutCount() - before, 0u);
+    // Cross-attention: queries from the target, keys and values from the source.
+    EXPECT_EQ((*result)->queryTokens.size(), request.sentences.target->words.size());
+    EXPECT_EQ((*result)->keyTokens.size(), request.sentences.source->words.size());
+    EXPECT_EQ(request.queryTokenCount(), static_cast<Index>(tokenize(config.targetText).size()));
+    EXPECT_EQ(request.keyTokenCount(), static_cast<Index>(tokenize(config.sourceText).size()));
+
+    // The same numbers as computing the configuration directly.
+    const Expected<std::shared_ptr<const Result>> direct = compute(config);
+    ASSERT_TRUE(direct.ok()) << direct.error();
+    EXPECT_EQ((*direct)->attention.output, (*result)->attention.output);
+}
+
+TEST(ComputeRequest, AnUnchangedSentenceKeepsItsCut)
+{
+    Config config = crossExample();
+    const ComputeRequest first = prepareCompute(config, {});
+
+    config.headCount = 2;  // no sentence changed
+    std::uint64_t before = sentenceCutCount();
+    const ComputeRequest second = prepareCompute(config, {}, {}, &first);
+    EXPECT_EQ(sentenceCutCount() - before, 0u);
+    EXPECT_EQ(second.sentences.source, first.sentences.source);
+    EXPECT_EQ(second.sentences.target, first.sentences.target);
+
+    config.targetText += " again";  // one sentence changed
+    before = sentenceCutCount();
+    const ComputeRequest third = prepareCompute(config, {}, {}, &second);
+    EXPECT_EQ(sentenceCutCount() - before, 1u);
+    EXPECT_EQ(third.sentences.source, first.sentences.source);
+    EXPECT_EQ(third.sentences.target->words.back().text, "again");
+    ASSERT_TRUE(compute(third).ok());
+}
+
+TEST(ComputeRequest, ValidationReadsTheCutWordCounts)
+{
+    Config config = crossExample();
+    config.sourceText = " \t ";
+    const ComputeRequest request = prepareCompute(config, {});
+    ASSERT_EQ(request.issues.size(), 1u) << describe(request.issues);
+    EXPECT_EQ(request.issues[0].field, ConfigField::Source);
+    const Expected<std::shared_ptr<const Result>> result = compute(request);
+    ASSERT_FALSE(result.ok());
+    EXPECT_NE(result.error().find("source sentence is empty"), std::string::npos) << result.error();
+
+    // Text over the size limit is refused by its size, without cutting it.
+    config.sourceText = std::string(limits::maxSentenceBytes + 1, 'a');
+    const std::uint64_t before = sentenceCutCount();
+    const ComputeRequest huge = prepareCompute(config, {});
+    EXPECT_EQ(sentenceCutCount() - before, 1u);  // the target only
+    EXPECT_TRUE(huge.sentences.source->words.empty());
+    ASSERT_FALSE(huge.valid());
+    EXPECT_NE(describe(huge.issues).find("bytes long"), std::string::npos) << describe(huge.issues);
+}
+
+TEST(ComputeRequest, ARequestForOtherTextIsRefusedNotRead)
+{
+    ComputeRequest request = prepareCompute(crossExample(), {});
+    request.config.sourceText = "something else entirely";
+    const Expected<std::shared_ptr<const Result>> result = compute(request);
+    ASSERT_FALSE(result.ok());
+    EXPECT_NE(result.error().find("prepareCompute"), std::string::npos) << result.error();
+}
+
+TEST(ComputeRequest, TheModelsTokenizerCutsOnceAndItsTokensAreTheRows)
+{
+    Expected<std::shared_ptr<const ModelInput>> input =
+        loadModelInput(std::string(QKV_TEST_DATA_DIR) + "/checkpoint/bert_input/model.safetensors", "0", {});
+    ASSERT_TRUE(input.ok()) << input.error();
+    Config config;
+    config.mode = AttentionMode::EncoderSelf;
+    config.d_model = (*input)->d_model();
+    config.headCount = 2;
+    config.embeddings = EmbeddingKind::Model;
+    config.sourceText = "playing unbelievable tokenizers";
+    UserInputs inputs;
+    inputs.modelInput = *input;
+
+    std::uint64_t before = sentenceCutCount();
+    const ComputeRequest request = prepareCompute(config, inputs);
+    // Words and the model's tokens, of each sentence (the unused target too: its field shows it).
+    EXPECT_EQ(sentenceCutCount() - before, 4u);
+    ASSERT_TRUE(request.valid()) << describe(request.issues);
+    const SubwordTokenization* tokens = request.sentences.source->modelTokens();
+    ASSERT_NE(tokens, nullptr);
+
+    before = sentenceCutCount();
+    const Expected<std::shared_ptr<const Result>> result = compute(request);
+    ASSERT_TRUE(result.ok()) << result.error();
+    EXPECT_EQ(sentenceCutCount() - before, 0u);
+    EXPECT_EQ((*result)->queryInput.rows(), static_cast<Index>(tokens->tokens.size()));
+    EXPECT_EQ(request.queryTokenCount(), static_cast<Index>(tokens->tokens.size()));
+    EXPECT_EQ((*result)->queryTokens.front().text, "[CLS]");
+    // The model's X of the cut tokens is the X of the text.
+    const Expected<ModelSentence> embedded = (*input)->embed(config.sourceText);
+    ASSERT_TRUE(embedded.ok()) << embedded.error();
+    EXPECT_EQ((*result)->queryInput, embedded->input);
+
+    // Another model input is another cut, though the text is the same.
+    Expected<std::shared_ptr<const ModelInput>> other =
+        loadModelInput(std::string(QKV_TEST_DATA_DIR) + "/checkpoint/bert_input/model.safetensors", "0", {});
+    ASSERT_TRUE(other.ok()) << other.error();
+    inputs.modelInput = *other;
+    const ComputeRequest next = prepareCompute(config, inputs, {}, &request);
+    EXPECT_NE(next.sentences.source, request.sentences.source);
+    EXPECT_EQ(next.sentences.source->model, *other);
+}
+
+}  // namespace
+}  // namespace qkv
