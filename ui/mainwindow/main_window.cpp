@@ -19,7 +19,6 @@
 #include "ui/document/head_selection.hpp"
 #include "ui/document/off_thread.hpp"
 #include "ui/figures/figure_text.hpp"
-#include "ui/guide/student_guide.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/document_files.hpp"
@@ -144,7 +143,7 @@ MainWindow::~MainWindow()
 {
     // ~QWidget hides the window once this object is only a QWidget: the guide, which follows the
     // window's hiding, must be gone by then.
-    delete guide_;
+    delete helpExtension_;
 }
 
 HeadsView* MainWindow::headsView() const { return tabs_->headsView(); }

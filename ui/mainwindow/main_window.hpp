@@ -33,7 +33,6 @@ class NoticeBar;
 class StaleNotice;
 class StatusSummary;
 class StepView;
-class StudentGuide;
 class TrainTab;
 class ViewOptionsSync;
 class ViewTabs;
@@ -138,7 +137,7 @@ private:
     bool loadErrorsInBox_ = false;
     Autosave* autosave_;
     ViewOptionsSync* viewSync_;
-    StudentGuide* guide_ = nullptr;  // Help > Student Guide; goes first, while this is a MainWindow
+    QObject* helpExtension_ = nullptr;  // the student guide (help_menu_extension.hpp); goes first, while this is a MainWindow
     QMenu* fileMenu_ = nullptr;
     QAction* figureAnchor_ = nullptr;
     QString startupMessage_;

@@ -9,8 +9,8 @@
 #include <Eigen/Core>
 
 #include "ui/document/document.hpp"
-#include "ui/guide/student_guide.hpp"
 #include "ui/mainwindow/figure_actions.hpp"
+#include "ui/mainwindow/help_menu_extension.hpp"
 #include "ui/mainwindow/main_window.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/views/result_view.hpp"
@@ -50,7 +50,8 @@ void MainWindow::createMenus()
 
     createHeadMenus();
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    guide_ = StudentGuide::install(this, help);  // Student Guide (F1), Glossary
+    // Student Guide (F1) and Glossary, installed from above this folder.
+    if (const HelpMenuExtension& extend = helpMenuExtension()) helpExtension_ = extend(this, help);
     QAction* about = help->addAction(tr("&About QKV Studio"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);

@@ -8,6 +8,7 @@
 #include "ui/document/compute_threads.hpp"
 #include "ui/mainwindow/document_files.hpp"
 #include "ui/mainwindow/main_window.hpp"
+#include "ui/startup/window_extensions.hpp"
 
 namespace qkv::ui {
 
@@ -23,6 +24,7 @@ int runGui(int& argc, char** argv, const QString& sessionFile, const QString& no
     // The launcher entry this window belongs to (its icon and name in docks and task switchers).
     QGuiApplication::setDesktopFileName(QStringLiteral(QKV_APP_ID));
     useOneThreadPerComputation();
+    installWindowExtensions();
     MainWindow window;
     window.show();
     if (!sessionFile.isEmpty())

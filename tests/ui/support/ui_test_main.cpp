@@ -2,7 +2,7 @@
 // gtest_discover_tests can run the binary at build time without a display), the build tree's
 // data folder (the examples; a test program is not beside it as the app is), settings and the
 // app's data (the autosave, under QStandardPaths::AppDataLocation) in a throw-away directory,
-// one Eigen thread per computation as in the app, then GoogleTest.
+// one Eigen thread per computation and the window's extensions as in the app, then GoogleTest.
 #include <QApplication>
 #include <QSettings>
 #include <QTemporaryDir>
@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "ui/document/compute_threads.hpp"
+#include "ui/startup/window_extensions.hpp"
 
 int main(int argc, char** argv)
 {
@@ -25,6 +26,7 @@ int main(int argc, char** argv)
     // As the app does: the compute already runs off the GUI thread, and an Eigen team per
     // background task oversubscribes the cores (a preset fit took 40 s instead of 0.7 s here).
     qkv::ui::useOneThreadPerComputation();
+    qkv::ui::installWindowExtensions();  // the student guide in the Help menu, as in the app
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
 }
