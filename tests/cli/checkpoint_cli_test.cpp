@@ -11,11 +11,12 @@
 #include "core/io/safetensors.hpp"
 #include "core/io/weights_file.hpp"
 #include "core/weights/attention_weights.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv::testing {
 namespace {
 
-std::string checkpoint(const std::string& name) { return std::string(QKV_CHECKPOINT_DATA_DIR) + "/" + name; }
+std::string checkpoint(const std::string& name) { return std::string(qkv::testDataDir()) + "/checkpoint/" + name; }
 
 nlohmann::json readJson(const std::string& path)
 {
@@ -154,7 +155,7 @@ TEST_F(ExportCli, EmbeddingsModelGivesTheFirstLayerItsOwnInputAndSubwordTokens)
 // the session reads the model's input again from it.
 TEST_F(ExportCli, ASessionFromACheckpointNamedRelativelyOpensFromAnotherFolder)
 {
-    const std::string inData = "cd " + quote(QKV_CHECKPOINT_DATA_DIR) + " &&";
+    const std::string inData = "cd " + quote(std::string(qkv::testDataDir()) + "/checkpoint") + " &&";
     ASSERT_EQ(run({"export", "--weights", "gpt2_input/model.safetensors", "--layer", "0", "--embeddings", "model",
                    "--target", "The cat sat on the mat, playing.", "--format", "session", "--out", path("s.qkv.json")},
                   inData).status, 0);

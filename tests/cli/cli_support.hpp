@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include "support/test_paths.hpp"
 
 extern char** environ;
 
@@ -56,13 +57,13 @@ inline CommandRun runProgram(const std::string& program, const std::vector<std::
 // "timeout 20", "ulimit -f 100;" ...).
 inline CommandRun run(const std::vector<std::string>& arguments, const std::string& environment = "")
 {
-    return runProgram(QKV_STUDIO_EXECUTABLE, arguments, environment);
+    return runProgram(qkv::studioExecutable(), arguments, environment);
 }
 
 // The executable as a child of this process (output discarded), for tests that signal it.
 inline pid_t spawn(const std::vector<std::string>& arguments)
 {
-    std::vector<std::string> all{QKV_STUDIO_EXECUTABLE};
+    std::vector<std::string> all{qkv::studioExecutable()};
     all.insert(all.end(), arguments.begin(), arguments.end());
     std::vector<char*> argv;
     for (std::string& argument : all) argv.push_back(argument.data());

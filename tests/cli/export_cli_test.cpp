@@ -19,6 +19,7 @@
 #include "core/pipeline/compute.hpp"
 #include "cli/cli_support.hpp"
 #include "support/matrix_assertions.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
@@ -242,7 +243,7 @@ TEST_F(ExportCli, HelpAndVersion)
     // The version, then the data folder: the build tree's copy, beside the executable.
     const CommandRun version = run({"--version"}, "env -u QKV_STUDIO_DATA_DIR");
     EXPECT_EQ(version.status, 0);
-    EXPECT_EQ(version.output, "qkv-studio " QKV_VERSION "\nexamples and lexicon: " QKV_BUILD_DATA_DIR "\n");
+    EXPECT_EQ(version.output, std::string("qkv-studio " QKV_VERSION "\nexamples and lexicon: ") + qkv::buildDataDir() + "\n");
     const CommandRun elsewhere = run({"--version"}, "env QKV_STUDIO_DATA_DIR=/nonexistent/qkv-data");
     EXPECT_NE(elsewhere.output.find("examples and lexicon: /nonexistent/qkv-data (missing)"), std::string::npos)
         << elsewhere.output;

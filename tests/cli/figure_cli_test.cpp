@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "cli/cli_support.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
@@ -29,7 +30,7 @@ bool isWholeModelFigure(const std::string& name)
 }
 std::vector<std::string> wholeModelSession()
 {
-    return {"--weights", std::string(QKV_TEST_DATA_DIR) + "/pretrained/bert", "--layer", "1", "--embeddings", "model",
+    return {"--weights", std::string(qkv::testDataDir()) + "/pretrained/bert", "--layer", "1", "--embeddings", "model",
             "--source", "d [MASK] super / [MASK]"};
 }
 using testing::CommandRun;

@@ -14,13 +14,14 @@
 
 #include "cli_support.hpp"
 #include "core/io/npy.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv::testing {
 namespace {
 
 constexpr const char* kBertSentence = "d [MASK] super / [MASK]";
 
-std::string pretrained(const std::string& name) { return std::string(QKV_PRETRAINED_DATA_DIR) + "/" + name; }
+std::string pretrained(const std::string& name) { return std::string(qkv::testDataDir()) + "/pretrained/" + name; }
 
 nlohmann::json readJson(const std::string& path)
 {

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis_test_support.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
@@ -20,7 +21,7 @@ using testing::randomMatrixF;
 
 nlohmann::json loadFixtures()
 {
-    std::ifstream file(QKV_TEST_DATA_DIR "/analysis/model_analysis_fixtures.json");
+    std::ifstream file(std::string(qkv::testDataDir()) + "/analysis/model_analysis_fixtures.json");
     EXPECT_TRUE(file) << "missing fixture tests/data/analysis/model_analysis_fixtures.json";
     return file ? nlohmann::json::parse(file) : nlohmann::json::object();
 }

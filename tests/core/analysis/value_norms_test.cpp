@@ -14,6 +14,7 @@
 #include "analysis_test_support.hpp"
 #include "core/attention/multi_head_attention.hpp"
 #include "support/matrix_assertions.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
@@ -24,7 +25,7 @@ using testing::randomWeights;
 
 nlohmann::json loadFixtures()
 {
-    std::ifstream file(QKV_TEST_DATA_DIR "/analysis/model_analysis_fixtures.json");
+    std::ifstream file(std::string(qkv::testDataDir()) + "/analysis/model_analysis_fixtures.json");
     EXPECT_TRUE(file) << "missing fixture tests/data/analysis/model_analysis_fixtures.json";
     return file ? nlohmann::json::parse(file) : nlohmann::json::object();
 }

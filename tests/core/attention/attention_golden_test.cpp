@@ -8,6 +8,7 @@
 
 #include "core/attention/multi_head_attention.hpp"
 #include "support/matrix_assertions.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
@@ -29,7 +30,7 @@ RowVectorF toRow(const nlohmann::json& values)
 
 TEST(AttentionGolden, MatchesNumPyForEveryCase)
 {
-    std::ifstream file(QKV_TEST_DATA_DIR "/golden/attention_golden.json");
+    std::ifstream file(std::string(qkv::testDataDir()) + "/golden/attention_golden.json");
     ASSERT_TRUE(file) << "missing fixture";
     const nlohmann::json golden = nlohmann::json::parse(file);
     ASSERT_EQ(golden.at("cases").size(), 3u);

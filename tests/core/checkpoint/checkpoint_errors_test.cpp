@@ -11,6 +11,7 @@
 
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/io/safetensors.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
@@ -216,7 +217,7 @@ TEST_F(CheckpointErrors, CorruptConfigIsReported)
 
 TEST(CheckpointT5, InnerWidthOtherThanDModelIsRefused)
 {
-    const std::string file = std::string(QKV_TEST_DATA_DIR) + "/checkpoint/t5_wide/model.safetensors";
+    const std::string file = std::string(qkv::testDataDir()) + "/checkpoint/t5_wide/model.safetensors";
     const std::string error = loadError(file, "0");
     EXPECT_NE(error.find("needs h d_k = d_model"), std::string::npos) << error;
 }

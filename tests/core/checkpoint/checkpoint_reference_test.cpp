@@ -10,11 +10,12 @@
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/io/npy.hpp"
 #include "support/matrix_assertions.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
 
-std::string data(const std::string& name) { return std::string(QKV_TEST_DATA_DIR) + "/checkpoint/" + name; }
+std::string data(const std::string& name) { return std::string(qkv::testDataDir()) + "/checkpoint/" + name; }
 
 MatrixF npy(const std::string& path)
 {

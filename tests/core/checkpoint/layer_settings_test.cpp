@@ -10,13 +10,14 @@
 #include <gtest/gtest.h>
 
 #include "core/checkpoint/checkpoint.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string data(const std::string& name) { return std::string(QKV_TEST_DATA_DIR) + "/checkpoint/" + name; }
+std::string data(const std::string& name) { return std::string(qkv::testDataDir()) + "/checkpoint/" + name; }
 
 std::string asOption(LayerSetting, std::string_view value) { return "--option " + std::string(value); }
 

@@ -18,6 +18,7 @@
 #include "core/io/npy.hpp"
 #include "core/pipeline/compute.hpp"
 #include "support/matrix_assertions.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
@@ -25,7 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing::ScratchDir;
 
-std::string data(const std::string& name) { return std::string(QKV_TEST_DATA_DIR) + "/checkpoint/" + name; }
+std::string data(const std::string& name) { return std::string(qkv::testDataDir()) + "/checkpoint/" + name; }
 
 MatrixF npy(const std::string& path)
 {

@@ -12,6 +12,7 @@
 
 #include "core/config/examples.hpp"
 #include "core/embedding/lexicon.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
@@ -79,7 +80,7 @@ std::vector<Example> exampleSentences()
         {"Das Abkommen über den Europäischen Wirtschaftsraum wurde im August 1992 unterzeichnet.", "de"},
     };
     // The README's example commands: --source "..." --target "...".
-    std::ifstream readme(std::string(QKV_TEST_DATA_DIR) + "/../../README.md");
+    std::ifstream readme(std::string(qkv::testDataDir()) + "/../../README.md");
     std::stringstream text;
     text << readme.rdbuf();
     const std::string content = text.str();

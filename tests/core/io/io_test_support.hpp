@@ -10,12 +10,13 @@
 
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include "support/test_paths.hpp"
 
 namespace qkv::testing {
 
 inline std::string fixturePath(const std::string& name)
 {
-    return std::string(QKV_TEST_DATA_DIR) + "/io/" + name;
+    return std::string(qkv::testDataDir()) + "/io/" + name;
 }
 
 inline std::vector<std::byte> fileBytes(const std::string& path)

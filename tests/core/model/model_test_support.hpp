@@ -14,12 +14,13 @@
 
 #include "core/common/random.hpp"
 #include "core/model/model_forward.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv::testing {
 
 inline nlohmann::json readFixture(const std::string& name)
 {
-    std::ifstream file(std::string(QKV_TEST_DATA_DIR) + "/model/" + name);
+    std::ifstream file(std::string(qkv::testDataDir()) + "/model/" + name);
     if (!file) return {};
     return nlohmann::json::parse(file);
 }

@@ -8,6 +8,7 @@
 #include "core/config/examples.hpp"
 #include "core/pipeline/compute.hpp"
 #include "core/text/tokenizer.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
@@ -97,7 +98,7 @@ TEST(ComputeRequest, ARequestForOtherTextIsRefusedNotRead)
 TEST(ComputeRequest, TheModelsTokenizerCutsOnceAndItsTokensAreTheRows)
 {
     Expected<std::shared_ptr<const ModelInput>> input =
-        loadModelInput(std::string(QKV_TEST_DATA_DIR) + "/checkpoint/bert_input/model.safetensors", "0", {});
+        loadModelInput(std::string(qkv::testDataDir()) + "/checkpoint/bert_input/model.safetensors", "0", {});
     ASSERT_TRUE(input.ok()) << input.error();
     Config config;
     config.mode = AttentionMode::EncoderSelf;
@@ -130,7 +131,7 @@ TEST(ComputeRequest, TheModelsTokenizerCutsOnceAndItsTokensAreTheRows)
 
     // Another model input is another cut, though the text is the same.
     Expected<std::shared_ptr<const ModelInput>> other =
-        loadModelInput(std::string(QKV_TEST_DATA_DIR) + "/checkpoint/bert_input/model.safetensors", "0", {});
+        loadModelInput(std::string(qkv::testDataDir()) + "/checkpoint/bert_input/model.safetensors", "0", {});
     ASSERT_TRUE(other.ok()) << other.error();
     inputs.modelInput = *other;
     const ComputeRequest next = prepareCompute(config, inputs, {}, &request);

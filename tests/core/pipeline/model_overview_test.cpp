@@ -18,11 +18,12 @@
 #include "core/pipeline/layer_input.hpp"
 #include "core/pipeline/model_overview.hpp"
 #include "core/pretrained/pretrained_model.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
 
-std::string dataPath(const std::string& name) { return std::string(QKV_TEST_DATA_DIR) + "/" + name; }
+std::string dataPath(const std::string& name) { return std::string(qkv::testDataDir()) + "/" + name; }
 
 std::shared_ptr<const PretrainedModel> loadModel(const std::string& family)
 {

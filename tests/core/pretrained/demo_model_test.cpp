@@ -18,6 +18,7 @@
 #include "core/pretrained/model_run.hpp"
 #include "core/text/subword_tokenizer.hpp"
 #include "support/matrix_assertions.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
@@ -25,7 +26,7 @@ namespace {
 constexpr double kTolerance = 1e-4;
 
 // The demo lives with the documentation, not with the test data: it is for people to open.
-std::string demoFolder() { return std::string(QKV_TEST_DATA_DIR) + "/../../docs/demo-model"; }
+std::string demoFolder() { return std::string(qkv::testDataDir()) + "/../../docs/demo-model"; }
 
 nlohmann::json reference()
 {

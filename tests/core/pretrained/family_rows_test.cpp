@@ -13,6 +13,7 @@
 #include "core/pretrained/family_rows.hpp"
 #include "core/pretrained/family_tensors.hpp"
 #include "core/pretrained/pretrained_model.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
@@ -214,7 +215,7 @@ protected:
     void SetUp() override
     {
         Expected<Checkpoint> opened =
-            openCheckpoint(std::string(QKV_TEST_DATA_DIR) + "/pretrained/" + GetParam().folder);
+            openCheckpoint(std::string(qkv::testDataDir()) + "/pretrained/" + GetParam().folder);
         ASSERT_TRUE(opened.ok()) << opened.error();
         checkpoint_ = std::move(*opened);
         Expected<FamilyRecipe> recipe = familyRecipe(checkpoint_);

@@ -9,13 +9,14 @@
 #include "core/model/model_steps.hpp"
 #include "core/pretrained/marian_positions.hpp"
 #include "support/matrix_assertions.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
 
 TEST(MarianPositions, MatchHuggingFacesTable)
 {
-    const auto expected = readNpyMatrixD(std::string(QKV_TEST_DATA_DIR) + "/pretrained/marian/sinusoidal_positions.npy");
+    const auto expected = readNpyMatrixD(std::string(qkv::testDataDir()) + "/pretrained/marian/sinusoidal_positions.npy");
     ASSERT_TRUE(expected) << expected.error();
     const MatrixF table = marianSinusoidalPositions(expected->rows(), expected->cols());
     EXPECT_MATRIX_NEAR(table, *expected, 1e-7);

@@ -11,11 +11,12 @@
 #include <nlohmann/json.hpp>
 
 #include "core/pretrained/model_memory.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
 
-std::string folder(const std::string& family) { return std::string(QKV_TEST_DATA_DIR) + "/pretrained/" + family; }
+std::string folder(const std::string& family) { return std::string(qkv::testDataDir()) + "/pretrained/" + family; }
 
 PretrainedModel open(const std::string& family)
 {

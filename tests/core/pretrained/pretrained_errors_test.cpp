@@ -14,13 +14,14 @@
 #include "core/checkpoint/model_input_loading.hpp"
 #include "core/io/safetensors.hpp"
 #include "core/pretrained/model_run.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string data(const std::string& name) { return std::string(QKV_TEST_DATA_DIR) + "/" + name; }
+std::string data(const std::string& name) { return std::string(qkv::testDataDir()) + "/" + name; }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 

@@ -13,13 +13,14 @@
 #include "core/io/npy.hpp"
 #include "core/pretrained/model_run.hpp"
 #include "support/matrix_assertions.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
 
 constexpr double kTolerance = 1e-4;
 
-std::string data(const std::string& name) { return std::string(QKV_TEST_DATA_DIR) + "/pretrained/" + name; }
+std::string data(const std::string& name) { return std::string(qkv::testDataDir()) + "/pretrained/" + name; }
 
 MatrixF npy(const std::string& path)
 {

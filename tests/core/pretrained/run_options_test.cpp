@@ -14,11 +14,12 @@
 
 #include "core/pretrained/model_run.hpp"
 #include "core/pretrained/pretrained_model.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
 
-std::string folder(const std::string& family) { return std::string(QKV_TEST_DATA_DIR) + "/pretrained/" + family; }
+std::string folder(const std::string& family) { return std::string(qkv::testDataDir()) + "/pretrained/" + family; }
 
 // The tokens each fixture's reference ran (run.json or reference.json beside the checkpoint).
 ModelTokens fixtureTokens(const std::string& family)

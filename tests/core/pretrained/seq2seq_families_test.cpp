@@ -17,6 +17,7 @@
 #include "core/pretrained/pretrained_model.hpp"
 #include "core/pretrained/teacher_forcing.hpp"
 #include "support/matrix_assertions.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
@@ -24,7 +25,7 @@ namespace {
 // Our float forward against PyTorch's float64 on the float32 weights (issue 18: within 1e-4).
 constexpr double kTolerance = 1e-4;
 
-std::string folder(const std::string& family) { return std::string(QKV_TEST_DATA_DIR) + "/pretrained/" + family; }
+std::string folder(const std::string& family) { return std::string(qkv::testDataDir()) + "/pretrained/" + family; }
 
 MatrixD npy(const std::string& family, const std::string& name)
 {

@@ -15,11 +15,12 @@
 #include "core/pretrained/model_memory.hpp"
 #include "core/pretrained/model_run.hpp"
 #include "core/pretrained/pretrained_model.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
 
-std::string data(const std::string& name) { return std::string(QKV_TEST_DATA_DIR) + "/pretrained/" + name; }
+std::string data(const std::string& name) { return std::string(qkv::testDataDir()) + "/pretrained/" + name; }
 
 std::vector<std::int32_t> ids(const nlohmann::json& list) { return list.get<std::vector<std::int32_t>>(); }
 

@@ -8,12 +8,13 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include "support/test_paths.hpp"
 
 namespace qkv::testing {
 
 inline std::string tokenizerFixture(const std::string& name)
 {
-    return std::string(QKV_TEST_DATA_DIR) + "/tokenizers/" + name;
+    return std::string(qkv::testDataDir()) + "/tokenizers/" + name;
 }
 
 inline std::string readText(const std::string& path)

@@ -12,13 +12,14 @@
 #include "core/common/random.hpp"
 #include "core/training/sentence_pairs_file.hpp"
 #include "core/training/tasks.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path fixture = fs::path(QKV_TEST_DATA_DIR) / "training" / "pairs_en_fr.tsv";
+const fs::path fixture = fs::path(qkv::testDataDir()) / "training" / "pairs_en_fr.tsv";
 
 class SentencePairsFile : public ::testing::Test {
 protected:

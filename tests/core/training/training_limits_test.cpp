@@ -13,6 +13,7 @@
 
 #include "core/training/training_limits.hpp"
 #include "core/training/training_run.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
@@ -115,7 +116,7 @@ TEST(TrainingLimits, NumbersReadAsTheDocsWriteThem)
 // header and its rule.
 std::vector<std::vector<std::string>> docsLimitsTable()
 {
-    std::ifstream in(QKV_SOURCE_DIR "/docs/training.md");
+    std::ifstream in(std::string(qkv::sourceDir()) + "/docs/training.md");
     std::vector<std::vector<std::string>> rows;
     bool inSection = false;
     for (std::string line; std::getline(in, line);) {

@@ -7,6 +7,7 @@
 #include "core/checkpoint/model_input_loading.hpp"
 #include "core/cost/cost_model.hpp"
 #include "ui/document/compute_runner.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -22,7 +23,7 @@ TEST(ComputeRunnerEstimate, CountsTheModelsSubwordsAndUserEmbeddingRows)
     EXPECT_EQ(words, static_cast<double>(attentionForwardFlops(3, 3, 16, 2)));
 
     Expected<std::shared_ptr<const ModelInput>> input =
-        loadModelInput(std::string(QKV_TEST_DATA_DIR) + "/checkpoint/bert_input/model.safetensors", "0", {});
+        loadModelInput(std::string(qkv::testDataDir()) + "/checkpoint/bert_input/model.safetensors", "0", {});
     ASSERT_TRUE(input.ok()) << input.error();
     UserInputs inputs;
     inputs.modelInput = *input;

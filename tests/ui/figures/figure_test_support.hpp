@@ -9,6 +9,7 @@
 #include "core/pipeline/compute.hpp"
 #include "core/pipeline/model_overview.hpp"
 #include "ui/figures/figure.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv::ui::testing {
 
@@ -34,7 +35,7 @@ inline std::shared_ptr<const qkv::ModelOverview> figureOverview()
 {
     static const std::shared_ptr<const qkv::ModelOverview> overview = [] {
         qkv::Expected<qkv::PretrainedModel> model =
-            qkv::openPretrainedModel(std::string(QKV_TEST_DATA_DIR) + "/pretrained/bert");
+            qkv::openPretrainedModel(std::string(qkv::testDataDir()) + "/pretrained/bert");
         EXPECT_TRUE(model.ok()) << (model ? "" : model.error());
         if (!model) return std::shared_ptr<const qkv::ModelOverview>();
         qkv::ModelOverviewRequest request;

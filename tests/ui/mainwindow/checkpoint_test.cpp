@@ -25,13 +25,14 @@
 #include "ui/controls/inputs_group.hpp"
 #include "ui/controls/sentence_field.hpp"
 #include "ui/controls/token_chips.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv::ui::testing {
 namespace {
 
 std::string fixture(const char* family)
 {
-    return std::string(QKV_TEST_DATA_DIR) + "/checkpoint/" + family + "/model.safetensors";
+    return std::string(qkv::testDataDir()) + "/checkpoint/" + family + "/model.safetensors";
 }
 
 Checkpoint openOrFail(const std::string& path, CheckpointOptions options = {})
@@ -284,7 +285,7 @@ TEST_F(CheckpointWindowTest, TheFirstLayerReadsTheModelsOwnInputAndTheChipsShowS
 // (tests/data/pretrained/make_pretrained_fixtures.py; its ids are this sentence's).
 TEST_F(CheckpointWindowTest, ALaterLayerOfAWholeModelReadsTheLayersBelowIt)
 {
-    const Checkpoint bert = openOrFail(std::string(QKV_TEST_DATA_DIR) + "/pretrained/bert");
+    const Checkpoint bert = openOrFail(std::string(qkv::testDataDir()) + "/pretrained/bert");
     ASSERT_EQ(bert.layers.size(), 3u);
     Config config = window->document()->config();
     config.sourceText = "d [MASK] super / [MASK]";
@@ -302,7 +303,7 @@ TEST_F(CheckpointWindowTest, ALaterLayerOfAWholeModelReadsTheLayersBelowIt)
     ASSERT_TRUE(result);
     EXPECT_EQ(result->queryLabels,
               (std::vector<std::string>{"[CLS]", "d", "[MASK]", "super", "/", "[MASK]", "[SEP]"}));
-    Expected<MatrixF> expected = readNpyMatrix(std::string(QKV_TEST_DATA_DIR) + "/pretrained/bert/attention_2.npy");
+    Expected<MatrixF> expected = readNpyMatrix(std::string(qkv::testDataDir()) + "/pretrained/bert/attention_2.npy");
     ASSERT_TRUE(expected) << expected.error();
     const Index n = 7;
     ASSERT_EQ(expected->rows(), 4 * n);

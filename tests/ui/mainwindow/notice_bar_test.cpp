@@ -10,6 +10,7 @@
 #include "tests/ui/mainwindow/window_fixture.hpp"
 #include "ui/mainwindow/notice_bar.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv::ui::testing {
 namespace {
@@ -20,7 +21,7 @@ TEST_F(WindowTest, ACheckpointLayersNotesAreShownWholeAboveTheViews)
     ASSERT_NE(bar, nullptr);
     EXPECT_FALSE(bar->isVisible());
 
-    const std::string t5 = std::string(QKV_TEST_DATA_DIR) + "/checkpoint/t5/model.safetensors";
+    const std::string t5 = std::string(qkv::testDataDir()) + "/checkpoint/t5/model.safetensors";
     Expected<Checkpoint> checkpoint = openCheckpoint(t5);
     ASSERT_TRUE(checkpoint.ok()) << checkpoint.error();
     QSignalSpy loaded(window.get(), &MainWindow::checkpointLayerLoaded);

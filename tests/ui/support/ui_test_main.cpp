@@ -11,11 +11,12 @@
 
 #include "ui/document/compute_threads.hpp"
 #include "ui/startup/window_extensions.hpp"
+#include "support/test_paths.hpp"
 
 int main(int argc, char** argv)
 {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    if (qEnvironmentVariableIsEmpty("QKV_STUDIO_DATA_DIR")) qputenv("QKV_STUDIO_DATA_DIR", QKV_BUILD_DATA_DIR);
+    if (qEnvironmentVariableIsEmpty("QKV_STUDIO_DATA_DIR")) qputenv("QKV_STUDIO_DATA_DIR", qkv::buildDataDir());
     QTemporaryDir settingsDirectory;
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDirectory.path());
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDirectory.path());

@@ -28,11 +28,12 @@
 #include "ui/wholemodel/prediction_view.hpp"
 #include "ui/wholemodel/rollout_panel.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv::ui::testing {
 namespace {
 
-std::string dataPath(const std::string& name) { return std::string(QKV_TEST_DATA_DIR) + "/pretrained/" + name; }
+std::string dataPath(const std::string& name) { return std::string(qkv::testDataDir()) + "/pretrained/" + name; }
 
 // The Marian weights and the text tokenizer in one model folder, loaded once.
 std::shared_ptr<const PretrainedModel> marianModel()

@@ -29,6 +29,7 @@
 #include "ui/wholemodel/model_grid_figures.hpp"
 #include "ui/wholemodel/model_grid_view.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv::ui::testing {
 namespace {
@@ -36,7 +37,7 @@ namespace {
 constexpr const char* kSentence = "d [MASK] super / [MASK]";
 constexpr Index kTokens = 7;  // [CLS] d [MASK] super / [MASK] [SEP]
 
-std::string fixturePath() { return std::string(QKV_TEST_DATA_DIR) + "/pretrained/bert"; }
+std::string fixturePath() { return std::string(qkv::testDataDir()) + "/pretrained/bert"; }
 
 std::shared_ptr<const PretrainedModel> bertModel()
 {

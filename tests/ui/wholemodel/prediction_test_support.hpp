@@ -11,12 +11,13 @@
 #include "core/pipeline/pretrained_run.hpp"
 #include "core/pretrained/model_run.hpp"
 #include "core/pretrained/pretrained_model.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv::ui::testing {
 
 inline std::shared_ptr<const PretrainedModel> openFixtureModel(const std::string& family)
 {
-    Expected<PretrainedModel> model = openPretrainedModel(std::string(QKV_TEST_DATA_DIR) + "/pretrained/" + family);
+    Expected<PretrainedModel> model = openPretrainedModel(std::string(qkv::testDataDir()) + "/pretrained/" + family);
     EXPECT_TRUE(model.ok()) << (model ? "" : model.error());
     return model ? std::make_shared<const PretrainedModel>(std::move(*model)) : nullptr;
 }
