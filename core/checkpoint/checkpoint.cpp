@@ -1,12 +1,11 @@
 #include "core/checkpoint/checkpoint.hpp"
 
 #include <charconv>
-#include <filesystem>
 
 #include "core/checkpoint/checkpoint_files.hpp"
 #include "core/checkpoint/layer_loading.hpp"
 #include "core/checkpoint/layer_recognition.hpp"
-#include "core/common/path_exists.hpp"
+#include "core/checkpoint/model_folders.hpp"
 
 namespace qkv {
 
@@ -24,22 +23,6 @@ std::string someNames(const std::vector<std::string>& names, std::size_t limit)
 }  // namespace
 
 std::string_view checkpointFamilyName(CheckpointFamily family) { return nameOf(kCheckpointFamilyNames, family); }
-
-namespace {
-
-// A Hugging Face model folder opens as its shard index, else its model.safetensors.
-Expected<std::string> checkpointFileOf(const std::string& path)
-{
-    std::error_code ec;
-    if (!std::filesystem::is_directory(path, ec)) return path;
-    const std::filesystem::path folder(path);
-    for (const char* name : {"model.safetensors.index.json", "model.safetensors"})
-        if (pathExists(folder / name)) return (folder / name).string();
-    return Error{path + ": a model folder needs model.safetensors or model.safetensors.index.json (with "
-                        "config.json and the tokenizer files beside it)"};
-}
-
-}  // namespace
 
 Expected<Checkpoint> openCheckpoint(const std::string& given, const CheckpointOptions& options)
 {

@@ -89,8 +89,10 @@ struct Checkpoint {
 };
 
 // Reads the headers (and config.json beside `path`) and recognises the attention layers. `path`
-// is a .safetensors file, a shard index, or a Hugging Face model folder (its
-// model.safetensors.index.json, else its model.safetensors; Checkpoint::path names that file).
+// is a .safetensors file, a shard index, a Hugging Face model folder (its
+// model.safetensors.index.json, else its model.safetensors; Checkpoint::path names that file), or
+// a model of the Hugging Face cache, by its snapshot or its models--Org--Name folder
+// (core/checkpoint/model_folders.hpp). Refuses Python pickles, saying how to convert them.
 // Refuses a file with no recognised layer, listing some of the tensor names it holds.
 Expected<Checkpoint> openCheckpoint(const std::string& path, const CheckpointOptions& options = {});
 
