@@ -55,6 +55,9 @@ void MainWindow::createFileMenu()
     checkpoint->setStatusTip(tr("Use one attention layer of a Hugging Face checkpoint (BERT, DistilBERT, GPT-2, "
                                 "BART/Marian, T5, LLaMA-style) or of a PyTorch state dict with several "
                                 "nn.MultiheadAttention layers: a .safetensors file or a sharded model's index.json"));
+    QAction* model = file->addAction(tr("Open &Model…"), this, &MainWindow::openModelInteractively);
+    model->setStatusTip(tr("A model of the Hugging Face cache (~/.cache/huggingface/hub), or any model folder: "
+                           "its list of layers, then the layer and the whole model"));
     QAction* generated = file->addAction(tr("Use &Generated Weights"), this, &MainWindow::useGeneratedWeights);
     generated->setStatusTip(tr("Back to the weights the seed generates"));
     const auto updateGenerated = [this, generated] { generated->setEnabled(document_->session().weights != nullptr); };

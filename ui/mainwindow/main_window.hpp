@@ -82,6 +82,8 @@ public:
     // the GUI thread and uses them (Document::useCheckpointLayer, undoable). Errors go to a
     // message box and change nothing.
     void openCheckpointInteractively();
+    // File > Open Model…: a model of the Hugging Face cache or any model folder, then its layer.
+    void openModelInteractively();
     void openCheckpoint(const QString& path);
     // The last step alone, for the dialog and tests: emits checkpointLayerLoaded. `positions`:
     // the dialog's choice, used where the checkpoint does not fix them.

@@ -1,10 +1,14 @@
-// File > Load Weights and File > Open Checkpoint: what the window asks for and what it does with
-// the answers. The reading itself, and the rule that the latest request wins, is WeightLoads'.
+// File > Load Weights, Open Checkpoint and Open Model: what the window asks for and what it does
+// with the answers. The reading itself, and the rule that the latest request wins, is WeightLoads'.
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QStandardPaths>
 
+#include <cstdlib>
+
+#include "core/checkpoint/model_folders.hpp"
 #include "ui/checkpoint/checkpoint_layer_dialog.hpp"
+#include "ui/checkpoint/model_list_dialog.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/figures/shown_text.hpp"
@@ -23,6 +27,8 @@ const Preference<QString> kWeightsDirectory{
     QStringLiteral("weights/directory"), QStandardPaths::writableLocation(QStandardPaths::HomeLocation)};
 const Preference<QString> kCheckpointDirectory{
     QStringLiteral("checkpoint/directory"), QStandardPaths::writableLocation(QStandardPaths::HomeLocation)};
+// The folder of the model Open Model… opened last: listed first next time.
+const Preference<QString> kLastModel{QStringLiteral("model/lastOpened"), QString()};
 
 }  // namespace
 
@@ -115,6 +121,15 @@ void MainWindow::openCheckpointInteractively()
     if (path.isEmpty()) return;
     kCheckpointDirectory.setValue(QFileInfo(path).absolutePath());
     openCheckpoint(path);
+}
+
+void MainWindow::openModelInteractively()
+{
+    const std::string cache = qkv::huggingFaceCacheFolder([](const char* name) { return std::getenv(name); });
+    ModelListDialog dialog(QString::fromStdString(cache), kLastModel.value(), this);
+    if (dialog.exec() != QDialog::Accepted || dialog.chosenFolder().isEmpty()) return;
+    kLastModel.setValue(dialog.chosenFolder());
+    openCheckpoint(dialog.chosenFolder());  // a folder opens as its checkpoint (core/checkpoint/model_folders.hpp)
 }
 
 void MainWindow::openCheckpoint(const QString& path) { loads_->openCheckpoint(path); }
