@@ -7,11 +7,11 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/io/safetensors.hpp"
 #include "support/test_paths.hpp"
+#include "support/test_folder.hpp"
 
 namespace qkv {
 namespace {
@@ -20,15 +20,6 @@ namespace fs = std::filesystem;
 
 class CheckpointErrors : public ::testing::Test {
 protected:
-    void SetUp() override
-    {
-        folder_ = fs::temp_directory_path() / ("qkv_checkpoint_" + std::to_string(::getpid()) + "_" +
-                                               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(folder_);
-        fs::create_directories(folder_);
-    }
-    void TearDown() override { fs::remove_all(folder_); }
-
     std::string path(const std::string& name) const { return (folder_ / name).string(); }
 
     // A BERT layer "L" (d_model 8) with each projection's weight and bias; `change` edits it.
@@ -54,7 +45,8 @@ protected:
         return nullptr;
     }
 
-    fs::path folder_;
+    TestFolder scratch_{"checkpoint"};
+    fs::path folder_ = scratch_.path();
 };
 
 std::string loadError(const std::string& file, std::string_view layer, Index heads = 2)

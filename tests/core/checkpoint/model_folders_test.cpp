@@ -6,12 +6,12 @@
 #include <map>
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/checkpoint/model_folders.hpp"
 #include "core/checkpoint/model_input_loading.hpp"
 #include "support/test_paths.hpp"
+#include "support/test_folder.hpp"
 
 namespace qkv {
 namespace {
@@ -22,15 +22,6 @@ const std::vector<std::string> kBertFiles = {"config.json", "model.safetensors",
 
 class CacheTest : public ::testing::Test {
 protected:
-    void SetUp() override
-    {
-        hub_ = fs::temp_directory_path() / ("qkv_hub_" + std::to_string(::getpid()) + "_" +
-                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(hub_);
-        fs::create_directories(hub_);
-    }
-    void TearDown() override { fs::remove_all(hub_); }
-
     // models--Org--Name as huggingface_hub writes it: each file once in blobs/ (named by a hash),
     // the snapshot's files relative links to them, refs/main naming the snapshot when `withRef`.
     fs::path addModel(const std::string& repository, const std::string& commit, bool withRef = true)
@@ -52,7 +43,8 @@ protected:
         }
         return folder;
     }
-    fs::path hub_;
+    TestFolder scratch_{"hub"};
+    fs::path hub_ = scratch_.path();
 };
 
 TEST_F(CacheTest, AModelOpensByItsRepositoryFolderOrItsSnapshotThroughTheLinks)

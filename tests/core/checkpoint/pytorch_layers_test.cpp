@@ -8,12 +8,12 @@
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/io/safetensors.hpp"
 #include "core/io/weights_file.hpp"
 #include "core/weights/attention_weights.hpp"
+#include "support/test_folder.hpp"
 
 namespace qkv {
 namespace {
@@ -28,10 +28,6 @@ class PyTorchLayers : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        folder_ = fs::temp_directory_path() / ("qkv_pytorch_layers_" + std::to_string(::getpid()) + "_" +
-                                               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(folder_);
-        fs::create_directories(folder_);
         // Each layer saved on its own by our nn.MultiheadAttention writer, then merged into one
         // state dict, as torch.save(model.state_dict()) would hold them.
         SafetensorsFile merged;
@@ -50,11 +46,11 @@ protected:
                   [](const Tensor& a, const Tensor& b) { return a.name < b.name; });
         ASSERT_TRUE(writeSafetensors(path("model.safetensors"), merged).ok());
     }
-    void TearDown() override { fs::remove_all(folder_); }
 
     std::string path(const std::string& name) const { return (folder_ / name).string(); }
 
-    fs::path folder_;
+    TestFolder scratch_{"pytorch_layers"};
+    fs::path folder_ = scratch_.path();
     std::vector<AttentionWeights> weights_;
 };
 

@@ -1,7 +1,6 @@
 // The user's sentence pairs: a TSV file read without surprises, every bad input an error naming
 // the file and line, and a deterministic split into training and held-out pairs.
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -13,6 +12,7 @@
 #include "core/training/sentence_pairs_file.hpp"
 #include "core/training/tasks.hpp"
 #include "support/test_paths.hpp"
+#include "support/test_folder.hpp"
 
 namespace qkv {
 namespace {
@@ -23,15 +23,6 @@ const fs::path fixture = fs::path(qkv::testDataDir()) / "training" / "pairs_en_f
 
 class SentencePairsFile : public ::testing::Test {
 protected:
-    void SetUp() override
-    {
-        folder_ = fs::temp_directory_path() / ("qkv_pairs_" + std::to_string(::getpid()) + "_" +
-                                               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(folder_);
-        fs::create_directories(folder_);
-    }
-    void TearDown() override { fs::remove_all(folder_); }
-
     fs::path write(const std::string& name, const std::string& text)
     {
         const fs::path path = folder_ / name;
@@ -45,7 +36,8 @@ protected:
         return pairs.ok() ? std::string() : pairs.error();
     }
 
-    fs::path folder_;
+    TestFolder scratch_{"pairs"};
+    fs::path folder_ = scratch_.path();
 };
 
 TEST_F(SentencePairsFile, ReadsPairsSkippingCommentsBlankLinesAndExtraColumns)
