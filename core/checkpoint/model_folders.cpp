@@ -9,6 +9,7 @@
 #include "core/checkpoint/checkpoint_json.hpp"
 #include "core/common/path_exists.hpp"
 #include "core/io/regular_file.hpp"
+#include "core/text/subword_tokenizer.hpp"
 
 namespace qkv {
 
@@ -226,6 +227,7 @@ std::vector<CachedModel> listCachedModels(const std::string& cacheFolder, std::s
         if (checkpoint) {
             model.readable = true;
             model.attentionLayers = static_cast<Index>(checkpoint->layers.size());
+            model.withoutTokenizer = !hasSubwordTokenizerFiles(*snapshot);
         } else {
             model.whyNot = checkpoint.error();
         }

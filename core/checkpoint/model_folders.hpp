@@ -42,6 +42,9 @@ struct CachedModel {
     std::uint64_t bytes = 0;  // the snapshot's files, through their links
     bool readable = false;
     std::string whyNot;       // when not readable: openCheckpoint's message
+    // Readable, but no tokenizer files the app reads beside it (vocab.txt, vocab.json and
+    // merges.txt, a SentencePiece model): its layers open, the model's own input does not.
+    bool withoutTokenizer = false;
 };
 
 // Every `models--*` folder of the cache, by name; the model's checkpoint headers are read (not

@@ -113,8 +113,12 @@ void ModelListDialog::showModels(const std::vector<qkv::CachedModel>& models)
                                           model.readable));
         const QString size = model.bytes > 0 ? locale.formattedDataSize(static_cast<qint64>(model.bytes)) : QString();
         table_->setItem(row, Size, cell(size, model.readable));
-        table_->setItem(row, Status, cell(model.readable ? tr("yes") : tr("no: %1").arg(withoutCachePath(why, cacheFolder_)),
-                                          model.readable, why));
+        const QString status =
+            !model.readable           ? tr("no: %1").arg(withoutCachePath(why, cacheFolder_))
+            : model.withoutTokenizer ? tr("its layers; not its own input: no tokenizer files it reads beside it "
+                                          "(vocab.txt, vocab.json with merges.txt, or a SentencePiece model)")
+                                     : tr("yes");
+        table_->setItem(row, Status, cell(status, model.readable, why));
     }
     table_->resizeRowsToContents();
     if (cacheFolder_.isEmpty() || !QFileInfo(cacheFolder_).isDir())

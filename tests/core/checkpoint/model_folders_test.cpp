@@ -171,6 +171,14 @@ TEST_F(CacheTest, TheListNamesEachModelWithItsFamilyLayersSizeAndWhyNot)
         bytes += fs::file_size(fs::path(testDataDir()) / "checkpoint" / "bert_input" / name);
     EXPECT_EQ(bert.bytes, bytes);  // the blobs' sizes, through the links
     EXPECT_EQ(bert.family, "bert");
+    EXPECT_FALSE(bert.withoutTokenizer);
+
+    // Without its vocabulary the layers still open; the model's own input would not.
+    fs::remove(hub_ / "models--tiny--bert-input" / "snapshots" / "c1" / "vocab.txt");
+    const std::vector<CachedModel> again = listCachedModels(hub_.string());
+    ASSERT_EQ(again.size(), 2u);
+    EXPECT_TRUE(again[1].readable) << again[1].whyNot;
+    EXPECT_TRUE(again[1].withoutTokenizer);
 }
 
 TEST(HuggingFaceCache, IsFoundAsHuggingFaceHubFindsIt)
