@@ -17,7 +17,7 @@ FactorProductWidget::FactorProductWidget(QWidget* parent) : QWidget(parent)
 {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     setMouseTracking(false);
-    setToolTip(tr("Wheel: zoom W_i about the cursor. Drag: zoom into a region. Double click: whole matrix."));
+    setToolTip(tr("Ctrl+wheel: zoom W_i about the cursor. Drag: zoom into a region. Double click: whole matrix."));
 }
 
 void FactorProductWidget::setModel(std::shared_ptr<const FactoredHeadModel> model)
@@ -118,8 +118,10 @@ void FactorProductWidget::paintEvent(QPaintEvent*)
 
 void FactorProductWidget::wheelEvent(QWheelEvent* event)
 {
+    // The wheel alone scrolls the tab (the lines below W_i must stay reachable from here); Ctrl
+    // zooms, as on the Heads tab.
     const FactorProductGeometry g = geometry();
-    if (!model_ || !g.product.contains(event->position())) {
+    if (!model_ || !(event->modifiers() & Qt::ControlModifier) || !g.product.contains(event->position())) {
         event->ignore();
         return;
     }

@@ -1,6 +1,6 @@
 #pragma once
-// W_i^Q, (W_i^K)^T and W_i as a matrix product, with zoom into W_i: the wheel zooms about the
-// cursor, a drag selects a region, a double click (or resetZoom) shows the whole matrix. Each
+// W_i^Q, (W_i^K)^T and W_i as a matrix product, with zoom into W_i: Ctrl+wheel zooms about the
+// cursor (the wheel alone scrolls the tab, as on every tab), a drag selects a region, a double click (or resetZoom) shows the whole matrix. Each
 // zoom recomputes W_i from the factors at the new window and the drawn resolution only.
 
 #include <QWidget>

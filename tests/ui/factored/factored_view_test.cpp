@@ -6,6 +6,7 @@
 #include <QPainter>
 #include <QSignalSpy>
 #include <QTextDocument>
+#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -343,6 +344,18 @@ TEST(FactoredView, ZoomRecomputesWiAtTheNewWindow)
     ASSERT_EQ(picture.product.rows(), exact.rows());
     ASSERT_EQ(picture.product.cols(), exact.cols());
     EXPECT_LE((picture.product - exact).cwiseAbs().maxCoeff(), 1e-12);
+
+    // The wheel alone is left to the scroll area; Ctrl+wheel zooms about the cursor.
+    FactorProductWidget* product = view.factorProduct();
+    const QPointF centre = zoomed.product.center();
+    for (const Qt::KeyboardModifiers modifiers : {Qt::KeyboardModifiers(Qt::NoModifier), Qt::KeyboardModifiers(Qt::ControlModifier)}) {
+        QWheelEvent wheel(centre, product->mapToGlobal(centre), QPoint(), QPoint(0, 120), Qt::NoButton, modifiers,
+                          Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(product, &wheel);
+        if (modifiers == Qt::NoModifier) EXPECT_EQ(view.zoomWindow(), (MatrixWindow{100, 200, 40, 40}));
+        else EXPECT_LT(view.zoomWindow().rows, 40);
+    }
+    view.setZoomWindow(MatrixWindow{100, 200, 40, 40});
 
     // Wheel-style zoom keeps the point under the cursor and stays inside the matrix.
     view.factorProduct()->zoomAt(110.0, 210.0, 2.0);
