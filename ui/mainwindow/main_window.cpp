@@ -23,6 +23,7 @@
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/document_files.hpp"
 #include "ui/mainwindow/figure_actions.hpp"
+#include "ui/mainwindow/help_menu_extension.hpp"
 #include "ui/mainwindow/notice_bar.hpp"
 #include "ui/mainwindow/stale_notice.hpp"
 #include "ui/mainwindow/status_summary.hpp"
@@ -182,6 +183,11 @@ void MainWindow::restoreLastSession()
         startupMessage_ = problems.join(QStringLiteral(" "));
         statusBar()->showMessage(startupMessage_);  // stays until the next message
         showWholeIfLong(startupMessage_);
+    } else if (helpMenuExtension()) {
+        // The first start: where to begin (the guide is in the Help menu when the start-up put it there).
+        startupMessage_ = tr("New here? Help > Student Guide (F1) shows, step by step, what Q, K and V are and "
+                             "what each tab answers.");
+        statusBar()->showMessage(startupMessage_);
     }
 }
 

@@ -41,8 +41,8 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     // Opens on the last session (the autosave under QStandardPaths::AppDataLocation), or on the
-    // translation example at the first start or when the autosave is broken (then says so in
-    // the status bar: startupMessage()).
+    // translation example at the first start (then the status bar says where to begin) or when
+    // the autosave is broken (then says so): startupMessage().
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 

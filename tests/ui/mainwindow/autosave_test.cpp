@@ -64,7 +64,10 @@ TEST_F(AutosaveTest, TheFirstStartOpensTheTranslationExample)
     window.reset();
     clearAutosave();
     const auto first = restart();
-    EXPECT_TRUE(first->startupMessage().isEmpty());
+    // Where to begin, in the status bar, until the next message.
+    EXPECT_TRUE(first->startupMessage().contains(QStringLiteral("Help > Student Guide (F1)")))
+        << first->startupMessage().toStdString();
+    EXPECT_EQ(first->statusBar()->currentMessage(), first->startupMessage());
     const Document* document = first->document();
     EXPECT_EQ(document->displayName(), firstStartExample().fileName);
     EXPECT_FALSE(document->isModified());
