@@ -322,8 +322,9 @@ void Document::validateAndCompute()
     auto request = std::make_shared<const qkv::ComputeRequest>(
         qkv::prepareCompute(session_.config, session_.inputs(), {}, request_.get()));
     request_ = request;
-    emit validationChanged(request_->issues);
-    if (request_->valid()) runner_->request(std::move(request), &weightsCache_);
+    emit validationChanged(request->issues);
+    // A listener may have edited the document meanwhile; then its newer request has gone out.
+    if (request->valid() && request_ == request) runner_->request(std::move(request), &weightsCache_);
 }
 
 const std::vector<qkv::ValidationIssue>& Document::issues() const
