@@ -6,6 +6,7 @@
 #include <QShowEvent>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 #include "core/config/examples.hpp"
@@ -91,6 +92,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(document_, &Document::computeFailed, status_, &StatusSummary::setError);
     connect(document_, &Document::computeFailed, staleNotice_, &StaleNotice::setComputeError);
     connect(document_, &Document::notice, this, &MainWindow::showStatus);
+    connect(document_->undoStack(), &QUndoStack::indexChanged, this, &MainWindow::dropMessageOfAnotherStep);
     connect(document_, &Document::modifiedChanged, this, &MainWindow::updateTitle);
     connect(document_, &Document::fileChanged, this, &MainWindow::updateTitle);
     connect(files_, &DocumentFiles::statusMessage, this, &MainWindow::showStatus);
@@ -142,6 +144,9 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow()
 {
+    // The document's undo stack is deleted with the window's children and says its index changed
+    // as it clears: this is no longer a MainWindow to answer it by then.
+    disconnect(document_->undoStack(), nullptr, this, nullptr);
     // ~QWidget hides the window once this object is only a QWidget: the guide, which follows the
     // window's hiding, must be gone by then.
     delete helpExtension_;
@@ -195,6 +200,18 @@ void MainWindow::showStatus(const QString& message)
 {
     statusBar()->showMessage(message, kStatusMilliseconds);
     showWholeIfLong(message);
+    messageUndoIndex_ = document_->undoStack()->index();
+}
+
+void MainWindow::dropMessageOfAnotherStep(int undoIndex)
+{
+    // A message speaks of the step it was shown at ("Undo goes back" after a scenario): once the
+    // document is at another step (an edit, Keep, Undo), it would mislead. Undo and Redo show their
+    // own message right after.
+    if (messageUndoIndex_ < 0 || undoIndex == messageUndoIndex_) return;
+    messageUndoIndex_ = -1;
+    statusBar()->clearMessage();
+    noticeBar_->setMessage(QString());
 }
 
 void MainWindow::showWholeIfLong(const QString& message)

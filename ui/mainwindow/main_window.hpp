@@ -122,6 +122,9 @@ private:
     void showStatus(const QString& message);
     // Also above the views, whole, when `message` does not fit the status bar's line.
     void showWholeIfLong(const QString& message);
+    // Clears the status message and notice strip once the document is at another undo step than
+    // the one they spoke of.
+    void dropMessageOfAnotherStep(int undoIndex);
 
     Document* document_;
     HeadSelection* selection_;
@@ -143,6 +146,7 @@ private:
     QMenu* fileMenu_ = nullptr;
     QAction* figureAnchor_ = nullptr;
     QString startupMessage_;
+    int messageUndoIndex_ = -1;  // the undo step showStatus's message was shown at, -1: none shown
 };
 
 }  // namespace qkv::ui

@@ -13,6 +13,7 @@
 #include "core/text/tokenizer.hpp"
 #include "tests/ui/mainwindow/window_fixture.hpp"
 #include "ui/document/examples.hpp"
+#include "ui/mainwindow/notice_bar.hpp"
 #include "ui/factored/factored_view.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
@@ -195,6 +196,20 @@ TEST_F(ScenariosTest, AScenarioSaysWhatItReplacedAndUndoSaysItWasUndone)
     const QString undone = window->statusBar()->currentMessage();
     EXPECT_TRUE(undone.startsWith(QStringLiteral("Undone: Scenario"))) << undone.toStdString();
     EXPECT_FALSE(undone.contains(QStringLiteral("replaced your")));
+}
+
+TEST_F(ScenariosTest, TheScenariosMessageGoesWhenTheDocumentMovesOn)
+{
+    window->files()->applyScenario(exampleCalled("decoder"));
+    settle();
+    ASSERT_TRUE(window->statusBar()->currentMessage().contains(QStringLiteral("Undo goes back")));
+    // Another edit (as Keep on the Train tab is): "Undo goes back" no longer says what Undo does.
+    Config config = window->document()->config();
+    config.seed += 1;
+    window->document()->edit(config, QStringLiteral("another seed"));
+    settle();
+    EXPECT_TRUE(window->statusBar()->currentMessage().isEmpty()) << window->statusBar()->currentMessage().toStdString();
+    EXPECT_TRUE(window->noticeBar()->message().isEmpty()) << window->noticeBar()->message().toStdString();
 }
 
 }  // namespace
