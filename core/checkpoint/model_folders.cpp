@@ -64,10 +64,11 @@ std::string mainReference(const fs::path& repository)
 {
     const fs::path file = repository / "refs" / "main";
     if (pathKind(file.string(), /*followLinks=*/true) != PathKind::Regular) return {};
+    std::error_code ec;
+    if (const auto size = fs::file_size(file, ec); ec || size > 256) return {};  // a commit hash is 40 bytes
     std::ifstream in(file);
     std::string text;
     std::getline(in, text, '\0');
-    if (text.size() > 256) return {};
     const auto last = text.find_last_not_of(" \t\r\n");
     return last == std::string::npos ? std::string() : text.substr(0, last + 1);
 }
