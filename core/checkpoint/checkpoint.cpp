@@ -6,21 +6,9 @@
 #include "core/checkpoint/layer_loading.hpp"
 #include "core/checkpoint/layer_recognition.hpp"
 #include "core/checkpoint/model_folders.hpp"
+#include "core/common/quoted_names.hpp"
 
 namespace qkv {
-
-namespace {
-
-// Up to `limit` names, quoted, then "and N more".
-std::string someNames(const std::vector<std::string>& names, std::size_t limit)
-{
-    std::string text;
-    for (std::size_t i = 0; i < names.size() && i < limit; ++i) text += (i > 0 ? ", '" : "'") + names[i] + "'";
-    if (names.size() > limit) text += " and " + std::to_string(names.size() - limit) + " more";
-    return text;
-}
-
-}  // namespace
 
 std::string_view checkpointFamilyName(CheckpointFamily family) { return nameOf(kCheckpointFamilyNames, family); }
 
@@ -45,7 +33,7 @@ Expected<Checkpoint> openCheckpoint(const std::string& given, const CheckpointOp
         std::vector<std::string> names;
         for (const auto& entry : checkpoint.tensors) names.push_back(entry.first);
         return Error{path + ": no attention layer of a known family (" + allowedNames(kCheckpointFamilyNames) +
-                     ") among its " + std::to_string(names.size()) + " tensors: " + someNames(names, 12)};
+                     ") among its " + std::to_string(names.size()) + " tensors: " + quotedNames(names, 12)};
     }
     checkpoint_detail::layerHeadCount(checkpoint.layers.front(), checkpoint.config, options.headCount,
                                       &checkpoint.headCountFromConfig);
@@ -68,7 +56,7 @@ Expected<CheckpointLayer> findCheckpointLayer(const Checkpoint& checkpoint, std:
     std::vector<std::string> names;
     for (const CheckpointLayer& layer : checkpoint.layers) names.push_back(layer.name);
     return Error{checkpoint.path + ": no layer '" + std::string(nameOrIndex) + "'; its " +
-                 std::to_string(names.size()) + " layers are " + someNames(names, 24) + " (or their index, 0 to " +
+                 std::to_string(names.size()) + " layers are " + quotedNames(names, 24) + " (or their index, 0 to " +
                  std::to_string(names.size() - 1) + ")"};
 }
 

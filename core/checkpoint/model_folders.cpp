@@ -8,6 +8,7 @@
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/checkpoint/checkpoint_json.hpp"
 #include "core/common/path_exists.hpp"
+#include "core/common/quoted_names.hpp"
 #include "core/io/regular_file.hpp"
 #include "core/text/subword_tokenizer.hpp"
 
@@ -73,14 +74,6 @@ std::string mainReference(const fs::path& repository)
     return last == std::string::npos ? std::string() : text.substr(0, last + 1);
 }
 
-std::string quotedList(const std::vector<std::string>& names, std::size_t limit)
-{
-    std::string text;
-    for (std::size_t i = 0; i < names.size() && i < limit; ++i) text += (i > 0 ? ", '" : "'") + names[i] + "'";
-    if (names.size() > limit) text += " and " + std::to_string(names.size() - limit) + " more";
-    return text;
-}
-
 std::vector<std::string> repositoriesIn(const fs::path& cache)
 {
     std::vector<std::string> repositories;
@@ -109,7 +102,7 @@ Expected<std::string> fileInModelFolder(const fs::path& folder)
     if (const std::vector<std::string> models = repositoriesIn(folder); !models.empty())
         return Error{folder.string() + ": is a Hugging Face cache of " + std::to_string(models.size()) +
                      (models.size() == 1 ? " model" : " models") + "; open one of its model folders (" +
-                     quotedList(models, 5) + ")"};
+                     quotedNames(models, 5) + ")"};
     return Error{folder.string() + ": a model folder needs model.safetensors or model.safetensors.index.json (with "
                                    "config.json and the tokenizer files beside it)"};
 }
@@ -172,7 +165,7 @@ Expected<std::string> cachedModelSnapshot(const std::string& repositoryFolder)
     if (found.size() == 1) return (snapshots / found.front()).string();
     if (found.empty())
         return Error{shown + ": a Hugging Face cache folder with no snapshot in snapshots/ (the download did not finish?)"};
-    return Error{shown + ": has " + std::to_string(found.size()) + " snapshots (" + quotedList(found, 5) +
+    return Error{shown + ": has " + std::to_string(found.size()) + " snapshots (" + quotedNames(found, 5) +
                  ") and no refs/main to choose one: open one of snapshots/<name>/"};
 }
 
