@@ -31,12 +31,8 @@ Index ComputeRequest::keyTokenCount() const
 ComputeRequest prepareCompute(const Config& config, const UserInputs& inputs, const AnalysisPlan& plan,
                               const ComputeRequest* previous)
 {
-    ComputeRequest request{config, inputs, {}, {}};
-    // The model's tokenizer cuts only while its own input is X (a trained model reads the words).
-    const std::shared_ptr<const ModelInput> model =
-        config.embeddings == EmbeddingKind::Model && !inputs.trainedModel ? inputs.modelInput : nullptr;
-    request.sentences.source = recutSentence(previous ? previous->sentences.source : nullptr, config.sourceText, model);
-    request.sentences.target = recutSentence(previous ? previous->sentences.target : nullptr, config.targetText, model);
+    ComputeRequest request{
+        config, inputs, cutSentences(config, inputs, previous ? previous->sentences : CutSentences{}), {}};
     request.issues = validateInputs(config, inputs, plan, request.sentences);
     return request;
 }

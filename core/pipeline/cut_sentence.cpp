@@ -21,10 +21,20 @@ std::shared_ptr<const CutSentence> cutSentence(const std::string& text, std::sha
 }
 
 std::shared_ptr<const CutSentence> recutSentence(const std::shared_ptr<const CutSentence>& previous,
-                                                 const std::string& text, const std::shared_ptr<const ModelInput>& model)
+                                                 const std::string& text,
+                                                 const std::shared_ptr<const ModelInput>& model)
 {
     if (previous && previous->model == model && previous->text == text) return previous;
     return cutSentence(text, model);
+}
+
+CutSentences cutSentences(const Config& config, const UserInputs& inputs, const CutSentences& previous)
+{
+    // A trained model reads the words; its vocabulary is not a subword tokenizer.
+    const std::shared_ptr<const ModelInput> model =
+        config.embeddings == EmbeddingKind::Model && !inputs.trainedModel ? inputs.modelInput : nullptr;
+    return {recutSentence(previous.source, config.sourceText, model),
+            recutSentence(previous.target, config.targetText, model)};
 }
 
 }  // namespace qkv

@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "core/common/expected.hpp"
+#include "core/config/config.hpp"
 #include "core/embedding/model_own_input.hpp"
+#include "core/result/user_inputs.hpp"
 #include "core/text/subword_tokens.hpp"
 #include "core/text/tokenizer.hpp"
 
@@ -35,12 +37,18 @@ std::shared_ptr<const CutSentence> cutSentence(const std::string& text, std::sha
 
 // `previous` when it cut the same text with the same model input, else a new cut.
 std::shared_ptr<const CutSentence> recutSentence(const std::shared_ptr<const CutSentence>& previous,
-                                                 const std::string& text, const std::shared_ptr<const ModelInput>& model);
+                                                 const std::string& text,
+                                                 const std::shared_ptr<const ModelInput>& model);
 
 // Both typed sentences; null where none was cut.
 struct CutSentences {
     std::shared_ptr<const CutSentence> source;
     std::shared_ptr<const CutSentence> target;
 };
+
+// Both sentences of `config` as compute() reads them: words, and the model's tokens while its own
+// input is X (Config::embeddings is Model, no trained model). A cut of `previous` is kept when its
+// text and model input are the ones asked for.
+CutSentences cutSentences(const Config& config, const UserInputs& inputs, const CutSentences& previous = {});
 
 }  // namespace qkv

@@ -6,35 +6,21 @@
 
 namespace qkv {
 
-namespace {
-
-// The model's tokens of `text`: from the edit's cut when that model made it, else cut here.
-Expected<SubwordTokenization> modelTokens(const ModelInput& model, const std::shared_ptr<const CutSentence>& cut,
-                                          const std::string& text)
-{
-    if (cut && cut->model.get() == &model && cut->text == text && cut->subwords) return *cut->subwords;
-    return model.tokenizer().encode(text);
-}
-
-Index wordCount(const std::shared_ptr<const CutSentence>& cut, const std::string& text)
-{
-    return cut && cut->text == text ? static_cast<Index>(cut->words.size()) : -1;
-}
-
-}  // namespace
-
 std::vector<ValidationIssue> validateInputs(const Config& config, const UserInputs& inputs, const AnalysisPlan& plan,
                                             const CutSentences& cuts)
 {
     SentenceOverrides overrides;
     if (inputs.sourceEmbeddings) overrides.sourceRows = inputs.sourceEmbeddings->rows();
     if (inputs.targetEmbeddings) overrides.targetRows = inputs.targetEmbeddings->rows();
-    const SentenceWordCounts words{wordCount(cuts.source, config.sourceText), wordCount(cuts.target, config.targetText)};
+    // The caller's cuts, or cut here for a caller without them.
+    const CutSentences cut = cutSentences(config, inputs, cuts);
+    const SentenceWordCounts words{static_cast<Index>(cut.source->words.size()),
+                                   static_cast<Index>(cut.target->words.size())};
     std::vector<ValidationIssue> issues = validateConfig(config, overrides, plan, words);
     for (const ValidationIssue& issue : weightsFitIssues(inputs.weights.get(), config)) issues.push_back(issue);
     // A trained model computes X from the sentences itself; the embeddings setting is not read.
     const std::vector<ValidationIssue> inputIssues =
-        inputs.trainedModel ? trainedModelIssues(config, inputs) : modelInputIssues(config, inputs, cuts);
+        inputs.trainedModel ? trainedModelIssues(config, inputs) : modelInputIssues(config, inputs, cut);
     for (const ValidationIssue& issue : inputIssues) issues.push_back(issue);
     return issues;
 }
@@ -54,15 +40,17 @@ std::vector<ValidationIssue> modelInputIssues(const Config& config, const UserIn
         return issues;
     }
     if (model->d_model() != config.d_model) {
-        issues.push_back({ConfigField::Embeddings, "The model's own input has d_model = " +
-                                                       std::to_string(model->d_model()) + " but d_model is set to " +
-                                                       std::to_string(config.d_model) + "."});
+        issues.push_back(
+            {ConfigField::Embeddings, "The model's own input has d_model = " + std::to_string(model->d_model()) +
+                                          " but d_model is set to " + std::to_string(config.d_model) + "."});
         return issues;
     }
     // Each sentence as the model's tokenizer cuts it, against the model's positions.
-    const auto check = [&](const std::string& text, const std::shared_ptr<const CutSentence>& cut, const char* name,
+    const auto check = [&](const std::string& text, const std::shared_ptr<const CutSentence>& given, const char* name,
                            ConfigField field) {
-        const Expected<SubwordTokenization> tokens = modelTokens(*model, cut, text);
+        // The edit's cut when this model made it of this text, else cut here.
+        const std::shared_ptr<const CutSentence> cut = recutSentence(given, text, inputs.modelInput);
+        const Expected<SubwordTokenization>& tokens = *cut->subwords;
         const std::string prefix = std::string("The ") + name + " sentence";
         if (!tokens)
             issues.push_back({field, prefix + ": " + tokens.error()});
