@@ -24,6 +24,7 @@
 #include "ui/render/chart_axes.hpp"
 #include "ui/render/chart_fitter.hpp"
 #include "ui/render/chart_palette.hpp"
+#include "ui/render/painted_points.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -102,19 +103,6 @@ QImage markerImage(const ChartSeries& s)
     return image;
 }
 
-// Many points painted in one pass: a line series without a line whose markers are the point
-// series' marker image (Qt Charts' light markers; a scatter series makes a graphics item per point).
-QXYSeries* paintedPoints(const ChartSeries& s, const ChartModel& model, QChart* chart)
-{
-    auto* line = new QLineSeries(chart);
-    line->setPen(Qt::NoPen);
-    line->setLightMarker(markerImage(s));
-    line->setMarkerSize(s.markerSize);
-    line->setPointsVisible(true);
-    for (const QPointF& p : s.points) line->append(plotValue(model.x, p.x()), plotValue(model.y, p.y()));
-    return line;
-}
-
 QXYSeries* xySeries(const ChartSeries& s, const ChartModel& model, QChart* chart)
 {
     QXYSeries* out = nullptr;
@@ -151,16 +139,20 @@ void addLinesAndPoints(QChart* chart, const ChartModel& model, const ChartStyle&
         if (s.kind == ChartSeries::Kind::Bars) continue;
         const bool painted =
             style.paintedMarkers && s.kind == ChartSeries::Kind::Points && s.points.size() > kItemMarkerLimit;
-        // Painted points: the point series keeps its name and legend entry, without points.
+        // Painted points: the point series keeps its name and legend entry, without points;
+        // one item paints them all.
         ChartSeries named = s;
         if (painted) named.points.clear();
-        for (QXYSeries* series : {xySeries(named, model, chart), painted ? paintedPoints(s, model, chart) : nullptr}) {
-            if (!series) continue;
-            chart->addSeries(series);
-            series->attachAxis(parts.x);
-            series->attachAxis(parts.y);
-            const bool inLegend = series->name() == s.name && s.inLegend && !s.name.isEmpty();
-            for (QLegendMarker* marker : chart->legend()->markers(series)) marker->setVisible(inLegend);
+        QXYSeries* series = xySeries(named, model, chart);
+        chart->addSeries(series);
+        series->attachAxis(parts.x);
+        series->attachAxis(parts.y);
+        for (QLegendMarker* marker : chart->legend()->markers(series)) marker->setVisible(s.inLegend && !s.name.isEmpty());
+        if (painted) {
+            std::vector<QPointF> plotted;
+            plotted.reserve(s.points.size());
+            for (const QPointF& p : s.points) plotted.emplace_back(plotValue(model.x, p.x()), plotValue(model.y, p.y()));
+            new PaintedPoints(chart, series, std::move(plotted), markerImage(s), s.markerSize);  // owned by the chart
         }
     }
 }
