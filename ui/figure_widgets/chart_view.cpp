@@ -3,13 +3,18 @@
 #include <QAbstractBarSeries>
 #include <QBarLegendMarker>
 #include <QBarSet>
+#include <QCoreApplication>
 #include <QCursor>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QPointer>
+#include <QTimer>
 #include <QToolTip>
 #include <QXYSeries>
 
+#include <algorithm>
 #include <cmath>
+#include <deque>
 
 #include "ui/figures/shown_text.hpp"
 #include "ui/render/chart_axes.hpp"
@@ -33,7 +38,55 @@ const ChartSeries* modelSeries(const ChartModel& model, const QString& name)
     return nullptr;
 }
 
+// Visible charts waiting to be built, one per turn of the event loop, oldest first.
+class BuildQueue : public QObject {
+public:
+    static BuildQueue* instance()
+    {
+        // Owned by the application (a static would outlive its event dispatcher).
+        static QPointer<BuildQueue> queue;
+        if (!queue) queue = new BuildQueue(QCoreApplication::instance());
+        return queue;
+    }
+    void add(ChartView* view)
+    {
+        for (const QPointer<ChartView>& v : views_)
+            if (v == view) return;
+        views_.emplace_back(view);
+        if (!timer_.isActive()) timer_.start();
+    }
+    bool pending() const
+    {
+        return std::any_of(views_.begin(), views_.end(), [](const QPointer<ChartView>& v) { return v && !v->isBuilt(); });
+    }
+
+private:
+    explicit BuildQueue(QObject* parent) : QObject(parent)
+    {
+        timer_.setSingleShot(true);
+        timer_.setInterval(0);
+        connect(&timer_, &QTimer::timeout, this, &BuildQueue::buildNext);
+    }
+    void buildNext()
+    {
+        while (!views_.empty()) {
+            const QPointer<ChartView> view = views_.front();
+            views_.pop_front();
+            if (view && !view->isBuilt()) {
+                view->ensureBuilt();
+                break;
+            }
+        }
+        if (!views_.empty()) timer_.start();
+    }
+
+    std::deque<QPointer<ChartView>> views_;
+    QTimer timer_;
+};
+
 }  // namespace
+
+bool ChartView::buildsPending() { return QCoreApplication::instance() && BuildQueue::instance()->pending(); }
 
 ChartView::ChartView(QWidget* parent) : QChartView(buildChart(ChartModel{}, ChartStyle{}).release(), parent)
 {
@@ -50,11 +103,24 @@ void ChartView::setModel(ChartModel model)
 {
     if (model == model_) return;  // the same chart: keep its zoom and hidden series
     model_ = std::move(model);
-    rebuild();
+    built_ = false;
+    if (isVisible()) BuildQueue::instance()->add(this);
 }
 
-bool ChartView::seriesShown(const QString& name) const
+void ChartView::ensureBuilt()
 {
+    if (!built_) rebuild();
+}
+
+void ChartView::showEvent(QShowEvent* event)
+{
+    QChartView::showEvent(event);
+    if (!built_) BuildQueue::instance()->add(this);
+}
+
+bool ChartView::seriesShown(const QString& name)
+{
+    ensureBuilt();
     for (QAbstractSeries* series : chart()->series()) {
         if (auto* bars = qobject_cast<QAbstractBarSeries*>(series)) {
             for (QBarSet* set : bars->barSets())
@@ -69,7 +135,10 @@ bool ChartView::seriesShown(const QString& name) const
 void ChartView::changeEvent(QEvent* event)
 {
     QChartView::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) rebuild();
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange) {
+        built_ = false;  // drawn again in the new colours or font, in a turn of its own
+        if (isVisible()) BuildQueue::instance()->add(this);
+    }
 }
 
 void ChartView::mouseDoubleClickEvent(QMouseEvent* event)
@@ -80,6 +149,7 @@ void ChartView::mouseDoubleClickEvent(QMouseEvent* event)
 
 void ChartView::rebuild()
 {
+    built_ = true;
     QChart* old = chart();
     setChart(buildChart(model_, styleOf(this)).release());  // QChartView releases the old chart
     delete old;

@@ -3,6 +3,11 @@
 // chart every exported figure renders, in the widget's palette and font, with what a screen
 // adds: a tooltip with the exact value over a bar or point, rubber-band zoom (double-click
 // resets it), and legend entries that hide or show their series when clicked.
+//
+// Building a QChart and fitting it takes the GUI thread 2-10 ms (more with thousands of
+// points), so a tab of four charts would take one long turn of the event loop. A new model is
+// therefore drawn later: a hidden chart when it is shown, a visible one in a turn of its own
+// (one chart per turn, across every ChartView). Until then the previous chart stays on screen.
 
 #include <QChartView>
 
@@ -15,17 +20,24 @@ class ChartView : public QChartView {
 public:
     explicit ChartView(QWidget* parent = nullptr);
 
+    // The model is current at once; the chart drawing it is built soon (see above).
     void setModel(ChartModel model);
     const ChartModel& model() const { return model_; }
+    // Builds the chart of the current model now if it is not yet (chart() is then current).
+    void ensureBuilt();
+    bool isBuilt() const { return built_; }
+    // Some visible chart waits for its turn to be built (tests wait for none, as a user would).
+    static bool buildsPending();
 
     // Whether the series named `name` is drawn (a click on its legend entry toggles it).
-    bool seriesShown(const QString& name) const;
+    bool seriesShown(const QString& name);
 
     QSize sizeHint() const override { return {520, 360}; }
     QSize minimumSizeHint() const override { return {320, 240}; }
 
 protected:
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
 
 private:
@@ -35,6 +47,7 @@ private:
     void toggle(QLegendMarker* marker);
 
     ChartModel model_;
+    bool built_ = true;  // chart() draws model_
 };
 
 }  // namespace qkv::ui

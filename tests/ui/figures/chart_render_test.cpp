@@ -18,6 +18,7 @@
 #include <cmath>
 
 #include "tests/ui/support/text_probe.hpp"
+#include "tests/ui/support/wait_until.hpp"
 #include "ui/figure_widgets/chart_view.hpp"
 #include "ui/figures/figure.hpp"
 #include "ui/figures/number_format.hpp"
@@ -217,6 +218,7 @@ TEST(ChartView, ZoomsAndResets)
     view.resize(600, 400);
     view.setModel(logModel());
     view.show();
+    view.ensureBuilt();
     EXPECT_EQ(view.rubberBand(), QChartView::RectangleRubberBand);
     view.chart()->zoomIn(QRectF(view.chart()->plotArea().center(), QSizeF(80, 60)));
     EXPECT_TRUE(view.chart()->isZoomed());
@@ -232,13 +234,65 @@ TEST(ChartView, TheSameModelAgainKeepsTheZoom)
     view.resize(600, 400);
     view.setModel(logModel());
     view.show();
+    view.ensureBuilt();
     view.chart()->zoomIn(QRectF(view.chart()->plotArea().center(), QSizeF(80, 60)));
     view.setModel(logModel());
+    EXPECT_TRUE(view.isBuilt());
     EXPECT_TRUE(view.chart()->isZoomed());
     ChartModel other = logModel();
     other.title += QStringLiteral(" (other)");
     view.setModel(other);
+    ASSERT_TRUE(testing::waitUntil([&] { return view.isBuilt(); }));
     EXPECT_FALSE(view.chart()->isZoomed());
+}
+
+const ChartModel* drawnModel(const ChartView& view) { return chartModelOf(view.chart()); }
+
+// A new model is drawn in a later turn of the event loop, one chart per turn, so that a tab of
+// several charts never holds the GUI thread for all of them at once; a hidden chart waits until
+// it is shown.
+TEST(ChartView, ANewModelIsDrawnInATurnOfItsOwn)
+{
+    ChartView first, second, hidden;
+    for (ChartView* view : {&first, &second}) {
+        view->resize(600, 400);
+        view->show();
+    }
+    ASSERT_TRUE(testing::waitUntil([] { return !ChartView::buildsPending(); }));
+    ChartModel other = logModel();
+    other.title += QStringLiteral(" (other)");
+    first.setModel(logModel());
+    second.setModel(other);
+    hidden.setModel(barModel());
+    EXPECT_EQ(first.model(), logModel());  // the model is current at once
+    EXPECT_FALSE(first.isBuilt());
+    EXPECT_TRUE(ChartView::buildsPending());
+
+    // One turn (one pass of the event loop) builds one of them.
+    while (first.isBuilt() == false && second.isBuilt() == false) QCoreApplication::processEvents();
+    EXPECT_NE(first.isBuilt(), second.isBuilt());
+    ASSERT_TRUE(testing::waitUntil([] { return !ChartView::buildsPending(); }));
+    ASSERT_NE(drawnModel(first), nullptr);
+    EXPECT_EQ(*drawnModel(first), logModel());
+    EXPECT_EQ(*drawnModel(second), other);
+
+    QCoreApplication::processEvents();
+    EXPECT_FALSE(hidden.isBuilt());  // nobody sees it: not built
+    hidden.resize(600, 400);
+    hidden.show();
+    ASSERT_TRUE(testing::waitUntil([&] { return hidden.isBuilt(); }));
+    EXPECT_EQ(*drawnModel(hidden), barModel());
+}
+
+// Asking what is drawn, or for the chart, after a new model answers for the new model.
+TEST(ChartView, AQuestionAboutTheDrawingBuildsItFirst)
+{
+    ChartView view;
+    view.resize(600, 400);
+    view.show();
+    view.setModel(barModel());
+    EXPECT_TRUE(view.seriesShown(barModel().series.front().name));
+    EXPECT_TRUE(view.isBuilt());
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "ui/background/work_pool.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/controls/sentence_field.hpp"
+#include "ui/figure_widgets/chart_view.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 
 namespace qkv::ui::testing {
@@ -122,11 +123,12 @@ protected:
         report.push_back(name + ": " + std::to_string(heartbeat.worstCpu()) + " ms CPU, " +
                          std::to_string(heartbeat.worstWall()) + " ms wall");
     }
-    // Nothing computing, nothing running on the pools; the document's result is current.
+    // Nothing computing, nothing running on the pools, no chart waiting to be drawn; the
+    // document's result is current.
     bool settled() const
     {
         return !window->document()->isBusy() && workPool()->activeThreadCount() == 0 &&
-               QThreadPool::globalInstance()->activeThreadCount() == 0;
+               QThreadPool::globalInstance()->activeThreadCount() == 0 && !ChartView::buildsPending();
     }
     void showEveryTab(const std::string& when)
     {

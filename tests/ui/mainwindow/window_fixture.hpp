@@ -16,6 +16,7 @@
 #include "core/session/session.hpp"
 #include "ui/document/autosave.hpp"
 #include "ui/document/document.hpp"
+#include "ui/figure_widgets/chart_view.hpp"
 #include "ui/mainwindow/main_window.hpp"
 
 namespace qkv::ui::testing {
@@ -61,10 +62,13 @@ protected:
         window->document()->reset(config);
         settle();
     }
+    // The result computed and delivered, and every visible chart drawn (charts are built one
+    // per turn of the event loop).
     void settle()
     {
         window->document()->waitUntilIdle();
         QCoreApplication::processEvents();
+        while (ChartView::buildsPending()) QCoreApplication::processEvents();
     }
 
     std::unique_ptr<MainWindow> window;
