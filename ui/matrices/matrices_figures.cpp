@@ -342,8 +342,7 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
     paintColorLegend(painter, g.weightLegend, ColormapName::Viridis, 0.0, model.attentionRange(),
                      Text::tr("attention weight in A_%1%2")
                          .arg(head + 1)
-                         .arg(largestMagnitude(a.heads[static_cast<std::size_t>(head)].attention) >
-                                      model.attentionRange() * (1 + 1e-6)
+                         .arg(model.picture(LayerMatrix::Attention).largestMagnitude > model.attentionRange() * (1 + 1e-6)
                                   ? Text::tr(" (saturates)")
                                   : QString()));
     painter.restore();

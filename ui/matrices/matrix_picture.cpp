@@ -30,6 +30,7 @@ MatrixPicture makePicture(const MatrixF& values, ColormapName colormap, double m
     picture.minValue = minValue;
     picture.maxValue = maxValue;
     if (values.size() == 0) return picture;
+    picture.largestMagnitude = largestMagnitude(values);  // here, off the GUI thread for big ones
     const Index rowBins = std::min(values.rows(), maxSide);
     const Index columnBins = std::min(values.cols(), maxSide);
     if (rowBins == values.rows() && columnBins == values.cols()) {

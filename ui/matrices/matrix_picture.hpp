@@ -24,6 +24,7 @@ struct MatrixPicture {
     QImage image;                 // at most maxSide x maxSide pixels
     ColormapName colormap = ColormapName::RedBlue;
     double minValue = 0, maxValue = 1;  // the colour range
+    double largestMagnitude = 0;        // of the matrix's finite values (beyond maxValue: saturated)
     bool isNull() const { return image.isNull(); }
 };
 
