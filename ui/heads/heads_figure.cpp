@@ -199,6 +199,7 @@ const QImage& HeadsFigure::image(int panel, ColormapName colormap) const
     if (images_.size() != panels_.size() || imagesColormap_ != colormap) {
         images_.assign(panels_.size(), QImage());
         reducedImages_.assign(panels_.size(), QImage());
+        halvings_.assign(panels_.size(), {});
         imagesColormap_ = colormap;
     }
     QImage& image = images_[static_cast<std::size_t>(panel)];
@@ -210,11 +211,32 @@ const QImage& HeadsFigure::imageForPixels(int panel, ColormapName colormap, cons
 {
     const QImage& full = image(panel, colormap);
     if (full.isNull() || (pixels.width() >= full.width() && pixels.height() >= full.height())) return full;
-    if (reducedImages_.size() != panels_.size()) reducedImages_.assign(panels_.size(), QImage());
     const QSize wanted(std::min(pixels.width(), full.width()), std::min(pixels.height(), full.height()));
     QImage& reduced = reducedImages_[static_cast<std::size_t>(panel)];
-    if (reduced.size() != wanted) reduced = full.scaled(wanted, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+    if (reduced.size() == wanted) return reduced;
+    // From the smallest prepared halving with at least twice the pixels wanted each way: the
+    // last step then still averages whole blocks, as from the full image.
+    const QImage* source = &full;
+    for (const QImage& half : halvings_[static_cast<std::size_t>(panel)])
+        if (half.width() >= 2 * wanted.width() && half.height() >= 2 * wanted.height()) source = &half;
+    reduced = source->scaled(wanted, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
     return reduced;
+}
+
+void HeadsFigure::prepareImages(ColormapName colormap) const
+{
+    constexpr int kSmallestHalving = 256;
+    for (int panel = 0; panel < panelCount(); ++panel) {
+        const QImage* last = &image(panel, colormap);
+        std::vector<QImage>& halvings = halvings_[static_cast<std::size_t>(panel)];
+        halvings.clear();
+        halvings.reserve(16);
+        while (!last->isNull() && std::max(last->width(), last->height()) > 2 * kSmallestHalving) {
+            const QSize half((last->width() + 1) / 2, (last->height() + 1) / 2);
+            halvings.push_back(last->scaled(half, Qt::IgnoreAspectRatio, Qt::SmoothTransformation));
+            last = &halvings.back();
+        }
+    }
 }
 
 }  // namespace qkv::ui

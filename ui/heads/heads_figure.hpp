@@ -80,6 +80,10 @@ public:
     const QImage& image(int panel, ColormapName colormap) const;
     // The same image averaged down to at most `pixels` (cached: repaints on hover stay cheap).
     const QImage& imageForPixels(int panel, ColormapName colormap, const QSize& pixels) const;
+    // Makes every panel's image and its halvings (each the block means of the one before, down
+    // to about 256 pixels), so that imageForPixels averages a few megapixels at most, not the
+    // 16.8 million cells of a 4,096-token panel. For the work pool, before the figure is shown.
+    void prepareImages(ColormapName colormap) const;
 
 private:
     void chooseRange();
@@ -96,6 +100,7 @@ private:
     bool saturates_ = false;
     mutable std::vector<QImage> images_;
     mutable std::vector<QImage> reducedImages_;
+    mutable std::vector<std::vector<QImage>> halvings_;  // per panel, largest first
     mutable ColormapName imagesColormap_ = ColormapName::Viridis;
 };
 

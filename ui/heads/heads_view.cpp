@@ -332,7 +332,7 @@ void HeadsView::refresh(Changes)
     // the finished figure.
     figures_.request([r, spec, colormap = canvas_->colormap()] {
         auto figure = std::make_shared<const HeadsFigure>(r, spec);
-        for (int panel = 0; panel < figure->panelCount(); ++panel) figure->image(panel, colormap);
+        figure->prepareImages(colormap);
         return figure;
     });
 }
