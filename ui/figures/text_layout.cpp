@@ -2,11 +2,25 @@
 
 #include <QFontMetricsF>
 #include <QPainter>
+#include <QSet>
 
 #include <algorithm>
 #include <cmath>
 
 namespace qkv::ui {
+
+double widestText(const QStringList& texts, const QFontMetricsF& metrics, double cap)
+{
+    QSet<QString> measured;
+    double widest = 0;
+    for (const QString& text : texts) {
+        if (widest >= cap) break;
+        if (measured.contains(text)) continue;
+        measured.insert(text);
+        widest = std::max(widest, metrics.horizontalAdvance(text));
+    }
+    return std::min(widest, cap);
+}
 
 QFont figureTitleFont(const QFont& base)
 {

@@ -6,6 +6,7 @@
 #include <QFont>
 #include <QRectF>
 #include <QString>
+#include <QStringList>
 
 class QFontMetricsF;
 class QPainter;
@@ -14,6 +15,11 @@ namespace qkv::ui {
 
 // A figure's title: the base font, bold and 10 % larger.
 QFont figureTitleFont(const QFont& base);
+
+// The widest of `texts` in `metrics`, at most `cap`: each distinct text measured once, and no
+// more once one reaches the cap (a 4,096-token sentence's labels would take the GUI thread
+// milliseconds per pass).
+double widestText(const QStringList& texts, const QFontMetricsF& metrics, double cap);
 
 // The box `text` needs when word-wrapped to `width` (at least 1), from (0, 0).
 QRectF wrappedTextRect(const QFontMetricsF& metrics, double width, const QString& text);

@@ -5,17 +5,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/figures/text_layout.hpp"
+
 namespace qkv::ui {
 namespace {
 
 constexpr double kPad = 4.0;
-
-double widestLabel(const QStringList& labels, const QFontMetricsF& metrics)
-{
-    double widest = 0;
-    for (const QString& label : labels) widest = std::max(widest, metrics.horizontalAdvance(label));
-    return widest;
-}
 
 int labelStep(double cellSize, double labelSize)
 {
@@ -38,11 +33,11 @@ QMarginsF HeatmapLayout::gutters(const HeatmapStyle& style, const QFontMetricsF&
     if (style.drawLabels) {
         const double cap = maxLabelWidth(metrics);
         if (!style.rowLabels.isEmpty())
-            margins.setLeft(std::min(widestLabel(style.rowLabels, metrics), cap) + 2 * kPad);
+            margins.setLeft(widestText(style.rowLabels, metrics, cap) + 2 * kPad);
         if (!style.rowAxisTitle.isEmpty())
             margins.setLeft(margins.left() + metrics.height() + kPad);
         if (!style.columnLabels.isEmpty())
-            margins.setBottom(std::min(widestLabel(style.columnLabels, metrics), cap) + 2 * kPad + 2);
+            margins.setBottom(widestText(style.columnLabels, metrics, cap) + 2 * kPad + 2);
         if (!style.columnAxisTitle.isEmpty())
             margins.setBottom(margins.bottom() + metrics.height() + kPad);
     }

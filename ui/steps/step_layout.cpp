@@ -33,16 +33,11 @@ double wrappedHeight(const QFontMetricsF& metrics, const QString& text, double w
     return wrappedTextRect(metrics, width, text).height();
 }
 
+// The widest label, at most 9 characters wide (measured once per layout: 4,096 labels take
+// milliseconds).
 double labelsWidth(const QStringList& labels, const QFontMetricsF& metrics)
 {
-    double widest = 0;
-    for (const QString& label : labels) widest = std::max(widest, metrics.horizontalAdvance(label));
-    return std::min(widest, metrics.averageCharWidth() * 9) + 6;
-}
-
-double barLabelsHeight(const QStringList& labels, const QFontMetricsF& metrics)
-{
-    return labels.isEmpty() ? 0 : labelsWidth(labels, metrics);
+    return widestText(labels, metrics, metrics.averageCharWidth() * 9) + 6;
 }
 
 // Token chips in `strip`: all of them when they fit, else a window around `selected` with an
@@ -59,8 +54,9 @@ std::vector<TokenChip> layoutChips(const QRectF& strip, const QStringList& label
     };
     const double ellipsis = metrics.horizontalAdvance(QStringLiteral("…")) + kPadding;
     int first = 0, last = count - 1;
+    // Whether all fit; measured only until they do not (a long sentence has thousands).
     double total = 0;
-    for (int i = 0; i < count; ++i) total += width(i) + kSpacing;
+    for (int i = 0; i < count && total <= strip.width(); ++i) total += width(i) + kSpacing;
     if (total > strip.width()) {
         // Grow a window from the selected token outwards while it fits with two ellipses.
         selected = std::clamp(selected, 0, count - 1);
@@ -183,20 +179,16 @@ struct ValueRows {
     QRectF heatmaps, sum, legends, concat;
 };
 
-// ⑦'s key labels, the widest at most 9 characters.
-double valueLabelsWidth(const StepNumbers& n, const QFontMetricsF& metrics)
+// The width of V_i's and of a_ij v_j's cells in a right column `width` wide, beside ⑦'s key
+// labels `labels` wide.
+double valueCellsWidth(double labels, double width)
 {
-    return labelsWidth(n.keyLabels, metrics);
-}
-// The width of V_i's and of a_ij v_j's cells in a right column `width` wide.
-double valueCellsWidth(const StepNumbers& n, double width, const QFontMetricsF& metrics)
-{
-    return std::max(20.0, (width - valueLabelsWidth(n, metrics) - kWeightColumn - 16) / 2);
+    return std::max(20.0, (width - labels - kWeightColumn - 16) / 2);
 }
 // The width of ⑦'s and ⑧'s colour bars (⑨'s is twice as wide).
-double valueLegendWidth(const StepNumbers& n, double width, const QFontMetricsF& metrics)
+double valueLegendWidth(double labels, double width)
 {
-    return std::min(valueCellsWidth(n, width, metrics) + valueLabelsWidth(n, metrics), width / 2 - 8);
+    return std::min(valueCellsWidth(labels, width) + labels, width / 2 - 8);
 }
 // The height a colour bar needs, its label, gradient and tick labels included (color_legend.hpp).
 double legendHeight(const QString& label, double width, const QFontMetricsF& metrics)
@@ -204,13 +196,14 @@ double legendHeight(const QString& label, double width, const QFontMetricsF& met
     return horizontalLegendHeight(metrics, width, label) + 4;
 }
 
-// ① to ⑥, each a name, a formula and (for all but ④ ⑤) a row of bars.
+// ① to ⑥, each a name, a formula and (for all but ④ ⑤) a row of bars; the softmax bars' key
+// labels are `labels` long.
 std::vector<StackItem> weightItems(StepGeometry& g, const StepTexts& texts, const StepNumbers& n, double width,
-                                   const QFontMetricsF& metrics)
+                                   double labels, const QFontMetricsF& metrics)
 {
     const double line = metrics.lineSpacing();
     auto formula = [&](int step) { return wrappedHeight(metrics, texts.formulas[step], width) + 2; };
-    const double softmaxExtra = barLabelsHeight(n.keyLabels, metrics) + line + 6;
+    const double softmaxExtra = (n.keyLabels.isEmpty() ? 0.0 : labels) + line + 6;
     constexpr double kStepGap = 6;
     return {
         {line, 0, 0, &g.names[0]},
@@ -234,12 +227,12 @@ std::vector<StackItem> weightItems(StepGeometry& g, const StepTexts& texts, cons
 
 // ⑦ to ⑩: names and formulas, V_i beside a_ij v_j, the sum, Concat, the output bars.
 std::vector<StackItem> valueItems(StepGeometry& g, ValueRows& rows, const StepTexts& texts, const StepNumbers& n,
-                                  double width, const QFontMetricsF& metrics)
+                                  double width, double labels, const QFontMetricsF& metrics)
 {
     const double line = metrics.lineSpacing();
     auto formula = [&](int step) { return wrappedHeight(metrics, texts.formulas[step], width) + 2; };
     const auto keys = static_cast<double>(n.values.rows());
-    const double legend = valueLegendWidth(n, width, metrics);
+    const double legend = valueLegendWidth(labels, width);
     const double legends =
         std::max(legendHeight(texts.valueLegend, legend, metrics), legendHeight(texts.weightedLegend, legend, metrics));
     const double concatLegend = legendHeight(texts.concatLegend, std::min(width, 2 * legend), metrics);
@@ -264,17 +257,16 @@ std::vector<StackItem> valueItems(StepGeometry& g, ValueRows& rows, const StepTe
 
 // ⑦ ⑧: [key labels][V_i][weights][a_ij v_j] with the sum under a_ij v_j; ⑨: Concat.
 void placeValues(StepGeometry& g, const ValueRows& rows, const StepNumbers& n, double left, double width,
-                 const QFontMetricsF& metrics)
+                 double labels, const QFontMetricsF& metrics)
 {
     const double line = metrics.lineSpacing();
-    const double labels = valueLabelsWidth(n, metrics);
-    const double cellsWidth = valueCellsWidth(n, width, metrics);
+    const double cellsWidth = valueCellsWidth(labels, width);
     g.valueLabels = QRectF(left, rows.heatmaps.top() + line + 2, labels, rows.heatmaps.height() - line - 4);
     g.valueCells = QRectF(g.valueLabels.right(), g.valueLabels.top(), cellsWidth, g.valueLabels.height());
     g.weightColumn = QRectF(g.valueCells.right() + 8, g.valueCells.top(), kWeightColumn, g.valueCells.height());
     g.weightedCells = QRectF(g.weightColumn.right() + 8, g.valueCells.top(), cellsWidth, g.valueCells.height());
     g.sumCells = QRectF(g.weightedCells.left(), rows.sum.top() + 2, cellsWidth, line + 2);
-    const double legendWidth = valueLegendWidth(n, width, metrics);
+    const double legendWidth = valueLegendWidth(labels, width);
     g.valueLegend = QRectF(left, rows.legends.top() + 2, legendWidth, rows.legends.height() - 4);
     g.weightedLegend =
         QRectF(g.weightedCells.right() - legendWidth, rows.legends.top() + 2, legendWidth, rows.legends.height() - 4);
@@ -303,9 +295,10 @@ StepGeometry stepGeometry(const QRectF& target, const StepNumbers& n, const QFon
     const double rightWidth = oneColumn ? area.width() : area.width() - kColumnGap - leftWidth;
     const QRectF left(area.left(), y, leftWidth, area.bottom() - y);
     const QRectF right(oneColumn ? area.left() : left.right() + kColumnGap, y, rightWidth, area.bottom() - y);
-    std::vector<StackItem> leftItems = weightItems(g, texts, n, leftWidth, metrics);
+    const double keyLabels = labelsWidth(n.keyLabels, metrics);  // ⑥'s and ⑦'s
+    std::vector<StackItem> leftItems = weightItems(g, texts, n, leftWidth, keyLabels, metrics);
     ValueRows rows;
-    std::vector<StackItem> rightItems = valueItems(g, rows, texts, n, rightWidth, metrics);
+    std::vector<StackItem> rightItems = valueItems(g, rows, texts, n, rightWidth, keyLabels, metrics);
     std::vector<StackItem> allItems = leftItems;
     if (oneColumn) {
         rightItems.front().fixed += 12;  // a gap between the two halves
@@ -315,7 +308,7 @@ StepGeometry stepGeometry(const QRectF& target, const StepNumbers& n, const QFon
         stack(left, leftItems);
         stack(right, rightItems);
     }
-    placeValues(g, rows, n, right.left(), rightWidth, metrics);
+    placeValues(g, rows, n, right.left(), rightWidth, keyLabels, metrics);
 
     g.stepBottoms = {g.queryBars.bottom(),    g.keyBars.bottom(),     g.productBars.bottom(), g.formulas[3].bottom(),
                      g.formulas[4].bottom(),  g.softmaxBars.bottom(), g.valueCells.bottom(),  g.weightedLegend.bottom(),

@@ -131,6 +131,15 @@ void StepView::fillLists()
         queryBox_->addItem(QStringLiteral("%1 · %2").arg(i).arg(tokenText(result()->queryLabels, i)));
     for (qkv::Index j = 0; j < a.keyCount(); ++j)
         keyBox_->addItem(QStringLiteral("%1 · %2").arg(j).arg(tokenText(result()->keyLabels, j)));
+    // A list of a long sentence's tokens is as wide as "4095 · because", not measured item by
+    // item on every layout (thousands of texts); the open list still shows each whole.
+    constexpr int kMeasuredItems = 256;
+    for (QComboBox* box : {queryBox_, keyBox_}) {
+        const bool measured = box->count() <= kMeasuredItems;
+        box->setSizeAdjustPolicy(measured ? QComboBox::AdjustToContents
+                                          : QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(measured ? 0 : 16);
+    }
 }
 
 void StepView::syncLists()
