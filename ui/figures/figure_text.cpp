@@ -80,7 +80,12 @@ QString tokenText(const std::vector<std::string>& labels, qkv::Index position)
 
 QString tokenName(const std::vector<std::string>& labels, qkv::Index position)
 {
-    return Text::tr("«%1» (position %2)").arg(tokenText(labels, position)).arg(position);
+    return tokenName(tokenText(labels, position), position);
+}
+
+QString tokenName(const QString& text, qkv::Index position)
+{
+    return Text::tr("«%1» (position %2)").arg(text).arg(position);
 }
 
 QString rawScoreName() { return Text::tr("raw score q·k"); }

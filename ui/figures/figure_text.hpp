@@ -38,6 +38,7 @@ QStringList tokenTexts(const std::vector<std::string>& labels);
 QString tokenText(const std::vector<std::string>& labels, qkv::Index position);
 // «cat» (position 3).
 QString tokenName(const std::vector<std::string>& labels, qkv::Index position);
+QString tokenName(const QString& text, qkv::Index position);  // the same for a token's text
 
 // The two scores, named the same in colour bars, tooltips and the step view: the raw score is
 // the dot product q·k, the scaled score q·k/√d_k (what the softmax takes, before the mask).

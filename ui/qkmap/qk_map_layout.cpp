@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <string>
+#include <unordered_map>
 
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/text_layout.hpp"
@@ -70,9 +72,16 @@ QString qkDistanceCaveat(const QkMapModel& model, qkv::Index head)
         .arg(kept);
 }
 
+namespace {
+QString linesTextNaming(const QString& queryName)
+{
+    return Text::tr("attention of query %1, opacity = weight").arg(queryName);
+}
+}  // namespace
+
 QString qkLinesText(const QkMapModel& model, qkv::Index query)
 {
-    return Text::tr("attention of query %1, opacity = weight").arg(tokenName(model.result->queryLabels, query));
+    return linesTextNaming(tokenName(model.result->queryLabels, query));
 }
 
 QkLegendLayout qkLegendLayout(const QRectF& rect, const QkMapModel& model, const QString& linesText,
@@ -96,14 +105,28 @@ QkLegendLayout qkLegendLayout(const QRectF& rect, const QkMapModel& model, const
 
 double qkLegendHeight(const QkMapModel& model, double width, const QFontMetricsF& metrics)
 {
-    // The tallest over the queries: the legend names the selected one.
-    double height = 0;
-    const qkv::Index queries = model.result->attention.queryCount();
-    for (qkv::Index i = 0; i < std::max<qkv::Index>(queries, 1); ++i) {
-        const QkLegendLayout l = qkLegendLayout(QRectF(0, 0, width, 0), model, qkLinesText(model, i), metrics);
-        height = std::max(height, l.lines.bottom() + 4);
+    // The tallest over the queries (the legend names the selected one, and must not jump when
+    // another is selected): the legend naming the widest token at the position with the most
+    // digits. Greedy word wrapping needs no fewer lines when no word is narrower, so this is the
+    // tallest, without laying out a legend for each of thousands of queries.
+    const std::vector<std::string>& labels = model.result->queryLabels;
+    const qkv::Index queries = std::max<qkv::Index>(model.result->attention.queryCount(), 1);
+    std::unordered_map<std::string, double> advances;  // a long sentence repeats its tokens
+    QString widest = tokenText(labels, 0);
+    double widestAdvance = -1;
+    for (qkv::Index i = 0; i < queries && i < static_cast<qkv::Index>(labels.size()); ++i) {
+        const std::string& label = labels[static_cast<std::size_t>(i)];
+        const auto [at, added] = advances.try_emplace(label, 0.0);
+        if (!added) continue;
+        const QString text = QString::fromStdString(label);
+        at->second = metrics.horizontalAdvance(text);
+        if (at->second > widestAdvance) {
+            widestAdvance = at->second;
+            widest = text;
+        }
     }
-    return height;
+    const QString lines = linesTextNaming(tokenName(widest, queries - 1));
+    return qkLegendLayout(QRectF(0, 0, width, 0), model, lines, metrics).lines.bottom() + 4;
 }
 
 QString varianceText(const qkv::QkProjection& projection, int axis)
