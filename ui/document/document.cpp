@@ -7,10 +7,12 @@
 #include <QUndoStack>
 
 #include <algorithm>
+#include <utility>
 
 #include "core/pipeline/input_validation.hpp"
 #include "core/presets/head_presets.hpp"
 #include "core/session/apply_weights.hpp"
+#include "ui/background/release_later.hpp"
 #include "ui/document/compute_runner.hpp"
 #include "ui/document/session_command.hpp"
 #include "ui/document/session_text.hpp"
@@ -27,8 +29,9 @@ Document::Document(QObject* parent)
     : QObject(parent), undoStack_(new QUndoStack(this)), runner_(new ComputeRunner(this))
 {
     connect(runner_, &ComputeRunner::resultReady, this, [this](std::shared_ptr<const qkv::Result> result) {
-        result_ = std::move(result);
+        std::shared_ptr<const qkv::Result> previous = std::exchange(result_, std::move(result));
         emit resultChanged(result_);
+        releaseLater(std::move(previous));  // after the views have let go of theirs
     });
     connect(runner_, &ComputeRunner::failed, this, &Document::computeFailed);
     connect(runner_, &ComputeRunner::busyChanged, this, &Document::busyChanged);

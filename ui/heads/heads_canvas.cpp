@@ -11,7 +11,9 @@
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <utility>
 
+#include "ui/background/release_later.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/figures/shown_text.hpp"
 #include "ui/heads/cell_tooltip.hpp"
@@ -36,7 +38,7 @@ HeadsCanvas::HeadsCanvas(HeadSelection* selection, QWidget* parent) : QWidget(pa
 
 void HeadsCanvas::setFigure(std::shared_ptr<const HeadsFigure> figure)
 {
-    figure_ = std::move(figure);
+    releaseLater(std::exchange(figure_, std::move(figure)));
     relayout();
     syncSelection();
 }

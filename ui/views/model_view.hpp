@@ -15,8 +15,10 @@
 
 #include <functional>
 #include <memory>
+#include <utility>
 
 #include "ui/background/latest_task.hpp"
+#include "ui/background/release_later.hpp"
 #include "ui/background/work_placement.hpp"
 #include "ui/views/result_view.hpp"
 
@@ -101,7 +103,7 @@ protected:
     void dropModel()
     {
         build_.cancel();
-        model_.reset();
+        releaseLater(std::move(model_));  // leaves model_ empty
         modelChanged();
     }
     // model() changed: repaints; a view with controls that depend on the model adds to it.
@@ -112,7 +114,7 @@ protected:
 private:
     void showModel(ModelPointer model)
     {
-        model_ = std::move(model);
+        releaseLater(std::exchange(model_, std::move(model)));
         modelChanged();
         emit modelReady();
     }

@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "ui/background/release_later.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/figures/figure.hpp"
 
@@ -28,7 +29,7 @@ QList<QAction*> ResultView::viewMenuActions() const { return {}; }
 
 void ResultView::setResult(std::shared_ptr<const qkv::Result> result)
 {
-    result_ = std::move(result);
+    releaseLater(std::exchange(result_, std::move(result)));
     invalidate(Change::Result);
 }
 
