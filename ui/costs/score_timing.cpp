@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <vector>
 
 namespace qkv::ui {
@@ -23,6 +24,19 @@ double median(std::vector<double> values)
 }
 
 }  // namespace
+
+std::pair<double, double> quartiles(std::vector<double> values)
+{
+    if (values.empty()) return {0.0, 0.0};
+    std::sort(values.begin(), values.end());
+    const auto at = [&](double q) {
+        const double rank = q * static_cast<double>(values.size() - 1);
+        const auto below = static_cast<std::size_t>(std::floor(rank));
+        const std::size_t above = std::min(below + 1, values.size() - 1);
+        return values[below] + (rank - static_cast<double>(below)) * (values[above] - values[below]);
+    };
+    return {at(0.25), at(0.75)};
+}
 
 ScoreTiming timeScoresBothWays(const MatrixF& xq, const MatrixF& xkv, const MatrixF& wq,
                                const MatrixF& wk, int repetitions, double minSampleMilliseconds)
@@ -67,22 +81,31 @@ ScoreTiming timeScoresBothWays(const MatrixF& xq, const MatrixF& xkv, const Matr
     const double once = std::max(millisecondsSince(probe), 1e-4);
     const int evaluations = std::clamp(static_cast<int>(minSampleMilliseconds / once) + 1, 1, 100000);
 
-    std::vector<double> factoredSamples, fullSamples;
-    for (int r = 0; r < repetitions; ++r) {
-        Clock::time_point start = Clock::now();
-        for (int e = 0; e < evaluations; ++e) {
-            factored();
+    constexpr int kMaxRounds = 3;
+    constexpr double kSteadySpread = 1.2;  // third quartile of the ratios over the first
+    std::vector<double> factoredSamples, fullSamples, ratios;
+    for (int round = 0; round < kMaxRounds; ++round) {
+        for (int r = 0; r < repetitions; ++r) {
+            Clock::time_point start = Clock::now();
+            for (int e = 0; e < evaluations; ++e) {
+                factored();
+            }
+            factoredSamples.push_back(millisecondsSince(start) / evaluations);
+            start = Clock::now();
+            for (int e = 0; e < evaluations; ++e) {
+                full();
+            }
+            fullSamples.push_back(millisecondsSince(start) / evaluations);
+            ratios.push_back(fullSamples.back() / std::max(factoredSamples.back(), 1e-9));
         }
-        factoredSamples.push_back(millisecondsSince(start) / evaluations);
-        start = Clock::now();
-        for (int e = 0; e < evaluations; ++e) {
-            full();
-        }
-        fullSamples.push_back(millisecondsSince(start) / evaluations);
+        const auto [low, high] = quartiles(ratios);
+        timing.ratioLow = low;
+        timing.ratioHigh = high;
+        if (high <= low * kSteadySpread) break;
     }
     timing.factoredMilliseconds = median(factoredSamples);
     timing.fullMilliseconds = median(fullSamples);
-    timing.repetitions = repetitions;
+    timing.repetitions = static_cast<int>(factoredSamples.size());
     timing.evaluationsPerSample = evaluations;
     return timing;
 }

@@ -7,6 +7,9 @@
 // Runs on one thread (OpenMP set to 1 for the call). Qt-free; the comparison view runs it
 // off the GUI thread (QtConcurrent).
 
+#include <utility>
+#include <vector>
+
 #include "core/common/matrix.hpp"
 
 namespace qkv::ui {
@@ -14,6 +17,10 @@ namespace qkv::ui {
 struct ScoreTiming {
     double factoredMilliseconds = 0.0;  // median per evaluation
     double fullMilliseconds = 0.0;      // median per evaluation
+    // The spread of full / factored over the samples (each pairs the two ways measured one
+    // after the other): the middle half lies between these (first and third quartile). The
+    // machine's other work moves single samples; this says by how much.
+    double ratioLow = 0.0, ratioHigh = 0.0;
     int repetitions = 0;                // samples the medians are taken over
     int evaluationsPerSample = 0;       // each sample times this many evaluations
     Index n_q = 0, n_k = 0, d_model = 0, d_k = 0;
@@ -21,9 +28,14 @@ struct ScoreTiming {
 };
 
 // xq: n_q x d_model, xkv: n_k x d_model, wq and wk: d_model x d_k (W_i^Q, W_i^K).
-// Each sample runs enough evaluations to last ~minSampleMilliseconds, after one warm-up.
+// Each sample runs enough evaluations to last ~minSampleMilliseconds, after one warm-up. When
+// the middle half of the ratios is wider than 20 %, up to two more rounds of `repetitions`
+// samples are taken (a busy moment passes).
 ScoreTiming timeScoresBothWays(const MatrixF& xq, const MatrixF& xkv, const MatrixF& wq,
                                const MatrixF& wk, int repetitions = 7,
                                double minSampleMilliseconds = 2.0);
+
+// The first and third quartile of `values` (linear between ranks); {0, 0} when empty.
+std::pair<double, double> quartiles(std::vector<double> values);
 
 }  // namespace qkv::ui

@@ -53,13 +53,15 @@ QString ScoreTimingLabel::timingText() const
     }
     const ScoreTiming& t = *timing_;
     const double ratio = t.factoredMilliseconds > 0 ? t.fullMilliseconds / t.factoredMilliseconds : 0.0;
+    // The spread is said, so that two measurements that differ are not read as a contradiction.
     return tr("Measured here (head %1, float, Eigen, one thread; median of %2 samples of %3 runs): factored %4, "
-              "full W_i %5, so the full W_i takes %6× as long.")
+              "full W_i %5, so the full W_i takes %6× as long (half of the samples between %7× and %8×; "
+              "other work on this machine moves single samples).")
         .arg(head_ + 1)  // heads count from 1 on screen
         .arg(t.repetitions)
         .arg(t.evaluationsPerSample)
         .arg(formatMilliseconds(t.factoredMilliseconds), formatMilliseconds(t.fullMilliseconds))
-        .arg(QString::number(ratio, 'f', 1));
+        .arg(QString::number(ratio, 'f', 1), QString::number(t.ratioLow, 'f', 1), QString::number(t.ratioHigh, 'f', 1));
 }
 
 }  // namespace qkv::ui

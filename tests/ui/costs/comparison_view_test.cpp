@@ -226,6 +226,13 @@ TEST(ComparisonView, MeasuresBothWaysOffTheGuiThread)
     EXPECT_EQ(t.d_model, 64);
     EXPECT_EQ(t.d_k, 16);
     EXPECT_TRUE(view.timingText().contains(QStringLiteral("factored")));
+    // The spread of the samples is measured and said.
+    EXPECT_GT(t.ratioLow, 0.0);
+    EXPECT_LE(t.ratioLow, t.ratioHigh);
+    EXPECT_TRUE(view.timingText().contains(QStringLiteral("half of the samples between %1× and %2×")
+                                               .arg(QString::number(t.ratioLow, 'f', 1),
+                                                    QString::number(t.ratioHigh, 'f', 1))))
+        << view.timingText().toStdString();
 }
 
 // With g < h, query head i reads key head i / (h / g): the last query head's W_i^K is a block of
@@ -272,6 +279,14 @@ TEST(ComparisonView, SingleHeadAndRenderFigure)
         }
     }
     EXPECT_GT(colours.size(), 20);
+}
+
+TEST(ScoreTiming, QuartilesOfTheRatios)
+{
+    EXPECT_EQ(quartiles({5, 1, 4, 2, 3}), std::make_pair(2.0, 4.0));
+    EXPECT_EQ(quartiles({1, 2}), std::make_pair(1.25, 1.75));  // between ranks
+    EXPECT_EQ(quartiles({7}), std::make_pair(7.0, 7.0));
+    EXPECT_EQ(quartiles({}), std::make_pair(0.0, 0.0));
 }
 
 TEST(ScoreTiming, RejectsMismatchedShapes)
