@@ -39,6 +39,9 @@ QCategoryAxis* valueAxis(const ChartAxis& axis, QChart* chart)
     return out;
 }
 
+// Above the series (Qt Charts draws them at z 5), below the legend (6).
+constexpr double kBarLabelZ = 5.5;
+
 void addBars(QChart* chart, const ChartModel& model, const ChartStyle& style, ChartFitter::Parts& parts)
 {
     QAbstractBarSeries* series = model.horizontalBars
@@ -58,6 +61,7 @@ void addBars(QChart* chart, const ChartModel& model, const ChartStyle& style, Ch
             label->setFont(style.font);
             label->setBrush(style.text);
             label->setVisible(model.barValueLabels);
+            label->setZValue(kBarLabelZ);  // a label inside its bar's end is drawn over the bar
             labels.push_back(label);
         }
         series->append(set);

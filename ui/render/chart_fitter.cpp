@@ -27,6 +27,13 @@ constexpr double kPad = 6.0;
 // both sides).
 constexpr double kQtTextSlack = 20.0;
 
+// Black or white, whichever reads on `background`.
+QColor readableOn(const QColor& background)
+{
+    const double luminance = 0.299 * background.red() + 0.587 * background.green() + 0.114 * background.blue();
+    return luminance > 150 ? QColor(Qt::black) : QColor(Qt::white);
+}
+
 QString seriesName(QLegendMarker* marker)
 {
     if (auto* bar = qobject_cast<QBarLegendMarker*>(marker)) return bar->barset()->label();
@@ -217,6 +224,7 @@ void ChartFitter::fitBarAxis()
         maximum = std::max(maximum, largest * pixels / (pixels - labelPixels));
     const std::vector<double> ticks = niceTicks(0, maximum, 6);
     if (ticks.size() > 1 && ticks.back() < maximum) maximum = ticks.back() + (ticks[1] - ticks[0]);
+    if (maximum > values.ceiling) maximum = std::max(values.ceiling, largest);  // labels go inside the bars
     if (axis->min() != 0 || axis->max() != maximum) axis->setRange(0, maximum);
 }
 
@@ -269,8 +277,13 @@ void ChartFitter::placeBarLabels()
             const QPointF end = chart_->mapToPosition(
                 model_.horizontalBars ? QPointF(value, across) : QPointF(across, value), parts_.bars);
             const QRectF box = label->boundingRect();
-            const QPointF at = model_.horizontalBars ? QPointF(end.x() + 3, end.y() - box.height() / 2)
-                                                     : QPointF(end.x() - box.width() / 2, end.y() - box.height() - 1);
+            QPointF at = model_.horizontalBars ? QPointF(end.x() + 3, end.y() - box.height() / 2)
+                                               : QPointF(end.x() - box.width() / 2, end.y() - box.height() - 1);
+            // No room beyond the bar (its axis stops at a ceiling): inside the bar's end, in a
+            // colour that reads on the bar.
+            const bool within = model_.horizontalBars ? at.x() + box.width() <= plot.right() + 1 : at.y() >= plot.top() - 1;
+            if (!within) at = model_.horizontalBars ? QPointF(end.x() - 3 - box.width(), at.y()) : QPointF(at.x(), end.y() + 1);
+            label->setBrush(within ? style_.text : readableOn(set->color()));
             label->setPos(at);
             const bool inside =
                 plot.adjusted(-1, -box.height() - 2, box.width() + 1, 1).contains(QRectF(at, box.size()));

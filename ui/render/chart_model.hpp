@@ -8,6 +8,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <limits>
 #include <vector>
 
 namespace qkv::ui {
@@ -47,6 +48,9 @@ struct ChartAxis {
     // Where ticks go; empty: round numbers (linear) or powers of ten (logarithmic). Labels that
     // would overlap are thinned out.
     std::vector<double> ticks;
+    // The largest value the quantity can take (a probability: 1). A bar chart's value axis
+    // stops there, and a bar's value label with no room beyond the bar goes inside its end.
+    double ceiling = std::numeric_limits<double>::infinity();
 
     bool operator==(const ChartAxis&) const = default;
 };

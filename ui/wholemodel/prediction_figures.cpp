@@ -163,6 +163,7 @@ ChartModel predictionsChart(const PredictionComparison& comparison)
     }
     m.x.minimum = 0.0;
     m.x.maximum = std::min(1.0, niceCeiling(largest));
+    m.x.ceiling = 1.0;  // a probability
     m.series.push_back(before);
     if (comparison.headsOff > 0) m.series.push_back(after);
     return m;

@@ -9,6 +9,7 @@
 #include <QCategoryAxis>
 #include <QChart>
 #include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
 #include <QImage>
 #include <QLegend>
 #include <QLegendMarker>
@@ -162,6 +163,58 @@ TEST(ChartRender, AxisLabelsAreReadableNumbersOfTheirValues)
         }
     }
     EXPECT_GE(checked, 6);
+}
+
+// A probability axis stops at 1 (it ran to 1.25 to make room for the label of a 98.9 % bar);
+// that label goes inside its bar, readable on the bar's colour.
+TEST(ChartRender, AnAxisWithACeilingStopsThereAndLabelsGoInsideTheBar)
+{
+    ChartModel m;
+    m.title = QStringLiteral("Most likely next tokens");
+    m.horizontalBars = true;
+    m.categories = {QStringLiteral("«e»"), QStringLiteral("«h»")};
+    m.x.title = QStringLiteral("probability");
+    m.x.maximum = 1.0;
+    m.x.ceiling = 1.0;
+    ChartSeries p = ChartSeries::of(QStringLiteral("every head on"), QColor(0x21, 0x66, 0xac), ChartSeries::Kind::Bars);
+    p.values = {0.004, 0.989};
+    m.series = {p};
+    QGraphicsScene scene;
+    QChart* chart = buildChart(m, style()).release();
+    layOut(scene, chart, QSizeF(600, 400));
+    double axisMaximum = 0;
+    for (QAbstractAxis* abstract : chart->axes(Qt::Horizontal))
+        if (auto* axis = qobject_cast<QCategoryAxis*>(abstract)) axisMaximum = axis->max();
+    EXPECT_EQ(axisMaximum, 1.0);
+    QGraphicsSimpleTextItem* large = nullptr;
+    QGraphicsSimpleTextItem* small = nullptr;
+    for (QGraphicsItem* item : chart->childItems())
+        if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item)) {
+            if (text->text() == chartValueText(0.989)) large = text;
+            if (text->text() == chartValueText(0.004)) small = text;
+        }
+    ASSERT_NE(large, nullptr);
+    ASSERT_NE(small, nullptr);
+    const QRectF plot = chart->plotArea();
+    const QRectF inside = large->mapRectToParent(large->boundingRect());
+    EXPECT_TRUE(large->isVisible());
+    EXPECT_LE(inside.right(), plot.right() + 1);
+    EXPECT_LT(inside.left(), chart->mapToPosition(QPointF(0.989, 1), chart->series().front()).x());
+    EXPECT_EQ(large->brush().color(), QColor(Qt::white));  // on the dark blue bar
+    EXPECT_EQ(small->brush().color(), style().text);       // beyond its short bar, as usual
+    // Drawn over the bar, not under it: white pixels where the label is.
+    QImage image(600, 400, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        scene.render(&painter, QRectF(0, 0, 600, 400), QRectF(0, 0, 600, 400));
+    }
+    int white = 0;
+    const QRect box = inside.toAlignedRect().intersected(image.rect());
+    for (int y = box.top(); y <= box.bottom(); ++y)
+        for (int x = box.left(); x <= box.right(); ++x)
+            if (qRed(image.pixel(x, y)) > 200 && qBlue(image.pixel(x, y)) > 200) ++white;
+    EXPECT_GT(white, 10);
 }
 
 TEST(ChartRender, BarsAreTheModelsValues)
