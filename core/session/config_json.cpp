@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string_view>
 
+#include "core/common/limits.hpp"
 #include "core/session/json_fields.hpp"
 
 namespace qkv {
@@ -127,9 +128,10 @@ Expected<Config> configFromJson(const Json& json)
     in.choice("mode", c.mode, kAttentionModeNames);
     in.text("source", c.sourceText);
     in.text("target", c.targetText);
-    in.integer("d_model", c.d_model, 1, 1 << 20);
-    in.integer("heads", c.headCount, 1, 1 << 20);
-    in.integer("kv_heads", c.keyValueHeadCount, 1, 1 << 20);
+    // The app's own limits: a message names the d_model the app can compute, not a parser's bound.
+    in.integer("d_model", c.d_model, 1, limits::maxDModel);
+    in.integer("heads", c.headCount, 1, limits::maxHeads);
+    in.integer("kv_heads", c.keyValueHeadCount, 1, limits::maxHeads);
     if (c.keyValueHeadCount == c.headCount) c.keyValueHeadCount = 0;  // g = h is the default
     in.seed("seed", c.seed);
     in.choice("init", c.init, kWeightInitNames);

@@ -52,6 +52,10 @@ TEST(SessionRobustness, NamedProblems)
     expectRefused(replaced(good, "\"mode\": \"cross\"", "\"mode\": \"sideways\""), "config.mode: 'sideways'");
     expectRefused(replaced(good, "\"heads\": 4", "\"heads\": 3"), "h = 3 does not divide");
     expectRefused(replaced(good, "\"heads\": 4", "\"heads\": \"four\""), "config.heads");
+    // The app's limit, not a parser's bound of 1048576.
+    expectRefused(replaced(good, "\"d_model\": 16", "\"d_model\": 5000000"),
+                  "config.d_model: must be a whole number between 1 and 4096");
+    expectRefused(replaced(good, "\"heads\": 4", "\"heads\": 300"), "config.heads: must be a whole number between 1 and 256");
     expectRefused(replaced(good, "\"name\": \"uniform\"", "\"name\": \"psychic\""), "'psychic' is not a preset name");
     expectRefused(replaced(good, "\"shape\": [\n          16,\n          16\n        ]",
                            "\"shape\": [\n          16,\n          15\n        ]"),
