@@ -290,8 +290,8 @@ int runFigureCommand(int argc, char** argv)
 
     ui::FigureFormat format = ui::FigureFormat::Png;
     ui::figureFormatFromName(QString::fromStdString(args.format), format);
-    const QString error =
-        ui::writeFigure(*figure, input, QString::fromStdString(args.out), format, sizeFor(args, figure->defaultSize));
+    const QString error = ui::writeFigure(*figure, input, QString::fromStdString(args.out), format,
+                                          sizeFor(args, figure->defaultSizeFor(input)));
     if (!error.isEmpty()) return fail(1, error.toStdString());
     return 0;
 }

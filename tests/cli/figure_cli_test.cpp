@@ -213,6 +213,32 @@ TEST_F(FigureCli, TheModelFiguresNeedALayerOfAModelThatRunsWhole)
     }
 }
 
+// Without a size, the Model figure is as tall as its grid needs: a small model's grid used to
+// leave the bottom third of 1000 x 900 blank.
+TEST_F(FigureCli, TheModelFigureHasNoBlankBand)
+{
+    std::vector<std::string> arguments = {"--figure", "model", "--format", "pdf", "--out", path("model.pdf")};
+    const std::vector<std::string> session = wholeModelSession();
+    arguments.insert(arguments.end(), session.begin(), session.end());
+    const CommandRun run = figure(arguments);
+    ASSERT_EQ(run.status, 0) << run.output;
+    const std::string prefix = path("model-page");
+    ASSERT_EQ(testing::runProgram("pdftoppm", {"-r", "96", "-singlefile", path("model.pdf"), prefix}).status, 0);
+    const Ppm page = readPpm(readFile(prefix + ".ppm"));
+    ASSERT_TRUE(page.valid());
+    EXPECT_EQ(page.width, 1000);
+    long lastDrawn = 0;  // the last row with anything but white on it
+    for (long y = 0; y < page.height; ++y)
+        for (long x = 0; x < page.width; ++x) {
+            const std::size_t at = static_cast<std::size_t>((y * page.width + x) * 3);
+            if (static_cast<unsigned char>(page.rgb[at]) < 200 || static_cast<unsigned char>(page.rgb[at + 2]) < 200) {
+                lastDrawn = y;
+                break;
+            }
+        }
+    EXPECT_GE(lastDrawn, page.height - 30) << "rows " << lastDrawn << " to " << page.height << " are blank";
+}
+
 TEST_F(FigureCli, SizeAndDpiAndTheSessionsOptions)
 {
     // --dpi: the default size (1400 x 900 for the heads grid) at 192 dpi.

@@ -37,8 +37,8 @@ QString startFolder()
 
 }  // namespace
 
-FigureExportDialog::FigureExportDialog(std::vector<const Figure*> figures, QWidget* parent)
-    : QDialog(parent), figures_(std::move(figures)), figureBox_(new QComboBox(this)), formatBox_(new QComboBox(this)),
+FigureExportDialog::FigureExportDialog(std::vector<const Figure*> figures, QWidget* parent, DefaultSize sizeOf)
+    : QDialog(parent), figures_(std::move(figures)), sizeOf_(std::move(sizeOf)), figureBox_(new QComboBox(this)), formatBox_(new QComboBox(this)),
       widthBox_(new QSpinBox(this)), heightBox_(new QSpinBox(this)), dpiBox_(new QSpinBox(this)),
       pixels_(new QLabel(this)), pathEdit_(new QLineEdit(this))
 {
@@ -95,10 +95,7 @@ FigureExportDialog::FigureExportDialog(std::vector<const Figure*> figures, QWidg
     connect(figureBox_, &QComboBox::currentIndexChanged, this, &FigureExportDialog::figureChanged);
     connect(formatBox_, &QComboBox::currentIndexChanged, this, &FigureExportDialog::formatChanged);
     connect(reset, &QPushButton::clicked, this, [this] {
-        if (const Figure* f = figure()) {
-            widthBox_->setValue(static_cast<int>(f->defaultSize.width()));
-            heightBox_->setValue(static_cast<int>(f->defaultSize.height()));
-        }
+        if (const Figure* f = figure()) showDefaultSize(*f);
     });
     for (QSpinBox* box : {widthBox_, heightBox_, dpiBox_})
         connect(box, &QSpinBox::valueChanged, this, &FigureExportDialog::updatePixels);
@@ -153,12 +150,18 @@ bool FigureExportDialog::selectFigure(const QString& name)
     return true;
 }
 
+void FigureExportDialog::showDefaultSize(const Figure& figure)
+{
+    const QSizeF size = sizeOf_ ? sizeOf_(figure) : figure.defaultSize;
+    widthBox_->setValue(static_cast<int>(std::lround(size.width())));
+    heightBox_->setValue(static_cast<int>(std::lround(size.height())));
+}
+
 void FigureExportDialog::figureChanged()
 {
     const Figure* f = figure();
     if (!f) return;
-    widthBox_->setValue(static_cast<int>(f->defaultSize.width()));
-    heightBox_->setValue(static_cast<int>(f->defaultSize.height()));
+    showDefaultSize(*f);
     const QString folder = path().isEmpty() ? startFolder() : QFileInfo(path()).absolutePath();
     pathEdit_->setText(QDir(folder).filePath(f->name + QLatin1Char('.') + figureFormatName(format())));
 }

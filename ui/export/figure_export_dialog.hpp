@@ -5,6 +5,7 @@
 
 #include <QDialog>
 
+#include <functional>
 #include <vector>
 
 #include "ui/figures/figure.hpp"
@@ -20,7 +21,10 @@ namespace qkv::ui {
 class FigureExportDialog : public QDialog {
     Q_OBJECT
 public:
-    FigureExportDialog(std::vector<const Figure*> figures, QWidget* parent = nullptr);
+    // `sizeOf`: a figure's size when the user asks for none (its defaultSizeFor the current
+    // input); null: its defaultSize.
+    using DefaultSize = std::function<QSizeF(const Figure&)>;
+    FigureExportDialog(std::vector<const Figure*> figures, QWidget* parent = nullptr, DefaultSize sizeOf = {});
 
     const Figure* figure() const;
     FigureFormat format() const;
@@ -37,8 +41,10 @@ private:
     void figureChanged();
     void formatChanged();
     void updatePixels();
+    void showDefaultSize(const Figure& figure);
 
     std::vector<const Figure*> figures_;
+    DefaultSize sizeOf_;
     QComboBox* figureBox_;
     QComboBox* formatBox_;
     QSpinBox* widthBox_;

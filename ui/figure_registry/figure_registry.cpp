@@ -117,4 +117,10 @@ QString Figure::whyUnavailable(const FigureInput& input) const
     return unavailable ? unavailable(input) : QString();
 }
 
+QSizeF Figure::defaultSizeFor(const FigureInput& input) const
+{
+    const QSizeF size = sizeForInput && whyUnavailable(input).isEmpty() ? sizeForInput(input) : QSizeF();
+    return size.isEmpty() ? defaultSize : size;
+}
+
 }  // namespace qkv::ui

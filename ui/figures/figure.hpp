@@ -89,9 +89,14 @@ struct Figure {
     // Draws the figure inside `rect` (logical pixels) with the painter's font, on a background
     // the caller has filled with options.background (paintFigure in figure_render.hpp does both).
     std::function<void(QPainter&, const QRectF&, const FigureInput&)> paint;
+    // The size when the user asks for none, for this input (a grid as tall as its rows need);
+    // null, or an empty size: defaultSize.
+    std::function<QSizeF(const FigureInput&)> sizeForInput = {};
 
     // "No result yet." without a result, else unavailable(input) ("" when the figure can be drawn).
     QString whyUnavailable(const FigureInput& input) const;
+    // sizeForInput(input) if it gives one, else defaultSize.
+    QSizeF defaultSizeFor(const FigureInput& input) const;
 };
 
 // Why a figure cannot be drawn for `input`: "No result yet." without a result, else "".

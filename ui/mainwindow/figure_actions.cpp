@@ -123,7 +123,8 @@ void FigureActions::exportInteractively(const ResultView* view)
         report(tr("This tab has no figure to export."));
         return;
     }
-    FigureExportDialog dialog(figures, window_);
+    FigureExportDialog dialog(figures, window_,
+                              [input = currentInput()](const Figure& figure) { return figure.defaultSizeFor(input); });
     if (dialog.exec() != QDialog::Accepted || !dialog.figure()) return;
     const QString error = exportFigure(*dialog.figure(), dialog.path(), dialog.format(), dialog.size());
     if (!error.isEmpty()) showPlainWarning(window_, tr("Export failed"), error);
@@ -136,7 +137,7 @@ void FigureActions::copyCurrent(const ResultView* view)
         report(tr("This tab has no figure to copy."));
         return;
     }
-    copyFigure(*figures.front(), ExportSize{figures.front()->defaultSize, 2.0});
+    copyFigure(*figures.front(), ExportSize{figures.front()->defaultSizeFor(currentInput()), 2.0});
 }
 
 void FigureActions::attachContextMenu(ResultView* view)
@@ -147,7 +148,7 @@ void FigureActions::attachContextMenu(ResultView* view)
         menu.addAction(tr("Export Figure…"), this, [this, view] { exportInteractively(view); });
         for (const Figure* figure : figuresOf(view))
             menu.addAction(tr("Copy “%1”").arg(figure->title), this, [this, figure] {
-                copyFigure(*figure, ExportSize{figure->defaultSize, 2.0});
+                copyFigure(*figure, ExportSize{figure->defaultSizeFor(currentInput()), 2.0});
             });
         menu.exec(view->mapToGlobal(position));
     });

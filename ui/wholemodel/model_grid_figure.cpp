@@ -1,6 +1,8 @@
 #include "ui/wholemodel/model_grid_figure.hpp"
 
 #include <QCoreApplication>
+#include <QFontMetricsF>
+#include <QImage>
 #include <QPaintEngine>
 #include <QPainter>
 
@@ -287,6 +289,18 @@ const qkv::MatrixF* shownMap(const qkv::ModelOverview& overview, qkv::ModelHead 
     }
     const qkv::AttentionResult& attention = overview.layer(head.layer).attention;
     return i < attention.heads.size() ? &attention.heads[i].attention : nullptr;
+}
+
+double modelGridHeight(const FigureInput& input, double width)
+{
+    if (!input.overview) return 0;
+    QImage device(1, 1, QImage::Format_ARGB32_Premultiplied);  // logical pixels: 96 dpi
+    device.setDotsPerMeterX(3780);
+    device.setDotsPerMeterY(3780);
+    const QFontMetricsF metrics(input.options.font, &device);
+    // As tall as it likes: the thumbnails are then as wide as the width allows.
+    const ModelGridLayout layout(QRectF(0, 0, width, 1e6), *input.overview, metrics);
+    return std::ceil(layout.noteRect().bottom() + kMargin);
 }
 
 void paintModelGrid(QPainter& painter, const QRectF& target, const FigureInput& input, double minimumThumbnail)

@@ -75,5 +75,8 @@ const qkv::MatrixF* shownMap(const qkv::ModelOverview& overview, qkv::ModelHead 
 // Paints the grid. With options.showSelection, the layer the document shows (result's
 // wholeModelLayer) and the selected head (options.head) are outlined.
 void paintModelGrid(QPainter& painter, const QRectF& target, const FigureInput& input, double minimumThumbnail = 0);
+// The height the grid of `input` takes at `width` (logical pixels, 96 dpi), its thumbnails as
+// wide as the width allows: an export's default height, with no band left blank.
+double modelGridHeight(const FigureInput& input, double width);
 
 }  // namespace qkv::ui

@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+
 #include "core/pipeline/model_overview.hpp"
 #include "ui/wholemodel/model_grid_figure.hpp"
 #include "ui/wholemodel/model_statistics_figure.hpp"
@@ -25,6 +27,12 @@ std::vector<Figure> modelGridFigures()
     grid.view = kModelViewId;
     grid.defaultSize = QSizeF(1000, 900);
     grid.minimumSize = QSizeF(480, 420);
+    // 1000 wide and as tall as the grid's rows need (two layers of four heads left a third of
+    // 900 blank); a model of many layers is cut at 1600 and its thumbnails shrink to fit.
+    grid.sizeForInput = [minimum = grid.minimumSize](const FigureInput& input) {
+        const double height = modelGridHeight(input, 1000);
+        return height > 0 ? QSizeF(1000, std::clamp(height, minimum.height(), 1600.0)) : QSizeF();
+    };
     grid.unavailable = [](const FigureInput& input) {
         if (const QString why = whyNoModelOverview(input); !why.isEmpty()) return why;
         if (input.options.valueWeighted && input.overview->valueNorms.empty())
