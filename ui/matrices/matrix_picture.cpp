@@ -52,22 +52,7 @@ MatrixPicture makeSignedPicture(const MatrixF& values, Index maxSide)
 
 void paintPicture(QPainter& painter, const QRectF& cells, const MatrixPicture& picture)
 {
-    if (picture.isNull() || cells.width() <= 0 || cells.height() <= 0) return;
-    painter.save();
-    const QTransform t = painter.deviceTransform();
-    const double scaleX = std::hypot(t.m11(), t.m12()), scaleY = std::hypot(t.m21(), t.m22());
-    const int wide = std::max(1, static_cast<int>(std::lround(cells.width() * scaleX)));
-    const int high = std::max(1, static_cast<int>(std::lround(cells.height() * scaleY)));
-    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
-    if (wide >= picture.image.width() && high >= picture.image.height()) {
-        painter.drawImage(cells, picture.image);
-    } else {
-        // Fewer pixels than cells: average, never skip rows or columns.
-        painter.drawImage(cells, picture.image.scaled(std::min(wide, picture.image.width()),
-                                                      std::min(high, picture.image.height()), Qt::IgnoreAspectRatio,
-                                                      Qt::SmoothTransformation));
-    }
-    painter.restore();
+    drawCellImage(painter, cells, picture.image);  // crisp cells in SVG and PDF too
 }
 
 QPoint matrixCellAt(const QRectF& cells, Index rows, Index columns, const QPointF& point)

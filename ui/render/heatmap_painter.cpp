@@ -32,39 +32,11 @@ QPointF deviceScale(const QPainter& painter)
     return {std::hypot(t.m11(), t.m12()), std::hypot(t.m21(), t.m22())};
 }
 
-bool isVectorDevice(const QPainter& painter)
-{
-    const QPaintEngine* engine = painter.paintEngine();
-    return engine && (engine->type() == QPaintEngine::SVG || engine->type() == QPaintEngine::Pdf ||
-                      engine->type() == QPaintEngine::Picture);
-}
-
 // The cells as one image (no seams between cells in SVG or PDF: separate
 // rectangles leave hairlines where viewers antialias their shared edges).
 void paintCells(QPainter& painter, const HeatmapLayout& layout, const QImage& image)
 {
-    const QRectF cells = layout.cellsRect();
-    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
-    if (isVectorDevice(painter)) {
-        // Nearest-neighbour enlargement, so each cell is a block of identical pixels.
-        const int factor = std::clamp(std::min(kMaxVectorImageSide / std::max(1, image.width()),
-                                               kMaxVectorImageSide / std::max(1, image.height())),
-                                      1, kVectorPixelsPerCell);
-        painter.drawImage(cells, factor == 1 ? image
-                                             : image.scaled(image.width() * factor, image.height() * factor,
-                                                            Qt::IgnoreAspectRatio, Qt::FastTransformation));
-        return;
-    }
-    const QPointF scale = deviceScale(painter);
-    const int pixelsWide = std::max(1, static_cast<int>(std::round(cells.width() * scale.x())));
-    const int pixelsHigh = std::max(1, static_cast<int>(std::round(cells.height() * scale.y())));
-    if (pixelsWide >= image.width() && pixelsHigh >= image.height()) {
-        painter.drawImage(cells, image);
-        return;
-    }
-    // More cells than pixels: average blocks of cells (area filter) instead of skipping them.
-    painter.drawImage(cells, image.scaled(std::min(pixelsWide, image.width()), std::min(pixelsHigh, image.height()),
-                                          Qt::IgnoreAspectRatio, Qt::SmoothTransformation));
+    drawCellImage(painter, layout.cellsRect(), image);
 }
 
 // Diagonal lines over masked cells (NaN or infinite), one clipped run per row, where the cells
@@ -177,6 +149,39 @@ void paintHighlights(QPainter& painter, const HeatmapLayout& layout, const Heatm
 }
 
 }  // namespace
+
+bool isVectorDevice(const QPainter& painter)
+{
+    const QPaintEngine* engine = painter.paintEngine();
+    return engine && (engine->type() == QPaintEngine::SVG || engine->type() == QPaintEngine::Pdf ||
+                      engine->type() == QPaintEngine::Picture);
+}
+
+void drawCellImage(QPainter& painter, const QRectF& cells, const QImage& image)
+{
+    if (image.isNull() || cells.width() <= 0 || cells.height() <= 0) return;
+    painter.save();
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    if (isVectorDevice(painter)) {
+        // Nearest-neighbour enlargement, so each cell is a block of identical pixels.
+        const int factor = std::clamp(std::min(kMaxVectorImageSide / std::max(1, image.width()),
+                                               kMaxVectorImageSide / std::max(1, image.height())),
+                                      1, kVectorPixelsPerCell);
+        painter.drawImage(cells, factor == 1 ? image
+                                             : image.scaled(image.width() * factor, image.height() * factor,
+                                                            Qt::IgnoreAspectRatio, Qt::FastTransformation));
+    } else {
+        const QPointF scale = deviceScale(painter);
+        const int pixelsWide = std::max(1, static_cast<int>(std::round(cells.width() * scale.x())));
+        const int pixelsHigh = std::max(1, static_cast<int>(std::round(cells.height() * scale.y())));
+        if (pixelsWide >= image.width() && pixelsHigh >= image.height())
+            painter.drawImage(cells, image);
+        else  // more cells than pixels: average blocks of cells (area filter), never skip any
+            painter.drawImage(cells, image.scaled(std::min(pixelsWide, image.width()), std::min(pixelsHigh, image.height()),
+                                                  Qt::IgnoreAspectRatio, Qt::SmoothTransformation));
+    }
+    painter.restore();
+}
 
 QImage heatmapImage(const qkv::MatrixF& values, ColormapName colormapName, double minValue, double maxValue)
 {

@@ -25,6 +25,14 @@ void paintHeatmap(QPainter& painter, const QRectF& target, const qkv::MatrixF& v
 void paintHeatmap(QPainter& painter, const QRectF& target, const qkv::MatrixF& values,
                   const HeatmapStyle& style, const QImage& cellImage);
 
+// Draws `image` (a pixel per cell, or block means) over `cells` the one way every cell picture is
+// drawn: into SVG or PDF enlarged nearest-neighbour (at least 8 image pixels per cell side, up to
+// 2048), so that viewers which smooth images blur only within a cell; on a raster device as is,
+// or averaged down (area filter) where there are fewer device pixels than cells.
+void drawCellImage(QPainter& painter, const QRectF& cells, const QImage& image);
+// SVG, PDF or a QPicture: a device that keeps an image as an image, scaled by the viewer.
+bool isVectorDevice(const QPainter& painter);
+
 // One pixel per cell, values mapped through the colormap over [minValue, maxValue].
 QImage heatmapImage(const qkv::MatrixF& values, ColormapName colormap, double minValue,
                     double maxValue);

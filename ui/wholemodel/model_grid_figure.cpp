@@ -3,7 +3,6 @@
 #include <QCoreApplication>
 #include <QFontMetricsF>
 #include <QImage>
-#include <QPaintEngine>
 #include <QPainter>
 
 #include <algorithm>
@@ -55,13 +54,6 @@ double deviceScale(const QPainter& painter)
 {
     const QTransform t = painter.deviceTransform();
     return std::hypot(t.m11(), t.m12());
-}
-
-bool isVectorDevice(const QPainter& painter)
-{
-    const QPaintEngine* engine = painter.paintEngine();
-    return engine && (engine->type() == QPaintEngine::SVG || engine->type() == QPaintEngine::Pdf ||
-                      engine->type() == QPaintEngine::Picture);
 }
 
 // The map's colour image for `pixels` device pixels: cell by cell when every cell gets one,

@@ -2,8 +2,10 @@
 // query's row is marked in every matrix of the queries lane and follows the selection, clicks
 // select the query, key or head for every view, and big layers are pooled for drawing.
 
+#include <QBuffer>
 #include <QImage>
 #include <QPainter>
+#include <QSvgGenerator>
 
 #include "tests/ui/support/layer_test_support.hpp"
 #include "ui/background/work_placement.hpp"
@@ -12,6 +14,7 @@
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/matrices/matrices_view.hpp"
+#include "ui/matrices/matrix_picture.hpp"
 
 namespace qkv::ui::testing {
 namespace {
@@ -164,3 +167,41 @@ TEST(MatricesView, BigLayersArePooledForDrawingAndBuiltOffTheGuiThread)
 
 }  // namespace
 }  // namespace qkv::ui::testing
+
+namespace qkv::ui {
+namespace {
+
+// The first image an SVG embeds (a PNG in a data URL).
+QImage firstEmbeddedImage(const QByteArray& svg)
+{
+    const qsizetype start = svg.indexOf("base64,");
+    if (start < 0) return {};
+    const qsizetype end = svg.indexOf('"', start);
+    return QImage::fromData(QByteArray::fromBase64(svg.mid(start + 7, end - start - 7)), "PNG");
+}
+
+// In SVG and PDF a matrix's picture is enlarged nearest-neighbour, so that viewers which smooth
+// images blur only within a cell (a 5 x 7 matrix went in as a 5 x 7 image, which they blur).
+TEST(MatrixPicture, AVectorFileGetsCrispCells)
+{
+    const MatrixF values = MatrixF::Random(5, 7);
+    const MatrixPicture picture = makeSignedPicture(values, 256);
+    ASSERT_EQ(picture.image.size(), QSize(7, 5));
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setSize(QSize(300, 200));
+    {
+        QPainter painter(&svg);
+        paintPicture(painter, QRectF(10, 10, 280, 180), picture);
+    }
+    const QImage embedded = firstEmbeddedImage(buffer.data());
+    ASSERT_EQ(embedded.size(), QSize(7 * 8, 5 * 8));  // 8 image pixels per cell side
+    // Each cell a block of its own colour.
+    EXPECT_EQ(embedded.pixel(3 * 8, 2 * 8), picture.image.pixel(3, 2));
+    EXPECT_EQ(embedded.pixel(3 * 8 + 7, 2 * 8 + 7), picture.image.pixel(3, 2));
+}
+
+}  // namespace
+}  // namespace qkv::ui
