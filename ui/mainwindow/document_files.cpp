@@ -68,6 +68,14 @@ bool DocumentFiles::mayReplace(const QString& action)
     return maybeSave();
 }
 
+bool DocumentFiles::mayLeaveTraining(const QString& action)
+{
+    if (!unkeptWork_ || !unkeptWork_()) return true;
+    if (!prompts_.askToStopTraining || !prompts_.askToStopTraining(action)) return false;
+    emit trainingDropped();
+    return true;
+}
+
 void DocumentFiles::newDocument()
 {
     if (!mayReplace(tr("start a new session"))) return;

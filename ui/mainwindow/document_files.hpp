@@ -51,6 +51,11 @@ public:
     // stop the training that has a model not kept (asked when unkeptWork says so), then
     // maybeSave(). True to go on; the caller then stops the training (replacingDocument()).
     bool mayReplace(const QString& action);
+    // Before new weights come into the document (a weights file, a checkpoint's or a model's
+    // layer), on the way to `action`: stop the training whose model is not kept, asked as
+    // mayReplace asks. True to go on, and the training is then dropped (trainingDropped()); the
+    // document itself stays (the new weights are an undoable edit of it).
+    bool mayLeaveTraining(const QString& action);
     // Whether work outside the document would be lost (the Train tab's model not kept).
     void setUnkeptWork(std::function<bool()> unkept) { unkeptWork_ = std::move(unkept); }
 
@@ -62,6 +67,8 @@ signals:
     // A session, an example or a new document is about to replace the document (anything still
     // being read for the old one must not land on it).
     void replacingDocument();
+    // mayLeaveTraining() said yes: the Train tab drops its run and its preview.
+    void trainingDropped();
 
 private:
     QString fail(const QString& title, const QString& message);

@@ -119,6 +119,7 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->addTrainTab(trainTab_);
     files_->setUnkeptWork([this] { return trainTab_->hasUnkeptTraining(); });
     connect(files_, &DocumentFiles::replacingDocument, trainTab_, &TrainTab::reset);
+    connect(files_, &DocumentFiles::trainingDropped, trainTab_, &TrainTab::reset);
     // Switching a head off from the heads grid.
     connect(headsView()->canvas(), &HeadsCanvas::headContextMenuRequested, this,
             [this](int head, const QPoint& globalPosition) {

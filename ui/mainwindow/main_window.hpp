@@ -83,6 +83,7 @@ public:
     // message box and change nothing.
     void openCheckpointInteractively();
     // File > Open Model…: a model of the Hugging Face cache or any model folder, then its layer.
+    // These three first ask to stop a training whose model is not kept (as New does).
     void openModelInteractively();
     void openCheckpoint(const QString& path);
     // The last step alone, for the dialog and tests: emits checkpointLayerLoaded. `positions`:

@@ -12,6 +12,7 @@
 #include "ui/document/document.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/figures/shown_text.hpp"
+#include "ui/mainwindow/document_files.hpp"
 #include "ui/mainwindow/main_window.hpp"
 #include "ui/mainwindow/notice_bar.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
@@ -93,6 +94,7 @@ void MainWindow::openModelLayer(const std::shared_ptr<const qkv::PretrainedModel
 
 void MainWindow::loadWeightsInteractively()
 {
+    if (!files_->mayLeaveTraining(tr("load weights"))) return;
     const QString path = QFileDialog::getOpenFileName(this, tr("Load Weights"), firstExistingFolder({kWeightsDirectory.value()}),
                                                       tr("safetensors (*.safetensors);;All files (*)"));
     if (path.isEmpty()) return;
@@ -115,6 +117,7 @@ void MainWindow::useGeneratedWeights()
 
 void MainWindow::openCheckpointInteractively()
 {
+    if (!files_->mayLeaveTraining(tr("open a checkpoint"))) return;
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open Checkpoint"), firstExistingFolder({kCheckpointDirectory.value()}),
         tr("Checkpoints (*.safetensors *.index.json);;safetensors (*.safetensors);;Sharded index (*.index.json);;All files (*)"));
@@ -125,6 +128,7 @@ void MainWindow::openCheckpointInteractively()
 
 void MainWindow::openModelInteractively()
 {
+    if (!files_->mayLeaveTraining(tr("open a model"))) return;
     const std::string cache = qkv::huggingFaceCacheFolder([](const char* name) { return std::getenv(name); });
     ModelListDialog dialog(QString::fromStdString(cache), kLastModel.value(), this);
     if (dialog.exec() != QDialog::Accepted || dialog.chosenFolder().isEmpty()) return;

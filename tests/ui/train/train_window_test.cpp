@@ -99,6 +99,32 @@ TEST_F(TrainWindowTest, OpeningASessionWhileTrainingAsksFirst)
     EXPECT_EQ(window->document()->config().seed, 77u);
 }
 
+// Loading weights, a checkpoint's layer or a model while a trained model is not kept asks as New
+// does: Cancel keeps the training, Stop drops it and its preview (the document stays).
+TEST_F(TrainWindowTest, OpeningACheckpointOrWeightsWhileTrainingAsksFirst)
+{
+    startTraining();
+    stopTraining = false;
+    window->openCheckpointInteractively();  // cancelled before any file dialog
+    window->openModelInteractively();
+    window->loadWeightsInteractively();
+    ASSERT_EQ(asked.size(), 3);
+    EXPECT_TRUE(asked[0].contains(QStringLiteral("checkpoint")));
+    EXPECT_TRUE(asked[1].contains(QStringLiteral("model")));
+    EXPECT_TRUE(asked[2].contains(QStringLiteral("weights")));
+    EXPECT_TRUE(tab()->worker()->hasRun());
+    EXPECT_TRUE(window->document()->isPreviewing());
+
+    stopTraining = true;
+    EXPECT_TRUE(window->files()->mayLeaveTraining(QStringLiteral("open a checkpoint")));
+    EXPECT_FALSE(tab()->worker()->hasRun());
+    EXPECT_FALSE(window->document()->isPreviewing());
+    EXPECT_FALSE(tab()->hasUnkeptTraining());
+    EXPECT_EQ(window->document()->config(), smallConfig());  // the document is as it was
+    EXPECT_TRUE(window->files()->mayLeaveTraining(QStringLiteral("load weights")));  // nothing to ask now
+    EXPECT_EQ(asked.size(), 4);
+}
+
 TEST_F(TrainWindowTest, SaveWhileTrainingWritesTheDocumentNotThePreview)
 {
     QTemporaryDir directory;
