@@ -179,9 +179,11 @@ void CheckpointLayerDialog::showPositionsOfSelectedLayer()
         positions_->setCurrentIndex(positions_->findData(static_cast<int>(settings.positional)));
     usualPositions_ = fixed.empty() ? std::optional(settings.positional) : std::nullopt;
     positions_->setEnabled(fixed.empty());
-    positionsNote_->setText(fixed.empty() ? tr("The checkpoint does not fix them: your choice is used (preselected: "
-                                               "the usual one for %1).")
-                                                .arg(fromStd(qkv::checkpointFamilyName(layer->family)))
+    // Core's words for what the preselection stands for (GPT-2 and BERT learn their positions:
+    // sinusoidal ones only stand in for them), never "the usual one" for a family that has none.
+    const QString usual = fromStd(settings.usualPositionsNote);
+    positionsNote_->setText(fixed.empty() ? tr("The checkpoint does not fix them: your choice is used. %1")
+                                                .arg(usual.isEmpty() ? tr("Preselected: sinusoidal, the paper's.") : usual)
                                           : QString::fromStdString(fixed) + QLatin1Char('.'));
 }
 

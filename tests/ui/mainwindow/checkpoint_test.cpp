@@ -101,6 +101,16 @@ TEST(CheckpointLayerDialog, PositionsTheCheckpointFixesAreDisabledWithTheReason)
     EXPECT_EQ(bert.chosenPositions(), PositionalEncoding::Sinusoidal);
     EXPECT_TRUE(bert.positionsNote()->text().contains(QStringLiteral("does not fix")))
         << bert.positionsNote()->text().toStdString();
+    // GPT-2 and BERT learn their positions: the note says sinusoidal ones only stand in for them
+    // (it called them "the usual one for GPT-2").
+    CheckpointLayerDialog gpt2(openOrFail(fixture("gpt2")));
+    EXPECT_EQ(gpt2.chosenPositions(), PositionalEncoding::Sinusoidal);
+    for (const CheckpointLayerDialog* dialog : {&bert, &gpt2}) {
+        const QString note = dialog->positionsNote()->text();
+        EXPECT_TRUE(note.contains(QStringLiteral("stands in for the model's learned position embeddings")))
+            << note.toStdString();
+        EXPECT_FALSE(note.contains(QStringLiteral("usual"))) << note.toStdString();
+    }
 }
 
 class CheckpointWindowTest : public WindowTest {
