@@ -9,6 +9,7 @@
 
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
+#include "ui/figures/text_layout.hpp"
 #include "ui/render/heatmap_painter.hpp"
 
 namespace qkv::ui {
@@ -214,14 +215,11 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
     bold.setBold(true);
     QFont big = bold;
     big.setPointSizeF(big.pointSizeF() * 1.12);
-    painter.setFont(big);
     const QString title = Text::tr("The layer as the data flows (the paper's Figure 2) · %1 of %2 · %3")
                               .arg(headName(model.head()))
                               .arg(a.headCount())
                               .arg(modeTitle(r.config.mode));
-    painter.drawText(g.title, Qt::AlignLeft | Qt::AlignVCenter,
-                     QFontMetricsF(big, painter.device()).elidedText(title, Qt::ElideRight, g.title.width()));
-    painter.setFont(options.font);
+    drawFittedText(painter, g.title, Qt::AlignLeft | Qt::AlignVCenter, big, title);
     painter.setPen(muted);
     QString subtitle = shapesLine(r);
     if (a.queryBeforeRotation.size() > 0) subtitle += Text::tr(" · Q and K after the rotary rotation");
@@ -230,8 +228,7 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
         if (a.isAblated(i)) off << headName(i);
     if (!off.isEmpty())
         subtitle += Text::tr(" · switched off (zero in Concat): %1").arg(off.join(QStringLiteral(", ")));
-    painter.drawText(g.subtitle, Qt::AlignLeft | Qt::AlignVCenter,
-                     metrics.elidedText(subtitle, Qt::ElideRight, g.subtitle.width()));
+    drawFittedText(painter, g.subtitle, Qt::AlignLeft | Qt::AlignVCenter, options.font, subtitle);
 
     // Lane titles and token labels.
     painter.setPen(text);
@@ -240,8 +237,8 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
         painter.save();
         painter.translate(rect.center());
         painter.rotate(-90);
-        painter.drawText(QRectF(-rect.height() / 2, -rect.width() / 2, rect.height(), rect.width()), Qt::AlignCenter,
-                         metrics.elidedText(words, Qt::ElideRight, rect.height()));
+        drawFittedText(painter, QRectF(-rect.height() / 2, -rect.width() / 2, rect.height(), rect.width()),
+                       Qt::AlignCenter, options.font, words);
         painter.restore();
     }
     drawTokens(painter, g.queryTokens, g.cells[at(LayerMatrix::QueryInput)], r.queryLabels, options.query,
@@ -277,22 +274,19 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
         painter.setBrush(Qt::NoBrush);
         painter.drawRect(cells);
         const QRectF& labels = g.labels[at(m)];
-        const double third = labels.height() / 4;
-        painter.setFont(bold);
+        const double quarter = labels.height() / 4;  // name, formula, shape, range
+        // Whole, made smaller where a narrow window leaves a column less room (never "row soft…").
+        const auto line = [&](int index) {
+            return QRectF(labels.left(), labels.top() + index * quarter, labels.width(), quarter);
+        };
         painter.setPen(text);
-        const QFontMetricsF boldMetrics(bold, painter.device());
-        painter.drawText(QRectF(labels.left(), labels.top(), labels.width(), third), Qt::AlignCenter,
-                         boldMetrics.elidedText(model.name(m), Qt::ElideRight, labels.width()));
-        painter.setFont(options.font);
+        drawFittedText(painter, line(0), Qt::AlignCenter, bold, model.name(m));
         painter.setPen(muted);
-        painter.drawText(QRectF(labels.left(), labels.top() + third, labels.width(), third), Qt::AlignCenter,
-                         metrics.elidedText(model.formula(m), Qt::ElideRight, labels.width()));
+        drawFittedText(painter, line(1), Qt::AlignCenter, options.font, model.formula(m));
         painter.setPen(text);
-        painter.drawText(QRectF(labels.left(), labels.top() + 2 * third, labels.width(), third), Qt::AlignCenter,
-                         metrics.elidedText(shapeText(picture.rows, picture.columns), Qt::ElideRight, labels.width()));
+        drawFittedText(painter, line(2), Qt::AlignCenter, options.font, shapeText(picture.rows, picture.columns));
         painter.setPen(muted);
-        painter.drawText(QRectF(labels.left(), labels.top() + 3 * third, labels.width(), third), Qt::AlignCenter,
-                         metrics.elidedText(rangeText(picture), Qt::ElideRight, labels.width()));
+        drawFittedText(painter, line(3), Qt::AlignCenter, options.font, rangeText(picture));
     }
     const auto outline = [&](const QRectF& block) {
         painter.setPen(QPen(options.background, 3));

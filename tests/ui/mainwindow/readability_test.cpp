@@ -18,10 +18,12 @@
 #include "ui/factored/factored_figures.hpp"
 #include "ui/factored/factored_view.hpp"
 #include "ui/figure_widgets/chart_view.hpp"
+#include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
+#include "ui/matrices/matrices_view.hpp"
 #include "ui/steps/step_view.hpp"
 
 using qkv::ui::testing::TextProbe;
@@ -113,6 +115,22 @@ TEST_F(Readability, HeadsTab)
     EXPECT_TRUE(device->shows(view->canvas()->figure()->legendLabel())) << device->strings().join(" | ").toStdString();
     EXPECT_TRUE(device->shows(view->canvas()->figure()->caption()));
     for (int h = 1; h <= 4; ++h) EXPECT_TRUE(device->shows(QStringLiteral("Head %1").arg(h)));
+}
+
+// At 1000 x 700 the matrices' columns are narrow: their names and formulas are drawn whole,
+// made smaller, never elided ("row soft…", "A_2 V…").
+TEST_F(Readability, MatricesTab)
+{
+    auto* view = qobject_cast<MatricesView*>(window->tabs()->view(MatricesView::kId));
+    ASSERT_NE(view, nullptr);
+    show(view);
+    expectReadable(view);
+    const auto device = probe(view->canvas());
+    EXPECT_EQ(device->problems().join(QLatin1Char('\n')).toStdString(), "");
+    for (const char* text : {"row softmax", "A_1 V_1", "head_1 … head_h", "input of K and V"})
+        EXPECT_TRUE(device->shows(QString::fromUtf8(text))) << text << " in: " << device->strings().join(" | ").toStdString();
+    const qkv::AttentionMode mode = window->document()->result()->config.mode;
+    EXPECT_TRUE(device->shows(keyAxisTitle(mode)));
 }
 
 TEST_F(Readability, StepTab)
