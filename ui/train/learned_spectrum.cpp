@@ -28,7 +28,8 @@ ChartModel learnedSpectrumModel(const TrainedVariant& variant, qkv::Index layer)
 {
     ChartModel c;
     const qkv::Index d_model = variant.model ? variant.model->parameters.spec.d_model : 0;
-    c.title = Text::tr("Singular values of each W_i; legend: how many of %1 hold 99% of the energy").arg(d_model);
+    const qkv::Index d_k = variant.model ? variant.model->parameters.spec.d_k() : 0;
+    c.title = Text::tr("Singular values of each full W_i; legend: how many of %1 hold 99% energy").arg(d_model);
     c.x.title = Text::tr("index k of σ_k");
     c.y.title = Text::tr("σ_k (log scale)");
     c.y.logarithmic = true;
@@ -55,6 +56,17 @@ ChartModel learnedSpectrumModel(const TrainedVariant& variant, qkv::Index layer)
         for (std::size_t k = 0; k < s.singularValues.size(); ++k)
             line.points.emplace_back(static_cast<double>(k + 1), std::max(s.singularValues[k], floor));
         c.series.push_back(std::move(line));
+    }
+    // Where the factored form stops: W_i^Q (W_i^K)^T has rank at most d_k, so a full W_i whose
+    // values fall off before this line did not need its extra parameters.
+    if (d_k > 0 && d_k < d_model) {
+        ChartSeries reference = ChartSeries::of(
+            Text::tr("k = d_k = %1: the factored W_i^Q (W_i^K)^T has at most %1").arg(d_k), QColor(0x55, 0x55, 0x55),
+            ChartSeries::Kind::Line);
+        reference.lineStyle = Qt::DashLine;
+        reference.lineMarkers = false;
+        reference.points = {QPointF(static_cast<double>(d_k), c.y.minimum), QPointF(static_cast<double>(d_k), c.y.maximum)};
+        c.series.push_back(std::move(reference));
     }
     return c;
 }

@@ -218,8 +218,16 @@ TEST_F(TrainTabTest, BothVariantsSideBySideWithTheFullModelsSpectrum)
     EXPECT_EQ(panel->spectrum(0), nullptr);
     ASSERT_NE(panel->spectrum(1), nullptr);
     const ChartModel& spectrum = panel->spectrum(1)->model();
-    ASSERT_EQ(spectrum.series.size(), 2u);  // one line per head
-    EXPECT_TRUE(spectrum.title.contains(QStringLiteral("how many of 16 hold 99% of the energy")));
+    ASSERT_EQ(spectrum.series.size(), 3u);  // one line per head, then k = d_k
+    EXPECT_TRUE(spectrum.title.contains(QStringLiteral("each full W_i")));
+    EXPECT_TRUE(spectrum.title.contains(QStringLiteral("how many of 16 hold 99% energy")));
+    // The factored form's rank bound, d_k = 16 / 2, as a dashed vertical line.
+    const ChartSeries& reference = spectrum.series[2];
+    EXPECT_TRUE(reference.name.startsWith(QStringLiteral("k = d_k = 8"))) << reference.name.toStdString();
+    EXPECT_EQ(reference.lineStyle, Qt::DashLine);
+    ASSERT_EQ(reference.points.size(), 2u);
+    EXPECT_EQ(reference.points[0].x(), 8.0);
+    EXPECT_EQ(reference.points[1].x(), 8.0);
     const QString rank = spectrum.series[0].name.mid(QStringLiteral("Head 1: ").size());
     EXPECT_TRUE(spectrum.series[0].name.startsWith(QStringLiteral("Head 1: ")));
     EXPECT_GE(rank.toInt(), 1);
