@@ -76,8 +76,8 @@ void ChartFitter::fit()
 {
     if (fitting_ || chart_->size().isEmpty()) return;
     fitting_ = true;
+    layoutLegend();  // first: it sets the margins the title is wrapped within
     wrapTitle();
-    layoutLegend();
     chart_->layout()->activate();
     fitting_ = false;
     fitPlot();

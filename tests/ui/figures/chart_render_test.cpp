@@ -117,6 +117,24 @@ TEST(ChartRender, TitlesLegendAndTicksAreWholeAndReadableAtSmallSizes)
     EXPECT_TRUE(probe(logModel(), QSize(560, 360))->strings().join(QString()).contains(QStringLiteral("10⁻")));
 }
 
+// A long title wraps within the room the legend's margins leave it, at every width: the title
+// was wrapped for the chart's first margins, before the legend set its own, so a line that fit
+// the first could be wider than the final room, and Qt elided it ("...how many of 64 h...").
+TEST(ChartRender, ALongTitleWrapsWithinTheFinalMarginsAtEveryWidth)
+{
+    ChartModel model = logModel();
+    model.title = QStringLiteral(
+        "Singular values of each learned full W_i (64 × 64); legend: how many of 64 hold 99% of the energy");
+    for (int width = 320; width <= 900; width += 9) {
+        SCOPED_TRACE(width);
+        const auto device = probe(model, QSize(width, 360));
+        EXPECT_EQ(device->problems().join(QLatin1Char('\n')).toStdString(), "");
+        // Qt Charts truncates with three full stops, which TextProbe's "…" check does not see.
+        for (const QString& drawn : device->strings())
+            EXPECT_FALSE(drawn.endsWith(QLatin1String("..."))) << drawn.toStdString();
+    }
+}
+
 TEST(ChartRender, DrawsIntoAnImage)
 {
     QImage image(560, 360, QImage::Format_ARGB32_Premultiplied);
