@@ -44,6 +44,7 @@
 #include "core/weights/head_edits.hpp"
 #include "tests/ui/mainwindow/recording_prompts.hpp"
 #include "tests/ui/mainwindow/window_fixture.hpp"
+#include "ui/background/work_pool.hpp"
 #include "ui/compare/compare_view.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/controls/sentence_field.hpp"
@@ -311,10 +312,15 @@ void MonkeyTest::settleAll()
     for (int round = 0; round < 100; ++round) {
         document()->waitUntilIdle();
         QThreadPool::globalInstance()->waitForDone();
+        // The views' work, and the old results they hand to releaseLater, which the memory
+        // check must see freed.
+        workPool()->waitForDone();
         QCoreApplication::processEvents();
         QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
         QCoreApplication::processEvents();
-        if (!document()->isComputing() && QThreadPool::globalInstance()->activeThreadCount() == 0) return;
+        if (!document()->isComputing() && QThreadPool::globalInstance()->activeThreadCount() == 0 &&
+            workPool()->activeThreadCount() == 0)
+            return;
     }
     ADD_FAILURE() << "the window did not become idle";
 }
