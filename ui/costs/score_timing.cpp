@@ -16,11 +16,20 @@ double millisecondsSince(Clock::time_point start)
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+// The q-quantile of ascending `sorted` (not empty), linear between ranks.
+double quantileOfSorted(const std::vector<double>& sorted, double q)
+{
+    const double rank = q * static_cast<double>(sorted.size() - 1);
+    const auto below = static_cast<std::size_t>(std::floor(rank));
+    const std::size_t above = std::min(below + 1, sorted.size() - 1);
+    return sorted[below] + (rank - static_cast<double>(below)) * (sorted[above] - sorted[below]);
+}
+
 double median(std::vector<double> values)
 {
+    if (values.empty()) return 0.0;
     std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n == 0 ? 0.0 : (n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]));
+    return quantileOfSorted(values, 0.5);
 }
 
 }  // namespace
@@ -29,13 +38,7 @@ std::pair<double, double> quartiles(std::vector<double> values)
 {
     if (values.empty()) return {0.0, 0.0};
     std::sort(values.begin(), values.end());
-    const auto at = [&](double q) {
-        const double rank = q * static_cast<double>(values.size() - 1);
-        const auto below = static_cast<std::size_t>(std::floor(rank));
-        const std::size_t above = std::min(below + 1, values.size() - 1);
-        return values[below] + (rank - static_cast<double>(below)) * (values[above] - values[below]);
-    };
-    return {at(0.25), at(0.75)};
+    return {quantileOfSorted(values, 0.25), quantileOfSorted(values, 0.75)};
 }
 
 ScoreTiming timeScoresBothWays(const MatrixF& xq, const MatrixF& xkv, const MatrixF& wq,
