@@ -7,6 +7,7 @@
 
 #include "ui/factored/factored_figure_helpers.hpp"
 #include "ui/factored/factored_figures.hpp"
+#include "ui/background/work_placement.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/figures/text_layout.hpp"
@@ -60,6 +61,13 @@ QString equivalenceExplanation(const FactoredHeadModel& model)
     for (const QString& line : {equivalenceSentence(model), biasSentence(model), rotarySentence(model)})
         if (!line.isEmpty()) lines << line;
     return lines.join(QLatin1Char('\n'));
+}
+
+double scoreEquivalenceWork(const FactoredHeadModel& model)
+{
+    if (!model.valid() || !model.scoresReady) return 0.0;
+    const double entries = static_cast<double>(model.scores.factored.size() + model.scores.full.size());
+    return entries * (kMultiplyAddsPerEntry + 2.0);  // the range scan and the float copy, then the colour
 }
 
 void paintScoreEquivalence(QPainter& painter, const QRectF& target, const FactoredHeadModel& model,

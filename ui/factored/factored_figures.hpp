@@ -151,6 +151,9 @@ void paintFusedLayout(QPainter& painter, const QRectF& target, const FactoredHea
 
 void paintScoreEquivalence(QPainter& painter, const QRectF& target, const FactoredHeadModel& model,
                            const FigurePalette& palette = {});
+// Multiply-adds of painting the equivalence: both n_q x n_k score maps scanned for their range,
+// converted and coloured. 0 until the scores are computed (the panel then only says so).
+double scoreEquivalenceWork(const FactoredHeadModel& model);
 
 // The one-line explanations under the equivalence (translated).
 QString equivalenceSentence(const FactoredHeadModel& model);

@@ -64,6 +64,7 @@ FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
     fused_->setMinimumHint(QSize(160, 120));
     equivalence_ = new FigureCanvas(QSize(620, 360), this);
     equivalence_->setMinimumHint(QSize(160, 120));
+    equivalenceImage_ = std::make_unique<OffscreenFigure>(equivalence_);
     spectrum_ = new SpectrumChart(this);
     statistics_ = new QLabel(this);
     statistics_->setTextFormat(Qt::RichText);
@@ -109,10 +110,22 @@ FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
             [model = model_, colors](QPainter& p, const QRectF& r) { paintFusedLayout(p, r, *model, colors); },
             model_);
     });
+    // Two n_q x n_k maps: at 4,096 tokens each is 16.8M scores to scan, convert and colour,
+    // far more than one turn of the GUI thread may take.
     equivalence_->setPaint([this](QPainter& painter, const QRectF& rect) {
-        if (model_)
-            paintScoreEquivalence(painter, rect, *model_,
-                                  figurePalette(screenFigureOptions(*equivalence_, *this->selection())));
+        if (!model_) return;
+        const FigurePalette colors = figurePalette(screenFigureOptions(*equivalence_, *this->selection()));
+        const std::uint64_t key = FigureKey()
+                                      .add(model_.get())
+                                      .add(colors.text)
+                                      .add(colors.mutedText)
+                                      .add(colors.background)
+                                      .add(equivalence_->font())
+                                      .value();
+        equivalenceImage_->paint(
+            painter, rect, key, scoreEquivalenceWork(*model_),
+            [model = model_, colors](QPainter& p, const QRectF& r) { paintScoreEquivalence(p, r, *model, colors); },
+            model_);
     });
     connect(resetZoom_, &QPushButton::clicked, product_, &FactorProductWidget::resetZoom);
     connect(product_, &FactorProductWidget::windowChanged, this, [this](const MatrixWindow& window) {

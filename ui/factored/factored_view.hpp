@@ -114,6 +114,7 @@ private:
     LatestTask<std::shared_ptr<const FactoredHeadModel>> factors_;
     LatestTask<std::shared_ptr<const FactoredHeadModel>> scores_;
     std::unique_ptr<OffscreenFigure> fusedImage_;  // the fused layout, painted off the GUI thread when large
+    std::unique_ptr<OffscreenFigure> equivalenceImage_;  // the scores both ways, likewise
 };
 
 }  // namespace qkv::ui
