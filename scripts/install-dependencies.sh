@@ -15,6 +15,8 @@ packages=(
   # SentencePiece tokenizers (LLaMA, T5, Marian checkpoints): core links libsentencepiece, so the
   # app needs it too, not only the tests (its fixtures were made with python3-sentencepiece).
   libsentencepiece-dev
+  # tokenizer.json: its regexes (PCRE2) and Unicode normalisation forms (utf8proc).
+  libpcre2-dev libutf8proc-dev
   qt6-base-dev qt6-charts-dev qt6-svg-dev
   # Without it find_package(Qt6 ... Charts) fails under --no-install-recommends (docs/architecture.md, "Rules learned on this machine").
   libqt6opengl6-dev libgl-dev
