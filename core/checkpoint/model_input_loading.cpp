@@ -134,9 +134,9 @@ Expected<std::shared_ptr<const ModelInput>> loadModelInput(const Checkpoint& che
     if (!plan) return Error{plan.error()};
     Expected<SubwordTokenizer> tokenizer = loadSubwordTokenizer(plan->folder);
     if (!tokenizer) return Error{tokenizer.error()};
-    if (tokenizer->isWordPiece() != (plan->recipe == ModelInputRecipe::Bert))
+    if (tokenizer->readsWordPieces() != (plan->recipe == ModelInputRecipe::Bert))
         return Error{plan->folder + ": the tokenizer files are " +
-                     (tokenizer->isWordPiece() ? "WordPiece (vocab.txt)" : "byte-level BPE (vocab.json, merges.txt)") +
+                     (tokenizer->readsWordPieces() ? "WordPiece" : "not WordPiece") + " (" + tokenizer->description() + ")" +
                      ", but a " + std::string(checkpointFamilyName(layer.family)) + " model reads " +
                      (plan->recipe == ModelInputRecipe::Bert ? "WordPiece" : "byte-level BPE")};
     if (Status s = checkTables(checkpoint, layer, *plan, *tokenizer); !s) return Error{s.error()};

@@ -133,14 +133,23 @@ Expected<SubwordTokenizer> loadSentencePiece(const Expected<DescribedSentencePie
 Expected<SubwordTokenization> SubwordTokenizer::encode(std::string_view text) const
 {
     countSentenceCut();
+    if (const auto* f = fast()) return f->encode(text);
     if (const auto* w = wordPiece()) return wordPieceTokenize(w->vocab, text, w->options);
     if (const auto* s = sentencePiece()) return sentencePieceTokenize(*s, text);
     const auto* b = byteLevelBpe();
     return byteLevelBpeTokenize(b->bpe, text, b->options);
 }
 
+std::string SubwordTokenizer::displayPiece(std::string_view piece) const
+{
+    if (const auto* f = fast()) return f->display(piece);
+    if (byteLevelBpe()) return qkv::displayPiece(piece);
+    return std::string(piece);
+}
+
 std::size_t SubwordTokenizer::vocabularySize() const
 {
+    if (const auto* f = fast()) return f->vocabularySize();
     if (const auto* w = wordPiece()) return w->vocab.tokens.size();
     if (const auto* s = sentencePiece()) return sentencePieceVocabularySize(*s);
     return byteLevelBpe()->bpe.idCount;
@@ -149,13 +158,46 @@ std::size_t SubwordTokenizer::vocabularySize() const
 bool hasSubwordTokenizerFiles(const std::string& folder)
 {
     const fs::path dir(folder);
-    for (const char* file : {"vocab.txt", "vocab.json", "merges.txt", "source.spm", "target.spm", "tokenizer.model",
-                             "spiece.model"})
+    for (const char* file : {"tokenizer.json", "vocab.txt", "vocab.json", "merges.txt", "source.spm", "target.spm",
+                             "tokenizer.model", "spiece.model"})
         if (pathExists(dir / file)) return true;
     return false;
 }
 
+namespace {
+
+// The folder's other files, read as before tokenizer.json was.
+Expected<SubwordTokenizer> loadClassicTokenizer(const std::string& folder);
+
+bool hasClassicTokenizerFiles(const fs::path& dir)
+{
+    for (const char* file : {"vocab.txt", "vocab.json", "merges.txt", "source.spm", "tokenizer.model", "spiece.model"})
+        if (pathExists(dir / file)) return true;
+    return false;
+}
+
+}  // namespace
+
 Expected<SubwordTokenizer> loadSubwordTokenizer(const std::string& folder)
+{
+    const fs::path dir(folder);
+    if (!pathExists(dir / "tokenizer.json")) return loadClassicTokenizer(folder);
+    Expected<FastTokenizer> fast = FastTokenizer::load(folder);
+    if (fast) {
+        SubwordTokenizer tokenizer(std::move(*fast));
+        tokenizer.setDescription(tokenizer.fast()->description());
+        return tokenizer;
+    }
+    if (!hasClassicTokenizerFiles(dir)) return Error{fast.error()};
+    Expected<SubwordTokenizer> classic = loadClassicTokenizer(folder);
+    if (!classic) return Error{fast.error() + "; and " + classic.error()};
+    classic->setDescription(classic->description() + " (tokenizer.json not used: " + fast.error() + ")");
+    return classic;
+}
+
+namespace {
+
+Expected<SubwordTokenizer> loadClassicTokenizer(const std::string& folder)
 {
     const fs::path dir(folder);
     const bool json = pathExists(dir / "vocab.json");
@@ -181,10 +223,12 @@ Expected<SubwordTokenizer> loadSubwordTokenizer(const std::string& folder)
     if (pathExists(dir / "tokenizer.model")) return loadSentencePiece(loadLlamaSentencePiece(folder));
     if (pathExists(dir / "spiece.model")) return loadSentencePiece(loadT5SentencePiece(folder));
     return Error{folder +
-                 ": has no tokenizer files (vocab.txt for WordPiece, vocab.json and merges.txt "
+                 ": has no tokenizer files (tokenizer.json, vocab.txt for WordPiece, vocab.json and merges.txt "
                  "for byte-level BPE, tokenizer.model or spiece.model for SentencePiece, source.spm "
                  "and target.spm with vocab.json for Marian)"};
 }
+
+}  // namespace
 
 Expected<SourceTargetTokenizers> loadSourceTargetTokenizers(const std::string& folder)
 {

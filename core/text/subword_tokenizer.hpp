@@ -1,5 +1,6 @@
 #pragma once
-// A model's own tokenizer, found beside its checkpoint: BERT's vocab.txt (WordPiece), GPT-2's
+// A model's own tokenizer, found beside its checkpoint: tokenizer.json (the fast tokenizers'
+// file, read whole: core/text/tokenizer_json), BERT's vocab.txt (WordPiece), GPT-2's
 // vocab.json + merges.txt (byte-level BPE), or a SentencePiece model (LLaMA's tokenizer.model,
 // T5's spiece.model, Marian's source.spm / target.spm with vocab.json). One object the app keeps
 // (copies are cheap: a SentencePiece model is shared) and asks for the tokens of each typed
@@ -13,6 +14,7 @@
 #include "core/text/byte_level_bpe_tokenizer.hpp"
 #include "core/text/sentencepiece_tokenizer.hpp"
 #include "core/text/subword_tokens.hpp"
+#include "core/text/tokenizer_json/fast_tokenizer.hpp"
 #include "core/text/wordpiece_tokenizer.hpp"
 
 namespace qkv {
@@ -32,6 +34,7 @@ public:
     explicit SubwordTokenizer(WordPieceTokenizer wordPiece) : model_(std::move(wordPiece)) {}
     explicit SubwordTokenizer(ByteLevelBpeTokenizer bpe) : model_(std::move(bpe)) {}
     explicit SubwordTokenizer(SentencePieceTokenizer sentencePiece) : model_(std::move(sentencePiece)) {}
+    explicit SubwordTokenizer(FastTokenizer fast) : model_(std::move(fast)) {}
 
     Expected<SubwordTokenization> encode(std::string_view text) const;
 
@@ -40,6 +43,12 @@ public:
     const ByteLevelBpeTokenizer* byteLevelBpe() const { return std::get_if<ByteLevelBpeTokenizer>(&model_); }
     bool isSentencePiece() const { return std::holds_alternative<SentencePieceTokenizer>(model_); }
     const SentencePieceTokenizer* sentencePiece() const { return std::get_if<SentencePieceTokenizer>(&model_); }
+    const FastTokenizer* fast() const { return std::get_if<FastTokenizer>(&model_); }
+    // Splits words into WordPiece pieces ("##able"), from vocab.txt or a tokenizer.json: what
+    // BERT's input expects.
+    bool readsWordPieces() const { return isWordPiece() || (fast() && fast()->modelType() == "WordPiece"); }
+    // How one vocabulary entry is shown alone, as the chips show it: "Ġcat" and "▁cat" as "·cat".
+    std::string displayPiece(std::string_view piece) const;
     // Rows the token embedding table must have at least (the largest id + 1).
     std::size_t vocabularySize() const;
     // For a status line: "WordPiece, 30522 tokens, lower-cased (tokenizer_config.json)",
@@ -48,11 +57,16 @@ public:
     void setDescription(std::string text) { description_ = std::move(text); }
 
 private:
-    std::variant<WordPieceTokenizer, ByteLevelBpeTokenizer, SentencePieceTokenizer> model_;
+    std::variant<WordPieceTokenizer, ByteLevelBpeTokenizer, SentencePieceTokenizer, FastTokenizer> model_;
     std::string description_;
 };
 
-// Looks in `folder`, in this order, for source.spm without merges.txt (Marian: the source side,
+// Looks in `folder` for tokenizer.json first, as transformers' fast tokenizers do: its reader is
+// the one for the model (LLaMA 3, Qwen3 and Gemma 3 ship nothing else, and Qwen's vocab.json and
+// merges.txt do not say its pre-tokenizer). When tokenizer.json is refused (a part not
+// supported, a corrupt file) and the folder has other tokenizer files, those are read and the
+// description says why tokenizer.json was not. Then, in this order, for source.spm without
+// merges.txt (Marian: the source side,
 // ids from vocab.json), vocab.json + merges.txt (byte-level BPE), vocab.txt (WordPiece), tokenizer.model
 // (LLaMA) or spiece.model (T5); sentencepiece_folder.hpp says what each SentencePiece family
 // reads and adds. For

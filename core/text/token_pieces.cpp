@@ -10,7 +10,9 @@ std::vector<std::string> tokenPieceTable(const SubwordTokenizer& tokenizer, Inde
     const auto put = [&](std::int32_t id, const std::string& piece) {
         if (id >= 0 && static_cast<std::size_t>(id) < pieces.size()) pieces[static_cast<std::size_t>(id)] = piece;
     };
-    if (const WordPieceTokenizer* wordPiece = tokenizer.wordPiece()) {
+    if (const FastTokenizer* fast = tokenizer.fast()) {
+        for (std::size_t id = 0; id < pieces.size(); ++id) pieces[id] = fast->piece(static_cast<std::int32_t>(id));
+    } else if (const WordPieceTokenizer* wordPiece = tokenizer.wordPiece()) {
         for (std::size_t id = 0; id < wordPiece->vocab.tokens.size(); ++id)
             put(static_cast<std::int32_t>(id), wordPiece->vocab.tokens[id]);
     } else if (const ByteLevelBpeTokenizer* bpe = tokenizer.byteLevelBpe()) {

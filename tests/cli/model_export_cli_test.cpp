@@ -212,6 +212,37 @@ TEST_F(ExportCli, AGpt2PredictsEveryPositionOfTheTargetSentence)
         for (Index k = q + 1; k < rollout.cols(); ++k) EXPECT_EQ(rollout(q, k), 0.0);
 }
 
+// The synthetic LLaMA checkpoint with only a LLaMA-3-style tokenizer.json beside it
+// (make_llama_tokenizer_json.py): typed text gives the reference's ids, and every layer and the
+// predictions match PyTorch.
+TEST_F(ExportCli, ALlamaWithOnlyATokenizerJsonReadsTypedTextAsPyTorchDid)
+{
+    namespace fs = std::filesystem;
+    const std::string folder = path("llama-model");
+    fs::create_directory(folder);
+    for (const char* name : {"llama/config.json", "llama/model.safetensors", "llama_text/tokenizer.json",
+                             "llama_text/tokenizer_config.json"})
+        fs::copy_file(pretrained(name), folder + "/" + fs::path(name).filename().string());
+    const nlohmann::json sentences = readJson(pretrained("llama_text/sentences.json"));
+    const CommandRun all = run({"export", "--weights", folder, "--layer", "all", "--target", sentences["target"],
+                                "--format", "json", "--out", path("llama.json")});
+    ASSERT_EQ(all.status, 0) << all.output;
+    const nlohmann::json json = readJson(path("llama.json"));
+    EXPECT_EQ(json["tokens"]["target"], sentences["shown"]);
+    ASSERT_EQ(json["layers"].size(), 2u);
+    for (std::size_t l = 0; l < 2; ++l) {
+        const MatrixD expected = reference("llama/attention_" + std::to_string(l) + ".npy");
+        const nlohmann::json& heads = json["layers"][l]["heads"];
+        const Index n = expected.cols();
+        ASSERT_EQ(static_cast<Index>(heads.size()) * n, expected.rows());
+        for (std::size_t h = 0; h < heads.size(); ++h)
+            EXPECT_LT((asMatrix(heads[h]["attention"]) - expected.middleRows(static_cast<Index>(h) * n, n)).cwiseAbs().maxCoeff(),
+                      1e-4)
+                << "layer " << l << " head " << h + 1;
+    }
+    expectPredictionsMatch(json["predictions"], reference("llama/logits.npy"), {0, 1, 2, 3, 4, 5, 6, 7});
+}
+
 // The synthetic Marian checkpoint with a tokenizer whose vocab.json gives typed sentences the
 // reference's ids (make_marian_text_fixture.py): SentencePiece, teacher forcing and every layer,
 // cross-attention included, against PyTorch.

@@ -52,11 +52,10 @@ PredictedTokenNames::PredictedTokenNames(const qkv::PretrainedModel& model)
     const std::optional<qkv::SubwordTokenizer>& tokenizer = target ? model.targetTokenizer : model.tokenizer;
     if (!tokenizer) return;
     const std::vector<std::string> pieces = qkv::tokenPieceTable(*tokenizer, model.recipe.vocabularySize);
-    // Byte-level BPE pieces are byte symbols ("Ġcat"): shown as the chips show them ("·cat").
-    const bool byteSymbols = tokenizer->byteLevelBpe() != nullptr;
+    // Pieces shown as the chips show them ("Ġcat" and "▁cat" as "·cat").
     names_.reserve(pieces.size());
     for (const std::string& piece : pieces)
-        names_.push_back(QString::fromStdString(byteSymbols && !piece.empty() ? qkv::displayPiece(piece) : piece));
+        names_.push_back(QString::fromStdString(piece.empty() ? piece : tokenizer->displayPiece(piece)));
 }
 
 QString PredictedTokenNames::of(std::int32_t id) const

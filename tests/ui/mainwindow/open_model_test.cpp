@@ -2,18 +2,22 @@
 // read greyed with its reason, the last one opened first, and the chosen one opening its layers.
 
 #include <QApplication>
+#include <QPlainTextEdit>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "support/test_paths.hpp"
 #include "tests/ui/mainwindow/window_fixture.hpp"
 #include "tests/ui/support/wait_until.hpp"
 #include "ui/checkpoint/checkpoint_layer_dialog.hpp"
 #include "ui/checkpoint/model_list_dialog.hpp"
+#include "ui/controls/controls_panel.hpp"
+#include "ui/controls/sentence_field.hpp"
 #include "ui/document/document.hpp"
 
 namespace qkv::ui::testing {
@@ -21,25 +25,30 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A cache as huggingface_hub writes it: the GPT-2 fixture as links into blobs/, and a model whose
-// only weights are a pickle.
+// A cache as huggingface_hub writes it: a fixture model (GPT-2 with vocab.json and merges.txt, or
+// LLaMA with only a tokenizer.json) as links into blobs/, and a model whose only weights are a pickle.
 class CacheFolder {
 public:
-    CacheFolder()
+    explicit CacheFolder(const std::string& model = "gpt2")
     {
         const fs::path hub(dir_.path().toStdString());
-        const fs::path gpt2 = hub / "models--tiny--gpt2";
-        snapshot_ = gpt2 / "snapshots" / "c0ffee";
-        fs::create_directories(gpt2 / "blobs");
+        const fs::path repo = hub / ("models--tiny--" + model);
+        snapshot_ = repo / "snapshots" / "c0ffee";
+        fs::create_directories(repo / "blobs");
         fs::create_directories(snapshot_);
-        fs::create_directories(gpt2 / "refs");
+        fs::create_directories(repo / "refs");
+        const std::vector<std::string> files =
+            model == "llama" ? std::vector<std::string>{"llama/config.json", "llama/model.safetensors",
+                                                        "llama_text/tokenizer.json", "llama_text/tokenizer_config.json"}
+                             : std::vector<std::string>{"gpt2/config.json", "gpt2/model.safetensors", "gpt2/vocab.json",
+                                                        "gpt2/merges.txt"};
         int blob = 0;
-        for (const char* name : {"config.json", "model.safetensors", "vocab.json", "merges.txt"}) {
+        for (const std::string& file : files) {
             const std::string hash = "b" + std::to_string(blob++);
-            fs::copy_file(fs::path(qkv::testDataDir()) / "pretrained" / "gpt2" / name, gpt2 / "blobs" / hash);
-            fs::create_symlink(fs::path("..") / ".." / "blobs" / hash, snapshot_ / name);
+            fs::copy_file(fs::path(qkv::testDataDir()) / "pretrained" / file, repo / "blobs" / hash);
+            fs::create_symlink(fs::path("..") / ".." / "blobs" / hash, snapshot_ / fs::path(file).filename());
         }
-        std::ofstream(gpt2 / "refs" / "main") << "c0ffee";
+        std::ofstream(repo / "refs" / "main") << "c0ffee";
         const fs::path pickled = hub / "models--old--pickled" / "snapshots" / "c1";
         fs::create_directories(pickled);
         std::ofstream(pickled / "pytorch_model.bin") << "pickle";
@@ -86,18 +95,17 @@ TEST(ModelListDialogTest, NoCacheSaysSoAndOffersAnotherFolder)
     EXPECT_TRUE(dialog.messageLabel()->text().contains(QStringLiteral("no Hugging Face cache"))) << dialog.messageLabel()->text().toStdString();
 }
 
-TEST_F(WindowTest, OpenModelOpensTheChosenCachedModelsLayer)
+// Opens the cache's row `row` and its first layer, answering the two dialogs as a user would.
+void openFromCache(MainWindow& window, const CacheFolder& cache, int row)
 {
-    const CacheFolder cache;
     const QByteArray before = qgetenv("HF_HUB_CACHE");
     qputenv("HF_HUB_CACHE", cache.path().toLocal8Bit());
-    // Answer the two dialogs as a user would: the model, then its first layer.
     bool listAnswered = false, layerAnswered = false;
     QTimer answer;
     QObject::connect(&answer, &QTimer::timeout, [&] {
         QWidget* modal = QApplication::activeModalWidget();
         if (auto* list = qobject_cast<ModelListDialog*>(modal); list && !list->isListing() && list->table()->rowCount() == 2) {
-            list->selectRow(1);
+            list->selectRow(row);
             emit list->findChild<QDialogButtonBox*>()->accepted();
             listAnswered = true;
         } else if (auto* layers = qobject_cast<CheckpointLayerDialog*>(modal)) {
@@ -107,15 +115,40 @@ TEST_F(WindowTest, OpenModelOpensTheChosenCachedModelsLayer)
         }
     });
     answer.start(20);
-    window->openModelInteractively();
-    ASSERT_TRUE(listAnswered);
-    ASSERT_TRUE(waitUntil([&] { return layerAnswered; }));
-    ASSERT_TRUE(waitUntil([&] { return !window->document()->session().weightsProvenance.file.empty(); }));
+    window.openModelInteractively();
+    EXPECT_TRUE(listAnswered);
+    EXPECT_TRUE(waitUntil([&] { return layerAnswered; }));
+    EXPECT_TRUE(waitUntil([&] { return !window.document()->session().weightsProvenance.file.empty(); }));
     answer.stop();
-    EXPECT_EQ(window->document()->session().weightsProvenance.file,
-              (fs::path(cache.snapshot().toStdString()) / "model.safetensors").string());
     if (before.isNull()) qunsetenv("HF_HUB_CACHE");
     else qputenv("HF_HUB_CACHE", before);
+}
+
+// A LLaMA-style model whose only tokenizer file is tokenizer.json: typed text becomes its tokens,
+// shown as a reader expects ("·cat", not "Ġcat").
+TEST_F(WindowTest, AModelWithOnlyATokenizerJsonShowsTypedTextAsItsTokens)
+{
+    const CacheFolder cache("llama");
+    openFromCache(*window, cache, 1);
+    QPlainTextEdit* editor = window->controls()->targetField()->editor();
+    editor->selectAll();
+    editor->insertPlainText(QStringLiteral("The cat sat on a mat"));
+    ASSERT_TRUE(waitUntil([&] {
+        const auto result = window->document()->result();
+        return !window->document()->isBusy() && result && result->config.targetText == "The cat sat on a mat";
+    }));
+    const std::vector<std::string> shown{"<|begin_of_text|>", "The", "\u00b7cat", "\u00b7sat", "\u00b7on", "\u00b7a",
+                                         "\u00b7mat", "<|end_of_text|>"};
+    EXPECT_EQ(window->document()->result()->queryLabels, shown);
+    EXPECT_TRUE(window->document()->isValid());
+}
+
+TEST_F(WindowTest, OpenModelOpensTheChosenCachedModelsLayer)
+{
+    const CacheFolder cache;
+    openFromCache(*window, cache, 1);
+    EXPECT_EQ(window->document()->session().weightsProvenance.file,
+              (fs::path(cache.snapshot().toStdString()) / "model.safetensors").string());
 }
 
 }  // namespace
