@@ -41,11 +41,17 @@ struct FastTokenizer::Pipeline {
 
 namespace {
 
-// The deepest nesting of `text`'s arrays and objects, counted without parsing (strings skipped),
-// so that a hostile file is refused before a parser recurses into it.
-int jsonDepth(std::string_view text)
+struct JsonShape {
+    int depth = 0;           // the deepest nesting of arrays and objects
+    std::size_t values = 0;  // about how many values (separators + containers)
+};
+
+// The shape of `text`, found without parsing (strings skipped), so that a hostile file is
+// refused before a parser recurses into it or builds millions of values.
+JsonShape jsonShape(std::string_view text)
 {
-    int depth = 0, deepest = 0;
+    JsonShape shape;
+    int depth = 0;
     bool inString = false;
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
@@ -53,18 +59,25 @@ int jsonDepth(std::string_view text)
             if (c == '\\') ++i;
             else if (c == '"') inString = false;
         } else if (c == '"') inString = true;
-        else if (c == '[' || c == '{') deepest = std::max(deepest, ++depth);
-        else if (c == ']' || c == '}') --depth;
+        else if (c == '[' || c == '{') {
+            shape.depth = std::max(shape.depth, ++depth);
+            ++shape.values;
+        } else if (c == ']' || c == '}') --depth;
+        else if (c == ',' || c == ':') ++shape.values;
     }
-    return deepest;
+    return shape;
 }
 
 Expected<nlohmann::json> parseJson(std::string_view text, const std::string& name)
 {
     if (text.size() > limits::maxTokenizerFileBytes)
         return Error{name + " is larger than " + std::to_string(limits::maxTokenizerFileBytes >> 20) + " MiB"};
-    if (jsonDepth(text) > FastTokenizer::kMaxJsonDepth)
+    const JsonShape shape = jsonShape(text);
+    if (shape.depth > FastTokenizer::kMaxJsonDepth)
         return Error{name + " nests deeper than " + std::to_string(FastTokenizer::kMaxJsonDepth) + " levels"};
+    if (shape.values > FastTokenizer::kMaxJsonValues)
+        return Error{name + " holds more than " + std::to_string(FastTokenizer::kMaxJsonValues) +
+                     " JSON values (Gemma 3's, among the largest, holds about 2.4 million)"};
     nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
     if (json.is_discarded()) return Error{name + " is not valid JSON"};
     if (!json.is_object()) return Error{name + " is not a JSON object"};

@@ -6,7 +6,8 @@
 // tokenizer_config.json's add_bos_token / add_eos_token where the tokenizer class honours them.
 //
 // The file comes from the internet: it is read within the limits of every tokenizer file (size,
-// entries, entry length), its JSON may nest at most kMaxJsonDepth deep, a vocabulary that does
+// entries, entry length), its JSON may nest at most kMaxJsonDepth deep and hold at most
+// kMaxJsonValues values, a vocabulary that does
 // not match its merges is refused, and its regexes run with PCRE2's match limits.
 
 #include <cstdint>
@@ -22,6 +23,8 @@ namespace qkv {
 class FastTokenizer {
 public:
     static constexpr int kMaxJsonDepth = 64;
+    // Bounds the parsed file's memory: real files hold 0.5 to 2.4 million values.
+    static constexpr std::size_t kMaxJsonValues = 10'000'000;
 
     // From the files' text; `configJson` may be empty (no tokenizer_config.json).
     static Expected<FastTokenizer> parse(std::string_view tokenizerJson, std::string_view configJson);

@@ -41,7 +41,7 @@ public:
             return splitAtMatches(piece, *matches, behavior_, invert_);
         });
     }
-    std::string name() const override { return "Split " + pattern_.describe(); }
+    std::string name() const override { return "Split on " + pattern_.describe(); }
 
 private:
     Pattern pattern_;

@@ -97,7 +97,9 @@ Expected<Pattern> Pattern::regex(const std::string& expression)
 
 std::string Pattern::describe() const
 {
-    return regex_ ? "regex '" + expression_ + "'" : "\"" + literal_ + "\"";
+    // A status line names a long regex by its kind; messages about it quote it (see find()).
+    if (!regex_) return "\"" + literal_ + "\"";
+    return expression_.size() <= 24 ? "regex '" + expression_ + "'" : "a regex";
 }
 
 Expected<std::vector<Match>> Pattern::find(const SpannedText& text) const
@@ -123,7 +125,7 @@ Expected<std::vector<Match>> Pattern::find(const SpannedText& text) const
         if (rc < 0) {
             PCRE2_UCHAR message[256];
             pcre2_get_error_message(rc, message, sizeof message);
-            return Error{"the " + describe() + " cannot be matched within its limits on this text (" +
+            return Error{"the regex '" + expression_ + "' cannot be matched within its limits on this text (" +
                          reinterpret_cast<const char*>(message) + ")"};
         }
         const PCRE2_SIZE* ovector = pcre2_get_ovector_pointer(data.get());

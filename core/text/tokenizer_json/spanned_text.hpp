@@ -48,7 +48,7 @@ public:
 
     // The non-overlapping matches, leftmost first; empty matches are skipped.
     Expected<std::vector<Match>> find(const SpannedText& text) const;
-    // "\" \"" or "regex '...'" for messages and descriptions.
+    // "\" \"", "regex '\\s+'" or, when longer than 24 characters, "a regex": for descriptions.
     std::string describe() const;
 
 private:

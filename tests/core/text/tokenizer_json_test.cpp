@@ -9,6 +9,7 @@
 #include "core/text/tokenizer_json/fast_tokenizer.hpp"
 #include "core/text/tokenizer_json/normalizers.hpp"
 #include "core/text/tokenizer_json/splitting.hpp"
+#include "core/text/vocabulary_files.hpp"
 #include "tokenizer_test_support.hpp"
 
 namespace qkv {
@@ -156,6 +157,16 @@ TEST(TokenizerJsonHostile, MalformedDeepMismatchedAndRunawayFilesAreRefusedWithA
     Expected<FastTokenizer> nested = FastTokenizer::parse(deep, "");
     ASSERT_FALSE(nested);
     EXPECT_NE(nested.error().find("nests deeper than"), std::string::npos) << nested.error();
+
+    std::string many = "[";
+    for (std::size_t i = 0; i <= FastTokenizer::kMaxJsonValues; ++i) many += "0,";
+    many += "0]";
+    Expected<FastTokenizer> huge = FastTokenizer::parse(many, "");
+    ASSERT_FALSE(huge);
+    EXPECT_NE(huge.error().find("JSON values"), std::string::npos) << huge.error();
+    Expected<FastTokenizer> large = FastTokenizer::parse(std::string(limits::maxTokenizerFileBytes + 1, ' '), "");
+    ASSERT_FALSE(large);
+    EXPECT_NE(large.error().find("larger than 64 MiB"), std::string::npos) << large.error();
 
     // A merge whose join the vocab lacks: the vocabulary does not match its merges.
     json file = wordLevelFile({"[UNK]", "a"});
