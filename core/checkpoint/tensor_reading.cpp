@@ -40,7 +40,10 @@ Expected<LoadedTensors> readTensors(const Checkpoint& checkpoint, const std::set
     std::map<std::string, std::set<std::string>> byFile;
     for (const std::string& name : names) byFile[checkpoint.tensors.at(name).file].insert(name);
     LoadedTensors loaded;
-    for (const auto& [file, wanted] : byFile) {
+    for (const auto& group : byFile) {
+        // Named, not a structured binding: clang before 16 (the fuzz build) cannot capture one.
+        const std::string& file = group.first;
+        const std::set<std::string>& wanted = group.second;
         // Each tensor is read straight into its matrix (row-major like the file), so a large
         // table is held once.
         std::string refused;

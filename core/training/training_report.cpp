@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/training/variant_comparison.hpp"
+
 namespace qkv {
 
 namespace {
@@ -122,26 +124,25 @@ void addFullSpectra(const TrainingRun& run, const std::vector<HeadScores>& score
 
 Json comparisonJson(const std::vector<const TrainingRun*>& runs, const std::vector<std::vector<HeadScores>>& scores)
 {
-    Json variants = Json::array(), spectra = Json::array(), first = nullptr;
-    std::optional<CurvePoint> best;
+    Json variants = Json::array(), spectra = Json::array();
+    std::vector<VariantOutcome> outcomes;
     for (std::size_t r = 0; r < runs.size(); ++r) {
         const TrainingRun& run = *runs[r];
-        const std::optional<CurvePoint> reached = firstAtTarget(run.curve(), run.settings().task.kind);
+        const VariantOutcome outcome = variantOutcome(run.spec(), run.curve(), run.settings().task.kind);
+        const std::optional<CurvePoint>& reached = outcome.atTarget;
         variants.push_back({{"variant", variantName(run)},
                             {"reached_target", reached.has_value()},
                             {"step", reached ? Json(reached->step) : Json(nullptr)},
                             {"seconds", reached ? Json(reached->seconds) : Json(nullptr)},
-                            {"attention_parameters", attentionParameterCount(run.spec())},
-                            {"score_parameters", scoreParameterCount(run.spec())}});
-        // First: fewer steps (the same data in the same order), then less training time.
-        if (reached && (!best || reached->step < best->step ||
-                        (reached->step == best->step && reached->seconds < best->seconds))) {
-            best = reached;
-            first = variantName(run);
-        }
+                            {"attention_parameters", outcome.attentionParameters},
+                            {"score_parameters", outcome.scoreParameters}});
+        outcomes.push_back(outcome);
         addFullSpectra(run, scores[r], spectra);
     }
-    return {{"first_to_target", first}, {"variants", std::move(variants)}, {"full_w_i", std::move(spectra)}};
+    const std::optional<std::size_t> first = firstToTarget(outcomes);
+    return {{"first_to_target", first ? Json(variantName(*runs[*first])) : Json(nullptr)},
+            {"variants", std::move(variants)},
+            {"full_w_i", std::move(spectra)}};
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
+#include "ui/figures/text_layout.hpp"
 #include "ui/render/color_legend.hpp"
 #include "ui/render/heatmap_layout.hpp"
 #include "ui/render/heatmap_painter.hpp"
@@ -40,6 +41,20 @@ QString scoreText(const qkv::HeadScores* s)
     if (s->induction >= 0 && s->induction >= s->previousToken)
         return Text::tr("induction %1").arg(s->induction, 0, 'f', 2);
     if (s->previousToken >= 0) return Text::tr("previous token %1").arg(s->previousToken, 0, 'f', 2);
+    return {};
+}
+
+// What the number in the heads' titles measures, said once under them (the short titles
+// "1 · 73%" have no room for the words).
+QString scoreKey(const qkv::HeadScores* s)
+{
+    if (!s) return {};
+    if (s->alignment >= 0)
+        return Text::tr("Head n · p%: head n puts p% of each query's attention on the source word the task aligns it with.");
+    if (s->induction >= 0 || s->previousToken >= 0)
+        return Text::tr("Head n · s: head n's induction or previous-token score (0 to 1), whichever is larger: "
+                        "its attention on the token after the last copy of the current one, or on the token just "
+                        "before. Hover a head for both.");
     return {};
 }
 
@@ -129,6 +144,7 @@ LearnedAttention learnedAttention(const TrainingSnapshot& snapshot, std::size_t 
     out.rowLabels = labelsOf(snapshot.queryTokens(trace.info));
     out.columnLabels = labelsOf(snapshot.keyTokens(trace.info));
     out.caption = Text::tr("%1 · %2").arg(queryAxisTitle(trace.info.kind), keyAxisTitle(trace.info.kind));
+    out.scoreKey = scoreKey(v.scores(layer, 0));
     return out;
 }
 
@@ -141,8 +157,14 @@ LearnedAttentionLayout layoutLearnedAttention(const LearnedAttention& attention,
     const double legendWidth = std::min(kLegendWidth, target.width());
     const double legendHeight = horizontalLegendHeight(metrics, legendWidth, legendLabel());
     out.legend = QRectF(target.center().x() - legendWidth / 2, target.bottom() - legendHeight, legendWidth, legendHeight);
+    double keyHeight = 0;
+    if (!attention.scoreKey.isEmpty()) {
+        keyHeight = std::min(wrappedTextRect(metrics, target.width(), attention.scoreKey).height(), 3 * metrics.height());
+        out.key = QRectF(target.left(), out.legend.top() - 4 - keyHeight, target.width(), keyHeight);
+    }
+    const double above = keyHeight > 0 ? out.key.top() : out.legend.top();
     const QRectF area(target.left(), out.title.bottom() + 4, target.width(),
-                      std::max(0.0, out.legend.top() - kGap - out.title.bottom() - 4));
+                      std::max(0.0, above - kGap - out.title.bottom() - 4));
     const int heads = static_cast<int>(attention.heads.size());
     out.titleText = attention.title;
     if (heads == 0) return out;
@@ -187,6 +209,7 @@ void paintLearnedAttention(QPainter& painter, const QRectF& target, const Learne
     for (std::size_t head = 0; head < attention.heads.size(); ++head)
         paintHeatmap(painter, layout.panels[head], attention.heads[head], panelStyle(attention, layout, head, text));
     painter.setPen(text);
+    if (!layout.key.isEmpty()) painter.drawText(layout.key, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, attention.scoreKey);
     paintColorLegend(painter, layout.legend, attention.colormap, 0.0, 1.0, legendLabel());
     painter.restore();
 }

@@ -29,6 +29,7 @@ struct LearnedAttention {
     QStringList shortHeadTitles;     // "1 · 97%", where the long one has no room
     QStringList rowLabels, columnLabels;  // the example's tokens
     QString caption;                 // what the rows and columns are (said beside the picture)
+    QString scoreKey;                // what the number in a head's title measures; empty: no number
     ColormapName colormap = ColormapName::Viridis;
 };
 
@@ -37,6 +38,7 @@ LearnedAttention learnedAttention(const TrainingSnapshot& snapshot, std::size_t 
 
 struct LearnedAttentionLayout {
     QRectF title, legend;
+    QRectF key;  // above the legend: what a head's number means (empty without scores)
     std::vector<QRectF> panels;  // one per head
     // The tokens label the cells unless that would leave them under a few pixels (then the
     // tooltip names them); each head's title, long or short, as fits its panel.

@@ -61,7 +61,7 @@ ChartModel learnedSpectrumModel(const TrainedVariant& variant, qkv::Index layer)
     // values fall off before this line did not need its extra parameters.
     if (d_k > 0 && d_k < d_model) {
         ChartSeries reference = ChartSeries::of(
-            Text::tr("k = d_k = %1: the factored W_i^Q (W_i^K)^T has at most %1").arg(d_k), QColor(0x55, 0x55, 0x55),
+            Text::tr("k = d_k = %1: a factored W_i has rank ≤ %1").arg(d_k), QColor(0x55, 0x55, 0x55),
             ChartSeries::Kind::Line);
         reference.lineStyle = Qt::DashLine;
         reference.lineMarkers = false;

@@ -45,7 +45,7 @@ TrainTab::TrainTab(Document* document, QWidget* parent)
       step_(button(tr("Step"), tr("One optimiser step, then pause"), this)),
       reset_(button(tr("Reset"), tr("Forget this run: the other tabs show your document again"), this)),
       keep_(button(tr("&Keep"), tr("Make the shown model your document (one undo step)"), this)),
-      progress_(new QProgressBar(this)), progressText_(wrappedLabel(this)), variantsText_(wrappedLabel(this)),
+      progress_(new QProgressBar(this)), progressText_(wrappedLabel(this)), verdict_(wrappedLabel(this)), variantsText_(wrappedLabel(this)),
       message_(new FieldMessage(this)), startReason_(noteLabel(this)), shownModel_(new QComboBox(this)),
       keptNote_(noteLabel(this)),
       // No chart titles: the value axes say what each chart is, and the plots keep the height.
@@ -74,6 +74,7 @@ TrainTab::TrainTab(Document* document, QWidget* parent)
     connect(worker_, &TrainingWorker::published, this, &TrainTab::show);
     connect(worker_, &TrainingWorker::failed, this, &TrainTab::runFailed);
     connect(attention_, &AttentionPanel::layerChanged, this, &TrainTab::previewInDocument);
+    connect(attention_, &AttentionPanel::layerChanged, this, &TrainTab::updateVerdict);
     connect(shownModel_, &QComboBox::activated, this, [this] {
         if (shownVariant() < 0) {
             endingPreview_ = true;
@@ -133,6 +134,8 @@ QWidget* TrainTab::buildProgress()
     layout->addLayout(status);
     variantsText_->setForegroundRole(QPalette::PlaceholderText);
     layout->addWidget(variantsText_);
+    verdict_->setAccessibleName(tr("What the run found"));
+    layout->addWidget(verdict_);
     layout->addWidget(keptNote_);
     layout->addStretch(1);
     return box;

@@ -58,6 +58,7 @@ public:
     QPushButton* keepButton() const { return keep_; }
     QProgressBar* progressBar() const { return progress_; }
     QLabel* progressLabel() const { return progressText_; }
+    QLabel* verdictLabel() const { return verdict_; }
     FieldMessage* message() const { return message_; }
     CurveChart* lossChart() const { return loss_; }
     CurveChart* accuracyChart() const { return accuracy_; }
@@ -87,6 +88,7 @@ private:
     void updateButtons();
     void updateShownModels();
     void previewInDocument();
+    void updateVerdict();
     void documentPreviewChanged(bool previewing);
     int shownVariant() const;
 
@@ -101,6 +103,7 @@ private:
     QPushButton* keep_;
     QProgressBar* progress_;
     QLabel* progressText_;
+    QLabel* verdict_;  // what factored vs full found, once the run stops
     QLabel* variantsText_;
     FieldMessage* message_;
     QLabel* startReason_;

@@ -19,6 +19,7 @@
 #include "ui/train/training_worker.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/train/variant_text.hpp"
+#include "ui/train/verdict_text.hpp"
 
 namespace qkv::ui {
 
@@ -67,6 +68,7 @@ void TrainTab::reset()
     progressText_->clear();
     curvesLegend_->clear();
     variantsText_->clear();
+    verdict_->clear();
     setNote(keptNote_, {});
     if (document_ && document_->isPreviewing()) {
         endingPreview_ = true;
@@ -101,6 +103,12 @@ void TrainTab::keep()
     updateButtons();
 }
 
+void TrainTab::updateVerdict()
+{
+    verdict_->setText(shown_ ? verdictText(*shown_, attention_->layer()) : QString());
+    verdict_->setVisible(!verdict_->text().isEmpty());
+}
+
 void TrainTab::show(std::shared_ptr<const TrainingSnapshot> snapshot)
 {
     shown_ = std::move(snapshot);
@@ -110,6 +118,7 @@ void TrainTab::show(std::shared_ptr<const TrainingSnapshot> snapshot)
     progress_->setFormat(tr("%1 / %2 steps").arg(groupedInteger(s.steps), groupedInteger(s.totalSteps)));
     progressText_->setText(progressText(s));
     variantsText_->setText(variantsText(s));
+    updateVerdict();
     loss_->setCurves(lossCurves(s), s.totalSteps);
     accuracy_->setCurves(accuracyCurves(s), s.totalSteps);
     curvesLegend_->setText(qkv::ui::curvesLegend(s));

@@ -74,7 +74,11 @@ QString curvesLegend(const TrainingSnapshot& s)
     // Solid lines are the training loss and the held-out token accuracy: the dashed ones are named.
     const QString styles = s.targetTokens.empty() ? Text::tr("dashed: held-out loss")
                                                   : Text::tr("dashed: held-out loss, whole sequences right");
-    return parts.join(QStringLiteral(" &nbsp; ")) + QStringLiteral(" &nbsp;·&nbsp; ") + styles.toHtmlEscaped();
+    // Lines wrap between the legend's items, never inside one ("whole sequences right" stays whole).
+    QString unbroken = styles.toHtmlEscaped();
+    unbroken.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
+    unbroken.replace(QStringLiteral(",&nbsp;"), QStringLiteral(", "));
+    return parts.join(QStringLiteral(" &nbsp; ")) + QStringLiteral(" &nbsp;·&nbsp; ") + unbroken;
 }
 
 }  // namespace qkv::ui

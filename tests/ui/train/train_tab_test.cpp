@@ -20,6 +20,7 @@
 #include "ui/figure_widgets/chart_view.hpp"
 #include "ui/train/attention_panel.hpp"
 #include "ui/train/curve_chart.hpp"
+#include "ui/train/learned_attention.hpp"
 #include "ui/train/train_settings_form.hpp"
 #include "ui/train/train_tab.hpp"
 #include "ui/train/training_worker.hpp"
@@ -215,6 +216,16 @@ TEST_F(TrainTabTest, BothVariantsSideBySideWithTheFullModelsSpectrum)
     ASSERT_EQ(panel->shown().size(), 2u);
     EXPECT_TRUE(panel->shown()[0].title.startsWith(QStringLiteral("Factored")));
     EXPECT_TRUE(panel->shown()[1].title.startsWith(QStringLiteral("Full")));
+    // The number in a head's short title ("1 · 73%") is explained in the picture, not only in a tooltip.
+    EXPECT_TRUE(panel->shown()[0].scoreKey.startsWith(QStringLiteral("Head n · p%: head n puts p% of each query's attention")))
+        << panel->shown()[0].scoreKey.toStdString();
+    const QFont font;
+    const LearnedAttentionLayout small =
+        layoutLearnedAttention(panel->shown()[0], QRectF(0, 0, 300, 260), QFontMetricsF(font));
+    EXPECT_GT(small.key.height(), 0.0);
+    ASSERT_FALSE(small.panels.empty());
+    EXPECT_LE(small.panels.front().bottom(), small.key.top());
+    EXPECT_LE(small.key.bottom(), small.legend.top());
     EXPECT_EQ(panel->spectrum(0), nullptr);
     ASSERT_NE(panel->spectrum(1), nullptr);
     const ChartModel& spectrum = panel->spectrum(1)->model();
@@ -235,6 +246,17 @@ TEST_F(TrainTabTest, BothVariantsSideBySideWithTheFullModelsSpectrum)
     EXPECT_EQ(spectrum.series[0].points.size(), 16u);
     EXPECT_FALSE(tab.lossChart()->drawnPoints(QStringLiteral("full W_i · training")).empty());
     EXPECT_EQ(tab.shownModelBox()->count(), 3);  // factored, full, the document
+
+    // The run's verdict in words, from core's numbers: the target, what the scores cost, and how
+    // many of d_model = 16 singular values the full W_i use against d_k = 16 / 2.
+    const QString verdict = tab.verdictLabel()->text();
+    EXPECT_TRUE(tab.verdictLabel()->isVisibleTo(&tab));
+    EXPECT_TRUE(verdict.startsWith(QStringLiteral("Target, held-out whole-sequence accuracy >= 99%: "))) << verdict.toStdString();
+    EXPECT_TRUE(verdict.contains(QStringLiteral("Score parameters: factored "))) << verdict.toStdString();
+    EXPECT_TRUE(verdict.contains(QStringLiteral("(d_model² per head)"))) << verdict.toStdString();
+    EXPECT_TRUE(verdict.contains(QStringLiteral("of their 16 singular values for 99% of their energy; "
+                                                "a factored W_i^Q (W_i^K)ᵀ has at most d_k = 8.")))
+        << verdict.toStdString();
 }
 
 TEST(TrainTabTextTest, TheTabAndItsPartsSayWhatTheyAre)
