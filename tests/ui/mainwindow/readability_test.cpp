@@ -22,6 +22,9 @@
 #include "ui/figures/figure_text.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
+#include "ui/mainwindow/document_files.hpp"
+#include "ui/mainwindow/notice_bar.hpp"
+#include "ui/mainwindow/stale_notice.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/matrices/matrices_view.hpp"
 #include "ui/steps/step_view.hpp"
@@ -181,6 +184,28 @@ TEST_F(Readability, ComparisonTab)
         EXPECT_GE(chart->width(), chart->minimumSizeHint().width());
         EXPECT_GE(chart->height(), chart->minimumSizeHint().height());
     }
+}
+
+// A projector's 1000 x 700 window keeps its size when a scenario's note and the amber "Not
+// updated" strip show above the views together: they take room from the views, never grow the window.
+TEST_F(WindowTest, TheNoticeAndTheStaleStripNeverGrowTheWindow)
+{
+    window->resize(1000, 700);
+    settle();
+    qkv::Config invalid = window->document()->config();
+    invalid.headCount = invalid.d_model + 1;  // h does not divide d_model
+    window->document()->edit(invalid, QStringLiteral("invalid h"));
+    settle();
+    ASSERT_TRUE(window->staleNotice()->isVisible());
+    // A message too long for the status bar's line, as a scenario's is, shows whole above the views.
+    emit window->files()->statusMessage(QStringLiteral("Scenario: Cross-attention, word by word. ") +
+                                        QString(QStringLiteral("The target sentence gives the queries; the source the keys and values. ")).repeated(4) +
+                                        QStringLiteral("Undo goes back."));
+    NoticeBar* notice = window->findChild<NoticeBar*>();
+    ASSERT_NE(notice, nullptr);
+    EXPECT_TRUE(notice->isVisible());
+    QCoreApplication::processEvents();
+    EXPECT_EQ(window->size(), QSize(1000, 700));
 }
 
 }  // namespace

@@ -7,8 +7,10 @@
 
 #include "tests/ui/mainwindow/recording_prompts.hpp"
 #include "tests/ui/mainwindow/window_fixture.hpp"
+#include "tests/ui/support/wait_until.hpp"
 #include "tests/ui/train/train_test_support.hpp"
 #include "ui/mainwindow/document_files.hpp"
+#include "ui/mainwindow/status_summary.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/train/train_tab.hpp"
 #include "ui/train/training_worker.hpp"
@@ -137,6 +139,24 @@ TEST_F(TrainWindowTest, SaveWhileTrainingWritesTheDocumentNotThePreview)
     EXPECT_EQ(saved->config, smallConfig());
     EXPECT_FALSE(saved->model);
     EXPECT_TRUE(window->document()->isPreviewing());  // training and its preview go on
+}
+
+// The status bar speaks of what the views show: while training previews its model on the held-out
+// example, its n_q and n_k, not the document's.
+TEST_F(TrainWindowTest, TheStatusBarCountsThePreviewsTokens)
+{
+    startTraining();
+    ASSERT_TRUE(window->document()->isPreviewing());
+    ASSERT_TRUE(waitUntil([&] { return !window->document()->isBusy() && window->document()->result(); }));
+    const auto result = window->document()->result();
+    const QString expected = QStringLiteral("n_q = %1  ·  n_k = %2")
+                                 .arg(result->attention.queryCount())
+                                 .arg(result->attention.keyCount());
+    QLabel* status = window->findChild<StatusSummary*>();
+    ASSERT_NE(status, nullptr);
+    EXPECT_TRUE(status->text().startsWith(expected)) << status->text().toStdString() << " / " << expected.toStdString();
+    EXPECT_NE(result->config.sourceText, smallConfig().sourceText);  // the held-out example, not the document
+    tab()->pauseButton()->click();
 }
 
 }  // namespace
