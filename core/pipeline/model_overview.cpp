@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/analysis/attention_rollout.hpp"
+#include "core/analysis/head_roles.hpp"
 #include "core/analysis/head_statistics.hpp"
 
 namespace qkv {
@@ -80,13 +81,14 @@ Expected<std::vector<ValueNorms>> layerValueNorms(const std::shared_ptr<const Pr
 
 }  // namespace
 
-HeadStatisticGrids headStatisticGrids(const ModelRun& run)
+HeadStatisticGrids headStatisticGrids(const ModelRun& run, const std::vector<std::vector<std::int32_t>>& layerTokenIds)
 {
     const auto layers = static_cast<Index>(run.layers.size());
     Index heads = 0;
     for (const auto& layer : run.layers) heads = std::max(heads, layer->attention.headCount());
     HeadStatisticGrids grids;
-    for (MatrixD* grid : {&grids.entropy, &grids.meanDistance, &grids.firstTokenWeight, &grids.ownPositionWeight})
+    for (MatrixD* grid : {&grids.entropy, &grids.meanDistance, &grids.firstTokenWeight, &grids.ownPositionWeight,
+                          &grids.previousToken, &grids.induction})
         grid->setConstant(layers, heads, kNaN);
     for (Index l = 0; l < layers; ++l) {
         const LayerRun& layer = run.layer(l);
@@ -99,7 +101,12 @@ HeadStatisticGrids headStatisticGrids(const ModelRun& run)
             grids.meanDistance(l, i) = summary.meanDistance;
             grids.firstTokenWeight(l, i) =
                 firstTokenWeight(layer.attention.heads[static_cast<std::size_t>(i)], *statistics);
-            if (ownPosition) grids.ownPositionWeight(l, i) = summary.selfWeight;
+            if (!ownPosition) continue;
+            grids.ownPositionWeight(l, i) = summary.selfWeight;
+            const MatrixF& attention = layer.attention.heads[static_cast<std::size_t>(i)].attention;
+            grids.previousToken(l, i) = previousTokenScore(attention);
+            if (static_cast<std::size_t>(l) < layerTokenIds.size())
+                grids.induction(l, i) = inductionScore(attention, layerTokenIds[static_cast<std::size_t>(l)]);
         }
     }
     return grids;
@@ -140,7 +147,10 @@ Expected<ModelOverview> computeModelOverview(const std::shared_ptr<const Pretrai
         Expected<std::shared_ptr<const ModelRun>> run = runWith(*model, overview.baseline, request.ablatedHeads);
         if (!run) return Error{run.error()};
         overview.run = std::move(*run);
-        overview.statistics = headStatisticGrids(*overview.run);
+        std::vector<std::vector<std::int32_t>> layerIds;
+        for (Index l = 0; l < overview.layerCount(); ++l)
+            layerIds.push_back(layerQueryTokens(*model, overview.sentences, overview.layer(l)).ids());
+        overview.statistics = headStatisticGrids(*overview.run, layerIds);
         if (overview.run == overview.baseline) {
             overview.predictions = overview.baselinePredictions;
         } else {

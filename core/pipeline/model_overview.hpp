@@ -11,6 +11,9 @@
 //   mean distance       mean_q sum_j a_qj |j - q|            (in tokens)
 //   first-token weight  mean_q a_q0                          ([CLS], <s>, <|endoftext|>: the "sink")
 //   own-position weight mean_q a_qq                          (self-attention only; NaN in cross)
+//   previous-token      mean_t a_{t,t-1}                      (self-attention only; head_roles.hpp)
+//   induction           mean_t a_{t,s+1}, s the token's last earlier position (self-attention
+//                       with a repeated token; head_roles.hpp)
 // A head that looks at the previous token has mean distance ~1 and low entropy; one that rests on
 // the separator or first token has first-token weight near 1; one that looks everywhere has
 // entropy near 1.
@@ -45,6 +48,8 @@ struct HeadStatisticGrids {
     MatrixD meanDistance;       // tokens
     MatrixD firstTokenWeight;   // [0, 1]
     MatrixD ownPositionWeight;  // [0, 1], NaN for cross-attention layers
+    MatrixD previousToken;      // [0, 1], NaN for cross-attention layers
+    MatrixD induction;          // [0, 1], NaN for cross-attention layers and without a repeated token
 };
 
 struct ModelOverviewRequest {
@@ -79,8 +84,9 @@ struct ModelOverview {
 Expected<ModelOverview> computeModelOverview(const std::shared_ptr<const PretrainedModel>& model,
                                              const ModelOverviewRequest& request);
 
-// The grids of a run's layers (exposed for tests).
-HeadStatisticGrids headStatisticGrids(const ModelRun& run);
+// The grids of a run's layers (exposed for tests). `layerTokenIds`: each layer's query token ids
+// (layerQueryTokens), for the induction score; without them its grid is NaN.
+HeadStatisticGrids headStatisticGrids(const ModelRun& run, const std::vector<std::vector<std::int32_t>>& layerTokenIds = {});
 
 // The layers attention rollout follows: the self-attention layers of the stack that reads the
 // typed sentence (an encoder-decoder's encoder, else the one stack), model order indices.

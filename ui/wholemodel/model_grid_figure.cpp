@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/analysis/head_roles.hpp"
 #include "core/analysis/map_pooling.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/render/color_legend.hpp"
@@ -47,7 +48,39 @@ QString subtitleText(const qkv::ModelOverview& overview, bool valueWeighted)
 QString noteText()
 {
     return Text::tr("Grey and crossed: a head switched off · rows: layers in the order the model runs them, "
-                    "labelled with their --list-layers index");
+                    "labelled with their --list-layers index · \"prev 0.93\": a previous-token head, its mean "
+                    "weight on the token just before; \"ind 0.86\": an induction head, its mean weight on the "
+                    "token after the current one's last earlier occurrence (Olsson et al. 2022; named at 0.4 "
+                    "or more, on the typed sentence)");
+}
+
+// "prev 0.93" or "ind 0.86" for a head the typed sentence shows to do one of those jobs; empty
+// for the others (head_roles.hpp has the scores and the threshold).
+QString roleText(const qkv::HeadStatisticGrids& grids, int layer, int head)
+{
+    if (layer >= grids.previousToken.rows() || head >= grids.previousToken.cols()) return {};
+    const double previous = grids.previousToken(layer, head), induction = grids.induction(layer, head);
+    switch (qkv::headRole(previous, induction)) {
+    case qkv::HeadRole::PreviousToken: return Text::tr("prev %1").arg(previous, 0, 'f', 2);
+    case qkv::HeadRole::Induction: return Text::tr("ind %1").arg(induction, 0, 'f', 2);
+    case qkv::HeadRole::None: break;
+    }
+    return {};
+}
+
+// The role's words in the map's top-right corner (a causal map's masked triangle: no weight is
+// covered there), on a backing so they read over any colour; only the first letter where the
+// words do not fit.
+void paintRole(QPainter& painter, const QRectF& map, const QString& role)
+{
+    if (role.isEmpty()) return;
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    const QString shown = metrics.horizontalAdvance(role) + 4 <= map.width() ? role : role.left(1).toUpper();
+    const double width = std::min(map.width(), metrics.horizontalAdvance(shown) + 4);
+    const QRectF box(map.right() - width, map.top(), width, metrics.height());
+    painter.fillRect(box, QColor(255, 255, 255, 215));
+    painter.setPen(Qt::black);
+    painter.drawText(box, Qt::AlignCenter, shown);
 }
 
 double deviceScale(const QPainter& painter)
@@ -105,6 +138,7 @@ void paintThumbnails(QPainter& painter, const ModelGridLayout& layout, const Fig
             painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
             painter.drawImage(rect, mapImage(*map, maxValue, pixels, vector));
             if (overview.isAblated(head)) paintSwitchedOff(painter, rect);
+            else paintRole(painter, rect, roleText(overview.statistics, l, i));
             painter.setPen(QPen(frame, 0));
             painter.setBrush(Qt::NoBrush);
             painter.drawRect(rect);

@@ -14,7 +14,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "core/analysis/head_roles.hpp"
 #include "core/analysis/predictions.hpp"
+#include "core/pipeline/model_overview.hpp"
 #include "core/pretrained/model_run.hpp"
 #include "core/text/subword_tokenizer.hpp"
 #include "support/matrix_assertions.hpp"
@@ -146,6 +148,32 @@ TEST_F(DemoModel, Layer0HasAPreviousTokenHeadAndLayer1InductionHeads)
         for (Index q = k; q < n; ++q) inductionScore += a1(q, q - k + 1) / static_cast<double>(n - k);
         EXPECT_GT(inductionScore, 0.4) << "layer 1 head " << induction.head;
     }
+}
+
+// The Model tab names heads from the typed sentence's attention (head_roles.hpp): the README's
+// table, measured by the training script, is what the app finds, and names.
+TEST_F(DemoModel, TheOverviewScoresAndNamesThePreviousTokenAndInductionHeads)
+{
+    auto shared = std::make_shared<const PretrainedModel>(std::move(*model));
+    ModelOverviewRequest request;
+    request.target = ref.at("text").get<std::string>();
+    Expected<ModelOverview> overview = computeModelOverview(shared, request);
+    ASSERT_TRUE(overview) << overview.error();
+    const HeadStatisticGrids& g = overview->statistics;
+    // docs/demo-model/README.md, "What to look at" (heads from 1 there, from 0 here). The
+    // induction scores count a token as repeated when its id is: the second copy starts with
+    // "·a" (id 256), not "a" (64), so six of the README's seven positions count (its "Model tab"
+    // paragraph gives these six-position numbers, from the script's attention).
+    const double previous[2][4] = {{0.38, 0.93, 0.17, 0.86}, {0.13, 0.18, 0.17, 0.15}};
+    const double induction[2][4] = {{0.0004, 0.0000, 0.0001, 0.0000}, {0.8593, 0.7653, 0.0844, 0.4618}};
+    const HeadRole role[2][4] = {{HeadRole::None, HeadRole::PreviousToken, HeadRole::None, HeadRole::PreviousToken},
+                                 {HeadRole::Induction, HeadRole::Induction, HeadRole::None, HeadRole::Induction}};
+    for (Index l = 0; l < 2; ++l)
+        for (Index i = 0; i < 4; ++i) {
+            EXPECT_NEAR(g.previousToken(l, i), previous[l][i], 0.006) << "layer " << l << " head " << i + 1;
+            EXPECT_NEAR(g.induction(l, i), induction[l][i], 1e-3) << "layer " << l << " head " << i + 1;
+            EXPECT_EQ(headRole(g.previousToken(l, i), g.induction(l, i)), role[l][i]) << "layer " << l << " head " << i + 1;
+        }
 }
 
 TEST_F(DemoModel, SwitchingTheInductionHeadsOffCostsTheRightLetters)

@@ -30,6 +30,7 @@
 #include "ui/wholemodel/model_grid_view.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"
 #include "support/test_paths.hpp"
+#include "tests/ui/support/text_probe.hpp"
 
 namespace qkv::ui::testing {
 namespace {
@@ -291,6 +292,37 @@ TEST_F(ModelGridViewTest, TheFiguresDrawTheOverviewAtAnyResolution)
             for (int x = 0; x < image.width(); x += 3) dark += qGray(image.pixel(x, y)) < 128;
         EXPECT_GT(dark, 200) << name.toStdString();
     }
+}
+
+// The demo model (docs/demo-model) on its README's sentence: the grid names the heads the typed
+// sentence shows to be previous-token and induction heads, with their scores (PyTorch's attention
+// in its reference.json gives prev 0.9251, 0.8570 and ind 0.8593, 0.7653, 0.4618; head_roles.hpp).
+TEST(ModelGridRoles, TheDemoModelsPreviousTokenAndInductionHeadsAreNamedWithTheirScores)
+{
+    const std::string folder = std::string(qkv::testDataDir()) + "/../../docs/demo-model";
+    Expected<PretrainedModel> opened = openPretrainedModel(folder);
+    ASSERT_TRUE(opened) << opened.error();
+    auto model = std::make_shared<const PretrainedModel>(std::move(*opened));
+    ModelOverviewRequest request;
+    request.target = "a b c d e f g h a b c d e f g";
+    Expected<ModelOverview> overview = computeModelOverview(model, request);
+    ASSERT_TRUE(overview) << overview.error();
+    auto result = std::make_shared<Result>();
+    result->config.targetText = request.target;
+    result->wholeModel = model;
+    FigureInput input;
+    input.result = result;
+    input.overview = std::make_shared<const ModelOverview>(std::move(*overview));
+    const Figure* figure = findFigure(QStringLiteral("model"));
+    ASSERT_NE(figure, nullptr);
+    TextProbe probe(QSize(900, 700));
+    QPainter painter(&probe);
+    figure->paint(painter, QRectF(0, 0, 900, 700), input);
+    painter.end();
+    for (const char* named : {"prev 0.93", "prev 0.86", "ind 0.86", "ind 0.77", "ind 0.46"})
+        EXPECT_TRUE(probe.shows(QString::fromLatin1(named))) << named << " in " << probe.strings().join(" | ").toStdString();
+    EXPECT_FALSE(probe.shows(QStringLiteral("prev 0.38"))) << "below 0.4: no role";
+    EXPECT_FALSE(probe.shows(QStringLiteral("ind 0.08")));
 }
 
 // The window opens a clicked layer of the model and selects the head, without reading the model
