@@ -33,6 +33,7 @@ std::filesystem::path dataDirectoryFor(const std::filesystem::path& executable, 
 std::filesystem::path dataDirectory() { return dataDirectoryFor(thisExecutable(), environmentValue()); }
 
 std::filesystem::path examplesDirectory() { return dataDirectory() / "examples"; }
+std::filesystem::path demoModelDirectory() { return dataDirectory() / "demo-model"; }
 
 std::string dataDirectoryOrigin()
 {

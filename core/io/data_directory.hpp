@@ -1,6 +1,6 @@
 #pragma once
-// Where the app's data files are: the example sessions (examples/*.qkv.json) and the lexicon
-// (lexicon/lexicon.txt). Installed, they are in <prefix>/share/qkv-studio beside
+// Where the app's data files are: the example sessions (examples/*.qkv.json), the lexicon
+// (lexicon/lexicon.txt) and the demo model (demo-model/). Installed, they are in <prefix>/share/qkv-studio beside
 // <prefix>/bin/qkv-studio; in the build tree the build copies them to <build>/share/qkv-studio,
 // which is in the same place relative to <build>/app/qkv-studio. So one rule finds both:
 // the executable's folder joined with the relative path the install layout gives
@@ -26,6 +26,8 @@ std::filesystem::path dataDirectory();
 
 // Its examples/ folder: the example sessions.
 std::filesystem::path examplesDirectory();
+// Its demo-model/ folder: docs/demo-model's checkpoint and tokenizer (a GPT-2 with induction heads).
+std::filesystem::path demoModelDirectory();
 
 // How dataDirectory() was chosen, for messages: "named by QKV_STUDIO_DATA_DIR" or "beside the
 // executable".

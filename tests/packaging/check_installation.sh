@@ -64,6 +64,8 @@ check_install_tree() {
     "$appdata/examples/decoder.qkv.json" "$appdata/examples/low-rank.qkv.json"
     "$appdata/examples/paper-random.qkv.json" "$appdata/examples/translation.qkv.json"
     "$appdata/lexicon/lexicon.txt"
+    "$appdata/demo-model/config.json" "$appdata/demo-model/model.safetensors"
+    "$appdata/demo-model/vocab.json" "$appdata/demo-model/merges.txt"
     "$datadir/applications/$id.desktop" "$datadir/metainfo/$id.metainfo.xml" "$datadir/mime/packages/$id.xml"
     "$datadir/icons/hicolor/scalable/apps/$id.svg" "$mandir/man1/qkv-studio.1.gz")
   local sizes=(16 22 24 32 48 64 128 256)

@@ -131,9 +131,10 @@ GuideStep doHeadsSpecialise()
 {
     return {Text::tr("Do heads specialise?"),
             Text::tr("Each head has its own W<sub>i</sub><sup>Q</sup>, W<sub>i</sub><sup>K</sup>, so each can "
-                     "look for something else. Here four presets: same meaning, same position, previous token, "
-                     "uniform. Trained models show such heads too, and many are redundant: the Weights tab can "
-                     "switch one off."),
+                     "look for something else: here four presets (same meaning, same position, previous token, "
+                     "uniform). Learned heads do it too: <b>File &gt; Examples &gt; A Model That Learned Induction "
+                     "Heads</b> names its previous-token and induction heads in the Model tab, with their scores; "
+                     "switch one off in Predict. In Train, Reverse gives several heads one alignment: redundancy."),
             Text::tr("MultiHead(<i>Q</i>, <i>K</i>, <i>V</i>) = Concat(head<sub>1</sub>, …, head<sub>h</sub>)"
                      "<i>W</i><sup>O</sup><br>head<sub>i</sub> = Attention(<i>QW</i><sub>i</sub><sup>Q</sup>, "
                      "<i>KW</i><sub>i</sub><sup>K</sup>, <i>VW</i><sub>i</sub><sup>V</sup>)"),

@@ -40,6 +40,10 @@ void MainWindow::createFileMenu()
         QAction* action = examplesMenu->addAction(example.title, files_, [this, example] { files_->openExample(example); });
         action->setStatusTip(example.description);
     }
+    examplesMenu->addSeparator();
+    QAction* demo = examplesMenu->addAction(tr("A Model That Learned &Induction Heads"), this, &MainWindow::openDemoModel);
+    demo->setStatusTip(tr("A two-layer GPT-2 trained on repeated letters: the Model tab names its previous-token heads "
+                          "(layer 0) and induction heads (layer 1); Predict switches them off"));
     file->addSeparator();
     QAction* save = file->addAction(tr("&Save"), files_, &DocumentFiles::save);
     save->setShortcut(QKeySequence::Save);

@@ -86,6 +86,9 @@ public:
     // These three first ask to stop a training whose model is not kept (as New does).
     void openModelInteractively();
     void openCheckpoint(const QString& path);
+    // File > Examples' trained model (the data folder's demo-model/, docs/demo-model): its layer
+    // with the induction heads, its README's sentence, and the Model tab.
+    void openDemoModel();
     // The last step alone, for the dialog and tests: emits checkpointLayerLoaded. `positions`:
     // the dialog's choice, used where the checkpoint does not fix them.
     void loadCheckpointLayer(const qkv::Checkpoint& checkpoint, const qkv::CheckpointLayer& layer,

@@ -4,9 +4,12 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 
+#include <algorithm>
 #include <cstdlib>
 
+#include "core/checkpoint/checkpoint.hpp"
 #include "core/checkpoint/model_folders.hpp"
+#include "core/io/data_directory.hpp"
 #include "ui/checkpoint/checkpoint_layer_dialog.hpp"
 #include "ui/checkpoint/model_list_dialog.hpp"
 #include "ui/document/document.hpp"
@@ -30,6 +33,10 @@ const Preference<QString> kCheckpointDirectory{
     QStringLiteral("checkpoint/directory"), QStandardPaths::writableLocation(QStandardPaths::HomeLocation)};
 // The folder of the model Open Model… opened last: listed first next time.
 const Preference<QString> kLastModel{QStringLiteral("model/lastOpened"), QString()};
+// The demo model's layer with the induction heads, and its README's sentence: a block of letters
+// twice, so that from the second copy on the next letter is the one that followed last time.
+constexpr const char* kDemoInductionLayer = "transformer.h.1.attn";
+constexpr const char* kDemoSentence = "a b c d e f g h a b c d e f g";
 
 }  // namespace
 
@@ -137,6 +144,36 @@ void MainWindow::openModelInteractively()
 }
 
 void MainWindow::openCheckpoint(const QString& path) { loads_->openCheckpoint(path); }
+
+void MainWindow::openDemoModel()
+{
+    if (!files_->mayLeaveTraining(tr("open the demo model"))) return;
+    // Its headers only (the folder holds 0.4 MB); the layer is read off the GUI thread.
+    const qkv::Expected<qkv::Checkpoint> checkpoint = qkv::openCheckpoint(qkv::demoModelDirectory().string());
+    const auto layer = checkpoint ? std::find_if(checkpoint->layers.begin(), checkpoint->layers.end(),
+                                                 [](const qkv::CheckpointLayer& l) { return l.name == kDemoInductionLayer; })
+                                  : std::vector<qkv::CheckpointLayer>::const_iterator();
+    if (!checkpoint || layer == checkpoint->layers.end()) {
+        showPlainWarning(this, tr("Cannot open the demo model"),
+                         checkpoint ? tr("%1 has no layer %2.").arg(QString::fromStdString(qkv::demoModelDirectory().string()),
+                                                                  QString::fromUtf8(kDemoInductionLayer))
+                                    : QString::fromStdString(checkpoint.error()));
+        return;
+    }
+    // Once the layer is in: the sentence whose second half the induction heads complete, and the
+    // tab that names them.
+    auto answered = std::make_shared<QMetaObject::Connection>();
+    *answered = connect(loads_, &WeightLoads::layerLoaded, this, [this, answered](const QString& error) {
+        disconnect(*answered);
+        if (!error.isEmpty()) return;
+        qkv::Config config = document_->config();
+        config.targetText = kDemoSentence;
+        document_->edit(config, tr("Demo sentence"));
+        if (ResultView* model = tabs_->view(ModelGridView::kId)) tabs_->setCurrentWidget(model);
+    });
+    loadErrorsInBox_ = true;
+    loads_->loadLayer(*checkpoint, *layer, std::nullopt);
+}
 
 void MainWindow::loadCheckpointLayer(const qkv::Checkpoint& checkpoint, const qkv::CheckpointLayer& layer,
                                      std::optional<qkv::PositionalEncoding> positions)

@@ -1,6 +1,7 @@
 // File > Open Model…: the Hugging Face cache's models listed off the GUI thread, one that cannot be
 // read greyed with its reason, the last one opened first, and the chosen one opening its layers.
 
+#include <QAction>
 #include <QApplication>
 #include <QPlainTextEdit>
 #include <QTableWidget>
@@ -19,6 +20,8 @@
 #include "ui/controls/controls_panel.hpp"
 #include "ui/controls/sentence_field.hpp"
 #include "ui/document/document.hpp"
+#include "ui/mainwindow/view_tabs.hpp"
+#include "ui/views/result_view.hpp"
 
 namespace qkv::ui::testing {
 namespace {
@@ -141,6 +144,28 @@ TEST_F(WindowTest, AModelWithOnlyATokenizerJsonShowsTypedTextAsItsTokens)
                                          "\u00b7mat", "<|end_of_text|>"};
     EXPECT_EQ(window->document()->result()->queryLabels, shown);
     EXPECT_TRUE(window->document()->isValid());
+}
+
+// File > Examples > A Model That Learned Induction Heads: the demo model's layer 1 on its
+// README's sentence, in the Model tab (which names the heads: model_grid_view_test.cpp).
+TEST_F(WindowTest, TheDemoModelOpensItsInductionLayerOnItsSentenceInTheModelTab)
+{
+    QAction* demo = nullptr;
+    for (QAction* action : window->findChildren<QAction*>())
+        if (action->text() == QStringLiteral("A Model That Learned &Induction Heads")) demo = action;
+    ASSERT_NE(demo, nullptr);
+    demo->trigger();
+    ASSERT_TRUE(waitUntil([&] {
+        const auto result = window->document()->result();
+        return !window->document()->isBusy() && result &&
+               window->document()->session().weightsProvenance.layer == "transformer.h.1.attn" &&
+               result->config.targetText == "a b c d e f g h a b c d e f g";
+    }));
+    const auto result = window->document()->result();
+    EXPECT_EQ(result->config.mode, qkv::AttentionMode::DecoderCausal);
+    ASSERT_EQ(result->queryLabels.size(), 15u);
+    EXPECT_EQ(result->queryLabels[1], "\u00b7b");
+    EXPECT_EQ(window->tabs()->currentWidget(), static_cast<QWidget*>(window->tabs()->view(QStringLiteral("model"))));
 }
 
 TEST_F(WindowTest, OpenModelOpensTheChosenCachedModelsLayer)
