@@ -41,12 +41,13 @@ GuideStep whatIsV()
             Text::tr("Q and K only decide the weights a<sub>ij</sub>. V is what is mixed: "
                      "v<sub>j</sub> = x<sub>j</sub>W<sub>i</sub><sup>V</sup> is one row per key, and the "
                      "head's output for query i is their weighted average: steps ⑦ and ⑧ of the <b>Steps</b> tab, "
-                     "below the softmax row."),
+                     "after the softmax (outlined)."),
             Text::tr("Attention(<i>Q</i>, <i>K</i>, <i>V</i>) = softmax(<i>QK</i><sup>T</sup>/√<i>d</i><sub>k</sub>)"
                      "<i>V</i><br>out<sub>i</sub> = Σ<sub>j</sub> <i>a</i><sub>ij</sub> <i>v</i><sub>j</sub>"),
             {QStringLiteral("decoder"), StepView::kId, 1, 10, 1},
             GuideTarget::StepCanvas,
-            Text::tr("the Steps tab: the value rows and their weighted sum")};
+            Text::tr("the Steps tab: the value rows and their weighted sum"),
+            GuidePart::ValueRows};
 }
 
 // Cross-attention: the sentence being produced asks, the other one answers.
@@ -123,7 +124,8 @@ GuideStep theReshape()
                      "<i>XW</i><sub>i</sub><sup>Q</sup>"),
             {QStringLiteral("low-rank"), MatricesView::kId, 1, 2, 2},
             GuideTarget::MatricesCanvas,
-            Text::tr("the Matrices tab's figure: Q and Q_i")};
+            Text::tr("the Matrices tab's figure: Q and Q_i"),
+            GuidePart::QueryAndHead};
 }
 
 // Heads can learn different jobs; here presets show what such jobs look like.

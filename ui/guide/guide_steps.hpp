@@ -22,6 +22,13 @@ enum class GuideTarget {
     HeadsGrid,       // the Heads tab's grid of attention maps
 };
 
+// The part of the target that answers the question, outlined instead of the whole widget.
+enum class GuidePart {
+    Whole,
+    ValueRows,     // the Steps figure: the value rows v_j and their weighted sum
+    QueryAndHead,  // the Matrices figure: Q and the block Q_i cut from it
+};
+
 // What a step sets up, through the paths the menus and views use.
 struct GuideState {
     QString example;  // Example::id, applied as a scenario (one undo step) unless already there
@@ -38,6 +45,7 @@ struct GuideStep {
     GuideState state;
     GuideTarget target;
     QString targetName;  // plain text: the place, in words ("the Target sentence")
+    GuidePart part = GuidePart::Whole;
 };
 
 // In tour order.

@@ -34,14 +34,26 @@ QWidget* targetWidget(const MainWindow& window, GuideTarget target)
     return nullptr;
 }
 
-QRect targetFocus(const MainWindow& window, GuideTarget target)
+QRect targetFocus(const MainWindow& window, GuideTarget target, GuidePart part)
 {
-    if (target != GuideTarget::StepCanvas) return {};
-    // Steps ⑦ and ⑧: the value rows v_j and the head's output, their weighted sum.
-    const StepGeometry g = window.tabs()->stepView()->geometry();
-    if (g.names.size() < 8) return {};
-    const QRectF values = g.names[6] | g.valueLabels | g.valueCells | g.weightColumn | g.weightedCells | g.sumCells;
-    return values.toAlignedRect();
+    if (part == GuidePart::ValueRows && target == GuideTarget::StepCanvas) {
+        // Steps ⑦ and ⑧: the value rows v_j and the head's output, their weighted sum.
+        const StepGeometry g = window.tabs()->stepView()->geometry();
+        if (g.names.size() < 8) return {};
+        const QRectF values = g.names[6] | g.valueLabels | g.valueCells | g.weightColumn | g.weightedCells | g.sumCells;
+        return values.toAlignedRect().adjusted(-4, -4, 4, 4);
+    }
+    if (part == GuidePart::QueryAndHead && target == GuideTarget::MatricesCanvas) {
+        // Q with head i's columns outlined, and Q_i beside it: names, shapes and cells.
+        const MatricesGeometry g = static_cast<MatricesView*>(window.tabs()->view(MatricesView::kId))->geometry();
+        const auto at = [&](LayerMatrix m) {
+            const auto i = static_cast<std::size_t>(m);
+            return g.labels[i] | g.cells[i];
+        };
+        const QRectF both = at(LayerMatrix::Query) | at(LayerMatrix::QueryHead);
+        return both.isEmpty() ? QRect() : both.toAlignedRect().adjusted(-4, -4, 4, 4);
+    }
+    return {};
 }
 
 QRect visibleRect(const QWidget& widget, const QWidget& window)

@@ -16,8 +16,8 @@ class MainWindow;
 QWidget* targetWidget(const MainWindow& window, GuideTarget target);
 
 // The part of the target's widget that answers the question, in the widget's coordinates;
-// empty when the whole widget does (the Steps figure: its value rows and their sum).
-QRect targetFocus(const MainWindow& window, GuideTarget target);
+// empty when the whole widget does.
+QRect targetFocus(const MainWindow& window, GuideTarget target, GuidePart part);
 
 // The part of `widget` drawn inside `window`, in `window`'s coordinates: its rectangle clipped
 // by every ancestor (scroll areas' viewports, splitters); empty when it or an ancestor is hidden.

@@ -26,9 +26,13 @@ HighlightOverlay::HighlightOverlay(QWidget* window) : QWidget(window)
     hide();  // until there is a target
 }
 
-void HighlightOverlay::setTarget(QWidget* target)
+void HighlightOverlay::setTarget(QWidget* target, Focus focus)
 {
-    if (target_ == target) return;
+    focus_ = std::move(focus);
+    if (target_ == target) {
+        follow();
+        return;
+    }
     if (target_) watchChain(target_, false);
     target_ = target;
     if (target_) watchChain(target_, true);
@@ -47,7 +51,14 @@ void HighlightOverlay::watchChain(QWidget* from, bool watch)
     }
 }
 
-QRect HighlightOverlay::highlightedRect() const { return target_ ? visibleRect(*target_, *parentWidget()) : QRect(); }
+QRect HighlightOverlay::highlightedRect() const
+{
+    if (!target_) return {};
+    const QRect visible = visibleRect(*target_, *parentWidget());
+    const QRect focus = focus_ ? focus_() : QRect();
+    if (focus.isEmpty()) return visible;
+    return visible & QRect(target_->mapTo(parentWidget(), focus.topLeft()), focus.size());
+}
 
 bool HighlightOverlay::eventFilter(QObject*, QEvent* event)
 {
@@ -83,14 +94,17 @@ void HighlightOverlay::paintEvent(QPaintEvent*)
     QPainter painter(this);
     painter.setRenderHint(QPainter::Antialiasing);
     // A light shade everywhere but the target, so the eye finds it before reading the outline.
+    // The outline around the target, not on it: text at the target's edge (a figure's title, a
+    // field's label) stays readable.
+    const int outset = (kPen + 1) / 2 + 1;
+    const QRectF ring = QRectF(target).adjusted(-outset, -outset, outset, outset);
     QPainterPath shade;
     shade.addRect(rect());
-    shade.addRect(target);
+    shade.addRect(ring);
     painter.fillPath(shade, QColor(0, 0, 0, kShadeAlpha));
     painter.setPen(QPen(kOutline, kPen));
     painter.setBrush(Qt::NoBrush);
-    const int inset = (kPen + 1) / 2;
-    painter.drawRoundedRect(QRectF(target).adjusted(inset, inset, -inset, -inset), 4, 4);
+    painter.drawRoundedRect(ring, 4, 4);
 }
 
 }  // namespace qkv::ui

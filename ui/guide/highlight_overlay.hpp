@@ -6,6 +6,8 @@
 #include <QPointer>
 #include <QWidget>
 
+#include <functional>
+
 namespace qkv::ui {
 
 class HighlightOverlay : public QWidget {
@@ -14,11 +16,15 @@ public:
     // Covers `window` (its parent) whole, above its other children.
     explicit HighlightOverlay(QWidget* window);
 
+    // The part of the target to outline, in the target's coordinates, asked again whenever the
+    // outline follows it (the target's layout may have moved it); empty: the whole target.
+    using Focus = std::function<QRect()>;
+
     // Null: outlines nothing.
-    void setTarget(QWidget* target);
+    void setTarget(QWidget* target, Focus focus = {});
     QWidget* target() const { return target_; }
-    // The outlined rectangle in the window's coordinates: the target's visible part (empty
-    // when nothing of it is shown).
+    // The outlined rectangle in the window's coordinates: the target's visible part, or of its
+    // focus when it has one (empty when nothing of it is shown).
     QRect highlightedRect() const;
 
 signals:
@@ -34,6 +40,7 @@ private:
     void follow();
 
     QPointer<QWidget> target_;
+    Focus focus_;
 };
 
 }  // namespace qkv::ui

@@ -105,8 +105,8 @@ void StudentGuide::onReached()
     QWidget* target = targetWidget(*window_, step.target);
     // The tab just shown lays itself out on the next pass; the scroll position needs its sizes.
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-    scrollIntoView(*target, targetFocus(*window_, step.target));
-    overlay_->setTarget(target);
+    scrollIntoView(*target, targetFocus(*window_, step.target, step.part));
+    overlay_->setTarget(target, [window = window_, step] { return targetFocus(*window, step.target, step.part); });
     showCurrentText();  // the setup line names the head and token now selected
     reached_ = true;
     emit stepReached(current_);

@@ -139,17 +139,21 @@ TEST_P(GuideStepTest, ReachesItsStateAndPointsAtAPlaceOnScreenAt1000x700)
     EXPECT_TRUE(guide->overlay()->isVisible());
     EXPECT_TRUE(target->isVisible());
     const QRect shown = visibleRect(*target, *window);
-    EXPECT_EQ(guide->overlay()->highlightedRect(), shown);
     EXPECT_GE(shown.width(), 150) << "target " << step.targetName.toStdString();
     EXPECT_GE(shown.height(), 100) << "target " << step.targetName.toStdString();
     EXPECT_TRUE(window->centralWidget()->geometry().contains(shown));
-    // Where the target answers within itself (the value rows of the Steps tab), scrolled to.
-    const QRect focus = targetFocus(*window, step.target);
-    EXPECT_EQ(focus.isEmpty(), index != 1) << "only the V step points inside its widget";
-    if (!focus.isEmpty()) {
+    // Where the target answers within itself (the value rows of the Steps tab, Q and Q_i of the
+    // Matrices tab), scrolled to and outlined, not the whole view.
+    const QRect focus = targetFocus(*window, step.target, step.part);
+    EXPECT_EQ(focus.isEmpty(), index != 1 && index != 6) << "only the V and reshape steps point inside their widget";
+    if (focus.isEmpty()) {
+        EXPECT_EQ(guide->overlay()->highlightedRect(), shown);
+    } else {
         const QRect focusShown(target->mapTo(window.get(), focus.topLeft()), focus.size());
         EXPECT_TRUE(shown.contains(focusShown.topLeft()));
         EXPECT_GE(area(focusShown & shown), area(focusShown) / 2);
+        EXPECT_EQ(guide->overlay()->highlightedRect(), focusShown & shown);
+        EXPECT_LT(area(focusShown & shown), area(shown) * 3 / 4) << "a part, not the whole view";
     }
     // What Qt itself says is unobscured: the widget's own region, clipped by its ancestors.
     EXPECT_GE(area(target->visibleRegion().boundingRect()), area(shown) * 9 / 10);
