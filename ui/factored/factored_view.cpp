@@ -95,42 +95,34 @@ FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
     layout->addWidget(tradeOff_);
     layout->addWidget(scroll, 1);
 
-    fused_->setPaint([this](QPainter& painter, const QRectF& rect) {
-        if (!model_) return;
-        const FigurePalette colors = figurePalette(screenFigureOptions(*fused_, *this->selection()));
-        const std::uint64_t key = FigureKey()
-                                      .add(model_.get())
-                                      .add(colors.text)
-                                      .add(colors.emphasis)
-                                      .add(colors.background)
-                                      .add(fused_->font())
-                                      .value();
-        fusedImage_->paint(
-            painter, rect, key, fusedLayoutWork(*model_),
-            [model = model_, colors](QPainter& p, const QRectF& r) { paintFusedLayout(p, r, *model, colors); },
-            model_);
-    });
-    // Two n_q x n_k maps: at 4,096 tokens each is 16.8M scores to scan, convert and colour,
-    // far more than one turn of the GUI thread may take.
-    equivalence_->setPaint([this](QPainter& painter, const QRectF& rect) {
-        if (!model_) return;
-        const FigurePalette colors = figurePalette(screenFigureOptions(*equivalence_, *this->selection()));
-        const std::uint64_t key = FigureKey()
-                                      .add(model_.get())
-                                      .add(colors.text)
-                                      .add(colors.mutedText)
-                                      .add(colors.background)
-                                      .add(equivalence_->font())
-                                      .value();
-        equivalenceImage_->paint(
-            painter, rect, key, scoreEquivalenceWork(*model_),
-            [model = model_, colors](QPainter& p, const QRectF& r) { paintScoreEquivalence(p, r, *model, colors); },
-            model_);
-    });
+    // Both figures draw every entry of a d_model x d_model or n_q x n_k matrix (at 4,096, tens of
+    // millions): above the GUI thread's limit they are painted on the pool.
+    paintOffscreen(fused_, *fusedImage_, &fusedLayoutWork, &paintFusedLayout);
+    paintOffscreen(equivalence_, *equivalenceImage_, &scoreEquivalenceWork, &paintScoreEquivalence);
     connect(resetZoom_, &QPushButton::clicked, product_, &FactorProductWidget::resetZoom);
     connect(product_, &FactorProductWidget::windowChanged, this, [this](const MatrixWindow& window) {
         const Index d_model = model_ ? model_->d_model : 0;
         resetZoom_->setEnabled(window.rows < d_model);
+    });
+}
+
+void FactoredView::paintOffscreen(FigureCanvas* canvas, OffscreenFigure& image, double (*work)(const FactoredHeadModel&),
+                                  void (*paint)(QPainter&, const QRectF&, const FactoredHeadModel&, const FigurePalette&))
+{
+    canvas->setPaint([this, canvas, &image, work, paint](QPainter& painter, const QRectF& rect) {
+        if (!model_) return;
+        const FigurePalette colors = figurePalette(screenFigureOptions(*canvas, *this->selection()));
+        const std::uint64_t key = FigureKey()
+                                      .add(model_.get())
+                                      .add(colors.text)
+                                      .add(colors.mutedText)
+                                      .add(colors.emphasis)
+                                      .add(colors.background)
+                                      .add(canvas->font())
+                                      .value();
+        image.paint(
+            painter, rect, key, work(*model_),
+            [model = model_, colors, paint](QPainter& p, const QRectF& r) { paint(p, r, *model, colors); }, model_);
     });
 }
 

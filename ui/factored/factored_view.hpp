@@ -113,6 +113,10 @@ private:
     // work ended, first).
     LatestTask<std::shared_ptr<const FactoredHeadModel>> factors_;
     LatestTask<std::shared_ptr<const FactoredHeadModel>> scores_;
+    // `canvas` paints `paint` of the shown model through `image`, on the pool when `work` is large.
+    void paintOffscreen(FigureCanvas* canvas, OffscreenFigure& image, double (*work)(const FactoredHeadModel&),
+                        void (*paint)(QPainter&, const QRectF&, const FactoredHeadModel&, const FigurePalette&));
+
     std::unique_ptr<OffscreenFigure> fusedImage_;  // the fused layout, painted off the GUI thread when large
     std::unique_ptr<OffscreenFigure> equivalenceImage_;  // the scores both ways, likewise
 };

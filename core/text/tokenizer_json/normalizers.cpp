@@ -275,15 +275,9 @@ Expected<std::shared_ptr<const Normalizer>> parseNormalizer(const nlohmann::json
         return Result(std::make_shared<BertNormalizer>(*clean, *chinese, *strip, *lowercase));
     }
     if (*type == "Sequence") {
-        Expected<const Json*> list = arrayField(spec, "normalizers", what);
-        if (!list) return Error{list.error()};
-        std::vector<Result> steps;
-        for (const Json& item : **list) {
-            Expected<Result> step = parseNormalizer(item);
-            if (!step) return Error{step.error()};
-            if (*step) steps.push_back(std::move(*step));
-        }
-        return Result(std::make_shared<Sequence>(std::move(steps)));
+        Expected<std::vector<Result>> steps = parseSequence<Normalizer>(spec, "normalizers", what, parseNormalizer);
+        if (!steps) return Error{steps.error()};
+        return Result(std::make_shared<Sequence>(std::move(*steps)));
     }
     return Error{"normalizer " + *type + " is not supported"};
 }

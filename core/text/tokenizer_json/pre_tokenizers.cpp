@@ -282,15 +282,9 @@ Expected<std::shared_ptr<const PreTokenizer>> parsePreTokenizer(const nlohmann::
         return Result(std::make_shared<Sequence>(std::move(steps)));
     }
     if (*type == "Sequence") {
-        Expected<const Json*> list = arrayField(spec, "pretokenizers", what);
-        if (!list) return Error{list.error()};
-        std::vector<Result> steps;
-        for (const Json& item : **list) {
-            Expected<Result> step = parsePreTokenizer(item);
-            if (!step) return Error{step.error()};
-            if (*step) steps.push_back(std::move(*step));
-        }
-        return Result(std::make_shared<Sequence>(std::move(steps)));
+        Expected<std::vector<Result>> steps = parseSequence<PreTokenizer>(spec, "pretokenizers", what, parsePreTokenizer);
+        if (!steps) return Error{steps.error()};
+        return Result(std::make_shared<Sequence>(std::move(*steps)));
     }
     return Error{"pre-tokenizer " + *type + " is not supported"};
 }

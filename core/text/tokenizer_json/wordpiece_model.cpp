@@ -74,24 +74,35 @@ public:
     std::string name() const override { return "WordLevel, " + countText(vocabulary.ids.size()) + " tokens"; }
 };
 
+// The fields WordPiece and WordLevel share: the vocab object and the unk_token's id.
+template <class Model>
+Status readVocabularyAndUnknown(const Json& spec, const std::string& what, Model& model,
+                                std::optional<std::int32_t>& unknown)
+{
+    const auto vocab = spec.find("vocab");
+    if (vocab == spec.end()) return Error{what + " has no vocab"};
+    Expected<VocabularyTable> table = parseVocabularyObject(*vocab, what);
+    if (!table) return Error{table.error()};
+    model.vocabulary = std::move(*table);
+    Expected<std::optional<std::int32_t>> id = namedTokenId(spec, "unk_token", model.vocabulary, what);
+    if (!id) return Error{id.error()};
+    unknown = *id;
+    return {};
+}
+
 }  // namespace
 
 Expected<std::shared_ptr<const VocabularyModel>> parseWordPieceModel(const Json& spec)
 {
     const std::string what = "model WordPiece";
     auto model = std::make_shared<WordPieceModel>();
-    const auto vocab = spec.find("vocab");
-    if (vocab == spec.end()) return Error{what + " has no vocab"};
-    Expected<VocabularyTable> table = parseVocabularyObject(*vocab, what);
-    if (!table) return Error{table.error()};
-    model->vocabulary = std::move(*table);
+    std::optional<std::int32_t> unknown;
+    if (Status s = readVocabularyAndUnknown(spec, what, *model, unknown); !s) return Error{s.error()};
+    if (!unknown) return Error{what + " has no unk_token"};
+    model->unknown = *unknown;
     Expected<std::string> prefix = stringField(spec, "continuing_subword_prefix", what, std::string("##"));
     if (!prefix) return Error{prefix.error()};
     model->prefix = *prefix;
-    Expected<std::optional<std::int32_t>> unknown = namedTokenId(spec, "unk_token", model->vocabulary, what);
-    if (!unknown) return Error{unknown.error()};
-    if (!*unknown) return Error{what + " has no unk_token"};
-    model->unknown = **unknown;
     if (const auto max = spec.find("max_input_chars_per_word"); max != spec.end() && !max->is_null()) {
         if (!max->is_number_unsigned()) return Error{what + ": max_input_chars_per_word is not a whole number"};
         model->maxCharacters = max->get<std::size_t>();
@@ -103,14 +114,7 @@ Expected<std::shared_ptr<const VocabularyModel>> parseWordLevelModel(const Json&
 {
     const std::string what = "model WordLevel";
     auto model = std::make_shared<WordLevelModel>();
-    const auto vocab = spec.find("vocab");
-    if (vocab == spec.end()) return Error{what + " has no vocab"};
-    Expected<VocabularyTable> table = parseVocabularyObject(*vocab, what);
-    if (!table) return Error{table.error()};
-    model->vocabulary = std::move(*table);
-    Expected<std::optional<std::int32_t>> unknown = namedTokenId(spec, "unk_token", model->vocabulary, what);
-    if (!unknown) return Error{unknown.error()};
-    model->unknown = *unknown;
+    if (Status s = readVocabularyAndUnknown(spec, what, *model, model->unknown); !s) return Error{s.error()};
     return std::shared_ptr<const VocabularyModel>(std::move(model));
 }
 
