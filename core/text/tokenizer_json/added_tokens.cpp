@@ -16,7 +16,7 @@ bool isWordCharacter(char32_t c) { return c == U'_' || unicode::isLetter(c) || u
 AddedTokenMatcher::AddedTokenMatcher(std::vector<AddedToken> tokens) : tokens_(std::move(tokens))
 {
     for (std::size_t i = 0; i < tokens_.size(); ++i) {
-        const std::string& content = tokens_[i].content;
+        const std::string& content = tokens_[i].matched.empty() ? tokens_[i].content : tokens_[i].matched;
         if (content.empty()) continue;
         byContent_.emplace(content, static_cast<int>(i));  // the first of two equal contents holds
         lengths_.push_back(content.size());

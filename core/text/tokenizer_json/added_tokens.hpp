@@ -20,6 +20,9 @@ namespace qkv::tokenizer_json {
 
 struct AddedToken {
     std::string content;
+    // What is looked for, when it differs from content: a "normalized" token's content after the
+    // normalizer (the library normalises them too, so "HEY" is found in lower-cased text).
+    std::string matched;
     std::int32_t id = 0;
     bool special = false;
     bool singleWord = false;

@@ -107,11 +107,23 @@ Status buildPipeline(const nlohmann::json& file, const nlohmann::json& config, F
         return it == file.end() ? none : *it;
     };
     if (Status s = take(parseAddedTokens(field("added_tokens")), p.added, where); !s) return s;
+    if (Status s = take(parseNormalizer(field("normalizer")), p.normalizer, where); !s) return s;
     std::vector<AddedToken> typed, normalized;
-    for (const AddedToken& a : p.added) (a.normalized ? normalized : typed).push_back(a);
+    for (const AddedToken& a : p.added) {
+        if (!a.normalized) {
+            typed.push_back(a);
+            continue;
+        }
+        AddedToken token = a;
+        if (p.normalizer) {
+            SpannedText text = utf8::decodeWithSpans(a.content);
+            if (Status s = p.normalizer->normalize(text); !s) return Error{where + s.error()};
+            token.matched = toUtf8(text);
+        }
+        normalized.push_back(std::move(token));
+    }
     p.typedMatcher = AddedTokenMatcher(std::move(typed));
     p.normalizedMatcher = AddedTokenMatcher(std::move(normalized));
-    if (Status s = take(parseNormalizer(field("normalizer")), p.normalizer, where); !s) return s;
     if (Status s = take(parsePreTokenizer(field("pre_tokenizer")), p.preTokenizer, where); !s) return s;
     if (Status s = take(parseDecoder(field("decoder")), p.display, where); !s) return s;
     const IdOf idOf = [&p](const std::string& token) { return p.idOf(token); };

@@ -194,11 +194,12 @@ TEST(TokenizerJsonHostile, MalformedDeepMismatchedAndRunawayFilesAreRefusedWithA
 
 TEST(TokenizerJsonAddedTokens, StripSingleWordAndNormalizedMatchingAsTheLibraryDefines)
 {
-    json file = wordLevelFile({"[UNK]", "a", "b", "<m>", "hey"});
+    json file = wordLevelFile({"[UNK]", "a", "b", "<m>", "Hey"});
     file["normalizer"] = {{"type", "Lowercase"}};
+    // "Hey" is normalised as the text is ("hey"), and stays "Hey" as the token's piece.
     file["added_tokens"] = {
         {{"id", 3}, {"content", "<m>"}, {"special", true}, {"lstrip", true}, {"rstrip", true}, {"normalized", false}},
-        {{"id", 4}, {"content", "hey"}, {"special", false}, {"single_word", true}, {"normalized", true}},
+        {{"id", 4}, {"content", "Hey"}, {"special", false}, {"single_word", true}, {"normalized", true}},
     };
     Expected<FastTokenizer> tokenizer = FastTokenizer::parse(file.dump(), "");
     ASSERT_TRUE(tokenizer) << tokenizer.error();
@@ -209,7 +210,7 @@ TEST(TokenizerJsonAddedTokens, StripSingleWordAndNormalizedMatchingAsTheLibraryD
     EXPECT_EQ(tokens->tokens[1].byteEnd, 8u);
     EXPECT_TRUE(tokens->tokens[1].special);
     // "HEY" is found after lower-casing, but not inside a word.
-    EXPECT_EQ(piecesOf(*tokenizer, "HEY a"), (std::vector<std::string>{"hey", "a"}));
+    EXPECT_EQ(piecesOf(*tokenizer, "HEY a"), (std::vector<std::string>{"Hey", "a"}));
     EXPECT_EQ(piecesOf(*tokenizer, "heya"), (std::vector<std::string>{"[UNK]"}));
 }
 
