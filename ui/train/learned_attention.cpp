@@ -49,12 +49,9 @@ QString scoreText(const qkv::HeadScores* s)
 QString scoreKey(const qkv::HeadScores* s)
 {
     if (!s) return {};
-    if (s->alignment >= 0)
-        return Text::tr("Head n · p%: head n puts p% of each query's attention on the source word the task aligns it with.");
+    if (s->alignment >= 0) return Text::tr("n · p%: head n's attention on the aligned source word.");
     if (s->induction >= 0 || s->previousToken >= 0)
-        return Text::tr("Head n · s: head n's induction or previous-token score (0 to 1), whichever is larger: "
-                        "its attention on the token after the last copy of the current one, or on the token just "
-                        "before. Hover a head for both.");
+        return Text::tr("n · s: head n's induction or previous-token score, the larger (hover for both).");
     return {};
 }
 
@@ -157,10 +154,13 @@ LearnedAttentionLayout layoutLearnedAttention(const LearnedAttention& attention,
     const double legendWidth = std::min(kLegendWidth, target.width());
     const double legendHeight = horizontalLegendHeight(metrics, legendWidth, legendLabel());
     out.legend = QRectF(target.center().x() - legendWidth / 2, target.bottom() - legendHeight, legendWidth, legendHeight);
+    // The key only where it leaves the heads most of the room (a third at most).
     double keyHeight = 0;
+    const double room = out.legend.top() - kGap - out.title.bottom() - 4;
     if (!attention.scoreKey.isEmpty()) {
-        keyHeight = std::min(wrappedTextRect(metrics, target.width(), attention.scoreKey).height(), 3 * metrics.height());
-        out.key = QRectF(target.left(), out.legend.top() - 4 - keyHeight, target.width(), keyHeight);
+        keyHeight = wrappedTextRect(metrics, target.width(), attention.scoreKey).height();
+        if (keyHeight > 2 * metrics.height() + 1 || keyHeight * 3 > room) keyHeight = 0;
+        else out.key = QRectF(target.left(), out.legend.top() - 4 - keyHeight, target.width(), keyHeight);
     }
     const double above = keyHeight > 0 ? out.key.top() : out.legend.top();
     const QRectF area(target.left(), out.title.bottom() + 4, target.width(),

@@ -30,7 +30,9 @@ ChartModel learnedSpectrumModel(const TrainedVariant& variant, qkv::Index layer)
     const qkv::Index d_model = variant.model ? variant.model->parameters.spec.d_model : 0;
     const qkv::Index d_k = variant.model ? variant.model->parameters.spec.d_k() : 0;
     c.title = Text::tr("Singular values of each full W_i; legend: how many of %1 hold 99% energy").arg(d_model);
-    c.x.title = Text::tr("index k of σ_k");
+    // The dashed line's legend entry stays as short as the heads' (a wide entry stacks the legend
+    // one per row and leaves no room for the plot); the verdict above says what d_k bounds.
+    c.x.title = Text::tr("index k of σ_k; dashed: rank bound of a factored W_i");
     c.y.title = Text::tr("σ_k (log scale)");
     c.y.logarithmic = true;
     c.x.minimum = 0;
@@ -61,7 +63,7 @@ ChartModel learnedSpectrumModel(const TrainedVariant& variant, qkv::Index layer)
     // values fall off before this line did not need its extra parameters.
     if (d_k > 0 && d_k < d_model) {
         ChartSeries reference = ChartSeries::of(
-            Text::tr("k = d_k = %1: a factored W_i has rank ≤ %1").arg(d_k), QColor(0x55, 0x55, 0x55),
+            Text::tr("k = d_k = %1").arg(d_k), QColor(0x55, 0x55, 0x55),
             ChartSeries::Kind::Line);
         reference.lineStyle = Qt::DashLine;
         reference.lineMarkers = false;

@@ -26,12 +26,11 @@ QString reachedText(const qkv::VariantOutcome& o)
         .arg(variantName(o.form), groupedInteger(o.atTarget->step), durationText(o.atTarget->seconds));
 }
 
+// Per head 2 d_model d_k for the two thin factors, d_model^2 for one W_i (the Costs tab has the
+// formulas); the line stays short enough for a 1000-pixel window.
 QString costText(const qkv::VariantOutcome& o)
 {
-    // Per head: 2 d_model d_k for the two thin factors, d_model^2 for one W_i.
-    return o.form == qkv::ScoreForm::Full
-               ? Text::tr("full W_i %1 (d_model² per head)").arg(groupedInteger(static_cast<long long>(o.scoreParameters)))
-               : Text::tr("factored %1 (2·d_model·d_k per head)").arg(groupedInteger(static_cast<long long>(o.scoreParameters)));
+    return Text::tr("%1 %2").arg(variantName(o.form), groupedInteger(static_cast<long long>(o.scoreParameters)));
 }
 
 }  // namespace
@@ -61,8 +60,8 @@ QString verdictText(const TrainingSnapshot& s, qkv::Index layer)
         if (!use) continue;
         const QString count = use->fewest == use->most ? QString::number(use->fewest)
                                                        : Text::tr("%1 to %2").arg(use->fewest).arg(use->most);
-        sentences << Text::tr("This layer's full W_i use %1 of their %2 singular values for 99% of their energy; "
-                              "a factored W_i^Q (W_i^K)ᵀ has at most d_k = %3.")
+        sentences << Text::tr("Full W_i: %1 of %2 singular values hold 99% of the energy; a factored W_i has rank ≤ "
+                              "d_k = %3.")
                          .arg(count)
                          .arg(use->d_model)
                          .arg(use->d_k);

@@ -217,7 +217,7 @@ TEST_F(TrainTabTest, BothVariantsSideBySideWithTheFullModelsSpectrum)
     EXPECT_TRUE(panel->shown()[0].title.startsWith(QStringLiteral("Factored")));
     EXPECT_TRUE(panel->shown()[1].title.startsWith(QStringLiteral("Full")));
     // The number in a head's short title ("1 · 73%") is explained in the picture, not only in a tooltip.
-    EXPECT_TRUE(panel->shown()[0].scoreKey.startsWith(QStringLiteral("Head n · p%: head n puts p% of each query's attention")))
+    EXPECT_TRUE(panel->shown()[0].scoreKey.startsWith(QStringLiteral("n · p%: head n's attention on the aligned source word")))
         << panel->shown()[0].scoreKey.toStdString();
     const QFont font;
     const LearnedAttentionLayout small =
@@ -226,6 +226,9 @@ TEST_F(TrainTabTest, BothVariantsSideBySideWithTheFullModelsSpectrum)
     ASSERT_FALSE(small.panels.empty());
     EXPECT_LE(small.panels.front().bottom(), small.key.top());
     EXPECT_LE(small.key.bottom(), small.legend.top());
+    // Where it would take more than a third of the heads' room, it gives way to the heads.
+    const LearnedAttentionLayout tiny = layoutLearnedAttention(panel->shown()[0], QRectF(0, 0, 200, 110), QFontMetricsF(font));
+    EXPECT_TRUE(tiny.key.isEmpty());
     EXPECT_EQ(panel->spectrum(0), nullptr);
     ASSERT_NE(panel->spectrum(1), nullptr);
     const ChartModel& spectrum = panel->spectrum(1)->model();
@@ -253,9 +256,9 @@ TEST_F(TrainTabTest, BothVariantsSideBySideWithTheFullModelsSpectrum)
     EXPECT_TRUE(tab.verdictLabel()->isVisibleTo(&tab));
     EXPECT_TRUE(verdict.startsWith(QStringLiteral("Target, held-out whole-sequence accuracy >= 99%: "))) << verdict.toStdString();
     EXPECT_TRUE(verdict.contains(QStringLiteral("Score parameters: factored "))) << verdict.toStdString();
-    EXPECT_TRUE(verdict.contains(QStringLiteral("(d_model² per head)"))) << verdict.toStdString();
-    EXPECT_TRUE(verdict.contains(QStringLiteral("of their 16 singular values for 99% of their energy; "
-                                                "a factored W_i^Q (W_i^K)ᵀ has at most d_k = 8.")))
+    EXPECT_TRUE(verdict.contains(QStringLiteral(", full W_i "))) << verdict.toStdString();
+    EXPECT_TRUE(verdict.contains(QStringLiteral(" of 16 singular values hold 99% of the energy; a factored W_i has "
+                                                "rank ≤ d_k = 8.")))
         << verdict.toStdString();
 }
 
