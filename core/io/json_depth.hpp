@@ -4,6 +4,7 @@
 // files (safetensors headers, a checkpoint's config.json) refuse a text deeper than their own
 // limit before handing it to the parser.
 
+#include <cstddef>
 #include <string_view>
 
 namespace qkv {
@@ -13,5 +14,14 @@ namespace qkv {
 // limit + 1 then, so a caller refuses the text when the result is greater than its limit.
 // Does not validate the JSON: unbalanced brackets are left to the parser.
 int jsonDepth(std::string_view text, int limit);
+
+// The same nesting, and about how many values the text holds (its containers, commas and colons),
+// in one whole pass: for readers of large files whose parsed size must be bounded too
+// (tokenizer.json).
+struct JsonShape {
+    int depth = 0;
+    std::size_t values = 0;
+};
+JsonShape jsonShape(std::string_view text);
 
 }  // namespace qkv

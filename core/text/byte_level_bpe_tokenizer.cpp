@@ -145,15 +145,20 @@ std::string displayPiece(std::string_view piece)
         if (!byte) return std::string(piece);
         bytes += static_cast<char>(*byte);
     }
+    return visibleText(bytes);
+}
+
+std::string visibleText(std::string_view text)
+{
     std::string out;
-    for (std::size_t at = 0; at < bytes.size();) {
-        const utf8::Decoded d = utf8::decodeAt(bytes, at);
-        if (!d.valid) appendHexByte(out, static_cast<unsigned char>(bytes[at]));
+    for (std::size_t at = 0; at < text.size();) {
+        const utf8::Decoded d = utf8::decodeAt(text, at);
+        if (!d.valid) appendHexByte(out, static_cast<unsigned char>(text[at]));
         else if (d.codePoint == ' ') out += "\u00B7";
         else if (d.codePoint == '\n') out += "\u21B5";
         else if (d.codePoint == '\t') out += "\u2192";
         else if (d.codePoint < 0x20 || d.codePoint == 0x7F) appendHexByte(out, d.codePoint);
-        else out.append(bytes, at, d.bytes);
+        else out.append(text, at, d.bytes);
         at += d.bytes;
     }
     return out;

@@ -34,4 +34,9 @@ Expected<SubwordTokenization> byteLevelBpeTokenize(const ByteLevelBpe& bpe, std:
 // not made of byte symbols (a special token) shows as itself.
 std::string displayPiece(std::string_view piece);
 
+// The same for text that is already UTF-8 (a SentencePiece-style piece with its "▁" turned
+// back into a space): a space as "·", a newline as "↵", a tab as "→", other control characters
+// and malformed bytes as "<0x07>".
+std::string visibleText(std::string_view text);
+
 }  // namespace qkv

@@ -7,6 +7,7 @@
 
 #include "core/common/limits.hpp"
 #include "core/io/file_bytes.hpp"
+#include "core/io/json_depth.hpp"
 #include "core/text/tokenizer_json/added_tokens.hpp"
 #include "core/text/tokenizer_json/normalizers.hpp"
 #include "core/text/tokenizer_json/post_processor.hpp"
@@ -40,33 +41,6 @@ struct FastTokenizer::Pipeline {
 };
 
 namespace {
-
-struct JsonShape {
-    int depth = 0;           // the deepest nesting of arrays and objects
-    std::size_t values = 0;  // about how many values (separators + containers)
-};
-
-// The shape of `text`, found without parsing (strings skipped), so that a hostile file is
-// refused before a parser recurses into it or builds millions of values.
-JsonShape jsonShape(std::string_view text)
-{
-    JsonShape shape;
-    int depth = 0;
-    bool inString = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            if (c == '\\') ++i;
-            else if (c == '"') inString = false;
-        } else if (c == '"') inString = true;
-        else if (c == '[' || c == '{') {
-            shape.depth = std::max(shape.depth, ++depth);
-            ++shape.values;
-        } else if (c == ']' || c == '}') --depth;
-        else if (c == ',' || c == ':') ++shape.values;
-    }
-    return shape;
-}
 
 Expected<nlohmann::json> parseJson(std::string_view text, const std::string& name)
 {
@@ -127,7 +101,7 @@ Status buildPipeline(const nlohmann::json& file, const nlohmann::json& config, F
     if (Status s = take(parsePreTokenizer(field("pre_tokenizer")), p.preTokenizer, where); !s) return s;
     if (Status s = take(parseDecoder(field("decoder")), p.display, where); !s) return s;
     const IdOf idOf = [&p](const std::string& token) { return p.idOf(token); };
-    if (Status s = take(parsePostProcessor(field("post_processor"), idOf), p.marks, where); !s) return s;
+    if (Status s = take(parsePostProcessor(field("post_processor")), p.marks, where); !s) return s;
     Expected<std::optional<SentenceMarks>> configured = configuredMarks(config, idOf);
     if (!configured) return Error{configured.error()};
     if (*configured) p.marks = std::move(**configured);

@@ -88,9 +88,8 @@ std::optional<std::string> configToken(const Json& config, const char* key)
 
 }  // namespace
 
-Expected<SentenceMarks> parsePostProcessor(const nlohmann::json& spec, const IdOf& idOf)
+Expected<SentenceMarks> parsePostProcessor(const nlohmann::json& spec)
 {
-    (void)idOf;
     if (spec.is_null()) return SentenceMarks{{}, {}, "no post_processor"};
     Expected<std::string> type = componentType(spec, "the post_processor");
     if (!type) return Error{type.error()};
@@ -105,7 +104,7 @@ Expected<SentenceMarks> parsePostProcessor(const nlohmann::json& spec, const IdO
         marks.source = what;
         // Each processor wraps what the ones before it made.
         for (const Json& item : **list) {
-            Expected<SentenceMarks> step = parsePostProcessor(item, idOf);
+            Expected<SentenceMarks> step = parsePostProcessor(item);
             if (!step) return Error{step.error()};
             marks.before.insert(marks.before.begin(), step->before.begin(), step->before.end());
             marks.after.insert(marks.after.end(), step->after.begin(), step->after.end());
@@ -137,20 +136,19 @@ Expected<std::optional<SentenceMarks>> configuredMarks(const nlohmann::json& con
     if (!bos && !eos) return std::optional<SentenceMarks>{};
     SentenceMarks marks;
     marks.source = "tokenizer_config.json add_bos_token / add_eos_token";
-    if (bos.value_or(false)) {
-        const std::optional<std::string> name = configToken(config, "bos_token");
-        if (!name) return Error{"tokenizer_config.json asks for add_bos_token but names no bos_token"};
-        Expected<MarkToken> mark = markNamed(*name, idOf, "tokenizer_config.json's bos_token");
+    // "bos" or "eos": the token tokenizer_config.json names, into `into`.
+    const auto add = [&](const std::string& which, std::vector<MarkToken>& into) -> Status {
+        const std::optional<std::string> name = configToken(config, (which + "_token").c_str());
+        if (!name) return Error{"tokenizer_config.json asks for add_" + which + "_token but names no " + which + "_token"};
+        Expected<MarkToken> mark = markNamed(*name, idOf, "tokenizer_config.json's " + which + "_token");
         if (!mark) return Error{mark.error()};
-        marks.before.push_back(std::move(*mark));
-    }
-    if (eos.value_or(false)) {
-        const std::optional<std::string> name = configToken(config, "eos_token");
-        if (!name) return Error{"tokenizer_config.json asks for add_eos_token but names no eos_token"};
-        Expected<MarkToken> mark = markNamed(*name, idOf, "tokenizer_config.json's eos_token");
-        if (!mark) return Error{mark.error()};
-        marks.after.push_back(std::move(*mark));
-    }
+        into.push_back(std::move(*mark));
+        return {};
+    };
+    if (bos.value_or(false))
+        if (Status s = add("bos", marks.before); !s) return Error{s.error()};
+    if (eos.value_or(false))
+        if (Status s = add("eos", marks.after); !s) return Error{s.error()};
     return std::optional<SentenceMarks>{std::move(marks)};
 }
 

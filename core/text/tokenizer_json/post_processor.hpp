@@ -31,11 +31,12 @@ struct SentenceMarks {
 
 using IdOf = std::function<std::optional<std::int32_t>(const std::string&)>;
 
-// `idOf` finds an entry's id (the model's vocabulary and the added tokens).
-Expected<SentenceMarks> parsePostProcessor(const nlohmann::json& spec, const IdOf& idOf);
+// The marks the file's post-processor adds (it names their ids itself).
+Expected<SentenceMarks> parsePostProcessor(const nlohmann::json& spec);
 
 // tokenizer_config.json's add_bos_token / add_eos_token, when it sets either: the marks they ask
-// for. Nothing when it sets neither (the post-processor decides).
+// for, their ids found by `idOf` (the model's vocabulary and the added tokens). Nothing when it
+// sets neither (the post-processor decides).
 Expected<std::optional<SentenceMarks>> configuredMarks(const nlohmann::json& config, const IdOf& idOf);
 
 }  // namespace qkv::tokenizer_json

@@ -1,7 +1,5 @@
 #include "core/text/tokenizer_json/token_display.hpp"
 
-#include <cstdio>
-
 #include "core/text/byte_level_bpe_tokenizer.hpp"
 #include "core/text/tokenizer_json/json_fields.hpp"
 #include "core/text/tokenizer_json/vocabulary_models.hpp"
@@ -41,25 +39,6 @@ Status readDecoder(const Json& spec, TokenDisplay& display)
     return {};
 }
 
-// Spaces, newlines and tabs made visible; other control characters as "<0x07>".
-std::string visible(std::string_view text)
-{
-    std::string out;
-    for (std::size_t at = 0; at < text.size();) {
-        const utf8::Decoded d = utf8::decodeAt(text, at);
-        if (d.codePoint == U' ') out += "\u00B7";
-        else if (d.codePoint == U'\n') out += "\u21B5";
-        else if (d.codePoint == U'\t') out += "\u2192";
-        else if (d.valid && (d.codePoint < 0x20 || d.codePoint == 0x7F)) {
-            char hex[8];
-            std::snprintf(hex, sizeof hex, "<0x%02X>", static_cast<unsigned>(d.codePoint));
-            out += hex;
-        } else out.append(text, at, d.bytes);
-        at += d.bytes;
-    }
-    return out;
-}
-
 }  // namespace
 
 std::string TokenDisplay::show(std::string_view piece) const
@@ -72,7 +51,7 @@ std::string TokenDisplay::show(std::string_view piece) const
     if (byteFallback)
         if (const std::optional<std::uint8_t> byte = byteFallbackByte(piece); byte && *byte < 0x80)
             text = std::string(1, static_cast<char>(*byte));
-    return visible(text);
+    return visibleText(text);
 }
 
 std::vector<std::string> TokenDisplay::showAll(const std::vector<std::string_view>& pieces) const
@@ -93,7 +72,7 @@ std::vector<std::string> TokenDisplay::showAll(const std::vector<std::string_vie
         for (std::size_t at = 0; at < bytes.size();) {
             const utf8::Decoded d = utf8::decodeAt(bytes, at);
             if (d.valid && d.bytes > 1) {
-                const std::string character = visible(bytes.substr(at, d.bytes));
+                const std::string character = visibleText(std::string_view(bytes).substr(at, d.bytes));
                 for (std::size_t k = 0; k < d.bytes; ++k)
                     out[i + at + k] = character + " " + std::to_string(k + 1) + "/" + std::to_string(d.bytes);
             }
