@@ -37,6 +37,7 @@ public:
     std::optional<std::int32_t> id(std::string_view token) const override { return vocabulary.id(token); }
     std::string_view piece(std::int32_t id) const override { return vocabulary.piece(id); }
     std::size_t idCount() const override { return vocabulary.pieces.size(); }
+    std::string_view type() const override { return "BPE"; }
     std::string name() const override
     {
         return "BPE, " + countText(vocabulary.ids.size()) + " tokens, " + countText(mergeCount) + " merges" +

@@ -29,7 +29,6 @@ struct FastTokenizer::Pipeline {
     std::shared_ptr<const VocabularyModel> model;
     SentenceMarks marks;
     TokenDisplay display;
-    std::string modelType;
     std::vector<std::string> addedPieces;  // by id, where an added token has the id
 
     std::optional<std::int32_t> idOf(const std::string& token) const
@@ -73,8 +72,6 @@ Status buildPipeline(const nlohmann::json& file, const nlohmann::json& config, F
     // caller's own (none here: a sentence is never cut short, the token limit refuses it whole).
     if (!file.contains("model")) return Error{where + "it has no \"model\""};
     if (Status s = take(parseVocabularyModel(file["model"]), p.model, where); !s) return s;
-    const auto& modelSpec = file["model"];
-    p.modelType = modelSpec.contains("type") && modelSpec["type"].is_string() ? modelSpec["type"].get<std::string>() : "BPE";
     const auto field = [&](const char* key) -> const nlohmann::json& {
         static const nlohmann::json none;
         const auto it = file.find(key);
@@ -224,7 +221,7 @@ std::string FastTokenizer::piece(std::int32_t id) const
 
 std::string FastTokenizer::display(std::string_view piece) const { return pipeline_->display.show(piece); }
 
-const std::string& FastTokenizer::modelType() const { return pipeline_->modelType; }
+std::string_view FastTokenizer::modelType() const { return pipeline_->model->type(); }
 
 std::string FastTokenizer::description() const
 {

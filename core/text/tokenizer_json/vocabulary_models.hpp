@@ -35,6 +35,8 @@ public:
     virtual std::string_view piece(std::int32_t id) const = 0;
     // The largest id + 1.
     virtual std::size_t idCount() const = 0;
+    // "BPE", "WordPiece", "Unigram" or "WordLevel".
+    virtual std::string_view type() const = 0;
     // "BPE, 128,000 tokens, 280,147 merges".
     virtual std::string name() const = 0;
     // Its pieces stand for bytes ("<0xE6>") when a character has no entry of its own.

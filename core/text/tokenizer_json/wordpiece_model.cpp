@@ -52,6 +52,7 @@ public:
     std::optional<std::int32_t> id(std::string_view token) const override { return vocabulary.id(token); }
     std::string_view piece(std::int32_t id) const override { return vocabulary.piece(id); }
     std::size_t idCount() const override { return vocabulary.pieces.size(); }
+    std::string_view type() const override { return "WordPiece"; }
     std::string name() const override { return "WordPiece, " + countText(vocabulary.ids.size()) + " tokens"; }
 };
 
@@ -71,6 +72,7 @@ public:
     std::optional<std::int32_t> id(std::string_view token) const override { return vocabulary.id(token); }
     std::string_view piece(std::int32_t id) const override { return vocabulary.piece(id); }
     std::size_t idCount() const override { return vocabulary.pieces.size(); }
+    std::string_view type() const override { return "WordLevel"; }
     std::string name() const override { return "WordLevel, " + countText(vocabulary.ids.size()) + " tokens"; }
 };
 

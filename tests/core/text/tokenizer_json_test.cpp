@@ -276,6 +276,19 @@ TEST(TokenizerJsonDisplay, RealFilesShowSpacesAsADotAndSpanTheTypedText)
     EXPECT_EQ(tokens->tokens[2].byteBegin, 3u);
     EXPECT_NE(gemma->description().find("<bos> first"), std::string::npos) << gemma->description();
     EXPECT_EQ(gemma->piece(2), "<bos>");
+    EXPECT_EQ(gemma->modelType(), "BPE");
+}
+
+// Files written before models carried a "type" are told apart by their fields, and the
+// tokenizer says which model it read (BERT's input asks for WordPiece).
+TEST(TokenizerJsonModels, AModelWithoutATypeIsNamedByItsFields)
+{
+    json file = wordLevelFile({"[UNK]", "cat", "##s"});
+    file["model"] = {{"vocab", {{"[UNK]", 0}, {"cat", 1}, {"##s", 2}}}, {"unk_token", "[UNK]"}, {"continuing_subword_prefix", "##"}};
+    Expected<FastTokenizer> tokenizer = FastTokenizer::parse(file.dump(), "");
+    ASSERT_TRUE(tokenizer) << tokenizer.error();
+    EXPECT_EQ(tokenizer->modelType(), "WordPiece");
+    EXPECT_EQ(piecesOf(*tokenizer, "cats"), (std::vector<std::string>{"cat", "##s"}));
 }
 
 }  // namespace
