@@ -155,15 +155,6 @@ std::size_t SubwordTokenizer::vocabularySize() const
     return byteLevelBpe()->bpe.idCount;
 }
 
-bool hasSubwordTokenizerFiles(const std::string& folder)
-{
-    const fs::path dir(folder);
-    for (const char* file : {"tokenizer.json", "vocab.txt", "vocab.json", "merges.txt", "source.spm", "target.spm",
-                             "tokenizer.model", "spiece.model"})
-        if (pathExists(dir / file)) return true;
-    return false;
-}
-
 namespace {
 
 // The folder's other files, read as before tokenizer.json was.
@@ -171,12 +162,19 @@ Expected<SubwordTokenizer> loadClassicTokenizer(const std::string& folder);
 
 bool hasClassicTokenizerFiles(const fs::path& dir)
 {
-    for (const char* file : {"vocab.txt", "vocab.json", "merges.txt", "source.spm", "tokenizer.model", "spiece.model"})
+    for (const char* file : {"vocab.txt", "vocab.json", "merges.txt", "source.spm", "target.spm", "tokenizer.model",
+                             "spiece.model"})
         if (pathExists(dir / file)) return true;
     return false;
 }
 
 }  // namespace
+
+bool hasSubwordTokenizerFiles(const std::string& folder)
+{
+    const fs::path dir(folder);
+    return pathExists(dir / "tokenizer.json") || hasClassicTokenizerFiles(dir);
+}
 
 Expected<SubwordTokenizer> loadSubwordTokenizer(const std::string& folder)
 {
