@@ -4,7 +4,6 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 
-#include <algorithm>
 #include <cstdlib>
 
 #include "core/checkpoint/checkpoint.hpp"
@@ -150,14 +149,10 @@ void MainWindow::openDemoModel()
     if (!files_->mayLeaveTraining(tr("open the demo model"))) return;
     // Its headers only (the folder holds 0.4 MB); the layer is read off the GUI thread.
     const qkv::Expected<qkv::Checkpoint> checkpoint = qkv::openCheckpoint(qkv::demoModelDirectory().string());
-    const auto layer = checkpoint ? std::find_if(checkpoint->layers.begin(), checkpoint->layers.end(),
-                                                 [](const qkv::CheckpointLayer& l) { return l.name == kDemoInductionLayer; })
-                                  : std::vector<qkv::CheckpointLayer>::const_iterator();
-    if (!checkpoint || layer == checkpoint->layers.end()) {
-        showPlainWarning(this, tr("Cannot open the demo model"),
-                         checkpoint ? tr("%1 has no layer %2.").arg(QString::fromStdString(qkv::demoModelDirectory().string()),
-                                                                  QString::fromUtf8(kDemoInductionLayer))
-                                    : QString::fromStdString(checkpoint.error()));
+    const qkv::Expected<qkv::CheckpointLayer> layer =
+        checkpoint ? qkv::findCheckpointLayer(*checkpoint, kDemoInductionLayer) : qkv::Expected<qkv::CheckpointLayer>(qkv::Error{checkpoint.error()});
+    if (!layer) {
+        showPlainWarning(this, tr("Cannot open the demo model"), QString::fromStdString(layer.error()));
         return;
     }
     // Once the layer is in: the sentence whose second half the induction heads complete, and the
