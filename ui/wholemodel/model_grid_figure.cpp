@@ -50,8 +50,9 @@ QString noteText()
     return Text::tr("Grey and crossed: a head switched off · rows: layers in the order the model runs them, "
                     "labelled with their --list-layers index · \"prev 0.93\" (P on a small map): a previous-token "
                     "head, its mean weight on the token just before; \"ind 0.86\" (I): an induction head, its mean "
-                    "weight on the token after the current one's last earlier occurrence (Olsson et al. 2022; named at 0.4 "
-                    "or more, on the typed sentence)");
+                    "weight on the token after the current one's last earlier occurrence (Olsson et al. 2022; named at %1 "
+                    "or more, on the typed sentence)")
+        .arg(qkv::kRoleThreshold);
 }
 
 // "prev 0.93" or "ind 0.86" for a head the typed sentence shows to do one of those jobs; empty
