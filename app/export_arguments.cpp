@@ -41,6 +41,15 @@ using Setter = std::function<void(SessionArguments&, std::string_view option, st
 using ConfigSetter = std::function<void(Config&, std::string_view option, std::string_view value)>;
 
 // `decidedByLayer`: the setting a checkpoint layer also decides, if any.
+// --head-dim: a whole number, or "auto" for d_k = d_model / h (the paper; the default).
+Index parseHeadDim(std::string_view option, std::string_view text)
+{
+    if (text == "auto") return 0;
+    const auto d_k = parseInteger<Index>(option, text);
+    if (d_k < 1) throw ArgumentError{std::string(option) + ": d_k must be at least 1 (or auto for d_model / h)"};
+    return d_k;
+}
+
 Setter setting(ConfigSetter set, std::optional<LayerSetting> decidedByLayer = std::nullopt)
 {
     return [set = std::move(set), decidedByLayer](SessionArguments& args, std::string_view option,
@@ -70,6 +79,7 @@ const std::vector<std::pair<std::string_view, Setter>>& valueOptions()
              setHeads(a, o, v);
              a.headCount = parseInteger<Index>(o, v);
          }},
+        {"--head-dim", setting([](Config& c, auto o, auto v) { c.headDim = parseHeadDim(o, v); }, LayerSetting::HeadDim)},
         {"--kv-heads", setting([](Config& c, auto o, auto v) { c.keyValueHeadCount = parseInteger<Index>(o, v); },
                                LayerSetting::KeyValueHeads)},
         {"--seed", setting([](Config& c, auto o, auto v) { c.seed = parseInteger<std::uint64_t>(o, v); })},
@@ -427,6 +437,7 @@ std::string optionFor(ConfigField field)
     case ConfigField::Mode: return "--mode";
     case ConfigField::DModel: return "--d-model";
     case ConfigField::Heads: return "--heads";
+    case ConfigField::HeadDim: return "--head-dim";
     case ConfigField::KeyValueHeads: return "--kv-heads";
     case ConfigField::Weights: return "--weights";
     case ConfigField::Embeddings: return "--source-embeddings/--target-embeddings";
@@ -444,6 +455,7 @@ std::string optionFor(LayerSetting setting)
     case LayerSetting::DModel: return optionFor(ConfigField::DModel);
     case LayerSetting::Heads: return optionFor(ConfigField::Heads);
     case LayerSetting::KeyValueHeads: return optionFor(ConfigField::KeyValueHeads);
+    case LayerSetting::HeadDim: return optionFor(ConfigField::HeadDim);
     case LayerSetting::Bias: return "--bias";
     case LayerSetting::Positional: return optionFor(ConfigField::Positional);
     case LayerSetting::RopeBase: return "--rope-base";

@@ -109,7 +109,10 @@ const char* exportUsage()
         "self: source to source; causal: target to target, masked;\n"
         "                             cross: queries from the target, keys/values from the source\n"
         "  --d-model N                model width (default 64)\n"
-        "  --heads H                  number of heads h; must divide d_model (default 4)\n"
+        "  --heads H                  number of heads h; must divide d_model unless --head-dim is set\n"
+        "                             (default 4)\n"
+        "  --head-dim D               d_k, the width of one head (default auto: d_model / h); W^Q is\n"
+        "                             d_model x h d_k, W_i = W_i^Q (W_i^K)^T stays d_model x d_model\n"
         "  --kv-heads G               key/value heads g, dividing h (default h; 1: multi-query)\n"
         "  --seed S                   seed of generated embeddings and weights (default 2017)\n" +
         option("--init", allowedNames(kWeightInitNames, "|")) +

@@ -32,7 +32,7 @@ AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const Matri
     result.ablated.resize(static_cast<std::size_t>(headCount), false);
 
     // 1. Projections (one GEMM each over all heads: the fused layout), shared by one team.
-    projectTogether({{queryInput, weights.queryProjection, result.query},       // n_q x d_model
+    projectTogether({{queryInput, weights.queryProjection, result.query},       // n_q x h d_k
                      {keyValueInput, weights.keyProjection, result.key},        // n_k x g d_k
                      {keyValueInput, weights.valueProjection, result.value}});  // n_k x g d_k
     if (weights.hasBias()) {
@@ -52,7 +52,7 @@ AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const Matri
     //      (head_blocks.hpp), shared among at most threadsFor(work) threads (parallelism.hpp).
     result.scoreScale = options.scaleScores ? 1.0f / std::sqrt(static_cast<float>(d_k)) : 1.0f;
     result.heads.resize(static_cast<std::size_t>(headCount));
-    result.headOutputs.resize(n_q, d_model);  // n_q x d_model
+    result.headOutputs.resize(n_q, grouping.queryWidth());  // n_q x h d_k
     attendHeadsInRowBlocks(result, options.keepScores);
 
     // 5. Output projection; an ablated head's block of Concat counts as zero (its rows of W^O

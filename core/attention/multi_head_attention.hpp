@@ -3,8 +3,9 @@
 // g key/value heads (grouped-query attention) and optional rotary positions.
 //
 // Symbols: n_q query tokens, n_k key/value tokens, d_model, h query heads, g key/value heads,
-// d_k = d_v = d_model / h; query head i reads key/value head j = i / (h / g).
-//   Q = X_q W^Q + b^Q  (n_q x d_model),  K = X_kv W^K + b^K,  V = X_kv W^V + b^V  (n_k x g d_k)
+// d_k = d_v the head width (d_model / h unless the weights say otherwise); query head i reads
+// key/value head j = i / (h / g).
+//   Q = X_q W^Q + b^Q  (n_q x h d_k),  K = X_kv W^K + b^K,  V = X_kv W^V + b^V  (n_k x g d_k)
 //   rotary only: each d_k block of Q and K rotated by its row's position (rotary.hpp)
 //   scores_i = Q_i K_j^T / sqrt(d_k)  (+ -inf where masked)               (n_q x n_k)
 //   A_i = softmax(scores_i) over each row; head_i = A_i V_j                (n_q x d_k)
@@ -45,13 +46,13 @@ struct AttentionResult {
     HeadGrouping grouping;   // h, g, d_k
     float scoreScale = 1.0f; // 1/sqrt(d_k), or 1 when scores are not scaled
     RotaryLayout rotary = RotaryLayout::None;
-    MatrixF query;        // Q, n_q x d_model, after rotation when rotary
+    MatrixF query;        // Q, n_q x h d_k, after rotation when rotary
     MatrixF key;          // K, n_k x g d_k, after rotation when rotary
     MatrixF value;        // V, n_k x g d_k
     MatrixF queryBeforeRotation;  // rotary only: Q as projected (else empty)
     MatrixF keyBeforeRotation;    // rotary only: K as projected (else empty)
     std::vector<HeadAttention> heads;  // h entries
-    MatrixF headOutputs;  // Concat(head_1..head_h), n_q x d_model, every head (ablated or not)
+    MatrixF headOutputs;  // Concat(head_1..head_h), n_q x h d_k, every head (ablated or not)
     MatrixF output;       // n_q x d_model: Concat with ablated blocks zeroed, times W^O, + b^O
     std::vector<bool> ablated;  // h entries
     AttentionMask mask;

@@ -102,13 +102,14 @@ Expected<CheckpointLayer> findCheckpointLayer(const Checkpoint& checkpoint, std:
 
 // The settings a loaded layer decides that a user can also choose (command-line options, the
 // Open Checkpoint dialog).
-enum class LayerSetting { Mode, DModel, Heads, KeyValueHeads, Bias, Positional, RopeBase };
+enum class LayerSetting { Mode, DModel, Heads, KeyValueHeads, HeadDim, Bias, Positional, RopeBase };
 
 // What the configuration becomes with a loaded layer (nothing else of Config changes).
 struct CheckpointLayerSettings {
     Index d_model = 0;
     Index headCount = 1;          // h
     Index keyValueHeadCount = 1;  // g
+    Index d_k = 0;                // the head width: W^Q's h d_k columns / h
     bool withBias = false;
     PositionalEncoding positional = PositionalEncoding::Sinusoidal;
     double ropeBase = 10000.0;
@@ -138,7 +139,7 @@ std::string fixedSettingText(const CheckpointLayerSettings& settings, LayerSetti
 // line spell it ("none", "self", "32"): "--positional none", or a control's name in words.
 using LayerChoiceName = std::function<std::string(LayerSetting setting, std::string_view value)>;
 
-// Sets d_model, headCount, keyValueHeadCount (0 when g = h), withBias, positional, ropeBase,
+// Sets d_model, headCount, keyValueHeadCount (0 when g = h), headDim (0 when d_k = d_model / h), withBias, positional, ropeBase,
 // scaleScores and mode from `settings`, except that the settings in `chosen` were chosen by the
 // user (their values are in `config`): what the checkpoint fixes wins, with a note such as
 // "config.json sets rotary positions; --positional none was not used" unless the two agree; what

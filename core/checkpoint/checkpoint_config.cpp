@@ -128,7 +128,7 @@ Expected<CheckpointConfig> readCheckpointConfig(const std::string& path)
         {&config.decoderHeadCount, {"decoder_attention_heads"}},
         {&config.keyValueHeadCount, {"num_key_value_heads"}},
         {&config.d_model, {"hidden_size", "n_embd", "d_model", "dim"}},
-        {&config.d_kv, {"d_kv"}},
+        {&config.headDim, {"head_dim", "d_kv"}},
     };
     for (const auto& [field, keys] : integers) {
         Expected<std::optional<Index>> value = positiveInteger(*json, keys, path);

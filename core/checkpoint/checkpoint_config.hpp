@@ -6,7 +6,8 @@
 //            num_heads (T5); encoder_attention_heads / decoder_attention_heads (BART, Marian)
 //   g        num_key_value_heads (LLaMA-style; absent: g = h)
 //   d_model  hidden_size, n_embd, d_model, dim
-//   T5       d_kv (the per-head width; h d_kv must equal d_model here)
+//   d_k      head_dim (Qwen3, Gemma, Mistral), d_kv (T5): the width of one head, which need not
+//            be d_model / h; absent, the query weight's rows / h
 //   rotary   rope_theta (default 10000); rope_scaling is reported, not applied
 //   input    layer_norm_eps (BERT, default 1e-12), layer_norm_epsilon (GPT-2, default 1e-5):
 //            the LayerNorm of the model's own first-layer input (model_input_loading.hpp)
@@ -37,7 +38,7 @@ struct CheckpointConfig {
     std::optional<Index> decoderHeadCount;  // decoder_attention_heads
     std::optional<Index> keyValueHeadCount; // num_key_value_heads
     std::optional<Index> d_model;
-    std::optional<Index> d_kv;              // T5
+    std::optional<Index> headDim;           // head_dim, d_kv (T5)
     std::optional<double> ropeTheta;
     bool ropeScaling = false;               // rope_scaling present and not null
     std::optional<double> layerNormEpsilon; // layer_norm_eps or layer_norm_epsilon

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "core/checkpoint/layer_recognition.hpp"
+#include "core/common/limits.hpp"
 #include "core/checkpoint/tensor_reading.hpp"
 #include "core/io/weights_file.hpp"
 
@@ -34,9 +35,12 @@ struct ShapeCheck {
 
 struct Sizes {
     Index d_model = 0, headCount = 0, d_k = 0, keyValueWidth = 0, keyValueHeadCount = 0;
+    Index queryWidth() const { return headCount * d_k; }  // h d_k
 };
 
-// d_model from the query weight, h from the layer, g d_k from the key weight, checked.
+// d_model and h d_k from the query weight, h from the layer, g d_k from the key weight, checked.
+// d_k is the query weight's rows / h: d_model / h in most families, the model's own head_dim
+// (d_kv in T5) in others, where config.json must agree.
 Expected<Sizes> layerSizes(const Checkpoint& checkpoint, const CheckpointLayer& layer)
 {
     const std::string query = weightName(layer.family, layer.name, Projection::Query);
@@ -47,22 +51,24 @@ Expected<Sizes> layerSizes(const Checkpoint& checkpoint, const CheckpointLayer& 
     Sizes s;
     const bool conv1d = layer.family == CheckpointFamily::Gpt2;
     s.d_model = static_cast<Index>(conv1d ? q.shape[0] : q.shape[1]);
-    if (!conv1d && q.shape[0] != q.shape[1]) {
-        if (layer.family == CheckpointFamily::T5)
-            return Error{where + "T5's inner width (num_heads x d_kv = " + std::to_string(q.shape[0]) +
-                         ", the rows of '" + query + "') differs from d_model = " + std::to_string(s.d_model) +
-                         "; this layer needs h d_k = d_model"};
-        return Error{q.file + ": tensor '" + query + "' is " + shapeText(q.shape) + ", expected " +
-                     std::to_string(s.d_model) + "x" + std::to_string(s.d_model) + " (h d_k = d_model)"};
-    }
+    // h d_k: a Linear's rows; GPT-2's Conv1D c_attn is d_model x 3 d_model, whose heads are d_model / h.
+    const Index queryWidth = static_cast<Index>(q.shape[0]);
     if (checkpoint.config.d_model && *checkpoint.config.d_model != s.d_model)
         return Error{where + "'" + query + "' gives d_model = " + std::to_string(s.d_model) + " but " +
                      checkpoint.configPath + " says " + std::to_string(*checkpoint.config.d_model)};
     s.headCount = layer.headCount;
-    if (s.headCount < 1 || s.d_model % s.headCount != 0)
-        return Error{where + "h = " + std::to_string(s.headCount) + " heads do not divide d_model = " +
-                     std::to_string(s.d_model)};
-    s.d_k = s.d_model / s.headCount;
+    if (s.headCount < 1 || queryWidth % s.headCount != 0)
+        return Error{where + "h = " + std::to_string(s.headCount) + " heads do not divide the " +
+                     std::to_string(queryWidth) + " rows of '" + query + "' (h d_k)"};
+    s.d_k = queryWidth / s.headCount;
+    if (checkpoint.config.headDim && *checkpoint.config.headDim != s.d_k)
+        return Error{where + "'" + query + "' gives d_k = " + std::to_string(queryWidth) + " / h = " +
+                     std::to_string(s.d_k) + " but " + checkpoint.configPath + " says " +
+                     (layer.family == CheckpointFamily::T5 ? "d_kv" : "head_dim") + " = " +
+                     std::to_string(*checkpoint.config.headDim)};
+    if (s.queryWidth() > limits::maxQueryWidth || s.d_k > limits::maxHeadDim)
+        return Error{where + "h d_k = " + std::to_string(s.queryWidth()) + " is beyond this app's limit of " +
+                     std::to_string(limits::maxQueryWidth)};
     s.keyValueWidth = s.d_model;
     if (!conv1d) {
         const std::string key = weightName(layer.family, layer.name, Projection::Key);
@@ -92,6 +98,7 @@ std::string expectShapes(const Checkpoint& checkpoint, const CheckpointLayer& la
 {
     const auto d = static_cast<std::size_t>(s.d_model);
     const auto kv = static_cast<std::size_t>(s.keyValueWidth);
+    const auto qw = static_cast<std::size_t>(s.queryWidth());
     ShapeCheck check{checkpoint, {}};
     const std::string dText = "d_model = " + std::to_string(d);
     if (layer.family == CheckpointFamily::Gpt2) {
@@ -102,9 +109,10 @@ std::string expectShapes(const Checkpoint& checkpoint, const CheckpointLayer& la
         return check.problem;
     }
     const std::string kvText = dText + ", g d_k = " + std::to_string(kv);
+    const std::string qText = dText + ", h d_k = " + std::to_string(qw);
     check.expect(weightName(layer.family, layer.name, Projection::Value), {kv, d}, kvText);
-    check.expect(weightName(layer.family, layer.name, Projection::Output), {d, d}, dText);
-    check.expect(biasName(layer.family, layer.name, Projection::Query), {d}, dText);
+    check.expect(weightName(layer.family, layer.name, Projection::Output), {d, qw}, qText);
+    check.expect(biasName(layer.family, layer.name, Projection::Query), {qw}, qText);
     check.expect(biasName(layer.family, layer.name, Projection::Key), {kv}, kvText);
     check.expect(biasName(layer.family, layer.name, Projection::Value), {kv}, kvText);
     check.expect(biasName(layer.family, layer.name, Projection::Output), {d}, dText);
@@ -129,7 +137,7 @@ AttentionWeights toOurLayout(const CheckpointLayer& layer, const LoadedTensors& 
         weights.valueProjection = weight(Projection::Value).transpose();
         weights.outputProjection = weight(Projection::Output).transpose();
     }
-    const std::array<Index, 4> widths = {s.d_model, s.keyValueWidth, s.keyValueWidth, s.d_model};
+    const std::array<Index, 4> widths = {s.queryWidth(), s.keyValueWidth, s.keyValueWidth, s.d_model};
     std::array<std::optional<RowVectorF>, 4> biases;
     std::vector<std::string> filled;
     bool any = false;
@@ -184,11 +192,13 @@ CheckpointLayerSettings settingsFor(const Checkpoint& checkpoint, const Checkpoi
     settings.d_model = s.d_model;
     settings.headCount = s.headCount;
     settings.keyValueHeadCount = s.keyValueHeadCount;
+    settings.d_k = s.d_k;
     settings.withBias = withBias;
     settings.mode = layer.kind;
     settings.fixedBy = {{LayerSetting::Mode, modeFixedBy(layer)},
                         {LayerSetting::DModel, "the layer's shape"},
                         {LayerSetting::KeyValueHeads, "the layer's shape"},
+                        {LayerSetting::HeadDim, "the layer's shape"},
                         {LayerSetting::Bias, "the layer"}};
     if (checkpoint.headCountFromConfig) settings.fixedBy[LayerSetting::Heads] = "config.json";
     setCheckpointLayerPositions(checkpoint, layer, settings);

@@ -156,21 +156,27 @@ std::size_t dimension(const std::map<std::string, CheckpointTensor>& tensors, co
 }
 
 // d_model and g d_k from the shapes (0 when a tensor is missing or not 2-D).
-std::pair<Index, Index> layerWidths(const std::map<std::string, CheckpointTensor>& tensors, const CheckpointLayer& layer)
+// The columns of x W^Q, x W^K and the rows they read: d_model, h d_k and g d_k.
+struct LayerWidths {
+    Index d_model = 0, queryWidth = 0, keyValueWidth = 0;
+};
+
+LayerWidths layerWidths(const std::map<std::string, CheckpointTensor>& tensors, const CheckpointLayer& layer)
 {
     const std::string query = weightName(layer.family, layer.name, Projection::Query);
     if (layer.family == CheckpointFamily::Gpt2) {  // Conv1D: d_model x 3 d_model
         const auto d = static_cast<Index>(dimension(tensors, query, 0));
-        return {d, d};
+        return {d, d, d};
     }
     if (layer.family == CheckpointFamily::PyTorch) {  // in_proj_weight: 3 d_model x d_model (or q_proj_weight)
         const auto d = static_cast<Index>(
             std::max(dimension(tensors, query, 1), dimension(tensors, separateQueryWeightName(layer.name), 1)));
-        return {d, d};
+        return {d, d, d};
     }
     const auto d = static_cast<Index>(dimension(tensors, query, 1));
+    const auto queryRows = static_cast<Index>(dimension(tensors, query, 0));
     const auto keyRows = dimension(tensors, weightName(layer.family, layer.name, Projection::Key), 0);
-    return {d, keyRows > 0 ? static_cast<Index>(keyRows) : d};
+    return {d, queryRows > 0 ? queryRows : d, keyRows > 0 ? static_cast<Index>(keyRows) : d};
 }
 
 }  // namespace
@@ -248,10 +254,12 @@ std::vector<CheckpointLayer> recogniseLayers(const std::map<std::string, Checkpo
     for (std::size_t i = 0; i < layers.size(); ++i) {
         CheckpointLayer& layer = layers[i];
         layer.index = static_cast<Index>(i);
-        const auto [d_model, keyValueWidth] = layerWidths(tensors, layer);
-        layer.d_model = d_model;
+        const LayerWidths widths = layerWidths(tensors, layer);
+        layer.d_model = widths.d_model;
         layer.headCount = layerHeadCount(layer, config, defaultHeadCount);
-        const Index d_k = layer.headCount > 0 && d_model % layer.headCount == 0 ? d_model / layer.headCount : 0;
+        const Index h = layer.headCount;
+        const Index d_k = h > 0 && widths.queryWidth % h == 0 ? widths.queryWidth / h : 0;
+        const Index keyValueWidth = widths.keyValueWidth;
         layer.keyValueHeadCount = d_k > 0 && keyValueWidth % d_k == 0 ? keyValueWidth / d_k
                                   : config.keyValueHeadCount ? *config.keyValueHeadCount
                                                              : layer.headCount;

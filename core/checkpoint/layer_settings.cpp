@@ -36,6 +36,7 @@ std::string settingStatement(const CheckpointLayerSettings& s, LayerSetting sett
     case LayerSetting::DModel: return "sets d_model = " + std::to_string(s.d_model);
     case LayerSetting::Heads: return "sets h = " + std::to_string(s.headCount);
     case LayerSetting::KeyValueHeads: return "sets g = " + std::to_string(s.keyValueHeadCount);
+    case LayerSetting::HeadDim: return "sets d_k = " + std::to_string(s.d_k);
     case LayerSetting::Bias: return s.withBias ? "has biases" : "has no biases";
     case LayerSetting::Positional: return "sets " + positionsText(s.positional);
     case LayerSetting::RopeBase: return "sets rope_theta = " + numberText(s.ropeBase);
@@ -51,6 +52,7 @@ std::string chosenValue(const Config& c, LayerSetting setting)
     case LayerSetting::DModel: return std::to_string(c.d_model);
     case LayerSetting::Heads: return std::to_string(c.headCount);
     case LayerSetting::KeyValueHeads: return std::to_string(c.g());
+    case LayerSetting::HeadDim: return std::to_string(c.d_k());
     case LayerSetting::Bias: return c.withBias ? "on" : "off";
     case LayerSetting::Positional: return std::string(positionalName(c.positional));
     case LayerSetting::RopeBase: return numberText(c.ropeBase);
@@ -65,6 +67,7 @@ bool agrees(const CheckpointLayerSettings& s, const Config& c, LayerSetting sett
     case LayerSetting::DModel: return c.d_model == s.d_model;
     case LayerSetting::Heads: return c.headCount == s.headCount;
     case LayerSetting::KeyValueHeads: return c.g() == s.keyValueHeadCount;
+    case LayerSetting::HeadDim: return c.d_k() == s.d_k;
     case LayerSetting::Bias: return c.withBias == s.withBias;
     case LayerSetting::Positional: return c.positional == s.positional;
     case LayerSetting::RopeBase: return c.ropeBase == s.ropeBase;
@@ -136,6 +139,12 @@ std::vector<std::string> applyCheckpointLayerSettings(const CheckpointLayerSetti
     if (!userChoiceStands(LayerSetting::Heads)) config.headCount = settings.headCount;
     if (!userChoiceStands(LayerSetting::KeyValueHeads))
         config.keyValueHeadCount = settings.keyValueHeadCount == settings.headCount ? 0 : settings.keyValueHeadCount;
+    if (!userChoiceStands(LayerSetting::HeadDim)) {
+        // d_k follows d_model / h unless the layer's heads are another width.
+        const bool paperWidth = config.headCount > 0 && config.d_model % config.headCount == 0 &&
+                                settings.d_k == config.d_model / config.headCount;
+        config.headDim = paperWidth || settings.d_k <= 0 ? 0 : settings.d_k;
+    }
     if (!userChoiceStands(LayerSetting::Bias)) config.withBias = settings.withBias;
     if (!userChoiceStands(LayerSetting::Positional)) config.positional = settings.positional;
     if (!userChoiceStands(LayerSetting::RopeBase)) config.ropeBase = settings.ropeBase;

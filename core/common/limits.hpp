@@ -9,6 +9,10 @@ namespace qkv::limits {
 
 inline constexpr Index maxDModel = 4096;
 inline constexpr Index maxHeads = 256;
+// A head's own width d_k, when it is set rather than d_model / h, and the width h d_k of W^Q's
+// columns (Qwen3-0.6B: 16 x 128 = 2048 at d_model 1024; Gemma-3-270M: 4 x 256 at 640).
+inline constexpr Index maxHeadDim = 4096;
+inline constexpr Index maxQueryWidth = 4 * maxDModel;
 inline constexpr Index maxTokens = 4096;            // per sentence
 inline constexpr std::size_t maxSentenceBytes = 1 << 20;  // 1 MiB of text
 // Estimated bytes of one Result (see estimateResultBytes) may not exceed this.

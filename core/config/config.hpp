@@ -79,6 +79,9 @@ struct Config {
     Index d_model = 64;
     Index headCount = 4;          // h
     Index keyValueHeadCount = 0;  // g: key/value heads, dividing h; 0 means g = h (multi-head)
+    // d_k = d_v, the width of one head. 0 means d_model / h (the paper, section 3.2.2); a model's
+    // own number otherwise, wider or narrower (Qwen3-0.6B: d_model 1024, h 16, d_k 128).
+    Index headDim = 0;
     std::uint64_t seed = 0;
     WeightInit init = WeightInit::XavierUniform;
     PositionalEncoding positional = PositionalEncoding::Sinusoidal;
@@ -94,7 +97,9 @@ struct Config {
     std::vector<HeadPreset> presets;  // at most one per head, applied in order
     std::vector<Index> ablatedHeads;  // 0-based, sorted, unique: Concat blocks zeroed before W^O
 
-    Index d_k() const { return headCount > 0 ? d_model / headCount : 0; }
+    Index d_k() const { return headDim > 0 ? headDim : headCount > 0 ? d_model / headCount : 0; }
+    // Whether d_k was set rather than following d_model / h.
+    bool headDimSet() const { return headDim > 0; }
     // g as used: keyValueHeadCount, or h when it is 0.
     Index g() const { return keyValueHeadCount > 0 ? keyValueHeadCount : headCount; }
     HeadGrouping grouping() const { return {headCount, g(), d_k()}; }

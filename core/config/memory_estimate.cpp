@@ -58,6 +58,7 @@ MemoryEstimate estimateMemory(const Config& config, Index queryTokens, Index key
     const std::size_t nq = count(queryTokens), nk = count(keyTokens), d = count(config.d_model);
     const std::size_t h = count(config.headCount), dk = count(config.d_k());
     const std::size_t kv = count(config.g()) * dk;  // width of K and V
+    const std::size_t qw = h * dk;                   // width of Q and Concat: h d_k
     const bool rotary = isRotary(config.positional);
 
     MemoryEstimate e;
@@ -67,13 +68,13 @@ MemoryEstimate estimateMemory(const Config& config, Index queryTokens, Index key
     if (config.needsSource() && overrides.sourceRows >= 0) userRows += count(overrides.sourceRows);
     if (config.needsTarget() && overrides.targetRows >= 0) userRows += count(overrides.targetRows);
     e.inputs = kFloat * (nq + nk + userRows) * d;
-    // W^Q, W^O (d x d), W^K, W^V (d x kv), biases; a copy each for head presets and for scales.
-    const std::size_t oneSet = kFloat * (2 * d * d + 2 * d * kv + (config.withBias ? 2 * d + 2 * kv : 0));
+    // W^Q, W^O (d x qw), W^K, W^V (d x kv), biases; a copy each for head presets and for scales.
+    const std::size_t oneSet = kFloat * (2 * d * qw + 2 * d * kv + (config.withBias ? qw + d + 2 * kv : 0));
     const std::size_t copies = 1 + (config.presets.empty() ? 0 : 1) + (config.scales == ProjectionScales{} ? 0 : 1);
     e.weights = copies * oneSet;
-    e.projections = kFloat * (nq * d + 2 * nk * kv + (rotary ? nq * d + nk * kv : 0));
+    e.projections = kFloat * (nq * qw + 2 * nk * kv + (rotary ? nq * qw + nk * kv : 0));
     e.maps = kFloat * 2 * h * nq * nk;
-    e.outputs = kFloat * 2 * nq * d;
+    e.outputs = kFloat * nq * (qw + d);  // Concat and the output
 
     // compute(): each sentence the mode reads is embedded (or copied from the user's matrix)
     // before X_q and X_kv are copied from it; in cross mode those are two sentences. One head's

@@ -20,6 +20,7 @@ std::string fieldName(ConfigField field)
     case ConfigField::Mode: return "mode";
     case ConfigField::DModel: return "d_model";
     case ConfigField::Heads: return "h";
+    case ConfigField::HeadDim: return "d_k";
     case ConfigField::KeyValueHeads: return "key/value heads";
     case ConfigField::Weights: return "weights";
     case ConfigField::Embeddings: return "embeddings";
@@ -58,6 +59,25 @@ Index checkSentence(const std::string& text, Index known, const char* name, Conf
                                      " tokens; the limit is " + std::to_string(limits::maxTokens) + "."});
     }
     return tokens;
+}
+
+// d_k set by the user (or a model): 1..maxHeadDim, and W^Q's h d_k columns within maxQueryWidth.
+bool checkHeadDim(const Config& config, std::vector<ValidationIssue>& issues)
+{
+    if (config.headDim < 0 || config.headDim > limits::maxHeadDim) {
+        issues.push_back({ConfigField::HeadDim, "d_k must be between 1 and " + std::to_string(limits::maxHeadDim) +
+                                                    " (or follow d_model / h); it is " + std::to_string(config.headDim) + "."});
+        return false;
+    }
+    const Index width = config.headCount * config.d_k();
+    if (width > limits::maxQueryWidth) {
+        issues.push_back({ConfigField::HeadDim, "h d_k = " + std::to_string(config.headCount) + " x " +
+                                                    std::to_string(config.d_k()) + " = " + std::to_string(width) +
+                                                    " columns of W^Q; the limit is " +
+                                                    std::to_string(limits::maxQueryWidth) + "."});
+        return false;
+    }
+    return true;
 }
 
 void checkKeyValueHeads(const Config& config, std::vector<ValidationIssue>& issues)
@@ -206,14 +226,16 @@ std::vector<ValidationIssue> validateConfig(const Config& config, const Sentence
         issues.push_back({ConfigField::Heads, "h must be at most " + std::to_string(limits::maxHeads) + "; it is " +
                                                   std::to_string(config.headCount) + "."});
         sizesValid = false;
-    } else if (sizesValid && config.d_model % config.headCount != 0) {
+    } else if (sizesValid && !config.headDimSet() && config.d_model % config.headCount != 0) {
         const Index nearest = nearestValidHeadCount(config.d_model, config.headCount);
         issues.push_back({ConfigField::Heads,
                           "h = " + std::to_string(config.headCount) + " does not divide d_model = " +
                               std::to_string(config.d_model) + " (d_k = d_model / h must be whole); the nearest valid h is " +
-                              std::to_string(nearest) + " (d_k = " + std::to_string(config.d_model / nearest) + ")."});
+                              std::to_string(nearest) + " (d_k = " + std::to_string(config.d_model / nearest) +
+                              "), or set d_k yourself."});
         sizesValid = false;
     }
+    if (sizesValid && !checkHeadDim(config, issues)) sizesValid = false;
 
     if (sizesValid) checkKeyValueHeads(config, issues);
     checkPositionsAndEmbeddings(config, issues);

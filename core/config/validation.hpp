@@ -12,7 +12,7 @@ namespace qkv {
 
 // The control a problem belongs to, so the UI can show the message right there.
 enum class ConfigField {
-    Source, Target, Mode, DModel, Heads, KeyValueHeads, Weights, Embeddings, Positional, Presets, Ablation
+    Source, Target, Mode, DModel, Heads, HeadDim, KeyValueHeads, Weights, Embeddings, Positional, Presets, Ablation
 };
 
 struct ValidationIssue {
@@ -27,7 +27,8 @@ struct SentenceWordCounts {
     Index target = -1;
 };
 
-// Sizes and structure: h >= 1, h divides d_model (the message names the nearest valid h),
+// Sizes and structure: h >= 1, h divides d_model unless d_k is set (the message names the nearest
+// valid h), d_k and h d_k within limits,
 // d_model within limits, the sentence(s) the mode needs are non-empty and within limits, and
 // the estimated peak memory (estimateMemory, with what `plan` adds after compute()) stays under
 // limits::maxResultBytes. Empty = valid.

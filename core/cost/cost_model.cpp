@@ -104,7 +104,10 @@ Status validateLayerShape(const LayerShape& s)
         return Error{"the number of heads h must be between 1 and " + str(costLimits::maxHeads) +
                      " (got " + str(s.heads) + ")"};
     }
-    if (s.layout != HeadLayout::Unreduced && s.d_model % s.heads != 0) {
+    if (s.headWidth < 0 || s.headWidth > costLimits::maxDModel) {
+        return Error{"d_k must be between 1 and " + str(costLimits::maxDModel) + " (got " + str(s.headWidth) + ")"};
+    }
+    if (s.layout != HeadLayout::Unreduced && s.headWidth == 0 && s.d_model % s.heads != 0) {
         return Error{"h = " + str(s.heads) + " does not divide d_model = " + str(s.d_model) +
                      "; the nearest valid h is " + str(nearestValidHeadCount(s.d_model, s.heads))};
     }
@@ -165,6 +168,7 @@ Count headDim(const LayerShape& s)
     if (s.layout == HeadLayout::Unreduced) {
         return s.d_model;  // d_k = d_v = d_model
     }
+    if (s.headWidth > 0) return s.headWidth;         // the layer's own d_k (a model's head_dim)
     return s.heads >= 1 ? s.d_model / s.heads : 0;  // d_k = d_v = d_model / h
 }
 
@@ -394,9 +398,9 @@ ScorePathCost scorePathCost(const LayerShape& s)
     return c;
 }
 
-ScorePathComparison compareScorePath(Count d_model, Count heads, Count keyValueHeads)
+ScorePathComparison compareScorePath(Count d_model, Count heads, Count keyValueHeads, Count d_k)
 {
-    LayerShape s{d_model, heads, keyValueHeads, false, HeadLayout::Factored};
+    LayerShape s{d_model, heads, keyValueHeads, false, HeadLayout::Factored, d_k};
     ScorePathComparison out;
     out.factored = scorePathCost(s);
     s.layout = HeadLayout::FullBilinear;
@@ -427,9 +431,9 @@ ScoreFlops scoreFlopsFullBilinear(Count n_q, Count n_k, Count d_model)
     return f;
 }
 
-std::vector<CostRow> scoreFlopRows(Count n_q, Count n_k, Count d_model, Count heads)
+std::vector<CostRow> scoreFlopRows(Count n_q, Count n_k, Count d_model, Count heads, Count headWidth)
 {
-    const Count d_k = heads >= 1 ? d_model / heads : 0;
+    const Count d_k = headWidth > 0 ? headWidth : heads >= 1 ? d_model / heads : 0;
     const ScoreFlops factored = scoreFlopsFactored(n_q, n_k, d_model, d_k);
     const ScoreFlops full = scoreFlopsFullBilinear(n_q, n_k, d_model);
     const std::string q = str(n_q), k = str(n_k), d = str(d_model), dk = str(d_k);

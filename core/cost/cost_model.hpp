@@ -9,8 +9,9 @@
 //   g        key/value heads; g divides h. g == h: multi-head (MHA), g == 1: multi-query
 //            (MQA), otherwise grouped-query (GQA): query head i uses key/value head
 //            i / (h / g)
-//   d_k, d_v per-head query/key and value widths: d_model / h (Factored, FullBilinear) or
-//            d_model (Unreduced)
+//   d_k, d_v per-head query/key and value widths: d_model / h (Factored, FullBilinear) unless
+//            the layer sets its own (LayerShape::headWidth, a model's head_dim), or d_model
+//            (Unreduced). W_i = W_i^Q (W_i^K)^T is d_model x d_model whatever d_k is.
 //   n_q, n_k query and key/value token counts
 //
 // Layouts (HeadLayout):
@@ -64,6 +65,7 @@ struct LayerShape {
     Count keyValueHeads = 8;  // g; divides h
     bool withBias = true;
     HeadLayout layout = HeadLayout::Factored;
+    Count headWidth = 0;      // d_k when the layer sets it (then h need not divide d_model); 0: d_model / h
 };
 
 // One line of a cost table. formula is symbolic then numeric, e.g.
@@ -77,8 +79,8 @@ struct CostRow {
 // ---------------------------------------------------------------------------------------
 // Shapes
 
-// h >= 1, g >= 1, d_model >= 1, all within costLimits; h divides d_model (Factored and
-// FullBilinear; the message names the nearest valid h); g divides h (the message lists the
+// h >= 1, g >= 1, d_model >= 1, all within costLimits; h divides d_model unless headWidth is
+// set (Factored and FullBilinear; the message names the nearest valid h); headWidth <= maxDModel; g divides h (the message lists the
 // valid g). Error text is one sentence a person can act on.
 Status validateLayerShape(const LayerShape& shape);
 // 1 <= n_q, n_k <= costLimits::maxTokens.
@@ -89,7 +91,8 @@ AttentionKind attentionKind(const LayerShape& shape);
 const char* toString(HeadLayout layout);
 const char* toString(AttentionKind kind);
 
-// d_k = d_v: d_model / h (Factored, FullBilinear) or d_model (Unreduced); 0 when h < 1.
+// d_k = d_v: headWidth when set, else d_model / h (Factored, FullBilinear); d_model (Unreduced);
+// 0 when h < 1.
 Count headDim(const LayerShape& shape);
 
 // Divisors of n in increasing order (the valid h for d_model = n); empty for n < 1.
@@ -147,7 +150,8 @@ struct ScorePathComparison {
     ScorePathCost factored;
     ScorePathCost full;
 };
-ScorePathComparison compareScorePath(Count d_model, Count heads, Count keyValueHeads);
+// d_k: the heads' width, 0 for d_model / h.
+ScorePathComparison compareScorePath(Count d_model, Count heads, Count keyValueHeads, Count d_k = 0);
 
 // ---------------------------------------------------------------------------------------
 // FLOPs of one head's unscaled scores Q_i K_i^T, n_q queries and n_k keys, no biases.
@@ -162,8 +166,8 @@ struct ScoreFlops {
 ScoreFlops scoreFlopsFactored(Count n_q, Count n_k, Count d_model, Count d_k);
 // 2 n_q d_model^2 + 2 n_q n_k d_model
 ScoreFlops scoreFlopsFullBilinear(Count n_q, Count n_k, Count d_model);
-// Both ways, each term and total, as table rows (d_k = d_model / h).
-std::vector<CostRow> scoreFlopRows(Count n_q, Count n_k, Count d_model, Count heads);
+// Both ways, each term and total, as table rows (d_k: the heads' width, 0 for d_model / h).
+std::vector<CostRow> scoreFlopRows(Count n_q, Count n_k, Count d_model, Count heads, Count d_k = 0);
 
 // ---------------------------------------------------------------------------------------
 // FLOPs of a whole layer's forward pass (all heads, output projection included).

@@ -109,10 +109,12 @@ void writeCost(JsonStream& json, const Result& r)
     shape.heads = r.config.headCount;
     shape.keyValueHeads = r.config.g();
     shape.withBias = r.weights->hasBias();
+    shape.headWidth = r.attention.d_k();
     const Count n_q = r.attention.queryCount(), n_k = r.attention.keyCount();
     json.key("cost");
     json.beginObject();
-    const ScorePathComparison scorePath = compareScorePath(shape.d_model, shape.heads, shape.keyValueHeads);
+    const ScorePathComparison scorePath =
+        compareScorePath(shape.d_model, shape.heads, shape.keyValueHeads, shape.headWidth);
     json.key("layer_parameters");
     json.value(static_cast<std::int64_t>(layerParameterCount(shape)));
     json.key("score_path_parameters_per_head");

@@ -121,7 +121,7 @@ void prepareWeights(Result& result, const Config& config, const std::shared_ptr<
     const auto generate = [&] {
         return cache ? cache->get(config)
                      : std::make_shared<const AttentionWeights>(initialiseWeights(
-                           config.d_model, config.g() * config.d_k(), config.seed, config.init, config.withBias));
+                           config.d_model, config.grouping(), config.seed, config.init, config.withBias));
     };
     std::shared_ptr<const AttentionWeights> base = given ? given : generate();
     if (!config.presets.empty()) {
@@ -180,13 +180,13 @@ Expected<std::shared_ptr<const Result>> computeTrainedLayer(std::shared_ptr<Resu
 
 std::shared_ptr<const AttentionWeights> GeneratedWeightsCache::get(const Config& config)
 {
-    const Key key{config.d_model, config.g() * config.d_k(), config.seed, config.init, config.withBias};
+    const Key key{config.d_model, config.grouping(), config.seed, config.init, config.withBias};
     {
         std::lock_guard lock(mutex_);
         if (key_ == key) return weights_;
     }
     auto weights = std::make_shared<const AttentionWeights>(
-        initialiseWeights(key.d_model, key.keyValueWidth, key.seed, key.init, key.withBias));
+        initialiseWeights(key.d_model, key.heads, key.seed, key.init, key.withBias));
     std::lock_guard lock(mutex_);
     key_ = key;
     weights_ = weights;

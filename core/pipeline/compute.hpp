@@ -33,7 +33,8 @@ public:
 private:
     PresetCache presets_;
     struct Key {
-        Index d_model = 0, keyValueWidth = 0;
+        Index d_model = 0;
+        HeadGrouping heads;  // the widths h d_k and g d_k
         std::uint64_t seed = 0;
         WeightInit init = WeightInit::XavierUniform;
         bool withBias = false;

@@ -78,9 +78,17 @@ std::vector<ValidationIssue> weightsFitIssues(const AttentionWeights* weights, c
                                       "; the weights fix d_model" + freeIt});
         return issues;
     }
-    if (config.headCount < 1 || config.d_model % config.headCount != 0) return issues;
+    if (config.headCount < 1 || (!config.headDimSet() && config.d_model % config.headCount != 0)) return issues;
     if (const std::string problem = weights->shapeProblem(config.headCount); !problem.empty()) {
         issues.push_back({ConfigField::Heads, problem});
+        return issues;
+    }
+    // The weights carry their head width: W^Q has h d_k columns.
+    if (const Index d_k = weights->grouping(config.headCount).d_k; d_k != config.d_k()) {
+        issues.push_back({ConfigField::HeadDim, "The loaded weights have d_k = " + std::to_string(d_k) + " (W^Q has " +
+                                                    std::to_string(weights->queryWidth()) + " columns at h = " +
+                                                    std::to_string(config.headCount) + ") but d_k is " +
+                                                    std::to_string(config.d_k()) + "; the weights fix d_k" + freeIt});
         return issues;
     }
     const Index g = weights->grouping(config.headCount).keyValueHeadCount;

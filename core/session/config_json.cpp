@@ -94,6 +94,7 @@ Json configToJson(const Config& c)
     json["heads"] = c.headCount;
     json["kv_heads"] = c.g();
     json["d_k"] = c.d_k();
+    if (c.headDimSet()) json["head_dim"] = c.headDim;
     json["seed"] = c.seed;
     json["init"] = initName(c.init);
     json["positional"] = positionalName(c.positional);
@@ -133,6 +134,8 @@ Expected<Config> configFromJson(const Json& json)
     in.integer("heads", c.headCount, 1, limits::maxHeads);
     in.integer("kv_heads", c.keyValueHeadCount, 1, limits::maxHeads);
     if (c.keyValueHeadCount == c.headCount) c.keyValueHeadCount = 0;  // g = h is the default
+    // "d_k" is written for readers and never read: d_k is d_model / h unless "head_dim" sets it.
+    in.integer("head_dim", c.headDim, 1, limits::maxHeadDim);
     in.seed("seed", c.seed);
     in.choice("init", c.init, kWeightInitNames);
     in.choice("positional", c.positional, kPositionalEncodingNames);

@@ -12,7 +12,7 @@ HeadGrouping AttentionWeights::grouping(Index headCount) const
 {
     HeadGrouping g;
     g.headCount = headCount;
-    g.d_k = headCount > 0 ? d_model() / headCount : 0;
+    g.d_k = headCount > 0 ? queryWidth() / headCount : 0;
     g.keyValueHeadCount = g.d_k > 0 ? keyValueWidth() / g.d_k : 0;
     return g;
 }
@@ -20,22 +20,24 @@ HeadGrouping AttentionWeights::grouping(Index headCount) const
 std::string AttentionWeights::shapeProblem(Index headCount) const
 {
     const Index d = d_model();
-    if (d < 1) return "W^Q is empty.";
-    if (queryProjection.cols() != d) return "W^Q is " + shapeText(queryProjection) + "; it must be d_model x d_model.";
-    if (outputProjection.rows() != d || outputProjection.cols() != d)
-        return "W^O is " + shapeText(outputProjection) + "; it must be d_model x d_model (" + std::to_string(d) + ").";
+    const Index width = queryWidth();  // h d_k
+    if (d < 1 || width < 1) return "W^Q is empty.";
+    if (outputProjection.rows() != width || outputProjection.cols() != d)
+        return "W^O is " + shapeText(outputProjection) + "; it must be (h d_k) x d_model (" + std::to_string(width) +
+               " x " + std::to_string(d) + ", as W^Q is d_model x (h d_k)).";
     if (keyProjection.rows() != d || valueProjection.rows() != d || keyProjection.cols() != valueProjection.cols())
         return "W^K is " + shapeText(keyProjection) + " and W^V " + shapeText(valueProjection) +
                "; both must be d_model x (g d_k) with d_model = " + std::to_string(d) + ".";
-    if (headCount < 1 || d % headCount != 0)
-        return "h = " + std::to_string(headCount) + " does not divide d_model = " + std::to_string(d) + ".";
+    if (headCount < 1 || width % headCount != 0)
+        return "h = " + std::to_string(headCount) + " does not divide the " + std::to_string(width) +
+               " columns of W^Q (h d_k).";
     const HeadGrouping g = grouping(headCount);
     if (keyValueWidth() < 1 || keyValueWidth() % g.d_k != 0 || headCount % g.keyValueHeadCount != 0)
         return "W^K and W^V have " + std::to_string(keyValueWidth()) +
                " columns: with h = " + std::to_string(headCount) + " (d_k = " + std::to_string(g.d_k) +
                ") that must be g d_k for a number of key/value heads g dividing h.";
     const auto biasFits = [](const std::optional<RowVectorF>& b, Index width) { return b && b->size() == width; };
-    if (hasBias() && !(biasFits(queryBias, d) && biasFits(keyBias, keyValueWidth()) &&
+    if (hasBias() && !(biasFits(queryBias, width) && biasFits(keyBias, keyValueWidth()) &&
                        biasFits(valueBias, keyValueWidth()) && biasFits(outputBias, d)))
         return "The biases b^Q, b^K, b^V and b^O must all be present, with as many entries as their matrix has "
                "columns.";
@@ -66,21 +68,38 @@ MatrixF initialiseProjection(Index rows, Index columns, std::uint64_t seed, Weig
     return matrix;
 }
 
-AttentionWeights initialiseWeights(Index d_model, Index keyValueWidth, std::uint64_t seed, WeightInit init,
-                                   bool withBias)
+namespace {
+
+// W^Q d_model x queryWidth, W^K and W^V d_model x keyValueWidth, W^O queryWidth x d_model.
+AttentionWeights initialiseWithWidths(Index d_model, Index queryWidth, Index keyValueWidth, std::uint64_t seed,
+                                      WeightInit init, bool withBias)
 {
     AttentionWeights weights;
-    weights.queryProjection = initialiseProjection(d_model, d_model, seed, init, "W_Q");
+    weights.queryProjection = initialiseProjection(d_model, queryWidth, seed, init, "W_Q");
     weights.keyProjection = initialiseProjection(d_model, keyValueWidth, seed, init, "W_K");
     weights.valueProjection = initialiseProjection(d_model, keyValueWidth, seed, init, "W_V");
-    weights.outputProjection = initialiseProjection(d_model, d_model, seed, init, "W_O");
+    weights.outputProjection = initialiseProjection(queryWidth, d_model, seed, init, "W_O");
     if (withBias) {
-        weights.queryBias = RowVectorF::Zero(d_model);
+        weights.queryBias = RowVectorF::Zero(queryWidth);
         weights.keyBias = RowVectorF::Zero(keyValueWidth);
         weights.valueBias = RowVectorF::Zero(keyValueWidth);
         weights.outputBias = RowVectorF::Zero(d_model);
     }
     return weights;
+}
+
+}  // namespace
+
+AttentionWeights initialiseWeights(Index d_model, const HeadGrouping& heads, std::uint64_t seed, WeightInit init,
+                                   bool withBias)
+{
+    return initialiseWithWidths(d_model, heads.queryWidth(), heads.keyValueWidth(), seed, init, withBias);
+}
+
+AttentionWeights initialiseWeights(Index d_model, Index keyValueWidth, std::uint64_t seed, WeightInit init,
+                                   bool withBias)
+{
+    return initialiseWithWidths(d_model, d_model, keyValueWidth, seed, init, withBias);
 }
 
 AttentionWeights scaledWeights(const AttentionWeights& weights, const ProjectionScales& scales)

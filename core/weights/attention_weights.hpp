@@ -2,7 +2,10 @@
 // The four projections of one attention layer and where each head lives in them. This is the
 // one place that knows the weights' shapes; every other part asks it for a head's block.
 //
-// Symbols: d_model, h query heads, g key/value heads (g divides h), d_k = d_v = d_model / h.
+// Symbols: d_model, h query heads, g key/value heads (g divides h), d_k = d_v the width of one
+// head: d_model / h in the paper and the app's own layer by default, but a model's own number in
+// general (Qwen3-0.6B: d_model 1024, h 16, d_k 128; T5: d_kv). W_i = W_i^Q (W_i^K)^T stays
+// d_model x d_model of rank <= d_k whatever d_k is.
 // Fused layout (docs/architecture.md, "Numerical conventions"):
 //   W^Q  d_model x (h d_k)   head i owns columns [i d_k, (i+1) d_k)
 //   W^K  d_model x (g d_k)   key/value head j owns columns [j d_k, (j+1) d_k)
@@ -26,38 +29,42 @@ namespace qkv {
 struct HeadGrouping {
     Index headCount = 1;          // h
     Index keyValueHeadCount = 1;  // g, divides h
-    Index d_k = 0;                // d_model / h
+    Index d_k = 0;                // the width of one head (d_model / h unless the model says otherwise)
 
     Index queryHeadsPerKeyValueHead() const { return headCount / keyValueHeadCount; }
     // The key/value head that query head `head` reads.
     Index keyValueHeadOf(Index head) const { return head / queryHeadsPerKeyValueHead(); }
     Index keyValueWidth() const { return keyValueHeadCount * d_k; }  // g d_k
+    Index queryWidth() const { return headCount * d_k; }             // h d_k
 
     bool operator==(const HeadGrouping&) const = default;
 };
 
 struct AttentionWeights {
-    MatrixF queryProjection;   // W^Q, d_model x d_model
+    MatrixF queryProjection;   // W^Q, d_model x (h d_k)
     MatrixF keyProjection;     // W^K, d_model x (g d_k)
     MatrixF valueProjection;   // W^V, d_model x (g d_k)
-    MatrixF outputProjection;  // W^O, d_model x d_model
+    MatrixF outputProjection;  // W^O, (h d_k) x d_model
     // Biases are all present or all absent.
-    std::optional<RowVectorF> queryBias;   // b^Q, 1 x d_model
+    std::optional<RowVectorF> queryBias;   // b^Q, 1 x (h d_k)
     std::optional<RowVectorF> keyBias;     // b^K, 1 x (g d_k)
     std::optional<RowVectorF> valueBias;   // b^V, 1 x (g d_k)
     std::optional<RowVectorF> outputBias;  // b^O, 1 x d_model
 
     Index d_model() const { return queryProjection.rows(); }
-    // Columns of W^K and W^V: g d_k (= d_model for multi-head attention).
+    // Columns of W^K and W^V: g d_k (= d_model for the paper's multi-head attention).
     Index keyValueWidth() const { return keyProjection.cols(); }
+    // Columns of W^Q and rows of W^O: h d_k (= d_model when d_k = d_model / h).
+    Index queryWidth() const { return queryProjection.cols(); }
     bool hasBias() const { return queryBias.has_value(); }
 
-    // The head layout of these matrices for h query heads: d_k = d_model / h and
-    // g = keyValueWidth() / d_k. Meaningful when shapeProblem(h) is empty.
+    // The head layout of these matrices for h query heads: d_k = queryWidth() / h (the weights
+    // carry their own head width) and g = keyValueWidth() / d_k. Meaningful when shapeProblem(h)
+    // is empty.
     HeadGrouping grouping(Index headCount) const;
-    // Empty when the matrices and biases fit h query heads: W^Q and W^O d_model x d_model,
-    // W^K and W^V d_model x (g d_k) with g d_k a multiple of d_k = d_model / h and g dividing h,
-    // biases all present or all absent with matching widths. Otherwise what is wrong, in words.
+    // Empty when the matrices and biases fit h query heads: W^Q d_model x (h d_k) and W^O
+    // (h d_k) x d_model for a whole d_k, W^K and W^V d_model x (g d_k) with g dividing h, biases
+    // all present or all absent with matching widths. Otherwise what is wrong, in words.
     std::string shapeProblem(Index headCount) const;
 
     // Head blocks (views into the matrices), d_model x d_k each; W^O's are d_k x d_model rows.
@@ -103,6 +110,10 @@ bool parseInit(std::string_view name, WeightInit& init);
 // (d_model for multi-head attention). Biases (if requested) start at zero, as in PyTorch's
 // nn.MultiheadAttention.
 AttentionWeights initialiseWeights(Index d_model, Index keyValueWidth, std::uint64_t seed, WeightInit init,
+                                   bool withBias);
+// The same for heads of any width: W^Q d_model x (h d_k), W^K and W^V d_model x (g d_k), W^O
+// (h d_k) x d_model. With d_k = d_model / h these are the numbers of the overload above.
+AttentionWeights initialiseWeights(Index d_model, const HeadGrouping& heads, std::uint64_t seed, WeightInit init,
                                    bool withBias);
 inline AttentionWeights initialiseWeights(Index d_model, std::uint64_t seed, WeightInit init, bool withBias)
 {

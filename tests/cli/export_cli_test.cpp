@@ -70,6 +70,58 @@ TEST_F(ExportCli, DefaultJsonFollowsTheSchemaAndEqualsTheCore)
     EXPECT_FALSE(doc.at("cost").at("table").empty());
 }
 
+// --head-dim gives the heads their own width: h need not divide d_model, W^Q is d_model x h d_k,
+// the costs use the general formulas; the file says head_dim and d_k. "auto" is d_model / h.
+TEST_F(ExportCli, HeadDimGivesTheHeadsTheirOwnWidth)
+{
+    const CommandRun r = run({"export", "--d-model", "12", "--heads", "5", "--head-dim", "8", "--format", "json",
+                              "--out", path("w.json")});
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json doc = readJson(path("w.json"));
+    EXPECT_EQ(doc.at("config").at("d_k"), 8);
+    EXPECT_EQ(doc.at("config").at("head_dim"), 8);
+    ASSERT_EQ(doc.at("heads").size(), 5u);
+    // W_i is 12 x 12 of rank 8 (at most d_k).
+    EXPECT_EQ(doc.at("heads")[0].at("factored").at("rank"), 8);
+    EXPECT_EQ(doc.at("cost").at("layer_parameters"), 12 * (2 * 5 + 2 * 5) * 8);
+    EXPECT_EQ(doc.at("cost").at("score_path_parameters_per_head").at("factored"), 2 * 12 * 8);
+
+    Config config = builtInExample();
+    config.d_model = 12;
+    config.headCount = 5;
+    config.headDim = 8;
+    const auto expected = compute(config);
+    ASSERT_TRUE(expected.ok()) << expected.error();
+    EXPECT_MATRIX_NEAR(toMatrix(doc.at("output")), (*expected)->attention.output, 0.0);
+
+    const CommandRun automatic = run({"export", "--head-dim", "auto", "--format", "json", "--out", path("a.json")});
+    ASSERT_EQ(automatic.status, 0) << automatic.output;
+    EXPECT_EQ(readJson(path("a.json")).at("config").at("d_k"), 16);
+    EXPECT_FALSE(readJson(path("a.json")).at("config").contains("head_dim"));
+
+    const CommandRun zero = run({"export", "--head-dim", "0", "--format", "json", "--out", path("z.json")});
+    EXPECT_EQ(zero.status, 2);
+    EXPECT_NE(zero.output.find("--head-dim: d_k must be at least 1"), std::string::npos) << zero.output;
+    const CommandRun huge = run({"export", "--head-dim", "5000", "--format", "json", "--out", path("h.json")});
+    EXPECT_NE(huge.status, 0);
+    EXPECT_NE(huge.output.find("--head-dim"), std::string::npos) << huge.output;
+    EXPECT_FALSE(fs::exists(path("h.json")));
+}
+
+// A Qwen3-shaped layer (head_dim 8 at d_model 16, h 4) exports with its own d_k.
+TEST_F(ExportCli, ACheckpointLayerWithWideHeadsExportsItsWidth)
+{
+    const std::string weights = std::string(testDataDir()) + "/checkpoint/qwen3_wide/model.safetensors";
+    const CommandRun r = run({"export", "--weights", weights, "--layer", "0", "--mode", "causal", "--target",
+                              "a b c", "--format", "json", "--out", path("q.json")});
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json doc = readJson(path("q.json"));
+    EXPECT_EQ(doc.at("config").at("d_model"), 16);
+    EXPECT_EQ(doc.at("config").at("heads"), 4);
+    EXPECT_EQ(doc.at("config").at("kv_heads"), 2);
+    EXPECT_EQ(doc.at("config").at("d_k"), 8);
+}
+
 TEST_F(ExportCli, CausalModeJsonHasZerosAboveTheDiagonal)
 {
     const CommandRun r = run({"export", "--mode", "causal", "--target", "one two three four", "--d-model", "32",

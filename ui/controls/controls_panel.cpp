@@ -67,7 +67,7 @@ ControlsPanel::ControlsPanel(Document* document, QWidget* parent)
     : QWidget(parent), document_(document), source_(new SentenceField(tr("&Source sentence"), this)),
       target_(new SentenceField(tr("&Target sentence"), this)), mode_(new QComboBox(this)),
       modeExplanation_(new QLabel(this)), modeMessage_(new FieldMessage(this)), dModel_(new QSpinBox(this)),
-      dModelMessage_(new FieldMessage(this)), heads_(new QSpinBox(this)), dk_(new QLabel(this)),
+      dModelMessage_(new FieldMessage(this)), heads_(new QSpinBox(this)), dk_(new QSpinBox(this)),
       headsMessage_(new FieldMessage(this)), keyValueHeads_(new QComboBox(this)),
       keyValueHeadsMessage_(new FieldMessage(this)), inputs_(new InputsGroup(document, this)),
       weights_(new WeightsGroup(document, this)), scaleQuery_(new ScaleSlider(QStringLiteral("W^Q"), this)),
@@ -129,11 +129,22 @@ QWidget* ControlsPanel::makeAttentionGroup()
 
     heads_->setRange(0, kTypingRange);
     heads_->setAccessibleName(tr("Number of heads h"));
-    heads_->setToolTip(tr("Number of heads h (1 to %1). It must divide d_model; each head gets d_k = d_model / h columns.")
+    heads_->setToolTip(tr("Number of heads h (1 to %1). With d_k on auto it must divide d_model and each head "
+                          "gets d_k = d_model / h columns.")
                            .arg(qkv::limits::maxHeads));
+    // d_k beside h: auto is the paper's d_model / h; a number gives heads their own width, as
+    // Qwen3 (d_model 1024, h 16, d_k 128) and Gemma do. W^Q becomes d_model x h d_k.
+    dk_->setRange(0, static_cast<int>(qkv::limits::maxHeadDim));
+    dk_->setAccessibleName(tr("Head width d_k"));
+    dk_->setToolTip(tr("d_k, the width of each head's queries, keys and values. auto: d_model / h (the paper). "
+                       "Any other width makes W^Q d_model x h·d_k; W_i = W_i^Q (W_i^K)^T stays d_model x d_model, "
+                       "of rank at most d_k."));
+    auto* dkLabel = new QLabel(tr("d_&k"), this);
+    dkLabel->setBuddy(dk_);
     auto* headsRow = new QHBoxLayout;
     headsRow->addWidget(heads_, 1);
-    headsRow->addWidget(dk_);
+    headsRow->addWidget(dkLabel);
+    headsRow->addWidget(dk_, 1);
     auto* headsBox = new QVBoxLayout;
     headsBox->setSpacing(2);
     headsBox->addLayout(headsRow);
@@ -156,6 +167,10 @@ QWidget* ControlsPanel::makeAttentionGroup()
     });
     connect(heads_, &QSpinBox::valueChanged, this, [this](int value) {
         editConfig(document_, tr("Change h"), EditKey::Heads, [&](qkv::Config& c) { c.headCount = value; });
+    });
+    connect(dk_, &QSpinBox::valueChanged, this, [this](int value) {
+        editConfig(document_, value == 0 ? tr("d_k = d_model / h") : tr("Change d_k"), EditKey::HeadDim,
+                   [&](qkv::Config& c) { c.headDim = value; });
     });
     connect(keyValueHeads_, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index < 0) return;
@@ -203,10 +218,13 @@ void ControlsPanel::showSession()
     source_->setUsed(config.needsSource(), tr("not used in this mode"));
     target_->setUsed(config.needsTarget(), tr("not used in this mode"));
     {
-        const QSignalBlocker b1(mode_), b2(dModel_), b3(heads_);
+        const QSignalBlocker b1(mode_), b2(dModel_), b3(heads_), b4(dk_);
         mode_->setCurrentIndex(mode_->findData(static_cast<int>(config.mode)));
         dModel_->setValue(static_cast<int>(std::clamp<qkv::Index>(config.d_model, 0, kTypingRange)));
         heads_->setValue(static_cast<int>(std::clamp<qkv::Index>(config.headCount, 0, kTypingRange)));
+        const bool divides = config.headCount > 0 && config.d_model % config.headCount == 0;
+        dk_->setSpecialValueText(divides ? tr("auto: %1").arg(config.d_model / config.headCount) : tr("auto"));
+        dk_->setValue(static_cast<int>(std::clamp<qkv::Index>(config.headDim, 0, qkv::limits::maxHeadDim)));
     }
     showKeyValueHeads(config);
     modeExplanation_->setText(toQString(qkv::modeExplanation(config.mode)));
@@ -214,9 +232,6 @@ void ControlsPanel::showSession()
     scaleKey_->setValue(config.scales.key);
     scaleValue_->setValue(config.scales.value);
     scaleOutput_->setValue(config.scales.output);
-    const bool divides = config.headCount > 0 && config.d_model % config.headCount == 0;
-    dk_->setText(divides ? tr("d_k = %1").arg(config.d_k()) : tr("d_k = —"));
-    dk_->setToolTip(tr("d_k = d_model / h, the width of each head's queries and keys"));
     inputs_->showSession(session);
     weights_->showSession(session);
 }
@@ -254,7 +269,7 @@ void ControlsPanel::showIssues(const std::vector<qkv::ValidationIssue>& issues)
     target_->showCut(document_->targetSentence());
     modeMessage_->setMessage(text({qkv::ConfigField::Mode}));
     dModelMessage_->setMessage(text({qkv::ConfigField::DModel}));
-    headsMessage_->setMessage(text({qkv::ConfigField::Heads}));
+    headsMessage_->setMessage(text({qkv::ConfigField::Heads, qkv::ConfigField::HeadDim}));
     keyValueHeadsMessage_->setMessage(text({qkv::ConfigField::KeyValueHeads}));
     inputs_->setMessages(text({qkv::ConfigField::Positional}), text({qkv::ConfigField::Embeddings}));
     weights_->setMessage(text({qkv::ConfigField::Weights, qkv::ConfigField::Presets, qkv::ConfigField::Ablation}));

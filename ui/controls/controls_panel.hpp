@@ -42,7 +42,8 @@ public:
     FieldMessage* headsMessage() const { return headsMessage_; }
     FieldMessage* dModelMessage() const { return dModelMessage_; }
     FieldMessage* keyValueHeadsMessage() const { return keyValueHeadsMessage_; }
-    QLabel* dkLabel() const { return dk_; }
+    // d_k: 0 (shown as "auto: d_model / h") or the heads' own width.
+    QSpinBox* headDimBox() const { return dk_; }
     InputsGroup* inputs() const { return inputs_; }
     WeightsGroup* weights() const { return weights_; }
     QSpinBox* seedBox() const;
@@ -65,7 +66,7 @@ private:
     QSpinBox* dModel_;
     FieldMessage* dModelMessage_;
     QSpinBox* heads_;
-    QLabel* dk_;
+    QSpinBox* dk_;
     FieldMessage* headsMessage_;
     QComboBox* keyValueHeads_;
     FieldMessage* keyValueHeadsMessage_;

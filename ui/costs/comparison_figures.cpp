@@ -38,6 +38,7 @@ ComparisonShape comparisonShape(const qkv::Result& result, Count keyValueHeads)
     ComparisonShape shape;
     shape.d_model = result.weights->d_model();
     shape.heads = result.config.headCount;
+    shape.headWidth = result.attention.d_k();  // the heads' own width, d_model / h unless set
     shape.n_q = result.queryInput.rows();
     shape.n_k = result.keyValueInput.rows();
     shape.withBias = result.weights->hasBias();
@@ -59,7 +60,7 @@ QString comparisonSummary(const ComparisonShape& shape)
 
 ChartModel scorePathChart(const ComparisonShape& shape)
 {
-    const ScorePathComparison c = compareScorePath(shape.d_model, shape.heads, shape.heads);
+    const ScorePathComparison c = compareScorePath(shape.d_model, shape.heads, shape.heads, shape.d_k());
     ChartModel m;
     m.title = Text::tr("Score-path parameters (g = h)");
     m.categories = {Text::tr("per head"), Text::tr("per layer (h = %1 heads)").arg(shape.heads)};
@@ -137,8 +138,12 @@ ChartModel totalsChart(const ComparisonShape& shape)
             largest = std::max(largest, count(values[i]));
         }
         m.x.ticks.push_back(h);
-        if (t.heads == shape.heads) current.points.emplace_back(h, count(t.standard));
     }
+    // The current layer as it is: with d_k set, h need not divide d_model and its count is
+    // d_model (2 h + 2 g) d_k, off the d_k = d_model / h curve.
+    const Count currentCount = layerParameterCount(shape.layer(HeadLayout::Factored, shape.heads, shape.withBias));
+    current.points.emplace_back(count(shape.heads), count(currentCount));
+    largest = std::max(largest, count(currentCount));
     m.series.push_back(current);
     m.x.minimum = 0.8;
     m.x.maximum = count(std::max<Count>(shape.d_model, 2)) * 1.25;

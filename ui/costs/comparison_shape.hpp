@@ -9,11 +9,12 @@ namespace qkv::ui {
 struct ComparisonShape {
     Count d_model = 0, heads = 0;  // h
     Count keyValueHeads = 0;       // g, a divisor of h
+    Count headWidth = 0;           // d_k when set (a model's head_dim); 0: d_model / h
     Count n_q = 0, n_k = 0;
     bool withBias = false;
 
     bool valid() const { return d_model >= 1 && heads >= 1; }
-    Count d_k() const { return d_model / heads; }
+    Count d_k() const { return headWidth > 0 ? headWidth : d_model / heads; }
     // The layer of this d_model and h laid out as `layout`, with g key/value heads.
     LayerShape layer(HeadLayout layout, Count g, bool bias) const
     {
@@ -23,6 +24,7 @@ struct ComparisonShape {
         s.keyValueHeads = g;
         s.withBias = bias;
         s.layout = layout;
+        s.headWidth = headWidth;
         return s;
     }
 };

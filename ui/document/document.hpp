@@ -39,6 +39,7 @@ enum class EditKey {
     TargetText,
     DModel,
     Heads,
+    HeadDim,
     Seed,
     ScaleQuery,
     ScaleKey,

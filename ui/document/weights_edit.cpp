@@ -5,12 +5,14 @@ namespace qkv::ui {
 std::string weightsEditProblem(const qkv::AttentionWeights& edited, const std::vector<qkv::Index>& heads,
                                const qkv::Config& config)
 {
-    const qkv::Index d = config.d_model, width = config.g() * config.d_k();
-    if (edited.queryProjection.rows() != d || edited.queryProjection.cols() != d || edited.outputProjection.rows() != d ||
-        edited.outputProjection.cols() != d || edited.keyProjection.rows() != d || edited.keyProjection.cols() != width ||
-        edited.valueProjection.rows() != d || edited.valueProjection.cols() != width)
-        return "the edited weights do not have the layer's shape (d_model = " + std::to_string(d) +
-               ", W^K and W^V " + std::to_string(d) + " x " + std::to_string(width) + ")";
+    const qkv::Index d = config.d_model, width = config.g() * config.d_k(), queryWidth = config.headCount * config.d_k();
+    if (edited.queryProjection.rows() != d || edited.queryProjection.cols() != queryWidth ||
+        edited.outputProjection.rows() != queryWidth || edited.outputProjection.cols() != d ||
+        edited.keyProjection.rows() != d || edited.keyProjection.cols() != width || edited.valueProjection.rows() != d ||
+        edited.valueProjection.cols() != width)
+        return "the edited weights do not have the layer's shape (d_model = " + std::to_string(d) + ", W^Q " +
+               std::to_string(d) + " x " + std::to_string(queryWidth) + ", W^K and W^V " + std::to_string(d) + " x " +
+               std::to_string(width) + ")";
     if (edited.hasBias() != config.withBias)
         return config.withBias ? "the edited weights have no biases, the layer has" : "the edited weights have biases, the layer has none";
     if (const std::string problem = edited.shapeProblem(config.headCount); !problem.empty()) return problem;

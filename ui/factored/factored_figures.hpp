@@ -122,10 +122,11 @@ void paintSpectrum(QPainter& painter, const QRectF& target, const FactoredHeadMo
 
 // ---- the fused layout -----------------------------------------------------------------
 
-// Columns [first, first + d_k) of W^Q belong to head i, for i = 0..h-1 (docs/architecture.md, "Numerical conventions").
-std::vector<std::pair<Index, Index>> headColumnPartition(Index d_model, Index headCount);
-// The outline of each head's block over the cells rectangle of the fused W^Q.
-std::vector<QRectF> headBlockOutlines(const QRectF& cells, Index d_model, Index headCount);
+// Columns [first, first + d_k) of W^Q belong to head i, for i = 0..h-1, d_k = queryWidth / h
+// (docs/architecture.md, "Numerical conventions"). queryWidth: W^Q's columns, h d_k.
+std::vector<std::pair<Index, Index>> headColumnPartition(Index queryWidth, Index headCount);
+// The outline of each head's block over the cells rectangle of the fused W^Q (queryWidth columns).
+std::vector<QRectF> headBlockOutlines(const QRectF& cells, Index queryWidth, Index headCount);
 
 // Each head's colour range in the fused W^Q: ±max |w| over its d_k columns (1 when all are 0),
 // from the largest weights FactoredHeadModel::build found (never a scan of W^Q while painting).
@@ -139,7 +140,8 @@ struct FusedLayoutGeometry {
     QRectF legend;
     QRectF caption;
     std::vector<QRectF> outlines;  // one per head, over `cells`
-    Index bins = 0;
+    Index rowBins = 0;             // cells down the d_model rows
+    Index headColumnBins = 0;      // cells across one head's d_k columns
 };
 FusedLayoutGeometry fusedLayoutGeometry(const QRectF& target, const QFontMetricsF& metrics,
                                         const FactoredHeadModel& model);

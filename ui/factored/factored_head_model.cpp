@@ -26,7 +26,7 @@ FactoredHeadModel FactoredHeadModel::build(std::shared_ptr<const Result> result,
     }
     model.factored.emplace(std::move(factored).value());
     model.d_k = model.factored->d_k();
-    const MatrixF& wq = r.weights->queryProjection;  // d_model x d_model, head i owns columns [i d_k, (i+1) d_k)
+    const MatrixF& wq = r.weights->queryProjection;  // d_model x h d_k, head i owns columns [i d_k, (i+1) d_k)
     if (wq.cols() == model.headCount * model.d_k) {
         for (Index i = 0; i < model.headCount; ++i)
             model.headLargestQueryWeights.push_back(
@@ -56,10 +56,10 @@ double FactoredHeadModel::factorWork(const Result* result)
         return 0.0;
     }
     const double d = static_cast<double>(result->weights->d_model());
-    const double dk = d / static_cast<double>(result->config.headCount);
+    const double dk = static_cast<double>(result->weights->queryWidth()) / static_cast<double>(result->config.headCount);
     // The factors copied to double, their two thin QRs, the d_k x d_k middle and its SVD
     // (a small multiple of d_k^3), and the scan of W^Q for each head's largest weight.
-    return 2.0 * d * dk + 4.0 * d * dk * dk + 12.0 * dk * dk * dk + d * d;
+    return 2.0 * d * dk + 4.0 * d * dk * dk + 12.0 * dk * dk * dk + d * static_cast<double>(result->weights->queryWidth());
 }
 
 double FactoredHeadModel::scoreWork() const

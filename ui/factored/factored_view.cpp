@@ -219,7 +219,8 @@ QString FactoredView::equivalenceText() const { return model_ ? equivalenceExpla
 
 std::vector<std::pair<Index, Index>> FactoredView::headPartition() const
 {
-    return model_ ? headColumnPartition(model_->d_model, model_->headCount) : std::vector<std::pair<Index, Index>>{};
+    return model_ ? headColumnPartition(model_->headCount * model_->d_k, model_->headCount)
+                  : std::vector<std::pair<Index, Index>>{};
 }
 
 std::vector<QRectF> FactoredView::headOutlines() const

@@ -20,8 +20,9 @@ namespace {
 
 QString fusedTitle(const FactoredHeadModel& model)
 {
-    return Text::tr("Fused layout: one W^Q (%1 × %1) split into h = %2 heads of d_k = %3 columns")
+    return Text::tr("Fused layout: one W^Q (%1 × %2) split into h = %3 heads of d_k = %4 columns")
         .arg(model.d_model)
+        .arg(model.headCount * model.d_k)
         .arg(model.headCount)
         .arg(model.d_k);
 }
@@ -62,20 +63,20 @@ QString fusedCaption(const FactoredHeadModel& model)
 
 // ---- the fused layout -----------------------------------------------------------------
 
-std::vector<std::pair<Index, Index>> headColumnPartition(Index d_model, Index headCount)
+std::vector<std::pair<Index, Index>> headColumnPartition(Index queryWidth, Index headCount)
 {
     std::vector<std::pair<Index, Index>> blocks;
-    if (headCount < 1 || d_model < 1 || d_model % headCount != 0) return blocks;
-    const Index d_k = d_model / headCount;
+    if (headCount < 1 || queryWidth < 1 || queryWidth % headCount != 0) return blocks;
+    const Index d_k = queryWidth / headCount;
     for (Index i = 0; i < headCount; ++i) blocks.emplace_back(i * d_k, d_k);  // W_i^Q = W^Q[:, i*d_k : (i+1)*d_k]
     return blocks;
 }
 
-std::vector<QRectF> headBlockOutlines(const QRectF& cells, Index d_model, Index headCount)
+std::vector<QRectF> headBlockOutlines(const QRectF& cells, Index queryWidth, Index headCount)
 {
     std::vector<QRectF> outlines;
-    const double scale = d_model > 0 ? cells.width() / static_cast<double>(d_model) : 0.0;
-    for (const auto& [first, width] : headColumnPartition(d_model, headCount)) {
+    const double scale = queryWidth > 0 ? cells.width() / static_cast<double>(queryWidth) : 0.0;
+    for (const auto& [first, width] : headColumnPartition(queryWidth, headCount)) {
         outlines.emplace_back(cells.left() + static_cast<double>(first) * scale, cells.top(),
                               static_cast<double>(width) * scale, cells.height());
     }
@@ -91,9 +92,9 @@ std::vector<double> headColorRanges(const FactoredHeadModel& model)
 
 double fusedLayoutWork(const FactoredHeadModel& model)
 {
-    // Every entry of W^Q is copied and summed into its cell's block mean.
-    const double d = static_cast<double>(model.d_model);
-    return model.valid() ? 2.0 * d * d : 0.0;
+    // Every entry of W^Q (d_model x h d_k) is copied and summed into its cell's block mean.
+    const double d = static_cast<double>(model.d_model), width = static_cast<double>(model.headCount * model.d_k);
+    return model.valid() ? 2.0 * d * width : 0.0;
 }
 
 FusedLayoutGeometry fusedLayoutGeometry(const QRectF& target, const QFontMetricsF& metrics,
@@ -108,18 +109,26 @@ FusedLayoutGeometry fusedLayoutGeometry(const QRectF& target, const QFontMetrics
     const double legendWidth = verticalLegendWidth(metrics, QStringLiteral("−0.125"));
     const double availableWidth = target.width() - legendWidth - 3 * kGap;
     const double availableHeight = target.height() - titleBand - headLabels - caption;
-    double side = std::max(8.0, std::min(availableWidth, availableHeight));
-    g.bins = std::clamp<Index>(static_cast<Index>(std::floor(side)), 1, std::max<Index>(1, model.d_model));
-    const double cell = side / static_cast<double>(g.bins);
-    side = cell * static_cast<double>(g.bins);
-    const double blockWidth = side + 3 * kGap + legendWidth;
+    // W^Q is d_model rows by h d_k columns: square when d_k = d_model / h, wider or narrower
+    // when the heads have their own width. Cells keep that aspect.
+    const Index queryWidth = std::max<Index>(1, model.headCount * model.d_k);
+    const double aspect = static_cast<double>(queryWidth) / static_cast<double>(std::max<Index>(1, model.d_model));
+    double height = std::max(8.0, std::min(availableHeight, availableWidth / aspect));
+    g.rowBins = std::clamp<Index>(static_cast<Index>(std::floor(height)), 1, std::max<Index>(1, model.d_model));
+    height = std::floor(height / static_cast<double>(g.rowBins)) * static_cast<double>(g.rowBins);
+    height = std::max(height, static_cast<double>(g.rowBins));
+    const double width = std::max(8.0, height * aspect);
+    const Index heads = std::max<Index>(1, model.headCount);
+    g.headColumnBins = std::clamp<Index>(static_cast<Index>(std::floor(width / static_cast<double>(heads))), 1,
+                                         std::max<Index>(1, model.d_k));
+    const double blockWidth = width + 3 * kGap + legendWidth;
     const double x0 = target.left() + std::max(0.0, (target.width() - blockWidth) / 2.0);
-    const double free = availableHeight - side;
+    const double free = availableHeight - height;
     g.title = QRectF(target.left(), target.top(), target.width(), titleBand - kGap);
-    g.cells = QRectF(x0, target.top() + titleBand + std::max(0.0, free / 2) + headLabels, side, side);
-    g.legend = QRectF(g.cells.right() + 3 * kGap, g.cells.top() + side * 0.1, legendWidth, side * 0.8);
+    g.cells = QRectF(x0, target.top() + titleBand + std::max(0.0, free / 2) + headLabels, width, height);
+    g.legend = QRectF(g.cells.right() + 3 * kGap, g.cells.top() + height * 0.1, legendWidth, height * 0.8);
     g.caption = QRectF(target.left(), g.cells.bottom() + kGap, target.width(), caption - kGap);
-    g.outlines = headBlockOutlines(g.cells, model.d_model, model.headCount);
+    g.outlines = headBlockOutlines(g.cells, queryWidth, model.headCount);
     return g;
 }
 
@@ -133,13 +142,12 @@ void paintFusedLayout(QPainter& painter, const QRectF& target, const FactoredHea
     const FusedLayoutGeometry g = fusedLayoutGeometry(target, metrics, model);
 
     // Each head's block of W^Q at the resolution of its cells, on its own colour range.
-    const MatrixF& wq = r.weights->queryProjection;  // d_model x d_model
+    const MatrixF& wq = r.weights->queryProjection;  // d_model x h d_k
     const std::vector<double> ranges = headColorRanges(model);
-    const auto partition = headColumnPartition(model.d_model, model.headCount);
-    const Index columnBins = std::max<Index>(1, g.bins / std::max<Index>(1, model.headCount));
-    for (std::size_t i = 0; i < partition.size(); ++i) {
+    const auto partition = headColumnPartition(wq.cols(), model.headCount);
+    for (std::size_t i = 0; i < partition.size() && i < g.outlines.size(); ++i) {
         const auto [first, width] = partition[i];
-        const MatrixF block = poolMatrix(wq, MatrixWindow{0, first, wq.rows(), width}, g.bins, columnBins);
+        const MatrixF block = poolMatrix(wq, MatrixWindow{0, first, wq.rows(), width}, g.rowBins, g.headColumnBins);
         paintMatrixCells(painter, g.outlines[i], block.cast<double>(), ranges[i]);
     }
 

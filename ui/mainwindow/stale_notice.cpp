@@ -28,6 +28,7 @@ QString StaleNotice::controlName(qkv::ConfigField field)
     case ConfigField::Mode: return tr("Mode");
     case ConfigField::DModel: return tr("d_model");
     case ConfigField::Heads: return tr("h (heads)");
+    case ConfigField::HeadDim: return tr("d_k");
     case ConfigField::KeyValueHeads: return tr("g (key/value)");
     case ConfigField::Embeddings: return tr("Embeddings");
     case ConfigField::Positional: return tr("Positions");

@@ -32,7 +32,8 @@ StepNumbers gatherStepNumbers(const qkv::Result& result, int head, int query, in
     n.query = query;
     n.key = key;
     n.d_k = a.d_k();
-    n.d_model = a.query.cols();
+    n.d_model = a.output.cols();
+    n.concatWidth = a.headOutputs.cols();
     n.headCount = a.headCount();
     n.keyValueHead = a.grouping.keyValueHeadOf(head);
     n.keyValueHeadCount = a.grouping.keyValueHeadCount;

@@ -19,6 +19,7 @@ struct StepNumbers {
     bool valid = false;
     int head = 0, query = 0, key = 0;  // 0-based head; token positions from 0
     qkv::Index d_k = 0, d_model = 0, headCount = 0;
+    qkv::Index concatWidth = 0;  // h d_k: d_model unless the heads have their own width
     qkv::Index keyValueHead = 0, keyValueHeadCount = 0;  // the K/V head this query head reads (GQA)
     qkv::AttentionMode mode = qkv::AttentionMode::Cross;
     double sqrtDk = 1.0;  // what turns a scaled score back into q·k (1 without scaling)
@@ -47,7 +48,7 @@ struct StepNumbers {
     std::vector<float> headOutput;         // head_i row `query` = Σ_j a_ij v_j, d_k entries (core)
     bool headAblated = false;              // this head is switched off
     std::vector<bool> ablated;             // h entries
-    std::vector<float> concat;             // Concat row `query` as fed to W^O: d_model, ablated blocks 0
+    std::vector<float> concat;             // Concat row `query` as fed to W^O: h d_k, ablated blocks 0
     std::vector<float> output;             // Output row `query` = Concat W^O + b^O, d_model (core)
 };
 

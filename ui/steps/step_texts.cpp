@@ -118,7 +118,7 @@ StepTexts stepTexts(const StepNumbers& n)
     if (n.headAblated) t.formulas[7] += Text::tr(" · switched off: computed, then zeroed in Concat");
 
     t.names[8] =
-        Text::tr("⑨ Concat(head_1, …, head_%1) for query %2 (1 × %3)").arg(n.headCount).arg(n.query).arg(n.d_model);
+        Text::tr("⑨ Concat(head_1, …, head_%1) for query %2 (1 × %3)").arg(n.headCount).arg(n.query).arg(n.concatWidth);
     QStringList off;
     for (std::size_t i = 0; i < n.ablated.size(); ++i)
         if (n.ablated[i]) off << headName(static_cast<qkv::Index>(i));

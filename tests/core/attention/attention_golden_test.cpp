@@ -33,7 +33,9 @@ TEST(AttentionGolden, MatchesNumPyForEveryCase)
     std::ifstream file(std::string(qkv::testDataDir()) + "/golden/attention_golden.json");
     ASSERT_TRUE(file) << "missing fixture";
     const nlohmann::json golden = nlohmann::json::parse(file);
-    ASSERT_EQ(golden.at("cases").size(), 3u);
+    // Three cases of d_k = d_model / h, then heads wider (d_k 5 at d_model 6, h 2) and narrower
+    // (d_k 3 at d_model 8, h 2) than that.
+    ASSERT_EQ(golden.at("cases").size(), 5u);
     for (const nlohmann::json& c : golden.at("cases")) {
         SCOPED_TRACE(c.at("name").get<std::string>());
         AttentionWeights w;
@@ -52,6 +54,7 @@ TEST(AttentionGolden, MatchesNumPyForEveryCase)
         const AttentionResult r = multiHeadAttentionForward(toMatrix(c.at("X_q")).cast<float>(),
                                                             toMatrix(c.at("X_kv")).cast<float>(), w,
                                                             c.at("heads").get<Index>(), mask);
+        EXPECT_EQ(r.d_k(), c.at("d_k").get<Index>());
         const nlohmann::json& e = c.at("expected");
         EXPECT_MATRIX_NEAR(r.query, toMatrix(e.at("Q")), 1e-5);
         EXPECT_MATRIX_NEAR(r.key, toMatrix(e.at("K")), 1e-5);

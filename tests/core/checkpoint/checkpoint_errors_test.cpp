@@ -95,7 +95,7 @@ TEST_F(CheckpointErrors, InconsistentShapeSaysWhatAndWhatWasExpected)
 TEST_F(CheckpointErrors, HeadsThatDoNotDivideDModel)
 {
     const std::string error = loadError(writeBert(), "L", 3);
-    EXPECT_NE(error.find("h = 3 heads do not divide d_model = 8"), std::string::npos) << error;
+    EXPECT_NE(error.find("h = 3 heads do not divide the 8 rows of"), std::string::npos) << error;
 }
 
 TEST_F(CheckpointErrors, KeyValueHeadsThatDoNotDivideH)
@@ -207,11 +207,28 @@ TEST_F(CheckpointErrors, CorruptConfigIsReported)
         << opened.error();
 }
 
-TEST(CheckpointT5, InnerWidthOtherThanDModelIsRefused)
+// config.json's d_kv (or head_dim) and the query weight's rows / h must agree.
+TEST_F(CheckpointErrors, HeadDimThatDisagreesWithTheQueryWeight)
 {
     const std::string file = std::string(qkv::testDataDir()) + "/checkpoint/t5_wide/model.safetensors";
-    const std::string error = loadError(file, "0");
-    EXPECT_NE(error.find("needs h d_k = d_model"), std::string::npos) << error;
+    fs::copy_file(file, path("model.safetensors"));
+    std::ofstream(path("config.json")) << R"({"model_type": "t5", "d_model": 16, "num_heads": 4, "d_kv": 4})";
+    const std::string error = loadError(path("model.safetensors"), "0");
+    EXPECT_NE(error.find("gives d_k = 32 / h = 8"), std::string::npos) << error;
+    EXPECT_NE(error.find("d_kv = 4"), std::string::npos) << error;
+}
+
+// W^O must be d_model x h d_k when W^Q is h d_k x d_model.
+TEST_F(CheckpointErrors, OutputWeightThatDoesNotMatchWideHeads)
+{
+    SafetensorsFile file;
+    file.tensors.push_back(Tensor::fromMatrix("model.layers.0.self_attn.q_proj.weight", MatrixF::Zero(16, 8)));
+    file.tensors.push_back(Tensor::fromMatrix("model.layers.0.self_attn.k_proj.weight", MatrixF::Zero(16, 8)));
+    file.tensors.push_back(Tensor::fromMatrix("model.layers.0.self_attn.v_proj.weight", MatrixF::Zero(16, 8)));
+    file.tensors.push_back(Tensor::fromMatrix("model.layers.0.self_attn.o_proj.weight", MatrixF::Zero(8, 8)));
+    ASSERT_TRUE(writeSafetensors(path("model.safetensors"), file).ok());
+    const std::string error = loadError(path("model.safetensors"), "0", 4);
+    EXPECT_NE(error.find("o_proj.weight' is 8x8, expected 8x16"), std::string::npos) << error;
 }
 
 }  // namespace

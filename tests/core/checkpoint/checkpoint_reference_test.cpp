@@ -62,7 +62,7 @@ CheckpointLayerWeights expectMatchesReference(const std::string& folder, const s
     options2.rotary = s.positional == PositionalEncoding::Rotary ? RotaryLayout::RotateHalf : RotaryLayout::None;
     options2.ropeBase = s.ropeBase;
     options2.scaleScores = s.scaleScores;
-    const HeadGrouping grouping{s.headCount, s.keyValueHeadCount, s.d_model / s.headCount};
+    const HeadGrouping grouping{s.headCount, s.keyValueHeadCount, s.d_k};
     const AttentionResult result = multiHeadAttentionForward(xq, xkv, loaded->weights, grouping, options2);
     const std::string name = folder + " " + loaded->layer.name;  // bert and bert_f16 share layer names
     expectNearReference(result.output, output, name, "the output");
@@ -133,6 +133,43 @@ TEST(CheckpointReference, LlamaGroupedQueryRotary)
 }
 
 TEST(CheckpointReference, LlamaBFloat16) { expectMatchesReference("llama_bf16", "model.safetensors", "1"); }
+
+// Heads wider than d_model / h: Qwen3's head_dim (here 8 at d_model 16, h 4) makes q_proj
+// h d_k x d_model = 32 x 16 and o_proj 16 x 32; the rotation turns 8-wide heads.
+TEST(CheckpointReference, Qwen3HeadsWiderThanDModelOverH)
+{
+    const auto loaded = expectMatchesReference("qwen3_wide", "model.safetensors", "model.layers.0.self_attn");
+    EXPECT_EQ(loaded.settings.d_k, 8);
+    EXPECT_EQ(loaded.settings.keyValueHeadCount, 2);
+    EXPECT_EQ(loaded.weights.queryProjection.rows(), 16);
+    EXPECT_EQ(loaded.weights.queryProjection.cols(), 32);
+    EXPECT_EQ(loaded.weights.outputProjection.rows(), 32);
+    EXPECT_EQ(loaded.settings.fixedBy.at(LayerSetting::HeadDim), "the layer's shape");
+    // A session takes the layer's d_k as its own; d_model / h would be 4.
+    Config config;
+    applyCheckpointLayerSettings(loaded.settings, config);
+    EXPECT_EQ(config.headDim, 8);
+    EXPECT_EQ(config.d_k(), 8);
+}
+
+// T5 with h d_kv = 2 d_model (d_kv 8 at d_model 16, h 4): unscaled, as every T5 layer.
+TEST(CheckpointReference, T5InnerWidthOtherThanDModel)
+{
+    const auto loaded = expectMatchesReference("t5_wide", "model.safetensors", "encoder.block.0.layer.0.SelfAttention");
+    EXPECT_EQ(loaded.settings.d_k, 8);
+    EXPECT_FALSE(loaded.settings.scaleScores);
+}
+
+// Heads of d_model / h leave the session's d_k following d_model / h.
+TEST(CheckpointReference, PaperWidthHeadsLeaveHeadDimUnset)
+{
+    const auto loaded = expectMatchesReference("llama", "model.safetensors", "model.layers.1.self_attn");
+    Config config;
+    config.headDim = 3;
+    applyCheckpointLayerSettings(loaded.settings, config);
+    EXPECT_EQ(config.headDim, 0);
+    EXPECT_EQ(config.d_k(), 4);
+}
 
 TEST(CheckpointReference, ShardedIndex)
 {

@@ -229,13 +229,15 @@ def t5(d=16, h=4):
                                ("decoder.block.0.layer.1.EncDecAttention", tgt, src, False)):
         a, out = linear_reference(t, p, "qkvo", h, h, xq, xkv, causal, scale=False)
         save_reference(path, p, xq, xkv, a, out)
-    # Inner width h d_kv != d_model: refused.
+    # Inner width h d_kv = 2 d_model: heads twice as wide as d_model / h.
     wide = folder("t5_wide")
     p = "encoder.block.0.layer.0.SelfAttention"
-    write_safetensors(os.path.join(wide, "model.safetensors"),
-                      {f"{p}.q.weight": linear(2 * d, d), f"{p}.k.weight": linear(2 * d, d),
-                       f"{p}.v.weight": linear(2 * d, d), f"{p}.o.weight": linear(d, 2 * d)})
+    wide_t = {f"{p}.q.weight": linear(2 * d, d), f"{p}.k.weight": linear(2 * d, d),
+              f"{p}.v.weight": linear(2 * d, d), f"{p}.o.weight": linear(d, 2 * d)}
+    write_safetensors(os.path.join(wide, "model.safetensors"), wide_t)
     write_config(wide, {"model_type": "t5", "d_model": d, "num_heads": h, "d_kv": 2 * d // h})
+    a, out = linear_reference(wide_t, p, "qkvo", h, h, src, src, False, scale=False)
+    save_reference(wide, p, src, src, a, out)
 
 
 def llama(name="llama", dtype="F32", d=16, h=4, g=2, base=500.0):
@@ -254,6 +256,23 @@ def llama(name="llama", dtype="F32", d=16, h=4, g=2, base=500.0):
     p = "model.layers.1.self_attn"
     a, out = linear_reference(t, p, ("q_proj", "k_proj", "v_proj", "o_proj"), h, g, xq, xq, True, dtype=dtype,
                               rope_base=base)
+    save_reference(path, p, xq, xq, a, out)
+
+
+def qwen3_wide(d=16, h=4, g=2, head_dim=8, base=1000000.0):
+    """Qwen3-shaped attention: head_dim set in config.json and wider than d_model / h, so
+    q_proj is h head_dim x d_model and o_proj d_model x h head_dim (the q/k norms are the whole
+    model's business, not this layer's)."""
+    path = folder("qwen3_wide")
+    t = {"model.embed_tokens.weight": linear(20, d)}
+    p = "model.layers.0.self_attn"
+    t[f"{p}.q_proj.weight"], t[f"{p}.k_proj.weight"] = linear(h * head_dim, d), linear(g * head_dim, d)
+    t[f"{p}.v_proj.weight"], t[f"{p}.o_proj.weight"] = linear(g * head_dim, d), linear(d, h * head_dim)
+    write_safetensors(os.path.join(path, "model.safetensors"), t)
+    write_config(path, {"model_type": "qwen3", "hidden_size": d, "num_attention_heads": h,
+                        "num_key_value_heads": g, "head_dim": head_dim, "rope_theta": base})
+    xq, _ = inputs(d, 6, 6)
+    a, out = linear_reference(t, p, ("q_proj", "k_proj", "v_proj", "o_proj"), h, g, xq, xq, True, rope_base=base)
     save_reference(path, p, xq, xq, a, out)
 
 
@@ -379,3 +398,4 @@ if __name__ == "__main__":
     sharded()
     bert_input()
     gpt2_input()
+    qwen3_wide()

@@ -453,6 +453,29 @@ TEST(FactoredView, EachHeadAndEachFactorHasAColourRangeThatShowsIt)
     EXPECT_GT(picture.queryFactorRange, 100 * picture.keyFactorRange);
 }
 
+// Heads wider than d_model / h: W^Q is d_model x h d_k = 32 x 48, drawn 1.5 times as wide as
+// tall, each head's block a quarter of it, and the title names both sizes.
+TEST(FactoredView, TheFusedLayoutOfWideHeadsKeepsWQsShape)
+{
+    Config config = exampleConfig(32, 4);
+    config.headDim = 12;
+    auto result = computeOrFail(config);
+    ASSERT_TRUE(result);
+    const FactoredHeadModel model = FactoredHeadModel::build(result, 2, false);
+    ASSERT_TRUE(model.valid());
+    EXPECT_EQ(model.d_k, 12);
+    const QRectF target(0, 0, 900, 700);
+    QImage image(900, 700, QImage::Format_RGB32);
+    const FusedLayoutGeometry g = fusedLayoutGeometry(target, QFontMetricsF(QFont(), &image), model);
+    EXPECT_NEAR(g.cells.width() / g.cells.height(), 48.0 / 32.0, 0.02);
+    ASSERT_EQ(g.outlines.size(), 4u);
+    for (const QRectF& block : g.outlines) EXPECT_NEAR(block.width(), g.cells.width() / 4, 1e-9);
+    EXPECT_NEAR(g.outlines[3].right(), g.cells.right(), 1e-9);
+    const auto partition = headColumnPartition(48, 4);
+    ASSERT_EQ(partition.size(), 4u);
+    EXPECT_EQ(partition[2], (std::pair<Index, Index>{24, 12}));
+}
+
 TEST(FactoredView, RenderFigurePaintsAnImage)
 {
     FactoredView view;

@@ -147,6 +147,25 @@ TEST_P(EveryFigure, PublicationFigureHasNoSelectionMarks)
     EXPECT_EQ(selectionPixels(input), 0) << "the selection's orange in a publication figure";
 }
 
+// Heads of their own width (d_k 12 at d_model 32, h 4: W^Q is 32 x 48): every figure draws
+// them, as it draws d_k = d_model / h.
+TEST_P(EveryFigure, HeadsOfTheirOwnWidthAreDrawn)
+{
+    FigureInput input = figureInput();
+    input.result = testing::figureResult(qkv::AttentionMode::Cross, 32, 4, 7, 12);
+    input.pinned = testing::figureResult(qkv::AttentionMode::Cross, 32, 4, 8, 12);
+    ASSERT_NE(input.result, nullptr);
+    ASSERT_EQ(input.result->attention.d_k(), 12);
+    const QSize size = figure().defaultSize.toSize();
+    QImage image(size, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        paintFigure(painter, figure(), QRectF(QPointF(0, 0), QSizeF(size)), input);
+    }
+    EXPECT_GT(inkedShare(image), 0.02) << "a nearly blank figure";
+}
+
 TEST_P(EveryFigure, PngDecodesAtTheAskedSize)
 {
     const FigureInput input = figureInput();

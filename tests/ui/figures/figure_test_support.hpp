@@ -15,7 +15,7 @@ namespace qkv::ui::testing {
 
 inline std::shared_ptr<const qkv::Result> figureResult(qkv::AttentionMode mode = qkv::AttentionMode::Cross,
                                                        qkv::Index d_model = 64, qkv::Index heads = 4,
-                                                       std::uint64_t seed = 7)
+                                                       std::uint64_t seed = 7, qkv::Index headDim = 0)
 {
     qkv::Config config;
     config.sourceText = "the cat sat on the mat";
@@ -24,6 +24,7 @@ inline std::shared_ptr<const qkv::Result> figureResult(qkv::AttentionMode mode =
     config.d_model = d_model;
     config.headCount = heads;
     config.seed = seed;
+    config.headDim = headDim;
     auto result = qkv::compute(config);
     EXPECT_TRUE(result.ok()) << (result.ok() ? std::string() : result.error());
     return result.ok() ? result.value() : nullptr;

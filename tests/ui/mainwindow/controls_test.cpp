@@ -35,10 +35,33 @@ TEST_F(WindowTest, ChangingHChangesTheNumberOfHeatmaps)
     window->controls()->headsBox()->setValue(8);
     settle();
     EXPECT_EQ(window->headsView()->heatmapCount(), 8);
-    EXPECT_EQ(window->controls()->dkLabel()->text(), QStringLiteral("d_k = 8"));
+    EXPECT_EQ(window->controls()->headDimBox()->text(), QStringLiteral("auto: 8"));
     window->headsView()->setShowAverage(true);
     EXPECT_EQ(window->headsView()->heatmapCount(), 9);
     window->headsView()->setShowAverage(false);
+}
+
+// d_k beside h: a set width makes W^Q d_model x h d_k and frees h from dividing d_model; auto
+// goes back to d_model / h. One undo step each.
+TEST_F(WindowTest, SettingDkGivesTheHeadsTheirOwnWidth)
+{
+    QSpinBox* dk = window->controls()->headDimBox();
+    EXPECT_EQ(dk->value(), 0);
+    dk->setValue(24);
+    settle();
+    ASSERT_NE(window->document()->result(), nullptr);
+    EXPECT_EQ(window->document()->result()->attention.d_k(), 24);
+    EXPECT_EQ(window->document()->result()->weights->queryProjection.cols(), 4 * 24);
+    EXPECT_EQ(window->headsView()->heatmapCount(), 4);
+    window->controls()->headsBox()->setValue(5);  // 5 does not divide d_model = 64: fine with d_k set
+    settle();
+    EXPECT_FALSE(window->controls()->headsMessage()->isVisible()) << window->controls()->headsMessage()->text().toStdString();
+    EXPECT_EQ(window->headsView()->heatmapCount(), 5);
+    window->document()->undoStack()->undo();
+    window->document()->undoStack()->undo();
+    settle();
+    EXPECT_EQ(dk->value(), 0);
+    EXPECT_EQ(window->document()->result()->attention.d_k(), window->document()->config().d_model / 4);
 }
 
 TEST_F(WindowTest, InvalidHShowsTheMessageAndKeepsThePreviousHeatmaps)
