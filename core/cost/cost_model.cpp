@@ -296,18 +296,24 @@ std::vector<CostRow> layerParameterRows(const LayerShape& s)
     const ParameterBreakdown p = layerParameters(s);
     std::vector<CostRow> rows;
 
-    // Widths of the fused projections: h d_k (= d_model unless Unreduced) and g d_k.
+    // Widths of the fused projections: h d_k (= d_model for the paper's d_k = d_model / h) and g d_k.
+    const bool paperWidth = s.layout != HeadLayout::Unreduced && s.heads * headDim(s) == s.d_model;
     std::string qWidthSym, qWidthNum, kvWidthSym, kvWidthNum;
     if (s.layout == HeadLayout::Unreduced) {
         qWidthSym = "(h * d_model)";
         qWidthNum = "(" + h + " * " + d + ")";
         kvWidthSym = "(g * d_model)";
         kvWidthNum = "(" + g + " * " + d + ")";
-    } else {
+    } else if (paperWidth) {
         qWidthSym = "d_model";
         qWidthNum = d;
         kvWidthSym = mha ? "d_model" : "(g * d_k)";
         kvWidthNum = mha ? d : "(" + g + " * " + dk + ")";
+    } else {  // heads of their own width
+        qWidthSym = "(h * d_k)";
+        qWidthNum = "(" + h + " * " + dk + ")";
+        kvWidthSym = "(g * d_k)";
+        kvWidthNum = "(" + g + " * " + dk + ")";
     }
     auto strip = [](std::string text) {  // "(g * d_k)" -> "g * d_k" when it stands alone
         return text.front() == '(' ? text.substr(1, text.size() - 2) : text;
@@ -338,7 +344,14 @@ std::vector<CostRow> layerParameterRows(const LayerShape& s)
     std::string totalSym, totalNum;
     switch (s.layout) {
     case HeadLayout::Factored:
-        if (mha) {
+        if (!paperWidth) {
+            totalSym = "2 * d_model * h * d_k + 2 * d_model * g * d_k";
+            totalNum = "2 * " + d + " * " + h + " * " + dk + " + 2 * " + d + " * " + g + " * " + dk;
+            if (s.withBias) {
+                totalSym += " + h * d_k + 2 * g * d_k + d_model";
+                totalNum += " + " + h + " * " + dk + " + 2 * " + g + " * " + dk + " + " + d;
+            }
+        } else if (mha) {
             totalSym = "4 * d_model^2";
             totalNum = "4 * " + d + "^2";
             if (s.withBias) {
@@ -355,8 +368,11 @@ std::vector<CostRow> layerParameterRows(const LayerShape& s)
         }
         break;
     case HeadLayout::FullBilinear:
-        totalSym = "h * d_model^2 + d_model^2 + d_model * g * d_k";
-        totalNum = h + " * " + d + "^2 + " + d + "^2 + " + d + " * " + g + " * " + dk;
+        // W_1..W_h, W^O (h d_k x d_model: d_model^2 at the paper's width), W^V.
+        totalSym = paperWidth ? "h * d_model^2 + d_model^2 + d_model * g * d_k"
+                              : "h * d_model^2 + h * d_k * d_model + d_model * g * d_k";
+        totalNum = h + " * " + d + "^2 + " + (paperWidth ? d + "^2" : h + " * " + dk + " * " + d) + " + " + d +
+                   " * " + g + " * " + dk;
         if (s.withBias) {
             totalSym += " + h * d_model + g * d_k + d_model";
             totalNum += " + " + h + " * " + d + " + " + g + " * " + dk + " + " + d;

@@ -124,7 +124,10 @@ ChartModel totalsChart(const ComparisonShape& shape)
         m.series.push_back(s);
     }
     ChartSeries current =
-        ChartSeries::of(Text::tr("the current h = %1").arg(shape.heads), Qt::black, ChartSeries::Kind::Points);
+        ChartSeries::of(shape.heads * shape.d_k() == shape.d_model
+                            ? Text::tr("the current h = %1").arg(shape.heads)
+                            : Text::tr("the current h = %1, d_k = %2").arg(shape.heads).arg(shape.d_k()),
+                        Qt::black, ChartSeries::Kind::Points);
     current.marker = ChartSeries::Marker::Ring;
     current.markerSize = 13.0;
     double smallest = 0, largest = 1;

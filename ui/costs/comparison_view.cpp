@@ -119,18 +119,7 @@ void ComparisonView::refresh(Changes changes)
 void ComparisonView::takeShape()
 {
     const std::shared_ptr<const Result>& r = result();
-    shape_ = ComparisonShape{};
-    if (r) {
-        shape_.d_model = r->weights->d_model();
-        shape_.heads = r->config.headCount;
-        shape_.keyValueHeads = r->config.g();  // the layer's g
-        shape_.n_q = r->queryInput.rows();
-        shape_.n_k = r->keyValueInput.rows();
-        shape_.withBias = r->weights->hasBias();
-    }
-    if (shape_.keyValueHeads < 1 || shape_.keyValueHeads > shape_.heads) {
-        shape_.keyValueHeads = shape_.heads;
-    }
+    shape_ = r ? comparisonShape(*r, r->config.g()) : ComparisonShape{};  // the layer's g
 }
 
 void ComparisonView::setKeyValueHeads(Count g)

@@ -208,7 +208,28 @@ TEST(HeadWidth, CostsUseTheGeneralFormulas)
     const ScorePathComparison path = compareScorePath(12, 5, 5, 8);
     EXPECT_EQ(path.factored.parametersPerHead, 2 * 12 * 8);
     EXPECT_EQ(path.full.parametersPerHead, 12 * 12);
+    // The table's formulas say h d_k, not d_model, and each row's value is its formula's.
+    const std::vector<CostRow> rows = layerParameterRows(shape);
+    const auto row = [&](const std::string& name) {
+        for (const CostRow& r : rows)
+            if (r.name == name) return r;
+        ADD_FAILURE() << "no row " << name;
+        return CostRow{};
+    };
+    EXPECT_EQ(row("W^Q").formula, "d_model * (h * d_k) = 12 * (5 * 8)");
+    EXPECT_EQ(row("W^Q").value, 12 * 5 * 8);
+    EXPECT_EQ(row("W^O").formula, "(h * d_k) * d_model = (5 * 8) * 12");
+    EXPECT_EQ(row("W^K").value, 12 * 1 * 8);
+    EXPECT_EQ(row("total").formula,
+              "2 * d_model * h * d_k + 2 * d_model * g * d_k = 2 * 12 * 5 * 8 + 2 * 12 * 1 * 8");
+    EXPECT_EQ(row("total").value, 2 * 12 * 5 * 8 + 2 * 12 * 1 * 8);
+    shape.withBias = true;
+    EXPECT_EQ(layerParameterCount(shape), 2 * 12 * 5 * 8 + 2 * 12 * 1 * 8 + 5 * 8 + 2 * 8 + 12);
+    shape.layout = HeadLayout::FullBilinear;
+    // W_1..W_5 (5 x 12^2), W^V (12 x 8), W^O (40 x 12), u_i (5 x 12), b^V (8), b^O (12).
+    EXPECT_EQ(layerParameterCount(shape), 5 * 144 + 12 * 8 + 40 * 12 + 5 * 12 + 8 + 12);
     shape.headWidth = 0;
+    shape.layout = HeadLayout::Factored;
     EXPECT_FALSE(validateLayerShape(shape).ok());  // then h must divide d_model
 }
 

@@ -13,6 +13,7 @@
 
 #include "core/cost/cost_model.hpp"
 #include "tests/ui/factored/factored_test_support.hpp"
+#include "ui/costs/comparison_figures.hpp"
 #include "ui/costs/comparison_view.hpp"
 #include "ui/costs/cost_table.hpp"
 #include "ui/costs/score_timing.hpp"
@@ -210,6 +211,29 @@ TEST(ComparisonView, TableHoldsTheCostModelsRowsAndCopiesFormulas)
     ASSERT_EQ(lines.size(), 3);
     EXPECT_EQ(lines[1].split(QLatin1Char('\t')).size(), 3);
     EXPECT_EQ(lines[1].split(QLatin1Char('\t'))[1].toStdString(), shown[0].formula);
+}
+
+// Heads of their own width (d_k 32 at d_model 64, h 4): the bars, the summary and the table
+// are the cost model's for that d_k, never d_model / h.
+TEST(ComparisonView, HeadsOfTheirOwnWidthAreCountedAtTheirWidth)
+{
+    Config config = exampleConfig(64, 4);
+    config.headDim = 32;
+    auto result = computeOrFail(config);
+    ASSERT_TRUE(result);
+    ComparisonView view;
+    view.setResult(result);
+    EXPECT_EQ(view.barValues(Chart::ScorePath, 0)[0], 2.0 * 64 * 32);
+    const QString headline = comparisonSummary(comparisonShape(*result, view.keyValueHeads()));
+    EXPECT_TRUE(headline.contains(QStringLiteral("d_k = 32"))) << headline.toStdString();
+    LayerShape s = layer(64, 4, 4, false, HeadLayout::Factored);
+    s.headWidth = 32;
+    Expected<std::vector<CostRow>> expected = costTable(s, result->queryInput.rows(), result->keyValueInput.rows());
+    ASSERT_TRUE(expected.ok()) << expected.error();
+    const std::vector<CostRow>& shown = view.table()->rows();
+    ASSERT_GE(shown.size(), expected->size());
+    for (std::size_t i = 0; i < expected->size(); ++i) EXPECT_EQ(shown[i].formula, (*expected)[i].formula);
+    EXPECT_TRUE(view.copyText(false).contains(QStringLiteral("d_model * (h * d_k) = 64 * (4 * 32)\t8192")));
 }
 
 TEST(ComparisonView, MeasuresBothWaysOffTheGuiThread)
