@@ -86,11 +86,6 @@ int runExportCommand(int argc, char** argv)
     parseExportFormat(args.format, format);
     if (Status writable = checkExportTarget(format, args.out); !writable) return fail(1, writable.error());
 
-    // A full-W_i layer of a trained session cannot be computed as the views do (no W_i^Q, W_i^K):
-    // the file's content, not an argument.
-    if (session.model && !session.weights)
-        if (const std::string problem = fullLayerProblem(*session.model, session.modelLayer); !problem.empty())
-            return fail(1, *args.sessionFile + ": " + problem);
     // Configuration problems are argument problems: name the option.
     const AnalysisPlan plan = exportAnalysisPlan(format, session.config, args.options);
     // Validated and cut once; compute() reads the same request.

@@ -120,7 +120,7 @@ Expected<AblationEffects> ablationEffects(const MatrixF& headOutputs, const Matr
 Expected<AblationEffects> ablationEffects(const AttentionResult& attention, const AttentionWeights& weights)
 {
     return ablationEffects(attention.headOutputs, weights.outputProjection, attention.output, attention.ablated,
-                           attention.grouping.d_k);
+                           attention.d_v());
 }
 
 Expected<AblationEffects> ablationEffects(const Result& result)

@@ -4,7 +4,7 @@
 //
 // The output projection splits by heads (paper section 3.2.2):
 //   Output = Concat(head_1..head_h) W^O + b^O = sum_i head_i W^O_i + b^O,
-// with W^O_i head i's d_k rows of W^O. Head ablation zeroes head i's block of Concat, which
+// with W^O_i head i's d_v rows of W^O. Head ablation zeroes head i's block of Concat, which
 // removes exactly c_i = head_i W^O_i (n_q x d_model) from the output. So, per query q:
 //   output_full(q) = output(q) + sum_{i ablated} c_i(q)     the output with no head ablated,
 //                    recovered from the stored output (attention is not recomputed)
@@ -47,12 +47,12 @@ struct AblationEffects {
     bool zeroOutput(Index query) const { return !(fullOutputNorm(query) > 0.0); }
 };
 
-// The kernel. headOutputs: Concat(head_1..head_h), n_q x (h d_k), every head as computed;
-// outputProjection: W^O, (h d_k) x d_model; output: the stored layer output (n_q x d_model,
+// The kernel. headOutputs: Concat(head_1..head_h), n_q x (h d_v), every head as computed;
+// outputProjection: W^O, (h d_v) x d_model; output: the stored layer output (n_q x d_model,
 // with `ablated` heads' blocks zeroed, and b^O); ablated: h entries or empty (none).
 // Errors: shapes that disagree, non-finite values.
 Expected<AblationEffects> ablationEffects(const MatrixF& headOutputs, const MatrixF& outputProjection,
-                                          const MatrixF& output, const std::vector<bool>& ablated, Index d_k);
+                                          const MatrixF& output, const std::vector<bool>& ablated, Index d_v);
 
 // A computed layer (its stored ablation set) and the weights it used.
 Expected<AblationEffects> ablationEffects(const AttentionResult& attention, const AttentionWeights& weights);

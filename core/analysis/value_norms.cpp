@@ -1,6 +1,7 @@
 // Value-weighted attention norms (definitions in value_norms.hpp).
 //
-// Symbols: n_q, n_k, h heads of which h_on are switched on, d_k, d_model; B keys per block.
+// Symbols: n_q, n_k, h heads of which h_on are switched on, d_v (a head's value width), d_model;
+// B keys per block.
 // For each block of B keys:
 //   (1) f_i(x_j) = V_kv(i)(j) W^O_i for every head and key of the block   (h blocks of B x d_model)
 //   (2) ||f_i(x_j)||                                                       (B x h, in double)
@@ -31,13 +32,13 @@ std::string shapeProblem(const AttentionResult& attention, const MatrixF& output
         return "value norms: the layer's head layout (h = " + std::to_string(grouping.headCount) + ", g = " +
                std::to_string(grouping.keyValueHeadCount) + ", d_k = " + std::to_string(grouping.d_k) + ") does not fit its " +
                std::to_string(h) + " attention maps";
-    if (outputProjection.rows() != h * grouping.d_k)
+    if (outputProjection.rows() != grouping.concatWidth())
         return "value norms: W^O is " + shapeText(outputProjection.rows(), outputProjection.cols()) + " but " + std::to_string(h) +
-               " heads of d_k = " + std::to_string(grouping.d_k) + " need " + std::to_string(h * grouping.d_k) + " rows";
-    if (attention.value.cols() != grouping.keyValueWidth())
+               " heads of d_v = " + std::to_string(grouping.valueDim()) + " need " + std::to_string(grouping.concatWidth()) + " rows";
+    if (attention.value.cols() != grouping.valueWidth())
         return "value norms: V has " + std::to_string(attention.value.cols()) + " columns but " +
-               std::to_string(grouping.keyValueHeadCount) + " key/value heads of d_k = " + std::to_string(grouping.d_k) + " need " +
-               std::to_string(grouping.keyValueWidth());
+               std::to_string(grouping.keyValueHeadCount) + " key/value heads of d_v = " + std::to_string(grouping.valueDim()) +
+               " need " + std::to_string(grouping.valueWidth());
     const Index n_q = attention.heads.front().attention.rows();
     for (Index i = 0; i < h; ++i) {
         const MatrixF& a = attention.heads[static_cast<std::size_t>(i)].attention;
@@ -64,13 +65,13 @@ void transformBlock(const AttentionResult& attention, const MatrixF& outputProje
                     Index count, BlockBuffers& buffers)
 {
     const Index h = attention.headCount();
-    const Index d_k = attention.grouping.d_k;
+    const Index d_v = attention.d_v();
     const Index d_model = outputProjection.cols();
     for (Index i = 0; i < h; ++i) {
         // Head i's rows of the block: every h-th row from row i.
         Eigen::Map<MatrixF, 0, Eigen::OuterStride<>> f(buffers.transformed.data() + i * d_model, count, d_model,
                                                        Eigen::OuterStride<>(h * d_model));  // count x d_model
-        f.noalias() = attention.valueHead(i).middleRows(j0, count) * outputProjection.middleRows(i * d_k, d_k);  // (1)
+        f.noalias() = attention.valueHead(i).middleRows(j0, count) * outputProjection.middleRows(i * d_v, d_v);  // (1)
         buffers.norms.col(i).head(count) = f.cast<double>().rowwise().norm();                                      // (2)
     }
     const Index h_on = static_cast<Index>(on.size());
@@ -147,7 +148,7 @@ Expected<ValueNorms> valueWeightedNorms(const AttentionResult& attention, const 
     const Index h_on = static_cast<Index>(on.size());
     // (1) and (3) per key, (4) per (q, j), in multiply-adds.
     const double work = static_cast<double>(n_k) * (2.0 * static_cast<double>(d_model) * static_cast<double>(h) *
-                                                        (static_cast<double>(attention.grouping.d_k) + static_cast<double>(h_on))) +
+                                                        (static_cast<double>(attention.d_v()) + static_cast<double>(h_on))) +
                         static_cast<double>(n_q) * static_cast<double>(n_k) * static_cast<double>(h + h_on * h_on);
     const int team = threadsFor(work);
     const Index blockRows = keysPerBlock(h, d_model, n_k, team);

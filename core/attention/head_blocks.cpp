@@ -27,7 +27,6 @@ void attendRowBlock(AttentionResult& r, Index head, Index firstRow, Index rows, 
                     char* hasDistribution, MatrixF& block)
 {
     const Index n_k = r.keyCount();
-    const Index d_k = r.d_k();
     HeadAttention& h = r.heads[static_cast<std::size_t>(head)];
     // Keys some row of the block may see: a causal block stops at its last row's position.
     // Kept scores cover every key (the views show the scores before the mask).
@@ -51,7 +50,7 @@ void attendRowBlock(AttentionResult& r, Index head, Index firstRow, Index rows, 
 
     // 4. head_i = A_i V_j, straight into the block's rows of Concat(head_1..head_h). Weights of
     //    keys past visibleKeys are exactly 0, so the product skips them.
-    r.headOutputs.block(firstRow, head * d_k, rows, d_k).noalias() =
+    r.headOutputs.block(firstRow, head * r.d_v(), rows, r.d_v()).noalias() =
         block.topLeftCorner(rows, visibleKeys) * r.valueHead(head).topRows(visibleKeys);  // rows x d_v
     for (Index i = 0; i < rows; ++i) streamCopy(block.row(i).data(), h.attention.row(firstRow + i).data(), n_k);
     finishStreamCopies();
@@ -84,8 +83,8 @@ void attendHeadsInRowBlocks(AttentionResult& r, bool keepScores, Index blockRows
     const Index tasks = headCount * blocksPerHead;
     std::vector<char> hasDistribution(static_cast<std::size_t>(headCount * n_q), 1);  // h x n_q
     // Multiply-adds of steps 2 and 4, all heads.
-    const double work = 2.0 * static_cast<double>(headCount) * static_cast<double>(n_q) * static_cast<double>(n_k) *
-                        static_cast<double>(r.d_k());
+    const double work = static_cast<double>(headCount) * static_cast<double>(n_q) * static_cast<double>(n_k) *
+                        static_cast<double>(r.d_k() + r.d_v());
     const int threads = threadsFor(work);
     // Blocks of one head are neighbours in the task order, so both threads read the same K_j
     // and V_j at a time; dynamic scheduling evens out causal blocks of unequal length and a

@@ -17,7 +17,7 @@ Index attentionBlockRows(Index n_k);
 // Fills, for every head i, heads[i].attention (n_q x n_k), heads[i].scores (n_q x n_k, only when
 // keepScores; else left empty), Concat's block headOutputs[:, i d_k : (i+1) d_k), and
 // fullyMaskedRows. Reads query, key, value, scoreScale, grouping and mask from `result`, whose
-// headOutputs must be n_q x h d_k and heads h entries. blockRows: query rows per block, 0 for
+// headOutputs must be n_q x h d_v and heads h entries. blockRows: query rows per block, 0 for
 // attentionBlockRows(n_k) (tests pass small blocks to cross many block boundaries cheaply).
 //
 // Threads: the (head, row block) tasks are independent and shared among at most

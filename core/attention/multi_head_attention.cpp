@@ -34,7 +34,7 @@ AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const Matri
     // 1. Projections (one GEMM each over all heads: the fused layout), shared by one team.
     projectTogether({{queryInput, weights.queryProjection, result.query},       // n_q x h d_k
                      {keyValueInput, weights.keyProjection, result.key},        // n_k x g d_k
-                     {keyValueInput, weights.valueProjection, result.value}});  // n_k x g d_k
+                     {keyValueInput, weights.valueProjection, result.value}});  // n_k x g d_v
     if (weights.hasBias()) {
         result.query.rowwise() += *weights.queryBias;
         result.key.rowwise() += *weights.keyBias;
@@ -50,9 +50,11 @@ AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const Matri
 
     // 2-4. Scores, softmax and head_i = A_i V_j for every head, fused over blocks of query rows
     //      (head_blocks.hpp), shared among at most threadsFor(work) threads (parallelism.hpp).
-    result.scoreScale = options.scaleScores ? 1.0f / std::sqrt(static_cast<float>(d_k)) : 1.0f;
+    const Index scoreDim = options.scoreDim > 0 ? options.scoreDim : d_k;
+    result.scoreScale = options.scaleScores ? 1.0f / std::sqrt(static_cast<float>(scoreDim)) : 1.0f;
+    result.scoreDivisor = options.scaleScores ? std::sqrt(static_cast<double>(scoreDim)) : 1.0;
     result.heads.resize(static_cast<std::size_t>(headCount));
-    result.headOutputs.resize(n_q, grouping.queryWidth());  // n_q x h d_k
+    result.headOutputs.resize(n_q, grouping.concatWidth());  // n_q x h d_v
     attendHeadsInRowBlocks(result, options.keepScores);
 
     // 5. Output projection; an ablated head's block of Concat counts as zero (its rows of W^O

@@ -8,7 +8,7 @@
 //   Q = X_q W^Q + b^Q  (n_q x h d_k),  K = X_kv W^K + b^K,  V = X_kv W^V + b^V  (n_k x g d_k)
 //   rotary only: each d_k block of Q and K rotated by its row's position (rotary.hpp)
 //   scores_i = Q_i K_j^T / sqrt(d_k)  (+ -inf where masked)               (n_q x n_k)
-//   A_i = softmax(scores_i) over each row; head_i = A_i V_j                (n_q x d_k)
+//   A_i = softmax(scores_i) over each row; head_i = A_i V_j                (n_q x d_v)
 //   Output = Concat(head_1..head_h) W^O + b^O, ablated heads' blocks zero  (n_q x d_model)
 // where Q_i is columns [i d_k, (i+1) d_k) of Q (the fused layout, docs/architecture.md, "Numerical conventions").
 
@@ -28,6 +28,9 @@ struct AttentionOptions {
     RotaryLayout rotary = RotaryLayout::None;
     double ropeBase = 10000.0;
     bool scaleScores = true;      // false: scores = Q_i K_j^T (T5)
+    // The d of 1/sqrt(d); 0 for d_k. A full W_i head is shown as W_i^Q = W_i, W_i^K = I (so the
+    // layer's d_k is d_model) while its model scales by the d_k it was trained with, d_model / h.
+    Index scoreDim = 0;
     std::vector<bool> ablated;    // h entries or empty; true: head's Concat block is zeroed
     // Keep every head's scores (HeadAttention::scores) in the result: the heads grid's raw and
     // scaled scores, the step view, the cell tooltip and every export format read them, so the
@@ -44,15 +47,16 @@ struct HeadAttention {
 
 struct AttentionResult {
     HeadGrouping grouping;   // h, g, d_k
-    float scoreScale = 1.0f; // 1/sqrt(d_k), or 1 when scores are not scaled
+    float scoreScale = 1.0f; // 1/sqrt(d_k) (or of AttentionOptions::scoreDim), or 1 when scores are not scaled
+    double scoreDivisor = 1.0;  // sqrt(d_k) (or of scoreDim), or 1: the stored score times it is q_i . k_j
     RotaryLayout rotary = RotaryLayout::None;
     MatrixF query;        // Q, n_q x h d_k, after rotation when rotary
     MatrixF key;          // K, n_k x g d_k, after rotation when rotary
-    MatrixF value;        // V, n_k x g d_k
+    MatrixF value;        // V, n_k x g d_v
     MatrixF queryBeforeRotation;  // rotary only: Q as projected (else empty)
     MatrixF keyBeforeRotation;    // rotary only: K as projected (else empty)
     std::vector<HeadAttention> heads;  // h entries
-    MatrixF headOutputs;  // Concat(head_1..head_h), n_q x h d_k, every head (ablated or not)
+    MatrixF headOutputs;  // Concat(head_1..head_h), n_q x h d_v, every head (ablated or not)
     MatrixF output;       // n_q x d_model: Concat with ablated blocks zeroed, times W^O, + b^O
     std::vector<bool> ablated;  // h entries
     AttentionMask mask;
@@ -64,17 +68,18 @@ struct AttentionResult {
     Index d_k() const { return grouping.d_k; }
     Index queryCount() const { return query.rows(); }
     Index keyCount() const { return key.rows(); }
-    // Q_i, K_j and V_j of query head i (n x d_k views).
+    Index d_v() const { return grouping.valueDim(); }
+    // Q_i, K_j (n x d_k views) and V_j, head_i (n x d_v views) of query head i.
     auto queryHead(Index head) const { return query.middleCols(head * grouping.d_k, grouping.d_k); }
     auto keyHead(Index head) const { return key.middleCols(grouping.keyValueHeadOf(head) * grouping.d_k, grouping.d_k); }
     auto valueHead(Index head) const
     {
-        return value.middleCols(grouping.keyValueHeadOf(head) * grouping.d_k, grouping.d_k);
+        return value.middleCols(grouping.keyValueHeadOf(head) * grouping.valueDim(), grouping.valueDim());
     }
-    auto headOutput(Index head) const { return headOutputs.middleCols(head * grouping.d_k, grouping.d_k); }
+    auto headOutput(Index head) const { return headOutputs.middleCols(head * grouping.valueDim(), grouping.valueDim()); }
     bool isAblated(Index head) const { return !ablated.empty() && ablated[static_cast<std::size_t>(head)]; }
     // What turns a stored (scaled) score back into q_i . k_j: sqrt(d_k), or 1 without scaling.
-    double rawScoreFactor() const { return scoreScale == 1.0f ? 1.0 : std::sqrt(static_cast<double>(grouping.d_k)); }
+    double rawScoreFactor() const { return scoreDivisor; }
     bool keepsScores() const { return !heads.empty() && heads.front().scores.size() > 0; }
     // q_i . k_j before the scale, recovered from the stored score (recomputed from Q_i and K_j,
     // in float, when the scores were not kept).

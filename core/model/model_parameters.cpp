@@ -213,11 +213,20 @@ std::optional<AttentionWeights> attentionLayerWeights(const ModelParameters<floa
 {
     const std::vector<AttentionLayerInfo> layers = attentionLayers(parameters.spec);
     if (layer < 0 || layer >= static_cast<Index>(layers.size())) return std::nullopt;
-    if (parameters.spec.scoreForm != ScoreForm::Factored) return std::nullopt;
     const std::string& prefix = layers[static_cast<std::size_t>(layer)].name;
     AttentionWeights weights;
-    weights.queryProjection = parameters.tensor(prefix + ".W_Q");
-    weights.keyProjection = parameters.tensor(prefix + ".W_K");
+    if (parameters.spec.scoreForm == ScoreForm::Full) {
+        const Index d = parameters.spec.d_model, h = parameters.spec.headCount;
+        weights.queryProjection.resize(d, h * d);  // [W_1 ... W_h]
+        weights.keyProjection.resize(d, h * d);    // [I ... I]
+        for (Index head = 0; head < h; ++head) {
+            weights.queryProjection.middleCols(head * d, d) = parameters.tensor(prefix + ".W_" + std::to_string(head + 1));
+            weights.keyProjection.middleCols(head * d, d).setIdentity();
+        }
+    } else {
+        weights.queryProjection = parameters.tensor(prefix + ".W_Q");
+        weights.keyProjection = parameters.tensor(prefix + ".W_K");
+    }
     weights.valueProjection = parameters.tensor(prefix + ".W_V");
     weights.outputProjection = parameters.tensor(prefix + ".W_O");
     return weights;

@@ -105,9 +105,12 @@ std::size_t scoreParameterCount(const ModelSpec& spec);
 // Every parameter of every attention sublayer (W_Q, W_K or W_i, W_V, W_O).
 std::size_t attentionParameterCount(const ModelSpec& spec);
 
-// The attention layer as the rest of the app computes it (factored models): W^Q, W^K, W^V, W^O,
-// no biases; `layer` indexes attentionLayers(spec). For a Full model there are no thin factors,
-// and for a layer that does not exist nothing: std::nullopt.
+// The attention layer as the rest of the app computes it: W^Q, W^K, W^V, W^O, no biases; `layer`
+// indexes attentionLayers(spec). A Full model's head i is shown as W_i^Q = W_i and W_i^K = I
+// (d_model x d_model each, so d_k = d_model and Q_i K_i^T = X_q W_i X_kv^T, its scores before
+// the scale) with its own values, d_v = d_model / h; its model scales the scores by
+// 1/sqrt(d_model / h) (AttentionOptions::scoreDim). For a layer that does not exist nothing:
+// std::nullopt.
 std::optional<AttentionWeights> attentionLayerWeights(const ModelParameters<float>& parameters, Index layer);
 // Head `head`'s W_i of layer `layer` in double, d_model x d_model: W_i^Q (W_i^K)^T for factored
 // models, the learned matrix for full ones; empty for a layer or head that does not exist.

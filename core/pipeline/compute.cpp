@@ -142,12 +142,14 @@ void prepareWeights(Result& result, const Config& config, const std::shared_ptr<
 
 using Clock = std::chrono::steady_clock;
 
-// The attention of the prepared inputs and weights, timed from `started`.
+// The attention of the prepared inputs and weights, timed from `started`. The weights carry
+// their head layout (for generated and loaded weights it is the config's; a trained full W_i
+// layer's values are narrower than its d_k).
 Expected<std::shared_ptr<const Result>> finish(std::shared_ptr<Result> result, const Config& config,
-                                               Clock::time_point started)
+                                               Clock::time_point started, AttentionOptions options)
 {
     result->attention = multiHeadAttentionForward(result->queryInput, result->keyValueInput, *result->weights,
-                                                  config.grouping(), attentionOptions(config));
+                                                  result->weights->grouping(config.headCount), options);
     if (!result->attention.output.allFinite()) {
         return Error{"The numbers overflowed the float range (values beyond 3.4e38): lower the weight "
                      "scales or the size of the loaded weights or embeddings."};
@@ -171,9 +173,12 @@ Expected<std::shared_ptr<const Result>> computeTrainedLayer(std::shared_ptr<Resu
     result->queryInput = std::move(sentences->queryInput);
     result->keyValueInput = std::move(sentences->keyValueInput);
     const std::shared_ptr<const AttentionWeights> weights = trainedLayerWeights(inputs);
-    if (!weights) return Error{"The trained model's layer has no W_i^Q and W_i^K (it learned a full W_i per head)."};
+    if (!weights) return Error{"The trained model has no attention layer " + std::to_string(inputs.trainedLayer) + "."};
     prepareWeights(*result, config, weights, cache);
-    return finish(std::move(result), config, started);
+    AttentionOptions options = attentionOptions(config);
+    // The model's own scale, 1/sqrt(d_model / h), also for full W_i heads shown with d_k = d_model.
+    if (!inputs.weights) options.scoreDim = trainedScoreDim(*inputs.trainedModel);
+    return finish(std::move(result), config, started, options);
 }
 
 }  // namespace
@@ -248,7 +253,7 @@ Expected<std::shared_ptr<const Result>> compute(const ComputeRequest& request, G
         }
 
         prepareWeights(*result, config, inputs.weights, cache);
-        return finish(std::move(result), config, started);
+        return finish(std::move(result), config, started, attentionOptions(config));
     } catch (const std::bad_alloc&) {
         return Error{"Not enough memory for this configuration: shorten the sentences or lower h or d_model."};
     }

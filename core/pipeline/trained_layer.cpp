@@ -39,6 +39,13 @@ void checkSettings(const Config& config, const UserInputs& inputs, const Attenti
     if (config.headCount != spec.headCount)
         issues.push_back({ConfigField::Heads, "The trained model has h = " + number(spec.headCount) +
                                                   " heads but h is set to " + number(config.headCount) + "."});
+    else if (const Index d_k = spec.scoreForm == ScoreForm::Full ? spec.d_model : spec.d_k();
+             !inputs.weights && config.d_k() != d_k)
+        issues.push_back({ConfigField::HeadDim,
+                          spec.scoreForm == ScoreForm::Full
+                              ? "The trained model's full W_i heads are shown as W_i^Q = W_i, W_i^K = I: d_k = d_model = " +
+                                    number(d_k) + ", not " + number(config.d_k()) + "."
+                              : "The trained model's heads have d_k = " + number(d_k) + ", not " + number(config.d_k()) + "."});
     else if (config.g() != config.headCount)
         issues.push_back({ConfigField::KeyValueHeads, "The trained model's heads each have their own keys and values "
                                                       "(g = h = " + number(spec.headCount) + ")."});
@@ -50,9 +57,6 @@ void checkSettings(const Config& config, const UserInputs& inputs, const Attenti
     if (inputs.sourceEmbeddings || inputs.targetEmbeddings)
         issues.push_back({ConfigField::Embeddings, "The trained model computes X itself from the typed sentences: "
                                                    "remove the loaded embeddings."});
-    if (!inputs.weights)
-        if (std::string problem = fullLayerProblem(*inputs.trainedModel, inputs.trainedLayer); !problem.empty())
-            issues.push_back({ConfigField::Weights, std::move(problem)});
 }
 
 // One typed sentence against the vocabulary and the positions (`extra`: tokens the model adds,
@@ -110,14 +114,7 @@ std::vector<Token> tokensFor(const std::vector<std::string>& labels, const std::
 
 }  // namespace
 
-std::string fullLayerProblem(const TrainedModel& model, Index layer)
-{
-    const std::vector<AttentionLayerInfo> layers = attentionLayers(model.parameters.spec);
-    if (model.parameters.spec.scoreForm != ScoreForm::Full || layer < 0 || layer >= static_cast<Index>(layers.size()))
-        return {};
-    return "The trained model's layer '" + layers[static_cast<std::size_t>(layer)].name +
-           "' learned one d_model x d_model W_i per head; the views need W_i^Q and W_i^K — see the Train tab.";
-}
+Index trainedScoreDim(const TrainedModel& model) { return model.parameters.spec.d_k(); }
 
 std::vector<ValidationIssue> trainedModelIssues(const Config& config, const UserInputs& inputs)
 {

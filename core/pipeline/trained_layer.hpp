@@ -25,9 +25,10 @@ struct TrainedModel;
 // model's positions. Empty without a trained model.
 std::vector<ValidationIssue> trainedModelIssues(const Config& config, const UserInputs& inputs);
 
-// Empty, or why the views cannot show `layer` of `model` with its own weights: a Full-W_i
-// layer has one d_model x d_model W_i per head and no W_i^Q, W_i^K.
-std::string fullLayerProblem(const TrainedModel& model, Index layer);
+// The d of the layer's 1/sqrt(d) score scale: the d_k the model was trained with, d_model / h.
+// It differs from the shown layer's d_k only for a Full model, whose heads are shown with
+// W_i^K = I (d_k = d_model; model_parameters.hpp, attentionLayerWeights).
+Index trainedScoreDim(const TrainedModel& model);
 
 // The layer's inputs and labels for `config`'s sentences; the tokens' spans point into them.
 struct TrainedLayerSentences {

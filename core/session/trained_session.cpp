@@ -21,6 +21,8 @@ Config trainedLayerConfig(const TrainedModel& model, Index layer, std::string so
     config.d_model = spec.d_model;
     config.headCount = spec.headCount;
     config.keyValueHeadCount = 0;  // g = h
+    // A full W_i head is shown as W_i^Q = W_i, W_i^K = I: d_k = d_model (attentionLayerWeights).
+    config.headDim = spec.scoreForm == ScoreForm::Full ? spec.d_model : 0;
     config.positional = PositionalEncoding::None;
     config.withBias = false;
     config.sourceText = std::move(source);

@@ -14,6 +14,8 @@ HeadGrouping AttentionWeights::grouping(Index headCount) const
     g.headCount = headCount;
     g.d_k = headCount > 0 ? queryWidth() / headCount : 0;
     g.keyValueHeadCount = g.d_k > 0 ? keyValueWidth() / g.d_k : 0;
+    const Index valueDim = g.keyValueHeadCount > 0 ? valueProjection.cols() / g.keyValueHeadCount : 0;
+    g.d_v = valueDim == g.d_k ? 0 : valueDim;
     return g;
 }
 
@@ -22,23 +24,25 @@ std::string AttentionWeights::shapeProblem(Index headCount) const
     const Index d = d_model();
     const Index width = queryWidth();  // h d_k
     if (d < 1 || width < 1) return "W^Q is empty.";
-    if (outputProjection.rows() != width || outputProjection.cols() != d)
-        return "W^O is " + shapeText(outputProjection) + "; it must be (h d_k) x d_model (" + std::to_string(width) +
-               " x " + std::to_string(d) + ", as W^Q is d_model x (h d_k)).";
-    if (keyProjection.rows() != d || valueProjection.rows() != d || keyProjection.cols() != valueProjection.cols())
+    if (keyProjection.rows() != d || valueProjection.rows() != d)
         return "W^K is " + shapeText(keyProjection) + " and W^V " + shapeText(valueProjection) +
-               "; both must be d_model x (g d_k) with d_model = " + std::to_string(d) + ".";
+               "; both must have d_model = " + std::to_string(d) + " rows.";
     if (headCount < 1 || width % headCount != 0)
         return "h = " + std::to_string(headCount) + " does not divide the " + std::to_string(width) +
                " columns of W^Q (h d_k).";
     const HeadGrouping g = grouping(headCount);
     if (keyValueWidth() < 1 || keyValueWidth() % g.d_k != 0 || headCount % g.keyValueHeadCount != 0)
-        return "W^K and W^V have " + std::to_string(keyValueWidth()) +
-               " columns: with h = " + std::to_string(headCount) + " (d_k = " + std::to_string(g.d_k) +
-               ") that must be g d_k for a number of key/value heads g dividing h.";
-    const auto biasFits = [](const std::optional<RowVectorF>& b, Index width) { return b && b->size() == width; };
+        return "W^K has " + std::to_string(keyValueWidth()) + " columns: with h = " + std::to_string(headCount) +
+               " (d_k = " + std::to_string(g.d_k) + ") that must be g d_k for a number of key/value heads g dividing h.";
+    if (valueProjection.cols() < 1 || valueProjection.cols() % g.keyValueHeadCount != 0)
+        return "W^V has " + std::to_string(valueProjection.cols()) + " columns: that must be g d_v for g = " +
+               std::to_string(g.keyValueHeadCount) + " key/value heads.";
+    if (outputProjection.rows() != g.concatWidth() || outputProjection.cols() != d)
+        return "W^O is " + shapeText(outputProjection) + "; it must be (h d_v) x d_model (" +
+               std::to_string(g.concatWidth()) + " x " + std::to_string(d) + ", as W^V is d_model x (g d_v)).";
+    const auto biasFits = [](const std::optional<RowVectorF>& b, Index size) { return b && b->size() == size; };
     if (hasBias() && !(biasFits(queryBias, width) && biasFits(keyBias, keyValueWidth()) &&
-                       biasFits(valueBias, keyValueWidth()) && biasFits(outputBias, d)))
+                       biasFits(valueBias, g.valueWidth()) && biasFits(outputBias, d)))
         return "The biases b^Q, b^K, b^V and b^O must all be present, with as many entries as their matrix has "
                "columns.";
     if (!hasBias() && (keyBias || valueBias || outputBias))

@@ -5,7 +5,10 @@
 // Symbols: d_model, h query heads, g key/value heads (g divides h), d_k = d_v the width of one
 // head: d_model / h in the paper and the app's own layer by default, but a model's own number in
 // general (Qwen3-0.6B: d_model 1024, h 16, d_k 128; T5: d_kv). W_i = W_i^Q (W_i^K)^T stays
-// d_model x d_model of rank <= d_k whatever d_k is.
+// d_model x d_model of rank <= d_k whatever d_k is. d_v, the values' width, equals d_k except
+// where a layer says otherwise (the paper keeps the two apart, section 3.2.2; a trained full
+// W_i head is shown as W_i^Q = W_i, W_i^K = I with d_k = d_model and d_v = d_model / h):
+//   W^V  d_model x (g d_v), W^O (h d_v) x d_model.
 // Fused layout (docs/architecture.md, "Numerical conventions"):
 //   W^Q  d_model x (h d_k)   head i owns columns [i d_k, (i+1) d_k)
 //   W^K  d_model x (g d_k)   key/value head j owns columns [j d_k, (j+1) d_k)
@@ -30,25 +33,36 @@ struct HeadGrouping {
     Index headCount = 1;          // h
     Index keyValueHeadCount = 1;  // g, divides h
     Index d_k = 0;                // the width of one head (d_model / h unless the model says otherwise)
+    Index d_v = 0;                // the width of one head's values; 0: d_v = d_k (every layer but a full W_i one)
 
     Index queryHeadsPerKeyValueHead() const { return headCount / keyValueHeadCount; }
     // The key/value head that query head `head` reads.
     Index keyValueHeadOf(Index head) const { return head / queryHeadsPerKeyValueHead(); }
-    Index keyValueWidth() const { return keyValueHeadCount * d_k; }  // g d_k
-    Index queryWidth() const { return headCount * d_k; }             // h d_k
+    Index valueDim() const { return d_v > 0 ? d_v : d_k; }              // d_v as used
+    Index keyValueWidth() const { return keyValueHeadCount * d_k; }     // g d_k: W^K's columns
+    Index valueWidth() const { return keyValueHeadCount * valueDim(); }  // g d_v: W^V's columns
+    Index queryWidth() const { return headCount * d_k; }                // h d_k
+    Index concatWidth() const { return headCount * valueDim(); }        // h d_v: Concat, W^O's rows
 
     bool operator==(const HeadGrouping&) const = default;
 };
 
+// Whether a layer holds full W_i heads as the app shows them (a trained full W_i model):
+// W_i^Q = W_i and W_i^K = I, so d_k = d_model, with values narrower than that (d_v = d_model / h).
+inline bool isFullWiLayout(const HeadGrouping& g, Index d_model)
+{
+    return g.d_k == d_model && g.valueDim() != g.d_k;
+}
+
 struct AttentionWeights {
     MatrixF queryProjection;   // W^Q, d_model x (h d_k)
     MatrixF keyProjection;     // W^K, d_model x (g d_k)
-    MatrixF valueProjection;   // W^V, d_model x (g d_k)
-    MatrixF outputProjection;  // W^O, (h d_k) x d_model
+    MatrixF valueProjection;   // W^V, d_model x (g d_v)
+    MatrixF outputProjection;  // W^O, (h d_v) x d_model
     // Biases are all present or all absent.
     std::optional<RowVectorF> queryBias;   // b^Q, 1 x (h d_k)
     std::optional<RowVectorF> keyBias;     // b^K, 1 x (g d_k)
-    std::optional<RowVectorF> valueBias;   // b^V, 1 x (g d_k)
+    std::optional<RowVectorF> valueBias;   // b^V, 1 x (g d_v)
     std::optional<RowVectorF> outputBias;  // b^O, 1 x d_model
 
     Index d_model() const { return queryProjection.rows(); }
@@ -59,15 +73,17 @@ struct AttentionWeights {
     bool hasBias() const { return queryBias.has_value(); }
 
     // The head layout of these matrices for h query heads: d_k = queryWidth() / h (the weights
-    // carry their own head width) and g = keyValueWidth() / d_k. Meaningful when shapeProblem(h)
-    // is empty.
+    // carry their own head width), g = keyValueWidth() / d_k and d_v = W^V's columns / g (0 when
+    // it is d_k). Meaningful when shapeProblem(h) is empty.
     HeadGrouping grouping(Index headCount) const;
-    // Empty when the matrices and biases fit h query heads: W^Q d_model x (h d_k) and W^O
-    // (h d_k) x d_model for a whole d_k, W^K and W^V d_model x (g d_k) with g dividing h, biases
-    // all present or all absent with matching widths. Otherwise what is wrong, in words.
+    // Empty when the matrices and biases fit h query heads: W^Q d_model x (h d_k) for a whole d_k,
+    // W^K d_model x (g d_k) with g dividing h, W^V d_model x (g d_v) and W^O (h d_v) x d_model for
+    // a whole d_v, biases all present or all absent with matching widths. Otherwise what is
+    // wrong, in words.
     std::string shapeProblem(Index headCount) const;
 
-    // Head blocks (views into the matrices), d_model x d_k each; W^O's are d_k x d_model rows.
+    // Head blocks (views into the matrices), d_model x d_k each (values: d_model x d_v); W^O's
+    // are d_v x d_model rows.
     auto queryHead(Index head, const HeadGrouping& g) const { return queryProjection.middleCols(head * g.d_k, g.d_k); }
     auto keyHead(Index head, const HeadGrouping& g) const
     {
@@ -75,11 +91,11 @@ struct AttentionWeights {
     }
     auto valueHead(Index head, const HeadGrouping& g) const
     {
-        return valueProjection.middleCols(g.keyValueHeadOf(head) * g.d_k, g.d_k);
+        return valueProjection.middleCols(g.keyValueHeadOf(head) * g.valueDim(), g.valueDim());
     }
     auto outputHead(Index head, const HeadGrouping& g) const
     {
-        return outputProjection.middleRows(head * g.d_k, g.d_k);
+        return outputProjection.middleRows(head * g.valueDim(), g.valueDim());
     }
     auto queryHead(Index head, const HeadGrouping& g) { return queryProjection.middleCols(head * g.d_k, g.d_k); }
     auto keyHead(Index head, const HeadGrouping& g)
@@ -88,9 +104,12 @@ struct AttentionWeights {
     }
     auto valueHead(Index head, const HeadGrouping& g)
     {
-        return valueProjection.middleCols(g.keyValueHeadOf(head) * g.d_k, g.d_k);
+        return valueProjection.middleCols(g.keyValueHeadOf(head) * g.valueDim(), g.valueDim());
     }
-    auto outputHead(Index head, const HeadGrouping& g) { return outputProjection.middleRows(head * g.d_k, g.d_k); }
+    auto outputHead(Index head, const HeadGrouping& g)
+    {
+        return outputProjection.middleRows(head * g.valueDim(), g.valueDim());
+    }
 };
 
 enum class WeightInit {

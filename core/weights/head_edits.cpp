@@ -20,10 +20,11 @@ auto block(Weights& w, const HeadGrouping& g, Index head, HeadMatrix matrix)
     case HeadMatrix::Key:
         return Eigen::Block<Matrix>(w.keyProjection, 0, g.keyValueHeadOf(head) * g.d_k, w.d_model(), g.d_k);
     case HeadMatrix::Value:
-        return Eigen::Block<Matrix>(w.valueProjection, 0, g.keyValueHeadOf(head) * g.d_k, w.d_model(), g.d_k);
+        return Eigen::Block<Matrix>(w.valueProjection, 0, g.keyValueHeadOf(head) * g.valueDim(), w.d_model(),
+                                    g.valueDim());
     case HeadMatrix::Output: break;
     }
-    return Eigen::Block<Matrix>(w.outputProjection, head * g.d_k, 0, g.d_k, w.d_model());
+    return Eigen::Block<Matrix>(w.outputProjection, head * g.valueDim(), 0, g.valueDim(), w.d_model());
 }
 
 // The bias segment a block's edits carry along (b^O has none per head).
@@ -35,7 +36,7 @@ std::optional<Eigen::Block<RowVectorF>> biasBlock(AttentionWeights& w, const Hea
     case HeadMatrix::Query: return Eigen::Block<RowVectorF>(*w.queryBias, 0, head * g.d_k, 1, g.d_k);
     case HeadMatrix::Key: return Eigen::Block<RowVectorF>(*w.keyBias, 0, g.keyValueHeadOf(head) * g.d_k, 1, g.d_k);
     case HeadMatrix::Value:
-        return Eigen::Block<RowVectorF>(*w.valueBias, 0, g.keyValueHeadOf(head) * g.d_k, 1, g.d_k);
+        return Eigen::Block<RowVectorF>(*w.valueBias, 0, g.keyValueHeadOf(head) * g.valueDim(), 1, g.valueDim());
     case HeadMatrix::Output: break;
     }
     return std::nullopt;
@@ -58,12 +59,16 @@ std::string_view headMatrixName(HeadMatrix matrix)
 
 Index headMatrixRows(HeadMatrix matrix, const HeadGrouping& g, Index d_model)
 {
-    return matrix == HeadMatrix::Output ? g.d_k : d_model;
+    return matrix == HeadMatrix::Output ? g.valueDim() : d_model;
 }
 
 Index headMatrixColumns(HeadMatrix matrix, const HeadGrouping& g, Index d_model)
 {
-    return matrix == HeadMatrix::Output ? d_model : g.d_k;
+    switch (matrix) {
+    case HeadMatrix::Output: return d_model;
+    case HeadMatrix::Value: return g.valueDim();
+    default: return g.d_k;
+    }
 }
 
 MatrixF headBlock(const AttentionWeights& weights, const HeadGrouping& g, Index head, HeadMatrix matrix)

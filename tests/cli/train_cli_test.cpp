@@ -178,19 +178,25 @@ TEST_F(TrainCli, ExportReadsTheTrainedSession)
     EXPECT_NE(noLayer.output.find("no layer '7'"), std::string::npos) << noLayer.output;
 }
 
-TEST_F(TrainCli, FullSessionExportSaysWhyItCannotShowTheLayer)
+// A full W_i session exports like any other: its heads as W_i^Q = W_i, W_i^K = I (d_k = d_model),
+// each head's spectrum that of its learned W_i.
+TEST_F(TrainCli, FullSessionExportsItsLayer)
 {
     const std::string out = path("run");
     ASSERT_EQ(run(tiny("reverse", out, {"--variant", "full"})).status, 0);
     EXPECT_FALSE(std::filesystem::exists(out + "/factored.qkv.json"));
     const CommandRun exported =
         run({"export", "--session", out + "/full.qkv.json", "--format", "json", "--out", path("x.json")});
-    EXPECT_EQ(exported.status, 1);
-    EXPECT_NE(exported.output.find("full.qkv.json: The trained model's layer 'decoder.0.cross_attention' learned one "
-                                   "d_model x d_model W_i per head; the views need W_i^Q and W_i^K"),
-              std::string::npos)
-        << exported.output;
-    EXPECT_FALSE(std::filesystem::exists(path("x.json")));
+    ASSERT_EQ(exported.status, 0) << exported.output;
+    const nlohmann::json doc = readJson(path("x.json"));
+    const Index d_model = doc.at("config").at("d_model").get<Index>();
+    EXPECT_EQ(doc.at("config").at("d_k"), d_model);
+    EXPECT_EQ(doc.at("config").at("head_dim"), d_model);
+    ASSERT_FALSE(doc.at("heads").empty());
+    for (const nlohmann::json& head : doc.at("heads")) {
+        EXPECT_EQ(head.at("factored").at("singular_values").size(), static_cast<std::size_t>(d_model));
+        EXPECT_LT(head.at("factored").at("equivalence_error").get<double>(), 1e-5);
+    }
 }
 
 TEST_F(TrainCli, InductionShowsTheLastLayer)

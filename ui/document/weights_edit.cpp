@@ -5,13 +5,14 @@ namespace qkv::ui {
 std::string weightsEditProblem(const qkv::AttentionWeights& edited, const std::vector<qkv::Index>& heads,
                                const qkv::Config& config)
 {
+    // The layer's shape: d_model, h d_k and g d_k from the config; W^V and W^O as wide as the
+    // edited weights say (d_v is d_k except in a full W_i layer), checked by shapeProblem below.
     const qkv::Index d = config.d_model, width = config.g() * config.d_k(), queryWidth = config.headCount * config.d_k();
     if (edited.queryProjection.rows() != d || edited.queryProjection.cols() != queryWidth ||
-        edited.outputProjection.rows() != queryWidth || edited.outputProjection.cols() != d ||
-        edited.keyProjection.rows() != d || edited.keyProjection.cols() != width || edited.valueProjection.rows() != d ||
-        edited.valueProjection.cols() != width)
+        edited.outputProjection.cols() != d || edited.keyProjection.rows() != d || edited.keyProjection.cols() != width ||
+        edited.valueProjection.rows() != d)
         return "the edited weights do not have the layer's shape (d_model = " + std::to_string(d) + ", W^Q " +
-               std::to_string(d) + " x " + std::to_string(queryWidth) + ", W^K and W^V " + std::to_string(d) + " x " +
+               std::to_string(d) + " x " + std::to_string(queryWidth) + ", W^K " + std::to_string(d) + " x " +
                std::to_string(width) + ")";
     if (edited.hasBias() != config.withBias)
         return config.withBias ? "the edited weights have no biases, the layer has" : "the edited weights have biases, the layer has none";
@@ -28,17 +29,17 @@ qkv::AttentionWeights mergeEditedHeads(const qkv::AttentionWeights& base, const 
                                        const std::vector<qkv::Index>& heads, const qkv::HeadGrouping& grouping)
 {
     qkv::AttentionWeights merged = base;
-    const qkv::Index d_k = grouping.d_k;
+    const qkv::Index d_k = grouping.d_k, d_v = grouping.valueDim();
     for (const qkv::Index head : heads) {
         const qkv::Index kv = grouping.keyValueHeadOf(head);
         merged.queryHead(head, grouping) = edited.queryHead(head, grouping);    // d_model x d_k
         merged.keyHead(head, grouping) = edited.keyHead(head, grouping);        // d_model x d_k (shared by the group)
-        merged.valueHead(head, grouping) = edited.valueHead(head, grouping);    // d_model x d_k
-        merged.outputHead(head, grouping) = edited.outputHead(head, grouping);  // d_k x d_model
+        merged.valueHead(head, grouping) = edited.valueHead(head, grouping);    // d_model x d_v
+        merged.outputHead(head, grouping) = edited.outputHead(head, grouping);  // d_v x d_model
         if (merged.hasBias()) {
             merged.queryBias->segment(head * d_k, d_k) = edited.queryBias->segment(head * d_k, d_k);
             merged.keyBias->segment(kv * d_k, d_k) = edited.keyBias->segment(kv * d_k, d_k);
-            merged.valueBias->segment(kv * d_k, d_k) = edited.valueBias->segment(kv * d_k, d_k);
+            merged.valueBias->segment(kv * d_v, d_v) = edited.valueBias->segment(kv * d_v, d_v);
         }
     }
     if (merged.hasBias()) merged.outputBias = edited.outputBias;

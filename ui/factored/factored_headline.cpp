@@ -7,8 +7,23 @@ namespace qkv::ui {
 
 using namespace factored_figure;
 
+namespace {
+
+// A trained full W_i head, shown as W_i^Q = W_i and W_i^K = I (attention_weights.hpp).
+bool showsFullWi(const FactoredHeadModel& model)
+{
+    return model.result && isFullWiLayout(model.result->attention.grouping, model.d_model);
+}
+
+}  // namespace
+
 QString factoredHeadline(const FactoredHeadModel& model)
 {
+    if (showsFullWi(model))
+        return Text::tr("Head %1 learned one full W_i, a %2 × %2 matrix of rank up to d_model = %2, shown here as "
+                        "W_i^Q = W_i and W_i^K = I")
+            .arg(model.head + 1)
+            .arg(model.d_model);
     // The factors give the scores of their product, not of any d_model x d_model matrix: the
     // sentence says so, since "the same as one W_i" is the misunderstanding people ask about.
     // With heads wider than d_model the bound is d_model itself: W_i is d_model x d_model.
@@ -30,6 +45,15 @@ QString factoredHeadline(const FactoredHeadModel& model)
 QString factoredTradeOff(const FactoredHeadModel& model)
 {
     const Index d = model.d_model, d_k = model.d_k, h = model.headCount;
+    if (showsFullWi(model)) {
+        const Index thin = model.result->attention.d_v();  // the factored model's d_k = d_model / h
+        return Text::tr("It costs %1 × %1 = %2 numbers; two thin factors of d_k = %3 would cost 2 · %1 · %3 = %4 and "
+                        "limit its rank to %3. The singular values below show how many of its %1 directions it uses.")
+            .arg(d)
+            .arg(groupedInteger(d * d))
+            .arg(thin)
+            .arg(groupedInteger(2 * d * thin));
+    }
     const QString factors = groupedInteger(2 * d * d_k), full = groupedInteger(d * d);
     const QString cost =
         2 * d_k < d    ? Text::tr("They cost 2 · %1 · %2 = %3 numbers instead of the %1 × %1 = %4 of a full W_i.")

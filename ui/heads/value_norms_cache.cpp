@@ -70,7 +70,7 @@ double valueNormsMultiplyAdds(const qkv::Result& result)
     const qkv::AttentionResult& a = result.attention;
     const double nq = static_cast<double>(a.queryCount()), nk = static_cast<double>(a.keyCount());
     const double h = static_cast<double>(a.headCount());
-    const double heads_d_k = h * static_cast<double>(a.d_k());  // W^O's rows
+    const double heads_d_k = h * static_cast<double>(a.d_v());  // W^O's rows: h d_v
     const double d_model = static_cast<double>(a.output.cols());
     return nk * heads_d_k * d_model + nk * h * h * d_model / 2 + nq * nk * h * h / 2;
 }

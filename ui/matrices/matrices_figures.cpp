@@ -263,7 +263,7 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
     // The matrices, their labels and the head's blocks.
     QColor frame = text;
     frame.setAlpha(110);
-    const qkv::Index d_k = a.d_k(), head = model.head(), group = model.keyValueHead();
+    const qkv::Index d_k = a.d_k(), d_v = a.d_v(), head = model.head(), group = model.keyValueHead();
     for (int i = 0; i < kLayerMatrixCount; ++i) {
         const auto m = static_cast<LayerMatrix>(i);
         const QRectF& cells = g.cells[at(m)];
@@ -296,17 +296,17 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
     };
     outline(matrixColumnBlock(g.cells[at(LayerMatrix::Query)], model.columns(LayerMatrix::Query), head * d_k, d_k));
     outline(matrixColumnBlock(g.cells[at(LayerMatrix::Key)], model.columns(LayerMatrix::Key), group * d_k, d_k));
-    outline(matrixColumnBlock(g.cells[at(LayerMatrix::Value)], model.columns(LayerMatrix::Value), group * d_k, d_k));
-    outline(matrixColumnBlock(g.cells[at(LayerMatrix::Concat)], model.columns(LayerMatrix::Concat), head * d_k, d_k));
+    outline(matrixColumnBlock(g.cells[at(LayerMatrix::Value)], model.columns(LayerMatrix::Value), group * d_v, d_v));
+    outline(matrixColumnBlock(g.cells[at(LayerMatrix::Concat)], model.columns(LayerMatrix::Concat), head * d_v, d_v));
     outline(matrixRowBlock(g.cells[at(LayerMatrix::OutputProjection)], model.rows(LayerMatrix::OutputProjection),
-                           head * d_k, d_k));
+                           head * d_v, d_v));
     // Switched-off heads' blocks of Concat: hatched over their zeros.
     for (qkv::Index i = 0; i < a.headCount(); ++i) {
         if (!a.isAblated(i)) continue;
         QColor hatch = text;
         hatch.setAlpha(110);
         painter.fillRect(
-            matrixColumnBlock(g.cells[at(LayerMatrix::Concat)], model.columns(LayerMatrix::Concat), i * d_k, d_k),
+            matrixColumnBlock(g.cells[at(LayerMatrix::Concat)], model.columns(LayerMatrix::Concat), i * d_v, d_v),
             QBrush(hatch, Qt::BDiagPattern));
     }
 

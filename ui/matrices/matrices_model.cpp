@@ -58,7 +58,7 @@ qkv::MatrixF concatAsUsed(const qkv::AttentionResult& a)
 {
     qkv::MatrixF concat = a.headOutputs;  // n_q x d_model
     for (qkv::Index i = 0; i < a.headCount(); ++i)
-        if (a.isAblated(i)) concat.middleCols(i * a.d_k(), a.d_k()).setZero();
+        if (a.isAblated(i)) concat.middleCols(i * a.d_v(), a.d_v()).setZero();
     return concat;
 }
 
@@ -179,7 +179,7 @@ double MatricesModel::value(LayerMatrix m, qkv::Index row, qkv::Index column) co
         return a.mask.masked(row, column) ? -std::numeric_limits<double>::infinity() : h.scores(row, column);
     case LayerMatrix::Attention: return h.attention(row, column);
     case LayerMatrix::HeadOutput: return a.headOutput(head_)(row, column);
-    case LayerMatrix::Concat: return a.isAblated(column / a.d_k()) ? 0.0 : a.headOutputs(row, column);
+    case LayerMatrix::Concat: return a.isAblated(column / a.d_v()) ? 0.0 : a.headOutputs(row, column);
     case LayerMatrix::OutputProjection: return r.weights->outputProjection(row, column);
     case LayerMatrix::Output: return a.output(row, column);
     }
@@ -233,7 +233,8 @@ QString MatricesModel::formula(LayerMatrix m) const
     case LayerMatrix::Attention: return Text::tr("row softmax");
     case LayerMatrix::HeadOutput: return Text::tr("head_%1").arg(head_ + 1);
     case LayerMatrix::Concat: return Text::tr("head_1 … head_h");
-    case LayerMatrix::OutputProjection: return Text::tr("d_k rows per head");
+    case LayerMatrix::OutputProjection:
+        return a.d_v() == a.d_k() ? Text::tr("d_k rows per head") : Text::tr("d_v rows per head");
     case LayerMatrix::Output: return Text::tr("Concat W^O%1").arg(bias ? QStringLiteral(" + b^O") : QString());
     }
     return {};

@@ -72,9 +72,9 @@ QString MatricesView::toolTipAt(const QPointF& position) const
     case MatrixRows::Model:
         row = tr("row %1 (%2's rows: %3–%4)")
                   .arg(hit.row)
-                  .arg(headName(hit.row / r.attention.d_k()))
-                  .arg(hit.row / r.attention.d_k() * r.attention.d_k())
-                  .arg((hit.row / r.attention.d_k() + 1) * r.attention.d_k() - 1);
+                  .arg(headName(hit.row / r.attention.d_v()))
+                  .arg(hit.row / r.attention.d_v() * r.attention.d_v())
+                  .arg((hit.row / r.attention.d_v() + 1) * r.attention.d_v() - 1);
         break;
     }
     const QString column = m == LayerMatrix::Scores || m == LayerMatrix::Attention
@@ -85,9 +85,9 @@ QString MatricesView::toolTipAt(const QPointF& position) const
                        .arg(hit.row)
                        .arg(hit.column)
                        .arg(row, column, preciseNumber(model()->value(m, hit.row, hit.column)));
-    if (m == LayerMatrix::Concat && r.attention.isAblated(hit.column / r.attention.d_k()))
+    if (m == LayerMatrix::Concat && r.attention.isAblated(hit.column / r.attention.d_v()))
         text += tr("<br><i>%1 is switched off: its block is zero before W^O</i>")
-                    .arg(headName(hit.column / r.attention.d_k()));
+                    .arg(headName(hit.column / r.attention.d_v()));
     if (m == LayerMatrix::Scores && r.attention.mask.masked(hit.row, hit.column))
         text += tr("<br><i>masked: this key is hidden from this query</i>");
     return text;
@@ -106,7 +106,7 @@ void MatricesView::clickAt(const QPointF& position)
                                                                                 : s->keyColumn());
         break;
     case MatrixRows::Keys: s->setCell(s->queryRow(), row); break;
-    case MatrixRows::Model: s->setHead(static_cast<int>(hit.row / model()->result().attention.d_k())); break;
+    case MatrixRows::Model: s->setHead(static_cast<int>(hit.row / model()->result().attention.d_v())); break;
     }
 }
 

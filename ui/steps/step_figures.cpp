@@ -287,7 +287,7 @@ void paintValueRows(QPainter& painter, const StepGeometry& g, const StepNumbers&
     const double sumLabel = g.valueCells.right() - g.valueLabels.left();
     painter.drawText(QRectF(g.valueLabels.left(), g.sumCells.top(), sumLabel, g.sumCells.height()),
                      Qt::AlignLeft | Qt::AlignVCenter,
-                     metrics.elidedText(Text::tr("head_%1 row %2 (1 × %3)").arg(n.head + 1).arg(n.query).arg(n.d_k),
+                     metrics.elidedText(Text::tr("head_%1 row %2 (1 × %3)").arg(n.head + 1).arg(n.query).arg(n.d_v),
                                         Qt::ElideRight, sumLabel));
     paintValueHeaders(painter, g, n, labelRule);
     painter.setRenderHint(QPainter::Antialiasing, true);

@@ -275,7 +275,7 @@ void placeValues(StepGeometry& g, const ValueRows& rows, const StepNumbers& n, d
     g.concatLegend = QRectF(left, g.concatLabels.bottom() + 2, std::min(width, 2 * legendWidth),
                             rows.concat.bottom() - 4 - g.concatLabels.bottom());
     for (qkv::Index i = 0; i < n.headCount; ++i)
-        g.headBlocks.push_back(matrixColumnBlock(g.concatCells, n.concatWidth, i * n.d_k, n.d_k));
+        g.headBlocks.push_back(matrixColumnBlock(g.concatCells, n.concatWidth, i * n.d_v, n.d_v));
 }
 
 }  // namespace

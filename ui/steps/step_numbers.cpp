@@ -32,6 +32,7 @@ StepNumbers gatherStepNumbers(const qkv::Result& result, int head, int query, in
     n.query = query;
     n.key = key;
     n.d_k = a.d_k();
+    n.d_v = a.d_v();
     n.d_model = a.output.cols();
     n.concatWidth = a.headOutputs.cols();
     n.headCount = a.headCount();
@@ -76,7 +77,7 @@ StepNumbers gatherStepNumbers(const qkv::Result& result, int head, int query, in
     n.weight = h.attention(query, key);
 
     // ⑦ ⑧ V_i and the head output as the weighted sum of its rows.
-    n.values = a.valueHead(head);  // n_k x d_k
+    n.values = a.valueHead(head);  // n_k x d_v
     n.v = toVector(n.values.row(key));
     n.weightedValues = n.values;
     for (qkv::Index j = 0; j < n.values.rows(); ++j) n.weightedValues.row(j) *= h.attention(query, j);
@@ -89,7 +90,7 @@ StepNumbers gatherStepNumbers(const qkv::Result& result, int head, int query, in
     for (qkv::Index i = 0; i < a.headCount(); ++i) {
         if (!a.isAblated(i)) continue;
         n.ablated[static_cast<std::size_t>(i)] = true;
-        for (qkv::Index d = 0; d < d_k; ++d) n.concat[static_cast<std::size_t>(i * d_k + d)] = 0.0f;
+        for (qkv::Index d = 0; d < n.d_v; ++d) n.concat[static_cast<std::size_t>(i * n.d_v + d)] = 0.0f;
     }
     n.headAblated = a.isAblated(head);
     n.output = toVector(a.output.row(query));

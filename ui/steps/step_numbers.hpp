@@ -18,7 +18,7 @@ namespace qkv::ui {
 struct StepNumbers {
     bool valid = false;
     int head = 0, query = 0, key = 0;  // 0-based head; token positions from 0
-    qkv::Index d_k = 0, d_model = 0, headCount = 0;
+    qkv::Index d_k = 0, d_v = 0, d_model = 0, headCount = 0;
     qkv::Index concatWidth = 0;  // h d_k: d_model unless the heads have their own width
     qkv::Index keyValueHead = 0, keyValueHeadCount = 0;  // the K/V head this query head reads (GQA)
     qkv::AttentionMode mode = qkv::AttentionMode::Cross;

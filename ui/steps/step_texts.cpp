@@ -1,6 +1,8 @@
 // The words of the step figure (step_figures.hpp): names and formulas with the core's numbers.
 #include <QCoreApplication>
 
+#include <cmath>
+
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/steps/step_figures.hpp"
@@ -68,6 +70,12 @@ StepTexts stepTexts(const StepNumbers& n)
         Text::tr("k_j = row %1 of K_i = X_kv W_i^K%2").arg(n.key).arg(n.hasBias ? Text::tr(" + b_i^K") : QString());
     if (grouped) t.formulas[1] += sharedBy(n);
     if (n.rotary) t.formulas[1] += Text::tr(", then rotated by its position %1 (dotted: before rotation)").arg(n.key);
+    // A trained full W_i head (its values narrower than d_k = d_model): shown as W_i^Q = W_i and
+    // W_i^K = I, so the raw score is x_i W_i x_jᵀ.
+    if (qkv::isFullWiLayout({n.headCount, n.keyValueHeadCount, n.d_k, n.d_v}, n.d_model)) {
+        t.formulas[0] += Text::tr(" (a full W_i head: W_i^Q = W_i)");
+        t.formulas[1] += Text::tr(" (W_i^K = I: k_j = x_j, so q·k = x_i W_i x_jᵀ)");
+    }
 
     t.names[2] = Text::tr("③ Element-wise product q_i ⊙ k_j, summed");
     // One name per quantity (ui/figures/figure_text.hpp): raw score q·k, scaled score q·k/√d_k.
@@ -75,10 +83,15 @@ StepTexts stepTexts(const StepNumbers& n)
     if (n.rotary) t.formulas[2] += Text::tr(" (the scores use the rotated q and k)");
 
     t.names[3] = Text::tr("④ Scale");
-    if (n.scaled)
+    if (n.scaled) {
         t.formulas[3] = Text::tr("%1 = %2 / %3 = %4")
                             .arg(scaledScoreName(), preciseNumber(n.dotProduct), preciseNumber(n.sqrtDk),
                                  preciseNumber(n.scaledScore));
+        // A full W_i head is shown with d_k = d_model (W_i^K = I) but keeps its model's scale.
+        if (std::abs(n.sqrtDk * n.sqrtDk - static_cast<double>(n.d_k)) > 0.5)
+            t.formulas[3] += Text::tr(" (√%1: the d_k = d_model / h the model was trained with)")
+                                 .arg(std::lround(n.sqrtDk * n.sqrtDk));
+    }
     else
         t.formulas[3] = Text::tr("no 1/√d_k (this layer does not scale): scaled score = raw score q·k = %1")
                             .arg(preciseNumber(n.scaledScore));
@@ -106,7 +119,7 @@ StepTexts stepTexts(const StepNumbers& n)
                             .arg(preciseNumber(n.weight))
                             .arg(n.weight * 100.0, 0, 'f', 1);
 
-    t.names[6] = Text::tr("⑦ Value vectors v_j, one row of V_i per key (%1)").arg(shapeText(n.values.rows(), n.d_k));
+    t.names[6] = Text::tr("⑦ Value vectors v_j, one row of V_i per key (%1)").arg(shapeText(n.values.rows(), n.d_v));
     t.formulas[6] = Text::tr("v_j = x_j W_i^V%1; key %2 outlined: v_j = %3")
                         .arg(n.hasBias ? Text::tr(" + b_i^V") : QString())
                         .arg(n.key)
@@ -122,7 +135,9 @@ StepTexts stepTexts(const StepNumbers& n)
     QStringList off;
     for (std::size_t i = 0; i < n.ablated.size(); ++i)
         if (n.ablated[i]) off << headName(static_cast<qkv::Index>(i));
-    t.formulas[8] = Text::tr("each head's d_k = %1 block marked, %2's outlined").arg(n.d_k).arg(headName(n.head));
+    t.formulas[8] = n.d_v == n.d_k
+                        ? Text::tr("each head's d_k = %1 block marked, %2's outlined").arg(n.d_k).arg(headName(n.head))
+                        : Text::tr("each head's d_v = %1 block marked, %2's outlined").arg(n.d_v).arg(headName(n.head));
     if (!off.isEmpty())
         t.formulas[8] += Text::tr(" · switched off: %1 (block zeroed before W^O)").arg(off.join(QStringLiteral(", ")));
 

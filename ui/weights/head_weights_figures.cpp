@@ -170,7 +170,7 @@ void paintHeadWeights(QPainter& painter, const QRectF& target, const HeadWeights
     }
     painter.setPen(text);
     drawFittedText(painter, g.columnAxis, Qt::AlignCenter, options.font,
-                   Text::tr("columns: the head's d_k = %1 dimensions").arg(r.config.d_k()));
+                   Text::tr("columns: the head's d_k = %1 dimensions").arg(r.attention.d_k()));
     drawFittedText(
         painter, g.outputAxis, Qt::AlignCenter, options.font,
         Text::tr("columns: model dimensions of the output (d_model = %1); rows: the head's d_k").arg(r.config.d_model));

@@ -1,5 +1,6 @@
 #include "ui/weights/head_weights_model.hpp"
 
+#include <algorithm>
 #include <QCoreApplication>
 
 #include "ui/background/work_placement.hpp"
@@ -50,7 +51,7 @@ double HeadWeightsModel::buildWork(const qkv::Result& result)
 {
     const auto d = static_cast<double>(result.config.d_model);
     const auto n = static_cast<double>(result.attention.queryCount());
-    const auto dk = static_cast<double>(result.config.d_k());
+    const auto dk = static_cast<double>(std::max(result.attention.d_k(), result.attention.d_v()));
     // The four d_model x d_k blocks and the n_q x d_model ablation rows are coloured or read
     // entry by entry; the ranks take a thin QR per block.
     return (4 * d * dk + n * d) * kMultiplyAddsPerEntry + d * d * dk / 8;
@@ -68,8 +69,13 @@ QString HeadWeightsModel::name(qkv::HeadMatrix m) const
 
 QString HeadWeightsModel::shapeText(qkv::HeadMatrix m) const
 {
-    const QString dims =
-        m == qkv::HeadMatrix::Output ? QStringLiteral("d_k × d_model") : QStringLiteral("d_model × d_k");
+    // d_v is d_k except in a full W_i layer (W_i^Q = W_i, W_i^K = I, d_k = d_model).
+    const bool ownValueWidth = result_ && result_->attention.d_v() != result_->attention.d_k();
+    const QString width = ownValueWidth && (m == qkv::HeadMatrix::Value || m == qkv::HeadMatrix::Output)
+                              ? QStringLiteral("d_v")
+                              : QStringLiteral("d_k");
+    const QString dims = m == qkv::HeadMatrix::Output ? width + QStringLiteral(" × d_model")
+                                                      : QStringLiteral("d_model × ") + width;
     return QStringLiteral("%1 = %2").arg(dims, qkv::ui::shapeText(rows(m), columns(m)));
 }
 

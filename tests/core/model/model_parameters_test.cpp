@@ -1,5 +1,6 @@
 // The parameters' layout, counts and seeded initialisation; same seed, same bits through training.
 
+#include <optional>
 #include <cmath>
 #include <cstdint>
 #include <set>
@@ -183,7 +184,14 @@ TEST(ModelParameters, HeadBilinearFormIsTheProductOfTheThinFactors)
 
     const ModelParameters<float> full = ModelParameters<float>::initialised(smallSpec(ScoreForm::Full), 9);
     EXPECT_TENSOR_NEAR("W_2", headBilinearForm(full, 0, 1), full.tensor("encoder.0.self_attention.W_2").cast<double>().eval(), 0.0);
-    EXPECT_FALSE(attentionLayerWeights(full, 0).has_value());
+    // Shown as W_i^Q = W_i, W_i^K = I: their product is the learned W_i.
+    const std::optional<AttentionWeights> shown = attentionLayerWeights(full, 0);
+    ASSERT_TRUE(shown.has_value());
+    const HeadGrouping g = shown->grouping(smallSpec(ScoreForm::Full).headCount);
+    EXPECT_EQ(g.d_k, smallSpec(ScoreForm::Full).d_model);
+    EXPECT_EQ(g.valueDim(), smallSpec(ScoreForm::Full).d_k());
+    EXPECT_TENSOR_NEAR("W_2", (shown->queryHead(1, g).cast<double>() * shown->keyHead(1, g).cast<double>().transpose()).eval(),
+                       full.tensor("encoder.0.self_attention.W_2").cast<double>().eval(), 0.0);
     EXPECT_EQ(headBilinearForm(full, 7, 0).size(), 0);
 }
 

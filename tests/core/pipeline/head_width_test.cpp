@@ -51,7 +51,7 @@ TEST(HeadWidth, TheWeightsCarryTheirWidth)
     EXPECT_NE(w.shapeProblem(3).find("does not divide the 40 columns of W^Q"), std::string::npos) << w.shapeProblem(3);
     AttentionWeights broken = w;
     broken.outputProjection = MatrixF::Zero(12, 12);
-    EXPECT_NE(broken.shapeProblem(5).find("(h d_k) x d_model (40 x 12"), std::string::npos) << broken.shapeProblem(5);
+    EXPECT_NE(broken.shapeProblem(5).find("(h d_v) x d_model (40 x 12"), std::string::npos) << broken.shapeProblem(5);
 }
 
 TEST(HeadWidth, ThePapersWidthDrawsTheSameNumbersAsBefore)

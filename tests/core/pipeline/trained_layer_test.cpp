@@ -2,6 +2,7 @@
 // typed sentences is the model's own (traceExample), and whatever does not fit between the
 // configuration and the model is an issue under its field.
 #include <algorithm>
+#include <cmath>
 
 #include <gtest/gtest.h>
 
@@ -154,15 +155,46 @@ TEST(TrainedLayer, AnEncoderDecoderModelAlwaysReadsTheSource)
     EXPECT_TRUE(issues.empty()) << describe(issues);
 }
 
-TEST(TrainedLayer, FullModelLayerSaysTheViewsNeedTheFactors)
+// A full W_i model's layer is shown like any other: head i as W_i^Q = W_i, W_i^K = I (d_k =
+// d_model), its values d_v = d_model / h wide, its scores scaled as its model scales them. The
+// attention is the model's own, the scores are x_q W_i x_kv^T, the output Concat(A_i V_i) W^O.
+TEST(TrainedLayer, FullModelLayerIsShownWithItsOwnWi)
 {
     const std::shared_ptr<const TrainedModel> model = smallTrainedModel(ScoreForm::Full);
-    const Config config = trainedLayerConfig(*model, 2, kSource, kTarget);
-    const std::vector<ValidationIssue> issues = validateInputs(config, inputsFor(model, 2));
-    EXPECT_TRUE(mentions(issues, ConfigField::Weights,
-                         "learned one d_model x d_model W_i per head; the views need W_i^Q and W_i^K — see the Train tab"))
-        << describe(issues);
-    EXPECT_FALSE(compute(config, inputsFor(model, 2)).ok());
+    const ModelSpec& spec = model->parameters.spec;
+    const ModelTrace trace = traceExample(model->parameters, exampleFor(*model));
+    const std::vector<AttentionLayerInfo> layers = attentionLayers(spec);
+    for (std::size_t l = 0; l < layers.size(); ++l) {
+        SCOPED_TRACE(layers[l].name);
+        const Index layer = static_cast<Index>(l);
+        const Config config = trainedLayerConfig(*model, layer, kSource, kTarget);
+        EXPECT_EQ(config.d_k(), spec.d_model);
+        const std::vector<ValidationIssue> issues = validateInputs(config, inputsFor(model, layer));
+        EXPECT_TRUE(issues.empty()) << describe(issues);
+        const auto result = compute(config, inputsFor(model, layer));
+        ASSERT_TRUE(result.ok()) << result.error();
+        const Result& r = **result;
+        const AttentionResult& a = r.attention;
+        EXPECT_EQ(a.d_k(), spec.d_model);
+        EXPECT_EQ(a.d_v(), spec.d_k());
+        EXPECT_DOUBLE_EQ(a.rawScoreFactor(), std::sqrt(static_cast<double>(spec.d_k())));
+        const AttentionLayerTrace& expected = trace.layers[l];
+        ASSERT_EQ(a.heads.size(), expected.attention.size());
+        const MatrixD xq = r.queryInput.cast<double>(), xkv = r.keyValueInput.cast<double>();
+        const MatrixD values = xkv * model->parameters.tensor(layers[l].name + ".W_V").cast<double>();  // n_k x d_model
+        MatrixD concat(xq.rows(), spec.d_model);
+        for (std::size_t head = 0; head < expected.attention.size(); ++head) {
+            const auto i = static_cast<Index>(head);
+            EXPECT_MATRIX_NEAR(a.heads[head].attention, expected.attention[head], 2e-6);
+            const MatrixD w_i = headBilinearForm(model->parameters, layer, i);  // the learned W_i
+            EXPECT_MATRIX_NEAR(MatrixD(a.heads[head].scores.cast<double>() * a.rawScoreFactor()), MatrixD(xq * w_i * xkv.transpose()),
+                               1e-4);
+            concat.middleCols(i * spec.d_k(), spec.d_k()) =
+                a.heads[head].attention.cast<double>() * values.middleCols(i * spec.d_k(), spec.d_k());
+        }
+        EXPECT_MATRIX_NEAR(a.output, MatrixD(concat * model->parameters.tensor(layers[l].name + ".W_O").cast<double>()),
+                           1e-4);
+    }
 }
 
 TEST(TrainedLayer, EditedWeightsReplaceTheLayersOwn)

@@ -17,6 +17,8 @@
 #include "ui/controls/field_message.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/session_text.hpp"
+#include "ui/factored/factored_figures.hpp"
+#include "ui/factored/factored_head_model.hpp"
 #include "ui/figure_widgets/chart_view.hpp"
 #include "ui/train/attention_panel.hpp"
 #include "ui/train/curve_chart.hpp"
@@ -179,7 +181,7 @@ TEST_F(TrainTabTest, KeepWhileRunningPausesAndKeepsTheModelItPausedAt)
     EXPECT_FALSE(tab.hasUnkeptTraining());
 }
 
-TEST_F(TrainTabTest, AFullModelIsKeptAndItsLayerViewsSayWhyTheyShowNothing)
+TEST_F(TrainTabTest, AFullModelIsKeptAndItsLayerIsShownLikeAnyOther)
 {
     tab.form()->variantBox()->setCurrentIndex(1);
     tab.form()->stepsBox()->setValue(10);
@@ -189,8 +191,17 @@ TEST_F(TrainTabTest, AFullModelIsKeptAndItsLayerViewsSayWhyTheyShowNothing)
     ASSERT_TRUE(document.session().model);
     EXPECT_EQ(document.session().model->parameters.spec.scoreForm, qkv::ScoreForm::Full);
     document.waitUntilIdle();
-    ASSERT_FALSE(document.isValid());  // the pipeline's issue, not a crash or an empty view
-    EXPECT_FALSE(document.issues().front().message.empty());
+    // Never an error state: head i is W_i^Q = W_i, W_i^K = I, d_k = d_model.
+    EXPECT_TRUE(document.isValid()) << (document.issues().empty() ? std::string() : document.issues().front().message);
+    ASSERT_NE(document.result(), nullptr);
+    EXPECT_EQ(document.result()->attention.d_k(), document.config().d_model);
+    EXPECT_EQ(document.result()->attention.d_v(), document.config().d_model / document.config().headCount);
+    // The Factored W_i tab says what it shows: the learned W_i, not two thin factors.
+    const FactoredHeadModel head = FactoredHeadModel::build(document.result(), 0, false);
+    ASSERT_TRUE(head.valid());
+    EXPECT_TRUE(factoredHeadline(head).contains(QStringLiteral("learned one full W_i"))) << factoredHeadline(head).toStdString();
+    EXPECT_TRUE(factoredTradeOff(head).contains(QStringLiteral("two thin factors of d_k = %1").arg(document.config().d_model / document.config().headCount)))
+        << factoredTradeOff(head).toStdString();
 }
 
 TEST_F(TrainTabTest, StartIsOffWithTheReasonWhileTheSizesDoNotFit)
