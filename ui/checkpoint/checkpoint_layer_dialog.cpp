@@ -11,6 +11,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "core/checkpoint/model_input_loading.hpp"
 #include "ui/controls/positional_choices.hpp"
 
 namespace qkv::ui {
@@ -156,14 +157,31 @@ void CheckpointLayerDialog::selectLayer(int index)
     if (index >= 0 && index < table_->rowCount()) table_->selectRow(index);
 }
 
-qkv::PositionalEncoding CheckpointLayerDialog::chosenPositions() const
+namespace {
+
+// The positions item that is not a PositionalEncoding: the model's own input, learned positions inside.
+constexpr int kLearnedPositions = -1;
+
+}  // namespace
+
+std::optional<qkv::PositionalEncoding> CheckpointLayerDialog::chosenPositions() const
 {
-    return static_cast<qkv::PositionalEncoding>(positions_->currentData().toInt());
+    const int data = positions_->currentData().toInt();
+    if (data == kLearnedPositions) return std::nullopt;
+    return static_cast<qkv::PositionalEncoding>(data);
 }
 
 void CheckpointLayerDialog::showPositionsOfSelectedLayer()
 {
     const std::optional<qkv::CheckpointLayer> layer = selectedLayer();
+    // "Learned" is offered for a layer that reads the model's own input (its tokens and learned
+    // position table: BERT's and GPT-2's first layer with its tokenizer files), and only then.
+    const int learnedIndex = positions_->findData(kLearnedPositions);
+    const bool learned = layer && qkv::modelInputAvailable(checkpoint_, *layer).ok();
+    if (learned && learnedIndex < 0)
+        positions_->insertItem(0, tr("Learned: the model's own"), kLearnedPositions);
+    else if (!learned && learnedIndex >= 0)
+        positions_->removeItem(learnedIndex);
     if (!layer) {
         positions_->setEnabled(false);
         positionsNote_->clear();
@@ -175,16 +193,24 @@ void CheckpointLayerDialog::showPositionsOfSelectedLayer()
     const std::string fixed = qkv::fixedSettingText(settings, qkv::LayerSetting::Positional);
     // A choice made stays while the layers chosen from have the same usual positions (a new h
     // lists the layers again).
-    if (!fixed.empty() || usualPositions_ != settings.positional)
-        positions_->setCurrentIndex(positions_->findData(static_cast<int>(settings.positional)));
-    usualPositions_ = fixed.empty() ? std::optional(settings.positional) : std::nullopt;
+    const int usualData = learned && fixed.empty() ? kLearnedPositions : static_cast<int>(settings.positional);
+    if (!fixed.empty() || usualPositions_ != usualData) positions_->setCurrentIndex(positions_->findData(usualData));
+    usualPositions_ = fixed.empty() ? std::optional(usualData) : std::nullopt;
     positions_->setEnabled(fixed.empty());
+    if (!fixed.empty()) {
+        positionsNote_->setText(QString::fromStdString(fixed) + QLatin1Char('.'));
+        return;
+    }
+    if (learned) {
+        positionsNote_->setText(tr("Preselected: the model's own learned positions. This layer reads the model's own "
+                                   "input, its tokens plus its position table, so nothing is added to X."));
+        return;
+    }
     // Core's words for what the preselection stands for (GPT-2 and BERT learn their positions:
     // sinusoidal ones only stand in for them), never "the usual one" for a family that has none.
     const QString usual = fromStd(settings.usualPositionsNote);
-    positionsNote_->setText(fixed.empty() ? tr("The checkpoint does not fix them: your choice is used. %1")
-                                                .arg(usual.isEmpty() ? tr("Preselected: sinusoidal, the paper's.") : usual)
-                                          : QString::fromStdString(fixed) + QLatin1Char('.'));
+    positionsNote_->setText(tr("The checkpoint does not fix them: your choice is used. %1")
+                                .arg(usual.isEmpty() ? tr("Preselected: sinusoidal, the paper's.") : usual));
 }
 
 }  // namespace qkv::ui

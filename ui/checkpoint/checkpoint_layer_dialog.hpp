@@ -32,7 +32,9 @@ public:
     std::optional<qkv::CheckpointLayer> selectedLayer() const;
     void selectLayer(int index);
     // The positions chosen for the selected layer (the fixed ones when the checkpoint fixes them).
-    qkv::PositionalEncoding chosenPositions() const;
+    // The positions chosen; nothing when the layer reads the model's own input, whose X holds
+    // the model's learned positions ("Learned: the model's own", offered and preselected then).
+    std::optional<qkv::PositionalEncoding> chosenPositions() const;
 
     // For tests.
     QTableWidget* table() const { return table_; }
@@ -53,7 +55,7 @@ private:
     QLabel* message_ = nullptr;
     QComboBox* positions_ = nullptr;
     QLabel* positionsNote_ = nullptr;
-    std::optional<qkv::PositionalEncoding> usualPositions_;  // of the layer shown, when not fixed
+    std::optional<int> usualPositions_;  // the usual positions item of the layer shown (when not fixed)
     QDialogButtonBox* buttons_ = nullptr;
 };
 

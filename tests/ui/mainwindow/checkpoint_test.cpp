@@ -113,6 +113,25 @@ TEST(CheckpointLayerDialog, PositionsTheCheckpointFixesAreDisabledWithTheReason)
     }
 }
 
+// A first layer that reads the model's own input (GPT-2 and BERT with their tokenizer files):
+// its own learned positions are offered, preselected and named; choosing them adds nothing to X.
+TEST(CheckpointLayerDialog, TheModelsOwnLearnedPositionsArePreselectedWhereItsInputIsThere)
+{
+    for (const char* name : {"gpt2_input", "bert_input"}) {
+        SCOPED_TRACE(name);
+        CheckpointLayerDialog dialog(openOrFail(fixture(name)));
+        ASSERT_TRUE(dialog.selectedLayer().has_value());
+        EXPECT_TRUE(dialog.positionsBox()->isEnabled());
+        EXPECT_EQ(dialog.positionsBox()->currentText(), QStringLiteral("Learned: the model's own"));
+        EXPECT_EQ(dialog.chosenPositions(), std::nullopt);
+        EXPECT_TRUE(dialog.positionsNote()->text().contains(QStringLiteral("the model's own learned positions")))
+            << dialog.positionsNote()->text().toStdString();
+    }
+    // Without the tokenizer files there is no own input: the choice is not offered.
+    CheckpointLayerDialog plain(openOrFail(fixture("gpt2")));
+    EXPECT_LT(plain.positionsBox()->findText(QStringLiteral("Learned: the model's own")), 0);
+}
+
 class CheckpointWindowTest : public WindowTest {
 protected:
     // Loads `layer` through the window as the dialog's "Use This Layer" does; returns the error.
