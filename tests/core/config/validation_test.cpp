@@ -3,16 +3,12 @@
 #include "core/common/limits.hpp"
 #include "core/config/examples.hpp"
 #include "core/config/validation.hpp"
+#include "support/issue_assertions.hpp"
 
 namespace qkv {
 namespace {
 
-bool mentions(const std::vector<ValidationIssue>& issues, ConfigField field, std::string_view text)
-{
-    for (const ValidationIssue& issue : issues)
-        if (issue.field == field && issue.message.find(text) != std::string::npos) return true;
-    return false;
-}
+using testing::mentions;
 
 TEST(Validation, BuiltInExampleIsValid)
 {

@@ -13,17 +13,13 @@
 #include "core/pipeline/compute.hpp"
 #include "core/pipeline/input_validation.hpp"
 #include "core/session/session.hpp"
+#include "support/issue_assertions.hpp"
 #include "support/matrix_assertions.hpp"
 
 namespace qkv {
 namespace {
 
-bool mentions(const std::vector<ValidationIssue>& issues, ConfigField field, std::string_view text)
-{
-    for (const ValidationIssue& issue : issues)
-        if (issue.field == field && issue.message.find(text) != std::string::npos) return true;
-    return false;
-}
+using testing::mentions;
 
 Config wideConfig()
 {

@@ -10,6 +10,7 @@
 #include "core/pipeline/input_validation.hpp"
 #include "core/pipeline/trained_layer.hpp"
 #include "core/session/trained_session.hpp"
+#include "support/issue_assertions.hpp"
 #include "support/matrix_assertions.hpp"
 #include "support/trained_model_fixture.hpp"
 
@@ -42,12 +43,7 @@ SequencePair exampleFor(const TrainedModel& model)
     return pair;
 }
 
-bool mentions(const std::vector<ValidationIssue>& issues, ConfigField field, const std::string& fragment)
-{
-    return std::any_of(issues.begin(), issues.end(), [&](const ValidationIssue& issue) {
-        return issue.field == field && issue.message.find(fragment) != std::string::npos;
-    });
-}
+using testing::mentions;
 
 TEST(TrainedLayer, EveryLayerComputesTheModelsOwnAttention)
 {
