@@ -5,7 +5,7 @@
 // Symbols: n_q query tokens, n_k key/value tokens, d_model, h query heads, g key/value heads,
 // d_k = d_v the head width (d_model / h unless the weights say otherwise); query head i reads
 // key/value head j = i / (h / g).
-//   Q = X_q W^Q + b^Q  (n_q x h d_k),  K = X_kv W^K + b^K,  V = X_kv W^V + b^V  (n_k x g d_k)
+//   Q = X_q W^Q + b^Q  (n_q x h d_k),  K = X_kv W^K + b^K  (n_k x g d_k),  V = X_kv W^V + b^V  (n_k x g d_v)
 //   rotary only: each d_k block of Q and K rotated by its row's position (rotary.hpp)
 //   scores_i = Q_i K_j^T / sqrt(d_k)  (+ -inf where masked)               (n_q x n_k)
 //   A_i = softmax(scores_i) over each row; head_i = A_i V_j                (n_q x d_v)

@@ -66,7 +66,7 @@ struct AttentionWeights {
     std::optional<RowVectorF> outputBias;  // b^O, 1 x d_model
 
     Index d_model() const { return queryProjection.rows(); }
-    // Columns of W^K and W^V: g d_k (= d_model for the paper's multi-head attention).
+    // Columns of W^K: g d_k (= d_model for the paper's multi-head attention); W^V has g d_v.
     Index keyValueWidth() const { return keyProjection.cols(); }
     // Columns of W^Q and rows of W^O: h d_k (= d_model when d_k = d_model / h).
     Index queryWidth() const { return queryProjection.cols(); }
