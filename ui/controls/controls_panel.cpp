@@ -1,5 +1,6 @@
 #include "ui/controls/controls_panel.hpp"
 
+#include <QEvent>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -113,6 +114,7 @@ QWidget* ControlsPanel::makeAttentionGroup()
     for (qkv::AttentionMode mode : kModes) mode_->addItem(modeTitle(mode), static_cast<int>(mode));
     mode_->setAccessibleName(tr("Attention mode"));
     modeExplanation_->setWordWrap(true);
+    modeExplanation_->installEventFilter(this);
     modeExplanation_->setForegroundRole(QPalette::PlaceholderText);
     auto* modeBox = new QVBoxLayout;
     modeBox->setSpacing(2);
@@ -273,6 +275,19 @@ void ControlsPanel::showIssues(const std::vector<qkv::ValidationIssue>& issues)
     keyValueHeadsMessage_->setMessage(text({qkv::ConfigField::KeyValueHeads}));
     inputs_->setMessages(text({qkv::ConfigField::Positional}), text({qkv::ConfigField::Embeddings}));
     weights_->setMessage(text({qkv::ConfigField::Weights, qkv::ConfigField::Presets, qkv::ConfigField::Ablation}));
+}
+
+bool ControlsPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    // The explanation is asked for the lines its text needs at the width it has: nested in the
+    // form's field it was given the lines of a wider width and cut at both ends (1000 x 700,
+    // while the training preview filled the panel). Widths before the first real layout are
+    // ignored.
+    if (watched == modeExplanation_ && event->type() == QEvent::Resize && modeExplanation_->width() >= 120) {
+        const int needed = modeExplanation_->heightForWidth(modeExplanation_->width());
+        if (needed > 0 && modeExplanation_->minimumHeight() != needed) modeExplanation_->setMinimumHeight(needed);
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 QSize ControlsPanel::sizeHint() const { return {300, QWidget::sizeHint().height()}; }

@@ -50,6 +50,9 @@ public:
 
     QSize sizeHint() const override;
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     QWidget* makeAttentionGroup();
     QWidget* makeScalesGroup();

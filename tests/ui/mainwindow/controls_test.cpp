@@ -160,6 +160,27 @@ TEST_F(WindowTest, EveryWrappedLabelOfTheControlsIsWholeAtTheSmallestWindow)
     }
 }
 
+// The mode's explanation (the answer to "which sentence gives Q") can never be laid out shorter
+// than its text at its width: a form row had given it the lines of a wider width, and at
+// 1000 x 700 with the training preview it was cut at both ends.
+TEST_F(WindowTest, TheModeExplanationAsksForEveryLineItNeeds)
+{
+    const QString explanation = QString::fromUtf8(qkv::modeExplanation(qkv::AttentionMode::Cross).data());
+    for (const QSize size : {QSize(1000, 700), QSize(1400, 900), QSize(1000, 700)}) {
+        window->resize(size);
+        qkv::Config config = smallConfig();
+        config.mode = qkv::AttentionMode::Cross;
+        setConfig(config);
+        for (int i = 0; i < 3; ++i) QCoreApplication::processEvents();
+        const QLabel* label = nullptr;
+        for (const QLabel* candidate : window->controls()->findChildren<QLabel*>())
+            if (candidate->text() == explanation) label = candidate;
+        ASSERT_NE(label, nullptr);
+        EXPECT_GE(label->minimumHeight(), label->heightForWidth(label->width())) << size.width() << "x" << size.height();
+        EXPECT_GE(label->height(), label->heightForWidth(label->width())) << size.width() << "x" << size.height();
+    }
+}
+
 // Each keystroke cuts the sentence it changed once, for everything that reads it: the field's
 // chips, validation, the estimate of the work and the computation (core/pipeline/compute_request.hpp).
 TEST_F(WindowTest, AKeystrokeCutsTheSentenceItChangedOnce)
