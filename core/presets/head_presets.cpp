@@ -1,5 +1,7 @@
 #include "core/presets/head_presets.hpp"
 
+#include <algorithm>
+
 #include <cmath>
 #include <sstream>
 
@@ -39,8 +41,11 @@ void setWordHead(AttentionWeights& w, const HeadGrouping& g, Index head, const C
                  PresetCache& cache)
 {
     const std::vector<Index> columns = slowColumns(config);
-    const auto used = static_cast<Index>(columns.size());
-    const std::shared_ptr<const MatrixD> basis = cache.positionFreeBasis(config.d_model, used);
+    // At most d_model orthonormal directions exist: a head wider than d_model (d_k > d_model)
+    // fills d_model of its columns and leaves the rest zero.
+    const Index wanted = std::min<Index>(static_cast<Index>(columns.size()), config.d_model);
+    const std::shared_ptr<const MatrixD> basis = cache.positionFreeBasis(config.d_model, wanted);
+    const Index used = std::min<Index>(wanted, basis->cols());
     const double s = config.tokenEmbeddingScale;
     // E |N^T s e|^2 = s^2 used for e ~ N(0, I): the intended key scores alpha s^2 used * scale.
     const double scoreScale = config.scaleScores ? 1.0 / std::sqrt(static_cast<double>(g.d_k)) : 1.0;
