@@ -175,6 +175,9 @@ void styleChart(QChart* chart, const ChartStyle& style)
                                         : QLegend::MarkerShapeFromSeries);
     chart->legend()->detachFromChart();  // ChartFitter lays it out in rows that fit
     chart->legend()->setBackgroundVisible(false);
+    // Qt's 9 px around the legend's entries are height a short chart takes from its axes: past
+    // 40% of the chart, Qt squeezes the x axis and elides its tick labels ("...").
+    chart->legend()->layout()->setContentsMargins(4, 2, 4, 2);
     for (QAbstractAxis* axis : chart->axes()) {
         axis->setLabelsFont(style.font);
         axis->setTitleFont(style.font);

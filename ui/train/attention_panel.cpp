@@ -53,7 +53,7 @@ AttentionPanel::AttentionPanel(QWidget* parent)
     layout->addWidget(placeholder_, 1);
     auto* columns = new QVBoxLayout(columnsHost_);
     columns->setContentsMargins(0, 0, 0, 0);
-    columns->addLayout(new QHBoxLayout, 3);  // the variants' heads; a spectrum goes under
+    columns->addLayout(new QHBoxLayout, 2);  // the variants' heads; a spectrum goes under
     layout->addWidget(columnsHost_, 1);
     columnsHost_->hide();
     label->setEnabled(false);
@@ -147,13 +147,13 @@ void AttentionPanel::rebuildColumns()
     for (qkv::ScoreForm variant : columnVariants_) {
         Column c;
         c.canvas = new FigureCanvas(QSize(480, 360), columnsHost_);
-        c.canvas->setMinimumHint(QSize(200, 160));
+        c.canvas->setMinimumHint(QSize(200, 140));
         c.canvas->setAccessibleName(tr("Learned attention"));
         canvases->addWidget(c.canvas);
         if (variant == qkv::ScoreForm::Full) {
             c.spectrum = new ChartView(columnsHost_);
             c.spectrum->setMinimumSize(240, 200);
-            layout->addWidget(c.spectrum, 4);
+            layout->addWidget(c.spectrum, 5);
         }
         columns_.push_back(c);
     }

@@ -15,6 +15,7 @@
 #include "ui/figures/shown_text.hpp"
 #include "ui/figures/text_layout.hpp"
 #include "ui/render/chart_builder.hpp"
+#include "ui/render/chart_fitter.hpp"
 #include "ui/render/chart_palette.hpp"
 
 namespace qkv::ui {
@@ -57,7 +58,7 @@ QValueAxis* makeAxis(const QString& title, const QString& format, QChart* chart)
 CurveChart::CurveChart(const QString& title, const QString& valueTitle, bool percent, QWidget* parent)
     // The chart goes to the constructor: QChartView(parent) would make a default chart that
     // setChart() then leaks.
-    : QChartView(new QChart, parent), percent_(percent)
+    : QChartView(new QChart, parent), valueTitle_(valueTitle), percent_(percent)
 {
     QChart* c = chart();
     c->setAnimationOptions(QChart::NoAnimation);
@@ -69,6 +70,12 @@ CurveChart::CurveChart(const QString& title, const QString& valueTitle, bool per
     y_ = makeAxis(valueTitle, percent ? QStringLiteral("%.0f%%") : QStringLiteral("%.3g"), c);
     c->addAxis(x_, Qt::AlignBottom);
     c->addAxis(y_, Qt::AlignLeft);
+    // Qt elides a vertical title longer than the plot is high ("held-out accur..." in a 1000 x
+    // 700 window): it wraps into rotated lines instead.
+    connect(c, &QChart::plotAreaChanged, this, [this](const QRectF& plot) {
+        const QString wrapped = wrappedChartText(valueTitle_, y_->titleFont(), plot.height() - 20);
+        if (y_->titleText() != wrapped) y_->setTitleText(wrapped);
+    });
     setRenderHint(QPainter::Antialiasing);
     setRubberBand(QChartView::RectangleRubberBand);
     setToolTip(tr("Drag a rectangle to zoom in, double-click to see every step again"));

@@ -59,6 +59,7 @@ private:
     void fitAxes();
     void applyColors();
 
+    QString valueTitle_;
     bool percent_;
     bool zoomed_ = false;
     long lastStep_ = 1;

@@ -29,11 +29,13 @@ ChartModel learnedSpectrumModel(const TrainedVariant& variant, qkv::Index layer)
     ChartModel c;
     const qkv::Index d_model = variant.model ? variant.model->parameters.spec.d_model : 0;
     const qkv::Index d_k = variant.model ? variant.model->parameters.spec.d_k() : 0;
-    c.title = Text::tr("Singular values of each full W_i; legend: how many of %1 hold 99% energy").arg(d_model);
+    // One line at the width a 1000 x 700 window leaves: every line the title takes is a line the
+    // tick labels lose, and Qt elides them ("...") when the chart runs short of height.
+    c.title = Text::tr("Each full W_i's σ_k; legend: rank at 99% energy");
     // The dashed line's legend entry stays as short as the heads' (a wide entry stacks the legend
     // one per row and leaves no room for the plot); the verdict above says what d_k bounds.
-    c.x.title = Text::tr("index k of σ_k; dashed: rank bound of a factored W_i");
-    c.y.title = Text::tr("σ_k (log scale)");
+    c.x.title = Text::tr("k (dashed: a factored W_i's rank bound)");
+    c.y.title = Text::tr("σ_k (log)");
     c.y.logarithmic = true;
     c.x.minimum = 0;
     c.x.maximum = static_cast<double>(d_model) + 1;

@@ -16,6 +16,7 @@
 #include <QPainter>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
 
 #include "tests/ui/support/text_probe.hpp"
@@ -132,6 +133,41 @@ TEST(ChartRender, ALongTitleWrapsWithinTheFinalMarginsAtEveryWidth)
         // Qt Charts truncates with three full stops, which TextProbe's "…" check does not see.
         for (const QString& drawn : device->strings())
             EXPECT_FALSE(drawn.endsWith(QLatin1String("..."))) << drawn.toStdString();
+    }
+}
+
+// A short chart with a two-row legend keeps its tick labels: Qt gives the x axis at most 40% of
+// what the title and the legend leave, and elided every label ("...") of the Train tab's spectrum
+// at 1000 x 700 (about 410 x 200) while the legend kept 9 px of margin around its entries.
+TEST(ChartRender, AShortChartWithATwoRowLegendKeepsItsTickLabels)
+{
+    ChartModel model = logModel();
+    model.title = QStringLiteral("Each full W_i's σ_k; legend: rank at 99% energy");
+    model.x.title = QStringLiteral("k (dashed: a factored W_i's rank bound)");
+    model.y.title = QStringLiteral("σ_k (log)");
+    model.y.minimum = 1e-4;
+    model.series.clear();
+    for (int head = 1; head <= 4; ++head) {
+        ChartSeries line = ChartSeries::of(QStringLiteral("Head %1: 4%1").arg(head), Qt::blue, ChartSeries::Kind::Line);
+        for (int k = 1; k <= 64; ++k) line.points.emplace_back(k, std::pow(10.0, -k / 20.0));
+        model.series.push_back(line);
+    }
+    ChartSeries reference = ChartSeries::of(QStringLiteral("k = d_k = 16"), Qt::gray, ChartSeries::Kind::Line);
+    reference.points = {QPointF(16, 1e-4), QPointF(16, 10)};
+    model.series.push_back(reference);
+    for (const QSize size : {QSize(410, 215), QSize(480, 215), QSize(410, 230)}) {
+        SCOPED_TRACE(size.width() * 1000 + size.height());
+        const auto device = probe(model, size);
+        EXPECT_EQ(device->problems().join(QLatin1Char('\n')).toStdString(), "");
+        const QStringList drawn = device->strings();
+        for (const QString& text : drawn) EXPECT_FALSE(text.endsWith(QLatin1String("..."))) << text.toStdString();
+        // Numbered ticks along k, not only the log axis's powers of ten.
+        const auto numbers = std::count_if(drawn.begin(), drawn.end(), [](const QString& t) {
+            bool ok = false;
+            t.toInt(&ok);
+            return ok;
+        });
+        EXPECT_GE(numbers, 3) << drawn.join(QLatin1Char('|')).toStdString();
     }
 }
 

@@ -1,6 +1,7 @@
 // The training curves: new points keep a zoom the user chose, a double-click shows every step
 // again, the mouse over a line reads the nearest point, and a long run is drawn thinned.
 
+#include <QApplication>
 #include <QTest>
 #include <QValueAxis>
 
@@ -78,6 +79,21 @@ TEST_F(CurveChartTest, ALongRunIsDrawnAsMeansOfConsecutiveSteps)
     EXPECT_GE(drawn.size(), 1000u);
     for (const QPointF& p : drawn) EXPECT_NEAR(p.y(), 2.0, 0.02);
     EXPECT_DOUBLE_EQ(drawn.back().x(), 100000.0);
+}
+
+// A value axis title longer than the plot is high wraps into rotated lines; Qt elided it
+// ("held-out accur...") in a 1000 x 700 window, where the accuracy plot is about 100 px high.
+TEST(CurveChartTitles, AValueTitleLongerThanThePlotWraps)
+{
+    CurveChart chart{QString(), QStringLiteral("held-out accuracy"), true};
+    chart.resize(220, 170);
+    chart.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&chart));
+    QApplication::processEvents();
+    EXPECT_TRUE(chart.valueAxis()->titleText().contains(QStringLiteral("<br>"))) << chart.valueAxis()->titleText().toStdString();
+    chart.resize(500, 400);
+    QApplication::processEvents();
+    EXPECT_EQ(chart.valueAxis()->titleText(), QStringLiteral("held-out accuracy"));
 }
 
 }  // namespace

@@ -244,8 +244,8 @@ TEST_F(TrainTabTest, BothVariantsSideBySideWithTheFullModelsSpectrum)
     ASSERT_NE(panel->spectrum(1), nullptr);
     const ChartModel& spectrum = panel->spectrum(1)->model();
     ASSERT_EQ(spectrum.series.size(), 3u);  // one line per head, then k = d_k
-    EXPECT_TRUE(spectrum.title.contains(QStringLiteral("each full W_i")));
-    EXPECT_TRUE(spectrum.title.contains(QStringLiteral("how many of 16 hold 99% energy")));
+    EXPECT_TRUE(spectrum.title.contains(QStringLiteral("full W_i's σ_k")));
+    EXPECT_TRUE(spectrum.title.contains(QStringLiteral("legend: rank at 99% energy")));
     // The factored form's rank bound, d_k = 16 / 2, as a dashed vertical line.
     const ChartSeries& reference = spectrum.series[2];
     EXPECT_TRUE(reference.name.startsWith(QStringLiteral("k = d_k = 8"))) << reference.name.toStdString();
