@@ -87,6 +87,11 @@ const std::vector<std::pair<std::string_view, Setter>>& valueOptions()
         {"--positional",
          setting([](Config& c, auto o, auto v) { c.positional = parseChoice(o, v, kPositionalEncodingNames); },
                  LayerSetting::Positional)},
+        {"--sliding-window", setting([](Config& c, auto o, auto v) {
+             const auto w = parseInteger<Index>(o, v);
+             if (w < 0) throw ArgumentError{std::string(o) + ": a window of at least 1 key, or 0 for none"};
+             c.slidingWindow = w;
+         })},
         {"--rope-base",
          setting([](Config& c, auto o, auto v) { c.ropeBase = parseNumber<double>(o, v); }, LayerSetting::RopeBase)},
         {"--scale-q", setting([](Config& c, auto o, auto v) { c.scales.query = parseNumber<float>(o, v); })},

@@ -122,6 +122,8 @@ const char* exportUsage()
         "  --positional KIND          sinusoidal (added to X, the paper), rotary, rotary-interleaved\n"
         "                             (q and k turned by position) or none (--no-positional)\n"
         "  --rope-base B              rotary base (default 10000)\n"
+        "  --sliding-window W         causal mode: each query sees only the W latest keys (Mistral);\n"
+        "                             0 (the default) for every earlier key\n"
         "  --embeddings " +
         allowedNames(kEmbeddingKindNames, "|") +
         "\n"

@@ -24,7 +24,8 @@ namespace {
 constexpr double notANumber = std::numeric_limits<double>::quiet_NaN();
 
 // Keys [0, end) may be visible to query q before key padding: all keys, or 0..q when causal
-// (the rest of a causal row is exactly 0 and adds nothing to any statistic).
+// (the rest of a causal row is exactly 0 and adds nothing to any statistic; so are the keys
+// before a sliding window, which the visible counts leave out).
 Index visibleEnd(const AttentionMask& mask, Index q, Index n_k)
 {
     return mask.causal ? std::min(q + 1, n_k) : n_k;
@@ -85,8 +86,10 @@ std::vector<Index> visibleKeyCounts(const AttentionMask& mask, Index n_q, Index 
     }
     std::vector<Index> visible(static_cast<std::size_t>(n_q));
     for (Index q = 0; q < n_q; ++q) {
+        const Index begin = mask.visibleBegin(q);  // a sliding window's first key
         const Index end = visibleEnd(mask, q, n_k);
-        visible[static_cast<std::size_t>(q)] = end - paddedBefore[static_cast<std::size_t>(end)];
+        visible[static_cast<std::size_t>(q)] =
+            end - begin - (paddedBefore[static_cast<std::size_t>(end)] - paddedBefore[static_cast<std::size_t>(begin)]);
     }
     return visible;
 }

@@ -6,7 +6,8 @@
 // (`heads[i].statistics`) is the user-facing definition; this header is the same in code.
 //
 // Symbols: n_q queries (rows of A_i), n_k keys (columns), a_qj the weight of key j for query q,
-// v_q the number of keys visible to q (not masked by the causal mask or key padding).
+// v_q the number of keys visible to q (not masked by the causal mask, a sliding window or key
+// padding).
 //   entropy             H_q = -sum_j p_qj ln p_qj,  p_qj = a_qj / sum_j a_qj,  0 ln 0 = 0
 //   normalized entropy  H_q / ln v_q, in [0, 1]; 0 when v_q = 1 (one key: ln 1 = 0, and the
 //                       row is as concentrated as a row can be)

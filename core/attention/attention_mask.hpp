@@ -10,11 +10,15 @@ namespace qkv {
 struct AttentionMask {
     // Decoder masked self-attention: query t sees keys 0..t only.
     bool causal = false;
+    // Sliding-window attention (Mistral), with causal: query t sees only the `window` latest
+    // keys, t - window + 1 .. t (Hugging Face's kv > q - window). 0: every earlier key.
+    Index window = 0;
     // Key padding: keyPadding[j] == true hides key j from every query. Empty = none hidden.
     std::vector<bool> keyPadding;
 
-    // Keys [0, visibleEnd) may be seen by `query` before key padding: all n_k keys, or 0..query
-    // when causal.
+    // Keys [visibleBegin, visibleEnd) may be seen by `query` before key padding: all n_k keys,
+    // or 0..query when causal, or its window's.
+    Index visibleBegin(Index query) const { return causal && window > 0 && query >= window ? query - window + 1 : 0; }
     Index visibleEnd(Index query, Index keyCount) const
     {
         return causal && query + 1 < keyCount ? query + 1 : keyCount;
@@ -22,7 +26,7 @@ struct AttentionMask {
 
     bool masked(Index query, Index key) const
     {
-        if (causal && key > query) return true;
+        if (causal && (key > query || key < visibleBegin(query))) return true;
         return !keyPadding.empty() && keyPadding[static_cast<std::size_t>(key)];
     }
 

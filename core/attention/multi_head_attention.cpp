@@ -44,8 +44,8 @@ AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const Matri
     if (options.rotary != RotaryLayout::None) {
         result.queryBeforeRotation = result.query;
         result.keyBeforeRotation = result.key;
-        applyRotary(result.query, d_k, options.rotary, options.ropeBase);
-        applyRotary(result.key, d_k, options.rotary, options.ropeBase);
+        applyRotary(result.query, d_k, options.rotary, options.ropeBase, options.ropeScaling);
+        applyRotary(result.key, d_k, options.rotary, options.ropeBase, options.ropeScaling);
     }
 
     // 2-4. Scores, softmax and head_i = A_i V_j for every head, fused over blocks of query rows

@@ -27,6 +27,7 @@ struct AttentionOptions {
     AttentionMask mask;
     RotaryLayout rotary = RotaryLayout::None;
     double ropeBase = 10000.0;
+    RopeScaling ropeScaling;
     bool scaleScores = true;      // false: scores = Q_i K_j^T (T5)
     // The d of 1/sqrt(d); 0 for d_k. A full W_i head is shown as W_i^Q = W_i, W_i^K = I (so the
     // layer's d_k is d_model) while its model scales by the d_k it was trained with, d_model / h.

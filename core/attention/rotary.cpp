@@ -5,19 +5,36 @@
 
 namespace qkv {
 
-Eigen::VectorXd rotaryFrequencies(Index d_k, double base)
+Eigen::VectorXd rotaryFrequencies(Index d_k, double base, const RopeScaling& scaling)
 {
+    constexpr double pi = 3.14159265358979323846;
     Eigen::VectorXd theta(d_k / 2);
-    for (Index j = 0; j < d_k / 2; ++j)
-        theta(j) = std::pow(base, -2.0 * static_cast<double>(j) / static_cast<double>(d_k));
+    for (Index j = 0; j < d_k / 2; ++j) {
+        const double plain = std::pow(base, -2.0 * static_cast<double>(j) / static_cast<double>(d_k));
+        double scaled = plain;
+        if (scaling.kind == RopeScalingKind::Linear) {
+            scaled = plain / scaling.factor;
+        } else if (scaling.kind == RopeScalingKind::Llama3) {
+            const double wavelength = 2.0 * pi / plain;
+            const double context = scaling.originalMaxPositions;
+            if (wavelength > context / scaling.lowFreqFactor) {
+                scaled = plain / scaling.factor;
+            } else if (wavelength >= context / scaling.highFreqFactor) {
+                const double s = (context / wavelength - scaling.lowFreqFactor) /
+                                 (scaling.highFreqFactor - scaling.lowFreqFactor);
+                scaled = (1.0 - s) * plain / scaling.factor + s * plain;
+            }
+        }
+        theta(j) = scaled;
+    }
     return theta;
 }
 
-void applyRotary(MatrixF& projected, Index d_k, RotaryLayout layout, double base)
+void applyRotary(MatrixF& projected, Index d_k, RotaryLayout layout, double base, const RopeScaling& scaling)
 {
     if (layout == RotaryLayout::None || d_k < 2) return;
     assert(d_k % 2 == 0 && projected.cols() % d_k == 0);
-    const Eigen::VectorXd theta = rotaryFrequencies(d_k, base);
+    const Eigen::VectorXd theta = rotaryFrequencies(d_k, base, scaling);
     const Index half = d_k / 2;
     const Index blocks = projected.cols() / d_k;
     for (Index pos = 0; pos < projected.rows(); ++pos) {

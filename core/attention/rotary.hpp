@@ -3,9 +3,11 @@
 // pairwise by an angle proportional to their position, so that
 //   (R(t) q)^T (R(s) k) = q^T R(s - t) k:
 // the score depends on the offset s - t, and W_i = W_i^Q (W_i^K)^T alone no longer fixes it.
-// Pair j of a head (0 <= j < d_k / 2) turns by pos * theta_j, theta_j = base^(-2j / d_k).
+// Pair j of a head (0 <= j < d_k / 2) turns by pos * theta_j, theta_j = base^(-2j / d_k),
+// stretched for long-context models by RopeScaling (core/config/rope_scaling.hpp).
 
 #include "core/common/matrix.hpp"
+#include "core/config/rope_scaling.hpp"
 
 namespace qkv {
 
@@ -17,9 +19,9 @@ enum class RotaryLayout {
 
 // Rotates every head block of `projected` (n x (heads d_k); row = position 0..n-1) in place.
 // Precondition: d_k even, projected.cols() a multiple of d_k.
-void applyRotary(MatrixF& projected, Index d_k, RotaryLayout layout, double base);
+void applyRotary(MatrixF& projected, Index d_k, RotaryLayout layout, double base, const RopeScaling& scaling = {});
 
-// theta_j for j = 0 .. d_k/2 - 1 (double), as applyRotary uses them.
-Eigen::VectorXd rotaryFrequencies(Index d_k, double base);
+// theta_j for j = 0 .. d_k/2 - 1 (double), scaled, as applyRotary uses them.
+Eigen::VectorXd rotaryFrequencies(Index d_k, double base, const RopeScaling& scaling = {});
 
 }  // namespace qkv

@@ -12,20 +12,22 @@ namespace qkv {
 bool softmaxRow(const float* scores, float* attention, Index n_k, Index query, const AttentionMask& mask)
 {
     constexpr float infinity = std::numeric_limits<float>::infinity();
+    const Index begin = mask.visibleBegin(query);
     const Index end = mask.visibleEnd(query, n_k);
     const bool padded = !mask.keyPadding.empty();
     // s and a may share memory: every expression below reads entry k before writing entry k.
-    const Eigen::Map<const RowVectorF> s(scores, end);  // visible keys' scores
-    Eigen::Map<RowVectorF> a(attention, end);           // their attention weights
-    Eigen::Map<RowVectorF>(attention + end, n_k - end).setZero();  // future keys of a causal query
+    const Eigen::Map<const RowVectorF> s(scores + begin, end - begin);  // visible keys' scores
+    Eigen::Map<RowVectorF> a(attention + begin, end - begin);           // their attention weights
+    Eigen::Map<RowVectorF>(attention, begin).setZero();                 // keys before a sliding window
+    Eigen::Map<RowVectorF>(attention + end, n_k - end).setZero();       // future keys of a causal query
 
     // 3a. The row maximum over visible keys, starting from -infinity.
     float rowMax = -infinity;
     if (!padded) {
-        if (end > 0) rowMax = s.maxCoeff();
+        if (end > begin) rowMax = s.maxCoeff();
     } else {
-        for (Index k = 0; k < end; ++k)
-            if (!mask.keyPadding[static_cast<std::size_t>(k)]) rowMax = std::max(rowMax, s(k));
+        for (Index k = 0; k < end - begin; ++k)
+            if (!mask.keyPadding[static_cast<std::size_t>(begin + k)]) rowMax = std::max(rowMax, s(k));
     }
     if (rowMax == -infinity) {
         a.setZero();
@@ -36,8 +38,8 @@ bool softmaxRow(const float* scores, float* attention, Index n_k, Index query, c
     if (rowMax == infinity) a = (s.array() == infinity).cast<float>().matrix();
     else a = (s.array() - rowMax).exp().matrix();
     if (padded) {
-        for (Index k = 0; k < end; ++k)
-            if (mask.keyPadding[static_cast<std::size_t>(k)]) a(k) = 0.0f;
+        for (Index k = 0; k < end - begin; ++k)
+            if (mask.keyPadding[static_cast<std::size_t>(begin + k)]) a(k) = 0.0f;
     }
     // 3c. Normalise. The sum is >= 1 because the maximum contributes exp(0) = 1; one reciprocal
     //     and n_k multiplies cost a fifth of n_k divisions (measured), at one rounding more.

@@ -113,6 +113,8 @@ struct CheckpointLayerSettings {
     bool withBias = false;
     PositionalEncoding positional = PositionalEncoding::Sinusoidal;
     double ropeBase = 10000.0;
+    RopeScaling ropeScaling;  // config.json's rope_scaling, always the layer's (no control sets it)
+    Index slidingWindow = 0;  // config.json's sliding_window (causal layers), always the layer's
     bool scaleScores = true;                          // false for T5: the family's definition, which no option changes
     AttentionMode mode = AttentionMode::EncoderSelf;  // the layer's kind
     // What in the checkpoint fixes a setting ("config.json", "the layer's shape", ...). A setting
@@ -134,6 +136,13 @@ void setCheckpointLayerPositions(const Checkpoint& checkpoint, const CheckpointL
 // "config.json sets rotary positions", "the layer's shape sets g = 2", ...; empty when the
 // checkpoint does not fix `setting`.
 std::string fixedSettingText(const CheckpointLayerSettings& settings, LayerSetting setting);
+
+// What config.json's rope_scaling does to the rotary positions, for a rotary layer's or model's
+// notes: "... llama3 (factor 8, ...) stretches ..." or "... of rope_type yarn is left out ...";
+// empty without one.
+std::string ropeScalingNote(const Checkpoint& checkpoint);
+// config.json's sliding_window (Mistral): each query sees the W latest keys. Empty without one.
+std::string slidingWindowNote(const Checkpoint& checkpoint);
 
 // How a caller names the user's choice of `setting`, given its value as files and the command
 // line spell it ("none", "self", "32"): "--positional none", or a control's name in words.

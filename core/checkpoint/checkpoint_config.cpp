@@ -93,6 +93,14 @@ Status readModelKeys(const Json& json, const std::string& path, CheckpointConfig
         if (!value) return Error{value.error()};
         *field = *value;
     }
+    // Mistral's sliding window, every layer's. Qwen2 writes one too but uses it only with
+    // use_sliding_window, and then only from layer max_window_layers on: not followed.
+    Expected<std::optional<Index>> window = positiveInteger(json, {"sliding_window"}, path);
+    if (!window) return Error{window.error()};
+    Expected<std::optional<bool>> useWindow = boolean(json, "use_sliding_window", path);
+    if (!useWindow) return Error{useWindow.error()};
+    if (!useWindow->has_value()) config.slidingWindow = *window;
+    else if (**useWindow) config.slidingWindowNotApplied = *window;
     Expected<std::optional<double>> rms = epsilon(json, {"rms_norm_eps"}, path);
     if (!rms) return Error{rms.error()};
     config.rmsNormEpsilon = *rms;
@@ -108,6 +116,50 @@ Status readModelKeys(const Json& json, const std::string& path, CheckpointConfig
         if (!it->is_string())
             return Error{path + ": 'position_embedding_type' is " + it->dump() + ", not a name"};
         config.positionEmbeddingType = it->get<std::string>();
+    }
+    return {};
+}
+
+// rope_scaling, or transformers 5's rope_parameters (which also holds rope_theta). A kind the
+// forward pass does not apply is kept by name for the loader's notes.
+Status readRopeScaling(const Json& json, const std::string& path, CheckpointConfig& config)
+{
+    for (const char* key : {"rope_parameters", "rope_scaling"}) {
+        const auto it = json.find(key);
+        if (it == json.end() || it->is_null()) continue;
+        const std::string where = path + ": '" + key + "'";
+        if (!it->is_object()) return Error{where + " is " + it->dump() + ", not an object"};
+        if (const auto theta = it->find("rope_theta"); theta != it->end() && !config.ropeTheta) {
+            if (!theta->is_number() || !std::isfinite(theta->get<double>()) || theta->get<double>() <= 1.0)
+                return Error{where + "'s rope_theta is " + theta->dump() + ", not a number above 1"};
+            config.ropeTheta = theta->get<double>();
+        }
+        auto type = it->find("rope_type");
+        if (type == it->end()) type = it->find("type");  // the older spelling
+        if (type == it->end() || type->is_null()) continue;
+        if (!type->is_string()) return Error{where + "'s rope_type is " + type->dump() + ", not a name"};
+        RopeScaling scaling;
+        if (!parseName(kRopeScalingNames, type->get<std::string>(), scaling.kind)) {
+            config.ropeScalingNotApplied = type->get<std::string>();
+            continue;
+        }
+        const std::pair<const char*, double*> numbers[] = {
+            {"factor", &scaling.factor},
+            {"low_freq_factor", &scaling.lowFreqFactor},
+            {"high_freq_factor", &scaling.highFreqFactor},
+            {"original_max_position_embeddings", &scaling.originalMaxPositions}};
+        // linear reads factor; llama3 all four, as Hugging Face requires them.
+        const std::size_t needed = scaling.kind == RopeScalingKind::Llama3 ? 4 : scaling.kind == RopeScalingKind::Linear ? 1 : 0;
+        for (std::size_t i = 0; i < needed; ++i) {
+            const auto value = it->find(numbers[i].first);
+            if (value == it->end() || !value->is_number())
+                return Error{where + " of rope_type " + type->get<std::string>() + " needs a number '" +
+                             numbers[i].first + "'" + (value == it->end() ? "" : ", not " + value->dump())};
+            *numbers[i].second = value->get<double>();
+        }
+        if (const std::string problem = ropeScalingProblem(scaling); !problem.empty())
+            return Error{path + ": " + problem};
+        config.ropeScaling = scaling;
     }
     return {};
 }
@@ -144,7 +196,7 @@ Expected<CheckpointConfig> readCheckpointConfig(const std::string& path)
     if (!layerNorm) return Error{layerNorm.error()};
     config.layerNormEpsilon = *layerNorm;
     if (Status s = readModelKeys(*json, path, config); !s) return Error{s.error()};
-    if (const auto it = json->find("rope_scaling"); it != json->end() && !it->is_null()) config.ropeScaling = true;
+    if (Status s = readRopeScaling(*json, path, config); !s) return Error{s.error()};
     return config;
 }
 

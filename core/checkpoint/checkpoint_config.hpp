@@ -8,7 +8,9 @@
 //   d_model  hidden_size, n_embd, d_model, dim
 //   d_k      head_dim (Qwen3, Gemma, Mistral), d_kv (T5): the width of one head, which need not
 //            be d_model / h; absent, the query weight's rows / h
-//   rotary   rope_theta (default 10000); rope_scaling is reported, not applied
+//   rotary   rope_theta (default 10000); rope_scaling of rope_type (or type) linear or llama3
+//            (applied, rotary.hpp), default (none); other kinds (dynamic, yarn, longrope) are
+//            reported, not applied. Newer files nest both in rope_parameters.
 //   input    layer_norm_eps (BERT, default 1e-12), layer_norm_epsilon (GPT-2, default 1e-5):
 //            the LayerNorm of the model's own first-layer input (model_input_loading.hpp)
 // The whole model's forward pass (core/pretrained) also reads:
@@ -21,11 +23,13 @@
 //   others   pad_token_id (RoBERTa's positions start at pad_token_id + 1), type_vocab_size,
 //            position_embedding_type (BERT's relative kinds are refused),
 //            tie_word_embeddings, rms_norm_eps (LLaMA), scale_embedding (BART, Marian),
-//            decoder_start_token_id (BART, Marian: the decoder's first input token)
+//            decoder_start_token_id (BART, Marian: the decoder's first input token),
+//            sliding_window (Mistral; Qwen2 with use_sliding_window): causal layers' window
 
 #include <optional>
 #include <string>
 
+#include "core/attention/rotary.hpp"
 #include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"
 
@@ -40,7 +44,8 @@ struct CheckpointConfig {
     std::optional<Index> d_model;
     std::optional<Index> headDim;           // head_dim, d_kv (T5)
     std::optional<double> ropeTheta;
-    bool ropeScaling = false;               // rope_scaling present and not null
+    RopeScaling ropeScaling;                // rope_scaling (or rope_parameters) of a kind applied
+    std::string ropeScalingNotApplied;      // its rope_type when it is a kind not applied, else empty
     std::optional<double> layerNormEpsilon; // layer_norm_eps or layer_norm_epsilon
     std::optional<double> rmsNormEpsilon;   // rms_norm_eps
     std::optional<Index> layerCount;        // the family's plain L key
@@ -54,6 +59,8 @@ struct CheckpointConfig {
     std::optional<Index> typeVocabularySize; // type_vocab_size
     std::optional<Index> padTokenId;        // pad_token_id (0 allowed)
     std::optional<Index> decoderStartTokenId; // decoder_start_token_id (BART, Marian: teacher forcing)
+    std::optional<Index> slidingWindow;     // sliding_window (Mistral: every layer's)
+    std::optional<Index> slidingWindowNotApplied;  // Qwen2's with use_sliding_window: true (some layers')
     std::optional<bool> tieWordEmbeddings;  // tie_word_embeddings
     std::optional<bool> scaleEmbedding;     // scale_embedding
     std::string activation;                 // hidden_act, activation_function or activation; or empty

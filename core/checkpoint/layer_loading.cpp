@@ -204,8 +204,8 @@ CheckpointLayerSettings settingsFor(const Checkpoint& checkpoint, const Checkpoi
     setCheckpointLayerPositions(checkpoint, layer, settings);
     switch (layer.family) {
     case CheckpointFamily::Llama:
-        if (checkpoint.config.ropeScaling)
-            notes.push_back(checkpoint.configPath + " sets rope_scaling, which is left out: plain rotary positions.");
+        if (const std::string note = ropeScalingNote(checkpoint); !note.empty()) notes.push_back(note);
+        if (const std::string note = slidingWindowNote(checkpoint); !note.empty()) notes.push_back(note);
         break;
     case CheckpointFamily::T5:
         settings.scaleScores = false;

@@ -87,6 +87,8 @@ void setCheckpointLayerPositions(const Checkpoint& checkpoint, const CheckpointL
     case CheckpointFamily::Llama:
         settings.positional = PositionalEncoding::Rotary;
         settings.ropeBase = checkpoint.config.ropeTheta.value_or(10000.0);
+        settings.ropeScaling = checkpoint.config.ropeScaling;
+        settings.slidingWindow = checkpoint.config.slidingWindow.value_or(0);
         if (hasConfig) settings.fixedBy[LayerSetting::Positional] = "config.json";
         else settings.usualPositionsNote = "No config.json fixes the positions: LLaMA-style rotary ones (\"rotate half\") are used.";
         if (checkpoint.config.ropeTheta) settings.fixedBy[LayerSetting::RopeBase] = "config.json";
@@ -148,10 +150,42 @@ std::vector<std::string> applyCheckpointLayerSettings(const CheckpointLayerSetti
     if (!userChoiceStands(LayerSetting::Bias)) config.withBias = settings.withBias;
     if (!userChoiceStands(LayerSetting::Positional)) config.positional = settings.positional;
     if (!userChoiceStands(LayerSetting::RopeBase)) config.ropeBase = settings.ropeBase;
+    config.ropeScaling = settings.ropeScaling;
+    config.slidingWindow = settings.slidingWindow;
     config.scaleScores = settings.scaleScores;
     if (config.positional == settings.positional && !settings.usualPositionsNote.empty())
         notes.push_back(settings.usualPositionsNote);
     return notes;
+}
+
+std::string slidingWindowNote(const Checkpoint& checkpoint)
+{
+    if (const auto w = checkpoint.config.slidingWindowNotApplied)
+        return checkpoint.configPath + " sets use_sliding_window with sliding_window = " + std::to_string(*w) +
+               " for the layers from max_window_layers on, which is left out: up to " + std::to_string(*w) +
+               " tokens every number is the model's.";
+    if (!checkpoint.config.slidingWindow) return {};
+    const std::string w = std::to_string(*checkpoint.config.slidingWindow);
+    return checkpoint.configPath + " sets sliding_window = " + w + ": each query sees only the " + w +
+           " latest keys (from the " + std::to_string(*checkpoint.config.slidingWindow + 1) +
+           "th token on, the earlier ones are masked).";
+}
+
+std::string ropeScalingNote(const Checkpoint& checkpoint)
+{
+    const CheckpointConfig& c = checkpoint.config;
+    if (!c.ropeScalingNotApplied.empty())
+        return checkpoint.configPath + " sets rope_scaling of rope_type " + c.ropeScalingNotApplied +
+               ", which is left out: the rotary positions use rope_theta's frequencies unscaled, so they differ "
+               "from Hugging Face's.";
+    const RopeScaling& s = c.ropeScaling;
+    if (s.kind == RopeScalingKind::None) return {};
+    std::string text = checkpoint.configPath + " sets rope_scaling " + std::string(nameOf(kRopeScalingNames, s.kind)) +
+                       " (factor " + numberText(s.factor);
+    if (s.kind == RopeScalingKind::Llama3)
+        text += ", low_freq_factor " + numberText(s.lowFreqFactor) + ", high_freq_factor " + numberText(s.highFreqFactor) +
+                ", original_max_position_embeddings " + numberText(s.originalMaxPositions);
+    return text + "): the rotary frequencies are stretched as Hugging Face's are.";
 }
 
 }  // namespace qkv

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/common/enum_names.hpp"
+#include "core/config/rope_scaling.hpp"
 #include "core/weights/attention_weights.hpp"
 #include "core/weights/head_preset.hpp"
 
@@ -86,6 +87,9 @@ struct Config {
     WeightInit init = WeightInit::XavierUniform;
     PositionalEncoding positional = PositionalEncoding::Sinusoidal;
     double ropeBase = 10000.0;  // rotary only: theta_j = base^(-2j / d_k)
+    RopeScaling ropeScaling;    // rotary only: a long-context model's stretched theta_j (rope_scaling.hpp)
+    // Causal only: query t sees the slidingWindow latest keys, t - W + 1 .. t (Mistral); 0: all.
+    Index slidingWindow = 0;
     EmbeddingKind embeddings = EmbeddingKind::Word;
     // Multiplies the token (or meaning) embedding before positions are added; 1 is the paper.
     // Positional presets lower it so that position can be read (docs/presets.md).

@@ -94,12 +94,19 @@ void checkKeyValueHeads(const Config& config, std::vector<ValidationIssue>& issu
 
 void checkPositionsAndEmbeddings(const Config& config, std::vector<ValidationIssue>& issues)
 {
+    if (config.slidingWindow < 0)
+        issues.push_back({ConfigField::Mode, "A sliding window holds at least 1 key (0: none)."});
+    else if (config.slidingWindow > 0 && config.mode != AttentionMode::DecoderCausal)
+        issues.push_back({ConfigField::Mode, "A sliding window of " + std::to_string(config.slidingWindow) +
+                                                 " keys needs decoder (causal) self-attention."});
     if (isRotary(config.positional)) {
         if (config.headCount >= 1 && config.d_k() % 2 != 0)
             issues.push_back({ConfigField::Positional, "Rotary positions turn pairs of coordinates: d_k = " +
                                                            std::to_string(config.d_k()) + " must be even."});
         if (!std::isfinite(config.ropeBase) || config.ropeBase <= 1.0)
             issues.push_back({ConfigField::Positional, "The rotary base must be a finite number above 1."});
+        if (const std::string problem = ropeScalingProblem(config.ropeScaling); !problem.empty())
+            issues.push_back({ConfigField::Positional, "The rotary positions' scaling: " + problem + "."});
     }
     if (!std::isfinite(config.tokenEmbeddingScale) || config.tokenEmbeddingScale <= 0.0f)
         issues.push_back({ConfigField::Embeddings, "The token-embedding scale must be a finite number above 0."});

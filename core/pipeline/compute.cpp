@@ -104,8 +104,10 @@ AttentionOptions attentionOptions(const Config& config)
 {
     AttentionOptions options;
     options.mask.causal = config.mode == AttentionMode::DecoderCausal;
+    if (options.mask.causal) options.mask.window = config.slidingWindow;
     options.rotary = rotaryLayout(config.positional);
     options.ropeBase = config.ropeBase;
+    options.ropeScaling = config.ropeScaling;
     options.scaleScores = config.scaleScores;
     options.ablated.assign(static_cast<std::size_t>(config.headCount), false);
     for (const Index head : config.ablatedHeads)

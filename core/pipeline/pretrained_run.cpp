@@ -128,6 +128,8 @@ Config pretrainedLayerConfig(const PretrainedModel& model, const LayerRun& layer
     base.positional =
         model.recipe.positions == PretrainedPositions::Rotary ? PositionalEncoding::Rotary : PositionalEncoding::None;
     base.ropeBase = model.recipe.ropeBase;
+    base.ropeScaling = model.recipe.ropeScaling;
+    base.slidingWindow = layer.layer.kind == AttentionMode::DecoderCausal ? model.recipe.slidingWindow : 0;
     base.scaleScores = true;
     base.embeddings = EmbeddingKind::Model;
     base.ablatedHeads.clear();

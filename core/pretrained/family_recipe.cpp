@@ -255,7 +255,11 @@ void inputConventions(const Checkpoint& checkpoint, const FamilyRow& row, Family
         r.padTokenId = config.padTokenId.value_or(row.padPositions);
         r.positionOffset = r.padTokenId + 1;
     }
-    if (row.positions == PretrainedPositions::Rotary) r.ropeBase = config.ropeTheta.value_or(10000.0);
+    if (row.positions == PretrainedPositions::Rotary) {
+        r.ropeBase = config.ropeTheta.value_or(10000.0);
+        r.ropeScaling = config.ropeScaling;
+    }
+    r.slidingWindow = config.slidingWindow.value_or(0);
     if (row.positions == PretrainedPositions::Sinusoidal)
         r.positionCount = config.positionCount.value_or(row.positionCount);
     r.tokenTypes = !row.embeddings.tokenTypes.empty();

@@ -105,6 +105,8 @@ struct FamilyRecipe {
     PretrainedPositions positions = PretrainedPositions::Learned;
     Index positionOffset = 0;      // row of the first position (RoBERTa: pad_token_id + 1)
     double ropeBase = 10000.0;     // rotary only
+    RopeScaling ropeScaling;       // rotary only: config.json's rope_scaling (LLaMA 3.1+: llama3)
+    Index slidingWindow = 0;       // causal self-attention: config.json's sliding_window (Mistral); 0: none
     float embeddingScale = 1.0f;   // sqrt(d_model) with BART's / Marian's scale_embedding
     bool tokenTypes = false;       // BERT, RoBERTa: add token type 0's row
     bool embeddingNorm = false;    // a norm over the summed embeddings (BERT, DistilBERT, BART)

@@ -150,9 +150,11 @@ AttentionOptions attentionOptions(const StackContext& c, const AttentionSublayer
 {
     AttentionOptions options;
     options.mask.causal = c.causal && !cross;
+    if (options.mask.causal) options.mask.window = c.model.recipe.slidingWindow;
     if (c.model.recipe.positions == PretrainedPositions::Rotary && !cross) {
         options.rotary = RotaryLayout::RotateHalf;
         options.ropeBase = c.model.recipe.ropeBase;
+        options.ropeScaling = c.model.recipe.ropeScaling;
     }
     options.keepScores = c.options.keepScores;
     options.ablated.assign(static_cast<std::size_t>(sublayer.layer.headCount), false);

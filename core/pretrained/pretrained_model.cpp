@@ -248,9 +248,9 @@ Expected<PretrainedModel> loadPretrainedModel(Checkpoint checkpoint, WeightResid
     if (!readout) return Error{readout.error()};
     model.readout = std::move(*readout);
     numberLayers(model);
-    if (r.positions == PretrainedPositions::Rotary && model.checkpoint.config.ropeScaling)
-        model.notes.push_back(model.checkpoint.configPath + " sets rope_scaling, which is not applied: the rotary "
-                              "positions use rope_theta's frequencies unscaled, so they differ from Hugging Face's.");
+    if (r.positions == PretrainedPositions::Rotary)
+        if (const std::string note = ropeScalingNote(model.checkpoint); !note.empty()) model.notes.push_back(note);
+    if (const std::string note = slidingWindowNote(model.checkpoint); !note.empty()) model.notes.push_back(note);
     attachTokenizer(model);
     return model;
 }

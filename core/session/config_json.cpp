@@ -16,6 +16,32 @@ using Json = nlohmann::json;
 
 using Reader = JsonFields;
 
+// config.json's own names, so that a model's rope_scaling reads the same in both files.
+Json ropeScalingJson(const RopeScaling& s)
+{
+    Json json = {{"rope_type", std::string(nameOf(kRopeScalingNames, s.kind))}, {"factor", s.factor}};
+    if (s.kind == RopeScalingKind::Llama3) {
+        json["low_freq_factor"] = s.lowFreqFactor;
+        json["high_freq_factor"] = s.highFreqFactor;
+        json["original_max_position_embeddings"] = s.originalMaxPositions;
+    }
+    return json;
+}
+
+void readRopeScaling(Reader& in, RopeScaling& scaling)
+{
+    const Json* v = in.find("rope_scaling");
+    if (!v || v->is_null()) return;
+    if (!v->is_object()) return in.fail("rope_scaling", "must be an object {rope_type, factor, ...}");
+    Reader inner{*v, in.prefix + "rope_scaling.", {}};
+    inner.choice("rope_type", scaling.kind, kRopeScalingNames);
+    inner.number("factor", scaling.factor);
+    inner.number("low_freq_factor", scaling.lowFreqFactor);
+    inner.number("high_freq_factor", scaling.highFreqFactor);
+    inner.number("original_max_position_embeddings", scaling.originalMaxPositions);
+    if (in.error.empty()) in.error = inner.error;
+}
+
 void readScales(Reader& in, ProjectionScales& scales)
 {
     const Json* v = in.find("scales");
@@ -100,6 +126,8 @@ Json configToJson(const Config& c)
     json["positional"] = positionalName(c.positional);
     json["positional_encoding"] = c.positionalAdded();
     json["rope_base"] = c.ropeBase;
+    if (c.ropeScaling.kind != RopeScalingKind::None) json["rope_scaling"] = ropeScalingJson(c.ropeScaling);
+    if (c.slidingWindow > 0) json["sliding_window"] = c.slidingWindow;
     json["embeddings"] = embeddingsName(c.embeddings);
     json["token_embedding_scale"] = shortest(c.tokenEmbeddingScale);
     json["bias"] = c.withBias;
@@ -140,6 +168,8 @@ Expected<Config> configFromJson(const Json& json)
     in.choice("init", c.init, kWeightInitNames);
     in.choice("positional", c.positional, kPositionalEncodingNames);
     in.number("rope_base", c.ropeBase);
+    readRopeScaling(in, c.ropeScaling);
+    in.integer("sliding_window", c.slidingWindow, 0, limits::maxTokens);
     in.choice("embeddings", c.embeddings, kEmbeddingKindNames);
     in.number("token_embedding_scale", c.tokenEmbeddingScale);
     in.flag("bias", c.withBias);

@@ -108,6 +108,29 @@ TEST_F(ExportCli, HeadDimGivesTheHeadsTheirOwnWidth)
     EXPECT_FALSE(fs::exists(path("h.json")));
 }
 
+// --sliding-window W: in causal mode each query keeps its W latest keys; elsewhere it is refused.
+TEST_F(ExportCli, ASlidingWindowMasksOlderKeysInCausalMode)
+{
+    const CommandRun r = run({"export", "--mode", "causal", "--sliding-window", "2", "--format", "json", "--out",
+                              path("w.json")});
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json doc = readJson(path("w.json"));
+    EXPECT_EQ(doc.at("config").at("sliding_window"), 2);
+    const MatrixF a = toMatrix(doc.at("heads")[0].at("attention"));
+    ASSERT_GE(a.rows(), 4);
+    EXPECT_EQ(a.row(3).head(2).cwiseAbs().maxCoeff(), 0.0f);
+    EXPECT_NEAR(a.row(3).segment(2, 2).sum(), 1.0, 1e-6);
+
+    const CommandRun self = run({"export", "--sliding-window", "2", "--format", "json", "--out", path("s.json")});
+    EXPECT_NE(self.status, 0);
+    EXPECT_NE(self.output.find("needs decoder (causal) self-attention"), std::string::npos) << self.output;
+    EXPECT_FALSE(fs::exists(path("s.json")));
+    const CommandRun negative = run({"export", "--mode", "causal", "--sliding-window", "-1", "--format", "json",
+                                     "--out", path("n.json")});
+    EXPECT_EQ(negative.status, 2);
+    EXPECT_NE(negative.output.find("--sliding-window"), std::string::npos) << negative.output;
+}
+
 // A Qwen3-shaped layer (head_dim 8 at d_model 16, h 4) exports with its own d_k.
 TEST_F(ExportCli, ACheckpointLayerWithWideHeadsExportsItsWidth)
 {

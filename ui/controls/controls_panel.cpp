@@ -67,7 +67,7 @@ QString modeTitle(qkv::AttentionMode mode)
 ControlsPanel::ControlsPanel(Document* document, QWidget* parent)
     : QWidget(parent), document_(document), source_(new SentenceField(tr("&Source sentence"), this)),
       target_(new SentenceField(tr("&Target sentence"), this)), mode_(new QComboBox(this)),
-      modeExplanation_(new QLabel(this)), modeMessage_(new FieldMessage(this)), dModel_(new QSpinBox(this)),
+      modeExplanation_(new QLabel(this)), modeMessage_(new FieldMessage(this)), window_(new QSpinBox(this)), dModel_(new QSpinBox(this)),
       dModelMessage_(new FieldMessage(this)), heads_(new QSpinBox(this)), dk_(new QSpinBox(this)),
       headsMessage_(new FieldMessage(this)), keyValueHeads_(new QComboBox(this)),
       keyValueHeadsMessage_(new FieldMessage(this)), inputs_(new InputsGroup(document, this)),
@@ -120,6 +120,7 @@ QWidget* ControlsPanel::makeAttentionGroup()
     modeBox->setSpacing(2);
     modeBox->addWidget(mode_);
     modeBox->addWidget(modeExplanation_);
+    modeBox->addWidget(makeWindowRow());
     modeBox->addWidget(modeMessage_);
     form->addRow(buddyLabel(tr("&Mode"), mode_, this), modeBox);
 
@@ -183,6 +184,27 @@ QWidget* ControlsPanel::makeAttentionGroup()
     return attention;
 }
 
+// Causal mode's sliding window (Mistral): each query sees only the W latest keys; the heatmaps
+// hatch the rest as masked.
+QWidget* ControlsPanel::makeWindowRow()
+{
+    windowRow_ = new QWidget(this);
+    auto* row = new QHBoxLayout(windowRow_);
+    row->setContentsMargins(0, 0, 0, 0);
+    window_->setRange(0, static_cast<int>(qkv::limits::maxTokens));
+    window_->setSpecialValueText(tr("off"));  // short: the field sets the panel's narrowest width
+    window_->setAccessibleName(tr("Sliding window"));
+    window_->setToolTip(tr("Sliding-window attention (Mistral): query t sees only keys t - W + 1 .. t, the W latest; "
+                           "the others are masked. Off: every earlier key (the paper's decoder)."));
+    row->addWidget(buddyLabel(tr("Sliding &window"), window_, this));
+    row->addWidget(window_, 1);
+    connect(window_, &QSpinBox::valueChanged, this, [this](int value) {
+        editConfig(document_, value == 0 ? tr("No sliding window") : tr("Sliding window of %1 keys").arg(value),
+                   EditKey::SlidingWindow, [&](qkv::Config& c) { c.slidingWindow = value; });
+    });
+    return windowRow_;
+}
+
 QWidget* ControlsPanel::makeScalesGroup()
 {
     auto* scales = new QGroupBox(tr("Scales (sharpen or flatten)"), this);
@@ -220,8 +242,11 @@ void ControlsPanel::showSession()
     source_->setUsed(config.needsSource(), tr("not used in this mode"));
     target_->setUsed(config.needsTarget(), tr("not used in this mode"));
     {
-        const QSignalBlocker b1(mode_), b2(dModel_), b3(heads_), b4(dk_);
+        const QSignalBlocker b1(mode_), b2(dModel_), b3(heads_), b4(dk_), b5(window_);
         mode_->setCurrentIndex(mode_->findData(static_cast<int>(config.mode)));
+        window_->setValue(static_cast<int>(std::clamp<qkv::Index>(config.slidingWindow, 0, qkv::limits::maxTokens)));
+        // Shown where it applies, or where a session set one anyway (its message says why not).
+        windowRow_->setVisible(config.mode == qkv::AttentionMode::DecoderCausal || config.slidingWindow != 0);
         dModel_->setValue(static_cast<int>(std::clamp<qkv::Index>(config.d_model, 0, kTypingRange)));
         heads_->setValue(static_cast<int>(std::clamp<qkv::Index>(config.headCount, 0, kTypingRange)));
         const bool divides = config.headCount > 0 && config.d_model % config.headCount == 0;

@@ -35,6 +35,7 @@ public:
     SentenceField* sourceField() const { return source_; }
     SentenceField* targetField() const { return target_; }
     QComboBox* modeBox() const { return mode_; }
+    QSpinBox* slidingWindowBox() const { return window_; }
     QSpinBox* dModelBox() const { return dModel_; }
     QSpinBox* headsBox() const { return heads_; }
     // g: key/value heads. Item data: 0 for "follows h", else g.
@@ -55,6 +56,7 @@ protected:
 
 private:
     QWidget* makeAttentionGroup();
+    QWidget* makeWindowRow();
     QWidget* makeScalesGroup();
     void showSession();
     void showKeyValueHeads(const qkv::Config& config);
@@ -66,6 +68,8 @@ private:
     QComboBox* mode_;
     QLabel* modeExplanation_;
     FieldMessage* modeMessage_;
+    QSpinBox* window_;             // causal mode's sliding window; 0: none
+    QWidget* windowRow_ = nullptr;
     QSpinBox* dModel_;
     FieldMessage* dModelMessage_;
     QSpinBox* heads_;

@@ -126,6 +126,28 @@ InputsGroup::InputsGroup(Document* document, QWidget* parent)
     });
 }
 
+// A loaded long-context model's stretched frequencies (config.json's rope_scaling) are its own,
+// with no control: the base's field says they are there, its tooltip how.
+void InputsGroup::showRopeScaling(const qkv::RopeScaling& s)
+{
+    const QString plain = tr("theta_j = base^(-2j / d_k): 10000 in RoFormer and LLaMA 2, 500000 in LLaMA 3.");
+    if (s.kind == qkv::RopeScalingKind::None) {
+        ropeBase_->setSuffix({});
+        ropeBase_->setToolTip(plain);
+        return;
+    }
+    const QString kind = QString::fromUtf8(qkv::nameOf(qkv::kRopeScalingNames, s.kind));
+    ropeBase_->setSuffix(tr(" · %1 ×%2").arg(kind).arg(s.factor));
+    QString how = s.kind == qkv::RopeScalingKind::Linear
+                      ? tr("every theta_j divided by %1").arg(s.factor)
+                      : tr("pairs with a wavelength above %1 positions divided by %2, below %3 kept, a smooth "
+                           "blend between")
+                            .arg(s.originalMaxPositions / s.lowFreqFactor)
+                            .arg(s.factor)
+                            .arg(s.originalMaxPositions / s.highFreqFactor);
+    ropeBase_->setToolTip(tr("%1\nThe model's rope_scaling (%2): %3.").arg(plain, kind, how));
+}
+
 void InputsGroup::showSession(const qkv::Session& session)
 {
     const qkv::Config& config = session.config;
@@ -134,6 +156,7 @@ void InputsGroup::showSession(const qkv::Session& session)
         const QSignalBlocker b1(positional_), b2(ropeBase_), b3(embeddings_), b4(tokenScale_);
         positional_->setCurrentIndex(positional_->findData(static_cast<int>(config.positional)));
         ropeBase_->setValue(config.ropeBase);
+        showRopeScaling(config.ropeScaling);
         embeddings_->setCurrentIndex(embeddings_->findData(static_cast<int>(config.embeddings)));
         // Only while the value differs: retyping "0.1" must not be reformatted under the cursor.
         if (static_cast<float>(tokenScale_->value()) != config.tokenEmbeddingScale)

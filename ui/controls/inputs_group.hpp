@@ -41,6 +41,7 @@ public:
 
 private:
     void showModelInput(const qkv::ModelInput* input, bool chosen);
+    void showRopeScaling(const qkv::RopeScaling& scaling);
 
     Document* document_;
     QFormLayout* form_;

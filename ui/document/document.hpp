@@ -46,6 +46,7 @@ enum class EditKey {
     ScaleValue,
     ScaleOutput,
     RopeBase,
+    SlidingWindow,
     TokenScale,
     Weights,
     // The weights editor's painting alternates Weights and WeightsStroke between strokes, so

@@ -123,5 +123,22 @@ TEST(CheckpointLayerSettingsRule, ConfigJsonFixesPositionsAndTheTensorsFixTheSha
     EXPECT_EQ(fixedSettingText(t5->settings, LayerSetting::Mode).rfind("the module path '", 0), 0u);
 }
 
+// config.json's rope_scaling goes with a rotary layer loaded alone, as with the whole model: the
+// layer's views rotate by the stretched frequencies, and a note says so.
+TEST(CheckpointLayerSettingsRule, RopeScalingGoesWithTheLayer)
+{
+    const std::string path = std::string(qkv::testDataDir()) + "/pretrained/llama3/model.safetensors";
+    Expected<CheckpointLayerWeights> layer = loadCheckpointLayer(path, "0");
+    ASSERT_TRUE(layer.ok()) << layer.error();
+    EXPECT_EQ(layer->settings.ropeScaling.kind, RopeScalingKind::Llama3);
+    bool said = false;
+    for (const std::string& note : layer->notes) said = said || note.find("rope_scaling llama3") != std::string::npos;
+    EXPECT_TRUE(said);
+    Config config;
+    applyCheckpointLayerSettings(layer->settings, config, {LayerSetting::RopeBase}, asOption);
+    EXPECT_EQ(config.ropeScaling, layer->settings.ropeScaling) << "no control sets it: the layer's always";
+    EXPECT_EQ(config.ropeScaling.originalMaxPositions, 64.0);
+}
+
 }  // namespace
 }  // namespace qkv

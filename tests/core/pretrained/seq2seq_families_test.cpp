@@ -1,7 +1,7 @@
 // The whole LLaMA-style, BART and Marian models from synthetic checkpoints
-// (tests/data/pretrained/{llama,bart,marian}, written by make_seq2seq_fixtures.py) against an
-// independent PyTorch forward of each family: every layer's attention, the hidden states, the
-// logits, and a run with a head switched off.
+// (tests/data/pretrained/{llama,bart,marian}, written by make_seq2seq_fixtures.py; llama3 and
+// qwen2 by make_2026_families.py) against an independent PyTorch forward of each family: every
+// layer's attention, the hidden states, the logits, and a run with a head switched off.
 
 #include <cmath>
 #include <cstdint>
@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/io/npy.hpp"
+#include "core/pipeline/pretrained_run.hpp"
 #include "core/pretrained/model_run.hpp"
 #include "core/pretrained/pretrained_model.hpp"
 #include "core/pretrained/teacher_forcing.hpp"
@@ -133,6 +134,12 @@ void expectAblationMatchesReference(const std::string& family)
 
 TEST(LlamaModel, MatchesPyTorch) { expectMatchesReference("llama"); }
 TEST(LlamaModel, HeadSwitchedOffMatchesPyTorch) { expectAblationMatchesReference("llama"); }
+TEST(Llama3Model, MatchesPyTorch) { expectMatchesReference("llama3"); }
+TEST(Llama3Model, HeadSwitchedOffMatchesPyTorch) { expectAblationMatchesReference("llama3"); }
+TEST(Qwen2Model, MatchesPyTorch) { expectMatchesReference("qwen2"); }
+TEST(Qwen2Model, HeadSwitchedOffMatchesPyTorch) { expectAblationMatchesReference("qwen2"); }
+TEST(MistralModel, MatchesPyTorch) { expectMatchesReference("mistral"); }
+TEST(MistralModel, HeadSwitchedOffMatchesPyTorch) { expectAblationMatchesReference("mistral"); }
 TEST(BartModel, MatchesPyTorch) { expectMatchesReference("bart"); }
 TEST(BartModel, EncoderHeadSwitchedOffReachesTheDecoder) { expectAblationMatchesReference("bart"); }
 TEST(MarianModel, MatchesPyTorch) { expectMatchesReference("marian"); }
@@ -155,6 +162,64 @@ TEST(LlamaModel, RecipeIsPreRmsNormSwiGluRotaryWithGroupedQueries)
     EXPECT_EQ(r.keyValueHeadCount, 2);
     EXPECT_EQ(r.d_ff, 64);
     EXPECT_EQ(model.readoutMatrix().rows(), 40);
+}
+
+// LLaMA 3.2: rope_scaling of rope_type llama3 stretches the slow rotary pairs (the fixture puts a
+// pair in each of its three regimes) and the readout is the token table.
+TEST(Llama3Model, RopeScalingAndTiedEmbeddingsAreHuggingFacesOwn)
+{
+    const PretrainedModel model = open("llama3");
+    const FamilyRecipe& r = model.recipe;
+    EXPECT_EQ(r.family, PretrainedFamily::Llama);
+    EXPECT_EQ(r.ropeScaling, (RopeScaling{RopeScalingKind::Llama3, 8.0, 1.0, 4.0, 64.0}));
+    EXPECT_TRUE(r.tiedReadout) << "tie_word_embeddings: true and no lm_head.weight";
+    const MatrixD expected = npy("llama3", "rotary_frequencies.npy");
+    const Eigen::VectorXd theta = rotaryFrequencies(16, r.ropeBase, r.ropeScaling);
+    ASSERT_EQ(theta.size(), expected.cols());
+    for (Index j = 0; j < theta.size(); ++j) EXPECT_NEAR(theta(j) / expected(0, j), 1.0, 1e-12) << j;
+    bool said = false;
+    for (const std::string& note : model.notes) said = said || note.find("rope_scaling llama3 (factor 8") != std::string::npos;
+    EXPECT_TRUE(said) << "the notes say the frequencies are stretched";
+    // The scaling matters at these positions: unscaled frequencies miss the reference.
+    PretrainedModel unscaled = open("llama3");
+    unscaled.recipe.ropeScaling = {};
+    Expected<ModelRun> run = runPretrainedModel(unscaled, tokensOf(reference("llama3")));
+    ASSERT_TRUE(run) << run.error();
+    EXPECT_GT((run->layer(1).attention.heads[0].attention.cast<double>() - npy("llama3", "attention_1.npy").topRows(20)).cwiseAbs().maxCoeff(), 1e-3);
+}
+
+// Qwen2's attention has q, k and v biases and none on o_proj: zeros stand in for b^O.
+TEST(Qwen2Model, QueryKeyValueBiasesWithoutAnOutputBias)
+{
+    const PretrainedModel model = open("qwen2");
+    EXPECT_EQ(model.recipe.family, PretrainedFamily::Llama);
+    EXPECT_EQ(model.recipe.ropeBase, 1e6);
+    const AttentionWeights& attention = model.sublayer(0).attention;
+    ASSERT_TRUE(attention.hasBias());
+    EXPECT_GT(attention.queryBias->cwiseAbs().maxCoeff(), 0.0f);
+    EXPECT_EQ(attention.outputBias->cwiseAbs().maxCoeff(), 0.0f);
+}
+
+// Mistral's sliding_window masks every key older than the window, in the run and in the layer
+// views (their Config), and the notes say so.
+TEST(MistralModel, TheSlidingWindowMasksOlderKeysEverywhere)
+{
+    const auto model = std::make_shared<const PretrainedModel>(open("mistral"));
+    EXPECT_EQ(model->recipe.slidingWindow, 4);
+    Expected<ModelRun> run = runPretrainedModel(*model, tokensOf(reference("mistral")));
+    ASSERT_TRUE(run) << run.error();
+    for (Index l = 0; l < model->layerCount(); ++l) {
+        const AttentionResult& attention = run->layer(l).attention;
+        EXPECT_EQ(attention.mask.window, 4);
+        EXPECT_TRUE(attention.mask.masked(11, 7));
+        EXPECT_FALSE(attention.mask.masked(11, 8));
+        for (const HeadAttention& head : attention.heads) EXPECT_EQ(head.attention.row(11).head(8).cwiseAbs().maxCoeff(), 0.0f);
+        const Config layerConfig = pretrainedLayerConfig(*model, run->layer(l), model->sublayer(l).attention, {}, Config{});
+        EXPECT_EQ(layerConfig.slidingWindow, 4);
+    }
+    bool said = false;
+    for (const std::string& note : model->notes) said = said || note.find("sliding_window = 4") != std::string::npos;
+    EXPECT_TRUE(said);
 }
 
 TEST(Seq2SeqModel, RecipesFollowConfig)

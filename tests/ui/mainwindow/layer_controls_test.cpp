@@ -111,6 +111,62 @@ TEST_F(LayerControlsTest, PositionsDriveTheComputationAndTheRotaryBaseShowsForRo
     EXPECT_FALSE(controls()->weights()->message()->isVisible());
 }
 
+// A long-context model's rope_scaling has no control: the base's field names it, its tooltip
+// says what it does, and the attention follows it.
+TEST_F(LayerControlsTest, TheRotaryBaseSaysWhenTheModelStretchesItsFrequencies)
+{
+    inputs()->show();
+    Config config = document()->result()->config;
+    config.positional = PositionalEncoding::Rotary;
+    config.ropeBase = 500000.0;
+    document()->edit(config, QStringLiteral("rotary"));
+    settle();
+    const auto plain = document()->result();
+    EXPECT_EQ(inputs()->ropeBaseBox()->suffix(), QString());
+    config.ropeScaling = {RopeScalingKind::Llama3, 8.0, 1.0, 4.0, 4.0};
+    document()->edit(config, QStringLiteral("scaled"));
+    settle();
+    EXPECT_EQ(inputs()->ropeBaseBox()->suffix(), QStringLiteral(" · llama3 ×8"));
+    EXPECT_TRUE(inputs()->ropeBaseBox()->toolTip().contains(QStringLiteral("rope_scaling (llama3)")))
+        << inputs()->ropeBaseBox()->toolTip().toStdString();
+    EXPECT_NE(document()->result()->attention.heads[0].scores, plain->attention.heads[0].scores);
+    config.ropeScaling = {};
+    document()->edit(config, QStringLiteral("unscaled"));
+    settle();
+    EXPECT_EQ(inputs()->ropeBaseBox()->suffix(), QString());
+    EXPECT_EQ(document()->result()->attention.heads[0].scores, plain->attention.heads[0].scores);
+}
+
+// Causal mode's sliding window: shown only there, it masks the older keys, and Undo takes it back.
+TEST_F(LayerControlsTest, TheSlidingWindowMasksOlderKeysInCausalMode)
+{
+    controls()->show();
+    EXPECT_FALSE(controls()->slidingWindowBox()->isVisible()) << "self-attention has no window";
+    Config config = document()->result()->config;
+    config.targetText = "the cat sat on the mat";
+    document()->edit(config, QStringLiteral("six words"));
+    const int selfWidth = controls()->minimumSizeHint().width();
+    choose(controls()->modeBox(), static_cast<int>(AttentionMode::DecoderCausal));
+    settle();
+    ASSERT_TRUE(controls()->slidingWindowBox()->isVisible());
+    // The row fits the panel's narrowest width (a long "off" text once widened it past a
+    // 1000 x 700 window's panel, cutting every field at its right edge).
+    EXPECT_LE(controls()->minimumSizeHint().width(), selfWidth);
+    EXPECT_EQ(controls()->slidingWindowBox()->value(), 0);
+    type(controls()->slidingWindowBox(), "2");
+    settle();
+    const auto windowed = document()->result();
+    EXPECT_EQ(windowed->config.slidingWindow, 2);
+    EXPECT_EQ(windowed->attention.mask.window, 2);
+    ASSERT_GE(windowed->attention.queryCount(), 4);
+    EXPECT_EQ(windowed->attention.heads[0].attention.row(3).head(2).cwiseAbs().maxCoeff(), 0.0f);
+    EXPECT_GT(windowed->attention.heads[0].attention.row(3).segment(2, 2).sum(), 0.99f);
+    document()->undoStack()->undo();
+    settle();
+    EXPECT_EQ(document()->result()->config.slidingWindow, 0);
+    EXPECT_EQ(controls()->slidingWindowBox()->value(), 0);
+}
+
 TEST_F(LayerControlsTest, EmbeddingsAndTheTokenScaleDriveTheComputation)
 {
     inputs()->show();

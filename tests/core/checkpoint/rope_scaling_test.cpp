@@ -1,0 +1,188 @@
+// Rotary scaling (config.json's rope_scaling): the llama3 and linear frequencies against the
+// formula Hugging Face computes (the fixture's own numbers are checked against PyTorch in
+// seq2seq_families_test.cpp), how config.json spells it, what a session keeps, and what is
+// refused or reported.
+
+#include <cmath>
+#include <fstream>
+#include <numbers>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "core/attention/rotary.hpp"
+#include "core/checkpoint/checkpoint.hpp"
+#include "core/checkpoint/checkpoint_config.hpp"
+#include "core/config/validation.hpp"
+#include "core/session/config_json.hpp"
+#include "support/test_folder.hpp"
+
+namespace qkv {
+namespace {
+
+RopeScaling llama3(double factor = 8, double low = 1, double high = 4, double context = 8192)
+{
+    return {RopeScalingKind::Llama3, factor, low, high, context};
+}
+
+// LLaMA 3.1-8B's numbers (d_k 128, rope_theta 500000, factor 8, 1, 4, 8192): pairs whose
+// wavelength is below 8192 / 4 = 2048 positions keep their frequency, those above 8192 are
+// divided by 8, and those between move smoothly from one to the other.
+TEST(RopeScaling, Llama3KeepsFastPairsDividesSlowOnesAndBlendsBetween)
+{
+    const Eigen::VectorXd plain = rotaryFrequencies(128, 500000.0);
+    const Eigen::VectorXd scaled = rotaryFrequencies(128, 500000.0, llama3());
+    ASSERT_EQ(scaled.size(), 64);
+    int kept = 0, divided = 0, blended = 0;
+    for (Index j = 0; j < 64; ++j) {
+        const double wavelength = 2 * std::numbers::pi / plain(j);
+        const double ratio = scaled(j) / plain(j);
+        if (wavelength < 2048) {
+            EXPECT_EQ(ratio, 1.0) << j;
+            ++kept;
+        } else if (wavelength > 8192) {
+            EXPECT_NEAR(ratio, 1.0 / 8, 1e-15) << j;
+            ++divided;
+        } else {
+            const double s = (8192 / wavelength - 1) / (4 - 1);
+            EXPECT_NEAR(ratio, (1 - s) / 8 + s, 1e-15) << j;
+            EXPECT_GT(ratio, 1.0 / 8);
+            EXPECT_LT(ratio, 1.0);
+            ++blended;
+        }
+    }
+    EXPECT_GT(kept, 0);
+    EXPECT_GT(divided, 0);
+    EXPECT_GT(blended, 0);
+    // Linear scaling divides every pair.
+    const Eigen::VectorXd linear = rotaryFrequencies(128, 500000.0, {RopeScalingKind::Linear, 4.0});
+    EXPECT_TRUE(linear.isApprox(plain / 4.0, 1e-15));
+    // Scaling changes the rotation applyRotary makes, and only where positions differ from 0.
+    MatrixF x = MatrixF::Ones(300, 128), y = x;
+    applyRotary(x, 128, RotaryLayout::RotateHalf, 500000.0);
+    applyRotary(y, 128, RotaryLayout::RotateHalf, 500000.0, llama3());
+    EXPECT_TRUE(x.row(0) == y.row(0));
+    EXPECT_GT((x.row(299) - y.row(299)).cwiseAbs().maxCoeff(), 1e-3f);
+}
+
+TEST(RopeScaling, ImpossibleNumbersAreNamed)
+{
+    EXPECT_EQ(ropeScalingProblem({}), "");
+    EXPECT_EQ(ropeScalingProblem(llama3()), "");
+    EXPECT_NE(ropeScalingProblem(llama3(0.5)).find("factor is 0.5"), std::string::npos);
+    EXPECT_NE(ropeScalingProblem(llama3(8, 4, 1)).find("low_freq_factor < high_freq_factor"), std::string::npos);
+    EXPECT_NE(ropeScalingProblem(llama3(8, 1, 4, 0)).find("original_max_position_embeddings is 0"), std::string::npos);
+    EXPECT_NE(ropeScalingProblem({RopeScalingKind::Linear, std::nan("")}).find("factor"), std::string::npos);
+    Config config;
+    config.positional = PositionalEncoding::Rotary;
+    config.ropeScaling = llama3(8, 4, 1);
+    const auto scalingIssues = [](const Config& c) {
+        std::vector<ValidationIssue> found;
+        for (const ValidationIssue& issue : validateConfig(c))
+            if (issue.message.find("scaling") != std::string::npos) found.push_back(issue);
+        return found;
+    };
+    const std::vector<ValidationIssue> issues = scalingIssues(config);
+    ASSERT_EQ(issues.size(), 1u);
+    EXPECT_EQ(issues[0].field, ConfigField::Positional);
+    EXPECT_NE(issues[0].message.find("low_freq_factor"), std::string::npos) << issues[0].message;
+    config.ropeScaling = llama3();
+    EXPECT_TRUE(scalingIssues(config).empty());
+}
+
+TEST(RopeScaling, ASessionKeepsItUnderConfigJsonsNames)
+{
+    Config config;
+    config.positional = PositionalEncoding::Rotary;
+    config.ropeScaling = llama3(32, 1, 4, 8192);
+    const nlohmann::json json = configToJson(config);
+    EXPECT_EQ(json["rope_scaling"]["rope_type"], "llama3");
+    EXPECT_EQ(json["rope_scaling"]["original_max_position_embeddings"], 8192.0);
+    Expected<Config> back = configFromJson(json);
+    ASSERT_TRUE(back) << back.error();
+    EXPECT_EQ(back->ropeScaling, config.ropeScaling);
+    // Without scaling the key is not written (sessions of earlier versions read the same).
+    EXPECT_FALSE(configToJson(Config{}).contains("rope_scaling"));
+    nlohmann::json wrong = json;
+    wrong["rope_scaling"]["rope_type"] = "yarn";
+    Expected<Config> refused = configFromJson(wrong);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().find("rope_scaling.rope_type"), std::string::npos) << refused.error();
+}
+
+class RopeScalingConfig : public ::testing::Test {
+protected:
+    Expected<CheckpointConfig> read(const std::string& text)
+    {
+        const std::string file = (folder.path() / "config.json").string();
+        std::ofstream(file) << text;
+        return readCheckpointConfig(file);
+    }
+    TestFolder folder{"rope_scaling"};
+};
+
+TEST_F(RopeScalingConfig, Llama3AndLinearAreRead)
+{
+    Expected<CheckpointConfig> c = read(R"({"rope_theta": 500000, "rope_scaling": {"factor": 32.0,
+        "low_freq_factor": 1.0, "high_freq_factor": 4.0, "original_max_position_embeddings": 8192,
+        "rope_type": "llama3"}})");
+    ASSERT_TRUE(c) << c.error();
+    EXPECT_EQ(c->ropeScaling, llama3(32, 1, 4, 8192));
+    EXPECT_EQ(c->ropeScalingNotApplied, "");
+    // The older spelling "type".
+    c = read(R"({"rope_scaling": {"type": "linear", "factor": 2}})");
+    ASSERT_TRUE(c) << c.error();
+    EXPECT_EQ(c->ropeScaling, (RopeScaling{RopeScalingKind::Linear, 2.0}));
+    // transformers 5 nests rope_theta with the scaling in rope_parameters.
+    c = read(R"({"rope_parameters": {"rope_type": "default", "rope_theta": 1000000.0}})");
+    ASSERT_TRUE(c) << c.error();
+    EXPECT_EQ(c->ropeTheta, 1000000.0);
+    EXPECT_EQ(c->ropeScaling.kind, RopeScalingKind::None);
+}
+
+// Mistral's sliding window is read (and said in the notes); Qwen2's per-layer one is reported.
+TEST_F(RopeScalingConfig, ASlidingWindowIsReadWhereItIsUsed)
+{
+    Expected<CheckpointConfig> c = read(R"({"model_type": "mistral", "sliding_window": 4096})");
+    ASSERT_TRUE(c) << c.error();
+    EXPECT_EQ(c->slidingWindow, 4096);
+    c = read(R"({"model_type": "qwen2", "sliding_window": 4096, "use_sliding_window": false})");
+    ASSERT_TRUE(c) << c.error();
+    EXPECT_FALSE(c->slidingWindow.has_value());
+    EXPECT_FALSE(c->slidingWindowNotApplied.has_value());
+    c = read(R"({"model_type": "qwen2", "sliding_window": 4096, "use_sliding_window": true})");
+    ASSERT_TRUE(c) << c.error();
+    EXPECT_FALSE(c->slidingWindow.has_value()) << "Qwen2 windows some layers only";
+    EXPECT_EQ(c->slidingWindowNotApplied, 4096);
+    c = read(R"({"model_type": "mistral", "sliding_window": null})");
+    ASSERT_TRUE(c) << c.error();
+    EXPECT_FALSE(c->slidingWindow.has_value());
+    Checkpoint checkpoint;
+    checkpoint.configPath = "config.json";
+    checkpoint.config.slidingWindow = 4096;
+    EXPECT_NE(slidingWindowNote(checkpoint).find("each query sees only the 4096 latest keys"), std::string::npos)
+        << slidingWindowNote(checkpoint);
+}
+
+TEST_F(RopeScalingConfig, KindsNotAppliedAreKeptForTheNotesAndBrokenOnesRefused)
+{
+    Expected<CheckpointConfig> c = read(R"({"rope_scaling": {"rope_type": "yarn", "factor": 4.0}})");
+    ASSERT_TRUE(c) << c.error();
+    EXPECT_EQ(c->ropeScalingNotApplied, "yarn");
+    EXPECT_EQ(c->ropeScaling.kind, RopeScalingKind::None);
+    c = read(R"({"rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0}})");
+    ASSERT_FALSE(c);
+    EXPECT_NE(c.error().find("needs a number 'high_freq_factor'"), std::string::npos) << c.error();
+    c = read(R"({"rope_scaling": {"rope_type": "linear", "factor": "two"}})");
+    ASSERT_FALSE(c);
+    EXPECT_NE(c.error().find("not \"two\""), std::string::npos) << c.error();
+    c = read(R"({"rope_scaling": {"rope_type": "linear", "factor": 0.25}})");
+    ASSERT_FALSE(c);
+    EXPECT_NE(c.error().find("factor is 0.25"), std::string::npos) << c.error();
+    c = read(R"({"rope_scaling": [8]})");
+    ASSERT_FALSE(c);
+    EXPECT_NE(c.error().find("not an object"), std::string::npos) << c.error();
+}
+
+}  // namespace
+}  // namespace qkv
