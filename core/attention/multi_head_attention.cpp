@@ -8,6 +8,23 @@
 #include "core/attention/projections.hpp"
 
 namespace qkv {
+namespace {
+
+// Each row's consecutive blocks of gamma.size() entries (one head's, or the whole row) become
+// gamma * x / sqrt(mean(x^2) + eps), the mean accumulated in double.
+void rmsNormalizeSegments(MatrixF& projected, const RowVectorF& gamma, float epsilon)
+{
+    const Index width = gamma.size();
+    for (Index row = 0; row < projected.rows(); ++row)
+        for (Index first = 0; first + width <= projected.cols(); first += width) {
+            auto x = projected.row(row).segment(first, width);
+            const double meanSquare = x.cast<double>().squaredNorm() / static_cast<double>(width);
+            const auto inverse = static_cast<float>(1.0 / std::sqrt(meanSquare + static_cast<double>(epsilon)));
+            x = (x * inverse).cwiseProduct(gamma);
+        }
+}
+
+}  // namespace
 
 AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const MatrixF& keyValueInput,
                                           const AttentionWeights& weights, const HeadGrouping& grouping,
@@ -40,7 +57,12 @@ AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const Matri
         result.key.rowwise() += *weights.keyBias;
         result.value.rowwise() += *weights.valueBias;
     }
-    // 1b. Rotary positions turn q and k by their positions; the step view shows both.
+    // 1b. Qwen3's norms of q and k (AttentionWeights::queryNorm), before any rotation.
+    if (weights.hasQueryKeyNorm()) {
+        rmsNormalizeSegments(result.query, *weights.queryNorm, weights.queryKeyNormEpsilon);
+        rmsNormalizeSegments(result.key, *weights.keyNorm, weights.queryKeyNormEpsilon);
+    }
+    // 1c. Rotary positions turn q and k by their positions; the step view shows both.
     if (options.rotary != RotaryLayout::None) {
         result.queryBeforeRotation = result.query;
         result.keyBeforeRotation = result.key;

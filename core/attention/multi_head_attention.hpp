@@ -6,6 +6,7 @@
 // d_k = d_v the head width (d_model / h unless the weights say otherwise); query head i reads
 // key/value head j = i / (h / g).
 //   Q = X_q W^Q + b^Q  (n_q x h d_k),  K = X_kv W^K + b^K  (n_k x g d_k),  V = X_kv W^V + b^V  (n_k x g d_v)
+//   q/k norms only (Qwen3): Q and K RMS-normalised per head (or whole) with their scales
 //   rotary only: each d_k block of Q and K rotated by its row's position (rotary.hpp)
 //   scores_i = Q_i K_j^T / sqrt(d_k)  (+ -inf where masked)               (n_q x n_k)
 //   A_i = softmax(scores_i) over each row; head_i = A_i V_j                (n_q x d_v)
@@ -54,8 +55,8 @@ struct AttentionResult {
     MatrixF query;        // Q, n_q x h d_k, after rotation when rotary
     MatrixF key;          // K, n_k x g d_k, after rotation when rotary
     MatrixF value;        // V, n_k x g d_v
-    MatrixF queryBeforeRotation;  // rotary only: Q as projected (else empty)
-    MatrixF keyBeforeRotation;    // rotary only: K as projected (else empty)
+    MatrixF queryBeforeRotation;  // rotary only: Q as projected (and normed, with q/k norms; else empty)
+    MatrixF keyBeforeRotation;    // rotary only: K as projected (and normed, with q/k norms; else empty)
     std::vector<HeadAttention> heads;  // h entries
     MatrixF headOutputs;  // Concat(head_1..head_h), n_q x h d_v, every head (ablated or not)
     MatrixF output;       // n_q x d_model: Concat with ablated blocks zeroed, times W^O, + b^O

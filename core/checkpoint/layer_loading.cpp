@@ -119,6 +119,12 @@ std::string expectShapes(const Checkpoint& checkpoint, const CheckpointLayer& la
     return check.problem;
 }
 
+// A LLaMA-style attention module's q_norm and k_norm scales (Qwen3).
+std::array<std::string, 2> queryKeyNormNames(const CheckpointLayer& layer)
+{
+    return {layer.name + ".q_norm.weight", layer.name + ".k_norm.weight"};
+}
+
 // Our layout from the loaded tensors; missing biases (when some exist) are zeros.
 AttentionWeights toOurLayout(const CheckpointLayer& layer, const LoadedTensors& loaded, const Sizes& s,
                              std::vector<std::string>& notes)
@@ -272,6 +278,16 @@ Expected<CheckpointLayerWeights> loadLayer(const Checkpoint& checkpoint, const C
         const std::string bias = biasName(layer.family, layer.name, p);
         if (checkpoint.tensors.contains(bias)) names.insert(bias);
     }
+    // Qwen3's norms of q and k (LLaMA-style names): read when the file has them.
+    const std::array<std::string, 2> norms = queryKeyNormNames(layer);
+    const bool normed = layer.family == CheckpointFamily::Llama && checkpoint.tensors.contains(norms[0]) &&
+                        checkpoint.tensors.contains(norms[1]);
+    if (normed) {
+        for (const std::string& norm : norms)
+            if (checkpoint.tensors.at(norm).shape.size() != 1)
+                return Error{checkpoint.path + ": '" + norm + "' must be a vector (one scale per component of q or k)"};
+        names.insert(norms.begin(), norms.end());
+    }
     if (!missing.empty()) {
         std::string list;
         for (const std::string& name : missing) list += (list.empty() ? "'" : ", '") + name + "'";
@@ -289,6 +305,13 @@ Expected<CheckpointLayerWeights> loadLayer(const Checkpoint& checkpoint, const C
     result.layer = layer;
     result.layer.keyValueHeadCount = sizes->keyValueHeadCount;
     result.weights = toOurLayout(layer, *loaded, *sizes, result.notes);
+    if (normed) {
+        result.weights.queryNorm = asRow(loaded->at(norms[0]));
+        result.weights.keyNorm = asRow(loaded->at(norms[1]));
+        result.weights.queryKeyNormEpsilon = static_cast<float>(checkpoint.config.rmsNormEpsilon.value_or(1e-6));
+        result.notes.push_back("'" + norms[0] + "' and '" + norms[1] +
+                               "' RMS-normalise each head's q and k before the rotation (Qwen3), as the views show.");
+    }
     if (const std::string problem = result.weights.shapeProblem(sizes->headCount); !problem.empty())
         return Error{checkpoint.path + ": layer '" + layer.name + "': " + problem};
     result.settings = settingsFor(checkpoint, layer, *sizes, result.weights.hasBias(), result.notes);

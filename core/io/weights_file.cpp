@@ -334,6 +334,10 @@ std::string normalisedPrefix(std::string_view prefix)
 // Checks that the weights are consistent enough to be written.
 Status checkWritable(const std::string& path, const AttentionWeights& weights)
 {
+    // The file holds the paper's four projections; a session keeps the norms of q and k.
+    if (weights.hasQueryKeyNorm())
+        return Error{"cannot write '" + path + "': the layer normalises q and k (q_norm, k_norm), which a weights "
+                     "file does not hold; save the session instead"};
     const Index d = weights.d_model();
     for (const MatrixF* m : {&weights.queryProjection, &weights.keyProjection,
                              &weights.valueProjection, &weights.outputProjection})

@@ -251,6 +251,10 @@ Expected<PretrainedModel> loadPretrainedModel(Checkpoint checkpoint, WeightResid
     if (r.positions == PretrainedPositions::Rotary)
         if (const std::string note = ropeScalingNote(model.checkpoint); !note.empty()) model.notes.push_back(note);
     if (const std::string note = slidingWindowNote(model.checkpoint); !note.empty()) model.notes.push_back(note);
+    // Qwen3's q_norm and k_norm, read with each layer (layer_loading.cpp): said once for the model.
+    if (model.layerCount() > 0 && model.residency == WeightResidency::Whole && model.sublayer(0).attention.hasQueryKeyNorm())
+        model.notes.push_back("Each layer's q_norm.weight and k_norm.weight RMS-normalise every head's q and k before the "
+                              "rotation (Qwen3).");
     attachTokenizer(model);
     return model;
 }

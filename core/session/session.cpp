@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/common/limits.hpp"
 #include "core/config/validation.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/file_bytes.hpp"
@@ -28,12 +29,18 @@ Json weightsToJson(const Session& s)
         tensors["b_V"] = matrixToJson(*w.valueBias);
         tensors["b_O"] = matrixToJson(*w.outputBias);
     }
+    if (w.hasQueryKeyNorm()) {
+        tensors["q_norm"] = matrixToJson(*w.queryNorm);
+        tensors["k_norm"] = matrixToJson(*w.keyNorm);
+    }
     Json origins = Json::array();
     for (const HeadOrigin origin : s.weightsProvenance.heads) origins.push_back(headOriginName(origin));
-    return {{"file", s.weightsProvenance.file},
-            {"layer", s.weightsProvenance.layer},
-            {"head_origins", origins},
-            {"tensors", tensors}};
+    Json json = {{"file", s.weightsProvenance.file},
+                 {"layer", s.weightsProvenance.layer},
+                 {"head_origins", origins},
+                 {"tensors", tensors}};
+    if (w.hasQueryKeyNorm()) json["qk_norm_epsilon"] = w.queryKeyNormEpsilon;
+    return json;
 }
 
 Json embeddingToJson(const MatrixF& m, const std::string& file)
@@ -74,7 +81,22 @@ Expected<std::shared_ptr<const AttentionWeights>> weightsFromJson(const Json& js
     if (const auto layer = json.find("layer"); layer != json.end() && layer->is_string()) provenance.layer = *layer;
     const auto tensors = json.find("tensors");
     if (tensors == json.end() || !tensors->is_object()) return Error{"weights.tensors: missing"};
-    const Index d = config.d_model, width = config.g() * config.d_k();
+    const Index d = config.d_model, queryWidth = config.headCount * config.d_k(), width = config.g() * config.d_k();
+    // The columns a stored tensor declares, when they are a positive multiple of `unit` within
+    // the app's widths (else `fallback`, and the shape check below names the tensor).
+    const auto declaredColumns = [&](const char* name, Index unit, Index fallback) {
+        const auto found = tensors->find(name);
+        if (found == tensors->end() || !found->is_object()) return fallback;
+        const auto shape = found->find("shape");
+        if (shape == found->end() || !shape->is_array() || shape->size() != 2 || !(*shape)[1].is_number_integer())
+            return fallback;
+        const long long columns = (*shape)[1].get<long long>();
+        return columns > 0 && columns <= limits::maxQueryWidth && columns % unit == 0 ? static_cast<Index>(columns)
+                                                                                      : fallback;
+    };
+    // W^V is d_model x g d_v: d_v = d_k but in a kept full W_i model (d_v = d_model / h).
+    const Index valueWidth = declaredColumns("W_V", config.g(), width);
+    const Index concatWidth = config.headCount * (valueWidth / config.g());
     auto weights = std::make_shared<AttentionWeights>();
     const auto read = [&](const char* name, Index rows, Index cols, MatrixF& into) -> Status {
         const auto found = tensors->find(name);
@@ -85,16 +107,33 @@ Expected<std::shared_ptr<const AttentionWeights>> weightsFromJson(const Json& js
         return {};
     };
     for (const auto& [name, rows, cols, into] :
-         {std::tuple{"W_Q", d, d, &weights->queryProjection}, std::tuple{"W_K", d, width, &weights->keyProjection},
-          std::tuple{"W_V", d, width, &weights->valueProjection}, std::tuple{"W_O", d, d, &weights->outputProjection}})
+         {std::tuple{"W_Q", d, queryWidth, &weights->queryProjection},
+          std::tuple{"W_K", d, width, &weights->keyProjection},
+          std::tuple{"W_V", d, valueWidth, &weights->valueProjection},
+          std::tuple{"W_O", concatWidth, d, &weights->outputProjection}})
         if (Status s = read(name, rows, cols, *into); !s) return Error{s.error()};
     if (config.withBias) {
         MatrixF b;
         for (const auto& [name, cols, into] :
-             {std::tuple{"b_Q", d, &weights->queryBias}, std::tuple{"b_K", width, &weights->keyBias},
-              std::tuple{"b_V", width, &weights->valueBias}, std::tuple{"b_O", d, &weights->outputBias}}) {
+             {std::tuple{"b_Q", queryWidth, &weights->queryBias}, std::tuple{"b_K", width, &weights->keyBias},
+              std::tuple{"b_V", valueWidth, &weights->valueBias}, std::tuple{"b_O", d, &weights->outputBias}}) {
             if (Status s = read(name, 1, cols, b); !s) return Error{s.error()};
             *into = b.row(0);
+        }
+    }
+    // Qwen3's norms of q and k: one head's d_k scales, or the whole projection's.
+    if (tensors->contains("q_norm") || tensors->contains("k_norm")) {
+        MatrixF n;
+        for (const auto& [name, whole, into] : {std::tuple{"q_norm", queryWidth, &weights->queryNorm},
+                                                std::tuple{"k_norm", width, &weights->keyNorm}}) {
+            const Index columns = declaredColumns(name, 1, config.d_k());
+            if (Status s = read(name, 1, columns == whole ? whole : config.d_k(), n); !s) return Error{s.error()};
+            *into = n.row(0);
+        }
+        if (const auto eps = json.find("qk_norm_epsilon"); eps != json.end()) {
+            if (!eps->is_number() || !std::isfinite(eps->get<double>()) || eps->get<double>() <= 0)
+                return Error{"weights.qk_norm_epsilon: must be a number above 0"};
+            weights->queryKeyNormEpsilon = eps->get<float>();
         }
     }
     provenance.heads.clear();

@@ -47,6 +47,17 @@ std::string AttentionWeights::shapeProblem(Index headCount) const
                "columns.";
     if (!hasBias() && (keyBias || valueBias || outputBias))
         return "The biases b^Q, b^K, b^V and b^O must all be present or all absent.";
+    if (queryNorm.has_value() != keyNorm.has_value())
+        return "The norms of q and k (q_norm, k_norm) must both be present or both absent.";
+    const auto normFits = [&](const std::optional<RowVectorF>& n, Index whole) {
+        return n->size() == g.d_k || n->size() == whole;
+    };
+    if (queryNorm && (!normFits(queryNorm, width) || !normFits(keyNorm, keyValueWidth())))
+        return "q_norm has " + std::to_string(queryNorm->size()) + " and k_norm " + std::to_string(keyNorm->size()) +
+               " entries: each must have d_k = " + std::to_string(g.d_k) + " (one head's, shared) or its whole " +
+               "projection's (" + std::to_string(width) + " and " + std::to_string(keyValueWidth()) + ").";
+    if (queryNorm && !(std::isfinite(queryKeyNormEpsilon) && queryKeyNormEpsilon > 0.0f))
+        return "The q and k norms' epsilon must be a finite number above 0.";
     return {};
 }
 

@@ -64,6 +64,14 @@ struct AttentionWeights {
     std::optional<RowVectorF> keyBias;     // b^K, 1 x (g d_k)
     std::optional<RowVectorF> valueBias;   // b^V, 1 x (g d_v)
     std::optional<RowVectorF> outputBias;  // b^O, 1 x d_model
+    // Qwen3's q_norm and k_norm (Gemma 3 and OLMo 2 have their own): an RMSNorm with a learned
+    // scale on Q and K after their projections and before any rotation,
+    //   q <- gamma^Q * q / sqrt(mean(q^2) + eps),
+    // over each head's d_k (d_k entries, shared by every head) or over the whole projection
+    // (h d_k entries for Q, g d_k for K). Both present or both absent.
+    std::optional<RowVectorF> queryNorm;  // gamma^Q, 1 x d_k or 1 x (h d_k)
+    std::optional<RowVectorF> keyNorm;    // gamma^K, 1 x d_k or 1 x (g d_k)
+    float queryKeyNormEpsilon = 1e-6f;    // the model's rms_norm_eps
 
     Index d_model() const { return queryProjection.rows(); }
     // Columns of W^K: g d_k (= d_model for the paper's multi-head attention); W^V has g d_v.
@@ -71,6 +79,7 @@ struct AttentionWeights {
     // Columns of W^Q and rows of W^O: h d_k (= d_model when d_k = d_model / h).
     Index queryWidth() const { return queryProjection.cols(); }
     bool hasBias() const { return queryBias.has_value(); }
+    bool hasQueryKeyNorm() const { return queryNorm.has_value(); }
 
     // The head layout of these matrices for h query heads: d_k = queryWidth() / h (the weights
     // carry their own head width), g = keyValueWidth() / d_k and d_v = W^V's columns / g (0 when

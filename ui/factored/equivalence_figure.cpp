@@ -55,10 +55,22 @@ QString rotarySentence(const FactoredHeadModel& model)
         "view show the rotated scores.");
 }
 
+QString queryKeyNormSentence(const FactoredHeadModel& model)
+{
+    if (!model.result || !model.result->weights || !model.result->weights->hasQueryKeyNorm()) return {};
+    // The norm divides each q and each k by its own length: no fixed matrix between x_t and x_s.
+    return Text::tr(
+        "q_norm and k_norm (Qwen3): the head's q and k are each divided by their RMS and scaled by γ^Q, γ^K "
+        "before the scores, so the score is not x_tᵀ W_i x_s for a fixed W_i: the maps and the spectrum "
+        "here are those of W_i^Q (W_i^K)ᵀ without the norms; the heads grid and the step view show the "
+        "normalised scores.");
+}
+
 QString equivalenceExplanation(const FactoredHeadModel& model)
 {
     QStringList lines;
-    for (const QString& line : {equivalenceSentence(model), biasSentence(model), rotarySentence(model)})
+    for (const QString& line :
+         {equivalenceSentence(model), biasSentence(model), queryKeyNormSentence(model), rotarySentence(model)})
         if (!line.isEmpty()) lines << line;
     return lines.join(QLatin1Char('\n'));
 }

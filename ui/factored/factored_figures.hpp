@@ -161,6 +161,8 @@ double scoreEquivalenceWork(const FactoredHeadModel& model);
 QString equivalenceSentence(const FactoredHeadModel& model);
 // Empty without biases; else how b_i^Q and b_i^K enter the scores.
 QString biasSentence(const FactoredHeadModel& model);
+// Empty without q_norm and k_norm (Qwen3); else why no fixed W_i is behind the scores.
+QString queryKeyNormSentence(const FactoredHeadModel& model);
 // Empty unless positions are rotary; else what rotation does to the bilinear form.
 QString rotarySentence(const FactoredHeadModel& model);
 // All of the above that apply, one per line: the text under the equivalence, on screen and in

@@ -43,6 +43,7 @@ StepNumbers gatherStepNumbers(const qkv::Result& result, int head, int query, in
     n.scaled = a.scoreScale != 1.0f;
     n.rotary = a.queryBeforeRotation.size() > 0;
     n.hasBias = result.weights && result.weights->hasBias();
+    n.queryKeyNorm = result.weights && result.weights->hasQueryKeyNorm();
     n.queryLabel = labelAt(result.queryLabels, query);
     n.keyLabel = labelAt(result.keyLabels, key);
     for (int i = 0; i < a.queryCount(); ++i) n.queryLabels << labelAt(result.queryLabels, i);

@@ -26,6 +26,7 @@ struct StepNumbers {
     bool scaled = true;   // scores are divided by √d_k (false: T5 layers)
     bool rotary = false;  // q and k are rotated by position before the scores
     bool hasBias = false;
+    bool queryKeyNorm = false;  // q and k RMS-normalised with learned scales (Qwen3) before any rotation
     QString queryLabel, keyLabel;
     QStringList queryLabels, keyLabels;
     std::vector<float> q;                // Q_i row `query`, d_k entries (after rotation when rotary)

@@ -63,12 +63,15 @@ StepTexts stepTexts(const StepNumbers& n)
     t.names[0] = Text::tr("① Query vector q_i (%1 components)").arg(n.d_k);
     t.formulas[0] =
         Text::tr("q_i = row %1 of Q_i = X_q W_i^Q%2").arg(n.query).arg(n.hasBias ? Text::tr(" + b_i^Q") : QString());
+    // Qwen3's q_norm and k_norm act between the projection and the rotation.
+    if (n.queryKeyNorm) t.formulas[0] += Text::tr(", RMS-normalised and scaled by γ^Q (q_norm)");
     if (n.rotary) t.formulas[0] += Text::tr(", then rotated by its position %1 (dotted: before rotation)").arg(n.query);
 
     t.names[1] = Text::tr("② Key vector k_j (%1 components)").arg(n.d_k);
     t.formulas[1] =
         Text::tr("k_j = row %1 of K_i = X_kv W_i^K%2").arg(n.key).arg(n.hasBias ? Text::tr(" + b_i^K") : QString());
     if (grouped) t.formulas[1] += sharedBy(n);
+    if (n.queryKeyNorm) t.formulas[1] += Text::tr(", RMS-normalised and scaled by γ^K (k_norm)");
     if (n.rotary) t.formulas[1] += Text::tr(", then rotated by its position %1 (dotted: before rotation)").arg(n.key);
     // A trained full W_i head (its values narrower than d_k = d_model): shown as W_i^Q = W_i and
     // W_i^K = I, so the raw score is x_i W_i x_jᵀ.

@@ -140,6 +140,8 @@ TEST(Qwen2Model, MatchesPyTorch) { expectMatchesReference("qwen2"); }
 TEST(Qwen2Model, HeadSwitchedOffMatchesPyTorch) { expectAblationMatchesReference("qwen2"); }
 TEST(MistralModel, MatchesPyTorch) { expectMatchesReference("mistral"); }
 TEST(MistralModel, HeadSwitchedOffMatchesPyTorch) { expectAblationMatchesReference("mistral"); }
+TEST(Qwen3Model, MatchesPyTorch) { expectMatchesReference("qwen3"); }
+TEST(Qwen3Model, HeadSwitchedOffMatchesPyTorch) { expectAblationMatchesReference("qwen3"); }
 TEST(BartModel, MatchesPyTorch) { expectMatchesReference("bart"); }
 TEST(BartModel, EncoderHeadSwitchedOffReachesTheDecoder) { expectAblationMatchesReference("bart"); }
 TEST(MarianModel, MatchesPyTorch) { expectMatchesReference("marian"); }
@@ -220,6 +222,31 @@ TEST(MistralModel, TheSlidingWindowMasksOlderKeysEverywhere)
     bool said = false;
     for (const std::string& note : model->notes) said = said || note.find("sliding_window = 4") != std::string::npos;
     EXPECT_TRUE(said);
+}
+
+// Qwen3: q_norm and k_norm (one head's d_k scales, shared by the heads) normalise q and k before
+// the rotation, and its heads are wider than d_model / h; without the norms the reference is missed.
+TEST(Qwen3Model, QueryKeyNormsOnHeadsWiderThanDModelOverH)
+{
+    PretrainedModel model = open("qwen3");
+    const AttentionWeights& attention = model.sublayer(0).attention;
+    ASSERT_TRUE(attention.hasQueryKeyNorm());
+    EXPECT_EQ(attention.queryNorm->size(), 16);
+    EXPECT_EQ(attention.keyNorm->size(), 16);
+    EXPECT_EQ(attention.queryKeyNormEpsilon, 1e-6f) << "config.json's rms_norm_eps";
+    EXPECT_EQ(attention.grouping(4).d_k, 16);
+    EXPECT_TRUE(model.recipe.tiedReadout);
+    bool said = false;
+    for (const std::string& note : model.notes) said = said || note.find("q_norm.weight") != std::string::npos;
+    EXPECT_TRUE(said);
+    for (Index l = 0; l < model.layerCount(); ++l) {
+        auto& weights = const_cast<AttentionWeights&>(model.sublayer(l).attention);
+        weights.queryNorm.reset();
+        weights.keyNorm.reset();
+    }
+    Expected<ModelRun> run = runPretrainedModel(model, tokensOf(reference("qwen3")));
+    ASSERT_TRUE(run) << run.error();
+    EXPECT_GT((stackedAttention(run->layer(0).attention).cast<double>() - npy("qwen3", "attention_0.npy")).cwiseAbs().maxCoeff(), 1e-3);
 }
 
 TEST(Seq2SeqModel, RecipesFollowConfig)

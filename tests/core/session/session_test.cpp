@@ -6,10 +6,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "core/checkpoint/checkpoint.hpp"
 #include "core/config/examples.hpp"
+#include "core/io/weights_file.hpp"
 #include "core/pipeline/compute.hpp"
 #include "core/session/session.hpp"
 #include "support/matrix_assertions.hpp"
+#include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
@@ -150,6 +153,47 @@ TEST(Session, OpenedSessionComputesTheSameBits)
     EXPECT_EQ((*before)->attention.output, (*after)->attention.output);
     for (Index head = 0; head < s.config.headCount; ++head)
         EXPECT_EQ((*before)->attention.heads[head].attention, (*after)->attention.heads[head].attention);
+}
+
+// A loaded Qwen3 layer in a session: heads wider than d_model / h (W^Q 32 x 64), rotary
+// positions, and q_norm / k_norm. The saved session opens to the same bits; the norms are kept.
+TEST(Session, ALoadedLayerWithWideHeadsAndQueryKeyNormsRoundTrips)
+{
+    const std::string path = std::string(qkv::testDataDir()) + "/pretrained/qwen3/model.safetensors";
+    Expected<CheckpointLayerWeights> layer = loadCheckpointLayer(path, "0");
+    ASSERT_TRUE(layer) << layer.error();
+    Session s;
+    s.config = builtInExample();
+    s.config.mode = AttentionMode::DecoderCausal;
+    applyCheckpointLayerSettings(layer->settings, s.config);
+    s.weights = std::make_shared<const AttentionWeights>(layer->weights);
+    ASSERT_TRUE(s.weights->hasQueryKeyNorm());
+    const auto before = compute(s.config, s.inputs());
+    ASSERT_TRUE(before.ok()) << before.error();
+    const auto opened = parseSession(sessionToJson(s), "qwen3.qkv.json");
+    ASSERT_TRUE(opened.ok()) << opened.error();
+    ASSERT_TRUE(opened->weights);
+    EXPECT_TRUE(opened->weights->queryProjection == s.weights->queryProjection);
+    ASSERT_TRUE(opened->weights->hasQueryKeyNorm());
+    EXPECT_TRUE(*opened->weights->queryNorm == *s.weights->queryNorm);
+    EXPECT_TRUE(*opened->weights->keyNorm == *s.weights->keyNorm);
+    EXPECT_EQ(opened->weights->queryKeyNormEpsilon, s.weights->queryKeyNormEpsilon);
+    const auto after = compute(opened->config, opened->inputs());
+    ASSERT_TRUE(after.ok()) << after.error();
+    EXPECT_EQ((*before)->attention.output, (*after)->attention.output);
+    // The norms act: without them the scores differ.
+    Session plain = s;
+    auto unnormed = std::make_shared<AttentionWeights>(*s.weights);
+    unnormed->queryNorm.reset();
+    unnormed->keyNorm.reset();
+    plain.weights = unnormed;
+    const auto without = compute(plain.config, plain.inputs());
+    ASSERT_TRUE(without.ok()) << without.error();
+    EXPECT_NE((*without)->attention.heads[0].scores, (*before)->attention.heads[0].scores);
+    // A weights file holds the four projections only: it says so rather than drop the norms.
+    const Status saved = saveAttentionWeights("/tmp/never-written.safetensors", *s.weights);
+    ASSERT_FALSE(saved);
+    EXPECT_NE(saved.error().find("q_norm, k_norm"), std::string::npos) << saved.error();
 }
 
 TEST(Session, HeadTitlesSayWhereEachHeadComesFrom)

@@ -10,6 +10,9 @@ make_seq2seq_fixtures.py describes them for llama/):
            32 (smoothed, between 16 and 64) and 167 and up (divided by factor 8).
   qwen2/   Qwen2/2.5-shaped: q, k and v biases and no o bias (Qwen2Attention), rope_theta 1e6,
            use_sliding_window false.
+  qwen3/   Qwen3-shaped: q_norm and k_norm (an RMSNorm over each head's d_k, before rotary),
+           heads wider than d_model / h (head_dim 16 at hidden_size 32, 4 heads), tied
+           embeddings, rope_theta 1e6.
   mistral/ Mistral-shaped: sliding_window 4 on a 12-token prompt, so that from the fifth token on
            each query sees only its 4 latest keys (masking_utils' sliding_window_overlay).
 
@@ -70,8 +73,12 @@ def self_attention(w, p, x, c, head_mask):
     h, g = c["num_attention_heads"], c["num_key_value_heads"]
     d_k = c.get("head_dim") or c["hidden_size"] // h
     n = x.shape[0]
-    q = lin(w, f"{p}.q_proj", x).view(n, h, d_k).transpose(0, 1)
-    k = lin(w, f"{p}.k_proj", x).view(n, g, d_k).transpose(0, 1)
+    q = lin(w, f"{p}.q_proj", x).view(n, h, d_k)
+    k = lin(w, f"{p}.k_proj", x).view(n, g, d_k)
+    if f"{p}.q_norm.weight" in w:  # Qwen3Attention: q_norm and k_norm over each head's d_k, before rotary
+        q = rms_norm(w, f"{p}.q_norm", q, c["rms_norm_eps"])
+        k = rms_norm(w, f"{p}.k_norm", k, c["rms_norm_eps"])
+    q, k = q.transpose(0, 1), k.transpose(0, 1)
     v = lin(w, f"{p}.v_proj", x).view(n, g, d_k).transpose(0, 1)
     inv_freq = inv_freq_of(c, d_k)
     q, k = rotary(q, inv_freq), rotary(k, inv_freq)
@@ -106,7 +113,7 @@ def forward(w, c, ids, ablate=None):
     return attentions, hidden, final, final @ head.T
 
 
-def weights(c, qkv_bias):
+def weights(c, qkv_bias, qk_norm):
     d, h, g, f = c["hidden_size"], c["num_attention_heads"], c["num_key_value_heads"], c["intermediate_size"]
     d_k = c.get("head_dim") or d // h
     t = {"model.embed_tokens.weight": normal((c["vocab_size"], d), 1.0)}
@@ -117,6 +124,9 @@ def weights(c, qkv_bias):
         linear(t, f"{p}.self_attn.k_proj", g * d_k, d, bias=qkv_bias, scale=0.25)
         linear(t, f"{p}.self_attn.v_proj", g * d_k, d, bias=qkv_bias)
         linear(t, f"{p}.self_attn.o_proj", d, h * d_k, bias=False)
+        if qk_norm:
+            norm(t, f"{p}.self_attn.q_norm", d_k, bias=False)
+            norm(t, f"{p}.self_attn.k_norm", d_k, bias=False)
         norm(t, f"{p}.post_attention_layernorm", d, bias=False)
         linear(t, f"{p}.mlp.gate_proj", f, d, bias=False)
         linear(t, f"{p}.mlp.up_proj", f, d, bias=False)
@@ -127,9 +137,9 @@ def weights(c, qkv_bias):
     return t
 
 
-def family(name, c, ids, ablate, qkv_bias=False):
+def family(name, c, ids, ablate, qkv_bias=False, qk_norm=False):
     path = folder(name)
-    tensors = weights(c, qkv_bias)
+    tensors = weights(c, qkv_bias, qk_norm)
     write_safetensors(os.path.join(path, "model.safetensors"), tensors)
     write_json(path, "config.json", c)
     w = as_torch(tensors)
@@ -176,6 +186,15 @@ MISTRAL = {
     "bos_token_id": 1, "eos_token_id": 2, "tie_word_embeddings": False, "torch_dtype": "float32",
 }
 
+QWEN3 = {
+    "model_type": "qwen3", "architectures": ["Qwen3ForCausalLM"], "hidden_size": 32,
+    "intermediate_size": 48, "num_hidden_layers": 2, "num_attention_heads": 4,
+    "num_key_value_heads": 2, "head_dim": 16, "hidden_act": "silu", "rms_norm_eps": 1e-6,
+    "rope_theta": 1000000.0, "rope_scaling": None, "attention_bias": False, "use_sliding_window": False,
+    "sliding_window": None, "max_window_layers": 2, "max_position_embeddings": 128, "vocab_size": 48,
+    "bos_token_id": 1, "eos_token_id": 2, "tie_word_embeddings": True, "torch_dtype": "float32",
+}
+
 
 if __name__ == "__main__":
     # Positions up to 19: the slow pairs turn by less than the unscaled ones, visibly.
@@ -183,3 +202,4 @@ if __name__ == "__main__":
            ablate=[1, 0])
     family("qwen2", QWEN2, ids=[1, 8, 41, 3, 26, 13, 8, 41, 19, 2], ablate=[0, 3], qkv_bias=True)
     family("mistral", MISTRAL, ids=[1, 5, 22, 9, 31, 5, 22, 14, 3, 27, 5, 22], ablate=[1, 2])
+    family("qwen3", QWEN3, ids=[1, 11, 40, 7, 29, 11, 40, 18, 45, 3, 2], ablate=[1, 3], qk_norm=True)

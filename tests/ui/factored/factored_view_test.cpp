@@ -315,6 +315,23 @@ TEST(FactoredView, RotaryPositionsExplainWhatRotationDoesToTheForm)
     }
 }
 
+// Qwen3's q_norm and k_norm: no fixed W_i is behind the scores, and the view says so.
+TEST(FactoredView, QueryKeyNormsSayTheScoresHaveNoFixedWi)
+{
+    FactoredView view;
+    const Config config = exampleConfig(64, 4);
+    view.setResult(computeOrFail(config));
+    EXPECT_FALSE(view.equivalenceText().contains(QStringLiteral("q_norm")));
+    auto weights = std::make_shared<AttentionWeights>(*computeOrFail(config)->weights);
+    weights->queryNorm = RowVectorF::Constant(16, 1.5f);
+    weights->keyNorm = RowVectorF::Constant(16, 0.5f);
+    UserInputs inputs;
+    inputs.weights = weights;
+    view.setResult(computeOrFail(config, inputs));
+    const QString text = view.equivalenceText();
+    EXPECT_TRUE(text.contains(QStringLiteral("the score is not x_tᵀ W_i x_s for a fixed W_i"))) << text.toStdString();
+}
+
 TEST(FactoredView, BiasSentenceAppearsWithBiases)
 {
     FactoredView view;

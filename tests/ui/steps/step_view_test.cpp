@@ -16,6 +16,8 @@
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
+#include "ui/steps/step_figures.hpp"
+#include "ui/steps/step_numbers.hpp"
 #include "ui/steps/step_view.hpp"
 
 namespace qkv::ui::testing {
@@ -93,6 +95,36 @@ TEST(StepView, GroupedQueryAttentionNamesTheKeyValueHead)
     EXPECT_EQ(s.view.numbers().keyValueHead, 1);
     EXPECT_TRUE(s.view.texts().formulas[1].contains(QStringLiteral("key/value head 2 of 2")));
     EXPECT_TRUE(s.view.texts().formulas[6].contains(QStringLiteral("key/value head 2 of 2")));
+}
+
+// Qwen3's q_norm and k_norm: q_i and k_j are the normalised vectors (their RMS is γ's, here a
+// constant 1.5 and 0.5) and the formulas say so.
+TEST(StepView, QueryKeyNormsAreNamedInTheFormulasAndShownInTheVectors)
+{
+    const qkv::Config config = selfConfig();
+    auto weights = std::make_shared<qkv::AttentionWeights>(*computeResult(config)->weights);
+    const qkv::Index d_k = config.d_k();
+    weights->queryNorm = qkv::RowVectorF::Constant(d_k, 1.5f);
+    weights->keyNorm = qkv::RowVectorF::Constant(d_k, 0.5f);
+    qkv::UserInputs inputs;
+    inputs.weights = weights;
+    auto result = qkv::compute(config, inputs);
+    ASSERT_TRUE(result) << result.error();
+    const StepNumbers n = gatherStepNumbers(**result, 1, 2, 3);
+    ASSERT_TRUE(n.valid);
+    EXPECT_TRUE(n.queryKeyNorm);
+    const auto rms = [](const std::vector<float>& v) {
+        double sum = 0;
+        for (float x : v) sum += double(x) * x;
+        return std::sqrt(sum / double(v.size()));
+    };
+    EXPECT_NEAR(rms(n.q), 1.5, 1e-3);
+    EXPECT_NEAR(rms(n.k), 0.5, 1e-3);
+    const StepTexts texts = stepTexts(n);
+    EXPECT_TRUE(texts.formulas[0].contains(QStringLiteral("RMS-normalised and scaled by γ^Q (q_norm)")))
+        << texts.formulas[0].toStdString();
+    EXPECT_TRUE(texts.formulas[1].contains(QStringLiteral("scaled by γ^K (k_norm)"))) << texts.formulas[1].toStdString();
+    EXPECT_FALSE(stepTexts(gatherStepNumbers(*computeResult(config), 1, 2, 3)).formulas[0].contains(QStringLiteral("q_norm")));
 }
 
 TEST(StepView, RotaryPositionsShowQAndKBeforeAndAfterRotation)
