@@ -7,7 +7,10 @@
 // The checkpoints are written once under $QKV_BENCH_CHECKPOINTS (default: the temp directory's
 // qkv_pretrained_bench/) and reused by later runs; a model is opened only by the benchmarks a
 // filter keeps. Threads: computeThreads(), i.e. OMP_NUM_THREADS or every core (the app: one).
-// Variants, each with argument bert-base (128 tokens) or gpt2-small (256 tokens):
+// Variants, each with argument bert-base (128 tokens) or gpt2-small (256 tokens), and for
+// qwen3-0.6b and llama-3.2-1b (256 tokens each) BM_ForwardAt, BM_Forward and
+//   BM_OpenAndRun         openPretrainedModel of the bf16 folder, then BM_ForwardAt's run
+//                         (open_s: the opening's share)
 //   BM_Forward            runPretrainedModel: every layer's attention and hidden states, logits
 //   BM_ModelView          the same plus headStatistics of every head of every layer
 //   BM_Attention          every layer's attention and hidden states, no readout (LogitRows::None)
@@ -27,6 +30,7 @@
 
 #include <sys/resource.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -191,6 +195,29 @@ void BM_ForwardAt(benchmark::State& state, const SyntheticShape& shape)
     runForward(state, shape, false, Readout::AppPosition);
 }
 
+// What a user waits for after File > Open: the checkpoint read and converted, then the whole
+// model run on the prompt with the prediction at its last position (the app shows layer 1 from
+// that run). Every iteration opens the folder again (the system's page cache keeps the file).
+void BM_OpenAndRun(benchmark::State& state, const SyntheticShape& shape)
+{
+    const qkv::Expected<std::string> folder = qkv::bench::syntheticCheckpoint(shape, checkpointRoot());
+    if (!folder) return state.SkipWithError(folder.error().c_str());
+    const qkv::ModelTokens ids = tokens(shape);
+    const qkv::RunOptions options = readoutOptions(shape, Readout::AppPosition);
+    double openSeconds = 0;
+    for (auto _ : state) {
+        const auto start = std::chrono::steady_clock::now();
+        qkv::Expected<qkv::PretrainedModel> opened = qkv::openPretrainedModel(*folder, {}, qkv::WeightResidency::Whole);
+        openSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (!opened) return state.SkipWithError(opened.error().c_str());
+        qkv::Expected<qkv::ModelRun> run = qkv::runPretrainedModel(*opened, ids, options);
+        if (!run) return state.SkipWithError(run.error().c_str());
+        benchmark::DoNotOptimize(run->logits.data());
+        if (state.iterations() + 1 == state.max_iterations) setCounters(state, shape, *opened, ids, options);
+    }
+    state.counters["open_s"] = openSeconds / static_cast<double>(state.iterations());
+}
+
 void runSwitchHeadOff(benchmark::State& state, const SyntheticShape& shape, bool rerun, bool norms)
 {
     const qkv::PretrainedModel* m = model(shape);
@@ -227,6 +254,13 @@ void registerAll()
                     ((norms ? "BM_SwitchHeadOffNorms/" : "BM_SwitchHeadOff/") + name + (rerun ? "/rerun" : "/full"))
                         .c_str(),
                     runSwitchHeadOff, *shape, rerun, norms));
+    }
+    // 2026's small models at their real sizes (bf16 files of 1.2 and 2.5 GB, written on first use).
+    for (const SyntheticShape* shape : {&qkv::bench::qwen3Small, &qkv::bench::llama32Small}) {
+        const std::string name = shape->name;
+        all.push_back(benchmark::RegisterBenchmark(("BM_ForwardAt/" + name).c_str(), BM_ForwardAt, *shape));
+        all.push_back(benchmark::RegisterBenchmark(("BM_Forward/" + name).c_str(), BM_Forward, *shape));
+        all.push_back(benchmark::RegisterBenchmark(("BM_OpenAndRun/" + name).c_str(), BM_OpenAndRun, *shape)->Iterations(2));
     }
     for (benchmark::internal::Benchmark* b : all) b->Unit(benchmark::kMillisecond)->UseRealTime();
 }

@@ -1,6 +1,7 @@
 #include "bench/pretrained/synthetic_checkpoints.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string_view>
@@ -45,6 +46,36 @@ public:
     {
         constant(stem + ".weight", d, 1.0f);
         constant(stem + ".bias", d, 0.0f);
+    }
+    // rows x cols in bfloat16 (the float's upper 16 bits, rounded to nearest even), as the Hub
+    // ships 2024-2026 models.
+    void randomBf16(const std::string& name, Index rows, Index cols)
+    {
+        const float a = static_cast<float>(0.02 * std::sqrt(3.0));
+        Tensor t;
+        t.name = name;
+        t.dtype = TensorDtype::BF16;
+        t.shape = {static_cast<std::size_t>(rows), static_cast<std::size_t>(cols)};
+        t.data.resize(static_cast<std::size_t>(rows * cols) * 2);
+        for (std::size_t i = 0; i < static_cast<std::size_t>(rows * cols); ++i) {
+            const auto value = static_cast<float>(random_.uniform(-a, a));
+            std::uint32_t bits = 0;
+            std::memcpy(&bits, &value, 4);
+            const auto half = static_cast<std::uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+            std::memcpy(t.data.data() + 2 * i, &half, 2);
+        }
+        file_.tensors.push_back(std::move(t));
+    }
+    void onesBf16(const std::string& name, Index count)
+    {
+        Tensor t;
+        t.name = name;
+        t.dtype = TensorDtype::BF16;
+        t.shape = {static_cast<std::size_t>(count)};
+        t.data.resize(static_cast<std::size_t>(count) * 2);
+        const std::uint16_t one = 0x3f80;  // 1.0 in bfloat16
+        for (Index i = 0; i < count; ++i) std::memcpy(t.data.data() + 2 * i, &one, 2);
+        file_.tensors.push_back(std::move(t));
     }
     void push(Tensor tensor) { file_.tensors.push_back(std::move(tensor)); }
     SafetensorsFile& file() { return file_; }
@@ -108,9 +139,54 @@ SafetensorsFile gpt2Tensors(const SyntheticShape& s)
     return std::move(t.file());
 }
 
+// Qwen3ForCausalLM and LlamaForCausalLM (model.* names, nn.Linear out x in, RMSNorm gamma only,
+// SwiGLU, embeddings tied: no lm_head), in bf16.
+SafetensorsFile llamaStyleTensors(const SyntheticShape& s)
+{
+    const Index d = s.d_model, q = s.heads * s.d_k(), kv = s.g() * s.d_k();
+    TensorBuilder t(20);
+    t.randomBf16("model.embed_tokens.weight", s.vocabulary, d);
+    for (Index l = 0; l < s.layers; ++l) {
+        const std::string p = "model.layers." + std::to_string(l) + ".";
+        t.onesBf16(p + "input_layernorm.weight", d);
+        t.randomBf16(p + "self_attn.q_proj.weight", q, d);
+        t.randomBf16(p + "self_attn.k_proj.weight", kv, d);
+        t.randomBf16(p + "self_attn.v_proj.weight", kv, d);
+        t.randomBf16(p + "self_attn.o_proj.weight", d, q);
+        if (s.family == SyntheticFamily::Qwen3) {
+            t.onesBf16(p + "self_attn.q_norm.weight", s.d_k());
+            t.onesBf16(p + "self_attn.k_norm.weight", s.d_k());
+        }
+        t.onesBf16(p + "post_attention_layernorm.weight", d);
+        t.randomBf16(p + "mlp.gate_proj.weight", s.d_ff, d);
+        t.randomBf16(p + "mlp.up_proj.weight", s.d_ff, d);
+        t.randomBf16(p + "mlp.down_proj.weight", d, s.d_ff);
+    }
+    t.onesBf16("model.norm.weight", d);
+    return std::move(t.file());
+}
+
 std::string configJson(const SyntheticShape& s)
 {
     const auto n = [](Index v) { return std::to_string(v); };
+    const std::string llamaStyle = R"(, "hidden_size": )" + n(s.d_model) + R"(, "num_attention_heads": )" + n(s.heads) +
+                                   R"(, "num_key_value_heads": )" + n(s.g()) + R"(, "head_dim": )" + n(s.d_k()) +
+                                   R"(, "num_hidden_layers": )" + n(s.layers) + R"(, "intermediate_size": )" +
+                                   n(s.d_ff) + R"(, "vocab_size": )" + n(s.vocabulary) +
+                                   R"(, "max_position_embeddings": )" + n(s.positions) +
+                                   R"(, "hidden_act": "silu", "tie_word_embeddings": true, "torch_dtype": "bfloat16")";
+    if (s.family == SyntheticFamily::Qwen3)
+        return R"({"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3")" + llamaStyle +
+               R"(, "rms_norm_eps": 1e-06, "rope_theta": 1000000, "rope_scaling": null, "attention_bias": false,)"
+               R"( "use_sliding_window": false, "sliding_window": null, "bos_token_id": 151643, "eos_token_id": 151645})"
+               "\n";
+    if (s.family == SyntheticFamily::Llama)
+        return R"({"architectures": ["LlamaForCausalLM"], "model_type": "llama")" + llamaStyle +
+               R"(, "rms_norm_eps": 1e-05, "rope_theta": 500000.0, "rope_scaling": {"factor": 32.0,)"
+               R"( "high_freq_factor": 4.0, "low_freq_factor": 1.0, "original_max_position_embeddings": 8192,)"
+               R"( "rope_type": "llama3"}, "attention_bias": false, "mlp_bias": false, "bos_token_id": 128000,)"
+               R"( "eos_token_id": 128001})"
+               "\n";
     if (s.family == SyntheticFamily::Bert)
         return R"({"architectures": ["BertForMaskedLM"], "model_type": "bert", "hidden_size": )" + n(s.d_model) +
                R"(, "num_attention_heads": )" + n(s.heads) + R"(, "num_hidden_layers": )" + n(s.layers) +
@@ -132,6 +208,12 @@ std::size_t weightFloats(const SyntheticShape& s)
 {
     const auto d = static_cast<std::size_t>(s.d_model), ff = static_cast<std::size_t>(s.d_ff);
     const auto V = static_cast<std::size_t>(s.vocabulary), P = static_cast<std::size_t>(s.positions);
+    if (s.family == SyntheticFamily::Qwen3 || s.family == SyntheticFamily::Llama) {
+        const auto q = static_cast<std::size_t>(s.heads * s.d_k()), kv = static_cast<std::size_t>(s.g() * s.d_k());
+        const std::size_t norms = s.family == SyntheticFamily::Qwen3 ? 2 * static_cast<std::size_t>(s.d_k()) : 0;
+        const std::size_t block = 2 * d * q + 2 * d * kv + 3 * d * ff + 2 * d + norms;
+        return V * d + static_cast<std::size_t>(s.layers) * block + d;  // tied readout, final norm
+    }
     const std::size_t block = 4 * (d * d + d) + 2 * d * ff + ff + d + 4 * d;  // attention, MLP, two norms
     std::size_t total = V * d + P * d + static_cast<std::size_t>(s.layers) * block;
     if (s.family == SyntheticFamily::Bert)
@@ -154,7 +236,9 @@ Expected<std::string> syntheticCheckpoint(const SyntheticShape& shape, const std
         config << configJson(shape);
         if (!config) return Error{"cannot write " + (folder / "config.json").string()};
     }
-    const SafetensorsFile file = shape.family == SyntheticFamily::Bert ? bertTensors(shape) : gpt2Tensors(shape);
+    const SafetensorsFile file = shape.family == SyntheticFamily::Bert   ? bertTensors(shape)
+                                 : shape.family == SyntheticFamily::Gpt2 ? gpt2Tensors(shape)
+                                                                         : llamaStyleTensors(shape);
     if (Status s = writeSafetensors(model.string(), file); !s) return Error{s.error()};
     return folder.string();
 }

@@ -2,8 +2,10 @@
 // Synthetic Hugging Face checkpoints of realistic shape for the whole-model benchmarks: a
 // folder with config.json and model.safetensors holding every tensor under the name the Hub's
 // files use (bert-base-uncased's BertForMaskedLM, gpt2's GPT2LMHeadModel with bare names and the
-// causal-mask buffers h.N.attn.bias), float32, random weights (uniform with the standard
-// deviation 0.02 of Hugging Face's initialisation; LayerNorm gamma 1, beta 0).
+// causal-mask buffers h.N.attn.bias, Qwen3-0.6B's Qwen3ForCausalLM with q_norm and k_norm,
+// Llama-3.2-1B's LlamaForCausalLM with rope_scaling llama3; the last two tied and in bf16, as
+// the Hub ships them), random weights (uniform with the standard deviation 0.02 of Hugging
+// Face's initialisation; norms' gamma 1, beta 0).
 //
 // Symbols: L layers, d = d_model, h heads, d_ff, V vocabulary, P positions.
 
@@ -15,18 +17,28 @@
 
 namespace qkv::bench {
 
-enum class SyntheticFamily { Bert, Gpt2 };
+enum class SyntheticFamily { Bert, Gpt2, Qwen3, Llama };
 
 struct SyntheticShape {
     const char* name;  // folder name and benchmark argument
     SyntheticFamily family;
     Index layers, d_model, heads, d_ff, vocabulary, positions;
     Index tokens;  // the sentence length the benchmarks run
+    Index keyValueHeads = 0;  // g; 0: h
+    Index headDim = 0;        // d_k; 0: d_model / h
+    Index g() const { return keyValueHeads > 0 ? keyValueHeads : heads; }
+    Index d_k() const { return headDim > 0 ? headDim : d_model / heads; }
 };
 
 // BERT-base (bert-base-uncased) on 128 tokens and GPT-2 small (gpt2) on 256 tokens.
 inline constexpr SyntheticShape bertBase{"bert-base", SyntheticFamily::Bert, 12, 768, 12, 3072, 30522, 512, 128};
 inline constexpr SyntheticShape gpt2Small{"gpt2-small", SyntheticFamily::Gpt2, 12, 768, 12, 3072, 50257, 1024, 256};
+// Qwen3-0.6B on 256 tokens (d_k 128 > 1024 / 16) and Llama-3.2-1B on 256 tokens: their config.json
+// sizes.
+inline constexpr SyntheticShape qwen3Small{"qwen3-0.6b", SyntheticFamily::Qwen3, 28, 1024, 16, 3072, 151936, 40960, 256,
+                                           8, 128};
+inline constexpr SyntheticShape llama32Small{"llama-3.2-1b", SyntheticFamily::Llama, 16, 2048, 32, 8192, 128256, 131072,
+                                             256, 8, 64};
 
 // Floats of the weights the forward pass keeps (what openPretrainedModel converts; GPT-2's
 // attn.bias buffers are stored in the file but not loaded).

@@ -9,6 +9,7 @@
 #include "core/checkpoint/layer_recognition.hpp"
 #include "core/common/limits.hpp"
 #include "core/checkpoint/tensor_reading.hpp"
+#include "core/common/transpose.hpp"
 #include "core/io/weights_file.hpp"
 
 namespace qkv::checkpoint_detail {
@@ -138,10 +139,10 @@ AttentionWeights toOurLayout(const CheckpointLayer& layer, const LoadedTensors& 
         weights.valueProjection = fused.middleCols(2 * s.d_model, s.d_model);
         weights.outputProjection = weight(Projection::Output);
     } else {  // nn.Linear: out x in, transposed into x W form
-        weights.queryProjection = weight(Projection::Query).transpose();
-        weights.keyProjection = weight(Projection::Key).transpose();
-        weights.valueProjection = weight(Projection::Value).transpose();
-        weights.outputProjection = weight(Projection::Output).transpose();
+        weights.queryProjection = transposed(weight(Projection::Query));
+        weights.keyProjection = transposed(weight(Projection::Key));
+        weights.valueProjection = transposed(weight(Projection::Value));
+        weights.outputProjection = transposed(weight(Projection::Output));
     }
     const std::array<Index, 4> widths = {s.queryWidth(), s.keyValueWidth, s.keyValueWidth, s.d_model};
     std::array<std::optional<RowVectorF>, 4> biases;

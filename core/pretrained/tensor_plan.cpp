@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/common/transpose.hpp"
+
 namespace qkv::pretrained_detail {
 
 using checkpoint_detail::LoadedTensors;
@@ -94,7 +96,7 @@ MatrixF TensorPlan::linear(LoadedTensors& loaded, const std::string& module, Lin
 {
     MatrixF& stored = loaded.at(module + ".weight");
     if (layout == LinearLayout::InByOut) return std::move(stored);
-    return stored.transpose();
+    return transposed(stored);
 }
 
 RowVectorF TensorPlan::bias(LoadedTensors& loaded, const std::string& module) const
