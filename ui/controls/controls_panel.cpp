@@ -255,6 +255,7 @@ void ControlsPanel::showSession()
     }
     showKeyValueHeads(config);
     modeExplanation_->setText(toQString(qkv::modeExplanation(config.mode)));
+    fitModeExplanation();
     scaleQuery_->setValue(config.scales.query);
     scaleKey_->setValue(config.scales.key);
     scaleValue_->setValue(config.scales.value);
@@ -308,11 +309,21 @@ bool ControlsPanel::eventFilter(QObject* watched, QEvent* event)
     // form's field it was given the lines of a wider width and cut at both ends (1000 x 700,
     // while the training preview filled the panel). Widths before the first real layout are
     // ignored.
-    if (watched == modeExplanation_ && event->type() == QEvent::Resize && modeExplanation_->width() >= 120) {
-        const int needed = modeExplanation_->heightForWidth(modeExplanation_->width());
-        if (needed > 0 && modeExplanation_->minimumHeight() != needed) modeExplanation_->setMinimumHeight(needed);
-    }
+    if (watched == modeExplanation_ && event->type() == QEvent::Resize) fitModeExplanation();
     return QWidget::eventFilter(watched, event);
+}
+
+// Also when the text changes at the same width: a shorter text under the longer one's height
+// stood in a band of blank lines (the cross-attention explanation, then the causal one).
+// QLabel::heightForWidth never answers below the current minimum height, so it is asked with
+// none.
+void ControlsPanel::fitModeExplanation()
+{
+    if (modeExplanation_->width() < 120) return;
+    const int previous = modeExplanation_->minimumHeight();
+    modeExplanation_->setMinimumHeight(0);
+    const int needed = modeExplanation_->heightForWidth(modeExplanation_->width());
+    modeExplanation_->setMinimumHeight(needed > 0 ? needed : previous);
 }
 
 QSize ControlsPanel::sizeHint() const { return {300, QWidget::sizeHint().height()}; }

@@ -57,6 +57,7 @@ protected:
 private:
     QWidget* makeAttentionGroup();
     QWidget* makeWindowRow();
+    void fitModeExplanation();
     QWidget* makeScalesGroup();
     void showSession();
     void showKeyValueHeads(const qkv::Config& config);

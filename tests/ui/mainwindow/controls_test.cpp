@@ -181,6 +181,32 @@ TEST_F(WindowTest, TheModeExplanationAsksForEveryLineItNeeds)
     }
 }
 
+// A shorter explanation at the same width asks for its own lines only: after cross-attention's
+// the causal one stood in a band of blank lines as high as the longer text.
+TEST_F(WindowTest, TheModeExplanationShrinksWithAShorterText)
+{
+    window->resize(1400, 900);
+    qkv::Config config = smallConfig();
+    config.mode = qkv::AttentionMode::Cross;
+    setConfig(config);
+    for (int i = 0; i < 3; ++i) QCoreApplication::processEvents();
+    config.mode = qkv::AttentionMode::DecoderCausal;
+    setConfig(config);
+    for (int i = 0; i < 3; ++i) QCoreApplication::processEvents();
+    const QString explanation = QString::fromUtf8(qkv::modeExplanation(qkv::AttentionMode::DecoderCausal).data());
+    const QLabel* label = nullptr;
+    for (const QLabel* candidate : window->controls()->findChildren<QLabel*>())
+        if (candidate->text() == explanation) label = candidate;
+    ASSERT_NE(label, nullptr);
+    // The text's own lines at the label's width (heightForWidth never answers below the minimum).
+    const int lines = label->fontMetrics()
+                          .boundingRect(QRect(0, 0, label->contentsRect().width(), 10000), Qt::TextWordWrap, explanation)
+                          .height();
+    EXPECT_LE(label->minimumHeight(), lines + 4);
+    EXPECT_LE(label->height(), lines + 4);
+    EXPECT_GE(label->height(), lines);
+}
+
 // Each keystroke cuts the sentence it changed once, for everything that reads it: the field's
 // chips, validation, the estimate of the work and the computation (core/pipeline/compute_request.hpp).
 TEST_F(WindowTest, AKeystrokeCutsTheSentenceItChangedOnce)
