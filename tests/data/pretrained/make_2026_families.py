@@ -30,7 +30,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_seq2seq_fixtures import (as_torch, folder, head_mask_for, lin, linear, norm, normal, rms_norm,  # noqa: E402
-                                   rotate_half, save, save_attention, write_json, write_safetensors)
+                                   rotate_half, save, save_decoder_run, write_json, write_safetensors)
 
 torch.set_default_dtype(torch.float64)
 
@@ -143,19 +143,10 @@ def family(name, c, ids, ablate, qkv_bias=False, qk_norm=False):
     write_safetensors(os.path.join(path, "model.safetensors"), tensors)
     write_json(path, "config.json", c)
     w = as_torch(tensors)
-    attentions, hidden, final, logits = forward(w, c, torch.tensor(ids))
-    layers = [f"model.layers.{i}.self_attn" for i in range(c["num_hidden_layers"])]
-    for k, a in enumerate(attentions):
-        save_attention(path, f"attention_{k}", a)
-    save(path, "hidden_states.npy", torch.cat(hidden))
-    save(path, "final_hidden.npy", final)
-    save(path, "logits.npy", logits)
-    ablated_attentions, _, _, ablated_logits = forward(w, c, torch.tensor(ids), ablate)
-    save_attention(path, f"ablated_attention_{len(layers) - 1}", ablated_attentions[-1])
-    save(path, "ablated_logits.npy", ablated_logits)
+    save_decoder_run(path, lambda token_ids, ablated: forward(w, c, token_ids, ablated), ids, ablate,
+                     c["num_hidden_layers"])
     d_k = c.get("head_dim") or c["hidden_size"] // c["num_attention_heads"]
     save(path, "rotary_frequencies.npy", inv_freq_of(c, d_k).view(1, -1))
-    write_json(path, "reference.json", {"ids": ids, "layers": layers, "ablate": ablate})
 
 
 LLAMA3 = {

@@ -223,25 +223,30 @@ def llama_forward(w, c, ids, ablate=None):
     return attentions, hidden, final, final @ head.T
 
 
+def save_decoder_run(path, run, ids, ablate, layer_count):
+    """A decoder-only model's reference files: run(ids, ablate) returns the attentions, hidden
+    states, final hidden state and logits; its layers are model.layers.K.self_attn."""
+    attentions, hidden, final, logits = run(torch.tensor(ids), None)
+    layers = [f"model.layers.{i}.self_attn" for i in range(layer_count)]
+    for k, a in enumerate(attentions):
+        save_attention(path, f"attention_{k}", a)
+    save(path, "hidden_states.npy", torch.cat(hidden))
+    save(path, "final_hidden.npy", final)
+    save(path, "logits.npy", logits)
+    ablated_attentions, _, _, ablated_logits = run(torch.tensor(ids), ablate)
+    save_attention(path, f"ablated_attention_{len(layers) - 1}", ablated_attentions[-1])
+    save(path, "ablated_logits.npy", ablated_logits)
+    write_json(path, "reference.json", {"ids": ids, "layers": layers, "ablate": ablate})
+
+
 def llama():
     path, c = folder("llama"), LLAMA
     tensors = llama_weights(c)
     write_safetensors(os.path.join(path, "model.safetensors"), tensors)
     write_json(path, "config.json", c)
     w = as_torch(tensors)
-    ids = [1, 7, 23, 5, 39, 12, 30, 2]
-    ablate = [0, 1]
-    attentions, hidden, final, logits = llama_forward(w, c, torch.tensor(ids))
-    layers = [f"model.layers.{i}.self_attn" for i in range(c["num_hidden_layers"])]
-    for k, a in enumerate(attentions):
-        save_attention(path, f"attention_{k}", a)
-    save(path, "hidden_states.npy", torch.cat(hidden))
-    save(path, "final_hidden.npy", final)
-    save(path, "logits.npy", logits)
-    ablated_attentions, _, _, ablated_logits = llama_forward(w, c, torch.tensor(ids), ablate)
-    save_attention(path, f"ablated_attention_{len(layers) - 1}", ablated_attentions[-1])
-    save(path, "ablated_logits.npy", ablated_logits)
-    write_json(path, "reference.json", {"ids": ids, "layers": layers, "ablate": ablate})
+    save_decoder_run(path, lambda ids, ablate: llama_forward(w, c, ids, ablate), [1, 7, 23, 5, 39, 12, 30, 2], [0, 1],
+                     c["num_hidden_layers"])
 
 
 # ---- BART and Marian --------------------------------------------------------------------------------
