@@ -24,12 +24,11 @@ import math
 import os
 import sys
 
-import numpy as np
 import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from make_seq2seq_fixtures import (as_torch, folder, head_mask_for, lin, linear, norm, normal, rms_norm,  # noqa: E402
+from make_seq2seq_fixtures import (as_torch, folder, head_mask_for, lin, llama_weights, rms_norm,  # noqa: E402
                                    rotate_half, save, save_decoder_run, write_json, write_safetensors)
 
 torch.set_default_dtype(torch.float64)
@@ -113,33 +112,9 @@ def forward(w, c, ids, ablate=None):
     return attentions, hidden, final, final @ head.T
 
 
-def weights(c, qkv_bias, qk_norm):
-    d, h, g, f = c["hidden_size"], c["num_attention_heads"], c["num_key_value_heads"], c["intermediate_size"]
-    d_k = c.get("head_dim") or d // h
-    t = {"model.embed_tokens.weight": normal((c["vocab_size"], d), 1.0)}
-    for i in range(c["num_hidden_layers"]):
-        p = f"model.layers.{i}"
-        norm(t, f"{p}.input_layernorm", d, bias=False)
-        linear(t, f"{p}.self_attn.q_proj", h * d_k, d, bias=qkv_bias, scale=0.25)
-        linear(t, f"{p}.self_attn.k_proj", g * d_k, d, bias=qkv_bias, scale=0.25)
-        linear(t, f"{p}.self_attn.v_proj", g * d_k, d, bias=qkv_bias)
-        linear(t, f"{p}.self_attn.o_proj", d, h * d_k, bias=False)
-        if qk_norm:
-            norm(t, f"{p}.self_attn.q_norm", d_k, bias=False)
-            norm(t, f"{p}.self_attn.k_norm", d_k, bias=False)
-        norm(t, f"{p}.post_attention_layernorm", d, bias=False)
-        linear(t, f"{p}.mlp.gate_proj", f, d, bias=False)
-        linear(t, f"{p}.mlp.up_proj", f, d, bias=False)
-        linear(t, f"{p}.mlp.down_proj", d, f, bias=False)
-    norm(t, "model.norm", d, bias=False)
-    if not c["tie_word_embeddings"]:
-        linear(t, "lm_head", c["vocab_size"], d, bias=False)
-    return t
-
-
 def family(name, c, ids, ablate, qkv_bias=False, qk_norm=False):
     path = folder(name)
-    tensors = weights(c, qkv_bias, qk_norm)
+    tensors = llama_weights(c, qkv_bias, qk_norm)
     write_safetensors(os.path.join(path, "model.safetensors"), tensors)
     write_json(path, "config.json", c)
     w = as_torch(tensors)

@@ -183,23 +183,29 @@ LLAMA = {
 }
 
 
-def llama_weights(c):
+def llama_weights(c, qkv_bias=False, qk_norm=False):
+    """LlamaForCausalLM's tensors; Qwen2's q, k, v biases and Qwen3's q_norm / k_norm on request,
+    head_dim when config.json gives one, no lm_head when tied."""
     d, h, g, f = c["hidden_size"], c["num_attention_heads"], c["num_key_value_heads"], c["intermediate_size"]
-    d_k = d // h
+    d_k = c.get("head_dim") or d // h
     t = {"model.embed_tokens.weight": normal((c["vocab_size"], d), 1.0)}
     for i in range(c["num_hidden_layers"]):
         p = f"model.layers.{i}"
         norm(t, f"{p}.input_layernorm", d, bias=False)
-        linear(t, f"{p}.self_attn.q_proj", h * d_k, d, bias=False, scale=0.25)
-        linear(t, f"{p}.self_attn.k_proj", g * d_k, d, bias=False, scale=0.25)
-        linear(t, f"{p}.self_attn.v_proj", g * d_k, d, bias=False)
+        linear(t, f"{p}.self_attn.q_proj", h * d_k, d, bias=qkv_bias, scale=0.25)
+        linear(t, f"{p}.self_attn.k_proj", g * d_k, d, bias=qkv_bias, scale=0.25)
+        linear(t, f"{p}.self_attn.v_proj", g * d_k, d, bias=qkv_bias)
         linear(t, f"{p}.self_attn.o_proj", d, h * d_k, bias=False)
+        if qk_norm:
+            norm(t, f"{p}.self_attn.q_norm", d_k, bias=False)
+            norm(t, f"{p}.self_attn.k_norm", d_k, bias=False)
         norm(t, f"{p}.post_attention_layernorm", d, bias=False)
         linear(t, f"{p}.mlp.gate_proj", f, d, bias=False)
         linear(t, f"{p}.mlp.up_proj", f, d, bias=False)
         linear(t, f"{p}.mlp.down_proj", d, f, bias=False)
     norm(t, "model.norm", d, bias=False)
-    linear(t, "lm_head", c["vocab_size"], d, bias=False)
+    if not c["tie_word_embeddings"]:
+        linear(t, "lm_head", c["vocab_size"], d, bias=False)
     return t
 
 
