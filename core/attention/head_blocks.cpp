@@ -43,6 +43,13 @@ void attendRowBlock(AttentionResult& r, Index head, Index firstRow, Index rows, 
     if (keepScores)
         for (Index i = 0; i < rows; ++i) streamCopy(block.row(i).data(), h.scores.row(firstRow + i).data(), n_k);
 
+    // 2b. Gemma 2's soft cap: the softmax reads c tanh(s / c) (the kept scores are s).
+    if (r.scoreSoftCap > 0.0) {
+        const auto c = static_cast<float>(r.scoreSoftCap);
+        auto scores = block.topLeftCorner(rows, scoredKeys).array();
+        scores = c * (scores / c).tanh();
+    }
+
     // 3. Masked, stable softmax over each row, in place, while the block is in cache. It writes
     //    all n_k weights of a row (zeros past the row's visible keys).
     for (Index i = 0; i < rows; ++i)

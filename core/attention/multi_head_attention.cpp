@@ -44,6 +44,8 @@ AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const Matri
     const Index n_q = queryInput.rows();
     result.grouping = grouping;
     result.rotary = options.rotary;
+    result.rotaryDims = options.rotary == RotaryLayout::None ? 0 : options.rotaryDims;
+    result.scoreSoftCap = options.scoreSoftCap;
     result.mask = mask;
     result.ablated = options.ablated;
     result.ablated.resize(static_cast<std::size_t>(headCount), false);
@@ -66,8 +68,8 @@ AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const Matri
     if (options.rotary != RotaryLayout::None) {
         result.queryBeforeRotation = result.query;
         result.keyBeforeRotation = result.key;
-        applyRotary(result.query, d_k, options.rotary, options.ropeBase, options.ropeScaling);
-        applyRotary(result.key, d_k, options.rotary, options.ropeBase, options.ropeScaling);
+        applyRotary(result.query, d_k, options.rotary, options.ropeBase, options.ropeScaling, options.rotaryDims);
+        applyRotary(result.key, d_k, options.rotary, options.ropeBase, options.ropeScaling, options.rotaryDims);
     }
 
     // 2-4. Scores, softmax and head_i = A_i V_j for every head, fused over blocks of query rows

@@ -9,6 +9,7 @@
 //   q/k norms only (Qwen3): Q and K RMS-normalised per head (or whole) with their scales
 //   rotary only: each d_k block of Q and K rotated by its row's position (rotary.hpp)
 //   scores_i = Q_i K_j^T / sqrt(d_k)  (+ -inf where masked)               (n_q x n_k)
+//   soft-capped only (Gemma 2): the softmax reads c tanh(scores_i / c)
 //   A_i = softmax(scores_i) over each row; head_i = A_i V_j                (n_q x d_v)
 //   Output = Concat(head_1..head_h) W^O + b^O, ablated heads' blocks zero  (n_q x d_model)
 // where Q_i is columns [i d_k, (i+1) d_k) of Q (the fused layout, docs/architecture.md, "Numerical conventions").
@@ -29,10 +30,15 @@ struct AttentionOptions {
     RotaryLayout rotary = RotaryLayout::None;
     double ropeBase = 10000.0;
     RopeScaling ropeScaling;
+    Index rotaryDims = 0;         // rotary only: the components of each head that turn (applyRotary); 0: d_k
     bool scaleScores = true;      // false: scores = Q_i K_j^T (T5)
     // The d of 1/sqrt(d); 0 for d_k. A full W_i head is shown as W_i^Q = W_i, W_i^K = I (so the
     // layer's d_k is d_model) while its model scales by the d_k it was trained with, d_model / h.
+    // Gemma's query_pre_attn_scalar is such a d too.
     Index scoreDim = 0;
+    // Soft-capping (Gemma 2): the softmax reads c tanh(s / c) of each scaled score s, which keeps
+    // every logit within (-c, c); 0: none. HeadAttention::scores stay the scaled scores s.
+    double scoreSoftCap = 0.0;
     std::vector<bool> ablated;    // h entries or empty; true: head's Concat block is zeroed
     // Keep every head's scores (HeadAttention::scores) in the result: the heads grid's raw and
     // scaled scores, the step view, the cell tooltip and every export format read them, so the
@@ -43,7 +49,7 @@ struct AttentionOptions {
 };
 
 struct HeadAttention {
-    MatrixF scores;     // n_q x n_k, Q_i K_j^T * scoreScale, before the mask; empty without keepScores
+    MatrixF scores;     // n_q x n_k, Q_i K_j^T * scoreScale, before the cap and mask; empty without keepScores
     MatrixF attention;  // n_q x n_k, softmax of the masked scores; masked entries are exactly 0
 };
 
@@ -51,7 +57,9 @@ struct AttentionResult {
     HeadGrouping grouping;   // h, g, d_k
     float scoreScale = 1.0f; // 1/sqrt(d_k) (or of AttentionOptions::scoreDim), or 1 when scores are not scaled
     double scoreDivisor = 1.0;  // sqrt(d_k) (or of scoreDim), or 1: the stored score times it is q_i . k_j
+    double scoreSoftCap = 0.0;  // AttentionOptions::scoreSoftCap: the softmax read c tanh(score / c); 0: none
     RotaryLayout rotary = RotaryLayout::None;
+    Index rotaryDims = 0;  // the components of each head rotary turned (0: every d_k)
     MatrixF query;        // Q, n_q x h d_k, after rotation when rotary
     MatrixF key;          // K, n_k x g d_k, after rotation when rotary
     MatrixF value;        // V, n_k x g d_v

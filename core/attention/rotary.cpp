@@ -30,12 +30,14 @@ Eigen::VectorXd rotaryFrequencies(Index d_k, double base, const RopeScaling& sca
     return theta;
 }
 
-void applyRotary(MatrixF& projected, Index d_k, RotaryLayout layout, double base, const RopeScaling& scaling)
+void applyRotary(MatrixF& projected, Index d_k, RotaryLayout layout, double base, const RopeScaling& scaling,
+                 Index rotaryDims)
 {
-    if (layout == RotaryLayout::None || d_k < 2) return;
-    assert(d_k % 2 == 0 && projected.cols() % d_k == 0);
-    const Eigen::VectorXd theta = rotaryFrequencies(d_k, base, scaling);
-    const Index half = d_k / 2;
+    const Index turned = rotaryDims > 0 ? rotaryDims : d_k;  // the head's rotated components
+    if (layout == RotaryLayout::None || turned < 2) return;
+    assert(d_k % 2 == 0 && turned % 2 == 0 && turned <= d_k && projected.cols() % d_k == 0);
+    const Eigen::VectorXd theta = rotaryFrequencies(turned, base, scaling);
+    const Index half = turned / 2;
     const Index blocks = projected.cols() / d_k;
     for (Index pos = 0; pos < projected.rows(); ++pos) {
         for (Index j = 0; j < half; ++j) {

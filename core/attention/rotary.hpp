@@ -18,8 +18,12 @@ enum class RotaryLayout {
 };
 
 // Rotates every head block of `projected` (n x (heads d_k); row = position 0..n-1) in place.
-// Precondition: d_k even, projected.cols() a multiple of d_k.
-void applyRotary(MatrixF& projected, Index d_k, RotaryLayout layout, double base, const RopeScaling& scaling = {});
+// Partial rotary (GPT-NeoX's rotary_pct, Phi's partial_rotary_factor): only the first
+// `rotaryDims` components of each head turn, as a head of that width would (its own pairs and
+// frequencies base^(-2j / rotaryDims)); the other d_k - rotaryDims pass unchanged. 0: all d_k.
+// Precondition: d_k and rotaryDims even, rotaryDims <= d_k, projected.cols() a multiple of d_k.
+void applyRotary(MatrixF& projected, Index d_k, RotaryLayout layout, double base, const RopeScaling& scaling = {},
+                 Index rotaryDims = 0);
 
 // theta_j for j = 0 .. d_k/2 - 1 (double), scaled, as applyRotary uses them.
 Eigen::VectorXd rotaryFrequencies(Index d_k, double base, const RopeScaling& scaling = {});

@@ -18,6 +18,9 @@
 //                  decoder.block.0.layer.1.EncDecAttention  cross
 //   LLaMA-style    model.layers.3.self_attn                 causal (q_proj k_proj v_proj o_proj,
 //                                                            grouped-query, rotary "rotate half")
+//   Phi-3          model.layers.3.self_attn                 causal (qkv_proj fused, o_proj)
+//   GPT-NeoX       gpt_neox.layers.3.attention              causal (query_key_value fused per
+//                                                            head, dense; Pythia)
 //   PyTorch        encoder.layers.0.self_attn               self   (nn.MultiheadAttention:
 //                  decoder.layers.0.self_attn               causal  in_proj_weight, out_proj; the
 //                  decoder.layers.0.multihead_attn          cross   kind is read from the path)
@@ -41,9 +44,11 @@
 
 namespace qkv {
 
-enum class CheckpointFamily { Bert, DistilBert, Gpt2, Bart, T5, Llama, PyTorch };
+// Phi3 and GptNeox store Q, K and V in one nn.Linear: Phi-3's qkv_proj holds all of Q's rows,
+// then K's, then V's; GPT-NeoX's query_key_value holds each head's q, k and v rows in turn.
+enum class CheckpointFamily { Bert, DistilBert, Gpt2, Bart, T5, Llama, PyTorch, Phi3, GptNeox };
 // The families' names as messages, notes and the app's layer list print them.
-inline constexpr std::array<EnumName<CheckpointFamily>, 7> kCheckpointFamilyNames{{
+inline constexpr std::array<EnumName<CheckpointFamily>, 9> kCheckpointFamilyNames{{
     {CheckpointFamily::Bert, "BERT"},
     {CheckpointFamily::DistilBert, "DistilBERT"},
     {CheckpointFamily::Gpt2, "GPT-2"},
@@ -51,6 +56,8 @@ inline constexpr std::array<EnumName<CheckpointFamily>, 7> kCheckpointFamilyName
     {CheckpointFamily::T5, "T5"},
     {CheckpointFamily::Llama, "LLaMA-style"},
     {CheckpointFamily::PyTorch, "PyTorch nn.MultiheadAttention"},
+    {CheckpointFamily::Phi3, "Phi-3"},
+    {CheckpointFamily::GptNeox, "GPT-NeoX"},
 }};
 std::string_view checkpointFamilyName(CheckpointFamily family);
 
@@ -115,6 +122,11 @@ struct CheckpointLayerSettings {
     double ropeBase = 10000.0;
     RopeScaling ropeScaling;  // config.json's rope_scaling, always the layer's (no control sets it)
     Index slidingWindow = 0;  // config.json's sliding_window (causal layers), always the layer's
+    // Always the layer's too (layer_conventions.hpp): the rotated components of a head (0: d_k),
+    // the d of the scores' 1/sqrt(d) (0: d_k) and their soft cap (0: none).
+    Index rotaryDims = 0;
+    Index scoreDim = 0;
+    double scoreSoftCap = 0.0;
     bool scaleScores = true;                          // false for T5: the family's definition, which no option changes
     AttentionMode mode = AttentionMode::EncoderSelf;  // the layer's kind
     // What in the checkpoint fixes a setting ("config.json", "the layer's shape", ...). A setting
@@ -143,6 +155,10 @@ std::string fixedSettingText(const CheckpointLayerSettings& settings, LayerSetti
 std::string ropeScalingNote(const Checkpoint& checkpoint);
 // config.json's sliding_window (Mistral): each query sees the W latest keys. Empty without one.
 std::string slidingWindowNote(const Checkpoint& checkpoint);
+// What the layer's own conventions (layer_conventions.hpp) do, one note each: its window (or that
+// it is one of the global layers of a model whose others slide), Gemma 3's local rotary base, a
+// partial rotary, the scores' query_pre_attn_scalar and soft cap.
+std::vector<std::string> layerConventionNotes(const Checkpoint& checkpoint, const CheckpointLayerSettings& settings);
 
 // How a caller names the user's choice of `setting`, given its value as files and the command
 // line spell it ("none", "self", "32"): "--positional none", or a control's name in words.

@@ -104,7 +104,8 @@ Status readModelKeys(const Json& json, const std::string& path, CheckpointConfig
     Expected<std::optional<double>> rms = epsilon(json, {"rms_norm_eps"}, path);
     if (!rms) return Error{rms.error()};
     config.rmsNormEpsilon = *rms;
-    for (const char* key : {"hidden_act", "activation_function", "activation"}) {
+    // Gemma's files say both hidden_act and hidden_activation; its MLP reads hidden_activation.
+    for (const char* key : {"hidden_activation", "hidden_act", "activation_function", "activation"}) {
         const auto it = json.find(key);
         if (it == json.end() || it->is_null()) continue;
         if (!it->is_string()) return Error{path + ": '" + std::string(key) + "' is " + it->dump() + ", not a name"};
@@ -117,6 +118,65 @@ Status readModelKeys(const Json& json, const std::string& path, CheckpointConfig
             return Error{path + ": 'position_embedding_type' is " + it->dump() + ", not a name"};
         config.positionEmbeddingType = it->get<std::string>();
     }
+    return {};
+}
+
+// A positive finite number, or an error naming the key.
+Expected<std::optional<double>> positiveNumber(const Json& json, std::string_view key, const std::string& path)
+{
+    const auto it = json.find(key);
+    if (it == json.end() || it->is_null()) return std::optional<double>();
+    if (!it->is_number() || !std::isfinite(it->get<double>()) || it->get<double>() <= 0.0)
+        return Error{path + ": '" + std::string(key) + "' is " + it->dump() + ", not a positive number"};
+    return std::optional<double>(it->get<double>());
+}
+
+// The keys of the 2024-2026 blocks (layer_conventions.hpp): which layers slide, their rotary,
+// their scores' scale and cap, the logits' cap, GPT-NeoX's parallel residual.
+Status readBlockKeys(const Json& json, const std::string& path, CheckpointConfig& config)
+{
+    if (const auto it = json.find("layer_types"); it != json.end() && !it->is_null()) {
+        if (!it->is_array()) return Error{path + ": 'layer_types' is " + it->dump() + ", not a list"};
+        for (const Json& type : *it) {
+            if (!type.is_string()) return Error{path + ": 'layer_types' holds " + type.dump() + ", not a name"};
+            config.layerTypes.push_back(type.get<std::string>());
+        }
+    }
+    Expected<std::optional<Index>> pattern = positiveInteger(json, {"sliding_window_pattern"}, path);
+    if (!pattern) return Error{pattern.error()};
+    config.slidingWindowPattern = *pattern;
+    Expected<std::optional<Index>> scalar = positiveInteger(json, {"query_pre_attn_scalar"}, path);
+    if (!scalar) return Error{scalar.error()};
+    config.queryPreAttnScalar = *scalar;
+    const std::pair<std::optional<double>*, std::string_view> numbers[] = {
+        {&config.ropeLocalBase, "rope_local_base_freq"},
+        {&config.attentionSoftCap, "attn_logit_softcapping"},
+        {&config.finalLogitSoftCap, "final_logit_softcapping"},
+        {&config.partialRotary, "partial_rotary_factor"},
+        {&config.partialRotary, "rotary_pct"},
+    };
+    for (const auto& [field, key] : numbers) {
+        if (field->has_value()) continue;  // partial_rotary_factor before rotary_pct
+        Expected<std::optional<double>> value = positiveNumber(json, key, path);
+        if (!value) return Error{value.error()};
+        *field = *value;
+    }
+    if (config.partialRotary && *config.partialRotary > 1.0)
+        return Error{path + ": the rotated share of a head (partial_rotary_factor / rotary_pct) is " +
+                     std::to_string(*config.partialRotary) + ", above 1"};
+    if (config.ropeLocalBase && *config.ropeLocalBase <= 1.0)
+        return Error{path + ": 'rope_local_base_freq' is " + std::to_string(*config.ropeLocalBase) +
+                     ", not a number above 1"};
+    // GPT-NeoX calls rope_theta rotary_emb_base.
+    if (!config.ropeTheta) {
+        Expected<std::optional<double>> base = positiveNumber(json, "rotary_emb_base", path);
+        if (!base) return Error{base.error()};
+        if (*base && **base <= 1.0) return Error{path + ": 'rotary_emb_base' is not a number above 1"};
+        config.ropeTheta = *base;
+    }
+    Expected<std::optional<bool>> parallel = boolean(json, "use_parallel_residual", path);
+    if (!parallel) return Error{parallel.error()};
+    config.parallelResidual = *parallel;
     return {};
 }
 
@@ -197,6 +257,7 @@ Expected<CheckpointConfig> readCheckpointConfig(const std::string& path)
     config.layerNormEpsilon = *layerNorm;
     if (Status s = readModelKeys(*json, path, config); !s) return Error{s.error()};
     if (Status s = readRopeScaling(*json, path, config); !s) return Error{s.error()};
+    if (Status s = readBlockKeys(*json, path, config); !s) return Error{s.error()};
     return config;
 }
 

@@ -25,9 +25,17 @@
 //            tie_word_embeddings, rms_norm_eps (LLaMA), scale_embedding (BART, Marian),
 //            decoder_start_token_id (BART, Marian: the decoder's first input token),
 //            sliding_window (Mistral; Qwen2 with use_sliding_window): causal layers' window
+// and the 2024-2026 blocks' own keys (layer_conventions.hpp says what each does to a layer):
+//   layers   layer_types ("sliding_attention" / "full_attention"), sliding_window_pattern (Gemma 3)
+//   rotary   rope_local_base_freq (Gemma 3's sliding layers), rotary_emb_base (GPT-NeoX's
+//            rope_theta), partial_rotary_factor or rotary_pct (the rotated share of a head)
+//   scores   query_pre_attn_scalar (Gemma: scores scaled by its -1/2 power), attn_logit_softcapping
+//   logits   final_logit_softcapping (Gemma 2)
+//   block    use_parallel_residual (GPT-NeoX), hidden_activation (Gemma's spelling of hidden_act)
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/attention/rotary.hpp"
 #include "core/common/expected.hpp"
@@ -66,6 +74,14 @@ struct CheckpointConfig {
     std::string activation;                 // hidden_act, activation_function or activation; or empty
     std::string activationKey;              // which of those keys said it (for messages)
     std::string positionEmbeddingType;      // position_embedding_type (BERT: "absolute", or relative kinds)
+    std::vector<std::string> layerTypes;    // layer_types, one per block ("sliding_attention", ...), or empty
+    std::optional<Index> slidingWindowPattern;  // sliding_window_pattern (Gemma 3: every P-th layer is global)
+    std::optional<double> ropeLocalBase;    // rope_local_base_freq (Gemma 3's sliding layers)
+    std::optional<double> partialRotary;    // partial_rotary_factor or rotary_pct, in (0, 1]
+    std::optional<Index> queryPreAttnScalar;      // query_pre_attn_scalar (Gemma)
+    std::optional<double> attentionSoftCap;       // attn_logit_softcapping (Gemma 2)
+    std::optional<double> finalLogitSoftCap;      // final_logit_softcapping (Gemma 2)
+    std::optional<bool> parallelResidual;         // use_parallel_residual (GPT-NeoX)
 };
 
 // Reads and checks a config.json (size-capped, JSON nesting bounded, each followed key of the

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "core/checkpoint/layer_conventions.hpp"
 #include "core/checkpoint/layer_recognition.hpp"
 #include "core/common/limits.hpp"
 #include "core/checkpoint/tensor_reading.hpp"
@@ -39,6 +40,34 @@ struct Sizes {
     Index queryWidth() const { return headCount * d_k; }  // h d_k
 };
 
+bool rotaryFamily(CheckpointFamily family)
+{
+    return family == CheckpointFamily::Llama || family == CheckpointFamily::Phi3 || family == CheckpointFamily::GptNeox;
+}
+
+// h d_k and g d_k of a fused Q-K-V weight of `rows` rows (d_model columns): GPT-NeoX's 3 h d_k
+// rows hold h heads of q, k and v alike; Phi-3's d_k is head_dim or d_model / h, and K and V
+// share the rows Q leaves.
+Expected<std::pair<Index, Index>> fusedQueryKeyValueWidths(const Checkpoint& checkpoint, const CheckpointLayer& layer,
+                                                          Index d_model, std::size_t rows)
+{
+    const Index h = layer.headCount;
+    const auto R = static_cast<Index>(rows);
+    const std::string name = weightName(layer.family, layer.name, Projection::Query);
+    if (h < 1) return Error{"no heads"};
+    if (layer.family == CheckpointFamily::GptNeox) {
+        if (R % (3 * h) != 0)
+            return Error{"'" + name + "' has " + std::to_string(R) + " rows, not 3 h d_k for h = " + std::to_string(h)};
+        return std::pair{R / 3, R / 3};
+    }
+    const Index d_k = checkpoint.config.headDim.value_or(h > 0 ? d_model / h : 0);
+    const Index rest = R - h * d_k;
+    if (d_k < 1 || rest <= 0 || rest % 2 != 0)
+        return Error{"'" + name + "' has " + std::to_string(R) + " rows, not h d_k + 2 g d_k for h = " +
+                     std::to_string(h) + " and d_k = " + std::to_string(d_k)};
+    return std::pair{h * d_k, rest / 2};
+}
+
 // d_model and h d_k from the query weight, h from the layer, g d_k from the key weight, checked.
 // d_k is the query weight's rows / h: d_model / h in most families, the model's own head_dim
 // (d_kv in T5) in others, where config.json must agree.
@@ -51,9 +80,17 @@ Expected<Sizes> layerSizes(const Checkpoint& checkpoint, const CheckpointLayer& 
         return Error{q.file + ": tensor '" + query + "' is " + shapeText(q.shape) + ", not a matrix"};
     Sizes s;
     const bool conv1d = layer.family == CheckpointFamily::Gpt2;
+    const bool fused = fusedQueryKeyValue(layer.family);
     s.d_model = static_cast<Index>(conv1d ? q.shape[0] : q.shape[1]);
-    // h d_k: a Linear's rows; GPT-2's Conv1D c_attn is d_model x 3 d_model, whose heads are d_model / h.
-    const Index queryWidth = static_cast<Index>(q.shape[0]);
+    // h d_k: a Linear's rows; GPT-2's Conv1D c_attn is d_model x 3 d_model, whose heads are d_model / h;
+    // a fused Q-K-V Linear's share of its rows (fusedQueryKeyValueWidths).
+    Index queryWidth = static_cast<Index>(q.shape[0]);
+    if (fused) {
+        Expected<std::pair<Index, Index>> widths = fusedQueryKeyValueWidths(checkpoint, layer, s.d_model, q.shape[0]);
+        if (!widths) return Error{where + widths.error()};
+        queryWidth = widths->first;
+        s.keyValueWidth = widths->second;
+    }
     if (checkpoint.config.d_model && *checkpoint.config.d_model != s.d_model)
         return Error{where + "'" + query + "' gives d_model = " + std::to_string(s.d_model) + " but " +
                      checkpoint.configPath + " says " + std::to_string(*checkpoint.config.d_model)};
@@ -70,8 +107,8 @@ Expected<Sizes> layerSizes(const Checkpoint& checkpoint, const CheckpointLayer& 
     if (s.queryWidth() > limits::maxQueryWidth || s.d_k > limits::maxHeadDim)
         return Error{where + "h d_k = " + std::to_string(s.queryWidth()) + " is beyond this app's limit of " +
                      std::to_string(limits::maxQueryWidth)};
-    s.keyValueWidth = s.d_model;
-    if (!conv1d) {
+    if (!fused) s.keyValueWidth = s.d_model;
+    if (!conv1d && !fused) {
         const std::string key = weightName(layer.family, layer.name, Projection::Key);
         const CheckpointTensor& k = checkpoint.tensors.at(key);
         if (k.shape.size() != 2 || k.shape[1] != static_cast<std::size_t>(s.d_model) || k.shape[0] == 0)
@@ -90,7 +127,7 @@ Expected<Sizes> layerSizes(const Checkpoint& checkpoint, const CheckpointLayer& 
         return Error{where + "the key projection gives g = " + std::to_string(s.keyValueHeadCount) + " but " +
                      checkpoint.configPath + " says num_key_value_heads = " +
                      std::to_string(*checkpoint.config.keyValueHeadCount)};
-    if (layer.family == CheckpointFamily::Llama && s.d_k % 2 != 0)
+    if (rotaryFamily(layer.family) && s.d_k % 2 != 0)
         return Error{where + "rotary positions need an even d_k, and d_k = " + std::to_string(s.d_k)};
     return s;
 }
@@ -111,6 +148,14 @@ std::string expectShapes(const Checkpoint& checkpoint, const CheckpointLayer& la
     }
     const std::string kvText = dText + ", g d_k = " + std::to_string(kv);
     const std::string qText = dText + ", h d_k = " + std::to_string(qw);
+    if (fusedQueryKeyValue(layer.family)) {
+        const std::string fusedText = qText + " and g d_k = " + std::to_string(kv) + " fused";
+        check.expect(weightName(layer.family, layer.name, Projection::Query), {qw + 2 * kv, d}, fusedText);
+        check.expect(biasName(layer.family, layer.name, Projection::Query), {qw + 2 * kv}, fusedText);
+        check.expect(weightName(layer.family, layer.name, Projection::Output), {d, qw}, qText);
+        check.expect(biasName(layer.family, layer.name, Projection::Output), {d}, dText);
+        return check.problem;
+    }
     check.expect(weightName(layer.family, layer.name, Projection::Value), {kv, d}, kvText);
     check.expect(weightName(layer.family, layer.name, Projection::Output), {d, qw}, qText);
     check.expect(biasName(layer.family, layer.name, Projection::Query), {qw}, qText);
@@ -138,6 +183,15 @@ AttentionWeights toOurLayout(const CheckpointLayer& layer, const LoadedTensors& 
         weights.keyProjection = fused.middleCols(s.d_model, s.d_model);
         weights.valueProjection = fused.middleCols(2 * s.d_model, s.d_model);
         weights.outputProjection = weight(Projection::Output);
+    } else if (fusedQueryKeyValue(layer.family)) {  // one nn.Linear: Q's, K's and V's rows (fusedRows)
+        const MatrixF& fused = weight(Projection::Query);  // (h d_k + 2 g d_k) x d_model
+        const auto part = [&](Projection p) {
+            return transposed(MatrixF(fused(fusedRows(layer.family, p, s.headCount, s.keyValueHeadCount, s.d_k), Eigen::all)));
+        };
+        weights.queryProjection = part(Projection::Query);
+        weights.keyProjection = part(Projection::Key);
+        weights.valueProjection = part(Projection::Value);
+        weights.outputProjection = transposed(weight(Projection::Output));
     } else {  // nn.Linear: out x in, transposed into x W form
         weights.queryProjection = transposed(weight(Projection::Query));
         weights.keyProjection = transposed(weight(Projection::Key));
@@ -153,8 +207,10 @@ AttentionWeights toOurLayout(const CheckpointLayer& layer, const LoadedTensors& 
         if (const auto it = loaded.find(name); it != loaded.end()) {
             any = true;
             const RowVectorF row = asRow(it->second);
-            biases[i] = layer.family == CheckpointFamily::Gpt2 && i < 3 ? RowVectorF(row.segment(Index(i) * s.d_model, s.d_model))
-                                                                       : row;
+            if (layer.family == CheckpointFamily::Gpt2 && i < 3) biases[i] = RowVectorF(row.segment(Index(i) * s.d_model, s.d_model));
+            else if (fusedQueryKeyValue(layer.family) && i < 3)
+                biases[i] = RowVectorF(row(fusedRows(layer.family, kProjections[i], s.headCount, s.keyValueHeadCount, s.d_k)));
+            else biases[i] = row;
         }
     }
     if (any) {
@@ -184,7 +240,9 @@ std::string modeFixedBy(const CheckpointLayer& layer)
     case CheckpointFamily::Bert:
     case CheckpointFamily::DistilBert:
     case CheckpointFamily::Gpt2:
-    case CheckpointFamily::Llama: return "the family (" + std::string(checkpointFamilyName(layer.family)) + ")";
+    case CheckpointFamily::Llama:
+    case CheckpointFamily::Phi3:
+    case CheckpointFamily::GptNeox: return "the family (" + std::string(checkpointFamilyName(layer.family)) + ")";
     case CheckpointFamily::Bart:
     case CheckpointFamily::T5:
     case CheckpointFamily::PyTorch: break;
@@ -211,8 +269,10 @@ CheckpointLayerSettings settingsFor(const Checkpoint& checkpoint, const Checkpoi
     setCheckpointLayerPositions(checkpoint, layer, settings);
     switch (layer.family) {
     case CheckpointFamily::Llama:
+    case CheckpointFamily::Phi3:
+    case CheckpointFamily::GptNeox:
         if (const std::string note = ropeScalingNote(checkpoint); !note.empty()) notes.push_back(note);
-        if (const std::string note = slidingWindowNote(checkpoint); !note.empty()) notes.push_back(note);
+        for (std::string& note : layerConventionNotes(checkpoint, settings)) notes.push_back(std::move(note));
         break;
     case CheckpointFamily::T5:
         settings.scaleScores = false;
@@ -298,6 +358,11 @@ Expected<CheckpointLayerWeights> loadLayer(const Checkpoint& checkpoint, const C
     // 2. Sizes and every shape, from the headers, before any byte is read.
     Expected<Sizes> sizes = layerSizes(checkpoint, layer);
     if (!sizes) return Error{sizes.error()};
+    if (rotaryFamily(layer.family))
+        if (Expected<LayerAttentionConventions> own =
+                layerAttentionConventions(checkpoint.config, blockNumberOf(layer.name), sizes->d_k);
+            !own)
+            return Error{checkpoint.path + ": layer '" + layer.name + "': " + own.error()};
     if (std::string problem = expectShapes(checkpoint, layer, *sizes); !problem.empty()) return Error{problem};
     // 3. The layer's bytes only, then our layout.
     Expected<LoadedTensors> loaded = readTensors(checkpoint, names);
@@ -307,11 +372,16 @@ Expected<CheckpointLayerWeights> loadLayer(const Checkpoint& checkpoint, const C
     result.layer.keyValueHeadCount = sizes->keyValueHeadCount;
     result.weights = toOurLayout(layer, *loaded, *sizes, result.notes);
     if (normed) {
-        result.weights.queryNorm = asRow(loaded->at(norms[0]));
-        result.weights.keyNorm = asRow(loaded->at(norms[1]));
+        // Gemma stores w with a scale of 1 + w (layer_conventions.hpp); the weights hold the scale.
+        const float offset = normWeightOffset(checkpoint.config);
+        result.weights.queryNorm = RowVectorF(asRow(loaded->at(norms[0])).array() + offset);
+        result.weights.keyNorm = RowVectorF(asRow(loaded->at(norms[1])).array() + offset);
         result.weights.queryKeyNormEpsilon = static_cast<float>(checkpoint.config.rmsNormEpsilon.value_or(1e-6));
-        result.notes.push_back("'" + norms[0] + "' and '" + norms[1] +
-                               "' RMS-normalise each head's q and k before the rotation (Qwen3), as the views show.");
+        const bool whole = result.weights.queryNorm->size() == sizes->queryWidth();
+        result.notes.push_back("'" + norms[0] + "' and '" + norms[1] + "' RMS-normalise " +
+                               (whole && sizes->headCount > 1 ? "the whole of q and of k (OLMo 2)" : "each head's q and k") +
+                               " before the rotation" + (offset != 0.0f ? ", with scales 1 + w (Gemma)" : "") +
+                               ", as the views show.");
     }
     if (const std::string problem = result.weights.shapeProblem(sizes->headCount); !problem.empty())
         return Error{checkpoint.path + ": layer '" + layer.name + "': " + problem};

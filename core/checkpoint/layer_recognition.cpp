@@ -16,7 +16,7 @@ struct Anchor {
     std::string_view suffix;
     CheckpointFamily family;
 };
-constexpr std::array<Anchor, 7> kAnchors = {{
+constexpr std::array<Anchor, 9> kAnchors = {{
     {".self.query.weight", CheckpointFamily::Bert},
     {".q_lin.weight", CheckpointFamily::DistilBert},
     {".c_attn.weight", CheckpointFamily::Gpt2},
@@ -26,12 +26,14 @@ constexpr std::array<Anchor, 7> kAnchors = {{
     // the loader refuses with its reason).
     {".in_proj_weight", CheckpointFamily::PyTorch},
     {".q_proj_weight", CheckpointFamily::PyTorch},
+    {".qkv_proj.weight", CheckpointFamily::Phi3},
+    {".query_key_value.weight", CheckpointFamily::GptNeox},  // only under "attention" (GPT-NeoX's)
 }};
 
 // The projection names after the module path (weights end ".weight", biases ".bias").
 std::string_view projectionStem(CheckpointFamily family, Projection projection)
 {
-    static constexpr std::array<std::array<std::string_view, 4>, 7> stems = {{
+    static constexpr std::array<std::array<std::string_view, 4>, 9> stems = {{
         {"self.query", "self.key", "self.value", "output.dense"},  // Bert
         {"q_lin", "k_lin", "v_lin", "out_lin"},                   // DistilBert
         {"c_attn", "c_attn", "c_attn", "c_proj"},                 // Gpt2 (Conv1D, Q K V fused)
@@ -39,6 +41,8 @@ std::string_view projectionStem(CheckpointFamily family, Projection projection)
         {"q", "k", "v", "o"},                                     // T5
         {"q_proj", "k_proj", "v_proj", "o_proj"},                 // Llama
         {"in_proj", "in_proj", "in_proj", "out_proj"},            // PyTorch (in_proj_weight: Q K V fused)
+        {"qkv_proj", "qkv_proj", "qkv_proj", "o_proj"},           // Phi3 (Q K V fused)
+        {"query_key_value", "query_key_value", "query_key_value", "dense"},  // GptNeox (fused per head)
     }};
     return stems[static_cast<std::size_t>(family)][static_cast<std::size_t>(projection)];
 }
@@ -96,7 +100,9 @@ AttentionMode layerKind(CheckpointFamily family, std::string_view module)
     case CheckpointFamily::Bert:
     case CheckpointFamily::DistilBert: return AttentionMode::EncoderSelf;
     case CheckpointFamily::Gpt2:
-    case CheckpointFamily::Llama: return AttentionMode::DecoderCausal;
+    case CheckpointFamily::Llama:
+    case CheckpointFamily::Phi3:
+    case CheckpointFamily::GptNeox: return AttentionMode::DecoderCausal;
     case CheckpointFamily::Bart:
     case CheckpointFamily::T5:
     case CheckpointFamily::PyTorch: break;
@@ -161,9 +167,26 @@ struct LayerWidths {
     Index d_model = 0, queryWidth = 0, keyValueWidth = 0;
 };
 
-LayerWidths layerWidths(const std::map<std::string, CheckpointTensor>& tensors, const CheckpointLayer& layer)
+// h d_k and g d_k of a fused Q-K-V weight of `rows` rows: GPT-NeoX's heads are all alike (3 h d_k
+// rows); Phi-3's d_k is head_dim or d_model / h, and K and V share what Q leaves.
+LayerWidths fusedWidths(const CheckpointLayer& layer, Index rows, const CheckpointConfig& config)
+{
+    const Index h = layer.headCount;
+    if (h < 1) return {layer.d_model, 0, 0};
+    if (layer.family == CheckpointFamily::GptNeox) return {layer.d_model, rows / 3, rows / 3};
+    const Index d_k = config.headDim.value_or(layer.d_model / h);
+    return {layer.d_model, h * d_k, (rows - h * d_k) / 2};
+}
+
+LayerWidths layerWidths(const std::map<std::string, CheckpointTensor>& tensors, const CheckpointLayer& layer,
+                        const CheckpointConfig& config)
 {
     const std::string query = weightName(layer.family, layer.name, Projection::Query);
+    if (fusedQueryKeyValue(layer.family)) {
+        CheckpointLayer sized = layer;
+        sized.d_model = static_cast<Index>(dimension(tensors, query, 1));
+        return fusedWidths(sized, static_cast<Index>(dimension(tensors, query, 0)), config);
+    }
     if (layer.family == CheckpointFamily::Gpt2) {  // Conv1D: d_model x 3 d_model
         const auto d = static_cast<Index>(dimension(tensors, query, 0));
         return {d, d, d};
@@ -224,6 +247,22 @@ Index layerHeadCount(const CheckpointLayer& layer, const CheckpointConfig& confi
     return layer.d_model >= 64 && layer.d_model % 64 == 0 ? layer.d_model / 64 : 1;
 }
 
+std::vector<Index> fusedRows(CheckpointFamily family, Projection projection, Index h, Index g, Index d_k)
+{
+    const auto part = static_cast<Index>(projection);  // Query 0, Key 1, Value 2
+    std::vector<Index> rows;
+    if (family == CheckpointFamily::GptNeox) {  // head i: rows 3 i d_k + [q | k | v]
+        for (Index head = 0; head < h; ++head)
+            for (Index j = 0; j < d_k; ++j) rows.push_back((3 * head + part) * d_k + j);
+        return rows;
+    }
+    // Phi-3: Q's h d_k rows, then K's g d_k, then V's g d_k.
+    const Index first = part == 0 ? 0 : h * d_k + (part - 1) * g * d_k;
+    const Index count = part == 0 ? h * d_k : g * d_k;
+    for (Index j = 0; j < count; ++j) rows.push_back(first + j);
+    return rows;
+}
+
 std::vector<CheckpointLayer> recogniseLayers(const std::map<std::string, CheckpointTensor>& tensors,
                                              const CheckpointConfig& config, Index defaultHeadCount)
 {
@@ -236,6 +275,8 @@ std::vector<CheckpointLayer> recogniseLayers(const std::map<std::string, Checkpo
             const std::string_view last = lastSegment(module);
             // The T5 anchor ".q.weight" is that family's only when its module says so.
             if (family == CheckpointFamily::T5 && last != "SelfAttention" && last != "EncDecAttention") continue;
+            // Bloom's and Falcon's self_attention.query_key_value are laid out otherwise.
+            if (family == CheckpointFamily::GptNeox && last != "attention") continue;
             if (family == CheckpointFamily::Bart) family = resolveProjFamily(tensors, module, config);
             found.emplace(std::string(module), family);
             break;
@@ -254,9 +295,9 @@ std::vector<CheckpointLayer> recogniseLayers(const std::map<std::string, Checkpo
     for (std::size_t i = 0; i < layers.size(); ++i) {
         CheckpointLayer& layer = layers[i];
         layer.index = static_cast<Index>(i);
-        const LayerWidths widths = layerWidths(tensors, layer);
-        layer.d_model = widths.d_model;
+        layer.d_model = layerWidths(tensors, layer, config).d_model;
         layer.headCount = layerHeadCount(layer, config, defaultHeadCount);
+        const LayerWidths widths = layerWidths(tensors, layer, config);
         const Index h = layer.headCount;
         const Index d_k = h > 0 && widths.queryWidth % h == 0 ? widths.queryWidth / h : 0;
         const Index keyValueWidth = widths.keyValueWidth;

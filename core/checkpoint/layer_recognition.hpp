@@ -22,6 +22,16 @@ std::string biasName(CheckpointFamily family, std::string_view module, Projectio
 // vdim differ from embed_dim (listed, then refused by the loader with that reason).
 std::string separateQueryWeightName(std::string_view module);
 
+// Phi-3's qkv_proj and GPT-NeoX's query_key_value: one nn.Linear holds Q, K and V.
+inline bool fusedQueryKeyValue(CheckpointFamily family)
+{
+    return family == CheckpointFamily::Phi3 || family == CheckpointFamily::GptNeox;
+}
+
+// The rows of a fused Q-K-V weight (fusedQueryKeyValue) that hold `projection` (Query, Key or
+// Value), in order, for h query heads and g key/value heads of width d_k.
+std::vector<Index> fusedRows(CheckpointFamily family, Projection projection, Index h, Index g, Index d_k);
+
 // The layers the names show, sorted (module paths compared with layer numbers as numbers),
 // index, h, g and d_model filled from the shapes, the config and `defaultHeadCount`.
 std::vector<CheckpointLayer> recogniseLayers(const std::map<std::string, CheckpointTensor>& tensors,

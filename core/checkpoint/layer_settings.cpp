@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "core/checkpoint/checkpoint.hpp"
+#include "core/checkpoint/layer_conventions.hpp"
 
 namespace qkv {
 
@@ -85,14 +86,25 @@ void setCheckpointLayerPositions(const Checkpoint& checkpoint, const CheckpointL
     const bool hasConfig = !checkpoint.configPath.empty();
     switch (layer.family) {
     case CheckpointFamily::Llama:
+    case CheckpointFamily::Phi3:
+    case CheckpointFamily::GptNeox: {
         settings.positional = PositionalEncoding::Rotary;
-        settings.ropeBase = checkpoint.config.ropeTheta.value_or(10000.0);
-        settings.ropeScaling = checkpoint.config.ropeScaling;
-        settings.slidingWindow = checkpoint.config.slidingWindow.value_or(0);
+        // The layer's own window, rotary and scores (a bad layer_types is refused by the loader).
+        const Index d_k = layer.headCount > 0 ? layer.d_model / layer.headCount : 0;
+        const Expected<LayerAttentionConventions> own =
+            layerAttentionConventions(checkpoint.config, blockNumberOf(layer.name), settings.d_k > 0 ? settings.d_k : d_k);
+        const LayerAttentionConventions conventions = own ? *own : LayerAttentionConventions{};
+        settings.ropeBase = conventions.ropeBase;
+        settings.ropeScaling = conventions.ropeScaling;
+        settings.slidingWindow = conventions.slidingWindow;
+        settings.rotaryDims = conventions.rotaryDims;
+        settings.scoreDim = conventions.scoreDim;
+        settings.scoreSoftCap = conventions.scoreSoftCap;
         if (hasConfig) settings.fixedBy[LayerSetting::Positional] = "config.json";
         else settings.usualPositionsNote = "No config.json fixes the positions: LLaMA-style rotary ones (\"rotate half\") are used.";
         if (checkpoint.config.ropeTheta) settings.fixedBy[LayerSetting::RopeBase] = "config.json";
         break;
+    }
     case CheckpointFamily::T5:
         settings.positional = PositionalEncoding::None;
         if (hasConfig) settings.fixedBy[LayerSetting::Positional] = "config.json";
@@ -152,6 +164,9 @@ std::vector<std::string> applyCheckpointLayerSettings(const CheckpointLayerSetti
     if (!userChoiceStands(LayerSetting::RopeBase)) config.ropeBase = settings.ropeBase;
     config.ropeScaling = settings.ropeScaling;
     config.slidingWindow = settings.slidingWindow;
+    config.rotaryDims = settings.rotaryDims;
+    config.scoreDim = settings.scoreDim;
+    config.scoreSoftCap = settings.scoreSoftCap;
     config.scaleScores = settings.scaleScores;
     if (config.positional == settings.positional && !settings.usualPositionsNote.empty())
         notes.push_back(settings.usualPositionsNote);
@@ -169,6 +184,36 @@ std::string slidingWindowNote(const Checkpoint& checkpoint)
     return checkpoint.configPath + " sets sliding_window = " + w + ": each query sees only the " + w +
            " latest keys (from the " + std::to_string(*checkpoint.config.slidingWindow + 1) +
            "th token on, the earlier ones are masked).";
+}
+
+std::vector<std::string> layerConventionNotes(const Checkpoint& checkpoint, const CheckpointLayerSettings& settings)
+{
+    const CheckpointConfig& c = checkpoint.config;
+    std::vector<std::string> notes;
+    if (c.slidingWindowNotApplied) notes.push_back(slidingWindowNote(checkpoint));
+    if (settings.slidingWindow > 0) {
+        const std::string w = std::to_string(settings.slidingWindow);
+        notes.push_back(checkpoint.configPath + " sets sliding_window = " + w + " for this layer: each query sees only its " +
+                        w + " latest keys (the query's own included); earlier ones are masked.");
+    } else if (c.slidingWindow) {
+        notes.push_back("This is one of the model's global layers: every query sees every earlier key (its other layers "
+                        "slide over " + std::to_string(*c.slidingWindow) + " keys).");
+    }
+    if (c.ropeLocalBase && settings.ropeBase == *c.ropeLocalBase && settings.slidingWindow > 0)
+        notes.push_back("As a sliding layer it rotates with rope_local_base_freq = " + numberText(*c.ropeLocalBase) +
+                        ", unscaled (the global layers use rope_theta).");
+    if (settings.rotaryDims > 0)
+        notes.push_back("Only the first " + std::to_string(settings.rotaryDims) + " of each head's " +
+                        std::to_string(settings.d_k) + " components are rotated (" +
+                        (c.modelType == "gpt_neox" ? "rotary_pct" : "partial_rotary_factor") + "); the others carry no position.");
+    if (settings.scoreDim > 0)
+        notes.push_back("Scores are scaled by 1/sqrt(" + std::to_string(settings.scoreDim) +
+                        ") (query_pre_attn_scalar), not by 1/sqrt(d_k).");
+    if (settings.scoreSoftCap > 0.0)
+        notes.push_back("Scores are soft-capped (attn_logit_softcapping = " + numberText(settings.scoreSoftCap) +
+                        "): the softmax reads c tanh(s / c) of each scaled score s, with c = " +
+                        numberText(settings.scoreSoftCap) + ".");
+    return notes;
 }
 
 std::string ropeScalingNote(const Checkpoint& checkpoint)

@@ -90,6 +90,10 @@ struct Config {
     RopeScaling ropeScaling;    // rotary only: a long-context model's stretched theta_j (rope_scaling.hpp)
     // Causal only: query t sees the slidingWindow latest keys, t - W + 1 .. t (Mistral); 0: all.
     Index slidingWindow = 0;
+    // Set by a loaded layer only (core/checkpoint/layer_conventions.hpp), like ropeScaling:
+    Index rotaryDims = 0;       // rotary only: the first rotaryDims of each head turn (GPT-NeoX, Phi); 0: all d_k
+    Index scoreDim = 0;         // scores scaled by 1/sqrt(scoreDim), Gemma's query_pre_attn_scalar; 0: d_k
+    double scoreSoftCap = 0.0;  // the softmax reads c tanh(s / c) of each score s (Gemma 2); 0: none
     EmbeddingKind embeddings = EmbeddingKind::Word;
     // Multiplies the token (or meaning) embedding before positions are added; 1 is the paper.
     // Positional presets lower it so that position can be read (docs/presets.md).

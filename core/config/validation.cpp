@@ -107,7 +107,15 @@ void checkPositionsAndEmbeddings(const Config& config, std::vector<ValidationIss
             issues.push_back({ConfigField::Positional, "The rotary base must be a finite number above 1."});
         if (const std::string problem = ropeScalingProblem(config.ropeScaling); !problem.empty())
             issues.push_back({ConfigField::Positional, "The rotary positions' scaling: " + problem + "."});
+        if (config.rotaryDims < 0 || config.rotaryDims % 2 != 0 || (config.headCount >= 1 && config.rotaryDims > config.d_k()))
+            issues.push_back({ConfigField::Positional, "The rotated components of a head (" + std::to_string(config.rotaryDims) +
+                                                           ") must be an even number up to d_k = " +
+                                                           std::to_string(config.d_k()) + " (0: all)."});
     }
+    if (config.scoreDim < 0)
+        issues.push_back({ConfigField::Heads, "The scores' scale 1/sqrt(d) needs d >= 1 (0: d_k)."});
+    if (!std::isfinite(config.scoreSoftCap) || config.scoreSoftCap < 0.0)
+        issues.push_back({ConfigField::Heads, "The scores' soft cap must be a finite number >= 0 (0: none)."});
     if (!std::isfinite(config.tokenEmbeddingScale) || config.tokenEmbeddingScale <= 0.0f)
         issues.push_back({ConfigField::Embeddings, "The token-embedding scale must be a finite number above 0."});
 }

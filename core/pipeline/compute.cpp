@@ -100,6 +100,8 @@ RotaryLayout rotaryLayout(PositionalEncoding positional)
     }
 }
 
+}  // namespace
+
 AttentionOptions attentionOptions(const Config& config)
 {
     AttentionOptions options;
@@ -108,12 +110,17 @@ AttentionOptions attentionOptions(const Config& config)
     options.rotary = rotaryLayout(config.positional);
     options.ropeBase = config.ropeBase;
     options.ropeScaling = config.ropeScaling;
+    options.rotaryDims = config.rotaryDims;
+    options.scoreDim = config.scoreDim;
+    options.scoreSoftCap = config.scoreSoftCap;
     options.scaleScores = config.scaleScores;
     options.ablated.assign(static_cast<std::size_t>(config.headCount), false);
     for (const Index head : config.ablatedHeads)
         if (head >= 0 && head < config.headCount) options.ablated[static_cast<std::size_t>(head)] = true;
     return options;
 }
+
+namespace {
 
 // Generated, user or a trained layer's weights (`given`, null for generated), then the head
 // presets (core/presets), then the scale sliders.

@@ -45,6 +45,10 @@ private:
     std::shared_ptr<const AttentionWeights> weights_;
 };
 
+// How a layer of `config` computes attention: the mask (with its sliding window), rotary positions,
+// the scores' scale and soft cap, the switched-off heads.
+AttentionOptions attentionOptions(const Config& config);
+
 // Computes a prepared request (core/pipeline/compute_request.hpp): refuses one with issues, checks
 // the values of loaded weights and embeddings (off the GUI thread: up to 4 d_model^2 numbers),
 // and reads the sentences as the request cut them. Never throws, never crashes on bad input.

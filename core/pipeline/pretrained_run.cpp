@@ -127,9 +127,17 @@ Config pretrainedLayerConfig(const PretrainedModel& model, const LayerRun& layer
     // Rotary positions act inside the layer; every other family's positions are inside X.
     base.positional =
         model.recipe.positions == PretrainedPositions::Rotary ? PositionalEncoding::Rotary : PositionalEncoding::None;
-    base.ropeBase = model.recipe.ropeBase;
-    base.ropeScaling = model.recipe.ropeScaling;
-    base.slidingWindow = layer.layer.kind == AttentionMode::DecoderCausal ? model.recipe.slidingWindow : 0;
+    // The layer's own window, rotary and scores: the rule its run followed.
+    const Index d_k = weights.grouping(base.headCount).d_k;
+    const AttentionOptions own =
+        modelLayerAttentionOptions(model, layer.stack, layer.block, d_k, layer.layer.kind == AttentionMode::Cross);
+    base.headDim = base.headCount > 0 && d_k * base.headCount == base.d_model ? 0 : d_k;  // 0: d_model / h
+    base.ropeBase = own.ropeBase;
+    base.ropeScaling = own.ropeScaling;
+    base.rotaryDims = own.rotaryDims;
+    base.slidingWindow = own.mask.window;
+    base.scoreDim = own.scoreDim;
+    base.scoreSoftCap = own.scoreSoftCap;
     base.scaleScores = true;
     base.embeddings = EmbeddingKind::Model;
     base.ablatedHeads.clear();

@@ -55,24 +55,40 @@ Expected<BlockWeights> blockWeights(const Checkpoint& checkpoint, const FamilyRe
     const auto d = static_cast<std::size_t>(recipe.d_model);
     const auto d_ff = static_cast<std::size_t>(recipe.feedForwardWidth(stack));
     TensorPlan plan(checkpoint, recipe);
-    plan.requireNorm(names.attentionNorm);
-    if (!names.crossAttentionNorm.empty()) plan.requireNorm(names.crossAttentionNorm);
-    plan.requireLinear(names.feedForwardIn, d, d_ff, recipe.linearLayout);
-    if (!names.feedForwardGate.empty()) plan.requireLinear(names.feedForwardGate, d, d_ff, recipe.linearLayout);
+    for (const std::string* norm : {&names.attentionNorm, &names.attentionOutputNorm, &names.crossAttentionNorm,
+                                    &names.feedForwardNorm, &names.feedForwardOutputNorm})
+        if (!norm->empty()) plan.requireNorm(*norm);
+    if (!names.feedForwardGateUp.empty()) {  // Phi-3: gate's d_ff rows, then up's, in one nn.Linear
+        plan.requireLinear(names.feedForwardGateUp, d, 2 * d_ff, recipe.linearLayout, false);
+    } else {
+        plan.requireLinear(names.feedForwardIn, d, d_ff, recipe.linearLayout);
+        if (!names.feedForwardGate.empty()) plan.requireLinear(names.feedForwardGate, d, d_ff, recipe.linearLayout);
+    }
     plan.requireLinear(names.feedForwardOut, d_ff, d, recipe.linearLayout);
-    plan.requireNorm(names.feedForwardNorm);
     Expected<checkpoint_detail::LoadedTensors> loaded = plan.read();
     if (!loaded) return Error{loaded.error()};
     // 3. Our layout.
-    weights.selfAttention.norm = plan.norm(*loaded, names.attentionNorm);
+    const auto normOrNone = [&](const std::string& module) {
+        return module.empty() ? NormWeights{} : plan.norm(*loaded, module);
+    };
+    weights.selfAttention.norm = normOrNone(names.attentionNorm);
+    weights.selfAttention.outputNorm = normOrNone(names.attentionOutputNorm);
     if (weights.crossAttention) weights.crossAttention->norm = plan.norm(*loaded, names.crossAttentionNorm);
     FeedForwardWeights& ff = weights.feedForward;
-    ff.in = plan.linear(*loaded, names.feedForwardIn, recipe.linearLayout);
-    ff.inBias = plan.bias(*loaded, names.feedForwardIn);
-    if (!names.feedForwardGate.empty()) ff.gate = plan.linear(*loaded, names.feedForwardGate, recipe.linearLayout);
+    if (!names.feedForwardGateUp.empty()) {
+        const MatrixF gateUp = plan.linear(*loaded, names.feedForwardGateUp, recipe.linearLayout);  // d_model x 2 d_ff
+        const auto width = static_cast<Index>(d_ff);
+        ff.gate = gateUp.leftCols(width);
+        ff.in = gateUp.rightCols(width);
+    } else {
+        ff.in = plan.linear(*loaded, names.feedForwardIn, recipe.linearLayout);
+        ff.inBias = plan.bias(*loaded, names.feedForwardIn);
+        if (!names.feedForwardGate.empty()) ff.gate = plan.linear(*loaded, names.feedForwardGate, recipe.linearLayout);
+    }
     ff.out = plan.linear(*loaded, names.feedForwardOut, recipe.linearLayout);
     ff.outBias = plan.bias(*loaded, names.feedForwardOut);
-    weights.feedForwardNorm = plan.norm(*loaded, names.feedForwardNorm);
+    weights.feedForwardNorm = normOrNone(names.feedForwardNorm);
+    weights.feedForwardOutputNorm = normOrNone(names.feedForwardOutputNorm);
     return weights;
 }
 

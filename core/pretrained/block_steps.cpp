@@ -71,10 +71,15 @@ void swiGluForward(MatrixF& up, const MatrixF& gate) { swigluForward<float>(up, 
 MatrixF feedForwardForward(const MatrixF& x, const FeedForwardWeights& weights, BlockActivation activation)
 {
     MatrixF hidden = denseForward(x, weights.in, weights.inBias);  // R x d_ff
-    if (activation == BlockActivation::SwiGlu)
+    if (activation == BlockActivation::SwiGlu) {
         swiGluForward(hidden, denseForward(x, weights.gate, RowVectorF()));
-    else
+    } else if (weights.gate.size() > 0) {  // GeGLU (Gemma): act(x W_gate) * (x W_up)
+        MatrixF gate = denseForward(x, weights.gate, RowVectorF());  // R x d_ff
+        blockActivationForward(gate, activation);
+        hidden.array() *= gate.array();
+    } else {
         blockActivationForward(hidden, activation);
+    }
     return denseForward(hidden, weights.out, weights.outBias);  // R x d_model
 }
 

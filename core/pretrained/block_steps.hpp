@@ -40,7 +40,8 @@ void blockActivationForward(MatrixF& x, BlockActivation activation);
 // SwiGLU's hidden: SiLU(gate) * up elementwise, written into `up`.                  R x d_ff
 void swiGluForward(MatrixF& up, const MatrixF& gate);
 
-// MLP(x) = act(x W_1 + b_1) W_2 + b_2, or (SiLU(x W_gate) * x W_up) W_down.           R x d_model
+// MLP(x) = act(x W_1 + b_1) W_2 + b_2, or with a gate (act(x W_gate) * x W_up) W_down: SwiGLU
+// with SiLU, GeGLU with GELU.                                                         R x d_model
 MatrixF feedForwardForward(const MatrixF& x, const FeedForwardWeights& weights, BlockActivation activation);
 
 // logits = t E^T (+ b): E is V x d_model as stored (a token table read as the readout), so no

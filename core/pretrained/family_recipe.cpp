@@ -3,6 +3,7 @@
 #include <set>
 #include <string>
 
+#include "core/checkpoint/layer_conventions.hpp"
 #include "core/pretrained/family_rows.hpp"
 #include "core/pretrained/family_tensors.hpp"
 
@@ -212,9 +213,11 @@ Status feedForwardWidth(const Checkpoint& checkpoint, FamilyRecipe& recipe, Mode
         recipe.d_ff = *configured;
         return {};
     }
-    const std::string name = blockTensorNames(recipe, stack, 0).feedForwardIn + ".weight";
+    const BlockTensorNames names = blockTensorNames(recipe, stack, 0);
+    const bool fused = !names.feedForwardGateUp.empty();  // Phi-3: 2 d_ff rows
+    const std::string name = (fused ? names.feedForwardGateUp : names.feedForwardIn) + ".weight";
     const auto [rows, cols] = tableShape(checkpoint, name);
-    recipe.d_ff = recipe.linearLayout == LinearLayout::OutByIn ? rows : cols;
+    recipe.d_ff = (recipe.linearLayout == LinearLayout::OutByIn ? rows : cols) / (fused ? 2 : 1);
     if (recipe.d_ff == 0)
         return Error{checkpoint.path + ": the " + std::string(pretrainedFamilyName(recipe.family)) + " model lacks '" +
                      name + "' (or it is not a matrix)"};
@@ -228,15 +231,21 @@ Status blockConventions(const Checkpoint& checkpoint, const FamilyRow& row, Fami
     r.placement = row.placement;
     r.epsilon = row.epsilonKey ? (checkpoint.config.*row.epsilonKey).value_or(row.epsilon) : row.epsilon;
     r.linearLayout = row.linearLayout;
+    r.normWeightOffset = normWeightOffset(checkpoint.config);
+    r.parallelResidual = checkpoint.config.parallelResidual.value_or(row.parallelResidual);
     Expected<BlockActivation> activation = activationFrom(checkpoint, row.activation);
     if (!activation) return Error{activation.error()};
     r.activation = *activation;
-    if (!row.block.feedForwardGate.empty()) {  // the gate's nonlinearity is the activation key's
-        if (*activation != BlockActivation::Silu)
+    if (!row.block.feedForwardGate.empty() || !row.block.feedForwardGateUp.empty()) {
+        // The gate's nonlinearity is the activation key's: SiLU for the LLaMA-like rows (SwiGLU),
+        // the row's own for Gemma (GeGLU).
+        r.gatedFeedForward = true;
+        const bool swiGluRow = row.activation == "silu";
+        if (swiGluRow && *activation != BlockActivation::Silu)
             return Error{checkpoint.configPath + ": '" + checkpoint.config.activationKey + "' is \"" +
                          checkpoint.config.activation + "\"; a " + std::string(row.name) +
                          " gated MLP runs with silu (SwiGLU) only"};
-        r.activation = BlockActivation::SwiGlu;
+        if (swiGluRow) r.activation = BlockActivation::SwiGlu;
     }
     if (row.readoutKind == ReadoutKind::MaskedLm) {  // the transform's act and norm are the blocks'
         r.readoutActivation = r.activation;
@@ -274,6 +283,7 @@ void inputConventions(const Checkpoint& checkpoint, const FamilyRow& row, Family
 void outputConventions(const Checkpoint& checkpoint, const FamilyRow& row, FamilyRecipe& r)
 {
     r.finalNorm = !row.finalNorm.empty();
+    r.finalLogitSoftCap = checkpoint.config.finalLogitSoftCap.value_or(0.0);
     r.readout = row.readoutKind;
     const ReadoutTensorNames names = readoutTensorNames(r);
     if (r.readout == ReadoutKind::None) return;
@@ -347,7 +357,8 @@ Expected<FamilyRecipe> familyRecipe(const Checkpoint& checkpoint)
     if (checkpoint.config.positionCount && r.positionCount > *checkpoint.config.positionCount)
         r.positionCount = *checkpoint.config.positionCount;
     if (Status s = feedForwardWidth(checkpoint, r, stack); !s) return Error{s.error()};
-    if (checkpoint.config.scaleEmbedding.value_or(false))  // BART, Marian: embed_scale = sqrt(d_model)
+    // BART, Marian (scale_embedding) and Gemma: embed_scale = sqrt(d_model), in float as theirs.
+    if (checkpoint.config.scaleEmbedding.value_or(false) || familyRow(r.family).embeddingsTimesSqrtD)
         r.embeddingScale = static_cast<float>(std::sqrt(static_cast<double>(r.d_model)));
     return recipe;
 }

@@ -12,8 +12,12 @@
 //       h <- Norm(h + Attention(h));  h <- Norm(h + MLP(h))
 //   pre  (GPT-2, LLaMA):
 //       h <- h + Attention(Norm(h));  h <- h + MLP(Norm(h));  after the last block Norm_f(h)
-// MLP(x) = act(x W_1 + b_1) W_2 + b_2, or SwiGLU: (SiLU(x W_gate) * (x W_up)) W_down
-// (Shazeer 2020, "GLU Variants Improve Transformer", equation (6)).
+//   pre, with norms on the sublayers' outputs too (Gemma 2 and 3: "sandwich"; OLMo 2 has only those):
+//       h <- h + Norm'(Attention(Norm(h)));  h <- h + Norm'(MLP(Norm(h)))
+//   parallel (GPT-NeoX with use_parallel_residual, Pythia):
+//       h <- h + Attention(Norm_1(h)) + MLP(Norm_2(h))
+// MLP(x) = act(x W_1 + b_1) W_2 + b_2, or gated: (act(x W_gate) * (x W_up)) W_down, SwiGLU with
+// SiLU and GeGLU with GELU (Shazeer 2020, "GLU Variants Improve Transformer", equations (5), (6)).
 
 #include <array>
 #include <string>
@@ -30,7 +34,7 @@ namespace qkv {
 // The families whole-model runs know. Finer than CheckpointFamily: RoBERTa's layers look like
 // BERT's and Marian's like BART's, but their inputs differ. Each has a row in kFamilyRows
 // (family_rows.hpp: its names, tensors and conventions).
-enum class PretrainedFamily { Bert, Roberta, DistilBert, Gpt2, Llama, Bart, Marian };
+enum class PretrainedFamily { Bert, Roberta, DistilBert, Gpt2, Llama, Bart, Marian, Gemma2, Gemma3, Phi3, GptNeox, Olmo2 };
 // "BERT", "GPT-2", ...: the row's name.
 std::string_view pretrainedFamilyName(PretrainedFamily family);
 
@@ -98,8 +102,11 @@ struct FamilyRecipe {
     PretrainedNorm norm = PretrainedNorm::LayerNorm;
     NormPlacement placement = NormPlacement::Post;
     double epsilon = 1e-12;
-    BlockActivation activation = BlockActivation::GeluErf;
+    float normWeightOffset = 0.0f;  // Gemma: each RMSNorm's scale is 1 + w (layer_conventions.hpp; added at load)
+    BlockActivation activation = BlockActivation::GeluErf;  // on the gate in a gated MLP (SwiGlu: SiLU)
+    bool gatedFeedForward = false;  // (act(x W_gate) * x W_up) W_down: SwiGLU (LLaMA), GeGLU (Gemma)
     LinearLayout linearLayout = LinearLayout::OutByIn;
+    bool parallelResidual = false;  // GPT-NeoX: attention and MLP both read the block's input
 
     // The input.
     PretrainedPositions positions = PretrainedPositions::Learned;
@@ -107,7 +114,7 @@ struct FamilyRecipe {
     double ropeBase = 10000.0;     // rotary only
     RopeScaling ropeScaling;       // rotary only: config.json's rope_scaling (LLaMA 3.1+: llama3)
     Index slidingWindow = 0;       // causal self-attention: config.json's sliding_window (Mistral); 0: none
-    float embeddingScale = 1.0f;   // sqrt(d_model) with BART's / Marian's scale_embedding
+    float embeddingScale = 1.0f;   // sqrt(d_model) with BART's / Marian's scale_embedding, and Gemma's
     bool tokenTypes = false;       // BERT, RoBERTa: add token type 0's row
     bool embeddingNorm = false;    // a norm over the summed embeddings (BERT, DistilBERT, BART)
     Index padTokenId = -1;         // RoBERTa: pad tokens take position padTokenId; -1: none
@@ -119,6 +126,7 @@ struct FamilyRecipe {
     BlockActivation readoutActivation = BlockActivation::GeluErf;  // MaskedLm's transform
     double readoutEpsilon = 1e-12;                                 // MaskedLm's transform norm
     bool tiedReadout = true;  // the readout's E is the token table (not stored again)
+    double finalLogitSoftCap = 0.0;  // Gemma 2: logits <- c tanh(logits / c); 0: none
 
     bool encoderDecoder() const { return encoderLayerCount > 0 && decoderLayerCount > 0; }
     Index feedForwardWidth(ModelStack stack) const

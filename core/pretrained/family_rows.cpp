@@ -21,14 +21,20 @@ std::vector<Column> blockColumns(const FamilyRow& row)
 {
     const bool twoStacks = row.stacks == FamilyStacks::EncoderDecoder;
     const BlockPatterns& b = row.block;
+    // Each sublayer has a norm before it, after it, or on its output (OLMo 2 has only the last).
+    const bool attentionOutputNorm = !b.attentionOutputNorm.empty();
+    const bool feedForwardOutputNorm = !b.feedForwardOutputNorm.empty();
     return {{b.attention, "block.attention", true},
-            {b.attentionNorm, "block.attentionNorm", true},
+            {b.attentionNorm, "block.attentionNorm", !attentionOutputNorm},
+            {b.attentionOutputNorm, "block.attentionOutputNorm", false},
             {b.crossAttention, "block.crossAttention", twoStacks},
             {b.crossAttentionNorm, "block.crossAttentionNorm", twoStacks},
-            {b.feedForwardIn, "block.feedForwardIn", true},
+            {b.feedForwardIn, "block.feedForwardIn", b.feedForwardGateUp.empty()},
             {b.feedForwardGate, "block.feedForwardGate", false},
+            {b.feedForwardGateUp, "block.feedForwardGateUp", false},
             {b.feedForwardOut, "block.feedForwardOut", true},
-            {b.feedForwardNorm, "block.feedForwardNorm", true}};
+            {b.feedForwardNorm, "block.feedForwardNorm", !feedForwardOutputNorm},
+            {b.feedForwardOutputNorm, "block.feedForwardOutputNorm", false}};
 }
 
 std::vector<Column> otherColumns(const FamilyRow& row)
@@ -104,6 +110,11 @@ Status checkFamilyRow(const FamilyRow& row)
     if (!row.block.crossAttention.empty() && !twoStacks)
         return Error{what + " names block.crossAttention, but only an encoder-decoder has one"};
     if (row.activation.empty()) return Error{what + " names no activation (config.json's default spelling)"};
+    if (!row.block.feedForwardGateUp.empty() && (!row.block.feedForwardIn.empty() || !row.block.feedForwardGate.empty()))
+        return Error{what + " names block.feedForwardGateUp and a separate gate or up projection"};
+    if ((!row.block.attentionOutputNorm.empty() || !row.block.feedForwardOutputNorm.empty()) &&
+        row.placement != NormPlacement::Pre)
+        return Error{what + ": norms on a sublayer's output come with pre-norm blocks only"};
     if (row.layerCountWords[0].empty() || (twoStacks && row.layerCountWords[1].empty()))
         return Error{what + " names no layerCountWords for each of its stacks"};
     if (row.positions == PretrainedPositions::Learned && row.embeddings.positions.empty())

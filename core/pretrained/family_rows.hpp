@@ -68,6 +68,7 @@ struct FamilyRow {
     double epsilon = 1e-12;                                         // when config.json says none
     std::string_view activation{};  // the spelling config.json's activation key defaults to
     LinearLayout linearLayout = LinearLayout::OutByIn;
+    bool parallelResidual = false;  // use_parallel_residual's default (GPT-NeoX: true)
 
     // The input.
     PretrainedPositions positions = PretrainedPositions::Learned;
@@ -75,6 +76,7 @@ struct FamilyRow {
     Index positionOffset = 0;           // row of the first position in the learned table (BART: 2)
     Index padPositions = -1;            // RoBERTa: pad_token_id's default; positions count from pad + 1
     Index positionCount = 0;            // sinusoidal: P when config.json says none
+    bool embeddingsTimesSqrtD = false;  // Gemma: the token embeddings times sqrt(d_model)
     bool decoderStartsWithPad = false;  // an encoder-decoder's first decoder input is pad_token_id
 
     // The output.
@@ -104,7 +106,19 @@ inline constexpr BlockPatterns kBartBlock{
     .feedForwardOut = "{p}{s}.layers.{b}.fc2",
     .feedForwardNorm = "{p}{s}.layers.{b}.final_layer_norm"};
 
-inline constexpr std::array<FamilyRow, 7> kFamilyRows{{
+// LLaMA's block names; Gemma's and OLMo 2's add norms on the sublayers' outputs.
+inline constexpr BlockPatterns kLlamaBlock{
+    .attention = "{p}layers.{b}.self_attn", .attentionNorm = "{p}layers.{b}.input_layernorm",
+    .feedForwardIn = "{p}layers.{b}.mlp.up_proj", .feedForwardGate = "{p}layers.{b}.mlp.gate_proj",
+    .feedForwardOut = "{p}layers.{b}.mlp.down_proj", .feedForwardNorm = "{p}layers.{b}.post_attention_layernorm"};
+inline constexpr BlockPatterns kGemma2Block{
+    .attention = "{p}layers.{b}.self_attn", .attentionNorm = "{p}layers.{b}.input_layernorm",
+    .attentionOutputNorm = "{p}layers.{b}.post_attention_layernorm",
+    .feedForwardIn = "{p}layers.{b}.mlp.up_proj", .feedForwardGate = "{p}layers.{b}.mlp.gate_proj",
+    .feedForwardOut = "{p}layers.{b}.mlp.down_proj", .feedForwardNorm = "{p}layers.{b}.pre_feedforward_layernorm",
+    .feedForwardOutputNorm = "{p}layers.{b}.post_feedforward_layernorm"};
+
+inline constexpr std::array<FamilyRow, 12> kFamilyRows{{
     {.value = PretrainedFamily::Bert, .name = "BERT",
      .layers = CheckpointFamily::Bert, .modelTypes = {"bert"}, .otherModelTypes = true,
      .stacks = FamilyStacks::Encoder,
@@ -166,10 +180,7 @@ inline constexpr std::array<FamilyRow, 7> kFamilyRows{{
      .layers = CheckpointFamily::Llama, .modelTypes = {"llama"}, .otherModelTypes = true,
      .stacks = FamilyStacks::Decoder,
      .embeddings = {.tokens = "{p}embed_tokens.weight"},
-     .block = {.attention = "{p}layers.{b}.self_attn", .attentionNorm = "{p}layers.{b}.input_layernorm",
-               .feedForwardIn = "{p}layers.{b}.mlp.up_proj", .feedForwardGate = "{p}layers.{b}.mlp.gate_proj",
-               .feedForwardOut = "{p}layers.{b}.mlp.down_proj",
-               .feedForwardNorm = "{p}layers.{b}.post_attention_layernorm"},
+     .block = kLlamaBlock,
      .finalNorm = "{p}norm",
      .readout = {.decoder = "lm_head.weight"},
      .layerCountWords = {"blocks (num_hidden_layers)"},
@@ -204,6 +215,86 @@ inline constexpr std::array<FamilyRow, 7> kFamilyRows{{
      .epsilon = 1e-5, .activation = "gelu",
      .positions = PretrainedPositions::Sinusoidal, .positionCount = 1024, .decoderStartsWithPad = true,
      .readoutKind = ReadoutKind::CausalLm, .tying = ReadoutTying::SaidElseTied},
+    // Gemma2ForCausalLM: GemmaRMSNorm (scale 1 + w) before and after each sublayer, GeGLU with the
+    // tanh GELU (hidden_activation), embeddings times sqrt(d_model), tied readout; the scores'
+    // scale, soft cap and sliding layers are each layer's (layer_conventions.hpp), the logits'
+    // soft cap the recipe's.
+    {.value = PretrainedFamily::Gemma2, .name = "Gemma 2",
+     .layers = CheckpointFamily::Llama, .modelTypes = {"gemma2"},
+     .stacks = FamilyStacks::Decoder,
+     .embeddings = {.tokens = "{p}embed_tokens.weight"},
+     .block = kGemma2Block,
+     .finalNorm = "{p}norm",
+     .readout = {.decoder = "lm_head.weight"},
+     .layerCountWords = {"blocks (num_hidden_layers)"},
+     .norm = PretrainedNorm::RmsNorm, .placement = NormPlacement::Pre,
+     .epsilonKey = &CheckpointConfig::rmsNormEpsilon, .epsilon = 1e-6, .activation = "gelu_pytorch_tanh",
+     .positions = PretrainedPositions::Rotary, .embeddingsTimesSqrtD = true,
+     .readoutKind = ReadoutKind::CausalLm, .tying = ReadoutTying::SaidElseTied},
+    // Gemma3ForCausalLM (the text models: 270M, 1B): Gemma 2's block with q_norm and k_norm,
+    // sliding layers with their own rotary base, no soft caps.
+    {.value = PretrainedFamily::Gemma3, .name = "Gemma 3",
+     .layers = CheckpointFamily::Llama, .modelTypes = {"gemma3_text"},
+     .stacks = FamilyStacks::Decoder,
+     .embeddings = {.tokens = "{p}embed_tokens.weight"},
+     .block = kGemma2Block,
+     .finalNorm = "{p}norm",
+     .readout = {.decoder = "lm_head.weight"},
+     .layerCountWords = {"blocks (num_hidden_layers)"},
+     .norm = PretrainedNorm::RmsNorm, .placement = NormPlacement::Pre,
+     .epsilonKey = &CheckpointConfig::rmsNormEpsilon, .epsilon = 1e-6, .activation = "gelu_pytorch_tanh",
+     .positions = PretrainedPositions::Rotary, .embeddingsTimesSqrtD = true,
+     .readoutKind = ReadoutKind::CausalLm, .tying = ReadoutTying::SaidElseTied},
+    // Phi3ForCausalLM (and Phi-4-mini, model_type phi3 too): LLaMA's block with Q, K, V in one
+    // qkv_proj (the layer loader splits it) and gate and up in one gate_up_proj.
+    {.value = PretrainedFamily::Phi3, .name = "Phi-3",
+     .layers = CheckpointFamily::Phi3, .modelTypes = {"phi3"}, .otherModelTypes = true,
+     .stacks = FamilyStacks::Decoder,
+     .embeddings = {.tokens = "{p}embed_tokens.weight"},
+     .block = {.attention = "{p}layers.{b}.self_attn", .attentionNorm = "{p}layers.{b}.input_layernorm",
+               .feedForwardGateUp = "{p}layers.{b}.mlp.gate_up_proj", .feedForwardOut = "{p}layers.{b}.mlp.down_proj",
+               .feedForwardNorm = "{p}layers.{b}.post_attention_layernorm"},
+     .finalNorm = "{p}norm",
+     .readout = {.decoder = "lm_head.weight"},
+     .layerCountWords = {"blocks (num_hidden_layers)"},
+     .norm = PretrainedNorm::RmsNorm, .placement = NormPlacement::Pre,
+     .epsilonKey = &CheckpointConfig::rmsNormEpsilon, .epsilon = 1e-5, .activation = "silu",
+     .positions = PretrainedPositions::Rotary,
+     .readoutKind = ReadoutKind::CausalLm, .tying = ReadoutTying::SaidElseUnlessStored},
+    // GPTNeoXForCausalLM (Pythia): pre-LayerNorm blocks run in parallel (use_parallel_residual),
+    // query_key_value fused per head, partial rotary (rotary_pct), its own embed_out readout.
+    {.value = PretrainedFamily::GptNeox, .name = "GPT-NeoX",
+     .layers = CheckpointFamily::GptNeox, .modelTypes = {"gpt_neox"}, .otherModelTypes = true,
+     .stacks = FamilyStacks::Decoder,
+     .embeddings = {.tokens = "{p}embed_in.weight"},
+     .block = {.attention = "{p}layers.{b}.attention", .attentionNorm = "{p}layers.{b}.input_layernorm",
+               .feedForwardIn = "{p}layers.{b}.mlp.dense_h_to_4h", .feedForwardOut = "{p}layers.{b}.mlp.dense_4h_to_h",
+               .feedForwardNorm = "{p}layers.{b}.post_attention_layernorm"},
+     .finalNorm = "{p}final_layer_norm",
+     .readout = {.decoder = "embed_out.weight"},
+     .layerCountWords = {"blocks (num_hidden_layers)"},
+     .placement = NormPlacement::Pre,
+     .epsilonKey = &CheckpointConfig::layerNormEpsilon, .epsilon = 1e-5, .activation = "gelu",
+     .parallelResidual = true,
+     .positions = PretrainedPositions::Rotary,
+     .readoutKind = ReadoutKind::CausalLm, .tying = ReadoutTying::SaidElseUnlessStored},
+    // Olmo2ForCausalLM: a norm on each sublayer's output and none before it; q_norm and k_norm over
+    // the whole projection (the layer loader reads them).
+    {.value = PretrainedFamily::Olmo2, .name = "OLMo 2",
+     .layers = CheckpointFamily::Llama, .modelTypes = {"olmo2"},
+     .stacks = FamilyStacks::Decoder,
+     .embeddings = {.tokens = "{p}embed_tokens.weight"},
+     .block = {.attention = "{p}layers.{b}.self_attn", .attentionOutputNorm = "{p}layers.{b}.post_attention_layernorm",
+               .feedForwardIn = "{p}layers.{b}.mlp.up_proj", .feedForwardGate = "{p}layers.{b}.mlp.gate_proj",
+               .feedForwardOut = "{p}layers.{b}.mlp.down_proj",
+               .feedForwardOutputNorm = "{p}layers.{b}.post_feedforward_layernorm"},
+     .finalNorm = "{p}norm",
+     .readout = {.decoder = "lm_head.weight"},
+     .layerCountWords = {"blocks (num_hidden_layers)"},
+     .norm = PretrainedNorm::RmsNorm, .placement = NormPlacement::Pre,
+     .epsilonKey = &CheckpointConfig::rmsNormEpsilon, .epsilon = 1e-6, .activation = "silu",
+     .positions = PretrainedPositions::Rotary,
+     .readoutKind = ReadoutKind::CausalLm, .tying = ReadoutTying::SaidElseUnlessStored},
 }};
 // clang-format on
 

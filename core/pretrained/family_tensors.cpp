@@ -19,14 +19,17 @@ BlockTensorNames blockTensorNames(const FamilyRecipe& recipe, ModelStack stack, 
     BlockTensorNames names;
     names.attention = tensorName(row.attention, p, stack, block);
     names.attentionNorm = tensorName(row.attentionNorm, p, stack, block);
+    names.attentionOutputNorm = tensorName(row.attentionOutputNorm, p, stack, block);
     if (stack == ModelStack::Decoder) {  // only an encoder-decoder's row names cross-attention
         names.crossAttention = tensorName(row.crossAttention, p, stack, block);
         names.crossAttentionNorm = tensorName(row.crossAttentionNorm, p, stack, block);
     }
     names.feedForwardIn = tensorName(row.feedForwardIn, p, stack, block);
     names.feedForwardGate = tensorName(row.feedForwardGate, p, stack, block);
+    names.feedForwardGateUp = tensorName(row.feedForwardGateUp, p, stack, block);
     names.feedForwardOut = tensorName(row.feedForwardOut, p, stack, block);
     names.feedForwardNorm = tensorName(row.feedForwardNorm, p, stack, block);
+    names.feedForwardOutputNorm = tensorName(row.feedForwardOutputNorm, p, stack, block);
     return names;
 }
 

@@ -24,13 +24,16 @@ struct EmbeddingNames {
 template <class Text>
 struct BlockNames {
     Text attention{};           // the self-attention module (a CheckpointLayer's name)
-    Text attentionNorm{};       // its norm: after it (post) or before it (pre)
+    Text attentionNorm{};       // its norm: after it (post) or before it (pre); none (OLMo 2): empty
+    Text attentionOutputNorm{};  // a norm on the sublayer's output before the residual (Gemma 2, OLMo 2)
     Text crossAttention{};      // an encoder-decoder's decoder blocks only
     Text crossAttentionNorm{};  // likewise
     Text feedForwardIn{};       // W_1 (gated MLP: the up projection)
     Text feedForwardGate{};     // gated MLP only (LLaMA's gate_proj)
+    Text feedForwardGateUp{};   // a gated MLP's gate and up in one nn.Linear, gate rows first (Phi-3)
     Text feedForwardOut{};      // W_2
-    Text feedForwardNorm{};
+    Text feedForwardNorm{};     // before the MLP (pre) or after the residual (post); none: empty
+    Text feedForwardOutputNorm{};  // on the MLP's output before the residual (Gemma 2, OLMo 2)
 };
 
 template <class Text>

@@ -27,7 +27,10 @@ std::size_t floats(const AttentionWeights& w)
     return n;
 }
 
-std::size_t floats(const AttentionSublayerWeights& sublayer) { return floats(sublayer.attention) + floats(sublayer.norm); }
+std::size_t floats(const AttentionSublayerWeights& sublayer)
+{
+    return floats(sublayer.attention) + floats(sublayer.norm) + floats(sublayer.outputNorm);
+}
 
 std::size_t floats(const StackWeights& stack)
 {
@@ -38,7 +41,7 @@ std::size_t floats(const StackWeights& stack)
         const FeedForwardWeights& f = block.feedForward;
         n += floats(block.selfAttention) + (block.crossAttention ? floats(*block.crossAttention) : 0) +
              count(f.in.size()) + count(f.inBias.size()) + count(f.gate.size()) + count(f.out.size()) +
-             count(f.outBias.size()) + floats(block.feedForwardNorm);
+             count(f.outBias.size()) + floats(block.feedForwardNorm) + floats(block.feedForwardOutputNorm);
     }
     return n;
 }
@@ -133,8 +136,8 @@ ModelMemoryEstimate estimateModelRunMemory(const PretrainedModel& model, const M
     e.hiddenStates = kFloat * hidden;
     e.logits = kFloat * k * s.V;
 
-    // A block's MLP: h, x, the hidden (and SwiGLU's gate), the output.
-    const std::size_t gate = rc.activation == BlockActivation::SwiGlu ? 1 : 0;
+    // A block's MLP: h, x, the hidden (and a gated MLP's gate), the output.
+    const std::size_t gate = rc.gatedFeedForward ? 1 : 0;
     const std::size_t mlp = 3 * mlpRows * d + (1 + gate) * mlpRows * widestMlp;
     // The readout: t (and a masked LM's transform before its norm), and for chosen rows the
     // gathered rows and their product, padded to groups of 4 (at most k + 7 rows).

@@ -146,16 +146,11 @@ struct StackContext {
     const RunOptions& options;
 };
 
-AttentionOptions attentionOptions(const StackContext& c, const AttentionSublayerWeights& sublayer, bool cross)
+AttentionOptions attentionOptions(const StackContext& c, const BlockWeights& block,
+                                  const AttentionSublayerWeights& sublayer, bool cross)
 {
-    AttentionOptions options;
-    options.mask.causal = c.causal && !cross;
-    if (options.mask.causal) options.mask.window = c.model.recipe.slidingWindow;
-    if (c.model.recipe.positions == PretrainedPositions::Rotary && !cross) {
-        options.rotary = RotaryLayout::RotateHalf;
-        options.ropeBase = c.model.recipe.ropeBase;
-        options.ropeScaling = c.model.recipe.ropeScaling;
-    }
+    const Index d_k = sublayer.attention.grouping(sublayer.layer.headCount).d_k;
+    AttentionOptions options = modelLayerAttentionOptions(c.model, c.stack, block.block, d_k, cross);
     options.keepScores = c.options.keepScores;
     options.ablated.assign(static_cast<std::size_t>(sublayer.layer.headCount), false);
     for (const ModelHead& head : c.options.ablatedHeads)
@@ -163,8 +158,15 @@ AttentionOptions attentionOptions(const StackContext& c, const AttentionSublayer
     return options;
 }
 
+// A present norm of h's rows, or h itself (a block without that norm: OLMo 2 before its sublayers).
+MatrixF normIfPresent(const MatrixF& h, const NormWeights& norm, const FamilyRecipe& r)
+{
+    return norm.present() ? normRowsForward(h, norm, r.norm, r.epsilon) : h;
+}
+
 // One attention sublayer on the residual stream h (n x d_model), in place:
-//   post: h <- Norm(h + Attention(h, X_kv));  pre: h <- h + Attention(Norm(h), X_kv).
+//   post: h <- Norm(h + Attention(h, X_kv));  pre: h <- h + Norm'(Attention(Norm(h), X_kv)), where
+//   the norms that the block lacks are left out (family_recipe.hpp).
 std::shared_ptr<const LayerRun> attentionSublayerForward(const StackContext& c, const BlockWeights& block,
                                                          const AttentionSublayerWeights& sublayer, bool cross,
                                                          MatrixF& h, const MatrixF* exactQueryInput)
@@ -176,15 +178,16 @@ std::shared_ptr<const LayerRun> attentionSublayerForward(const StackContext& c, 
     run->stack = c.stack;
     run->block = block.block;
     const bool pre = r.placement == NormPlacement::Pre;
-    run->queryInput = exactQueryInput ? *exactQueryInput
-                      : pre           ? normRowsForward(h, sublayer.norm, r.norm, r.epsilon)
-                                      : h;
+    run->queryInput = exactQueryInput ? *exactQueryInput : pre ? normIfPresent(h, sublayer.norm, r) : h;
     run->keyValueInput = cross ? *c.encoderOutput : run->queryInput;
     const AttentionWeights& w = sublayer.attention;
     run->attention =
         multiHeadAttentionForward(run->queryInput, run->keyValueInput, w, w.grouping(sublayer.layer.headCount),
-                                  attentionOptions(c, sublayer, cross));
-    h += run->attention.output;  // residual (paper section 3.1)
+                                  attentionOptions(c, block, sublayer, cross));
+    if (sublayer.outputNorm.present())
+        h += normRowsForward(run->attention.output, sublayer.outputNorm, r.norm, r.epsilon);
+    else
+        h += run->attention.output;  // residual (paper section 3.1)
     if (!pre) h = normRowsForward(h, sublayer.norm, r.norm, r.epsilon);
     return run;
 }
@@ -195,6 +198,8 @@ bool blockForward(const StackContext& c, const BlockWeights& block, MatrixF& h, 
                   const MatrixF* exactQueryInput, Index stopLayer)
 {
     const FamilyRecipe& r = c.model.recipe;
+    // GPT-NeoX's parallel residual: the MLP reads the block's input, not the attention's result.
+    const MatrixF blockInput = r.parallelResidual ? h : MatrixF();  // n x d_model
     state.layers.push_back(attentionSublayerForward(c, block, block.selfAttention, false, h, exactQueryInput));
     if (block.selfAttention.modelIndex == stopLayer) return false;
     if (block.crossAttention) {
@@ -202,8 +207,11 @@ bool blockForward(const StackContext& c, const BlockWeights& block, MatrixF& h, 
         if (block.crossAttention->modelIndex == stopLayer) return false;
     }
     const bool pre = r.placement == NormPlacement::Pre;
-    const MatrixF x = pre ? normRowsForward(h, block.feedForwardNorm, r.norm, r.epsilon) : h;  // n x d_model
-    h += feedForwardForward(x, block.feedForward, r.activation);
+    const MatrixF& read = r.parallelResidual ? blockInput : h;
+    const MatrixF x = pre ? normIfPresent(read, block.feedForwardNorm, r) : h;  // n x d_model
+    MatrixF y = feedForwardForward(x, block.feedForward, r.activation);        // n x d_model
+    if (block.feedForwardOutputNorm.present()) y = normRowsForward(y, block.feedForwardOutputNorm, r.norm, r.epsilon);
+    h += y;
     if (!pre) h = normRowsForward(h, block.feedForwardNorm, r.norm, r.epsilon);
     return true;
 }
@@ -223,7 +231,7 @@ bool stackForward(const StackContext& c, StackState& state, Index firstBlock, co
         if (!blockForward(c, **block, h, state, b == 0 ? exactFirstQueryInput : nullptr, stopLayer)) return false;
         state.hidden.push_back(h);
     }
-    if (c.weights.finalNorm.gamma.size() > 0)
+    if (c.weights.finalNorm.present())
         state.hidden.back() = normRowsForward(h, c.weights.finalNorm, c.model.recipe.norm, c.model.recipe.epsilon);
     return true;
 }
@@ -243,7 +251,7 @@ void stackInput(const PretrainedModel& model, const StackWeights& weights, const
     else
         state.hidden.push_back(sum.cast<float>());
     const NormWeights& firstNorm = weights.blocks.front().selfAttention.norm;
-    if (r.placement == NormPlacement::Pre && r.norm == PretrainedNorm::LayerNorm && !r.embeddingNorm)
+    if (r.placement == NormPlacement::Pre && r.norm == PretrainedNorm::LayerNorm && !r.embeddingNorm && firstNorm.present())
         exactFirstQueryInput = layerNormRows(sum, LayerNormParameters{firstNorm.gamma, firstNorm.beta, r.epsilon});
 }
 
@@ -263,7 +271,8 @@ MatrixF readoutInput(const PretrainedModel& model, const MatrixF& h)
     return normRowsForward(t, w.transformNorm, r.norm, r.readoutEpsilon);
 }
 
-// logits = t E^T + b at the asked positions (k x V), and the positions in row order.
+// logits = t E^T + b at the asked positions (k x V), and the positions in row order; Gemma 2's
+// final soft cap c tanh(logits / c) on them.
 void readoutForward(const PretrainedModel& model, const MatrixF& h, const RunOptions& options, ModelRun& run)
 {
     if (options.logitRows == LogitRows::None) return;
@@ -272,10 +281,12 @@ void readoutForward(const PretrainedModel& model, const MatrixF& h, const RunOpt
         run.logits = tiedLogitsForward(t, model.readoutMatrix(), model.readout.bias);  // n x V
         run.logitPositions.resize(static_cast<std::size_t>(t.rows()));
         for (Index p = 0; p < t.rows(); ++p) run.logitPositions[static_cast<std::size_t>(p)] = p;
-        return;
+    } else {
+        run.logitPositions = options.logitPositions;
+        run.logits = tiedLogitsRowsForward(t, run.logitPositions, model.readoutMatrix(), model.readout.bias);  // k x V
     }
-    run.logitPositions = options.logitPositions;
-    run.logits = tiedLogitsRowsForward(t, run.logitPositions, model.readoutMatrix(), model.readout.bias);  // k x V
+    if (const auto c = static_cast<float>(model.recipe.finalLogitSoftCap); c > 0.0f)
+        run.logits.array() = c * (run.logits.array() / c).tanh();
 }
 
 // ---- Reuse ----------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/checkpoint/layer_conventions.hpp"
 #include "core/checkpoint/tensor_reading.hpp"
 #include "core/pretrained/marian_positions.hpp"
 #include "core/pretrained/tensor_plan.hpp"
@@ -219,6 +220,66 @@ Index PretrainedModel::modelIndexOf(std::string_view layerName) const
     return -1;
 }
 
+namespace {
+
+// "0, 2 and 4".
+std::string blockList(const std::vector<Index>& blocks)
+{
+    std::string text;
+    for (std::size_t i = 0; i < blocks.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == blocks.size() ? " and " : ", ") + std::to_string(blocks[i]);
+    return text;
+}
+
+}  // namespace
+
+std::vector<std::string> blockConventionNotes(const PretrainedModel& model)
+{
+    const CheckpointConfig& c = model.checkpoint.config;
+    const FamilyRecipe& r = model.recipe;
+    std::vector<std::string> notes;
+    if (c.slidingWindowNotApplied) notes.push_back(slidingWindowNote(model.checkpoint));
+    if (c.slidingWindow && r.causal()) {  // which blocks slide (layer_conventions.hpp)
+        std::vector<Index> sliding, global;
+        for (Index b = 0; b < r.decoderLayerCount; ++b) {
+            const Expected<LayerAttentionConventions> own = layerAttentionConventions(c, b, 2);
+            (own && own->slidingWindow > 0 ? sliding : global).push_back(b);
+        }
+        const std::string w = std::to_string(*c.slidingWindow);
+        if (global.empty())
+            notes.push_back(slidingWindowNote(model.checkpoint));
+        else if (!sliding.empty())
+            notes.push_back(model.checkpoint.configPath + " sets sliding_window = " + w + ": layers " + blockList(sliding) +
+                            " slide (each query sees its " + w + " latest keys); layers " + blockList(global) +
+                            " are global (every earlier key).");
+    }
+    // q_norm and k_norm (Qwen3, Gemma 3, OLMo 2), read with each layer (layer_loading.cpp).
+    const std::string firstLayer = model.layerCount() > 0 ? model.layersInModelOrder.front().name : std::string();
+    if (!firstLayer.empty() && model.checkpoint.tensors.contains(firstLayer + ".q_norm.weight"))
+        notes.push_back("Each layer's q_norm.weight and k_norm.weight RMS-normalise q and k before the rotation.");
+    if (c.ropeLocalBase && r.positions == PretrainedPositions::Rotary)
+        notes.push_back("Sliding layers rotate with rope_local_base_freq = " + std::to_string(static_cast<long long>(*c.ropeLocalBase)) +
+                        ", global layers with rope_theta.");
+    if (r.normWeightOffset != 0.0f) notes.push_back("Every RMSNorm scales by 1 + w (Gemma stores w zero-centred).");
+    if (r.parallelResidual)
+        notes.push_back("Attention and MLP run side by side on each block's input (use_parallel_residual): "
+                        "h + Attention(LN_1(h)) + MLP(LN_2(h)).");
+    if (c.partialRotary && *c.partialRotary < 1.0)
+        notes.push_back("Rotary positions turn only a share " + std::to_string(*c.partialRotary).substr(0, 4) +
+                        " of each head's components.");
+    if (c.queryPreAttnScalar)
+        notes.push_back("Scores are scaled by 1/sqrt(" + std::to_string(*c.queryPreAttnScalar) +
+                        ") (query_pre_attn_scalar), not by 1/sqrt(d_k).");
+    if (const Index block = 0; r.causal() && r.decoderLayerCount > 0)
+        if (const Expected<LayerAttentionConventions> own = layerAttentionConventions(c, block, 2); own && own->scoreSoftCap > 0)
+            notes.push_back("Scores are soft-capped at " + std::to_string(static_cast<long long>(own->scoreSoftCap)) +
+                            " (attn_logit_softcapping): the softmax reads c tanh(s / c).");
+    if (r.finalLogitSoftCap > 0)
+        notes.push_back("Logits are soft-capped at " + std::to_string(static_cast<long long>(r.finalLogitSoftCap)) +
+                        " (final_logit_softcapping): c tanh(logit / c).");
+    return notes;
+}
+
 Expected<PretrainedModel> loadPretrainedModel(Checkpoint checkpoint, WeightResidency residency)
 {
     Expected<FamilyRecipe> recipe = familyRecipe(checkpoint);
@@ -250,11 +311,7 @@ Expected<PretrainedModel> loadPretrainedModel(Checkpoint checkpoint, WeightResid
     numberLayers(model);
     if (r.positions == PretrainedPositions::Rotary)
         if (const std::string note = ropeScalingNote(model.checkpoint); !note.empty()) model.notes.push_back(note);
-    if (const std::string note = slidingWindowNote(model.checkpoint); !note.empty()) model.notes.push_back(note);
-    // Qwen3's q_norm and k_norm, read with each layer (layer_loading.cpp): said once for the model.
-    if (model.layerCount() > 0 && model.residency == WeightResidency::Whole && model.sublayer(0).attention.hasQueryKeyNorm())
-        model.notes.push_back("Each layer's q_norm.weight and k_norm.weight RMS-normalise every head's q and k before the "
-                              "rotation (Qwen3).");
+    for (std::string& note : blockConventionNotes(model)) model.notes.push_back(std::move(note));
     attachTokenizer(model);
     return model;
 }
@@ -265,6 +322,27 @@ Expected<PretrainedModel> openPretrainedModel(const std::string& path, const Che
     Expected<Checkpoint> checkpoint = openCheckpoint(path, options);
     if (!checkpoint) return Error{checkpoint.error()};
     return loadPretrainedModel(std::move(*checkpoint), residency);
+}
+
+AttentionOptions modelLayerAttentionOptions(const PretrainedModel& model, ModelStack stack, Index block, Index d_k,
+                                            bool cross)
+{
+    // The loader refused a config.json whose conventions do not hold for some layer.
+    const Expected<LayerAttentionConventions> own = layerAttentionConventions(model.checkpoint.config, block, d_k);
+    const LayerAttentionConventions c = own ? *own : LayerAttentionConventions{};
+    AttentionOptions options;
+    // A decoder's self-attention is causal (GPT-2, LLaMA, an encoder-decoder's decoder).
+    options.mask.causal = stack == ModelStack::Decoder && !cross;
+    if (options.mask.causal) options.mask.window = c.slidingWindow;
+    if (model.recipe.positions == PretrainedPositions::Rotary && !cross) {
+        options.rotary = RotaryLayout::RotateHalf;
+        options.ropeBase = c.ropeBase;
+        options.ropeScaling = c.ropeScaling;
+        options.rotaryDims = c.rotaryDims;
+    }
+    options.scoreDim = c.scoreDim;
+    options.scoreSoftCap = c.scoreSoftCap;
+    return options;
 }
 
 Expected<const BlockWeights*> runBlockWeights(const PretrainedModel& model, const StackWeights& stack, Index b,

@@ -26,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/attention/multi_head_attention.hpp"
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"
@@ -37,14 +38,16 @@
 namespace qkv {
 
 struct NormWeights {
-    RowVectorF gamma;  // 1 x d_model
+    RowVectorF gamma;  // 1 x d_model (Gemma: 1 + w, the scale); empty: no such norm
     RowVectorF beta;   // 1 x d_model; empty for RMSNorm
+
+    bool present() const { return gamma.size() > 0; }
 };
 
 struct FeedForwardWeights {
-    MatrixF in;          // W_1 (SwiGLU: W_up), d_model x d_ff
+    MatrixF in;          // W_1 (gated: W_up), d_model x d_ff
     RowVectorF inBias;   // 1 x d_ff, or empty
-    MatrixF gate;        // W_gate, d_model x d_ff: SwiGLU only, else empty
+    MatrixF gate;        // W_gate, d_model x d_ff: gated MLPs (SwiGLU, GeGLU) only, else empty
     MatrixF out;         // W_2, d_ff x d_model
     RowVectorF outBias;  // 1 x d_model, or empty
 };
@@ -54,7 +57,8 @@ struct AttentionSublayerWeights {
     CheckpointLayer layer;       // index: the checkpoint's listing index
     Index modelIndex = 0;        // its place in model order
     AttentionWeights attention;  // our layout (loadCheckpointLayer's conversion)
-    NormWeights norm;
+    NormWeights norm;            // before (pre) or after the residual (post); absent in OLMo 2
+    NormWeights outputNorm;      // on the sublayer's output (Gemma 2 and 3, OLMo 2), else absent
 };
 
 struct BlockWeights {
@@ -63,7 +67,8 @@ struct BlockWeights {
     AttentionSublayerWeights selfAttention;
     std::optional<AttentionSublayerWeights> crossAttention;  // encoder-decoder decoder blocks
     FeedForwardWeights feedForward;
-    NormWeights feedForwardNorm;
+    NormWeights feedForwardNorm;        // absent in OLMo 2
+    NormWeights feedForwardOutputNorm;  // on the MLP's output (Gemma 2 and 3, OLMo 2), else absent
 };
 
 struct EmbeddingWeights {
@@ -146,6 +151,17 @@ Expected<const BlockWeights*> runBlockWeights(const PretrainedModel& model, cons
 // else read from the file now.
 Expected<std::shared_ptr<const AttentionWeights>> sublayerAttention(const std::shared_ptr<const PretrainedModel>& model,
                                                                      Index modelIndex);
+
+// For people, once for the model: which layers slide, q/k norms, Gemma's norms, a parallel
+// residual, partial rotary, the scores' scale and caps (layer_conventions.hpp).
+std::vector<std::string> blockConventionNotes(const PretrainedModel& model);
+
+// What the model's family and config.json decide of one attention layer's computation
+// (layer_conventions.hpp): the mask (causal for a decoder's self-attention, with its sliding
+// window), the rotary positions, the scores' scale and soft cap. Block `block` of `stack`, heads
+// d_k wide. The one rule model runs and the app's layer views read; no ablation, keepScores as default.
+AttentionOptions modelLayerAttentionOptions(const PretrainedModel& model, ModelStack stack, Index block, Index d_k,
+                                            bool cross);
 
 // The weights of one block from the checkpoint (reads that block's tensors only).
 Expected<BlockWeights> blockWeights(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack,

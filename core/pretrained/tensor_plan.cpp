@@ -87,6 +87,7 @@ NormWeights TensorPlan::norm(LoadedTensors& loaded, const std::string& module) c
 {
     NormWeights weights;
     weights.gamma = checkpoint_detail::asRow(loaded.at(normParameter(module, "weight", "gamma")));
+    if (recipe_.normWeightOffset != 0.0f) weights.gamma.array() += recipe_.normWeightOffset;  // Gemma: 1 + w
     if (recipe_.norm == PretrainedNorm::LayerNorm)
         weights.beta = checkpoint_detail::asRow(loaded.at(normParameter(module, "bias", "beta")));
     return weights;

@@ -128,6 +128,10 @@ Json configToJson(const Config& c)
     json["rope_base"] = c.ropeBase;
     if (c.ropeScaling.kind != RopeScalingKind::None) json["rope_scaling"] = ropeScalingJson(c.ropeScaling);
     if (c.slidingWindow > 0) json["sliding_window"] = c.slidingWindow;
+    // A loaded layer's own conventions, under config.json's names where it has them.
+    if (c.rotaryDims > 0) json["rotary_dims"] = c.rotaryDims;
+    if (c.scoreDim > 0) json["query_pre_attn_scalar"] = c.scoreDim;
+    if (c.scoreSoftCap > 0.0) json["attn_logit_softcapping"] = c.scoreSoftCap;
     json["embeddings"] = embeddingsName(c.embeddings);
     json["token_embedding_scale"] = shortest(c.tokenEmbeddingScale);
     json["bias"] = c.withBias;
@@ -170,6 +174,9 @@ Expected<Config> configFromJson(const Json& json)
     in.number("rope_base", c.ropeBase);
     readRopeScaling(in, c.ropeScaling);
     in.integer("sliding_window", c.slidingWindow, 0, limits::maxTokens);
+    in.integer("rotary_dims", c.rotaryDims, 0, limits::maxHeadDim);
+    in.integer("query_pre_attn_scalar", c.scoreDim, 0, limits::maxQueryWidth);
+    in.number("attn_logit_softcapping", c.scoreSoftCap);
     in.choice("embeddings", c.embeddings, kEmbeddingKindNames);
     in.number("token_embedding_scale", c.tokenEmbeddingScale);
     in.flag("bias", c.withBias);

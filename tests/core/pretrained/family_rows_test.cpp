@@ -20,9 +20,10 @@ namespace {
 
 using Shape = std::vector<std::size_t>;
 
-constexpr std::array kAllFamilies{PretrainedFamily::Bert,  PretrainedFamily::Roberta, PretrainedFamily::DistilBert,
-                                  PretrainedFamily::Gpt2,  PretrainedFamily::Llama,   PretrainedFamily::Bart,
-                                  PretrainedFamily::Marian};
+constexpr std::array kAllFamilies{
+    PretrainedFamily::Bert,   PretrainedFamily::Roberta, PretrainedFamily::DistilBert, PretrainedFamily::Gpt2,
+    PretrainedFamily::Llama,  PretrainedFamily::Bart,    PretrainedFamily::Marian,     PretrainedFamily::Gemma2,
+    PretrainedFamily::Gemma3, PretrainedFamily::Phi3,    PretrainedFamily::GptNeox,    PretrainedFamily::Olmo2};
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
@@ -93,6 +94,15 @@ TEST(FamilyRows, PatternsThatDoNotFitTheirStacksAreRefused)
     llama = familyRow(PretrainedFamily::Llama);
     llama.block.crossAttention = "{p}layers.{b}.cross_attn";  // only an encoder-decoder has one
     EXPECT_TRUE(contains(rowError(llama), "block.crossAttention"));
+    FamilyRow phi3 = familyRow(PretrainedFamily::Phi3);
+    phi3.block.feedForwardIn = "{p}layers.{b}.mlp.up_proj";  // fused and separate at once
+    EXPECT_TRUE(contains(rowError(phi3), "block.feedForwardGateUp"));
+    FamilyRow olmo2 = familyRow(PretrainedFamily::Olmo2);
+    olmo2.block.attentionOutputNorm = "";  // a sublayer needs a norm somewhere
+    EXPECT_TRUE(contains(rowError(olmo2), "block.attentionNorm"));
+    olmo2 = familyRow(PretrainedFamily::Olmo2);
+    olmo2.placement = NormPlacement::Post;
+    EXPECT_TRUE(contains(rowError(olmo2), "pre-norm"));
 }
 
 TEST(FamilyRows, TensorNamesFillThePatterns)
@@ -165,11 +175,14 @@ void addStack(RowTensors& list, const Checkpoint& checkpoint, const FamilyRecipe
     for (Index b = 0; b < blocks; ++b) {
         const BlockTensorNames names = blockTensorNames(r, stack, b);
         list.norm(names.attentionNorm);
+        list.norm(names.attentionOutputNorm);
         list.norm(names.crossAttentionNorm);
         list.linear(names.feedForwardIn, d, d_ff, r.linearLayout);
         list.linear(names.feedForwardGate, d, d_ff, r.linearLayout);
+        list.linear(names.feedForwardGateUp, d, 2 * d_ff, r.linearLayout);
         list.linear(names.feedForwardOut, d_ff, d, r.linearLayout);
         list.norm(names.feedForwardNorm);
+        list.norm(names.feedForwardOutputNorm);
     }
     list.norm(finalNormName(r, stack));
 }
@@ -200,7 +213,7 @@ struct FamilyCase {
 };
 
 // The synthetic checkpoints of tests/data/pretrained (make_pretrained_fixtures.py,
-// make_seq2seq_fixtures.py), one family each.
+// make_seq2seq_fixtures.py, make_gemma_fixtures.py, make_fused_families.py), one family each.
 const std::vector<FamilyCase> kFamilyCases{{"bert", PretrainedFamily::Bert},
                                            {"roberta", PretrainedFamily::Roberta},
                                            {"distilbert", PretrainedFamily::DistilBert},
@@ -208,7 +221,12 @@ const std::vector<FamilyCase> kFamilyCases{{"bert", PretrainedFamily::Bert},
                                            {"gpt2_bare", PretrainedFamily::Gpt2},
                                            {"llama", PretrainedFamily::Llama},
                                            {"bart", PretrainedFamily::Bart},
-                                           {"marian", PretrainedFamily::Marian}};
+                                           {"marian", PretrainedFamily::Marian},
+                                           {"gemma2", PretrainedFamily::Gemma2},
+                                           {"gemma3", PretrainedFamily::Gemma3},
+                                           {"phi3", PretrainedFamily::Phi3},
+                                           {"pythia", PretrainedFamily::GptNeox},
+                                           {"olmo2", PretrainedFamily::Olmo2}};
 
 class FamilyCheckpoint : public ::testing::TestWithParam<FamilyCase> {
 protected:

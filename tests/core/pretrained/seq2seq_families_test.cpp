@@ -142,6 +142,16 @@ TEST(MistralModel, MatchesPyTorch) { expectMatchesReference("mistral"); }
 TEST(MistralModel, HeadSwitchedOffMatchesPyTorch) { expectAblationMatchesReference("mistral"); }
 TEST(Qwen3Model, MatchesPyTorch) { expectMatchesReference("qwen3"); }
 TEST(Qwen3Model, HeadSwitchedOffMatchesPyTorch) { expectAblationMatchesReference("qwen3"); }
+TEST(Gemma2Model, MatchesPyTorch) { expectMatchesReference("gemma2"); }
+TEST(Gemma2Model, HeadSwitchedOffMatchesPyTorch) { expectAblationMatchesReference("gemma2"); }
+TEST(Gemma3Model, MatchesPyTorch) { expectMatchesReference("gemma3"); }
+TEST(Gemma3Model, HeadSwitchedOffMatchesPyTorch) { expectAblationMatchesReference("gemma3"); }
+TEST(Phi3Model, MatchesPyTorch) { expectMatchesReference("phi3"); }
+TEST(Phi3Model, HeadSwitchedOffMatchesPyTorch) { expectAblationMatchesReference("phi3"); }
+TEST(PythiaModel, MatchesPyTorch) { expectMatchesReference("pythia"); }
+TEST(PythiaModel, HeadSwitchedOffMatchesPyTorch) { expectAblationMatchesReference("pythia"); }
+TEST(Olmo2Model, MatchesPyTorch) { expectMatchesReference("olmo2"); }
+TEST(Olmo2Model, HeadSwitchedOffMatchesPyTorch) { expectAblationMatchesReference("olmo2"); }
 TEST(BartModel, MatchesPyTorch) { expectMatchesReference("bart"); }
 TEST(BartModel, EncoderHeadSwitchedOffReachesTheDecoder) { expectAblationMatchesReference("bart"); }
 TEST(MarianModel, MatchesPyTorch) { expectMatchesReference("marian"); }
@@ -184,7 +194,7 @@ TEST(Llama3Model, RopeScalingAndTiedEmbeddingsAreHuggingFacesOwn)
     EXPECT_TRUE(said) << "the notes say the frequencies are stretched";
     // The scaling matters at these positions: unscaled frequencies miss the reference.
     PretrainedModel unscaled = open("llama3");
-    unscaled.recipe.ropeScaling = {};
+    unscaled.checkpoint.config.ropeScaling = {};  // what each layer's rotary reads (layer_conventions.hpp)
     Expected<ModelRun> run = runPretrainedModel(unscaled, tokensOf(reference("llama3")));
     ASSERT_TRUE(run) << run.error();
     EXPECT_GT((run->layer(1).attention.heads[0].attention.cast<double>() - npy("llama3", "attention_1.npy").topRows(20)).cwiseAbs().maxCoeff(), 1e-3);

@@ -229,11 +229,12 @@ def llama_forward(w, c, ids, ablate=None):
     return attentions, hidden, final, final @ head.T
 
 
-def save_decoder_run(path, run, ids, ablate, layer_count):
+def save_decoder_run(path, run, ids, ablate, layer_count, layer_name="model.layers.{i}.self_attn"):
     """A decoder-only model's reference files: run(ids, ablate) returns the attentions, hidden
-    states, final hidden state and logits; its layers are model.layers.K.self_attn."""
+    states, final hidden state and logits; its layers are layer_name with {i} the layer's index
+    (model.layers.K.self_attn unless told)."""
     attentions, hidden, final, logits = run(torch.tensor(ids), None)
-    layers = [f"model.layers.{i}.self_attn" for i in range(layer_count)]
+    layers = [layer_name.format(i=i) for i in range(layer_count)]
     for k, a in enumerate(attentions):
         save_attention(path, f"attention_{k}", a)
     save(path, "hidden_states.npy", torch.cat(hidden))

@@ -1,0 +1,74 @@
+#include "core/checkpoint/layer_conventions.hpp"
+
+#include <cctype>
+#include <string>
+
+namespace qkv {
+
+namespace {
+
+bool isGemma(const std::string& type) { return type.starts_with("gemma"); }
+
+// Whether block `block` is a sliding-window layer (Hugging Face's layer_types, or the defaults its
+// Gemma configurations fill it with when a file predates the key).
+Expected<bool> slides(const CheckpointConfig& config, Index block)
+{
+    if (!config.layerTypes.empty()) {
+        if (block >= static_cast<Index>(config.layerTypes.size()))
+            return Error{"config.json's layer_types lists " + std::to_string(config.layerTypes.size()) +
+                         " layers; there is no entry for block " + std::to_string(block)};
+        const std::string& type = config.layerTypes[static_cast<std::size_t>(block)];
+        if (type == "sliding_attention") return true;
+        if (type == "full_attention") return false;
+        return Error{"config.json's layer_types names \"" + type + "\" for block " + std::to_string(block) +
+                     " (known: sliding_attention, full_attention)"};
+    }
+    if (config.modelType == "gemma2") return block % 2 == 0;  // Gemma2Config: sliding when (i + 1) % 2
+    if (config.modelType.starts_with("gemma3"))
+        return (block + 1) % config.slidingWindowPattern.value_or(6) != 0;
+    return true;
+}
+
+}  // namespace
+
+Expected<LayerAttentionConventions> layerAttentionConventions(const CheckpointConfig& config, Index block, Index d_k)
+{
+    LayerAttentionConventions c;
+    Expected<bool> sliding = slides(config, block);
+    if (!sliding) return Error{sliding.error()};
+    c.slidingWindow = *sliding ? config.slidingWindow.value_or(0) : 0;
+    c.ropeBase = config.ropeTheta.value_or(10000.0);
+    c.ropeScaling = config.ropeScaling;
+    if (*sliding && config.ropeLocalBase) {  // Gemma 3: local layers rotate by their own, unscaled base
+        c.ropeBase = *config.ropeLocalBase;
+        c.ropeScaling = {};
+    }
+    if (config.partialRotary && *config.partialRotary < 1.0) {
+        c.rotaryDims = static_cast<Index>(static_cast<double>(d_k) * *config.partialRotary);
+        if (c.rotaryDims % 2 != 0 || c.rotaryDims < 2)
+            return Error{"config.json's rotated share " + std::to_string(*config.partialRotary) + " of d_k = " +
+                         std::to_string(d_k) + " gives " + std::to_string(c.rotaryDims) +
+                         " components, not a positive even number (rotary turns pairs)"};
+    }
+    if (config.queryPreAttnScalar) c.scoreDim = *config.queryPreAttnScalar;
+    // Gemma 3's attention never passes its attn_logit_softcapping on (transformers' Gemma3Attention).
+    if (config.attentionSoftCap && !config.modelType.starts_with("gemma3")) c.scoreSoftCap = *config.attentionSoftCap;
+    return c;
+}
+
+float normWeightOffset(const CheckpointConfig& config) { return isGemma(config.modelType) ? 1.0f : 0.0f; }
+
+Index blockNumberOf(std::string_view layerName)
+{
+    std::size_t end = layerName.size();
+    while (end > 0) {
+        while (end > 0 && !std::isdigit(static_cast<unsigned char>(layerName[end - 1]))) --end;
+        std::size_t begin = end;
+        while (begin > 0 && std::isdigit(static_cast<unsigned char>(layerName[begin - 1]))) --begin;
+        if (begin < end && end - begin <= 9) return std::stol(std::string(layerName.substr(begin, end - begin)));
+        end = begin;
+    }
+    return 0;
+}
+
+}  // namespace qkv

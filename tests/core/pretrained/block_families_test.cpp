@@ -1,0 +1,255 @@
+// What each 2024-2026 block reads from its checkpoint (the fixtures of make_gemma_fixtures.py and
+// make_fused_families.py; their PyTorch references are checked in seq2seq_families_test.cpp):
+// Gemma's zero-centred norms and layer pattern, Phi-3's and GPT-NeoX's fused projections,
+// GPT-NeoX's parallel residual and partial rotary, OLMo 2's norms. And the one rule both paths
+// follow: a layer loaded alone, or shown from a model run, computes exactly the attention the
+// model's run computed.
+
+#include <cmath>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "core/checkpoint/layer_conventions.hpp"
+#include "core/checkpoint/tensor_reading.hpp"
+#include "core/pipeline/compute.hpp"
+#include "core/pipeline/pretrained_run.hpp"
+#include "core/pretrained/model_run.hpp"
+#include "core/pretrained/pretrained_model.hpp"
+#include "support/matrix_assertions.hpp"
+#include "support/test_paths.hpp"
+
+namespace qkv {
+namespace {
+
+std::string folder(const std::string& family) { return std::string(qkv::testDataDir()) + "/pretrained/" + family; }
+
+PretrainedModel open(const std::string& family)
+{
+    Expected<PretrainedModel> model = openPretrainedModel(folder(family));
+    EXPECT_TRUE(model.ok()) << (model ? "" : model.error());
+    return model ? std::move(*model) : PretrainedModel();
+}
+
+// A stored tensor as a float matrix (vectors as one row).
+MatrixF stored(const PretrainedModel& model, const std::string& name)
+{
+    Expected<checkpoint_detail::LoadedTensors> loaded = checkpoint_detail::readTensors(model.checkpoint, {name});
+    EXPECT_TRUE(loaded.ok()) << (loaded ? "" : loaded.error());
+    return loaded ? loaded->at(name) : MatrixF();
+}
+
+bool noted(const std::vector<std::string>& notes, const std::string& part)
+{
+    for (const std::string& note : notes)
+        if (note.find(part) != std::string::npos) return true;
+    return false;
+}
+
+ModelRun run(const PretrainedModel& model, std::vector<std::int32_t> ids)
+{
+    Expected<ModelRun> result = runPretrainedModel(model, ModelTokens{std::move(ids), {}});
+    EXPECT_TRUE(result.ok()) << (result ? "" : result.error());
+    return result ? std::move(*result) : ModelRun();
+}
+
+const std::vector<std::int32_t> kIds{1, 5, 9, 3, 5, 9, 12, 7, 3, 5, 2, 8};
+
+// Every layer of the model: its Config (pretrainedLayerConfig) computes the attention the run
+// computed, and so does the layer loaded alone from the checkpoint with its settings applied.
+void expectLayersAgreeWithTheirRun(const std::string& family)
+{
+    const PretrainedModel model = open(family);
+    const ModelRun whole = run(model, kIds);
+    ASSERT_EQ(static_cast<Index>(whole.layers.size()), model.layerCount());
+    for (Index l = 0; l < model.layerCount(); ++l) {
+        const LayerRun& layer = whole.layer(l);
+        const AttentionWeights& weights = model.sublayer(l).attention;
+        const Config shown = pretrainedLayerConfig(model, layer, weights, {}, Config{});
+        const AttentionResult again = multiHeadAttentionForward(layer.queryInput, layer.keyValueInput, weights,
+                                                                weights.grouping(shown.headCount), attentionOptions(shown));
+        for (Index i = 0; i < again.headCount(); ++i)
+            EXPECT_TRUE(again.heads[static_cast<std::size_t>(i)].attention ==
+                        layer.attention.heads[static_cast<std::size_t>(i)].attention)
+                << family << " layer " << l << " head " << i << ": the shown layer's Config";
+
+        Expected<CheckpointLayerWeights> alone = loadCheckpointLayer(model.checkpoint, layer.layer);
+        ASSERT_TRUE(alone.ok()) << alone.error();
+        Config loaded;
+        applyCheckpointLayerSettings(alone->settings, loaded);
+        EXPECT_EQ(loaded.slidingWindow, shown.slidingWindow) << family << " layer " << l;
+        EXPECT_EQ(loaded.ropeBase, shown.ropeBase) << family << " layer " << l;
+        EXPECT_EQ(loaded.ropeScaling, shown.ropeScaling) << family << " layer " << l;
+        EXPECT_EQ(loaded.rotaryDims, shown.rotaryDims) << family << " layer " << l;
+        EXPECT_EQ(loaded.scoreDim, shown.scoreDim) << family << " layer " << l;
+        EXPECT_EQ(loaded.scoreSoftCap, shown.scoreSoftCap) << family << " layer " << l;
+        EXPECT_TRUE(alone->weights.queryProjection == weights.queryProjection) << family << " layer " << l;
+        const AttentionResult single = multiHeadAttentionForward(
+            layer.queryInput, layer.keyValueInput, alone->weights, alone->weights.grouping(loaded.headCount),
+            attentionOptions(loaded));
+        EXPECT_MATRIX_NEAR(single.heads.back().attention, layer.attention.heads.back().attention, 0.0)
+            << family << " layer " << l << ": loaded alone";
+    }
+}
+
+TEST(BlockFamilies, ALayerShownOrLoadedAloneComputesWhatItsRunComputed)
+{
+    for (const char* family : {"gemma2", "gemma3", "phi3", "pythia", "olmo2", "mistral", "llama3", "qwen3"})
+        expectLayersAgreeWithTheirRun(family);
+}
+
+// Gemma 2: (1 + w) norms, sqrt(d_model) embeddings, GeGLU, soft caps, query_pre_attn_scalar and
+// sliding even layers (no layer_types in its config.json).
+TEST(Gemma2Model, ItsConventionsComeFromItsConfig)
+{
+    const PretrainedModel model = open("gemma2");
+    const FamilyRecipe& r = model.recipe;
+    EXPECT_EQ(r.family, PretrainedFamily::Gemma2);
+    EXPECT_EQ(r.normWeightOffset, 1.0f);
+    EXPECT_EQ(r.embeddingScale, static_cast<float>(std::sqrt(32.0)));
+    EXPECT_EQ(r.activation, BlockActivation::GeluTanh);
+    EXPECT_TRUE(r.gatedFeedForward);
+    EXPECT_EQ(r.finalLogitSoftCap, 10.0);
+    EXPECT_TRUE(r.tiedReadout);
+    const MatrixF w = stored(model, "model.layers.0.post_attention_layernorm.weight");
+    EXPECT_TRUE(model.sublayer(0).outputNorm.gamma == RowVectorF(w.array() + 1.0f)) << "the scale is 1 + w";
+    const ModelRun whole = run(model, kIds);
+    for (Index l = 0; l < model.layerCount(); ++l) {
+        const AttentionResult& a = whole.layer(l).attention;
+        EXPECT_EQ(a.mask.window, l % 2 == 0 ? 4 : 0) << "even layers slide (Gemma2Config), layer " << l;
+        EXPECT_EQ(a.scoreSoftCap, 2.0);
+        EXPECT_NEAR(a.scoreDivisor, std::sqrt(24.0), 1e-12) << "query_pre_attn_scalar, not d_k = 16";
+    }
+    for (float logit : std::vector<float>(whole.logits.data(), whole.logits.data() + whole.logits.size()))
+        EXPECT_LT(std::abs(logit), 10.0f) << "the final soft cap";
+    EXPECT_TRUE(noted(model.notes, "layers 0 and 2 slide"));
+}
+
+// Gemma 3: q/k norms with (1 + w) scales, layer_types, local layers on their own base.
+TEST(Gemma3Model, LocalLayersRotateWithTheirOwnBaseAndGlobalOnesAreScaled)
+{
+    const PretrainedModel model = open("gemma3");
+    EXPECT_EQ(model.recipe.family, PretrainedFamily::Gemma3);
+    const MatrixF q = stored(model, "model.layers.1.self_attn.q_norm.weight");
+    EXPECT_TRUE(*model.sublayer(1).attention.queryNorm == RowVectorF(q.array() + 1.0f));
+    const ModelRun whole = run(model, kIds);
+    const CheckpointConfig& c = model.checkpoint.config;
+    for (Index l = 0; l < model.layerCount(); ++l) {
+        const bool global = c.layerTypes[static_cast<std::size_t>(l)] == "full_attention";
+        const AttentionOptions o = modelLayerAttentionOptions(model, ModelStack::Decoder, l, 16, false);
+        EXPECT_EQ(o.mask.window, global ? 0 : 4) << l;
+        EXPECT_EQ(o.ropeBase, global ? *c.ropeTheta : 10000.0) << l;
+        EXPECT_EQ(o.ropeScaling.kind, global ? RopeScalingKind::Linear : RopeScalingKind::None) << l;
+        EXPECT_EQ(o.scoreSoftCap, 0.0) << "Gemma 3 has no score cap";
+        EXPECT_EQ(whole.layer(l).attention.mask.window, o.mask.window);
+    }
+    Expected<CheckpointLayerWeights> last = loadCheckpointLayer(model.checkpoint, model.layersInModelOrder.back());
+    ASSERT_TRUE(last.ok()) << last.error();
+    EXPECT_TRUE(noted(last->notes, "one of the model's global layers"));
+    EXPECT_TRUE(noted(last->notes, "1 + w"));
+}
+
+// Phi-3: qkv_proj holds Q's rows, then K's, then V's; gate_up_proj the gate's, then the up's.
+TEST(Phi3Model, FusedProjectionsAreSplitInTheirOrder)
+{
+    const PretrainedModel model = open("phi3");
+    EXPECT_EQ(model.recipe.family, PretrainedFamily::Phi3);
+    const MatrixF qkv = stored(model, "model.layers.0.self_attn.qkv_proj.weight");  // (h + 2 g) d_k x d_model
+    const AttentionWeights& w = model.sublayer(0).attention;
+    const Index hd = w.queryProjection.cols(), gd = w.keyProjection.cols();
+    EXPECT_EQ(qkv.rows(), hd + 2 * gd);
+    EXPECT_TRUE(w.queryProjection == MatrixF(qkv.topRows(hd).transpose()));
+    EXPECT_TRUE(w.keyProjection == MatrixF(qkv.middleRows(hd, gd).transpose()));
+    EXPECT_TRUE(w.valueProjection == MatrixF(qkv.bottomRows(gd).transpose()));
+    const MatrixF gateUp = stored(model, "model.layers.0.mlp.gate_up_proj.weight");  // 2 d_ff x d_model
+    const Index d_ff = model.recipe.d_ff;
+    const FeedForwardWeights& ff = model.decoder.blocks.front().feedForward;
+    EXPECT_TRUE(ff.gate == MatrixF(gateUp.topRows(d_ff).transpose()));
+    EXPECT_TRUE(ff.in == MatrixF(gateUp.bottomRows(d_ff).transpose()));
+    EXPECT_EQ(model.recipe.activation, BlockActivation::SwiGlu);
+    const AttentionOptions o = modelLayerAttentionOptions(model, ModelStack::Decoder, 1, w.grouping(4).d_k, false);
+    EXPECT_EQ(o.rotaryDims, 4) << "partial_rotary_factor 0.5 of d_k 8";
+    EXPECT_EQ(o.mask.window, 5) << "Phi-3's sliding_window, every layer";
+}
+
+// GPT-NeoX (Pythia): query_key_value per head, partial rotary, parallel residual, and the
+// checkpoint's non-weight buffers (attention.bias, masked_bias, rotary_emb.inv_freq) ignored.
+TEST(PythiaModel, PerHeadFusedProjectionsPartialRotaryAndAParallelResidual)
+{
+    const PretrainedModel model = open("pythia");
+    const FamilyRecipe& r = model.recipe;
+    EXPECT_EQ(r.family, PretrainedFamily::GptNeox);
+    EXPECT_TRUE(r.parallelResidual);
+    EXPECT_EQ(r.norm, PretrainedNorm::LayerNorm);
+    EXPECT_FALSE(r.tiedReadout) << "embed_out";
+    const MatrixF qkv = stored(model, "gpt_neox.layers.1.attention.query_key_value.weight");  // 3 d_model x d_model
+    const AttentionWeights& w = model.sublayer(1).attention;
+    const Index d_k = w.grouping(model.layersInModelOrder[1].headCount).d_k;
+    // Head 1's k is rows [3 d_k + d_k, 3 d_k + 2 d_k) of the fused weight.
+    EXPECT_TRUE(w.keyProjection.middleCols(d_k, d_k) == MatrixF(qkv.middleRows(4 * d_k, d_k).transpose()));
+    EXPECT_TRUE(w.valueProjection.leftCols(d_k) == MatrixF(qkv.middleRows(2 * d_k, d_k).transpose()));
+    const ModelRun whole = run(model, kIds);
+    EXPECT_EQ(whole.layer(0).attention.rotaryDims, d_k / 4) << "rotary_pct 0.25";
+    // The components past the rotated ones carry no position: q as projected.
+    const AttentionResult& a = whole.layer(0).attention;
+    EXPECT_TRUE(a.query.rightCols(d_k - d_k / 4) == a.queryBeforeRotation.rightCols(d_k - d_k / 4));
+    EXPECT_FALSE(a.query.leftCols(d_k / 4) == a.queryBeforeRotation.leftCols(d_k / 4));
+}
+
+// OLMo 2: q_norm and k_norm over the whole projection; norms on the sublayers' outputs only.
+TEST(Olmo2Model, WholeProjectionNormsAndNormsAfterEachSublayer)
+{
+    const PretrainedModel model = open("olmo2");
+    EXPECT_EQ(model.recipe.family, PretrainedFamily::Olmo2);
+    const AttentionWeights& w = model.sublayer(0).attention;
+    ASSERT_TRUE(w.hasQueryKeyNorm());
+    EXPECT_EQ(w.queryNorm->size(), w.queryProjection.cols()) << "h d_k";
+    EXPECT_EQ(w.keyNorm->size(), w.keyProjection.cols()) << "g d_k";
+    const BlockWeights& block = model.decoder.blocks.front();
+    EXPECT_FALSE(block.selfAttention.norm.present());
+    EXPECT_TRUE(block.selfAttention.outputNorm.present());
+    EXPECT_FALSE(block.feedForwardNorm.present());
+    EXPECT_TRUE(block.feedForwardOutputNorm.present());
+    const ModelRun whole = run(model, kIds);
+    EXPECT_TRUE(whole.layer(0).queryInput == whole.hiddenStates.front()) << "nothing normalises the attention's input";
+}
+
+TEST(LayerConventions, LayerTypesOrTheFamiliesDefaultsSayWhichLayersSlide)
+{
+    CheckpointConfig c;
+    c.slidingWindow = 512;
+    c.modelType = "gemma3_text";
+    c.ropeTheta = 1e6;
+    c.ropeLocalBase = 1e4;
+    for (Index b = 0; b < 12; ++b) {
+        Expected<LayerAttentionConventions> own = layerAttentionConventions(c, b, 256);
+        ASSERT_TRUE(own.ok());
+        EXPECT_EQ(own->slidingWindow, (b + 1) % 6 == 0 ? 0 : 512) << "sliding_window_pattern 6, block " << b;
+        EXPECT_EQ(own->ropeBase, (b + 1) % 6 == 0 ? 1e6 : 1e4);
+    }
+    c.slidingWindowPattern = 2;
+    EXPECT_EQ(layerAttentionConventions(c, 1, 256)->slidingWindow, 0);
+    c.modelType = "mistral";
+    EXPECT_EQ(layerAttentionConventions(c, 1, 256)->slidingWindow, 512) << "every layer";
+    c.layerTypes = {"full_attention", "sliding_attention"};
+    EXPECT_EQ(layerAttentionConventions(c, 0, 256)->slidingWindow, 0);
+    EXPECT_EQ(layerAttentionConventions(c, 1, 256)->slidingWindow, 512);
+    Expected<LayerAttentionConventions> past = layerAttentionConventions(c, 2, 256);
+    ASSERT_FALSE(past.ok());
+    EXPECT_NE(past.error().find("layer_types"), std::string::npos) << past.error();
+    c.layerTypes = {"chunked_attention", "full_attention"};
+    Expected<LayerAttentionConventions> unknown = layerAttentionConventions(c, 0, 256);
+    ASSERT_FALSE(unknown.ok());
+    EXPECT_NE(unknown.error().find("chunked_attention"), std::string::npos) << unknown.error();
+    c.layerTypes.clear();
+    c.partialRotary = 0.3;  // 0.3 x 10 = 3 components: not pairs
+    Expected<LayerAttentionConventions> odd = layerAttentionConventions(c, 0, 10);
+    ASSERT_FALSE(odd.ok());
+    EXPECT_NE(odd.error().find("even"), std::string::npos) << odd.error();
+    EXPECT_EQ(blockNumberOf("model.layers.12.self_attn"), 12);
+    EXPECT_EQ(blockNumberOf("gpt_neox.layers.3.attention"), 3);
+    EXPECT_EQ(blockNumberOf("attn"), 0);
+}
+
+}  // namespace
+}  // namespace qkv
