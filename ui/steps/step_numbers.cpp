@@ -42,6 +42,8 @@ StepNumbers gatherStepNumbers(const qkv::Result& result, int head, int query, in
     n.sqrtDk = a.rawScoreFactor();
     n.scaled = a.scoreScale != 1.0f;
     n.rotary = a.queryBeforeRotation.size() > 0;
+    n.rotaryDims = a.rotaryDims;
+    n.softCap = a.scoreSoftCap;
     n.hasBias = result.weights && result.weights->hasBias();
     n.queryKeyNorm = result.weights && result.weights->hasQueryKeyNorm();
     n.queryLabel = labelAt(result.queryLabels, query);
@@ -63,11 +65,14 @@ StepNumbers gatherStepNumbers(const qkv::Result& result, int head, int query, in
     // ④ ⑤ ⑥ scale, mask, softmax: the core's scores and weights.
     const qkv::HeadAttention& h = a.heads[static_cast<std::size_t>(head)];
     n.scaledScore = h.scores(query, key);
+    const auto capped = [&](double s) { return n.softCap > 0 ? n.softCap * std::tanh(s / n.softCap) : s; };
+    n.cappedScore = capped(n.scaledScore);
     n.dotProduct = a.rawScore(head, query, key);
     n.masked = a.mask.masked(query, key);
     n.rowFullyMasked =
         query < static_cast<int>(a.fullyMaskedRows.size()) && a.fullyMaskedRows[static_cast<std::size_t>(query)];
     n.rowScores = toVector(h.scores.row(query));
+    for (float& s : n.rowScores) s = static_cast<float>(capped(s));  // what the softmax reads
     n.keyMasked.assign(static_cast<std::size_t>(a.keyCount()), false);
     for (int j = 0; j < a.keyCount(); ++j)
         if (a.mask.masked(query, j)) {

@@ -25,6 +25,8 @@ struct StepNumbers {
     double sqrtDk = 1.0;  // what turns a scaled score back into q·k (1 without scaling)
     bool scaled = true;   // scores are divided by √d_k (false: T5 layers)
     bool rotary = false;  // q and k are rotated by position before the scores
+    qkv::Index rotaryDims = 0;  // rotary: the components of a head that turn (0: all d_k; GPT-NeoX, Phi)
+    double softCap = 0;         // the scores' soft cap c (Gemma 2): the softmax reads c tanh(s / c); 0: none
     bool hasBias = false;
     bool queryKeyNorm = false;  // q and k RMS-normalised with learned scales (Qwen3) before any rotation
     QString queryLabel, keyLabel;
@@ -36,10 +38,11 @@ struct StepNumbers {
     std::vector<float> products;  // q ⊙ k (display: sums to the raw score)
     double dotProduct = 0;        // raw score q·k = scaled score x sqrtDk
     double scaledScore = 0;       // scores_i(query, key), core
+    double cappedScore = 0;       // what the softmax reads: c tanh(scaledScore / c), or scaledScore without a cap
     bool masked = false;          // this key is hidden from this query
     bool rowFullyMasked = false;
     std::vector<bool> keyMasked;           // n_k: which keys this query cannot see
-    std::vector<float> rowScores;          // scaled scores of the row, masked entries -inf (what softmax sees)
+    std::vector<float> rowScores;          // scaled (and capped) scores of the row, masked entries -inf (what softmax sees)
     std::vector<float> rowWeights;         // A_i row `query` (core)
     double weight = 0;                     // A_i(query, key), core
     qkv::MatrixF values;                   // V_i, n_k x d_k (core)

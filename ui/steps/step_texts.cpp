@@ -65,14 +65,19 @@ StepTexts stepTexts(const StepNumbers& n)
         Text::tr("q_i = row %1 of Q_i = X_q W_i^Q%2").arg(n.query).arg(n.hasBias ? Text::tr(" + b_i^Q") : QString());
     // Qwen3's q_norm and k_norm act between the projection and the rotation.
     if (n.queryKeyNorm) t.formulas[0] += Text::tr(", RMS-normalised and scaled by γ^Q (q_norm)");
-    if (n.rotary) t.formulas[0] += Text::tr(", then rotated by its position %1 (dotted: before rotation)").arg(n.query);
+    // Partial rotary (GPT-NeoX, Phi): only the first components turn; the others carry no position.
+    const QString rotated = n.rotaryDims > 0 ? Text::tr("its first %1 components rotated").arg(n.rotaryDims)
+                                             : Text::tr("rotated");
+    if (n.rotary)
+        t.formulas[0] += Text::tr(", then %1 by its position %2 (dotted: before rotation)").arg(rotated).arg(n.query);
 
     t.names[1] = Text::tr("② Key vector k_j (%1 components)").arg(n.d_k);
     t.formulas[1] =
         Text::tr("k_j = row %1 of K_i = X_kv W_i^K%2").arg(n.key).arg(n.hasBias ? Text::tr(" + b_i^K") : QString());
     if (grouped) t.formulas[1] += sharedBy(n);
     if (n.queryKeyNorm) t.formulas[1] += Text::tr(", RMS-normalised and scaled by γ^K (k_norm)");
-    if (n.rotary) t.formulas[1] += Text::tr(", then rotated by its position %1 (dotted: before rotation)").arg(n.key);
+    if (n.rotary)
+        t.formulas[1] += Text::tr(", then %1 by its position %2 (dotted: before rotation)").arg(rotated).arg(n.key);
     // A trained full W_i head (its values narrower than d_k = d_model): shown as W_i^Q = W_i and
     // W_i^K = I, so the raw score is x_i W_i x_jᵀ.
     if (qkv::isFullWiLayout({n.headCount, n.keyValueHeadCount, n.d_k, n.d_v}, n.d_model)) {
@@ -90,10 +95,16 @@ StepTexts stepTexts(const StepNumbers& n)
         t.formulas[3] = Text::tr("%1 = %2 / %3 = %4")
                             .arg(scaledScoreName(), preciseNumber(n.dotProduct), preciseNumber(n.sqrtDk),
                                  preciseNumber(n.scaledScore));
-        // A full W_i head is shown with d_k = d_model (W_i^K = I) but keeps its model's scale.
+        // A full W_i head is shown with d_k = d_model (W_i^K = I) but keeps its model's scale;
+        // Gemma scales by its own query_pre_attn_scalar.
+        const bool fullWi = qkv::isFullWiLayout({n.headCount, n.keyValueHeadCount, n.d_k, n.d_v}, n.d_model);
         if (std::abs(n.sqrtDk * n.sqrtDk - static_cast<double>(n.d_k)) > 0.5)
-            t.formulas[3] += Text::tr(" (√%1: the d_k = d_model / h the model was trained with)")
+            t.formulas[3] += (fullWi ? Text::tr(" (√%1: the d_k = d_model / h the model was trained with)")
+                                     : Text::tr(" (√%1: the model's query_pre_attn_scalar, not d_k)"))
                                  .arg(std::lround(n.sqrtDk * n.sqrtDk));
+        if (n.softCap > 0)
+            t.formulas[3] += Text::tr(", soft-capped: c·tanh(s/c) = %1 (c = %2)")
+                                 .arg(preciseNumber(n.cappedScore), preciseNumber(n.softCap));
     }
     else
         t.formulas[3] = Text::tr("no 1/√d_k (this layer does not scale): scaled score = raw score q·k = %1")
@@ -111,7 +122,7 @@ StepTexts stepTexts(const StepNumbers& n)
         t.formulas[4] = Text::tr("key %1 is visible to query %2: the scaled score stays %3")
                             .arg(n.key)
                             .arg(n.query)
-                            .arg(preciseNumber(n.scaledScore));
+                            .arg(preciseNumber(n.cappedScore));
     }
 
     t.names[5] = Text::tr("⑥ Softmax over the row (every key for this query)");

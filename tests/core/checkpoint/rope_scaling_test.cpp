@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/attention/multi_head_attention.hpp"
 #include "core/attention/rotary.hpp"
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/checkpoint/checkpoint_config.hpp"
@@ -182,6 +183,108 @@ TEST_F(RopeScalingConfig, KindsNotAppliedAreKeptForTheNotesAndBrokenOnesRefused)
     c = read(R"({"rope_scaling": [8]})");
     ASSERT_FALSE(c);
     EXPECT_NE(c.error().find("not an object"), std::string::npos) << c.error();
+}
+
+// The 2024-2026 blocks' keys: read under their names, each bad value refused naming its key.
+TEST_F(RopeScalingConfig, TheNewerBlocksKeysAreReadAndBadOnesNamed)
+{
+    Expected<CheckpointConfig> c = read(R"({"model_type": "gemma2", "query_pre_attn_scalar": 256,
+        "attn_logit_softcapping": 50.0, "final_logit_softcapping": 30.0, "sliding_window": 4096,
+        "hidden_act": "gelu", "hidden_activation": "gelu_pytorch_tanh",
+        "layer_types": ["sliding_attention", "full_attention"], "rope_local_base_freq": 10000.0})");
+    ASSERT_TRUE(c) << c.error();
+    EXPECT_EQ(c->queryPreAttnScalar, 256);
+    EXPECT_EQ(c->attentionSoftCap, 50.0);
+    EXPECT_EQ(c->finalLogitSoftCap, 30.0);
+    EXPECT_EQ(c->layerTypes.size(), 2u);
+    EXPECT_EQ(c->ropeLocalBase, 10000.0);
+    EXPECT_EQ(c->activation, "gelu_pytorch_tanh") << "Gemma's MLP reads hidden_activation";
+    EXPECT_EQ(c->activationKey, "hidden_activation");
+    c = read(R"({"model_type": "gpt_neox", "rotary_pct": 0.25, "rotary_emb_base": 10000, "use_parallel_residual": true})");
+    ASSERT_TRUE(c) << c.error();
+    EXPECT_EQ(c->partialRotary, 0.25);
+    EXPECT_EQ(c->ropeTheta, 10000.0) << "rotary_emb_base is GPT-NeoX's rope_theta";
+    EXPECT_EQ(c->parallelResidual, true);
+    c = read(R"({"partial_rotary_factor": 0.75, "rotary_pct": 0.25})");
+    ASSERT_TRUE(c) << c.error();
+    EXPECT_EQ(c->partialRotary, 0.75) << "partial_rotary_factor first";
+    const std::pair<const char*, const char*> bad[] = {
+        {R"({"rotary_pct": 1.5})", "above 1"},
+        {R"({"attn_logit_softcapping": -3})", "'attn_logit_softcapping'"},
+        {R"({"final_logit_softcapping": "big"})", "'final_logit_softcapping'"},
+        {R"({"query_pre_attn_scalar": 0})", "'query_pre_attn_scalar'"},
+        {R"({"layer_types": "sliding_attention"})", "'layer_types'"},
+        {R"({"layer_types": [1, 2]})", "'layer_types'"},
+        {R"({"use_parallel_residual": "yes"})", "'use_parallel_residual'"},
+        {R"({"rope_local_base_freq": 0.5})", "'rope_local_base_freq'"},
+    };
+    for (const auto& [text, named] : bad) {
+        c = read(text);
+        ASSERT_FALSE(c) << text;
+        EXPECT_NE(c.error().find(named), std::string::npos) << c.error();
+    }
+}
+
+// Validation's messages about a layer's own conventions.
+std::vector<ValidationIssue> conventionIssues(const Config& c)
+{
+    std::vector<ValidationIssue> found;
+    for (const ValidationIssue& issue : validateConfig(c))
+        for (const char* part : {"rotated components", "soft cap", "scores' scale"})
+            if (issue.message.find(part) != std::string::npos) found.push_back(issue);
+    return found;
+}
+
+// A loaded layer's own conventions travel with its session under config.json's names, and
+// impossible values are refused where they are set.
+TEST(LayerConventionsInASession, RotaryShareScoreScaleAndCapRoundTripAndAreChecked)
+{
+    Config config;
+    config.mode = AttentionMode::DecoderCausal;
+    config.positional = PositionalEncoding::Rotary;
+    config.d_model = 32;
+    config.headCount = 2;
+    config.rotaryDims = 4;
+    config.scoreDim = 24;
+    config.scoreSoftCap = 50.0;
+    const nlohmann::json json = configToJson(config);
+    EXPECT_EQ(json["rotary_dims"], 4);
+    EXPECT_EQ(json["query_pre_attn_scalar"], 24);
+    EXPECT_EQ(json["attn_logit_softcapping"], 50.0);
+    Expected<Config> back = configFromJson(json);
+    ASSERT_TRUE(back) << back.error();
+    EXPECT_EQ(back->rotaryDims, 4);
+    EXPECT_EQ(back->scoreDim, 24);
+    EXPECT_EQ(back->scoreSoftCap, 50.0);
+    EXPECT_TRUE(conventionIssues(config).empty());
+    for (const std::string key : {"rotary_dims", "query_pre_attn_scalar", "attn_logit_softcapping"})
+        EXPECT_FALSE(configToJson(Config{}).contains(key)) << key << " is written only when set";
+    config.rotaryDims = 3;  // pairs turn
+    EXPECT_FALSE(conventionIssues(config).empty());
+    config.rotaryDims = 18;  // past d_k = 16
+    EXPECT_FALSE(conventionIssues(config).empty());
+    config.rotaryDims = 4;
+    config.scoreSoftCap = std::nan("");
+    EXPECT_FALSE(conventionIssues(config).empty());
+    // The cap reaches the softmax: scores beyond c are pulled in, so the weights are flatter.
+    const MatrixF x = MatrixF::Random(6, 32);
+    AttentionWeights w;
+    w.queryProjection = MatrixF::Random(32, 32) * 3.0f;
+    w.keyProjection = MatrixF::Random(32, 32) * 3.0f;
+    w.valueProjection = MatrixF::Random(32, 32);
+    w.outputProjection = MatrixF::Random(32, 32);
+    AttentionOptions options;
+    const AttentionResult plain = multiHeadAttentionForward(x, x, w, w.grouping(2), options);
+    options.scoreSoftCap = 1.0;
+    const AttentionResult capped = multiHeadAttentionForward(x, x, w, w.grouping(2), options);
+    EXPECT_TRUE(capped.heads[0].scores == plain.heads[0].scores) << "the kept scores are before the cap";
+    EXPECT_LT(capped.heads[0].attention.maxCoeff(), plain.heads[0].attention.maxCoeff());
+    MatrixF expected = (plain.heads[0].scores.array() / 1.0f).tanh().matrix();
+    for (Index r = 0; r < expected.rows(); ++r) {
+        const Eigen::ArrayXf e = (expected.row(r).array() - expected.row(r).maxCoeff()).exp();
+        expected.row(r) = (e / e.sum()).matrix().transpose();
+    }
+    EXPECT_LT((capped.heads[0].attention - expected).cwiseAbs().maxCoeff(), 1e-6f);
 }
 
 }  // namespace

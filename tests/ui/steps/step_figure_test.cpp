@@ -253,6 +253,33 @@ TEST(StepFigure, TheSignHasOneColourConventionInEveryBarAndHeatmap)
         << p.probe->strings().join(QStringLiteral(" | ")).toStdString();
 }
 
+// A loaded layer's own conventions are said where they act: the scale's own d, the soft cap
+// (and the bars the softmax reads are the capped scores), the rotated share of each head.
+TEST(StepFigure, TheLayersOwnScaleCapAndRotatedShareAreSaid)
+{
+    qkv::Config config = crossConfig();
+    config.mode = qkv::AttentionMode::DecoderCausal;
+    config.positional = qkv::PositionalEncoding::Rotary;
+    config.scoreDim = 24;
+    config.scoreSoftCap = 0.5;
+    config.rotaryDims = 4;
+    const auto result = computeResult(config);
+    ASSERT_NE(result, nullptr);
+    const StepNumbers n = gatherStepNumbers(*result, 1, 3, 2);
+    const StepTexts t = stepTexts(n);
+    EXPECT_TRUE(t.formulas[0].contains(QStringLiteral("its first 4 components rotated"))) << t.formulas[0].toStdString();
+    EXPECT_TRUE(t.formulas[3].contains(QStringLiteral("√24: the model's query_pre_attn_scalar")))
+        << t.formulas[3].toStdString();
+    EXPECT_TRUE(t.formulas[3].contains(QStringLiteral("soft-capped"))) << t.formulas[3].toStdString();
+    EXPECT_NEAR(n.cappedScore, 0.5 * std::tanh(n.scaledScore / 0.5), 1e-6);
+    // The softmax of the bars' scores is the row of weights.
+    double sum = 0, top = -1e30;
+    for (int j = 0; j <= 3; ++j) top = std::max(top, static_cast<double>(n.rowScores[static_cast<std::size_t>(j)]));
+    for (int j = 0; j <= 3; ++j) sum += std::exp(n.rowScores[static_cast<std::size_t>(j)] - top);
+    for (int j = 0; j <= 3; ++j)
+        EXPECT_NEAR(std::exp(n.rowScores[static_cast<std::size_t>(j)] - top) / sum, n.rowWeights[static_cast<std::size_t>(j)], 1e-5);
+}
+
 using StepWindowSizeTest = WindowTest;
 
 // In a 1000 x 700 window the view scrolls rather than squeeze V_i: each of its 13 keys is labelled.
