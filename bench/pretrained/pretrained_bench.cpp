@@ -11,6 +11,7 @@
 // qwen3-0.6b and llama-3.2-1b (256 tokens each) BM_ForwardAt, BM_Forward and
 //   BM_OpenAndRun         openPretrainedModel of the bf16 folder, then BM_ForwardAt's run
 //                         (open_s: the opening's share)
+//   BM_OpenAndFirstLayer  openPretrainedModel, then the run up to the first attention layer
 //   BM_Forward            runPretrainedModel: every layer's attention and hidden states, logits
 //   BM_ModelView          the same plus headStatistics of every head of every layer
 //   BM_Attention          every layer's attention and hidden states, no readout (LogitRows::None)
@@ -218,6 +219,29 @@ void BM_OpenAndRun(benchmark::State& state, const SyntheticShape& shape)
     state.counters["open_s"] = openSeconds / static_cast<double>(state.iterations());
 }
 
+// What showing the first layer takes from nothing: open, then run the model up to its first
+// attention layer (RunOptions::lastLayer = 0, no readout), as a layer view reads it.
+void BM_OpenAndFirstLayer(benchmark::State& state, const SyntheticShape& shape)
+{
+    const qkv::Expected<std::string> folder = qkv::bench::syntheticCheckpoint(shape, checkpointRoot());
+    if (!folder) return state.SkipWithError(folder.error().c_str());
+    const qkv::ModelTokens ids = tokens(shape);
+    qkv::RunOptions options;
+    options.lastLayer = 0;
+    options.logitRows = qkv::LogitRows::None;
+    double openSeconds = 0;
+    for (auto _ : state) {
+        const auto start = std::chrono::steady_clock::now();
+        qkv::Expected<qkv::PretrainedModel> opened = qkv::openPretrainedModel(*folder, {}, qkv::WeightResidency::Whole);
+        openSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (!opened) return state.SkipWithError(opened.error().c_str());
+        qkv::Expected<qkv::ModelRun> run = qkv::runPretrainedModel(*opened, ids, options);
+        if (!run) return state.SkipWithError(run.error().c_str());
+        benchmark::DoNotOptimize(run->layers.front()->attention.output.data());
+    }
+    state.counters["open_s"] = openSeconds / static_cast<double>(state.iterations());
+}
+
 void runSwitchHeadOff(benchmark::State& state, const SyntheticShape& shape, bool rerun, bool norms)
 {
     const qkv::PretrainedModel* m = model(shape);
@@ -261,6 +285,8 @@ void registerAll()
         all.push_back(benchmark::RegisterBenchmark(("BM_ForwardAt/" + name).c_str(), BM_ForwardAt, *shape));
         all.push_back(benchmark::RegisterBenchmark(("BM_Forward/" + name).c_str(), BM_Forward, *shape));
         all.push_back(benchmark::RegisterBenchmark(("BM_OpenAndRun/" + name).c_str(), BM_OpenAndRun, *shape)->Iterations(2));
+        all.push_back(
+            benchmark::RegisterBenchmark(("BM_OpenAndFirstLayer/" + name).c_str(), BM_OpenAndFirstLayer, *shape)->Iterations(3));
     }
     for (benchmark::internal::Benchmark* b : all) b->Unit(benchmark::kMillisecond)->UseRealTime();
 }

@@ -10,7 +10,6 @@
 #include "core/checkpoint/layer_recognition.hpp"
 #include "core/common/limits.hpp"
 #include "core/checkpoint/tensor_reading.hpp"
-#include "core/common/transpose.hpp"
 #include "core/io/weights_file.hpp"
 
 namespace qkv::checkpoint_detail {
@@ -184,19 +183,19 @@ AttentionWeights toOurLayout(const CheckpointLayer& layer, const LoadedTensors& 
         weights.valueProjection = fused.middleCols(2 * s.d_model, s.d_model);
         weights.outputProjection = weight(Projection::Output);
     } else if (fusedQueryKeyValue(layer.family)) {  // one nn.Linear: Q's, K's and V's rows (fusedRows)
-        const MatrixF& fused = weight(Projection::Query);  // (h d_k + 2 g d_k) x d_model
+        const MatrixF& fused = weight(Projection::Query);  // read transposed: d_model x (h d_k + 2 g d_k)
         const auto part = [&](Projection p) {
-            return transposed(MatrixF(fused(fusedRows(layer.family, p, s.headCount, s.keyValueHeadCount, s.d_k), Eigen::all)));
+            return MatrixF(fused(Eigen::all, fusedRows(layer.family, p, s.headCount, s.keyValueHeadCount, s.d_k)));
         };
         weights.queryProjection = part(Projection::Query);
         weights.keyProjection = part(Projection::Key);
         weights.valueProjection = part(Projection::Value);
-        weights.outputProjection = transposed(weight(Projection::Output));
-    } else {  // nn.Linear: out x in, transposed into x W form
-        weights.queryProjection = transposed(weight(Projection::Query));
-        weights.keyProjection = transposed(weight(Projection::Key));
-        weights.valueProjection = transposed(weight(Projection::Value));
-        weights.outputProjection = transposed(weight(Projection::Output));
+        weights.outputProjection = weight(Projection::Output);
+    } else {  // nn.Linear: out x in in the file, read transposed into x W form
+        weights.queryProjection = weight(Projection::Query);
+        weights.keyProjection = weight(Projection::Key);
+        weights.valueProjection = weight(Projection::Value);
+        weights.outputProjection = weight(Projection::Output);
     }
     const std::array<Index, 4> widths = {s.queryWidth(), s.keyValueWidth, s.keyValueWidth, s.d_model};
     std::array<std::optional<RowVectorF>, 4> biases;
@@ -365,7 +364,11 @@ Expected<CheckpointLayerWeights> loadLayer(const Checkpoint& checkpoint, const C
             return Error{checkpoint.path + ": layer '" + layer.name + "': " + own.error()};
     if (std::string problem = expectShapes(checkpoint, layer, *sizes); !problem.empty()) return Error{problem};
     // 3. The layer's bytes only, then our layout.
-    Expected<LoadedTensors> loaded = readTensors(checkpoint, names);
+    // nn.Linear weights (every family here but GPT-2's Conv1D) come transposed, in x W form.
+    std::set<std::string> linear;
+    if (layer.family != CheckpointFamily::Gpt2)
+        for (Projection p : kProjections) linear.insert(weightName(layer.family, layer.name, p));
+    Expected<LoadedTensors> loaded = readTensors(checkpoint, names, linear);
     if (!loaded) return Error{loaded.error()};
     CheckpointLayerWeights result;
     result.layer = layer;

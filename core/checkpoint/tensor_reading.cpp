@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/common/memory.hpp"
 #include "core/io/safetensors.hpp"
 
 namespace qkv::checkpoint_detail {
@@ -35,7 +36,8 @@ bool allFiniteFloats(const float* values, std::size_t count)
 
 }  // namespace
 
-Expected<LoadedTensors> readTensors(const Checkpoint& checkpoint, const std::set<std::string>& names)
+Expected<LoadedTensors> readTensors(const Checkpoint& checkpoint, const std::set<std::string>& names,
+                                    const std::set<std::string>& transposedNames)
 {
     std::map<std::string, std::set<std::string>> byFile;
     for (const std::string& name : names) byFile[checkpoint.tensors.at(name).file].insert(name);
@@ -49,15 +51,21 @@ Expected<LoadedTensors> readTensors(const Checkpoint& checkpoint, const std::set
         std::string refused;
         const Status read = readSafetensorsFloats(
             file, [&wanted](std::string_view name) { return wanted.contains(std::string(name)); },
-            [&](const std::string& name, const std::vector<std::size_t>& shape) -> float* {
+            [&](const std::string& name, const std::vector<std::size_t>& shape) -> FloatPlacement {
                 if (shape.empty() || shape.size() > 2) {
                     refused = file + ": tensor '" + name + "' is " + shapeText(shape) + ", not a matrix or a vector";
-                    return nullptr;
+                    return {};
                 }
                 const bool vector = shape.size() == 1;
+                const bool transposed = !vector && transposedNames.contains(name);
                 MatrixF& values = loaded[name];
-                values.resize(vector ? 1 : static_cast<Index>(shape[0]), static_cast<Index>(vector ? shape[0] : shape[1]));
-                return values.data();
+                const auto rows = static_cast<Index>(vector ? 1 : shape[0]);
+                const auto cols = static_cast<Index>(vector ? shape[0] : shape[1]);
+                if (transposed) values.resize(cols, rows);
+                else values.resize(rows, cols);
+                // A model's weights: gigabytes written once (memory.hpp).
+                preferHugePages(values.data(), static_cast<std::size_t>(values.size()) * sizeof(float));
+                return {values.data(), transposed};
             });
         if (!read) return Error{refused.empty() ? read.error() : refused};
         for (const std::string& name : wanted) {

@@ -23,7 +23,10 @@ using LoadedTensors = std::map<std::string, MatrixF>;
 // Reads `names` (all present in checkpoint.tensors) from their files, only their bytes. Refuses
 // tensors that are not a matrix or a vector, unsupported dtypes, and values that are not finite,
 // naming the file, the tensor and the position.
-Expected<LoadedTensors> readTensors(const Checkpoint& checkpoint, const std::set<std::string>& names);
+// Those in `transposedNames` (matrices) come transposed: an nn.Linear weight, out x in in the
+// file, arrives as the in x out W of y = x W, decoded straight into that order.
+Expected<LoadedTensors> readTensors(const Checkpoint& checkpoint, const std::set<std::string>& names,
+                                    const std::set<std::string>& transposedNames = {});
 
 // A loaded vector (1 x n) as a row.
 inline RowVectorF asRow(const MatrixF& loaded) { return loaded.row(0); }

@@ -1,5 +1,8 @@
 #pragma once
-// Process-wide allocator setting for programs that recompute large matrices repeatedly.
+// Process-wide allocator setting for programs that recompute large matrices repeatedly, and a
+// hint for large matrices written once.
+
+#include <cstddef>
 
 namespace qkv {
 
@@ -16,5 +19,12 @@ bool keepLargeAllocationsForReuse();
 // the kept blocks fragment and the peak grows with every head (measured: +30 MiB a head at
 // d_model 4096, d_k 1024). glibc only; a no-op elsewhere.
 void releaseFreedMemory();
+
+// Asks the kernel to back the 2 MiB-aligned interior of [data, data + bytes) with huge pages
+// (transparent huge pages, which this machine's kernel grants on request: "madvise" mode) before
+// it is first written. A model's weights are gigabytes of fresh memory written once; with 4 KiB
+// pages each page's first touch is a fault (above), with 2 MiB pages one in 512 is. Linux only;
+// a no-op elsewhere and below 4 MiB.
+void preferHugePages(void* data, std::size_t bytes);
 
 }  // namespace qkv

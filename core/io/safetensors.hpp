@@ -148,6 +148,21 @@ using FloatDestination = std::function<float*(const std::string& name, const std
 // `destination` stopped it).
 Status readSafetensorsFloats(const std::string& path, const TensorFilter& keep, const FloatDestination& destination);
 
+// Where a kept tensor's values go, and in which order: C order, or for a matrix (R x C) with
+// `transposed` its transpose in C order (C x R), e.g. an nn.Linear weight (out x in) read
+// straight into the x W layout (in x out). nullptr data stops the reading.
+struct FloatPlacement {
+    float* data = nullptr;
+    bool transposed = false;
+};
+using FloatPlacementDestination =
+    std::function<FloatPlacement(const std::string& name, const std::vector<std::size_t>& shape)>;
+// As above; each tensor is read in chunks of whole rows (a few MiB, one buffer for the call) and
+// decoded straight into its place, so a weight is never held in its file's order as well: opening
+// a bf16 model writes each float once. The values are the same bits as decoding, then transposing.
+Status readSafetensorsFloats(const std::string& path, const TensorFilter& keep,
+                             const FloatPlacementDestination& destination);
+
 // Writes every tensor (any dtype, its raw bytes) sorted by name, with the header padded with
 // spaces to a multiple of 8 bytes, through AtomicFile. Refuses duplicate names, the reserved
 // name "__metadata__", and tensors whose byte count does not match their shape.

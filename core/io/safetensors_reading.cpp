@@ -1,7 +1,11 @@
 #include "core/io/safetensors.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstring>
 #include <new>
+#include <vector>
 
 #include "core/io/regular_file.hpp"
 #include "core/io/safetensors_header.hpp"
@@ -136,28 +140,118 @@ Expected<SafetensorsFile> readSafetensors(const std::string& path, const TensorF
 
 Status readSafetensorsFloats(const std::string& path, const TensorFilter& keep, const FloatDestination& destination)
 {
+    return readSafetensorsFloats(path, keep, [&](const std::string& name, const std::vector<std::size_t>& shape) {
+        return FloatPlacement{destination(name, shape), false};
+    });
+}
+
+namespace {
+
+// The bytes of one chunk of whole rows, at most this many (one row when a row is larger).
+constexpr std::size_t kChunkBytes = std::size_t{4} << 20;
+
+// Element i of a chunk of stored values, as float.
+template <TensorDtype Dtype>
+inline float decodedAt(const std::byte* bytes, std::size_t i)
+{
+    if constexpr (Dtype == TensorDtype::F32) {
+        float value;
+        std::memcpy(&value, bytes + 4 * i, 4);
+        return value;
+    } else if constexpr (Dtype == TensorDtype::F64) {
+        double value;
+        std::memcpy(&value, bytes + 8 * i, 8);
+        return static_cast<float>(value);
+    } else if constexpr (Dtype == TensorDtype::BF16) {  // the top half of a binary32, inline
+        std::uint16_t bits;
+        std::memcpy(&bits, bytes + 2 * i, 2);
+        return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16);
+    } else {
+        std::uint16_t bits;
+        std::memcpy(&bits, bytes + 2 * i, 2);
+        return decodeFloat16(bits);
+    }
+}
+
+// Stored rows [firstRow, firstRow + rows) of an R x C matrix, decoded into its transpose (C x R,
+// C order) at columns firstRow..: in 64 x 64 tiles, so that both the chunk's rows and the
+// output's rows stay in cache (64 x 64 floats: 16 KiB each way, within L1).
+template <TensorDtype Dtype>
+void decodeTransposed(const std::byte* chunk, std::size_t firstRow, std::size_t rows, std::size_t C, std::size_t R,
+                      float* out)
+{
+    constexpr std::size_t tile = 64;
+    for (std::size_t rb = 0; rb < rows; rb += tile) {
+        const std::size_t rEnd = std::min(rb + tile, rows);
+        for (std::size_t cb = 0; cb < C; cb += tile) {
+            const std::size_t cEnd = std::min(cb + tile, C);
+            for (std::size_t c = cb; c < cEnd; ++c) {
+                float* column = out + c * R + firstRow;
+                for (std::size_t r = rb; r < rEnd; ++r) column[r] = decodedAt<Dtype>(chunk, r * C + c);
+            }
+        }
+    }
+}
+
+template <TensorDtype Dtype>
+void decodeInOrder(const std::byte* chunk, std::size_t count, float* out)
+{
+    for (std::size_t i = 0; i < count; ++i) out[i] = decodedAt<Dtype>(chunk, i);
+}
+
+void decodeChunk(TensorDtype dtype, const std::byte* chunk, std::size_t firstRow, std::size_t rows, std::size_t C,
+                 std::size_t R, const FloatPlacement& place)
+{
+    const auto run = [&]<TensorDtype D>() {
+        if (place.transposed) decodeTransposed<D>(chunk, firstRow, rows, C, R, place.data);
+        else decodeInOrder<D>(chunk, rows * C, place.data + firstRow * C);
+    };
+    switch (dtype) {
+    case TensorDtype::F32: run.template operator()<TensorDtype::F32>(); return;
+    case TensorDtype::F64: run.template operator()<TensorDtype::F64>(); return;
+    case TensorDtype::F16: run.template operator()<TensorDtype::F16>(); return;
+    case TensorDtype::BF16: run.template operator()<TensorDtype::BF16>(); return;
+    }
+}
+
+}  // namespace
+
+Status readSafetensorsFloats(const std::string& path, const TensorFilter& keep,
+                             const FloatPlacementDestination& destination)
+{
     Expected<RegularFileReader> reader = RegularFileReader::open(path);
     if (!reader) return Error{reader.error()};
     Expected<OpenedHeader> opened = readHeader(*reader, path);
     if (!opened) return Error{opened.error()};
     try {
+        std::vector<std::byte> chunk;  // one chunk of rows, reused for every tensor
         for (const HeaderEntry& entry : opened->header.entries) {
             if (keep && !keep(entry.name)) continue;
             if (!entry.dtype) return unsupportedDtype(path, entry);
-            float* out = destination(entry.name, entry.shape);
-            if (!out) return Error{std::string()};
+            const FloatPlacement place = destination(entry.name, entry.shape);
+            if (!place.data) return Error{std::string()};
             const auto bytes = static_cast<std::size_t>(entry.end - entry.begin);  // checked against the shape
             const std::uint64_t at = opened->dataStart + entry.begin;
-            if (*entry.dtype == TensorDtype::F32) {  // little-endian host (safetensors_tensor.cpp)
-                if (!reader->readAt(at, out, bytes)) return readFailed(path);
+            const bool matrix = entry.shape.size() == 2;
+            if (*entry.dtype == TensorDtype::F32 && !(place.transposed && matrix)) {
+                // little-endian host (safetensors_tensor.cpp): straight into place
+                if (!reader->readAt(at, place.data, bytes)) return readFailed(path);
                 continue;
             }
-            Tensor tensor;
-            tensor.dtype = *entry.dtype;
-            tensor.shape = entry.shape;
-            tensor.data.resize(bytes);
-            if (!reader->readAt(at, tensor.data.data(), bytes)) return readFailed(path);
-            tensor.toFloats(out);
+            // Rows R of C values (a vector or a scalar: one row), read a chunk of rows at a time.
+            const std::size_t size = tensorDtypeSize(*entry.dtype);
+            const std::size_t C = matrix ? entry.shape[1] : bytes / size;
+            const std::size_t R = matrix ? entry.shape[0] : 1;
+            if (C == 0 || R == 0) continue;
+            const std::size_t rowBytes = C * size;
+            const std::size_t chunkRows = std::max<std::size_t>(1, kChunkBytes / rowBytes);
+            chunk.resize(std::min(R, chunkRows) * rowBytes);
+            const FloatPlacement target{place.data, place.transposed && matrix};
+            for (std::size_t first = 0; first < R; first += chunkRows) {
+                const std::size_t rows = std::min(chunkRows, R - first);
+                if (!reader->readAt(at + first * rowBytes, chunk.data(), rows * rowBytes)) return readFailed(path);
+                decodeChunk(*entry.dtype, chunk.data(), first, rows, C, R, target);
+            }
         }
     } catch (const std::bad_alloc&) {
         return Error{prefixed(path, "not enough memory to hold its tensors")};

@@ -2,9 +2,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <new>
+#include <optional>
+#include <vector>
 
 #include "core/checkpoint/layer_conventions.hpp"
 #include "core/checkpoint/tensor_reading.hpp"
+#include "core/common/parallelism.hpp"
 #include "core/pretrained/marian_positions.hpp"
 #include "core/pretrained/tensor_plan.hpp"
 
@@ -103,11 +107,25 @@ Expected<StackWeights> stackWeights(const Checkpoint& checkpoint, const FamilyRe
     Expected<EmbeddingWeights> embeddings = embeddingWeights(checkpoint, recipe, stack);
     if (!embeddings) return Error{embeddings.error()};
     weights.embeddings = std::move(*embeddings);
+    // Blocks are read and converted independently, on the project's threads (parallelism.hpp):
+    // opening is bound by memory (fresh pages, bf16 decoding), which two cores share well.
+    std::vector<std::optional<Expected<BlockWeights>>> blocks(static_cast<std::size_t>(blockCount));
+    const int threads = blockCount > 1 ? computeThreads() : 1;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (threads > 1)
     for (Index b = 0; b < blockCount; ++b) {
-        Expected<BlockWeights> block = blockWeights(checkpoint, recipe, stack, b);
-        if (!block) return Error{block.error()};
-        if (residency == WeightResidency::OneBlockAtATime) dropWeights(*block);
-        weights.blocks.push_back(std::move(*block));
+        // Nothing may leave a parallel region: running out of memory becomes this block's error.
+        try {
+            Expected<BlockWeights> block = blockWeights(checkpoint, recipe, stack, b);
+            if (block && residency == WeightResidency::OneBlockAtATime) dropWeights(*block);
+            blocks[static_cast<std::size_t>(b)].emplace(std::move(block));
+        } catch (const std::bad_alloc&) {
+            blocks[static_cast<std::size_t>(b)].emplace(
+                Error{checkpoint.path + ": not enough memory to hold block " + std::to_string(b) + "'s weights"});
+        }
+    }
+    for (std::optional<Expected<BlockWeights>>& block : blocks) {  // the first problem in block order
+        if (!*block) return Error{(*block).error()};
+        weights.blocks.push_back(std::move(**block));
     }
     if (const std::string final = finalNormName(recipe, stack); !final.empty()) {
         TensorPlan plan(checkpoint, recipe);

@@ -68,6 +68,7 @@ void TensorPlan::requireLinear(const std::string& module, std::size_t d_in, std:
     const std::string why = outByIn ? "nn.Linear, out x in" : "Conv1D, in x out";
     expect(module + ".weight", outByIn ? std::vector<std::size_t>{d_out, d_in} : std::vector<std::size_t>{d_in, d_out},
            why);
+    if (outByIn) transposed_.insert(module + ".weight");
     if (withBias && checkpoint_.tensors.contains(module + ".bias")) expect(module + ".bias", {d_out}, "a bias");
 }
 
@@ -80,7 +81,7 @@ Expected<LoadedTensors> TensorPlan::read() const
         return Error{checkpoint_.path + ": the " + std::string(pretrainedFamilyName(recipe_.family)) + " model lacks " +
                      list};
     }
-    return checkpoint_detail::readTensors(checkpoint_, names_);
+    return checkpoint_detail::readTensors(checkpoint_, names_, transposed_);
 }
 
 NormWeights TensorPlan::norm(LoadedTensors& loaded, const std::string& module) const
@@ -95,8 +96,9 @@ NormWeights TensorPlan::norm(LoadedTensors& loaded, const std::string& module) c
 
 MatrixF TensorPlan::linear(LoadedTensors& loaded, const std::string& module, LinearLayout layout) const
 {
+    // nn.Linear weights that requireLinear asked for were read transposed; Conv1D's are x W already.
     MatrixF& stored = loaded.at(module + ".weight");
-    if (layout == LinearLayout::InByOut) return std::move(stored);
+    if (layout == LinearLayout::InByOut || transposed_.contains(module + ".weight")) return std::move(stored);
     return transposed(stored);
 }
 

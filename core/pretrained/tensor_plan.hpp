@@ -48,6 +48,7 @@ private:
     const Checkpoint& checkpoint_;
     const FamilyRecipe& recipe_;
     std::set<std::string> names_;
+    std::set<std::string> transposed_;  // nn.Linear weights, read straight into x W form
     std::vector<std::string> missing_;
     std::string problem_;
 };

@@ -1,6 +1,7 @@
 // readSafetensorsFloats: the kept tensors' values written where the caller says, F32 read
 // straight in, the half types and F64 decoded as readSafetensors + toFloats decode them.
 
+#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -44,6 +45,45 @@ TEST(SafetensorsFloats, EveryDtypeGivesWhatTheWholeFileReaderDecodes)
             tensor.toFloats(expected.data());
             EXPECT_EQ(floats.at(tensor.name), expected) << fixture << " " << tensor.name;
         }
+    }
+}
+
+// A matrix read transposed (an nn.Linear weight into x W form) is, bit for bit, the transpose of
+// the values read in order: for every dtype, and for a bf16 matrix of several chunks of rows.
+TEST(SafetensorsFloats, AMatrixReadTransposedIsTheTransposeOfItsValues)
+{
+    testing::ScratchDir scratch;
+    SafetensorsFile file;
+    const MatrixF big = MatrixF::Random(1100, 2048);  // 4.3 MiB in bf16: more than one chunk of rows
+    Tensor bf16 = Tensor::fromMatrix("big_bf16", big);
+    bf16.dtype = TensorDtype::BF16;
+    std::vector<std::byte> halves(static_cast<std::size_t>(big.size()) * 2);
+    for (Index i = 0; i < big.size(); ++i) std::memcpy(&halves[static_cast<std::size_t>(i) * 2],
+                                                       reinterpret_cast<const char*>(big.data() + i) + 2, 2);
+    bf16.data = halves;
+    file.tensors.push_back(bf16);
+    file.tensors.push_back(Tensor::fromMatrix("small_f32", MatrixF::Random(5, 7)));
+    file.tensors.push_back(Tensor::fromMatrix("small_f64", MatrixD::Random(3, 9)));
+    file.tensors.push_back(Tensor::fromVector("vector_f32", std::vector<float>{1.5f, -2.0f, 3.25f}));
+    const std::string path = scratch.file("transposed.safetensors");
+    ASSERT_TRUE(writeSafetensors(path, file).ok());
+    for (const Tensor& tensor : file.tensors) {
+        const bool matrix = tensor.shape.size() == 2;
+        const std::size_t rows = matrix ? tensor.shape[0] : 1, cols = matrix ? tensor.shape[1] : tensor.shape[0];
+        std::vector<float> inOrder(rows * cols), flipped(rows * cols, -1.0f);
+        const auto only = [&](std::string_view name) { return name == tensor.name; };
+        ASSERT_TRUE(readSafetensorsFloats(path, only, [&](const std::string&, const std::vector<std::size_t>&) {
+                        return FloatPlacement{inOrder.data(), false};
+                    }).ok());
+        ASSERT_TRUE(readSafetensorsFloats(path, only, [&](const std::string&, const std::vector<std::size_t>&) {
+                        return FloatPlacement{flipped.data(), true};
+                    }).ok());
+        std::vector<float> expected(rows * cols);
+        tensor.toFloats(expected.data());
+        EXPECT_EQ(inOrder, expected) << tensor.name;
+        for (std::size_t r = 0; r < rows; ++r)
+            for (std::size_t c = 0; c < cols; ++c)
+                ASSERT_EQ(flipped[matrix ? c * rows + r : c], expected[r * cols + c]) << tensor.name << " " << r << "," << c;
     }
 }
 
