@@ -92,28 +92,9 @@ def heads(x, count, d_k):
     return x.view(x.shape[0], count, d_k).transpose(0, 1)
 
 
-def write_checkpoint(path, tensors):
-    """model.safetensors with each tensor in its own dtype (float32 -> F32, uint8 -> U8), for
-    Pythia's buffers; write_safetensors writes F32 only, and writes every other family here."""
-    dtypes = {np.dtype(np.float32): "F32", np.dtype(np.uint8): "U8"}
-    header, blobs, offset = {}, [], 0
-    for name in sorted(tensors):
-        value = tensors[name]
-        blob = value.astype(value.dtype.newbyteorder("<")).tobytes()
-        header[name] = {"dtype": dtypes[value.dtype], "shape": list(value.shape),
-                        "data_offsets": [offset, offset + len(blob)]}
-        blobs.append(blob)
-        offset += len(blob)
-    header["__metadata__"] = {"format": "pt"}
-    text = json.dumps(header).encode()
-    text += b" " * ((8 - len(text) % 8) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
-
-
-def make(name, c, tensors, forward, ids, ablate, layer_name="model.layers.{i}.self_attn", writer=write_safetensors):
+def make(name, c, tensors, forward, ids, ablate, layer_name="model.layers.{i}.self_attn", ):
     path = folder(name)
-    writer(os.path.join(path, "model.safetensors"), tensors)
+    write_safetensors(os.path.join(path, "model.safetensors"), tensors)
     write_json(path, "config.json", c)
     w = as_torch({k: v for k, v in tensors.items() if v.dtype == np.float32})
     run = lambda token_ids, ablated: forward(w, c, token_ids, ablated)  # noqa: E731
@@ -302,6 +283,6 @@ if __name__ == "__main__":
          ids=[1, 7, 30, 12, 45, 7, 30, 21, 4, 50, 7, 30, 16], ablate=[1, 1])
     make("pythia", PYTHIA, pythia_weights(PYTHIA), pythia_forward,
          ids=[0, 9, 27, 14, 40, 9, 27, 5, 33, 9, 27, 18], ablate=[1, 0],
-         layer_name="gpt_neox.layers.{i}.attention", writer=write_checkpoint)
+         layer_name="gpt_neox.layers.{i}.attention")
     make("olmo2", OLMO2, olmo2_weights(OLMO2), olmo2_forward,
          ids=[1, 13, 44, 6, 29, 13, 44, 52, 8, 13, 44, 37], ablate=[1, 2])

@@ -47,10 +47,12 @@ rng = np.random.default_rng(18)
 # ---- files -------------------------------------------------------------------------------------
 
 def write_safetensors(path, tensors):
+    """Every tensor as F32, except uint8 arrays (a checkpoint's mask buffers), kept as U8."""
     header, blobs, offset = {}, [], 0
     for name in sorted(tensors):
-        blob = tensors[name].astype("<f4").tobytes()
-        header[name] = {"dtype": "F32", "shape": list(tensors[name].shape),
+        u8 = tensors[name].dtype == np.uint8
+        blob = tensors[name].tobytes() if u8 else tensors[name].astype("<f4").tobytes()
+        header[name] = {"dtype": "U8" if u8 else "F32", "shape": list(tensors[name].shape),
                         "data_offsets": [offset, offset + len(blob)]}
         blobs.append(blob)
         offset += len(blob)
