@@ -59,12 +59,14 @@ Expected<std::shared_ptr<const ModelInput>> wholeModelInput(const std::shared_pt
 }  // namespace
 
 Expected<std::shared_ptr<const ModelInput>> loadLayerInput(Checkpoint checkpoint, const CheckpointLayer& layer,
-                                                           std::shared_ptr<const PretrainedModel> model)
+                                                           std::shared_ptr<const PretrainedModel> model,
+                                                           const LoadProgress& progress)
 {
     std::string wholeError;
     if (!model) {
-        Expected<PretrainedModel> loaded = loadPretrainedModel(checkpoint);
+        Expected<PretrainedModel> loaded = loadPretrainedModel(checkpoint, WeightResidency::Automatic, progress);
         if (loaded) model = std::make_shared<const PretrainedModel>(std::move(*loaded));
+        else if (loadStopped(loaded.error())) return Error{loaded.error()};
         else wholeError = loaded.error();
     }
     if (modelInputAvailable(checkpoint, layer)) {

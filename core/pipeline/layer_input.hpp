@@ -24,9 +24,11 @@ namespace qkv {
 // whole model run below `layer` on each sentence. Either way the whole model comes along when it
 // runs (ModelInput::wholeModel): `model` when given (already loaded from this checkpoint), else
 // loaded here. Fails when neither input can be built: the family does not run whole, no
-// tokenizer files, or an encoder-decoder's decoder layer.
+// tokenizer files, or an encoder-decoder's decoder layer. `progress` follows (and may stop) the
+// whole model's load; a stopped load fails (loadStopped(error)) even where the tables would do.
 Expected<std::shared_ptr<const ModelInput>> loadLayerInput(Checkpoint checkpoint, const CheckpointLayer& layer,
-                                                           std::shared_ptr<const PretrainedModel> model = nullptr);
+                                                           std::shared_ptr<const PretrainedModel> model = nullptr,
+                                                           const LoadProgress& progress = {});
 
 // A session whose embeddings are the model's own input (Config::embeddings = Model) and that
 // has no ModelInput yet reads it from the checkpoint and layer its weights came from

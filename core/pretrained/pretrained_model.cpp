@@ -100,8 +100,26 @@ void dropWeights(BlockWeights& block)
 
 // Every block is read and checked at load either way (a broken file is refused at once, not in
 // the middle of a run); OneBlockAtATime keeps only the description of each.
+// The blocks read so far and in all, shared by the stacks' loops and their threads.
+struct LoadCounter {
+    const LoadProgress& progress;
+    Index total = 0;
+    std::atomic<Index> done{0};
+
+    bool stopped() const { return progress.stop && progress.stop->load(); }
+    void blockRead()
+    {
+        const Index now = ++done;
+        if (!progress.report) return;
+#pragma omp critical(qkv_load_progress)
+        progress.report(now, total);
+    }
+};
+
+constexpr std::string_view kStopped = "stopped before its weights were read";
+
 Expected<StackWeights> stackWeights(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack,
-                                    Index blockCount, WeightResidency residency)
+                                    Index blockCount, WeightResidency residency, LoadCounter& counter)
 {
     StackWeights weights;
     Expected<EmbeddingWeights> embeddings = embeddingWeights(checkpoint, recipe, stack);
@@ -115,9 +133,14 @@ Expected<StackWeights> stackWeights(const Checkpoint& checkpoint, const FamilyRe
     for (Index b = 0; b < blockCount; ++b) {
         // Nothing may leave a parallel region: running out of memory becomes this block's error.
         try {
+            if (counter.stopped()) {
+                blocks[static_cast<std::size_t>(b)].emplace(Error{checkpoint.path + ": " + std::string(kStopped)});
+                continue;
+            }
             Expected<BlockWeights> block = blockWeights(checkpoint, recipe, stack, b);
             if (block && residency == WeightResidency::OneBlockAtATime) dropWeights(*block);
             blocks[static_cast<std::size_t>(b)].emplace(std::move(block));
+            counter.blockRead();
         } catch (const std::bad_alloc&) {
             blocks[static_cast<std::size_t>(b)].emplace(
                 Error{checkpoint.path + ": not enough memory to hold block " + std::to_string(b) + "'s weights"});
@@ -298,7 +321,10 @@ std::vector<std::string> blockConventionNotes(const PretrainedModel& model)
     return notes;
 }
 
-Expected<PretrainedModel> loadPretrainedModel(Checkpoint checkpoint, WeightResidency residency)
+bool loadStopped(const std::string& error) { return error.ends_with(kStopped); }
+
+Expected<PretrainedModel> loadPretrainedModel(Checkpoint checkpoint, WeightResidency residency,
+                                              const LoadProgress& progress)
 {
     Expected<FamilyRecipe> recipe = familyRecipe(checkpoint);
     if (!recipe) return Error{recipe.error()};
@@ -311,15 +337,16 @@ Expected<PretrainedModel> loadPretrainedModel(Checkpoint checkpoint, WeightResid
                               "read from the checkpoint's files and converted when a run reaches it (slower, runs in little "
                               "memory).");
     const FamilyRecipe& r = model.recipe;
+    LoadCounter counter{progress, r.encoderLayerCount + r.decoderLayerCount};
     if (r.encoderLayerCount > 0) {
         Expected<StackWeights> encoder =
-            stackWeights(model.checkpoint, r, ModelStack::Encoder, r.encoderLayerCount, model.residency);
+            stackWeights(model.checkpoint, r, ModelStack::Encoder, r.encoderLayerCount, model.residency, counter);
         if (!encoder) return Error{encoder.error()};
         model.encoder = std::move(*encoder);
     }
     if (r.decoderLayerCount > 0) {
         Expected<StackWeights> decoder =
-            stackWeights(model.checkpoint, r, ModelStack::Decoder, r.decoderLayerCount, model.residency);
+            stackWeights(model.checkpoint, r, ModelStack::Decoder, r.decoderLayerCount, model.residency, counter);
         if (!decoder) return Error{decoder.error()};
         model.decoder = std::move(*decoder);
     }
@@ -335,11 +362,11 @@ Expected<PretrainedModel> loadPretrainedModel(Checkpoint checkpoint, WeightResid
 }
 
 Expected<PretrainedModel> openPretrainedModel(const std::string& path, const CheckpointOptions& options,
-                                              WeightResidency residency)
+                                              WeightResidency residency, const LoadProgress& progress)
 {
     Expected<Checkpoint> checkpoint = openCheckpoint(path, options);
     if (!checkpoint) return Error{checkpoint.error()};
-    return loadPretrainedModel(std::move(*checkpoint), residency);
+    return loadPretrainedModel(std::move(*checkpoint), residency, progress);
 }
 
 AttentionOptions modelLayerAttentionOptions(const PretrainedModel& model, ModelStack stack, Index block, Index d_k,

@@ -20,6 +20,8 @@
 // so a model too large to keep converted reads each block again when a run reaches it
 // (WeightResidency).
 
+#include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -133,14 +135,27 @@ struct PretrainedModel {
     Index modelIndexOf(std::string_view layerName) const;
 };
 
+// What a caller follows of a long load, and how it stops one: `report(done, total)` after each
+// block is read (from a worker thread, one call at a time; total is every stack's blocks), and
+// `stop` set (from any thread) ends the load before its next block with an error that says so
+// (loadStopped() recognises it). Both optional.
+struct LoadProgress {
+    std::function<void(Index done, Index total)> report;
+    const std::atomic<bool>* stop = nullptr;
+};
+// Whether `error` is the one a stopped load returns.
+bool loadStopped(const std::string& error);
+
 // Opens a checkpoint (a .safetensors file, a shard index, or a Hugging Face model folder holding
 // config.json, model.safetensors or model.safetensors.index.json and the tokenizer files) and
 // loads the whole model. Errors name the file and the tensor: a missing tensor of a layer, a
 // shape that does not fit, a value that is not finite, a family not run whole yet.
 Expected<PretrainedModel> openPretrainedModel(const std::string& path, const CheckpointOptions& options = {},
-                                              WeightResidency residency = WeightResidency::Automatic);
+                                              WeightResidency residency = WeightResidency::Automatic,
+                                              const LoadProgress& progress = {});
 Expected<PretrainedModel> loadPretrainedModel(Checkpoint checkpoint,
-                                              WeightResidency residency = WeightResidency::Automatic);
+                                              WeightResidency residency = WeightResidency::Automatic,
+                                              const LoadProgress& progress = {});
 
 // Block `b` of `stack` (one of model's) as a run reads it: the resident block, or (OneBlockAtATime)
 // its tensors read from the checkpoint's files and converted now, kept in `storage` while it is used.

@@ -11,6 +11,7 @@
 class QAction;
 class QMenu;
 class QSplitter;
+class QToolButton;
 
 namespace qkv {
 struct Checkpoint;
@@ -142,6 +143,7 @@ private:
     StatusSummary* status_;
     DocumentFiles* files_;
     WeightLoads* loads_;
+    QToolButton* stopLoad_ = nullptr;  // beside the status line while a model is read (connectLoads)
     // The latest load was asked for from a menu: its error goes to a message box.
     bool loadErrorsInBox_ = false;
     Autosave* autosave_;

@@ -3,6 +3,8 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QStandardPaths>
+#include <QStatusBar>
+#include <QToolButton>
 
 #include <cstdlib>
 
@@ -17,6 +19,7 @@
 #include "ui/mainwindow/document_files.hpp"
 #include "ui/mainwindow/main_window.hpp"
 #include "ui/mainwindow/notice_bar.hpp"
+#include "ui/mainwindow/status_summary.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/mainwindow/weight_loads.hpp"
 #include "ui/settings/folders.hpp"
@@ -41,6 +44,21 @@ constexpr const char* kDemoSentence = "a b c d e f g h a b c d e f g";
 
 void MainWindow::connectLoads()
 {
+    // Reading a layer's whole model: its blocks counted in the status line, and Stop beside it.
+    stopLoad_ = new QToolButton(this);
+    stopLoad_->setObjectName(QStringLiteral("stopModelLoad"));
+    stopLoad_->setText(tr("Stop"));
+    stopLoad_->setToolTip(tr("Stop reading the model: the document stays exactly as it is"));
+    stopLoad_->hide();
+    statusBar()->addPermanentWidget(stopLoad_);
+    connect(loads_, &WeightLoads::modelLoadProgress, this, [this](qkv::Index done, qkv::Index total) {
+        status_->setModelLoad(done, total);
+        stopLoad_->setVisible(total > 0);
+    });
+    connect(stopLoad_, &QToolButton::clicked, this, [this] {
+        loads_->stopLoading();
+        showStatus(tr("Stopped reading the model; the document is as it was."));
+    });
     connect(loads_, &WeightLoads::weightsLoaded, this, [this](const QString&, const QString& error) {
         if (!error.isEmpty() && loadErrorsInBox_) showPlainWarning(this, tr("Cannot load weights"), error);
         emit weightsLoaded(error);

@@ -27,6 +27,13 @@ void StatusSummary::setLoading(bool loading)
     refresh();
 }
 
+void StatusSummary::setModelLoad(qkv::Index done, qkv::Index total)
+{
+    modelDone_ = done;
+    modelTotal_ = total;
+    refresh();
+}
+
 void StatusSummary::setInvalid(bool invalid)
 {
     invalid_ = invalid;
@@ -48,7 +55,10 @@ void StatusSummary::refresh()
               << tr("d_model = %1").arg(c.d_model) << tr("h = %1").arg(c.headCount) << tr("d_k = %1").arg(c.d_k())
               << tr("computed in %1 ms").arg(result_->computeMilliseconds, 0, 'f', result_->computeMilliseconds < 10 ? 2 : 1);
     }
-    if (loading_) parts << tr("reading a file…");
+    if (loading_ && modelTotal_ > 0)
+        parts << tr("reading the model: block %1 of %2…").arg(modelDone_).arg(modelTotal_);
+    else if (loading_)
+        parts << tr("reading a file…");
     if (busy_) parts << tr("computing…");
     if (invalid_) parts << tr("invalid settings: showing the last valid result");
     if (!error_.isEmpty()) parts << error_;

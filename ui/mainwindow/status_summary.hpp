@@ -18,6 +18,8 @@ public:
     void setResult(std::shared_ptr<const qkv::Result> result);
     void setBusy(bool busy);     // a computation runs
     void setLoading(bool loading);  // a file is being read
+    // A model's blocks read so far and in all, while it is read (0, 0: none is).
+    void setModelLoad(qkv::Index done, qkv::Index total);
     void setInvalid(bool invalid);
     void setError(const QString& error);
 
@@ -25,6 +27,7 @@ private:
     void refresh();
     std::shared_ptr<const qkv::Result> result_;
     bool busy_ = false, loading_ = false, invalid_ = false;
+    qkv::Index modelDone_ = 0, modelTotal_ = 0;
     QString error_;
 };
 

@@ -17,11 +17,38 @@ WeightLoads::WeightLoads(Document* document, QObject* parent)
 {
     // A task's busy state changes after it updated isBusy(); the window's flag is idempotent.
     for (LatestTaskBase* task : std::initializer_list<LatestTaskBase*>{&weights_, &headers_, &layer_})
-        task->setBusyCallback([this](bool) { emit busyChanged(isBusy()); });
+        task->setBusyCallback([this](bool) {
+            if (!layer_.isBusy()) {
+                progressTimer_.stop();
+                pollModelLoad();
+            }
+            emit busyChanged(isBusy());
+        });
+    progressTimer_.setInterval(150);
+    connect(&progressTimer_, &QTimer::timeout, this, &WeightLoads::pollModelLoad);
+}
+
+void WeightLoads::pollModelLoad()
+{
+    const bool reading = modelLoad_ && layer_.isBusy();
+    const qkv::Index done = reading ? modelLoad_->done.load() : 0;
+    const qkv::Index total = reading ? modelLoad_->total.load() : 0;
+    if (done == shownDone_ && total == shownTotal_) return;
+    shownDone_ = done;
+    shownTotal_ = total;
+    emit modelLoadProgress(done, total);
+}
+
+void WeightLoads::stopLoading()
+{
+    cancel();
+    pollModelLoad();
 }
 
 void WeightLoads::cancel()
 {
+    if (modelLoad_) modelLoad_->stop = true;  // its reader ends before the next block
+    modelLoad_.reset();
     weights_.cancel();
     headers_.cancel();
     layer_.cancel();
@@ -74,7 +101,10 @@ void WeightLoads::loadLayer(const qkv::Checkpoint& checkpoint, const qkv::Checkp
                             std::shared_ptr<const qkv::PretrainedModel> model)
 {
     cancel();  // a request supersedes every earlier one, of any kind
-    layer_.request([checkpoint, layer, positions, model = std::move(model)] {
+    auto state = std::make_shared<ModelLoadState>();
+    modelLoad_ = state;
+    progressTimer_.start();
+    layer_.request([checkpoint, layer, positions, model = std::move(model), state] {
         LoadedLayer loaded;
         loaded.source = QString::fromStdString(checkpoint.path);
         loaded.positions = positions;
@@ -85,7 +115,13 @@ void WeightLoads::loadLayer(const qkv::Checkpoint& checkpoint, const qkv::Checkp
         }
         loaded.layer = std::make_shared<const qkv::CheckpointLayerWeights>(std::move(weights).value());
         // Its own input: the first layer's from the tables, a later one's from the model below it.
-        qkv::Expected<std::shared_ptr<const qkv::ModelInput>> input = qkv::loadLayerInput(checkpoint, layer, model);
+        const qkv::LoadProgress progress{[state](qkv::Index done, qkv::Index total) {
+                                             state->done = done;
+                                             state->total = total;
+                                         },
+                                         &state->stop};
+        qkv::Expected<std::shared_ptr<const qkv::ModelInput>> input =
+            qkv::loadLayerInput(checkpoint, layer, model, progress);
         if (input) loaded.modelInput = *input;
         else loaded.modelInputNote = QString::fromStdString(input.error());
         return loaded;

@@ -11,7 +11,9 @@
 
 #include <QObject>
 #include <QString>
+#include <QTimer>
 
+#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -42,8 +44,12 @@ public:
     void loadLayer(const qkv::Checkpoint& checkpoint, const qkv::CheckpointLayer& layer,
                    std::optional<qkv::PositionalEncoding> positions,
                    std::shared_ptr<const qkv::PretrainedModel> model = nullptr);
-    // Drops every request not yet answered (their work still ends in the background).
+    // Drops every request not yet answered (their work still ends in the background; a whole
+    // model being read stops before its next block).
     void cancel();
+    // Stops reading a layer's whole model (a model of gigabytes takes seconds): the request is
+    // dropped and the document stays exactly as it was.
+    void stopLoading();
     // Some file is being read.
     bool isBusy() const;
 
@@ -53,6 +59,9 @@ signals:
     void checkpointOpened(std::shared_ptr<const qkv::Checkpoint> checkpoint, const QString& error);
     void layerLoaded(const QString& error);
     void busyChanged(bool busy);  // isBusy() now (may repeat the last value)
+    // While a layer's whole model is read: its blocks read so far and in all, a few times a
+    // second; (0, 0) when none is being read.
+    void modelLoadProgress(qkv::Index done, qkv::Index total);
 
 private:
     struct LoadedWeights {
@@ -74,8 +83,19 @@ private:
     };
     void applyWeights(const LoadedWeights& loaded);
     void applyLayer(const LoadedLayer& loaded);
+    void pollModelLoad();
+
+    // The whole model a layer request reads: the worker writes its counts, the window reads them
+    // (pollModelLoad) and may set stop. Shared with the request, which may outlive this object.
+    struct ModelLoadState {
+        std::atomic<bool> stop{false};
+        std::atomic<qkv::Index> done{0}, total{0};
+    };
 
     Document* document_;
+    std::shared_ptr<ModelLoadState> modelLoad_;
+    QTimer progressTimer_;
+    qkv::Index shownDone_ = 0, shownTotal_ = 0;
     // Last members: destroyed, and their work ended, first.
     LatestTask<LoadedWeights> weights_;
     LatestTask<OpenedCheckpoint> headers_;

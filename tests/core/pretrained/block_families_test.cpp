@@ -5,6 +5,7 @@
 // follow: a layer loaded alone, or shown from a model run, computes exactly the attention the
 // model's run computed.
 
+#include <atomic>
 #include <cmath>
 #include <string>
 
@@ -13,6 +14,7 @@
 #include "core/checkpoint/layer_conventions.hpp"
 #include "core/checkpoint/tensor_reading.hpp"
 #include "core/pipeline/compute.hpp"
+#include "core/pipeline/layer_input.hpp"
 #include "core/pipeline/pretrained_run.hpp"
 #include "core/pretrained/model_run.hpp"
 #include "core/pretrained/pretrained_model.hpp"
@@ -212,6 +214,42 @@ TEST(Olmo2Model, WholeProjectionNormsAndNormsAfterEachSublayer)
     EXPECT_TRUE(block.feedForwardOutputNorm.present());
     const ModelRun whole = run(model, kIds);
     EXPECT_TRUE(whole.layer(0).queryInput == whole.hiddenStates.front()) << "nothing normalises the attention's input";
+}
+
+// A load reports each block once (total: every stack's blocks) and a stop ends it before its
+// next block with an error loadStopped() knows; the layer's input says the same.
+TEST(ModelLoadProgress, EveryBlockIsCountedAndAStopEndsTheLoad)
+{
+    std::vector<std::pair<Index, Index>> reports;  // report calls come one at a time
+    LoadProgress counted{[&](Index done, Index total) { reports.emplace_back(done, total); }, nullptr};
+    Expected<PretrainedModel> bart = openPretrainedModel(folder("bart"), {}, WeightResidency::Automatic, counted);
+    ASSERT_TRUE(bart.ok()) << bart.error();
+    const Index blocks = bart->recipe.encoderLayerCount + bart->recipe.decoderLayerCount;
+    ASSERT_EQ(static_cast<Index>(reports.size()), blocks);
+    for (std::size_t i = 0; i < reports.size(); ++i)
+        EXPECT_EQ(reports[i], (std::pair<Index, Index>{static_cast<Index>(i) + 1, blocks})) << "in order, each once";
+
+    std::atomic<bool> stop{true};
+    Expected<PretrainedModel> stopped =
+        openPretrainedModel(folder("gemma2"), {}, WeightResidency::Automatic, LoadProgress{{}, &stop});
+    ASSERT_FALSE(stopped.ok());
+    EXPECT_TRUE(loadStopped(stopped.error())) << stopped.error();
+    // Stopped after its first block: the blocks not begun are not read.
+    std::atomic<bool> later{false};
+    Index read = 0;
+    LoadProgress afterOne{[&](Index done, Index) { read = done, later = true; }, &later};
+    Expected<PretrainedModel> partly = openPretrainedModel(folder("gemma2"), {}, WeightResidency::Automatic, afterOne);
+    ASSERT_FALSE(partly.ok());
+    EXPECT_TRUE(loadStopped(partly.error())) << partly.error();
+    EXPECT_LT(read, 4) << "gemma2 has 4 blocks; at most one per thread was under way";
+    EXPECT_FALSE(loadStopped("a file that cannot be read"));
+
+    Expected<Checkpoint> checkpoint = openCheckpoint(folder("gemma2"));
+    ASSERT_TRUE(checkpoint.ok());
+    Expected<std::shared_ptr<const ModelInput>> input =
+        loadLayerInput(*checkpoint, checkpoint->layers.back(), nullptr, LoadProgress{{}, &stop});
+    ASSERT_FALSE(input.ok());
+    EXPECT_TRUE(loadStopped(input.error())) << input.error();
 }
 
 TEST(LayerConventions, LayerTypesOrTheFamiliesDefaultsSayWhichLayersSlide)

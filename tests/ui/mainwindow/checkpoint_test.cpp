@@ -8,6 +8,8 @@
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
 #include <QUndoStack>
 
 #include <optional>
@@ -25,6 +27,7 @@
 #include "ui/controls/inputs_group.hpp"
 #include "ui/controls/sentence_field.hpp"
 #include "ui/controls/token_chips.hpp"
+#include "ui/mainwindow/status_summary.hpp"
 #include "support/test_paths.hpp"
 
 namespace qkv::ui::testing {
@@ -217,6 +220,42 @@ TEST_F(CheckpointWindowTest, PositionsChosenInTheDialogAreUsedWhereTheCheckpoint
     EXPECT_TRUE(
         notice.contains(QStringLiteral("config.json sets rotary positions; the Positions choice “none” was not used.")))
         << notice.toStdString();
+}
+
+// Stop beside the status line drops a layer request whose model is being read: no answer comes,
+// the document is as it was, and the status line says so and counts no more blocks.
+TEST_F(CheckpointWindowTest, StoppingWhileTheModelIsReadLeavesTheDocumentAsItWas)
+{
+    const Checkpoint bert = openOrFail(std::string(qkv::testDataDir()) + "/pretrained/bert");
+    const Config before = window->document()->config();
+    const int steps = window->document()->undoStack()->count();
+    auto* stop = window->findChild<QToolButton*>(QStringLiteral("stopModelLoad"));
+    ASSERT_NE(stop, nullptr);
+    QSignalSpy loaded(window.get(), &MainWindow::checkpointLayerLoaded);
+    window->loadCheckpointLayer(bert, bert.layers.back(), std::nullopt);
+    stop->click();
+    QTest::qWait(500);
+    settle();
+    EXPECT_TRUE(loaded.isEmpty()) << "a stopped request is never answered";
+    EXPECT_EQ(window->document()->config(), before);
+    EXPECT_EQ(window->document()->undoStack()->count(), steps);
+    EXPECT_FALSE(stop->isVisible());
+    EXPECT_TRUE(window->statusBar()->currentMessage().contains(QStringLiteral("Stopped reading the model")))
+        << window->statusBar()->currentMessage().toStdString();
+    // The next request is read as if nothing had happened.
+    EXPECT_EQ(use(bert, bert.layers.back()), QString());
+}
+
+TEST(StatusSummaryTest, AModelBeingReadIsCountedInBlocks)
+{
+    StatusSummary status;
+    status.setLoading(true);
+    EXPECT_TRUE(status.text().contains(QStringLiteral("reading a file"))) << status.text().toStdString();
+    status.setModelLoad(3, 16);
+    EXPECT_TRUE(status.text().contains(QStringLiteral("reading the model: block 3 of 16"))) << status.text().toStdString();
+    status.setModelLoad(0, 0);
+    status.setLoading(false);
+    EXPECT_FALSE(status.text().contains(QStringLiteral("reading"))) << status.text().toStdString();
 }
 
 TEST_F(CheckpointWindowTest, ALayerThatCannotBeReadChangesNothing)
