@@ -44,29 +44,6 @@ bool rotaryFamily(CheckpointFamily family)
     return family == CheckpointFamily::Llama || family == CheckpointFamily::Phi3 || family == CheckpointFamily::GptNeox;
 }
 
-// h d_k and g d_k of a fused Q-K-V weight of `rows` rows (d_model columns): GPT-NeoX's 3 h d_k
-// rows hold h heads of q, k and v alike; Phi-3's d_k is head_dim or d_model / h, and K and V
-// share the rows Q leaves.
-Expected<std::pair<Index, Index>> fusedQueryKeyValueWidths(const Checkpoint& checkpoint, const CheckpointLayer& layer,
-                                                          Index d_model, std::size_t rows)
-{
-    const Index h = layer.headCount;
-    const auto R = static_cast<Index>(rows);
-    const std::string name = weightName(layer.family, layer.name, Projection::Query);
-    if (h < 1) return Error{"no heads"};
-    if (layer.family == CheckpointFamily::GptNeox) {
-        if (R % (3 * h) != 0)
-            return Error{"'" + name + "' has " + std::to_string(R) + " rows, not 3 h d_k for h = " + std::to_string(h)};
-        return std::pair{R / 3, R / 3};
-    }
-    const Index d_k = checkpoint.config.headDim.value_or(h > 0 ? d_model / h : 0);
-    const Index rest = R - h * d_k;
-    if (d_k < 1 || rest <= 0 || rest % 2 != 0)
-        return Error{"'" + name + "' has " + std::to_string(R) + " rows, not h d_k + 2 g d_k for h = " +
-                     std::to_string(h) + " and d_k = " + std::to_string(d_k)};
-    return std::pair{h * d_k, rest / 2};
-}
-
 // d_model and h d_k from the query weight, h from the layer, g d_k from the key weight, checked.
 // d_k is the query weight's rows / h: d_model / h in most families, the model's own head_dim
 // (d_kv in T5) in others, where config.json must agree.
@@ -85,8 +62,9 @@ Expected<Sizes> layerSizes(const Checkpoint& checkpoint, const CheckpointLayer& 
     // a fused Q-K-V Linear's share of its rows (fusedQueryKeyValueWidths).
     Index queryWidth = static_cast<Index>(q.shape[0]);
     if (fused) {
-        Expected<std::pair<Index, Index>> widths = fusedQueryKeyValueWidths(checkpoint, layer, s.d_model, q.shape[0]);
-        if (!widths) return Error{where + widths.error()};
+        Expected<std::pair<Index, Index>> widths =
+            fusedQueryKeyValueWidths(layer.family, layer.headCount, s.d_model, queryWidth, checkpoint.config);
+        if (!widths) return Error{where + "'" + query + "' has " + widths.error()};
         queryWidth = widths->first;
         s.keyValueWidth = widths->second;
     }

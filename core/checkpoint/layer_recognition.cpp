@@ -167,15 +167,12 @@ struct LayerWidths {
     Index d_model = 0, queryWidth = 0, keyValueWidth = 0;
 };
 
-// h d_k and g d_k of a fused Q-K-V weight of `rows` rows: GPT-NeoX's heads are all alike (3 h d_k
-// rows); Phi-3's d_k is head_dim or d_model / h, and K and V share what Q leaves.
+// A fused Q-K-V weight's widths (fusedQueryKeyValueWidths), or none when its rows do not divide.
 LayerWidths fusedWidths(const CheckpointLayer& layer, Index rows, const CheckpointConfig& config)
 {
-    const Index h = layer.headCount;
-    if (h < 1) return {layer.d_model, 0, 0};
-    if (layer.family == CheckpointFamily::GptNeox) return {layer.d_model, rows / 3, rows / 3};
-    const Index d_k = config.headDim.value_or(layer.d_model / h);
-    return {layer.d_model, h * d_k, (rows - h * d_k) / 2};
+    const Expected<std::pair<Index, Index>> widths =
+        fusedQueryKeyValueWidths(layer.family, layer.headCount, layer.d_model, rows, config);
+    return widths ? LayerWidths{layer.d_model, widths->first, widths->second} : LayerWidths{layer.d_model, 0, 0};
 }
 
 LayerWidths layerWidths(const std::map<std::string, CheckpointTensor>& tensors, const CheckpointLayer& layer,
@@ -245,6 +242,23 @@ Index layerHeadCount(const CheckpointLayer& layer, const CheckpointConfig& confi
     if (configured) return *configured;
     if (defaultHeadCount > 0) return defaultHeadCount;
     return layer.d_model >= 64 && layer.d_model % 64 == 0 ? layer.d_model / 64 : 1;
+}
+
+Expected<std::pair<Index, Index>> fusedQueryKeyValueWidths(CheckpointFamily family, Index h, Index d_model, Index rows,
+                                                          const CheckpointConfig& config)
+{
+    if (h < 1) return Error{"no heads"};
+    if (family == CheckpointFamily::GptNeox) {
+        if (rows % (3 * h) != 0)
+            return Error{std::to_string(rows) + " rows, not 3 h d_k for h = " + std::to_string(h)};
+        return std::pair{rows / 3, rows / 3};
+    }
+    const Index d_k = config.headDim.value_or(d_model / h);
+    const Index rest = rows - h * d_k;
+    if (d_k < 1 || rest <= 0 || rest % 2 != 0)
+        return Error{std::to_string(rows) + " rows, not h d_k + 2 g d_k for h = " + std::to_string(h) +
+                     " and d_k = " + std::to_string(d_k)};
+    return std::pair{h * d_k, rest / 2};
 }
 
 std::vector<Index> fusedRows(CheckpointFamily family, Projection projection, Index h, Index g, Index d_k)

@@ -3,11 +3,13 @@
 // their kind, and the name of every projection's weight and bias. Internal to core/checkpoint.
 
 #include <map>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/checkpoint/checkpoint.hpp"
+#include "core/common/expected.hpp"
 
 namespace qkv::checkpoint_detail {
 
@@ -27,6 +29,12 @@ inline bool fusedQueryKeyValue(CheckpointFamily family)
 {
     return family == CheckpointFamily::Phi3 || family == CheckpointFamily::GptNeox;
 }
+
+// h d_k and g d_k of a fused Q-K-V weight (fusedQueryKeyValue) of `rows` rows: GPT-NeoX's are
+// 3 h d_k, its heads all alike; Phi-3's d_k is config.json's head_dim or d_model / h, and K and V
+// share the rows Q leaves. An error says why the rows do not divide so.
+Expected<std::pair<Index, Index>> fusedQueryKeyValueWidths(CheckpointFamily family, Index h, Index d_model, Index rows,
+                                                          const CheckpointConfig& config);
 
 // The rows of a fused Q-K-V weight (fusedQueryKeyValue) that hold `projection` (Query, Key or
 // Value), in order, for h query heads and g key/value heads of width d_k.

@@ -181,9 +181,8 @@ std::string slidingWindowNote(const Checkpoint& checkpoint)
                " tokens every number is the model's.";
     if (!checkpoint.config.slidingWindow) return {};
     const std::string w = std::to_string(*checkpoint.config.slidingWindow);
-    return checkpoint.configPath + " sets sliding_window = " + w + ": each query sees only the " + w +
-           " latest keys (from the " + std::to_string(*checkpoint.config.slidingWindow + 1) +
-           "th token on, the earlier ones are masked).";
+    return checkpoint.configPath + " sets sliding_window = " + w + ": each query sees only its " + w +
+           " latest keys, its own included (from position " + w + " on, counting from 0, the earliest keys are masked).";
 }
 
 std::vector<std::string> layerConventionNotes(const Checkpoint& checkpoint, const CheckpointLayerSettings& settings)

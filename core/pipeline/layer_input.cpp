@@ -1,5 +1,6 @@
 #include "core/pipeline/layer_input.hpp"
 
+#include <filesystem>
 #include <utility>
 
 #include "core/checkpoint/model_input_loading.hpp"
@@ -7,6 +8,7 @@
 #include "core/pipeline/pretrained_run.hpp"
 #include "core/pretrained/model_run.hpp"
 #include "core/pretrained/pretrained_model.hpp"
+#include "core/text/subword_tokenizer.hpp"
 
 namespace qkv {
 
@@ -63,7 +65,11 @@ Expected<std::shared_ptr<const ModelInput>> loadLayerInput(Checkpoint checkpoint
                                                            const LoadProgress& progress)
 {
     std::string wholeError;
-    if (!model) {
+    // Without tokenizer files no sentence reaches the model: reading its gigabytes would be for nothing.
+    const std::string folder = std::filesystem::path(checkpoint.path).parent_path().string();
+    if (!model && !hasSubwordTokenizerFiles(folder.empty() ? std::string(".") : folder))
+        wholeError = checkpoint.path + ": no tokenizer files beside it";
+    else if (!model) {
         Expected<PretrainedModel> loaded = loadPretrainedModel(checkpoint, WeightResidency::Automatic, progress);
         if (loaded) model = std::make_shared<const PretrainedModel>(std::move(*loaded));
         else if (loadStopped(loaded.error())) return Error{loaded.error()};

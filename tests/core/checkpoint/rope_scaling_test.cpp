@@ -161,7 +161,7 @@ TEST_F(RopeScalingConfig, ASlidingWindowIsReadWhereItIsUsed)
     Checkpoint checkpoint;
     checkpoint.configPath = "config.json";
     checkpoint.config.slidingWindow = 4096;
-    EXPECT_NE(slidingWindowNote(checkpoint).find("each query sees only the 4096 latest keys"), std::string::npos)
+    EXPECT_NE(slidingWindowNote(checkpoint).find("each query sees only its 4096 latest keys"), std::string::npos)
         << slidingWindowNote(checkpoint);
 }
 

@@ -244,12 +244,43 @@ TEST(ModelLoadProgress, EveryBlockIsCountedAndAStopEndsTheLoad)
     EXPECT_LT(read, 4) << "gemma2 has 4 blocks; at most one per thread was under way";
     EXPECT_FALSE(loadStopped("a file that cannot be read"));
 
-    Expected<Checkpoint> checkpoint = openCheckpoint(folder("gemma2"));
+    // A later layer's input needs the model (BERT's fixture has its tokenizer files): stopped too.
+    Expected<Checkpoint> checkpoint = openCheckpoint(folder("bert"));
     ASSERT_TRUE(checkpoint.ok());
     Expected<std::shared_ptr<const ModelInput>> input =
         loadLayerInput(*checkpoint, checkpoint->layers.back(), nullptr, LoadProgress{{}, &stop});
     ASSERT_FALSE(input.ok());
     EXPECT_TRUE(loadStopped(input.error())) << input.error();
+    // Without tokenizer files no sentence reaches the model: it is not read at all.
+    Expected<Checkpoint> plain = openCheckpoint(folder("gemma2"));
+    ASSERT_TRUE(plain.ok());
+    Index blocksRead = 0;
+    const LoadProgress counting{[&](Index done, Index) { blocksRead = done; }, nullptr};
+    Expected<std::shared_ptr<const ModelInput>> none = loadLayerInput(*plain, plain->layers.back(), nullptr, counting);
+    ASSERT_FALSE(none.ok());
+    EXPECT_NE(none.error().find("no tokenizer files"), std::string::npos) << none.error();
+    EXPECT_EQ(blocksRead, 0);
+}
+
+// A fused Q-K-V weight whose rows do not split into h query heads and g key/value heads is refused
+// before a byte is read, naming the tensor and the split it expected.
+TEST(FusedProjections, RowsThatDoNotSplitAreRefusedNamingTheTensor)
+{
+    Expected<Checkpoint> phi3 = openCheckpoint(folder("phi3"));
+    ASSERT_TRUE(phi3.ok()) << phi3.error();
+    const std::string qkv = "model.layers.0.self_attn.qkv_proj.weight";
+    phi3->tensors.at(qkv).shape[0] += 1;  // an odd number left for K and V
+    Expected<CheckpointLayerWeights> odd = loadCheckpointLayer(*phi3, phi3->layers.front());
+    ASSERT_FALSE(odd.ok());
+    EXPECT_NE(odd.error().find(qkv), std::string::npos) << odd.error();
+    EXPECT_NE(odd.error().find("h d_k + 2 g d_k"), std::string::npos) << odd.error();
+    Expected<Checkpoint> pythia = openCheckpoint(folder("pythia"));
+    ASSERT_TRUE(pythia.ok()) << pythia.error();
+    const std::string fused = "gpt_neox.layers.0.attention.query_key_value.weight";
+    pythia->tensors.at(fused).shape[0] -= 2;
+    Expected<CheckpointLayerWeights> short_ = loadCheckpointLayer(*pythia, pythia->layers.front());
+    ASSERT_FALSE(short_.ok());
+    EXPECT_NE(short_.error().find("3 h d_k"), std::string::npos) << short_.error();
 }
 
 TEST(LayerConventions, LayerTypesOrTheFamiliesDefaultsSayWhichLayersSlide)

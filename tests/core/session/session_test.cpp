@@ -12,6 +12,7 @@
 #include "core/pipeline/compute.hpp"
 #include "core/session/session.hpp"
 #include "support/matrix_assertions.hpp"
+#include "support/test_folder.hpp"
 #include "support/test_paths.hpp"
 
 namespace qkv {
@@ -191,9 +192,12 @@ TEST(Session, ALoadedLayerWithWideHeadsAndQueryKeyNormsRoundTrips)
     ASSERT_TRUE(without.ok()) << without.error();
     EXPECT_NE((*without)->attention.heads[0].scores, (*before)->attention.heads[0].scores);
     // A weights file holds the four projections only: it says so rather than drop the norms.
-    const Status saved = saveAttentionWeights("/tmp/never-written.safetensors", *s.weights);
+    TestFolder folder("qk_norms");
+    const std::filesystem::path file = folder.path() / "weights.safetensors";
+    const Status saved = saveAttentionWeights(file.string(), *s.weights);
     ASSERT_FALSE(saved);
     EXPECT_NE(saved.error().find("q_norm, k_norm"), std::string::npos) << saved.error();
+    EXPECT_FALSE(std::filesystem::exists(file)) << "refused before anything is written";
 }
 
 TEST(Session, HeadTitlesSayWhereEachHeadComesFrom)
