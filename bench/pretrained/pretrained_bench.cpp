@@ -199,6 +199,15 @@ void BM_ForwardAt(benchmark::State& state, const SyntheticShape& shape)
 // What a user waits for after File > Open: the checkpoint read and converted, then the whole
 // model run on the prompt with the prediction at its last position (the app shows layer 1 from
 // that run). Every iteration opens the folder again (the system's page cache keeps the file).
+// openPretrainedModel of a folder, every block converted, its time added to `seconds`.
+qkv::Expected<qkv::PretrainedModel> timedOpen(const std::string& folder, double& seconds)
+{
+    const auto start = std::chrono::steady_clock::now();
+    qkv::Expected<qkv::PretrainedModel> opened = qkv::openPretrainedModel(folder, {}, qkv::WeightResidency::Whole);
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return opened;
+}
+
 void BM_OpenAndRun(benchmark::State& state, const SyntheticShape& shape)
 {
     const qkv::Expected<std::string> folder = qkv::bench::syntheticCheckpoint(shape, checkpointRoot());
@@ -207,9 +216,7 @@ void BM_OpenAndRun(benchmark::State& state, const SyntheticShape& shape)
     const qkv::RunOptions options = readoutOptions(shape, Readout::AppPosition);
     double openSeconds = 0;
     for (auto _ : state) {
-        const auto start = std::chrono::steady_clock::now();
-        qkv::Expected<qkv::PretrainedModel> opened = qkv::openPretrainedModel(*folder, {}, qkv::WeightResidency::Whole);
-        openSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        qkv::Expected<qkv::PretrainedModel> opened = timedOpen(*folder, openSeconds);
         if (!opened) return state.SkipWithError(opened.error().c_str());
         qkv::Expected<qkv::ModelRun> run = qkv::runPretrainedModel(*opened, ids, options);
         if (!run) return state.SkipWithError(run.error().c_str());
@@ -231,9 +238,7 @@ void BM_OpenAndFirstLayer(benchmark::State& state, const SyntheticShape& shape)
     options.logitRows = qkv::LogitRows::None;
     double openSeconds = 0;
     for (auto _ : state) {
-        const auto start = std::chrono::steady_clock::now();
-        qkv::Expected<qkv::PretrainedModel> opened = qkv::openPretrainedModel(*folder, {}, qkv::WeightResidency::Whole);
-        openSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        qkv::Expected<qkv::PretrainedModel> opened = timedOpen(*folder, openSeconds);
         if (!opened) return state.SkipWithError(opened.error().c_str());
         qkv::Expected<qkv::ModelRun> run = qkv::runPretrainedModel(*opened, ids, options);
         if (!run) return state.SkipWithError(run.error().c_str());

@@ -1,0 +1,69 @@
+#pragma once
+// One head's attention without its n_q x n_k map, for long prompts (at 32,768 tokens one head's
+// map is 4 GiB of float). The scores are computed a tile of keys at a time, twice: first each
+// row's maximum and normaliser (the online softmax of Milakov & Gimelshein 2018, "Online
+// normalizer calculation for softmax"), then the weights, which are folded into what is kept and
+// dropped, as FlashAttention tiles them (Dao et al. 2022). What is kept:
+//   pooled   per block of rows x columns, the mean weight and the largest one (a single sharp key
+//            stays visible in a pooled overview instead of being averaged away)
+//   rows     per query row, exactly: the entropy, the mean distance sum_j a_qj |j - q|, the
+//            largest weight, the own-position weight (head_statistics.hpp's definitions)
+//   region   the exact weights of rows [A, B) x columns [C, D), on their own
+// The weights are the engine's (paper equation (1), multi_head_attention.hpp):
+//   s_qj = c tanh((q_q . k_j) scale / c)  (without a soft cap: (q_q . k_j) scale)
+//   a_qj = exp(s_qj - m_q) / sum_j' exp(s_qj' - m_q) over the keys the mask leaves; masked 0.
+// Memory: a block of rows x a tile of keys of scores, never n_q x n_k.
+
+#include <vector>
+
+#include "core/attention/attention_mask.hpp"
+#include "core/common/expected.hpp"
+#include "core/common/matrix.hpp"
+
+namespace qkv {
+
+// One head's inputs: Q_i (after rotation) and K_j, as AttentionResult holds them.
+struct HeadScoresInput {
+    const MatrixF& query;  // n_q x d_k
+    const MatrixF& key;    // n_k x d_k
+    float scale = 1.0f;    // AttentionResult::scoreScale
+    double softCap = 0.0;  // AttentionResult::scoreSoftCap; 0: none
+    const AttentionMask& mask;
+};
+
+// The first position of each of `blocks` blocks over `size` positions, then `size` (blocks + 1
+// entries): blocks as equal as the sizes allow (floor(b size / blocks)). Precondition:
+// 1 <= blocks <= size.
+std::vector<Index> blockEdges(Index size, Index blocks);
+
+struct PooledAttention {
+    std::vector<Index> rowEdges;     // r + 1
+    std::vector<Index> columnEdges;  // c + 1
+    MatrixD mean;                    // r x c: the mean weight of each block's cells (masked cells count as 0)
+    MatrixD max;                     // r x c: the largest weight in each block
+};
+
+// Per query row; NaN where a row has no distribution (every key masked).
+struct StreamedRowStatistics {
+    VectorD entropy;       // -sum_j a ln a, natural log
+    VectorD meanDistance;  // sum_j a_qj |j - q|
+    VectorD maxWeight;
+    VectorD selfWeight;  // a_qq; NaN where key q does not exist (q >= n_k)
+};
+
+struct StreamedAttention {
+    PooledAttention pooled;
+    StreamedRowStatistics rows;
+};
+
+// The pooled map (at most pooledRows x pooledColumns blocks) and the row statistics of one head.
+// Errors: a pool size below 1; d_k of query and key differ.
+Expected<StreamedAttention> streamHeadAttention(const HeadScoresInput& head, Index pooledRows, Index pooledColumns);
+
+// The exact weights of rows [firstRow, endRow) x columns [firstColumn, endColumn): each row's
+// maximum and normaliser over all its keys, then only the region's weights. Errors: an empty
+// region, or one outside n_q x n_k (named).                    (endRow - firstRow) x (endColumn - firstColumn)
+Expected<MatrixF> attentionRegion(const HeadScoresInput& head, Index firstRow, Index endRow, Index firstColumn,
+                                  Index endColumn);
+
+}  // namespace qkv

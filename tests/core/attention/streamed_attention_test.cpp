@@ -1,0 +1,137 @@
+// The streamed attention (streamed_attention.hpp) against the engine's full maps at sizes where
+// those fit: pooled means and maxima, exact regions and the row statistics, for self, causal,
+// a sliding window, key padding, cross-attention and a soft cap, across several tiles of keys.
+// The engine's weights are float (softmax normalised in float), the stream's double: they agree
+// to float precision, relative to each quantity.
+
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "core/analysis/head_statistics.hpp"
+#include "core/analysis/map_pooling.hpp"
+#include "core/attention/multi_head_attention.hpp"
+#include "core/attention/streamed_attention.hpp"
+
+namespace qkv {
+namespace {
+
+struct Case {
+    const char* name;
+    Index n_q, n_k;
+    bool causal;
+    Index window;
+    bool padded;
+    double softCap;
+};
+
+AttentionResult fullResult(const Case& c, const MatrixF& xq, const MatrixF& xkv, const AttentionWeights& w)
+{
+    AttentionOptions options;
+    options.mask.causal = c.causal;
+    options.mask.window = c.window;
+    if (c.padded) {
+        options.mask.keyPadding.assign(static_cast<std::size_t>(c.n_k), false);
+        for (Index j = 3; j < c.n_k; j += 7) options.mask.keyPadding[static_cast<std::size_t>(j)] = true;
+    }
+    options.scoreSoftCap = c.softCap;
+    return multiHeadAttentionForward(xq, xkv, w, w.grouping(2), options);
+}
+
+class StreamedAttentionTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(StreamedAttentionTest, PooledMapsRegionsAndRowStatisticsAreTheFullMapsOwn)
+{
+    const Case c = GetParam();
+    std::srand(7);
+    const Index d = 24;
+    const MatrixF xq = MatrixF::Random(c.n_q, d);
+    const MatrixF xkv = c.causal ? xq : MatrixF::Random(c.n_k, d);
+    AttentionWeights w;
+    w.queryProjection = MatrixF::Random(d, d) * 1.5f;
+    w.keyProjection = MatrixF::Random(d, d) * 1.5f;
+    w.valueProjection = MatrixF::Random(d, d);
+    w.outputProjection = MatrixF::Random(d, d);
+    const AttentionResult full = fullResult(c, xq, xkv, w);
+    for (Index head = 0; head < 2; ++head) {
+        const MatrixF query = full.queryHead(head), key = full.keyHead(head);
+        const HeadScoresInput input{query, key, full.scoreScale, full.scoreSoftCap, full.mask};
+        const MatrixF& A = full.heads[static_cast<std::size_t>(head)].attention;  // n_q x n_k
+
+        Expected<StreamedAttention> streamed = streamHeadAttention(input, 7, 9);
+        ASSERT_TRUE(streamed.ok()) << streamed.error();
+        const PooledAttention& pooled = streamed->pooled;
+        ASSERT_EQ(pooled.rowEdges, blockEdges(c.n_q, 7));
+        ASSERT_EQ(pooled.columnEdges, blockEdges(c.n_k, 9));
+        const Expected<MatrixF> means = blockMeans(A, 7, 9);
+        ASSERT_TRUE(means.ok());
+        EXPECT_LT((pooled.mean - means->cast<double>()).cwiseAbs().maxCoeff(), 1e-6) << c.name;
+        for (Index b = 0; b < 7; ++b)
+            for (Index e = 0; e < 9; ++e) {
+                const Index r0 = pooled.rowEdges[static_cast<std::size_t>(b)], r1 = pooled.rowEdges[static_cast<std::size_t>(b) + 1];
+                const Index c0 = pooled.columnEdges[static_cast<std::size_t>(e)], c1 = pooled.columnEdges[static_cast<std::size_t>(e) + 1];
+                EXPECT_NEAR(pooled.max(b, e), A.block(r0, c0, r1 - r0, c1 - c0).maxCoeff(), 1e-6) << c.name << " " << b << "," << e;
+            }
+
+        const Expected<HeadStatistics> statistics = headStatistics(full, head, c.causal);
+        ASSERT_TRUE(statistics.ok()) << statistics.error();
+        const HeadStatistics& exact = *statistics;
+        const StreamedRowStatistics& rows = streamed->rows;
+        for (Index q = 0; q < c.n_q; ++q) {
+            if (!exact.hasDistribution(q)) {
+                EXPECT_TRUE(std::isnan(rows.entropy(q))) << q;
+                continue;
+            }
+            EXPECT_NEAR(rows.entropy(q), exact.entropy(q), 1e-5) << c.name << " row " << q;
+            // Relative to the distance: the engine's weights are float (7 digits), the stream's double.
+            EXPECT_NEAR(rows.meanDistance(q), exact.meanDistance(q), 2e-6 * (1.0 + exact.meanDistance(q)))
+                << c.name << " row " << q;
+            EXPECT_NEAR(rows.maxWeight(q), exact.maxWeight(q), 1e-6) << c.name << " row " << q;
+            if (q < c.n_k) EXPECT_NEAR(rows.selfWeight(q), A(q, q), 1e-6) << c.name << " row " << q;
+        }
+
+        const Index a = c.n_q / 3, b = c.n_q - 2, s = c.n_k / 4, e = c.n_k - 1;
+        Expected<MatrixF> region = attentionRegion(input, a, b, s, e);
+        ASSERT_TRUE(region.ok()) << region.error();
+        EXPECT_LT((*region - A.block(a, s, b - a, e - s)).cwiseAbs().maxCoeff(), 1e-5f) << c.name;
+    }
+}
+
+// Sizes past one tile of keys (2048) and one block of rows (64); masks of every kind; a cap.
+INSTANTIATE_TEST_SUITE_P(Masks, StreamedAttentionTest,
+                         ::testing::Values(Case{"self", 150, 150, false, 0, false, 0.0},
+                                           Case{"causal", 2300, 2300, true, 0, false, 0.0},
+                                           Case{"window", 300, 300, true, 17, false, 0.0},
+                                           Case{"padded cross", 90, 2100, false, 0, true, 0.0},
+                                           Case{"capped causal", 200, 200, true, 0, false, 1.5}),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                             std::string name = info.param.name;
+                             for (char& ch : name) if (ch == ' ') ch = '_';
+                             return name;
+                         });
+
+TEST(StreamedAttention, RegionsOutsideTheMapAndEmptyPoolsAreRefused)
+{
+    const MatrixF q = MatrixF::Random(10, 4), k = MatrixF::Random(12, 4);
+    const AttentionMask mask;
+    const HeadScoresInput input{q, k, 0.5f, 0.0, mask};
+    for (const auto& [a, b, c, d] : {std::array<Index, 4>{0, 11, 0, 12}, {3, 3, 0, 5}, {0, 5, 6, 13}, {-1, 4, 0, 2}}) {
+        Expected<MatrixF> region = attentionRegion(input, a, b, c, d);
+        ASSERT_FALSE(region.ok());
+        EXPECT_NE(region.error().find("not a region of the 10 x 12 map"), std::string::npos) << region.error();
+    }
+    EXPECT_FALSE(streamHeadAttention(input, 0, 4).ok());
+    EXPECT_EQ(blockEdges(10, 3), (std::vector<Index>{0, 3, 6, 10}));
+    // More blocks asked for than rows: one row a block.
+    Expected<StreamedAttention> fine = streamHeadAttention(input, 50, 50);
+    ASSERT_TRUE(fine.ok());
+    EXPECT_EQ(fine->pooled.mean.rows(), 10);
+    EXPECT_EQ(fine->pooled.mean.cols(), 12);
+}
+
+}  // namespace
+}  // namespace qkv
