@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <ostream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -28,6 +29,13 @@ struct Case {
     bool padded;
     double softCap;
 };
+
+// The case's name in test logs (not its bytes).
+void PrintTo(const Case& c, std::ostream* out) { *out << c.name; }
+
+// Weights are at most 1: the engine's are float, normalised by a float sum over up to 2,300 keys
+// (a few float ulps of 1), the stream's double.
+constexpr double kWeightTolerance = 1e-5;
 
 AttentionResult fullResult(const Case& c, const MatrixF& xq, const MatrixF& xkv, const AttentionWeights& w)
 {
@@ -69,12 +77,12 @@ TEST_P(StreamedAttentionTest, PooledMapsRegionsAndRowStatisticsAreTheFullMapsOwn
         ASSERT_EQ(pooled.columnEdges, blockEdges(c.n_k, 9));
         const Expected<MatrixF> means = blockMeans(A, 7, 9);
         ASSERT_TRUE(means.ok());
-        EXPECT_LT((pooled.mean - means->cast<double>()).cwiseAbs().maxCoeff(), 1e-6) << c.name;
+        EXPECT_LT((pooled.mean - means->cast<double>()).cwiseAbs().maxCoeff(), kWeightTolerance) << c.name;
         for (Index b = 0; b < 7; ++b)
             for (Index e = 0; e < 9; ++e) {
                 const Index r0 = pooled.rowEdges[static_cast<std::size_t>(b)], r1 = pooled.rowEdges[static_cast<std::size_t>(b) + 1];
                 const Index c0 = pooled.columnEdges[static_cast<std::size_t>(e)], c1 = pooled.columnEdges[static_cast<std::size_t>(e) + 1];
-                EXPECT_NEAR(pooled.max(b, e), A.block(r0, c0, r1 - r0, c1 - c0).maxCoeff(), 1e-6) << c.name << " " << b << "," << e;
+                EXPECT_NEAR(pooled.max(b, e), A.block(r0, c0, r1 - r0, c1 - c0).maxCoeff(), kWeightTolerance) << c.name << " " << b << "," << e;
             }
 
         const Expected<HeadStatistics> statistics = headStatistics(full, head, c.causal);
@@ -86,18 +94,18 @@ TEST_P(StreamedAttentionTest, PooledMapsRegionsAndRowStatisticsAreTheFullMapsOwn
                 EXPECT_TRUE(std::isnan(rows.entropy(q))) << q;
                 continue;
             }
-            EXPECT_NEAR(rows.entropy(q), exact.entropy(q), 1e-5) << c.name << " row " << q;
-            // Relative to the distance: the engine's weights are float (7 digits), the stream's double.
-            EXPECT_NEAR(rows.meanDistance(q), exact.meanDistance(q), 2e-6 * (1.0 + exact.meanDistance(q)))
+            EXPECT_NEAR(rows.entropy(q), exact.entropy(q), 1e-4) << c.name << " row " << q;
+            // Relative to the distance (weights within kWeightTolerance, distances up to n).
+            EXPECT_NEAR(rows.meanDistance(q), exact.meanDistance(q), 1e-5 * (1.0 + exact.meanDistance(q)))
                 << c.name << " row " << q;
-            EXPECT_NEAR(rows.maxWeight(q), exact.maxWeight(q), 1e-6) << c.name << " row " << q;
-            if (q < c.n_k) EXPECT_NEAR(rows.selfWeight(q), A(q, q), 1e-6) << c.name << " row " << q;
+            EXPECT_NEAR(rows.maxWeight(q), exact.maxWeight(q), kWeightTolerance) << c.name << " row " << q;
+            if (q < c.n_k) EXPECT_NEAR(rows.selfWeight(q), A(q, q), kWeightTolerance) << c.name << " row " << q;
         }
 
         const Index a = c.n_q / 3, b = c.n_q - 2, s = c.n_k / 4, e = c.n_k - 1;
         Expected<MatrixF> region = attentionRegion(input, a, b, s, e);
         ASSERT_TRUE(region.ok()) << region.error();
-        EXPECT_LT((*region - A.block(a, s, b - a, e - s)).cwiseAbs().maxCoeff(), 1e-5f) << c.name;
+        EXPECT_LT((*region - A.block(a, s, b - a, e - s)).cwiseAbs().maxCoeff(), kWeightTolerance) << c.name;
     }
 }
 
