@@ -107,12 +107,14 @@ struct LoadCounter {
     std::atomic<Index> done{0};
 
     bool stopped() const { return progress.stop && progress.stop->load(); }
+    // Counted and reported under one lock, so the reports come in order (1, 2, ... total).
     void blockRead()
     {
-        const Index now = ++done;
-        if (!progress.report) return;
 #pragma omp critical(qkv_load_progress)
-        progress.report(now, total);
+        {
+            const Index now = ++done;
+            if (progress.report) progress.report(now, total);
+        }
     }
 };
 
