@@ -12,6 +12,9 @@
 //   BM_EigenGemm, BM_EigenGemmOneThread  the ceilings for the two thread settings: Eigen's GEMM,
 //                                   in row blocks of one team as the projections run it (Eigen
 //                                   starts no threads itself: core/common/parallelism.hpp)
+//   BM_StreamedHead/n               one causal head of d_k 64 over n tokens streamed
+//                                   (streamed_attention.hpp): its 512 x 512 pooled map and row
+//                                   statistics, never its n x n map; weights_per_s counts n^2 / 2
 //   BM_AttendBlockRows              steps 2-4 alone at (2048, 1024, 16) for query-row blocks of
 //                                   64 to 1024 rows (a block of 128 rows x 2048 keys is the
 //                                   1 MiB that head_blocks.cpp uses)
@@ -23,6 +26,7 @@
 #include "core/attention/head_blocks.hpp"
 #include "core/attention/multi_head_attention.hpp"
 #include "core/attention/projections.hpp"
+#include "core/attention/streamed_attention.hpp"
 #include "core/common/memory.hpp"
 #include "core/common/parallelism.hpp"
 #include "core/cost/cost_model.hpp"
@@ -139,6 +143,23 @@ BENCHMARK(BM_EigenGemmOneThread)
     ->UseRealTime();
 
 }  // namespace
+
+void BM_StreamedHead(benchmark::State& state)
+{
+    const Index n = state.range(0), d_k = 64;
+    const MatrixF query = MatrixF::Random(n, d_k), key = MatrixF::Random(n, d_k);  // n x d_k each
+    qkv::AttentionMask mask;
+    mask.causal = true;
+    const qkv::HeadScoresInput head{query, key, 0.125f, 0.0, mask};
+    for (auto _ : state) {
+        qkv::Expected<qkv::StreamedAttention> streamed = qkv::streamHeadAttention(head, 512, 512);
+        if (!streamed) return state.SkipWithError(streamed.error().c_str());
+        benchmark::DoNotOptimize(streamed->pooled.mean.data());
+    }
+    state.counters["weights_per_s"] =
+        benchmark::Counter(static_cast<double>(n) * static_cast<double>(n) / 2.0, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_StreamedHead)->Arg(2048)->Arg(8192)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 int main(int argc, char** argv)
 {
