@@ -280,12 +280,15 @@ std::vector<std::string> blockConventionNotes(const PretrainedModel& model)
 {
     const CheckpointConfig& c = model.checkpoint.config;
     const FamilyRecipe& r = model.recipe;
+    // The heads' width, which a partial rotary's share is of (the loader checked it is whole).
+    const Index d_k = c.headDim.value_or(r.headCount > 0 ? r.d_model / r.headCount : 0);
+    const Expected<LayerAttentionConventions> first = layerAttentionConventions(c, 0, d_k);
     std::vector<std::string> notes;
     if (c.slidingWindowNotApplied) notes.push_back(slidingWindowNote(model.checkpoint));
     if (c.slidingWindow && r.causal()) {  // which blocks slide (layer_conventions.hpp)
         std::vector<Index> sliding, global;
         for (Index b = 0; b < r.decoderLayerCount; ++b) {
-            const Expected<LayerAttentionConventions> own = layerAttentionConventions(c, b, 2);
+            const Expected<LayerAttentionConventions> own = layerAttentionConventions(c, b, d_k);
             (own && own->slidingWindow > 0 ? sliding : global).push_back(b);
         }
         const std::string w = std::to_string(*c.slidingWindow);
@@ -313,10 +316,9 @@ std::vector<std::string> blockConventionNotes(const PretrainedModel& model)
     if (c.queryPreAttnScalar)
         notes.push_back("Scores are scaled by 1/sqrt(" + std::to_string(*c.queryPreAttnScalar) +
                         ") (query_pre_attn_scalar), not by 1/sqrt(d_k).");
-    if (const Index block = 0; r.causal() && r.decoderLayerCount > 0)
-        if (const Expected<LayerAttentionConventions> own = layerAttentionConventions(c, block, 2); own && own->scoreSoftCap > 0)
-            notes.push_back("Scores are soft-capped at " + std::to_string(static_cast<long long>(own->scoreSoftCap)) +
-                            " (attn_logit_softcapping): the softmax reads c tanh(s / c).");
+    if (first && first->scoreSoftCap > 0)
+        notes.push_back("Scores are soft-capped at " + std::to_string(static_cast<long long>(first->scoreSoftCap)) +
+                        " (attn_logit_softcapping): the softmax reads c tanh(s / c).");
     if (r.finalLogitSoftCap > 0)
         notes.push_back("Logits are soft-capped at " + std::to_string(static_cast<long long>(r.finalLogitSoftCap)) +
                         " (final_logit_softcapping): c tanh(logit / c).");

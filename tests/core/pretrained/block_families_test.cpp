@@ -172,6 +172,8 @@ TEST(Phi3Model, FusedProjectionsAreSplitInTheirOrder)
     const AttentionOptions o = modelLayerAttentionOptions(model, ModelStack::Decoder, 1, w.grouping(4).d_k, false);
     EXPECT_EQ(o.rotaryDims, 4) << "partial_rotary_factor 0.5 of d_k 8";
     EXPECT_EQ(o.mask.window, 5) << "Phi-3's sliding_window, every layer";
+    EXPECT_TRUE(noted(model.notes, "sliding_window = 5: each query sees only its 5 latest keys"))
+        << "the model's note, with the partial rotary beside it";
 }
 
 // GPT-NeoX (Pythia): query_key_value per head, partial rotary, parallel residual, and the
