@@ -118,6 +118,26 @@ inline constexpr BlockPatterns kGemma2Block{
     .feedForwardOut = "{p}layers.{b}.mlp.down_proj", .feedForwardNorm = "{p}layers.{b}.pre_feedforward_layernorm",
     .feedForwardOutputNorm = "{p}layers.{b}.post_feedforward_layernorm"};
 
+// Gemma's row, one per generation (they differ in model_type only): GemmaRMSNorm (scale 1 + w)
+// before and after each sublayer, GeGLU with the tanh GELU (hidden_activation), embeddings
+// times sqrt(d_model), tied readout; the scores' scale, soft cap and sliding layers are each
+// layer's (layer_conventions.hpp), the logits' soft cap the recipe's.
+constexpr FamilyRow gemmaRow(PretrainedFamily value, std::string_view name, std::string_view modelType)
+{
+    return {.value = value, .name = name,
+            .layers = CheckpointFamily::Llama, .modelTypes = {modelType},
+            .stacks = FamilyStacks::Decoder,
+            .embeddings = {.tokens = "{p}embed_tokens.weight"},
+            .block = kGemma2Block,
+            .finalNorm = "{p}norm",
+            .readout = {.decoder = "lm_head.weight"},
+            .layerCountWords = {"blocks (num_hidden_layers)"},
+            .norm = PretrainedNorm::RmsNorm, .placement = NormPlacement::Pre,
+            .epsilonKey = &CheckpointConfig::rmsNormEpsilon, .epsilon = 1e-6, .activation = "gelu_pytorch_tanh",
+            .positions = PretrainedPositions::Rotary, .embeddingsTimesSqrtD = true,
+            .readoutKind = ReadoutKind::CausalLm, .tying = ReadoutTying::SaidElseTied};
+}
+
 inline constexpr std::array<FamilyRow, 12> kFamilyRows{{
     {.value = PretrainedFamily::Bert, .name = "BERT",
      .layers = CheckpointFamily::Bert, .modelTypes = {"bert"}, .otherModelTypes = true,
@@ -215,36 +235,11 @@ inline constexpr std::array<FamilyRow, 12> kFamilyRows{{
      .epsilon = 1e-5, .activation = "gelu",
      .positions = PretrainedPositions::Sinusoidal, .positionCount = 1024, .decoderStartsWithPad = true,
      .readoutKind = ReadoutKind::CausalLm, .tying = ReadoutTying::SaidElseTied},
-    // Gemma2ForCausalLM: GemmaRMSNorm (scale 1 + w) before and after each sublayer, GeGLU with the
-    // tanh GELU (hidden_activation), embeddings times sqrt(d_model), tied readout; the scores'
-    // scale, soft cap and sliding layers are each layer's (layer_conventions.hpp), the logits'
-    // soft cap the recipe's.
-    {.value = PretrainedFamily::Gemma2, .name = "Gemma 2",
-     .layers = CheckpointFamily::Llama, .modelTypes = {"gemma2"},
-     .stacks = FamilyStacks::Decoder,
-     .embeddings = {.tokens = "{p}embed_tokens.weight"},
-     .block = kGemma2Block,
-     .finalNorm = "{p}norm",
-     .readout = {.decoder = "lm_head.weight"},
-     .layerCountWords = {"blocks (num_hidden_layers)"},
-     .norm = PretrainedNorm::RmsNorm, .placement = NormPlacement::Pre,
-     .epsilonKey = &CheckpointConfig::rmsNormEpsilon, .epsilon = 1e-6, .activation = "gelu_pytorch_tanh",
-     .positions = PretrainedPositions::Rotary, .embeddingsTimesSqrtD = true,
-     .readoutKind = ReadoutKind::CausalLm, .tying = ReadoutTying::SaidElseTied},
-    // Gemma3ForCausalLM (the text models: 270M, 1B): Gemma 2's block with q_norm and k_norm,
-    // sliding layers with their own rotary base, no soft caps.
-    {.value = PretrainedFamily::Gemma3, .name = "Gemma 3",
-     .layers = CheckpointFamily::Llama, .modelTypes = {"gemma3_text"},
-     .stacks = FamilyStacks::Decoder,
-     .embeddings = {.tokens = "{p}embed_tokens.weight"},
-     .block = kGemma2Block,
-     .finalNorm = "{p}norm",
-     .readout = {.decoder = "lm_head.weight"},
-     .layerCountWords = {"blocks (num_hidden_layers)"},
-     .norm = PretrainedNorm::RmsNorm, .placement = NormPlacement::Pre,
-     .epsilonKey = &CheckpointConfig::rmsNormEpsilon, .epsilon = 1e-6, .activation = "gelu_pytorch_tanh",
-     .positions = PretrainedPositions::Rotary, .embeddingsTimesSqrtD = true,
-     .readoutKind = ReadoutKind::CausalLm, .tying = ReadoutTying::SaidElseTied},
+    // Gemma2ForCausalLM, and Gemma3ForCausalLM (the text models: 270M, 1B), whose q_norm and
+    // k_norm the layer loader reads and whose sliding layers have their own rotary base
+    // (layer_conventions.hpp); neither has a cap in Gemma 3.
+    gemmaRow(PretrainedFamily::Gemma2, "Gemma 2", "gemma2"),
+    gemmaRow(PretrainedFamily::Gemma3, "Gemma 3", "gemma3_text"),
     // Phi3ForCausalLM (and Phi-4-mini, model_type phi3 too): LLaMA's block with Q, K, V in one
     // qkv_proj (the layer loader splits it) and gate and up in one gate_up_proj.
     {.value = PretrainedFamily::Phi3, .name = "Phi-3",
