@@ -19,19 +19,15 @@
 #include "core/pretrained/model_run.hpp"
 #include "core/pretrained/pretrained_model.hpp"
 #include "support/matrix_assertions.hpp"
+#include "support/pretrained_fixtures.hpp"
 #include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
 
-std::string folder(const std::string& family) { return std::string(qkv::testDataDir()) + "/pretrained/" + family; }
+std::string folder(const std::string& family) { return pretrainedFixture(family); }
 
-PretrainedModel open(const std::string& family)
-{
-    Expected<PretrainedModel> model = openPretrainedModel(folder(family));
-    EXPECT_TRUE(model.ok()) << (model ? "" : model.error());
-    return model ? std::move(*model) : PretrainedModel();
-}
+PretrainedModel open(const std::string& family) { return openPretrainedFixture(family); }
 
 // A stored tensor as a float matrix (vectors as one row).
 MatrixF stored(const PretrainedModel& model, const std::string& name)

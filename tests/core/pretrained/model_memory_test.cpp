@@ -11,19 +11,15 @@
 #include <nlohmann/json.hpp>
 
 #include "core/pretrained/model_memory.hpp"
+#include "support/pretrained_fixtures.hpp"
 #include "support/test_paths.hpp"
 
 namespace qkv {
 namespace {
 
-std::string folder(const std::string& family) { return std::string(qkv::testDataDir()) + "/pretrained/" + family; }
+std::string folder(const std::string& family) { return pretrainedFixture(family); }
 
-PretrainedModel open(const std::string& family)
-{
-    Expected<PretrainedModel> model = openPretrainedModel(folder(family));
-    EXPECT_TRUE(model.ok()) << (model ? "" : model.error());
-    return model ? std::move(*model) : PretrainedModel();
-}
+PretrainedModel open(const std::string& family) { return openPretrainedFixture(family); }
 
 nlohmann::json config(const std::string& family)
 {

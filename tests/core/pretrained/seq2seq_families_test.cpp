@@ -18,6 +18,7 @@
 #include "core/pretrained/pretrained_model.hpp"
 #include "core/pretrained/teacher_forcing.hpp"
 #include "support/matrix_assertions.hpp"
+#include "support/pretrained_fixtures.hpp"
 #include "support/test_paths.hpp"
 
 namespace qkv {
@@ -26,7 +27,7 @@ namespace {
 // Our float forward against PyTorch's float64 on the float32 weights (issue 18: within 1e-4).
 constexpr double kTolerance = 1e-4;
 
-std::string folder(const std::string& family) { return std::string(qkv::testDataDir()) + "/pretrained/" + family; }
+std::string folder(const std::string& family) { return pretrainedFixture(family); }
 
 MatrixD npy(const std::string& family, const std::string& name)
 {
@@ -43,12 +44,7 @@ nlohmann::json reference(const std::string& family)
 
 std::vector<std::int32_t> ids(const nlohmann::json& json) { return json.get<std::vector<std::int32_t>>(); }
 
-PretrainedModel open(const std::string& family)
-{
-    Expected<PretrainedModel> model = openPretrainedModel(folder(family));
-    EXPECT_TRUE(model.ok()) << (model ? "" : model.error());
-    return model ? std::move(*model) : PretrainedModel();
-}
+PretrainedModel open(const std::string& family) { return openPretrainedFixture(family); }
 
 // Every head's A_i stacked (h n_q x n_k), as the fixture stores them.
 MatrixF stackedAttention(const AttentionResult& result)
