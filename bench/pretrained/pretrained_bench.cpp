@@ -196,55 +196,44 @@ void BM_ForwardAt(benchmark::State& state, const SyntheticShape& shape)
     runForward(state, shape, false, Readout::AppPosition);
 }
 
-// What a user waits for after File > Open: the checkpoint read and converted, then the whole
-// model run on the prompt with the prediction at its last position (the app shows layer 1 from
-// that run). Every iteration opens the folder again (the system's page cache keeps the file).
-// openPretrainedModel of a folder, every block converted, its time added to `seconds`.
-qkv::Expected<qkv::PretrainedModel> timedOpen(const std::string& folder, double& seconds)
-{
-    const auto start = std::chrono::steady_clock::now();
-    qkv::Expected<qkv::PretrainedModel> opened = qkv::openPretrainedModel(folder, {}, qkv::WeightResidency::Whole);
-    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return opened;
-}
-
-void BM_OpenAndRun(benchmark::State& state, const SyntheticShape& shape)
+// openPretrainedModel of the shape's folder, then one run with `options`, every iteration (the
+// system's page cache keeps the file); open_s is the opening's share, the memory counters are
+// the last iteration's.
+void runOpenThen(benchmark::State& state, const SyntheticShape& shape, const qkv::RunOptions& options)
 {
     const qkv::Expected<std::string> folder = qkv::bench::syntheticCheckpoint(shape, checkpointRoot());
     if (!folder) return state.SkipWithError(folder.error().c_str());
     const qkv::ModelTokens ids = tokens(shape);
-    const qkv::RunOptions options = readoutOptions(shape, Readout::AppPosition);
     double openSeconds = 0;
     for (auto _ : state) {
-        qkv::Expected<qkv::PretrainedModel> opened = timedOpen(*folder, openSeconds);
+        const auto start = std::chrono::steady_clock::now();
+        qkv::Expected<qkv::PretrainedModel> opened = qkv::openPretrainedModel(*folder, {}, qkv::WeightResidency::Whole);
+        openSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (!opened) return state.SkipWithError(opened.error().c_str());
         qkv::Expected<qkv::ModelRun> run = qkv::runPretrainedModel(*opened, ids, options);
         if (!run) return state.SkipWithError(run.error().c_str());
-        benchmark::DoNotOptimize(run->logits.data());
+        benchmark::DoNotOptimize(run->layers.back()->attention.output.data());
         if (state.iterations() + 1 == state.max_iterations) setCounters(state, shape, *opened, ids, options);
     }
     state.counters["open_s"] = openSeconds / static_cast<double>(state.iterations());
+}
+
+// What a user waits for after File > Open: the checkpoint read and converted, then the whole
+// model run on the prompt with the prediction at its last position (the app shows layer 1 from
+// that run).
+void BM_OpenAndRun(benchmark::State& state, const SyntheticShape& shape)
+{
+    runOpenThen(state, shape, readoutOptions(shape, Readout::AppPosition));
 }
 
 // What showing the first layer takes from nothing: open, then run the model up to its first
 // attention layer (RunOptions::lastLayer = 0, no readout), as a layer view reads it.
 void BM_OpenAndFirstLayer(benchmark::State& state, const SyntheticShape& shape)
 {
-    const qkv::Expected<std::string> folder = qkv::bench::syntheticCheckpoint(shape, checkpointRoot());
-    if (!folder) return state.SkipWithError(folder.error().c_str());
-    const qkv::ModelTokens ids = tokens(shape);
     qkv::RunOptions options;
     options.lastLayer = 0;
     options.logitRows = qkv::LogitRows::None;
-    double openSeconds = 0;
-    for (auto _ : state) {
-        qkv::Expected<qkv::PretrainedModel> opened = timedOpen(*folder, openSeconds);
-        if (!opened) return state.SkipWithError(opened.error().c_str());
-        qkv::Expected<qkv::ModelRun> run = qkv::runPretrainedModel(*opened, ids, options);
-        if (!run) return state.SkipWithError(run.error().c_str());
-        benchmark::DoNotOptimize(run->layers.front()->attention.output.data());
-    }
-    state.counters["open_s"] = openSeconds / static_cast<double>(state.iterations());
+    runOpenThen(state, shape, options);
 }
 
 void runSwitchHeadOff(benchmark::State& state, const SyntheticShape& shape, bool rerun, bool norms)
