@@ -15,10 +15,16 @@
 //   BM_StreamedHead/n               one causal head of d_k 64 over n tokens streamed
 //                                   (streamed_attention.hpp): its 512 x 512 pooled map and row
 //                                   statistics, never its n x n map; weights_per_s counts n^2 / 2
+//   BM_StreamedLayer/n/d/h          a whole causal layer streamed (streamed_layer.hpp): every
+//                                   head's 512 x 512 pooled map, statistics and the output;
+//                                   peak_MiB the process's peak resident memory
+//   BM_HeadRegion/n/side            one head's exact side x side region near the end of n tokens
 //   BM_AttendBlockRows              steps 2-4 alone at (2048, 1024, 16) for query-row blocks of
 //                                   64 to 1024 rows (a block of 128 rows x 2048 keys is the
 //                                   1 MiB that head_blocks.cpp uses)
 // bench/compare_pytorch.py runs this program beside PyTorch and prints the same-run table.
+
+#include <sys/resource.h>
 
 #include <benchmark/benchmark.h>
 #include <Eigen/Core>
@@ -27,6 +33,7 @@
 #include "core/attention/multi_head_attention.hpp"
 #include "core/attention/projections.hpp"
 #include "core/attention/streamed_attention.hpp"
+#include "core/attention/streamed_layer.hpp"
 #include "core/common/memory.hpp"
 #include "core/common/parallelism.hpp"
 #include "core/cost/cost_model.hpp"
@@ -160,6 +167,60 @@ void BM_StreamedHead(benchmark::State& state)
         benchmark::Counter(static_cast<double>(n) * static_cast<double>(n) / 2.0, benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_StreamedHead)->Arg(2048)->Arg(8192)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// A long causal layer of generated weights and inputs: n tokens, d_model, h (args).
+struct LongLayer {
+    MatrixF input;  // n x d_model
+    qkv::AttentionWeights weights;
+    qkv::AttentionOptions options;
+    LongLayer(Index n, Index d_model, Index h)
+        : input(MatrixF::Random(n, d_model)), weights(qkv::initialiseWeights(d_model, qkv::HeadGrouping{h, h, d_model / h}, 1, qkv::WeightInit::XavierUniform, false))
+    {
+        options.mask.causal = true;
+    }
+};
+
+double peakResidentMiB()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;  // KiB on Linux
+}
+
+// Args: n, d_model, h. Every head's 512 x 512 pooled map, its row statistics and the layer's
+// output, streamed (streamed_layer.hpp). peak_MiB: the process's peak so far (run this
+// benchmark alone, --benchmark_filter, for the layer's own).
+void BM_StreamedLayer(benchmark::State& state)
+{
+    const LongLayer layer(state.range(0), state.range(1), state.range(2));
+    const qkv::HeadGrouping grouping = layer.weights.grouping(state.range(2));
+    for (auto _ : state) {
+        qkv::Expected<qkv::StreamedLayer> streamed =
+            qkv::streamedMultiHeadAttention(layer.input, layer.input, layer.weights, grouping, layer.options);
+        if (!streamed) return state.SkipWithError(streamed.error().c_str());
+        benchmark::DoNotOptimize(streamed->attention.output.data());
+    }
+    state.counters["peak_MiB"] = peakResidentMiB();
+    state.counters["threads"] = qkv::computeThreads();
+}
+BENCHMARK(BM_StreamedLayer)->Args({32768, 512, 8})->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
+
+// Args: n, region side. The exact region of one head near the end of a causal n-token layer
+// (its rows' normalisers over every key, then the region's weights): what a zoom computes.
+void BM_HeadRegion(benchmark::State& state)
+{
+    const Index n = state.range(0), side = state.range(1), d_k = 64;
+    const MatrixF query = MatrixF::Random(n, d_k), key = MatrixF::Random(n, d_k);  // n x d_k each
+    qkv::AttentionMask mask;
+    mask.causal = true;
+    const qkv::HeadScoresInput head{query, key, 0.125f, 0.0, mask};
+    for (auto _ : state) {
+        qkv::Expected<MatrixF> region = qkv::attentionRegion(head, n - side, n, n - 2 * side, n - side);
+        if (!region) return state.SkipWithError(region.error().c_str());
+        benchmark::DoNotOptimize(region->data());
+    }
+}
+BENCHMARK(BM_HeadRegion)->Args({32768, 1024})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 int main(int argc, char** argv)
 {

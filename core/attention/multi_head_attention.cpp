@@ -26,9 +26,9 @@ void rmsNormalizeSegments(MatrixF& projected, const RowVectorF& gamma, float eps
 
 }  // namespace
 
-AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const MatrixF& keyValueInput,
-                                          const AttentionWeights& weights, const HeadGrouping& grouping,
-                                          const AttentionOptions& options)
+AttentionResult projectAttentionInputs(const MatrixF& queryInput, const MatrixF& keyValueInput,
+                                       const AttentionWeights& weights, const HeadGrouping& grouping,
+                                       const AttentionOptions& options)
 {
     const AttentionMask& mask = options.mask;
     const Index d_model = weights.d_model();
@@ -39,9 +39,9 @@ AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const Matri
     assert(mask.keyPadding.empty() || static_cast<Index>(mask.keyPadding.size()) == keyValueInput.rows());
     assert(!mask.causal || queryInput.rows() == keyValueInput.rows());
     assert(options.rotary == RotaryLayout::None || d_k % 2 == 0);
+    (void)d_model;
 
     AttentionResult result;
-    const Index n_q = queryInput.rows();
     result.grouping = grouping;
     result.rotary = options.rotary;
     result.rotaryDims = options.rotary == RotaryLayout::None ? 0 : options.rotaryDims;
@@ -71,28 +71,42 @@ AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const Matri
         applyRotary(result.query, d_k, options.rotary, options.ropeBase, options.ropeScaling, options.rotaryDims);
         applyRotary(result.key, d_k, options.rotary, options.ropeBase, options.ropeScaling, options.rotaryDims);
     }
-
-    // 2-4. Scores, softmax and head_i = A_i V_j for every head, fused over blocks of query rows
-    //      (head_blocks.hpp), shared among at most threadsFor(work) threads (parallelism.hpp).
+    // The scale of equation (1), 1/sqrt(d_k) (or of the model's own d).
     const Index scoreDim = options.scoreDim > 0 ? options.scoreDim : d_k;
     result.scoreScale = options.scaleScores ? 1.0f / std::sqrt(static_cast<float>(scoreDim)) : 1.0f;
     result.scoreDivisor = options.scaleScores ? std::sqrt(static_cast<double>(scoreDim)) : 1.0;
     result.heads.resize(static_cast<std::size_t>(headCount));
-    result.headOutputs.resize(n_q, grouping.concatWidth());  // n_q x h d_v
-    attendHeadsInRowBlocks(result, options.keepScores);
+    return result;
+}
 
-    // 5. Output projection; an ablated head's block of Concat counts as zero (its rows of W^O
-    //    are skipped), the usual head ablation.
+void projectAttentionOutput(AttentionResult& result, const AttentionWeights& weights)
+{
+    // An ablated head's block of Concat counts as zero (its rows of W^O are skipped), the usual
+    // head ablation.
     const bool anyAblated = std::find(result.ablated.begin(), result.ablated.end(), true) != result.ablated.end();
     if (!anyAblated) {
         projectTogether({{result.headOutputs, weights.outputProjection, result.output}});  // n_q x d_model
     } else {
-        result.output = MatrixF::Zero(n_q, d_model);
-        for (Index head = 0; head < headCount; ++head)
+        result.output = MatrixF::Zero(result.queryCount(), weights.d_model());
+        for (Index head = 0; head < result.headCount(); ++head)
             if (!result.isAblated(head))
-                result.output.noalias() += result.headOutput(head) * weights.outputHead(head, grouping);
+                result.output.noalias() += result.headOutput(head) * weights.outputHead(head, result.grouping);
     }
     if (weights.hasBias()) result.output.rowwise() += *weights.outputBias;
+}
+
+AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const MatrixF& keyValueInput,
+                                          const AttentionWeights& weights, const HeadGrouping& grouping,
+                                          const AttentionOptions& options)
+{
+    // 1. Projections, norms, rotation.
+    AttentionResult result = projectAttentionInputs(queryInput, keyValueInput, weights, grouping, options);
+    // 2-4. Scores, softmax and head_i = A_i V_j for every head, fused over blocks of query rows
+    //      (head_blocks.hpp), shared among at most threadsFor(work) threads (parallelism.hpp).
+    result.headOutputs.resize(queryInput.rows(), grouping.concatWidth());  // n_q x h d_v
+    attendHeadsInRowBlocks(result, options.keepScores);
+    // 5. Output projection.
+    projectAttentionOutput(result, weights);
     return result;
 }
 

@@ -109,6 +109,16 @@ AttentionResult multiHeadAttentionForward(const MatrixF& queryInput,     // X_q,
                                           const AttentionWeights& weights, const HeadGrouping& grouping,
                                           const AttentionOptions& options);
 
+// The forward pass's steps on their own, for callers that compute steps 2-4 otherwise (the
+// streamed attention of long prompts, streamed_layer.hpp):
+// step 1 (projections, q/k norms, rotation) and the scale; heads gets h entries with empty maps,
+// headOutputs and output are left empty.
+AttentionResult projectAttentionInputs(const MatrixF& queryInput, const MatrixF& keyValueInput,
+                                       const AttentionWeights& weights, const HeadGrouping& grouping,
+                                       const AttentionOptions& options);
+// Step 5 from result.headOutputs (n_q x h d_v): output = Concat W^O + b^O, ablated blocks zero.
+void projectAttentionOutput(AttentionResult& result, const AttentionWeights& weights);
+
 // The paper's layer with h = headCount query heads, g read from the weights' shapes, scaled
 // scores, no rotation and no ablation.
 inline AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const MatrixF& keyValueInput,

@@ -3,64 +3,103 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <string>
+
+#include "core/common/parallelism.hpp"
 
 namespace qkv {
 
 namespace {
 
-constexpr Index kRowBlock = 64;    // query rows scored together
-constexpr Index kKeyTile = 2048;   // keys per tile: a 64 x 2048 block of scores is 512 KiB
+constexpr Index kRowBlock = 64;   // query rows scored together
+constexpr Index kKeyTile = 2048;  // keys per tile: a 64 x 2048 block of scores is 512 KiB
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr float kMinusInfinity = -std::numeric_limits<float>::infinity();
 
-// Scores of rows [firstRow, firstRow + rows) against keys [firstKey, firstKey + keys), scaled
-// and capped as the engine does (the scale on the thin query block, as head_blocks.cpp).
-void scoreTile(const HeadScoresInput& head, Index firstRow, Index rows, Index firstKey, Index keys, MatrixF& tile)
+const char* const kNotFinite =
+    "a score q_i . k_j is not finite (it overflowed float, or is NaN): lower the weight scales or the size of the "
+    "loaded weights or embeddings";
+
+// The keys [begin, end) of one tile that `query` sees (before key padding, which scoreTile
+// writes as -inf): the mask's visible range cut to the tile.
+struct KeySpan {
+    Index begin = 0, end = 0;
+    Index size() const { return end > begin ? end - begin : 0; }
+};
+KeySpan visibleInTile(const AttentionMask& mask, Index query, Index keyCount, Index firstKey, Index keys)
 {
-    const MatrixF scaledQuery = head.query.middleRows(firstRow, rows) * head.scale;  // rows x d_k
-    tile.resize(rows, keys);
+    return {std::max(mask.visibleBegin(query), firstKey), std::min(mask.visibleEnd(query, keyCount), firstKey + keys)};
+}
+
+// Scores of `scaledQuery`'s rows (its first row is query firstRow, already times the scale, as
+// head_blocks.cpp scales the thin query block) against keys [firstKey, firstKey + keys), capped
+// as the engine does, padded keys -inf. Row-major: each query's scores are contiguous.
+void scoreTile(const HeadScoresInput& head, const MatrixF& scaledQuery, Index firstKey, Index keys, MatrixF& tile)
+{
+    tile.resize(scaledQuery.rows(), keys);
     tile.noalias() = scaledQuery * head.key.middleRows(firstKey, keys).transpose();  // rows x keys
     if (head.softCap > 0.0) {
         const auto c = static_cast<float>(head.softCap);
         tile.array() = c * (tile.array() / c).tanh();
     }
+    if (!head.mask.keyPadding.empty())
+        for (Index j = 0; j < keys; ++j)
+            if (head.mask.keyPadding[static_cast<std::size_t>(firstKey + j)]) tile.col(j).setConstant(kMinusInfinity);
 }
 
-bool visible(const AttentionMask& mask, Index query, Index key) { return !mask.masked(query, key); }
-
-// Each row's maximum m_q over its visible keys and normaliser sum_j exp(s_qj - m_q), for the
-// rows [firstRow, firstRow + rows), one tile of keys at a time (online: a larger maximum rescales
-// the sum so far). A row without a visible key keeps m = -inf and sum = 0.
-void rowNormalisers(const HeadScoresInput& head, Index firstRow, Index rows, std::vector<float>& maxima,
-                    std::vector<double>& sums, MatrixF& tile)
+// The keys any row of a block may see: from the first row's window to the last row's end.
+KeySpan blockKeys(const HeadScoresInput& head, Index firstRow, Index rows)
 {
-    const Index n_k = head.key.rows();
-    maxima.assign(static_cast<std::size_t>(rows), -std::numeric_limits<float>::infinity());
+    return {head.mask.visibleBegin(firstRow), head.mask.visibleEnd(firstRow + rows - 1, head.key.rows())};
+}
+
+// Each row's maximum m_q over its visible keys and normaliser Z_q = sum_j exp(s_qj - m_q), one
+// tile of keys at a time (online: a larger maximum rescales the sum so far). A row without a
+// visible key keeps m = -inf and Z = 0. False: a score is not finite.
+bool rowNormalisers(const HeadScoresInput& head, Index firstRow, const MatrixF& scaledQuery,
+                    std::vector<float>& maxima, std::vector<double>& sums, MatrixF& tile)
+{
+    const Index rows = scaledQuery.rows(), n_k = head.key.rows();
+    maxima.assign(static_cast<std::size_t>(rows), kMinusInfinity);
     sums.assign(static_cast<std::size_t>(rows), 0.0);
-    // Keys some row of the block may see: from the first row's window to the last row's end.
-    const Index begin = head.mask.visibleBegin(firstRow), end = head.mask.visibleEnd(firstRow + rows - 1, n_k);
-    for (Index firstKey = begin; firstKey < end; firstKey += kKeyTile) {
-        const Index keys = std::min(kKeyTile, end - firstKey);
-        scoreTile(head, firstRow, rows, firstKey, keys, tile);
+    const KeySpan keys = blockKeys(head, firstRow, rows);
+    for (Index firstKey = keys.begin; firstKey < keys.end; firstKey += kKeyTile) {
+        const Index tileKeys = std::min(kKeyTile, keys.end - firstKey);
+        scoreTile(head, scaledQuery, firstKey, tileKeys, tile);
         for (Index i = 0; i < rows; ++i) {
-            float& m = maxima[static_cast<std::size_t>(i)];
-            double& sum = sums[static_cast<std::size_t>(i)];
-            for (Index j = 0; j < keys; ++j) {
-                if (!visible(head.mask, firstRow + i, firstKey + j)) continue;
-                const float s = tile(i, j);
-                if (s > m) {
-                    sum = sum * std::exp(static_cast<double>(m) - static_cast<double>(s)) + 1.0;
-                    m = s;
-                } else {
-                    sum += std::exp(static_cast<double>(s) - static_cast<double>(m));
-                }
+            const KeySpan span = visibleInTile(head.mask, firstRow + i, n_k, firstKey, tileKeys);
+            if (span.size() == 0) continue;
+            const auto scores = tile.row(i).segment(span.begin - firstKey, span.size()).array();
+            const float tileMax = scores.maxCoeff();
+            if (tileMax == kMinusInfinity) continue;  // every key here padded
+            const auto at = static_cast<std::size_t>(i);
+            float& m = maxima[at];
+            double& sum = sums[at];
+            if (tileMax > m) {
+                sum = m == kMinusInfinity ? 0.0 : sum * std::exp(static_cast<double>(m) - static_cast<double>(tileMax));
+                m = tileMax;
             }
+            sum += static_cast<double>((scores - m).exp().sum());
         }
     }
+    for (Index i = 0; i < rows; ++i) {
+        const auto at = static_cast<std::size_t>(i);
+        if (!std::isfinite(sums[at]) || maxima[at] == std::numeric_limits<float>::infinity() || std::isnan(maxima[at]))
+            return false;
+    }
+    return true;
 }
 
-// The weight of a visible score, given its row's maximum and normaliser.
-double weightOf(float score, float maximum, double sum) { return std::exp(static_cast<double>(score) - maximum) / sum; }
+// The pooled sums and maxima one thread gathers; the threads' are merged at the end.
+struct PooledSums {
+    MatrixD mean, max, scaledMean, scaledMax;  // r x c each (scaled: with key scales only)
+    PooledSums(Index r, Index c, bool scaled)
+        : mean(MatrixD::Zero(r, c)), max(MatrixD::Zero(r, c)),
+          scaledMean(scaled ? MatrixD::Zero(r, c) : MatrixD()), scaledMax(scaled ? MatrixD::Zero(r, c) : MatrixD())
+    {
+    }
+};
 
 // Which block of `edges` holds position p (edges ascending, edges.front() = 0).
 Index blockOf(const std::vector<Index>& edges, Index p)
@@ -68,10 +107,137 @@ Index blockOf(const std::vector<Index>& edges, Index p)
     return static_cast<Index>(std::upper_bound(edges.begin(), edges.end(), p) - edges.begin()) - 1;
 }
 
+// Everything pass 2 needs besides the tile: the head, where the pooled blocks lie, the outputs.
+struct StreamTargets {
+    const HeadScoresInput& head;
+    const std::vector<Index>& columnEdges;
+    const std::vector<Index>& columnBlock;  // n_k: the pooled column block of each key
+    const std::vector<Index>& rowEdges;
+    const RowVectorF& positions;            // 0, 1, ..., n_k - 1 as floats (exact below 2^24)
+    StreamedAttention& out;
+};
+
+// Row statistics gathered over the tiles of one block of rows.
+struct RowSums {
+    std::vector<double> weight, weightTimesLogit, distance, own;
+    explicit RowSums(Index rows)
+        : weight(static_cast<std::size_t>(rows), 0.0), weightTimesLogit(weight), distance(weight), own(weight)
+    {
+    }
+};
+
+// Row i's weights over its visible keys of this tile, a = exp(s - m) / Z, folded into the pooled
+// blocks and the row sums; the tile's row becomes the weights (0 outside the span) for A_i V_j.
+void foldRow(const StreamTargets& t, Index q, Index firstKey, Index tileKeys, float m, double z, Index rowBlock,
+             RowVectorF& weights, MatrixF& tile, Index i, RowSums& sums, PooledSums& pooled)
+{
+    auto row = tile.row(i);
+    const KeySpan span = visibleInTile(t.head.mask, q, t.head.key.rows(), firstKey, tileKeys);
+    if (span.size() == 0 || z == 0.0) {
+        row.setZero();
+        return;
+    }
+    const Index offset = span.begin - firstKey, length = span.size();
+    row.head(offset).setZero();
+    row.tail(tileKeys - offset - length).setZero();
+    auto logits = row.segment(offset, length).array();  // s - m after the next line
+    logits -= m;
+    weights.resize(length);
+    weights.array() = logits.exp() * static_cast<float>(1.0 / z);
+    const auto at = static_cast<std::size_t>(i);
+    // -sum a ln a = ln Z sum a - sum a (s - m); a padded key has a = 0 and s - m = -inf.
+    sums.weight[at] += static_cast<double>(weights.sum());
+    sums.weightTimesLogit[at] +=
+        static_cast<double>((weights.array() > 0.0f).select(weights.array() * logits, 0.0f).sum());
+    sums.distance[at] += static_cast<double>(
+        weights.dot((t.positions.segment(span.begin, length).array() - static_cast<float>(q)).abs().matrix()));
+    if (q >= span.begin && q < span.end) sums.own[at] = static_cast<double>(weights(q - span.begin));
+    for (Index j = span.begin, block = t.columnBlock[static_cast<std::size_t>(span.begin)]; j < span.end; ++block) {
+        const Index stop = std::min(span.end, t.columnEdges[static_cast<std::size_t>(block) + 1]);
+        const auto part = weights.segment(j - span.begin, stop - j);
+        pooled.mean(rowBlock, block) += static_cast<double>(part.sum());
+        pooled.max(rowBlock, block) = std::max(pooled.max(rowBlock, block), static_cast<double>(part.maxCoeff()));
+        if (t.head.keyScales) {
+            const RowVectorF scaled = part.cwiseProduct(t.head.keyScales->segment(j, stop - j));
+            pooled.scaledMean(rowBlock, block) += static_cast<double>(scaled.sum());
+            pooled.scaledMax(rowBlock, block) =
+                std::max(pooled.scaledMax(rowBlock, block), static_cast<double>(scaled.maxCoeff()));
+        }
+        j = stop;
+    }
+    row.segment(offset, length) = weights;
+}
+
+// Pass 2 over one block of rows: the weights tile by tile, folded; the row statistics; A_i V_j.
+void streamRowBlock(const StreamTargets& t, Index firstRow, const MatrixF& scaledQuery,
+                    const std::vector<float>& maxima, const std::vector<double>& sums, MatrixF& tile,
+                    RowVectorF& weights, PooledSums& pooled)
+{
+    const HeadScoresInput& head = t.head;
+    const Index rows = scaledQuery.rows();
+    RowSums rowSums(rows);
+    std::vector<Index> rowBlocks(static_cast<std::size_t>(rows));
+    for (Index i = 0; i < rows; ++i) rowBlocks[static_cast<std::size_t>(i)] = blockOf(t.rowEdges, firstRow + i);
+    const KeySpan keys = blockKeys(head, firstRow, rows);
+    for (Index firstKey = keys.begin; firstKey < keys.end; firstKey += kKeyTile) {
+        const Index tileKeys = std::min(kKeyTile, keys.end - firstKey);
+        scoreTile(head, scaledQuery, firstKey, tileKeys, tile);
+        for (Index i = 0; i < rows; ++i) {
+            const auto at = static_cast<std::size_t>(i);
+            foldRow(t, firstRow + i, firstKey, tileKeys, maxima[at], sums[at], rowBlocks[at], weights, tile, i,
+                    rowSums, pooled);
+        }
+        if (head.value)
+            t.out.output.middleRows(firstRow, rows).noalias() += tile * head.value->middleRows(firstKey, tileKeys);
+    }
+    StreamedRowStatistics& stats = t.out.rows;
+    for (Index i = 0; i < rows; ++i) {
+        const auto at = static_cast<std::size_t>(i);
+        if (sums[at] == 0.0) continue;
+        const Index q = firstRow + i;
+        stats.entropy(q) = std::max(std::log(sums[at]) * rowSums.weight[at] - rowSums.weightTimesLogit[at], 0.0);
+        stats.meanDistance(q) = rowSums.distance[at];
+        stats.maxWeight(q) = 1.0 / sums[at];  // the key at the maximum: exp(0) / Z
+        stats.selfWeight(q) = q < head.key.rows() ? rowSums.own[at] : kNaN;
+    }
+}
+
 std::string regionText(Index a, Index b, Index c, Index d)
 {
     return "rows " + std::to_string(a) + ":" + std::to_string(b) + " and columns " + std::to_string(c) + ":" +
            std::to_string(d);
+}
+
+// Runs `work(firstRow, rows, threadNumber)` over blocks of kRowBlock rows of [firstRow, endRow)
+// on computeThreads() threads; the first error (or a stop) ends the others at their next block.
+template <class Work>
+Status forRowBlocks(Index firstRow, Index endRow, int threads, const StreamControl& control, Work&& work)
+{
+    const Index blocks = (endRow - firstRow + kRowBlock - 1) / kRowBlock;
+    std::mutex failure;
+    std::string error;
+    std::atomic<bool> failed{false};
+    // Dynamic scheduling: a causal block's cost grows with its rows' positions.
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
+    for (Index b = 0; b < blocks; ++b) {
+        if (failed.load(std::memory_order_relaxed)) continue;
+        if (control.stop && control.stop->load(std::memory_order_relaxed)) {
+            failed = true;
+            std::lock_guard lock(failure);
+            if (error.empty()) error = streamStoppedError;
+            continue;
+        }
+        const Index first = firstRow + b * kRowBlock, rows = std::min(kRowBlock, endRow - first);
+        if (std::string problem = work(first, rows, threadNumber()); !problem.empty()) {
+            failed = true;
+            std::lock_guard lock(failure);
+            if (error.empty()) error = std::move(problem);
+            continue;
+        }
+        if (control.rowsDone) control.rowsDone->fetch_add(rows, std::memory_order_relaxed);
+    }
+    if (!error.empty()) return Error{error};
+    return {};
 }
 
 }  // namespace
@@ -83,70 +249,63 @@ std::vector<Index> blockEdges(Index size, Index blocks)
     return edges;
 }
 
-Expected<StreamedAttention> streamHeadAttention(const HeadScoresInput& head, Index pooledRows, Index pooledColumns)
+Expected<StreamedAttention> streamHeadAttention(const HeadScoresInput& head, Index pooledRows, Index pooledColumns,
+                                                const StreamControl& control)
 {
     const Index n_q = head.query.rows(), n_k = head.key.rows();
     if (head.query.cols() != head.key.cols())
         return Error{"q and k have different widths (" + std::to_string(head.query.cols()) + " and " +
                      std::to_string(head.key.cols()) + ")"};
     if (pooledRows < 1 || pooledColumns < 1) return Error{"a pooled map needs at least one block each way"};
+    if (head.value && head.value->rows() != n_k) return Error{"V has a row per key"};
+    if (head.keyScales && head.keyScales->size() != n_k) return Error{"the key scales have one entry per key"};
     StreamedAttention out;
     PooledAttention& pooled = out.pooled;
     pooled.rowEdges = blockEdges(n_q, std::min(pooledRows, std::max<Index>(n_q, 1)));
     pooled.columnEdges = blockEdges(n_k, std::min(pooledColumns, std::max<Index>(n_k, 1)));
     const Index r = static_cast<Index>(pooled.rowEdges.size()) - 1, c = static_cast<Index>(pooled.columnEdges.size()) - 1;
-    pooled.mean = MatrixD::Zero(r, c);
-    pooled.max = MatrixD::Zero(r, c);
     StreamedRowStatistics& stats = out.rows;
     stats.entropy = VectorD::Constant(n_q, kNaN);
     stats.meanDistance = VectorD::Constant(n_q, kNaN);
     stats.maxWeight = VectorD::Constant(n_q, kNaN);
     stats.selfWeight = VectorD::Constant(n_q, kNaN);
-    if (n_q == 0 || n_k == 0) return out;
+    if (head.value) out.output = MatrixF::Zero(n_q, head.value->cols());  // n_q x d_v
+    const bool scaled = head.keyScales != nullptr;
+    if (n_q == 0 || n_k == 0) {
+        const PooledSums empty(r, c, scaled);
+        pooled.mean = empty.mean;
+        pooled.max = empty.max;
+        pooled.scaledMean = empty.scaledMean;
+        pooled.scaledMax = empty.scaledMax;
+        return out;
+    }
 
-    // Block of each key column, computed once.
-    std::vector<Index> columnBlock(static_cast<std::size_t>(n_k));
+    std::vector<Index> columnBlock(static_cast<std::size_t>(n_k));  // computed once
     for (Index j = 0; j < n_k; ++j) columnBlock[static_cast<std::size_t>(j)] = blockOf(pooled.columnEdges, j);
-    MatrixF tile;
-    std::vector<float> maxima;
-    std::vector<double> sums;
-    for (Index firstRow = 0; firstRow < n_q; firstRow += kRowBlock) {
-        const Index rows = std::min(kRowBlock, n_q - firstRow);
-        rowNormalisers(head, firstRow, rows, maxima, sums, tile);
-        // Pass 2: the weights, folded into the pooled blocks and the row statistics.
-        std::vector<double> entropy(static_cast<std::size_t>(rows), 0.0), distance(static_cast<std::size_t>(rows), 0.0),
-            largest(static_cast<std::size_t>(rows), 0.0), own(static_cast<std::size_t>(rows), 0.0);
-        const Index begin = head.mask.visibleBegin(firstRow), end = head.mask.visibleEnd(firstRow + rows - 1, n_k);
-        for (Index firstKey = begin; firstKey < end; firstKey += kKeyTile) {
-            const Index keys = std::min(kKeyTile, end - firstKey);
-            scoreTile(head, firstRow, rows, firstKey, keys, tile);
-            for (Index i = 0; i < rows; ++i) {
-                const Index q = firstRow + i;
-                const auto at = static_cast<std::size_t>(i);
-                if (sums[at] == 0.0) continue;
-                const Index rowBlock = blockOf(pooled.rowEdges, q);
-                for (Index j = 0; j < keys; ++j) {
-                    const Index k = firstKey + j;
-                    if (!visible(head.mask, q, k)) continue;
-                    const double a = weightOf(tile(i, j), maxima[at], sums[at]);
-                    const Index block = columnBlock[static_cast<std::size_t>(k)];
-                    pooled.mean(rowBlock, block) += a;
-                    pooled.max(rowBlock, block) = std::max(pooled.max(rowBlock, block), a);
-                    if (a > 0.0) entropy[at] -= a * std::log(a);
-                    distance[at] += a * static_cast<double>(std::abs(k - q));
-                    largest[at] = std::max(largest[at], a);
-                    if (k == q) own[at] = a;
-                }
-            }
-        }
-        for (Index i = 0; i < rows; ++i) {
-            const auto at = static_cast<std::size_t>(i);
-            if (sums[at] == 0.0) continue;
-            const Index q = firstRow + i;
-            stats.entropy(q) = std::max(entropy[at], 0.0);
-            stats.meanDistance(q) = distance[at];
-            stats.maxWeight(q) = largest[at];
-            stats.selfWeight(q) = q < n_k ? own[at] : kNaN;
+    const RowVectorF positions = RowVectorF::LinSpaced(n_k, 0.0f, static_cast<float>(n_k - 1));
+    const StreamTargets targets{head, pooled.columnEdges, columnBlock, pooled.rowEdges, positions, out};
+    const int threads = std::max(1, computeThreads());
+    std::vector<PooledSums> perThread(static_cast<std::size_t>(threads), PooledSums(r, c, scaled));
+    const Status streamed = forRowBlocks(0, n_q, threads, control, [&](Index firstRow, Index rows, int thread) {
+        const MatrixF scaledQuery = head.query.middleRows(firstRow, rows) * head.scale;  // rows x d_k
+        MatrixF tile;
+        RowVectorF weights;
+        std::vector<float> maxima;
+        std::vector<double> sums;
+        if (!rowNormalisers(head, firstRow, scaledQuery, maxima, sums, tile)) return std::string(kNotFinite);
+        streamRowBlock(targets, firstRow, scaledQuery, maxima, sums, tile, weights,
+                       perThread[static_cast<std::size_t>(thread)]);
+        return std::string();
+    });
+    if (!streamed) return Error{streamed.error()};
+
+    PooledSums& total = perThread.front();
+    for (std::size_t t = 1; t < perThread.size(); ++t) {
+        total.mean += perThread[t].mean;
+        total.max = total.max.cwiseMax(perThread[t].max);
+        if (scaled) {
+            total.scaledMean += perThread[t].scaledMean;
+            total.scaledMax = total.scaledMax.cwiseMax(perThread[t].scaledMax);
         }
     }
     for (Index b = 0; b < r; ++b)
@@ -155,8 +314,13 @@ Expected<StreamedAttention> streamHeadAttention(const HeadScoresInput& head, Ind
                                                   pooled.rowEdges[static_cast<std::size_t>(b)]);
             const auto columns = static_cast<double>(pooled.columnEdges[static_cast<std::size_t>(d) + 1] -
                                                      pooled.columnEdges[static_cast<std::size_t>(d)]);
-            pooled.mean(b, d) /= rows * columns;
+            total.mean(b, d) /= rows * columns;
+            if (scaled) total.scaledMean(b, d) /= rows * columns;
         }
+    pooled.mean = std::move(total.mean);
+    pooled.max = std::move(total.max);
+    pooled.scaledMean = std::move(total.scaledMean);
+    pooled.scaledMax = std::move(total.scaledMax);
     return out;
 }
 
@@ -170,25 +334,29 @@ Expected<MatrixF> attentionRegion(const HeadScoresInput& head, Index firstRow, I
         return Error{regionText(firstRow, endRow, firstColumn, endColumn) + " is not a region of the " +
                      std::to_string(n_q) + " x " + std::to_string(n_k) + " map (half-open, from 0, not empty)"};
     MatrixF region = MatrixF::Zero(endRow - firstRow, endColumn - firstColumn);
-    MatrixF tile;
-    std::vector<float> maxima;
-    std::vector<double> sums;
-    for (Index blockRow = firstRow; blockRow < endRow; blockRow += kRowBlock) {
-        const Index rows = std::min(kRowBlock, endRow - blockRow);
-        rowNormalisers(head, blockRow, rows, maxima, sums, tile);
-        for (Index firstKey = firstColumn; firstKey < endColumn; firstKey += kKeyTile) {
-            const Index keys = std::min(kKeyTile, endColumn - firstKey);
-            scoreTile(head, blockRow, rows, firstKey, keys, tile);
-            for (Index i = 0; i < rows; ++i) {
-                const auto at = static_cast<std::size_t>(i);
-                if (sums[at] == 0.0) continue;
-                for (Index j = 0; j < keys; ++j)
-                    if (visible(head.mask, blockRow + i, firstKey + j))
-                        region(blockRow + i - firstRow, firstKey + j - firstColumn) =
-                            static_cast<float>(weightOf(tile(i, j), maxima[at], sums[at]));
+    const Status computed =
+        forRowBlocks(firstRow, endRow, std::max(1, computeThreads()), {}, [&](Index blockRow, Index rows, int) {
+            const MatrixF scaledQuery = head.query.middleRows(blockRow, rows) * head.scale;  // rows x d_k
+            MatrixF tile;
+            std::vector<float> maxima;
+            std::vector<double> sums;
+            if (!rowNormalisers(head, blockRow, scaledQuery, maxima, sums, tile)) return std::string(kNotFinite);
+            for (Index firstKey = firstColumn; firstKey < endColumn; firstKey += kKeyTile) {
+                const Index tileKeys = std::min(kKeyTile, endColumn - firstKey);
+                scoreTile(head, scaledQuery, firstKey, tileKeys, tile);
+                for (Index i = 0; i < rows; ++i) {
+                    const auto at = static_cast<std::size_t>(i);
+                    const KeySpan span = visibleInTile(head.mask, blockRow + i, n_k, firstKey, tileKeys);
+                    if (sums[at] == 0.0 || span.size() == 0) continue;
+                    region.row(blockRow + i - firstRow).segment(span.begin - firstColumn, span.size()) =
+                        ((tile.row(i).segment(span.begin - firstKey, span.size()).array() - maxima[at]).exp() *
+                         static_cast<float>(1.0 / sums[at]))
+                            .matrix();
+                }
             }
-        }
-    }
+            return std::string();
+        });
+    if (!computed) return Error{computed.error()};
     return region;
 }
 

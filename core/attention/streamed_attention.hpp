@@ -5,15 +5,23 @@
 // normalizer calculation for softmax"), then the weights, which are folded into what is kept and
 // dropped, as FlashAttention tiles them (Dao et al. 2022). What is kept:
 //   pooled   per block of rows x columns, the mean weight and the largest one (a single sharp key
-//            stays visible in a pooled overview instead of being averaged away)
+//            stays visible in a pooled overview instead of being averaged away); with key scales
+//            c_j also the mean and largest a_qj c_j (value_norms.hpp's N_i = a_qj ||f_i(x_j)||)
 //   rows     per query row, exactly: the entropy, the mean distance sum_j a_qj |j - q|, the
 //            largest weight, the own-position weight (head_statistics.hpp's definitions)
+//   output   with V_j given, head_i = A_i V_j (paper equation (1)), n_q x d_v
 //   region   the exact weights of rows [A, B) x columns [C, D), on their own
 // The weights are the engine's (paper equation (1), multi_head_attention.hpp):
 //   s_qj = c tanh((q_q . k_j) scale / c)  (without a soft cap: (q_q . k_j) scale)
 //   a_qj = exp(s_qj - m_q) / sum_j' exp(s_qj' - m_q) over the keys the mask leaves; masked 0.
-// Memory: a block of rows x a tile of keys of scores, never n_q x n_k.
+// Arithmetic: scores, exponentials and weights in float, vectorised over each row's visible keys
+// (as the engine's softmax); every sum over more than one tile of keys in double.
+// Memory: per thread one block of 64 rows x 2,048 keys of scores (512 KiB) and the pooled
+// blocks, never n_q x n_k. Threads: blocks of rows shared among computeThreads() threads.
+// Scores must be finite: a score that overflows float (or is NaN) is refused, named, rather
+// than drawn (the engine's full maps share +inf logits equally; the stream does not try).
 
+#include <atomic>
 #include <vector>
 
 #include "core/attention/attention_mask.hpp"
@@ -29,7 +37,16 @@ struct HeadScoresInput {
     float scale = 1.0f;    // AttentionResult::scoreScale
     double softCap = 0.0;  // AttentionResult::scoreSoftCap; 0: none
     const AttentionMask& mask;
+    const MatrixF* value = nullptr;      // V_j, n_k x d_v: when set, StreamedAttention::output is A_i V_j
+    const RowVectorF* keyScales = nullptr;  // c_j, 1 x n_k: when set, the pooled a_qj c_j too
 };
+
+// Progress of a long computation and a way to stop it, shared with the caller's thread.
+struct StreamControl {
+    std::atomic<Index>* rowsDone = nullptr;      // counts query rows finished (all heads together)
+    const std::atomic<bool>* stop = nullptr;     // set: the computation ends with streamStoppedError
+};
+inline constexpr const char* streamStoppedError = "stopped";
 
 // The first position of each of `blocks` blocks over `size` positions, then `size` (blocks + 1
 // entries): blocks as equal as the sizes allow (floor(b size / blocks)). Precondition:
@@ -41,6 +58,8 @@ struct PooledAttention {
     std::vector<Index> columnEdges;  // c + 1
     MatrixD mean;                    // r x c: the mean weight of each block's cells (masked cells count as 0)
     MatrixD max;                     // r x c: the largest weight in each block
+    MatrixD scaledMean;              // r x c, with key scales: the mean a_qj c_j (else empty)
+    MatrixD scaledMax;               // r x c, with key scales: the largest a_qj c_j (else empty)
 };
 
 // Per query row; NaN where a row has no distribution (every key masked).
@@ -54,15 +73,19 @@ struct StreamedRowStatistics {
 struct StreamedAttention {
     PooledAttention pooled;
     StreamedRowStatistics rows;
+    MatrixF output;  // n_q x d_v with HeadScoresInput::value (rows without a visible key 0), else empty
 };
 
-// The pooled map (at most pooledRows x pooledColumns blocks) and the row statistics of one head.
-// Errors: a pool size below 1; d_k of query and key differ.
-Expected<StreamedAttention> streamHeadAttention(const HeadScoresInput& head, Index pooledRows, Index pooledColumns);
+// The pooled map (at most pooledRows x pooledColumns blocks), the row statistics and, with V_j,
+// the head's output. Errors: a pool size below 1; d_k of query and key differ; a non-finite
+// score; stopped.
+Expected<StreamedAttention> streamHeadAttention(const HeadScoresInput& head, Index pooledRows, Index pooledColumns,
+                                                const StreamControl& control = {});
 
 // The exact weights of rows [firstRow, endRow) x columns [firstColumn, endColumn): each row's
 // maximum and normaliser over all its keys, then only the region's weights. Errors: an empty
-// region, or one outside n_q x n_k (named).                    (endRow - firstRow) x (endColumn - firstColumn)
+// region, or one outside n_q x n_k (named); a non-finite score.
+//                                                   (endRow - firstRow) x (endColumn - firstColumn)
 Expected<MatrixF> attentionRegion(const HeadScoresInput& head, Index firstRow, Index endRow, Index firstColumn,
                                   Index endColumn);
 

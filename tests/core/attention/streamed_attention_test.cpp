@@ -16,7 +16,9 @@
 #include "core/analysis/head_statistics.hpp"
 #include "core/analysis/map_pooling.hpp"
 #include "core/attention/multi_head_attention.hpp"
+#include "core/analysis/value_norms.hpp"
 #include "core/attention/streamed_attention.hpp"
+#include "core/attention/streamed_layer.hpp"
 
 namespace qkv {
 namespace {
@@ -139,6 +141,80 @@ TEST(StreamedAttention, RegionsOutsideTheMapAndEmptyPoolsAreRefused)
     ASSERT_TRUE(fine.ok());
     EXPECT_EQ(fine->pooled.mean.rows(), 10);
     EXPECT_EQ(fine->pooled.mean.cols(), 12);
+}
+
+// A whole layer streamed: the engine's output, Concat and fully masked rows, and each head's
+// pooled value norms are the pooled N_i of value_norms.hpp.
+TEST(StreamedLayer, ItsOutputsAreTheEnginesAndItsValueNormsPoolTheFullOnes)
+{
+    std::srand(5);
+    const Index n = 2200, d = 16;
+    const MatrixF x = MatrixF::Random(n, d);
+    AttentionWeights w;
+    w.queryProjection = MatrixF::Random(d, d);
+    w.keyProjection = MatrixF::Random(d, d);
+    w.valueProjection = MatrixF::Random(d, d);
+    w.outputProjection = MatrixF::Random(d, d);
+    AttentionOptions options;
+    options.mask.causal = true;
+    options.mask.keyPadding.assign(static_cast<std::size_t>(n), false);
+    options.mask.keyPadding[0] = true;  // query 0 sees no key
+    options.ablated = {false, true, false, false};
+    const HeadGrouping grouping = w.grouping(4);
+    const AttentionResult full = multiHeadAttentionForward(x, x, w, grouping, options);
+    StreamedLayerOptions streamedOptions;
+    streamedOptions.pooledRows = 5;
+    streamedOptions.pooledColumns = 6;
+    streamedOptions.valueNorms = true;
+    const Expected<StreamedLayer> streamed = streamedMultiHeadAttention(x, x, w, grouping, options, streamedOptions);
+    ASSERT_TRUE(streamed.ok()) << streamed.error();
+    const AttentionResult& layer = streamed->attention;
+    EXPECT_TRUE(layer.heads.front().attention.size() == 0) << "no map is held";
+    EXPECT_LT((layer.headOutputs - full.headOutputs).cwiseAbs().maxCoeff(), 1e-5);
+    EXPECT_LT((layer.output - full.output).cwiseAbs().maxCoeff(), 1e-5);
+    EXPECT_EQ(layer.fullyMaskedRows, full.fullyMaskedRows);
+    EXPECT_TRUE(layer.fullyMaskedRows[0]);
+
+    const Expected<ValueNorms> norms = valueWeightedNorms(full, w);
+    ASSERT_TRUE(norms.ok()) << norms.error();
+    for (Index head = 0; head < 4; ++head) {
+        const PooledAttention& pooled = streamed->heads[static_cast<std::size_t>(head)].pooled;
+        const Expected<MatrixF> means = blockMeans(norms->heads[static_cast<std::size_t>(head)], 5, 6);
+        ASSERT_TRUE(means.ok());
+        const double scale = norms->heads[static_cast<std::size_t>(head)].maxCoeff();
+        EXPECT_LT((pooled.scaledMean - means->cast<double>()).cwiseAbs().maxCoeff(), 1e-5 * scale) << head;
+        EXPECT_NEAR(pooled.scaledMax.maxCoeff(), scale, 1e-5 * scale) << head;
+    }
+
+    // Any region of a head, exactly, from Q_i and K_j alone.
+    const Expected<MatrixF> region = headAttentionRegion(layer, 2, 2100, 2200, 0, 2200);
+    ASSERT_TRUE(region.ok()) << region.error();
+    EXPECT_LT((*region - full.heads[2].attention.bottomRows(100)).cwiseAbs().maxCoeff(), kWeightTolerance);
+    EXPECT_FALSE(headAttentionRegion(layer, 4, 0, 1, 0, 1).ok());
+}
+
+TEST(StreamedAttention, AScoreThatOverflowsIsRefusedAndAStopEndsTheStream)
+{
+    MatrixF q = MatrixF::Random(100, 4), k = MatrixF::Random(100, 4);
+    q(50, 0) = 3e38f;
+    k.col(0).setConstant(3e38f);
+    const AttentionMask mask;
+    const HeadScoresInput overflowing{q, k, 1.0f, 0.0, mask};
+    const Expected<StreamedAttention> refused = streamHeadAttention(overflowing, 4, 4);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().find("not finite"), std::string::npos) << refused.error();
+    EXPECT_FALSE(attentionRegion(overflowing, 40, 60, 0, 10).ok());
+
+    const MatrixF fine = MatrixF::Random(100, 4);
+    const HeadScoresInput input{fine, fine, 1.0f, 0.0, mask};
+    std::atomic<bool> stop{true};
+    std::atomic<Index> rows{0};
+    const Expected<StreamedAttention> stopped = streamHeadAttention(input, 4, 4, {&rows, &stop});
+    ASSERT_FALSE(stopped.ok());
+    EXPECT_EQ(stopped.error(), streamStoppedError);
+    stop = false;
+    ASSERT_TRUE(streamHeadAttention(input, 4, 4, {&rows, &stop}).ok());
+    EXPECT_EQ(rows.load(), 100) << "every row counted once";
 }
 
 }  // namespace
