@@ -157,8 +157,37 @@ Expected<HeadStatistics> headStatistics(const AttentionResult& attention, Index 
                                attention.fullyMaskedRows, ownPosition);
 }
 
+HeadStatistics streamedHeadStatistics(const StreamedRowStatistics& rows, const AttentionMask& mask, Index n_k,
+                                      bool ownPosition)
+{
+    const Index n_q = rows.entropy.size();
+    HeadStatistics stats;
+    stats.visibleKeys = visibleKeyCounts(mask, n_q, n_k);
+    stats.entropy = VectorD::Constant(n_q, notANumber);
+    stats.normalizedEntropy = VectorD::Constant(n_q, notANumber);
+    stats.meanDistance = rows.meanDistance;
+    stats.maxWeight = rows.maxWeight;
+    if (ownPosition) stats.selfWeight = rows.selfWeight;
+    for (Index q = 0; q < n_q; ++q) {
+        const Index visible = stats.visibleKeys[static_cast<std::size_t>(q)];
+        if (std::isnan(rows.entropy(q)) || visible == 0) continue;
+        // The same clamp and definition of (2) as a held row's.
+        const double logVisible = std::log(static_cast<double>(visible));
+        stats.entropy(q) = std::clamp(rows.entropy(q), 0.0, logVisible);
+        stats.normalizedEntropy(q) = visible > 1 ? std::min(stats.entropy(q) / logVisible, 1.0) : 0.0;
+    }
+    stats.summary = summarise(stats, ownPosition);
+    return stats;
+}
+
 Expected<HeadStatistics> headStatistics(const Result& result, Index head)
 {
+    if (result.streamed()) {
+        if (head < 0 || head >= result.attention.headCount())
+            return Error{headRangeProblem(head, result.attention.headCount())};
+        return streamedHeadStatistics(result.streamedHeads[static_cast<std::size_t>(head)].rows, result.attention.mask,
+                                      result.attention.keyCount(), hasOwnPosition(result.config.mode));
+    }
     return headStatistics(result.attention, head, hasOwnPosition(result.config.mode));
 }
 

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "core/attention/attention_mask.hpp"
+#include "core/attention/streamed_attention.hpp"
 #include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"
 #include "core/config/config.hpp"
@@ -75,9 +76,15 @@ std::vector<Index> visibleKeyCounts(const AttentionMask& mask, Index n_q, Index 
 Expected<HeadStatistics> attentionStatistics(const MatrixF& attention, const AttentionMask& mask,
                                              const std::vector<bool>& fullyMaskedRows, bool ownPosition);
 
+// The statistics of a streamed head (streamed_attention.hpp), which computed (1), (3), the
+// maximum and (4) exactly from its rows; (2) and the means here, as for a held map.
+HeadStatistics streamedHeadStatistics(const StreamedRowStatistics& rows, const AttentionMask& mask, Index n_k,
+                                      bool ownPosition);
+
 // Head `head` (0-based) of a computed layer.
 Expected<HeadStatistics> headStatistics(const AttentionResult& attention, Index head, bool ownPosition);
-// The same for a Result: self modes from Result::config.mode. What the views call.
+// The same for a Result: self modes from Result::config.mode; a streamed layer's from its
+// stream. What the views call.
 Expected<HeadStatistics> headStatistics(const Result& result, Index head);
 // Every head's summary (h entries), for the sortable per-head table. Keeps one head's
 // per-row vectors at a time.

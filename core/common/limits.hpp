@@ -13,7 +13,14 @@ inline constexpr Index maxHeads = 256;
 // columns (Qwen3-0.6B: 16 x 128 = 2048 at d_model 1024; Gemma-3-270M: 4 x 256 at 640).
 inline constexpr Index maxHeadDim = 4096;
 inline constexpr Index maxQueryWidth = 4 * maxDModel;
-inline constexpr Index maxTokens = 4096;            // per sentence
+// Tokens per sentence. Any sentence may have up to maxTokens: a long prompt, whose layer is
+// streamed (each head's map kept pooled with its row statistics, streamed_layer.hpp). A layer
+// whose every head's n_q x n_k map is held (what the app's views draw, and an export without
+// --pool or --rows/--cols) takes up to maxFullMapTokens.
+inline constexpr Index maxTokens = 32768;
+inline constexpr Index maxFullMapTokens = 4096;
+// A checkpoint's whole model runs on at most this many tokens (or its positions, if fewer).
+inline constexpr Index maxModelTokens = 8192;
 inline constexpr std::size_t maxSentenceBytes = 1 << 20;  // 1 MiB of text
 // Estimated bytes of one Result (see estimateResultBytes) may not exceed this.
 inline constexpr std::size_t maxResultBytes = std::size_t{3} << 30;  // 3 GiB

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "core/common/limits.hpp"
+#include "core/common/parallelism.hpp"
+
 namespace qkv {
 
 namespace {
@@ -15,6 +18,11 @@ constexpr std::size_t kProgramBytes = std::size_t{24} << 20;
 std::size_t count(Index value) { return static_cast<std::size_t>(std::max<Index>(value, 0)); }
 
 }  // namespace
+
+Index sentenceTokenLimit(const AnalysisPlan& plan)
+{
+    return plan.streamed() ? limits::maxTokens : limits::maxFullMapTokens;
+}
 
 std::size_t factoredAnalysisBytes(Index d_model, Index d_k, Index sampledQueries, Index sampledKeys)
 {
@@ -73,7 +81,16 @@ MemoryEstimate estimateMemory(const Config& config, Index queryTokens, Index key
     const std::size_t copies = 1 + (config.presets.empty() ? 0 : 1) + (config.scales == ProjectionScales{} ? 0 : 1);
     e.weights = copies * oneSet;
     e.projections = kFloat * (nq * qw + 2 * nk * kv + (rotary ? nq * qw + nk * kv : 0));
-    e.maps = kFloat * 2 * h * nq * nk;
+    if (plan.streamed()) {
+        // Per head: the pooled means and maxima (twice with value norms) and four row statistics,
+        // in double; per thread a tile of scores and its own pooled sums; one head's Q_i, K_j,
+        // V_j copies and its output while it streams.
+        const std::size_t r = std::min(nq, count(plan.pooledBlocks)), c = std::min(nk, count(plan.pooledBlocks));
+        const std::size_t pooledMaps = (plan.pooledValueNorms ? 4 : 2) * r * c;
+        e.maps = kDouble * h * (pooledMaps + 4 * nq) + (plan.pooledValueNorms ? kDouble * nk * h : 0);
+    } else {
+        e.maps = kFloat * 2 * h * nq * nk;
+    }
     e.outputs = kFloat * nq * (qw + d);  // Concat and the output
 
     // compute(): each sentence the mode reads is embedded (or copied from the user's matrix)
@@ -81,6 +98,14 @@ MemoryEstimate estimateMemory(const Config& config, Index queryTokens, Index key
     // Q_i / sqrt(d_k) at a time.
     const std::size_t sentenceRows = config.mode == AttentionMode::Cross ? nq + nk : nq;
     e.computeScratch = kFloat * (sentenceRows * d + nq * dk);
+    if (plan.streamed()) {
+        // Per thread a tile of scores and its own pooled sums; one head's Q_i, K_j, V_j copies and
+        // its output while it streams.
+        const std::size_t r = std::min(nq, count(plan.pooledBlocks)), c = std::min(nk, count(plan.pooledBlocks));
+        const std::size_t threads = count(std::max(1, computeThreads()));
+        e.computeScratch += threads * (kFloat * 64 * 2048 + kDouble * (plan.pooledValueNorms ? 4 : 2) * r * c) +
+                            kFloat * (2 * nq + 2 * nk) * dk;
+    }
 
     if (plan.factored || plan.spectrum || plan.headStatistics) {
         const Index sq = std::min<Index>(queryTokens, plan.equivalenceSampleRows);

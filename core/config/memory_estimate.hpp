@@ -39,7 +39,18 @@ struct AnalysisPlan {
     // Per head: statistics (a few n_q vectors), a 2-D PCA of [Q_i; K_i] and the effect of
     // ablating the head (one n_q x d output).
     bool headStatistics = false;
+    // Each head's map kept pooled to at most pooledBlocks x pooledBlocks blocks (block means and
+    // maxima) with its row statistics, never n_q x n_k (a long layer, streamed_layer.hpp); 0: the
+    // full maps. pooledValueNorms: the value-weighted norms pooled alike.
+    Index pooledBlocks = 0;
+    bool pooledValueNorms = false;
+
+    bool streamed() const { return pooledBlocks > 0; }
 };
+
+// The most tokens a sentence may have when `plan` runs: limits::maxTokens for a streamed layer,
+// limits::maxFullMapTokens when every map is held.
+Index sentenceTokenLimit(const AnalysisPlan& plan);
 
 struct MemoryEstimate {
     // Held from compute() to the end.

@@ -43,7 +43,7 @@ std::string formatBytes(std::size_t bytes)
 // Token count of one sentence (`known`, or cut here when -1), or an issue when the text is too
 // long to even tokenize.
 Index checkSentence(const std::string& text, Index known, const char* name, ConfigField field, const char* why,
-                    std::vector<ValidationIssue>& issues)
+                    const AnalysisPlan& plan, std::vector<ValidationIssue>& issues)
 {
     if (text.size() > limits::maxSentenceBytes) {
         issues.push_back({field, std::string("The ") + name + " sentence is " + std::to_string(text.size()) +
@@ -54,9 +54,8 @@ Index checkSentence(const std::string& text, Index known, const char* name, Conf
     const Index tokens = known >= 0 ? known : static_cast<Index>(tokenize(text).size());
     if (tokens == 0) {
         issues.push_back({field, std::string("The ") + name + " sentence is empty: " + why});
-    } else if (tokens > limits::maxTokens) {
-        issues.push_back({field, std::string("The ") + name + " sentence has " + std::to_string(tokens) +
-                                     " tokens; the limit is " + std::to_string(limits::maxTokens) + "."});
+    } else if (const std::string problem = tokenCountProblem(tokens, plan); !problem.empty()) {
+        issues.push_back({field, std::string("The ") + name + " sentence has " + problem});
     }
     return tokens;
 }
@@ -202,6 +201,17 @@ std::optional<ValidationIssue> checkMemory(const Config& config, Index n_q, Inde
 
 }  // namespace
 
+std::string tokenCountProblem(Index tokens, const AnalysisPlan& plan)
+{
+    const Index limit = sentenceTokenLimit(plan);
+    if (tokens <= limit) return {};
+    std::string text = std::to_string(tokens) + " tokens; the limit is " + std::to_string(limit);
+    if (!plan.streamed() && tokens <= limits::maxTokens)
+        text += " when every head's full map is held (qkv-studio export --pool or --rows/--cols streams up to " +
+                std::to_string(limits::maxTokens) + ")";
+    return text + ".";
+}
+
 Index nearestValidHeadCount(Index d_model, Index requested)
 {
     if (d_model < 1) return 1;
@@ -269,13 +279,13 @@ std::vector<ValidationIssue> validateConfig(const Config& config, const Sentence
         const char* why = config.mode == AttentionMode::Cross
                               ? "cross-attention takes its keys and values from the source."
                               : "encoder self-attention takes Q, K and V from the source.";
-        sourceTokens = checkSentence(config.sourceText, words.source, "source", ConfigField::Source, why, issues);
+        sourceTokens = checkSentence(config.sourceText, words.source, "source", ConfigField::Source, why, plan, issues);
     }
     if (needsTarget && overrides.targetRows < 0) {
         const char* why = config.mode == AttentionMode::Cross
                               ? "cross-attention takes its queries from the target."
                               : "decoder masked self-attention takes Q, K and V from the target.";
-        targetTokens = checkSentence(config.targetText, words.target, "target", ConfigField::Target, why, issues);
+        targetTokens = checkSentence(config.targetText, words.target, "target", ConfigField::Target, why, plan, issues);
     }
 
     if (sizesValid && issues.empty()) {

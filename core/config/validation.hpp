@@ -35,6 +35,10 @@ struct SentenceWordCounts {
 std::vector<ValidationIssue> validateConfig(const Config& config, const SentenceOverrides& overrides = {},
                                             const AnalysisPlan& plan = {}, const SentenceWordCounts& words = {});
 
+// Empty when a sentence of `tokens` tokens fits what `plan` holds (sentenceTokenLimit), else the
+// message's tail after "The source sentence has ": "5000 tokens; the limit is 4096 when ...".
+std::string tokenCountProblem(Index tokens, const AnalysisPlan& plan);
+
 // The valid head count (a divisor of d_model) nearest to `requested`; ties go to the larger.
 Index nearestValidHeadCount(Index d_model, Index requested);
 

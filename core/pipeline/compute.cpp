@@ -5,6 +5,7 @@
 #include <chrono>
 #include <new>
 
+#include "core/attention/streamed_layer.hpp"
 #include "core/common/limits.hpp"
 #include "core/config/validation.hpp"
 #include "core/embedding/embeddings.hpp"
@@ -67,15 +68,14 @@ Expected<Sentence> prepareSentence(const CutSentence& cut, const char* name,
 }
 
 void checkEmbeddings(const std::shared_ptr<const MatrixF>& embeddings, const char* name, Index d_model,
-                     std::vector<ValidationIssue>& issues)
+                     const AnalysisPlan& plan, std::vector<ValidationIssue>& issues)
 {
     if (!embeddings) return;
     const std::string prefix = std::string("The ") + name + " embeddings ";
     if (embeddings->rows() < 1)
         issues.push_back({ConfigField::Embeddings, prefix + "have no rows."});
-    else if (embeddings->rows() > limits::maxTokens)
-        issues.push_back({ConfigField::Embeddings, prefix + "have " + std::to_string(embeddings->rows()) +
-                                                       " rows; the limit is " + std::to_string(limits::maxTokens) + "."});
+    else if (const std::string problem = tokenCountProblem(embeddings->rows(), plan); !problem.empty())
+        issues.push_back({ConfigField::Embeddings, prefix + "have " + problem + " (one row per token)"});
     if (embeddings->cols() != d_model)
         issues.push_back({ConfigField::Embeddings, prefix + "have " + std::to_string(embeddings->cols()) +
                                                        " columns but d_model is " + std::to_string(d_model) + "."});
@@ -154,11 +154,26 @@ using Clock = std::chrono::steady_clock;
 // The attention of the prepared inputs and weights, timed from `started`. The weights carry
 // their head layout (for generated and loaded weights it is the config's; a trained full W_i
 // layer's values are narrower than its d_k).
+// A streamed plan (a long layer) keeps each head's map pooled instead (streamed_layer.hpp).
 Expected<std::shared_ptr<const Result>> finish(std::shared_ptr<Result> result, const Config& config,
-                                               Clock::time_point started, AttentionOptions options)
+                                               Clock::time_point started, AttentionOptions options,
+                                               const AnalysisPlan& plan)
 {
-    result->attention = multiHeadAttentionForward(result->queryInput, result->keyValueInput, *result->weights,
-                                                  result->weights->grouping(config.headCount), options);
+    const HeadGrouping grouping = result->weights->grouping(config.headCount);
+    if (plan.streamed()) {
+        StreamedLayerOptions streamed;
+        streamed.pooledRows = streamed.pooledColumns = plan.pooledBlocks;
+        streamed.valueNorms = plan.pooledValueNorms;
+        Expected<StreamedLayer> layer = streamedMultiHeadAttention(result->queryInput, result->keyValueInput,
+                                                                   *result->weights, grouping, options, streamed);
+        if (!layer) return Error{layer.error()};
+        result->attention = std::move(layer->attention);
+        result->streamedHeads = std::move(layer->heads);
+        result->transformedNorms = std::move(layer->transformedNorms);
+    } else {
+        result->attention = multiHeadAttentionForward(result->queryInput, result->keyValueInput, *result->weights,
+                                                      grouping, options);
+    }
     if (!result->attention.output.allFinite()) {
         return Error{"The numbers overflowed the float range (values beyond 3.4e38): lower the weight "
                      "scales or the size of the loaded weights or embeddings."};
@@ -171,7 +186,7 @@ Expected<std::shared_ptr<const Result>> finish(std::shared_ptr<Result> result, c
 // the layer's own weights (trained_layer.hpp).
 Expected<std::shared_ptr<const Result>> computeTrainedLayer(std::shared_ptr<Result> result, const Config& config,
                                                             const UserInputs& inputs, GeneratedWeightsCache* cache,
-                                                            Clock::time_point started)
+                                                            Clock::time_point started, const AnalysisPlan& plan)
 {
     Expected<TrainedLayerSentences> sentences = trainedLayerSentences(config, inputs);
     if (!sentences) return Error{sentences.error()};
@@ -187,7 +202,7 @@ Expected<std::shared_ptr<const Result>> computeTrainedLayer(std::shared_ptr<Resu
     AttentionOptions options = attentionOptions(config);
     // The model's own scale, 1/sqrt(d_model / h), also for full W_i heads shown with d_k = d_model.
     if (!inputs.weights) options.scoreDim = trainedScoreDim(*inputs.trainedModel);
-    return finish(std::move(result), config, started, options);
+    return finish(std::move(result), config, started, options, plan);
 }
 
 }  // namespace
@@ -220,8 +235,8 @@ Expected<std::shared_ptr<const Result>> compute(const ComputeRequest& request, G
     const UserInputs& inputs = request.inputs;
 
     std::vector<ValidationIssue> issues = request.issues;
-    checkEmbeddings(inputs.sourceEmbeddings, "source", config.d_model, issues);
-    checkEmbeddings(inputs.targetEmbeddings, "target", config.d_model, issues);
+    checkEmbeddings(inputs.sourceEmbeddings, "source", config.d_model, request.plan, issues);
+    checkEmbeddings(inputs.targetEmbeddings, "target", config.d_model, request.plan, issues);
     checkWeightValues(inputs.weights, issues);
     if (!issues.empty()) return Error{describe(issues)};
 
@@ -229,7 +244,7 @@ Expected<std::shared_ptr<const Result>> compute(const ComputeRequest& request, G
         auto result = std::make_shared<Result>();
         result->config = config;
 
-        if (inputs.trainedModel) return computeTrainedLayer(std::move(result), config, inputs, cache, started);
+        if (inputs.trainedModel) return computeTrainedLayer(std::move(result), config, inputs, cache, started, request.plan);
 
         // Which sentence gives the queries and which the keys and values (docs/architecture.md, "Numerical conventions").
         Sentence source, target;
@@ -262,7 +277,7 @@ Expected<std::shared_ptr<const Result>> compute(const ComputeRequest& request, G
         }
 
         prepareWeights(*result, config, inputs.weights, cache);
-        return finish(std::move(result), config, started, attentionOptions(config));
+        return finish(std::move(result), config, started, attentionOptions(config), request.plan);
     } catch (const std::bad_alloc&) {
         return Error{"Not enough memory for this configuration: shorten the sentences or lower h or d_model."};
     }

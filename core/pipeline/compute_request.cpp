@@ -32,7 +32,7 @@ ComputeRequest prepareCompute(const Config& config, const UserInputs& inputs, co
                               const ComputeRequest* previous)
 {
     ComputeRequest request{
-        config, inputs, cutSentences(config, inputs, previous ? previous->sentences : CutSentences{}), {}};
+        config, inputs, cutSentences(config, inputs, previous ? previous->sentences : CutSentences{}), {}, plan};
     request.issues = validateInputs(config, inputs, plan, request.sentences);
     return request;
 }

@@ -23,6 +23,8 @@ struct ComputeRequest {
     CutSentences sentences;
     // validateInputs on this configuration and these cuts; compute() runs only when empty.
     std::vector<ValidationIssue> issues;
+    // What compute() keeps of each head's map (AnalysisPlan::pooledBlocks) and what runs after it.
+    AnalysisPlan plan;
 
     bool valid() const { return issues.empty(); }
     // n_q and n_k as compute() sees them: the rows of user embeddings, else the model's tokens

@@ -1,5 +1,6 @@
 #include "core/pipeline/layer_input.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <utility>
 
@@ -50,7 +51,9 @@ Expected<std::shared_ptr<const ModelInput>> wholeModelInput(const std::shared_pt
     };
     HiddenStatesShape shape;
     shape.d_model = layer.d_model;
-    shape.positionCount = model->recipe.positionCount > 0 ? model->recipe.positionCount : limits::maxTokens;
+    // The whole model runs on its positions, at most limits::maxModelTokens.
+    shape.positionCount = std::min(model->recipe.positionCount > 0 ? model->recipe.positionCount : limits::maxModelTokens,
+                                   limits::maxModelTokens);
     shape.formula = hiddenStatesFormula(*model, layer);
     auto input = std::make_shared<ModelInput>(*model->tokenizer, std::move(hiddenStates), std::move(shape),
                                               layer.name + " of " + model->checkpoint.path);

@@ -4,8 +4,10 @@
 #include <optional>
 #include <string>
 
+#include "core/common/limits.hpp"
 #include "core/embedding/model_input.hpp"
 #include "core/pretrained/block_steps.hpp"
+#include "core/pretrained/model_memory.hpp"
 
 namespace qkv {
 
@@ -52,7 +54,27 @@ Status checkIds(const PretrainedModel& model, const std::vector<std::int32_t>& i
     if (P > 0 && static_cast<Index>(ids.size()) > P)
         return Error{"the " + what + " has " + std::to_string(ids.size()) +
                      " tokens; this model's positions go up to " + std::to_string(P)};
+    if (static_cast<Index>(ids.size()) > limits::maxModelTokens)
+        return Error{"the " + what + " has " + std::to_string(ids.size()) + " tokens; a whole model runs on up to " +
+                     std::to_string(limits::maxModelTokens)};
     return {};
+}
+
+// What a run holds besides the weights the model holds already (model_memory.hpp), against the
+// limit one layer's computation has (limits::maxResultBytes): every layer's attention maps grow
+// with the square of the tokens, so a long prompt is refused here, with the numbers, before any
+// of it is allocated.
+Status checkRunMemory(const PretrainedModel& model, const ModelTokens& tokens, const RunOptions& options)
+{
+    const ModelMemoryEstimate estimate = estimateModelRunMemory(model, tokens, options);
+    const std::size_t run = estimate.peak() - estimate.weights - estimate.program;
+    if (run <= limits::maxResultBytes) return {};
+    const auto gib = [](std::size_t bytes) {
+        return std::to_string(static_cast<double>(bytes) / double(1 << 30)).substr(0, 4) + " GiB";
+    };
+    return Error{std::to_string(tokens.ids.size()) + " tokens: the run would hold about " + gib(run) +
+                 " besides the weights (" + gib(estimate.layers) + " of them every layer's attention maps); the limit is " +
+                 gib(limits::maxResultBytes) + ". Shorten the sentence"};
 }
 
 Status checkTokens(const PretrainedModel& model, const ModelTokens& tokens)
@@ -399,6 +421,7 @@ Expected<ModelRun> runModel(const PretrainedModel& model, const ModelTokens& tok
 {
     if (Status s = checkTokens(model, tokens); !s) return Error{s.error()};
     if (Status s = checkOptions(model, tokens, options); !s) return Error{s.error()};
+    if (Status s = checkRunMemory(model, tokens, options); !s) return Error{s.error()};
     const FamilyRecipe& r = model.recipe;
     const ModelRun* previous =
         options.previous && reusable(*options.previous, tokens, options) ? options.previous.get() : nullptr;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/attention/multi_head_attention.hpp"
+#include "core/attention/streamed_attention.hpp"
 #include "core/common/matrix.hpp"
 #include "core/config/config.hpp"
 #include "core/text/tokenizer.hpp"
@@ -32,6 +33,11 @@ struct Result {
     // As used: unscaledWeights times the scales (the same object when every scale is 1).
     std::shared_ptr<const AttentionWeights> weights;
     AttentionResult attention;
+    // A long layer's heads (ComputeRequest::plan streamed, streamed_layer.hpp): each head's map
+    // pooled (with its value norms when planned) and its row statistics. attention.heads' maps
+    // are then empty: a region is recomputed exactly with headAttentionRegion.
+    std::vector<StreamedAttention> streamedHeads;
+    MatrixD transformedNorms;  // with pooled value norms: ||f_i(x_j)||, n_k x h
     double computeMilliseconds = 0.0;       // wall time of compute(), for the status bar
     // The whole pretrained model this layer belongs to, when its input is the model's own and
     // the model runs whole (ModelInput::wholeModel), else null; the layer's model-order index.
@@ -39,6 +45,7 @@ struct Result {
     Index wholeModelLayer = -1;
 
     const HeadGrouping& grouping() const { return attention.grouping; }
+    bool streamed() const { return !streamedHeads.empty(); }
 };
 
 }  // namespace qkv

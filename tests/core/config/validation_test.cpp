@@ -81,6 +81,28 @@ TEST(Validation, TooManyTokensAndTooManyBytes)
     EXPECT_TRUE(mentions(validateConfig(config), ConfigField::Source, "bytes long"));
 }
 
+TEST(Validation, AStreamedLayerTakesLongPromptsThatHeldMapsDoNot)
+{
+    Config config = builtInExample();
+    config.mode = AttentionMode::DecoderCausal;
+    config.d_model = 512;
+    config.headCount = 8;
+    config.targetText.clear();
+    for (Index i = 0; i <= limits::maxFullMapTokens; ++i) config.targetText += "w ";
+    EXPECT_TRUE(mentions(validateConfig(config), ConfigField::Target,
+                         "4097 tokens; the limit is 4096 when every head's full map is held (qkv-studio export --pool"));
+    AnalysisPlan streamed;
+    streamed.pooledBlocks = 512;
+    EXPECT_TRUE(validateConfig(config, {}, streamed).empty());
+    // 32,768 tokens streamed: the pooled maps, not n x n, and well under the 1.5 GiB aimed at.
+    const MemoryEstimate estimate = estimateMemory(config, limits::maxTokens, limits::maxTokens, {}, streamed);
+    EXPECT_LT(estimate.maps, std::size_t{100} << 20);
+    EXPECT_LT(estimate.peak(), std::size_t{1536} << 20);
+    config.targetText.clear();
+    for (Index i = 0; i <= limits::maxTokens; ++i) config.targetText += "w ";
+    EXPECT_TRUE(mentions(validateConfig(config, {}, streamed), ConfigField::Target, "32769 tokens; the limit is 32768."));
+}
+
 TEST(Validation, MemoryEstimateRefusesHugeConfigurations)
 {
     Config config = builtInExample();

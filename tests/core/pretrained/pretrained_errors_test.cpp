@@ -14,6 +14,8 @@
 #include "core/checkpoint/model_input_loading.hpp"
 #include "core/io/safetensors.hpp"
 #include "core/pretrained/model_run.hpp"
+#include "core/common/limits.hpp"
+#include "support/pretrained_fixtures.hpp"
 #include "support/test_paths.hpp"
 
 namespace qkv {
@@ -287,6 +289,32 @@ TEST(WholeModelFamilies, AFamilyNotRunWholeYetIsRefusedWithItsName)
     Expected<PretrainedModel> t5 = openPretrainedModel(data("checkpoint/t5/model.safetensors"));
     ASSERT_FALSE(t5.ok());
     EXPECT_TRUE(contains(t5.error(), "T5 model is not run")) << t5.error();
+}
+
+}  // namespace
+}  // namespace qkv
+
+namespace qkv {
+namespace {
+
+// A whole model runs on at most limits::maxModelTokens tokens, and a run whose maps would not fit
+// is refused, with its numbers, before anything of it is allocated.
+TEST(WholeModelLimits, ALongPromptIsRefusedByTheTokenLimitOrByTheRunsMemory)
+{
+    PretrainedModel model = openPretrainedFixture("qwen3");
+    model.recipe.positionCount = 40960;  // as Qwen3-0.6B's config.json
+    const auto run = [&](std::size_t tokens) {
+        return runPretrainedModel(model, ModelTokens{std::vector<std::int32_t>(tokens, 5), {}});
+    };
+    const Expected<ModelRun> tooLong = run(static_cast<std::size_t>(limits::maxModelTokens) + 1);
+    ASSERT_FALSE(tooLong.ok());
+    EXPECT_TRUE(contains(tooLong.error(), "8193 tokens; a whole model runs on up to 8192")) << tooLong.error();
+    // 8,192 tokens, 4 heads, 2 layers with scores: 4 GiB of maps.
+    const Expected<ModelRun> tooLarge = run(static_cast<std::size_t>(limits::maxModelTokens));
+    ASSERT_FALSE(tooLarge.ok());
+    EXPECT_TRUE(contains(tooLarge.error(), "8192 tokens: the run would hold about")) << tooLarge.error();
+    EXPECT_TRUE(contains(tooLarge.error(), "every layer's attention maps); the limit is 3.00 GiB")) << tooLarge.error();
+    EXPECT_TRUE(run(300).ok());
 }
 
 }  // namespace
