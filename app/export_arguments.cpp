@@ -157,6 +157,24 @@ std::string_view optionValue(int argc, char** argv, int& i)
     return argv[++i];
 }
 
+namespace {
+
+// "A:B", half-open from 0 (--rows, --cols).
+PositionRange parsePositionRange(std::string_view option, std::string_view text)
+{
+    const std::size_t colon = text.find(':');
+    if (colon == std::string_view::npos)
+        throw ArgumentError{std::string(option) + ": '" + std::string(text) + "' is not A:B (half-open, from 0)"};
+    const PositionRange range{parseInteger<Index>(option, text.substr(0, colon)),
+                              parseInteger<Index>(option, text.substr(colon + 1))};
+    if (range.begin < 0 || range.end <= range.begin)
+        throw ArgumentError{std::string(option) + ": '" + std::string(text) +
+                            "' is empty or negative (A:B holds A..B-1, so B > A >= 0)"};
+    return range;
+}
+
+}  // namespace
+
 ExportArguments parseExportArguments(int argc, char** argv)
 {
     ExportArguments args;
@@ -174,6 +192,16 @@ ExportArguments parseExportArguments(int argc, char** argv)
             args.listLayers = true;
         } else if (option == "--spectrum") {  // singular values even when d_k > 1024 (docs/formats.md, Limits)
             args.options.spectrumAtAnyDk = true;
+        } else if (option == "--pool") {
+            args.options.pool = parseInteger<Index>(option, optionValue(argc, argv, i));
+            if (args.options.pool < 1) throw ArgumentError{"--pool: the number of blocks N must be at least 1"};
+        } else if (option == "--rows") {
+            args.options.rows = parsePositionRange(option, optionValue(argc, argv, i));
+        } else if (option == "--cols") {
+            args.options.cols = parsePositionRange(option, optionValue(argc, argv, i));
+        } else if (option == "--max-cells") {
+            args.options.maxCells = parseInteger<std::int64_t>(option, optionValue(argc, argv, i));
+            if (args.options.maxCells < 1) throw ArgumentError{"--max-cells: must be at least 1"};
         } else if (!parseSessionOption(args, argc, argv, i)) {
             throw ArgumentError{"unknown argument '" + std::string(option) + "' (see qkv-studio export --help)"};
         }

@@ -1,5 +1,6 @@
 #include "app/export_command.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -87,16 +88,30 @@ int runExportCommand(int argc, char** argv)
     if (Status writable = checkExportTarget(format, args.out); !writable) return fail(1, writable.error());
 
     // Configuration problems are argument problems: name the option.
-    const AnalysisPlan plan = exportAnalysisPlan(format, session.config, args.options);
-    // Validated and cut once; compute() reads the same request.
-    const ComputeRequest request = prepareCompute(session.config, session.inputs(), plan);
-    if (const std::string problem = configurationProblem(session, request.issues); !problem.empty())
-        return fail(2, problem);
-
+    AnalysisPlan plan = exportAnalysisPlan(format, session.config, args.options);
     if (args.format == kSessionFormatName) {
+        const ComputeRequest request = prepareCompute(session.config, session.inputs(), plan);
+        if (const std::string problem = configurationProblem(session, request.issues); !problem.empty())
+            return fail(2, problem);
         if (Status written = writeSession(args.out, session); !written) return fail(1, written.error());
         return 0;
     }
+    // Cut and validated first at the limits of a streamed layer, so that what the sentences are
+    // decides how the maps are held (exportPlanForSize), then again under that plan; the second
+    // reuses the first's cuts.
+    AnalysisPlan widest = plan;
+    widest.pooledBlocks = std::max<Index>(args.options.pool, 1);
+    ComputeRequest request = prepareCompute(session.config, session.inputs(), widest);
+    if (const std::string problem = configurationProblem(session, request.issues); !problem.empty())
+        return fail(2, problem);
+    const Expected<AnalysisPlan> sized =
+        exportPlanForSize(format, session.config, args.options, request.queryTokenCount(), request.keyTokenCount());
+    if (!sized) return fail(2, sized.error());
+    plan = *sized;
+    request = prepareCompute(session.config, session.inputs(), plan, &request);
+    if (const std::string problem = configurationProblem(session, request.issues); !problem.empty())
+        return fail(2, problem);
+
     const Expected<std::shared_ptr<const Result>> result = compute(request);
     if (!result) return fail(1, result.error());
     if (Status written = exportResult(**result, format, args.out, provenanceOf(session), args.options); !written)

@@ -174,6 +174,13 @@ const char* exportUsage()
         "  --out PATH                 output file (folder for npy), replaced atomically\n"
         "  --spectrum                 singular values of every W_i even when d_k > 1024\n"
         "                             (d_k = 4096: ~35 s and ~1.1 GiB more)\n"
+        "Long prompts (up to 32768 tokens per sentence; JSON only):\n"
+        "  --pool N                   each head's map as at most N x N blocks (attention_pool:\n"
+        "                             block means and maxima), streamed, never held whole\n"
+        "  --rows A:B, --cols C:D     each head's attention and scores over rows A..B-1 and\n"
+        "                             columns C..D-1 only (one alone: every position of the other)\n"
+        "  --max-cells N              without --pool or --rows/--cols, refuse a layer with more\n"
+        "                             than N cells per head (default 16777216 = 4096 x 4096)\n"
         "\n"
         "Exit status: 0 written, 1 a file could not be read, computed or written, 2 bad argument;\n"
         "interrupted (SIGINT, SIGTERM): its temporary files are removed, nothing is left at --out.\n";

@@ -152,6 +152,25 @@ void JsonStream::matrix(const MatrixF& m)
     endArray();
 }
 
+void JsonStream::matrix(const MatrixD& m)
+{
+    beginArray();
+    for (Index r = 0; r < m.rows(); ++r) {
+        newline();
+        beginArray();
+        for (Index c = 0; c < m.cols(); ++c) value(m(r, c));
+        endArray();
+    }
+    endArray();
+}
+
+void JsonStream::indices(const std::vector<Index>& values)
+{
+    beginArray();
+    for (const Index v : values) value(static_cast<std::int64_t>(v));
+    endArray();
+}
+
 void JsonStream::strings(const std::vector<std::string>& texts)
 {
     beginArray();

@@ -35,6 +35,8 @@ public:
 
     // A matrix as a list of rows, one row per line.
     void matrix(const MatrixF& m);
+    void matrix(const MatrixD& m);
+    void indices(const std::vector<Index>& values);
     void strings(const std::vector<std::string>& texts);
     void newline() { file_.write("\n"); }
 

@@ -166,7 +166,7 @@ Status exportModelJson(const std::shared_ptr<const PretrainedModel>& model, cons
         json.endArray();
         json.newline();
         json.key("rollout");
-        json.matrix(rollout->cast<float>());
+        json.matrix(MatrixF(rollout->cast<float>()));
         json.newline();
         writePredictions(json, *model, *predictions);
         json.newline();

@@ -3,7 +3,9 @@
 #include <charconv>
 #include <cmath>
 #include <new>
+#include <tuple>
 
+#include "core/attention/streamed_layer.hpp"
 #include "core/common/memory.hpp"
 #include "core/cost/cost_model.hpp"
 #include "core/export/head_analysis_json.hpp"
@@ -162,6 +164,82 @@ void writeCost(JsonStream& json, const Result& r)
 
 }  // namespace
 
+namespace {
+
+std::string rangeText(const PositionRange& range)
+{
+    return std::to_string(range.begin) + ":" + std::to_string(range.end);
+}
+
+// Edges, means and maxima of a pooled map (docs/formats.md, attention_pool).
+void writePooled(JsonStream& json, const std::vector<Index>& rowEdges, const std::vector<Index>& columnEdges,
+                 const MatrixD& mean, const MatrixD& max)
+{
+    json.beginObject();
+    json.key("row_edges");
+    json.indices(rowEdges);
+    json.key("col_edges");
+    json.indices(columnEdges);
+    json.key("mean");
+    json.matrix(mean);
+    json.newline();
+    json.key("max");
+    json.matrix(max);
+    json.endObject();
+}
+
+// The head's weights and scaled scores over a region: a slice of the held maps, or recomputed
+// exactly from Q_i and K_j when the layer was streamed.
+void writeHeadRegion(JsonStream& json, const Result& r, Index head, const PositionRange& rows, const PositionRange& cols)
+{
+    const Index height = rows.end - rows.begin, width = cols.end - cols.begin;
+    json.key("attention");
+    if (!r.streamed()) {
+        json.matrix(MatrixF(r.attention.heads[static_cast<std::size_t>(head)].attention.block(rows.begin, cols.begin,
+                                                                                               height, width)));
+    } else if (const Expected<MatrixF> region =
+                   headAttentionRegion(r.attention, head, rows.begin, rows.end, cols.begin, cols.end)) {
+        json.matrix(*region);
+    } else {
+        json.null();
+    }
+    json.newline();
+    json.key("scores");
+    if (r.attention.keepsScores()) {
+        json.matrix(MatrixF(
+            r.attention.heads[static_cast<std::size_t>(head)].scores.block(rows.begin, cols.begin, height, width)));
+    } else {
+        // As the engine stores them: (Q_i scale) K_j^T, before any cap or mask.
+        const MatrixF scaledQuery = r.attention.queryHead(head).middleRows(rows.begin, height) * r.attention.scoreScale;
+        json.matrix(MatrixF(scaledQuery * r.attention.keyHead(head).middleRows(cols.begin, width).transpose()));
+    }
+}
+
+// A head's maps as the options ask: pooled, a region, or whole.
+void writeHeadMaps(JsonStream& json, const Result& r, Index head, const ExportOptions& options)
+{
+    if (options.pool > 0 && r.streamed()) {
+        const PooledAttention& pooled = r.streamedHeads[static_cast<std::size_t>(head)].pooled;
+        json.key("attention_pool");
+        writePooled(json, pooled.rowEdges, pooled.columnEdges, pooled.mean, pooled.max);
+        json.newline();
+    }
+    if (options.region()) {
+        if (const auto region = exportRegion(options, r.attention.queryCount(), r.attention.keyCount()))
+            writeHeadRegion(json, r, head, region->first, region->second);
+        return;
+    }
+    if (options.pool > 0) return;
+    const HeadAttention& h = r.attention.heads[static_cast<std::size_t>(head)];
+    json.key("attention");
+    json.matrix(h.attention);
+    json.newline();
+    json.key("scores");
+    json.matrix(h.scores);
+}
+
+}  // namespace
+
 void writeLayerHeads(JsonStream& json, const Result& r, const ExportOptions& options, bool includeMatrices,
                      const HeadFieldsWriter& extraFields)
 {
@@ -180,14 +258,7 @@ void writeLayerHeads(JsonStream& json, const Result& r, const ExportOptions& opt
         writeFactored(json, r, head, options);
         json.newline();
         writeHeadAnalysis(json, r, head, ablation ? &*ablation : nullptr);
-        if (includeMatrices) {
-            const HeadAttention& h = r.attention.heads[static_cast<std::size_t>(head)];
-            json.key("attention");
-            json.matrix(h.attention);
-            json.newline();
-            json.key("scores");
-            json.matrix(h.scores);
-        }
+        if (includeMatrices) writeHeadMaps(json, r, head, options);
         if (extraFields) extraFields(json, head);
         json.endObject();
         // The head's analysis freed what it allocated; kept by the heap (keepLargeAllocationsForReuse)
@@ -199,6 +270,27 @@ void writeLayerHeads(JsonStream& json, const Result& r, const ExportOptions& opt
 }
 
 namespace {
+
+// "pool": N and "rows": [A, B], "cols": [C, D] when the maps are pooled or cut to a region.
+void writeMapExtent(JsonStream& json, const Result& r, const ExportOptions& options)
+{
+    if (options.pool > 0) {
+        json.key("pool");
+        json.value(static_cast<std::int64_t>(options.pool));
+        json.newline();
+    }
+    if (!options.region()) return;
+    const auto region = exportRegion(options, r.attention.queryCount(), r.attention.keyCount());
+    if (!region) return;
+    for (const auto& [name, range] : {std::pair{"rows", region->first}, std::pair{"cols", region->second}}) {
+        json.key(name);
+        json.beginArray();
+        json.value(static_cast<std::int64_t>(range.begin));
+        json.value(static_cast<std::int64_t>(range.end));
+        json.endArray();
+    }
+    json.newline();
+}
 
 // The whole document; with includeMatrices false, the summary that sits beside .npy arrays.
 void writeJsonDocument(AtomicFile& file, const Result& r, const ExportProvenance& provenance, bool includeMatrices,
@@ -221,6 +313,7 @@ void writeJsonDocument(AtomicFile& file, const Result& r, const ExportProvenance
     json.strings(r.keyLabels);
     json.endObject();
     json.newline();
+    writeMapExtent(json, r, options);
     json.key("fully_masked_rows");
     json.beginArray();
     for (std::size_t q = 0; q < r.attention.fullyMaskedRows.size(); ++q)
@@ -229,9 +322,15 @@ void writeJsonDocument(AtomicFile& file, const Result& r, const ExportProvenance
     json.newline();
     writeLayerHeads(json, r, options, includeMatrices);
     json.newline();
-    if (includeMatrices) {
+    if (includeMatrices && !options.region() && options.pool == 0) {
         json.key("output");
         json.matrix(r.attention.output);
+        json.newline();
+    } else if (includeMatrices && options.region()) {
+        // The region's query rows of the output (n_q x d_model is left out under --pool alone).
+        const PositionRange rows = exportRegion(options, r.attention.queryCount(), r.attention.keyCount())->first;
+        json.key("output");
+        json.matrix(MatrixF(r.attention.output.middleRows(rows.begin, rows.end - rows.begin)));
         json.newline();
     }
     writeCost(json, r);
@@ -388,6 +487,43 @@ AnalysisPlan exportAnalysisPlan(ExportFormat format, const Config& config, const
     return plan;
 }
 
+Expected<std::pair<PositionRange, PositionRange>> exportRegion(const ExportOptions& options, Index n_q, Index n_k)
+{
+    const PositionRange rows = options.rows.value_or(PositionRange{0, n_q});
+    const PositionRange cols = options.cols.value_or(PositionRange{0, n_k});
+    for (const auto& [option, range, size, what] :
+         {std::tuple{"--rows", rows, n_q, "query rows"}, std::tuple{"--cols", cols, n_k, "key columns"}}) {
+        if (range.begin < 0 || range.begin >= range.end || range.end > size)
+            return Error{std::string(option) + ": " + rangeText(range) + " is not a non-empty range of the " +
+                         std::to_string(size) + " " + what + " (half-open A:B, from 0)"};
+    }
+    return std::pair{rows, cols};
+}
+
+Expected<AnalysisPlan> exportPlanForSize(ExportFormat format, const Config& config, const ExportOptions& options,
+                                         Index n_q, Index n_k)
+{
+    AnalysisPlan plan = exportAnalysisPlan(format, config, options);
+    if ((options.pool > 0 || options.region()) && format != ExportFormat::Json)
+        return Error{"--pool and --rows/--cols write JSON: use --format json"};
+    if (options.pool < 0) return Error{"--pool: the number of blocks must be at least 1"};
+    if (options.maxCells < 1) return Error{"--max-cells: must be at least 1"};
+    if (options.region())
+        if (const auto region = exportRegion(options, n_q, n_k); !region) return Error{region.error()};
+    const std::int64_t cells = static_cast<std::int64_t>(n_q) * static_cast<std::int64_t>(n_k);
+    if (options.pool > 0) {
+        plan.pooledBlocks = options.pool;
+    } else if (options.region()) {
+        if (cells > options.maxCells) plan.pooledBlocks = 1;  // streamed: the statistics, never the whole map
+    } else if (cells > options.maxCells) {
+        return Error{"the layer's maps are " + std::to_string(n_q) + " x " + std::to_string(n_k) + " = " +
+                     std::to_string(cells) + " cells per head, above --max-cells " + std::to_string(options.maxCells) +
+                     ": write them pooled with --pool N (at most N x N blocks of means and maxima), or a region "
+                     "with --rows A:B and --cols C:D (or raise --max-cells)"};
+    }
+    return plan;
+}
+
 Status checkExportTarget(ExportFormat format, const std::string& path)
 {
     if (format == ExportFormat::Npy) return AtomicFolder::check(path, isNpyExportEntry);
@@ -399,6 +535,16 @@ Status checkExportTarget(ExportFormat format, const std::string& path)
 Status exportResult(const Result& result, ExportFormat format, const std::string& path,
                     const ExportProvenance& provenance, const ExportOptions& options)
 {
+    if (options.pool > 0 && !result.streamed())
+        return Error{"--pool: the result holds full maps; compute it with exportPlanForSize's plan"};
+    if (options.region())
+        if (const auto region = exportRegion(options, result.attention.queryCount(), result.attention.keyCount());
+            !region)
+            return Error{region.error()};
+    if (result.streamed() && !options.region() && options.pool == 0)
+        return Error{"a streamed layer holds no full maps: export it with --pool or --rows/--cols"};
+    if (result.streamed() && format != ExportFormat::Json)
+        return Error{"--pool and --rows/--cols write JSON: use --format json"};
     try {
         switch (format) {
         case ExportFormat::Json: {

@@ -4,6 +4,9 @@
 // partial is left at the output path.
 
 #include <array>
+#include <cstdint>
+#include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 
@@ -39,10 +42,43 @@ struct ExportProvenance {
 // (docs/benchmarks.md), at d_k = 1024 ~1.5 s per head.
 inline constexpr Index kExportSpectrumMaxDk = 1024;
 
+// Half-open positions [begin, end), from 0 (--rows A:B, --cols C:D).
+struct PositionRange {
+    Index begin = 0;
+    Index end = 0;
+};
+
+// Above this many cells per head (n_q x n_k), an export writes full maps only when asked not to
+// (--max-cells): 4096 x 4096, 64 MiB of float per map, hundreds of MiB of JSON text per head.
+inline constexpr std::int64_t kDefaultMaxCells = 16'777'216;
+
 struct ExportOptions {
     // Compute the spectrum whatever d_k (qkv-studio export --spectrum).
     bool spectrumAtAnyDk = false;
+    // --pool N: each head's map as at most N x N blocks (attention_pool: means and maxima) and
+    // no full attention; 0: not pooled.
+    Index pool = 0;
+    // --rows A:B, --cols C:D: each head's attention and scores over that region only. One given
+    // alone takes every position of the other.
+    std::optional<PositionRange> rows;
+    std::optional<PositionRange> cols;
+    // --max-cells: without --pool or a region, a layer with more cells per head is refused.
+    std::int64_t maxCells = kDefaultMaxCells;
+
+    bool region() const { return rows.has_value() || cols.has_value(); }
 };
+
+// The export's region of an n_q x n_k map: --rows and --cols, each defaulting to every position.
+// Errors: a range that is empty or outside the map, naming the option.
+Expected<std::pair<PositionRange, PositionRange>> exportRegion(const ExportOptions& options, Index n_q, Index n_k);
+
+// The one rule for what an export of an n_q x n_k layer holds (exportAnalysisPlan's plan, made
+// streamed or not): with --pool the maps stream (pooled, never held); with a region they are held
+// whole when they fit --max-cells (the region then is a slice, bit for bit the full export's) and
+// streamed otherwise; without either, a layer above --max-cells is refused with a message that
+// names --pool and --rows/--cols. --pool and regions write JSON only.
+Expected<AnalysisPlan> exportPlanForSize(ExportFormat format, const Config& config, const ExportOptions& options,
+                                         Index n_q, Index n_k);
 
 // Whether the JSON (and npy meta.json) carry singular values, rank, rank tolerance and
 // Frobenius norm; when not, those fields are null and "spectrum_skipped" says why.
