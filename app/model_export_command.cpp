@@ -1,5 +1,6 @@
 #include "app/model_export_command.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <set>
@@ -129,6 +130,15 @@ std::optional<int> runWholeModelExport(const ExportArguments& args)
         const char* sentenceOption = model->recipe.causal() ? "--target" : "--source";
         Expected<ModelSentences> sentences = modelSentences(*model, base.sourceText, base.targetText);
         if (!sentences) return fail(2, std::string(sentenceOption) + ": " + sentences.error());
+        // How the maps are held: whole, or streamed (--pool, or a region above --max-cells), as
+        // for one layer (exportPlanForSize), at the longest sequence the model reads.
+        ExportFormat format = ExportFormat::Json;
+        parseExportFormat(args.format, format);
+        const auto longest = static_cast<Index>(std::max(sentences->tokens.ids.size(), sentences->tokens.decoderIds.size()));
+        const Expected<AnalysisPlan> plan = exportPlanForSize(format, base, args.options, longest, longest);
+        if (!plan) return fail(2, plan.error());
+        run.pooledBlocks = plan->pooledBlocks;
+        run.pooledValueNorms = plan->streamed();
         if (layer) {
             run.lastLayer = *layer;  // one layer: nothing after it
         } else {

@@ -21,6 +21,9 @@
 //   BM_SwitchHeadOff/rerun|full   head 3 of layer 9 switched off, with the view's statistics of
 //                         the recomputed layers: rerun passes the unablated run as
 //                         RunOptions::previous (layers 9-11 recomputed), full recomputes all 12
+//   BM_LongPrompt/gpt2-small-8k[/layer_maps]   8,192 tokens on GPT-2 small's blocks (8,192
+//                         positions), streamed: every layer's pooled maps; with layer_maps also
+//                         each layer's value-norm pool and the rollout, as export --pool does
 //   BM_SwitchHeadOffNorms/rerun|full   the same plus value-weighted norms of the recomputed
 //                         layers and the rollout through every layer
 // Counters: peak_MiB is the process's peak resident set so far (getrusage; meaningful for a run
@@ -44,6 +47,7 @@
 #include "bench/pretrained/synthetic_checkpoints.hpp"
 #include "core/analysis/attention_rollout.hpp"
 #include "core/analysis/head_statistics.hpp"
+#include "core/analysis/streamed_layer_maps.hpp"
 #include "core/analysis/value_norms.hpp"
 #include "core/common/memory.hpp"
 #include "core/common/random.hpp"
@@ -257,6 +261,43 @@ void runSwitchHeadOff(benchmark::State& state, const SyntheticShape& shape, bool
     setCounters(state, shape, *m, ids, options);
 }
 
+// A long prompt on the whole model, streamed (RunOptions::pooledBlocks): every layer's pooled
+// maps (means and maxima of the weights and of the value norms), row statistics and outputs, and
+// the next token's logits; then, in `withLayerMaps`, every layer's value-norm pool and the
+// rollout (streamed_layer_maps.hpp, foldRolloutLayer), as `export --layer all --pool 512` does.
+void BM_LongPrompt(benchmark::State& state, const SyntheticShape& shape, bool withLayerMaps)
+{
+    const qkv::PretrainedModel* m = model(shape);
+    if (!m) return state.SkipWithError("the checkpoint could not be written or opened");
+    const qkv::ModelTokens ids = tokens(shape);
+    qkv::RunOptions options;
+    options.pooledBlocks = 512;
+    options.pooledValueNorms = true;
+    options.logitRows = qkv::LogitRows::Chosen;
+    options.logitPositions = {shape.tokens - 1};
+    for (auto _ : state) {
+        qkv::Expected<qkv::ModelRun> run = qkv::runPretrainedModel(*m, ids, options);
+        if (!run) return state.SkipWithError(run.error().c_str());
+        if (!withLayerMaps) continue;
+        qkv::MatrixD rollout;
+        for (Index l = 0; l < static_cast<Index>(run->layers.size()); ++l) {
+            const qkv::LayerRun& layer = run->layer(l);
+            const qkv::PooledAttention& pooled = layer.streamedHeads.front().pooled;
+            qkv::StreamedLayerMapsRequest request;
+            request.rowEdges = &pooled.rowEdges;
+            request.columnEdges = &pooled.columnEdges;
+            request.headMean = true;
+            const qkv::Expected<qkv::StreamedLayerMaps> maps =
+                qkv::streamedLayerMaps(layer.attention, layer.streamedHeads, m->sublayer(l).attention, request);
+            if (!maps) return state.SkipWithError(maps.error().c_str());
+            if (qkv::Status folded = qkv::foldRolloutLayer(rollout, maps->headMean, true); !folded)
+                return state.SkipWithError(folded.error().c_str());
+        }
+        benchmark::DoNotOptimize(rollout.data());
+    }
+    setCounters(state, shape, *m, ids, options);
+}
+
 void registerAll()
 {
     std::vector<benchmark::internal::Benchmark*> all;
@@ -282,6 +323,11 @@ void registerAll()
         all.push_back(
             benchmark::RegisterBenchmark(("BM_OpenAndFirstLayer/" + name).c_str(), BM_OpenAndFirstLayer, *shape)->Iterations(3));
     }
+    all.push_back(benchmark::RegisterBenchmark("BM_LongPrompt/gpt2-small-8k", BM_LongPrompt, qkv::bench::gpt2Long, false)
+                      ->Iterations(1));
+    all.push_back(benchmark::RegisterBenchmark("BM_LongPrompt/gpt2-small-8k/layer_maps", BM_LongPrompt,
+                                               qkv::bench::gpt2Long, true)
+                      ->Iterations(1));
     for (benchmark::internal::Benchmark* b : all) b->Unit(benchmark::kMillisecond)->UseRealTime();
 }
 

@@ -116,7 +116,7 @@ SafetensorsFile gpt2Tensors(const SyntheticShape& s)
     TensorBuilder t(19);
     t.random("wte.weight", s.vocabulary, d);
     t.random("wpe.weight", P, d);
-    MatrixF causal = MatrixF::Zero(P, P);  // the buffer gpt2's file keeps: 1 on and below the diagonal
+    MatrixF causal = MatrixF::Zero(s.maskBuffers ? P : 0, s.maskBuffers ? P : 0);  // the buffer gpt2's file keeps: 1 on and below the diagonal
     causal.triangularView<Eigen::Lower>().setOnes();
     Tensor mask = Tensor::fromMatrix("", causal);
     mask.shape = {1, 1, static_cast<std::size_t>(P), static_cast<std::size_t>(P)};
@@ -127,8 +127,10 @@ SafetensorsFile gpt2Tensors(const SyntheticShape& s)
         t.constant(p + "attn.c_attn.bias", 3 * d, 0.0f);
         t.random(p + "attn.c_proj.weight", d, d);
         t.constant(p + "attn.c_proj.bias", d, 0.0f);
-        mask.name = p + "attn.bias";
-        t.push(mask);
+        if (s.maskBuffers) {
+            mask.name = p + "attn.bias";
+            t.push(mask);
+        }
         t.layerNorm(p + "ln_2", d);
         t.random(p + "mlp.c_fc.weight", d, s.d_ff);
         t.constant(p + "mlp.c_fc.bias", s.d_ff, 0.0f);

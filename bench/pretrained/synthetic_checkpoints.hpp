@@ -26,6 +26,7 @@ struct SyntheticShape {
     Index tokens;  // the sentence length the benchmarks run
     Index keyValueHeads = 0;  // g; 0: h
     Index headDim = 0;        // d_k; 0: d_model / h
+    bool maskBuffers = true;  // GPT-2's h.N.attn.bias (P x P each): 3 GiB at P = 8192, so left out there
     Index g() const { return keyValueHeads > 0 ? keyValueHeads : heads; }
     Index d_k() const { return headDim > 0 ? headDim : d_model / heads; }
 };
@@ -33,6 +34,10 @@ struct SyntheticShape {
 // BERT-base (bert-base-uncased) on 128 tokens and GPT-2 small (gpt2) on 256 tokens.
 inline constexpr SyntheticShape bertBase{"bert-base", SyntheticFamily::Bert, 12, 768, 12, 3072, 30522, 512, 128};
 inline constexpr SyntheticShape gpt2Small{"gpt2-small", SyntheticFamily::Gpt2, 12, 768, 12, 3072, 50257, 1024, 256};
+// GPT-2 small's blocks with 8,192 positions (GPT-2 has 1,024), for a long prompt of 8,192 tokens:
+// the whole-model limit of a streamed run.
+inline constexpr SyntheticShape gpt2Long{"gpt2-small-8k", SyntheticFamily::Gpt2, 12, 768, 12, 3072, 50257, 8192, 8192,
+                                         0, 0, false};
 // Qwen3-0.6B on 256 tokens (d_k 128 > 1024 / 16) and Llama-3.2-1B on 256 tokens: their config.json
 // sizes.
 inline constexpr SyntheticShape qwen3Small{"qwen3-0.6b", SyntheticFamily::Qwen3, 28, 1024, 16, 3072, 151936, 40960, 256,

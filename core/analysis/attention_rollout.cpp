@@ -73,7 +73,46 @@ MatrixD multiply(const MatrixD& layer, const MatrixD& rollout)
     return product;
 }
 
+// (3) for lower-triangular Â_l and R: product(I, J) = sum_{K = J..I} Â_l(I, K) R(K, J) over
+// square blocks, J <= I; the blocks above the diagonal stay 0. Block rows are independent.
+MatrixD multiplyLowerTriangular(const MatrixD& layer, const MatrixD& rollout)
+{
+    constexpr Index kBlock = 256;
+    const Index n = layer.rows(), blocks = (n + kBlock - 1) / kBlock;
+    MatrixD product = MatrixD::Zero(n, n);
+    const int threads = threadsFor(static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n) / 3.0);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
+    for (Index bi = blocks - 1; bi >= 0; --bi) {  // the longest rows first
+        const Index i0 = bi * kBlock, rows = std::min(kBlock, n - i0);
+        for (Index bj = 0; bj <= bi; ++bj) {
+            const Index j0 = bj * kBlock, columns = std::min(kBlock, n - j0);
+            // K runs over [j0, i0 + rows): Â(I, K) is 0 right of the diagonal, R(K, J) above it.
+            product.block(i0, j0, rows, columns).noalias() =
+                layer.block(i0, j0, rows, i0 + rows - j0) * rollout.block(j0, j0, i0 + rows - j0, columns);
+        }
+    }
+    return product;
+}
+
 }  // namespace
+
+Status foldRolloutLayer(MatrixD& rollout, const MatrixD& mean, bool lowerTriangular)
+{
+    if (mean.size() == 0) return {};  // Â_l = I
+    if (mean.rows() != mean.cols() || (rollout.size() > 0 && rollout.rows() != mean.rows()))
+        return Error{"attention rollout: a layer's attention is " + shapeText(mean.rows(), mean.cols()) +
+                     (rollout.size() > 0 ? " after layers of " + shapeText(rollout.rows(), rollout.cols()) : std::string()) +
+                     ": rollout follows self-attention (n x n, the same n in every layer) only"};
+    try {
+        MatrixD layer = residualAttention(mean);
+        if (rollout.size() == 0) rollout = std::move(layer);
+        else rollout = lowerTriangular ? multiplyLowerTriangular(layer, rollout) : multiply(layer, rollout);
+    } catch (const std::bad_alloc&) {
+        return Error{"attention rollout: not enough memory for three " + shapeText(mean.rows(), mean.rows()) +
+                     " matrices in double"};
+    }
+    return {};
+}
 
 MatrixD meanAttentionOfActiveHeads(const AttentionResult& attention)
 {

@@ -270,13 +270,15 @@ Expected<StreamedAttention> streamHeadAttention(const HeadScoresInput& head, Ind
     stats.maxWeight = VectorD::Constant(n_q, kNaN);
     stats.selfWeight = VectorD::Constant(n_q, kNaN);
     if (head.value) out.output = MatrixF::Zero(n_q, head.value->cols());  // n_q x d_v
+    out.normalisers.maximum.assign(static_cast<std::size_t>(n_q), kMinusInfinity);
+    out.normalisers.normaliser.assign(static_cast<std::size_t>(n_q), 0.0);
     const bool scaled = head.keyScales != nullptr;
     if (n_q == 0 || n_k == 0) {
         const PooledSums empty(r, c, scaled);
-        pooled.mean = empty.mean;
-        pooled.max = empty.max;
-        pooled.scaledMean = empty.scaledMean;
-        pooled.scaledMax = empty.scaledMax;
+        pooled.mean = empty.mean.cast<float>();
+        pooled.max = empty.max.cast<float>();
+        pooled.scaledMean = empty.scaledMean.cast<float>();
+        pooled.scaledMax = empty.scaledMax.cast<float>();
         return out;
     }
 
@@ -293,6 +295,8 @@ Expected<StreamedAttention> streamHeadAttention(const HeadScoresInput& head, Ind
         std::vector<float> maxima;
         std::vector<double> sums;
         if (!rowNormalisers(head, firstRow, scaledQuery, maxima, sums, tile)) return std::string(kNotFinite);
+        std::copy(maxima.begin(), maxima.end(), out.normalisers.maximum.begin() + firstRow);
+        std::copy(sums.begin(), sums.end(), out.normalisers.normaliser.begin() + firstRow);
         streamRowBlock(targets, firstRow, scaledQuery, maxima, sums, tile, weights,
                        perThread[static_cast<std::size_t>(thread)]);
         return std::string();
@@ -317,11 +321,51 @@ Expected<StreamedAttention> streamHeadAttention(const HeadScoresInput& head, Ind
             total.mean(b, d) /= rows * columns;
             if (scaled) total.scaledMean(b, d) /= rows * columns;
         }
-    pooled.mean = std::move(total.mean);
-    pooled.max = std::move(total.max);
-    pooled.scaledMean = std::move(total.scaledMean);
-    pooled.scaledMax = std::move(total.scaledMax);
+    pooled.mean = total.mean.cast<float>();
+    pooled.max = total.max.cast<float>();
+    pooled.scaledMean = total.scaledMean.cast<float>();
+    pooled.scaledMax = total.scaledMax.cast<float>();
     return out;
+}
+
+Status streamedWeightTiles(const std::vector<HeadScoresInput>& heads, const std::vector<const RowNormalisers*>& normalisers,
+                           Index firstRow, Index endRow, Index firstColumn, Index endColumn,
+                           const WeightTileVisitor& visitor, const StreamControl& control)
+{
+    if (heads.empty() || heads.size() != normalisers.size() || firstRow >= endRow || firstColumn >= endColumn) return {};
+    const HeadScoresInput& first = heads.front();  // the mask and the keys' count are every head's
+    const Index n_k = first.key.rows();
+    return forRowBlocks(firstRow, endRow, std::max(1, computeThreads()), control, [&](Index blockRow, Index rows, int thread) {
+        std::vector<MatrixF> scaledQueries, tiles(heads.size());
+        for (const HeadScoresInput& head : heads)
+            scaledQueries.push_back(head.query.middleRows(blockRow, rows) * head.scale);  // rows x d_k
+        const KeySpan seen = blockKeys(first, blockRow, rows);
+        const Index begin = std::max(seen.begin, firstColumn), end = std::min(seen.end, endColumn);
+        for (Index firstKey = begin; firstKey < end; firstKey += kKeyTile) {
+            const Index tileKeys = std::min(kKeyTile, end - firstKey);
+            for (std::size_t h = 0; h < heads.size(); ++h) {
+                MatrixF& tile = tiles[h];
+                scoreTile(heads[h], scaledQueries[h], firstKey, tileKeys, tile);
+                const RowNormalisers& constants = *normalisers[h];
+                for (Index i = 0; i < rows; ++i) {
+                    const auto q = static_cast<std::size_t>(blockRow + i);
+                    const KeySpan span = visibleInTile(first.mask, blockRow + i, n_k, firstKey, tileKeys);
+                    auto row = tile.row(i);
+                    if (span.size() == 0 || constants.normaliser[q] == 0.0) {
+                        row.setZero();
+                        continue;
+                    }
+                    const Index offset = span.begin - firstKey;
+                    row.head(offset).setZero();
+                    row.tail(tileKeys - offset - span.size()).setZero();
+                    auto visible = row.segment(offset, span.size()).array();
+                    visible = (visible - constants.maximum[q]).exp() * static_cast<float>(1.0 / constants.normaliser[q]);
+                }
+            }
+            visitor(WeightTile{blockRow, rows, firstKey, tileKeys, tiles}, thread);
+        }
+        return std::string();
+    });
 }
 
 Expected<MatrixF> attentionRegion(const HeadScoresInput& head, Index firstRow, Index endRow, Index firstColumn,

@@ -22,6 +22,7 @@
 // than drawn (the engine's full maps share +inf logits equally; the stream does not try).
 
 #include <atomic>
+#include <functional>
 #include <vector>
 
 #include "core/attention/attention_mask.hpp"
@@ -56,10 +57,11 @@ std::vector<Index> blockEdges(Index size, Index blocks);
 struct PooledAttention {
     std::vector<Index> rowEdges;     // r + 1
     std::vector<Index> columnEdges;  // c + 1
-    MatrixD mean;                    // r x c: the mean weight of each block's cells (masked cells count as 0)
-    MatrixD max;                     // r x c: the largest weight in each block
-    MatrixD scaledMean;              // r x c, with key scales: the mean a_qj c_j (else empty)
-    MatrixD scaledMax;               // r x c, with key scales: the largest a_qj c_j (else empty)
+    // Summed in double, kept in float (a whole model at 8,192 tokens holds 144 heads' of them).
+    MatrixF mean;                    // r x c: the mean weight of each block's cells (masked cells count as 0)
+    MatrixF max;                     // r x c: the largest weight in each block
+    MatrixF scaledMean;              // r x c, with key scales: the mean a_qj c_j (else empty)
+    MatrixF scaledMax;               // r x c, with key scales: the largest a_qj c_j (else empty)
 };
 
 // Per query row; NaN where a row has no distribution (every key masked).
@@ -70,10 +72,19 @@ struct StreamedRowStatistics {
     VectorD selfWeight;  // a_qq; NaN where key q does not exist (q >= n_k)
 };
 
+// Each row's softmax constants: a_qj = exp(s_qj - maximum_q) / normaliser_q over the visible keys.
+// With them a later pass over the same scores gets the weights without another pass for the
+// constants (streamedWeightTiles). A row without a visible key: maximum -inf, normaliser 0.
+struct RowNormalisers {
+    std::vector<float> maximum;      // n_q
+    std::vector<double> normaliser;  // n_q
+};
+
 struct StreamedAttention {
     PooledAttention pooled;
     StreamedRowStatistics rows;
     MatrixF output;  // n_q x d_v with HeadScoresInput::value (rows without a visible key 0), else empty
+    RowNormalisers normalisers;
 };
 
 // The pooled map (at most pooledRows x pooledColumns blocks), the row statistics and, with V_j,
@@ -81,6 +92,23 @@ struct StreamedAttention {
 // score; stopped.
 Expected<StreamedAttention> streamHeadAttention(const HeadScoresInput& head, Index pooledRows, Index pooledColumns,
                                                 const StreamControl& control = {});
+
+// Several heads' weights of the same cells together, a block of rows x a tile of keys at a time,
+// from each head's softmax constants of an earlier stream: what needs every head's weight of a
+// cell at once (the layer's value-weighted norm, the heads' mean for the attention rollout).
+struct WeightTile {
+    Index firstRow = 0, rows = 0;  // query rows [firstRow, firstRow + rows)
+    Index firstKey = 0, keys = 0;  // keys [firstKey, firstKey + keys)
+    const std::vector<MatrixF>& heads;  // one per head, rows x keys: a_qj (0 where masked)
+};
+// Visits rows [firstRow, endRow) x keys [firstColumn, endColumn) (only the tiles some row sees),
+// blocks of rows shared among computeThreads() threads: the visitor may write its block's rows of
+// shared outputs, and gets its thread's number for anything else. `heads` and `normalisers` pair
+// up (same length; every head over the same keys and mask). Errors: a stop.
+using WeightTileVisitor = std::function<void(const WeightTile& tile, int thread)>;
+Status streamedWeightTiles(const std::vector<HeadScoresInput>& heads, const std::vector<const RowNormalisers*>& normalisers,
+                           Index firstRow, Index endRow, Index firstColumn, Index endColumn,
+                           const WeightTileVisitor& visitor, const StreamControl& control = {});
 
 // The exact weights of rows [firstRow, endRow) x columns [firstColumn, endColumn): each row's
 // maximum and normaliser over all its keys, then only the region's weights. Errors: an empty

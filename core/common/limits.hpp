@@ -24,5 +24,9 @@ inline constexpr Index maxModelTokens = 8192;
 inline constexpr std::size_t maxSentenceBytes = 1 << 20;  // 1 MiB of text
 // Estimated bytes of one Result (see estimateResultBytes) may not exceed this.
 inline constexpr std::size_t maxResultBytes = std::size_t{3} << 30;  // 3 GiB
+// A whole model's run, besides the weights it holds already (estimateModelRunMemory): every
+// layer's inputs, projections and maps, the hidden states and logits. GPT-2 small streamed on
+// 8,192 tokens needs 3.1 GiB; with full maps it would need 77 GiB, and is refused.
+inline constexpr std::size_t maxModelRunBytes = std::size_t{6} << 30;  // 6 GiB
 
 }  // namespace qkv::limits

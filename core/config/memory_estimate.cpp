@@ -82,12 +82,12 @@ MemoryEstimate estimateMemory(const Config& config, Index queryTokens, Index key
     e.weights = copies * oneSet;
     e.projections = kFloat * (nq * qw + 2 * nk * kv + (rotary ? nq * qw + nk * kv : 0));
     if (plan.streamed()) {
-        // Per head: the pooled means and maxima (twice with value norms) and four row statistics,
-        // in double; per thread a tile of scores and its own pooled sums; one head's Q_i, K_j,
-        // V_j copies and its output while it streams.
+        // Per head: the pooled means and maxima in float (twice with value norms), four row
+        // statistics in double and the softmax constants (a float and a double per row).
         const std::size_t r = std::min(nq, count(plan.pooledBlocks)), c = std::min(nk, count(plan.pooledBlocks));
         const std::size_t pooledMaps = (plan.pooledValueNorms ? 4 : 2) * r * c;
-        e.maps = kDouble * h * (pooledMaps + 4 * nq) + (plan.pooledValueNorms ? kDouble * nk * h : 0);
+        e.maps = h * (kFloat * pooledMaps + (4 * kDouble + kFloat + kDouble) * nq) +
+                 (plan.pooledValueNorms ? kDouble * nk * h : 0);
     } else {
         e.maps = kFloat * 2 * h * nq * nk;
     }

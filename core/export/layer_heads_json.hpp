@@ -14,6 +14,10 @@ namespace qkv {
 // More fields of head `head` (0-based), written inside its object after the usual ones.
 using HeadFieldsWriter = std::function<void(JsonStream& json, Index head)>;
 
+// "pool": N and "rows": [A, B], "cols": [C, D] when the maps are pooled or cut to a region
+// (n_q x n_k: the region's map; a whole model's longest).
+void writeMapExtent(JsonStream& json, Index n_q, Index n_k, const ExportOptions& options);
+
 void writeLayerHeads(JsonStream& json, const Result& r, const ExportOptions& options, bool includeMatrices,
                      const HeadFieldsWriter& extraFields = {});
 

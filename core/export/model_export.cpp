@@ -1,8 +1,14 @@
 #include "core/export/model_export.hpp"
 
+#include <algorithm>
 #include <new>
+#include <optional>
+#include <utility>
 
+#include "core/analysis/attention_rollout.hpp"
+#include "core/analysis/streamed_layer_maps.hpp"
 #include "core/analysis/value_norms.hpp"
+#include "core/attention/streamed_layer.hpp"
 #include "core/common/memory.hpp"
 #include "core/export/json_stream.hpp"
 #include "core/export/layer_heads_json.hpp"
@@ -52,17 +58,124 @@ void writeTokens(JsonStream& json, const PretrainedModel& model, const ModelSent
     json.endObject();
 }
 
-// One layer: its heads as the one-layer export writes them, each with its value norms.
-Status writeLayer(JsonStream& json, const std::shared_ptr<const PretrainedModel>& model, const ModelRun& run,
-                  Index modelIndex, const ModelSentences& sentences, const Config& base, const ExportOptions& options)
+// The rollout of the stack that reads the sentence, folded one layer at a time as a streamed
+// run's layers are written (their head means are never held together).
+struct StreamedRollout {
+    MatrixD product;              // R so far, n x n; empty while every layer passed the residual alone
+    bool lowerTriangular = true;  // every layer so far causal
+    Index layers = 0;             // layers folded
+    Index tokens = 0;
+};
+
+// A pooled map: its edges, block means and maxima (docs/formats.md, attention_pool).
+template <class Matrix>  // MatrixF (a head's stream) or MatrixD (pooled here, in double)
+void writePooledMap(JsonStream& json, const char* name, const std::vector<Index>& rowEdges,
+                    const std::vector<Index>& columnEdges, const Matrix& mean, const Matrix& max)
 {
-    const Expected<std::shared_ptr<const Result>> layerResult = pretrainedLayerResult(model, run, modelIndex, sentences, base);
-    if (!layerResult) return Error{layerResult.error()};
-    const std::shared_ptr<const Result>& result = *layerResult;
-    const LayerRun& layer = run.layer(modelIndex);
-    const Expected<ValueNorms> norms = valueWeightedNorms(result->attention, *result->weights);
-    if (!norms) return Error{layer.layer.name + ": " + norms.error()};
+    json.key(name);
     json.beginObject();
+    json.key("row_edges");
+    json.indices(rowEdges);
+    json.key("col_edges");
+    json.indices(columnEdges);
+    json.key("mean");
+    json.matrix(mean);
+    json.newline();
+    json.key("max");
+    json.matrix(max);
+    json.endObject();
+}
+
+// Mean and maximum of each block of a held map.
+std::pair<MatrixD, MatrixD> poolBlocks(const MatrixD& map, const std::vector<Index>& rowEdges,
+                                       const std::vector<Index>& columnEdges)
+{
+    const Index r = static_cast<Index>(rowEdges.size()) - 1, c = static_cast<Index>(columnEdges.size()) - 1;
+    MatrixD mean(r, c), max(r, c);
+    for (Index b = 0; b < r; ++b)
+        for (Index d = 0; d < c; ++d) {
+            const auto block = map.block(rowEdges[static_cast<std::size_t>(b)], columnEdges[static_cast<std::size_t>(d)],
+                                         rowEdges[static_cast<std::size_t>(b) + 1] - rowEdges[static_cast<std::size_t>(b)],
+                                         columnEdges[static_cast<std::size_t>(d) + 1] - columnEdges[static_cast<std::size_t>(d)]);
+            mean(b, d) = block.mean();
+            max(b, d) = block.maxCoeff();
+        }
+    return {mean, max};
+}
+
+// A streamed layer's value norms: each head's pooled (from its stream) or over the region (its
+// exact weights times ||f_i(x_j)||), and the layer's, from every head's weights together; the
+// heads' mean is folded into the rollout when the layer is one of its layers.
+Status writeStreamedLayerNorms(JsonStream& json, const Result& result, const ExportOptions& options,
+                               StreamedRollout* rollout)
+{
+    const AttentionResult& attention = result.attention;
+    const PooledAttention& pooled = result.streamedHeads.front().pooled;
+    StreamedLayerMapsRequest request;
+    if (options.pool > 0) {
+        request.rowEdges = &pooled.rowEdges;
+        request.columnEdges = &pooled.columnEdges;
+    }
+    std::optional<std::pair<PositionRange, PositionRange>> region;
+    if (options.region()) {
+        const auto cut = exportRegion(options, attention.queryCount(), attention.keyCount());
+        if (!cut) return Error{cut.error()};
+        region = *cut;
+        request.firstRow = region->first.begin;
+        request.endRow = region->first.end;
+        request.firstColumn = region->second.begin;
+        request.endColumn = region->second.end;
+    }
+    request.headMean = rollout != nullptr;
+    const Expected<StreamedLayerMaps> maps =
+        streamedLayerMaps(attention, result.streamedHeads, *result.weights, request);
+    if (!maps) return Error{maps.error()};
+    if (options.pool > 0) writePooledMap(json, "value_norms_pool", pooled.rowEdges, pooled.columnEdges, maps->normMean, maps->normMax);
+    if (region) {
+        if (options.pool > 0) json.newline();
+        json.key("value_norms");
+        json.matrix(maps->normRegion);
+    }
+    if (rollout) {
+        rollout->tokens = attention.queryCount();
+        if (Status folded = foldRolloutLayer(rollout->product, maps->headMean, rollout->lowerTriangular && attention.mask.causal);
+            !folded)
+            return folded;
+        rollout->lowerTriangular = rollout->lowerTriangular && attention.mask.causal;
+        ++rollout->layers;
+    }
+    return {};
+}
+
+// A streamed head's value norms N_i = a_qj ||f_i(x_j)||, pooled or over the region.
+void writeStreamedHeadNorms(JsonStream& json, const Result& result, const ExportOptions& options, Index head)
+{
+    const PooledAttention& pooled = result.streamedHeads[static_cast<std::size_t>(head)].pooled;
+    if (options.pool > 0) {
+        json.newline();
+        writePooledMap(json, "value_norms_pool", pooled.rowEdges, pooled.columnEdges, pooled.scaledMean, pooled.scaledMax);
+    }
+    if (!options.region()) return;
+    const auto region = exportRegion(options, result.attention.queryCount(), result.attention.keyCount());
+    const Expected<MatrixF> weights =
+        region ? headAttentionRegion(result.attention, head, region->first.begin, region->first.end,
+                                     region->second.begin, region->second.end)
+               : Expected<MatrixF>(Error{region.error()});
+    json.newline();
+    json.key("value_norms");
+    if (!weights) {
+        json.null();
+        return;
+    }
+    const RowVectorF scales = result.transformedNorms.col(head)
+                                  .segment(region->second.begin, region->second.end - region->second.begin)
+                                  .transpose()
+                                  .cast<float>();
+    json.matrix(MatrixF(weights->array().rowwise() * scales.array()));
+}
+
+void writeLayerHeader(JsonStream& json, const Result& result, const LayerRun& layer)
+{
     json.key("name");
     json.value(layer.layer.name);
     json.key("kind");
@@ -72,20 +185,89 @@ Status writeLayer(JsonStream& json, const std::shared_ptr<const PretrainedModel>
     json.key("tokens");
     json.beginObject();
     json.key("query");
-    json.strings(result->queryLabels);
+    json.strings(result.queryLabels);
     json.key("key");
-    json.strings(result->keyLabels);
+    json.strings(result.keyLabels);
     json.endObject();
     json.newline();
+}
+
+// One layer: its heads as the one-layer export writes them, each with its value norms (held, or
+// from the stream of a long prompt's run).
+Status writeLayer(JsonStream& json, const std::shared_ptr<const PretrainedModel>& model, const ModelRun& run,
+                  Index modelIndex, const ModelSentences& sentences, const Config& base, const ExportOptions& options,
+                  StreamedRollout* rollout)
+{
+    const Expected<std::shared_ptr<const Result>> layerResult = pretrainedLayerResult(model, run, modelIndex, sentences, base);
+    if (!layerResult) return Error{layerResult.error()};
+    const std::shared_ptr<const Result>& result = *layerResult;
+    const LayerRun& layer = run.layer(modelIndex);
+    json.beginObject();
+    writeLayerHeader(json, *result, layer);
+    if (result->streamed()) {
+        writeLayerHeads(json, *result, options, true, [&](JsonStream& out, Index head) {
+            writeStreamedHeadNorms(out, *result, options, head);
+        });
+        json.newline();
+        if (Status written = writeStreamedLayerNorms(json, *result, options, rollout); !written)
+            return Error{layer.layer.name + ": " + written.error()};
+        json.endObject();
+        return {};
+    }
+    const Expected<ValueNorms> norms = valueWeightedNorms(result->attention, *result->weights);
+    if (!norms) return Error{layer.layer.name + ": " + norms.error()};
+    // Held maps under --rows/--cols: the region's cells, a slice of the full export's.
+    const auto region = options.region()
+                            ? exportRegion(options, result->attention.queryCount(), result->attention.keyCount())
+                            : Expected<std::pair<PositionRange, PositionRange>>(std::pair<PositionRange, PositionRange>{});
+    if (!region) return Error{region.error()};
+    const auto cut = [&](const MatrixF& map) {
+        if (!options.region()) return map;
+        const auto& [rows, cols] = *region;
+        return MatrixF(map.block(rows.begin, cols.begin, rows.end - rows.begin, cols.end - cols.begin));
+    };
     writeLayerHeads(json, *result, options, true, [&](JsonStream& out, Index head) {
         out.newline();
         out.key("value_norms");
-        out.matrix(norms->heads[static_cast<std::size_t>(head)]);
+        out.matrix(cut(norms->heads[static_cast<std::size_t>(head)]));
     });
     json.newline();
     json.key("value_norms");
-    json.matrix(norms->layer);
+    json.matrix(cut(norms->layer));
     json.endObject();
+    return {};
+}
+
+// The held rollout, whole or its region (a slice).
+void writeRollout(JsonStream& json, const MatrixD& rollout, const ExportOptions& options)
+{
+    json.key("rollout");
+    if (!options.region()) {
+        json.matrix(MatrixF(rollout.cast<float>()));
+    } else if (const auto region = exportRegion(options, rollout.rows(), rollout.cols())) {
+        const auto& [rows, cols] = *region;
+        json.matrix(MatrixF(rollout.block(rows.begin, cols.begin, rows.end - rows.begin, cols.end - cols.begin).cast<float>()));
+    } else {
+        json.null();
+    }
+    json.newline();
+}
+
+// A streamed run's rollout: rollout_pool on the layers' edges (N blocks each way), and the
+// region under --rows/--cols.
+Status writeStreamedRollout(JsonStream& json, StreamedRollout& rollout, const ExportOptions& options)
+{
+    const Index n = rollout.tokens;
+    if (rollout.layers == 0 || n == 0) return Error{"the model has no self-attention layer to roll out"};
+    // Every layer of the stack passed the residual alone (every head off): R = I.
+    if (rollout.product.size() == 0) rollout.product = MatrixD::Identity(n, n);
+    if (options.pool > 0) {
+        const std::vector<Index> edges = blockEdges(n, std::min<Index>(options.pool, n));
+        const auto [mean, max] = poolBlocks(rollout.product, edges, edges);
+        writePooledMap(json, "rollout_pool", edges, edges, mean, max);
+        json.newline();
+    }
+    if (options.region()) writeRollout(json, rollout.product, options);
     return {};
 }
 
@@ -133,10 +315,14 @@ Status exportModelJson(const std::shared_ptr<const PretrainedModel>& model, cons
     try {
         const Expected<std::vector<PositionPredictions>> predictions = modelPredictions(*model, run, sentences);
         if (!predictions) return Error{predictions.error()};
-        // Through every layer of the stack that reads the typed sentence.
-        const Expected<MatrixD> rollout =
-            modelRollout(*model, run, static_cast<Index>(rolloutLayers(*model, run).size()) - 1);
+        // Through every layer of the stack that reads the typed sentence: from the held maps, or
+        // folded layer by layer while a streamed run's layers are written.
+        const std::vector<Index> rolloutIndices = rolloutLayers(*model, run);
+        const bool streamed = !run.layers.empty() && !run.layers.front()->streamedHeads.empty();
+        const Expected<MatrixD> rollout = streamed ? Expected<MatrixD>(MatrixD())
+                                                   : modelRollout(*model, run, static_cast<Index>(rolloutIndices.size()) - 1);
         if (!rollout) return Error{rollout.error()};
+        StreamedRollout streamedRollout;
         AtomicFile file;
         if (Status opened = file.open(path); !opened) return opened;
         JsonStream json(file);
@@ -150,6 +336,8 @@ Status exportModelJson(const std::shared_ptr<const PretrainedModel>& model, cons
         json.newline();
         writeTokens(json, *model, sentences);
         json.newline();
+        const Index longest = static_cast<Index>(std::max(run.tokens.ids.size(), run.tokens.decoderIds.size()));
+        writeMapExtent(json, longest, longest, options);
         json.key("ablated_heads");
         std::vector<std::string> ablated;
         for (const ModelHead& head : run.ablatedHeads) ablated.push_back(modelHeadText(*model, head));
@@ -159,15 +347,20 @@ Status exportModelJson(const std::shared_ptr<const PretrainedModel>& model, cons
         json.beginArray();
         for (Index layer = 0; layer < model->layerCount(); ++layer) {
             json.newline();
-            if (Status written = writeLayer(json, model, run, layer, sentences, base, options); !written)
+            const bool inRollout = std::find(rolloutIndices.begin(), rolloutIndices.end(), layer) != rolloutIndices.end();
+            if (Status written = writeLayer(json, model, run, layer, sentences, base, options,
+                                            streamed && inRollout ? &streamedRollout : nullptr);
+                !written)
                 return written;
             releaseFreedMemory();
         }
         json.endArray();
         json.newline();
-        json.key("rollout");
-        json.matrix(MatrixF(rollout->cast<float>()));
-        json.newline();
+        if (streamed) {
+            if (Status written = writeStreamedRollout(json, streamedRollout, options); !written) return written;
+        } else {
+            writeRollout(json, *rollout, options);
+        }
         writePredictions(json, *model, *predictions);
         json.newline();
         json.endObject();

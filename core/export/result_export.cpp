@@ -173,7 +173,7 @@ std::string rangeText(const PositionRange& range)
 
 // Edges, means and maxima of a pooled map (docs/formats.md, attention_pool).
 void writePooled(JsonStream& json, const std::vector<Index>& rowEdges, const std::vector<Index>& columnEdges,
-                 const MatrixD& mean, const MatrixD& max)
+                 const MatrixF& mean, const MatrixF& max)
 {
     json.beginObject();
     json.key("row_edges");
@@ -240,6 +240,27 @@ void writeHeadMaps(JsonStream& json, const Result& r, Index head, const ExportOp
 
 }  // namespace
 
+// "pool": N and "rows": [A, B], "cols": [C, D] when the maps are pooled or cut to a region.
+void writeMapExtent(JsonStream& json, Index n_q, Index n_k, const ExportOptions& options)
+{
+    if (options.pool > 0) {
+        json.key("pool");
+        json.value(static_cast<std::int64_t>(options.pool));
+        json.newline();
+    }
+    if (!options.region()) return;
+    const auto region = exportRegion(options, n_q, n_k);
+    if (!region) return;
+    for (const auto& [name, range] : {std::pair{"rows", region->first}, std::pair{"cols", region->second}}) {
+        json.key(name);
+        json.beginArray();
+        json.value(static_cast<std::int64_t>(range.begin));
+        json.value(static_cast<std::int64_t>(range.end));
+        json.endArray();
+    }
+    json.newline();
+}
+
 void writeLayerHeads(JsonStream& json, const Result& r, const ExportOptions& options, bool includeMatrices,
                      const HeadFieldsWriter& extraFields)
 {
@@ -271,27 +292,6 @@ void writeLayerHeads(JsonStream& json, const Result& r, const ExportOptions& opt
 
 namespace {
 
-// "pool": N and "rows": [A, B], "cols": [C, D] when the maps are pooled or cut to a region.
-void writeMapExtent(JsonStream& json, const Result& r, const ExportOptions& options)
-{
-    if (options.pool > 0) {
-        json.key("pool");
-        json.value(static_cast<std::int64_t>(options.pool));
-        json.newline();
-    }
-    if (!options.region()) return;
-    const auto region = exportRegion(options, r.attention.queryCount(), r.attention.keyCount());
-    if (!region) return;
-    for (const auto& [name, range] : {std::pair{"rows", region->first}, std::pair{"cols", region->second}}) {
-        json.key(name);
-        json.beginArray();
-        json.value(static_cast<std::int64_t>(range.begin));
-        json.value(static_cast<std::int64_t>(range.end));
-        json.endArray();
-    }
-    json.newline();
-}
-
 // The whole document; with includeMatrices false, the summary that sits beside .npy arrays.
 void writeJsonDocument(AtomicFile& file, const Result& r, const ExportProvenance& provenance, bool includeMatrices,
                        const ExportOptions& options)
@@ -313,7 +313,7 @@ void writeJsonDocument(AtomicFile& file, const Result& r, const ExportProvenance
     json.strings(r.keyLabels);
     json.endObject();
     json.newline();
-    writeMapExtent(json, r, options);
+    writeMapExtent(json, r.attention.queryCount(), r.attention.keyCount(), options);
     json.key("fully_masked_rows");
     json.beginArray();
     for (std::size_t q = 0; q < r.attention.fullyMaskedRows.size(); ++q)

@@ -180,6 +180,8 @@ Expected<std::shared_ptr<const Result>> pretrainedLayerResult(const std::shared_
     result->unscaledWeights = std::move(*weights);
     result->weights = result->unscaledWeights;
     result->attention = layer.attention;
+    result->streamedHeads = layer.streamedHeads;
+    result->transformedNorms = layer.transformedNorms;
     return std::shared_ptr<const Result>(std::move(result));
 }
 

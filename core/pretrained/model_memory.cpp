@@ -52,6 +52,8 @@ std::size_t floats(const StackWeights& stack)
 struct Shape {
     std::size_t d, V;
     bool rotary, keepScores;
+    std::size_t pooledBlocks = 0;  // RunOptions::pooledBlocks: 0 for full maps
+    bool pooledValueNorms = false;
 };
 
 // One LayerRun (the legend's "layers" term); h and kv are the layer's own (BART's decoder may
@@ -59,8 +61,13 @@ struct Shape {
 std::size_t layerFloats(const Shape& s, const AttentionSublayerWeights& sublayer, std::size_t nq, std::size_t nk)
 {
     const std::size_t h = count(sublayer.layer.headCount), kv = count(sublayer.attention.keyProjection.cols());
-    return (nq + nk) * s.d + nq * s.d + 2 * nk * kv + (s.rotary ? nq * s.d + nk * kv : 0) +
-           (s.keepScores ? 2 : 1) * h * nq * nk + 2 * nq * s.d;
+    // Streamed: per head the pooled means and maxima in float (twice with value norms), four row
+    // statistics in double and its softmax constants (a float and a double per row).
+    const std::size_t r = std::min(nq, s.pooledBlocks), c = std::min(nk, s.pooledBlocks);
+    const std::size_t maps = s.pooledBlocks > 0 ? h * ((s.pooledValueNorms ? 4 : 2) * r * c + 11 * nq) +
+                                                      (s.pooledValueNorms ? 2 * nk * h : 0)
+                                                : (s.keepScores ? 2 : 1) * h * nq * nk;
+    return (nq + nk) * s.d + nq * s.d + 2 * nk * kv + (s.rotary ? nq * s.d + nk * kv : 0) + maps + 2 * nq * s.d;
 }
 
 // The stop's block and stack: the layers run in each stack, and whether each ran whole.
@@ -103,7 +110,8 @@ ModelMemoryEstimate estimateModelRunMemory(const PretrainedModel& model, const M
 {
     const FamilyRecipe& rc = model.recipe;
     const std::size_t d = count(rc.d_model);
-    const Shape s{d, count(rc.vocabularySize), rc.positions == PretrainedPositions::Rotary, options.keepScores};
+    const Shape s{d, count(rc.vocabularySize), rc.positions == PretrainedPositions::Rotary, options.keepScores,
+                  count(options.pooledBlocks), options.pooledValueNorms};
     const std::size_t n = tokens.ids.size(), m = tokens.decoderIds.size();
     ModelMemoryEstimate e;
     e.program = kProgramBytes;

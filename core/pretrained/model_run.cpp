@@ -6,6 +6,7 @@
 
 #include "core/common/limits.hpp"
 #include "core/embedding/model_input.hpp"
+#include "core/attention/streamed_layer.hpp"
 #include "core/pretrained/block_steps.hpp"
 #include "core/pretrained/model_memory.hpp"
 
@@ -14,8 +15,8 @@ namespace qkv {
 namespace {
 
 // A block the run could not read from the checkpoint's files (WeightResidency::OneBlockAtATime: the file
-// changed since the model was loaded). Thrown from deep in a stack's loop, turned into the run's
-// error by runPretrainedModel.
+// changed since the model was loaded), or a streamed layer's error (a score that overflows).
+// Thrown from deep in a stack's loop, turned into the run's error by runPretrainedModel.
 struct BlockReadError {
     std::string message;
 };
@@ -60,21 +61,20 @@ Status checkIds(const PretrainedModel& model, const std::vector<std::int32_t>& i
     return {};
 }
 
-// What a run holds besides the weights the model holds already (model_memory.hpp), against the
-// limit one layer's computation has (limits::maxResultBytes): every layer's attention maps grow
-// with the square of the tokens, so a long prompt is refused here, with the numbers, before any
-// of it is allocated.
+// What a run holds besides the weights the model holds already (model_memory.hpp), against
+// limits::maxModelRunBytes: every layer's attention maps grow with the square of the tokens, so a
+// long prompt is refused here, with the numbers, before any of it is allocated.
 Status checkRunMemory(const PretrainedModel& model, const ModelTokens& tokens, const RunOptions& options)
 {
     const ModelMemoryEstimate estimate = estimateModelRunMemory(model, tokens, options);
     const std::size_t run = estimate.peak() - estimate.weights - estimate.program;
-    if (run <= limits::maxResultBytes) return {};
+    if (run <= limits::maxModelRunBytes) return {};
     const auto gib = [](std::size_t bytes) {
         return std::to_string(static_cast<double>(bytes) / double(1 << 30)).substr(0, 4) + " GiB";
     };
     return Error{std::to_string(tokens.ids.size()) + " tokens: the run would hold about " + gib(run) +
                  " besides the weights (" + gib(estimate.layers) + " of them every layer's attention maps); the limit is " +
-                 gib(limits::maxResultBytes) + ". Shorten the sentence"};
+                 gib(limits::maxModelRunBytes) + ". Shorten the sentence"};
 }
 
 Status checkTokens(const PretrainedModel& model, const ModelTokens& tokens)
@@ -203,9 +203,21 @@ std::shared_ptr<const LayerRun> attentionSublayerForward(const StackContext& c, 
     run->queryInput = exactQueryInput ? *exactQueryInput : pre ? normIfPresent(h, sublayer.norm, r) : h;
     run->keyValueInput = cross ? *c.encoderOutput : run->queryInput;
     const AttentionWeights& w = sublayer.attention;
-    run->attention =
-        multiHeadAttentionForward(run->queryInput, run->keyValueInput, w, w.grouping(sublayer.layer.headCount),
-                                  attentionOptions(c, block, sublayer, cross));
+    const HeadGrouping grouping = w.grouping(sublayer.layer.headCount);
+    if (c.options.pooledBlocks > 0) {
+        StreamedLayerOptions streamed;
+        streamed.pooledRows = streamed.pooledColumns = c.options.pooledBlocks;
+        streamed.valueNorms = c.options.pooledValueNorms;
+        Expected<StreamedLayer> layer = streamedMultiHeadAttention(run->queryInput, run->keyValueInput, w, grouping,
+                                                                   attentionOptions(c, block, sublayer, cross), streamed);
+        if (!layer) throw BlockReadError{sublayer.layer.name + ": " + layer.error()};
+        run->attention = std::move(layer->attention);
+        run->streamedHeads = std::move(layer->heads);
+        run->transformedNorms = std::move(layer->transformedNorms);
+    } else {
+        run->attention = multiHeadAttentionForward(run->queryInput, run->keyValueInput, w, grouping,
+                                                   attentionOptions(c, block, sublayer, cross));
+    }
     if (sublayer.outputNorm.present())
         h += normRowsForward(run->attention.output, sublayer.outputNorm, r.norm, r.epsilon);
     else
@@ -326,8 +338,9 @@ Index firstChangedLayer(const PretrainedModel& model, const std::set<ModelHead>&
 
 bool reusable(const ModelRun& previous, const ModelTokens& tokens, const RunOptions& options)
 {
+    const bool previousStreamed = !previous.layers.empty() && !previous.layers.front()->streamedHeads.empty();
     return previous.tokens.ids == tokens.ids && previous.tokens.decoderIds == tokens.decoderIds &&
-           previous.keepScores == options.keepScores;
+           previous.keepScores == options.keepScores && options.pooledBlocks == 0 && !previousStreamed;
 }
 
 // The run asks for what `previous` holds: the same last layer and the same readout rows.

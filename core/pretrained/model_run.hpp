@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/attention/multi_head_attention.hpp"
+#include "core/attention/streamed_attention.hpp"
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"
@@ -67,6 +68,12 @@ struct RunOptions {
     // whole (a run stopped inside a block lends only the blocks before). Ignored when its tokens
     // or keepScores differ. Its lastLayer and readout rows need not match this run's.
     std::shared_ptr<const ModelRun> previous;
+    // Each layer streamed (a long prompt, streamed_layer.hpp): its heads' maps kept pooled to at
+    // most pooledBlocks x pooledBlocks blocks with their row statistics and softmax constants
+    // (LayerRun::streamedHeads), never n x n; pooledValueNorms: the heads' value norms pooled too.
+    // 0: the full maps. A streamed run lends no layer to a later run and borrows none.
+    Index pooledBlocks = 0;
+    bool pooledValueNorms = false;
 };
 
 // One attention layer of a run.
@@ -78,6 +85,9 @@ struct LayerRun {
     MatrixF queryInput;         // X_q, n_q x d_model: what the attention reads (after the norm when pre-LN)
     MatrixF keyValueInput;      // X_kv, n_k x d_model (cross-attention: the encoder's output)
     AttentionResult attention;  // multiHeadAttentionForward's result, ablations applied
+    // A streamed run's (RunOptions::pooledBlocks): attention's maps are then empty.
+    std::vector<StreamedAttention> streamedHeads;
+    MatrixD transformedNorms;  // with pooledValueNorms: ||f_i(x_j)||, n_k x h
 };
 
 struct ModelRun {

@@ -333,5 +333,86 @@ TEST_F(ExportCli, WholeModelArgumentsAreCheckedAndNothingPartialIsLeft)
     EXPECT_TRUE(std::filesystem::is_empty(path("folder")));
 }
 
+
+// A map's block means and maxima on edges, from the full export.
+std::pair<MatrixD, MatrixD> pooledOf(const MatrixD& map, const nlohmann::json& edges)
+{
+    const auto k = static_cast<Index>(edges.size()) - 1;
+    MatrixD mean(k, k), max(k, k);
+    for (Index a = 0; a < k; ++a)
+        for (Index b = 0; b < k; ++b) {
+            const int r0 = edges[static_cast<std::size_t>(a)], r1 = edges[static_cast<std::size_t>(a) + 1];
+            const int c0 = edges[static_cast<std::size_t>(b)], c1 = edges[static_cast<std::size_t>(b) + 1];
+            mean(a, b) = map.block(r0, c0, r1 - r0, c1 - c0).mean();
+            max(a, b) = map.block(r0, c0, r1 - r0, c1 - c0).maxCoeff();
+        }
+    return {mean, max};
+}
+
+void expectPoolOf(const nlohmann::json& pool, const MatrixD& full, double tolerance, const std::string& what)
+{
+    const auto [mean, max] = pooledOf(full, pool["row_edges"]);
+    EXPECT_EQ(pool["col_edges"], pool["row_edges"]) << what;
+    EXPECT_LT((asMatrix(pool["mean"]) - mean).cwiseAbs().maxCoeff(), tolerance) << what;
+    EXPECT_LT((asMatrix(pool["max"]) - max).cwiseAbs().maxCoeff(), tolerance) << what;
+}
+
+// --pool and --rows/--cols for a whole model: each head's attention_pool and value_norms_pool,
+// the layer's value_norms_pool and the rollout_pool pool the full export's maps on the same edges;
+// a region is the full export's slice, bit for bit while the maps fit --max-cells, and recomputed
+// exactly from the stream above it.
+TEST_F(ExportCli, AWholeModelPooledOrCutToARegionIsItsFullExportsOwn)
+{
+    const std::vector<std::string> base{"export", "--weights", pretrained("gpt2"), "--layer", "all", "--target",
+                                        "the cat sat on a mat", "--format", "json"};
+    const auto exportWith = [&](const std::string& name, std::vector<std::string> extra) {
+        std::vector<std::string> arguments = base;
+        arguments.insert(arguments.end(), {"--out", path(name)});
+        arguments.insert(arguments.end(), extra.begin(), extra.end());
+        const CommandRun r = run(arguments);
+        EXPECT_EQ(r.status, 0) << r.output;
+        return readJson(path(name));
+    };
+    const nlohmann::json full = exportWith("full.json", {});
+    const nlohmann::json pooled = exportWith("pool.json", {"--pool", "4"});
+    const nlohmann::json slice = exportWith("slice.json", {"--rows", "2:6", "--cols", "1:5"});
+    const nlohmann::json streamed = exportWith("streamed.json", {"--rows", "2:6", "--cols", "1:5", "--max-cells", "10"});
+    ASSERT_EQ(pooled["pool"], 4);
+    EXPECT_EQ(pooled.count("rollout"), 0u);
+    EXPECT_EQ(pooled["predictions"], full["predictions"]);
+    for (std::size_t l = 0; l < full["layers"].size(); ++l) {
+        const nlohmann::json &whole = full["layers"][l], &pool = pooled["layers"][l];
+        for (std::size_t h = 0; h < whole["heads"].size(); ++h) {
+            const std::string what = "layer " + std::to_string(l) + " head " + std::to_string(h + 1);
+            EXPECT_EQ(pool["heads"][h].count("attention"), 0u);
+            EXPECT_EQ(pool["heads"][h].count("value_norms"), 0u);
+            expectPoolOf(pool["heads"][h]["attention_pool"], asMatrix(whole["heads"][h]["attention"]), 1e-6, what);
+            expectPoolOf(pool["heads"][h]["value_norms_pool"], asMatrix(whole["heads"][h]["value_norms"]), 1e-5, what);
+            const MatrixD cut = asMatrix(whole["heads"][h]["attention"]).block(2, 1, 4, 4);
+            EXPECT_EQ(asMatrix(slice["layers"][l]["heads"][h]["attention"]), cut) << what;
+            EXPECT_LT((asMatrix(streamed["layers"][l]["heads"][h]["attention"]) - cut).cwiseAbs().maxCoeff(), 1e-6) << what;
+            const MatrixD norms = asMatrix(whole["heads"][h]["value_norms"]).block(2, 1, 4, 4);
+            EXPECT_LT((asMatrix(streamed["layers"][l]["heads"][h]["value_norms"]) - norms).cwiseAbs().maxCoeff(), 1e-5) << what;
+        }
+        expectPoolOf(pool["value_norms_pool"], asMatrix(whole["value_norms"]), 1e-5, "layer " + std::to_string(l));
+        const MatrixD layerNorms = asMatrix(whole["value_norms"]).block(2, 1, 4, 4);
+        EXPECT_EQ(asMatrix(slice["layers"][l]["value_norms"]), layerNorms);
+        EXPECT_LT((asMatrix(streamed["layers"][l]["value_norms"]) - layerNorms).cwiseAbs().maxCoeff(), 1e-5);
+    }
+    expectPoolOf(pooled["rollout_pool"], asMatrix(full["rollout"]), 1e-6, "rollout");
+    for (const nlohmann::json* region : {&slice, &streamed}) {
+        EXPECT_EQ((*region)["rows"], nlohmann::json::array({2, 6}));
+        EXPECT_EQ((*region)["cols"], nlohmann::json::array({1, 5}));
+        EXPECT_LT((asMatrix((*region)["rollout"]) - asMatrix(full["rollout"]).block(2, 1, 4, 4)).cwiseAbs().maxCoeff(), 1e-6);
+    }
+    // Without either, above --max-cells: refused, nothing written.
+    std::vector<std::string> refused = base;
+    refused.insert(refused.end(), {"--out", path("refused.json"), "--max-cells", "10"});
+    const CommandRun r = run(refused);
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_NE(r.output.find("--pool N"), std::string::npos) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(path("refused.json")));
+}
+
 }  // namespace
 }  // namespace qkv::testing

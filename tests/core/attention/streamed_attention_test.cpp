@@ -79,7 +79,7 @@ TEST_P(StreamedAttentionTest, PooledMapsRegionsAndRowStatisticsAreTheFullMapsOwn
         ASSERT_EQ(pooled.columnEdges, blockEdges(c.n_k, 9));
         const Expected<MatrixF> means = blockMeans(A, 7, 9);
         ASSERT_TRUE(means.ok());
-        EXPECT_LT((pooled.mean - means->cast<double>()).cwiseAbs().maxCoeff(), kWeightTolerance) << c.name;
+        EXPECT_LT((pooled.mean.cast<double>() - means->cast<double>()).cwiseAbs().maxCoeff(), kWeightTolerance) << c.name;
         for (Index b = 0; b < 7; ++b)
             for (Index e = 0; e < 9; ++e) {
                 const Index r0 = pooled.rowEdges[static_cast<std::size_t>(b)], r1 = pooled.rowEdges[static_cast<std::size_t>(b) + 1];
@@ -182,7 +182,7 @@ TEST(StreamedLayer, ItsOutputsAreTheEnginesAndItsValueNormsPoolTheFullOnes)
         const Expected<MatrixF> means = blockMeans(norms->heads[static_cast<std::size_t>(head)], 5, 6);
         ASSERT_TRUE(means.ok());
         const double scale = norms->heads[static_cast<std::size_t>(head)].maxCoeff();
-        EXPECT_LT((pooled.scaledMean - means->cast<double>()).cwiseAbs().maxCoeff(), 1e-5 * scale) << head;
+        EXPECT_LT((pooled.scaledMean.cast<double>() - means->cast<double>()).cwiseAbs().maxCoeff(), 1e-5 * scale) << head;
         EXPECT_NEAR(pooled.scaledMax.maxCoeff(), scale, 1e-5 * scale) << head;
     }
 

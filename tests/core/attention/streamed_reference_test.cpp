@@ -64,11 +64,11 @@ TEST_P(StreamedReference, EveryKeptNumberIsNumPysFloat64Own)
     ASSERT_TRUE(streamed.ok()) << streamed.error();
     const PooledAttention& pooled = streamed->pooled;
     // Weights are at most 1 and computed in float: a few float ulps.
-    EXPECT_LT((pooled.mean - doubles(folder, "pooled_mean")).cwiseAbs().maxCoeff(), 1e-7) << f.name;
-    EXPECT_LT((pooled.max - doubles(folder, "pooled_max")).cwiseAbs().maxCoeff(), 1e-6) << f.name;
+    EXPECT_LT((pooled.mean.cast<double>() - doubles(folder, "pooled_mean")).cwiseAbs().maxCoeff(), 1e-7) << f.name;
+    EXPECT_LT((pooled.max.cast<double>() - doubles(folder, "pooled_max")).cwiseAbs().maxCoeff(), 1e-6) << f.name;
     // Key scales up to 2.
-    EXPECT_LT((pooled.scaledMean - doubles(folder, "pooled_scaled_mean")).cwiseAbs().maxCoeff(), 2e-7) << f.name;
-    EXPECT_LT((pooled.scaledMax - doubles(folder, "pooled_scaled_max")).cwiseAbs().maxCoeff(), 2e-6) << f.name;
+    EXPECT_LT((pooled.scaledMean.cast<double>() - doubles(folder, "pooled_scaled_mean")).cwiseAbs().maxCoeff(), 2e-7) << f.name;
+    EXPECT_LT((pooled.scaledMax.cast<double>() - doubles(folder, "pooled_scaled_max")).cwiseAbs().maxCoeff(), 2e-6) << f.name;
     // A_i V_j, values of order 1, sums over up to 2,100 keys in float.
     EXPECT_LT((streamed->output - floats(folder, "output")).cwiseAbs().maxCoeff(), 1e-5) << f.name;
 
@@ -144,7 +144,7 @@ TEST(StreamedAttentionLong, AtThirtyTwoThousandTokensSampledRowsAreExactAndEvery
                                               pooled.rowEdges[static_cast<std::size_t>(b)]);
         double total = 0;
         for (Index c = 0; c < 64; ++c)
-            total += pooled.mean(b, c) * rows *
+            total += static_cast<double>(pooled.mean(b, c)) * rows *
                      static_cast<double>(pooled.columnEdges[static_cast<std::size_t>(c) + 1] -
                                          pooled.columnEdges[static_cast<std::size_t>(c)]);
         EXPECT_NEAR(total, rows, 1e-4 * rows) << "block row " << b;

@@ -298,22 +298,22 @@ namespace qkv {
 namespace {
 
 // A whole model runs on at most limits::maxModelTokens tokens, and a run whose maps would not fit
-// is refused, with its numbers, before anything of it is allocated.
+// limits::maxModelRunBytes is refused, with its numbers, before anything of it is allocated.
 TEST(WholeModelLimits, ALongPromptIsRefusedByTheTokenLimitOrByTheRunsMemory)
 {
-    PretrainedModel model = openPretrainedFixture("qwen3");
-    model.recipe.positionCount = 40960;  // as Qwen3-0.6B's config.json
+    PretrainedModel model = openPretrainedFixture("gemma3");
+    model.recipe.positionCount = 131072;  // as Gemma 3's config.json
     const auto run = [&](std::size_t tokens) {
         return runPretrainedModel(model, ModelTokens{std::vector<std::int32_t>(tokens, 5), {}});
     };
     const Expected<ModelRun> tooLong = run(static_cast<std::size_t>(limits::maxModelTokens) + 1);
     ASSERT_FALSE(tooLong.ok());
     EXPECT_TRUE(contains(tooLong.error(), "8193 tokens; a whole model runs on up to 8192")) << tooLong.error();
-    // 8,192 tokens, 4 heads, 2 layers with scores: 4 GiB of maps.
+    // 8,192 tokens, 4 layers of 4 heads with their scores kept: 8 GiB of maps.
     const Expected<ModelRun> tooLarge = run(static_cast<std::size_t>(limits::maxModelTokens));
     ASSERT_FALSE(tooLarge.ok());
-    EXPECT_TRUE(contains(tooLarge.error(), "8192 tokens: the run would hold about")) << tooLarge.error();
-    EXPECT_TRUE(contains(tooLarge.error(), "every layer's attention maps); the limit is 3.00 GiB")) << tooLarge.error();
+    EXPECT_TRUE(contains(tooLarge.error(), "8192 tokens: the run would hold about 8.")) << tooLarge.error();
+    EXPECT_TRUE(contains(tooLarge.error(), "every layer's attention maps); the limit is 6.00 GiB")) << tooLarge.error();
     EXPECT_TRUE(run(300).ok());
 }
 

@@ -1,0 +1,157 @@
+#include "core/analysis/streamed_layer_maps.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/common/parallelism.hpp"
+
+namespace qkv {
+
+namespace {
+
+constexpr Index kKeyBlock = 256;  // keys whose transformed values are formed together
+
+// G_j for every key, its lower triangle as rows of pairs (r, c <= r) over the heads that are on:
+// grams(pair(r, c), j) = f_r(x_j) . f_c(x_j), in double (pairs x n_k).
+MatrixD keyGrams(const AttentionResult& attention, const AttentionWeights& weights, const std::vector<Index>& on)
+{
+    const Index n_k = attention.keyCount(), h_on = static_cast<Index>(on.size());
+    MatrixD grams(h_on * (h_on + 1) / 2, n_k);
+    const Index blocks = (n_k + kKeyBlock - 1) / kKeyBlock;
+    const int threads = threadsFor(static_cast<double>(n_k) * static_cast<double>(h_on * h_on) *
+                                   static_cast<double>(weights.d_model()));
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
+    for (Index b = 0; b < blocks; ++b) {
+        const Index j0 = b * kKeyBlock, count = std::min(kKeyBlock, n_k - j0);
+        std::vector<Eigen::MatrixXd> transformed;  // per head on: count x d_model, f_i(x_j) of the block
+        for (const Index head : on)
+            transformed.emplace_back((attention.valueHead(head).middleRows(j0, count) *
+                                      weights.outputHead(head, attention.grouping))
+                                         .cast<double>());
+        Index pair = 0;
+        for (Index r = 0; r < h_on; ++r)
+            for (Index c = 0; c <= r; ++c, ++pair)
+                grams.row(pair).segment(j0, count) =
+                    transformed[static_cast<std::size_t>(r)].cwiseProduct(transformed[static_cast<std::size_t>(c)]).rowwise().sum().transpose();
+    }
+    return grams;
+}
+
+// Pooled sums of N one thread gathers; merged at the end.
+struct NormSums {
+    MatrixD sum, max;
+};
+
+}  // namespace
+
+Expected<StreamedLayerMaps> streamedLayerMaps(const AttentionResult& attention, const std::vector<StreamedAttention>& heads,
+                                              const AttentionWeights& weights, const StreamedLayerMapsRequest& request,
+                                              const StreamControl& control)
+{
+    const Index n_q = attention.queryCount(), n_k = attention.keyCount(), h = attention.headCount();
+    if (static_cast<Index>(heads.size()) != h) return Error{"a streamed layer has one StreamedAttention per head"};
+    std::vector<Index> on;
+    for (Index i = 0; i < h; ++i)
+        if (!attention.isAblated(i)) on.push_back(i);
+    const Index h_on = static_cast<Index>(on.size());
+    StreamedLayerMaps maps;
+    const Index r = request.pooled() ? static_cast<Index>(request.rowEdges->size()) - 1 : 0;
+    const Index c = request.pooled() ? static_cast<Index>(request.columnEdges->size()) - 1 : 0;
+    if (request.pooled() && (request.rowEdges->back() != n_q || request.columnEdges->back() != n_k))
+        return Error{"the pooled edges do not end at the layer's sizes"};
+    if (request.region()) maps.normRegion = MatrixF::Zero(request.endRow - request.firstRow, request.endColumn - request.firstColumn);
+    if (request.headMean && h_on > 0) maps.headMean = MatrixD::Zero(n_q, n_k);
+    const int threads = std::max(1, computeThreads());
+    std::vector<NormSums> perThread(static_cast<std::size_t>(threads), NormSums{MatrixD::Zero(r, c), MatrixD::Zero(r, c)});
+    if (h_on == 0 || n_q == 0 || n_k == 0) {
+        maps.normMean = perThread.front().sum;
+        maps.normMax = perThread.front().max;
+        return maps;
+    }
+
+    const MatrixD grams = keyGrams(attention, weights, on);  // pairs x n_k
+    // Contiguous copies of the heads that are on (n x d_k), and their softmax constants.
+    std::vector<MatrixF> queries, keys;
+    std::vector<HeadScoresInput> inputs;
+    std::vector<const RowNormalisers*> constants;
+    for (const Index head : on) {
+        queries.emplace_back(attention.queryHead(head));
+        keys.emplace_back(attention.keyHead(head));
+    }
+    for (Index i = 0; i < h_on; ++i) {
+        inputs.push_back({queries[static_cast<std::size_t>(i)], keys[static_cast<std::size_t>(i)], attention.scoreScale,
+                          attention.scoreSoftCap, attention.mask});
+        constants.push_back(&heads[static_cast<std::size_t>(on[static_cast<std::size_t>(i)])].normalisers);
+    }
+    std::vector<Index> columnBlock;
+    if (request.pooled()) {
+        columnBlock.resize(static_cast<std::size_t>(n_k));
+        for (Index b = 0, j = 0; j < n_k; ++j) {
+            while ((*request.columnEdges)[static_cast<std::size_t>(b) + 1] <= j) ++b;
+            columnBlock[static_cast<std::size_t>(j)] = b;
+        }
+    }
+    const bool everyCell = request.pooled() || request.headMean;
+    const auto visit = [&](const WeightTile& tile, int thread) {
+        NormSums& mine = perThread[static_cast<std::size_t>(thread)];
+        std::vector<Eigen::ArrayXd> a(static_cast<std::size_t>(h_on));
+        Eigen::ArrayXd squared(tile.keys);
+        for (Index i = 0; i < tile.rows; ++i) {
+            const Index q = tile.firstRow + i;
+            for (Index head = 0; head < h_on; ++head)
+                a[static_cast<std::size_t>(head)] = tile.heads[static_cast<std::size_t>(head)].row(i).transpose().cast<double>().array();
+            if (request.headMean) {
+                Eigen::ArrayXd mean = Eigen::ArrayXd::Zero(tile.keys);
+                for (const Eigen::ArrayXd& weights : a) mean += weights;
+                maps.headMean.row(q).segment(tile.firstKey, tile.keys) = (mean / static_cast<double>(h_on)).matrix().transpose();
+            }
+            // N^2 = sum_r a_r (G_rr a_r + 2 sum_{c<r} G_rc a_c), vectorised over the tile's keys.
+            squared.setZero();
+            Index pair = 0;
+            for (Index rr = 0; rr < h_on; ++rr)
+                for (Index cc = 0; cc <= rr; ++cc, ++pair)
+                    squared += grams.row(pair).segment(tile.firstKey, tile.keys).transpose().array() *
+                               a[static_cast<std::size_t>(rr)] * a[static_cast<std::size_t>(cc)] * (rr == cc ? 1.0 : 2.0);
+            const Eigen::ArrayXd norm = squared.max(0.0).sqrt();  // rounding may leave a cancelled sum below 0
+            if (request.pooled()) {
+                const Index rowBlock = static_cast<Index>(std::upper_bound(request.rowEdges->begin(), request.rowEdges->end(), q) -
+                                                          request.rowEdges->begin()) - 1;
+                for (Index j = 0; j < tile.keys;) {
+                    const Index block = columnBlock[static_cast<std::size_t>(tile.firstKey + j)];
+                    const Index stop = std::min(tile.keys, (*request.columnEdges)[static_cast<std::size_t>(block) + 1] - tile.firstKey);
+                    mine.sum(rowBlock, block) += norm.segment(j, stop - j).sum();
+                    mine.max(rowBlock, block) = std::max(mine.max(rowBlock, block), norm.segment(j, stop - j).maxCoeff());
+                    j = stop;
+                }
+            }
+            if (request.region() && q >= request.firstRow && q < request.endRow) {
+                const Index begin = std::max(tile.firstKey, request.firstColumn);
+                const Index end = std::min(tile.firstKey + tile.keys, request.endColumn);
+                if (begin < end)
+                    maps.normRegion.row(q - request.firstRow).segment(begin - request.firstColumn, end - begin) =
+                        norm.segment(begin - tile.firstKey, end - begin).cast<float>().matrix().transpose();
+            }
+        }
+    };
+    const Status visited = everyCell ? streamedWeightTiles(inputs, constants, 0, n_q, 0, n_k, visit, control)
+                                     : streamedWeightTiles(inputs, constants, request.firstRow, request.endRow,
+                                                           request.firstColumn, request.endColumn, visit, control);
+    if (!visited) return Error{visited.error()};
+    NormSums& total = perThread.front();
+    for (std::size_t t = 1; t < perThread.size(); ++t) {
+        total.sum += perThread[t].sum;
+        total.max = total.max.cwiseMax(perThread[t].max);
+    }
+    for (Index b = 0; b < r; ++b)
+        for (Index d = 0; d < c; ++d)
+            total.sum(b, d) /= static_cast<double>(((*request.rowEdges)[static_cast<std::size_t>(b) + 1] -
+                                                    (*request.rowEdges)[static_cast<std::size_t>(b)]) *
+                                                   ((*request.columnEdges)[static_cast<std::size_t>(d) + 1] -
+                                                    (*request.columnEdges)[static_cast<std::size_t>(d)]));
+    maps.normMean = std::move(total.sum);
+    maps.normMax = std::move(total.max);
+    return maps;
+}
+
+}  // namespace qkv
