@@ -9,6 +9,8 @@
 #include "core/checkpoint/model_input_loading.hpp"
 #include "core/pipeline/layer_input.hpp"
 #include "core/config/examples.hpp"
+#include "core/common/limits.hpp"
+#include "core/io/file_bytes.hpp"
 #include "core/io/weights_file.hpp"
 #include "core/pipeline/input_validation.hpp"
 #include "core/pipeline/trained_layer.hpp"
@@ -63,11 +65,22 @@ Setter setting(ConfigSetter set, std::optional<LayerSetting> decidedByLayer = st
     };
 }
 
+// The text of --source-file / --target-file: the whole file, at most limits::maxSentenceBytes.
+std::string sentenceFile(std::string_view option, std::string_view path)
+{
+    Expected<std::string> text = readFileBytes(std::string(path), limits::maxSentenceBytes, "a sentence");
+    if (!text) throw ReadError{std::string(option) + ": " + text.error()};
+    return std::move(*text);
+}
+
 const std::vector<std::pair<std::string_view, Setter>>& valueOptions()
 {
     static const std::vector<std::pair<std::string_view, Setter>> options = {
         {"--source", setting([](Config& c, auto, auto v) { c.sourceText = v; })},
         {"--target", setting([](Config& c, auto, auto v) { c.targetText = v; })},
+        // A long prompt does not fit one argument (Linux takes 128 KiB per argument).
+        {"--source-file", setting([](Config& c, auto o, auto v) { c.sourceText = sentenceFile(o, v); })},
+        {"--target-file", setting([](Config& c, auto o, auto v) { c.targetText = sentenceFile(o, v); })},
         {"--mode", setting([](Config& c, auto o, auto v) { c.mode = parseChoice(o, v, kAttentionModeNames); },
                            LayerSetting::Mode)},
         {"--d-model",

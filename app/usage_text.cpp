@@ -104,7 +104,9 @@ const char* exportUsage()
         "Defaults are the built-in example (an English source, its French target, cross mode).\n"
         "\n"
         "  --source TEXT              source sentence (keys and values in cross mode)\n"
-        "  --target TEXT              target sentence (queries in cross mode)\n" +
+        "  --target TEXT              target sentence (queries in cross mode)\n"
+        "  --source-file FILE, --target-file FILE   the sentence read from a UTF-8 text file\n"
+        "                             (a long prompt: an argument holds at most 128 KiB)\n" +
         option("--mode", allowedNames(kAttentionModeNames, "|")) +
         "self: source to source; causal: target to target, masked;\n"
         "                             cross: queries from the target, keys/values from the source\n"

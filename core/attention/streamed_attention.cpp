@@ -32,11 +32,17 @@ KeySpan visibleInTile(const AttentionMask& mask, Index query, Index keyCount, In
     return {std::max(mask.visibleBegin(query), firstKey), std::min(mask.visibleEnd(query, keyCount), firstKey + keys)};
 }
 
+// The padded keys of a tile, as offsets from its first key (usually none).
+using PaddedKeys = std::vector<Index>;
+
 // Scores of `scaledQuery`'s rows (its first row is query firstRow, already times the scale, as
 // head_blocks.cpp scales the thin query block) against keys [firstKey, firstKey + keys), capped
-// as the engine does, padded keys -inf. Row-major: each query's scores are contiguous.
-void scoreTile(const HeadScoresInput& head, const MatrixF& scaledQuery, Index firstKey, Index keys, MatrixF& tile)
+// as the engine does, padded keys -inf (and listed in `padded`). Row-major: each query's scores
+// are contiguous.
+void scoreTile(const HeadScoresInput& head, const MatrixF& scaledQuery, Index firstKey, Index keys, MatrixF& tile,
+               PaddedKeys& padded)
 {
+    padded.clear();
     tile.resize(scaledQuery.rows(), keys);
     tile.noalias() = scaledQuery * head.key.middleRows(firstKey, keys).transpose();  // rows x keys
     if (head.softCap > 0.0) {
@@ -45,7 +51,27 @@ void scoreTile(const HeadScoresInput& head, const MatrixF& scaledQuery, Index fi
     }
     if (!head.mask.keyPadding.empty())
         for (Index j = 0; j < keys; ++j)
-            if (head.mask.keyPadding[static_cast<std::size_t>(firstKey + j)]) tile.col(j).setConstant(kMinusInfinity);
+            if (head.mask.keyPadding[static_cast<std::size_t>(firstKey + j)]) {
+                tile.col(j).setConstant(kMinusInfinity);
+                padded.push_back(j);
+            }
+}
+
+// Weights a = exp(s - m) / Z of the span of a tile's row that starts at key offset `offset`,
+// vectorised, into `weights` (the span's length); a padded key's exactly 0 (Eigen's vectorised
+// exp clamps its argument, to about -88.7 for float on SSE, so exp(-inf) would be near 1e-38, not
+// 0), and its entry of `scores` (if not null) set to 0 so that sums of a (s - m) stay finite.
+template <class Span>
+void spanWeights(Span scores, Index offset, float maximum, double normaliser, const PaddedKeys& padded,
+                 RowVectorF& weights, bool clearPaddedScores)
+{
+    weights.resize(scores.size());
+    weights.array() = (scores.array() - maximum).exp() * static_cast<float>(1.0 / normaliser);
+    for (const Index j : padded)
+        if (j >= offset && j < offset + scores.size()) {
+            weights(j - offset) = 0.0f;
+            if (clearPaddedScores) scores(j - offset) = maximum;
+        }
 }
 
 // The keys any row of a block may see: from the first row's window to the last row's end.
@@ -61,12 +87,13 @@ bool rowNormalisers(const HeadScoresInput& head, Index firstRow, const MatrixF& 
                     std::vector<float>& maxima, std::vector<double>& sums, MatrixF& tile)
 {
     const Index rows = scaledQuery.rows(), n_k = head.key.rows();
+    PaddedKeys padded;
     maxima.assign(static_cast<std::size_t>(rows), kMinusInfinity);
     sums.assign(static_cast<std::size_t>(rows), 0.0);
     const KeySpan keys = blockKeys(head, firstRow, rows);
     for (Index firstKey = keys.begin; firstKey < keys.end; firstKey += kKeyTile) {
         const Index tileKeys = std::min(kKeyTile, keys.end - firstKey);
-        scoreTile(head, scaledQuery, firstKey, tileKeys, tile);
+        scoreTile(head, scaledQuery, firstKey, tileKeys, tile, padded);
         for (Index i = 0; i < rows; ++i) {
             const KeySpan span = visibleInTile(head.mask, firstRow + i, n_k, firstKey, tileKeys);
             if (span.size() == 0) continue;
@@ -80,6 +107,7 @@ bool rowNormalisers(const HeadScoresInput& head, Index firstRow, const MatrixF& 
                 sum = m == kMinusInfinity ? 0.0 : sum * std::exp(static_cast<double>(m) - static_cast<double>(tileMax));
                 m = tileMax;
             }
+            // A padded key adds exp(-inf), at most ~1e-38 where the vectorised exp clamps.
             sum += static_cast<double>((scores - m).exp().sum());
         }
     }
@@ -126,12 +154,20 @@ struct RowSums {
     }
 };
 
+// One tile of scores being folded: keys [firstKey, firstKey + keys), its padded keys.
+struct ScoreTile {
+    MatrixF& scores;  // rows x keys
+    const PaddedKeys& padded;
+    Index firstKey = 0, keys = 0;
+};
+
 // Row i's weights over its visible keys of this tile, a = exp(s - m) / Z, folded into the pooled
 // blocks and the row sums; the tile's row becomes the weights (0 outside the span) for A_i V_j.
-void foldRow(const StreamTargets& t, Index q, Index firstKey, Index tileKeys, float m, double z, Index rowBlock,
-             RowVectorF& weights, MatrixF& tile, Index i, RowSums& sums, PooledSums& pooled)
+void foldRow(const StreamTargets& t, Index q, const ScoreTile& tile, float m, double z, Index rowBlock,
+             RowVectorF& weights, Index i, RowSums& sums, PooledSums& pooled)
 {
-    auto row = tile.row(i);
+    const Index firstKey = tile.firstKey, tileKeys = tile.keys;
+    auto row = tile.scores.row(i);
     const KeySpan span = visibleInTile(t.head.mask, q, t.head.key.rows(), firstKey, tileKeys);
     if (span.size() == 0 || z == 0.0) {
         row.setZero();
@@ -140,15 +176,13 @@ void foldRow(const StreamTargets& t, Index q, Index firstKey, Index tileKeys, fl
     const Index offset = span.begin - firstKey, length = span.size();
     row.head(offset).setZero();
     row.tail(tileKeys - offset - length).setZero();
-    auto logits = row.segment(offset, length).array();  // s - m after the next line
-    logits -= m;
-    weights.resize(length);
-    weights.array() = logits.exp() * static_cast<float>(1.0 / z);
+    spanWeights(row.segment(offset, length), offset, m, z, tile.padded, weights, true);
+    auto logits = row.segment(offset, length).array();
+    logits -= m;  // a padded key's: 0 (spanWeights set its score to m)
     const auto at = static_cast<std::size_t>(i);
-    // -sum a ln a = ln Z sum a - sum a (s - m); a padded key has a = 0 and s - m = -inf.
+    // -sum a ln a = ln Z sum a - sum a (s - m).
     sums.weight[at] += static_cast<double>(weights.sum());
-    sums.weightTimesLogit[at] +=
-        static_cast<double>((weights.array() > 0.0f).select(weights.array() * logits, 0.0f).sum());
+    sums.weightTimesLogit[at] += static_cast<double>((weights.array() * logits).sum());
     sums.distance[at] += static_cast<double>(
         weights.dot((t.positions.segment(span.begin, length).array() - static_cast<float>(q)).abs().matrix()));
     if (q >= span.begin && q < span.end) sums.own[at] = static_cast<double>(weights(q - span.begin));
@@ -176,16 +210,17 @@ void streamRowBlock(const StreamTargets& t, Index firstRow, const MatrixF& scale
     const HeadScoresInput& head = t.head;
     const Index rows = scaledQuery.rows();
     RowSums rowSums(rows);
+    PaddedKeys padded;
     std::vector<Index> rowBlocks(static_cast<std::size_t>(rows));
     for (Index i = 0; i < rows; ++i) rowBlocks[static_cast<std::size_t>(i)] = blockOf(t.rowEdges, firstRow + i);
     const KeySpan keys = blockKeys(head, firstRow, rows);
     for (Index firstKey = keys.begin; firstKey < keys.end; firstKey += kKeyTile) {
         const Index tileKeys = std::min(kKeyTile, keys.end - firstKey);
-        scoreTile(head, scaledQuery, firstKey, tileKeys, tile);
+        scoreTile(head, scaledQuery, firstKey, tileKeys, tile, padded);
+        const ScoreTile scores{tile, padded, firstKey, tileKeys};
         for (Index i = 0; i < rows; ++i) {
             const auto at = static_cast<std::size_t>(i);
-            foldRow(t, firstRow + i, firstKey, tileKeys, maxima[at], sums[at], rowBlocks[at], weights, tile, i,
-                    rowSums, pooled);
+            foldRow(t, firstRow + i, scores, maxima[at], sums[at], rowBlocks[at], weights, i, rowSums, pooled);
         }
         if (head.value)
             t.out.output.middleRows(firstRow, rows).noalias() += tile * head.value->middleRows(firstKey, tileKeys);
@@ -337,6 +372,8 @@ Status streamedWeightTiles(const std::vector<HeadScoresInput>& heads, const std:
     const Index n_k = first.key.rows();
     return forRowBlocks(firstRow, endRow, std::max(1, computeThreads()), control, [&](Index blockRow, Index rows, int thread) {
         std::vector<MatrixF> scaledQueries, tiles(heads.size());
+        PaddedKeys padded;
+        RowVectorF weights;
         for (const HeadScoresInput& head : heads)
             scaledQueries.push_back(head.query.middleRows(blockRow, rows) * head.scale);  // rows x d_k
         const KeySpan seen = blockKeys(first, blockRow, rows);
@@ -345,7 +382,7 @@ Status streamedWeightTiles(const std::vector<HeadScoresInput>& heads, const std:
             const Index tileKeys = std::min(kKeyTile, end - firstKey);
             for (std::size_t h = 0; h < heads.size(); ++h) {
                 MatrixF& tile = tiles[h];
-                scoreTile(heads[h], scaledQueries[h], firstKey, tileKeys, tile);
+                scoreTile(heads[h], scaledQueries[h], firstKey, tileKeys, tile, padded);
                 const RowNormalisers& constants = *normalisers[h];
                 for (Index i = 0; i < rows; ++i) {
                     const auto q = static_cast<std::size_t>(blockRow + i);
@@ -358,8 +395,9 @@ Status streamedWeightTiles(const std::vector<HeadScoresInput>& heads, const std:
                     const Index offset = span.begin - firstKey;
                     row.head(offset).setZero();
                     row.tail(tileKeys - offset - span.size()).setZero();
-                    auto visible = row.segment(offset, span.size()).array();
-                    visible = (visible - constants.maximum[q]).exp() * static_cast<float>(1.0 / constants.normaliser[q]);
+                    spanWeights(row.segment(offset, span.size()), offset, constants.maximum[q], constants.normaliser[q],
+                                padded, weights, false);
+                    row.segment(offset, span.size()) = weights;
                 }
             }
             visitor(WeightTile{blockRow, rows, firstKey, tileKeys, tiles}, thread);
@@ -382,20 +420,21 @@ Expected<MatrixF> attentionRegion(const HeadScoresInput& head, Index firstRow, I
         forRowBlocks(firstRow, endRow, std::max(1, computeThreads()), {}, [&](Index blockRow, Index rows, int) {
             const MatrixF scaledQuery = head.query.middleRows(blockRow, rows) * head.scale;  // rows x d_k
             MatrixF tile;
+            PaddedKeys padded;
+            RowVectorF weights;
             std::vector<float> maxima;
             std::vector<double> sums;
             if (!rowNormalisers(head, blockRow, scaledQuery, maxima, sums, tile)) return std::string(kNotFinite);
             for (Index firstKey = firstColumn; firstKey < endColumn; firstKey += kKeyTile) {
                 const Index tileKeys = std::min(kKeyTile, endColumn - firstKey);
-                scoreTile(head, scaledQuery, firstKey, tileKeys, tile);
+                scoreTile(head, scaledQuery, firstKey, tileKeys, tile, padded);
                 for (Index i = 0; i < rows; ++i) {
                     const auto at = static_cast<std::size_t>(i);
                     const KeySpan span = visibleInTile(head.mask, blockRow + i, n_k, firstKey, tileKeys);
                     if (sums[at] == 0.0 || span.size() == 0) continue;
-                    region.row(blockRow + i - firstRow).segment(span.begin - firstColumn, span.size()) =
-                        ((tile.row(i).segment(span.begin - firstKey, span.size()).array() - maxima[at]).exp() *
-                         static_cast<float>(1.0 / sums[at]))
-                            .matrix();
+                    spanWeights(tile.row(i).segment(span.begin - firstKey, span.size()), span.begin - firstKey,
+                                maxima[at], sums[at], padded, weights, false);
+                    region.row(blockRow + i - firstRow).segment(span.begin - firstColumn, span.size()) = weights;
                 }
             }
             return std::string();

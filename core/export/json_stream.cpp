@@ -140,7 +140,8 @@ void JsonStream::raw(std::string_view json)
     file_.write(json);
 }
 
-void JsonStream::matrix(const MatrixF& m)
+template <class Matrix>
+void JsonStream::rows(const Matrix& m)
 {
     beginArray();
     for (Index r = 0; r < m.rows(); ++r) {
@@ -152,17 +153,8 @@ void JsonStream::matrix(const MatrixF& m)
     endArray();
 }
 
-void JsonStream::matrix(const MatrixD& m)
-{
-    beginArray();
-    for (Index r = 0; r < m.rows(); ++r) {
-        newline();
-        beginArray();
-        for (Index c = 0; c < m.cols(); ++c) value(m(r, c));
-        endArray();
-    }
-    endArray();
-}
+void JsonStream::matrix(const MatrixF& m) { rows(m); }
+void JsonStream::matrix(const MatrixD& m) { rows(m); }
 
 void JsonStream::indices(const std::vector<Index>& values)
 {

@@ -42,6 +42,8 @@ public:
 
 private:
     void separate();
+    template <class Matrix>
+    void rows(const Matrix& m);
 
     AtomicFile& file_;
     std::vector<bool> first_;  // per open container: nothing written in it yet

@@ -67,25 +67,6 @@ struct StreamedRollout {
     Index tokens = 0;
 };
 
-// A pooled map: its edges, block means and maxima (docs/formats.md, attention_pool).
-template <class Matrix>  // MatrixF (a head's stream) or MatrixD (pooled here, in double)
-void writePooledMap(JsonStream& json, const char* name, const std::vector<Index>& rowEdges,
-                    const std::vector<Index>& columnEdges, const Matrix& mean, const Matrix& max)
-{
-    json.key(name);
-    json.beginObject();
-    json.key("row_edges");
-    json.indices(rowEdges);
-    json.key("col_edges");
-    json.indices(columnEdges);
-    json.key("mean");
-    json.matrix(mean);
-    json.newline();
-    json.key("max");
-    json.matrix(max);
-    json.endObject();
-}
-
 // Mean and maximum of each block of a held map.
 std::pair<MatrixD, MatrixD> poolBlocks(const MatrixD& map, const std::vector<Index>& rowEdges,
                                        const std::vector<Index>& columnEdges)

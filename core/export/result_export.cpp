@@ -171,23 +171,6 @@ std::string rangeText(const PositionRange& range)
     return std::to_string(range.begin) + ":" + std::to_string(range.end);
 }
 
-// Edges, means and maxima of a pooled map (docs/formats.md, attention_pool).
-void writePooled(JsonStream& json, const std::vector<Index>& rowEdges, const std::vector<Index>& columnEdges,
-                 const MatrixF& mean, const MatrixF& max)
-{
-    json.beginObject();
-    json.key("row_edges");
-    json.indices(rowEdges);
-    json.key("col_edges");
-    json.indices(columnEdges);
-    json.key("mean");
-    json.matrix(mean);
-    json.newline();
-    json.key("max");
-    json.matrix(max);
-    json.endObject();
-}
-
 // The head's weights and scaled scores over a region: a slice of the held maps, or recomputed
 // exactly from Q_i and K_j when the layer was streamed.
 void writeHeadRegion(JsonStream& json, const Result& r, Index head, const PositionRange& rows, const PositionRange& cols)
@@ -220,8 +203,7 @@ void writeHeadMaps(JsonStream& json, const Result& r, Index head, const ExportOp
 {
     if (options.pool > 0 && r.streamed()) {
         const PooledAttention& pooled = r.streamedHeads[static_cast<std::size_t>(head)].pooled;
-        json.key("attention_pool");
-        writePooled(json, pooled.rowEdges, pooled.columnEdges, pooled.mean, pooled.max);
+        writePooledMap(json, "attention_pool", pooled.rowEdges, pooled.columnEdges, pooled.mean, pooled.max);
         json.newline();
     }
     if (options.region()) {
@@ -239,6 +221,40 @@ void writeHeadMaps(JsonStream& json, const Result& r, Index head, const ExportOp
 }
 
 }  // namespace
+
+namespace {
+
+template <class Matrix>
+void writePooledBlocks(JsonStream& json, std::string_view name, const std::vector<Index>& rowEdges,
+                       const std::vector<Index>& columnEdges, const Matrix& mean, const Matrix& max)
+{
+    json.key(name);
+    json.beginObject();
+    json.key("row_edges");
+    json.indices(rowEdges);
+    json.key("col_edges");
+    json.indices(columnEdges);
+    json.key("mean");
+    json.matrix(mean);
+    json.newline();
+    json.key("max");
+    json.matrix(max);
+    json.endObject();
+}
+
+}  // namespace
+
+void writePooledMap(JsonStream& json, std::string_view name, const std::vector<Index>& rowEdges,
+                    const std::vector<Index>& columnEdges, const MatrixF& mean, const MatrixF& max)
+{
+    writePooledBlocks(json, name, rowEdges, columnEdges, mean, max);
+}
+
+void writePooledMap(JsonStream& json, std::string_view name, const std::vector<Index>& rowEdges,
+                    const std::vector<Index>& columnEdges, const MatrixD& mean, const MatrixD& max)
+{
+    writePooledBlocks(json, name, rowEdges, columnEdges, mean, max);
+}
 
 // "pool": N and "rows": [A, B], "cols": [C, D] when the maps are pooled or cut to a region.
 void writeMapExtent(JsonStream& json, Index n_q, Index n_k, const ExportOptions& options)

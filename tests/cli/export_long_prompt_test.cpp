@@ -3,13 +3,17 @@
 // the full export, bit for bit, when the maps fit; recomputed exactly when they do not), and a
 // layer above --max-cells is refused naming both, with nothing written.
 
+#include <sys/stat.h>
+
 #include <cmath>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "cli/cli_support.hpp"
+#include "core/common/limits.hpp"
 
 namespace qkv {
 namespace {
@@ -147,6 +151,37 @@ TEST_F(ExportCli, APromptPastTheFullMapLimitIsExportedPooled)
     double rowSum = 0;
     for (const nlohmann::json& weight : head["attention"][9]) rowSum += weight.get<double>();
     EXPECT_NEAR(rowSum, 1.0, 1e-5);
+}
+
+TEST_F(ExportCli, ALongPromptIsReadFromAFileAndAFifoIsRefused)
+{
+    // 32,768 letters and spaces: 64 KiB, as one argument still possible; the file is what a
+    // 100,000-character article needs (an argument holds at most 128 KiB).
+    const std::string text = letters(limits::maxTokens);
+    {
+        std::ofstream(path("prompt.txt")) << text;
+    }
+    const CommandRun pooled = run({"export", "--mode", "causal", "--target-file", path("prompt.txt"), "--d-model", "8",
+                                   "--heads", "1", "--pool", "8", "--format", "json", "--out", path("pool.json")});
+    ASSERT_EQ(pooled.status, 0) << pooled.output;
+    const nlohmann::json document = readJson(path("pool.json"));
+    EXPECT_EQ(document["tokens"]["query"].size(), static_cast<std::size_t>(limits::maxTokens));
+    EXPECT_EQ(document["heads"][0]["attention_pool"]["row_edges"].back(), limits::maxTokens);
+    // One more token is refused, naming the limit.
+    {
+        std::ofstream(path("longer.txt")) << text << "z";
+    }
+    const CommandRun longer = run({"export", "--mode", "causal", "--target-file", path("longer.txt"), "--pool", "8",
+                                   "--format", "json", "--out", path("longer.json")});
+    EXPECT_EQ(longer.status, 2) << longer.output;
+    EXPECT_NE(longer.output.find("32769 tokens; the limit is 32768"), std::string::npos) << longer.output;
+    ASSERT_EQ(::mkfifo(path("fifo").c_str(), 0600), 0);
+    const CommandRun fifo = run({"export", "--target-file", path("fifo"), "--format", "json", "--out", path("f.json")},
+                                "timeout 20");
+    EXPECT_EQ(fifo.status, 1) << fifo.output;
+    EXPECT_NE(fifo.output.find("--target-file: " + path("fifo") + ": is a FIFO (named pipe), not a regular file"),
+              std::string::npos)
+        << fifo.output;
 }
 
 TEST_F(ExportCli, BadPoolsAndRegionsAreRefusedNamingTheOption)
