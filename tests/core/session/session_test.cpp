@@ -212,6 +212,21 @@ TEST(Session, HeadTitlesSayWhereEachHeadComesFrom)
     EXPECT_EQ(headOriginText(s, 1), "random");
 }
 
+TEST(Session, APromptLongerThanTheViewsDrawIsKept)
+{
+    // 5,000 tokens: past the 4,096 of held maps, within the 32,768 of a streamed layer. The file
+    // keeps it; the app and each export say what they can do with it.
+    Session s;
+    s.config.mode = AttentionMode::DecoderCausal;
+    for (int i = 0; i < 5000; ++i) s.config.targetText += "w ";
+    const std::string path = (std::filesystem::temp_directory_path() / "qkv_long_prompt.qkv.json").string();
+    ASSERT_TRUE(writeSession(path, s).ok());
+    const Expected<Session> opened = readSession(path);
+    ASSERT_TRUE(opened.ok()) << opened.error();
+    EXPECT_EQ(opened->config.targetText, s.config.targetText);
+    std::filesystem::remove(path);
+}
+
 TEST(Session, NewerVersionIsRefusedWithTheReason)
 {
     Session s;

@@ -12,10 +12,13 @@
 #include "core/analysis/value_norms.hpp"
 #include "core/io/weights_file.hpp"
 #include "core/presets/head_presets.hpp"
+#include "core/session/session.hpp"
 #include "tests/ui/mainwindow/recording_prompts.hpp"
 #include "tests/ui/mainwindow/session_test_support.hpp"
 #include "tests/ui/mainwindow/window_fixture.hpp"
 #include "ui/controls/controls_panel.hpp"
+#include "ui/controls/field_message.hpp"
+#include "ui/controls/sentence_field.hpp"
 #include "ui/document/examples.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/factored/factored_view.hpp"
@@ -152,6 +155,25 @@ TEST_F(SessionsTest, LoadedAndEditedWeightsAreSavedInTheSession)
     EXPECT_EQ(document()->session().weightsProvenance.heads,
               (std::vector<HeadOrigin>{HeadOrigin::File, HeadOrigin::Edited, HeadOrigin::File, HeadOrigin::File}));
     EXPECT_EQ(window->headsView()->canvas()->figure()->panelTitle(1), QStringLiteral("Head 2 · edited"));
+}
+
+// A session may hold a prompt longer than the views draw (up to the 32,768 tokens an export streams):
+// it opens, keeps its text, and the sentence field says why nothing is drawn and what can.
+TEST_F(SessionsTest, ASessionWithALongPromptOpensAndTheFieldSaysWhy)
+{
+    Session session;
+    session.config = smallConfig();
+    session.config.mode = AttentionMode::DecoderCausal;
+    for (int i = 0; i < 5000; ++i) session.config.targetText += "w ";
+    const QString file = path("long.qkv.json");
+    ASSERT_TRUE(writeSession(file.toStdString(), session).ok());
+    ASSERT_EQ(files()->openFile(file), QString());
+    settle();
+    EXPECT_EQ(document()->session().config.targetText, session.config.targetText);
+    const QString message = window->controls()->targetField()->message()->text();
+    EXPECT_TRUE(message.contains(QStringLiteral(" tokens; the limit is 4096 when every head's full map is held")))
+        << message.toStdString();
+    EXPECT_TRUE(message.contains(QStringLiteral("--pool"))) << message.toStdString();
 }
 
 TEST_F(SessionsTest, BadFilesAreRefusedWithAMessageAndChangeNothing)
