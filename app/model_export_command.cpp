@@ -10,6 +10,7 @@
 #include "core/export/model_export.hpp"
 #include "core/export/result_export.hpp"
 #include "core/pipeline/pretrained_run.hpp"
+#include "core/pretrained/model_memory.hpp"
 #include "core/pretrained/model_run.hpp"
 #include "core/pretrained/pretrained_model.hpp"
 
@@ -138,7 +139,11 @@ std::optional<int> runWholeModelExport(const ExportArguments& args)
         const Expected<AnalysisPlan> plan = exportPlanForSize(format, base, args.options, longest, longest);
         if (!plan) return fail(2, plan.error());
         run.pooledBlocks = plan->pooledBlocks;
-        run.pooledValueNorms = plan->streamed();
+        // A region of maps that fit --max-cells but whose every layer together would not fit a
+        // run: streamed as well (the region is then recomputed exactly, not sliced).
+        if (!plan->streamed() && args.options.region() && !modelRunFits(*model, sentences->tokens, run))
+            run.pooledBlocks = 1;
+        run.pooledValueNorms = run.pooledBlocks > 0;
         if (layer) {
             run.lastLayer = *layer;  // one layer: nothing after it
         } else {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/common/limits.hpp"
+
 namespace qkv {
 
 namespace {
@@ -156,6 +158,16 @@ ModelMemoryEstimate estimateModelRunMemory(const PretrainedModel& model, const M
     }
     e.scratch = kFloat * std::max(mlp, readoutScratch);
     return e;
+}
+
+std::size_t modelRunBytes(const ModelMemoryEstimate& estimate)
+{
+    return estimate.peak() - estimate.weights - estimate.program;
+}
+
+bool modelRunFits(const PretrainedModel& model, const ModelTokens& tokens, const RunOptions& options)
+{
+    return modelRunBytes(estimateModelRunMemory(model, tokens, options)) <= limits::maxModelRunBytes;
 }
 
 }  // namespace qkv

@@ -53,4 +53,9 @@ std::size_t modelWeightBytes(const PretrainedModel& model);
 ModelMemoryEstimate estimateModelRunMemory(const PretrainedModel& model, const ModelTokens& tokens,
                                            const RunOptions& options = {});
 
+// What a run holds besides the weights the model holds already, and whether that fits
+// limits::maxModelRunBytes (runPretrainedModel refuses a run that does not, before it starts).
+std::size_t modelRunBytes(const ModelMemoryEstimate& estimate);
+bool modelRunFits(const PretrainedModel& model, const ModelTokens& tokens, const RunOptions& options = {});
+
 }  // namespace qkv

@@ -67,14 +67,16 @@ Status checkIds(const PretrainedModel& model, const std::vector<std::int32_t>& i
 Status checkRunMemory(const PretrainedModel& model, const ModelTokens& tokens, const RunOptions& options)
 {
     const ModelMemoryEstimate estimate = estimateModelRunMemory(model, tokens, options);
-    const std::size_t run = estimate.peak() - estimate.weights - estimate.program;
+    const std::size_t run = modelRunBytes(estimate);
     if (run <= limits::maxModelRunBytes) return {};
     const auto gib = [](std::size_t bytes) {
         return std::to_string(static_cast<double>(bytes) / double(1 << 30)).substr(0, 4) + " GiB";
     };
     return Error{std::to_string(tokens.ids.size()) + " tokens: the run would hold about " + gib(run) +
-                 " besides the weights (" + gib(estimate.layers) + " of them every layer's attention maps); the limit is " +
-                 gib(limits::maxModelRunBytes) + ". Shorten the sentence"};
+                 " besides the weights (" + gib(estimate.layers) + " of them every layer's inputs, projections and " +
+                 "attention maps); the limit is " + gib(limits::maxModelRunBytes) + ". Shorten the sentence" +
+                 (options.pooledBlocks > 0 ? std::string()
+                                           : std::string(", or stream the layers (qkv-studio export --pool N)"))};
 }
 
 Status checkTokens(const PretrainedModel& model, const ModelTokens& tokens)
