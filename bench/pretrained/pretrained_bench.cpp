@@ -287,10 +287,10 @@ void BM_LongPrompt(benchmark::State& state, const SyntheticShape& shape, bool wi
             request.rowEdges = &pooled.rowEdges;
             request.columnEdges = &pooled.columnEdges;
             request.headMean = true;
-            const qkv::Expected<qkv::StreamedLayerMaps> maps =
+            qkv::Expected<qkv::StreamedLayerMaps> maps =
                 qkv::streamedLayerMaps(layer.attention, layer.streamedHeads, m->sublayer(l).attention, request);
             if (!maps) return state.SkipWithError(maps.error().c_str());
-            if (qkv::Status folded = qkv::foldRolloutLayer(rollout, maps->headMean, true); !folded)
+            if (qkv::Status folded = qkv::foldRolloutLayer(rollout, std::move(maps->headMean), true); !folded)
                 return state.SkipWithError(folded.error().c_str());
         }
         benchmark::DoNotOptimize(rollout.data());

@@ -96,7 +96,7 @@ MatrixD multiplyLowerTriangular(const MatrixD& layer, const MatrixD& rollout)
 
 }  // namespace
 
-Status foldRolloutLayer(MatrixD& rollout, const MatrixD& mean, bool lowerTriangular)
+Status foldRolloutLayer(MatrixD& rollout, MatrixD mean, bool lowerTriangular)
 {
     if (mean.size() == 0) return {};  // Â_l = I
     if (mean.rows() != mean.cols() || (rollout.size() > 0 && rollout.rows() != mean.rows()))
@@ -104,9 +104,12 @@ Status foldRolloutLayer(MatrixD& rollout, const MatrixD& mean, bool lowerTriangu
                      (rollout.size() > 0 ? " after layers of " + shapeText(rollout.rows(), rollout.cols()) : std::string()) +
                      ": rollout follows self-attention (n x n, the same n in every layer) only"};
     try {
-        MatrixD layer = residualAttention(mean);
-        if (rollout.size() == 0) rollout = std::move(layer);
-        else rollout = lowerTriangular ? multiplyLowerTriangular(layer, rollout) : multiply(layer, rollout);
+        // (2) in place: the same products as residualAttention's diagonal scaling.
+        mean.diagonal().array() += 1.0;
+        const VectorD inverseRowSums = mean.rowwise().sum().cwiseInverse();
+        mean.array().colwise() *= inverseRowSums.array();
+        if (rollout.size() == 0) rollout = std::move(mean);
+        else rollout = lowerTriangular ? multiplyLowerTriangular(mean, rollout) : multiply(mean, rollout);
     } catch (const std::bad_alloc&) {
         return Error{"attention rollout: not enough memory for three " + shapeText(mean.rows(), mean.rows()) +
                      " matrices in double"};

@@ -108,8 +108,7 @@ Status writeStreamedLayerNorms(JsonStream& json, const Result& result, const Exp
         request.endColumn = region->second.end;
     }
     request.headMean = rollout != nullptr;
-    const Expected<StreamedLayerMaps> maps =
-        streamedLayerMaps(attention, result.streamedHeads, *result.weights, request);
+    Expected<StreamedLayerMaps> maps = streamedLayerMaps(attention, result.streamedHeads, *result.weights, request);
     if (!maps) return Error{maps.error()};
     if (options.pool > 0) writePooledMap(json, "value_norms_pool", pooled.rowEdges, pooled.columnEdges, maps->normMean, maps->normMax);
     if (region) {
@@ -119,7 +118,8 @@ Status writeStreamedLayerNorms(JsonStream& json, const Result& result, const Exp
     }
     if (rollout) {
         rollout->tokens = attention.queryCount();
-        if (Status folded = foldRolloutLayer(rollout->product, maps->headMean, rollout->lowerTriangular && attention.mask.causal);
+        if (Status folded = foldRolloutLayer(rollout->product, std::move(maps->headMean),
+                                             rollout->lowerTriangular && attention.mask.causal);
             !folded)
             return folded;
         rollout->lowerTriangular = rollout->lowerTriangular && attention.mask.causal;
