@@ -58,9 +58,9 @@ void scoreTile(const HeadScoresInput& head, const MatrixF& scaledQuery, Index fi
 }
 
 // Weights a = exp(s - m) / Z of the span of a tile's row that starts at key offset `offset`,
-// vectorised, into `weights` (the span's length); a padded key's exactly 0 (Eigen's vectorised
-// exp clamps its argument, to about -88.7 for float on SSE, so exp(-inf) would be near 1e-38, not
-// 0), and its entry of `scores` (if not null) set to 0 so that sums of a (s - m) stay finite.
+// vectorised, into `weights` (the span's length). A padded key's is exactly 0 (Eigen's vectorised
+// exp clamps its argument, to about -88.7 for float on SSE, so exp(-inf) would be near 1e-38),
+// and with clearPaddedScores its score becomes m, so that a sum of a (s - m) stays finite.
 template <class Span>
 void spanWeights(Span scores, Index offset, float maximum, double normaliser, const PaddedKeys& padded,
                  RowVectorF& weights, bool clearPaddedScores)
@@ -275,6 +275,34 @@ Status forRowBlocks(Index firstRow, Index endRow, int threads, const StreamContr
     return {};
 }
 
+// The threads' pooled sums merged, the sums divided by their blocks' cells, kept in float.
+void finishPooled(std::vector<PooledSums>& perThread, PooledAttention& pooled)
+{
+    PooledSums& total = perThread.front();
+    const bool scaled = total.scaledMean.size() > 0;
+    for (std::size_t t = 1; t < perThread.size(); ++t) {
+        total.mean += perThread[t].mean;
+        total.max = total.max.cwiseMax(perThread[t].max);
+        if (scaled) {
+            total.scaledMean += perThread[t].scaledMean;
+            total.scaledMax = total.scaledMax.cwiseMax(perThread[t].scaledMax);
+        }
+    }
+    for (Index b = 0; b < total.mean.rows(); ++b)
+        for (Index d = 0; d < total.mean.cols(); ++d) {
+            const auto rows = static_cast<double>(pooled.rowEdges[static_cast<std::size_t>(b) + 1] -
+                                                  pooled.rowEdges[static_cast<std::size_t>(b)]);
+            const auto columns = static_cast<double>(pooled.columnEdges[static_cast<std::size_t>(d) + 1] -
+                                                     pooled.columnEdges[static_cast<std::size_t>(d)]);
+            total.mean(b, d) /= rows * columns;
+            if (scaled) total.scaledMean(b, d) /= rows * columns;
+        }
+    pooled.mean = total.mean.cast<float>();
+    pooled.max = total.max.cast<float>();
+    pooled.scaledMean = total.scaledMean.cast<float>();
+    pooled.scaledMax = total.scaledMax.cast<float>();
+}
+
 }  // namespace
 
 std::vector<Index> blockEdges(Index size, Index blocks)
@@ -338,28 +366,7 @@ Expected<StreamedAttention> streamHeadAttention(const HeadScoresInput& head, Ind
     });
     if (!streamed) return Error{streamed.error()};
 
-    PooledSums& total = perThread.front();
-    for (std::size_t t = 1; t < perThread.size(); ++t) {
-        total.mean += perThread[t].mean;
-        total.max = total.max.cwiseMax(perThread[t].max);
-        if (scaled) {
-            total.scaledMean += perThread[t].scaledMean;
-            total.scaledMax = total.scaledMax.cwiseMax(perThread[t].scaledMax);
-        }
-    }
-    for (Index b = 0; b < r; ++b)
-        for (Index d = 0; d < c; ++d) {
-            const auto rows = static_cast<double>(pooled.rowEdges[static_cast<std::size_t>(b) + 1] -
-                                                  pooled.rowEdges[static_cast<std::size_t>(b)]);
-            const auto columns = static_cast<double>(pooled.columnEdges[static_cast<std::size_t>(d) + 1] -
-                                                     pooled.columnEdges[static_cast<std::size_t>(d)]);
-            total.mean(b, d) /= rows * columns;
-            if (scaled) total.scaledMean(b, d) /= rows * columns;
-        }
-    pooled.mean = total.mean.cast<float>();
-    pooled.max = total.max.cast<float>();
-    pooled.scaledMean = total.scaledMean.cast<float>();
-    pooled.scaledMax = total.scaledMax.cast<float>();
+    finishPooled(perThread, pooled);
     return out;
 }
 
