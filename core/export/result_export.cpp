@@ -162,10 +162,6 @@ void writeCost(JsonStream& json, const Result& r)
     json.endObject();
 }
 
-}  // namespace
-
-namespace {
-
 std::string rangeText(const PositionRange& range)
 {
     return std::to_string(range.begin) + ":" + std::to_string(range.end);
@@ -219,10 +215,6 @@ void writeHeadMaps(JsonStream& json, const Result& r, Index head, const ExportOp
     json.key("scores");
     json.matrix(h.scores);
 }
-
-}  // namespace
-
-namespace {
 
 template <class Matrix>
 void writePooledBlocks(JsonStream& json, std::string_view name, const std::vector<Index>& rowEdges,
