@@ -90,7 +90,8 @@ int runExportCommand(int argc, char** argv)
     // Configuration problems are argument problems: name the option.
     AnalysisPlan plan = exportAnalysisPlan(format, session.config, args.options);
     if (args.format == kSessionFormatName) {
-        const ComputeRequest request = prepareCompute(session.config, session.inputs(), plan);
+        // Held to the limits a session file is read with (a long prompt stays a session).
+        const ComputeRequest request = prepareCompute(session.config, session.inputs(), streamedPlan());
         if (const std::string problem = configurationProblem(session, request.issues); !problem.empty())
             return fail(2, problem);
         if (Status written = writeSession(args.out, session); !written) return fail(1, written.error());
@@ -99,9 +100,8 @@ int runExportCommand(int argc, char** argv)
     // Cut and validated first at the limits of a streamed layer, so that what the sentences are
     // decides how the maps are held (exportPlanForSize), then again under that plan; the second
     // reuses the first's cuts.
-    AnalysisPlan widest = plan;
-    widest.pooledBlocks = std::max<Index>(args.options.pool, 1);
-    ComputeRequest request = prepareCompute(session.config, session.inputs(), widest);
+    ComputeRequest request =
+        prepareCompute(session.config, session.inputs(), streamedPlan(plan, std::max<Index>(args.options.pool, 1)));
     if (const std::string problem = configurationProblem(session, request.issues); !problem.empty())
         return fail(2, problem);
     const Expected<AnalysisPlan> sized =

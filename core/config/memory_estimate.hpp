@@ -48,6 +48,14 @@ struct AnalysisPlan {
     bool streamed() const { return pooledBlocks > 0; }
 };
 
+// `base` streamed with at most `pooledBlocks` blocks each way: the widest limits, which a
+// session's sentences are held to (what the app or an export holds is each one's own check).
+inline AnalysisPlan streamedPlan(AnalysisPlan base = {}, Index pooledBlocks = 1)
+{
+    base.pooledBlocks = pooledBlocks;
+    return base;
+}
+
 // The most tokens a sentence may have when `plan` runs: limits::maxTokens for a streamed layer,
 // limits::maxFullMapTokens when every map is held.
 Index sentenceTokenLimit(const AnalysisPlan& plan);

@@ -253,9 +253,8 @@ Expected<Session> sessionFromJson(const Json& doc)
     // Checked as a streamed layer (the widest limits): a session's sentences may be as long as any
     // consumer can compute (a long prompt for export --pool); what the app or an export holds
     // is checked by each, and said at the sentence, not by refusing the file.
-    AnalysisPlan widest;
-    widest.pooledBlocks = 1;
-    if (const auto issues = validateConfig(s.config, overrides, widest); !issues.empty()) return Error{describe(issues)};
+    if (const auto issues = validateConfig(s.config, overrides, streamedPlan()); !issues.empty())
+        return Error{describe(issues)};
     if (const auto w = doc.find("weights"); w != doc.end() && !w->is_null()) {
         auto weights = weightsFromJson(*w, s.config, s.weightsProvenance);
         if (!weights) return Error{weights.error()};

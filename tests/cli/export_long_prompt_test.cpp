@@ -167,6 +167,10 @@ TEST_F(ExportCli, ALongPromptIsReadFromAFileAndAFifoIsRefused)
     const nlohmann::json document = readJson(path("pool.json"));
     EXPECT_EQ(document["tokens"]["query"].size(), static_cast<std::size_t>(limits::maxTokens));
     EXPECT_EQ(document["heads"][0]["attention_pool"]["row_edges"].back(), limits::maxTokens);
+    // As a session it is kept whole: the app opens it and says at the field what it can draw.
+    const CommandRun saved = run({"export", "--mode", "causal", "--target-file", path("prompt.txt"), "--format",
+                                  "session", "--out", path("long.qkv.json")});
+    EXPECT_EQ(saved.status, 0) << saved.output;
     // One more token is refused, naming the limit.
     {
         std::ofstream(path("longer.txt")) << text << "z";
