@@ -24,4 +24,20 @@ Expected<MatrixF> blockMeans(const MatrixF& map, Index rows, Index columns)
     return pooled;
 }
 
+BlockMeansAndMaxima blockMeansAndMaxima(const MatrixD& map, Index rows, Index columns)
+{
+    BlockMeansAndMaxima pooled{MatrixD(rows, columns), MatrixD(rows, columns)};  // r x c each
+    for (Index p = 0; p < rows; ++p) {
+        const Index top = blockStart(p, rows, map.rows());
+        const Index height = blockStart(p + 1, rows, map.rows()) - top;
+        for (Index s = 0; s < columns; ++s) {
+            const Index left = blockStart(s, columns, map.cols());
+            const auto block = map.block(top, left, height, blockStart(s + 1, columns, map.cols()) - left);
+            pooled.mean(p, s) = block.mean();
+            pooled.max(p, s) = block.maxCoeff();
+        }
+    }
+    return pooled;
+}
+
 }  // namespace qkv

@@ -18,6 +18,14 @@ namespace qkv {
 // M pooled to r x c. Errors: r or c not positive, or larger than M's rows or columns.
 Expected<MatrixF> blockMeans(const MatrixF& map, Index rows, Index columns);
 
+// A held double map's block means and maxima over the same blocks (r x c each, r = blocks of
+// rows, c = of columns): the rollout pooled for the long-prompt export, beside its heads' pools.
+// Precondition: r and c between 1 and the map's sides.
+struct BlockMeansAndMaxima {
+    MatrixD mean, max;
+};
+BlockMeansAndMaxima blockMeansAndMaxima(const MatrixD& map, Index rows, Index columns);
+
 // The first input index of block `block` of `blocks` over `size` inputs: floor(block size / blocks).
 inline Index blockStart(Index block, Index blocks, Index size) { return block * size / blocks; }
 

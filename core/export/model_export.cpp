@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/analysis/attention_rollout.hpp"
+#include "core/analysis/map_pooling.hpp"
 #include "core/analysis/streamed_layer_maps.hpp"
 #include "core/analysis/value_norms.hpp"
 #include "core/attention/streamed_layer.hpp"
@@ -66,23 +67,6 @@ struct StreamedRollout {
     Index layers = 0;             // layers folded
     Index tokens = 0;
 };
-
-// Mean and maximum of each block of a held map.
-std::pair<MatrixD, MatrixD> poolBlocks(const MatrixD& map, const std::vector<Index>& rowEdges,
-                                       const std::vector<Index>& columnEdges)
-{
-    const Index r = static_cast<Index>(rowEdges.size()) - 1, c = static_cast<Index>(columnEdges.size()) - 1;
-    MatrixD mean(r, c), max(r, c);
-    for (Index b = 0; b < r; ++b)
-        for (Index d = 0; d < c; ++d) {
-            const auto block = map.block(rowEdges[static_cast<std::size_t>(b)], columnEdges[static_cast<std::size_t>(d)],
-                                         rowEdges[static_cast<std::size_t>(b) + 1] - rowEdges[static_cast<std::size_t>(b)],
-                                         columnEdges[static_cast<std::size_t>(d) + 1] - columnEdges[static_cast<std::size_t>(d)]);
-            mean(b, d) = block.mean();
-            max(b, d) = block.maxCoeff();
-        }
-    return {mean, max};
-}
 
 // A streamed layer's value norms: each head's pooled (from its stream) or over the region (its
 // exact weights times ||f_i(x_j)||), and the layer's, from every head's weights together; the
@@ -243,9 +227,10 @@ Status writeStreamedRollout(JsonStream& json, StreamedRollout& rollout, const Ex
     // Every layer of the stack passed the residual alone (every head off): R = I.
     if (rollout.product.size() == 0) rollout.product = MatrixD::Identity(n, n);
     if (options.pool > 0) {
-        const std::vector<Index> edges = blockEdges(n, std::min<Index>(options.pool, n));
-        const auto [mean, max] = poolBlocks(rollout.product, edges, edges);
-        writePooledMap(json, "rollout_pool", edges, edges, mean, max);
+        const Index blocks = std::min<Index>(options.pool, n);
+        const std::vector<Index> edges = blockEdges(n, blocks);
+        const BlockMeansAndMaxima pooled = blockMeansAndMaxima(rollout.product, blocks, blocks);
+        writePooledMap(json, "rollout_pool", edges, edges, pooled.mean, pooled.max);
         json.newline();
     }
     if (options.region()) writeRollout(json, rollout.product, options);
