@@ -157,13 +157,14 @@ using Clock = std::chrono::steady_clock;
 // A streamed plan (a long layer) keeps each head's map pooled instead (streamed_layer.hpp).
 Expected<std::shared_ptr<const Result>> finish(std::shared_ptr<Result> result, const Config& config,
                                                Clock::time_point started, AttentionOptions options,
-                                               const AnalysisPlan& plan)
+                                               const AnalysisPlan& plan, const StreamControl& control)
 {
     const HeadGrouping grouping = result->weights->grouping(config.headCount);
     if (plan.streamed()) {
         StreamedLayerOptions streamed;
         streamed.pooledRows = streamed.pooledColumns = plan.pooledBlocks;
         streamed.valueNorms = plan.pooledValueNorms;
+        streamed.control = control;
         Expected<StreamedLayer> layer = streamedMultiHeadAttention(result->queryInput, result->keyValueInput,
                                                                    *result->weights, grouping, options, streamed);
         if (!layer) return Error{layer.error()};
@@ -186,7 +187,8 @@ Expected<std::shared_ptr<const Result>> finish(std::shared_ptr<Result> result, c
 // the layer's own weights (trained_layer.hpp).
 Expected<std::shared_ptr<const Result>> computeTrainedLayer(std::shared_ptr<Result> result, const Config& config,
                                                             const UserInputs& inputs, GeneratedWeightsCache* cache,
-                                                            Clock::time_point started, const AnalysisPlan& plan)
+                                                            Clock::time_point started, const AnalysisPlan& plan,
+                                                            const StreamControl& control)
 {
     Expected<TrainedLayerSentences> sentences = trainedLayerSentences(config, inputs);
     if (!sentences) return Error{sentences.error()};
@@ -202,7 +204,7 @@ Expected<std::shared_ptr<const Result>> computeTrainedLayer(std::shared_ptr<Resu
     AttentionOptions options = attentionOptions(config);
     // The model's own scale, 1/sqrt(d_model / h), also for full W_i heads shown with d_k = d_model.
     if (!inputs.weights) options.scoreDim = trainedScoreDim(*inputs.trainedModel);
-    return finish(std::move(result), config, started, options, plan);
+    return finish(std::move(result), config, started, options, plan, control);
 }
 
 }  // namespace
@@ -228,7 +230,8 @@ Expected<std::shared_ptr<const Result>> compute(const Config& config, const User
     return compute(prepareCompute(config, inputs), cache);
 }
 
-Expected<std::shared_ptr<const Result>> compute(const ComputeRequest& request, GeneratedWeightsCache* cache)
+Expected<std::shared_ptr<const Result>> compute(const ComputeRequest& request, GeneratedWeightsCache* cache,
+                                                const StreamControl& control)
 {
     const auto started = Clock::now();
     const Config& config = request.config;
@@ -244,7 +247,8 @@ Expected<std::shared_ptr<const Result>> compute(const ComputeRequest& request, G
         auto result = std::make_shared<Result>();
         result->config = config;
 
-        if (inputs.trainedModel) return computeTrainedLayer(std::move(result), config, inputs, cache, started, request.plan);
+        if (inputs.trainedModel)
+            return computeTrainedLayer(std::move(result), config, inputs, cache, started, request.plan, control);
 
         // Which sentence gives the queries and which the keys and values (docs/architecture.md, "Numerical conventions").
         Sentence source, target;
@@ -277,7 +281,7 @@ Expected<std::shared_ptr<const Result>> compute(const ComputeRequest& request, G
         }
 
         prepareWeights(*result, config, inputs.weights, cache);
-        return finish(std::move(result), config, started, attentionOptions(config), request.plan);
+        return finish(std::move(result), config, started, attentionOptions(config), request.plan, control);
     } catch (const std::bad_alloc&) {
         return Error{"Not enough memory for this configuration: shorten the sentences or lower h or d_model."};
     }

@@ -52,8 +52,11 @@ AttentionOptions attentionOptions(const Config& config);
 // Computes a prepared request (core/pipeline/compute_request.hpp): refuses one with issues, checks
 // the values of loaded weights and embeddings (off the GUI thread: up to 4 d_model^2 numbers),
 // and reads the sentences as the request cut them. Never throws, never crashes on bad input.
-// `cache` (optional) keeps generated weights between calls.
-Expected<std::shared_ptr<const Result>> compute(const ComputeRequest& request, GeneratedWeightsCache* cache = nullptr);
+// `cache` (optional) keeps generated weights between calls. A streamed plan (a long layer) counts
+// its finished query rows into `control.rowsDone` (h n_q in all) and ends with streamStoppedError
+// when `control.stop` is set; a held plan takes well under a second and ignores `control`.
+Expected<std::shared_ptr<const Result>> compute(const ComputeRequest& request, GeneratedWeightsCache* cache = nullptr,
+                                                const StreamControl& control = {});
 
 // prepareCompute, then the above: for callers that compute once (the command line, tests).
 Expected<std::shared_ptr<const Result>> compute(const Config& config, const UserInputs& inputs = {},

@@ -1,5 +1,8 @@
 #include "core/pipeline/compute_request.hpp"
 
+#include <algorithm>
+
+#include "core/common/limits.hpp"
 #include "core/pipeline/input_validation.hpp"
 
 namespace qkv {
@@ -34,6 +37,17 @@ ComputeRequest prepareCompute(const Config& config, const UserInputs& inputs, co
     ComputeRequest request{
         config, inputs, cutSentences(config, inputs, previous ? previous->sentences : CutSentences{}), {}, plan};
     request.issues = validateInputs(config, inputs, plan, request.sentences);
+    return request;
+}
+
+ComputeRequest prepareDrawnCompute(const Config& config, const UserInputs& inputs, Index pooledBlocks,
+                                   const ComputeRequest* previous)
+{
+    ComputeRequest request{config, inputs, cutSentences(config, inputs, previous ? previous->sentences : CutSentences{}),
+                           {}, {}};
+    const bool held = std::max(request.queryTokenCount(), request.keyTokenCount()) <= limits::maxFullMapTokens;
+    if (!held) request.plan = streamedPlan({}, std::max<Index>(pooledBlocks, 1));
+    request.issues = validateInputs(config, inputs, request.plan, request.sentences);
     return request;
 }
 

@@ -3,6 +3,9 @@
 // sentence whose text and model input did not change.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <string>
+
 #include "core/checkpoint/model_input_loading.hpp"
 #include "core/common/limits.hpp"
 #include "core/config/examples.hpp"
@@ -137,6 +140,70 @@ TEST(ComputeRequest, TheModelsTokenizerCutsOnceAndItsTokensAreTheRows)
     const ComputeRequest next = prepareCompute(config, inputs, {}, &request);
     EXPECT_NE(next.sentences.source, request.sentences.source);
     EXPECT_EQ(next.sentences.source->model, *other);
+}
+
+// A sentence of `count` words ("w0 w1 ..."), one token each.
+std::string wordsOf(Index count)
+{
+    std::string text;
+    for (Index i = 0; i < count; ++i) text += (i ? " w" : "w") + std::to_string(i);
+    return text;
+}
+
+TEST(ComputeRequest, ADrawnLayerHoldsItsMapsUpToTheLimitAndStreamsPastIt)
+{
+    Config config = builtInExample();
+    config.mode = AttentionMode::DecoderCausal;
+    config.d_model = 16;
+    config.headCount = 2;
+
+    // At the limit: held, exactly what prepareCompute gives (so the views are bit-identical).
+    config.targetText = wordsOf(limits::maxFullMapTokens);
+    const ComputeRequest held = prepareDrawnCompute(config, {}, 64);
+    ASSERT_TRUE(held.valid()) << describe(held.issues);
+    EXPECT_FALSE(held.plan.streamed());
+    EXPECT_EQ(held.queryTokenCount(), limits::maxFullMapTokens);
+
+    // One token past it: streamed, pooled to the blocks asked for, and computed without a map.
+    config.targetText = wordsOf(limits::maxFullMapTokens + 1);
+    const ComputeRequest streamed = prepareDrawnCompute(config, {}, 64, &held);
+    ASSERT_TRUE(streamed.valid()) << describe(streamed.issues);
+    EXPECT_TRUE(streamed.plan.streamed());
+    EXPECT_EQ(streamed.plan.pooledBlocks, 64);
+    const Expected<std::shared_ptr<const Result>> result = compute(streamed);
+    ASSERT_TRUE(result.ok()) << result.error();
+    EXPECT_TRUE((*result)->streamed());
+    EXPECT_EQ((*result)->streamedHeads.front().pooled.mean.rows(), 64);
+    EXPECT_EQ((*result)->attention.heads.front().attention.size(), 0);
+
+    // Past the streamed limit the issue names it, at the field.
+    config.targetText = wordsOf(limits::maxTokens + 1);
+    const ComputeRequest tooLong = prepareDrawnCompute(config, {}, 64, &streamed);
+    ASSERT_FALSE(tooLong.valid());
+    EXPECT_NE(describe(tooLong.issues).find(std::to_string(limits::maxTokens)), std::string::npos)
+        << describe(tooLong.issues);
+}
+
+TEST(ComputeRequest, AStreamedComputationCountsItsRowsAndEndsWhenStopped)
+{
+    Config config = builtInExample();
+    config.mode = AttentionMode::DecoderCausal;
+    config.d_model = 16;
+    config.headCount = 2;
+    config.targetText = wordsOf(limits::maxFullMapTokens + 100);
+    const ComputeRequest request = prepareDrawnCompute(config, {}, 32);
+    ASSERT_TRUE(request.valid()) << describe(request.issues);
+
+    std::atomic<Index> rows{0};
+    std::atomic<bool> stop{false};
+    const Expected<std::shared_ptr<const Result>> done = compute(request, nullptr, {&rows, &stop});
+    ASSERT_TRUE(done.ok()) << done.error();
+    EXPECT_EQ(rows.load(), config.headCount * request.queryTokenCount());
+
+    stop = true;
+    const Expected<std::shared_ptr<const Result>> stopped = compute(request, nullptr, {&rows, &stop});
+    ASSERT_FALSE(stopped.ok());
+    EXPECT_EQ(stopped.error(), streamStoppedError);
 }
 
 }  // namespace
