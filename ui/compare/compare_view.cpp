@@ -69,6 +69,7 @@ QString CompareView::summary() const { return tr("Pin a result and compare: pinn
 
 void CompareView::pin()
 {
+    if (result() && result()->streamed()) return;  // a long layer holds no maps to compare
     pinned_ = result();
     updatePinnedLabel();
     invalidate();

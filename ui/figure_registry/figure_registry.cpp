@@ -9,6 +9,7 @@
 
 #include "ui/compare/compare_figures.hpp"
 #include "ui/costs/comparison_figures.hpp"
+#include "ui/figures/figure_text.hpp"
 #include "ui/factored/factored_figures.hpp"
 #include "ui/heads/head_statistics_figures.hpp"
 #include "ui/heads/heads_figures.hpp"
@@ -114,6 +115,7 @@ QStringList figureNamesOfView(const QString& view)
 QString Figure::whyUnavailable(const FigureInput& input) const
 {
     if (!input.result) return whyNoResult(input);
+    if (input.result->streamed() && !drawsLongLayers) return longLayerNote(*input.result);
     return unavailable ? unavailable(input) : QString();
 }
 

@@ -92,8 +92,12 @@ struct Figure {
     // The size when the user asks for none, for this input (a grid as tall as its rows need);
     // null, or an empty size: defaultSize.
     std::function<QSizeF(const FigureInput&)> sizeForInput = {};
+    // Whether it draws a long layer's result (Result::streamed(): each head's map pooled, not
+    // held). One that does not is unavailable for it, saying why (longLayerNote).
+    bool drawsLongLayers = false;
 
-    // "No result yet." without a result, else unavailable(input) ("" when the figure can be drawn).
+    // "No result yet." without a result, longLayerNote for a long layer it does not draw, else
+    // unavailable(input) ("" when the figure can be drawn).
     QString whyUnavailable(const FigureInput& input) const;
     // sizeForInput(input) if it gives one, else defaultSize.
     QSizeF defaultSizeFor(const FigureInput& input) const;

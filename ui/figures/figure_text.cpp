@@ -4,7 +4,9 @@
 
 #include <QCoreApplication>
 
+#include "core/common/limits.hpp"
 #include "ui/document/session_text.hpp"
+#include "ui/figures/number_format.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -116,6 +118,16 @@ QStringList panelHeadTitles(const QStringList& origins, const std::vector<qkv::I
 QStringList headTitlesOf(const qkv::Session& session)
 {
     return panelHeadTitles(headTitles(session), session.config.ablatedHeads);
+}
+
+QString longLayerNote(const qkv::Result& result)
+{
+    return Text::tr("This layer is long (n_q = %1, n_k = %2): past %3 tokens each head's map is computed in tiles "
+                    "and kept pooled, never held whole, and this draws full maps. The Heads tab shows every head "
+                    "pooled, one query's whole row and any region exactly; qkv-studio export --pool or --rows/--cols "
+                    "writes them.")
+        .arg(groupedInteger(result.attention.queryCount()), groupedInteger(result.attention.keyCount()),
+             groupedInteger(qkv::limits::maxFullMapTokens));
 }
 
 }  // namespace qkv::ui

@@ -53,4 +53,9 @@ QString headTitle(int head, const QStringList& titles);
 QStringList panelHeadTitles(const QStringList& origins, const std::vector<qkv::Index>& ablated = {});
 QStringList headTitlesOf(const qkv::Session& session);
 
+// What a view or figure that draws every head's full map says of a long layer (Result::
+// streamed(): past limits::maxFullMapTokens each map is computed in tiles and kept pooled), and
+// where the layer is shown instead.
+QString longLayerNote(const qkv::Result& result);
+
 }  // namespace qkv::ui

@@ -1,12 +1,15 @@
 #include "ui/views/result_view.hpp"
 
 #include <QEvent>
+#include <QLabel>
 
+#include <algorithm>
 #include <utility>
 
 #include "ui/background/release_later.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/figures/figure.hpp"
+#include "ui/figures/figure_text.hpp"
 
 namespace qkv::ui {
 
@@ -26,6 +29,8 @@ void ResultView::saveFigureOptions(FigureOptions&) const {}
 void ResultView::restoreOptions(const qkv::ViewOptions&) {}
 
 QList<QAction*> ResultView::viewMenuActions() const { return {}; }
+
+bool ResultView::drawsLongLayers() const { return false; }
 
 void ResultView::setResult(std::shared_ptr<const qkv::Result> result)
 {
@@ -51,8 +56,44 @@ void ResultView::endUpdate()
     if (held_ > 0 && --held_ == 0) refreshIfDue();
 }
 
+bool ResultView::coverForLongLayer()
+{
+    const bool cover = result_ && result_->streamed() && !drawsLongLayers();
+    if (!cover) {
+        if (cover_) cover_->hide();
+        stale_ |= std::exchange(covered_, Changes());
+        return false;
+    }
+    covered_ |= std::exchange(stale_, Changes());
+    if (!cover_) {
+        // Plain text on the view's own background, over everything the view drew.
+        cover_ = new QLabel(this);
+        cover_->setObjectName(QStringLiteral("longLayerCover"));
+        cover_->setTextFormat(Qt::PlainText);
+        cover_->setWordWrap(true);
+        cover_->setAlignment(Qt::AlignCenter);
+        cover_->setMargin(24);
+        cover_->setAutoFillBackground(true);
+    }
+    cover_->setText(longLayerNote(*result_));
+    placeCover();
+    cover_->raise();
+    cover_->show();
+    return true;
+}
+
+void ResultView::placeCover()
+{
+    // Over the whole view; the text in a column a reader's eye can follow (about 80 characters).
+    cover_->setGeometry(rect());
+    const int column = 80 * cover_->fontMetrics().averageCharWidth();
+    const int side = std::max(0, (width() - column) / 2);
+    cover_->setContentsMargins(side, 0, side, 0);
+}
+
 bool ResultView::event(QEvent* event)
 {
+    if (event->type() == QEvent::Resize && cover_) placeCover();
     const bool handled = QWidget::event(event);
     // Show: the view appears (its tab was chosen, its window shown). ShowToParent: the view
     // became the page its not-yet-shown window will show.
@@ -69,6 +110,7 @@ void ResultView::refreshIfDue()
 
 void ResultView::refreshNow()
 {
+    if (coverForLongLayer()) return;
     refreshing_ = true;
     // A change made by refresh() itself (the view setting the selection) is refreshed after it.
     while (isStale()) {

@@ -28,6 +28,7 @@
 #include "core/session/session.hpp"
 
 class QAction;
+class QLabel;
 
 namespace qkv::ui {
 
@@ -70,6 +71,13 @@ public:
     // What an export from the app keeps of this view's state that sessions do not store (the
     // comparison's g, the factor product's zoom): written into a figure's options. Default: none.
     virtual void saveFigureOptions(FigureOptions& options) const;
+    // Whether the view draws a long layer's result (Result::streamed(): each head's map pooled,
+    // not held). One that does not is covered in place by a note (longLayerNote) while such a
+    // result is set: refresh() is not called and it keeps what it drew; the next result it draws
+    // refreshes it with every change meanwhile. Default: does not.
+    virtual bool drawsLongLayers() const;
+    // The note covering the view, or null while none does.
+    QLabel* longLayerCover() const { return cover_; }
     // Entries of the window's View menu that drive this view (its options, its zoom), owned
     // by the view; a separator may be among them. Default: none.
     virtual QList<QAction*> viewMenuActions() const;
@@ -109,10 +117,16 @@ private:
     bool isOnScreenOrDue() const;
     void refreshIfDue();
     void refreshNow();
+    // Covers the view for a long layer it does not draw (true), or uncovers it. Covered, it
+    // keeps the changes for the next result it draws.
+    bool coverForLongLayer();
+    void placeCover();
 
     HeadSelection* selection_;
     std::shared_ptr<const qkv::Result> result_;
     Changes stale_;
+    Changes covered_;  // changes that came while covered
+    QLabel* cover_ = nullptr;
     int held_ = 0;
     bool refreshing_ = false;
 };

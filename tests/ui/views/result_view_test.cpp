@@ -2,6 +2,7 @@
 // only marks itself stale while hidden (a tab in the background), and refreshes once, for
 // every change meanwhile, when it is shown.
 
+#include <QLabel>
 #include <QTabWidget>
 
 #include <memory>
@@ -212,6 +213,62 @@ TEST(ResultView, ASelectionChangeMadeByRefreshIsRefreshedAfterIt)
     ASSERT_EQ(view.refreshes.size(), 2u);
     EXPECT_EQ(view.seenHead, 1);
     EXPECT_EQ(view.deepest, 1);
+}
+
+// A long layer (each map kept pooled, Result::streamed()) of the example's shapes.
+std::shared_ptr<const Result> longLayer()
+{
+    auto result = compute(prepareCompute(qkv::testing::exampleConfig(64, 4), {}, streamedPlan({}, 4)));
+    EXPECT_TRUE(result.ok()) << (result.ok() ? std::string() : result.error());
+    return result.ok() ? *result : nullptr;
+}
+
+TEST(ResultView, AViewThatDrawsNoLongLayerIsCoveredByANoteAndKeepsItsChangesForTheNextResult)
+{
+    HeadSelection selection;
+    CountingView view(&selection, Change::Head);
+    const auto held = someResult();
+    view.setResult(held);
+    ASSERT_EQ(view.refreshes.size(), 1u);
+    EXPECT_EQ(view.longLayerCover(), nullptr);
+
+    // A long layer: no refresh (it would read maps that are not held), a note in place instead.
+    const auto streamed = longLayer();
+    ASSERT_TRUE(streamed && streamed->streamed());
+    view.setResult(streamed);
+    selection.setHead(2);
+    EXPECT_EQ(view.refreshes.size(), 1u);
+    EXPECT_EQ(view.seenResult, held);
+    ASSERT_NE(view.longLayerCover(), nullptr);
+    EXPECT_TRUE(view.longLayerCover()->isVisibleTo(&view));
+    EXPECT_TRUE(view.longLayerCover()->text().contains(QStringLiteral("Heads tab"))) << view.longLayerCover()->text().toStdString();
+    EXPECT_FALSE(view.isStale());
+
+    // The next result it draws uncovers it and brings every change meanwhile.
+    view.setResult(held);
+    ASSERT_EQ(view.refreshes.size(), 2u);
+    EXPECT_EQ(view.refreshes[1], Changes(Change::Result) | Change::Head);
+    EXPECT_EQ(view.seenHead, 2);
+    EXPECT_FALSE(view.longLayerCover()->isVisibleTo(&view));
+}
+
+TEST(ResultView, AFigureThatDrawsNoLongLayerSaysWhyInsteadOfDrawing)
+{
+    const auto streamed = longLayer();
+    ASSERT_TRUE(streamed);
+    FigureInput input;
+    input.result = streamed;
+    int drawn = 0;
+    for (const Figure& figure : allFigures()) {
+        const QString why = figure.whyUnavailable(input);
+        if (figure.drawsLongLayers) {
+            ++drawn;
+            EXPECT_TRUE(why.isEmpty()) << figure.name.toStdString() << ": " << why.toStdString();
+        } else {
+            EXPECT_TRUE(why.contains(QStringLiteral("long"))) << figure.name.toStdString() << ": " << why.toStdString();
+        }
+    }
+    EXPECT_EQ(drawn, 3);  // the heads grid, one head, the per-head statistics
 }
 
 }  // namespace
