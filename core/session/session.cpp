@@ -68,6 +68,7 @@ Json viewToJson(const ViewOptions& v)
                  {"zoom", v.zoom}};
     // Only when some are off: a session without a whole model reads as it always did.
     if (!v.modelHeadsOff.empty()) view["model_heads_off"] = v.modelHeadsOff;
+    if (v.blockMaxima) view["block_maxima"] = true;
     return view;
 }
 
@@ -169,6 +170,7 @@ Status viewFromJson(const Json& json, ViewOptions& view)
     if (Status s = whole("query", view.query, 0); !s) return s;
     if (Status s = whole("key", view.key, 0); !s) return s;
     if (const auto v = json.find("average_of_heads"); v != json.end() && v->is_boolean()) view.averageOfHeads = *v;
+    if (const auto v = json.find("block_maxima"); v != json.end() && v->is_boolean()) view.blockMaxima = *v;
     if (const auto v = json.find("model_heads_off"); v != json.end()) {
         // Checked against the model when it is loaded; here only that it is a short list of short texts.
         constexpr std::size_t maxHeads = 1 << 16, maxText = 64;

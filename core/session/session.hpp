@@ -73,6 +73,9 @@ struct ViewOptions {
     std::string colormap = "viridis";
     std::string show = "attention";  // what the heads grid shows
     bool averageOfHeads = false;
+    // A long layer's heads grid (each map kept pooled in blocks): each block's largest weight,
+    // else its mean. Written only when set.
+    bool blockMaxima = false;
     ColorRange colorRange;
     double zoom = 1.0;
     // Heads switched off anywhere in the whole model behind the layer (the Model and Predict

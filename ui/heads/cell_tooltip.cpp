@@ -85,4 +85,38 @@ QString cellToolTip(const qkv::Result& result, int head, int queryRow, int keyCo
     return text;
 }
 
+QString pooledCellToolTip(const qkv::Result& result, int head, int row, int column,
+                          std::pair<qkv::Index, qkv::Index> queries, std::pair<qkv::Index, qkv::Index> keys)
+{
+    const std::vector<qkv::StreamedAttention>& heads = result.streamedHeads;
+    if (heads.empty() || head >= static_cast<int>(heads.size()) || row < 0 || column < 0) return {};
+    const qkv::PooledAttention& first = heads.front().pooled;
+    if (row >= first.mean.rows() || column >= first.mean.cols()) return {};
+    double mean = 0, largest = 0;
+    if (head >= 0) {
+        mean = heads[static_cast<std::size_t>(head)].pooled.mean(row, column);
+        largest = heads[static_cast<std::size_t>(head)].pooled.max(row, column);
+    } else {
+        for (const qkv::StreamedAttention& h : heads) {
+            mean += h.pooled.mean(row, column);
+            largest += h.pooled.max(row, column);
+        }
+        mean /= static_cast<double>(heads.size());
+        largest /= static_cast<double>(heads.size());
+    }
+    const auto span = [](std::pair<qkv::Index, qkv::Index> positions) {
+        return positions.second - positions.first == 1 ? QString::number(positions.first)
+                                                        : Text::tr("%1–%2").arg(positions.first).arg(positions.second - 1);
+    };
+    const QString panel = head >= 0 ? Text::tr("Head %1").arg(head + 1) : Text::tr("Mean of the heads");
+    return Text::tr("<b>%1</b> · queries %2 × keys %3 (a block of %4 × %5 positions)<br>"
+                    "mean weight %6 · largest weight %7<br>"
+                    "<i>Click to select its first query and key: their exact row and region are drawn below.</i>")
+        .arg(panel, span(queries), span(keys))
+        .arg(queries.second - queries.first)
+        .arg(keys.second - keys.first)
+        .arg(mean, 0, 'g', 4)
+        .arg(largest, 0, 'g', 4);
+}
+
 }  // namespace qkv::ui

@@ -5,6 +5,8 @@
 
 #include <QString>
 
+#include <utility>
+
 #include "core/analysis/value_norms.hpp"
 #include "core/pipeline/compute.hpp"
 
@@ -15,5 +17,11 @@ namespace qkv::ui {
 // `result`, shown when the grid shows them.
 QString cellToolTip(const qkv::Result& result, int head, int queryRow, int keyColumn,
                     const qkv::ValueNorms* norms = nullptr);
+
+// A long layer's block (Result::streamed(); pooled_panels.hpp): block `row`, `column` of the
+// pooled maps, holding query positions `queries` [first, end) and key positions `keys`; its mean
+// and largest weight (head -1: the heads' mean of each).
+QString pooledCellToolTip(const qkv::Result& result, int head, int row, int column,
+                          std::pair<qkv::Index, qkv::Index> queries, std::pair<qkv::Index, qkv::Index> keys);
 
 }  // namespace qkv::ui

@@ -102,6 +102,7 @@ std::vector<Figure> headStatisticsFigures()
     figure.view = kHeadsViewId;
     figure.defaultSize = QSizeF(1200, 700);
     figure.unavailable = &whyNoResult;
+    figure.drawsLongLayers = true;  // the statistics of a long layer come exact from its stream
     figure.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
         paintHeadStatistics(painter, rect, *input.result, qkv::headStatisticsSummaries(*input.result), input.options);
     };

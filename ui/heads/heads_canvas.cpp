@@ -88,7 +88,8 @@ void HeadsCanvas::syncSelection()
     if (!figure_) return;
     state_.selectedPanel = selection_->head();
     state_.highlightedPanel = selection_->head();
-    state_.highlightedCell = QPoint(selection_->keyColumn(), selection_->queryRow());
+    state_.highlightedCell =
+        QPoint(figure_->columnOfPosition(selection_->keyColumn()), figure_->rowOfPosition(selection_->queryRow()));
     state_.highlightedRow = hoverRow_ >= 0 ? hoverRow_ : -1;
     update();
 }
@@ -139,6 +140,13 @@ QString HeadsCanvas::toolTipAt(const QPoint& position) const
 {
     const Hit hit = hitTest(position);
     if (!figure_ || hit.panel < 0 || hit.row < 0) return {};
+    if (hit.rowLabel && figure_->pooled()) {
+        const auto [first, end] = figure_->rowPositions(hit.row);
+        return tr("Queries %1–%2: their block's row is highlighted in every head").arg(first).arg(end - 1);
+    }
+    if (figure_->pooled())
+        return pooledCellToolTip(*figure_->result(), figure_->headOfPanel(hit.panel), hit.row, hit.column,
+                                 figure_->rowPositions(hit.row), figure_->columnPositions(hit.column));
     if (hit.rowLabel) {
         const QStringList& labels = figure_->rowLabels();
         return tr("Query «%1» (position %2): its row is highlighted in every head")
@@ -213,7 +221,10 @@ void HeadsCanvas::mousePressEvent(QMouseEvent* event)
     if (hit.panel < 0) return;
     const int head = figure_->headOfPanel(hit.panel);
     if (head >= 0) selection_->setHead(head);
-    if (hit.row >= 0) selection_->setCell(hit.row, hit.column >= 0 ? hit.column : selection_->keyColumn());
+    if (hit.row >= 0)
+        selection_->setCell(static_cast<int>(figure_->positionOfRow(hit.row)),
+                            hit.column >= 0 ? static_cast<int>(figure_->positionOfColumn(hit.column))
+                                            : selection_->keyColumn());
     setFocus(Qt::MouseFocusReason);
 }
 
@@ -223,7 +234,8 @@ void HeadsCanvas::keyPressEvent(QKeyEvent* event)
         QWidget::keyPressEvent(event);
         return;
     }
-    int row = selection_->queryRow(), column = selection_->keyColumn();
+    // Cells of the figure: positions, or a long layer's blocks.
+    int row = figure_->rowOfPosition(selection_->queryRow()), column = figure_->columnOfPosition(selection_->keyColumn());
     switch (event->key()) {
     case Qt::Key_Left: --column; break;
     case Qt::Key_Right: ++column; break;
@@ -235,7 +247,7 @@ void HeadsCanvas::keyPressEvent(QKeyEvent* event)
     }
     row = std::clamp(row, 0, figure_->rows() - 1);
     column = std::clamp(column, 0, figure_->columns() - 1);
-    selection_->setCell(row, column);
+    selection_->setCell(static_cast<int>(figure_->positionOfRow(row)), static_cast<int>(figure_->positionOfColumn(column)));
     // From now on the tip describes the cell the keyboard moved to, not the one under the
     // mouse, until the mouse moves (else the tip kept describing the old cell).
     keyboardCell_ = true;
@@ -253,9 +265,14 @@ void HeadsCanvas::showKeyboardToolTip()
 {
     if (!figure_) return;
     const int panel = selection_->head();
-    const QPoint centre = cellCenter(panel, selection_->queryRow(), selection_->keyColumn());
-    lastToolTip_ = cellToolTip(*figure_->result(), figure_->headOfPanel(panel), selection_->queryRow(),
-                               selection_->keyColumn(), figure_->valueNorms());
+    const int row = figure_->rowOfPosition(selection_->queryRow());
+    const int column = figure_->columnOfPosition(selection_->keyColumn());
+    const QPoint centre = cellCenter(panel, row, column);
+    lastToolTip_ = figure_->pooled()
+                       ? pooledCellToolTip(*figure_->result(), figure_->headOfPanel(panel), row, column,
+                                           figure_->rowPositions(row), figure_->columnPositions(column))
+                       : cellToolTip(*figure_->result(), figure_->headOfPanel(panel), selection_->queryRow(),
+                                     selection_->keyColumn(), figure_->valueNorms());
     QToolTip::showText(mapToGlobal(centre), richText(lastToolTip_), this, QRect(centre - QPoint(4, 4), QSize(8, 8)));
 }
 

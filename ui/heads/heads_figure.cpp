@@ -9,6 +9,7 @@
 #include "core/common/finite_range.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
+#include "ui/heads/pooled_panels.hpp"
 #include "ui/heads/value_norms_cache.hpp"
 #include "ui/render/heatmap_painter.hpp"
 
@@ -43,6 +44,18 @@ HeadsFigure::HeadsFigure(std::shared_ptr<const qkv::Result> result, const HeadsF
     : result_(std::move(result)), spec_(spec)
 {
     if (!result_) return;
+    if (result_->streamed()) {
+        PooledPanels pooled =
+            pooledPanels(*result_, spec_.kind == ScoreKind::Attention, spec_.blockMaxima, spec_.withAverage);
+        panels_ = std::move(pooled.panels);
+        error_ = pooled.error;
+        rowEdges_ = std::move(pooled.rowEdges);
+        columnEdges_ = std::move(pooled.columnEdges);
+        rowLabels_ = pooledLabels(rowEdges_, result_->queryLabels);
+        columnLabels_ = pooledLabels(columnEdges_, result_->keyLabels);
+        chooseRange();
+        return;
+    }
     const qkv::AttentionResult& attention = result_->attention;
     const auto heads = static_cast<std::size_t>(attention.headCount());
     // A panel that is the result's own matrix shares the result's ownership (aliasing), so
@@ -139,6 +152,9 @@ QString HeadsFigure::legendLabel() const
     const bool scores = spec_.kind == ScoreKind::ScaledScores || spec_.kind == ScoreKind::MaskedScores;
     const bool norms = spec_.kind == ScoreKind::ValueWeighted;
     QString quantity = scoreKindLegend(spec_.kind);
+    if (pooled())
+        quantity = spec_.blockMaxima ? Text::tr("%1, each block's largest").arg(quantity)
+                                     : Text::tr("%1, each block's mean").arg(quantity);
     if (scores && result_ && !result_->config.scaleScores)
         quantity = Text::tr("%1 (this layer does not divide by √d_k)").arg(quantity);
     if (norms && hasAverage()) quantity = Text::tr("%1; layer: ‖Σ a·f(x)‖ over the heads").arg(quantity);
@@ -169,6 +185,7 @@ QString HeadsFigure::panelTitle(int panel) const
 {
     const int head = headOfPanel(panel);
     if (head >= 0) return headTitle(head, spec_.headTitles);
+    if (pooled() && spec_.blockMaxima) return Text::tr("Mean of %1 heads' block maxima").arg(panelCount() - 1);
     if (spec_.kind != ScoreKind::ValueWeighted) return Text::tr("Average of %1 heads").arg(panelCount() - 1);
     const qkv::AttentionResult& attention = result_->attention;
     const auto off = std::count(attention.ablated.begin(), attention.ablated.end(), true);
@@ -186,8 +203,47 @@ QString HeadsFigure::caption() const
     if (!error_.isEmpty())
         return Text::tr("%1 · %2 cannot be computed: %3")
             .arg(modeTitle(result_->config.mode), scoreKindName(spec_.kind), error_);
-    return Text::tr("%1 · %2 · %3")
-        .arg(modeTitle(result_->config.mode), scoreKindName(spec_.kind), shapesLine(*result_));
+    const QString caption = Text::tr("%1 · %2 · %3")
+                                .arg(modeTitle(result_->config.mode), scoreKindName(spec_.kind), shapesLine(*result_));
+    if (!pooled()) return caption;
+    // Blocks as equal as the sizes allow: the widest says how coarse the overview is.
+    const auto widest = [](const std::vector<qkv::Index>& edges) {
+        qkv::Index most = 0;
+        for (std::size_t b = 0; b + 1 < edges.size(); ++b) most = std::max(most, edges[b + 1] - edges[b]);
+        return most;
+    };
+    return Text::tr("%1 · in %2 × %3 blocks of up to %4 × %5 positions")
+        .arg(caption)
+        .arg(rows())
+        .arg(columns())
+        .arg(widest(rowEdges_))
+        .arg(widest(columnEdges_));
+}
+
+int HeadsFigure::rowOfPosition(qkv::Index query) const
+{
+    return pooled() ? blockOfPosition(rowEdges_, query) : static_cast<int>(query);
+}
+
+int HeadsFigure::columnOfPosition(qkv::Index key) const
+{
+    return pooled() ? blockOfPosition(columnEdges_, key) : static_cast<int>(key);
+}
+
+qkv::Index HeadsFigure::positionOfRow(int row) const { return rowPositions(row).first; }
+
+qkv::Index HeadsFigure::positionOfColumn(int column) const { return columnPositions(column).first; }
+
+std::pair<qkv::Index, qkv::Index> HeadsFigure::rowPositions(int row) const
+{
+    if (!pooled() || row < 0 || row + 1 >= static_cast<int>(rowEdges_.size())) return {row, row + 1};
+    return {rowEdges_[static_cast<std::size_t>(row)], rowEdges_[static_cast<std::size_t>(row) + 1]};
+}
+
+std::pair<qkv::Index, qkv::Index> HeadsFigure::columnPositions(int column) const
+{
+    if (!pooled() || column < 0 || column + 1 >= static_cast<int>(columnEdges_.size())) return {column, column + 1};
+    return {columnEdges_[static_cast<std::size_t>(column)], columnEdges_[static_cast<std::size_t>(column) + 1]};
 }
 
 QString HeadsFigure::rowAxisTitle() const { return result_ ? queryAxisTitle(result_->config.mode) : QString(); }

@@ -13,6 +13,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "core/analysis/value_norms.hpp"
@@ -38,6 +39,9 @@ struct HeadsFigureSpec {
     // rounded up); Fixed: [low, high].
     qkv::ColorRange colorRange;
     QStringList headTitles;  // "Head 1 · same meaning" per head; empty: "Head i"
+    // A long layer (Result::streamed()) is drawn in blocks of positions (pooled_panels.hpp): each
+    // block's largest weight when set, else its mean weight.
+    bool blockMaxima = false;
 };
 
 // A value: copies share the (immutable) matrices and are independent otherwise.
@@ -64,6 +68,16 @@ public:
     QString panelTitle(int panel) const;
     int rows() const;
     int columns() const;
+    // A long layer's panels are blocks of positions (pooled_panels.hpp); a held one's cells are
+    // positions. The conversions below are the identity then.
+    bool pooled() const { return !rowEdges_.empty(); }
+    int rowOfPosition(qkv::Index query) const;
+    int columnOfPosition(qkv::Index key) const;
+    qkv::Index positionOfRow(int row) const;  // the block's first position
+    qkv::Index positionOfColumn(int column) const;
+    // Positions [first, end) a row's (a column's) block holds: [row, row + 1) when held.
+    std::pair<qkv::Index, qkv::Index> rowPositions(int row) const;
+    std::pair<qkv::Index, qkv::Index> columnPositions(int column) const;
     const QStringList& rowLabels() const { return rowLabels_; }
     const QStringList& columnLabels() const { return columnLabels_; }
     double minValue() const { return minValue_; }
@@ -96,6 +110,7 @@ private:
     std::shared_ptr<const qkv::ValueNorms> valueNorms_;
     QString error_;
     QStringList rowLabels_, columnLabels_;
+    std::vector<qkv::Index> rowEdges_, columnEdges_;  // a long layer's blocks, else empty
     double minValue_ = 0, maxValue_ = 1;
     bool saturates_ = false;
     mutable std::vector<QImage> images_;

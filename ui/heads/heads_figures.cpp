@@ -19,7 +19,7 @@ struct Text {
 
 constexpr double kMargin = 12.0;
 
-HeadsFigureState stateFor(const FigureInput& input)
+HeadsFigureState stateFor(const FigureInput& input, const HeadsFigure& figure)
 {
     const FigureOptions& o = input.options;
     HeadsFigureState state;
@@ -29,7 +29,7 @@ HeadsFigureState stateFor(const FigureInput& input)
     if (o.showSelection) {
         state.selectedPanel = static_cast<int>(o.head);
         state.highlightedPanel = static_cast<int>(o.head);
-        state.highlightedCell = QPoint(static_cast<int>(o.key), static_cast<int>(o.query));
+        state.highlightedCell = QPoint(figure.columnOfPosition(o.key), figure.rowOfPosition(o.query));
     }
     return state;
 }
@@ -41,7 +41,7 @@ void paintHeadsGrid(QPainter& painter, const QRectF& rect, const FigureInput& in
         layoutHeadsGrid(figure, rect.size(), 1.0, painter.font(), painter.device(), GridFit::Page);
     painter.save();
     painter.translate(rect.topLeft());
-    paintHeadsFigure(painter, figure, layout, stateFor(input));
+    paintHeadsFigure(painter, figure, layout, stateFor(input, figure));
     painter.restore();
 }
 
@@ -53,7 +53,7 @@ void paintOneHead(QPainter& painter, const QRectF& rect, const FigureInput& inpu
     const HeadsFigure figure(input.result, spec);
     if (figure.panelCount() == 0) return;
     const int head = std::clamp(static_cast<int>(input.options.head), 0, figure.panelCount() - 1);
-    const HeadsFigureState state = stateFor(input);
+    const HeadsFigureState state = stateFor(input, figure);
     const QRectF page = rect.adjusted(kMargin, kMargin, -kMargin, -kMargin);
     const QFontMetricsF metrics(painter.font(), painter.device());
     const QFont titleFont = figureTitleFont(painter.font());
@@ -88,6 +88,7 @@ HeadsFigureSpec headsFigureSpec(const FigureOptions& options)
     scoreKindFromId(QString::fromStdString(options.view.show), spec.kind);
     spec.withAverage = options.view.averageOfHeads;
     spec.colorRange = options.view.colorRange;
+    spec.blockMaxima = options.view.blockMaxima;
     spec.headTitles = options.headTitles;
     return spec;
 }
@@ -103,11 +104,12 @@ ColormapName headsColormap(const FigureOptions& options)
 std::vector<Figure> headsFigures()
 {
     const QString view = kHeadsViewId;
+    // Both draw a long layer in blocks (pooled_panels.hpp).
     return {
         Figure{QStringLiteral("heads"), Text::tr("Heads grid"), view, QSizeF(1400, 900), QSizeF(480, 360), nullptr,
-               &paintHeadsGrid},
+               &paintHeadsGrid, {}, true},
         Figure{QStringLiteral("head"), Text::tr("One head"), view, QSizeF(900, 800), QSizeF(420, 380), nullptr,
-               &paintOneHead},
+               &paintOneHead, {}, true},
     };
 }
 

@@ -23,6 +23,15 @@ inline std::shared_ptr<const qkv::Result> computeResult(const qkv::Config& confi
     return result.ok() ? result.value() : nullptr;
 }
 
+// The same layer as a long one is computed (each head's map streamed and kept in `blocks` x
+// `blocks` blocks, Result::streamed()), at any size: the app streams past 4,096 tokens only.
+inline std::shared_ptr<const qkv::Result> streamedResult(const qkv::Config& config, qkv::Index blocks)
+{
+    auto result = qkv::compute(qkv::prepareCompute(config, {}, qkv::streamedPlan({}, blocks)));
+    EXPECT_TRUE(result.ok()) << (result.ok() ? std::string() : result.error());
+    return result.ok() ? result.value() : nullptr;
+}
+
 // Cross-attention, 4 heads of d_k 16, 5 target and 6 source tokens.
 inline qkv::Config crossConfig()
 {
