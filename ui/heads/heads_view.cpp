@@ -19,16 +19,19 @@
 #include "ui/heads/head_statistics_table.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_figure.hpp"
+#include "ui/heads/long_layer_detail.hpp"
 #include "ui/heads/value_norms_cache.hpp"
 
 namespace qkv::ui {
 
 HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
     : ResultView(selection, {}, parent), kindBox_(new QComboBox(this)), colormapBox_(new QComboBox(this)),
-      averageBox_(new QCheckBox(tr("&Average of heads"), this)), rangeBox_(new QComboBox(this)),
+      averageBox_(new QCheckBox(tr("&Average of heads"), this)),
+      blockMaximaBox_(new QCheckBox(tr("Block ma&xima"), this)), rangeBox_(new QComboBox(this)),
       lowBox_(new QDoubleSpinBox(this)), highBox_(new QDoubleSpinBox(this)), zoomLabel_(new QLabel(this)),
       scroll_(new QScrollArea(this)), canvas_(new HeadsCanvas(this->selection(), scroll_)),
       statistics_(new HeadStatisticsTable(this->selection(), this)),
+      detail_(new LongLayerDetail(this->selection(), this)), hint_(new QLabel(this)),
       figures_([this](std::shared_ptr<const HeadsFigure> figure) { canvas_->setFigure(std::move(figure)); })
 {
     auto* layout = new QVBoxLayout(this);
@@ -46,15 +49,19 @@ HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
     body->addWidget(statistics_);
     body->setStretchFactor(0, 1);
     body->setCollapsible(0, false);
-    layout->addWidget(body, 1);
+    // A long layer's exact row and region beneath the blocks of the grid.
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(body);
+    split->addWidget(detail_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setCollapsible(0, false);
+    detail_->hide();
+    layout->addWidget(split, 1);
 
-    auto* hint = new QLabel(tr("Hover a cell for its numbers · hover a query label to follow its row in every head · "
-                               "click to select a head and cell · arrows move the cell · [ and ] change head · "
-                               "Ctrl+wheel zooms"),
-                            this);
-    hint->setWordWrap(true);
-    hint->setForegroundRole(QPalette::PlaceholderText);
-    layout->addWidget(hint);
+    hint_->setWordWrap(true);
+    hint_->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(hint_);
 
     connect(canvas_, &HeadsCanvas::zoomRequested, this, &HeadsView::zoomBy);
     makeMenuActions();
@@ -67,6 +74,7 @@ HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
     }
     setColormap(weightsColormap_);
     showColorRange();
+    showHint(false);
     updateZoomLabel();
     showOptionsInMenu();
 }
@@ -104,6 +112,11 @@ QLayout* HeadsView::makeToolbar()
     first->addSpacing(12);
     first->addWidget(averageBox_);
     first->addStretch(1);
+    blockMaximaBox_->setToolTip(
+        tr("A long layer (past 4,096 tokens) is kept in blocks of positions, not whole.\n"
+           "Off: each block's mean weight. On: its largest weight, so a single key that a query\n"
+           "attends to sharply stays visible where the mean would average it away."));
+    blockMaximaBox_->hide();
 
     auto* rangeLabel = new QLabel(tr("Colour &scale"), this);
     rangeLabel->setBuddy(rangeBox_);
@@ -139,6 +152,7 @@ QLayout* HeadsView::makeToolbar()
     second->addWidget(rangeBox_);
     second->addWidget(lowBox_);
     second->addWidget(highBox_);
+    second->addWidget(blockMaximaBox_);  // no spacer: hidden, it takes no room at 1000 x 700
     second->addStretch(1);
     second->addWidget(zoomOut);
     second->addWidget(zoomLabel_);
@@ -150,6 +164,7 @@ QLayout* HeadsView::makeToolbar()
     connect(colormapBox_, &QComboBox::currentIndexChanged, this,
             [this](int index) { setColormap(static_cast<ColormapName>(colormapBox_->itemData(index).toInt())); });
     connect(averageBox_, &QCheckBox::toggled, this, &HeadsView::setShowAverage);
+    connect(blockMaximaBox_, &QCheckBox::toggled, this, &HeadsView::setBlockMaxima);
     connect(rangeBox_, &QComboBox::currentIndexChanged, this, [this](int index) {
         qkv::ColorRange range = colorRange_;
         range.mode = static_cast<qkv::ColorRange::Mode>(rangeBox_->itemData(index).toInt());
@@ -214,6 +229,7 @@ void HeadsView::setColormap(ColormapName colormap)
         const QSignalBlocker blocker(colormapBox_);
         colormapBox_->setCurrentIndex(colormapBox_->findData(static_cast<int>(colormap)));
     }
+    detail_->setColormap(colormap);
     if (canvas_->colormap() == colormap) return;
     canvas_->setColormap(colormap);
     emit optionsChanged();
@@ -225,6 +241,16 @@ void HeadsView::setShowAverage(bool show)
     average_ = show;
     const QSignalBlocker blocker(averageBox_);
     averageBox_->setChecked(show);
+    invalidate();
+    emit optionsChanged();
+}
+
+void HeadsView::setBlockMaxima(bool maxima)
+{
+    if (maxima == blockMaxima_) return;
+    blockMaxima_ = maxima;
+    const QSignalBlocker blocker(blockMaximaBox_);
+    blockMaximaBox_->setChecked(maxima);
     invalidate();
     emit optionsChanged();
 }
@@ -264,13 +290,14 @@ void HeadsView::setHeadTitles(const QStringList& titles)
     invalidate();
 }
 
-HeadsFigureSpec HeadsView::figureSpec() const { return {kind_, average_, colorRange_, headTitles_}; }
+HeadsFigureSpec HeadsView::figureSpec() const { return {kind_, average_, colorRange_, headTitles_, blockMaxima_}; }
 
 void HeadsView::saveOptions(qkv::ViewOptions& view) const
 {
     view.show = scoreKindId(kind_).toStdString();
     view.colormap = Colormap::get(colormap()).id().toStdString();
     view.averageOfHeads = average_;
+    view.blockMaxima = blockMaxima_;
     view.colorRange = colorRange_;
     view.zoom = canvas_->zoom();
 }
@@ -282,6 +309,7 @@ void HeadsView::restoreOptions(const qkv::ViewOptions& view)
     ColormapName colormap = defaultColormap(kind);
     if (colormapFromId(QString::fromStdString(view.colormap), colormap)) setColormap(colormap);
     setShowAverage(view.averageOfHeads);
+    setBlockMaxima(view.blockMaxima);
     if (std::isfinite(view.zoom) && view.zoom > 0) setZoom(view.zoom);
     setColorRange(view.colorRange);  // ignores a fixed range whose low is not below its high
 }
@@ -308,17 +336,34 @@ void HeadsView::updateZoomLabel()
     zoomLabel_->setAlignment(Qt::AlignCenter);
 }
 
+void HeadsView::showHint(bool longLayer)
+{
+    hint_->setText(longLayer ? tr("A long layer: each head in blocks of positions · hover a block for its mean and "
+                                  "largest weight · click to select it · beneath, the selected query's whole row and "
+                                  "a region, exact: click a key to go there, wheel or drag to zoom")
+                             : tr("Hover a cell for its numbers · hover a query label to follow its row in every "
+                                  "head · click to select a head and cell · arrows move the cell · [ and ] change "
+                                  "head · Ctrl+wheel zooms"));
+}
+
 void HeadsView::refresh(Changes)
 {
     statistics_->setResult(result());
+    const bool longLayer = result() && result()->streamed();
+    detail_->setResult(longLayer ? result() : nullptr);
+    detail_->setVisible(longLayer);
+    showHint(longLayer);
     if (!result()) {
         figures_.cancel();
         return;
     }
     const std::shared_ptr<const qkv::Result> r = result();
+    blockMaximaBox_->setVisible(r->streamed());
     const HeadsFigureSpec spec = figureSpec();
-    const double cells = static_cast<double>(r->queryInput.rows()) * static_cast<double>(r->keyValueInput.rows()) *
-                         static_cast<double>(r->config.headCount + (average_ ? 1 : 0));
+    // A long layer's panels are its pooled blocks.
+    const double rows = r->streamed() ? r->streamedHeads.front().pooled.mean.rows() : r->queryInput.rows();
+    const double columns = r->streamed() ? r->streamedHeads.front().pooled.mean.cols() : r->keyValueInput.rows();
+    const double cells = rows * columns * static_cast<double>(r->config.headCount + (average_ ? 1 : 0));
     // Value-weighted norms are computed once per result (value_norms_cache.hpp); the first time
     // for a large layer, on the work pool.
     const bool normsToCompute = spec.kind == ScoreKind::ValueWeighted && !hasValueNorms(r) &&

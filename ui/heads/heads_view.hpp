@@ -27,6 +27,7 @@ namespace qkv::ui {
 
 class HeadsCanvas;
 class HeadStatisticsTable;
+class LongLayerDetail;
 class HeadSelection;
 
 // The canvas follows the selection itself (highlights only), so the view refreshes for a new
@@ -41,6 +42,9 @@ public:
     QString title() const override;
     QString summary() const override;
     QString id() const override { return kId; }
+    // A long layer is drawn in blocks (pooled_panels.hpp), with the selected query's exact row and
+    // an exact region beneath (long_layer_detail.hpp).
+    bool drawsLongLayers() const override { return true; }
     void saveOptions(qkv::ViewOptions& view) const override;
     void restoreOptions(const qkv::ViewOptions& view) override;
     // Show, Colormap, Average of Heads, zoom (heads_view_actions.cpp).
@@ -53,6 +57,9 @@ public:
     ColormapName colormap() const;
     void setShowAverage(bool show);
     bool showAverage() const { return average_; }
+    // A long layer's blocks: each one's largest weight (true) or its mean.
+    void setBlockMaxima(bool maxima);
+    bool blockMaxima() const { return blockMaxima_; }
     // The colour scale of the heads figures, on screen and in exports: automatic
     // (0 to the 99th percentile for weights and norms), 0 to 1 (norms: 0 to their largest), or
     // fixed values.
@@ -69,6 +76,7 @@ public:
 
     HeadsCanvas* canvas() const { return canvas_; }
     HeadStatisticsTable* statisticsTable() const { return statistics_; }
+    LongLayerDetail* longLayerDetail() const { return detail_; }
     QScrollArea* scrollArea() const { return scroll_; }
     // Number of heatmaps drawn (heads, plus one when the average is shown).
     int heatmapCount() const;
@@ -90,6 +98,7 @@ private:
     void showOptionsInMenu();  // heads_view_actions.cpp: checks the entries the options match
     void updateZoomLabel();
     void showColorRange();
+    void showHint(bool longLayer);  // what the mouse does, on the grid or on a long layer
     ColormapName& colormapOf(ScoreKind kind);  // the one remembered for `kind`
 
     ScoreKind kind_ = ScoreKind::Attention;
@@ -97,11 +106,13 @@ private:
     ColormapName scoresColormap_ = defaultColormap(ScoreKind::ScaledScores);
     ColormapName normsColormap_ = defaultColormap(ScoreKind::ValueWeighted);
     bool average_ = false;
+    bool blockMaxima_ = false;
     qkv::ColorRange colorRange_;
     QStringList headTitles_;
     QComboBox* kindBox_;
     QComboBox* colormapBox_;
     QCheckBox* averageBox_;
+    QCheckBox* blockMaximaBox_;  // shown for a long layer only
     QComboBox* rangeBox_;
     QDoubleSpinBox* lowBox_;
     QDoubleSpinBox* highBox_;
@@ -109,6 +120,8 @@ private:
     QScrollArea* scroll_;
     HeadsCanvas* canvas_;
     HeadStatisticsTable* statistics_;  // beside the grid (head_statistics_table.hpp)
+    LongLayerDetail* detail_;          // beneath it, for a long layer only (long_layer_detail.hpp)
+    QLabel* hint_;
     QList<QAction*> menuActions_;
     QActionGroup* kindActions_ = nullptr;      // data: the ScoreKind
     QActionGroup* colormapActions_ = nullptr;  // data: the ColormapName

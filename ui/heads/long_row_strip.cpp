@@ -1,0 +1,330 @@
+#include "ui/heads/long_row_strip.hpp"
+
+#include <QObject>
+#include <QPainter>
+#include <QPen>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "core/attention/streamed_layer.hpp"
+#include "ui/figures/figure_text.hpp"
+#include "ui/figures/number_format.hpp"
+
+namespace qkv::ui {
+namespace {
+
+constexpr double kPad = 4.0;
+constexpr double kTick = 4.0;
+constexpr double kTickSpacing = 80.0;  // at least this many logical pixels between position ticks
+constexpr int kTokenChars = 12;        // a legend's token is elided past this many characters
+constexpr double kNarrowStrip = 480;   // narrower, the legend leaves the weights to the tooltips
+
+// Device pixels per logical unit along x (a PNG at 192 dpi has twice the pixels to reduce to).
+double deviceScaleX(const QPainter& painter)
+{
+    const QTransform t = painter.deviceTransform();
+    return std::max(1e-6, std::hypot(t.m11(), t.m12()));
+}
+
+// 1, 2 or 5 x 10^k, the smallest at least `value` (>= 1: positions are whole).
+qkv::Index niceStep(double value)
+{
+    qkv::Index step = 1;
+    for (;;) {
+        for (qkv::Index factor : {1, 2, 5})
+            if (static_cast<double>(step * factor) >= value) return step * factor;
+        step *= 10;
+    }
+}
+
+QString elidedToken(const QString& token)
+{
+    return token.size() > kTokenChars ? token.left(kTokenChars - 1) + QStringLiteral("…") : token;
+}
+
+// The y axis ends on a round number above the largest weight (1 for an all-zero row).
+double weightAxisTop(const RowStrip& strip)
+{
+    const float largest = strip.top.empty() ? 0.0f : strip.top.front().weight;
+    return largest > 0 ? niceCeiling(largest) : 1.0;
+}
+
+}  // namespace
+
+std::vector<KeyWeight> topKeys(std::span<const float> row, int count)
+{
+    std::vector<qkv::Index> order(row.size());
+    std::iota(order.begin(), order.end(), qkv::Index{0});
+    const auto shown = std::min<std::size_t>(static_cast<std::size_t>(std::max(count, 0)), order.size());
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown), order.end(),
+                      [&](qkv::Index a, qkv::Index b) {
+                          const float wa = row[static_cast<std::size_t>(a)], wb = row[static_cast<std::size_t>(b)];
+                          return wa != wb ? wa > wb : a < b;
+                      });
+    std::vector<KeyWeight> top;
+    for (std::size_t i = 0; i < shown; ++i) top.push_back({order[i], row[static_cast<std::size_t>(order[i])]});
+    return top;
+}
+
+PixelMaxima maxPerPixel(std::span<const float> row, qkv::Index pixels)
+{
+    const auto n = static_cast<qkv::Index>(row.size());
+    PixelMaxima out;
+    if (n == 0) return out;
+    const qkv::Index bins = std::clamp<qkv::Index>(pixels, 1, n);
+    out.edges = blockEdges(n, bins);
+    out.maxima.resize(static_cast<std::size_t>(bins));
+    for (qkv::Index b = 0; b < bins; ++b) {
+        const auto first = row.begin() + out.edges[static_cast<std::size_t>(b)];
+        const auto end = row.begin() + out.edges[static_cast<std::size_t>(b) + 1];
+        out.maxima[static_cast<std::size_t>(b)] = *std::max_element(first, end);
+    }
+    return out;
+}
+
+std::pair<qkv::Index, qkv::Index> keysSharingPixel(qkv::Index keyCount, qkv::Index pixels, qkv::Index key)
+{
+    const std::vector<qkv::Index> edges = blockEdges(keyCount, std::clamp<qkv::Index>(pixels, 1, keyCount));
+    const auto after = std::upper_bound(edges.begin(), edges.end(), key);
+    return {*(after - 1), after == edges.end() ? keyCount : *after};
+}
+
+qkv::Index largestKey(std::span<const float> row, qkv::Index first, qkv::Index end)
+{
+    const auto begin = row.begin() + first;
+    return first + (std::max_element(begin, row.begin() + end) - begin);
+}
+
+qkv::Expected<RowStrip> computeRowStrip(const qkv::Result& result, int head, qkv::Index query)
+{
+    const qkv::AttentionResult& attention = result.attention;
+    const qkv::Index n_k = attention.keyCount();
+    const qkv::Expected<qkv::MatrixF> row = qkv::headAttentionRegion(attention, head, query, query + 1, 0, n_k);
+    if (!row) return qkv::Error{row.error()};
+    RowStrip strip;
+    strip.head = head;
+    strip.query = query;
+    strip.queryToken = tokenText(result.queryLabels, query);
+    strip.weights.assign(row->data(), row->data() + n_k);  // 1 x n_k, row-major
+    for (qkv::Index k = 0; k < n_k;) {
+        if (!attention.mask.masked(query, k)) {
+            ++k;
+            continue;
+        }
+        qkv::Index end = k;
+        while (end < n_k && attention.mask.masked(query, end)) ++end;
+        strip.maskedRuns.emplace_back(k, end);
+        k = end;
+    }
+    strip.top = topKeys(strip.weights, kTopKeys);
+    for (const KeyWeight& key : strip.top) strip.topTokens << tokenText(result.keyLabels, key.key);
+    return strip;
+}
+
+QString rowStripTitle(const RowStrip& strip)
+{
+    return QObject::tr("%1 · query %2 “%3”: its whole row, exact (%4 keys)")
+        .arg(headName(strip.head), groupedInteger(strip.query), elidedToken(strip.queryToken),
+             groupedInteger(strip.keyCount()));
+}
+
+QString rowStripToolTip(const RowStrip& strip, const std::vector<std::string>& keyLabels, qkv::Index key,
+                        qkv::Index first, qkv::Index end)
+{
+    if (key < 0 || key >= strip.keyCount()) return {};
+    const bool masked = std::any_of(strip.maskedRuns.begin(), strip.maskedRuns.end(),
+                                    [&](const auto& run) { return key >= run.first && key < run.second; });
+    QString text = QObject::tr("key %1 “%2”: weight %3 (exact)")
+                       .arg(groupedInteger(key), tokenText(keyLabels, key),
+                            preciseNumber(strip.weights[static_cast<std::size_t>(key)]));
+    if (masked) text += QObject::tr(", masked");
+    if (end - first > 1)
+        text += QObject::tr("\nthe largest of keys %1–%2, which share this pixel")
+                    .arg(groupedInteger(first), groupedInteger(end - 1));
+    return text;
+}
+
+RowStripLayout::RowStripLayout(const QRectF& target, const RowStrip& strip, const QFontMetricsF& metrics)
+    : keys_(strip.keyCount())
+{
+    const double line = metrics.height();
+    title_ = QRectF(target.left(), target.top(), target.width(), line + kPad);
+    // The legend: a column at the right, "Top keys" then one line per top key.
+    // A narrow strip (1000 x 700) names the keys only; their weights are in the tooltips.
+    const bool withWeights = target.width() >= kNarrowStrip;
+    for (std::size_t i = 0; i < strip.top.size(); ++i) {
+        const QString key = QObject::tr("%1  “%2” %3")
+                                .arg(static_cast<int>(i) + 1)
+                                .arg(elidedToken(strip.topTokens.value(static_cast<int>(i))),
+                                     groupedInteger(strip.top[i].key));
+        texts_ << (withWeights ? QObject::tr("%1: %2").arg(key, readableNumber(strip.top[i].weight)) : key);
+    }
+    double legendWidth = metrics.horizontalAdvance(QObject::tr("Top keys"));
+    for (const QString& text : texts_) legendWidth = std::max(legendWidth, metrics.horizontalAdvance(text));
+    legendWidth = std::min(legendWidth + 2 * kPad, target.width() * 0.45);
+    const double top = title_.bottom() + line;  // room for the top keys' marks above their bars
+    legend_ = QRectF(target.right() - legendWidth, top, legendWidth, static_cast<double>(texts_.size() + 1) * line);
+    for (qsizetype i = 0; i < texts_.size(); ++i)
+        entries_.emplace_back(legend_.left(), legend_.top() + static_cast<double>(i + 1) * line, legendWidth, line);
+
+    const double tickLabels = metrics.horizontalAdvance(QStringLiteral("0.000")) + kPad;
+    const double left = target.left() + line + kPad + tickLabels + kTick;
+    const double right = legend_.left() - 2 * kPad - metrics.horizontalAdvance(QStringLiteral("00,000")) / 2;
+    const double bottom = target.bottom() - kTick - 2 * line - kPad;
+    plot_ = QRectF(QPointF(left, top), QPointF(std::max(left, right), std::max(top, bottom)));
+}
+
+double RowStripLayout::xOfKey(qkv::Index key) const
+{
+    return keys_ > 0 ? plot_.left() + plot_.width() * static_cast<double>(key) / static_cast<double>(keys_)
+                     : plot_.left();
+}
+
+qkv::Index RowStripLayout::keyAt(double x) const
+{
+    if (keys_ == 0 || x < plot_.left() || x >= plot_.right()) return -1;
+    const auto key = static_cast<qkv::Index>((x - plot_.left()) / plot_.width() * static_cast<double>(keys_));
+    return std::clamp<qkv::Index>(key, 0, keys_ - 1);
+}
+
+int RowStripLayout::legendEntryAt(const QPointF& point) const
+{
+    for (std::size_t i = 0; i < entries_.size(); ++i)
+        if (entries_[i].contains(point)) return static_cast<int>(i);
+    return -1;
+}
+
+namespace {
+
+void paintAxes(QPainter& painter, const RowStripLayout& layout, const RowStrip& strip, double top,
+               const RowStripStyle& style)
+{
+    const QRectF plot = layout.plotRect();
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    const double line = metrics.height();
+    painter.setPen(QPen(style.text, 1));
+    painter.drawLine(plot.bottomLeft(), plot.bottomRight());
+    painter.drawLine(plot.bottomLeft(), plot.topLeft());
+    for (double fraction : {0.0, 0.5, 1.0}) {  // weight ticks
+        const double y = plot.bottom() - fraction * plot.height();
+        painter.drawLine(QPointF(plot.left() - kTick, y), QPointF(plot.left(), y));
+        painter.drawText(QRectF(plot.left() - kTick - 100 - kPad, y - line / 2, 100, line),
+                         Qt::AlignRight | Qt::AlignVCenter, readableNumber(fraction * top));
+    }
+    const qkv::Index n_k = strip.keyCount();
+    const qkv::Index step = niceStep(kTickSpacing * static_cast<double>(n_k) / std::max(1.0, plot.width()));
+    for (qkv::Index key = 0; key < n_k; key += step) {  // position ticks, at the keys' centres
+        const double x = (layout.xOfKey(key) + layout.xOfKey(key + 1)) / 2;
+        painter.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + kTick));
+        painter.drawText(QRectF(x - kTickSpacing / 2, plot.bottom() + kTick, kTickSpacing, line), Qt::AlignCenter,
+                         groupedInteger(key));
+    }
+    const QRectF xTitle(plot.left(), plot.bottom() + kTick + line, plot.width(), line + kPad);
+    const QString xTitleText = QObject::tr("keys (positions 0 … %1)").arg(groupedInteger(n_k - 1));
+    painter.drawText(xTitle, Qt::AlignCenter,
+                     metrics.horizontalAdvance(xTitleText) <= xTitle.width() ? xTitleText : QObject::tr("keys"));
+    painter.save();  // the y title, rotated, at the far left
+    painter.translate(layout.titleRect().left() + line / 2, plot.center().y());
+    painter.rotate(-90);
+    painter.drawText(QRectF(-plot.height(), -line / 2, 2 * plot.height(), line), Qt::AlignCenter,
+                     QObject::tr("attention weight"));
+    painter.restore();
+}
+
+void paintMaskedRuns(QPainter& painter, const RowStripLayout& layout, const RowStrip& strip, const RowStripStyle& style)
+{
+    const QRectF plot = layout.plotRect();
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    for (const auto& [first, end] : strip.maskedRuns) {
+        const QRectF run(QPointF(layout.xOfKey(first), plot.top()), QPointF(layout.xOfKey(end), plot.bottom()));
+        painter.fillRect(run, QColor(0xe8, 0xe8, 0xe8));
+        const QString text = QObject::tr("masked");
+        if (run.width() > metrics.horizontalAdvance(text) + 2 * kPad) {
+            painter.setPen(style.text.lighter(250));
+            painter.drawText(run, Qt::AlignCenter, text);
+        }
+    }
+}
+
+// The top keys' ranks over their bars; keys closer than a label's width share one label ("1·3").
+void paintTopMarks(QPainter& painter, const RowStripLayout& layout, const RowStrip& strip, double top,
+                   const RowStripStyle& style)
+{
+    const QRectF plot = layout.plotRect();
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    std::vector<std::size_t> order(strip.top.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    auto centre = [&](std::size_t i) { return (layout.xOfKey(strip.top[i].key) + layout.xOfKey(strip.top[i].key + 1)) / 2; };
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return strip.top[a].key < strip.top[b].key; });
+    const double apart = metrics.horizontalAdvance(QStringLiteral("0·0")) + kPad;
+    painter.setPen(style.topBars);
+    for (std::size_t i = 0; i < order.size();) {
+        std::size_t end = i + 1;
+        while (end < order.size() && centre(order[end]) - centre(order[i]) < apart) ++end;
+        QStringList ranks;
+        float highest = 0;
+        for (std::size_t j = i; j < end; ++j) {
+            ranks << QString::number(order[j] + 1);
+            highest = std::max(highest, strip.top[order[j]].weight);
+        }
+        std::sort(ranks.begin(), ranks.end());
+        const double x = (centre(order[i]) + centre(order[end - 1])) / 2;
+        const double y = plot.bottom() - highest / top * plot.height();
+        const QString label = ranks.join(QStringLiteral("·"));  // not ",", which reads as 1,2 = twelve
+        const double width = metrics.horizontalAdvance(label) + 2;
+        painter.drawText(QRectF(x - width / 2, y - metrics.height() - 1, width, metrics.height()), Qt::AlignCenter, label);
+        i = end;
+    }
+}
+
+}  // namespace
+
+void paintRowStrip(QPainter& painter, const QRectF& target, const RowStrip& strip, const RowStripStyle& style)
+{
+    painter.save();
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    const RowStripLayout layout(target, strip, metrics);
+    const QRectF plot = layout.plotRect();
+    const double top = weightAxisTop(strip);
+    painter.setPen(style.text);
+    painter.drawText(layout.titleRect(), Qt::AlignLeft | Qt::AlignVCenter,
+                     metrics.elidedText(rowStripTitle(strip), Qt::ElideRight, layout.titleRect().width()));
+    paintMaskedRuns(painter, layout, strip, style);
+
+    // Bars: each device pixel the largest weight of its keys; the top keys again in their colour,
+    // at least a pixel wide, so a single key among 32,768 is seen and found.
+    const double pixel = 1.0 / deviceScaleX(painter);
+    const PixelMaxima bins = maxPerPixel(strip.weights, static_cast<qkv::Index>(std::lround(plot.width() / pixel)));
+    auto bar = [&](qkv::Index first, qkv::Index end, float weight) {
+        const double height = weight / top * plot.height();
+        const double left = layout.xOfKey(first);
+        return QRectF(left, plot.bottom() - height, std::max(layout.xOfKey(end) - left, pixel), height);
+    };
+    for (std::size_t b = 0; b < bins.maxima.size(); ++b)
+        painter.fillRect(bar(bins.edges[b], bins.edges[b + 1], bins.maxima[b]), style.bars);
+    for (const KeyWeight& key : strip.top) painter.fillRect(bar(key.key, key.key + 1, key.weight), style.topBars);
+    if (style.selectedKey >= 0 && style.selectedKey < strip.keyCount()) {
+        const double x = (layout.xOfKey(style.selectedKey) + layout.xOfKey(style.selectedKey + 1)) / 2;
+        painter.setPen(QPen(style.highlight, 1.5, Qt::DashLine));
+        painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+    }
+    paintTopMarks(painter, layout, strip, top, style);
+    paintAxes(painter, layout, strip, top, style);
+
+    painter.setPen(style.text);
+    const QRectF legend = layout.legendRect();
+    painter.drawText(QRectF(legend.left() + kPad, legend.top(), legend.width() - kPad, metrics.height()),
+                     Qt::AlignLeft | Qt::AlignVCenter, QObject::tr("Top keys"));
+    for (std::size_t i = 0; i < layout.legendEntries().size(); ++i) {
+        const bool selected = strip.top[i].key == style.selectedKey;
+        painter.setPen(selected ? style.highlight.darker(130) : style.topBars.darker(120));
+        const QRectF entry = layout.legendEntries()[i].adjusted(kPad, 0, 0, 0);
+        painter.drawText(entry, Qt::AlignLeft | Qt::AlignVCenter,
+                         metrics.elidedText(layout.legendTexts()[static_cast<int>(i)], Qt::ElideRight, entry.width()));
+    }
+    painter.restore();
+}
+
+}  // namespace qkv::ui
