@@ -10,7 +10,28 @@ namespace qkv::ui {
 ComputeRunner::ComputeRunner(QObject* parent)
     : QObject(parent), task_([this](const Outcome& outcome) { deliver(outcome); })
 {
-    task_.setBusyCallback([this](bool busy) { emit busyChanged(busy); });
+    task_.setBusyCallback([this](bool busy) {
+        if (!busy) reportProgress();  // the last count, then total 0 if it has ended
+        emit busyChanged(busy);
+    });
+    progressTimer_.setInterval(250);
+    connect(&progressTimer_, &QTimer::timeout, this, &ComputeRunner::reportProgress);
+}
+
+void ComputeRunner::stop()
+{
+    if (stream_) stream_->stop = true;
+}
+
+void ComputeRunner::reportProgress()
+{
+    if (!stream_ || !task_.isBusy()) {
+        progressTimer_.stop();
+        stream_.reset();
+        emit progress(0, 0);
+        return;
+    }
+    emit progress(stream_->rowsDone.load(), stream_->totalRows);
 }
 
 double ComputeRunner::estimatedFlops(const qkv::ComputeRequest& request)
@@ -19,10 +40,13 @@ double ComputeRunner::estimatedFlops(const qkv::ComputeRequest& request)
                                                           request.config.d_model, request.config.headCount));
 }
 
-ComputeRunner::Outcome ComputeRunner::run(const qkv::ComputeRequest& request, qkv::GeneratedWeightsCache* cache)
+ComputeRunner::Outcome ComputeRunner::run(const qkv::ComputeRequest& request, qkv::GeneratedWeightsCache* cache,
+                                          Stream* stream)
 {
     try {
-        auto computed = qkv::compute(request, cache);
+        const qkv::StreamControl control{stream ? &stream->rowsDone : nullptr, stream ? &stream->stop : nullptr};
+        auto computed = qkv::compute(request, cache, control);
+        if (!computed && stream && stream->stop) return {nullptr, {}, true};
         if (!computed) return {nullptr, QString::fromStdString(computed.error())};
         return {computed.value(), {}};
     } catch (const std::bad_alloc&) {
@@ -39,12 +63,30 @@ void ComputeRunner::request(std::shared_ptr<const qkv::ComputeRequest> request, 
     // A multiply-add is two floating-point operations.
     const auto where =
         presetsNeedWork ? LatestTaskBase::Run::InBackground : placementFor(estimatedFlops(*request) / 2);
-    task_.request([request = std::move(request), cache] { return run(*request, cache); }, where);
+    // A superseded long computation is stopped: its result would be dropped.
+    if (stream_) stream_->stop = true;
+    stream_.reset();
+    std::shared_ptr<Stream> stream;
+    if (request->plan.streamed()) {
+        stream = std::make_shared<Stream>();
+        stream->totalRows = request->config.headCount * request->queryTokenCount();
+        stream_ = stream;
+        progressTimer_.start();
+    }
+    task_.request(
+        [this, request = std::move(request), cache, stream] {
+            Outcome outcome = run(*request, cache, stream.get());
+            if (outcome.stopped) ++stoppedCount_;
+            return outcome;
+        },
+        stream ? LatestTaskBase::Run::InBackground : where);
 }
 
 void ComputeRunner::deliver(const Outcome& outcome)
 {
-    if (outcome.result)
+    if (outcome.stopped)
+        emit stopped();
+    else if (outcome.result)
         emit resultReady(outcome.result);
     else
         emit failed(outcome.error);

@@ -323,7 +323,7 @@ void Document::validateAndCompute()
 {
     // Each sentence is cut once per edit, here; the runner's estimate and compute() read the cut.
     auto request = std::make_shared<const qkv::ComputeRequest>(
-        qkv::prepareCompute(session_.config, session_.inputs(), {}, request_.get()));
+        qkv::prepareDrawnCompute(session_.config, session_.inputs(), kPooledBlocks, request_.get()));
     request_ = request;
     emit validationChanged(request->issues);
     // A listener may have edited the document meanwhile; then its newer request has gone out.

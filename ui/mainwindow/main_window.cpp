@@ -6,14 +6,18 @@
 #include <QShowEvent>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 #include "core/config/examples.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/controls/controls_scroll_area.hpp"
 #include "ui/costs/comparison_view.hpp"
 #include "ui/document/autosave.hpp"
+#include "ui/document/compute_runner.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/examples.hpp"
 #include "ui/document/head_actions.hpp"
@@ -89,6 +93,7 @@ MainWindow::MainWindow(QWidget* parent)
         staleNotice_->setIssues(issues, document_->result() != nullptr);
     });
     connect(document_, &Document::busyChanged, status_, &StatusSummary::setBusy);
+    connectComputeProgress();
     connect(document_, &Document::computeFailed, status_, &StatusSummary::setError);
     connect(document_, &Document::computeFailed, staleNotice_, &StaleNotice::setComputeError);
     connect(document_, &Document::notice, this, &MainWindow::showStatus);
@@ -202,6 +207,31 @@ void MainWindow::showStatus(const QString& message)
     statusBar()->showMessage(message, kStatusMilliseconds);
     showWholeIfLong(message);
     messageUndoIndex_ = document_->undoStack()->index();
+}
+
+void MainWindow::connectComputeProgress()
+{
+    // A long layer takes seconds: its share done in the status line, and Stop beside it. A stop
+    // delivers no result, so every view keeps the one it shows.
+    stopCompute_ = new QToolButton(this);
+    stopCompute_->setObjectName(QStringLiteral("stopCompute"));
+    stopCompute_->setText(tr("Stop"));
+    stopCompute_->setToolTip(tr("Stop computing the long layer: the views keep the last result"));
+    stopCompute_->hide();
+    statusBar()->addPermanentWidget(stopCompute_);
+    ComputeRunner* runner = document_->runner();
+    connect(runner, &ComputeRunner::progress, this, [this](qkv::Index done, qkv::Index total) {
+        status_->setComputeProgress(done, total);
+        // The share done on the button too: a status message may cover the summary meanwhile.
+        if (total > 0) stopCompute_->setText(tr("Stop (%1%)").arg(std::min<qkv::Index>(100, 100 * done / total)));
+        stopCompute_->setVisible(total > 0);
+    });
+    connect(stopCompute_, &QToolButton::clicked, runner, &ComputeRunner::stop);
+    connect(runner, &ComputeRunner::stopped, this, [this] {
+        staleNotice_->setStopped(true);
+        showStatus(tr("Stopped computing the long layer; the views show the last result."));
+    });
+    connect(runner, &ComputeRunner::resultReady, staleNotice_, [this] { staleNotice_->setStopped(false); });
 }
 
 void MainWindow::dropMessageOfAnotherStep(int undoIndex)

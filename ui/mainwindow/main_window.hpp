@@ -119,6 +119,7 @@ private:
     void createFileMenu();      // file_menu.cpp
     void createHeadMenus();     // head_menus.cpp: Head (presets, switching off) and Scenarios
     void connectLoads();        // main_window_loads.cpp: what the window does with finished loads
+    void connectComputeProgress();  // a long layer's progress in the status line, and its Stop
     void showAbout();
     void restoreLastSession();
     void restoreWindowState();
@@ -144,6 +145,7 @@ private:
     DocumentFiles* files_;
     WeightLoads* loads_;
     QToolButton* stopLoad_ = nullptr;  // beside the status line while a model is read (connectLoads)
+    QToolButton* stopCompute_ = nullptr;  // ... while a long layer computes (connectComputeProgress)
     // The latest load was asked for from a menu: its error goes to a message box.
     bool loadErrorsInBox_ = false;
     Autosave* autosave_;

@@ -66,14 +66,21 @@ void StaleNotice::setComputeError(const QString& message)
     refresh();
 }
 
+void StaleNotice::setStopped(bool stopped)
+{
+    stopped_ = stopped;
+    refresh();
+}
+
 void StaleNotice::refresh()
 {
-    const QString text = !issuesText_.isEmpty() ? issuesText_
-                         : computeError_.isEmpty()
-                             ? QString()
-                             : tr("Not updated: these settings could not be computed (%1). The views show the "
-                                  "last result.")
-                                   .arg(computeError_);
+    QString text = issuesText_;
+    if (text.isEmpty() && !computeError_.isEmpty())
+        text = tr("Not updated: these settings could not be computed (%1). The views show the last result.")
+                   .arg(computeError_);
+    if (text.isEmpty() && stopped_)
+        text = tr("Not updated: you stopped computing this long layer. The views show the last result; the next "
+                  "edit computes again.");
     setText(text);
     setVisible(!text.isEmpty());
 }

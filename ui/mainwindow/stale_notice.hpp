@@ -21,6 +21,8 @@ public:
     void setIssues(const std::vector<qkv::ValidationIssue>& issues, bool hasResult);
     // The last computation failed with `message`; empty when a result arrived.
     void setComputeError(const QString& message);
+    // The user stopped the long layer's computation (true), or a result arrived since (false).
+    void setStopped(bool stopped);
 
     // The control a field's message sits under, as the controls label it.
     static QString controlName(qkv::ConfigField field);
@@ -34,6 +36,7 @@ private:
 
     QString issuesText_;
     QString computeError_;
+    bool stopped_ = false;
 };
 
 }  // namespace qkv::ui

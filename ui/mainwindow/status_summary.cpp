@@ -1,5 +1,7 @@
 #include "ui/mainwindow/status_summary.hpp"
 
+#include <algorithm>
+
 namespace qkv::ui {
 
 StatusSummary::StatusSummary(QWidget* parent) : QLabel(parent)
@@ -34,6 +36,13 @@ void StatusSummary::setModelLoad(qkv::Index done, qkv::Index total)
     refresh();
 }
 
+void StatusSummary::setComputeProgress(qkv::Index done, qkv::Index total)
+{
+    computeDone_ = done;
+    computeTotal_ = total;
+    refresh();
+}
+
 void StatusSummary::setInvalid(bool invalid)
 {
     invalid_ = invalid;
@@ -59,7 +68,11 @@ void StatusSummary::refresh()
         parts << tr("reading the model: block %1 of %2…").arg(modelDone_).arg(modelTotal_);
     else if (loading_)
         parts << tr("reading a file…");
-    if (busy_) parts << tr("computing…");
+    if (busy_ && computeTotal_ > 0)
+        parts << tr("computing the long layer: %1%…")
+                     .arg(std::min<qkv::Index>(100, 100 * computeDone_ / computeTotal_));
+    else if (busy_)
+        parts << tr("computing…");
     if (invalid_) parts << tr("invalid settings: showing the last valid result");
     if (!error_.isEmpty()) parts << error_;
     setText(parts.join(QStringLiteral("  ·  ")));

@@ -20,6 +20,9 @@ public:
     void setLoading(bool loading);  // a file is being read
     // A model's blocks read so far and in all, while it is read (0, 0: none is).
     void setModelLoad(qkv::Index done, qkv::Index total);
+    // A long layer's query rows computed so far and in all (h n_q), while it computes (0, 0:
+    // none is).
+    void setComputeProgress(qkv::Index done, qkv::Index total);
     void setInvalid(bool invalid);
     void setError(const QString& error);
 
@@ -28,6 +31,7 @@ private:
     std::shared_ptr<const qkv::Result> result_;
     bool busy_ = false, loading_ = false, invalid_ = false;
     qkv::Index modelDone_ = 0, modelTotal_ = 0;
+    qkv::Index computeDone_ = 0, computeTotal_ = 0;
     QString error_;
 };
 

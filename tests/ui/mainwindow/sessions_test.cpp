@@ -10,12 +10,14 @@
 #include <QUndoStack>
 
 #include "core/analysis/value_norms.hpp"
+#include "core/common/limits.hpp"
 #include "core/io/weights_file.hpp"
 #include "core/presets/head_presets.hpp"
 #include "core/session/session.hpp"
 #include "tests/ui/mainwindow/recording_prompts.hpp"
 #include "tests/ui/mainwindow/session_test_support.hpp"
 #include "tests/ui/mainwindow/window_fixture.hpp"
+#include "tests/ui/support/wait_until.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/controls/field_message.hpp"
 #include "ui/controls/sentence_field.hpp"
@@ -159,7 +161,7 @@ TEST_F(SessionsTest, LoadedAndEditedWeightsAreSavedInTheSession)
 
 // A session may hold a prompt longer than the views draw (up to the 32,768 tokens an export streams):
 // it opens, keeps its text, and the sentence field says why nothing is drawn and what can.
-TEST_F(SessionsTest, ASessionWithALongPromptOpensAndTheFieldSaysWhy)
+TEST_F(SessionsTest, ASessionWithALongPromptOpensAndItsLayerIsDrawnInBlocks)
 {
     Session session;
     session.config = smallConfig();
@@ -170,10 +172,27 @@ TEST_F(SessionsTest, ASessionWithALongPromptOpensAndTheFieldSaysWhy)
     ASSERT_EQ(files()->openFile(file), QString());
     settle();
     EXPECT_EQ(document()->session().config.targetText, session.config.targetText);
+    // Past the held maps' 4,096 tokens the layer streams: no message, a result kept in blocks.
+    EXPECT_TRUE(window->controls()->targetField()->message()->text().isEmpty())
+        << window->controls()->targetField()->message()->text().toStdString();
+    ASSERT_TRUE(document()->result());
+    EXPECT_TRUE(document()->result()->streamed());
+    EXPECT_EQ(document()->result()->attention.queryCount(),
+              static_cast<Index>(document()->targetSentence()->words.size()));
+    EXPECT_GT(document()->result()->attention.queryCount(), limits::maxFullMapTokens);
+    HeadsView* heads = window->tabs()->headsView();
+    heads->ensureCurrent();
+    ASSERT_TRUE(waitUntil([&] { return !heads->isBusy() && heads->canvas()->figure(); }));
+    ASSERT_TRUE(heads->canvas()->figure());
+    EXPECT_TRUE(heads->canvas()->figure()->pooled());
+
+    // Past the streamed limit the field says so.
+    Config config = document()->config();
+    for (int i = 0; i < 28000; ++i) config.targetText += "w ";
+    document()->edit(config, QStringLiteral("text"));
+    settle();
     const QString message = window->controls()->targetField()->message()->text();
-    EXPECT_TRUE(message.contains(QStringLiteral(" tokens; the limit is 4096 when every head's full map is held")))
-        << message.toStdString();
-    EXPECT_TRUE(message.contains(QStringLiteral("--pool"))) << message.toStdString();
+    EXPECT_TRUE(message.contains(QStringLiteral("32768"))) << message.toStdString();
 }
 
 TEST_F(SessionsTest, BadFilesAreRefusedWithAMessageAndChangeNothing)
