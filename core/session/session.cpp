@@ -69,6 +69,7 @@ Json viewToJson(const ViewOptions& v)
     // Only when some are off: a session without a whole model reads as it always did.
     if (!v.modelHeadsOff.empty()) view["model_heads_off"] = v.modelHeadsOff;
     if (v.blockMaxima) view["block_maxima"] = true;
+    if (v.querySpanEnd > v.query + 1) view["query_span"] = {v.query, v.querySpanEnd};
     return view;
 }
 
@@ -171,6 +172,16 @@ Status viewFromJson(const Json& json, ViewOptions& view)
     if (Status s = whole("key", view.key, 0); !s) return s;
     if (const auto v = json.find("average_of_heads"); v != json.end() && v->is_boolean()) view.averageOfHeads = *v;
     if (const auto v = json.find("block_maxima"); v != json.end() && v->is_boolean()) view.blockMaxima = *v;
+    if (const auto v = json.find("query_span"); v != json.end()) {
+        // Half-open, from 0, as --rows writes positions: [first, end) with end > first.
+        const bool pair = v->is_array() && v->size() == 2 && (*v)[0].is_number_integer() && (*v)[1].is_number_integer();
+        if (!pair || (*v)[0].get<std::int64_t>() < 0 || (*v)[1].get<std::int64_t>() <= (*v)[0].get<std::int64_t>() ||
+            (*v)[1].get<std::int64_t>() > limits::maxTokens)
+            return Error{"view.query_span: must be [first, end] with 0 <= first < end <= " +
+                         std::to_string(limits::maxTokens) + " (positions from 0, end excluded)"};
+        view.query = (*v)[0].get<Index>();
+        view.querySpanEnd = (*v)[1].get<Index>();
+    }
     if (const auto v = json.find("model_heads_off"); v != json.end()) {
         // Checked against the model when it is loaded; here only that it is a short list of short texts.
         constexpr std::size_t maxHeads = 1 << 16, maxText = 64;

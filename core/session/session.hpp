@@ -70,6 +70,9 @@ struct ViewOptions {
     Index head = 0;   // 0-based here, from 1 in the file
     Index query = 0;  // token positions, from 0
     Index key = 0;
+    // Queries [query, querySpanEnd) selected together (a span); 0: `query` alone. The file
+    // writes "query_span": [query, end] only for a span of two or more.
+    Index querySpanEnd = 0;
     std::string colormap = "viridis";
     std::string show = "attention";  // what the heads grid shows
     bool averageOfHeads = false;

@@ -61,6 +61,9 @@ TEST(SessionRobustness, NamedProblems)
                            "\"shape\": [\n          16,\n          15\n        ]"),
                   "is 16 x 15, expected 16 x 16");
     expectRefused(replaced(good, "\"zoom\": 1.0", "\"zoom\": -2"), "view.zoom");
+    for (const char* span : {"[5, 5]", "[6, 2]", "[-1, 3]", "[1]", "\"1:3\"", "[0, 99999999]"})
+        expectRefused(replaced(good, "\"zoom\": 1.0", std::string("\"zoom\": 1.0, \"query_span\": ") + span),
+                      "view.query_span");
     expectRefused(replaced(good, "\"ablated_heads\": []", "\"ablated_heads\": [9]"), "Head 9 cannot be switched off");
 }
 

@@ -60,6 +60,8 @@ Session everyFieldSession()
     s.view.colormap = "magma";
     s.view.show = "raw-scores";
     s.view.averageOfHeads = true;
+    s.view.blockMaxima = true;
+    s.view.querySpanEnd = 9;  // queries [view.query, 9) selected together
     s.view.colorRange = {ColorRange::Mode::Fixed, -0.5, 2.5};
     s.view.zoom = 1.75;
     s.view.modelHeadsOff = {"3.2", "bert.encoder.layer.0.attention.1"};

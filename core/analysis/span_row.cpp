@@ -1,0 +1,106 @@
+#include "core/analysis/span_row.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "core/attention/streamed_layer.hpp"
+
+namespace qkv {
+namespace {
+
+// Rows recomputed at a time for a long layer: 256 x 32,768 floats is 32 MiB.
+constexpr Index kRowsPerBlock = 256;
+
+// Adds rows of weights (rows x n_k) into the mean's sums and the maxima.
+void fold(const MatrixF& rows, std::vector<double>& sums, std::vector<float>& maximum)
+{
+    for (Index q = 0; q < rows.rows(); ++q)
+        for (Index j = 0; j < rows.cols(); ++j) {
+            const float a = rows(q, j);
+            sums[static_cast<std::size_t>(j)] += a;
+            maximum[static_cast<std::size_t>(j)] = std::max(maximum[static_cast<std::size_t>(j)], a);
+        }
+}
+
+// Keys some query of [first, end) may see: each query's visible keys are one interval whose ends
+// grow with the query, so their union is marked with a difference array in O(span + n_k).
+std::vector<bool> visibleKeys(const AttentionMask& mask, Index keyCount, Index first, Index end)
+{
+    std::vector<int> starts(static_cast<std::size_t>(keyCount) + 1, 0);
+    for (Index q = first; q < end; ++q) {
+        const Index begin = mask.visibleBegin(q), stop = mask.visibleEnd(q, keyCount);
+        if (begin >= stop) continue;
+        ++starts[static_cast<std::size_t>(begin)];
+        --starts[static_cast<std::size_t>(stop)];
+    }
+    std::vector<bool> visible(static_cast<std::size_t>(keyCount), false);
+    int open = 0;
+    for (Index j = 0; j < keyCount; ++j) {
+        open += starts[static_cast<std::size_t>(j)];
+        const bool padded = !mask.keyPadding.empty() && mask.keyPadding[static_cast<std::size_t>(j)];
+        visible[static_cast<std::size_t>(j)] = open > 0 && !padded;
+    }
+    return visible;
+}
+
+}  // namespace
+
+Expected<SpanRow> spanAttentionRow(const Result& result, Index head, Index first, Index end)
+{
+    const AttentionResult& attention = result.attention;
+    const Index n_q = attention.queryCount(), n_k = attention.keyCount();
+    if (head < 0 || head >= attention.headCount())
+        return Error{"Head " + std::to_string(head + 1) + " is not in this layer of " +
+                     std::to_string(attention.headCount()) + " heads."};
+    if (first < 0 || end <= first || end > n_q)
+        return Error{"The span of queries " + std::to_string(first) + ":" + std::to_string(end) +
+                     " is empty or outside positions 0:" + std::to_string(n_q) + "."};
+    SpanRow span{first, end, std::vector<double>(static_cast<std::size_t>(n_k), 0.0),
+                 std::vector<float>(static_cast<std::size_t>(n_k), 0.0f), visibleKeys(attention.mask, n_k, first, end)};
+    if (result.streamed()) {
+        for (Index row = first; row < end; row += kRowsPerBlock) {
+            Expected<MatrixF> rows = headAttentionRegion(attention, head, row, std::min(end, row + kRowsPerBlock), 0, n_k);
+            if (!rows) return Error{rows.error()};
+            fold(*rows, span.mean, span.maximum);
+        }
+    } else {
+        fold(attention.heads[static_cast<std::size_t>(head)].attention.middleRows(first, end - first), span.mean,
+             span.maximum);
+    }
+    for (double& sum : span.mean) sum /= static_cast<double>(end - first);
+    return span;
+}
+
+namespace {
+
+// A whole number of at most 9 digits (positions stay below limits::maxTokens), or -1.
+Index position(std::string_view digits)
+{
+    while (!digits.empty() && digits.front() == ' ') digits.remove_prefix(1);
+    while (!digits.empty() && digits.back() == ' ') digits.remove_suffix(1);
+    if (digits.empty() || digits.size() > 9) return -1;
+    Index value = 0;
+    for (const char c : digits) {
+        if (c < '0' || c > '9') return -1;
+        value = value * 10 + (c - '0');
+    }
+    return value;
+}
+
+}  // namespace
+
+Expected<std::pair<Index, Index>> parseQuerySpan(std::string_view text, Index count)
+{
+    const std::string quoted = "'" + std::string(text.substr(0, 40)) + "'";
+    const std::string allowed = "a position (120) or a span first:end (120:180, end excluded) within 0:" +
+                                std::to_string(count);
+    const std::size_t colon = text.find(':');
+    const Index first = position(text.substr(0, colon));
+    const Index end = colon == std::string_view::npos ? first + 1 : position(text.substr(colon + 1));
+    if (first < 0 || end < 0) return Error{quoted + " is not " + allowed + "."};
+    if (end <= first) return Error{quoted + " is empty: the end comes after the first position (" + allowed + ")."};
+    if (end > count) return Error{quoted + " reaches past the last query, " + std::to_string(count - 1) + "."};
+    return std::pair<Index, Index>{first, end};
+}
+
+}  // namespace qkv
