@@ -55,6 +55,7 @@ struct FigureArguments : SessionArguments {
     std::string figure, format, out;
     std::optional<int> width, height, dpi;
     std::optional<Index> head, query, key;  // head from 1 as typed; positions from 0
+    std::optional<Index> queryEnd;           // --query A:B: queries [A, B) together
     std::optional<std::string> show, colormap;
     std::optional<ColorRange> colorRange;
     bool average = false;
@@ -128,8 +129,17 @@ FigureArguments parseFigureArguments(int argc, char** argv)
             a.dpi = wholeNumber<int>(option, optionValue(argc, argv, i), 24, 2400);
         else if (option == "--head")
             a.head = wholeNumber<Index>(option, optionValue(argc, argv, i), 1, 1 << 20);
-        else if (option == "--query")
-            a.query = wholeNumber<Index>(option, optionValue(argc, argv, i), 0, 1 << 20);
+        else if (option == "--query") {
+            // N, or A:B for several queries together (half-open, as export --rows).
+            const std::string_view v = optionValue(argc, argv, i);
+            const std::size_t colon = v.find(':');
+            a.query = wholeNumber<Index>(option, v.substr(0, colon), 0, 1 << 20);
+            if (colon != std::string_view::npos) {
+                a.queryEnd = wholeNumber<Index>(option, v.substr(colon + 1), 1, 1 << 20);
+                if (*a.queryEnd <= *a.query)
+                    throw ArgumentError{"--query: '" + std::string(v) + "' is empty (A:B holds A..B-1, so B > A)"};
+            }
+        }
         else if (option == "--key")
             a.key = wholeNumber<Index>(option, optionValue(argc, argv, i), 0, 1 << 20);
         else if (option == "--show") {
@@ -190,7 +200,14 @@ ui::FigureOptions optionsFor(const FigureArguments& a, const Session& session, c
         throw ArgumentError{"--key: position " + std::to_string(*a.key) + " does not exist; key positions are 0 to " +
                             std::to_string(r.keyCount() - 1)};
     o.head = a.head ? *a.head - 1 : std::clamp<Index>(session.view.head, 0, r.headCount() - 1);
+    if (a.queryEnd && *a.queryEnd > r.queryCount())
+        throw ArgumentError{"--query: the span ends past the last query; query positions are 0 to " +
+                            std::to_string(r.queryCount() - 1)};
     o.query = a.query ? *a.query : std::clamp<Index>(session.view.query, 0, r.queryCount() - 1);
+    // A span: the one typed, else the session's when --query is not given.
+    if (a.queryEnd) o.queryEnd = *a.queryEnd;
+    else if (!a.query && session.view.querySpanEnd > o.query + 1)
+        o.queryEnd = std::min<Index>(session.view.querySpanEnd, r.queryCount());
     o.key = a.key ? *a.key : std::clamp<Index>(session.view.key, 0, r.keyCount() - 1);
     if (a.show) {
         o.view.show = *a.show;

@@ -287,6 +287,30 @@ TEST_F(FigureCli, SizeAndDpiAndTheSessionsOptions)
     EXPECT_NE(readFile(path("fixed.svg")).find("fixed scale 0 to 0.25"), std::string::npos);
 }
 
+TEST_F(FigureCli, AQueryRowNamesItsQueryOrItsSpan)
+{
+    const std::vector<std::string> layer = {"--mode", "self", "--source", "a b c d e f", "--heads", "2", "--d-model", "16"};
+    auto with = [&](std::vector<std::string> arguments) {
+        arguments.insert(arguments.end(), layer.begin(), layer.end());
+        return arguments;
+    };
+    const CommandRun one =
+        figure(with({"--figure", "query-row", "--format", "svg", "--out", path("one.svg"), "--query", "3"}));
+    ASSERT_EQ(one.status, 0) << one.output;
+    EXPECT_NE(readFile(path("one.svg")).find("query 3 “d”: its whole row"), std::string::npos);
+    const CommandRun span =
+        figure(with({"--figure", "query-row", "--format", "svg", "--out", path("span.svg"), "--query", "1:5"}));
+    ASSERT_EQ(span.status, 0) << span.output;
+    EXPECT_NE(readFile(path("span.svg")).find("queries 1–4 (4 together)"), std::string::npos);
+    for (const char* bad : {"4:2", "3:3", "2:9", "a:b"}) {
+        const CommandRun refused =
+            figure(with({"--figure", "query-row", "--format", "svg", "--out", path("bad.svg"), "--query", bad}));
+        EXPECT_EQ(refused.status, 2) << bad << ": " << refused.output;
+        EXPECT_NE(refused.output.find("--query"), std::string::npos) << refused.output;
+    }
+    EXPECT_FALSE(fs::exists(path("bad.svg")));
+}
+
 TEST_F(FigureCli, IgnoresAQtPlatformTheUserCannotUse)
 {
     // No display and a platform that needs one: the command still draws offscreen.

@@ -42,6 +42,7 @@ struct FigureOptions {
     Index head = 0;  // 0-based here
     Index query = 0;
     Index key = 0;
+    Index queryEnd = 0;  // queries [query, queryEnd) selected together (a span); 0: `query` alone
     qkv::ViewOptions view;       // colormap, colour range, what the heads grid shows, zoom
     bool showSelection = false;  // draw the selected head/cell marks (off for publication)
     QStringList headTitles;      // "Head 1 · same meaning" per head; empty: "Head i"

@@ -34,6 +34,7 @@ HeadsCanvas::HeadsCanvas(HeadSelection* selection, QWidget* parent) : QWidget(pa
     setAccessibleDescription(tr("One heatmap per head: query tokens on rows, key tokens on columns."));
     connect(selection_, &HeadSelection::headChanged, this, [this] { syncSelection(); });
     connect(selection_, &HeadSelection::cellChanged, this, [this] { syncSelection(); });
+    connect(selection_, &HeadSelection::querySpanChanged, this, [this] { syncSelection(); });
 }
 
 void HeadsCanvas::setFigure(std::shared_ptr<const HeadsFigure> figure)
@@ -91,7 +92,23 @@ void HeadsCanvas::syncSelection()
     state_.highlightedCell =
         QPoint(figure_->columnOfPosition(selection_->keyColumn()), figure_->rowOfPosition(selection_->queryRow()));
     state_.highlightedRow = hoverRow_ >= 0 ? hoverRow_ : -1;
+    state_.spanFirstRow = state_.spanEndRow = -1;
+    if (selection_->hasQuerySpan()) {
+        state_.spanFirstRow = figure_->rowOfPosition(selection_->queryRow());
+        const int last = figure_->rowOfPosition(selection_->querySpanEnd() - 1);
+        state_.spanEndRow = last >= 0 ? last + 1 : -1;
+    }
     update();
+}
+
+void HeadsCanvas::selectSpanTo(int row)
+{
+    // The span from where the press (or the selected query) was to `row`, both whole: a block of
+    // a long layer counts with all its positions.
+    const int anchor = dragAnchor_ >= 0 ? dragAnchor_ : figure_->rowOfPosition(selection_->queryRow());
+    const int from = std::min(anchor, row), to = std::max(anchor, row);
+    selection_->setQuerySpan(static_cast<int>(figure_->rowPositions(from).first),
+                             static_cast<int>(figure_->rowPositions(to).second));
 }
 
 QSize HeadsCanvas::sizeHint() const { return layout_.size.isEmpty() ? QSize(800, 600) : layout_.size.toSize(); }
@@ -181,6 +198,10 @@ void HeadsCanvas::setHover(int row, int panel, QPoint cell)
 void HeadsCanvas::mouseMoveEvent(QMouseEvent* event)
 {
     const Hit hit = hitTest(event->position());
+    if ((event->buttons() & Qt::LeftButton) && dragAnchor_ >= 0 && hit.row >= 0 && hit.row != dragAnchor_) {
+        selectSpanTo(hit.row);  // a drag over rows selects them together
+        return;
+    }
     setHover(hit.row, hit.panel, QPoint(hit.column, hit.row));
     if (event->position().toPoint() == keyboardMousePosition_) return;  // not a real move
     keyboardCell_ = false;                                              // the mouse speaks again: the tip follows it
@@ -221,11 +242,22 @@ void HeadsCanvas::mousePressEvent(QMouseEvent* event)
     if (hit.panel < 0) return;
     const int head = figure_->headOfPanel(hit.panel);
     if (head >= 0) selection_->setHead(head);
-    if (hit.row >= 0)
+    dragAnchor_ = -1;
+    if (hit.row >= 0 && (event->modifiers() & Qt::ShiftModifier)) {
+        selectSpanTo(hit.row);  // shift-click: the queries from the selected one to this one
+    } else if (hit.row >= 0) {
         selection_->setCell(static_cast<int>(figure_->positionOfRow(hit.row)),
                             hit.column >= 0 ? static_cast<int>(figure_->positionOfColumn(hit.column))
                                             : selection_->keyColumn());
+        dragAnchor_ = hit.row;
+    }
     setFocus(Qt::MouseFocusReason);
+}
+
+void HeadsCanvas::mouseReleaseEvent(QMouseEvent* event)
+{
+    dragAnchor_ = -1;
+    QWidget::mouseReleaseEvent(event);
 }
 
 void HeadsCanvas::keyPressEvent(QKeyEvent* event)

@@ -1,6 +1,7 @@
 #pragma once
 // The grid of head heatmaps on screen: hover shows a cell's numbers and highlights the query's
-// row in every head, click selects a head and cell, arrow keys move the cell.
+// row in every head, click selects a head and cell, arrow keys move the cell; shift-click or a
+// drag over rows selects several queries together (HeadSelection's span).
 // Painting is paintHeadsFigure(), the same as export.
 
 #include <QWidget>
@@ -54,6 +55,7 @@ protected:
     void paintEvent(QPaintEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void keyReleaseEvent(QKeyEvent* event) override;
@@ -70,6 +72,8 @@ private:
     void relayout();
     void setHover(int row, int panel, QPoint cell);
     void syncSelection();
+    // Selects the queries from the drag's start (or the selected query) to figure row `row`.
+    void selectSpanTo(int row);
     void showKeyboardToolTip();
 
     HeadSelection* selection_;
@@ -79,6 +83,7 @@ private:
     QSize available_{800, 600};
     double zoom_ = 1.0;
     int hoverRow_ = -1;
+    int dragAnchor_ = -1;  // the figure row a press with the left button started on, while held
     bool keyboardCell_ = false;     // the last move was the keyboard's: the tip follows it
     QPoint keyboardMousePosition_;  // where the mouse was then (a synthetic move is not a move)
     QString lastToolTip_;

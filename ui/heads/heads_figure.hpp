@@ -124,6 +124,7 @@ struct HeadsFigureState {
     ColormapName colormap = ColormapName::Viridis;
     int selectedPanel = -1;
     int highlightedRow = -1;         // in every panel
+    int spanFirstRow = -1, spanEndRow = -1;  // a span of queries selected together, in every panel
     int highlightedPanel = -1;       // the panel of highlightedCell
     QPoint highlightedCell{-1, -1};  // (column, row)
     QColor background = Qt::white;

@@ -7,6 +7,7 @@
 
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/text_layout.hpp"
+#include "ui/heads/long_row_strip.hpp"
 #include "ui/render/heatmap_painter.hpp"
 
 namespace qkv::ui {
@@ -80,6 +81,38 @@ void paintOneHead(QPainter& painter, const QRectF& rect, const FigureInput& inpu
     paintHeatmap(painter, map, figure.panel(head), style);
 }
 
+// The row of the selected query, or a span's mean row: long_row_strip.hpp's strip, computed here
+// (a row of 32,768 keys in about a millisecond; a span's rows a block at a time).
+void paintQueryRow(QPainter& painter, const QRectF& rect, const FigureInput& input)
+{
+    const FigureOptions& o = input.options;
+    const qkv::Index end = std::max(o.queryEnd, o.query + 1);
+    const qkv::Expected<RowStrip> strip = computeRowStrip(*input.result, static_cast<int>(o.head), o.query, end);
+    painter.save();
+    painter.setPen(o.text);
+    const QRectF page = rect.adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    if (!strip) {
+        painter.drawText(page, Qt::AlignCenter | Qt::TextWordWrap, QString::fromStdString(strip.error()));
+    } else {
+        RowStripStyle style;
+        style.text = o.text;
+        if (o.showSelection) style.selectedKey = o.key;
+        paintRowStrip(painter, page, *strip, style);
+    }
+    painter.restore();
+}
+
+// The query or span must lie inside the result.
+QString whyNoQueryRow(const FigureInput& input)
+{
+    if (const QString why = whyNoSelectedHead(input); !why.isEmpty()) return why;
+    const FigureOptions& o = input.options;
+    const qkv::Index n_q = input.result->attention.queryCount();
+    if (o.query < 0 || o.query >= n_q || o.queryEnd > n_q)
+        return Text::tr("The selected queries are outside this result's %1 positions.").arg(n_q);
+    return {};
+}
+
 }  // namespace
 
 HeadsFigureSpec headsFigureSpec(const FigureOptions& options)
@@ -110,6 +143,8 @@ std::vector<Figure> headsFigures()
                &paintHeadsGrid, {}, true},
         Figure{QStringLiteral("head"), Text::tr("One head"), view, QSizeF(900, 800), QSizeF(420, 380), nullptr,
                &paintOneHead, {}, true},
+        Figure{QStringLiteral("query-row"), Text::tr("The selected query's row (or a span's mean row)"), view,
+               QSizeF(1100, 380), QSizeF(520, 260), &whyNoQueryRow, &paintQueryRow, {}, true},
     };
 }
 

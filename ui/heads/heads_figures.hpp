@@ -1,7 +1,9 @@
 #pragma once
 // The heads tab's figures in the registry (ui/figures/figure.hpp):
 //   heads  every head's heatmap (and their average when the view shows it), one colour bar;
-//   head   the selected head alone, large, with its token labels and colour bar.
+//   head   the selected head alone, large, with its token labels and colour bar;
+//   row    the selected head's row of the selected query over every key, or a span of queries'
+//          mean row with each key's largest weight, exact (a long layer's recomputed).
 
 #include <QString>
 #include <vector>

@@ -54,6 +54,8 @@ HeatmapStyle panelStyle(const HeadsFigure& figure, int panel, const HeadsFigureS
     style.columnLabels = figure.columnLabels();
     style.title = figure.panelTitle(panel);
     style.highlightedRow = state.highlightedRow;
+    style.spanFirstRow = state.spanFirstRow;
+    style.spanEndRow = state.spanEndRow;
     if (panel == state.highlightedPanel) style.highlightedCell = state.highlightedCell;
     style.textColor = state.text;
     style.selected = panel == state.selectedPanel;

@@ -6,14 +6,17 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QToolButton>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <cmath>
 
+#include "core/analysis/span_row.hpp"
 #include "ui/background/work_placement.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/heads/head_statistics_table.hpp"
@@ -27,7 +30,8 @@ namespace qkv::ui {
 HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
     : ResultView(selection, {}, parent), kindBox_(new QComboBox(this)), colormapBox_(new QComboBox(this)),
       averageBox_(new QCheckBox(tr("&Average of heads"), this)),
-      blockMaximaBox_(new QCheckBox(tr("Block ma&xima"), this)), rangeBox_(new QComboBox(this)),
+      blockMaximaBox_(new QCheckBox(tr("Block ma&xima"), this)), queriesBox_(new QLineEdit(this)),
+      rangeBox_(new QComboBox(this)),
       lowBox_(new QDoubleSpinBox(this)), highBox_(new QDoubleSpinBox(this)), zoomLabel_(new QLabel(this)),
       scroll_(new QScrollArea(this)), canvas_(new HeadsCanvas(this->selection(), scroll_)),
       statistics_(new HeadStatisticsTable(this->selection(), this)),
@@ -153,6 +157,17 @@ QLayout* HeadsView::makeToolbar()
     second->addWidget(lowBox_);
     second->addWidget(highBox_);
     second->addWidget(blockMaximaBox_);  // no spacer: hidden, it takes no room at 1000 x 700
+    second->addSpacing(12);
+    auto* queriesLabel = new QLabel(tr("&Queries"), this);
+    queriesLabel->setBuddy(queriesBox_);
+    queriesBox_->setPlaceholderText(tr("120 or 120:180"));
+    queriesBox_->setMaximumWidth(queriesBox_->fontMetrics().horizontalAdvance(QStringLiteral("00000:00000")) + 16);
+    queriesTip_ = tr("The selected query, or several together: first:end (end excluded, as\n"
+                     "export --rows). Their mean attention row and its maximum are drawn\n"
+                     "beneath the grid. Shift-click or drag over rows selects them too.");
+    queriesBox_->setToolTip(queriesTip_);
+    second->addWidget(queriesLabel);
+    second->addWidget(queriesBox_);
     second->addStretch(1);
     second->addWidget(zoomOut);
     second->addWidget(zoomLabel_);
@@ -165,6 +180,9 @@ QLayout* HeadsView::makeToolbar()
             [this](int index) { setColormap(static_cast<ColormapName>(colormapBox_->itemData(index).toInt())); });
     connect(averageBox_, &QCheckBox::toggled, this, &HeadsView::setShowAverage);
     connect(blockMaximaBox_, &QCheckBox::toggled, this, &HeadsView::setBlockMaxima);
+    connect(queriesBox_, &QLineEdit::editingFinished, this, &HeadsView::selectTypedQueries);
+    connect(selection(), &HeadSelection::cellChanged, this, &HeadsView::showQueries);
+    connect(selection(), &HeadSelection::querySpanChanged, this, &HeadsView::showQueries);
     connect(rangeBox_, &QComboBox::currentIndexChanged, this, [this](int index) {
         qkv::ColorRange range = colorRange_;
         range.mode = static_cast<qkv::ColorRange::Mode>(rangeBox_->itemData(index).toInt());
@@ -339,19 +357,54 @@ void HeadsView::updateZoomLabel()
 void HeadsView::showHint(bool longLayer)
 {
     hint_->setText(longLayer ? tr("A long layer: each head in blocks of positions · hover a block for its mean and "
-                                  "largest weight · click to select it · beneath, the selected query's whole row and "
-                                  "a region, exact: click a key to go there, wheel or drag to zoom")
+                                  "largest weight · click to select it, shift-click or drag for several · beneath, the "
+                                  "selected query's whole row and a region, exact: click a key to go there, wheel or "
+                                  "drag to zoom")
                              : tr("Hover a cell for its numbers · hover a query label to follow its row in every "
-                                  "head · click to select a head and cell · arrows move the cell · [ and ] change "
-                                  "head · Ctrl+wheel zooms"));
+                                  "head · click to select a head and cell · shift-click or drag over rows selects "
+                                  "several queries · arrows move the cell · [ and ] change head · Ctrl+wheel zooms"));
+}
+
+void HeadsView::showQueries()
+{
+    const HeadSelection* s = selection();
+    queriesBox_->setText(s->hasQuerySpan() ? QStringLiteral("%1:%2").arg(s->queryRow()).arg(s->querySpanEnd())
+                                           : QString::number(s->queryRow()));
+    queriesBox_->setStyleSheet(QString());
+    queriesBox_->setToolTip(queriesTip_);
+    updateDetail();
+}
+
+void HeadsView::selectTypedQueries()
+{
+    if (!result()) return;
+    const auto span = qkv::parseQuerySpan(queriesBox_->text().toStdString(), result()->attention.queryCount());
+    if (!span) {
+        // Said where the user typed; the selection stays as it was.
+        queriesBox_->setStyleSheet(QStringLiteral("QLineEdit { border: 2px solid #c0392b; }"));
+        queriesBox_->setToolTip(QString::fromStdString(span.error()));
+        QToolTip::showText(queriesBox_->mapToGlobal(QPoint(0, queriesBox_->height())),
+                           QString::fromStdString(span.error()), queriesBox_);
+        return;
+    }
+    selection()->setQuerySpan(static_cast<int>(span->first), static_cast<int>(span->second));
+    showQueries();
+}
+
+// A long layer's exact detail, or a held layer's span row (the grid shows its cells already).
+void HeadsView::updateDetail()
+{
+    const bool longLayer = result() && result()->streamed();
+    const bool shown = longLayer || (result() && selection()->hasQuerySpan());
+    detail_->setResult(shown ? result() : nullptr);
+    detail_->setVisible(shown);
 }
 
 void HeadsView::refresh(Changes)
 {
     statistics_->setResult(result());
     const bool longLayer = result() && result()->streamed();
-    detail_->setResult(longLayer ? result() : nullptr);
-    detail_->setVisible(longLayer);
+    updateDetail();
     showHint(longLayer);
     if (!result()) {
         figures_.cancel();

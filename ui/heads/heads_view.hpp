@@ -20,6 +20,7 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
 class QLayout;
 class QScrollArea;
 
@@ -99,6 +100,9 @@ private:
     void updateZoomLabel();
     void showColorRange();
     void showHint(bool longLayer);  // what the mouse does, on the grid or on a long layer
+    void showQueries();             // the selection in queriesBox_
+    void selectTypedQueries();      // queriesBox_'s text as the selection, or why not
+    void updateDetail();            // the detail beneath the grid: a long layer's, or a span's row
     ColormapName& colormapOf(ScoreKind kind);  // the one remembered for `kind`
 
     ScoreKind kind_ = ScoreKind::Attention;
@@ -113,6 +117,8 @@ private:
     QComboBox* colormapBox_;
     QCheckBox* averageBox_;
     QCheckBox* blockMaximaBox_;  // shown for a long layer only
+    QLineEdit* queriesBox_;      // the selected query or span, typed as 120 or 120:180
+    QString queriesTip_;         // its tool tip while what it holds is valid
     QComboBox* rangeBox_;
     QDoubleSpinBox* lowBox_;
     QDoubleSpinBox* highBox_;

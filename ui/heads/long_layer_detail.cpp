@@ -35,6 +35,7 @@ LongLayerDetail::LongLayerDetail(HeadSelection* selection, QWidget* parent)
     region_.setBusyCallback([this](bool) { update(); });
     connect(selection_, &HeadSelection::headChanged, this, [this] { followHead(); });
     connect(selection_, &HeadSelection::cellChanged, this, &LongLayerDetail::followCell);
+    connect(selection_, &HeadSelection::querySpanChanged, this, [this] { followHead(); });
 }
 
 LongLayerDetail::~LongLayerDetail()
@@ -44,7 +45,6 @@ LongLayerDetail::~LongLayerDetail()
 
 void LongLayerDetail::setResult(std::shared_ptr<const qkv::Result> result)
 {
-    if (result && !result->streamed()) result.reset();
     if (result == result_) return;
     result_ = std::move(result);
     // Whatever was asked of the previous result is asked again of this one.
@@ -59,6 +59,11 @@ void LongLayerDetail::setResult(std::shared_ptr<const qkv::Result> result)
         regionError_.clear();
         update();
         return;
+    }
+    if (!showsRegion()) {  // a held layer: the row only
+        region_.cancel();
+        releaseLater(std::move(shownRegion_));
+        regionImage_ = {};
     }
     wanted_ = regionAround(selection_->queryRow(), selection_->keyColumn(), side_, result_->attention.queryCount(),
                            result_->attention.keyCount());
@@ -101,12 +106,15 @@ void LongLayerDetail::requestRow()
     }
     const int head = static_cast<int>(clampedIndex(selection_->head(), result_->attention.headCount()));
     const qkv::Index query = clampedIndex(selection_->queryRow(), result_->attention.queryCount());
-    if (askedRowResult_ == result_.get() && askedRowHead_ == head && askedRowQuery_ == query) return;
+    const qkv::Index end = std::clamp<qkv::Index>(selection_->querySpanEnd(), query + 1, result_->attention.queryCount());
+    if (askedRowResult_ == result_.get() && askedRowHead_ == head && askedRowQuery_ == query && askedRowEnd_ == end)
+        return;
     askedRowResult_ = result_.get();
     askedRowHead_ = head;
     askedRowQuery_ = query;
-    strip_.request([result = result_, head, query]() -> RowOutcome {
-        qkv::Expected<RowStrip> strip = computeRowStrip(*result, head, query);
+    askedRowEnd_ = end;
+    strip_.request([result = result_, head, query, end]() -> RowOutcome {
+        qkv::Expected<RowStrip> strip = computeRowStrip(*result, head, query, end);
         if (!strip) return qkv::Error{strip.error()};
         return std::make_shared<const RowStrip>(std::move(*strip));
     });
@@ -114,7 +122,7 @@ void LongLayerDetail::requestRow()
 
 void LongLayerDetail::requestRegion()
 {
-    if (!active()) return;
+    if (!showsRegion()) return;
     if (!isVisible()) {
         stale_ = true;
         return;
@@ -168,6 +176,7 @@ void LongLayerDetail::showRegion(RegionOutcome outcome)
 LongLayerDetail::Panels LongLayerDetail::panels() const
 {
     const QRectF all = QRectF(rect()).adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    if (!showsRegion()) return {all, QRectF()};  // a held layer's span: the grid shows its cells
     if (all.width() >= 2.2 * all.height()) {  // wide: the strip on the left, the region beside it
         const double regionWidth = std::min(all.width() * 0.45, all.height() + 200);
         const QRectF strip(all.left(), all.top(), all.width() - regionWidth - kGap, all.height());
@@ -216,9 +225,11 @@ void LongLayerDetail::paintEvent(QPaintEvent*)
         RowStripStyle style;
         style.text = text;
         if (shownRow_->query == selection_->queryRow()) style.selectedKey = selection_->keyColumn();
+        style.text = text;
         paintRowStrip(painter, p.strip, *shownRow_, style);
     }
     if (strip_.isBusy()) paintBusyNote(painter, p.strip);
+    if (!showsRegion()) return;
     painter.setPen(text);
     if (!regionError_.isEmpty()) {
         painter.drawText(p.region, Qt::AlignCenter | Qt::TextWordWrap,
@@ -261,7 +272,8 @@ LongLayerDetail::StripHit LongLayerDetail::stripHitAt(const QPointF& point) cons
     }
     if (!layout.plotRect().contains(point)) return {};
     const auto pixels = std::lround(layout.plotRect().width() * devicePixelRatioF());
-    const auto [first, end] = keysSharingPixel(shownRow_->keyCount(), pixels, layout.keyAt(point.x()));
+    const qkv::Index bins = pixelBins(shownRow_->keyCount(), pixels);
+    const auto [first, end] = keysOfPixel(shownRow_->keyCount(), pixels, layout.binAt(point.x(), bins));
     return {largestKey(shownRow_->weights, first, end), first, end};
 }
 
@@ -320,7 +332,7 @@ void LongLayerDetail::selectFromStrip(const QPointF& point)
     if (key < 0) return;
     const qkv::Index query = shownRow_->query;
     wanted_ = regionAround(query, key, side_, result_->attention.queryCount(), result_->attention.keyCount());
-    selection_->setCell(static_cast<int>(query), static_cast<int>(key));
+    selection_->setKey(static_cast<int>(key));  // a span stays selected
     requestRegion();
     update();
 }

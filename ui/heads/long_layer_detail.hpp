@@ -8,7 +8,8 @@
 // It follows the shared HeadSelection (head, and (queryRow, keyColumn) as token positions) and
 // sets it: a click on the strip selects that key and recentres the region there, a click in the
 // region selects that cell. The wheel halves or doubles the region's side, a drag zooms into the
-// rectangle it draws. A Result that is null or not streamed shows nothing and costs nothing.
+// rectangle it draws. Several queries selected together (a span) show their mean row and each
+// key's largest weight. A null Result shows nothing and costs nothing.
 
 #include <QImage>
 #include <QPoint>
@@ -35,7 +36,8 @@ public:
     explicit LongLayerDetail(HeadSelection* selection, QWidget* parent = nullptr);
     ~LongLayerDetail() override;
 
-    // Null or not streamed: shows nothing, does no work.
+    // Null: shows nothing, does no work. A held (not streamed) result: the selected query's or
+    // span's row only (the Heads grid shows a held layer's cells).
     void setResult(std::shared_ptr<const qkv::Result> result);
     void setColormap(ColormapName colormap);
 
@@ -81,7 +83,9 @@ private:
     };
 
     Panels panels() const;
-    bool active() const { return result_ != nullptr; }  // setResult keeps streamed results only
+    bool active() const { return result_ != nullptr; }
+    // A long layer's region beside the row; a held layer's grid shows its cells itself.
+    bool showsRegion() const { return result_ && result_->streamed(); }
     void followHead();
     void followCell(int queryRow, int keyColumn);
     void requestRow();
@@ -106,6 +110,7 @@ private:
     const qkv::Result* askedRowResult_ = nullptr;
     int askedRowHead_ = -1;
     qkv::Index askedRowQuery_ = -1;
+    qkv::Index askedRowEnd_ = -1;
     const qkv::Result* askedRegionResult_ = nullptr;
     int askedRegionHead_ = -1;
     RegionBounds askedBounds_;

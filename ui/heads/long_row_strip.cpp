@@ -3,12 +3,13 @@
 #include <QObject>
 #include <QPainter>
 #include <QPen>
+#include <QPolygonF>
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "core/attention/streamed_layer.hpp"
+#include "core/analysis/span_row.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
 
@@ -47,7 +48,8 @@ QString elidedToken(const QString& token)
 // The y axis ends on a round number above the largest weight (1 for an all-zero row).
 double weightAxisTop(const RowStrip& strip)
 {
-    const float largest = strip.top.empty() ? 0.0f : strip.top.front().weight;
+    float largest = strip.top.empty() ? 0.0f : strip.top.front().weight;
+    for (const float m : strip.maxima) largest = std::max(largest, m);  // a span's line fits too
     return largest > 0 ? niceCeiling(largest) : 1.0;
 }
 
@@ -84,11 +86,12 @@ PixelMaxima maxPerPixel(std::span<const float> row, qkv::Index pixels)
     return out;
 }
 
-std::pair<qkv::Index, qkv::Index> keysSharingPixel(qkv::Index keyCount, qkv::Index pixels, qkv::Index key)
+std::pair<qkv::Index, qkv::Index> keysOfPixel(qkv::Index keyCount, qkv::Index pixels, qkv::Index bin)
 {
-    const std::vector<qkv::Index> edges = blockEdges(keyCount, std::clamp<qkv::Index>(pixels, 1, keyCount));
-    const auto after = std::upper_bound(edges.begin(), edges.end(), key);
-    return {*(after - 1), after == edges.end() ? keyCount : *after};
+    const qkv::Index bins = pixelBins(keyCount, pixels);
+    bin = std::clamp<qkv::Index>(bin, 0, bins - 1);
+    const std::vector<qkv::Index> edges = blockEdges(keyCount, bins);
+    return {edges[static_cast<std::size_t>(bin)], edges[static_cast<std::size_t>(bin) + 1]};
 }
 
 qkv::Index largestKey(std::span<const float> row, qkv::Index first, qkv::Index end)
@@ -97,24 +100,26 @@ qkv::Index largestKey(std::span<const float> row, qkv::Index first, qkv::Index e
     return first + (std::max_element(begin, row.begin() + end) - begin);
 }
 
-qkv::Expected<RowStrip> computeRowStrip(const qkv::Result& result, int head, qkv::Index query)
+qkv::Expected<RowStrip> computeRowStrip(const qkv::Result& result, int head, qkv::Index query,
+                                        qkv::Index queryEnd)
 {
-    const qkv::AttentionResult& attention = result.attention;
-    const qkv::Index n_k = attention.keyCount();
-    const qkv::Expected<qkv::MatrixF> row = qkv::headAttentionRegion(attention, head, query, query + 1, 0, n_k);
-    if (!row) return qkv::Error{row.error()};
+    const qkv::Expected<qkv::SpanRow> span = qkv::spanAttentionRow(result, head, query, queryEnd);
+    if (!span) return qkv::Error{span.error()};
+    const qkv::Index n_k = static_cast<qkv::Index>(span->mean.size());
     RowStrip strip;
     strip.head = head;
     strip.query = query;
+    strip.queryEnd = queryEnd;
     strip.queryToken = tokenText(result.queryLabels, query);
-    strip.weights.assign(row->data(), row->data() + n_k);  // 1 x n_k, row-major
-    for (qkv::Index k = 0; k < n_k;) {
-        if (!attention.mask.masked(query, k)) {
+    strip.weights.assign(span->mean.begin(), span->mean.end());
+    if (span->size() > 1) strip.maxima = span->maximum;
+    for (qkv::Index k = 0; k < n_k;) {  // runs of keys no query of the span sees
+        if (span->visible[static_cast<std::size_t>(k)]) {
             ++k;
             continue;
         }
         qkv::Index end = k;
-        while (end < n_k && attention.mask.masked(query, end)) ++end;
+        while (end < n_k && !span->visible[static_cast<std::size_t>(end)]) ++end;
         strip.maskedRuns.emplace_back(k, end);
         k = end;
     }
@@ -125,6 +130,11 @@ qkv::Expected<RowStrip> computeRowStrip(const qkv::Result& result, int head, qkv
 
 QString rowStripTitle(const RowStrip& strip)
 {
+    if (strip.queryEnd - strip.query > 1)
+        return QObject::tr("%1 · queries %2–%3 (%4 together): their mean row, and each key's largest weight (line), "
+                           "exact (%5 keys)")
+            .arg(headName(strip.head), groupedInteger(strip.query), groupedInteger(strip.queryEnd - 1),
+                 groupedInteger(strip.queryEnd - strip.query), groupedInteger(strip.keyCount()));
     return QObject::tr("%1 · query %2 “%3”: its whole row, exact (%4 keys)")
         .arg(headName(strip.head), groupedInteger(strip.query), elidedToken(strip.queryToken),
              groupedInteger(strip.keyCount()));
@@ -136,9 +146,13 @@ QString rowStripToolTip(const RowStrip& strip, const std::vector<std::string>& k
     if (key < 0 || key >= strip.keyCount()) return {};
     const bool masked = std::any_of(strip.maskedRuns.begin(), strip.maskedRuns.end(),
                                     [&](const auto& run) { return key >= run.first && key < run.second; });
-    QString text = QObject::tr("key %1 “%2”: weight %3 (exact)")
-                       .arg(groupedInteger(key), tokenText(keyLabels, key),
-                            preciseNumber(strip.weights[static_cast<std::size_t>(key)]));
+    const std::size_t at = static_cast<std::size_t>(key);
+    QString text = strip.maxima.empty()
+                       ? QObject::tr("key %1 “%2”: weight %3 (exact)")
+                             .arg(groupedInteger(key), tokenText(keyLabels, key), preciseNumber(strip.weights[at]))
+                       : QObject::tr("key %1 “%2”: mean weight %3 over the span, largest %4 (exact)")
+                             .arg(groupedInteger(key), tokenText(keyLabels, key), preciseNumber(strip.weights[at]),
+                                  preciseNumber(strip.maxima[at]));
     if (masked) text += QObject::tr(", masked");
     if (end - first > 1)
         text += QObject::tr("\nthe largest of keys %1–%2, which share this pixel")
@@ -187,6 +201,17 @@ qkv::Index RowStripLayout::keyAt(double x) const
     if (keys_ == 0 || x < plot_.left() || x >= plot_.right()) return -1;
     const auto key = static_cast<qkv::Index>((x - plot_.left()) / plot_.width() * static_cast<double>(keys_));
     return std::clamp<qkv::Index>(key, 0, keys_ - 1);
+}
+
+double RowStripLayout::xOfBin(qkv::Index bin, qkv::Index bins) const
+{
+    return plot_.left() + plot_.width() * static_cast<double>(bin) / static_cast<double>(std::max<qkv::Index>(bins, 1));
+}
+
+qkv::Index RowStripLayout::binAt(double x, qkv::Index bins) const
+{
+    const auto bin = static_cast<qkv::Index>(std::floor((x - plot_.left()) / plot_.width() * static_cast<double>(bins)));
+    return std::clamp<qkv::Index>(bin, 0, std::max<qkv::Index>(bins - 1, 0));
 }
 
 int RowStripLayout::legendEntryAt(const QPointF& point) const
@@ -297,14 +322,29 @@ void paintRowStrip(QPainter& painter, const QRectF& target, const RowStrip& stri
     // at least a pixel wide, so a single key among 32,768 is seen and found.
     const double pixel = 1.0 / deviceScaleX(painter);
     const PixelMaxima bins = maxPerPixel(strip.weights, static_cast<qkv::Index>(std::lround(plot.width() / pixel)));
-    auto bar = [&](qkv::Index first, qkv::Index end, float weight) {
+    const auto binCount = static_cast<qkv::Index>(bins.maxima.size());
+    // Bin b is column b of the plot, exactly (RowStripLayout::binAt finds it under the mouse).
+    auto bar = [&](qkv::Index bin, float weight) {
         const double height = weight / top * plot.height();
-        const double left = layout.xOfKey(first);
-        return QRectF(left, plot.bottom() - height, std::max(layout.xOfKey(end) - left, pixel), height);
+        const double left = layout.xOfBin(bin, binCount);
+        return QRectF(left, plot.bottom() - height, layout.xOfBin(bin + 1, binCount) - left, height);
     };
-    for (std::size_t b = 0; b < bins.maxima.size(); ++b)
-        painter.fillRect(bar(bins.edges[b], bins.edges[b + 1], bins.maxima[b]), style.bars);
-    for (const KeyWeight& key : strip.top) painter.fillRect(bar(key.key, key.key + 1, key.weight), style.topBars);
+    auto binOfKey = [&](qkv::Index key) {
+        return static_cast<qkv::Index>(std::upper_bound(bins.edges.begin(), bins.edges.end(), key) - bins.edges.begin()) - 1;
+    };
+    for (qkv::Index b = 0; b < binCount; ++b) painter.fillRect(bar(b, bins.maxima[static_cast<std::size_t>(b)]), style.bars);
+    for (const KeyWeight& key : strip.top) painter.fillRect(bar(binOfKey(key.key), key.weight), style.topBars);
+    if (!strip.maxima.empty()) {
+        // A span: each pixel's largest weight any of its queries puts on its keys, as a line.
+        const PixelMaxima peaks = maxPerPixel(strip.maxima, binCount);
+        QPolygonF line;
+        for (qkv::Index b = 0; b < binCount; ++b) {
+            const double y = plot.bottom() - peaks.maxima[static_cast<std::size_t>(b)] / top * plot.height();
+            line << QPointF(layout.xOfBin(b, binCount), y) << QPointF(layout.xOfBin(b + 1, binCount), y);
+        }
+        painter.setPen(QPen(style.maxima, 1.2));
+        painter.drawPolyline(line);
+    }
     if (style.selectedKey >= 0 && style.selectedKey < strip.keyCount()) {
         const double x = (layout.xOfKey(style.selectedKey) + layout.xOfKey(style.selectedKey + 1)) / 2;
         painter.setPen(QPen(style.highlight, 1.5, Qt::DashLine));

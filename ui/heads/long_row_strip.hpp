@@ -1,8 +1,8 @@
 #pragma once
-// One query's whole row of a long (streamed) layer, exact: the weights a_qj of one head over all
-// n_k keys (paper equation (1)), recomputed from Q_i and K_j (headAttentionRegion, about 1 ms at
-// 32,768 keys), and the painter that draws them as a strip. A streamed Result keeps no map, so
-// this is the only exact view of a row.
+// One query's whole row, exact: the weights a_qj of one head over all n_k keys (paper equation
+// (1)), recomputed from Q_i and K_j for a long layer (about 1 ms at 32,768 keys), which keeps no
+// map, and the painter that draws them as a strip; or a span of queries' mean row, with the
+// largest weight any of them puts on each key drawn as a line above it.
 //
 // The strip is narrower than n_k keys (32,768 keys on ~900 pixels), so each pixel shows the
 // LARGEST weight of its keys: one sharp key stays as tall as it is, where a mean would flatten it
@@ -15,6 +15,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
 #include <span>
 #include <utility>
 #include <vector>
@@ -45,18 +46,23 @@ struct PixelMaxima {
 };
 PixelMaxima maxPerPixel(std::span<const float> row, qkv::Index pixels);
 
-// Keys [first, end): those drawn in the same pixel as `key` when `keyCount` keys are reduced to
-// `pixels` pixels (maxPerPixel's bins).
-std::pair<qkv::Index, qkv::Index> keysSharingPixel(qkv::Index keyCount, qkv::Index pixels, qkv::Index key);
+// Keys [first, end): those drawn in pixel `bin` when `keyCount` keys are reduced to `pixels`
+// pixels (maxPerPixel's bins).
+std::pair<qkv::Index, qkv::Index> keysOfPixel(qkv::Index keyCount, qkv::Index pixels, qkv::Index bin);
+// How many bins maxPerPixel makes of `keyCount` keys on `pixels` pixels.
+inline qkv::Index pixelBins(qkv::Index keyCount, qkv::Index pixels) { return std::clamp<qkv::Index>(pixels, 1, std::max<qkv::Index>(keyCount, 1)); }
 
 // The key of the largest weight among keys [first, end) of `row` (the lowest of equals).
 qkv::Index largestKey(std::span<const float> row, qkv::Index first, qkv::Index end);
 
 struct RowStrip {
     int head = 0;         // from 0
-    qkv::Index query = 0; // position
+    qkv::Index query = 0; // position; of a span, its first
+    qkv::Index queryEnd = 1;  // a span's end (excluded): query + 1 for one query
     QString queryToken;
-    std::vector<float> weights;  // n_k: a_qj, exact; 0 where masked (headAttentionRegion's)
+    // n_k: a_qj, exact; 0 where masked. Of a span, its mean row (core/analysis/span_row.hpp).
+    std::vector<float> weights;
+    std::vector<float> maxima;  // a span's largest weight per key over its queries; empty for one query
     std::vector<std::pair<qkv::Index, qkv::Index>> maskedRuns;  // [first, end) of masked keys
     std::vector<KeyWeight> top;  // the kTopKeys largest, largest first
     QStringList topTokens;       // their key tokens
@@ -64,9 +70,11 @@ struct RowStrip {
     qkv::Index keyCount() const { return static_cast<qkv::Index>(weights.size()); }
 };
 
-// Query `query`'s row of head `head` of a streamed Result (runs on a worker thread). Errors:
-// headAttentionRegion's (a head or position outside the layer, a non-finite score).
-qkv::Expected<RowStrip> computeRowStrip(const qkv::Result& result, int head, qkv::Index query);
+// The row of queries [query, queryEnd) of head `head` (runs on a worker thread): one query's
+// weights, or a span's mean row and maxima (spanAttentionRow: the held map, or recomputed for a
+// long layer). Errors: spanAttentionRow's (a head or span outside the layer, a non-finite score).
+qkv::Expected<RowStrip> computeRowStrip(const qkv::Result& result, int head, qkv::Index query,
+                                        qkv::Index queryEnd);
 
 // "Head 3 · query 20,001 “token”: its whole row, exact (32,768 keys)".
 QString rowStripTitle(const RowStrip& strip);
@@ -88,6 +96,11 @@ public:
     double xOfKey(qkv::Index key) const;
     // The key under x inside the plot, or -1.
     qkv::Index keyAt(double x) const;
+    // The plot seen as `bins` equal columns, one per device pixel (maxPerPixel's bins): where
+    // column `bin` starts, and the column under x (clamped inside), so a bar drawn and the bar
+    // under the mouse are the same one even where a pixel holds keys by twos and threes.
+    double xOfBin(qkv::Index bin, qkv::Index bins) const;
+    qkv::Index binAt(double x, qkv::Index bins) const;
     // The top key (an index into RowStrip::top) whose legend entry is under `point`, or -1.
     int legendEntryAt(const QPointF& point) const;
     const std::vector<QRectF>& legendEntries() const { return entries_; }
@@ -103,6 +116,7 @@ private:
 struct RowStripStyle {
     QColor bars = QColor(0x30, 0x5f, 0xa8);
     QColor topBars = QColor(0xd6, 0x3a, 0x1e);
+    QColor maxima = QColor(0x2a, 0x2a, 0x2a);  // a span's largest weights, a line
     QColor highlight = QColor(0xff, 0x8c, 0x00);  // the selected key
     QColor text = Qt::black;
     qkv::Index selectedKey = -1;

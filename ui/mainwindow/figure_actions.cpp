@@ -79,6 +79,7 @@ FigureInput FigureActions::currentInput() const
     o.head = selection->head();
     o.query = selection->queryRow();
     o.key = selection->keyColumn();
+    if (selection->hasQuerySpan()) o.queryEnd = selection->querySpanEnd();
     const ViewTabs* tabs = window_->tabs();
     for (const ResultView* view : tabs->views()) {
         view->saveOptions(o.view);  // as shown, as a session keeps them

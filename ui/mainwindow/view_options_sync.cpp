@@ -26,6 +26,12 @@ ViewOptionsSync::ViewOptionsSync(Document* document, HeadSelection* selection, V
             v.key = key;
         });
     });
+    connect(selection_, &HeadSelection::querySpanChanged, this, [this](int first, int end) {
+        update([&](qkv::ViewOptions& v) {
+            v.query = first;
+            v.querySpanEnd = end > first + 1 ? end : 0;
+        });
+    });
     connect(tabs_, &ViewTabs::viewOptionsChanged, this,
             [this](ResultView* view) { update([view](qkv::ViewOptions& v) { view->saveOptions(v); }); });
     connect(document_, &Document::viewOptionsReplaced, this, &ViewOptionsSync::apply);
@@ -34,15 +40,18 @@ ViewOptionsSync::ViewOptionsSync(Document* document, HeadSelection* selection, V
 void ViewOptionsSync::select(const qkv::ViewOptions& view, const qkv::Result* inside)
 {
     auto head = static_cast<int>(view.head), query = static_cast<int>(view.query), key = static_cast<int>(view.key);
+    auto spanEnd = static_cast<int>(std::max(view.querySpanEnd, view.query + 1));
     if (inside) {  // clamped before it is set: each view refreshes once at most
         const qkv::AttentionResult& a = inside->attention;
         head = std::clamp(head, 0, std::max(static_cast<int>(a.headCount()) - 1, 0));
         query = std::clamp(query, 0, std::max(static_cast<int>(a.queryCount()) - 1, 0));
         key = std::clamp(key, 0, std::max(static_cast<int>(a.keyCount()) - 1, 0));
+        spanEnd = std::clamp(spanEnd, query + 1, std::max(static_cast<int>(a.queryCount()), query + 1));
     }
     const bool applying = std::exchange(applying_, true);  // the document already holds `view`
     selection_->setHead(head);
     selection_->setCell(query, key);
+    selection_->setQuerySpan(query, spanEnd);
     applying_ = applying;
 }
 

@@ -134,6 +134,11 @@ void paintHighlights(QPainter& painter, const HeatmapLayout& layout, const Heatm
 {
     painter.setBrush(Qt::NoBrush);
     painter.setRenderHint(QPainter::Antialiasing, false);
+    if (style.spanFirstRow >= 0 && style.spanEndRow > style.spanFirstRow && style.spanEndRow <= layout.rows()) {
+        const QRectF band = layout.rowRect(style.spanFirstRow).united(layout.rowRect(style.spanEndRow - 1));
+        painter.setPen(QPen(style.selectionColor, 2));
+        painter.drawRect(band.adjusted(-1, -1, 1, 1));
+    }
     if (style.highlightedRow >= 0 && style.highlightedRow < layout.rows()) {
         painter.setPen(QPen(style.highlightColor, 2));
         painter.drawRect(layout.rowRect(style.highlightedRow).adjusted(-1, -1, 1, 1));

@@ -16,6 +16,7 @@ struct HeatmapStyle {
     QStringList rowLabels, columnLabels;    // one per row / column, or empty for none
     QString title, rowAxisTitle, columnAxisTitle;
     int highlightedRow = -1;                // outlined across the whole row
+    int spanFirstRow = -1, spanEndRow = -1; // rows [first, end) selected together, outlined as one band
     QPoint highlightedCell{-1, -1};         // (column, row), outlined
     bool drawLabels = true;
     // Additions beyond the shared contract (defaults keep the contract's behaviour).

@@ -251,7 +251,7 @@ TEST(FigureRegistry, NamesAreUniqueAndEveryFigureIsComplete)
           "matrices", "qk-map", "qk-map-heads", "compare", "compare-heads"})
         EXPECT_NE(findFigure(QString::fromLatin1(name)), nullptr) << name;
     EXPECT_EQ(figureNamesOfView(QStringLiteral("heads")),
-              (QStringList{QStringLiteral("heads"), QStringLiteral("head"), QStringLiteral("head-statistics")}));
+              (QStringList{QStringLiteral("heads"), QStringLiteral("head"), QStringLiteral("query-row"), QStringLiteral("head-statistics")}));
     EXPECT_EQ(findFigure(QStringLiteral("no-such-figure")), nullptr);
 }
 

@@ -89,8 +89,9 @@ TEST(LongRowStrip, PerPixelMaximumKeepsASharpKey)
     const PixelMaxima wide = maxPerPixel(row, 100);  // more pixels than keys: the row itself
     EXPECT_EQ(wide.maxima, row);
     EXPECT_EQ(maxPerPixel(row, 1).maxima, (std::vector<float>{0.9f}));
-    EXPECT_EQ(keysSharingPixel(7, 3, 5), (std::pair<qkv::Index, qkv::Index>{4, 7}));
-    EXPECT_EQ(keysSharingPixel(7, 3, 1), (std::pair<qkv::Index, qkv::Index>{0, 2}));
+    EXPECT_EQ(keysOfPixel(7, 3, 2), (std::pair<qkv::Index, qkv::Index>{4, 7}));
+    EXPECT_EQ(keysOfPixel(7, 3, 0), (std::pair<qkv::Index, qkv::Index>{0, 2}));
+    EXPECT_EQ(keysOfPixel(7, 100, 6), (std::pair<qkv::Index, qkv::Index>{6, 7}));  // a pixel per key
     EXPECT_EQ(largestKey(row, 2, 7), 5);
 }
 
@@ -225,7 +226,7 @@ TEST_F(LongLayerDetailTest, AClickInTheRegionSelectsACellAndADragZoomsIntoARecta
     expectRegionIsTheHeldBlock();
 }
 
-TEST_F(LongLayerDetailTest, AHeadChosenElsewhereIsFollowedAndAHeldResultShowsNothing)
+TEST_F(LongLayerDetailTest, AHeadChosenElsewhereIsFollowedAndAHeldResultShowsItsRowOnly)
 {
     selection.setHead(0);
     waitUntilIdle(detail);
@@ -234,13 +235,47 @@ TEST_F(LongLayerDetailTest, AHeadChosenElsewhereIsFollowedAndAHeldResultShowsNot
     EXPECT_NEAR(detail.shownRow()->weights[10], encoderLayers().held->attention.heads[0].attention(700, 10),
                 kStreamedTolerance);
 
-    detail.setResult(encoderLayers().held);  // its maps are held: the heads grid shows them
-    EXPECT_FALSE(detail.isBusy());
-    EXPECT_EQ(detail.shownRow(), nullptr);
+    // Its maps are held: the heads grid shows the cells, the detail the selected row, from the map.
+    detail.setResult(encoderLayers().held);
     EXPECT_EQ(detail.shownRegion(), nullptr);
     selection.setCell(3, 4);
+    waitUntilIdle(detail);
+    ASSERT_NE(detail.shownRow(), nullptr);
+    EXPECT_EQ(detail.shownRow()->query, 3);
+    EXPECT_EQ(detail.shownRow()->weights[10], encoderLayers().held->attention.heads[0].attention(3, 10));
+    EXPECT_TRUE(detail.shownRow()->maxima.empty());
+    EXPECT_EQ(detail.shownRegion(), nullptr);
+
+    detail.setResult(nullptr);
     EXPECT_FALSE(detail.isBusy());
+    EXPECT_EQ(detail.shownRow(), nullptr);
     EXPECT_TRUE(detail.toolTipAt(QPoint(100, 100)).isEmpty());
+}
+
+TEST_F(LongLayerDetailTest, ASpansRowIsTheMeanOfItsRowsAndAKeyClickedKeepsTheSpan)
+{
+    selection.setQuerySpan(650, 710);
+    waitUntilIdle(detail);
+    const RowStrip* row = detail.shownRow();
+    ASSERT_NE(row, nullptr);
+    EXPECT_EQ(row->query, 650);
+    EXPECT_EQ(row->queryEnd, 710);
+    ASSERT_EQ(row->maxima.size(), row->weights.size());
+    for (const qkv::Index key : {0, 17, 650, 999, 1499}) {
+        const auto rows = heldMap().middleRows(650, 60).col(key);
+        EXPECT_NEAR(row->weights[static_cast<std::size_t>(key)], rows.cast<double>().mean(), kStreamedTolerance) << key;
+        EXPECT_NEAR(row->maxima[static_cast<std::size_t>(key)], rows.maxCoeff(), kStreamedTolerance) << key;
+    }
+    EXPECT_TRUE(rowStripTitle(*row).contains(QStringLiteral("queries 650–709 (60 together)")))
+        << rowStripTitle(*row).toStdString();
+
+    const qkv::Index top = row->top.front().key;
+    const QPoint at = detail.stripPointOfKey(top);
+    ASSERT_GE(at.x(), 0) << top;
+    QTest::mouseClick(&detail, Qt::LeftButton, {}, at);
+    EXPECT_EQ(selection.keyColumn(), top);
+    EXPECT_EQ(selection.queryRow(), 650);
+    EXPECT_EQ(selection.querySpanEnd(), 710);
 }
 
 TEST(LongLayerDetailMask, ACausalRowShadesItsMaskedKeysAndTheRegionMarksThem)

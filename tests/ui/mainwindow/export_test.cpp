@@ -50,7 +50,7 @@ TEST_F(WindowTest, EachTabExportsItsOwnFigures)
     window->tabs()->setCurrentWidget(window->tabs()->headsView());
     QStringList names;
     for (const Figure* f : actions->figuresOf()) names << f->name;
-    EXPECT_EQ(names, (QStringList{QStringLiteral("heads"), QStringLiteral("head"), QStringLiteral("head-statistics")}));
+    EXPECT_EQ(names, (QStringList{QStringLiteral("heads"), QStringLiteral("head"), QStringLiteral("query-row"), QStringLiteral("head-statistics")}));
     window->tabs()->setCurrentWidget(window->tabs()->factoredView());
     names.clear();
     for (const Figure* f : actions->figuresOf()) names << f->name;

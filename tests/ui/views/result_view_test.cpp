@@ -268,7 +268,7 @@ TEST(ResultView, AFigureThatDrawsNoLongLayerSaysWhyInsteadOfDrawing)
             EXPECT_TRUE(why.contains(QStringLiteral("long"))) << figure.name.toStdString() << ": " << why.toStdString();
         }
     }
-    EXPECT_EQ(drawn, 3);  // the heads grid, one head, the per-head statistics
+    EXPECT_EQ(drawn, 4);  // the heads grid, one head, a query's row, the per-head statistics
 }
 
 }  // namespace
