@@ -10,6 +10,7 @@
 #include "core/attention/streamed_layer.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
+#include "ui/render/color_legend.hpp"
 #include "ui/render/heatmap_painter.hpp"
 
 namespace qkv::ui {
@@ -113,10 +114,16 @@ qkv::Expected<ExactRegion> computeExactRegion(const qkv::Result& result, int hea
     return region;
 }
 
-// The title's lines (regionTitle's first, wrapped to two, and the hint), then the heatmap.
+// The title's lines (regionTitle's first, wrapped to two, and the hint), then the heatmap, with
+// its colour bar at the right (regionLegendRect).
 QRectF regionHeatmapRect(const QRectF& target, const QFontMetricsF& metrics)
 {
-    return target.adjusted(0, 3 * metrics.height() + kPad, 0, 0);
+    return target.adjusted(0, 3 * metrics.height() + kPad, -(regionLegendWidth(metrics) + kPad), 0);
+}
+
+double regionLegendWidth(const QFontMetricsF& metrics)
+{
+    return verticalLegendWidth(metrics, QStringLiteral("0.0025"));
 }
 
 QSize regionPixels(const QRectF& target, const RegionBounds& bounds, const QFontMetricsF& metrics,
@@ -247,7 +254,13 @@ void paintExactRegion(QPainter& painter, const QRectF& target, const ExactRegion
     painter.setPen(hint);
     painter.drawText(QRectF(target.left(), target.top() + 2 * line, target.width(), line),
                      Qt::AlignLeft | Qt::AlignVCenter, metrics.elidedText(lines.value(1), Qt::ElideRight, target.width()));
-    paintHeatmap(painter, regionHeatmapRect(target, metrics), region.drawn, style, image);
+    const QRectF map = regionHeatmapRect(target, metrics);
+    paintHeatmap(painter, map, region.drawn, style, image);
+    // The region's own scale: 0 to its largest weight, said on the bar.
+    painter.setPen(style.textColor);
+    const QRectF legend(map.right() + kPad, map.top() + line, regionLegendWidth(metrics), map.height() - 3 * line);
+    paintColorLegend(painter, legend, style.colormap, style.minValue, style.maxValue,
+                     QObject::tr("attention weight"));  // 0 to the region's largest
     painter.restore();
 }
 

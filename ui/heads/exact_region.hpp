@@ -83,6 +83,8 @@ qkv::Expected<ExactRegion> computeExactRegion(const qkv::Result& result, int hea
 
 // Where the region goes in `target`: two title lines, then the heatmap.
 QRectF regionHeatmapRect(const QRectF& target, const QFontMetricsF& metrics);
+// The width of the region's colour bar beside it.
+double regionLegendWidth(const QFontMetricsF& metrics);
 // How many device pixels the cells of `bounds` get in `target` (the budget computeExactRegion
 // reduces to), labels as positions.
 QSize regionPixels(const QRectF& target, const RegionBounds& bounds, const QFontMetricsF& metrics,
