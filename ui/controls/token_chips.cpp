@@ -1,7 +1,10 @@
 #include "ui/controls/token_chips.hpp"
 
 #include <QFontMetrics>
+#include <QMouseEvent>
 #include <QPainter>
+#include <QScrollBar>
+#include <QWheelEvent>
 
 #include <algorithm>
 
@@ -10,9 +13,11 @@
 namespace qkv::ui {
 namespace {
 constexpr int kHPad = 5, kVPad = 2, kSpacing = 3;
-}
+// The joined tokens make the tool tip only while short enough to read in one.
+constexpr int kToolTipTokens = 200;
+}  // namespace
 
-TokenChips::TokenChips(QWidget* parent) : QWidget(parent)
+TokenChips::TokenChips(QWidget* parent) : QWidget(parent), scroll_(new QScrollBar(Qt::Vertical, this))
 {
     QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Preferred);
     policy.setHeightForWidth(true);
@@ -20,6 +25,16 @@ TokenChips::TokenChips(QWidget* parent) : QWidget(parent)
     QFont small = font();
     small.setPointSizeF(std::max(7.0, font().pointSizeF() * 0.9));
     setFont(small);
+    scroll_->hide();
+    scroll_->setSingleStep(1);
+    connect(scroll_, &QScrollBar::valueChanged, this, [this] { update(); });
+}
+
+QString TokenChips::itemText(int item) const
+{
+    if (item == 0)
+        return tokens_.size() == 1 ? tr("1 token") : tr("%n tokens", nullptr, static_cast<int>(tokens_.size()));
+    return tokens_[item - 1];
 }
 
 void TokenChips::setTokens(const QStringList& tokens, const std::vector<bool>& outside)
@@ -27,75 +42,185 @@ void TokenChips::setTokens(const QStringList& tokens, const std::vector<bool>& o
     if (tokens == tokens_ && outside == outside_) return;
     tokens_ = tokens;
     outside_ = outside;
-    setToolTip(tokens_.isEmpty() ? QString() : plainAsRichText(tokens_.join(QStringLiteral(" · "))));
+    setToolTip(tokens_.isEmpty() || tokens_.size() > kToolTipTokens
+                   ? QString()
+                   : plainAsRichText(tokens_.join(QStringLiteral(" · "))));
+    // Measured once per text: a pasted article's 32,768 chips are laid out from these widths.
+    const QFontMetrics metrics(font());
+    widths_.resize(static_cast<std::size_t>(tokens_.size()) + 1);
+    for (int item = 0; item <= tokens_.size(); ++item)
+        widths_[static_cast<std::size_t>(item)] = metrics.horizontalAdvance(itemText(item)) + 2 * kHPad + 2;
+    highlightFirst_ = std::min<int>(highlightFirst_, static_cast<int>(tokens_.size()));
+    highlightEnd_ = std::min<int>(highlightEnd_, static_cast<int>(tokens_.size()));
+    relayout();
     updateGeometry();
+}
+
+void TokenChips::setHighlighted(int first, int end)
+{
+    if (first == highlightFirst_ && end == highlightEnd_) return;
+    highlightFirst_ = first;
+    highlightEnd_ = end;
     update();
 }
 
-QStringList TokenChips::shownTexts() const
-{
-    QStringList texts;
-    texts << (tokens_.size() == 1 ? tr("1 token") : tr("%n tokens", nullptr, static_cast<int>(tokens_.size())));
-    for (int i = 0; i < tokens_.size() && i < kMaxChips; ++i) texts << tokens_[i];
-    if (tokens_.size() > kMaxChips) texts << tr("+%1 more").arg(tokens_.size() - kMaxChips);
-    return texts;
-}
+int TokenChips::rowHeight() const { return QFontMetrics(font()).height() + 2 * kVPad + kSpacing; }
 
-int TokenChips::layoutChips(int width, QList<QRect>* rects) const
+void TokenChips::layoutRows(int width, std::vector<int>* x, std::vector<Row>* rows) const
 {
-    const QFontMetrics metrics(font());
-    const int chipHeight = metrics.height() + 2 * kVPad;
-    int x = 0, y = 0;
-    for (const QString& text : shownTexts()) {
-        const int chipWidth = std::min(metrics.horizontalAdvance(text) + 2 * kHPad + 2, std::max(width, 20));
-        if (x > 0 && x + chipWidth > width) {
-            x = 0;
-            y += chipHeight + kSpacing;
+    x->assign(widths_.size(), 0);
+    rows->clear();
+    rows->push_back({0});
+    int at = 0;
+    for (std::size_t item = 0; item < widths_.size(); ++item) {
+        const int chipWidth = std::min(widths_[item], std::max(width, 20));
+        if (at > 0 && at + chipWidth > width) {
+            at = 0;
+            rows->push_back({static_cast<int>(item)});
         }
-        if (rects) rects->append(QRect(x, y, chipWidth, chipHeight));
-        x += chipWidth + kSpacing;
+        (*x)[item] = at;
+        at += chipWidth + kSpacing;
     }
-    return y + chipHeight;
 }
 
-int TokenChips::heightForWidth(int width) const { return layoutChips(width, nullptr); }
+int TokenChips::textWidth() const { return scroll_->isHidden() ? width() : width() - scroll_->sizeHint().width(); }
+
+void TokenChips::relayout()
+{
+    layoutRows(width(), &x_, &rows_);
+    const bool scrolls = static_cast<int>(rows_.size()) > kMaxRows;
+    if (scrolls) layoutRows(width() - scroll_->sizeHint().width(), &x_, &rows_);
+    scroll_->setVisible(scrolls);
+    scroll_->setGeometry(width() - scroll_->sizeHint().width(), 0, scroll_->sizeHint().width(), height());
+    scroll_->setRange(0, std::max(0, static_cast<int>(rows_.size()) - kMaxRows));
+    scroll_->setPageStep(kMaxRows);
+    update();
+}
+
+int TokenChips::heightForWidth(int width) const
+{
+    std::vector<int> x;
+    std::vector<Row> rows;
+    layoutRows(width, &x, &rows);
+    return std::min<int>(static_cast<int>(rows.size()), kMaxRows) * rowHeight() - kSpacing;
+}
 
 QSize TokenChips::sizeHint() const { return {240, heightForWidth(240)}; }
 
 QSize TokenChips::minimumSizeHint() const { return {60, QFontMetrics(font()).height() + 2 * kVPad}; }
 
+void TokenChips::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    relayout();
+}
+
+int TokenChips::firstVisibleRow() const { return scroll_->isHidden() ? 0 : scroll_->value(); }
+
+QRect TokenChips::chipRect(int token) const
+{
+    const int item = token + 1;
+    if (token < 0 || item >= static_cast<int>(x_.size())) return {};
+    const auto after = std::upper_bound(rows_.begin(), rows_.end(), item,
+                                        [](int value, const Row& row) { return value < row.first; });
+    const int row = static_cast<int>(after - rows_.begin()) - 1 - firstVisibleRow();
+    if (row < 0 || row >= kMaxRows) return {};
+    const int chipWidth = std::min(widths_[static_cast<std::size_t>(item)], std::max(textWidth(), 20));
+    return {x_[static_cast<std::size_t>(item)], row * rowHeight(), chipWidth, rowHeight() - kSpacing};
+}
+
+void TokenChips::scrollToToken(int token)
+{
+    const int item = token + 1;
+    if (scroll_->isHidden() || token < 0 || item >= static_cast<int>(x_.size())) return;
+    const auto after = std::upper_bound(rows_.begin(), rows_.end(), item,
+                                        [](int value, const Row& row) { return value < row.first; });
+    const int row = static_cast<int>(after - rows_.begin()) - 1;
+    if (row < scroll_->value() || row >= scroll_->value() + kMaxRows) scroll_->setValue(row - kMaxRows / 2);
+}
+
+int TokenChips::tokenAt(const QPoint& point) const
+{
+    const int row = point.y() / rowHeight() + firstVisibleRow();
+    if (point.y() < 0 || row >= static_cast<int>(rows_.size())) return -1;
+    const int end = row + 1 < static_cast<int>(rows_.size()) ? rows_[static_cast<std::size_t>(row) + 1].first
+                                                             : static_cast<int>(x_.size());
+    for (int item = std::max(1, rows_[static_cast<std::size_t>(row)].first); item < end; ++item)
+        if (QRect r = chipRect(item - 1); r.contains(point)) return item - 1;
+    return -1;
+}
+
+void TokenChips::wheelEvent(QWheelEvent* event)
+{
+    if (scroll_->isHidden()) return QWidget::wheelEvent(event);
+    scroll_->setValue(scroll_->value() - event->angleDelta().y() / 40);
+    event->accept();
+}
+
+void TokenChips::mousePressEvent(QMouseEvent* event)
+{
+    const int token = tokenAt(event->position().toPoint());
+    if (event->button() != Qt::LeftButton || token < 0) return QWidget::mousePressEvent(event);
+    if ((event->modifiers() & Qt::ShiftModifier) && anchor_ >= 0 && anchor_ < tokens_.size()) {
+        emit chipsChosen(std::min(anchor_, token), std::max(anchor_, token) + 1);
+        return;
+    }
+    anchor_ = token;
+    dragging_ = true;
+    emit chipsChosen(token, token + 1);
+}
+
+void TokenChips::mouseMoveEvent(QMouseEvent* event)
+{
+    if (!dragging_ || !(event->buttons() & Qt::LeftButton)) return QWidget::mouseMoveEvent(event);
+    const int token = tokenAt(event->position().toPoint());
+    if (token >= 0) emit chipsChosen(std::min(anchor_, token), std::max(anchor_, token) + 1);
+}
+
+void TokenChips::mouseReleaseEvent(QMouseEvent* event)
+{
+    dragging_ = false;
+    QWidget::mouseReleaseEvent(event);
+}
+
 void TokenChips::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
     painter.setRenderHint(QPainter::Antialiasing);
-    QList<QRect> rects;
-    layoutChips(width(), &rects);
-    const QStringList texts = shownTexts();
     const QFontMetrics metrics(font());
     const QColor base = palette().color(QPalette::Base);
     const QColor mid = palette().color(QPalette::Mid);
-    for (int i = 0; i < rects.size(); ++i) {
-        const QRect r = rects[i];
-        if (i == 0) {
-            // The count, as plain text.
-            painter.setPen(palette().color(QPalette::PlaceholderText));
-            painter.drawText(r, Qt::AlignCenter, texts[i]);
-            continue;
+    const int first = firstVisibleRow();
+    const int lastRow = std::min<int>(static_cast<int>(rows_.size()), first + kMaxRows);
+    for (int row = first; row < lastRow; ++row) {
+        const int end = row + 1 < static_cast<int>(rows_.size()) ? rows_[static_cast<std::size_t>(row) + 1].first
+                                                                 : static_cast<int>(x_.size());
+        for (int item = rows_[static_cast<std::size_t>(row)].first; item < end; ++item) {
+            const QString text = itemText(item);
+            if (item == 0) {  // the count, as plain text
+                const QRect r(x_[0], (row - first) * rowHeight(), widths_[0], rowHeight() - kSpacing);
+                painter.setPen(palette().color(QPalette::PlaceholderText));
+                painter.drawText(r, Qt::AlignCenter, text);
+                continue;
+            }
+            const int token = item - 1;
+            const QRect r = chipRect(token);
+            // A word outside the lexicon: a dashed chip in italics (the field says why).
+            const bool marked = isMarked(token);
+            const bool chosen = token >= highlightFirst_ && token < highlightEnd_;
+            painter.setPen(QPen(chosen ? palette().color(QPalette::Highlight) : marked ? palette().color(QPalette::Text) : mid,
+                                chosen ? 2 : 1, marked ? Qt::DashLine : Qt::SolidLine));
+            painter.setBrush(chosen ? palette().color(QPalette::Highlight).lighter(185) : base);
+            painter.drawRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
+            painter.setPen(palette().color(QPalette::Text));
+            QFont chipFont = font();
+            chipFont.setItalic(marked);
+            painter.setFont(chipFont);
+            const int room = r.width() - 2 * kHPad;
+            const QString shown =
+                metrics.horizontalAdvance(text) <= room + 2 ? text : metrics.elidedText(text, Qt::ElideRight, room);
+            painter.drawText(r.adjusted(kHPad - 1, 0, -kHPad + 1, 0), Qt::AlignCenter, shown);
         }
-        // A word outside the lexicon: a dashed chip in italics (the field says why).
-        const bool marked = i - 1 < kMaxChips && isMarked(i - 1);
-        painter.setPen(QPen(marked ? palette().color(QPalette::Text) : mid, 1, marked ? Qt::DashLine : Qt::SolidLine));
-        painter.setBrush(base);
-        painter.drawRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
-        painter.setPen(palette().color(QPalette::Text));
-        QFont chipFont = font();
-        chipFont.setItalic(marked);
-        painter.setFont(chipFont);
-        const int room = r.width() - 2 * kHPad;
-        const QString shown = metrics.horizontalAdvance(texts[i]) <= room + 2
-                                  ? texts[i]
-                                  : metrics.elidedText(texts[i], Qt::ElideRight, room);
-        painter.drawText(r.adjusted(kHPad - 1, 0, -kHPad + 1, 0), Qt::AlignCenter, shown);
     }
 }
 

@@ -94,6 +94,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(document_, &Document::busyChanged, status_, &StatusSummary::setBusy);
     connectComputeProgress();
+    connectTokenChips();
     connect(document_, &Document::computeFailed, status_, &StatusSummary::setError);
     connect(document_, &Document::computeFailed, staleNotice_, &StaleNotice::setComputeError);
     connect(document_, &Document::notice, this, &MainWindow::showStatus);

@@ -120,6 +120,7 @@ private:
     void createHeadMenus();     // head_menus.cpp: Head (presets, switching off) and Scenarios
     void connectLoads();        // main_window_loads.cpp: what the window does with finished loads
     void connectComputeProgress();  // a long layer's progress in the status line, and its Stop
+    void connectTokenChips();       // the sentences' chips select queries and keys, and show them
     void showAbout();
     void restoreLastSession();
     void restoreWindowState();
