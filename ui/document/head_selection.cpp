@@ -18,7 +18,7 @@ void HeadSelection::setCell(int queryRow, int keyColumn)
 {
     queryRow = std::max(queryRow, 0);
     keyColumn = std::max(keyColumn, 0);
-    const bool spanChanged = querySpanEnd_ != queryRow + 1;
+    const bool spanChanged = hasQuerySpan();  // one query following the cell is not a span's change
     const bool cellMoved = queryRow != queryRow_ || keyColumn != keyColumn_;
     queryRow_ = queryRow;
     keyColumn_ = keyColumn;
@@ -41,10 +41,11 @@ void HeadSelection::setQuerySpan(int first, int end)
     end = std::max(end, first + 1);
     const bool cellMoved = first != queryRow_;
     if (!cellMoved && end == querySpanEnd_) return;
+    const bool spanChanged = hasQuerySpan() || end - first > 1;
     queryRow_ = first;
     querySpanEnd_ = end;
     if (cellMoved) emit cellChanged(queryRow_, keyColumn_);
-    emit querySpanChanged(queryRow_, querySpanEnd_);
+    if (spanChanged) emit querySpanChanged(queryRow_, querySpanEnd_);
 }
 
 void HeadSelection::clampTo(int headCount, int queryCount, int keyCount)

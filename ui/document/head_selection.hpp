@@ -32,6 +32,8 @@ public:
 signals:
     void headChanged(int head);
     void cellChanged(int queryRow, int keyColumn);
+    // A span was selected, changed or given up for one query (not a single query moving: that
+    // is cellChanged alone).
     void querySpanChanged(int first, int end);
 
 private:

@@ -65,9 +65,11 @@ BarsStyle softmaxBarsStyle(const StepNumbers& n, const FigureOptions& options)
 
 namespace {
 
+// Positions [selected, selectedEnd) are chosen (several queries together); selectedEnd <= selected: one.
 void drawChips(QPainter& painter, const std::vector<TokenChip>& chips, const QStringList& labels, int selected,
-               const QColor& text, const QColor& accent)
+               const QColor& text, const QColor& accent, int selectedEnd = -1)
 {
+    selectedEnd = std::max(selectedEnd, selected + 1);
     const QFontMetricsF metrics(painter.font(), painter.device());
     for (const TokenChip& chip : chips) {
         if (chip.position < 0) {
@@ -75,7 +77,7 @@ void drawChips(QPainter& painter, const std::vector<TokenChip>& chips, const QSt
             painter.drawText(chip.rect, Qt::AlignCenter, QStringLiteral("…"));
             continue;
         }
-        const bool chosen = chip.position == selected;
+        const bool chosen = chip.position >= selected && chip.position < selectedEnd;
         QColor fill = chosen ? accent : muted(text);
         fill.setAlpha(chosen ? 255 : 28);
         painter.setPen(chosen ? QPen(accent.darker(130), 1) : QPen(muted(text), 0.6));
@@ -199,7 +201,7 @@ void paintHeader(QPainter& painter, const StepGeometry& g, const StepTexts& text
     painter.drawText(g.queryStripLabel, Qt::AlignLeft | Qt::AlignVCenter, Text::tr("queries:"));
     painter.drawText(g.keyStripLabel, Qt::AlignLeft | Qt::AlignVCenter, Text::tr("keys and values:"));
     painter.setRenderHint(QPainter::Antialiasing, true);
-    drawChips(painter, g.queryChips, n.queryLabels, n.query, text, kQueryColor.lighter(150));
+    drawChips(painter, g.queryChips, n.queryLabels, n.query, text, kQueryColor.lighter(150), n.queryEnd);
     // The figure's key: the selection's colour on screen, the weights' in an export.
     drawChips(painter, g.keyChips, n.keyLabels, n.key, text,
               options.showSelection ? kSelectionColor : kWeightColor.lighter(160));
@@ -287,7 +289,12 @@ void paintValueRows(QPainter& painter, const StepGeometry& g, const StepNumbers&
     const double sumLabel = g.valueCells.right() - g.valueLabels.left();
     painter.drawText(QRectF(g.valueLabels.left(), g.sumCells.top(), sumLabel, g.sumCells.height()),
                      Qt::AlignLeft | Qt::AlignVCenter,
-                     metrics.elidedText(Text::tr("head_%1 row %2 (1 × %3)").arg(n.head + 1).arg(n.query).arg(n.d_v),
+                     metrics.elidedText(n.isSpan() ? Text::tr("mean of head_%1 rows %2–%3 (1 × %4)")
+                                                         .arg(n.head + 1)
+                                                         .arg(n.query)
+                                                         .arg(n.queryEnd - 1)
+                                                         .arg(n.d_v)
+                                                   : Text::tr("head_%1 row %2 (1 × %3)").arg(n.head + 1).arg(n.query).arg(n.d_v),
                                         Qt::ElideRight, sumLabel));
     paintValueHeaders(painter, g, n, labelRule);
     painter.setRenderHint(QPainter::Antialiasing, true);
@@ -385,9 +392,11 @@ std::vector<Figure> stepsFigures()
     };
     figure.paint = [](QPainter& painter, const QRectF& rect, const FigureInput& input) {
         const FigureOptions& o = input.options;
-        const StepNumbers numbers = input.result ? gatherStepNumbers(*input.result, static_cast<int>(o.head),
-                                                                     static_cast<int>(o.query), static_cast<int>(o.key))
-                                                 : StepNumbers{};
+        const StepNumbers numbers =
+            input.result ? gatherSpanStepNumbers(*input.result, static_cast<int>(o.head), static_cast<int>(o.query),
+                                                 static_cast<int>(std::max(o.queryEnd, o.query + 1)),
+                                                 static_cast<int>(o.key))
+                         : StepNumbers{};
         paintSteps(painter, rect, numbers, o);
     };
     return {figure};

@@ -103,4 +103,80 @@ StepNumbers gatherStepNumbers(const qkv::Result& result, int head, int query, in
     return n;
 }
 
+namespace {
+
+// The mean of rows [first, end) of `m` (a matrix or a block of one), as a vector.
+template <class Matrix> std::vector<float> meanRow(const Matrix& m, int first, int end)
+{
+    return toVector(m.middleRows(first, end - first).template cast<double>().colwise().mean().template cast<float>());
+}
+
+// The span's mean of the steps up to the scores (linear in q): q̄, q̄ ⊙ k, q̄·k and the scores.
+void meanScores(StepNumbers& n, const qkv::AttentionResult& a, const qkv::HeadAttention& h, int first, int end)
+{
+    n.q = meanRow(a.queryHead(n.head), first, end);
+    if (n.rotary) n.qBeforeRotation = meanRow(a.queryBeforeRotation.middleCols(n.head * n.d_k, n.d_k), first, end);
+    for (std::size_t d = 0; d < n.q.size(); ++d) n.products[d] = n.q[d] * n.k[d];
+    const auto capped = [&](double s) { return n.softCap > 0 ? n.softCap * std::tanh(s / n.softCap) : s; };
+    const auto size = static_cast<double>(end - first);
+    double dot = 0, scaled = 0, cappedSum = 0;
+    std::vector<double> rowSums(static_cast<std::size_t>(a.keyCount()), 0.0);
+    std::vector<int> seen(static_cast<std::size_t>(a.keyCount()), 0);
+    bool allFullyMasked = true;
+    for (int q = first; q < end; ++q) {
+        dot += a.rawScore(n.head, q, n.key);
+        scaled += h.scores(q, n.key);
+        cappedSum += capped(h.scores(q, n.key));
+        allFullyMasked = allFullyMasked && q < static_cast<int>(a.fullyMaskedRows.size()) &&
+                         a.fullyMaskedRows[static_cast<std::size_t>(q)];
+        for (int j = 0; j < a.keyCount(); ++j)
+            if (!a.mask.masked(q, j)) {
+                rowSums[static_cast<std::size_t>(j)] += capped(h.scores(q, j));
+                ++seen[static_cast<std::size_t>(j)];
+            }
+    }
+    n.dotProduct = dot / size;
+    n.scaledScore = scaled / size;
+    n.cappedScore = cappedSum / size;
+    n.rowFullyMasked = allFullyMasked;
+    // What the softmaxes see, per key: the mean over the queries that see it; −∞ where none does.
+    for (int j = 0; j < a.keyCount(); ++j) {
+        const auto at = static_cast<std::size_t>(j);
+        n.keyMasked[at] = seen[at] == 0;
+        n.rowScores[at] = seen[at] == 0 ? -std::numeric_limits<float>::infinity()
+                                        : static_cast<float>(rowSums[at] / seen[at]);
+    }
+    n.masked = n.keyMasked[static_cast<std::size_t>(n.key)];
+}
+
+}  // namespace
+
+StepNumbers gatherSpanStepNumbers(const qkv::Result& result, int head, int first, int end, int key)
+{
+    const qkv::AttentionResult& a = result.attention;
+    if (end <= first + 1 || first < 0 || end > a.queryCount()) return gatherStepNumbers(result, head, first, key);
+    StepNumbers n = gatherStepNumbers(result, head, first, key);  // k, V and the shapes are the span's too
+    if (!n.valid) return n;
+    n.queryEnd = end;
+    n.queryLabel = QStringLiteral("%1–%2").arg(first).arg(end - 1);
+    const qkv::HeadAttention& h = a.heads[static_cast<std::size_t>(head)];
+    meanScores(n, a, h, first, end);
+
+    // ⑥ the mean of the softmax rows; ⑦ ⑧ weighted by it; ⑨ ⑩ the mean rows (all linear in a).
+    n.rowWeights = meanRow(h.attention, first, end);
+    n.weight = n.rowWeights[static_cast<std::size_t>(key)];
+    n.contributionNorms.clear();
+    for (qkv::Index j = 0; j < n.values.rows(); ++j) {
+        n.weightedValues.row(j) = n.values.row(j) * n.rowWeights[static_cast<std::size_t>(j)];
+        n.contributionNorms.push_back(n.weightedValues.row(j).norm());
+    }
+    n.headOutput = meanRow(a.headOutput(head), first, end);
+    n.concat = meanRow(a.headOutputs, first, end);
+    for (qkv::Index i = 0; i < a.headCount(); ++i)
+        if (a.isAblated(i))
+            for (qkv::Index d = 0; d < n.d_v; ++d) n.concat[static_cast<std::size_t>(i * n.d_v + d)] = 0.0f;
+    n.output = meanRow(a.output, first, end);
+    return n;
+}
+
 }  // namespace qkv::ui

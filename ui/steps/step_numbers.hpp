@@ -18,6 +18,10 @@ namespace qkv::ui {
 struct StepNumbers {
     bool valid = false;
     int head = 0, query = 0, key = 0;  // 0-based head; token positions from 0
+    // Queries [query, queryEnd) together (gatherSpanStepNumbers): every per-query number below is
+    // then the span's mean; query + 1 for one query.
+    int queryEnd = 1;
+    bool isSpan() const { return queryEnd - query > 1; }
     qkv::Index d_k = 0, d_v = 0, d_model = 0, headCount = 0;
     qkv::Index concatWidth = 0;  // h d_k: d_model unless the heads have their own width
     qkv::Index keyValueHead = 0, keyValueHeadCount = 0;  // the K/V head this query head reads (GQA)
@@ -57,5 +61,14 @@ struct StepNumbers {
 };
 
 StepNumbers gatherStepNumbers(const qkv::Result& result, int head, int query, int key);
+
+// Several queries [first, end) through the layer together: each per-query number is the mean
+// over the span. Before the softmax the mean is of linear steps, so it is the step of the mean
+// query q̄ = mean q_i (its raw score q̄·k is the mean raw score); the weights are the mean of the
+// queries' softmax rows (the span's mean attention row, core/analysis/span_row.hpp), which is not
+// the softmax of the mean scores; what follows is linear again (the head output, Concat and the
+// output are their mean rows). A key is masked when no query of the span sees it. One query:
+// gatherStepNumbers.
+StepNumbers gatherSpanStepNumbers(const qkv::Result& result, int head, int first, int end, int key);
 
 }  // namespace qkv::ui

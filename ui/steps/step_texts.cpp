@@ -35,6 +35,48 @@ QString sharedBy(const StepNumbers& n)
         .arg(first + perGroup);
 }
 
+// Several queries together (gatherSpanStepNumbers): every number is the span's mean. The title
+// and the steps say so, and the softmax step says which mean it is.
+void sayItIsASpansMean(StepTexts& t, const StepNumbers& n)
+{
+    const int size = n.queryEnd - n.query;
+    const QString span = Text::tr("queries %1–%2").arg(n.query).arg(n.queryEnd - 1);
+    t.title = Text::tr("Step by step · %1 · %2 together (%3), their mean at every step · key «%4» (position %5)")
+                  .arg(headName(n.head), span)
+                  .arg(size)
+                  .arg(n.keyLabel)
+                  .arg(n.key);
+    t.names[0] = Text::tr("① Mean query vector q̄ = mean of the %1 q_i (%2 components)").arg(size).arg(n.d_k);
+    t.formulas[0] = Text::tr("q̄ = mean of rows %1–%2 of Q_i = X_q W_i^Q%3")
+                        .arg(n.query)
+                        .arg(n.queryEnd - 1)
+                        .arg(n.hasBias ? Text::tr(" + b_i^Q") : QString());
+    if (n.rotary) t.formulas[0] += Text::tr(", each rotated by its own position first (dotted: before rotation)");
+    t.names[2] = Text::tr("③ Element-wise product q̄ ⊙ k_j, summed");
+    t.formulas[2] = Text::tr("q̄·k = %1: the mean of the span's raw scores (a score is linear in q)")
+                        .arg(preciseNumber(n.dotProduct));
+    t.formulas[3] = Text::tr("the mean of the span's scaled scores = %1").arg(preciseNumber(n.cappedScore));
+    t.formulas[4] = n.masked ? Text::tr("key %1 is hidden from every query of the span: its weight is 0").arg(n.key)
+                             : Text::tr("key %1 is visible to some query of the span").arg(n.key);
+    t.names[5] = Text::tr("⑥ The span's mean attention row: the mean of the %1 softmax rows").arg(size);
+    t.formulas[5] = Text::tr("mean_i a_ij = %1 (%2 %) · not the softmax of the mean scores: the softmax is not linear")
+                        .arg(preciseNumber(n.weight))
+                        .arg(n.weight * 100.0, 0, 'f', 1);
+    t.formulas[7] = Text::tr("mean of head_i rows %1–%2 = Σ_j (mean_i a_ij) v_j = %3")
+                        .arg(n.query)
+                        .arg(n.queryEnd - 1)
+                        .arg(entries(n.headOutput));
+    t.names[8] = Text::tr("⑨ Concat(head_1, …, head_%1), the mean of %2's rows (1 × %3)")
+                     .arg(n.headCount)
+                     .arg(span)
+                     .arg(n.concatWidth);
+    t.formulas[9] = Text::tr("the mean of output rows %1–%2 = (mean Concat) W^O%3 = %4")
+                        .arg(n.query)
+                        .arg(n.queryEnd - 1)
+                        .arg(n.hasBias ? Text::tr(" + b^O") : QString())
+                        .arg(entries(n.output, 5));
+}
+
 }  // namespace
 
 StepTexts stepTexts(const StepNumbers& n)
@@ -160,6 +202,7 @@ StepTexts stepTexts(const StepNumbers& n)
                         .arg(n.query)
                         .arg(n.hasBias ? Text::tr(" + b^O") : QString())
                         .arg(entries(n.output, 5));
+    if (n.isSpan()) sayItIsASpansMean(t, n);
     return t;
 }
 

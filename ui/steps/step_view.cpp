@@ -92,7 +92,8 @@ StepGeometry StepView::geometry() const
 void StepView::refresh(Changes changes)
 {
     const HeadSelection& s = *selection();
-    numbers_ = result() ? gatherStepNumbers(*result(), s.head(), s.queryRow(), s.keyColumn()) : StepNumbers{};
+    numbers_ = result() ? gatherSpanStepNumbers(*result(), s.head(), s.queryRow(), s.querySpanEnd(), s.keyColumn())
+                        : StepNumbers{};
     if (changes.testFlag(Change::Result)) fillLists();
     syncLists();
     updateMinimumSize();

@@ -18,8 +18,11 @@ ResultView::ResultView(HeadSelection* selection, Changes follows, QWidget* paren
 {
     if (follows.testFlag(Change::Head))
         connect(selection_, &HeadSelection::headChanged, this, [this] { invalidate(Change::Head); });
-    if (follows.testFlag(Change::Cell))
+    if (follows.testFlag(Change::Cell)) {
         connect(selection_, &HeadSelection::cellChanged, this, [this] { invalidate(Change::Cell); });
+        // Several queries selected together are a change of the selected cell too.
+        connect(selection_, &HeadSelection::querySpanChanged, this, [this] { invalidate(Change::Cell); });
+    }
 }
 
 void ResultView::saveOptions(qkv::ViewOptions&) const {}

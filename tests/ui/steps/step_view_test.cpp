@@ -275,5 +275,49 @@ TEST_F(LayoutWindowTest, TheLayerViewsFitA1000x700Window)
     }
 }
 
+// Several queries together: every step is the span's mean, summed here from the core's rows.
+TEST(StepSpan, EveryStepIsTheSpansMeanAndTheSoftmaxStepSaysWhichMean)
+{
+    qkv::Config config = qkv::ui::testing::longConfig(12, 32, 4);
+    config.mode = qkv::AttentionMode::DecoderCausal;
+    config.targetText = config.sourceText;
+    const auto result = computeResult(config);
+    ASSERT_TRUE(result);
+    const qkv::AttentionResult& a = result->attention;
+    const int head = 2, first = 3, end = 8, key = 5;
+    const StepNumbers n = gatherSpanStepNumbers(*result, head, first, end, key);
+    ASSERT_TRUE(n.valid);
+    EXPECT_TRUE(n.isSpan());
+    const auto mean = [&](auto&& rowOf) {
+        double sum = 0;
+        for (int q = first; q < end; ++q) sum += rowOf(q);
+        return sum / (end - first);
+    };
+    for (qkv::Index d = 0; d < a.d_k(); ++d)
+        EXPECT_NEAR(n.q[d], mean([&](int q) { return a.queryHead(head)(q, d); }), 1e-6);
+    EXPECT_NEAR(n.dotProduct, mean([&](int q) { return a.rawScore(head, q, key); }), 1e-5);
+    const qkv::MatrixF& map = a.heads[head].attention;
+    for (int j = 0; j < a.keyCount(); ++j) {
+        EXPECT_NEAR(n.rowWeights[j], mean([&](int q) { return map(q, j); }), 1e-6) << j;
+        EXPECT_EQ(n.keyMasked[j], j >= end) << j;  // causal: key j is seen by the span's queries from j on
+    }
+    EXPECT_NEAR(n.weight, mean([&](int q) { return map(q, key); }), 1e-6);
+    EXPECT_FALSE(n.masked);  // key 5 is seen by queries 5..7
+    for (qkv::Index d = 0; d < a.d_v(); ++d)
+        EXPECT_NEAR(n.headOutput[d], mean([&](int q) { return a.headOutput(head)(q, d); }), 1e-6);
+    for (qkv::Index d = 0; d < a.output.cols(); ++d)
+        EXPECT_NEAR(n.output[d], mean([&](int q) { return a.output(q, d); }), 1e-5);
+
+    const StepTexts texts = stepTexts(n);
+    EXPECT_TRUE(texts.title.contains(QStringLiteral("queries 3–7 together (5)"))) << texts.title.toStdString();
+    EXPECT_TRUE(texts.formulas[5].contains(QStringLiteral("not the softmax of the mean scores")))
+        << texts.formulas[5].toStdString();
+
+    // One query is the single-query gathering.
+    const StepNumbers one = gatherSpanStepNumbers(*result, head, 4, 5, key);
+    EXPECT_FALSE(one.isSpan());
+    EXPECT_EQ(one.rowWeights, gatherStepNumbers(*result, head, 4, key).rowWeights);
+}
+
 }  // namespace
 }  // namespace qkv::ui::testing
