@@ -16,6 +16,7 @@
 #include "app/usage_text.hpp"
 #include "core/pipeline/compute.hpp"
 #include "core/pipeline/model_overview.hpp"
+#include "ui/document/document.hpp"
 #include "ui/figure_registry/figure_registry.hpp"
 #include "ui/figures/figure_export.hpp"
 #include "ui/figures/figure_render.hpp"
@@ -261,7 +262,10 @@ int runFigureCommand(int argc, char** argv)
     } catch (const ReadError& error) {
         return fail(1, error.message);
     }
-    const ComputeRequest request = prepareCompute(session.config, session.inputs());
+    // The window's rule: maps held up to 4,096 tokens, a longer layer streamed and kept in blocks
+    // (the figures that draw it say so; the others say why not).
+    const ComputeRequest request =
+        prepareDrawnCompute(session.config, session.inputs(), ui::Document::kPooledBlocks);
     if (const std::string problem = configurationProblem(session, request.issues); !problem.empty())
         return fail(2, problem);
     const Expected<std::shared_ptr<const Result>> result = compute(request);

@@ -311,6 +311,33 @@ TEST_F(FigureCli, AQueryRowNamesItsQueryOrItsSpan)
     EXPECT_FALSE(fs::exists(path("bad.svg")));
 }
 
+TEST_F(FigureCli, ALongLayerIsDrawnAsTheWindowDrawsItAndAFigureOfFullMapsSaysWhyNot)
+{
+    // 4,200 tokens: past the held maps' 4,096, streamed as in the window.
+    std::string text;
+    for (int i = 0; i < 4200; ++i) text += i % 2 ? "cat " : "sat ";
+    const std::string file = path("long.txt");
+    {
+        std::ofstream out(file);
+        out << text;
+    }
+    const std::vector<std::string> layer = {"--mode", "causal", "--target-file", file, "--heads", "2", "--d-model", "16"};
+    auto with = [&](std::vector<std::string> arguments) {
+        arguments.insert(arguments.end(), layer.begin(), layer.end());
+        return arguments;
+    };
+    const CommandRun row = figure(
+        with({"--figure", "query-row", "--format", "svg", "--out", path("row.svg"), "--query", "4000:4100"}));
+    ASSERT_EQ(row.status, 0) << row.output;
+    EXPECT_NE(readFile(path("row.svg")).find("queries 4,000–4,099 (100 together)"), std::string::npos);
+    const CommandRun heads = figure(with({"--figure", "heads", "--format", "png", "--out", path("heads.png")}));
+    EXPECT_EQ(heads.status, 0) << heads.output;
+    const CommandRun steps = figure(with({"--figure", "steps", "--format", "png", "--out", path("steps.png")}));
+    EXPECT_NE(steps.status, 0);
+    EXPECT_NE(steps.output.find("Heads tab"), std::string::npos) << steps.output;
+    EXPECT_FALSE(fs::exists(path("steps.png")));
+}
+
 TEST_F(FigureCli, IgnoresAQtPlatformTheUserCannotUse)
 {
     // No display and a platform that needs one: the command still draws offscreen.

@@ -48,8 +48,16 @@ QString elidedToken(const QString& token)
 // The y axis ends on a round number above the largest weight (1 for an all-zero row).
 double weightAxisTop(const RowStrip& strip)
 {
-    float largest = strip.top.empty() ? 0.0f : strip.top.front().weight;
-    for (const float m : strip.maxima) largest = std::max(largest, m);  // a span's line fits too
+    const float largest = strip.top.empty() ? 0.0f : strip.top.front().weight;
+    return largest > 0 ? niceCeiling(largest) : 1.0;
+}
+
+// A span's maxima have their own axis at the right: over tens of thousands of keys a span's
+// largest weights are many times its mean row, which would be a flat line on their scale.
+double maximaAxisTop(const RowStrip& strip)
+{
+    float largest = 0;
+    for (const float m : strip.maxima) largest = std::max(largest, m);
     return largest > 0 ? niceCeiling(largest) : 1.0;
 }
 
@@ -183,9 +191,17 @@ RowStripLayout::RowStripLayout(const QRectF& target, const RowStrip& strip, cons
     for (qsizetype i = 0; i < texts_.size(); ++i)
         entries_.emplace_back(legend_.left(), legend_.top() + static_cast<double>(i + 1) * line, legendWidth, line);
 
-    const double tickLabels = metrics.horizontalAdvance(QStringLiteral("0.000")) + kPad;
+    // Tick labels as wide as the ones drawn ("2.5×10⁻⁴" is wider than "0.005").
+    const auto widestTick = [&](double top) {
+        return std::max({metrics.horizontalAdvance(readableNumber(top)), metrics.horizontalAdvance(readableNumber(top / 2)),
+                         metrics.horizontalAdvance(QStringLiteral("0.00"))}) + kPad;
+    };
+    const double tickLabels = widestTick(weightAxisTop(strip));
     const double left = target.left() + line + kPad + tickLabels + kTick;
-    const double right = legend_.left() - 2 * kPad - metrics.horizontalAdvance(QStringLiteral("00,000")) / 2;
+    // A span's maxima axis at the right: its tick labels and its title.
+    const double maximaAxis = strip.maxima.empty() ? 0.0 : kTick + widestTick(maximaAxisTop(strip)) + line + kPad;
+    const double right =
+        legend_.left() - 2 * kPad - std::max(metrics.horizontalAdvance(QStringLiteral("00,000")) / 2, maximaAxis);
     const double bottom = target.bottom() - kTick - 2 * line - kPad;
     plot_ = QRectF(QPointF(left, top), QPointF(std::max(left, right), std::max(top, bottom)));
 }
@@ -254,7 +270,32 @@ void paintAxes(QPainter& painter, const RowStripLayout& layout, const RowStrip& 
     painter.translate(layout.titleRect().left() + line / 2, plot.center().y());
     painter.rotate(-90);
     painter.drawText(QRectF(-plot.height(), -line / 2, 2 * plot.height(), line), Qt::AlignCenter,
-                     QObject::tr("attention weight"));
+                     strip.maxima.empty() ? QObject::tr("attention weight") : QObject::tr("mean weight (bars)"));
+    painter.restore();
+}
+
+// The right axis of a span's maxima line: ticks and its title, rotated, in the line's colour.
+void paintMaximaAxis(QPainter& painter, const RowStripLayout& layout, double top, const RowStripStyle& style)
+{
+    const QRectF plot = layout.plotRect();
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    const double line = metrics.height();
+    painter.setPen(QPen(style.maxima, 1));
+    painter.drawLine(plot.bottomRight(), plot.topRight());
+    for (double fraction : {0.0, 0.5, 1.0}) {
+        const double y = plot.bottom() - fraction * plot.height();
+        painter.drawLine(QPointF(plot.right(), y), QPointF(plot.right() + kTick, y));
+        painter.drawText(QRectF(plot.right() + kTick + kPad / 2, y - line / 2, 100, line), Qt::AlignLeft | Qt::AlignVCenter,
+                         readableNumber(fraction * top));
+    }
+    painter.save();
+    const double widest = std::max(metrics.horizontalAdvance(readableNumber(top)),
+                                   metrics.horizontalAdvance(readableNumber(top / 2)));
+    const double x = plot.right() + kTick + kPad + widest + line / 2;
+    painter.translate(x, plot.center().y());
+    painter.rotate(-90);
+    painter.drawText(QRectF(-plot.height(), -line / 2, 2 * plot.height(), line), Qt::AlignCenter,
+                     QObject::tr("largest weight (line)"));
     painter.restore();
 }
 
@@ -337,9 +378,10 @@ void paintRowStrip(QPainter& painter, const QRectF& target, const RowStrip& stri
     if (!strip.maxima.empty()) {
         // A span: each pixel's largest weight any of its queries puts on its keys, as a line.
         const PixelMaxima peaks = maxPerPixel(strip.maxima, binCount);
+        const double peakTop = maximaAxisTop(strip);
         QPolygonF line;
         for (qkv::Index b = 0; b < binCount; ++b) {
-            const double y = plot.bottom() - peaks.maxima[static_cast<std::size_t>(b)] / top * plot.height();
+            const double y = plot.bottom() - peaks.maxima[static_cast<std::size_t>(b)] / peakTop * plot.height();
             line << QPointF(layout.xOfBin(b, binCount), y) << QPointF(layout.xOfBin(b + 1, binCount), y);
         }
         painter.setPen(QPen(style.maxima, 1.2));
@@ -352,6 +394,7 @@ void paintRowStrip(QPainter& painter, const QRectF& target, const RowStrip& stri
     }
     paintTopMarks(painter, layout, strip, top, style);
     paintAxes(painter, layout, strip, top, style);
+    if (!strip.maxima.empty()) paintMaximaAxis(painter, layout, maximaAxisTop(strip), style);
 
     painter.setPen(style.text);
     const QRectF legend = layout.legendRect();
