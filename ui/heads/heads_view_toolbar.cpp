@@ -13,6 +13,7 @@
 
 #include "core/analysis/span_row.hpp"
 #include "ui/document/head_selection.hpp"
+#include "ui/figures/shown_text.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
 
@@ -157,9 +158,10 @@ void HeadsView::selectTypedQueries()
     if (!span) {
         // Said where the user typed; the selection stays as it was.
         queriesBox_->setStyleSheet(QStringLiteral("QLineEdit { border: 2px solid #c0392b; }"));
-        queriesBox_->setToolTip(QString::fromStdString(span.error()));
-        QToolTip::showText(queriesBox_->mapToGlobal(QPoint(0, queriesBox_->height())),
-                           QString::fromStdString(span.error()), queriesBox_);
+        // Plain text made rich: what was typed is quoted in it and shown as typed.
+        const QString why = plainAsRichText(QString::fromStdString(span.error()));
+        queriesBox_->setToolTip(why);
+        QToolTip::showText(queriesBox_->mapToGlobal(QPoint(0, queriesBox_->height())), why, queriesBox_);
         return;
     }
     selection()->setQuerySpan(static_cast<int>(span->first), static_cast<int>(span->second));

@@ -12,6 +12,7 @@
 
 #include "ui/background/release_later.hpp"
 #include "ui/document/head_selection.hpp"
+#include "ui/figures/shown_text.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -305,7 +306,8 @@ bool LongLayerDetail::event(QEvent* event)
         QToolTip::hideText();
         event->ignore();
     } else {
-        QToolTip::showText(help->globalPos(), text, this);
+        // Plain text made rich: a token such as "<b>" is shown as typed, never as markup.
+        QToolTip::showText(help->globalPos(), plainAsRichText(text), this);
     }
     return true;
 }
