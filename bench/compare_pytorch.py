@@ -21,9 +21,11 @@ mask, with its default biases: the same computation as ours, whose benchmark has
 OpenBLAS's kernels: Debian's OpenBLAS 0.3.21 picks its kernels by the CPU's model number and falls
 back to "Prescott" (SSE3, no AVX) on CPUs newer than it knows, such as the development VM's
 Sapphire Rapids: its float GEMM then runs at a quarter of its speed (62 against 253 GFLOP/s at
-2048 x 1024 x 1024) and PyTorch looks 2-3x slower than it is. Unless OPENBLAS_CORETYPE is already
-set, this script sets it from the CPU's flags before PyTorch loads OpenBLAS (AVX-512 with BF16:
-Cooperlake; AVX-512: SkylakeX; AVX2 with FMA: Haswell), and the table says which core it used.
+2048 x 1024 x 1024) and PyTorch looks 2-3x slower than it is. This script sets the core from the
+CPU's flags before PyTorch loads OpenBLAS (AVX-512 with BF16: Cooperlake; AVX-512: SkylakeX; AVX2
+with FMA: Haswell), and the table says which core it used. A core or cache size the environment
+sets for older builds (OPENBLAS_CORETYPE=Haswell halves PyTorch's GEMM on an AVX-512 CPU,
+OPENBLAS_L2_SIZE) is dropped first, and the table says so: the peer runs at its best.
 
 Prints a Markdown table to paste into docs/benchmarks.md (and writes it with --markdown). Where
 PyTorch is missing, prints why and exits 0 without measuring: it is never needed to build or
@@ -67,11 +69,18 @@ def cpu_flags():
     return set()
 
 
+# What a machine may set for an older OpenBLAS that holds a newer CPU back: a forced core
+# (Haswell's kernel on an AVX-512 CPU runs PyTorch's float GEMM at about half its rate) and a
+# cache size. The peer is measured at its best, so both are dropped before PyTorch loads.
+INHERITED_HANDICAPS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+
+
 def choose_openblas_core():
-    """Sets OPENBLAS_CORETYPE from the CPU's flags unless the user set it; returns the core used
-    ("detected by OpenBLAS" when the flags name none of the cores below)."""
-    if os.environ.get("OPENBLAS_CORETYPE"):
-        return os.environ["OPENBLAS_CORETYPE"] + " (set by the caller)"
+    """Drops an inherited OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, then sets OPENBLAS_CORETYPE from
+    the CPU's flags; returns the core used ("detected by OpenBLAS" when the flags name none of the
+    cores below) and what was dropped, for the table."""
+    dropped = [f"{name}={os.environ.pop(name)}" for name in INHERITED_HANDICAPS if name in os.environ]
+    note = f" (the inherited {', '.join(dropped)} dropped)" if dropped else ""
     flags = cpu_flags()
     if {"avx512f", "avx512_bf16"} <= flags:
         core = "Cooperlake"
@@ -80,9 +89,9 @@ def choose_openblas_core():
     elif {"avx2", "fma"} <= flags:
         core = "Haswell"
     else:
-        return "detected by OpenBLAS"
+        return "detected by OpenBLAS" + note
     os.environ["OPENBLAS_CORETYPE"] = core
-    return core
+    return core + note
 
 
 def import_torch():
