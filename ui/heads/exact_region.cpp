@@ -10,6 +10,7 @@
 #include "core/attention/streamed_layer.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
+#include "ui/heads/pooled_panels.hpp"
 #include "ui/render/color_legend.hpp"
 #include "ui/render/heatmap_painter.hpp"
 
@@ -18,13 +19,6 @@ namespace {
 
 constexpr double kPad = 4.0;
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-
-// The block of `edges` (blockEdges' form) holding local position `position`.
-std::size_t blockOf(const std::vector<qkv::Index>& edges, qkv::Index position)
-{
-    const auto after = std::upper_bound(edges.begin(), edges.end(), position);
-    return static_cast<std::size_t>(std::max<std::ptrdiff_t>(after - edges.begin() - 1, 0));
-}
 
 // NaN over every block whose cells are all masked: the weights there are 0, not small.
 void markMaskedBlocks(ExactRegion& region, const qkv::AttentionMask& mask)
@@ -163,8 +157,8 @@ HeatmapStyle regionStyle(const ExactRegion& region, const qkv::Result& result, c
     const double cell = regionLayout(region, target, withTokens, metrics).cellWidth();
     if (!region.reduced() && cell >= line) style = withTokens;
     if (b.contains(selectedQuery, selectedKey)) {
-        style.highlightedCell = QPoint(static_cast<int>(blockOf(region.columnEdges, selectedKey - b.firstColumn)),
-                                       static_cast<int>(blockOf(region.rowEdges, selectedQuery - b.firstRow)));
+        style.highlightedCell = QPoint(blockOfPosition(region.columnEdges, selectedKey - b.firstColumn),
+                                       blockOfPosition(region.rowEdges, selectedQuery - b.firstRow));
     }
     return style;
 }
@@ -228,7 +222,9 @@ QString regionToolTip(const ExactRegion& region, const qkv::Result& result, qkv:
                             tokenText(result.keyLabels, key), preciseNumber(weight));
     if (result.attention.mask.masked(query, key)) text += QObject::tr(", masked");
     if (region.reduced()) {
-        const std::size_t i = blockOf(region.rowEdges, query - b.firstRow), j = blockOf(region.columnEdges, key - b.firstColumn);
+        // Inside the region (checked above): both blocks exist.
+        const auto i = static_cast<std::size_t>(blockOfPosition(region.rowEdges, query - b.firstRow));
+        const auto j = static_cast<std::size_t>(blockOfPosition(region.columnEdges, key - b.firstColumn));
         text += QObject::tr("\nthis pixel: the largest of queries %1–%2 × keys %3–%4, %5")
                     .arg(groupedInteger(b.firstRow + region.rowEdges[i]), groupedInteger(b.firstRow + region.rowEdges[i + 1] - 1),
                          groupedInteger(b.firstColumn + region.columnEdges[j]),

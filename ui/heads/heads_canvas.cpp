@@ -161,16 +161,23 @@ QString HeadsCanvas::toolTipAt(const QPoint& position) const
         const auto [first, end] = figure_->rowPositions(hit.row);
         return tr("Queries %1–%2: their block's row is highlighted in every head").arg(first).arg(end - 1);
     }
-    if (figure_->pooled())
-        return pooledCellToolTip(*figure_->result(), figure_->headOfPanel(hit.panel), hit.row, hit.column,
-                                 figure_->rowPositions(hit.row), figure_->columnPositions(hit.column));
     if (hit.rowLabel) {
         const QStringList& labels = figure_->rowLabels();
         return tr("Query «%1» (position %2): its row is highlighted in every head")
             .arg(hit.row < labels.size() ? labels[hit.row].toHtmlEscaped() : QString())
             .arg(hit.row);
     }
-    return cellToolTip(*figure_->result(), figure_->headOfPanel(hit.panel), hit.row, hit.column, figure_->valueNorms());
+    return cellTip(hit.panel, hit.row, hit.column);
+}
+
+QString HeadsCanvas::cellTip(int panel, int row, int column) const
+{
+    // A long layer's cell is a block of positions; a held layer's is one query and one key.
+    const int head = figure_->headOfPanel(panel);
+    if (figure_->pooled())
+        return pooledCellToolTip(*figure_->result(), head, row, column, figure_->rowPositions(row),
+                                 figure_->columnPositions(column));
+    return cellToolTip(*figure_->result(), head, row, column, figure_->valueNorms());
 }
 
 void HeadsCanvas::paintEvent(QPaintEvent*)
@@ -300,11 +307,7 @@ void HeadsCanvas::showKeyboardToolTip()
     const int row = figure_->rowOfPosition(selection_->queryRow());
     const int column = figure_->columnOfPosition(selection_->keyColumn());
     const QPoint centre = cellCenter(panel, row, column);
-    lastToolTip_ = figure_->pooled()
-                       ? pooledCellToolTip(*figure_->result(), figure_->headOfPanel(panel), row, column,
-                                           figure_->rowPositions(row), figure_->columnPositions(column))
-                       : cellToolTip(*figure_->result(), figure_->headOfPanel(panel), selection_->queryRow(),
-                                     selection_->keyColumn(), figure_->valueNorms());
+    lastToolTip_ = cellTip(panel, row, column);
     QToolTip::showText(mapToGlobal(centre), richText(lastToolTip_), this, QRect(centre - QPoint(4, 4), QSize(8, 8)));
 }
 

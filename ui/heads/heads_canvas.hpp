@@ -69,6 +69,8 @@ private:
         bool rowLabel = false;
     };
     Hit hitTest(const QPointF& position) const;
+    // The tip of the figure's cell (row, column) of `panel`.
+    QString cellTip(int panel, int row, int column) const;
     void relayout();
     void setHover(int row, int panel, QPoint cell);
     void syncSelection();

@@ -12,6 +12,7 @@
 #include "core/analysis/span_row.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
+#include "ui/heads/pooled_panels.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -370,11 +371,8 @@ void paintRowStrip(QPainter& painter, const QRectF& target, const RowStrip& stri
         const double left = layout.xOfBin(bin, binCount);
         return QRectF(left, plot.bottom() - height, layout.xOfBin(bin + 1, binCount) - left, height);
     };
-    auto binOfKey = [&](qkv::Index key) {
-        return static_cast<qkv::Index>(std::upper_bound(bins.edges.begin(), bins.edges.end(), key) - bins.edges.begin()) - 1;
-    };
     for (qkv::Index b = 0; b < binCount; ++b) painter.fillRect(bar(b, bins.maxima[static_cast<std::size_t>(b)]), style.bars);
-    for (const KeyWeight& key : strip.top) painter.fillRect(bar(binOfKey(key.key), key.weight), style.topBars);
+    for (const KeyWeight& key : strip.top) painter.fillRect(bar(blockOfPosition(bins.edges, key.key), key.weight), style.topBars);
     if (!strip.maxima.empty()) {
         // A span: each pixel's largest weight any of its queries puts on its keys, as a line.
         const PixelMaxima peaks = maxPerPixel(strip.maxima, binCount);
