@@ -11,7 +11,7 @@
 
 namespace qkv {
 
-// Query rows per block for n_k keys: a block of scores fills 1 MiB (16 to 1024 rows).
+// Query rows per block for n_k keys: a block of scores fills 1 MiB (16 to 1024 rows, a multiple of 4).
 Index attentionBlockRows(Index n_k);
 
 // Fills, for every head i, heads[i].attention (n_q x n_k), heads[i].scores (n_q x n_k, only when
@@ -24,6 +24,19 @@ Index attentionBlockRows(Index n_k);
 // computeThreads() threads, each running one-threaded products (Eigen runs its products
 // serially inside a team, so teams never nest). The app allows one thread; the export and the
 // benchmarks Eigen's default (every core).
+//
+// Every weight, score and head output has the same bits however the rows are cut into blocks or
+// shared among threads, and a query's row the same bits whatever keys follow its visible ones
+// (head_blocks.cpp says how): a causal layer's earlier rows are a prefix's rows.
 void attendHeadsInRowBlocks(AttentionResult& result, bool keepScores, Index blockRows = 0);
+
+// attendHeadsInRowBlocks for the query rows [firstQuery, n_q) only, into maps already n_q x n_k
+// (and fullyMaskedRows' entries of those rows); the earlier rows are left as they are.
+void attendQueryRows(AttentionResult& result, bool keepScores, Index firstQuery, Index blockRows = 0);
+
+// Kept scores (before the mask) of the first queryCount queries against the keys [firstKey, n_k):
+// the same bits as attendHeadsInRowBlocks gives them. A causal layer typed on keeps its earlier
+// rows, whose future keys changed.
+void scoreLaterKeys(AttentionResult& result, Index queryCount, Index firstKey);
 
 }  // namespace qkv

@@ -6,6 +6,7 @@
 
 #include "core/attention/head_blocks.hpp"
 #include "core/attention/projections.hpp"
+#include "core/common/row_products.hpp"
 
 namespace qkv {
 namespace {
@@ -68,8 +69,10 @@ AttentionResult projectAttentionInputs(const MatrixF& queryInput, const MatrixF&
     if (options.rotary != RotaryLayout::None) {
         result.queryBeforeRotation = result.query;
         result.keyBeforeRotation = result.key;
-        applyRotary(result.query, d_k, options.rotary, options.ropeBase, options.ropeScaling, options.rotaryDims);
-        applyRotary(result.key, d_k, options.rotary, options.ropeBase, options.ropeScaling, options.rotaryDims);
+        applyRotary(result.query, d_k, options.rotary, options.ropeBase, options.ropeScaling, options.rotaryDims,
+                    options.firstPosition);
+        applyRotary(result.key, d_k, options.rotary, options.ropeBase, options.ropeScaling, options.rotaryDims,
+                    options.firstPosition);
     }
     // The scale of equation (1), 1/sqrt(d_k) (or of the model's own d).
     const Index scoreDim = options.scoreDim > 0 ? options.scoreDim : d_k;
@@ -79,20 +82,32 @@ AttentionResult projectAttentionInputs(const MatrixF& queryInput, const MatrixF&
     return result;
 }
 
-void projectAttentionOutput(AttentionResult& result, const AttentionWeights& weights)
+void projectAttentionOutput(AttentionResult& result, const AttentionWeights& weights, Index firstRow)
 {
+    const Index n_q = result.headOutputs.rows();
+    if (firstRow == 0) result.output.resize(n_q, weights.d_model());
+    // Every row of the product depends on its own row of Concat (row_products.hpp), so rows
+    // from firstRow have the bits a whole product gives them.
+    const MatrixF concat = firstRow == 0 ? MatrixF() : MatrixF(result.headOutputs.bottomRows(n_q - firstRow));
+    const MatrixF& rows = firstRow == 0 ? result.headOutputs : concat;  // (n_q - firstRow) x h d_v
+    auto output = result.output.bottomRows(n_q - firstRow);            // (n_q - firstRow) x d_model
     // An ablated head's block of Concat counts as zero (its rows of W^O are skipped), the usual
     // head ablation.
     const bool anyAblated = std::find(result.ablated.begin(), result.ablated.end(), true) != result.ablated.end();
-    if (!anyAblated) {
-        projectTogether({{result.headOutputs, weights.outputProjection, result.output}});  // n_q x d_model
+    if (!anyAblated && firstRow == 0) {
+        projectTogether({{rows, weights.outputProjection, result.output}});  // n_q x d_model
+    } else if (!anyAblated) {
+        MatrixF product;
+        projectTogether({{rows, weights.outputProjection, product}});
+        output = product;
     } else {
-        result.output = MatrixF::Zero(result.queryCount(), weights.d_model());
+        output.setZero();
         for (Index head = 0; head < result.headCount(); ++head)
             if (!result.isAblated(head))
-                result.output.noalias() += result.headOutput(head) * weights.outputHead(head, result.grouping);
+                multiplyRowsStable(rows.middleCols(head * result.d_v(), result.d_v()),
+                                   weights.outputHead(head, result.grouping), output, true);
     }
-    if (weights.hasBias()) result.output.rowwise() += *weights.outputBias;
+    if (weights.hasBias()) output.rowwise() += *weights.outputBias;
 }
 
 AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const MatrixF& keyValueInput,

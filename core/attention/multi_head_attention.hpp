@@ -31,6 +31,9 @@ struct AttentionOptions {
     double ropeBase = 10000.0;
     RopeScaling ropeScaling;
     Index rotaryDims = 0;         // rotary only: the components of each head that turn (applyRotary); 0: d_k
+    // Rotary only: the position of the first row of X_q and X_kv (a causal layer typed on
+    // computes its new rows from there, causal_extension.hpp).
+    Index firstPosition = 0;
     bool scaleScores = true;      // false: scores = Q_i K_j^T (T5)
     // The d of 1/sqrt(d); 0 for d_k. A full W_i head is shown as W_i^Q = W_i, W_i^K = I (so the
     // layer's d_k is d_model) while its model scales by the d_k it was trained with, d_model / h.
@@ -117,7 +120,8 @@ AttentionResult projectAttentionInputs(const MatrixF& queryInput, const MatrixF&
                                        const AttentionWeights& weights, const HeadGrouping& grouping,
                                        const AttentionOptions& options);
 // Step 5 from result.headOutputs (n_q x h d_v): output = Concat W^O + b^O, ablated blocks zero.
-void projectAttentionOutput(AttentionResult& result, const AttentionWeights& weights);
+// With firstRow > 0 only output's rows from there (output must be n_q x d_model already).
+void projectAttentionOutput(AttentionResult& result, const AttentionWeights& weights, Index firstRow = 0);
 
 // The paper's layer with h = headCount query heads, g read from the weights' shapes, scaled
 // scores, no rotation and no ablation.

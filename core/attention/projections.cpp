@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 
 #include "core/common/parallelism.hpp"
+#include "core/common/row_products.hpp"
 
 namespace qkv {
 
@@ -30,7 +31,7 @@ void projectTogether(std::initializer_list<Projection> projections)
     }
     const int threads = threadsFor(work);  // all products together
     if (threads <= 1) {
-        for (const Projection& p : projections) p.output.noalias() = p.input * p.weight;
+        for (const Projection& p : projections) multiplyRowsStable(p.input, p.weight, p.output);
         return;
     }
 
@@ -53,8 +54,8 @@ void projectTogether(std::initializer_list<Projection> projections)
     for (Index b = 0; b < count; ++b) {
         const RowBlock& block = blocks[static_cast<std::size_t>(b)];
         const Projection& p = *block.projection;
-        p.output.middleRows(block.firstRow, block.rows).noalias() =
-            p.input.middleRows(block.firstRow, block.rows) * p.weight;
+        multiplyRowsStable(p.input.middleRows(block.firstRow, block.rows), p.weight,
+                           p.output.middleRows(block.firstRow, block.rows));
     }
 }
 

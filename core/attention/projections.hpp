@@ -22,8 +22,8 @@ struct Projection {
 
 // output = input * weight for each projection. Uses at most threadsFor(work) threads (the app
 // allows one; the export and benchmarks every core), and one thread below a size where a team
-// costs more than it saves. Results are the same numbers whatever the thread count: each row
-// block is one serial product, and a row of the output depends only on its row of the input.
+// costs more than it saves. A row of the output depends only on its row of the input, with the
+// same bits whatever the thread count or the other rows (core/common/row_products.hpp).
 void projectTogether(std::initializer_list<Projection> projections);
 
 }  // namespace qkv

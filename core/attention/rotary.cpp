@@ -31,7 +31,7 @@ Eigen::VectorXd rotaryFrequencies(Index d_k, double base, const RopeScaling& sca
 }
 
 void applyRotary(MatrixF& projected, Index d_k, RotaryLayout layout, double base, const RopeScaling& scaling,
-                 Index rotaryDims)
+                 Index rotaryDims, Index firstPosition)
 {
     const Index turned = rotaryDims > 0 ? rotaryDims : d_k;  // the head's rotated components
     if (layout == RotaryLayout::None || turned < 2) return;
@@ -39,7 +39,8 @@ void applyRotary(MatrixF& projected, Index d_k, RotaryLayout layout, double base
     const Eigen::VectorXd theta = rotaryFrequencies(turned, base, scaling);
     const Index half = turned / 2;
     const Index blocks = projected.cols() / d_k;
-    for (Index pos = 0; pos < projected.rows(); ++pos) {
+    for (Index row = 0; row < projected.rows(); ++row) {
+        const Index pos = firstPosition + row;
         for (Index j = 0; j < half; ++j) {
             // Angles in double: pos * theta reaches 4096 radians, where float loses digits.
             const double angle = static_cast<double>(pos) * theta(j);
@@ -48,8 +49,8 @@ void applyRotary(MatrixF& projected, Index d_k, RotaryLayout layout, double base
             const Index first = layout == RotaryLayout::RotateHalf ? j : 2 * j;
             const Index second = layout == RotaryLayout::RotateHalf ? j + half : 2 * j + 1;
             for (Index block = 0; block < blocks; ++block) {
-                float& x = projected(pos, block * d_k + first);
-                float& y = projected(pos, block * d_k + second);
+                float& x = projected(row, block * d_k + first);
+                float& y = projected(row, block * d_k + second);
                 const float rotatedX = x * c - y * s;
                 const float rotatedY = x * s + y * c;
                 x = rotatedX;

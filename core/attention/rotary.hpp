@@ -23,7 +23,7 @@ enum class RotaryLayout {
 // frequencies base^(-2j / rotaryDims)); the other d_k - rotaryDims pass unchanged. 0: all d_k.
 // Precondition: d_k and rotaryDims even, rotaryDims <= d_k, projected.cols() a multiple of d_k.
 void applyRotary(MatrixF& projected, Index d_k, RotaryLayout layout, double base, const RopeScaling& scaling = {},
-                 Index rotaryDims = 0);
+                 Index rotaryDims = 0, Index firstPosition = 0);
 
 // theta_j for j = 0 .. d_k/2 - 1 (double), scaled, as applyRotary uses them.
 Eigen::VectorXd rotaryFrequencies(Index d_k, double base, const RopeScaling& scaling = {});

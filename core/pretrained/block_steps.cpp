@@ -6,6 +6,7 @@
 
 #include "core/attention/projections.hpp"
 #include "core/common/parallelism.hpp"
+#include "core/common/row_products.hpp"
 #include "core/embedding/model_input.hpp"
 #include "core/pretrained/rms_norm.hpp"
 #include "core/pretrained/swiglu.hpp"
@@ -85,17 +86,26 @@ MatrixF feedForwardForward(const MatrixF& x, const FeedForwardWeights& weights, 
 
 namespace {
 
+// Tokens of the vocabulary per panel of Eigen's kernel (E's rows are the product's left-hand
+// side, whose last partial panel sums in another order): the threads' ranges start at multiples
+// of it, so a logit's bits do not depend on the thread count (head_blocks.cpp's kKeyPanel).
+constexpr Index kVocabularyPanel = 48;
+
 // logits = t E^T + b over `threads` column blocks (vocabulary ranges): R is small (a sentence)
-// while V is tens of thousands.                                                          R x V
+// while V is tens of thousands. Every row through the kernel's grouped path (row_products.hpp):
+// a logit depends on its own row of t only.                                            R x V
 MatrixF tiedLogitsOnThreads(const MatrixF& t, const MatrixF& E, const RowVectorF& b, int threads)
 {
     MatrixF logits(t.rows(), E.rows());  // R x V
     const Index V = E.rows();
+    const auto boundary = [&](int part) {
+        return part == threads ? V : V * part / threads / kVocabularyPanel * kVocabularyPanel;
+    };
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int part = 0; part < threads; ++part) {
-        const Index first = V * part / threads;
-        const Index count = V * (part + 1) / threads - first;
-        logits.middleCols(first, count).noalias() = t * E.middleRows(first, count).transpose();
+        const Index first = boundary(part);
+        const Index count = boundary(part + 1) - first;
+        if (count > 0) multiplyRowsStable(t, E.middleRows(first, count).transpose(), logits.middleCols(first, count));
     }
     if (b.size() > 0) logits.rowwise() += b;
     return logits;
@@ -104,30 +114,6 @@ MatrixF tiedLogitsOnThreads(const MatrixF& t, const MatrixF& E, const RowVectorF
 int logitThreads(const MatrixF& t, const MatrixF& E)
 {
     return threadsFor(static_cast<double>(t.rows()) * static_cast<double>(t.cols()) * static_cast<double>(E.rows()));
-}
-
-// Eigen's kernel for the row-major product above runs E t^T: a row of t is a column of the
-// right-hand side, taken in groups of 4 (the kernel's nr) except the last R mod 4, taken one
-// by one, and a product with one column becomes a matrix-vector product. The three ways sum in
-// different orders (in the single-packet panels at the vocabulary's end: the grouped kernel
-// alternates two accumulators). So each chosen row goes where the whole product puts it: the
-// rows it groups first (padded with copies to a multiple of 4), then the ones it takes alone
-// (after a group of copies when there is no other group).
-std::vector<Index> kernelLayout(Index R, const std::vector<Index>& rows, std::vector<Index>& slots)
-{
-    constexpr Index nr = 4;
-    const Index grouped = R - R % nr;
-    std::vector<Index> layout;
-    slots.assign(rows.size(), 0);
-    for (std::size_t i = 0; i < rows.size(); ++i)
-        if (rows[i] < grouped) slots[i] = static_cast<Index>(layout.size()), layout.push_back(rows[i]);
-    bool alone = false;
-    for (const Index row : rows) alone = alone || row >= grouped;
-    if (layout.empty() && alone) layout.push_back(rows.front());
-    while (!layout.empty() && layout.size() % nr != 0) layout.push_back(layout.back());
-    for (std::size_t i = 0; i < rows.size(); ++i)
-        if (rows[i] >= grouped) slots[i] = static_cast<Index>(layout.size()), layout.push_back(rows[i]);
-    return layout;
 }
 
 }  // namespace
@@ -140,17 +126,11 @@ MatrixF tiedLogitsForward(const MatrixF& t, const MatrixF& E, const RowVectorF& 
 MatrixF tiedLogitsRowsForward(const MatrixF& t, const std::vector<Index>& rows, const MatrixF& E,
                               const RowVectorF& b)
 {
-    if (rows.empty()) return MatrixF(0, E.rows());
-    if (t.rows() == 1) return tiedLogitsForward(t, E, b);  // a matrix-vector product either way
-    std::vector<Index> slots;
-    const std::vector<Index> layout = kernelLayout(t.rows(), rows, slots);
-    MatrixF gathered(static_cast<Index>(layout.size()), t.cols());  // layout x d_model
-    for (std::size_t i = 0; i < layout.size(); ++i) gathered.row(static_cast<Index>(i)) = t.row(layout[i]);
-    // The whole product's threads: each splits the vocabulary, which decides E's panels.
-    const MatrixF all = tiedLogitsOnThreads(gathered, E, b, logitThreads(t, E));  // layout x V
-    MatrixF logits(static_cast<Index>(rows.size()), E.rows());                    // rows x V
-    for (std::size_t i = 0; i < rows.size(); ++i) logits.row(static_cast<Index>(i)) = all.row(slots[i]);
-    return logits;
+    // Each row of the product depends on its own row of t only (tiedLogitsOnThreads), so the
+    // chosen rows are multiplied on their own.
+    MatrixF gathered(static_cast<Index>(rows.size()), t.cols());  // rows x d_model
+    for (std::size_t i = 0; i < rows.size(); ++i) gathered.row(static_cast<Index>(i)) = t.row(rows[i]);
+    return tiedLogitsOnThreads(gathered, E, b, logitThreads(gathered, E));
 }
 
 }  // namespace qkv

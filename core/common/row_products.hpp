@@ -1,0 +1,48 @@
+#pragma once
+// Products whose every output row depends on its own input row only: the same bits whether a
+// token's row is multiplied with the whole sentence, with a few new tokens typed after it, or on
+// another thread. Typing at the end of a causal prompt reuses the earlier rows of every layer
+// (core/pretrained/model_run.hpp), which is exact only because of this.
+//
+// Why it needs care: Eigen's GEMM takes the rows of a row-major left-hand side four at a time (its
+// register tile), the last R mod 4 one at a time, and a product of one row as a matrix-vector
+// product. The three paths sum the depth in different orders, so a row's last bits depended on how
+// many rows were multiplied with it. Here every row goes through the four-row path: whole groups
+// in place, the last one to three rows beside copies of themselves. Checked against every split of
+// the rows (tests/core/common/row_products_test.cpp).
+
+#include "core/common/matrix.hpp"
+
+namespace qkv {
+
+// Rows of Eigen's GEMM register tile (the right-hand side's nr when the product runs as
+// w^T x^T); a group of this many rows takes one path.
+inline constexpr Index kProductRowGroup = 4;
+
+// out = x * w (or out += x * w with accumulate), x: R x m, w: m x n (any float expression: a
+// transposed view is not copied), out: R x n (sized by the caller). One thread; every row through
+// the kernel's grouped path.
+template <typename Weight>
+void multiplyRowsStable(const Eigen::Ref<const MatrixF>& x, const Weight& w, Eigen::Ref<MatrixF> out,
+                        bool accumulate = false)
+{
+    const Index rows = x.rows();
+    const Index grouped = rows - rows % kProductRowGroup;
+    if (grouped > 0) {
+        if (accumulate) out.topRows(grouped).noalias() += x.topRows(grouped) * w;
+        else out.topRows(grouped).noalias() = x.topRows(grouped) * w;
+    }
+    const Index rest = rows - grouped;
+    if (rest == 0) return;
+    // The last rows, padded by copies of the last one into a full group.
+    MatrixF group(kProductRowGroup, x.cols());  // 4 x m
+    for (Index i = 0; i < kProductRowGroup; ++i) group.row(i) = x.row(grouped + (i < rest ? i : rest - 1));
+    // Accumulating starts from the rows' own sums, as the in-place kernel adds each depth block
+    // to them (adding the whole product afterwards would round in another order).
+    MatrixF product = MatrixF::Zero(kProductRowGroup, w.cols());  // 4 x n
+    if (accumulate) product.topRows(rest) = out.bottomRows(rest);
+    product.noalias() += group * w;
+    out.bottomRows(rest) = product.topRows(rest);
+}
+
+}  // namespace qkv

@@ -1,0 +1,67 @@
+// multiplyRowsStable: a row of x w has the same bits whichever rows are multiplied with it, so a
+// sentence's earlier rows are a longer sentence's rows (a causal prompt typed on) and a row does
+// not depend on the thread that computed it. Plain Eigen fails this for a lone row (a
+// matrix-vector product) and for the last R mod 4 rows when w's columns end in a partial panel.
+
+#include <cstring>
+
+#include <gtest/gtest.h>
+
+#include "core/common/random.hpp"
+#include "core/common/row_products.hpp"
+
+namespace qkv {
+namespace {
+
+MatrixF randomMatrix(Index rows, Index cols, SplitMix64& stream)
+{
+    MatrixF m(rows, cols);
+    for (Index i = 0; i < m.size(); ++i) m.data()[i] = static_cast<float>(stream.normal());
+    return m;
+}
+
+bool sameBits(const Eigen::Ref<const MatrixF>& a, const Eigen::Ref<const MatrixF>& b)
+{
+    if (a.rows() != b.rows() || a.cols() != b.cols()) return false;
+    for (Index r = 0; r < a.rows(); ++r)
+        if (std::memcmp(a.row(r).data(), b.row(r).data(), static_cast<std::size_t>(a.cols()) * sizeof(float)) != 0)
+            return false;
+    return true;
+}
+
+MatrixF product(const Eigen::Ref<const MatrixF>& x, const MatrixF& w, bool accumulate, const MatrixF& start)
+{
+    MatrixF out = accumulate ? start : MatrixF(x.rows(), w.cols());
+    multiplyRowsStable(x, w, out, accumulate);
+    return out;
+}
+
+TEST(RowProducts, EveryRowHasTheBitsOfTheWholeProductWhateverRowsGoWithIt)
+{
+    SplitMix64 stream(31);
+    const Index n = 41;
+    // Depths below and above Eigen's depth block; widths ending in whole and partial panels.
+    for (const Index depth : {16, 64, 1000})
+        for (const Index width : {16, 50, 128, 200}) {
+            SCOPED_TRACE("depth " + std::to_string(depth) + ", width " + std::to_string(width));
+            const MatrixF x = randomMatrix(n, depth, stream);
+            const MatrixF w = randomMatrix(depth, width, stream);
+            for (const bool accumulate : {false, true}) {
+                const MatrixF start = randomMatrix(n, width, stream);
+                const MatrixF whole = product(x, w, accumulate, start);
+                EXPECT_TRUE(whole.isApprox(accumulate ? MatrixF(start + x * w) : MatrixF(x * w), 1e-4f));
+                for (const Index first : {0, 1, 4, 5, 7, 16, 38, 40})
+                    for (const Index last : {first + 1, first + 2, first + 3, first + 5, n}) {
+                        if (last > n) continue;
+                        const Index rows = last - first;
+                        const MatrixF part = product(x.middleRows(first, rows), w, accumulate,
+                                                     start.middleRows(first, rows));
+                        EXPECT_TRUE(sameBits(part, whole.middleRows(first, rows)))
+                            << "rows " << first << " to " << last << (accumulate ? ", accumulated" : "");
+                    }
+            }
+        }
+}
+
+}  // namespace
+}  // namespace qkv
