@@ -6,6 +6,7 @@
 
 #include "core/common/limits.hpp"
 #include "core/embedding/model_input.hpp"
+#include "core/attention/causal_extension.hpp"
 #include "core/attention/streamed_layer.hpp"
 #include "core/pretrained/block_steps.hpp"
 #include "core/pretrained/model_memory.hpp"
@@ -21,12 +22,20 @@ struct BlockReadError {
     std::string message;
 };
 
+// A layer whose rows could not be taken from a prefix's run with the same bits (a head narrower
+// than a whole vector register, head_blocks.cpp): runPretrainedModel runs the whole sentence.
+struct PrefixNotReusable {};
+
+// Widths (floats) that keep every row of a layer on the same vectorised paths wherever it starts:
+// a row of d_model, d_ff or d_k floats then begins on a 64-byte boundary of its matrix.
+constexpr Index kPrefixWidthMultiple = 16;
+
 // ---- Input checks -----------------------------------------------------------------------------
 
 // Position row of each token: positionOffset + t, except RoBERTa's pad tokens, which take row
 // padTokenId while the others count from padTokenId + 1 (Hugging Face's
 // create_position_ids_from_input_ids: cumsum(ids != pad) * (ids != pad) + pad).
-std::vector<Index> positionRows(const FamilyRecipe& recipe, const std::vector<std::int32_t>& ids)
+std::vector<Index> positionRows(const FamilyRecipe& recipe, const std::vector<std::int32_t>& ids, Index firstPosition)
 {
     std::vector<Index> rows(ids.size());
     Index counted = 0;
@@ -36,7 +45,7 @@ std::vector<Index> positionRows(const FamilyRecipe& recipe, const std::vector<st
             if (!pad) ++counted;
             rows[t] = pad ? recipe.padTokenId : recipe.padTokenId + counted;
         } else {
-            rows[t] = recipe.positionOffset + static_cast<Index>(t);
+            rows[t] = recipe.positionOffset + firstPosition + static_cast<Index>(t);
         }
     }
     return rows;
@@ -138,14 +147,17 @@ Status checkOptions(const PretrainedModel& model, const ModelTokens& tokens, con
 
 // ---- Embeddings (model_input.hpp's recipes) ---------------------------------------------------
 
-// scale E_tok[ids] + E_pos[rows] (+ E_type[0]), in double as normalizedEmbeddingSum sums it.  n x d_model
-MatrixD embeddingSum(const FamilyRecipe& recipe, const EmbeddingWeights& tables, const std::vector<std::int32_t>& ids)
+// scale E_tok[ids] + E_pos[rows] (+ E_type[0]), in double as normalizedEmbeddingSum sums it, for
+// the tokens from position firstPosition (a run typed on computes only its new tokens).  n x d_model
+MatrixD embeddingSum(const FamilyRecipe& recipe, const EmbeddingWeights& tables, const std::vector<std::int32_t>& ids,
+                     Index firstPosition)
 {
-    const auto n = static_cast<Index>(ids.size());
-    const std::vector<Index> rows = positionRows(recipe, ids);
+    const auto n = static_cast<Index>(ids.size()) - firstPosition;
+    const std::vector<std::int32_t> computed(ids.begin() + firstPosition, ids.end());
+    const std::vector<Index> rows = positionRows(recipe, computed, firstPosition);
     MatrixD sum(n, recipe.d_model);
     for (Index t = 0; t < n; ++t) {
-        sum.row(t) = tables.tokens.row(ids[static_cast<std::size_t>(t)]).cast<double>();
+        sum.row(t) = tables.tokens.row(computed[static_cast<std::size_t>(t)]).cast<double>();
         if (recipe.embeddingScale != 1.0f) sum.row(t) *= static_cast<double>(recipe.embeddingScale);
         if (recipe.positions == PretrainedPositions::Learned || recipe.positions == PretrainedPositions::Sinusoidal)
             sum.row(t) += tables.positions.row(rows[static_cast<std::size_t>(t)]).cast<double>();
@@ -168,7 +180,26 @@ struct StackContext {
     bool causal;
     const MatrixF* encoderOutput;  // cross-attention's X_kv, or null
     const RunOptions& options;
+    // A causal model typed on: the first `kept` rows of every layer and hidden state are
+    // `prefix`'s, and the blocks compute the rows after them only (h holds those rows).
+    const ModelRun* prefix = nullptr;
+    Index kept = 0;
 };
+
+// The first `kept` rows of `earlier` over the rows of `later`.       (kept + later.rows()) x cols
+MatrixF stackRows(const MatrixF& earlier, Index kept, const MatrixF& later)
+{
+    MatrixF stacked(kept + later.rows(), later.cols());
+    stacked.topRows(kept) = earlier.topRows(kept);
+    stacked.bottomRows(later.rows()) = later;
+    return stacked;
+}
+
+// A hidden state of the whole sentence: the prefix's rows over the computed ones.
+MatrixF wholeRows(const StackContext& c, const MatrixF& prefixRows, const MatrixF& computed)
+{
+    return c.prefix ? stackRows(prefixRows, c.kept, computed) : computed;
+}
 
 AttentionOptions attentionOptions(const StackContext& c, const BlockWeights& block,
                                   const AttentionSublayerWeights& sublayer, bool cross)
@@ -202,10 +233,24 @@ std::shared_ptr<const LayerRun> attentionSublayerForward(const StackContext& c, 
     run->stack = c.stack;
     run->block = block.block;
     const bool pre = r.placement == NormPlacement::Pre;
-    run->queryInput = exactQueryInput ? *exactQueryInput : pre ? normIfPresent(h, sublayer.norm, r) : h;
-    run->keyValueInput = cross ? *c.encoderOutput : run->queryInput;
+    const MatrixF computedInput = exactQueryInput ? *exactQueryInput : pre ? normIfPresent(h, sublayer.norm, r) : h;
     const AttentionWeights& w = sublayer.attention;
     const HeadGrouping grouping = w.grouping(sublayer.layer.headCount);
+    if (c.prefix) {
+        if (grouping.d_k % kPrefixWidthMultiple != 0 || grouping.valueDim() % kPrefixWidthMultiple != 0)
+            throw PrefixNotReusable{};
+        const LayerRun& before = c.prefix->layer(sublayer.modelIndex);
+        run->queryInput = stackRows(before.queryInput, c.kept, computedInput);  // n x d_model
+        run->keyValueInput = run->queryInput;
+        run->attention = extendCausalAttention(before.attention, c.kept, run->queryInput, w, grouping,
+                                               attentionOptions(c, block, sublayer, cross));
+        const MatrixF output = run->attention.output.bottomRows(h.rows());  // the computed rows
+        h += sublayer.outputNorm.present() ? normRowsForward(output, sublayer.outputNorm, r.norm, r.epsilon) : output;
+        if (!pre) h = normRowsForward(h, sublayer.norm, r.norm, r.epsilon);
+        return run;
+    }
+    run->queryInput = computedInput;
+    run->keyValueInput = cross ? *c.encoderOutput : run->queryInput;
     if (c.options.pooledBlocks > 0) {
         StreamedLayerOptions streamed;
         streamed.pooledRows = streamed.pooledColumns = c.options.pooledBlocks;
@@ -258,34 +303,43 @@ bool blockForward(const StackContext& c, const BlockWeights& block, MatrixF& h, 
 bool stackForward(const StackContext& c, StackState& state, Index firstBlock, const MatrixF* exactFirstQueryInput,
                   Index stopLayer)
 {
-    MatrixF h = state.hidden[static_cast<std::size_t>(firstBlock)];  // n x d_model
+    // n x d_model, or the computed rows of a run typed on
+    MatrixF h = state.hidden[static_cast<std::size_t>(firstBlock)].bottomRows(
+        state.hidden[static_cast<std::size_t>(firstBlock)].rows() - c.kept);
     const auto count = static_cast<Index>(c.weights.blocks.size());
     for (Index b = firstBlock; b < count; ++b) {
         std::optional<BlockWeights> converted;  // OneBlockAtATime: this block only, dropped after it
         const Expected<const BlockWeights*> block = runBlockWeights(c.model, c.weights, b, converted);
         if (!block) throw BlockReadError{block.error()};
         if (!blockForward(c, **block, h, state, b == 0 ? exactFirstQueryInput : nullptr, stopLayer)) return false;
-        state.hidden.push_back(h);
+        const auto next = static_cast<std::size_t>(b + 1);
+        state.hidden.push_back(wholeRows(c, c.prefix ? c.prefix->hiddenStates[next] : MatrixF(), h));
     }
     if (c.weights.finalNorm.present())
-        state.hidden.back() = normRowsForward(h, c.weights.finalNorm, c.model.recipe.norm, c.model.recipe.epsilon);
+        state.hidden.back() =
+            wholeRows(c, c.prefix ? c.prefix->hiddenStates.back() : MatrixF(),
+                      normRowsForward(h, c.weights.finalNorm, c.model.recipe.norm, c.model.recipe.epsilon));
     return true;
 }
 
 // h_0 of a stack, and for a pre-norm first block its X_q computed from the double sum (as
-// gpt2ModelInput builds the first layer's input: the same bits as the one-layer path).
-void stackInput(const PretrainedModel& model, const StackWeights& weights, const std::vector<std::int32_t>& ids,
-                StackState& state, MatrixF& exactFirstQueryInput)
+// gpt2ModelInput builds the first layer's input: the same bits as the one-layer path). A run
+// typed on computes the rows after the prefix's (exactFirstQueryInput then holds those rows).
+void stackInput(const StackContext& c, const std::vector<std::int32_t>& ids, StackState& state,
+                MatrixF& exactFirstQueryInput)
 {
-    const FamilyRecipe& r = model.recipe;
-    const MatrixD sum = embeddingSum(r, weights.embeddings, ids);  // n x d_model
+    const FamilyRecipe& r = c.model.recipe;
+    const StackWeights& weights = c.weights;
+    const MatrixD sum = embeddingSum(r, weights.embeddings, ids, c.kept);  // (n - kept) x d_model
+    MatrixF h0;
     if (r.embeddingNorm)
-        state.hidden.push_back(r.norm == PretrainedNorm::LayerNorm
-                                   ? layerNormRows(sum, LayerNormParameters{weights.embeddings.norm.gamma,
-                                                                            weights.embeddings.norm.beta, r.epsilon})
-                                   : normRowsForward(sum.cast<float>(), weights.embeddings.norm, r.norm, r.epsilon));
+        h0 = r.norm == PretrainedNorm::LayerNorm
+                 ? layerNormRows(sum, LayerNormParameters{weights.embeddings.norm.gamma, weights.embeddings.norm.beta,
+                                                          r.epsilon})
+                 : normRowsForward(sum.cast<float>(), weights.embeddings.norm, r.norm, r.epsilon);
     else
-        state.hidden.push_back(sum.cast<float>());
+        h0 = sum.cast<float>();
+    state.hidden.push_back(wholeRows(c, c.prefix ? c.prefix->hiddenStates.front() : MatrixF(), h0));
     const NormWeights& firstNorm = weights.blocks.front().selfAttention.norm;
     if (r.placement == NormPlacement::Pre && r.norm == PretrainedNorm::LayerNorm && !r.embeddingNorm && firstNorm.present())
         exactFirstQueryInput = layerNormRows(sum, LayerNormParameters{firstNorm.gamma, firstNorm.beta, r.epsilon});
@@ -307,22 +361,41 @@ MatrixF readoutInput(const PretrainedModel& model, const MatrixF& h)
     return normRowsForward(t, w.transformNorm, r.norm, r.readoutEpsilon);
 }
 
-// logits = t E^T + b at the asked positions (k x V), and the positions in row order; Gemma 2's
-// final soft cap c tanh(logits / c) on them.
-void readoutForward(const PretrainedModel& model, const MatrixF& h, const RunOptions& options, ModelRun& run)
+// Gemma 2's final soft cap c tanh(logits / c), a row at a time from an aligned copy: every row's
+// logits then take the same (vectorised or not) path wherever the row lies.
+MatrixF softCapped(MatrixF logits, const FamilyRecipe& recipe)
+{
+    const auto c = static_cast<float>(recipe.finalLogitSoftCap);
+    if (c <= 0.0f) return logits;
+    RowVectorF row(logits.cols());
+    for (Index i = 0; i < logits.rows(); ++i) {
+        row = logits.row(i);
+        row.array() = c * (row.array() / c).tanh();
+        logits.row(i) = row;
+    }
+    return logits;
+}
+
+// logits = t E^T + b at the asked positions (k x V), and the positions in row order, soft-capped.
+// A run typed on (prefix) takes every position's logits before `kept` from the prefix's run when
+// it computed them all.
+void readoutForward(const PretrainedModel& model, const MatrixF& h, const RunOptions& options, ModelRun& run,
+                    const ModelRun* prefix, Index kept)
 {
     if (options.logitRows == LogitRows::None) return;
-    const MatrixF t = readoutInput(model, h);  // n x d_model
+    const MatrixF& E = model.readoutMatrix();
     if (options.logitRows == LogitRows::All) {
-        run.logits = tiedLogitsForward(t, model.readoutMatrix(), model.readout.bias);  // n x V
-        run.logitPositions.resize(static_cast<std::size_t>(t.rows()));
-        for (Index p = 0; p < t.rows(); ++p) run.logitPositions[static_cast<std::size_t>(p)] = p;
+        const Index first = prefix && prefix->logitRows == LogitRows::All ? kept : 0;
+        const MatrixF t = readoutInput(model, h.bottomRows(h.rows() - first));  // (n - first) x d_model
+        const MatrixF computed = softCapped(tiedLogitsForward(t, E, model.readout.bias), model.recipe);
+        run.logits = first > 0 ? stackRows(prefix->logits, first, computed) : computed;  // n x V
+        run.logitPositions.resize(static_cast<std::size_t>(h.rows()));
+        for (Index p = 0; p < h.rows(); ++p) run.logitPositions[static_cast<std::size_t>(p)] = p;
     } else {
+        const MatrixF t = readoutInput(model, h);  // n x d_model
         run.logitPositions = options.logitPositions;
-        run.logits = tiedLogitsRowsForward(t, run.logitPositions, model.readoutMatrix(), model.readout.bias);  // k x V
+        run.logits = softCapped(tiedLogitsRowsForward(t, run.logitPositions, E, model.readout.bias), model.recipe);
     }
-    if (const auto c = static_cast<float>(model.recipe.finalLogitSoftCap); c > 0.0f)
-        run.logits.array() = c * (run.logits.array() / c).tanh();
 }
 
 // ---- Reuse ----------------------------------------------------------------------------------------
@@ -336,6 +409,29 @@ Index firstChangedLayer(const PretrainedModel& model, const std::set<ModelHead>&
         for (const ModelHead& head : *one)
             if (!(one == &a ? b : a).contains(head)) first = std::min(first, head.layer);
     return first;
+}
+
+// The positions a causal language model typed on takes from `previous`: the tokens both runs
+// share from the start (0: none, run the whole sentence). Query t of every layer reads positions
+// 0..t only, so those rows of every layer, hidden state and logit are the previous run's, with
+// the same bits (row_products.hpp, head_blocks.hpp) when every width is a whole number of vector
+// registers (and each head's too, checked as the layers run).
+Index sharedPrefix(const PretrainedModel& model, const ModelRun& previous, const ModelTokens& tokens,
+                   const RunOptions& options)
+{
+    const FamilyRecipe& r = model.recipe;
+    if (!r.causal() || r.padTokenId >= 0 || options.pooledBlocks > 0) return 0;
+    if (r.d_model % kPrefixWidthMultiple != 0 || r.d_ff % kPrefixWidthMultiple != 0) return 0;
+    const bool previousStreamed = !previous.layers.empty() && !previous.layers.front()->streamedHeads.empty();
+    if (previousStreamed || previous.lastLayer != kEveryLayer || previous.keepScores != options.keepScores ||
+        previous.ablatedHeads != options.ablatedHeads || !previous.tokens.decoderIds.empty())
+        return 0;
+    const std::vector<std::int32_t>& a = previous.tokens.ids;
+    const std::vector<std::int32_t>& b = tokens.ids;
+    const std::size_t shared = static_cast<std::size_t>(
+        std::mismatch(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(std::min(a.size(), b.size())), b.begin()).first -
+        a.begin());
+    return static_cast<Index>(shared);
 }
 
 bool reusable(const ModelRun& previous, const ModelTokens& tokens, const RunOptions& options)
@@ -415,7 +511,7 @@ bool runStack(const StackContext& c, const std::vector<std::int32_t>& ids, const
     }
     MatrixF exactFirstQueryInput;
     if (start.firstBlock == 0)
-        stackInput(c.model, c.weights, ids, state, exactFirstQueryInput);
+        stackInput(c, ids, state, exactFirstQueryInput);
     else
         reuseStack(state, *start.previousHidden, *start.previous, c.weights, start.firstBlock);
     return stackForward(c, state, start.firstBlock, exactFirstQueryInput.size() > 0 ? &exactFirstQueryInput : nullptr,
@@ -432,7 +528,8 @@ Index ModelRun::logitRow(Index position) const
 
 namespace {
 
-Expected<ModelRun> runModel(const PretrainedModel& model, const ModelTokens& tokens, const RunOptions& options)
+Expected<ModelRun> runModel(const PretrainedModel& model, const ModelTokens& tokens, const RunOptions& options,
+                            bool allowPrefix)
 {
     if (Status s = checkTokens(model, tokens); !s) return Error{s.error()};
     if (Status s = checkOptions(model, tokens, options); !s) return Error{s.error()};
@@ -448,6 +545,13 @@ Expected<ModelRun> runModel(const PretrainedModel& model, const ModelTokens& tok
     }
     // Layers before `kept` are taken from the previous run, the others computed.
     const Index kept = previous ? std::min(changed, layersOfWholeBlocks(model, *previous)) : 0;
+    // A causal model typed on: the rows of the tokens both runs share.
+    const ModelRun* prefix = nullptr;
+    Index keptPositions = 0;
+    if (!previous && options.previous && allowPrefix) {
+        keptPositions = sharedPrefix(model, *options.previous, tokens, options);
+        if (keptPositions > 0) prefix = options.previous.get();
+    }
     const Index lastRun = options.lastLayer == kEveryLayer ? model.layerCount() - 1 : options.lastLayer;
     ModelRun run;
     run.tokens = tokens;
@@ -456,6 +560,7 @@ Expected<ModelRun> runModel(const PretrainedModel& model, const ModelTokens& tok
     run.lastLayer = options.lastLayer;
     run.logitRows = options.logitRows;
     run.firstRecomputedLayer = kept <= lastRun ? kept : model.layerCount();
+    run.firstRecomputedPosition = keptPositions;
 
     // The one sequence's stack (encoder-only, decoder-only) or the encoder.
     const bool hasEncoder = r.encoderLayerCount > 0;
@@ -463,8 +568,8 @@ Expected<ModelRun> runModel(const PretrainedModel& model, const ModelTokens& tok
     StackState state;
     const StackStart firstStart{previous, previous ? &previous->hiddenStates : nullptr,
                                 previous ? blockOfLayer(first, kept) : 0};
-    const StackContext context{model, first, hasEncoder ? ModelStack::Encoder : ModelStack::Decoder,
-                               r.causal(),  nullptr, options};
+    const StackContext context{model,   first,  hasEncoder ? ModelStack::Encoder : ModelStack::Decoder,
+                               r.causal(), nullptr, options, prefix, keptPositions};
     bool whole = runStack(context, tokens.ids, firstStart, state);
     run.hiddenStates = std::move(state.hidden);
     run.layers = std::move(state.layers);
@@ -483,7 +588,7 @@ Expected<ModelRun> runModel(const PretrainedModel& model, const ModelTokens& tok
     }
     if (whole && model.hasReadout())
         readoutForward(model, r.encoderDecoder() ? run.decoderHiddenStates.back() : run.hiddenStates.back(), options,
-                       run);
+                       run, prefix, keptPositions);
     return run;
 }
 
@@ -493,7 +598,11 @@ Expected<ModelRun> runPretrainedModel(const PretrainedModel& model, const ModelT
                                       const RunOptions& options)
 {
     try {
-        return runModel(model, tokens, options);
+        try {
+            return runModel(model, tokens, options, true);
+        } catch (const PrefixNotReusable&) {
+            return runModel(model, tokens, options, false);
+        }
     } catch (const BlockReadError& error) {
         return Error{error.message};
     }

@@ -67,6 +67,9 @@ struct RunOptions {
     // switched-off heads differ are taken from it (shared, not recomputed), as far as it ran them
     // whole (a run stopped inside a block lends only the blocks before). Ignored when its tokens
     // or keepScores differ. Its lastLayer and readout rows need not match this run's.
+    // For a causal language model whose tokens differ, the positions both share from the start
+    // are taken from it instead, in every layer (ModelRun::firstRecomputedPosition), when it ran
+    // every layer with the same switched-off heads and keepScores.
     std::shared_ptr<const ModelRun> previous;
     // Each layer streamed (a long prompt, streamed_layer.hpp): its heads' maps kept pooled to at
     // most pooledBlocks x pooledBlocks blocks with their row statistics and softmax constants
@@ -116,6 +119,11 @@ struct ModelRun {
     // layerCount when no layer was recomputed (the previous run is returned as it is when its
     // lastLayer and readout rows are also this run's).
     Index firstRecomputedLayer = 0;
+    // A causal language model typed on (RunOptions::previous with other tokens): positions before
+    // this one were taken from the previous run in every layer, hidden state and logit row (every
+    // position's logits when both runs computed them all), the same bits as a whole run; the
+    // positions from here on were computed. 0 when nothing was taken that way.
+    Index firstRecomputedPosition = 0;
 
     const LayerRun& layer(Index modelIndex) const { return *layers[static_cast<std::size_t>(modelIndex)]; }
     // The row of `logits` that holds `position`, or -1 when the run did not compute it.
