@@ -212,15 +212,28 @@ ExportArguments parseExportArguments(int argc, char** argv)
             args.options.rows = parsePositionRange(option, optionValue(argc, argv, i));
         } else if (option == "--cols") {
             args.options.cols = parsePositionRange(option, optionValue(argc, argv, i));
+        } else if (option == "--generate") {
+            args.generate = parseInteger<Index>(option, optionValue(argc, argv, i));
+            if (*args.generate < 1) throw ArgumentError{"--generate: the number of tokens N must be at least 1"};
+        } else if (option == "--temperature") {
+            args.temperature = parseNumber<double>(option, optionValue(argc, argv, i));
+            if (*args.temperature < 0.0) throw ArgumentError{"--temperature: must be 0 (greedy) or more"};
         } else if (option == "--max-cells") {
             args.options.maxCells = parseInteger<std::int64_t>(option, optionValue(argc, argv, i));
             if (args.options.maxCells < 1) throw ArgumentError{"--max-cells: must be at least 1"};
         } else if (!parseSessionOption(args, argc, argv, i)) {
             throw ArgumentError{"unknown argument '" + std::string(option) + "' (see qkv-studio export --help)"};
+        } else if (option == "--seed") {
+            // The session's seed (its generated weights), and with --generate the sampling's.
+            args.seed = parseInteger<std::uint64_t>(option, argv[i]);
         }
     }
     if (args.layer && !args.weightsFile && !args.sessionFile)
         throw ArgumentError{"--layer: goes with --weights FILE (a checkpoint) or --session FILE (a trained model)"};
+    if (args.temperature && !args.generate) throw ArgumentError{"--temperature: goes with --generate N"};
+    if (args.generate && (!args.weightsFile || !args.layer || *args.layer != "all"))
+        throw ArgumentError{"--generate: continues a causal language model's prompt in the whole-model export "
+                            "(--weights MODEL --embeddings model --layer all)"};
     if (args.listLayers) {
         if (!args.weightsFile && !args.sessionFile)
             throw ArgumentError{"--list-layers: goes with --weights FILE (a checkpoint) or --session FILE (a trained "

@@ -3,6 +3,7 @@
 // options), parsed into a Session (the one thing both the app and the command line compute
 // from), and the export command's own arguments: where and how to write it.
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <set>
@@ -54,6 +55,12 @@ struct ExportArguments : SessionArguments {
     std::string out;
     ExportOptions options;    // --spectrum
     bool listLayers = false;  // --list-layers: print the checkpoint's (or trained model's) layers
+    // --generate N [--temperature T] [--seed S]: a causal LM's prompt continued N tokens before
+    // the whole model is written (--layer all). --seed is also the session's own (its generated
+    // weights), read by parseSessionOption as well.
+    std::optional<Index> generate;
+    std::optional<double> temperature;
+    std::optional<std::uint64_t> seed;
 };
 
 // If argv[i] is a session option, parses it (and its value, advancing i) into `args` and

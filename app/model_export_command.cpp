@@ -9,6 +9,7 @@
 
 #include "core/export/model_export.hpp"
 #include "core/export/result_export.hpp"
+#include "core/pipeline/generation.hpp"
 #include "core/pipeline/pretrained_run.hpp"
 #include "core/pretrained/model_memory.hpp"
 #include "core/pretrained/model_run.hpp"
@@ -131,6 +132,23 @@ std::optional<int> runWholeModelExport(const ExportArguments& args)
         const char* sentenceOption = model->recipe.causal() ? "--target" : "--source";
         Expected<ModelSentences> sentences = modelSentences(*model, base.sourceText, base.targetText);
         if (!sentences) return fail(2, std::string(sentenceOption) + ": " + sentences.error());
+        // --generate: the prompt continued first; the document then covers every token.
+        std::vector<GeneratedToken> generated;
+        std::shared_ptr<const ModelRun> generationRun;
+        if (args.generate) {
+            GenerationOptions generation;
+            generation.newTokens = *args.generate;
+            generation.temperature = args.temperature.value_or(0.0);
+            generation.seed = args.seed.value_or(0);
+            generation.run.ablatedHeads = run.ablatedHeads;
+            if (Status s = checkGeneration(*model, static_cast<Index>(sentences->tokens.ids.size()), generation); !s)
+                return fail(2, "--generate: " + s.error());
+            Expected<Generation> done = generateTokens(*model, sentences->tokens.ids, generation);
+            if (!done) return fail(1, "--generate: " + done.error());
+            generated = done->generated;
+            generationRun = done->lastRun;
+            *sentences = withGeneratedTokens(*model, std::move(*sentences), generated);
+        }
         // How the maps are held: whole, or streamed (--pool, or a region above --max-cells), as
         // for one layer (exportPlanForSize), at the longest sequence the model reads.
         ExportFormat format = ExportFormat::Json;
@@ -149,11 +167,12 @@ std::optional<int> runWholeModelExport(const ExportArguments& args)
         } else {
             run.logitRows = LogitRows::Chosen;  // the rows the predictions read (a masked LM's [MASK]s)
             run.logitPositions = predictionPositions(*model, *sentences);
+            run.previous = generationRun;  // the generated tokens' rows are computed, the rest kept
         }
         Expected<ModelRun> ran = runPretrainedModel(*model, sentences->tokens, run);
         if (!ran) return fail(2, std::string(sentenceOption) + ": " + ran.error());
         if (layer) return exportOneLayer(model, *ran, *layer, *sentences, base, args);
-        if (Status written = exportModelJson(model, *ran, *sentences, base, args.out, args.options); !written)
+        if (Status written = exportModelJson(model, *ran, *sentences, base, args.out, args.options, generated); !written)
             return fail(1, written.error());
         return 0;
     } catch (const ArgumentError& error) {

@@ -237,12 +237,46 @@ Status writeStreamedRollout(JsonStream& json, StreamedRollout& rollout, const Ex
     return {};
 }
 
-void writePredictions(JsonStream& json, const PretrainedModel& model, const std::vector<PositionPredictions>& all)
+// Token id -> the vocabulary's entry ("" where the tokenizer lists none, or without one).
+std::vector<std::string> readoutPieces(const PretrainedModel& model)
 {
-    const std::vector<std::string> pieces =
-        model.tokenizer ? tokenPieceTable(model.recipe.encoderDecoder() ? *model.targetTokenizer : *model.tokenizer,
-                                          model.recipe.vocabularySize)
-                        : std::vector<std::string>(static_cast<std::size_t>(model.recipe.vocabularySize));
+    return model.tokenizer ? tokenPieceTable(model.recipe.encoderDecoder() ? *model.targetTokenizer : *model.tokenizer,
+                                             model.recipe.vocabularySize)
+                           : std::vector<std::string>(static_cast<std::size_t>(model.recipe.vocabularySize));
+}
+
+// "token": the entry, or null for an id the tokenizer does not list.
+void writePiece(JsonStream& json, const std::vector<std::string>& pieces, std::int32_t id)
+{
+    json.key("token");
+    const std::string& piece = pieces[static_cast<std::size_t>(id)];
+    if (piece.empty())
+        json.null();
+    else
+        json.value(piece);
+}
+
+void writeGenerated(JsonStream& json, const std::vector<std::string>& pieces, const std::vector<GeneratedToken>& all)
+{
+    json.key("generated");
+    json.beginArray();
+    for (const GeneratedToken& token : all) {
+        json.newline();
+        json.beginObject();
+        json.key("position");
+        json.value(static_cast<std::int64_t>(token.position));
+        json.key("id");
+        json.value(static_cast<std::int64_t>(token.id));
+        writePiece(json, pieces, token.id);
+        json.key("probability");
+        json.value(token.probability);
+        json.endObject();
+    }
+    json.endArray();
+}
+
+void writePredictions(JsonStream& json, const std::vector<std::string>& pieces, const std::vector<PositionPredictions>& all)
+{
     json.key("predictions");
     json.beginArray();
     for (const PositionPredictions& position : all) {
@@ -254,12 +288,7 @@ void writePredictions(JsonStream& json, const PretrainedModel& model, const std:
         json.beginArray();
         for (const TokenProbability& token : position.top) {
             json.beginObject();
-            json.key("token");  // null for an id the tokenizer does not list
-            const std::string& piece = pieces[static_cast<std::size_t>(token.id)];
-            if (piece.empty())
-                json.null();
-            else
-                json.value(piece);
+            writePiece(json, pieces, token.id);
             json.key("id");
             json.value(static_cast<std::int64_t>(token.id));
             json.key("probability");
@@ -276,7 +305,7 @@ void writePredictions(JsonStream& json, const PretrainedModel& model, const std:
 
 Status exportModelJson(const std::shared_ptr<const PretrainedModel>& model, const ModelRun& run,
                        const ModelSentences& sentences, const Config& base, const std::string& path,
-                       const ExportOptions& options)
+                       const ExportOptions& options, const std::vector<GeneratedToken>& generated)
 {
     try {
         const Expected<std::vector<PositionPredictions>> predictions = modelPredictions(*model, run, sentences);
@@ -327,8 +356,13 @@ Status exportModelJson(const std::shared_ptr<const PretrainedModel>& model, cons
         } else {
             writeRollout(json, *rollout, options);
         }
-        writePredictions(json, *model, *predictions);
+        const std::vector<std::string> pieces = readoutPieces(*model);
+        writePredictions(json, pieces, *predictions);
         json.newline();
+        if (!generated.empty()) {
+            writeGenerated(json, pieces, generated);
+            json.newline();
+        }
         json.endObject();
         json.newline();
         return file.commit();

@@ -9,6 +9,8 @@
 //   rollout       n x n (rows: positions after the last layer, columns: input tokens), or null
 //   predictions   [{position, top: [{token, id, probability}]}]: a causal LM's every position,
 //                 a masked LM's every [MASK]; empty without a readout
+//   generated     [{position, id, token, probability}]: the tokens generated after the prompt
+//                 (generation.hpp), only when there are some; tokens and maps then cover them
 // Written atomically: on failure nothing partial is left at the path.
 
 #include <memory>
@@ -19,6 +21,7 @@
 #include "core/common/expected.hpp"
 #include "core/config/config.hpp"
 #include "core/export/result_export.hpp"
+#include "core/pipeline/generation.hpp"
 #include "core/pipeline/model_predictions.hpp"
 #include "core/pipeline/pretrained_run.hpp"
 
@@ -28,6 +31,6 @@ namespace qkv {
 // `base` holds the typed sentences and view settings each layer's config starts from.
 Status exportModelJson(const std::shared_ptr<const PretrainedModel>& model, const ModelRun& run,
                        const ModelSentences& sentences, const Config& base, const std::string& path,
-                       const ExportOptions& options = {});
+                       const ExportOptions& options = {}, const std::vector<GeneratedToken>& generated = {});
 
 }  // namespace qkv

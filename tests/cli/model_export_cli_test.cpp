@@ -212,6 +212,70 @@ TEST_F(ExportCli, AGpt2PredictsEveryPositionOfTheTargetSentence)
         for (Index k = q + 1; k < rollout.cols(); ++k) EXPECT_EQ(rollout(q, k), 0.0);
 }
 
+// --generate N: the prompt continued greedily (the reference decode itself is checked in
+// tests/core/pipeline/generation_test.cpp); every new token is the most likely one after the
+// position before it, with that probability, and the tokens and every layer cover it.
+TEST_F(ExportCli, AGpt2ContinuesItsPromptAndEveryLayerCoversTheNewTokens)
+{
+    const auto exportGenerated = [&](const std::string& out, std::vector<std::string> extra) {
+        std::vector<std::string> arguments{"export", "--weights", pretrained("gpt2"), "--embeddings", "model",
+                                           "--layer", "all", "--target", "a cat", "--format", "json", "--out", path(out)};
+        arguments.insert(arguments.end(), extra.begin(), extra.end());
+        return run(arguments);
+    };
+    const CommandRun plain = exportGenerated("plain.json", {});
+    ASSERT_EQ(plain.status, 0) << plain.output;
+    const std::size_t prompt = readJson(path("plain.json"))["tokens"]["target"].size();
+    const CommandRun greedy = exportGenerated("greedy.json", {"--generate", "6"});
+    ASSERT_EQ(greedy.status, 0) << greedy.output;
+    const nlohmann::json json = readJson(path("greedy.json"));
+    const nlohmann::json& generated = json["generated"];
+    ASSERT_EQ(generated.size(), 6u);
+    const std::size_t n = prompt + 6;
+    EXPECT_EQ(json["tokens"]["target"].size(), n);
+    for (const nlohmann::json& layer : json["layers"])
+        for (const nlohmann::json& head : layer["heads"]) EXPECT_EQ(head["attention"].size(), n);
+    ASSERT_EQ(json["predictions"].size(), n);
+    for (std::size_t t = 0; t < generated.size(); ++t) {
+        const std::size_t position = prompt + t;
+        EXPECT_EQ(generated[t]["position"], position);
+        const nlohmann::json& before = json["predictions"][position - 1]["top"][0];
+        EXPECT_EQ(generated[t]["id"], before["id"]) << "token " << t;
+        EXPECT_EQ(generated[t]["token"], before["token"]) << "token " << t;
+        EXPECT_NEAR(generated[t]["probability"].get<double>(), before["probability"].get<double>(), 1e-6);
+    }
+    // Sampling: a seed decides the tokens.
+    for (const char* out : {"sampled1.json", "sampled2.json"}) {
+        const CommandRun sampled = exportGenerated(out, {"--generate", "6", "--temperature", "1.5", "--seed", "11"});
+        ASSERT_EQ(sampled.status, 0) << sampled.output;
+    }
+    EXPECT_EQ(readJson(path("sampled1.json"))["generated"], readJson(path("sampled2.json"))["generated"]);
+    EXPECT_FALSE(readJson(path("plain.json")).contains("generated"));
+
+    // Refused, nothing written: too many tokens, a masked LM, one layer, options without --generate.
+    const CommandRun tooMany = exportGenerated("x.json", {"--generate", "40"});
+    EXPECT_EQ(tooMany.status, 2);
+    EXPECT_NE(tooMany.output.find("this model runs on up to 20"), std::string::npos) << tooMany.output;
+    const CommandRun bert = run({"export", "--weights", pretrained("bert"), "--layer", "all", "--source", kBertSentence,
+                                 "--generate", "2", "--format", "json", "--out", path("x.json")});
+    EXPECT_EQ(bert.status, 2);
+    EXPECT_NE(bert.output.find("masked LM"), std::string::npos) << bert.output;
+    const CommandRun oneLayer = run({"export", "--weights", pretrained("gpt2"), "--layer", "0", "--target", "a cat",
+                                     "--generate", "2", "--format", "json", "--out", path("x.json")});
+    EXPECT_EQ(oneLayer.status, 2);
+    EXPECT_NE(oneLayer.output.find("--layer all"), std::string::npos) << oneLayer.output;
+    const CommandRun alone = exportGenerated("x.json", {"--temperature", "1"});
+    EXPECT_EQ(alone.status, 2);
+    EXPECT_NE(alone.output.find("--temperature: goes with --generate N"), std::string::npos) << alone.output;
+    for (const std::vector<std::string>& bad : {std::vector<std::string>{"--generate", "0"}, {"--generate", "x"},
+                                                {"--generate", "2", "--temperature", "-1"},
+                                                {"--generate", "2", "--temperature", "nan"}}) {
+        const CommandRun refused = exportGenerated("x.json", bad);
+        EXPECT_EQ(refused.status, 2) << bad[0] << " " << bad[1];
+    }
+    EXPECT_FALSE(std::filesystem::exists(path("x.json")));
+}
+
 // The synthetic LLaMA checkpoint with only a LLaMA-3-style tokenizer.json beside it
 // (make_llama_tokenizer_json.py): typed text gives the reference's ids, and every layer and the
 // predictions match PyTorch.
