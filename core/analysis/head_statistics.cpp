@@ -95,7 +95,8 @@ std::vector<Index> visibleKeyCounts(const AttentionMask& mask, Index n_q, Index 
 }
 
 Expected<HeadStatistics> attentionStatistics(const MatrixF& attention, const AttentionMask& mask,
-                                             const std::vector<bool>& fullyMaskedRows, bool ownPosition)
+                                             const std::vector<bool>& fullyMaskedRows, bool ownPosition,
+                                             const HeadStatistics* earlier, Index keptRows)
 {
     const Index n_q = attention.rows();
     const Index n_k = attention.cols();
@@ -113,16 +114,24 @@ Expected<HeadStatistics> attentionStatistics(const MatrixF& attention, const Att
     stats.meanDistance = VectorD::Constant(n_q, notANumber);
     stats.maxWeight = VectorD::Constant(n_q, notANumber);
     if (ownPosition) stats.selfWeight = VectorD::Constant(n_q, notANumber);
+    const Index kept = earlier ? std::min({keptRows, n_q, static_cast<Index>(earlier->entropy.size())}) : 0;
+    if (kept > 0) {
+        stats.entropy.head(kept) = earlier->entropy.head(kept);
+        stats.normalizedEntropy.head(kept) = earlier->normalizedEntropy.head(kept);
+        stats.meanDistance.head(kept) = earlier->meanDistance.head(kept);
+        stats.maxWeight.head(kept) = earlier->maxWeight.head(kept);
+        if (ownPosition && earlier->hasSelfWeight()) stats.selfWeight.head(kept) = earlier->selfWeight.head(kept);
+    }
     const Eigen::ArrayXd keyIndex = Eigen::ArrayXd::LinSpaced(n_k, 0.0, static_cast<double>(n_k - 1));
 
     // Rows are independent and write only their own entries; the thread count follows the one
     // policy (parallelism.hpp), so the app's one thread holds here too. Each thread converts its row to double once, into its own column of `rowBuffers` (the
     // passes below read it four times; lazily re-converting was 2.5x slower).
-    const int threads = threadsFor(static_cast<double>(n_q) * static_cast<double>(n_k) * workPerWeightWithExp);
+    const int threads = threadsFor(static_cast<double>(n_q - kept) * static_cast<double>(n_k) * workPerWeightWithExp);
     Eigen::MatrixXd rowBuffers(n_k, threads);  // n_k x threads
     std::vector<char> nonFinite(static_cast<std::size_t>(n_q), 0);  // per row: written by its thread only
 #pragma omp parallel for schedule(dynamic, 16) num_threads(threads) if (threads > 1)
-    for (Index q = 0; q < n_q; ++q) {
+    for (Index q = kept; q < n_q; ++q) {
         const auto u = static_cast<std::size_t>(q);
         const Index visible = stats.visibleKeys[u];
         if (visible == 0 || (!fullyMaskedRows.empty() && fullyMaskedRows[u])) continue;
@@ -150,11 +159,12 @@ Expected<HeadStatistics> attentionStatistics(const MatrixF& attention, const Att
     return stats;
 }
 
-Expected<HeadStatistics> headStatistics(const AttentionResult& attention, Index head, bool ownPosition)
+Expected<HeadStatistics> headStatistics(const AttentionResult& attention, Index head, bool ownPosition,
+                                        const HeadStatistics* earlier, Index keptRows)
 {
     if (head < 0 || head >= attention.headCount()) return Error{headRangeProblem(head, attention.headCount())};
     return attentionStatistics(attention.heads[static_cast<std::size_t>(head)].attention, attention.mask,
-                               attention.fullyMaskedRows, ownPosition);
+                               attention.fullyMaskedRows, ownPosition, earlier, keptRows);
 }
 
 HeadStatistics streamedHeadStatistics(const StreamedRowStatistics& rows, const AttentionMask& mask, Index n_k,

@@ -73,16 +73,21 @@ std::vector<Index> visibleKeyCounts(const AttentionMask& mask, Index n_q, Index 
 // a row is fully masked when v_q = 0). ownPosition: self modes (then a_qq exists for q < n_k).
 // Errors: a key padding of the wrong length, flags of the wrong length, non-finite weights in
 // a row that has a distribution (the entries a statistic reads).
+// `earlier`, with keptRows > 0: the statistics of a map whose first keptRows rows are this
+// one's (a causal layer typed on, causal_extension.hpp): those rows are taken from it, the
+// others computed, the same numbers as computing every row.
 Expected<HeadStatistics> attentionStatistics(const MatrixF& attention, const AttentionMask& mask,
-                                             const std::vector<bool>& fullyMaskedRows, bool ownPosition);
+                                             const std::vector<bool>& fullyMaskedRows, bool ownPosition,
+                                             const HeadStatistics* earlier = nullptr, Index keptRows = 0);
 
 // The statistics of a streamed head (streamed_attention.hpp), which computed (1), (3), the
 // maximum and (4) exactly from its rows; (2) and the means here, as for a held map.
 HeadStatistics streamedHeadStatistics(const StreamedRowStatistics& rows, const AttentionMask& mask, Index n_k,
                                       bool ownPosition);
 
-// Head `head` (0-based) of a computed layer.
-Expected<HeadStatistics> headStatistics(const AttentionResult& attention, Index head, bool ownPosition);
+// Head `head` (0-based) of a computed layer (earlier, keptRows: as attentionStatistics).
+Expected<HeadStatistics> headStatistics(const AttentionResult& attention, Index head, bool ownPosition,
+                                        const HeadStatistics* earlier = nullptr, Index keptRows = 0);
 // The same for a Result: self modes from Result::config.mode; a streamed layer's from its
 // stream. What the views call.
 Expected<HeadStatistics> headStatistics(const Result& result, Index head);

@@ -49,9 +49,30 @@ Expected<std::shared_ptr<const ModelRun>> runWith(const PretrainedModel& model,
     return std::make_shared<const ModelRun>(std::move(*run));
 }
 
-Expected<std::shared_ptr<const ModelRun>> baselineRun(const PretrainedModel& model, const ModelSentences& sentences)
+// earlier: the baseline of an earlier overview, whose tokens the new ones may continue (a causal
+// model then computes only the positions after the ones both share, model_run.hpp).
+// The run with the same heads off as `earlier`, on the baseline's tokens, taking the positions
+// both share from `earlier` (a causal model typed on with heads off).
+Expected<std::shared_ptr<const ModelRun>> runTypedOn(const PretrainedModel& model,
+                                                     const std::shared_ptr<const ModelRun>& baseline,
+                                                     const std::shared_ptr<const ModelRun>& earlier)
 {
     RunOptions options;
+    options.ablatedHeads = earlier->ablatedHeads;
+    options.keepScores = baseline->keepScores;
+    options.logitRows = baseline->logitRows;
+    options.logitPositions = baseline->logitPositions;
+    options.previous = earlier;
+    Expected<ModelRun> run = runPretrainedModel(model, baseline->tokens, options);
+    if (!run) return Error{run.error()};
+    return std::make_shared<const ModelRun>(std::move(*run));
+}
+
+Expected<std::shared_ptr<const ModelRun>> baselineRun(const PretrainedModel& model, const ModelSentences& sentences,
+                                                      std::shared_ptr<const ModelRun> earlier)
+{
+    RunOptions options;
+    options.previous = std::move(earlier);
     // The overview reads attention, never the scores before the softmax: half the memory.
     options.keepScores = false;
     // The readout only where a prediction is shown (a masked LM: its masks); a readout over the
@@ -83,6 +104,17 @@ Expected<std::vector<ValueNorms>> layerValueNorms(const std::shared_ptr<const Pr
 
 HeadStatisticGrids headStatisticGrids(const ModelRun& run, const std::vector<std::vector<std::int32_t>>& layerTokenIds)
 {
+    std::vector<std::vector<HeadStatistics>> rows;
+    return headStatisticGrids(run, layerTokenIds, nullptr, rows);
+}
+
+HeadStatisticGrids headStatisticGrids(const ModelRun& run, const std::vector<std::vector<std::int32_t>>& layerTokenIds,
+                                      const std::vector<std::vector<HeadStatistics>>* earlier,
+                                      std::vector<std::vector<HeadStatistics>>& rows)
+{
+    // A causal model typed on: each head's rows before the recomputed position are earlier's.
+    const Index kept = earlier ? run.firstRecomputedPosition : 0;
+    rows.assign(run.layers.size(), {});
     const auto layers = static_cast<Index>(run.layers.size());
     Index heads = 0;
     for (const auto& layer : run.layers) heads = std::max(heads, layer->attention.headCount());
@@ -93,14 +125,22 @@ HeadStatisticGrids headStatisticGrids(const ModelRun& run, const std::vector<std
     for (Index l = 0; l < layers; ++l) {
         const LayerRun& layer = run.layer(l);
         const bool ownPosition = hasOwnPosition(layer.layer.kind);
+        auto& layerRows = rows[static_cast<std::size_t>(l)];
+        layerRows.resize(static_cast<std::size_t>(layer.attention.headCount()));
         for (Index i = 0; i < layer.attention.headCount(); ++i) {
-            const Expected<HeadStatistics> statistics = headStatistics(layer.attention, i, ownPosition);
+            const auto head = static_cast<std::size_t>(i);
+            const HeadStatistics* before = kept > 0 && static_cast<std::size_t>(l) < earlier->size() &&
+                                                   head < (*earlier)[static_cast<std::size_t>(l)].size()
+                                               ? &(*earlier)[static_cast<std::size_t>(l)][head]
+                                               : nullptr;
+            Expected<HeadStatistics> statistics = headStatistics(layer.attention, i, ownPosition, before, kept);
             if (!statistics) continue;  // non-finite weights: the cells stay NaN ("no value")
-            const HeadStatisticsSummary& summary = statistics->summary;
+            layerRows[head] = std::move(*statistics);
+            const HeadStatistics& headRows = layerRows[head];
+            const HeadStatisticsSummary& summary = headRows.summary;
             grids.entropy(l, i) = summary.normalizedEntropy;
             grids.meanDistance(l, i) = summary.meanDistance;
-            grids.firstTokenWeight(l, i) =
-                firstTokenWeight(layer.attention.heads[static_cast<std::size_t>(i)], *statistics);
+            grids.firstTokenWeight(l, i) = firstTokenWeight(layer.attention.heads[head], headRows);
             if (!ownPosition) continue;
             grids.ownPositionWeight(l, i) = summary.selfWeight;
             const MatrixF& attention = layer.attention.heads[static_cast<std::size_t>(i)].attention;
@@ -118,21 +158,34 @@ Expected<ModelOverview> computeModelOverview(const std::shared_ptr<const Pretrai
     if (!model) return Error{"no model to run"};
     Expected<ModelSentences> sentences = modelSentences(*model, request.source, request.target);
     if (!sentences) return Error{sentences.error()};
+    return computeModelOverview(model, std::move(*sentences), request);
+}
+
+Expected<ModelOverview> computeModelOverview(const std::shared_ptr<const PretrainedModel>& model, ModelSentences sentences,
+                                             const ModelOverviewRequest& request)
+{
+    if (!model) return Error{"no model to run"};
     ModelOverview overview;
     overview.model = model;
-    overview.sentences = std::move(*sentences);
+    overview.sentences = std::move(sentences);
 
     const ModelOverview* previous = request.previous.get();
     const bool sameInput = previous && previous->model == model && previous->baseline &&
                            sameTokens(previous->sentences.tokens, overview.sentences.tokens);
+    // An earlier overview of the same model on other tokens: a causal model typed on takes the
+    // positions both share from it (runs, statistics and predictions alike).
+    const ModelOverview* typedOn = previous && previous->model == model && previous->baseline && !sameInput ? previous : nullptr;
     if (sameInput) {
         overview.baseline = previous->baseline;
         overview.baselinePredictions = previous->baselinePredictions;
     } else {
-        Expected<std::shared_ptr<const ModelRun>> baseline = baselineRun(*model, overview.sentences);
+        Expected<std::shared_ptr<const ModelRun>> baseline =
+            baselineRun(*model, overview.sentences, typedOn ? typedOn->baseline : nullptr);
         if (!baseline) return Error{baseline.error()};
         overview.baseline = std::move(*baseline);
-        Expected<std::vector<PositionPredictions>> top = modelPredictions(*model, *overview.baseline, overview.sentences);
+        Expected<std::vector<PositionPredictions>> top =
+            modelPredictions(*model, *overview.baseline, overview.sentences, 5,
+                             typedOn ? &typedOn->baselinePredictions : nullptr, overview.baseline->firstRecomputedPosition);
         if (!top) return Error{top.error()};
         overview.baselinePredictions = std::move(*top);
     }
@@ -141,20 +194,35 @@ Expected<ModelOverview> computeModelOverview(const std::shared_ptr<const Pretrai
     if (sameRun) {
         overview.run = previous->run;
         overview.statistics = previous->statistics;
+        overview.headRows = previous->headRows;
         overview.predictions = previous->predictions;
         if (!previous->valueNorms.empty()) overview.valueNorms = previous->valueNorms;
     } else {
-        Expected<std::shared_ptr<const ModelRun>> run = runWith(*model, overview.baseline, request.ablatedHeads);
+        // With heads off, typed on: the earlier run with the same heads off lends its positions;
+        // else the blocks before the first head off are the baseline's (same tokens).
+        const bool typedOnRun = typedOn && typedOn->run && !request.ablatedHeads.empty() &&
+                                typedOn->run->ablatedHeads == request.ablatedHeads;
+        Expected<std::shared_ptr<const ModelRun>> run =
+            typedOnRun ? runTypedOn(*model, overview.baseline, typedOn->run) : runWith(*model, overview.baseline, request.ablatedHeads);
         if (!run) return Error{run.error()};
         overview.run = std::move(*run);
+        // The earlier statistics and predictions are of typedOn->run: usable when the new run
+        // took its positions from that very run.
+        const ModelRun* lender = overview.run == overview.baseline ? typedOn ? typedOn->baseline.get() : nullptr
+                                 : typedOnRun                      ? typedOn->run.get()
+                                                                   : nullptr;
+        const bool lentByRun = lender && typedOn->run.get() == lender && overview.run->firstRecomputedPosition > 0;
         std::vector<std::vector<std::int32_t>> layerIds;
         for (Index l = 0; l < overview.layerCount(); ++l)
             layerIds.push_back(layerQueryTokens(*model, overview.sentences, overview.layer(l)).ids());
-        overview.statistics = headStatisticGrids(*overview.run, layerIds);
+        overview.statistics =
+            headStatisticGrids(*overview.run, layerIds, lentByRun ? &typedOn->headRows : nullptr, overview.headRows);
         if (overview.run == overview.baseline) {
             overview.predictions = overview.baselinePredictions;
         } else {
-            Expected<std::vector<PositionPredictions>> top = modelPredictions(*model, *overview.run, overview.sentences);
+            Expected<std::vector<PositionPredictions>> top =
+                modelPredictions(*model, *overview.run, overview.sentences, 5, lentByRun ? &typedOn->predictions : nullptr,
+                                 overview.run->firstRecomputedPosition);
             if (!top) return Error{top.error()};
             overview.predictions = std::move(*top);
         }

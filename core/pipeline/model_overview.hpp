@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/head_statistics.hpp"
 #include "core/analysis/predictions.hpp"
 #include "core/analysis/value_norms.hpp"
 #include "core/common/expected.hpp"
@@ -68,6 +69,9 @@ struct ModelOverview {
     std::shared_ptr<const ModelRun> baseline;  // every head on
     std::shared_ptr<const ModelRun> run;       // with ablatedHeads off (== baseline when none)
     HeadStatisticGrids statistics;             // of run
+    // Every head's per-row statistics of run (layers, then heads): a causal model typed on takes
+    // the rows of the positions both runs share from here.
+    std::vector<std::vector<HeadStatistics>> headRows;
     std::vector<ValueNorms> valueNorms;        // of run, L entries, or empty when not asked
     // The readout's top 5 at predictionPositions() (model_export.hpp); empty without a readout.
     std::vector<PositionPredictions> baselinePredictions;
@@ -83,10 +87,18 @@ struct ModelOverview {
 // grids. Errors: the sentences (modelSentences), heads that do not exist, the run's own errors.
 Expected<ModelOverview> computeModelOverview(const std::shared_ptr<const PretrainedModel>& model,
                                              const ModelOverviewRequest& request);
+// The same on sentences already cut by the model's tokenizer (request.source and .target unread).
+Expected<ModelOverview> computeModelOverview(const std::shared_ptr<const PretrainedModel>& model, ModelSentences sentences,
+                                             const ModelOverviewRequest& request);
 
 // The grids of a run's layers (exposed for tests). `layerTokenIds`: each layer's query token ids
 // (layerQueryTokens), for the induction score; without them its grid is NaN.
 HeadStatisticGrids headStatisticGrids(const ModelRun& run, const std::vector<std::vector<std::int32_t>>& layerTokenIds = {});
+// The same, keeping every head's per-row statistics in `rows` (layers, then heads); with
+// `earlier` (an earlier run's rows), the rows before run.firstRecomputedPosition are taken from it.
+HeadStatisticGrids headStatisticGrids(const ModelRun& run, const std::vector<std::vector<std::int32_t>>& layerTokenIds,
+                                      const std::vector<std::vector<HeadStatistics>>* earlier,
+                                      std::vector<std::vector<HeadStatistics>>& rows);
 
 // The layers attention rollout follows: the self-attention layers of the stack that reads the
 // typed sentence (an encoder-decoder's encoder, else the one stack), model order indices.

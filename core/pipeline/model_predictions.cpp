@@ -37,11 +37,21 @@ std::vector<Index> predictionPositions(const PretrainedModel& model, const Model
 }
 
 Expected<std::vector<PositionPredictions>> modelPredictions(const PretrainedModel& model, const ModelRun& run,
-                                                            const ModelSentences& sentences, Index k)
+                                                            const ModelSentences& sentences, Index k,
+                                                            const std::vector<PositionPredictions>* earlier, Index kept)
 {
     std::vector<PositionPredictions> all;
     if (run.logits.size() == 0) return all;
+    std::size_t next = 0;  // earlier's entries are in position order
     for (const Index position : predictionPositions(model, sentences)) {
+        if (earlier && position < kept) {
+            while (next < earlier->size() && (*earlier)[next].position < position) ++next;
+            if (next < earlier->size() && (*earlier)[next].position == position &&
+                static_cast<Index>((*earlier)[next].top.size()) == k) {
+                all.push_back((*earlier)[next]);
+                continue;
+            }
+        }
         const Index row = run.logitRow(position);
         if (row < 0)
             return Error{"the run did not compute the logits at position " + std::to_string(position) +

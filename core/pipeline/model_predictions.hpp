@@ -23,8 +23,12 @@ struct PositionPredictions {
 std::vector<Index> predictionPositions(const PretrainedModel& model, const ModelSentences& sentences);
 
 // The top `k` tokens at each of predictionPositions. Fails on logits that are not finite.
+// `earlier`: predictions of a run whose positions before `kept` are this run's (a causal model
+// typed on): those positions are taken from it.
 Expected<std::vector<PositionPredictions>> modelPredictions(const PretrainedModel& model, const ModelRun& run,
-                                                            const ModelSentences& sentences, Index k = 5);
+                                                            const ModelSentences& sentences, Index k = 5,
+                                                            const std::vector<PositionPredictions>* earlier = nullptr,
+                                                            Index kept = 0);
 
 // The sequence the readout reads: the decoder's for an encoder-decoder, else the one sequence.
 const SubwordTokenization& readoutSequence(const PretrainedModel& model, const ModelSentences& sentences);

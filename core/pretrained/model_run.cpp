@@ -392,9 +392,20 @@ void readoutForward(const PretrainedModel& model, const MatrixF& h, const RunOpt
         run.logitPositions.resize(static_cast<std::size_t>(h.rows()));
         for (Index p = 0; p < h.rows(); ++p) run.logitPositions[static_cast<std::size_t>(p)] = p;
     } else {
-        const MatrixF t = readoutInput(model, h);  // n x d_model
+        // Chosen rows: those before `kept` that the prefix's run computed are its rows.
         run.logitPositions = options.logitPositions;
-        run.logits = softCapped(tiedLogitsRowsForward(t, run.logitPositions, E, model.readout.bias), model.recipe);
+        std::vector<Index> computed;
+        for (const Index p : run.logitPositions)
+            if (!(prefix && p < kept && prefix->logitRow(p) >= 0)) computed.push_back(p);
+        const MatrixF t = computed.empty() ? MatrixF() : readoutInput(model, h);  // n x d_model
+        const MatrixF rows = softCapped(tiedLogitsRowsForward(t, computed, E, model.readout.bias), model.recipe);
+        run.logits.resize(static_cast<Index>(run.logitPositions.size()), E.rows());  // k x V
+        Index next = 0;
+        for (std::size_t r = 0; r < run.logitPositions.size(); ++r) {
+            const Index p = run.logitPositions[r];
+            const bool taken = prefix && p < kept && prefix->logitRow(p) >= 0;
+            run.logits.row(static_cast<Index>(r)) = taken ? prefix->logits.row(prefix->logitRow(p)) : rows.row(next++);
+        }
     }
 }
 
