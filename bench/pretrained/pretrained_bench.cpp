@@ -52,6 +52,8 @@
 #include "core/common/memory.hpp"
 #include "core/common/random.hpp"
 #include "core/pretrained/model_memory.hpp"
+#include "core/pipeline/generation.hpp"
+#include "core/pipeline/model_overview.hpp"
 #include "core/pretrained/model_run.hpp"
 
 namespace {
@@ -298,6 +300,80 @@ void BM_LongPrompt(benchmark::State& state, const SyntheticShape& shape, bool wi
     setCounters(state, shape, *m, ids, options);
 }
 
+// GPT-2 small's checkpoint on a prompt of 1,024 tokens (its every position).
+constexpr SyntheticShape gpt2Prompt1k{"gpt2-small", qkv::bench::SyntheticFamily::Gpt2, 12, 768, 12, 3072, 50257,
+                                      1024, 1024};
+
+// The sentence of `ids` as the model's tokenizer would give it (the synthetic checkpoints have
+// no tokenizer files): a piece per id.
+qkv::ModelSentences sentencesOf(const qkv::ModelTokens& ids)
+{
+    qkv::ModelSentences sentences;
+    sentences.tokens = ids;
+    for (const std::int32_t id : ids.ids) {
+        qkv::SubwordToken token;
+        token.id = id;
+        token.piece = token.display = "t" + std::to_string(id);
+        sentences.sequence.tokens.push_back(token);
+    }
+    return sentences;
+}
+
+// Typing at the end of the prompt: `added` more tokens after the first tokens - added, as the
+// app's Model and Predict tabs compute it (computeModelOverview: every layer's maps without
+// scores, the statistics grids of every head, the top 5 at every position). typed: the overview
+// of the shorter prompt is the request's previous, so only the new positions are computed; else
+// the whole prompt is.
+void BM_TypeOn(benchmark::State& state, const SyntheticShape& shape, Index added, bool typed)
+{
+    const qkv::PretrainedModel* m = model(shape);
+    if (!m) return state.SkipWithError("could not write or open the synthetic checkpoint");
+    const std::shared_ptr<const qkv::PretrainedModel> shared(m, [](const qkv::PretrainedModel*) {});
+    const qkv::ModelTokens ids = tokens(shape);
+    qkv::ModelTokens before = ids;
+    before.ids.resize(ids.ids.size() - static_cast<std::size_t>(added));
+    qkv::ModelOverviewRequest request;
+    if (typed) {
+        qkv::Expected<qkv::ModelOverview> earlier = qkv::computeModelOverview(shared, sentencesOf(before), request);
+        if (!earlier) return state.SkipWithError(earlier.error().c_str());
+        request.previous = std::make_shared<const qkv::ModelOverview>(std::move(*earlier));
+    }
+    for (auto _ : state) {
+        qkv::Expected<qkv::ModelOverview> overview = qkv::computeModelOverview(shared, sentencesOf(ids), request);
+        if (!overview) return state.SkipWithError(overview.error().c_str());
+        if (overview->run->firstRecomputedPosition != (typed ? static_cast<Index>(before.ids.size()) : 0))
+            return state.SkipWithError("the run took other positions from the previous one than expected");
+        benchmark::DoNotOptimize(overview->statistics.entropy.data());
+    }
+    state.counters["tokens"] = static_cast<double>(ids.ids.size());
+}
+
+// Generation after a prompt of shape.tokens: the time per generated token (each a run of every
+// layer that computes the new position only), greedy.
+void BM_Generate(benchmark::State& state, const SyntheticShape& shape)
+{
+    const qkv::PretrainedModel* m = model(shape);
+    if (!m) return state.SkipWithError("could not write or open the synthetic checkpoint");
+    const qkv::ModelTokens ids = tokens(shape);
+    qkv::GenerationOptions options;
+    options.newTokens = 16;
+    // The prompt's own run first, as the app has it when Generate is pressed.
+    qkv::RunOptions prompt = readoutOptions(shape, Readout::AppPosition);
+    qkv::Expected<qkv::ModelRun> first = qkv::runPretrainedModel(*m, ids, prompt);
+    if (!first) return state.SkipWithError(first.error().c_str());
+    options.run.previous = std::make_shared<const qkv::ModelRun>(std::move(*first));
+    double seconds = 0.0;
+    for (auto _ : state) {
+        const auto start = std::chrono::steady_clock::now();
+        qkv::Expected<qkv::Generation> generation = qkv::generateTokens(*m, ids.ids, options);
+        seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (!generation) return state.SkipWithError(generation.error().c_str());
+        benchmark::DoNotOptimize(generation->ids.data());
+    }
+    state.counters["ms_per_token"] =
+        1000.0 * seconds / static_cast<double>(state.iterations() * options.newTokens);
+}
+
 void registerAll()
 {
     std::vector<benchmark::internal::Benchmark*> all;
@@ -323,6 +399,12 @@ void registerAll()
         all.push_back(
             benchmark::RegisterBenchmark(("BM_OpenAndFirstLayer/" + name).c_str(), BM_OpenAndFirstLayer, *shape)->Iterations(3));
     }
+    for (const Index added : {1, 3})
+        for (const bool typed : {true, false})
+            all.push_back(benchmark::RegisterBenchmark(
+                ("BM_TypeOn/gpt2-small-1024/" + std::to_string(added) + (typed ? "/typed" : "/full")).c_str(),
+                BM_TypeOn, gpt2Prompt1k, added, typed));
+    all.push_back(benchmark::RegisterBenchmark("BM_Generate/gpt2-small-256", BM_Generate, qkv::bench::gpt2Small));
     all.push_back(benchmark::RegisterBenchmark("BM_LongPrompt/gpt2-small-8k", BM_LongPrompt, qkv::bench::gpt2Long, false)
                       ->Iterations(1));
     all.push_back(benchmark::RegisterBenchmark("BM_LongPrompt/gpt2-small-8k/layer_maps", BM_LongPrompt,
