@@ -58,14 +58,14 @@ AttentionResult extendCausalAttention(const AttentionResult& earlier, Index kept
     for (Index head = 0; head < r.headCount(); ++head) {
         const HeadAttention& before = earlier.heads[static_cast<std::size_t>(head)];
         HeadAttention& h = r.heads[static_cast<std::size_t>(head)];
-        h.attention = grownMap(before.attention, kept, n);
+        if (options.keepWeights) h.attention = grownMap(before.attention, kept, n);
         if (options.keepScores) h.scores = grownMap(before.scores, kept, n);
     }
     if (options.keepScores) scoreLaterKeys(r, kept, kept);
     r.headOutputs.resize(n, grouping.concatWidth());  // n x h d_v
     r.headOutputs.topRows(kept) = earlier.headOutputs.topRows(kept);
     r.fullyMaskedRows.assign(earlier.fullyMaskedRows.begin(), earlier.fullyMaskedRows.begin() + kept);
-    attendQueryRows(r, options.keepScores, kept);
+    attendQueryRows(r, options.keepScores, kept, 0, options.keepWeights);
 
     // 5. The new rows of the output.
     r.output.resize(n, weights.d_model());

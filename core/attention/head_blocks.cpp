@@ -82,7 +82,7 @@ void weighValuesInFixedBlocks(const Eigen::Ref<const MatrixF>& weights, const Ei
 // copies (stream_copy.hpp): the n_q x n_k maps are written once and read much later, so an
 // ordinary store would first read each line from memory for nothing.
 // hasDistribution: this head's n_q flags (softmaxRow's result per row).
-void attendRowBlock(AttentionResult& r, Index head, Index firstRow, Index rows, bool keepScores,
+void attendRowBlock(AttentionResult& r, Index head, Index firstRow, Index rows, bool keepScores, bool keepWeights,
                     char* hasDistribution, MatrixF& block)
 {
     const Index n_k = r.keyCount();
@@ -126,7 +126,8 @@ void attendRowBlock(AttentionResult& r, Index head, Index firstRow, Index rows, 
     MatrixF headRows;  // paddedRows x d_v
     weighValuesInFixedBlocks(scores, r.valueHead(head), depth, headRows);
     r.headOutputs.block(firstRow, head * r.d_v(), rows, r.d_v()) = headRows.topRows(rows);
-    for (Index i = 0; i < rows; ++i) streamCopy(block.row(i).data(), h.attention.row(firstRow + i).data(), n_k);
+    if (keepWeights)
+        for (Index i = 0; i < rows; ++i) streamCopy(block.row(i).data(), h.attention.row(firstRow + i).data(), n_k);
     finishStreamCopies();
 }
 
@@ -138,7 +139,7 @@ Index attentionBlockRows(Index n_k)
     return rows - rows % kProductRowGroup;
 }
 
-void attendQueryRows(AttentionResult& r, bool keepScores, Index firstQuery, Index blockRows)
+void attendQueryRows(AttentionResult& r, bool keepScores, Index firstQuery, Index blockRows, bool keepWeights)
 {
     const Index headCount = r.headCount();
     const Index n_q = r.queryCount();
@@ -166,7 +167,7 @@ void attendQueryRows(AttentionResult& r, bool keepScores, Index firstQuery, Inde
             const Index head = task / blocksPerHead;
             const Index firstRow = firstQuery + (task % blocksPerHead) * blockRows;
             const Index rows = std::min(blockRows, n_q - firstRow);
-            attendRowBlock(r, head, firstRow, rows, keepScores, hasDistribution.data() + head * n_q, block);
+            attendRowBlock(r, head, firstRow, rows, keepScores, keepWeights, hasDistribution.data() + head * n_q, block);
         }
     }
 
@@ -176,17 +177,18 @@ void attendQueryRows(AttentionResult& r, bool keepScores, Index firstQuery, Inde
     for (Index q = firstQuery; q < n_q; ++q) r.fullyMaskedRows[static_cast<std::size_t>(q)] = lastHead[q] == 0;
 }
 
-void attendHeadsInRowBlocks(AttentionResult& r, bool keepScores, Index blockRows)
+void attendHeadsInRowBlocks(AttentionResult& r, bool keepScores, Index blockRows, bool keepWeights)
 {
     const Index n_q = r.queryCount();
     const Index n_k = r.keyCount();
     for (HeadAttention& h : r.heads) {
-        h.attention.resize(n_q, n_k);  // n_q x n_k
+        if (keepWeights) h.attention.resize(n_q, n_k);  // n_q x n_k
+        else h.attention.resize(0, 0);
         if (keepScores) h.scores.resize(n_q, n_k);  // n_q x n_k
         else h.scores.resize(0, 0);
     }
     r.fullyMaskedRows.assign(static_cast<std::size_t>(n_q), false);
-    attendQueryRows(r, keepScores, 0, blockRows);
+    attendQueryRows(r, keepScores, 0, blockRows, keepWeights);
 }
 
 void scoreLaterKeys(AttentionResult& r, Index queryCount, Index firstKey)

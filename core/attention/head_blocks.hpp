@@ -28,11 +28,13 @@ Index attentionBlockRows(Index n_k);
 // Every weight, score and head output has the same bits however the rows are cut into blocks or
 // shared among threads, and a query's row the same bits whatever keys follow its visible ones
 // (head_blocks.cpp says how): a causal layer's earlier rows are a prefix's rows.
-void attendHeadsInRowBlocks(AttentionResult& result, bool keepScores, Index blockRows = 0);
+// keepWeights false: heads[i].attention is left empty (AttentionOptions::keepWeights).
+void attendHeadsInRowBlocks(AttentionResult& result, bool keepScores, Index blockRows = 0, bool keepWeights = true);
 
 // attendHeadsInRowBlocks for the query rows [firstQuery, n_q) only, into maps already n_q x n_k
 // (and fullyMaskedRows' entries of those rows); the earlier rows are left as they are.
-void attendQueryRows(AttentionResult& result, bool keepScores, Index firstQuery, Index blockRows = 0);
+void attendQueryRows(AttentionResult& result, bool keepScores, Index firstQuery, Index blockRows = 0,
+                     bool keepWeights = true);
 
 // Kept scores (before the mask) of the first queryCount queries against the keys [firstKey, n_k):
 // the same bits as attendHeadsInRowBlocks gives them. A causal layer typed on keeps its earlier

@@ -119,7 +119,7 @@ AttentionResult multiHeadAttentionForward(const MatrixF& queryInput, const Matri
     // 2-4. Scores, softmax and head_i = A_i V_j for every head, fused over blocks of query rows
     //      (head_blocks.hpp), shared among at most threadsFor(work) threads (parallelism.hpp).
     result.headOutputs.resize(queryInput.rows(), grouping.concatWidth());  // n_q x h d_v
-    attendHeadsInRowBlocks(result, options.keepScores);
+    attendHeadsInRowBlocks(result, options.keepScores, 0, options.keepWeights);
     // 5. Output projection.
     projectAttentionOutput(result, weights);
     return result;

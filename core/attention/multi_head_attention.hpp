@@ -49,6 +49,10 @@ struct AttentionOptions {
     // floats (256 MiB at n = 2048, h = 16, half of all its attention maps) and the forward
     // pass writes half as much; attention, head outputs and output are the same numbers.
     bool keepScores = true;
+    // Keep every head's weights (HeadAttention::attention). Off only where nobody reads the maps:
+    // the model run below a layer whose input a view shows needs each layer's output alone, and
+    // holds L h n^2 fewer floats.
+    bool keepWeights = true;
 };
 
 struct HeadAttention {

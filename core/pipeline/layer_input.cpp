@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <mutex>
+#include <vector>
 #include <utility>
 
 #include "core/checkpoint/model_input_loading.hpp"
@@ -23,6 +25,41 @@ std::string hiddenStatesFormula(const PretrainedModel& model, const CheckpointLa
            " computed (" + recipeSummary(model.recipe) + ")";
 }
 
+// The last runs of a layer's input (one per sentence the app shows: source and target), shared by
+// the threads that compute them: the run whose tokens share the longest start with a new
+// sentence lends it those positions.
+class RecentRuns {
+public:
+    std::shared_ptr<const ModelRun> closest(const std::vector<std::int32_t>& ids) const
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        std::shared_ptr<const ModelRun> best;
+        std::size_t bestShared = 0;
+        for (const auto& run : runs_) {
+            const std::vector<std::int32_t>& other = run->tokens.ids;
+            const std::size_t limit = std::min(other.size(), ids.size());
+            const auto shared =
+                static_cast<std::size_t>(std::mismatch(other.begin(), other.begin() + static_cast<std::ptrdiff_t>(limit),
+                                                       ids.begin())
+                                             .first -
+                                         other.begin());
+            if (shared > bestShared) best = run, bestShared = shared;
+        }
+        return best;
+    }
+    void add(std::shared_ptr<const ModelRun> run)
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        runs_.push_back(std::move(run));
+        if (runs_.size() > kKept) runs_.erase(runs_.begin());
+    }
+
+private:
+    static constexpr std::size_t kKept = 2;
+    mutable std::mutex mutex_;
+    std::vector<std::shared_ptr<const ModelRun>> runs_;
+};
+
 // A later layer's input: the hidden states `model` computes below it. Fails for an
 // encoder-decoder's decoder layers (they read both sentences at once).
 Expected<std::shared_ptr<const ModelInput>> wholeModelInput(const std::shared_ptr<const PretrainedModel>& model,
@@ -37,17 +74,24 @@ Expected<std::shared_ptr<const ModelInput>> wholeModelInput(const std::shared_pt
                      " encoder-decoder; the app shows its encoder's layers (the command line's --layer all shows "
                      "every layer)"};
     const Index index = *modelIndex;
-    HiddenStatesOf hiddenStates = [model, index](const std::vector<std::int32_t>& ids) -> Expected<MatrixF> {
+    auto recent = std::make_shared<RecentRuns>();
+    HiddenStatesOf hiddenStates = [model, index, recent](const std::vector<std::int32_t>& ids) -> Expected<MatrixF> {
         ModelTokens tokens;
         tokens.ids = ids;
         if (model->recipe.encoderDecoder())
             tokens.decoderIds = {static_cast<std::int32_t>(model->recipe.decoderStartTokenId)};
         RunOptions options;  // the layer's input only: no later block, no readout
         options.keepScores = false;
+        options.keepWeights = false;  // nobody reads these layers' maps: the layer itself is computed again
         options.lastLayer = index;
+        // A sentence typed on: a causal model computes only the positions after the ones it
+        // shares with a recent run (model_run.hpp).
+        options.previous = recent->closest(ids);
         Expected<ModelRun> run = runPretrainedModel(*model, tokens, options);
         if (!run) return Error{run.error()};
-        return run->layer(index).queryInput;
+        auto kept = std::make_shared<const ModelRun>(std::move(*run));
+        recent->add(kept);
+        return kept->layer(index).queryInput;
     };
     HiddenStatesShape shape;
     shape.d_model = layer.d_model;

@@ -54,6 +54,7 @@ std::size_t floats(const StackWeights& stack)
 struct Shape {
     std::size_t d, V;
     bool rotary, keepScores;
+    bool keepWeights = true;
     std::size_t pooledBlocks = 0;  // RunOptions::pooledBlocks: 0 for full maps
     bool pooledValueNorms = false;
 };
@@ -68,7 +69,7 @@ std::size_t layerFloats(const Shape& s, const AttentionSublayerWeights& sublayer
     const std::size_t r = std::min(nq, s.pooledBlocks), c = std::min(nk, s.pooledBlocks);
     const std::size_t maps = s.pooledBlocks > 0 ? h * ((s.pooledValueNorms ? 4 : 2) * r * c + 11 * nq) +
                                                       (s.pooledValueNorms ? 2 * nk * h : 0)
-                                                : (s.keepScores ? 2 : 1) * h * nq * nk;
+                                                : ((s.keepScores ? 1 : 0) + (s.keepWeights ? 1 : 0)) * h * nq * nk;
     return (nq + nk) * s.d + nq * s.d + 2 * nk * kv + (s.rotary ? nq * s.d + nk * kv : 0) + maps + 2 * nq * s.d;
 }
 
@@ -112,8 +113,13 @@ ModelMemoryEstimate estimateModelRunMemory(const PretrainedModel& model, const M
 {
     const FamilyRecipe& rc = model.recipe;
     const std::size_t d = count(rc.d_model);
-    const Shape s{d, count(rc.vocabularySize), rc.positions == PretrainedPositions::Rotary, options.keepScores,
-                  count(options.pooledBlocks), options.pooledValueNorms};
+    const Shape s{d,
+                  count(rc.vocabularySize),
+                  rc.positions == PretrainedPositions::Rotary,
+                  options.keepScores,
+                  options.keepWeights,
+                  count(options.pooledBlocks),
+                  options.pooledValueNorms};
     const std::size_t n = tokens.ids.size(), m = tokens.decoderIds.size();
     ModelMemoryEstimate e;
     e.program = kProgramBytes;

@@ -14,7 +14,7 @@
 //              X_q, X_kv                       (n_q + n_k) d
 //              Q; K, V                         n_q d + 2 n_k kv
 //              rotary: Q, K before rotation    n_q d + n_k kv
-//              scores (keepScores), A          2 h n_q n_k  (h n_q n_k without scores)
+//              scores (keepScores), A          2 h n_q n_k  (h n_q n_k without scores or weights)
 //              Concat(head_i), output          2 n_q d
 //   hidden   h_0..h_b of each stack reached: (L + 1) n d for a whole stack, (b + 1) n d when
 //            the run stopped in block b

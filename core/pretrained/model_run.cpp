@@ -207,6 +207,7 @@ AttentionOptions attentionOptions(const StackContext& c, const BlockWeights& blo
     const Index d_k = sublayer.attention.grouping(sublayer.layer.headCount).d_k;
     AttentionOptions options = modelLayerAttentionOptions(c.model, c.stack, block.block, d_k, cross);
     options.keepScores = c.options.keepScores;
+    options.keepWeights = c.options.keepWeights;
     options.ablated.assign(static_cast<std::size_t>(sublayer.layer.headCount), false);
     for (const ModelHead& head : c.options.ablatedHeads)
         if (head.layer == sublayer.modelIndex) options.ablated[static_cast<std::size_t>(head.head)] = true;
@@ -434,7 +435,10 @@ Index sharedPrefix(const PretrainedModel& model, const ModelRun& previous, const
     if (!r.causal() || r.padTokenId >= 0 || options.pooledBlocks > 0) return 0;
     if (r.d_model % kPrefixWidthMultiple != 0 || r.d_ff % kPrefixWidthMultiple != 0) return 0;
     const bool previousStreamed = !previous.layers.empty() && !previous.layers.front()->streamedHeads.empty();
-    if (previousStreamed || previous.lastLayer != kEveryLayer || previous.keepScores != options.keepScores ||
+    // The previous run holds every layer this one runs: it ran them all, or stopped where this one stops.
+    const bool coversThisRun = previous.lastLayer == kEveryLayer || previous.lastLayer == options.lastLayer;
+    if (previousStreamed || !coversThisRun || previous.keepScores != options.keepScores ||
+        previous.keepWeights != options.keepWeights ||
         previous.ablatedHeads != options.ablatedHeads || !previous.tokens.decoderIds.empty())
         return 0;
     const std::vector<std::int32_t>& a = previous.tokens.ids;
@@ -449,7 +453,8 @@ bool reusable(const ModelRun& previous, const ModelTokens& tokens, const RunOpti
 {
     const bool previousStreamed = !previous.layers.empty() && !previous.layers.front()->streamedHeads.empty();
     return previous.tokens.ids == tokens.ids && previous.tokens.decoderIds == tokens.decoderIds &&
-           previous.keepScores == options.keepScores && options.pooledBlocks == 0 && !previousStreamed;
+           previous.keepScores == options.keepScores && previous.keepWeights == options.keepWeights &&
+           options.pooledBlocks == 0 && !previousStreamed;
 }
 
 // The run asks for what `previous` holds: the same last layer and the same readout rows.
@@ -568,6 +573,7 @@ Expected<ModelRun> runModel(const PretrainedModel& model, const ModelTokens& tok
     run.tokens = tokens;
     run.ablatedHeads = options.ablatedHeads;
     run.keepScores = options.keepScores;
+    run.keepWeights = options.keepWeights;
     run.lastLayer = options.lastLayer;
     run.logitRows = options.logitRows;
     run.firstRecomputedLayer = kept <= lastRun ? kept : model.layerCount();

@@ -55,7 +55,8 @@ inline constexpr Index kEveryLayer = -1;
 
 struct RunOptions {
     std::set<ModelHead> ablatedHeads;
-    bool keepScores = true;  // AttentionOptions::keepScores for every layer
+    bool keepScores = true;   // AttentionOptions::keepScores for every layer
+    bool keepWeights = true;  // AttentionOptions::keepWeights for every layer (false: no maps held)
     // Stop right after this attention layer (model order): no later sublayer or block, no final
     // norm, no readout. What a layer's input (LayerRun::queryInput) needs, and nothing more.
     Index lastLayer = kEveryLayer;
@@ -69,7 +70,7 @@ struct RunOptions {
     // or keepScores differ. Its lastLayer and readout rows need not match this run's.
     // For a causal language model whose tokens differ, the positions both share from the start
     // are taken from it instead, in every layer (ModelRun::firstRecomputedPosition), when it ran
-    // every layer with the same switched-off heads and keepScores.
+    // every layer (or stopped where this run stops) with the same switched-off heads and keepScores.
     std::shared_ptr<const ModelRun> previous;
     // Each layer streamed (a long prompt, streamed_layer.hpp): its heads' maps kept pooled to at
     // most pooledBlocks x pooledBlocks blocks with their row statistics and softmax constants
@@ -97,6 +98,7 @@ struct ModelRun {
     ModelTokens tokens;
     std::set<ModelHead> ablatedHeads;
     bool keepScores = true;
+    bool keepWeights = true;
     Index lastLayer = kEveryLayer;  // RunOptions::lastLayer: kEveryLayer for a whole run
     std::vector<std::shared_ptr<const LayerRun>> layers;  // model order; lastLayer + 1 when stopped
     // As Hugging Face's output_hidden_states: the embeddings' output, then each block's output

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "bench/pretrained/synthetic_checkpoints.hpp"
+#include "core/pipeline/layer_input.hpp"
 #include "core/pipeline/model_overview.hpp"
 #include "support/pretrained_fixtures.hpp"
 #include "support/test_folder.hpp"
@@ -61,15 +62,22 @@ void expectSameOverview(const ModelOverview& typed, const ModelOverview& fresh, 
     }
 }
 
+// The synthetic GPT-2 with the fixture's tokenizer files, in `folder`; its path.
+std::string writeModel(const TestFolder& folder)
+{
+    constexpr bench::SyntheticShape shape{"gpt2-tokens", bench::SyntheticFamily::Gpt2, 3, 64, 4, 128, 643, 128, 40};
+    Expected<std::string> path = bench::syntheticCheckpoint(shape, folder.path().string());
+    EXPECT_TRUE(path.ok()) << (path ? "" : path.error());
+    if (!path) return "";
+    for (const char* file : {"vocab.json", "merges.txt"})
+        std::filesystem::copy_file(pretrainedFixture("gpt2") + "/" + file, *path + "/" + file);
+    return *path;
+}
+
 TEST(OverviewTypedOn, TheSharedPositionsComeFromTheEarlierOverviewWithEveryBit)
 {
     TestFolder folder("overview_typed_on");
-    constexpr bench::SyntheticShape shape{"gpt2-tokens", bench::SyntheticFamily::Gpt2, 2, 64, 4, 128, 643, 128, 40};
-    Expected<std::string> path = bench::syntheticCheckpoint(shape, folder.path().string());
-    ASSERT_TRUE(path.ok()) << (path ? "" : path.error());
-    for (const char* file : {"vocab.json", "merges.txt"})
-        std::filesystem::copy_file(pretrainedFixture("gpt2") + "/" + file, *path + "/" + file);
-    Expected<PretrainedModel> opened = openPretrainedModel(*path);
+    Expected<PretrainedModel> opened = openPretrainedModel(writeModel(folder));
     ASSERT_TRUE(opened.ok()) << (opened ? "" : opened.error());
     const auto model = std::make_shared<const PretrainedModel>(std::move(*opened));
 
@@ -100,6 +108,34 @@ TEST(OverviewTypedOn, TheSharedPositionsComeFromTheEarlierOverviewWithEveryBit)
         const auto both = overview(longer + " again", {ModelHead{0, 3}}, earlier);
         EXPECT_GT(both->baseline->firstRecomputedPosition, 0);
         expectSameOverview(*both, *overview(longer + " again", {ModelHead{0, 3}}, nullptr), "typed and switched");
+    }
+}
+
+// A later layer's input (the app's layer views of a model): the runs below the layer keep no
+// maps, and a sentence typed on computes only its new positions, with the bits of a fresh input.
+TEST(OverviewTypedOn, ALayersInputTypedOnHasTheBitsOfAFreshOne)
+{
+    TestFolder folder("layer_input_typed_on");
+    const std::string path = writeModel(folder);
+    Expected<PretrainedModel> opened = openPretrainedModel(path);
+    ASSERT_TRUE(opened.ok()) << (opened ? "" : opened.error());
+    const auto model = std::make_shared<const PretrainedModel>(std::move(*opened));
+    const CheckpointLayer& layer = model->checkpoint.layers[2];  // h.2.attn: two blocks below it
+    Expected<std::shared_ptr<const ModelInput>> typing = loadLayerInput(model->checkpoint, layer, model);
+    Expected<std::shared_ptr<const ModelInput>> fresh = loadLayerInput(model->checkpoint, layer, model);
+    ASSERT_TRUE(typing.ok() && fresh.ok());
+    std::string text = "the cat";
+    for (const char* more : {" sat", " on the mat", " and", " the dog barked"}) {
+        ASSERT_TRUE((*typing)->embed(text).ok());
+        text += more;
+        Expected<ModelSentence> typed = (*typing)->embed(text);
+        Expected<ModelSentence> whole = (*fresh)->embed(text);
+        ASSERT_TRUE(typed.ok() && whole.ok());
+        EXPECT_TRUE(sameBits(typed->input, whole->input)) << text;
+        // The two inputs share nothing: the fresh one computes every position each time.
+        Expected<std::shared_ptr<const ModelInput>> once = loadLayerInput(model->checkpoint, layer, model);
+        ASSERT_TRUE(once.ok());
+        EXPECT_TRUE(sameBits((*once)->embed(text)->input, whole->input)) << text;
     }
 }
 

@@ -140,6 +140,32 @@ TEST_P(PrefixReuseTest, TypingOnTakesTheSharedPositionsAndKeepsEveryBit)
         }
 }
 
+// The run below a layer whose input a view shows: stopped there, no maps kept, typed on.
+TEST_P(PrefixReuseTest, AStoppedRunWithoutMapsTypedOnKeepsEveryBit)
+{
+    SplitMix64 stream(11);
+    const std::vector<std::int32_t> first = randomIds(30, stream, GetParam().vocabulary);
+    std::vector<std::int32_t> longer = first;
+    for (const std::int32_t id : randomIds(4, stream, GetParam().vocabulary)) longer.push_back(id);
+    RunOptions options;
+    options.keepScores = false;
+    options.keepWeights = false;
+    options.lastLayer = 1;
+    options.logitRows = LogitRows::None;
+    options.previous = std::make_shared<const ModelRun>(run(first, options));
+    const ModelRun typed = run(longer, options);
+    EXPECT_EQ(typed.firstRecomputedPosition, 30);
+    RunOptions fresh = options;
+    fresh.previous = nullptr;
+    const ModelRun whole = run(longer, fresh);
+    expectSameRun(typed, whole, "stopped, no maps");
+    EXPECT_EQ(typed.layer(1).attention.heads.front().attention.size(), 0);
+    // A run that stopped elsewhere lends nothing.
+    RunOptions other = options;
+    other.lastLayer = 0;
+    EXPECT_EQ(run(longer, other).firstRecomputedPosition, 0);
+}
+
 // Nothing is shared across other switched-off heads: the whole sentence is computed (and the
 // earlier machinery reuses layers only for the very same tokens).
 TEST_P(PrefixReuseTest, OtherSwitchedOffHeadsRunTheWholeSentence)
