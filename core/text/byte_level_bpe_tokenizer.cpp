@@ -136,6 +136,17 @@ bool appendPieceTokens(const ByteLevelBpe& bpe, const std::vector<utf8::SpannedC
 
 }  // namespace
 
+std::string pieceBytes(std::string_view piece)
+{
+    std::string bytes;
+    for (const utf8::SpannedChar& ch : utf8::decodeWithSpans(piece)) {
+        const auto byte = symbolToByte(ch.codePoint);
+        if (!byte) return std::string(piece);
+        bytes += static_cast<char>(*byte);
+    }
+    return bytes;
+}
+
 std::string displayPiece(std::string_view piece)
 {
     // Back from byte symbols to bytes; a piece with a character that is no byte symbol is shown as is.

@@ -28,6 +28,10 @@ struct ByteLevelBpeOptions {
 Expected<SubwordTokenization> byteLevelBpeTokenize(const ByteLevelBpe& bpe, std::string_view text,
                                                    const ByteLevelBpeOptions& options = {});
 
+// The bytes a piece of byte symbols stands for ("Ġcat" -> " cat"); a piece with a character
+// that is no byte symbol (an added token such as "<|endoftext|>") as it is.
+std::string pieceBytes(std::string_view piece);
+
 // What a chip shows for a piece of byte symbols: the bytes decoded as UTF-8, a space shown as
 // "·" (U+00B7), a newline as "↵" and a tab as "→"; other control bytes, and bytes of a character
 // split across tokens, as "<0xF0>" (the notation of byte-fallback tokenizers). A piece that is

@@ -1,6 +1,7 @@
 #include "core/text/subword_tokenizer.hpp"
 
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <utility>
@@ -145,6 +146,31 @@ std::string SubwordTokenizer::displayPiece(std::string_view piece) const
     if (const auto* f = fast()) return f->display(piece);
     if (byteLevelBpe()) return qkv::displayPiece(piece);
     return std::string(piece);
+}
+
+std::string SubwordTokenizer::decodePieces(const std::vector<std::string>& pieces) const
+{
+    std::string text;
+    for (const std::string& piece : pieces) {
+        if (readsWordPieces()) {
+            text += piece.rfind("##", 0) == 0 ? piece.substr(2) : " " + piece;
+        } else if (const auto* f = fast()) {
+            text += f->text(piece);
+        } else if (byteLevelBpe()) {
+            text += pieceBytes(piece);
+        } else {  // SentencePiece: "▁" is a space, "<0xXX>" a byte
+            std::string out = piece;
+            if (out.size() == 6 && out.rfind("<0x", 0) == 0 && out.back() == '>' &&
+                std::isxdigit(static_cast<unsigned char>(out[3])) && std::isxdigit(static_cast<unsigned char>(out[4]))) {
+                text += static_cast<char>(std::strtol(out.substr(3, 2).c_str(), nullptr, 16));
+                continue;
+            }
+            for (std::size_t at = out.find("\u2581"); at != std::string::npos; at = out.find("\u2581", at + 1))
+                out.replace(at, std::string("\u2581").size(), " ");
+            text += out;
+        }
+    }
+    return text;
 }
 
 std::size_t SubwordTokenizer::vocabularySize() const

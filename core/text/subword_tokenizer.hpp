@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "core/common/expected.hpp"
 #include "core/text/byte_level_bpe_tokenizer.hpp"
@@ -49,6 +50,10 @@ public:
     bool readsWordPieces() const { return isWordPiece() || (fast() && fast()->modelType() == "WordPiece"); }
     // How one vocabulary entry is shown alone, as the chips show it: "Ġcat" and "▁cat" as "·cat".
     std::string displayPiece(std::string_view piece) const;
+    // Pieces put back into text (what Hugging Face's decode gives without cleaning up): byte
+    // symbols as their bytes, "▁" as a space, WordPiece's "##" joined to the piece before and
+    // any other piece after a space. Generated tokens become text a prompt can hold.
+    std::string decodePieces(const std::vector<std::string>& pieces) const;
     // Rows the token embedding table must have at least (the largest id + 1).
     std::size_t vocabularySize() const;
     // For a status line: "WordPiece, 30522 tokens, lower-cased (tokenizer_config.json)",

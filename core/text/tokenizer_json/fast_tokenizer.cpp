@@ -220,6 +220,7 @@ std::string FastTokenizer::piece(std::int32_t id) const
 }
 
 std::string FastTokenizer::display(std::string_view piece) const { return pipeline_->display.show(piece); }
+std::string FastTokenizer::text(std::string_view piece) const { return pipeline_->display.text(piece); }
 
 std::string_view FastTokenizer::modelType() const { return pipeline_->model->type(); }
 

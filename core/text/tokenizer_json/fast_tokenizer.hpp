@@ -42,6 +42,7 @@ public:
     std::string piece(std::int32_t id) const;
     // How one piece is shown alone ("·cat").
     std::string display(std::string_view piece) const;
+    std::string text(std::string_view piece) const;  // TokenDisplay::text
     // "BPE", "WordPiece", "Unigram" or "WordLevel" (also for older files that name no type).
     std::string_view modelType() const;
     // "tokenizer.json: BPE, 151,643 tokens, 151,387 merges; NFC; Sequence[Split regex ..., ByteLevel];

@@ -54,6 +54,18 @@ std::string TokenDisplay::show(std::string_view piece) const
     return visibleText(text);
 }
 
+std::string TokenDisplay::text(std::string_view piece) const
+{
+    if (byteSymbols) return pieceBytes(piece);
+    if (byteFallback)
+        if (const std::optional<std::uint8_t> byte = byteFallbackByte(piece)) return std::string(1, static_cast<char>(*byte));
+    std::string out(piece);
+    if (!spaceMark.empty())
+        for (std::size_t at = out.find(spaceMark); at != std::string::npos; at = out.find(spaceMark, at + 1))
+            out.replace(at, spaceMark.size(), " ");
+    return out;
+}
+
 std::vector<std::string> TokenDisplay::showAll(const std::vector<std::string_view>& pieces) const
 {
     std::vector<std::string> out;

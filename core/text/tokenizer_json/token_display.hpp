@@ -23,6 +23,9 @@ struct TokenDisplay {
 
     // One piece alone (a prediction's name): spaces as "·", newlines as "↵", tabs as "→".
     std::string show(std::string_view piece) const;
+    // The piece's own text, for text put back together (the decoder's): byte symbols as their
+    // bytes, the space mark as a space, a fallback byte "<0xXX>" as that byte.
+    std::string text(std::string_view piece) const;
     // A sentence's pieces: as show(), and runs of "<0xXX>" pieces read as UTF-8 together.
     std::vector<std::string> showAll(const std::vector<std::string_view>& pieces) const;
 };
