@@ -279,7 +279,7 @@ const QImage& HeadsFigure::imageForPixels(int panel, ColormapName colormap, cons
     return reduced;
 }
 
-void HeadsFigure::prepareImages(ColormapName colormap) const
+void HeadsFigure::prepareImages(ColormapName colormap, const QSize& shownPixels) const
 {
     constexpr int kSmallestHalving = 256;
     for (int panel = 0; panel < panelCount(); ++panel) {
@@ -292,6 +292,7 @@ void HeadsFigure::prepareImages(ColormapName colormap) const
             halvings.push_back(last->scaled(half, Qt::IgnoreAspectRatio, Qt::SmoothTransformation));
             last = &halvings.back();
         }
+        if (shownPixels.isValid()) imageForPixels(panel, colormap, shownPixels);
     }
 }
 

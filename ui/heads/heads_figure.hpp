@@ -97,7 +97,9 @@ public:
     // Makes every panel's image and its halvings (each the block means of the one before, down
     // to about 256 pixels), so that imageForPixels averages a few megapixels at most, not the
     // 16.8 million cells of a 4,096-token panel. For the work pool, before the figure is shown.
-    void prepareImages(ColormapName colormap) const;
+    // `shownPixels`: the panels' size on screen when known (the canvas's for a figure of the same
+    // shape), whose reduced image is then made here too, off the GUI thread.
+    void prepareImages(ColormapName colormap, const QSize& shownPixels = {}) const;
 
 private:
     void chooseRange();

@@ -276,9 +276,19 @@ void HeadsView::refresh(Changes)
     }
     // The figure and its colour images (cached in it) on the work pool; the canvas only reads
     // the finished figure.
-    figures_.request([r, spec, colormap = canvas_->colormap()] {
+    // The panels keep their size on screen when the new figure has the shape of the shown one
+    // (a new seed, a head edited): their reduced images are made on the pool too, so painting
+    // only draws them (heads_grid.cpp asks for the same size).
+    QSize shownPixels;
+    if (const auto& shown = canvas_->figure(); shown && shown->rows() == static_cast<int>(rows) &&
+                                               shown->columns() == static_cast<int>(columns) &&
+                                               canvas_->gridLayout().cellSize > 0) {
+        const double scale = canvas_->devicePixelRatioF() * canvas_->gridLayout().cellSize;
+        shownPixels = QSize(static_cast<int>(std::round(columns * scale)), static_cast<int>(std::round(rows * scale)));
+    }
+    figures_.request([r, spec, colormap = canvas_->colormap(), shownPixels] {
         auto figure = std::make_shared<const HeadsFigure>(r, spec);
-        figure->prepareImages(colormap);
+        figure->prepareImages(colormap, shownPixels);
         return figure;
     });
 }

@@ -66,5 +66,24 @@ TEST(HeadsFigure, APanelIsAveragedDownFromItsHalvingsAsFromTheWholeMatrix)
     EXPECT_EQ(figure.imageForPixels(0, ColormapName::Viridis, QSize(2000, 2000)).size(), QSize(1100, 1100));
 }
 
+// The heads view asks the work pool for the reduced images at the size the panels have on screen:
+// painting then finds them made (the same image object, no averaging on the GUI thread), and they
+// are the pictures painting would have made.
+TEST(HeadsFigure, TheShownSizeIsPreparedOffTheGuiThread)
+{
+    const auto result = longResult(700);
+    ASSERT_NE(result, nullptr);
+    const QSize shown(300, 300);
+    const HeadsFigure onDemand(result, HeadsFigureSpec{});
+    onDemand.prepareImages(ColormapName::Viridis);
+    const QImage expected = onDemand.imageForPixels(0, ColormapName::Viridis, shown);
+    const HeadsFigure prepared(result, HeadsFigureSpec{});
+    prepared.prepareImages(ColormapName::Viridis, shown);
+    const QImage* made = &prepared.imageForPixels(0, ColormapName::Viridis, shown);
+    EXPECT_EQ(*made, expected);
+    EXPECT_EQ(made, &prepared.imageForPixels(0, ColormapName::Viridis, shown)) << "cached, not made again";
+    EXPECT_EQ(made->size(), shown);
+}
+
 }  // namespace
 }  // namespace qkv::ui
