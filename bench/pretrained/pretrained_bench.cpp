@@ -49,6 +49,7 @@
 #include "core/analysis/head_statistics.hpp"
 #include "core/analysis/streamed_layer_maps.hpp"
 #include "core/analysis/value_norms.hpp"
+#include "core/common/blas_products.hpp"
 #include "core/common/memory.hpp"
 #include "core/common/random.hpp"
 #include "core/pretrained/model_memory.hpp"
@@ -419,6 +420,7 @@ int main(int argc, char** argv)
 {
     qkv::keepLargeAllocationsForReuse();
     registerAll();
+    benchmark::AddCustomContext("products", qkv::productKernelName());  // which kernel ran the GEMMs
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::RunSpecifiedBenchmarks();

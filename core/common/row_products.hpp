@@ -11,6 +11,7 @@
 // in place, the last one to three rows beside copies of themselves. Checked against every split of
 // the rows (tests/core/common/row_products_test.cpp).
 
+#include "core/common/blas_products.hpp"
 #include "core/common/matrix.hpp"
 
 namespace qkv {
@@ -18,13 +19,17 @@ namespace qkv {
 // Rows of Eigen's GEMM register tile (the right-hand side's nr when the product runs as
 // w^T x^T); a group of this many rows takes one path.
 inline constexpr Index kProductRowGroup = 4;
+// Weights narrower than this each way stay with Eigen (a call costs more than it saves).
+inline constexpr Index kBlasMinimumWidth = 64;
 
 // out = x * w (or out += x * w with accumulate), x: R x m, w: m x n (any float expression: a
 // transposed view is not copied), out: R x n (sized by the caller). One thread; every row through
 // the kernel's grouped path.
+namespace detail {
+
+// Eigen's route: groups of four rows, the last rows padded by copies into one.
 template <typename Weight>
-void multiplyRowsStable(const Eigen::Ref<const MatrixF>& x, const Weight& w, Eigen::Ref<MatrixF> out,
-                        bool accumulate = false)
+void multiplyRowsWithEigen(const Eigen::Ref<const MatrixF>& x, const Weight& w, Eigen::Ref<MatrixF> out, bool accumulate)
 {
     const Index rows = x.rows();
     const Index grouped = rows - rows % kProductRowGroup;
@@ -34,7 +39,6 @@ void multiplyRowsStable(const Eigen::Ref<const MatrixF>& x, const Weight& w, Eig
     }
     const Index rest = rows - grouped;
     if (rest == 0) return;
-    // The last rows, padded by copies of the last one into a full group.
     MatrixF group(kProductRowGroup, x.cols());  // 4 x m
     for (Index i = 0; i < kProductRowGroup; ++i) group.row(i) = x.row(grouped + (i < rest ? i : rest - 1));
     // Accumulating starts from the rows' own sums, as the in-place kernel adds each depth block
@@ -43,6 +47,34 @@ void multiplyRowsStable(const Eigen::Ref<const MatrixF>& x, const Weight& w, Eig
     if (accumulate) product.topRows(rest) = out.bottomRows(rest);
     product.noalias() += group * w;
     out.bottomRows(rest) = product.topRows(rest);
+}
+
+// OpenBLAS's route (blas_products.hpp): a call of few rows is padded by copies of the last row
+// past the kernel's small-matrix path.
+void multiplyRowsWithBlas(const Eigen::Ref<const MatrixF>& x, const float* w, Index n, Index ldw, bool transposed,
+                          Eigen::Ref<MatrixF> out, bool accumulate);
+
+}  // namespace detail
+
+// out = x * w (or out += x * w with accumulate), x: R x m, w: m x n (any float expression: a
+// transposed view is not copied), out: R x n (sized by the caller). One thread; every row's bits
+// depend on its own row only. Large products of row-major (or transposed row-major) weights go
+// through OpenBLAS where its kernel allows (blas_products.hpp); whether they do depends on the
+// weight's shape, never on R.
+template <typename Weight>
+void multiplyRowsStable(const Eigen::Ref<const MatrixF>& x, const Weight& w, Eigen::Ref<MatrixF> out,
+                        bool accumulate = false)
+{
+    if constexpr ((Weight::Flags & Eigen::DirectAccessBit) != 0) {
+        if (w.innerStride() == 1 && w.rows() >= kBlasMinimumWidth && w.cols() >= kBlasMinimumWidth &&
+            blasKeepsRows()) {
+            // A row-major weight, or the transpose of one (stored n x m).
+            const bool transposed = !(Weight::Flags & Eigen::RowMajorBit);
+            detail::multiplyRowsWithBlas(x, w.data(), w.cols(), w.outerStride(), transposed, out, accumulate);
+            return;
+        }
+    }
+    detail::multiplyRowsWithEigen(x, w, out, accumulate);
 }
 
 }  // namespace qkv
