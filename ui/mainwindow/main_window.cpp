@@ -39,6 +39,7 @@
 #include "ui/steps/step_view.hpp"
 #include "ui/train/train_tab.hpp"
 #include "ui/weights/head_weights_view.hpp"
+#include "ui/wholemodel/prediction_view.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -115,6 +116,13 @@ MainWindow::MainWindow(QWidget* parent)
         config.keyValueHeadCount = g == config.headCount ? 0 : g;
         document_->edit(config, tr("Key/value heads g = %1").arg(g));
     });
+    // The Predict tab's Keep as prompt: the prompt and its generated text become the target sentence.
+    if (auto* predict = qobject_cast<PredictionView*>(tabs_->view(PredictionView::kId)))
+        connect(predict, &PredictionView::keepAsPrompt, this, [this](const QString& text) {
+            qkv::Config config = document_->config();
+            config.targetText = text.toStdString();
+            document_->edit(config, tr("Generated tokens kept as the prompt"));
+        });
 
     // The weights editor needs the document: its edits are undo steps.
     weightsView_ = new HeadWeightsView(document_, selection_, tabs_);

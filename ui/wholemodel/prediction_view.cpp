@@ -2,9 +2,11 @@
 
 #include <QLabel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include "ui/document/head_selection.hpp"
+#include "ui/wholemodel/generation_panel.hpp"
 #include "ui/wholemodel/head_ranking_panel.hpp"
 #include "ui/wholemodel/prediction_panel.hpp"
 #include "ui/wholemodel/rollout_panel.hpp"
@@ -14,8 +16,9 @@ namespace qkv::ui {
 
 PredictionView::PredictionView(HeadSelection* selection, WholeModelRuns* runs, QWidget* parent)
     : ResultView(selection, Change::Cell, parent), runs_(runs), message_(new QLabel(this)),
-      panels_(new QSplitter(Qt::Horizontal, this)), rollout_(new RolloutPanel(panels_)),
-      predictions_(new PredictionPanel(runs, this)), ranking_(new HeadRankingPanel(runs, this))
+      pages_(new QTabWidget(this)), panels_(new QSplitter(Qt::Horizontal, this)), rollout_(new RolloutPanel(panels_)),
+      predictions_(new PredictionPanel(runs, this)), ranking_(new HeadRankingPanel(runs, this)),
+      generation_(new GenerationPanel(runs, this))
 {
     message_->setWordWrap(true);
     message_->setTextFormat(Qt::PlainText);
@@ -33,17 +36,32 @@ PredictionView::PredictionView(HeadSelection* selection, WholeModelRuns* runs, Q
     panels_->setStretchFactor(0, 2);
     panels_->setStretchFactor(1, 3);
     panels_->setChildrenCollapsible(false);
+    // Generation on a page of its own: the panels keep the tab's room, and its grid of every
+    // head's maps gets the whole height. The panels sit in a page that stays when they hide.
+    auto* predictionsPage = new QWidget(pages_);
+    auto* pageLayout = new QVBoxLayout(predictionsPage);
+    pageLayout->setContentsMargins(0, 4, 0, 0);
+    pageLayout->addWidget(panels_);
+    pages_->setDocumentMode(true);
+    pages_->addTab(predictionsPage, tr("Rollout and predictions"));
+    pages_->addTab(generation_, tr("Generate"));
+    pages_->setTabToolTip(0, tr("Attention rollout, the top 5 predictions and the heads they depend on"));
+    pages_->setTabToolTip(1, tr("A causal language model continues the target sentence, each token's attention "
+                                "drawn as it appears"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 4);
     layout->addWidget(message_);
-    layout->addWidget(panels_, 1);
+    layout->addWidget(pages_, 1);
 
     // The overview arrives (or fails) while this tab may be hidden: refresh when shown.
     connect(runs_, &WholeModelRuns::overviewChanged, this, [this] { invalidate(Change::Options); });
     connect(runs_, &WholeModelRuns::busyChanged, this, &PredictionView::updateMessage);
     connect(predictions_, &PredictionPanel::positionChanged, this,
             [this](qkv::Index position) { ranking_->setTarget(overview_, position, names_); });
+    connect(generation_, &GenerationPanel::keepAsPrompt, this, &PredictionView::keepAsPrompt);
+    connect(generation_, &GenerationPanel::tokenShown, this, &PredictionView::updateGenerationPrompt);
     showOverview();
+    updateGenerationPrompt();
 }
 
 QString PredictionView::title() const { return tr("Pre&dict"); }
@@ -66,6 +84,7 @@ void PredictionView::refresh(Changes changes)
 {
     runs_->demand();
     showOverview();
+    updateGenerationPrompt();
     // The user selected another query row (a new result only keeps the selection inside it).
     if (changes.testFlag(Change::Cell) && !changes.testFlag(Change::Result)) followQueryRow();
 }
@@ -91,6 +110,20 @@ void PredictionView::followQueryRow()
     if (!overview_ || !selection()) return;
     const qkv::Index position = queryRowPosition(*overview_, runs_->shownLayer(), selection()->queryRow());
     if (position >= 0) predictions_->setPosition(position);
+}
+
+void PredictionView::updateGenerationPrompt()
+{
+    GenerationPrompt prompt;
+    prompt.model = runs_->model();
+    if (result()) {
+        prompt.source = result()->config.sourceText;
+        prompt.target = result()->config.targetText;
+    }
+    if (overview_ && overview_->model == prompt.model) prompt.overview = overview_;
+    // Without a model the message above says how to get one, and there is nothing to page through.
+    pages_->setVisible(prompt.model != nullptr || overview_ != nullptr);
+    generation_->setPrompt(std::move(prompt));
 }
 
 void PredictionView::updateMessage()
