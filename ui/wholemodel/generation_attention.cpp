@@ -234,8 +234,11 @@ void GenerationAttention::paintEvent(QPaintEvent*)
     painter.translate(l.rowAxis.center());
     painter.rotate(-90);
     const QRectF rotated(-l.rowAxis.height() / 2, -l.rowAxis.width() / 2, l.rowAxis.height(), l.rowAxis.width());
-    painter.drawText(rotated, Qt::AlignCenter,
-                     metrics.elidedText(tr("rows: generated tokens"), Qt::ElideRight, rotated.width()));
+    // The longest wording that fits beside short maps, never a cut word.
+    QString rowAxis = tr("rows: generated tokens");
+    for (const QString& shorter : {tr("generated tokens"), tr("generated")})
+        if (metrics.horizontalAdvance(rowAxis) > rotated.width()) rowAxis = shorter;
+    painter.drawText(rotated, Qt::AlignCenter, metrics.elidedText(rowAxis, Qt::ElideRight, rotated.width()));
     painter.restore();
 
     const auto shownRows = static_cast<int>(rowCount());
