@@ -3,10 +3,13 @@
 // not depend on the thread that computed it. Plain Eigen fails this for a lone row (a
 // matrix-vector product) and for the last R mod 4 rows when w's columns end in a partial panel.
 
+#include <cstdio>
 #include <cstring>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include "core/common/blas_products.hpp"
 #include "core/common/random.hpp"
 #include "core/common/row_products.hpp"
 
@@ -61,6 +64,29 @@ TEST(RowProducts, EveryRowHasTheBitsOfTheWholeProductWhateverRowsGoWithIt)
                     }
             }
         }
+}
+
+// A team's threads multiply at once (the projections' row blocks, the readout's vocabulary
+// ranges): each product keeps its bits. Debian's serial OpenBLAS shares its buffers between
+// calls and corrupted such products until its calls took turns (blas_products.cpp).
+TEST(RowProducts, ProductsOnTwoThreadsAtOnceKeepTheirBits)
+{
+    SplitMix64 stream(32);
+    // A readout's shape: a few rows against a token table read transposed, one vocabulary range
+    // per thread, as tiedLogitsForward cuts it.
+    const MatrixF t = randomMatrix(3, 768, stream);
+    const MatrixF table = randomMatrix(6000, 768, stream);  // V x d_model
+    MatrixF reference(3, 6000);
+    multiplyRowsStable(t, table.transpose(), reference);
+    for (int round = 0; round < 8; ++round) {
+        MatrixF logits(3, 6000);
+#pragma omp parallel for num_threads(2) schedule(static)
+        for (int part = 0; part < 2; ++part)
+            multiplyRowsStable(t, table.middleRows(part * 2976, part == 0 ? 2976 : 3024).transpose(),
+                               logits.middleCols(part * 2976, part == 0 ? 2976 : 3024));
+        EXPECT_TRUE(sameBits(logits, reference)) << "round " << round;
+    }
+    std::printf("products: %s\n", productKernelName().c_str());
 }
 
 }  // namespace
