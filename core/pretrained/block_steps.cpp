@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numbers>
 
+#include <unsupported/Eigen/SpecialFunctions>
+
 #include "core/attention/projections.hpp"
 #include "core/common/parallelism.hpp"
 #include "core/common/row_products.hpp"
@@ -45,8 +47,12 @@ void blockActivationForward(MatrixF& x, BlockActivation activation)
     const Index count = x.size();
     switch (activation) {
     case BlockActivation::GeluErf: {
+        // Eigen's vectorised erf (a rational approximation within a few float ulps of std::erf):
+        // libm's erff, a call per element, took a tenth of a BERT-base forward pass once its
+        // products ran on OpenBLAS.
         const float inverseSqrt2 = static_cast<float>(1.0 / std::numbers::sqrt2);
-        for (Index i = 0; i < count; ++i) a[i] = 0.5f * a[i] * (1.0f + std::erf(a[i] * inverseSqrt2));
+        Eigen::Map<Eigen::ArrayXf> v(a, count);
+        v = 0.5f * v * (1.0f + (v * inverseSqrt2).erf());
         return;
     }
     case BlockActivation::GeluTanh: {
