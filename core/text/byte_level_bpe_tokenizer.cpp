@@ -136,27 +136,32 @@ bool appendPieceTokens(const ByteLevelBpe& bpe, const std::vector<utf8::SpannedC
 
 }  // namespace
 
+namespace {
+
+// The bytes of a piece of byte symbols; false (bytes unspecified) when a character is none.
+bool symbolBytes(std::string_view piece, std::string& bytes)
+{
+    for (const utf8::SpannedChar& ch : utf8::decodeWithSpans(piece)) {
+        const auto byte = symbolToByte(ch.codePoint);
+        if (!byte) return false;
+        bytes += static_cast<char>(*byte);
+    }
+    return true;
+}
+
+}  // namespace
+
 std::string pieceBytes(std::string_view piece)
 {
     std::string bytes;
-    for (const utf8::SpannedChar& ch : utf8::decodeWithSpans(piece)) {
-        const auto byte = symbolToByte(ch.codePoint);
-        if (!byte) return std::string(piece);
-        bytes += static_cast<char>(*byte);
-    }
-    return bytes;
+    return symbolBytes(piece, bytes) ? bytes : std::string(piece);
 }
 
 std::string displayPiece(std::string_view piece)
 {
     // Back from byte symbols to bytes; a piece with a character that is no byte symbol is shown as is.
     std::string bytes;
-    for (const utf8::SpannedChar& ch : utf8::decodeWithSpans(piece)) {
-        const auto byte = symbolToByte(ch.codePoint);
-        if (!byte) return std::string(piece);
-        bytes += static_cast<char>(*byte);
-    }
-    return visibleText(bytes);
+    return symbolBytes(piece, bytes) ? visibleText(bytes) : std::string(piece);
 }
 
 std::string visibleText(std::string_view text)

@@ -16,6 +16,7 @@
 #include "ui/figures/shown_text.hpp"
 #include "ui/wholemodel/generation_attention.hpp"
 #include "ui/wholemodel/prediction_data.hpp"
+#include "ui/wholemodel/table_cell.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"
 
 namespace qkv::ui {
@@ -25,14 +26,6 @@ enum Column { PositionColumn, TokenColumn, ProbabilityColumn, TopColumn, ColumnC
 
 // The tokens one generation may ask for in the window: each is a run of every layer, drawn live.
 constexpr int kMostTokens = 256;
-
-QTableWidgetItem* cell(const QString& text, Qt::Alignment alignment = Qt::AlignLeft | Qt::AlignVCenter)
-{
-    auto* item = new QTableWidgetItem(text);
-    item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
-    item->setTextAlignment(alignment);
-    return item;
-}
 
 }  // namespace
 
@@ -261,17 +254,17 @@ void GenerationPanel::showStep(GeneratedStep step)
     const int row = table_->rowCount();
     table_->insertRow(row);
     const Qt::Alignment right = Qt::AlignRight | Qt::AlignVCenter;
-    table_->setItem(row, PositionColumn, cell(QString::number(step.token.position), right));
-    QTableWidgetItem* token = cell(step.text);
+    table_->setItem(row, PositionColumn, readOnlyCell(QString::number(step.token.position), right));
+    QTableWidgetItem* token = readOnlyCell(step.text);
     token->setData(Qt::UserRole, step.token.id);
     token->setToolTip(tr("id %1").arg(step.token.id));
     table_->setItem(row, TokenColumn, token);
-    table_->setItem(row, ProbabilityColumn, cell(probabilityText(step.token.probability), right));
+    table_->setItem(row, ProbabilityColumn, readOnlyCell(probabilityText(step.token.probability), right));
     QStringList alternatives;
     for (std::size_t k = 0; k < step.token.top.size() && k < static_cast<std::size_t>(step.alternatives.size()); ++k)
         alternatives << tr("«%1» %2").arg(step.alternatives[static_cast<int>(k)],
                                           probabilityText(step.token.top[k].probability));
-    QTableWidgetItem* top = cell(alternatives.join(QStringLiteral("  ")));
+    QTableWidgetItem* top = readOnlyCell(alternatives.join(QStringLiteral("  ")));
     top->setToolTip(plainAsRichText(alternatives.join(QLatin1Char('\n'))));
     table_->setItem(row, TopColumn, top);
     attention_->addToken(step.text, std::move(step.rows));

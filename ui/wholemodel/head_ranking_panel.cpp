@@ -15,6 +15,7 @@
 #include <new>
 
 #include "ui/figures/shown_text.hpp"
+#include "ui/wholemodel/table_cell.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"
 
 namespace qkv::ui {
@@ -27,14 +28,6 @@ const qkv::PositionPredictions* baselineAt(const qkv::ModelOverview& overview, q
     for (const qkv::PositionPredictions& p : overview.baselinePredictions)
         if (p.position == position) return &p;
     return nullptr;
-}
-
-QTableWidgetItem* cell(const QString& text, Qt::Alignment alignment = Qt::AlignLeft | Qt::AlignVCenter)
-{
-    auto* item = new QTableWidgetItem(text);
-    item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
-    item->setTextAlignment(alignment);
-    return item;
 }
 
 }  // namespace
@@ -267,13 +260,14 @@ void HeadRankingPanel::fillTable()
         const qkv::HeadEffect& effect = effects_[static_cast<std::size_t>(row)];
         const qkv::ModelHead head{effect.candidate.layer, effect.candidate.head};
         const bool off = overview_ && overview_->isAblated(head);
-        table_->setItem(row, HeadColumn, cell(off ? tr("%1 (off)").arg(headText(model, head)) : headText(model, head)));
-        QTableWidgetItem* layer = cell(QString::fromStdString(rankedOverview_->layer(head.layer).layer.name));
+        const QString name = off ? tr("%1 (off)").arg(headText(model, head)) : headText(model, head);
+        table_->setItem(row, HeadColumn, readOnlyCell(name));
+        QTableWidgetItem* layer = readOnlyCell(QString::fromStdString(rankedOverview_->layer(head.layer).layer.name));
         layer->setToolTip(plainAsRichText(layer->text()));  // a layer's name is the file's data
         table_->setItem(row, LayerColumn, layer);
-        table_->setItem(row, BeforeColumn, cell(probabilityText(effect.change.before), right));
-        table_->setItem(row, AfterColumn, cell(probabilityText(effect.change.after), right));
-        table_->setItem(row, ChangeColumn, cell(pointsText(effect.change.change), right));
+        table_->setItem(row, BeforeColumn, readOnlyCell(probabilityText(effect.change.before), right));
+        table_->setItem(row, AfterColumn, readOnlyCell(probabilityText(effect.change.after), right));
+        table_->setItem(row, ChangeColumn, readOnlyCell(pointsText(effect.change.change), right));
     }
 }
 
