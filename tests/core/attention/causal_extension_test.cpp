@@ -24,8 +24,9 @@ MatrixF randomMatrix(Index rows, Index cols, SplitMix64& stream, double scale = 
 
 bool sameBits(const MatrixF& a, const MatrixF& b)
 {
+    // memcmp never sees the null data of an empty matrix
     return a.rows() == b.rows() && a.cols() == b.cols() &&
-           std::memcmp(a.data(), b.data(), static_cast<std::size_t>(a.size()) * sizeof(float)) == 0;
+           (a.size() == 0 || std::memcmp(a.data(), b.data(), static_cast<std::size_t>(a.size()) * sizeof(float)) == 0);
 }
 
 void expectSameBits(const AttentionResult& a, const AttentionResult& b, const std::string& what)

@@ -22,8 +22,9 @@ namespace {
 
 bool sameBits(const MatrixF& a, const MatrixF& b)
 {
+    // memcmp never sees the null data of an empty matrix
     return a.rows() == b.rows() && a.cols() == b.cols() &&
-           std::memcmp(a.data(), b.data(), static_cast<std::size_t>(a.size()) * sizeof(float)) == 0;
+           (a.size() == 0 || std::memcmp(a.data(), b.data(), static_cast<std::size_t>(a.size()) * sizeof(float)) == 0);
 }
 
 // NaN == NaN here: a cell without a value on both sides is the same.
