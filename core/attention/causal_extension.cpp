@@ -3,20 +3,11 @@
 #include <cassert>
 
 #include "core/attention/head_blocks.hpp"
+#include "core/common/stack_rows.hpp"
 
 namespace qkv {
 
 namespace {
-
-// The first `kept` rows of `earlier` over the rows of `later`.           (kept + later.rows()) x cols
-MatrixF stackRows(const MatrixF& earlier, Index kept, const MatrixF& later)
-{
-    if (earlier.size() == 0 && later.size() == 0) return MatrixF();
-    MatrixF stacked(kept + later.rows(), later.cols());
-    stacked.topRows(kept) = earlier.topRows(kept);
-    stacked.bottomRows(later.rows()) = later;
-    return stacked;
-}
 
 // A head's map over n queries and keys from its first `kept` rows and columns (the rows' later
 // columns are masked: zero weights, or scores written afterwards).               n x n

@@ -58,6 +58,16 @@ void scoreInWholePanels(const MatrixF& scaledQuery, const Eigen::Ref<const Matri
     out.middleCols(whole, kKeyPanel).noalias() = scaledQuery * panel.transpose();
 }
 
+// Rows [firstRow, firstRow + rows) of head `head`'s Q_i times the score scale, and copies of the
+// last to fill a group of four (row_products.hpp).             roundUp(rows, 4) x d_k
+MatrixF scaledQueryRows(const AttentionResult& r, Index head, Index firstRow, Index rows)
+{
+    MatrixF scaled(roundUp(rows, kProductRowGroup), r.d_k());
+    for (Index i = 0; i < scaled.rows(); ++i)
+        scaled.row(i) = r.queryHead(head).row(firstRow + std::min(i, rows - 1)) * r.scoreScale;
+    return scaled;
+}
+
 // out = weights values over the keys [0, depth) in fixed blocks; weights' columns past the
 // values' rows must be zero (they meet zero value rows).          weights.rows() x d_v
 void weighValuesInFixedBlocks(const Eigen::Ref<const MatrixF>& weights, const Eigen::Ref<const MatrixF>& values,
@@ -97,9 +107,7 @@ void attendRowBlock(AttentionResult& r, Index head, Index firstRow, Index rows, 
     // of the last to fill a group of four). The scale goes on the thin Q_i (rows d_k multiplies,
     // not rows n_k), and not into the product expression: Eigen evaluates "(A * B) * s" with
     // noalias() as a lazy coefficient-wise product, ten times slower than its GEMM.
-    MatrixF scaledQuery(paddedRows, r.d_k());  // paddedRows x d_k
-    for (Index i = 0; i < paddedRows; ++i)
-        scaledQuery.row(i) = r.queryHead(head).row(firstRow + std::min(i, rows - 1)) * r.scoreScale;
+    const MatrixF scaledQuery = scaledQueryRows(r, head, firstRow, rows);  // paddedRows x d_k
     auto scores = block.topRows(paddedRows);
     scoreInWholePanels(scaledQuery, r.keyHead(head).topRows(scoredKeys), scores);
     if (keepScores)
@@ -198,10 +206,7 @@ void scoreLaterKeys(AttentionResult& r, Index queryCount, Index firstKey)
     const Index paddedRows = roundUp(queryCount, kProductRowGroup);
     MatrixF scores(paddedRows, roundUp(n_k - firstKey, kKeyPanel));  // paddedRows x new keys, padded
     for (Index head = 0; head < r.headCount(); ++head) {
-        MatrixF scaledQuery(paddedRows, r.d_k());  // as attendRowBlock scales it
-        for (Index i = 0; i < paddedRows; ++i)
-            scaledQuery.row(i) = r.queryHead(head).row(std::min(i, queryCount - 1)) * r.scoreScale;
-        scoreInWholePanels(scaledQuery, r.keyHead(head).bottomRows(n_k - firstKey), scores);
+        scoreInWholePanels(scaledQueryRows(r, head, 0, queryCount), r.keyHead(head).bottomRows(n_k - firstKey), scores);
         r.heads[static_cast<std::size_t>(head)].scores.block(0, firstKey, queryCount, n_k - firstKey) =
             scores.topLeftCorner(queryCount, n_k - firstKey);
     }

@@ -34,15 +34,9 @@ public:
     {
         std::lock_guard<std::mutex> lock(mutex_);
         std::shared_ptr<const ModelRun> best;
-        std::size_t bestShared = 0;
+        Index bestShared = 0;
         for (const auto& run : runs_) {
-            const std::vector<std::int32_t>& other = run->tokens.ids;
-            const std::size_t limit = std::min(other.size(), ids.size());
-            const auto shared =
-                static_cast<std::size_t>(std::mismatch(other.begin(), other.begin() + static_cast<std::ptrdiff_t>(limit),
-                                                       ids.begin())
-                                             .first -
-                                         other.begin());
+            const Index shared = sharedStart(run->tokens.ids, ids);
             if (shared > bestShared) best = run, bestShared = shared;
         }
         return best;

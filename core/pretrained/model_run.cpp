@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/common/limits.hpp"
+#include "core/common/stack_rows.hpp"
 #include "core/embedding/model_input.hpp"
 #include "core/attention/causal_extension.hpp"
 #include "core/attention/streamed_layer.hpp"
@@ -185,15 +186,6 @@ struct StackContext {
     const ModelRun* prefix = nullptr;
     Index kept = 0;
 };
-
-// The first `kept` rows of `earlier` over the rows of `later`.       (kept + later.rows()) x cols
-MatrixF stackRows(const MatrixF& earlier, Index kept, const MatrixF& later)
-{
-    MatrixF stacked(kept + later.rows(), later.cols());
-    stacked.topRows(kept) = earlier.topRows(kept);
-    stacked.bottomRows(later.rows()) = later;
-    return stacked;
-}
 
 // A hidden state of the whole sentence: the prefix's rows over the computed ones.
 MatrixF wholeRows(const StackContext& c, const MatrixF& prefixRows, const MatrixF& computed)
@@ -395,18 +387,19 @@ void readoutForward(const PretrainedModel& model, const MatrixF& h, const RunOpt
     } else {
         // Chosen rows: those before `kept` that the prefix's run computed are its rows.
         run.logitPositions = options.logitPositions;
+        std::vector<Index> lent(run.logitPositions.size(), -1);  // the prefix's row of each, or -1
         std::vector<Index> computed;
-        for (const Index p : run.logitPositions)
-            if (!(prefix && p < kept && prefix->logitRow(p) >= 0)) computed.push_back(p);
+        for (std::size_t r = 0; r < run.logitPositions.size(); ++r) {
+            const Index p = run.logitPositions[r];
+            if (prefix && p < kept) lent[r] = prefix->logitRow(p);
+            if (lent[r] < 0) computed.push_back(p);
+        }
         const MatrixF t = computed.empty() ? MatrixF() : readoutInput(model, h);  // n x d_model
         const MatrixF rows = softCapped(tiedLogitsRowsForward(t, computed, E, model.readout.bias), model.recipe);
         run.logits.resize(static_cast<Index>(run.logitPositions.size()), E.rows());  // k x V
         Index next = 0;
-        for (std::size_t r = 0; r < run.logitPositions.size(); ++r) {
-            const Index p = run.logitPositions[r];
-            const bool taken = prefix && p < kept && prefix->logitRow(p) >= 0;
-            run.logits.row(static_cast<Index>(r)) = taken ? prefix->logits.row(prefix->logitRow(p)) : rows.row(next++);
-        }
+        for (std::size_t r = 0; r < run.logitPositions.size(); ++r)
+            run.logits.row(static_cast<Index>(r)) = lent[r] >= 0 ? prefix->logits.row(lent[r]) : rows.row(next++);
     }
 }
 
@@ -441,12 +434,7 @@ Index sharedPrefix(const PretrainedModel& model, const ModelRun& previous, const
         previous.keepWeights != options.keepWeights ||
         previous.ablatedHeads != options.ablatedHeads || !previous.tokens.decoderIds.empty())
         return 0;
-    const std::vector<std::int32_t>& a = previous.tokens.ids;
-    const std::vector<std::int32_t>& b = tokens.ids;
-    const std::size_t shared = static_cast<std::size_t>(
-        std::mismatch(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(std::min(a.size(), b.size())), b.begin()).first -
-        a.begin());
-    return static_cast<Index>(shared);
+    return sharedStart(previous.tokens.ids, tokens.ids);
 }
 
 bool reusable(const ModelRun& previous, const ModelTokens& tokens, const RunOptions& options)
@@ -535,6 +523,12 @@ bool runStack(const StackContext& c, const std::vector<std::int32_t>& ids, const
 }
 
 }  // namespace
+
+Index sharedStart(const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b)
+{
+    const auto common = static_cast<std::ptrdiff_t>(std::min(a.size(), b.size()));
+    return static_cast<Index>(std::mismatch(a.begin(), a.begin() + common, b.begin()).first - a.begin());
+}
 
 Index ModelRun::logitRow(Index position) const
 {

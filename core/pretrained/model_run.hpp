@@ -132,6 +132,10 @@ struct ModelRun {
     Index logitRow(Index position) const;
 };
 
+// How many tokens `a` and `b` share from the start: the positions a causal run typed on takes
+// from the previous one.
+Index sharedStart(const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b);
+
 // Runs the model on `tokens`. Refuses (with a message) ids outside the vocabulary, more tokens
 // than the model has positions, no tokens, decoder ids for a model without a decoder (and none
 // for an encoder-decoder), switched-off heads that do not exist, a lastLayer outside the model,
