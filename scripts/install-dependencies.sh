@@ -17,8 +17,9 @@ packages=(
   libsentencepiece-dev
   # tokenizer.json: its regexes (PCRE2) and Unicode normalisation forms (utf8proc).
   libpcre2-dev libutf8proc-dev
-  # The model's large float products (core/common/blas_products.hpp); without it they run on Eigen.
-  libopenblas-dev
+  # The model's large float products (core/common/onednn_products.hpp, blas_products.hpp); without
+  # them they run on Eigen.
+  libdnnl-dev libopenblas-dev
   qt6-base-dev qt6-charts-dev qt6-svg-dev
   # Without it find_package(Qt6 ... Charts) fails under --no-install-recommends (docs/architecture.md, "Rules learned on this machine").
   libqt6opengl6-dev libgl-dev

@@ -1,5 +1,7 @@
 #include "core/common/blas_products.hpp"
 
+#include "core/common/onednn_products.hpp"
+
 #include <cstring>
 #include <mutex>
 
@@ -59,7 +61,9 @@ bool blasKeepsRows()
 #endif
 }
 
-std::string productKernelName()
+namespace {
+
+std::string openBlasRoute()
 {
 #if defined(QKV_HAVE_OPENBLAS)
     const std::string kernel = openblas_get_corename() ? openblas_get_corename() : "unknown";
@@ -70,6 +74,14 @@ std::string productKernelName()
 #else
     return "Eigen (built without OpenBLAS)";
 #endif
+}
+
+}  // namespace
+
+std::string productKernelName()
+{
+    if (oneDnnKeepsRows()) return "x W: " + oneDnnName() + "; x W^T: " + openBlasRoute();
+    return openBlasRoute();
 }
 
 void blasProduct(const float* x, Index rows, Index k, Index ldx, const float* w, Index n, Index ldw, bool transposed,

@@ -13,13 +13,14 @@
 
 #include "core/common/blas_products.hpp"
 #include "core/common/matrix.hpp"
+#include "core/common/onednn_products.hpp"
 
 namespace qkv {
 
 // Rows of Eigen's GEMM register tile (the right-hand side's nr when the product runs as
 // w^T x^T); a group of this many rows takes one path.
 inline constexpr Index kProductRowGroup = 4;
-// Weights narrower than this each way stay with Eigen (a call costs more than it saves).
+// Weights narrower than this each way stay with Eigen (a library call costs more than it saves).
 inline constexpr Index kBlasMinimumWidth = 64;
 
 // out = x * w (or out += x * w with accumulate), x: R x m, w: m x n (any float expression: a
@@ -58,20 +59,27 @@ void multiplyRowsWithBlas(const Eigen::Ref<const MatrixF>& x, const float* w, In
 
 // out = x * w (or out += x * w with accumulate), x: R x m, w: m x n (any float expression: a
 // transposed view is not copied), out: R x n (sized by the caller). One thread; every row's bits
-// depend on its own row only. Large products of row-major (or transposed row-major) weights go
-// through OpenBLAS where its kernel allows (blas_products.hpp); whether they do depends on the
-// weight's shape, never on R.
+// depend on its own row only. Large products of row-major weights go through oneDNN, of
+// transposed ones (stored n x m) through OpenBLAS, where their kernels keep rows
+// (onednn_products.hpp, blas_products.hpp); else through Eigen. Which route a product takes
+// depends on the weight's shape and layout, never on R.
 template <typename Weight>
 void multiplyRowsStable(const Eigen::Ref<const MatrixF>& x, const Weight& w, Eigen::Ref<MatrixF> out,
                         bool accumulate = false)
 {
     if constexpr ((Weight::Flags & Eigen::DirectAccessBit) != 0) {
-        if (w.innerStride() == 1 && w.rows() >= kBlasMinimumWidth && w.cols() >= kBlasMinimumWidth &&
-            blasKeepsRows()) {
-            // A row-major weight, or the transpose of one (stored n x m).
+        if (w.innerStride() == 1 && w.rows() >= kBlasMinimumWidth && w.cols() >= kBlasMinimumWidth) {
             const bool transposed = !(Weight::Flags & Eigen::RowMajorBit);
-            detail::multiplyRowsWithBlas(x, w.data(), w.cols(), w.outerStride(), transposed, out, accumulate);
-            return;
+            if (!transposed && oneDnnKeepsRows()) {
+                if (x.rows() > 0)
+                    oneDnnProduct(x.data(), x.rows(), x.cols(), x.outerStride(), w.data(), w.cols(), w.outerStride(),
+                                  out.data(), out.outerStride(), accumulate);
+                return;
+            }
+            if (blasKeepsRows()) {
+                detail::multiplyRowsWithBlas(x, w.data(), w.cols(), w.outerStride(), transposed, out, accumulate);
+                return;
+            }
         }
     }
     detail::multiplyRowsWithEigen(x, w, out, accumulate);

@@ -66,6 +66,36 @@ TEST(RowProducts, EveryRowHasTheBitsOfTheWholeProductWhateverRowsGoWithIt)
         }
 }
 
+// The libraries' kernels change with the rows of a call: oneDNN's driver copies the operands past
+// 100 rows when a weight's row stride is a multiple of 1024 floats, and past ~1,500 rows of a
+// 768-wide weight; a lone row is a matrix-vector product. Every row keeps the bits it has in the
+// whole product, whichever rows go with it (onednn_products.hpp cuts and pads the calls).
+TEST(RowProducts, RowsKeepTheirBitsWhereTheLibrariesSwitchKernels)
+{
+    SplitMix64 stream(33);
+    struct Shape {
+        Index rows, depth, width;
+    };
+    for (const Shape shape : {Shape{300, 1024, 3072}, Shape{1600, 768, 768}, Shape{130, 2048, 1024}}) {
+        SCOPED_TRACE(std::to_string(shape.rows) + " x " + std::to_string(shape.depth) + " x " +
+                     std::to_string(shape.width));
+        const MatrixF x = randomMatrix(shape.rows, shape.depth, stream);
+        const MatrixF w = randomMatrix(shape.depth, shape.width, stream);
+        const MatrixF start = randomMatrix(shape.rows, shape.width, stream);
+        for (const bool accumulate : {false, true}) {
+            const MatrixF whole = product(x, w, accumulate, start);
+            for (const Index first : {Index{0}, Index{5}, Index{97}, shape.rows - 1})
+                for (const Index rows : {1, 2, 3, 95, 96, 97, 101, 104, 200}) {
+                    if (first + rows > shape.rows) continue;
+                    const MatrixF part =
+                        product(x.middleRows(first, rows), w, accumulate, start.middleRows(first, rows));
+                    EXPECT_TRUE(sameBits(part, whole.middleRows(first, rows)))
+                        << rows << " rows from " << first << (accumulate ? ", accumulated" : "");
+                }
+        }
+    }
+}
+
 // A team's threads multiply at once (the projections' row blocks, the readout's vocabulary
 // ranges): each product keeps its bits. Debian's serial OpenBLAS shares its buffers between
 // calls and corrupted such products until its calls took turns (blas_products.cpp).
