@@ -3,6 +3,7 @@
 #include <cassert>
 
 #include "core/attention/head_blocks.hpp"
+#include "core/common/memory.hpp"
 #include "core/common/stack_rows.hpp"
 
 namespace qkv {
@@ -13,7 +14,7 @@ namespace {
 // columns are masked: zero weights, or scores written afterwards).               n x n
 MatrixF grownMap(const MatrixF& earlier, Index kept, Index n)
 {
-    MatrixF map(n, n);
+    MatrixF map = freshLargeMatrix(n, n);
     map.topLeftCorner(kept, kept) = earlier.topLeftCorner(kept, kept);
     map.topRightCorner(kept, n - kept).setZero();
     return map;

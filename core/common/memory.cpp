@@ -48,4 +48,11 @@ void preferHugePages(void* data, std::size_t bytes)
 #endif
 }
 
+MatrixF freshLargeMatrix(Index rows, Index cols)
+{
+    MatrixF m(rows, cols);
+    preferHugePages(m.data(), static_cast<std::size_t>(m.size()) * sizeof(float));
+    return m;
+}
+
 }  // namespace qkv

@@ -4,6 +4,8 @@
 
 #include <cstddef>
 
+#include "core/common/matrix.hpp"
+
 namespace qkv {
 
 // Keeps freed large blocks in the heap for the next computation instead of returning them to
@@ -26,5 +28,10 @@ void releaseFreedMemory();
 // pages each page's first touch is a fault (above), with 2 MiB pages one in 512 is. Linux only;
 // a no-op elsewhere and below 4 MiB.
 void preferHugePages(void* data, std::size_t bytes);
+
+// A rows x cols matrix (uninitialised) that is about to be written whole: preferHugePages on its
+// memory. For the large matrices a run fills once (every position's logits, a map grown by typed
+// tokens): fresh 4 KiB pages were a third of a typed-on run's time here.
+MatrixF freshLargeMatrix(Index rows, Index cols);
 
 }  // namespace qkv

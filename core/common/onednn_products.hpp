@@ -10,7 +10,8 @@
 // to its copying kernel (a weight row stride that is a multiple of 1024 floats; or past ~600 rows
 // of a wide weight), and one row goes to a matrix-vector kernel: both sum in another order. So a
 // call here takes at most kOneDnnRows rows, a lone row is padded by a copy of itself, and only
-// x W runs here (x W^T calls copy the table past a few rows too; they stay on OpenBLAS). Only
+// x W runs here (x W^T calls take a small-row kernel below 16 rows and copy or not by the
+// strides and widths; padded to 16 rows they were slower than OpenBLAS: they stay there). Only
 // the AVX-512 kernels keep this: on AVX2 (a CPU without AVX-512, or ONEDNN_MAX_CPU_ISA=AVX2)
 // nearly every split differs, and the products stay where they were.
 

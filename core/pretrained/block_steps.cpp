@@ -7,6 +7,7 @@
 #include <unsupported/Eigen/SpecialFunctions>
 
 #include "core/attention/projections.hpp"
+#include "core/common/memory.hpp"
 #include "core/common/parallelism.hpp"
 #include "core/common/row_products.hpp"
 #include "core/embedding/model_input.hpp"
@@ -102,7 +103,7 @@ constexpr Index kVocabularyPanel = 48;
 // a logit depends on its own row of t only.                                            R x V
 MatrixF tiedLogitsOnThreads(const MatrixF& t, const MatrixF& E, const RowVectorF& b, int threads)
 {
-    MatrixF logits(t.rows(), E.rows());  // R x V
+    MatrixF logits = freshLargeMatrix(t.rows(), E.rows());  // R x V
     const Index V = E.rows();
     const auto boundary = [&](int part) {
         return part == threads ? V : V * part / threads / kVocabularyPanel * kVocabularyPanel;
