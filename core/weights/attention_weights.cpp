@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string_view>
 
+#include "core/common/parallelism.hpp"
 #include "core/common/random.hpp"
 #include "core/common/shape_text.hpp"
 
@@ -64,12 +65,13 @@ std::string AttentionWeights::shapeProblem(Index headCount) const
 std::string_view initName(WeightInit init) { return nameOf(kWeightInitNames, init); }
 bool parseInit(std::string_view name, WeightInit& init) { return parseName(kWeightInitNames, name, init); }
 
-// Each matrix draws from its own stream, keyed by its name, so adding biases or changing the
-// initialisation of one matrix never shifts the numbers of another.
-MatrixF initialiseProjection(Index rows, Index columns, std::uint64_t seed, WeightInit init, std::string_view name)
+namespace {
+
+// Fills a sized matrix from the stream of its name (initialiseProjection).
+void fillProjection(MatrixF& matrix, std::uint64_t seed, WeightInit init, std::string_view name)
 {
+    const Index rows = matrix.rows(), columns = matrix.cols();
     SplitMix64 stream(hashWithSeed(name, seed));
-    MatrixF matrix(rows, columns);
     // Glorot & Bengio (2010): a = sqrt(6 / (fan_in + fan_out)).
     const double xavierBound = std::sqrt(6.0 / static_cast<double>(rows + columns));
     const double normalDeviation = 1.0 / std::sqrt(static_cast<double>(rows));
@@ -80,6 +82,16 @@ MatrixF initialiseProjection(Index rows, Index columns, std::uint64_t seed, Weig
             matrix(row, column) = static_cast<float>(value);
         }
     }
+}
+
+}  // namespace
+
+// Each matrix draws from its own stream, keyed by its name, so adding biases or changing the
+// initialisation of one matrix never shifts the numbers of another.
+MatrixF initialiseProjection(Index rows, Index columns, std::uint64_t seed, WeightInit init, std::string_view name)
+{
+    MatrixF matrix(rows, columns);
+    fillProjection(matrix, seed, init, name);
     return matrix;
 }
 
@@ -90,10 +102,20 @@ AttentionWeights initialiseWithWidths(Index d_model, Index queryWidth, Index key
                                       WeightInit init, bool withBias)
 {
     AttentionWeights weights;
-    weights.queryProjection = initialiseProjection(d_model, queryWidth, seed, init, "W_Q");
-    weights.keyProjection = initialiseProjection(d_model, keyValueWidth, seed, init, "W_K");
-    weights.valueProjection = initialiseProjection(d_model, keyValueWidth, seed, init, "W_V");
-    weights.outputProjection = initialiseProjection(queryWidth, d_model, seed, init, "W_O");
+    // Sized here, so an allocation failure is thrown outside the team below.
+    weights.queryProjection.resize(d_model, queryWidth);
+    weights.keyProjection.resize(d_model, keyValueWidth);
+    weights.valueProjection.resize(d_model, keyValueWidth);
+    weights.outputProjection.resize(queryWidth, d_model);
+    // The four streams are independent: drawn side by side, the numbers are the same.
+    MatrixF* const matrices[] = {&weights.queryProjection, &weights.keyProjection, &weights.valueProjection,
+                                 &weights.outputProjection};
+    const char* const names[] = {"W_Q", "W_K", "W_V", "W_O"};
+    // About 40 operations a draw (a logarithm, a square root, a sine and a cosine a normal pair).
+    const double draws = static_cast<double>(d_model) * static_cast<double>(2 * queryWidth + 2 * keyValueWidth);
+    const int threads = threadsFor(40.0 * draws);
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (threads > 1)
+    for (int i = 0; i < 4; ++i) fillProjection(*matrices[i], seed, init, names[i]);
     if (withBias) {
         weights.queryBias = RowVectorF::Zero(queryWidth);
         weights.keyBias = RowVectorF::Zero(keyValueWidth);

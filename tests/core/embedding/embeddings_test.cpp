@@ -1,4 +1,6 @@
 #include <cmath>
+#include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -30,6 +32,39 @@ TEST(PositionalEncoding, OddDModelEndsWithASine)
 {
     const MatrixF pe = positionalEncoding(3, 5);
     EXPECT_NEAR(pe(2, 4), std::sin(2.0 / std::pow(10000.0, 4.0 / 5.0)), 1e-6);
+}
+
+// A table is kept between calls (a seed change does not recompute it): a shorter sentence reads
+// the kept rows, a longer one or another d_model computes its own. Every call has the bits of a
+// table computed afresh.
+TEST(PositionalEncoding, KeptTableGivesTheBitsOfAFreshOne)
+{
+    const MatrixF other = positionalEncoding(40, 64);  // the kept table is another d_model's
+    const MatrixF fresh40 = positionalEncoding(40, 96);
+    const MatrixF fresh700 = positionalEncoding(700, 96);
+    const MatrixF kept40 = positionalEncoding(40, 96);  // the first rows of the 700
+    EXPECT_EQ(kept40, fresh40);
+    EXPECT_EQ(MatrixF(fresh700.topRows(40)), fresh40);
+    EXPECT_EQ(positionalEncoding(40, 64), other);
+    const double angle = 650.0 / std::pow(10000.0, 10.0 / 96.0);
+    EXPECT_NEAR(fresh700(650, 10), std::sin(angle), 1e-6);
+    EXPECT_NEAR(fresh700(650, 11), std::cos(angle), 1e-6);
+}
+
+// Each distinct word's vector is drawn once (side by side on a team when large) and copied to its
+// repeats: the rows are those of the word's own stream, whatever else the sentence holds.
+TEST(TokenEmbeddings, RepeatedWordsAndLongSentencesDrawEachWordFromItsOwnStream)
+{
+    std::string text;
+    for (int i = 0; i < 400; ++i) text += (i % 7 == 0 ? "The " : "w" + std::to_string(i % 97) + " ");
+    const std::vector<Token> tokens = tokenize(text);
+    const Index d_model = 256;
+    const MatrixF table = tokenEmbeddings(tokens, d_model, 5);
+    for (Index row : {0, 1, 7, 14, 96, 97, 98, 399}) {
+        const MatrixF alone = tokenEmbeddings({tokens[static_cast<std::size_t>(row)]}, d_model, 5);
+        EXPECT_EQ(MatrixF(table.row(row)), alone) << "row " << row;
+    }
+    EXPECT_EQ(MatrixF(table.row(0)), MatrixF(table.row(392)));  // "The" every seventh
 }
 
 TEST(TokenEmbeddings, SameWordSameVectorAcrossSentencesAndCase)
