@@ -181,7 +181,7 @@ def time_ours(bench, threads, min_time):
     report = json.loads(subprocess.run(command, check=True, capture_output=True, text=True,
                                        env=environment(threads)).stdout)
     scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
-    timings = {}
+    timings = {"products": report.get("context", {}).get("products", "not reported")}
     for entry in report["benchmarks"]:
         if entry.get("error_occurred"):
             raise RuntimeError(f"{entry['name']}: {entry.get('error_message')}")
@@ -214,12 +214,15 @@ def main():
     settings = [int(t) for t in arguments.threads.split(",")]
     load_before = os.getloadavg()[0]
     ours, theirs = {}, {}
+    our_products = "not run"
     for threads in settings:
         for round_index in range(arguments.rounds):
             sides = ["ours", "torch"] if round_index % 2 == 0 else ["torch", "ours"]
             for side in sides:
                 if side == "ours":
-                    for key, ms in time_ours(arguments.bench, threads, arguments.min_time).items():
+                    timings = time_ours(arguments.bench, threads, arguments.min_time)
+                    our_products = timings.pop("products")
+                    for key, ms in timings.items():
                         ours.setdefault((threads,) + key, []).append(ms)
                 else:
                     for key, ms in time_theirs(threads, arguments.min_time).items():
@@ -228,8 +231,9 @@ def main():
     load_after = os.getloadavg()[0]
     print(f"`/usr/bin/python3 bench/pretrained/compare_pretrained_pytorch.py --threads {arguments.threads} "
           f"--rounds {arguments.rounds} --min-time {arguments.min_time:g}`\n")
-    print(f"{cpu_model()} ({os.cpu_count()} cores); PyTorch {torch.__version__}, OpenBLAS core {core}; load average "
-          f"{load_before:.2f} before, {load_after:.2f} after; medians of {arguments.rounds} alternating rounds.\n")
+    print(f"{cpu_model()} ({os.cpu_count()} cores); PyTorch {torch.__version__}, OpenBLAS core {core}; ours: "
+          f"{our_products}; load average {load_before:.2f} before, {load_after:.2f} after; medians of "
+          f"{arguments.rounds} alternating rounds.\n")
     print("| model, tokens | what both compute | threads | PyTorch, ms | ours, ms | PyTorch / ours |")
     print("|---|---|---|---|---|---|")
     for shape, spec in SHAPES.items():
