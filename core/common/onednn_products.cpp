@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <new>
 #include <vector>
 
 #if defined(QKV_HAVE_ONEDNN)
@@ -55,7 +56,9 @@ void sgemm(const float* x, Index rows, Index k, Index ldx, const float* w, Index
            bool accumulate)
 {
     const dnnl_status_t status = dnnl_sgemm('N', 'N', rows, n, k, 1.0f, x, ldx, w, ldw, accumulate ? 1.0f : 0.0f, out, ldo);
-    // Only invalid arguments fail (the shapes come from checked matrices): a programming error.
+    // Its scratch memory may be refused, as any matrix's: the computation reports it as such.
+    if (status == dnnl_out_of_memory) throw std::bad_alloc();
+    // Otherwise only invalid arguments fail (the shapes come from checked matrices): a bug.
     if (status != dnnl_success) std::abort();
 }
 #endif

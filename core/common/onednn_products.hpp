@@ -29,7 +29,7 @@ inline constexpr Index kOneDnnRows = 96;
 
 // True when oneDNN is linked and runs its AVX-512 kernels.
 bool oneDnnKeepsRows();
-// "oneDNN 2.6.3, avx512_core kernels": for benchmarks and the kernel line.
+// "oneDNN 2.6.3, AVX-512 kernels": for benchmarks' kernel line (blas_products.hpp).
 std::string oneDnnName();
 
 // out (rows x n, ldo) = x (rows x k, ldx) w (k x n, row-major, ldw), or out += x w with
