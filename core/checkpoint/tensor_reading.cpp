@@ -61,10 +61,8 @@ Expected<LoadedTensors> readTensors(const Checkpoint& checkpoint, const std::set
                 MatrixF& values = loaded[name];
                 const auto rows = static_cast<Index>(vector ? 1 : shape[0]);
                 const auto cols = static_cast<Index>(vector ? shape[0] : shape[1]);
-                if (transposed) values.resize(cols, rows);
-                else values.resize(rows, cols);
                 // A model's weights: gigabytes written once (memory.hpp).
-                preferHugePages(values.data(), static_cast<std::size_t>(values.size()) * sizeof(float));
+                values = transposed ? freshLargeMatrix(cols, rows) : freshLargeMatrix(rows, cols);
                 return {values.data(), transposed};
             });
         if (!read) return Error{refused.empty() ? read.error() : refused};

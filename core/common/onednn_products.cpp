@@ -1,9 +1,7 @@
 #include "core/common/onednn_products.hpp"
 
-#include <algorithm>
 #include <cstdlib>
 #include <new>
-#include <vector>
 
 #if defined(QKV_HAVE_ONEDNN)
 #include <oneapi/dnnl/dnnl.h>
@@ -93,21 +91,7 @@ void oneDnnProduct(const float* x, Index rows, Index k, Index ldx, const float* 
 #if defined(QKV_HAVE_ONEDNN)
     if (rows <= 0) return;
     const OneThreadAroundCall oneThread;
-    if (rows == 1) {
-        // A lone row beside a copy of itself: the two-row kernel, not the matrix-vector one.
-        std::vector<float> pair(static_cast<std::size_t>(2 * k));  // 2 x k
-        std::copy(x, x + k, pair.begin());
-        std::copy(x, x + k, pair.begin() + k);
-        std::vector<float> product(static_cast<std::size_t>(2 * n));  // 2 x n
-        if (accumulate) {
-            std::copy(out, out + n, product.begin());
-            std::copy(out, out + n, product.begin() + n);
-        }
-        sgemm(pair.data(), 2, k, k, w, n, ldw, product.data(), n, accumulate);
-        std::copy(product.begin(), product.begin() + n, out);
-        return;
-    }
-    // Calls of nearly equal rows, each at most kOneDnnRows and (from two rows) at least two.
+    // Calls of nearly equal rows, each at most kOneDnnRows and at least two.
     const Index calls = (rows + kOneDnnRows - 1) / kOneDnnRows;
     Index first = 0;
     for (Index call = 0; call < calls; ++call) {

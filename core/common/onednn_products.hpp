@@ -33,8 +33,8 @@ bool oneDnnKeepsRows();
 std::string oneDnnName();
 
 // out (rows x n, ldo) = x (rows x k, ldx) w (k x n, row-major, ldw), or out += x w with
-// accumulate. On the caller's thread, in calls of 2 to kOneDnnRows rows. Only when
-// oneDnnKeepsRows().
+// accumulate; rows >= 2 (a lone row takes another kernel: row_products.hpp pads it). On the
+// caller's thread, in calls of 2 to kOneDnnRows rows. Only when oneDnnKeepsRows().
 void oneDnnProduct(const float* x, Index rows, Index k, Index ldx, const float* w, Index n, Index ldw, float* out,
                    Index ldo, bool accumulate);
 

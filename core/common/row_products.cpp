@@ -16,13 +16,23 @@ void multiplyRowsWithBlas(const Eigen::Ref<const MatrixF>& x, const float* w, In
         blasProduct(x.data(), rows, k, x.outerStride(), w, n, ldw, transposed, out.data(), out.outerStride(), accumulate);
         return;
     }
-    MatrixF padded(enough, k);  // enough x k
-    padded.topRows(rows) = x;
-    for (Index i = rows; i < enough; ++i) padded.row(i) = x.row(rows - 1);
-    MatrixF product = MatrixF::Zero(enough, n);  // enough x n
-    if (accumulate) product.topRows(rows) = out;
-    blasProduct(padded.data(), enough, k, k, w, n, ldw, transposed, product.data(), n, accumulate);
-    out = product.topRows(rows);
+    multiplyPaddedRows(x, enough, n, out, accumulate, [&](const MatrixF& padded, MatrixF& product) {
+        blasProduct(padded.data(), enough, k, k, w, n, ldw, transposed, product.data(), n, accumulate);
+    });
+}
+
+void multiplyRowsWithOneDnn(const Eigen::Ref<const MatrixF>& x, const float* w, Index n, Index ldw,
+                            Eigen::Ref<MatrixF> out, bool accumulate)
+{
+    const Index rows = x.rows(), k = x.cols();
+    if (rows == 0) return;
+    if (rows >= 2) {
+        oneDnnProduct(x.data(), rows, k, x.outerStride(), w, n, ldw, out.data(), out.outerStride(), accumulate);
+        return;
+    }
+    multiplyPaddedRows(x, 2, n, out, accumulate, [&](const MatrixF& padded, MatrixF& product) {
+        oneDnnProduct(padded.data(), 2, k, k, w, n, ldw, product.data(), n, accumulate);
+    });
 }
 
 }  // namespace qkv::detail

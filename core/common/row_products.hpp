@@ -28,6 +28,26 @@ inline constexpr Index kBlasMinimumWidth = 64;
 // the kernel's grouped path.
 namespace detail {
 
+// The rows of x beside copies of its last row, `padded` rows in all, multiplied by
+// `multiply(paddedRows, product)` (padded x m into padded x n, added to product); out gets the
+// first x.rows() rows. Each route's kernel sums a row of a small call in another order: the copies
+// carry it to the kernel's grouped path. Accumulating starts from the rows' own sums, as the
+// in-place kernels add each depth block to them (adding the whole product afterwards would round
+// in another order).
+template <typename Multiply>
+void multiplyPaddedRows(const Eigen::Ref<const MatrixF>& x, Index padded, Index n, Eigen::Ref<MatrixF> out,
+                        bool accumulate, Multiply multiply)
+{
+    const Index rows = x.rows();
+    MatrixF group(padded, x.cols());  // padded x m
+    group.topRows(rows) = x;
+    for (Index i = rows; i < padded; ++i) group.row(i) = x.row(rows - 1);
+    MatrixF product = MatrixF::Zero(padded, n);  // padded x n
+    if (accumulate) product.topRows(rows) = out;
+    multiply(group, product);
+    out = product.topRows(rows);
+}
+
 // Eigen's route: groups of four rows, the last rows padded by copies into one.
 template <typename Weight>
 void multiplyRowsWithEigen(const Eigen::Ref<const MatrixF>& x, const Weight& w, Eigen::Ref<MatrixF> out, bool accumulate)
@@ -40,20 +60,19 @@ void multiplyRowsWithEigen(const Eigen::Ref<const MatrixF>& x, const Weight& w, 
     }
     const Index rest = rows - grouped;
     if (rest == 0) return;
-    MatrixF group(kProductRowGroup, x.cols());  // 4 x m
-    for (Index i = 0; i < kProductRowGroup; ++i) group.row(i) = x.row(grouped + (i < rest ? i : rest - 1));
-    // Accumulating starts from the rows' own sums, as the in-place kernel adds each depth block
-    // to them (adding the whole product afterwards would round in another order).
-    MatrixF product = MatrixF::Zero(kProductRowGroup, w.cols());  // 4 x n
-    if (accumulate) product.topRows(rest) = out.bottomRows(rest);
-    product.noalias() += group * w;
-    out.bottomRows(rest) = product.topRows(rest);
+    multiplyPaddedRows(x.bottomRows(rest), kProductRowGroup, w.cols(), out.bottomRows(rest), accumulate,
+                       [&w](const MatrixF& group, MatrixF& product) { product.noalias() += group * w; });
 }
 
 // OpenBLAS's route (blas_products.hpp): a call of few rows is padded by copies of the last row
 // past the kernel's small-matrix path.
 void multiplyRowsWithBlas(const Eigen::Ref<const MatrixF>& x, const float* w, Index n, Index ldw, bool transposed,
                           Eigen::Ref<MatrixF> out, bool accumulate);
+
+// oneDNN's route (onednn_products.hpp): a lone row is padded by a copy of itself past the
+// matrix-vector kernel.
+void multiplyRowsWithOneDnn(const Eigen::Ref<const MatrixF>& x, const float* w, Index n, Index ldw,
+                            Eigen::Ref<MatrixF> out, bool accumulate);
 
 }  // namespace detail
 
@@ -71,9 +90,7 @@ void multiplyRowsStable(const Eigen::Ref<const MatrixF>& x, const Weight& w, Eig
         if (w.innerStride() == 1 && w.rows() >= kBlasMinimumWidth && w.cols() >= kBlasMinimumWidth) {
             const bool transposed = !(Weight::Flags & Eigen::RowMajorBit);
             if (!transposed && oneDnnKeepsRows()) {
-                if (x.rows() > 0)
-                    oneDnnProduct(x.data(), x.rows(), x.cols(), x.outerStride(), w.data(), w.cols(), w.outerStride(),
-                                  out.data(), out.outerStride(), accumulate);
+                detail::multiplyRowsWithOneDnn(x, w.data(), w.cols(), w.outerStride(), out, accumulate);
                 return;
             }
             if (blasKeepsRows()) {
