@@ -11,7 +11,7 @@
 
 #include <cmath>
 
-#include "ui/costs/comparison_figures.hpp"
+#include "ui/costs/cost_figures.hpp"
 #include "ui/figure_widgets/chart_view.hpp"
 
 namespace {
@@ -31,9 +31,9 @@ qkv::ui::ChartModel spectrumLike(int points, int salt)
     return model;
 }
 
-qkv::ui::ComparisonShape shapeOf(qkv::Count d_model, qkv::Count heads, qkv::Count salt)
+qkv::ui::CostShape shapeOf(qkv::Count d_model, qkv::Count heads, qkv::Count salt)
 {
-    qkv::ui::ComparisonShape shape;
+    qkv::ui::CostShape shape;
     shape.d_model = d_model;
     shape.heads = heads;
     shape.keyValueHeads = heads;
@@ -67,12 +67,12 @@ void SpectrumChart(benchmark::State& state)
     for (auto _ : state) shown.show(spectrumLike(static_cast<int>(state.range(0)), ++salt));
 }
 
-void ComparisonCharts(benchmark::State& state)
+void CostCharts(benchmark::State& state)
 {
     Shown charts[4];
     qkv::Count salt = 0;
     for (auto _ : state) {
-        const qkv::ui::ComparisonShape shape = shapeOf(state.range(0), state.range(1), ++salt);
+        const qkv::ui::CostShape shape = shapeOf(state.range(0), state.range(1), ++salt);
         charts[0].show(qkv::ui::scorePathChart(shape));
         charts[1].show(qkv::ui::layerParametersChart(shape));
         charts[2].show(qkv::ui::totalsChart(shape));
@@ -83,7 +83,7 @@ void ComparisonCharts(benchmark::State& state)
 }  // namespace
 
 BENCHMARK(SpectrumChart)->Arg(64)->Arg(768)->Arg(4096)->Unit(benchmark::kMillisecond);
-BENCHMARK(ComparisonCharts)->Args({64, 4})->Args({4096, 1})->Unit(benchmark::kMillisecond);
+BENCHMARK(CostCharts)->Args({64, 4})->Args({4096, 1})->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv)
 {

@@ -14,7 +14,7 @@ namespace qkv::ui {
 
 namespace {
 
-std::vector<CostRow> comparisonRows(const ComparisonShape& shape)
+std::vector<CostRow> costRows(const CostShape& shape)
 {
     std::vector<CostRow> rows;
     const LayerShape current = shape.layer(HeadLayout::Factored, shape.keyValueHeads, shape.withBias);
@@ -68,7 +68,7 @@ CostTableWidget::CostTableWidget(QWidget* parent) : QTableWidget(parent)
     setToolTip(tr("Ctrl+C copies the selected rows as tab-separated text"));
 }
 
-void CostTableWidget::setShape(const ComparisonShape& shape) { setRows(comparisonRows(shape)); }
+void CostTableWidget::setShape(const CostShape& shape) { setRows(costRows(shape)); }
 
 void CostTableWidget::setRows(const std::vector<CostRow>& rows)
 {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/cost/cost_model.hpp"
-#include "ui/costs/comparison_shape.hpp"
+#include "ui/costs/cost_shape.hpp"
 
 namespace qkv::ui {
 
@@ -19,7 +19,7 @@ public:
     void setRows(const std::vector<CostRow>& rows);
     // The cost model's table for the current layer (g = shape.keyValueHeads), then the
     // whole-layer totals of the layer chart, each with its formula.
-    void setShape(const ComparisonShape& shape);
+    void setShape(const CostShape& shape);
     const std::vector<CostRow>& rows() const { return rows_; }
 
     // "quantity\tformula\tvalue" then one line per row; the selected rows only, or all.

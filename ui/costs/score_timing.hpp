@@ -4,7 +4,7 @@
 //   factored: (X_q W_i^Q)(X_kv W_i^K)^T
 //   full:     (X_q W_i) X_kv^T with W_i = W_i^Q (W_i^K)^T formed beforehand (not timed)
 // It measures rather than defines numbers: the FLOP counts come from core's cost model.
-// Runs on one thread (OpenMP set to 1 for the call). Qt-free; the comparison view runs it
+// Runs on one thread (OpenMP set to 1 for the call). Qt-free; the Costs tab runs it
 // off the GUI thread (QtConcurrent).
 
 #include <utility>

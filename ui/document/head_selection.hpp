@@ -1,6 +1,6 @@
 #pragma once
 // The selected head and the selected (query, key) cell: shared by the heads grid (which sets
-// them), the step-by-step view and the factored / comparison views (which follow them).
+// them), the step-by-step view and the factored / Costs views (which follow them).
 
 #include <QObject>
 

@@ -8,7 +8,7 @@
 #include <QSet>
 
 #include "ui/compare/compare_figures.hpp"
-#include "ui/costs/comparison_figures.hpp"
+#include "ui/costs/cost_figures.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/factored/factored_figures.hpp"
 #include "ui/heads/head_statistics_figures.hpp"
@@ -82,7 +82,7 @@ const std::vector<Figure>& allFigures()
         qkMapFigures(),           // ui/qkmap/qk_map_figures.hpp
         compareFigures(),         // ui/compare/compare_figures.hpp
         factoredFigures(),        // ui/factored/factored_figures.hpp
-        comparisonFigures(),      // ui/costs/comparison_figures.hpp
+        costFigures(),      // ui/costs/cost_figures.hpp
         headWeightsFigures(),     // ui/weights/head_weights_figures.hpp
         modelGridFigures(),       // ui/wholemodel/model_grid_figures.hpp
         predictionFigures(),      // ui/wholemodel/prediction_figures.hpp

@@ -50,7 +50,7 @@ struct FigureOptions {
     QColor text = Qt::black;
     QFont font = figureFont();  // the base font: figureFont() for files, the app's on screen
     // View state that sessions do not store but an export from the app keeps:
-    Index keyValueHeads = 0;  // the comparison's g (key/value heads); 0: g = h
+    Index keyValueHeads = 0;  // the Costs tab's g (key/value heads); 0: g = h
     QRect productWindow;      // the factor product's zoomed block of W_i (x: columns, y:
                               // rows); null: all of W_i
     bool valueWeighted = false;  // the Model tab's Show: value-weighted norms, not attention weights

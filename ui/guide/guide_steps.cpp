@@ -2,7 +2,7 @@
 
 #include <QCoreApplication>
 
-#include "ui/costs/comparison_view.hpp"
+#include "ui/costs/costs_view.hpp"
 #include "ui/factored/factored_view.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/matrices/matrices_view.hpp"
@@ -92,7 +92,7 @@ GuideStep whatItSaves()
                      "table gives every formula, per head and per layer, with the FLOPs of the scores."),
             Text::tr("2 <i>d</i><sub>model</sub> <i>d</i><sub>k</sub> &lt; <i>d</i><sub>model</sub>²&nbsp; ⇔&nbsp; "
                      "<i>h</i> &gt; 2"),
-            {QStringLiteral("low-rank"), ComparisonView::kId, 0, 0, 0},
+            {QStringLiteral("low-rank"), CostsView::kId, 0, 0, 0},
             GuideTarget::CostTable,
             Text::tr("the table of parameters and FLOPs")};
 }

@@ -5,7 +5,7 @@
 
 #include "ui/controls/controls_panel.hpp"
 #include "ui/controls/sentence_field.hpp"
-#include "ui/costs/comparison_view.hpp"
+#include "ui/costs/costs_view.hpp"
 #include "ui/costs/cost_table.hpp"
 #include "ui/factored/factor_product_widget.hpp"
 #include "ui/factored/factored_view.hpp"
@@ -28,7 +28,7 @@ QWidget* targetWidget(const MainWindow& window, GuideTarget target)
     case GuideTarget::TargetSentence: return window.controls()->targetField();
     case GuideTarget::FactorProduct: return tabs->factoredView()->factorProduct();
     case GuideTarget::FusedLayout: return tabs->factoredView()->fusedLayout();
-    case GuideTarget::CostTable: return tabs->comparisonView()->table();
+    case GuideTarget::CostTable: return tabs->costsView()->table();
     case GuideTarget::HeadsGrid: return tabs->headsView()->canvas();
     }
     return nullptr;

@@ -15,7 +15,7 @@
 #include "core/config/examples.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/controls/controls_scroll_area.hpp"
-#include "ui/costs/comparison_view.hpp"
+#include "ui/costs/costs_view.hpp"
 #include "ui/document/autosave.hpp"
 #include "ui/document/compute_runner.hpp"
 #include "ui/document/document.hpp"
@@ -110,8 +110,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(autosave_, &Autosave::written, this, [this](const QString& error) {
         if (!error.isEmpty()) showStatus(tr("Autosave failed: %1").arg(error));
     });
-    // One g: the comparison's key/value-heads box sets the layer's.
-    connect(tabs_->comparisonView(), &ComparisonView::keyValueHeadsChosen, this, [this](qkv::Count g) {
+    // One g: the Costs tab's key/value-heads box sets the layer's.
+    connect(tabs_->costsView(), &CostsView::keyValueHeadsChosen, this, [this](qkv::Count g) {
         qkv::Config config = document_->config();
         config.keyValueHeadCount = g == config.headCount ? 0 : g;
         document_->edit(config, tr("Key/value heads g = %1").arg(g));

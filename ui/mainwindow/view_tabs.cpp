@@ -4,7 +4,7 @@
 #include <QTabBar>
 
 #include "ui/compare/compare_view.hpp"
-#include "ui/costs/comparison_view.hpp"
+#include "ui/costs/costs_view.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/factored/factored_view.hpp"
 #include "ui/heads/heads_view.hpp"
@@ -36,14 +36,14 @@ public:
 ViewTabs::ViewTabs(HeadSelection* selection, QWidget* parent)
     : QTabWidget(parent), selection_(selection), heads_(new HeadsView(selection, this)),
       steps_(new StepView(selection, this)), factored_(new FactoredView(selection, this)),
-      comparison_(new ComparisonView(selection, this)), wholeModel_(new WholeModelRuns(this))
+      costs_(new CostsView(selection, this)), wholeModel_(new WholeModelRuns(this))
 {
     setDocumentMode(true);
     auto* compact = new CompactTabStyle;
     compact->setParent(this);
     tabBar()->setStyle(compact);
     for (ResultView* view : {static_cast<ResultView*>(heads_), static_cast<ResultView*>(steps_),
-                             static_cast<ResultView*>(factored_), static_cast<ResultView*>(comparison_)}) {
+                             static_cast<ResultView*>(factored_), static_cast<ResultView*>(costs_)}) {
         addView(view);
     }
     addView(new MatricesView(selection, this));

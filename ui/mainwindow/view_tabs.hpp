@@ -17,7 +17,7 @@ class HeadSelection;
 class HeadsView;
 class StepView;
 class FactoredView;
-class ComparisonView;
+class CostsView;
 class ResultView;
 class TrainTab;
 class WholeModelRuns;
@@ -42,7 +42,7 @@ public:
     HeadsView* headsView() const { return heads_; }
     StepView* stepView() const { return steps_; }
     FactoredView* factoredView() const { return factored_; }
-    ComparisonView* comparisonView() const { return comparison_; }
+    CostsView* costsView() const { return costs_; }
     // The whole model behind the layer shown, shared by the views that draw every layer.
     WholeModelRuns* wholeModelRuns() const { return wholeModel_; }
 
@@ -60,7 +60,7 @@ private:
     HeadsView* heads_;
     StepView* steps_;
     FactoredView* factored_;
-    ComparisonView* comparison_;
+    CostsView* costs_;
     WholeModelRuns* wholeModel_;
     TrainTab* train_ = nullptr;
 };

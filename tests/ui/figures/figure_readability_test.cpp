@@ -14,7 +14,7 @@
 #include "ui/figures/figure_text.hpp"
 #include "ui/render/chart_model.hpp"
 
-#include "ui/costs/comparison_figures.hpp"
+#include "ui/costs/cost_figures.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -107,7 +107,7 @@ TEST(FigureReadability, HeadTitlesAndNoSelectionMarksUnlessAsked)
 TEST(FigureReadability, ChartsShowFullLegendNamesAndReadableTicks)
 {
     const FigureInput input = figureInput();
-    const ComparisonShape shape = comparisonShape(*input.result, 0);
+    const CostShape shape = costShape(*input.result, 0);
     const struct {
         const char* figure;
         ChartModel model;

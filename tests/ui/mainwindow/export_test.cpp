@@ -15,7 +15,7 @@
 #include <QTemporaryDir>
 
 #include "tests/ui/mainwindow/window_fixture.hpp"
-#include "ui/costs/comparison_view.hpp"
+#include "ui/costs/costs_view.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/export/figure_export_dialog.hpp"
 #include "ui/factored/factored_view.hpp"
@@ -146,13 +146,13 @@ TEST_F(WindowTest, ExportUsesTheViewsOptionsNotItsScreenMarks)
 }
 
 // State sessions do not store but an export keeps: each view writes its own into the figure's
-// options (the comparison's g, the factor product's zoom), and the window names no view type.
+// options (the Costs tab's g, the factor product's zoom), and the window names no view type.
 TEST_F(WindowTest, ExportKeepsTheComparisonsGAndTheFactorProductsZoom)
 {
     FigureActions* actions = actionsOf(window.get());
     ViewTabs* tabs = window->tabs();
     const qkv::Index d_model = window->document()->result()->weights->d_model();
-    tabs->comparisonView()->setKeyValueHeads(2);
+    tabs->costsView()->setKeyValueHeads(2);
     tabs->setCurrentWidget(tabs->factoredView());  // a view computes only when shown
     settle();
     tabs->factoredView()->setZoomWindow(MatrixWindow{2, 3, 8, 8});

@@ -15,7 +15,7 @@
 #include "ui/controls/field_message.hpp"
 #include "ui/controls/inputs_group.hpp"
 #include "ui/controls/weights_group.hpp"
-#include "ui/costs/comparison_view.hpp"
+#include "ui/costs/costs_view.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 
 namespace qkv::ui::testing {
@@ -52,11 +52,11 @@ TEST_F(LayerControlsTest, KeyValueHeadsDriveTheComputationAndTheComparisonShowsT
     EXPECT_EQ(result->attention.grouping.keyValueHeadCount, 2);
     EXPECT_EQ(result->weights->keyProjection.cols(), 2 * 16);               // W^K: d_model x g d_k
     EXPECT_EQ(result->attention.keyHead(0), result->attention.keyHead(1));  // heads 1 and 2 share K
-    ComparisonView* comparison = window->tabs()->comparisonView();
+    CostsView* comparison = window->tabs()->costsView();
     comparison->ensureCurrent();
     EXPECT_EQ(comparison->keyValueHeads(), 2);
 
-    // The comparison's box sets the layer's g: one g.
+    // The Costs tab's box sets the layer's g: one g.
     comparison->setKeyValueHeads(1);
     settle();
     EXPECT_EQ(document()->config().keyValueHeadCount, 1);

@@ -12,8 +12,8 @@
 
 #include "tests/ui/mainwindow/window_fixture.hpp"
 #include "tests/ui/support/text_probe.hpp"
-#include "ui/costs/comparison_figures.hpp"
-#include "ui/costs/comparison_view.hpp"
+#include "ui/costs/cost_figures.hpp"
+#include "ui/costs/costs_view.hpp"
 #include "ui/factored/factor_product_widget.hpp"
 #include "ui/factored/factored_figures.hpp"
 #include "ui/factored/factored_view.hpp"
@@ -65,7 +65,7 @@ protected:
     void expectReadable(QWidget* view)
     {
         ASSERT_GE(window->width(), 1000);
-        // A label whose text changed in the last processed events (the comparison's timing note
+        // A label whose text changed in the last processed events (the Costs tab's timing note
         // when its background measurement ends) is laid out by a posted LayoutRequest: apply it,
         // as the next frame would, before measuring.
         for (int pass = 0; pass < 3; ++pass)
@@ -171,7 +171,7 @@ TEST_F(Readability, FactoredTab)
 
 TEST_F(Readability, ComparisonTab)
 {
-    ComparisonView* view = window->tabs()->comparisonView();
+    CostsView* view = window->tabs()->costsView();
     show(view);
     expectReadable(view);
     for (ChartView* chart : view->findChildren<ChartView*>()) {

@@ -5,7 +5,7 @@
 #include <QTabBar>
 
 #include "tests/ui/mainwindow/window_fixture.hpp"
-#include "ui/costs/comparison_view.hpp"
+#include "ui/costs/costs_view.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/factored/factored_view.hpp"
 #include "ui/figure_registry/figure_registry.hpp"
@@ -56,7 +56,7 @@ TEST_F(WindowTest, BackgroundViewsDoNoWorkUntilTheirTabIsShown)
     tabs->setCurrentWidget(tabs->headsView());
     std::vector<std::unique_ptr<QSignalSpy>> spies;
     for (ResultView* view : tabs->views()) spies.push_back(std::make_unique<QSignalSpy>(view, &ResultView::refreshed));
-    QSignalSpy timing(tabs->comparisonView(), &ComparisonView::timingUpdated);
+    QSignalSpy timing(tabs->costsView(), &CostsView::timingUpdated);
 
     qkv::Config config = smallConfig();
     config.seed = 11;
@@ -69,13 +69,13 @@ TEST_F(WindowTest, BackgroundViewsDoNoWorkUntilTheirTabIsShown)
     }
     // No timing was measured for a comparison nobody looks at.
     EXPECT_EQ(timing.count(), 0);
-    EXPECT_FALSE(tabs->comparisonView()->lastTiming().has_value());
+    EXPECT_FALSE(tabs->costsView()->lastTiming().has_value());
 
-    tabs->setCurrentWidget(tabs->comparisonView());
+    tabs->setCurrentWidget(tabs->costsView());
     EXPECT_EQ(spies[3]->count(), 1);
-    EXPECT_FALSE(tabs->comparisonView()->isStale());
+    EXPECT_FALSE(tabs->costsView()->isStale());
     ASSERT_TRUE(timing.count() > 0 || timing.wait(30000));
-    EXPECT_EQ(tabs->comparisonView()->lastTiming()->d_model, 64);
+    EXPECT_EQ(tabs->costsView()->lastTiming()->d_model, 64);
 
     tabs->setCurrentWidget(tabs->stepView());
     EXPECT_EQ(spies[1]->count(), 1);

@@ -13,7 +13,7 @@
 namespace qkv::ui {
 namespace {
 
-// A chart as the comparison view builds one: bars, a category axis and a value axis.
+// A chart as the Costs tab builds one: bars, a category axis and a value axis.
 std::unique_ptr<QChart> barChart()
 {
     auto chart = std::make_unique<QChart>();

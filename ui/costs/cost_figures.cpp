@@ -1,4 +1,4 @@
-#include "ui/costs/comparison_figures.hpp"
+#include "ui/costs/cost_figures.hpp"
 
 #include <QCoreApplication>
 #include <QPainter>
@@ -16,7 +16,7 @@ namespace {
 
 // The translation context of this file's visible text (lupdate reads Text::tr).
 struct Text {
-    Q_DECLARE_TR_FUNCTIONS(qkv::ui::ComparisonFigures)
+    Q_DECLARE_TR_FUNCTIONS(qkv::ui::CostFigures)
 };
 
 QColor factoredColor() { return {0x21, 0x66, 0xac}; }  // blue: the thin factors
@@ -33,9 +33,9 @@ double count(Count c) { return static_cast<double>(c); }
 
 }  // namespace
 
-ComparisonShape comparisonShape(const qkv::Result& result, Count keyValueHeads)
+CostShape costShape(const qkv::Result& result, Count keyValueHeads)
 {
-    ComparisonShape shape;
+    CostShape shape;
     shape.d_model = result.weights->d_model();
     shape.heads = result.config.headCount;
     shape.headWidth = result.attention.d_k();  // the heads' own width, d_model / h unless set
@@ -47,7 +47,7 @@ ComparisonShape comparisonShape(const qkv::Result& result, Count keyValueHeads)
     return shape;
 }
 
-QString comparisonSummary(const ComparisonShape& shape)
+QString costSummary(const CostShape& shape)
 {
     return Text::tr("d_model = %1, h = %2, d_k = %3, n_q = %4, n_k = %5%6: what two thin matrices per head save")
         .arg(shape.d_model)
@@ -58,7 +58,7 @@ QString comparisonSummary(const ComparisonShape& shape)
         .arg(shape.withBias ? Text::tr(", with biases") : QString());
 }
 
-ChartModel scorePathChart(const ComparisonShape& shape)
+ChartModel scorePathChart(const CostShape& shape)
 {
     const ScorePathComparison c = compareScorePath(shape.d_model, shape.heads, shape.heads, shape.d_k());
     ChartModel m;
@@ -72,7 +72,7 @@ ChartModel scorePathChart(const ComparisonShape& shape)
     return m;
 }
 
-ChartModel layerParametersChart(const ComparisonShape& shape)
+ChartModel layerParametersChart(const CostShape& shape)
 {
     struct Kind {
         QString name;
@@ -103,7 +103,7 @@ ChartModel layerParametersChart(const ComparisonShape& shape)
     return m;
 }
 
-ChartModel totalsChart(const ComparisonShape& shape)
+ChartModel totalsChart(const CostShape& shape)
 {
     ChartModel m;
     m.title = Text::tr("Layer parameters against h (the divisors of d_model = %1)").arg(shape.d_model);
@@ -155,7 +155,7 @@ ChartModel totalsChart(const ComparisonShape& shape)
     return m;
 }
 
-ChartModel scoreFlopChart(const ComparisonShape& shape)
+ChartModel scoreFlopChart(const CostShape& shape)
 {
     const ScoreFlops factored = scoreFlopsFactored(shape.n_q, shape.n_k, shape.d_model, shape.d_k());
     const ScoreFlops full = scoreFlopsFullBilinear(shape.n_q, shape.n_k, shape.d_model);
@@ -175,12 +175,12 @@ ChartModel scoreFlopChart(const ComparisonShape& shape)
     return m;
 }
 
-void paintComparisonOverview(QPainter& painter, const QRectF& target, const ComparisonShape& shape,
+void paintCostsOverview(QPainter& painter, const QRectF& target, const CostShape& shape,
                              const ChartStyle& style)
 {
     const QFont base = painter.font();
     const QFont bold = figureTitleFont(base);
-    const QString summary = comparisonSummary(shape);
+    const QString summary = costSummary(shape);
     const double height = wrappedTextRect(QFontMetricsF(bold, painter.device()), target.width(), summary).height();
     painter.setPen(style.text);
     painter.setFont(bold);
@@ -199,9 +199,9 @@ void paintComparisonOverview(QPainter& painter, const QRectF& target, const Comp
 
 namespace {
 
-ComparisonShape shapeFor(const FigureInput& input)
+CostShape shapeFor(const FigureInput& input)
 {
-    return comparisonShape(*input.result, input.options.keyValueHeads);
+    return costShape(*input.result, input.options.keyValueHeads);
 }
 
 ChartStyle styleFor(const QPainter& painter, const FigureInput& input)
@@ -209,7 +209,7 @@ ChartStyle styleFor(const QPainter& painter, const FigureInput& input)
     return {input.options.text, input.options.background, painter.font()};
 }
 
-template <ChartModel (*Build)(const ComparisonShape&)>
+template <ChartModel (*Build)(const CostShape&)>
 void paintOne(QPainter& painter, const QRectF& rect, const FigureInput& input)
 {
     renderChart(painter, rect.adjusted(12, 12, -12, -12), Build(shapeFor(input)), styleFor(painter, input));
@@ -217,7 +217,7 @@ void paintOne(QPainter& painter, const QRectF& rect, const FigureInput& input)
 
 void paintOverview(QPainter& painter, const QRectF& rect, const FigureInput& input)
 {
-    paintComparisonOverview(painter, rect.adjusted(12, 12, -12, -12), shapeFor(input), styleFor(painter, input));
+    paintCostsOverview(painter, rect.adjusted(12, 12, -12, -12), shapeFor(input), styleFor(painter, input));
 }
 
 QString unavailable(const FigureInput& input)
@@ -227,9 +227,9 @@ QString unavailable(const FigureInput& input)
 
 }  // namespace
 
-std::vector<Figure> comparisonFigures()
+std::vector<Figure> costFigures()
 {
-    const QString view = kComparisonViewId;
+    const QString view = kCostsViewId;
     return {
         Figure{QStringLiteral("comparison"), Text::tr("Comparison: all four charts"), view, QSizeF(1500, 1000),
                QSizeF(1100, 760), &unavailable, &paintOverview},

@@ -1,25 +1,25 @@
 #pragma once
-// One chart of the comparison view: the ChartModel a builder of comparison_figures.hpp makes
-// for a ComparisonShape, drawn by the Qt Charts chart every exported chart renders. The view's
+// One chart of the Costs tab: the ChartModel a builder of cost_figures.hpp makes
+// for a CostShape, drawn by the Qt Charts chart every exported chart renders. The view's
 // tests read the drawn values back through barValues() / barCategories().
 
 #include <QStringList>
 
 #include <vector>
 
-#include "ui/costs/comparison_shape.hpp"
+#include "ui/costs/cost_shape.hpp"
 #include "ui/figure_widgets/chart_view.hpp"
 
 namespace qkv::ui {
 
-class ComparisonChart : public ChartView {
+class CostChart : public ChartView {
     Q_OBJECT
 public:
-    using Builder = ChartModel (*)(const ComparisonShape&);
-    explicit ComparisonChart(Builder build, QWidget* parent = nullptr);
+    using Builder = ChartModel (*)(const CostShape&);
+    explicit CostChart(Builder build, QWidget* parent = nullptr);
 
     // Redraws for `shape` (valid(): d_model and h at least 1).
-    void setShape(const ComparisonShape& shape);
+    void setShape(const CostShape& shape);
 
     // Bar charts only (empty otherwise): bar series `set`'s values in the order of
     // barCategories() (a horizontal chart lists its categories bottom-up).

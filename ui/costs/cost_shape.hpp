@@ -1,12 +1,12 @@
 #pragma once
-// What the comparison view's charts and table are drawn for: the current d_model, h, key/value
+// What the Costs tab's charts and table are drawn for: the current d_model, h, key/value
 // heads g, sentence lengths and biases. Every number is then core's cost model's.
 
 #include "core/cost/cost_model.hpp"
 
 namespace qkv::ui {
 
-struct ComparisonShape {
+struct CostShape {
     Count d_model = 0, heads = 0;  // h
     Count keyValueHeads = 0;       // g, a divisor of h
     Count headWidth = 0;           // d_k when set (a model's head_dim); 0: d_model / h

@@ -1,10 +1,10 @@
 #pragma once
-// The comparison view: what the factored heads save, for the current d_model, h and
+// The Costs tab: what the factored heads save, for the current d_model, h and
 // sentence lengths. Every number comes from core's cost model (core/cost/cost_model.hpp); the
 // view never counts anything itself. The only thing it computes is the measured time of the
 // two ways of computing one head's scores, off the GUI thread (score_timing_label.hpp).
 //
-// It composes one part per cost (the charts' models are comparison_figures.hpp's, the same
+// It composes one part per cost (the charts' models are cost_figures.hpp's, the same
 // the exported figures draw):
 //   - score-path parameters per head and per layer, factored W_i^Q, W_i^K vs a full W_i;
 //   - whole-layer parameters for standard heads, a full W_i per head, unreduced heads,
@@ -21,8 +21,8 @@
 
 #include "core/cost/cost_model.hpp"
 #include "core/pipeline/compute.hpp"
-#include "ui/costs/comparison_figures.hpp"
-#include "ui/costs/comparison_shape.hpp"
+#include "ui/costs/cost_figures.hpp"
+#include "ui/costs/cost_shape.hpp"
 #include "ui/costs/score_timing.hpp"
 #include "ui/views/result_view.hpp"
 
@@ -32,19 +32,19 @@ class QLayout;
 
 namespace qkv::ui {
 
-class ComparisonChart;
+class CostChart;
 class CostTableWidget;
 class ScoreTimingLabel;
 
 // Follows the selected head (the one timed).
-class ComparisonView : public ResultView {
+class CostsView : public ResultView {
     Q_OBJECT
 public:
-    explicit ComparisonView(HeadSelection* selection = nullptr, QWidget* parent = nullptr);
-    ~ComparisonView() override;
+    explicit CostsView(HeadSelection* selection = nullptr, QWidget* parent = nullptr);
+    ~CostsView() override;
 
     // The tab a session names and its figures' view (ResultView::id()).
-    static constexpr QLatin1String kId = kComparisonViewId;
+    static constexpr QLatin1String kId = kCostsViewId;
     QString title() const override;
     QString summary() const override;
     QString id() const override { return kId; }
@@ -102,17 +102,17 @@ private:
     QWidget* makeGrid();
     void takeShape();  // from result(), g included
     void redraw();     // header, charts and table for shape_
-    const ComparisonChart* barChart(BarChart chart) const;
+    const CostChart* barChart(BarChart chart) const;
 
-    ComparisonShape shape_;
+    CostShape shape_;
     int head_ = 0;
 
     QLabel* summary_;
     QComboBox* keyValueBox_;
-    ComparisonChart* scorePath_;
-    ComparisonChart* layer_;
-    ComparisonChart* totals_;
-    ComparisonChart* flops_;
+    CostChart* scorePath_;
+    CostChart* layer_;
+    CostChart* totals_;
+    CostChart* flops_;
     ScoreTimingLabel* timing_;
     CostTableWidget* table_;
 };

@@ -1,4 +1,4 @@
-// Widget tests of the comparison view: every number drawn equals the cost model's.
+// Widget tests of the Costs tab (CostsView): every number drawn equals the cost model's.
 // Assertions are EXPECT_/ASSERT_ only (QVERIFY in a gtest body does not fail, docs/architecture.md, "Rules learned on this machine").
 
 #include <QApplication>
@@ -13,8 +13,8 @@
 
 #include "core/cost/cost_model.hpp"
 #include "tests/ui/factored/factored_test_support.hpp"
-#include "ui/costs/comparison_figures.hpp"
-#include "ui/costs/comparison_view.hpp"
+#include "ui/costs/cost_figures.hpp"
+#include "ui/costs/costs_view.hpp"
 #include "ui/costs/cost_table.hpp"
 #include "ui/costs/score_timing.hpp"
 #include "ui/document/head_selection.hpp"
@@ -24,7 +24,7 @@ namespace {
 
 using qkv::testing::computeOrFail;
 using qkv::testing::exampleConfig;
-using Chart = ComparisonView::BarChart;
+using Chart = CostsView::BarChart;
 
 LayerShape layer(Count d_model, Count h, Count g, bool bias, HeadLayout layout)
 {
@@ -46,12 +46,12 @@ std::vector<double> asDoubles(std::initializer_list<Count> counts)
     return out;
 }
 
-class ComparisonViewTest : public ::testing::TestWithParam<std::pair<Count, Count>> {};
+class CostsViewTest : public ::testing::TestWithParam<std::pair<Count, Count>> {};
 
-TEST_P(ComparisonViewTest, ScorePathBarsAreTheCostModels)
+TEST_P(CostsViewTest, ScorePathBarsAreTheCostModels)
 {
     const auto [d, h] = GetParam();
-    ComparisonView view;
+    CostsView view;
     view.setResult(computeOrFail(exampleConfig(d, h)));
     const ScorePathComparison c = compareScorePath(d, h, h);
     EXPECT_EQ(view.barValues(Chart::ScorePath, 0),
@@ -62,10 +62,10 @@ TEST_P(ComparisonViewTest, ScorePathBarsAreTheCostModels)
     EXPECT_EQ(view.barValues(Chart::ScorePath, 1)[0], static_cast<double>(d * d));
 }
 
-TEST_P(ComparisonViewTest, LayerBarsAreTheCostModels)
+TEST_P(CostsViewTest, LayerBarsAreTheCostModels)
 {
     const auto [d, h] = GetParam();
-    ComparisonView view;
+    CostsView view;
     view.setResult(computeOrFail(exampleConfig(d, h)));
     const Count g = view.keyValueHeads();
     EXPECT_EQ(g, h);
@@ -83,10 +83,10 @@ TEST_P(ComparisonViewTest, LayerBarsAreTheCostModels)
     EXPECT_EQ(view.barValues(Chart::LayerParameters, 1).back(), 4.0 * d * d + 4.0 * d);
 }
 
-TEST_P(ComparisonViewTest, KeyValueHeadsControlUpdatesTheGqaBar)
+TEST_P(CostsViewTest, KeyValueHeadsControlUpdatesTheGqaBar)
 {
     const auto [d, h] = GetParam();
-    ComparisonView view;
+    CostsView view;
     view.setResult(computeOrFail(exampleConfig(d, h)));
     EXPECT_EQ(view.keyValueHeadChoices(), divisorsOf(h));
     const Count g = divisorsOf(h)[1];  // the smallest g > 1 (h itself when h is prime)
@@ -99,10 +99,10 @@ TEST_P(ComparisonViewTest, KeyValueHeadsControlUpdatesTheGqaBar)
     EXPECT_EQ(view.keyValueHeads(), g);
 }
 
-TEST_P(ComparisonViewTest, TotalsAgainstHeadsAreTheCostModels)
+TEST_P(CostsViewTest, TotalsAgainstHeadsAreTheCostModels)
 {
     const auto [d, h] = GetParam();
-    ComparisonView view;
+    CostsView view;
     view.setResult(computeOrFail(exampleConfig(d, h)));
     const std::vector<HeadCountTotals> totals = totalsOverHeadCounts(d, false);
     ASSERT_EQ(view.totalsSeriesNames().size(), 6);
@@ -119,12 +119,12 @@ TEST_P(ComparisonViewTest, TotalsAgainstHeadsAreTheCostModels)
     }
 }
 
-TEST_P(ComparisonViewTest, FlopBarsAreTheCostModels)
+TEST_P(CostsViewTest, FlopBarsAreTheCostModels)
 {
     const auto [d, h] = GetParam();
     auto result = computeOrFail(exampleConfig(d, h));
     ASSERT_TRUE(result);
-    ComparisonView view;
+    CostsView view;
     view.setResult(result);
     const Count n_q = result->queryInput.rows(), n_k = result->keyValueInput.rows();
     const ScoreFlops f = scoreFlopsFactored(n_q, n_k, d, d / h);
@@ -136,13 +136,13 @@ TEST_P(ComparisonViewTest, FlopBarsAreTheCostModels)
     EXPECT_EQ(view.barCategories(Chart::ScoreFlops).front(), QStringLiteral("total"));
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, ComparisonViewTest,
+INSTANTIATE_TEST_SUITE_P(Shapes, CostsViewTest,
                          ::testing::Values(std::pair<Count, Count>{64, 4}, std::pair<Count, Count>{768, 12},
                                            std::pair<Count, Count>{96, 3}));
 
-TEST(ComparisonView, ChangingHeadsUpdatesTheCharts)
+TEST(CostsView, ChangingHeadsUpdatesTheCharts)
 {
-    ComparisonView view;
+    CostsView view;
     view.setResult(computeOrFail(exampleConfig(64, 4)));
     const std::vector<double> before = view.barValues(Chart::ScorePath, 1);
     Config grouped = exampleConfig(64, 8);
@@ -159,14 +159,14 @@ TEST(ComparisonView, ChangingHeadsUpdatesTheCharts)
 }
 
 // There is one g, the layer's: the view shows it and asks the document for another.
-TEST(ComparisonView, ShowsTheLayersGAndAsksForAnother)
+TEST(CostsView, ShowsTheLayersGAndAsksForAnother)
 {
-    ComparisonView view;
+    CostsView view;
     Config config = exampleConfig(64, 8);
     config.keyValueHeadCount = 4;
     view.setResult(computeOrFail(config));
     EXPECT_EQ(view.keyValueHeads(), 4);
-    QSignalSpy chosen(&view, &ComparisonView::keyValueHeadsChosen);
+    QSignalSpy chosen(&view, &CostsView::keyValueHeadsChosen);
     view.setKeyValueHeads(2);
     ASSERT_EQ(chosen.count(), 1);
     EXPECT_EQ(chosen.first().first().value<Count>(), 2);
@@ -174,11 +174,11 @@ TEST(ComparisonView, ShowsTheLayersGAndAsksForAnother)
     EXPECT_EQ(chosen.count(), 1);
 }
 
-TEST(ComparisonView, TableHoldsTheCostModelsRowsAndCopiesFormulas)
+TEST(CostsView, TableHoldsTheCostModelsRowsAndCopiesFormulas)
 {
     auto result = computeOrFail(exampleConfig(64, 4));
     ASSERT_TRUE(result);
-    ComparisonView view;
+    CostsView view;
     view.setResult(result);
     const Count n_q = result->queryInput.rows(), n_k = result->keyValueInput.rows();
     LayerShape s = layer(64, 4, 4, false, HeadLayout::Factored);
@@ -215,16 +215,16 @@ TEST(ComparisonView, TableHoldsTheCostModelsRowsAndCopiesFormulas)
 
 // Heads of their own width (d_k 32 at d_model 64, h 4): the bars, the summary and the table
 // are the cost model's for that d_k, never d_model / h.
-TEST(ComparisonView, HeadsOfTheirOwnWidthAreCountedAtTheirWidth)
+TEST(CostsView, HeadsOfTheirOwnWidthAreCountedAtTheirWidth)
 {
     Config config = exampleConfig(64, 4);
     config.headDim = 32;
     auto result = computeOrFail(config);
     ASSERT_TRUE(result);
-    ComparisonView view;
+    CostsView view;
     view.setResult(result);
     EXPECT_EQ(view.barValues(Chart::ScorePath, 0)[0], 2.0 * 64 * 32);
-    const QString headline = comparisonSummary(comparisonShape(*result, view.keyValueHeads()));
+    const QString headline = costSummary(costShape(*result, view.keyValueHeads()));
     EXPECT_TRUE(headline.contains(QStringLiteral("d_k = 32"))) << headline.toStdString();
     LayerShape s = layer(64, 4, 4, false, HeadLayout::Factored);
     s.headWidth = 32;
@@ -236,10 +236,10 @@ TEST(ComparisonView, HeadsOfTheirOwnWidthAreCountedAtTheirWidth)
     EXPECT_TRUE(view.copyText(false).contains(QStringLiteral("d_model * (h * d_k) = 64 * (4 * 32)\t8192")));
 }
 
-TEST(ComparisonView, MeasuresBothWaysOffTheGuiThread)
+TEST(CostsView, MeasuresBothWaysOffTheGuiThread)
 {
-    ComparisonView view;
-    QSignalSpy spy(&view, &ComparisonView::timingUpdated);
+    CostsView view;
+    QSignalSpy spy(&view, &CostsView::timingUpdated);
     view.setResult(computeOrFail(exampleConfig(64, 4)));
     ASSERT_TRUE(spy.count() > 0 || spy.wait(30000));
     ASSERT_TRUE(view.lastTiming().has_value());
@@ -261,15 +261,15 @@ TEST(ComparisonView, MeasuresBothWaysOffTheGuiThread)
 
 // With g < h, query head i reads key head i / (h / g): the last query head's W_i^K is a block of
 // W^K's g d_k columns, not its i-th block (which lies past the end of W^K).
-TEST(ComparisonView, TimesTheLastHeadOfAGroupedLayerWithItsOwnKeyHead)
+TEST(CostsView, TimesTheLastHeadOfAGroupedLayerWithItsOwnKeyHead)
 {
     HeadSelection selection;
-    ComparisonView view(&selection);
+    CostsView view(&selection);
     Config grouped = exampleConfig(64, 4);
     grouped.keyValueHeadCount = 2;
     const auto result = computeOrFail(grouped);
     ASSERT_EQ(result->weights->keyProjection.cols(), 32);
-    QSignalSpy spy(&view, &ComparisonView::timingUpdated);
+    QSignalSpy spy(&view, &CostsView::timingUpdated);
     view.setResult(result);
     view.setSelectedHead(3);
     ASSERT_EQ(view.selectedHead(), 3);
@@ -281,9 +281,9 @@ TEST(ComparisonView, TimesTheLastHeadOfAGroupedLayerWithItsOwnKeyHead)
     EXPECT_GT(t.factoredMilliseconds, 0.0);
 }
 
-TEST(ComparisonView, SingleHeadAndRenderFigure)
+TEST(CostsView, SingleHeadAndRenderFigure)
 {
-    ComparisonView view;
+    CostsView view;
     view.setAttribute(Qt::WA_DontShowOnScreen);
     view.resize(1400, 900);
     view.show();

@@ -1,4 +1,4 @@
-#include "ui/costs/comparison_view.hpp"
+#include "ui/costs/costs_view.hpp"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -12,8 +12,8 @@
 #include <algorithm>
 
 #include "core/weights/attention_weights.hpp"
-#include "ui/costs/comparison_chart.hpp"
-#include "ui/costs/comparison_figures.hpp"
+#include "ui/costs/cost_chart.hpp"
+#include "ui/costs/cost_figures.hpp"
 #include "ui/costs/cost_table.hpp"
 #include "ui/costs/score_timing_label.hpp"
 #include "ui/document/head_selection.hpp"
@@ -22,22 +22,22 @@
 
 namespace qkv::ui {
 
-ComparisonView::ComparisonView(HeadSelection* selection, QWidget* parent)
+CostsView::CostsView(HeadSelection* selection, QWidget* parent)
     : ResultView(selection, Change::Head, parent), summary_(new QLabel(tr("Cost comparison: no result yet"), this)),
-      keyValueBox_(new QComboBox(this)), scorePath_(new ComparisonChart(&scorePathChart, this)),
-      layer_(new ComparisonChart(&layerParametersChart, this)), totals_(new ComparisonChart(&totalsChart, this)),
-      flops_(new ComparisonChart(&scoreFlopChart, this)), timing_(new ScoreTimingLabel(this)),
+      keyValueBox_(new QComboBox(this)), scorePath_(new CostChart(&scorePathChart, this)),
+      layer_(new CostChart(&layerParametersChart, this)), totals_(new CostChart(&totalsChart, this)),
+      flops_(new CostChart(&scoreFlopChart, this)), timing_(new ScoreTimingLabel(this)),
       table_(new CostTableWidget(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(makeHeader());
     layout->addWidget(makeGrid(), 1);
-    connect(timing_, &ScoreTimingLabel::timingUpdated, this, &ComparisonView::timingUpdated);
+    connect(timing_, &ScoreTimingLabel::timingUpdated, this, &CostsView::timingUpdated);
 }
 
-ComparisonView::~ComparisonView() = default;
+CostsView::~CostsView() = default;
 
-QLayout* ComparisonView::makeHeader()
+QLayout* CostsView::makeHeader()
 {
     QFont titleFont = summary_->font();
     titleFont.setBold(true);
@@ -69,7 +69,7 @@ QLayout* ComparisonView::makeHeader()
     return header;
 }
 
-QWidget* ComparisonView::makeGrid()
+QWidget* CostsView::makeGrid()
 {
     auto* flopPanel = new QWidget(this);
     auto* flopLayout = new QVBoxLayout(flopPanel);
@@ -94,14 +94,14 @@ QWidget* ComparisonView::makeGrid()
     return scroll;
 }
 
-QString ComparisonView::title() const { return tr("&Costs"); }
-QString ComparisonView::summary() const { return tr("Cost comparison: parameters and multiply-adds of the factored and fused forms, against h and d_model"); }
+QString CostsView::title() const { return tr("&Costs"); }
+QString CostsView::summary() const { return tr("Cost comparison: parameters and multiply-adds of the factored and fused forms, against h and d_model"); }
 
-void ComparisonView::setSelectedHead(int head) { selection()->setHead(head); }
+void CostsView::setSelectedHead(int head) { selection()->setHead(head); }
 
-void ComparisonView::saveFigureOptions(FigureOptions& options) const { options.keyValueHeads = keyValueHeads(); }
+void CostsView::saveFigureOptions(FigureOptions& options) const { options.keyValueHeads = keyValueHeads(); }
 
-void ComparisonView::refresh(Changes changes)
+void CostsView::refresh(Changes changes)
 {
     if (changes.testFlag(Change::Result)) {
         takeShape();
@@ -116,13 +116,13 @@ void ComparisonView::refresh(Changes changes)
     }
 }
 
-void ComparisonView::takeShape()
+void CostsView::takeShape()
 {
     const std::shared_ptr<const Result>& r = result();
-    shape_ = r ? comparisonShape(*r, r->config.g()) : ComparisonShape{};  // the layer's g
+    shape_ = r ? costShape(*r, r->config.g()) : CostShape{};  // the layer's g
 }
 
-void ComparisonView::setKeyValueHeads(Count g)
+void CostsView::setKeyValueHeads(Count g)
 {
     const Count heads = result() ? result()->config.headCount : 0;  // the shape refresh() will take
     if (g < 1 || heads < 1 || heads % g != 0 || g == shape_.keyValueHeads) {
@@ -133,12 +133,12 @@ void ComparisonView::setKeyValueHeads(Count g)
     emit keyValueHeadsChosen(g);
 }
 
-std::vector<Count> ComparisonView::keyValueHeadChoices() const
+std::vector<Count> CostsView::keyValueHeadChoices() const
 {
     return shape_.heads >= 1 ? divisorsOf(shape_.heads) : std::vector<Count>{};
 }
 
-void ComparisonView::redraw()
+void CostsView::redraw()
 {
     {
         const QSignalBlocker blocker(keyValueBox_);
@@ -156,19 +156,19 @@ void ComparisonView::redraw()
         summary_->setText(tr("Cost comparison: no result yet"));
         return;
     }
-    summary_->setText(comparisonSummary(shape_));
-    for (ComparisonChart* chart : {scorePath_, layer_, totals_, flops_}) chart->setShape(shape_);
+    summary_->setText(costSummary(shape_));
+    for (CostChart* chart : {scorePath_, layer_, totals_, flops_}) chart->setShape(shape_);
     table_->setShape(shape_);
     timing_->setText(timing_->timingText());
 }
 
-void ComparisonView::measureTiming() { timing_->measure(shape_.valid() ? result() : nullptr, head_); }
+void CostsView::measureTiming() { timing_->measure(shape_.valid() ? result() : nullptr, head_); }
 
-std::optional<ScoreTiming> ComparisonView::lastTiming() const { return timing_->lastTiming(); }
+std::optional<ScoreTiming> CostsView::lastTiming() const { return timing_->lastTiming(); }
 
-QString ComparisonView::timingText() const { return timing_->timingText(); }
+QString CostsView::timingText() const { return timing_->timingText(); }
 
-const ComparisonChart* ComparisonView::barChart(BarChart chart) const
+const CostChart* CostsView::barChart(BarChart chart) const
 {
     switch (chart) {
     case BarChart::ScorePath: return scorePath_;
@@ -178,27 +178,27 @@ const ComparisonChart* ComparisonView::barChart(BarChart chart) const
     return scorePath_;
 }
 
-std::vector<double> ComparisonView::barValues(BarChart chart, int setIndex) const
+std::vector<double> CostsView::barValues(BarChart chart, int setIndex) const
 {
     return barChart(chart)->barValues(setIndex);
 }
 
-QStringList ComparisonView::barCategories(BarChart chart) const { return barChart(chart)->barCategories(); }
+QStringList CostsView::barCategories(BarChart chart) const { return barChart(chart)->barCategories(); }
 
-int ComparisonView::barSetCount(BarChart chart) const { return barChart(chart)->barSetCount(); }
+int CostsView::barSetCount(BarChart chart) const { return barChart(chart)->barSetCount(); }
 
-std::vector<QPointF> ComparisonView::totalsSeries(int index) const { return totals_->linePoints(index); }
+std::vector<QPointF> CostsView::totalsSeries(int index) const { return totals_->linePoints(index); }
 
-QStringList ComparisonView::totalsSeriesNames() const { return totals_->lineNames(); }
+QStringList CostsView::totalsSeriesNames() const { return totals_->lineNames(); }
 
-QString ComparisonView::copyText(bool selectedOnly) const { return table_->copyText(selectedOnly); }
+QString CostsView::copyText(bool selectedOnly) const { return table_->copyText(selectedOnly); }
 
-void ComparisonView::renderFigure(QPainter& painter, const QRectF& target) const
+void CostsView::renderFigure(QPainter& painter, const QRectF& target) const
 {
     if (!shape_.valid()) return;
     painter.save();
     painter.fillRect(target, Qt::white);
-    paintComparisonOverview(painter, target.adjusted(8, 8, -8, -8), shape_,
+    paintCostsOverview(painter, target.adjusted(8, 8, -8, -8), shape_,
                             ChartStyle{Qt::black, Qt::white, painter.font()});
     painter.restore();
 }
