@@ -8,7 +8,7 @@
 
 #include <memory>
 
-#include "ui/heads/heads_figure.hpp"
+#include "ui/heads/heads_grid.hpp"
 
 namespace qkv::ui {
 

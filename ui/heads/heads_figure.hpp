@@ -1,15 +1,11 @@
 #pragma once
-// The heads figure: one heatmap per head (queries on rows, keys on columns), an optional
-// average of the heads (for value-weighted attention: the whole layer's norm), a title with the mode and shapes, axis titles naming the sentences,
-// and one colour bar saying its quantity and how its range was chosen. The data
-// (HeadsFigure), the grid layout and the painting are separate from any widget, so the screen
-// and exported PNG, SVG and PDF files are the same drawing.
+// The heads figure's data: one heatmap per head (queries on rows, keys on columns), an optional
+// average of the heads (for value-weighted attention: the whole layer's norm), the title with the
+// mode and shapes, axis titles naming the sentences, and the colour bar's quantity and range.
+// The data (HeadsFigure) is separate from any widget; its grid layout and painting are
+// heads_grid.hpp's, so the screen and exported PNG, SVG and PDF files are the same drawing.
 
-#include <QColor>
-#include <QFontMetricsF>
 #include <QImage>
-#include <QPoint>
-#include <QRectF>
 #include <QStringList>
 
 #include <memory>
@@ -22,9 +18,6 @@
 #include "ui/heads/score_kind.hpp"
 #include "ui/render/color_legend.hpp"
 #include "ui/render/colormap.hpp"
-#include "ui/render/heatmap_style.hpp"
-
-class QPainter;
 
 namespace qkv::ui {
 
@@ -120,44 +113,5 @@ private:
     mutable std::vector<std::vector<QImage>> halvings_;  // per panel, largest first
     mutable ColormapName imagesColormap_ = ColormapName::Viridis;
 };
-
-// What changes from frame to frame without changing the data.
-struct HeadsFigureState {
-    ColormapName colormap = ColormapName::Viridis;
-    int selectedPanel = -1;
-    int highlightedRow = -1;         // in every panel
-    int spanFirstRow = -1, spanEndRow = -1;  // a span of queries selected together, in every panel
-    int highlightedPanel = -1;       // the panel of highlightedCell
-    QPoint highlightedCell{-1, -1};  // (column, row)
-    QColor background = Qt::white;
-    QColor text = Qt::black;
-    QColor selection = QColor(0x30, 0x8c, 0xc6);
-};
-
-struct HeadsGridLayout {
-    QRectF title, legend;
-    QRectF rowAxisTitle, columnAxisTitle;  // once for the whole grid
-    std::vector<QRectF> panels;
-    QSizeF size;  // the whole figure
-    double cellSize = 0;
-    int columns = 1;
-};
-
-// Scroll: for the screen. Zoom 1 fits every head without scrolling when the cells stay
-// readable (and stops growing them at a comfortable size); else the figure grows beyond
-// `available` and the caller scrolls. Page: for files; everything fits in `available` and the
-// heatmaps grow to use the page.
-enum class GridFit { Scroll, Page };
-
-// Text is measured with `font` on `device` (the painter's), so files lay out like the screen.
-HeadsGridLayout layoutHeadsGrid(const HeadsFigure& figure, const QSizeF& available, double zoom, const QFont& font,
-                                const QPaintDevice* device, GridFit fit = GridFit::Scroll);
-
-// The heatmap style of one panel (labels, title, range, highlights) in `state`.
-HeatmapStyle panelStyle(const HeadsFigure& figure, int panel, const HeadsFigureState& state);
-
-// Paints at the layout's coordinates (the figure's origin is (0, 0)); fills the background.
-void paintHeadsFigure(QPainter& painter, const HeadsFigure& figure, const HeadsGridLayout& layout,
-                      const HeadsFigureState& state);
 
 }  // namespace qkv::ui

@@ -7,6 +7,7 @@
 
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/text_layout.hpp"
+#include "ui/heads/heads_grid.hpp"
 #include "ui/heads/long_row_strip.hpp"
 #include "ui/render/heatmap_painter.hpp"
 

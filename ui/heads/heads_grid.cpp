@@ -1,12 +1,11 @@
-// The heads figure's grid: where the title, the colour bar, the axis titles and the panels go,
-// and the painting (heads_figure.hpp).
+#include "ui/heads/heads_grid.hpp"
+
 #include <QPainter>
 
 #include <algorithm>
 #include <cmath>
 
 #include "ui/figures/text_layout.hpp"
-#include "ui/heads/heads_figure.hpp"
 #include "ui/render/heatmap_layout.hpp"
 #include "ui/render/heatmap_painter.hpp"
 
