@@ -17,8 +17,8 @@
 #include "ui/qkmap/qk_map_figures.hpp"
 #include "ui/steps/step_figures.hpp"
 #include "ui/weights/head_weights_figures.hpp"
-#include "ui/wholemodel/model_grid_figures.hpp"
-#include "ui/wholemodel/prediction_figures.hpp"
+#include "ui/modelgrid/model_grid_figures.hpp"
+#include "ui/predict/prediction_figures.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -84,8 +84,8 @@ const std::vector<Figure>& allFigures()
         factoredFigures(),        // ui/factored/factored_figures.hpp
         costFigures(),      // ui/costs/cost_figures.hpp
         headWeightsFigures(),     // ui/weights/head_weights_figures.hpp
-        modelGridFigures(),       // ui/wholemodel/model_grid_figures.hpp
-        predictionFigures(),      // ui/wholemodel/prediction_figures.hpp
+        modelGridFigures(),       // ui/modelgrid/model_grid_figures.hpp
+        predictionFigures(),      // ui/predict/prediction_figures.hpp
     });
     return figures;
 }

@@ -39,7 +39,7 @@
 #include "ui/steps/step_view.hpp"
 #include "ui/train/train_tab.hpp"
 #include "ui/weights/head_weights_view.hpp"
-#include "ui/wholemodel/prediction_view.hpp"
+#include "ui/predict/prediction_view.hpp"
 
 namespace qkv::ui {
 namespace {

@@ -24,7 +24,7 @@
 #include "ui/mainwindow/weight_loads.hpp"
 #include "ui/settings/folders.hpp"
 #include "ui/settings/preference.hpp"
-#include "ui/wholemodel/model_grid_view.hpp"
+#include "ui/modelgrid/model_grid_view.hpp"
 
 namespace qkv::ui {
 namespace {

@@ -13,8 +13,8 @@
 #include "ui/steps/step_view.hpp"
 #include "ui/train/train_tab.hpp"
 #include "ui/views/result_view.hpp"
-#include "ui/wholemodel/model_grid_view.hpp"
-#include "ui/wholemodel/prediction_view.hpp"
+#include "ui/modelgrid/model_grid_view.hpp"
+#include "ui/predict/prediction_view.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"
 
 namespace qkv::ui {
