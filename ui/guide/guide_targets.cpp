@@ -5,8 +5,8 @@
 
 #include "ui/controls/controls_panel.hpp"
 #include "ui/controls/sentence_field.hpp"
-#include "ui/costs/costs_view.hpp"
 #include "ui/costs/cost_table.hpp"
+#include "ui/costs/costs_view.hpp"
 #include "ui/factored/factor_product_widget.hpp"
 #include "ui/factored/factored_view.hpp"
 #include "ui/figure_widgets/figure_canvas.hpp"

@@ -35,11 +35,11 @@
 #include "ui/mainwindow/view_options_sync.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/mainwindow/weight_loads.hpp"
+#include "ui/predict/prediction_view.hpp"
 #include "ui/settings/preference.hpp"
 #include "ui/steps/step_view.hpp"
 #include "ui/train/train_tab.hpp"
 #include "ui/weights/head_weights_view.hpp"
-#include "ui/predict/prediction_view.hpp"
 
 namespace qkv::ui {
 namespace {

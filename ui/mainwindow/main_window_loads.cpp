@@ -22,9 +22,9 @@
 #include "ui/mainwindow/status_summary.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/mainwindow/weight_loads.hpp"
+#include "ui/modelgrid/model_grid_view.hpp"
 #include "ui/settings/folders.hpp"
 #include "ui/settings/preference.hpp"
-#include "ui/modelgrid/model_grid_view.hpp"
 
 namespace qkv::ui {
 namespace {

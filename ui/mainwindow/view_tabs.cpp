@@ -9,12 +9,12 @@
 #include "ui/factored/factored_view.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/matrices/matrices_view.hpp"
+#include "ui/modelgrid/model_grid_view.hpp"
+#include "ui/predict/prediction_view.hpp"
 #include "ui/qkmap/qk_map_view.hpp"
 #include "ui/steps/step_view.hpp"
 #include "ui/train/train_tab.hpp"
 #include "ui/views/result_view.hpp"
-#include "ui/modelgrid/model_grid_view.hpp"
-#include "ui/predict/prediction_view.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"
 
 namespace qkv::ui {

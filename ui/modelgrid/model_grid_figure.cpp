@@ -11,9 +11,9 @@
 #include "core/analysis/head_roles.hpp"
 #include "core/analysis/map_pooling.hpp"
 #include "ui/figures/figure_text.hpp"
+#include "ui/modelgrid/model_grid_text.hpp"
 #include "ui/render/color_legend.hpp"
 #include "ui/render/heatmap_painter.hpp"
-#include "ui/modelgrid/model_grid_text.hpp"
 #include "ui/wholemodel/whole_model_figure_parts.hpp"
 
 namespace qkv::ui {

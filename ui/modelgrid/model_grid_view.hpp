@@ -13,9 +13,9 @@
 
 #include "core/pipeline/model_overview.hpp"
 #include "ui/figures/figure.hpp"
-#include "ui/views/result_view.hpp"
 #include "ui/modelgrid/model_grid_figures.hpp"
 #include "ui/modelgrid/model_grid_text.hpp"
+#include "ui/views/result_view.hpp"
 
 class QComboBox;
 class QLabel;

@@ -13,8 +13,8 @@
 
 #include "core/pipeline/model_overview.hpp"
 #include "ui/figures/figure.hpp"
-#include "ui/render/heatmap_style.hpp"
 #include "ui/modelgrid/model_grid_text.hpp"
+#include "ui/render/heatmap_style.hpp"
 
 class QPainter;
 

@@ -18,8 +18,8 @@
 
 #include "core/common/matrix.hpp"
 #include "ui/figures/figure.hpp"
-#include "ui/render/chart_model.hpp"
 #include "ui/predict/prediction_data.hpp"
+#include "ui/render/chart_model.hpp"
 
 class QPainter;
 

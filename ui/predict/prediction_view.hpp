@@ -16,8 +16,8 @@
 #include <memory>
 
 #include "core/pipeline/model_overview.hpp"
-#include "ui/views/result_view.hpp"
 #include "ui/predict/prediction_figures.hpp"
+#include "ui/views/result_view.hpp"
 
 class QLabel;
 class QSplitter;

@@ -14,8 +14,8 @@
 #include "core/cost/cost_model.hpp"
 #include "tests/ui/factored/factored_test_support.hpp"
 #include "ui/costs/cost_figures.hpp"
-#include "ui/costs/costs_view.hpp"
 #include "ui/costs/cost_table.hpp"
+#include "ui/costs/costs_view.hpp"
 #include "ui/costs/score_timing.hpp"
 #include "ui/document/head_selection.hpp"
 

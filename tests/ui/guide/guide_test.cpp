@@ -12,8 +12,8 @@
 
 #include <array>
 
-#include "tests/ui/mainwindow/window_fixture.hpp"
 #include "tests/ui/support/wait_until.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/document/examples.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/guide/glossary.hpp"

@@ -9,8 +9,8 @@
 #include <cmath>
 
 #include "core/analysis/head_statistics.hpp"
-#include "tests/ui/mainwindow/window_fixture.hpp"
 #include "tests/ui/support/layer_test_support.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/heads/head_statistics_table.hpp"
 #include "ui/heads/heads_view.hpp"

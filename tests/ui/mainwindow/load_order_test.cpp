@@ -6,9 +6,9 @@
 
 #include "core/io/weights_file.hpp"
 #include "core/session/session.hpp"
-#include "tests/ui/mainwindow/recording_prompts.hpp"
-#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "tests/ui/support/recording_prompts.hpp"
 #include "tests/ui/support/wait_until.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/mainwindow/document_files.hpp"
 #include "ui/mainwindow/weight_loads.hpp"
 

@@ -8,7 +8,7 @@
 #include <QStatusBar>
 #include <QToolButton>
 
-#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "tests/ui/support/wait_until.hpp"
 #include "ui/document/compute_runner.hpp"
 #include "ui/heads/heads_canvas.hpp"

@@ -42,8 +42,8 @@
 #endif
 
 #include "core/weights/head_edits.hpp"
-#include "tests/ui/mainwindow/recording_prompts.hpp"
-#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "tests/ui/support/recording_prompts.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/background/work_pool.hpp"
 #include "ui/compare/compare_view.hpp"
 #include "ui/controls/controls_panel.hpp"

@@ -7,7 +7,7 @@
 #include <QToolButton>
 
 #include "core/checkpoint/checkpoint.hpp"
-#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/mainwindow/notice_bar.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "support/test_paths.hpp"

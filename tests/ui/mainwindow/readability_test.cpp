@@ -10,8 +10,8 @@
 #include <QScrollArea>
 #include <QTabBar>
 
-#include "tests/ui/mainwindow/window_fixture.hpp"
 #include "tests/ui/support/text_probe.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/costs/cost_figures.hpp"
 #include "ui/costs/costs_view.hpp"
 #include "ui/factored/factor_product_widget.hpp"

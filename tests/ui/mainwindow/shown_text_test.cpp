@@ -9,7 +9,7 @@
 
 #include "core/io/weights_file.hpp"
 #include "core/weights/attention_weights.hpp"
-#include "window_fixture.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 
 namespace qkv::ui::testing {
 namespace {

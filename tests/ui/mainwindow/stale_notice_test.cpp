@@ -1,8 +1,8 @@
 // While the settings are invalid the views keep the last valid result; the strip above them
 // says so and names the control whose message explains what to fix.
 
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/mainwindow/stale_notice.hpp"
-#include "tests/ui/mainwindow/window_fixture.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/views/result_view.hpp"
 

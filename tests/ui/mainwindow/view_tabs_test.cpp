@@ -4,7 +4,7 @@
 #include <QSignalSpy>
 #include <QTabBar>
 
-#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/costs/costs_view.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/factored/factored_view.hpp"

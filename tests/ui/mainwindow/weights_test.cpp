@@ -10,9 +10,9 @@
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/io/safetensors.hpp"
 #include "core/io/weights_file.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/controls/weights_group.hpp"
-#include "window_fixture.hpp"
 
 namespace qkv::ui::testing {
 namespace {

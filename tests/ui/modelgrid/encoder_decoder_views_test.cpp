@@ -19,6 +19,7 @@
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/pipeline/model_overview.hpp"
 #include "core/pretrained/pretrained_model.hpp"
+#include "support/test_paths.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/figure_registry/figure_registry.hpp"
 #include "ui/figures/figure.hpp"
@@ -28,7 +29,6 @@
 #include "ui/predict/prediction_view.hpp"
 #include "ui/predict/rollout_panel.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"
-#include "support/test_paths.hpp"
 
 namespace qkv::ui::testing {
 namespace {

@@ -16,21 +16,21 @@
 #include <cmath>
 #include <memory>
 
-#include "tests/ui/mainwindow/window_fixture.hpp"
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/io/npy.hpp"
 #include "core/pipeline/model_overview.hpp"
 #include "core/pretrained/pretrained_model.hpp"
+#include "support/test_paths.hpp"
+#include "tests/ui/support/text_probe.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/figure_registry/figure_registry.hpp"
 #include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
-#include "ui/render/colormap.hpp"
 #include "ui/modelgrid/model_grid_figures.hpp"
 #include "ui/modelgrid/model_grid_view.hpp"
+#include "ui/render/colormap.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"
-#include "support/test_paths.hpp"
-#include "tests/ui/support/text_probe.hpp"
 
 namespace qkv::ui::testing {
 namespace {

@@ -25,15 +25,15 @@
 
 #include "core/pipeline/generation.hpp"
 #include "core/text/token_pieces.hpp"
+#include "tests/ui/predict/prediction_test_support.hpp"
 #include "ui/background/work_pool.hpp"
 #include "ui/document/head_selection.hpp"
-#include "ui/render/colormap.hpp"
-#include "ui/support/wait_until.hpp"
 #include "ui/predict/generation_attention.hpp"
 #include "ui/predict/generation_panel.hpp"
 #include "ui/predict/prediction_data.hpp"
-#include "tests/ui/predict/prediction_test_support.hpp"
 #include "ui/predict/prediction_view.hpp"
+#include "ui/render/colormap.hpp"
+#include "ui/support/wait_until.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"
 
 namespace qkv::ui {

@@ -8,12 +8,12 @@
 #include <gtest/gtest.h>
 
 #include "core/pipeline/model_overview.hpp"
+#include "tests/ui/predict/prediction_test_support.hpp"
 #include "ui/figure_registry/figure_registry.hpp"
 #include "ui/figures/figure_export.hpp"
 #include "ui/figures/figure_render.hpp"
-#include "ui/support/text_probe.hpp"
 #include "ui/predict/prediction_figures.hpp"
-#include "tests/ui/predict/prediction_test_support.hpp"
+#include "ui/support/text_probe.hpp"
 #include "ui/wholemodel/whole_model_figure_parts.hpp"
 
 namespace qkv::ui {

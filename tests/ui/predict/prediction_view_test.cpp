@@ -19,15 +19,15 @@
 
 #include "core/export/model_export.hpp"
 #include "support/matrix_assertions.hpp"
+#include "tests/ui/predict/prediction_test_support.hpp"
 #include "ui/background/work_pool.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/figure_widgets/chart_view.hpp"
-#include "ui/support/wait_until.hpp"
 #include "ui/predict/head_ranking_panel.hpp"
 #include "ui/predict/prediction_panel.hpp"
-#include "tests/ui/predict/prediction_test_support.hpp"
 #include "ui/predict/prediction_view.hpp"
 #include "ui/predict/rollout_panel.hpp"
+#include "ui/support/wait_until.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"
 
 namespace qkv::ui {

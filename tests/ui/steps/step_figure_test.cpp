@@ -11,9 +11,9 @@
 #include <map>
 #include <set>
 
-#include "tests/ui/mainwindow/window_fixture.hpp"
 #include "tests/ui/support/layer_test_support.hpp"
 #include "tests/ui/support/text_probe.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/figure_registry/figure_registry.hpp"
 #include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/figures/figure_render.hpp"

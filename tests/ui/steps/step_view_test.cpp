@@ -8,8 +8,8 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 
-#include "tests/ui/mainwindow/window_fixture.hpp"
 #include "tests/ui/support/layer_test_support.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/figure_widgets/figure_canvas.hpp"

@@ -9,7 +9,7 @@
 
 #include <ctime>
 
-#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "tests/ui/train/train_test_support.hpp"
 #include "ui/document/document.hpp"
 #include "ui/heads/heads_view.hpp"

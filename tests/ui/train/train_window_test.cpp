@@ -5,9 +5,9 @@
 #include <QTabBar>
 #include <QTemporaryDir>
 
-#include "tests/ui/mainwindow/recording_prompts.hpp"
-#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "tests/ui/support/recording_prompts.hpp"
 #include "tests/ui/support/wait_until.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "tests/ui/train/train_test_support.hpp"
 #include "ui/mainwindow/document_files.hpp"
 #include "ui/mainwindow/status_summary.hpp"

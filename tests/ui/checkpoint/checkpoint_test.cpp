@@ -20,7 +20,7 @@
 
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/io/npy.hpp"
-#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/checkpoint/checkpoint_layer_dialog.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/controls/field_message.hpp"

@@ -4,7 +4,7 @@
 
 #include <QToolTip>
 
-#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/heads/cell_tooltip.hpp"

@@ -1,7 +1,7 @@
 // Every view states its id once: the tabs, the figures' view and the session's view.tab all use
 // it, and it keeps the names session files have always held.
 
-#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/figure_registry/figure_registry.hpp"
 #include "ui/figures/figure.hpp"
 #include "ui/mainwindow/view_tabs.hpp"

@@ -4,7 +4,7 @@
 #include <QUndoStack>
 
 #include "core/text/tokenizer.hpp"
-#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/controls/field_message.hpp"
 #include "ui/controls/sentence_field.hpp"

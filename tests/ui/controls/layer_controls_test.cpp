@@ -10,7 +10,7 @@
 #include <QUndoStack>
 
 #include "core/presets/head_presets.hpp"
-#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/controls/field_message.hpp"
 #include "ui/controls/inputs_group.hpp"

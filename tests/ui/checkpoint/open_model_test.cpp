@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "support/test_paths.hpp"
-#include "tests/ui/mainwindow/window_fixture.hpp"
 #include "tests/ui/support/wait_until.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/checkpoint/checkpoint_layer_dialog.hpp"
 #include "ui/checkpoint/model_list_dialog.hpp"
 #include "ui/controls/controls_panel.hpp"

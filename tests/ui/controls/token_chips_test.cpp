@@ -6,7 +6,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
-#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/controls/sentence_field.hpp"
 #include "ui/controls/token_chips.hpp"

@@ -6,8 +6,8 @@
 #include <QTest>
 
 #include "core/analysis/span_row.hpp"
-#include "tests/ui/mainwindow/window_fixture.hpp"
 #include "tests/ui/support/wait_until.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"

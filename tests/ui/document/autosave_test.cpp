@@ -8,10 +8,10 @@
 #include <QTemporaryDir>
 
 #include "core/io/weights_file.hpp"
-#include "tests/ui/mainwindow/recording_prompts.hpp"
-#include "tests/ui/mainwindow/session_test_support.hpp"
-#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "tests/ui/support/recording_prompts.hpp"
+#include "tests/ui/support/session_test_support.hpp"
 #include "tests/ui/support/wait_until.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/document/examples.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/heads/heads_canvas.hpp"

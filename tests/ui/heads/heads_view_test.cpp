@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "core/analysis/value_norms.hpp"
-#include "tests/ui/mainwindow/window_fixture.hpp"
 #include "tests/ui/support/wait_until.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/heads/cell_tooltip.hpp"
 #include "ui/heads/heads_canvas.hpp"

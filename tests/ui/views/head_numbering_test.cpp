@@ -1,11 +1,11 @@
 // Every view numbers heads the same way: from 1, as the paper's head_1 ... head_h.
 
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/factored/factored_view.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/views/head_box.hpp"
-#include "window_fixture.hpp"
 
 namespace qkv::ui::testing {
 namespace {

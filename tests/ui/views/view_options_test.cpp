@@ -5,7 +5,7 @@
 #include <QMenuBar>
 #include <QSettings>
 
-#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/view_tabs.hpp"

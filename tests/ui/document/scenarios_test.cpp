@@ -11,13 +11,13 @@
 #include "core/embedding/meaning_embeddings.hpp"
 #include "core/factored/factored_matrix.hpp"
 #include "core/text/tokenizer.hpp"
-#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/document/examples.hpp"
-#include "ui/mainwindow/notice_bar.hpp"
 #include "ui/factored/factored_view.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/mainwindow/document_files.hpp"
+#include "ui/mainwindow/notice_bar.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 
 namespace qkv::ui::testing {

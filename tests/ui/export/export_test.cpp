@@ -14,7 +14,7 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 
-#include "tests/ui/mainwindow/window_fixture.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/costs/costs_view.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/export/figure_export_dialog.hpp"
