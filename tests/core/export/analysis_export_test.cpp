@@ -10,7 +10,6 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "analysis_test_support.hpp"
 #include "core/analysis/head_ablation.hpp"
 #include "core/analysis/head_statistics.hpp"
 #include "core/analysis/qk_projection.hpp"
@@ -18,6 +17,7 @@
 #include "core/export/result_export.hpp"
 #include "core/pipeline/compute.hpp"
 #include "support/matrix_assertions.hpp"
+#include "tests/core/analysis/analysis_test_support.hpp"
 
 namespace qkv {
 namespace {
