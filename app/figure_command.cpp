@@ -14,9 +14,9 @@
 
 #include "app/export_arguments.hpp"
 #include "app/usage_text.hpp"
+#include "core/common/limits.hpp"
 #include "core/pipeline/compute.hpp"
 #include "core/pipeline/model_overview.hpp"
-#include "ui/document/document.hpp"
 #include "ui/figure_registry/figure_registry.hpp"
 #include "ui/figures/figure_export.hpp"
 #include "ui/figures/figure_render.hpp"
@@ -123,13 +123,13 @@ FigureArguments parseFigureArguments(int argc, char** argv)
             a.out = optionValue(argc, argv, i);
             if (a.out.empty()) throw ArgumentError{"--out: the path is empty"};
         } else if (option == "--width")
-            a.width = wholeNumber<int>(option, optionValue(argc, argv, i), 16, 20000);
+            a.width = wholeNumber(option, optionValue(argc, argv, i), limits::minFigureSide, limits::maxFigureSide);
         else if (option == "--height")
-            a.height = wholeNumber<int>(option, optionValue(argc, argv, i), 16, 20000);
+            a.height = wholeNumber(option, optionValue(argc, argv, i), limits::minFigureSide, limits::maxFigureSide);
         else if (option == "--dpi")
-            a.dpi = wholeNumber<int>(option, optionValue(argc, argv, i), 24, 2400);
+            a.dpi = wholeNumber(option, optionValue(argc, argv, i), limits::minFigureDpi, limits::maxFigureDpi);
         else if (option == "--head")
-            a.head = wholeNumber<Index>(option, optionValue(argc, argv, i), 1, 1 << 20);
+            a.head = wholeNumber<Index>(option, optionValue(argc, argv, i), 1, limits::maxHeads);
         else if (option == "--query") {
             // N, or A:B for several queries together (half-open, as export --rows).
             const std::string_view v = optionValue(argc, argv, i);
@@ -142,7 +142,7 @@ FigureArguments parseFigureArguments(int argc, char** argv)
             }
         }
         else if (option == "--key")
-            a.key = wholeNumber<Index>(option, optionValue(argc, argv, i), 0, 1 << 20);
+            a.key = wholeNumber<Index>(option, optionValue(argc, argv, i), 0, limits::maxTokens - 1);
         else if (option == "--show") {
             const std::string_view v = optionValue(argc, argv, i);
             ui::ScoreKind kind;
@@ -262,10 +262,9 @@ int runFigureCommand(int argc, char** argv)
     } catch (const ReadError& error) {
         return fail(1, error.message);
     }
-    // The window's rule: maps held up to 4,096 tokens, a longer layer streamed and kept in blocks
-    // (the figures that draw it say so; the others say why not).
-    const ComputeRequest request =
-        prepareDrawnCompute(session.config, session.inputs(), ui::Document::kPooledBlocks);
+    // The window's rule: maps held up to limits::maxFullMapTokens, a longer layer streamed and kept
+    // in blocks (the figures that draw it say so; the others say why not).
+    const ComputeRequest request = prepareDrawnCompute(session.config, session.inputs(), limits::drawnPooledBlocks);
     if (const std::string problem = configurationProblem(session, request.issues); !problem.empty())
         return fail(2, problem);
     const Expected<std::shared_ptr<const Result>> result = compute(request);

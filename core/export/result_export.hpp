@@ -12,6 +12,7 @@
 
 #include "core/common/enum_names.hpp"
 #include "core/common/expected.hpp"
+#include "core/common/limits.hpp"
 #include "core/config/memory_estimate.hpp"
 #include "core/result/result.hpp"
 
@@ -49,8 +50,9 @@ struct PositionRange {
 };
 
 // Above this many cells per head (n_q x n_k), an export writes full maps only when asked not to
-// (--max-cells): 4096 x 4096, 64 MiB of float per map, hundreds of MiB of JSON text per head.
-inline constexpr std::int64_t kDefaultMaxCells = 16'777'216;
+// (--max-cells): the held maps' limit squared, 4096 x 4096, 64 MiB of float per map, hundreds of
+// MiB of JSON text per head.
+inline constexpr std::int64_t kDefaultMaxCells = std::int64_t{limits::maxFullMapTokens} * limits::maxFullMapTokens;
 
 struct ExportOptions {
     // Compute the spectrum whatever d_k (qkv-studio export --spectrum).

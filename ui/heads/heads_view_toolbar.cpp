@@ -12,7 +12,9 @@
 #include <QVBoxLayout>
 
 #include "core/analysis/span_row.hpp"
+#include "core/common/limits.hpp"
 #include "ui/document/head_selection.hpp"
+#include "ui/figures/number_format.hpp"
 #include "ui/figures/shown_text.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
@@ -53,9 +55,10 @@ QLayout* HeadsView::makeToolbar()
     first->addWidget(averageBox_);
     first->addStretch(1);
     blockMaximaBox_->setToolTip(
-        tr("A long layer (past 4,096 tokens) is kept in blocks of positions, not whole.\n"
+        tr("A long layer (past %1 tokens) is kept in blocks of positions, not whole.\n"
            "Off: each block's mean weight. On: its largest weight, so a single key that a query\n"
-           "attends to sharply stays visible where the mean would average it away."));
+           "attends to sharply stays visible where the mean would average it away.")
+            .arg(groupedInteger(qkv::limits::maxFullMapTokens)));
     blockMaximaBox_->hide();
 
     auto* rangeLabel = new QLabel(tr("Colour &scale"), this);
