@@ -308,6 +308,15 @@ TEST_F(FigureCli, AQueryRowNamesItsQueryOrItsSpan)
         EXPECT_EQ(refused.status, 2) << bad << ": " << refused.output;
         EXPECT_NE(refused.output.find("--query"), std::string::npos) << refused.output;
     }
+    // The export's reader of A:B says the same of the same mistake; past the last query, it is named.
+    const auto refusal = [&](const char* text) {
+        return figure(with({"--figure", "query-row", "--format", "svg", "--out", path("bad.svg"), "--query", text}))
+            .output;
+    };
+    EXPECT_NE(refusal("4:2").find("--query: '4:2' is empty or negative (A:B holds A..B-1, so B > A >= 0)"),
+              std::string::npos);
+    EXPECT_NE(refusal("2:9").find("--query: '2:9' reaches past the last query, 5."), std::string::npos);
+    EXPECT_NE(refusal("9").find("--query: '9' reaches past the last query, 5."), std::string::npos);
     EXPECT_FALSE(fs::exists(path("bad.svg")));
 }
 

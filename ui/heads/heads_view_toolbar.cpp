@@ -11,8 +11,8 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
-#include "core/analysis/span_row.hpp"
 #include "core/common/limits.hpp"
+#include "core/common/position_span.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/figures/shown_text.hpp"
@@ -157,7 +157,8 @@ void HeadsView::showQueries()
 void HeadsView::selectTypedQueries()
 {
     if (!result()) return;
-    const auto span = qkv::parseQuerySpan(queriesBox_->text().toStdString(), result()->attention.queryCount());
+    const auto span =
+        qkv::parsePositionSpan(queriesBox_->text().toStdString(), result()->attention.queryCount(), "query");
     if (!span) {
         // Said where the user typed; the selection stays as it was.
         queriesBox_->setStyleSheet(QStringLiteral("QLineEdit { border: 2px solid #c0392b; }"));
@@ -167,7 +168,7 @@ void HeadsView::selectTypedQueries()
         QToolTip::showText(queriesBox_->mapToGlobal(QPoint(0, queriesBox_->height())), why, queriesBox_);
         return;
     }
-    selection()->setQuerySpan(static_cast<int>(span->first), static_cast<int>(span->second));
+    selection()->setQuerySpan(static_cast<int>(span->begin), static_cast<int>(span->end));
     showQueries();
 }
 
