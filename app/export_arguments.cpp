@@ -172,18 +172,12 @@ std::string_view optionValue(int argc, char** argv, int& i)
 
 namespace {
 
-// "A:B", half-open from 0 (--rows, --cols).
-PositionRange parsePositionRange(std::string_view option, std::string_view text)
+// --rows, --cols: "A:B", half-open from 0 (core/common/position_span.hpp).
+PositionSpan parseSpanOption(std::string_view option, std::string_view text)
 {
-    const std::size_t colon = text.find(':');
-    if (colon == std::string_view::npos)
-        throw ArgumentError{std::string(option) + ": '" + std::string(text) + "' is not A:B (half-open, from 0)"};
-    const PositionRange range{parseInteger<Index>(option, text.substr(0, colon)),
-                              parseInteger<Index>(option, text.substr(colon + 1))};
-    if (range.begin < 0 || range.end <= range.begin)
-        throw ArgumentError{std::string(option) + ": '" + std::string(text) +
-                            "' is empty or negative (A:B holds A..B-1, so B > A >= 0)"};
-    return range;
+    Expected<PositionSpan> span = parsePositionSpan(text, SpanForm::SpanOnly);
+    if (!span) throw ArgumentError{std::string(option) + ": " + span.error()};
+    return *span;
 }
 
 }  // namespace
@@ -209,9 +203,9 @@ ExportArguments parseExportArguments(int argc, char** argv)
             args.options.pool = parseInteger<Index>(option, optionValue(argc, argv, i));
             if (args.options.pool < 1) throw ArgumentError{"--pool: the number of blocks N must be at least 1"};
         } else if (option == "--rows") {
-            args.options.rows = parsePositionRange(option, optionValue(argc, argv, i));
+            args.options.rows = parseSpanOption(option, optionValue(argc, argv, i));
         } else if (option == "--cols") {
-            args.options.cols = parsePositionRange(option, optionValue(argc, argv, i));
+            args.options.cols = parseSpanOption(option, optionValue(argc, argv, i));
         } else if (option == "--generate") {
             args.generate = parseInteger<Index>(option, optionValue(argc, argv, i));
             if (*args.generate < 1) throw ArgumentError{"--generate: the number of tokens N must be at least 1"};

@@ -14,9 +14,10 @@
 
 #include "app/export_arguments.hpp"
 #include "app/usage_text.hpp"
+#include "core/common/limits.hpp"
+#include "core/common/position_span.hpp"
 #include "core/pipeline/compute.hpp"
 #include "core/pipeline/model_overview.hpp"
-#include "ui/document/document.hpp"
 #include "ui/figure_registry/figure_registry.hpp"
 #include "ui/figures/figure_export.hpp"
 #include "ui/figures/figure_render.hpp"
@@ -55,8 +56,8 @@ struct FigureArguments : SessionArguments {
     bool list = false;
     std::string figure, format, out;
     std::optional<int> width, height, dpi;
-    std::optional<Index> head, query, key;  // head from 1 as typed; positions from 0
-    std::optional<Index> queryEnd;           // --query A:B: queries [A, B) together
+    std::optional<Index> head, key;      // head from 1 as typed; the key's position from 0
+    std::optional<std::string> queries;  // --query N or A:B as typed: checked once the result is known
     std::optional<std::string> show, colormap;
     std::optional<ColorRange> colorRange;
     bool average = false;
@@ -123,26 +124,23 @@ FigureArguments parseFigureArguments(int argc, char** argv)
             a.out = optionValue(argc, argv, i);
             if (a.out.empty()) throw ArgumentError{"--out: the path is empty"};
         } else if (option == "--width")
-            a.width = wholeNumber<int>(option, optionValue(argc, argv, i), 16, 20000);
+            a.width = wholeNumber(option, optionValue(argc, argv, i), limits::minFigureSide, limits::maxFigureSide);
         else if (option == "--height")
-            a.height = wholeNumber<int>(option, optionValue(argc, argv, i), 16, 20000);
+            a.height = wholeNumber(option, optionValue(argc, argv, i), limits::minFigureSide, limits::maxFigureSide);
         else if (option == "--dpi")
-            a.dpi = wholeNumber<int>(option, optionValue(argc, argv, i), 24, 2400);
+            a.dpi = wholeNumber(option, optionValue(argc, argv, i), limits::minFigureDpi, limits::maxFigureDpi);
         else if (option == "--head")
-            a.head = wholeNumber<Index>(option, optionValue(argc, argv, i), 1, 1 << 20);
+            a.head = wholeNumber<Index>(option, optionValue(argc, argv, i), 1, limits::maxHeads);
         else if (option == "--query") {
-            // N, or A:B for several queries together (half-open, as export --rows).
+            // N, or A:B for several queries together (half-open, as export --rows): a typo is
+            // said at once, the last query once the layer is computed (optionsFor).
             const std::string_view v = optionValue(argc, argv, i);
-            const std::size_t colon = v.find(':');
-            a.query = wholeNumber<Index>(option, v.substr(0, colon), 0, 1 << 20);
-            if (colon != std::string_view::npos) {
-                a.queryEnd = wholeNumber<Index>(option, v.substr(colon + 1), 1, 1 << 20);
-                if (*a.queryEnd <= *a.query)
-                    throw ArgumentError{"--query: '" + std::string(v) + "' is empty (A:B holds A..B-1, so B > A)"};
-            }
+            if (const Expected<PositionSpan> span = parsePositionSpan(v); !span)
+                throw ArgumentError{"--query: " + span.error()};
+            a.queries = std::string(v);
         }
         else if (option == "--key")
-            a.key = wholeNumber<Index>(option, optionValue(argc, argv, i), 0, 1 << 20);
+            a.key = wholeNumber<Index>(option, optionValue(argc, argv, i), 0, limits::maxTokens - 1);
         else if (option == "--show") {
             const std::string_view v = optionValue(argc, argv, i);
             ui::ScoreKind kind;
@@ -194,20 +192,20 @@ ui::FigureOptions optionsFor(const FigureArguments& a, const Session& session, c
     if (a.head && *a.head > r.headCount())
         throw ArgumentError{"--head: head " + std::to_string(*a.head) + " does not exist; heads are numbered 1 to " +
                             std::to_string(r.headCount())};
-    if (a.query && *a.query >= r.queryCount())
-        throw ArgumentError{"--query: position " + std::to_string(*a.query) +
-                            " does not exist; query positions are 0 to " + std::to_string(r.queryCount() - 1)};
+    std::optional<PositionSpan> queries;
+    if (a.queries) {
+        Expected<PositionSpan> span = parsePositionSpan(*a.queries, r.queryCount(), "query");
+        if (!span) throw ArgumentError{"--query: " + span.error()};
+        queries = *span;
+    }
     if (a.key && *a.key >= r.keyCount())
         throw ArgumentError{"--key: position " + std::to_string(*a.key) + " does not exist; key positions are 0 to " +
                             std::to_string(r.keyCount() - 1)};
     o.head = a.head ? *a.head - 1 : std::clamp<Index>(session.view.head, 0, r.headCount() - 1);
-    if (a.queryEnd && *a.queryEnd > r.queryCount())
-        throw ArgumentError{"--query: the span ends past the last query; query positions are 0 to " +
-                            std::to_string(r.queryCount() - 1)};
-    o.query = a.query ? *a.query : std::clamp<Index>(session.view.query, 0, r.queryCount() - 1);
+    o.query = queries ? queries->begin : std::clamp<Index>(session.view.query, 0, r.queryCount() - 1);
     // A span: the one typed, else the session's when --query is not given.
-    if (a.queryEnd) o.queryEnd = *a.queryEnd;
-    else if (!a.query && session.view.querySpanEnd > o.query + 1)
+    if (queries) o.queryEnd = queries->size() > 1 ? queries->end : 0;
+    else if (session.view.querySpanEnd > o.query + 1)
         o.queryEnd = std::min<Index>(session.view.querySpanEnd, r.queryCount());
     o.key = a.key ? *a.key : std::clamp<Index>(session.view.key, 0, r.keyCount() - 1);
     if (a.show) {
@@ -262,10 +260,9 @@ int runFigureCommand(int argc, char** argv)
     } catch (const ReadError& error) {
         return fail(1, error.message);
     }
-    // The window's rule: maps held up to 4,096 tokens, a longer layer streamed and kept in blocks
-    // (the figures that draw it say so; the others say why not).
-    const ComputeRequest request =
-        prepareDrawnCompute(session.config, session.inputs(), ui::Document::kPooledBlocks);
+    // The window's rule: maps held up to limits::maxFullMapTokens, a longer layer streamed and kept
+    // in blocks (the figures that draw it say so; the others say why not).
+    const ComputeRequest request = prepareDrawnCompute(session.config, session.inputs(), limits::drawnPooledBlocks);
     if (const std::string problem = configurationProblem(session, request.issues); !problem.empty())
         return fail(2, problem);
     const Expected<std::shared_ptr<const Result>> result = compute(request);

@@ -7,6 +7,10 @@
 #include "app/export_arguments.hpp"
 #include "app/train_arguments.hpp"
 #include "core/common/enum_names.hpp"
+#include "core/common/limits.hpp"
+#include "core/export/result_export.hpp"
+#include "core/pipeline/generation.hpp"
+#include "core/training/training_limits.hpp"
 #include "core/training/training_run.hpp"
 
 namespace qkv::app {
@@ -52,6 +56,16 @@ std::string exportFormats() { return allowedNames(kExportFormatNames, "|") + "|"
 
 // "(default 64)": a default of `qkv-studio train`, from the task defaults themselves.
 std::string trainDefault(long long value) { return "(default " + std::to_string(value) + ")"; }
+
+// "4 to 1,024": a field's range from the training limits, written as their messages write it.
+std::string trainRange(TrainingField field)
+{
+    const TrainingLimit& limit = trainingLimit(field);
+    return limitText(field, limit.minimum) + " to " + limitText(field, limit.maximum);
+}
+
+// A limit as the usage texts write numbers ("32768").
+std::string number(long long value) { return std::to_string(value); }
 
 }  // namespace
 
@@ -110,11 +124,14 @@ const char* exportUsage()
         option("--mode", allowedNames(kAttentionModeNames, "|")) +
         "self: source to source; causal: target to target, masked;\n"
         "                             cross: queries from the target, keys/values from the source\n"
-        "  --d-model N                model width (default 64)\n"
-        "  --heads H                  number of heads h; must divide d_model unless --head-dim is set\n"
-        "                             (default 4)\n"
-        "  --head-dim D               d_k, the width of one head (default auto: d_model / h); W^Q is\n"
-        "                             d_model x h d_k, W_i = W_i^Q (W_i^K)^T stays d_model x d_model\n"
+        "  --d-model N                model width, 1 to " + number(limits::maxDModel) + " (default 64)\n" +
+        wrapped(option("--heads", "H"), "number of heads h, 1 to " + number(limits::maxHeads) +
+                                            "; must divide d_model unless --head-dim is set (default 4)") +
+        wrapped(option("--head-dim", "D"),
+                "d_k, the width of one head, 1 to " + number(limits::maxHeadDim) + " with h d_k at most " +
+                    number(limits::maxQueryWidth) +
+                    " (default auto: d_model / h); W^Q is d_model x h d_k, W_i = W_i^Q (W_i^K)^T stays d_model x "
+                    "d_model") +
         "  --kv-heads G               key/value heads g, dividing h (default h; 1: multi-query)\n"
         "  --seed S                   seed of generated embeddings and weights (default 2017)\n" +
         option("--init", allowedNames(kWeightInitNames, "|")) +
@@ -163,11 +180,12 @@ const char* exportUsage()
         "  --layer all                with a checkpoint of BERT, RoBERTa, DistilBERT, GPT-2,\n"
         "                             LLaMA, BART or Marian: the whole model in one JSON file:\n"
         "                             every layer's heads with value norms, the attention\n"
-        "                             rollout and the top 5 predictions (docs/formats.md)\n"
-        "  --generate N               with --layer all and a causal LM (GPT-2, LLaMA, Qwen3, ...):\n"
-        "                             continue the prompt N tokens first; \"generated\" lists\n"
-        "                             them (position, id, token, probability) and every layer\n"
-        "                             covers the prompt and the new tokens\n"
+        "                             rollout and the top 5 predictions (docs/formats.md)\n" +
+        wrapped(option("--generate", "N"),
+                "with --layer all and a causal LM (GPT-2, LLaMA, Qwen3, ...): continue the prompt N tokens (1 to " +
+                    number(kMaxGeneratedTokens) +
+                    ") first; \"generated\" lists them (position, id, token, probability) and every layer covers the "
+                    "prompt and the new tokens") +
         "  --temperature T            with --generate: 0 (the default) takes the most likely\n"
         "                             token, T > 0 samples from softmax(logits / T)\n"
         "  --seed S                   with --generate, also the sampling's seed (default 0)\n"
@@ -181,15 +199,17 @@ const char* exportUsage()
         "                             head, query and key; npy: a folder of arrays; session:\n"
         "                             a .qkv.json session the app opens\n"
         "  --out PATH                 output file (folder for npy), replaced atomically\n"
-        "  --spectrum                 singular values of every W_i even when d_k > 1024\n"
-        "                             (d_k = 4096: ~35 s and ~1.1 GiB more)\n"
-        "Long prompts (up to 32768 tokens per sentence; JSON only):\n"
+        "  --spectrum                 singular values of every W_i even when d_k > " + number(kExportSpectrumMaxDk) +
+        "\n"
+        "                             (measured at d_k = 4096: ~35 s and ~1.1 GiB more)\n"
+        "Long prompts (up to " + number(limits::maxTokens) + " tokens per sentence; JSON only):\n"
         "  --pool N                   each head's map as at most N x N blocks (attention_pool:\n"
         "                             block means and maxima), streamed, never held whole\n"
         "  --rows A:B, --cols C:D     each head's attention and scores over rows A..B-1 and\n"
         "                             columns C..D-1 only (one alone: every position of the other)\n"
         "  --max-cells N              without --pool or --rows/--cols, refuse a layer with more\n"
-        "                             than N cells per head (default 16777216 = 4096 x 4096)\n"
+        "                             than N cells per head (default " + number(kDefaultMaxCells) + " = " +
+        number(limits::maxFullMapTokens) + " x " + number(limits::maxFullMapTokens) + ")\n"
         "\n"
         "Exit status: 0 written, 1 a file could not be read, computed or written, 2 bad argument;\n"
         "interrupted (SIGINT, SIGTERM): its temporary files are removed, nothing is left at --out.\n";
@@ -198,7 +218,8 @@ const char* exportUsage()
 
 const char* figureUsage()
 {
-    return "Usage: qkv-studio figure --figure NAME --format png|svg|pdf --out PATH [options]\n"
+    static const std::string text =
+           "Usage: qkv-studio figure --figure NAME --format png|svg|pdf --out PATH [options]\n"
            "       qkv-studio figure --list\n"
            "\n"
            "Draws one of the app's figures from a session without a display (no Qt environment\n"
@@ -207,11 +228,14 @@ const char* figureUsage()
            "  --list                     print every figure's name, one per line\n"
            "  --figure NAME              the figure to draw (see --list and docs/figures.md)\n"
            "  --format png|svg|pdf       PNG image, SVG drawing (text kept as text) or one-page PDF\n"
-           "  --out PATH                 written atomically; nothing is left there on failure\n"
-           "  --width W --height H       the size in pixels (SVG, PDF: in 1/96 inch); one of the\n"
-           "                             two keeps the figure's default aspect ratio\n"
-           "  --dpi D                    the default size at D dots per inch: a PNG of\n"
-           "                             default x D/96 pixels (vector formats are unchanged)\n"
+           "  --out PATH                 written atomically; nothing is left there on failure\n" +
+        wrapped(option("--width W --height", "H"), "the size in pixels (SVG, PDF: in 1/96 inch), " +
+                                                      number(limits::minFigureSide) + " to " +
+                                                      number(limits::maxFigureSide) +
+                                                      "; one of the two keeps the figure's default aspect ratio") +
+        wrapped(option("--dpi", "D"), "the default size at D dots per inch (" + number(limits::minFigureDpi) +
+                                          " to " + number(limits::maxFigureDpi) +
+                                          "): a PNG of default x D/96 pixels (vector formats are unchanged)") +
            "  --head N                   the head, numbered from 1 (default: the session's, else 1)\n"
            "  --query N                  the query token's position, from 0 (default: the session's,\n"
            "                             else 0); A:B selects queries A..B-1 together: query-row\n"
@@ -236,6 +260,7 @@ const char* figureUsage()
            "\n"
            "Exit status: 0 written, 1 a file could not be read, computed, drawn or written, 2 bad\n"
            "argument.\n";
+    return text.c_str();
 }
 
 const char* trainUsage()
@@ -267,18 +292,22 @@ const char* trainUsage()
                 "how a head forms its scores: factored (W_i^Q and W_i^K, d_model x d_k each, the paper), full "
                 "(one d_model x d_model W_i per head) or both (the two on the same data and seed); default " +
                     std::string(nameOf(kTrainVariantNames, TrainArguments{}.variants))) +
-        "  --d-model D                model width " + trainDefault(defaults.d_model) +
+        "  --d-model D                model width, " + trainRange(TrainingField::DModel) + " " +
+        trainDefault(defaults.d_model) +
         "\n"
         "  --heads H                  heads h; must divide d_model " + trainDefault(defaults.headCount) +
+        "\n" +
+        wrapped(option("--layers", "L"), "layers per stack, " + trainRange(TrainingField::Layers) + " " +
+                                             trainDefault(defaults.layers) + "; induction: " +
+                                             std::to_string(induction.layers) + " decoder layers") +
+        "  --steps N                  optimiser steps, " + trainRange(TrainingField::Steps) + " " +
+        trainDefault(defaults.steps) +
         "\n"
-        "  --layers L                 layers per stack " + trainDefault(defaults.layers) + "; induction: " +
-        std::to_string(induction.layers) +
-        " decoder layers\n"
-        "  --steps N                  optimiser steps " + trainDefault(defaults.steps) +
+        "  --batch B                  sequences per step, " + trainRange(TrainingField::Batch) + " " +
+        trainDefault(defaults.batch) +
         "\n"
-        "  --batch B                  sequences per step " + trainDefault(defaults.batch) +
-        "\n"
-        "  --lr X                     AdamW's learning rate (default " + learningRate +
+        "  --lr X                     AdamW's learning rate, " + trainRange(TrainingField::LearningRate) +
+        " (default " + learningRate +
         ")\n"
         "  --seed S                   seed of the data and of the initial weights " +
         trainDefault(static_cast<long long>(defaults.seed)) + "\n"

@@ -71,36 +71,4 @@ Expected<SpanRow> spanAttentionRow(const Result& result, Index head, Index first
     return span;
 }
 
-namespace {
-
-// A whole number of at most 9 digits (positions stay below limits::maxTokens), or -1.
-Index position(std::string_view digits)
-{
-    while (!digits.empty() && digits.front() == ' ') digits.remove_prefix(1);
-    while (!digits.empty() && digits.back() == ' ') digits.remove_suffix(1);
-    if (digits.empty() || digits.size() > 9) return -1;
-    Index value = 0;
-    for (const char c : digits) {
-        if (c < '0' || c > '9') return -1;
-        value = value * 10 + (c - '0');
-    }
-    return value;
-}
-
-}  // namespace
-
-Expected<std::pair<Index, Index>> parseQuerySpan(std::string_view text, Index count)
-{
-    const std::string quoted = "'" + std::string(text.substr(0, 40)) + "'";
-    const std::string allowed = "a position (120) or a span first:end (120:180, end excluded) within 0:" +
-                                std::to_string(count);
-    const std::size_t colon = text.find(':');
-    const Index first = position(text.substr(0, colon));
-    const Index end = colon == std::string_view::npos ? first + 1 : position(text.substr(colon + 1));
-    if (first < 0 || end < 0) return Error{quoted + " is not " + allowed + "."};
-    if (end <= first) return Error{quoted + " is empty: the end comes after the first position (" + allowed + ")."};
-    if (end > count) return Error{quoted + " reaches past the last query, " + std::to_string(count - 1) + "."};
-    return std::pair<Index, Index>{first, end};
-}
-
 }  // namespace qkv

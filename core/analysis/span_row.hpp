@@ -8,8 +8,6 @@
 // Exact: from the held map, or recomputed from Q_i and K_j a block of rows at a time for a long
 // layer (Result::streamed(), headAttentionRegion), never holding more than 256 rows.
 
-#include <string_view>
-#include <utility>
 #include <vector>
 
 #include "core/common/expected.hpp"
@@ -30,10 +28,5 @@ struct SpanRow {
 // Errors: a head outside the layer, an empty span or one outside the queries (named), and
 // headAttentionRegion's for a long layer.
 Expected<SpanRow> spanAttentionRow(const Result& result, Index head, Index first, Index end);
-
-// A span as people type it: "120" (that query alone) or "120:180" (half-open, from 0, as
-// export --rows writes positions), among `count` queries: [first, end). Errors name the text
-// and what is allowed.
-Expected<std::pair<Index, Index>> parseQuerySpan(std::string_view text, Index count);
 
 }  // namespace qkv

@@ -1,7 +1,9 @@
 #pragma once
-// Limits that keep memory bounded and the GUI responsive. Documented in docs/formats.md.
+// Limits that keep memory bounded and the GUI responsive, written once: validation, messages,
+// spin boxes and the command line's help read them here. Documented in docs/formats.md.
 
 #include <cstddef>
+#include <cstdint>
 
 #include "core/common/matrix.hpp"
 
@@ -28,5 +30,26 @@ inline constexpr std::size_t maxResultBytes = std::size_t{3} << 30;  // 3 GiB
 // layer's inputs, projections and maps, the hidden states and logits. GPT-2 small streamed on
 // 8,192 tokens needs 3.1 GiB; with full maps it would need 77 GiB, and is refused.
 inline constexpr std::size_t maxModelRunBytes = std::size_t{6} << 30;  // 6 GiB
+
+// A layer longer than maxFullMapTokens, when drawn (the app's views, `qkv-studio figure`), keeps
+// each head's map pooled to at most this many blocks each way (prepareDrawnCompute): finer than a
+// heatmap is drawn on screen; the views recompute exact cells where they look closer.
+inline constexpr Index drawnPooledBlocks = 512;
+
+// An exported figure (File > Export Figure, `qkv-studio figure`): each side in logical pixels
+// (1/96 inch), and a PNG's side in pixels, from minFigureSide to maxFigureSide (a poster at
+// 300 dpi; a larger request is a typo, not a figure); a PNG's resolution from minFigureDpi to
+// maxFigureDpi dots per inch.
+inline constexpr int minFigureSide = 16;
+inline constexpr int maxFigureSide = 20000;
+inline constexpr int minFigureDpi = 24;
+inline constexpr int maxFigureDpi = 2400;
+
+// The cost model (core/cost) counts parameters and FLOPs of layers larger than any the app
+// computes (GPT-3's d_model 12288), so the shapes it accepts have limits of their own: within
+// them every count fits a std::int64_t exactly.
+inline constexpr std::int64_t maxCostDModel = 16384;  // d_model, and d_k when set
+inline constexpr std::int64_t maxCostHeads = 16384;   // h and g (Unreduced heads need not divide d_model)
+inline constexpr std::int64_t maxCostTokens = 65536;  // n_q and n_k
 
 }  // namespace qkv::limits

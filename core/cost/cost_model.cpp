@@ -96,16 +96,16 @@ Count biasFlops(const LayerShape& s, Count n_q, Count n_k)
 
 Status validateLayerShape(const LayerShape& s)
 {
-    if (s.d_model < 1 || s.d_model > costLimits::maxDModel) {
-        return Error{"d_model must be between 1 and " + str(costLimits::maxDModel) + " (got " +
+    if (s.d_model < 1 || s.d_model > limits::maxCostDModel) {
+        return Error{"d_model must be between 1 and " + str(limits::maxCostDModel) + " (got " +
                      str(s.d_model) + ")"};
     }
-    if (s.heads < 1 || s.heads > costLimits::maxHeads) {
-        return Error{"the number of heads h must be between 1 and " + str(costLimits::maxHeads) +
+    if (s.heads < 1 || s.heads > limits::maxCostHeads) {
+        return Error{"the number of heads h must be between 1 and " + str(limits::maxCostHeads) +
                      " (got " + str(s.heads) + ")"};
     }
-    if (s.headWidth < 0 || s.headWidth > costLimits::maxDModel) {
-        return Error{"d_k must be between 1 and " + str(costLimits::maxDModel) + " (got " + str(s.headWidth) + ")"};
+    if (s.headWidth < 0 || s.headWidth > limits::maxCostDModel) {
+        return Error{"d_k must be between 1 and " + str(limits::maxCostDModel) + " (got " + str(s.headWidth) + ")"};
     }
     if (s.layout != HeadLayout::Unreduced && s.headWidth == 0 && s.d_model % s.heads != 0) {
         return Error{"h = " + str(s.heads) + " does not divide d_model = " + str(s.d_model) +
@@ -124,12 +124,12 @@ Status validateLayerShape(const LayerShape& s)
 
 Status validateTokenCounts(Count n_q, Count n_k)
 {
-    if (n_q < 1 || n_q > costLimits::maxTokens) {
+    if (n_q < 1 || n_q > limits::maxCostTokens) {
         return Error{"the number of queries n_q must be between 1 and " +
-                     str(costLimits::maxTokens) + " (got " + str(n_q) + ")"};
+                     str(limits::maxCostTokens) + " (got " + str(n_q) + ")"};
     }
-    if (n_k < 1 || n_k > costLimits::maxTokens) {
-        return Error{"the number of keys n_k must be between 1 and " + str(costLimits::maxTokens) +
+    if (n_k < 1 || n_k > limits::maxCostTokens) {
+        return Error{"the number of keys n_k must be between 1 and " + str(limits::maxCostTokens) +
                      " (got " + str(n_k) + ")"};
     }
     return {};
@@ -600,7 +600,7 @@ Expected<std::vector<CostRow>> costTable(const LayerShape& s, Count n_q, Count n
 std::vector<HeadCountTotals> totalsOverHeadCounts(Count d_model, bool withBias)
 {
     std::vector<HeadCountTotals> out;
-    if (d_model < 1 || d_model > costLimits::maxDModel) {
+    if (d_model < 1 || d_model > limits::maxCostDModel) {
         return out;
     }
     for (const Count h : divisorsOf(d_model)) {

@@ -35,8 +35,8 @@
 // not counted (the work of a full, unmasked score matrix is counted).
 //
 // Arithmetic: std::int64_t with saturating multiplication and addition (never undefined
-// behaviour). Within costLimits (d_model, h, g <= 16384, n_q, n_k <= 65536) every count fits
-// exactly; the app's own limits (d_model <= 4096, n <= 4096) are far inside. Values are
+// behaviour). Within the cost model's limits (limits::maxCostDModel, maxCostHeads, maxCostTokens)
+// every count fits exactly; the app's own limits (limits::maxDModel, maxTokens) are far inside. Values are
 // meaningful only for a shape validateLayerShape() accepts; for any other input they are
 // unspecified but computing them never crashes (no division by zero, no overflow).
 
@@ -45,16 +45,11 @@
 #include <vector>
 
 #include "core/common/expected.hpp"
+#include "core/common/limits.hpp"
 
 namespace qkv {
 
 using Count = std::int64_t;
-
-namespace costLimits {
-inline constexpr Count maxDModel = 16384;  // GPT-3's 12288 fits
-inline constexpr Count maxHeads = 16384;   // h and g (Unreduced heads need not divide d_model)
-inline constexpr Count maxTokens = 65536;  // n_q and n_k
-}  // namespace costLimits
 
 enum class HeadLayout { Factored, FullBilinear, Unreduced };
 enum class AttentionKind { MultiHead, GroupedQuery, MultiQuery };
@@ -79,11 +74,12 @@ struct CostRow {
 // ---------------------------------------------------------------------------------------
 // Shapes
 
-// h >= 1, g >= 1, d_model >= 1, all within costLimits; h divides d_model unless headWidth is
-// set (Factored and FullBilinear; the message names the nearest valid h); headWidth <= maxDModel; g divides h (the message lists the
+// h >= 1, g >= 1, d_model >= 1, within limits::maxCostHeads and maxCostDModel; h divides d_model
+// unless headWidth is set (Factored and FullBilinear; the message names the nearest valid h);
+// headWidth <= limits::maxCostDModel; g divides h (the message lists the
 // valid g). Error text is one sentence a person can act on.
 Status validateLayerShape(const LayerShape& shape);
-// 1 <= n_q, n_k <= costLimits::maxTokens.
+// 1 <= n_q, n_k <= limits::maxCostTokens.
 Status validateTokenCounts(Count n_q, Count n_k);
 
 // MHA (g == h), MQA (g == 1, h > 1), GQA otherwise.
@@ -213,7 +209,7 @@ struct HeadCountTotals {
     Count scorePathFactored = 0;   // per layer, 2 d_model^2 for every h
     Count scorePathFull = 0;       // per layer, h d_model^2
 };
-// Empty when d_model is outside [1, costLimits::maxDModel].
+// Empty when d_model is outside [1, limits::maxCostDModel].
 std::vector<HeadCountTotals> totalsOverHeadCounts(Count d_model, bool withBias);
 
 }  // namespace qkv

@@ -81,7 +81,7 @@ Status writeStreamedLayerNorms(JsonStream& json, const Result& result, const Exp
         request.rowEdges = &pooled.rowEdges;
         request.columnEdges = &pooled.columnEdges;
     }
-    std::optional<std::pair<PositionRange, PositionRange>> region;
+    std::optional<std::pair<PositionSpan, PositionSpan>> region;
     if (options.region()) {
         const auto cut = exportRegion(options, attention.queryCount(), attention.keyCount());
         if (!cut) return Error{cut.error()};
@@ -184,7 +184,7 @@ Status writeLayer(JsonStream& json, const std::shared_ptr<const PretrainedModel>
     // Held maps under --rows/--cols: the region's cells, a slice of the full export's.
     const auto region = options.region()
                             ? exportRegion(options, result->attention.queryCount(), result->attention.keyCount())
-                            : Expected<std::pair<PositionRange, PositionRange>>(std::pair<PositionRange, PositionRange>{});
+                            : Expected<std::pair<PositionSpan, PositionSpan>>(std::pair<PositionSpan, PositionSpan>{});
     if (!region) return Error{region.error()};
     const auto cut = [&](const MatrixF& map) {
         if (!options.region()) return map;

@@ -162,14 +162,14 @@ void writeCost(JsonStream& json, const Result& r)
     json.endObject();
 }
 
-std::string rangeText(const PositionRange& range)
+std::string rangeText(const PositionSpan& range)
 {
     return std::to_string(range.begin) + ":" + std::to_string(range.end);
 }
 
 // The head's weights and scaled scores over a region: a slice of the held maps, or recomputed
 // exactly from Q_i and K_j when the layer was streamed.
-void writeHeadRegion(JsonStream& json, const Result& r, Index head, const PositionRange& rows, const PositionRange& cols)
+void writeHeadRegion(JsonStream& json, const Result& r, Index head, const PositionSpan& rows, const PositionSpan& cols)
 {
     const Index height = rows.end - rows.begin, width = cols.end - cols.begin;
     json.key("attention");
@@ -336,7 +336,7 @@ void writeJsonDocument(AtomicFile& file, const Result& r, const ExportProvenance
         json.newline();
     } else if (includeMatrices && options.region()) {
         // The region's query rows of the output (n_q x d_model is left out under --pool alone).
-        const PositionRange rows = exportRegion(options, r.attention.queryCount(), r.attention.keyCount())->first;
+        const PositionSpan rows = exportRegion(options, r.attention.queryCount(), r.attention.keyCount())->first;
         json.key("output");
         json.matrix(MatrixF(r.attention.output.middleRows(rows.begin, rows.end - rows.begin)));
         json.newline();
@@ -495,10 +495,10 @@ AnalysisPlan exportAnalysisPlan(ExportFormat format, const Config& config, const
     return plan;
 }
 
-Expected<std::pair<PositionRange, PositionRange>> exportRegion(const ExportOptions& options, Index n_q, Index n_k)
+Expected<std::pair<PositionSpan, PositionSpan>> exportRegion(const ExportOptions& options, Index n_q, Index n_k)
 {
-    const PositionRange rows = options.rows.value_or(PositionRange{0, n_q});
-    const PositionRange cols = options.cols.value_or(PositionRange{0, n_k});
+    const PositionSpan rows = options.rows.value_or(PositionSpan{0, n_q});
+    const PositionSpan cols = options.cols.value_or(PositionSpan{0, n_k});
     for (const auto& [option, range, size, what] :
          {std::tuple{"--rows", rows, n_q, "query rows"}, std::tuple{"--cols", cols, n_k, "key columns"}}) {
         if (range.begin < 0 || range.begin >= range.end || range.end > size)

@@ -12,6 +12,8 @@
 
 #include "core/common/enum_names.hpp"
 #include "core/common/expected.hpp"
+#include "core/common/limits.hpp"
+#include "core/common/position_span.hpp"
 #include "core/config/memory_estimate.hpp"
 #include "core/result/result.hpp"
 
@@ -42,15 +44,10 @@ struct ExportProvenance {
 // (docs/benchmarks.md), at d_k = 1024 ~1.5 s per head.
 inline constexpr Index kExportSpectrumMaxDk = 1024;
 
-// Half-open positions [begin, end), from 0 (--rows A:B, --cols C:D).
-struct PositionRange {
-    Index begin = 0;
-    Index end = 0;
-};
-
 // Above this many cells per head (n_q x n_k), an export writes full maps only when asked not to
-// (--max-cells): 4096 x 4096, 64 MiB of float per map, hundreds of MiB of JSON text per head.
-inline constexpr std::int64_t kDefaultMaxCells = 16'777'216;
+// (--max-cells): the held maps' limit squared, 4096 x 4096, 64 MiB of float per map, hundreds of
+// MiB of JSON text per head.
+inline constexpr std::int64_t kDefaultMaxCells = std::int64_t{limits::maxFullMapTokens} * limits::maxFullMapTokens;
 
 struct ExportOptions {
     // Compute the spectrum whatever d_k (qkv-studio export --spectrum).
@@ -58,10 +55,10 @@ struct ExportOptions {
     // --pool N: each head's map as at most N x N blocks (attention_pool: means and maxima) and
     // no full attention; 0: not pooled.
     Index pool = 0;
-    // --rows A:B, --cols C:D: each head's attention and scores over that region only. One given
-    // alone takes every position of the other.
-    std::optional<PositionRange> rows;
-    std::optional<PositionRange> cols;
+    // --rows A:B, --cols C:D (half-open, from 0): each head's attention and scores over that
+    // region only. One given alone takes every position of the other.
+    std::optional<PositionSpan> rows;
+    std::optional<PositionSpan> cols;
     // --max-cells: without --pool or a region, a layer with more cells per head is refused.
     std::int64_t maxCells = kDefaultMaxCells;
 
@@ -70,7 +67,7 @@ struct ExportOptions {
 
 // The export's region of an n_q x n_k map: --rows and --cols, each defaulting to every position.
 // Errors: a range that is empty or outside the map, naming the option.
-Expected<std::pair<PositionRange, PositionRange>> exportRegion(const ExportOptions& options, Index n_q, Index n_k);
+Expected<std::pair<PositionSpan, PositionSpan>> exportRegion(const ExportOptions& options, Index n_q, Index n_k);
 
 // The one rule for what an export of an n_q x n_k layer holds (exportAnalysisPlan's plan, made
 // streamed or not): with --pool the maps stream (pooled, never held); with a region they are held

@@ -41,7 +41,8 @@ ComputeRequest prepareCompute(const Config& config, const UserInputs& inputs, co
 // The one rule of what a caller that draws the layer (the app) computes: every head's map held
 // while both sentences fit limits::maxFullMapTokens (a request prepareCompute(config, inputs, {})
 // would give, so the views' numbers stay bit-identical), else each map streamed and kept pooled
-// to at most `pooledBlocks` blocks each way (AnalysisPlan::pooledBlocks), up to limits::maxTokens.
+// to at most `pooledBlocks` blocks each way (AnalysisPlan::pooledBlocks; the app and `qkv-studio
+// figure` pass limits::drawnPooledBlocks), up to limits::maxTokens.
 // Validation follows the plan chosen: the memory estimate counts pooled maps for a long layer.
 ComputeRequest prepareDrawnCompute(const Config& config, const UserInputs& inputs, Index pooledBlocks,
                                    const ComputeRequest* previous = nullptr);

@@ -1,10 +1,15 @@
 // The export's limits: a configuration whose estimated peak exceeds the
 // limit is refused before anything is allocated, naming the option; the spectrum of W_i is
-// bounded at large d_k unless asked for, and the JSON says so.
+// bounded at large d_k unless asked for, and the JSON says so; --help names each limit from
+// where it is written once.
 
 #include <gtest/gtest.h>
 
 #include "cli/cli_support.hpp"
+#include "core/common/limits.hpp"
+#include "core/export/result_export.hpp"
+#include "core/pipeline/generation.hpp"
+#include "core/training/training_limits.hpp"
 
 namespace qkv {
 namespace {
@@ -62,6 +67,32 @@ TEST_F(ExportCli, TheSpectrumIsSkippedAboveTheBoundUnlessAskedFor)
     r = run({"export", "--d-model", "1024", "--heads", "1", "--format", "json", "--out", path("bound.json")});
     ASSERT_EQ(r.status, 0) << r.output;
     EXPECT_EQ(readJson(path("bound.json")).at("heads")[0].at("factored").at("singular_values").size(), 1024u);
+}
+
+// The usage texts (and so the manual page made from them) read the limits, never a copy.
+TEST_F(ExportCli, TheHelpNamesTheLimitsWhereTheyAreWritten)
+{
+    const CommandRun help = run({"export", "--help"});
+    ASSERT_EQ(help.status, 0) << help.output;
+    const auto says = [&](const std::string& text) {
+        EXPECT_NE(help.output.find(text), std::string::npos) << text << "\n" << help.output;
+    };
+    says("model width, 1 to " + std::to_string(limits::maxDModel));
+    says("number of heads h, 1 to " + std::to_string(limits::maxHeads));
+    says("1 to " + std::to_string(limits::maxHeadDim) + " with h d_k at most " + std::to_string(limits::maxQueryWidth));
+    says("(1 to " + std::to_string(kMaxGeneratedTokens) + ")");
+    says("even when d_k > " + std::to_string(kExportSpectrumMaxDk));
+    says("up to " + std::to_string(limits::maxTokens) + " tokens per sentence");
+    says("(default " + std::to_string(kDefaultMaxCells) + " = " + std::to_string(limits::maxFullMapTokens) + " x " +
+         std::to_string(limits::maxFullMapTokens) + ")");
+
+    const CommandRun train = run({"train", "--help"});
+    ASSERT_EQ(train.status, 0) << train.output;
+    for (const TrainingField field : {TrainingField::DModel, TrainingField::Steps, TrainingField::Batch}) {
+        const TrainingLimit& limit = trainingLimit(field);
+        const std::string range = limitText(field, limit.minimum) + " to " + limitText(field, limit.maximum);
+        EXPECT_NE(train.output.find(range), std::string::npos) << range << "\n" << train.output;
+    }
 }
 
 }  // namespace

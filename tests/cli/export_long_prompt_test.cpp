@@ -193,6 +193,8 @@ TEST_F(ExportCli, BadPoolsAndRegionsAreRefusedNamingTheOption)
     const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
         {{"--rows", "5:2"}, "--rows: '5:2' is empty or negative"},
         {{"--rows", "3"}, "--rows: '3' is not A:B"},
+        {{"--cols", "2:x"}, "--cols: '2:x' is not A:B"},
+        {{"--cols", "99999999999:3"}, "--cols: '99999999999:3' is too large"},
         {{"--cols", "0:100"}, "--cols: 0:100 is not a non-empty range of the 11 key columns"},
         {{"--pool", "0"}, "--pool: the number of blocks N must be at least 1"},
         {{"--max-cells", "-3"}, "--max-cells: must be at least 1"},

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "cli/cli_support.hpp"
+#include "core/common/limits.hpp"
 #include "support/test_paths.hpp"
 
 namespace qkv {
@@ -308,6 +309,15 @@ TEST_F(FigureCli, AQueryRowNamesItsQueryOrItsSpan)
         EXPECT_EQ(refused.status, 2) << bad << ": " << refused.output;
         EXPECT_NE(refused.output.find("--query"), std::string::npos) << refused.output;
     }
+    // The export's reader of A:B says the same of the same mistake; past the last query, it is named.
+    const auto refusal = [&](const char* text) {
+        return figure(with({"--figure", "query-row", "--format", "svg", "--out", path("bad.svg"), "--query", text}))
+            .output;
+    };
+    EXPECT_NE(refusal("4:2").find("--query: '4:2' is empty or negative (A:B holds A..B-1, so B > A >= 0)"),
+              std::string::npos);
+    EXPECT_NE(refusal("2:9").find("--query: '2:9' reaches past the last query, 5."), std::string::npos);
+    EXPECT_NE(refusal("9").find("--query: '9' reaches past the last query, 5."), std::string::npos);
     EXPECT_FALSE(fs::exists(path("bad.svg")));
 }
 
@@ -400,6 +410,15 @@ TEST_F(FigureCli, FailuresExitOneAndLeaveNothingAtOut)
     r = figure({"--figure", "heads", "--format", "pdf", "--out", path("pipe.pdf")});
     EXPECT_EQ(r.status, 1) << r.output;
     EXPECT_TRUE(fs::is_fifo(path("pipe.pdf")));
+    // A side past the figure-size limit is an argument error, naming the range.
+    r = figure({"--figure", "heads", "--format", "svg", "--out", path("wide.svg"), "--width",
+                std::to_string(limits::maxFigureSide + 1)});
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_NE(r.output.find("is not between " + std::to_string(limits::minFigureSide) + " and " +
+                            std::to_string(limits::maxFigureSide)),
+              std::string::npos)
+        << r.output;
+    EXPECT_FALSE(fs::exists(path("wide.svg")));
     // A PNG too large to hold.
     r = figure({"--figure", "heads", "--format", "png", "--out", path("huge.png"), "--width", "20000", "--height",
                 "20000", "--dpi", "2400"});
@@ -419,6 +438,13 @@ TEST_F(FigureCli, HelpNamesTheConventions)
 {
     const CommandRun help = figure({"--help"});
     EXPECT_EQ(help.status, 0);
+    // The one figure-size limit, as written in core/common/limits.hpp (the Export Figure dialog's too).
+    EXPECT_NE(help.output.find(std::to_string(limits::minFigureSide) + " to " + std::to_string(limits::maxFigureSide)),
+              std::string::npos)
+        << help.output;
+    EXPECT_NE(help.output.find(std::to_string(limits::minFigureDpi) + " to " + std::to_string(limits::maxFigureDpi)),
+              std::string::npos)
+        << help.output;
     EXPECT_NE(help.output.find("numbered from 1"), std::string::npos);
     EXPECT_NE(help.output.find("position, from 0"), std::string::npos);
     EXPECT_NE(help.output.find("--list"), std::string::npos);

@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include "core/checkpoint/model_input_loading.hpp"
+#include "core/common/limits.hpp"
 #include "ui/controls/positional_choices.hpp"
 
 namespace qkv::ui {
@@ -70,10 +71,11 @@ CheckpointLayerDialog::CheckpointLayerDialog(qkv::Checkpoint checkpoint, QWidget
     if (!checkpoint_.headCountFromConfig) {
         // No config.json says h: ask, with the default the core chose (d_model / 64).
         headCount_ = new QSpinBox(this);
-        headCount_->setRange(1, 4096);
+        headCount_->setRange(1, static_cast<int>(qkv::limits::maxHeads));
         headCount_->setValue(checkpoint_.layers.empty() ? 1 : static_cast<int>(checkpoint_.layers.front().headCount));
         headCount_->setPrefix(tr("h = "));
-        headCount_->setToolTip(tr("The number of heads the model uses; it must divide d_model"));
+        headCount_->setToolTip(tr("The number of heads the model uses (1 to %1); it must divide d_model")
+                                   .arg(qkv::limits::maxHeads));
         auto* row = new QHBoxLayout();
         auto* label = new QLabel(tr("No config.json beside the file says how many heads each layer has:"), this);
         label->setWordWrap(true);

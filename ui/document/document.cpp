@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/common/limits.hpp"
 #include "core/pipeline/input_validation.hpp"
 #include "core/presets/head_presets.hpp"
 #include "core/session/apply_weights.hpp"
@@ -323,7 +324,7 @@ void Document::validateAndCompute()
 {
     // Each sentence is cut once per edit, here; the runner's estimate and compute() read the cut.
     auto request = std::make_shared<const qkv::ComputeRequest>(
-        qkv::prepareDrawnCompute(session_.config, session_.inputs(), kPooledBlocks, request_.get()));
+        qkv::prepareDrawnCompute(session_.config, session_.inputs(), qkv::limits::drawnPooledBlocks, request_.get()));
     request_ = request;
     emit validationChanged(request->issues);
     // A listener may have edited the document meanwhile; then its newer request has gone out.

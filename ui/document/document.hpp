@@ -178,11 +178,6 @@ public:
     const qkv::ViewOptions& viewOptions() const { return session_.view; }
     void setViewOptions(const qkv::ViewOptions& view);
 
-    // A layer longer than the held maps' limit keeps each head's map pooled to at most this many
-    // blocks each way (qkv::prepareDrawnCompute): finer than a heatmap is drawn on screen; the
-    // views recompute exact cells where they look closer.
-    static constexpr qkv::Index kPooledBlocks = 512;
-
     // Blocks (processing events) until no computation is running or waiting; for tests,
     // benchmarks and export.
     void waitUntilIdle() const;

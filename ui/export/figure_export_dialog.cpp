@@ -16,6 +16,7 @@
 
 #include <cmath>
 
+#include "core/common/limits.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/settings/folders.hpp"
 #include "ui/settings/preference.hpp"
@@ -48,11 +49,11 @@ FigureExportDialog::FigureExportDialog(std::vector<const Figure*> figures, QWidg
     formatBox_->addItem(tr("SVG drawing (text stays text)"), QStringLiteral("svg"));
     formatBox_->addItem(tr("PDF document (one page)"), QStringLiteral("pdf"));
     for (QSpinBox* box : {widthBox_, heightBox_}) {
-        box->setRange(200, 8000);
+        box->setRange(limits::minFigureSide, limits::maxFigureSide);
         box->setSuffix(tr(" px"));
         box->setToolTip(tr("Logical pixels, 96 per inch: the figure is laid out for this size"));
     }
-    dpiBox_->setRange(48, 1200);
+    dpiBox_->setRange(limits::minFigureDpi, limits::maxFigureDpi);
     dpiBox_->setSingleStep(48);
     dpiBox_->setSuffix(tr(" dpi"));
     dpiBox_->setToolTip(tr("PNG only: more pixels for the same physical size (96 dpi is one pixel per logical pixel)"));

@@ -16,6 +16,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "core/common/limits.hpp"
+
 namespace qkv::ui {
 namespace {
 
@@ -23,9 +25,6 @@ namespace {
 struct Text {
     Q_DECLARE_TR_FUNCTIONS(qkv::ui::FigureExport)
 };
-
-// Large enough for a poster at 300 dpi; a bigger request is a typo, not a figure.
-constexpr int kMaxPixels = 20000;
 
 // QSvgGenerator writes Qt's family names ("Sans Serif", "DejaVu Sans"); browsers only know
 // installed families and CSS generic ones, so every family gets a generic fallback. Images
@@ -55,11 +54,11 @@ QByteArray polishedSvg(const QByteArray& svg)
 QByteArray renderPng(const ExportSize& size, const PaintFunction& paint, QString& error)
 {
     const QSize pixels = size.pixels();
-    if (pixels.width() > kMaxPixels || pixels.height() > kMaxPixels) {
+    if (pixels.width() > limits::maxFigureSide || pixels.height() > limits::maxFigureSide) {
         error = Text::tr("%1 x %2 pixels is too large for a PNG image (at most %3 per side).")
                     .arg(pixels.width())
                     .arg(pixels.height())
-                    .arg(kMaxPixels);
+                    .arg(limits::maxFigureSide);
         return {};
     }
     QImage image(pixels, QImage::Format_ARGB32_Premultiplied);

@@ -11,8 +11,10 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
-#include "core/analysis/span_row.hpp"
+#include "core/common/limits.hpp"
+#include "core/common/position_span.hpp"
 #include "ui/document/head_selection.hpp"
+#include "ui/figures/number_format.hpp"
 #include "ui/figures/shown_text.hpp"
 #include "ui/heads/heads_canvas.hpp"
 #include "ui/heads/heads_view.hpp"
@@ -53,9 +55,10 @@ QLayout* HeadsView::makeToolbar()
     first->addWidget(averageBox_);
     first->addStretch(1);
     blockMaximaBox_->setToolTip(
-        tr("A long layer (past 4,096 tokens) is kept in blocks of positions, not whole.\n"
+        tr("A long layer (past %1 tokens) is kept in blocks of positions, not whole.\n"
            "Off: each block's mean weight. On: its largest weight, so a single key that a query\n"
-           "attends to sharply stays visible where the mean would average it away."));
+           "attends to sharply stays visible where the mean would average it away.")
+            .arg(groupedInteger(qkv::limits::maxFullMapTokens)));
     blockMaximaBox_->hide();
 
     auto* rangeLabel = new QLabel(tr("Colour &scale"), this);
@@ -154,7 +157,8 @@ void HeadsView::showQueries()
 void HeadsView::selectTypedQueries()
 {
     if (!result()) return;
-    const auto span = qkv::parseQuerySpan(queriesBox_->text().toStdString(), result()->attention.queryCount());
+    const auto span =
+        qkv::parsePositionSpan(queriesBox_->text().toStdString(), result()->attention.queryCount(), "query");
     if (!span) {
         // Said where the user typed; the selection stays as it was.
         queriesBox_->setStyleSheet(QStringLiteral("QLineEdit { border: 2px solid #c0392b; }"));
@@ -164,7 +168,7 @@ void HeadsView::selectTypedQueries()
         QToolTip::showText(queriesBox_->mapToGlobal(QPoint(0, queriesBox_->height())), why, queriesBox_);
         return;
     }
-    selection()->setQuerySpan(static_cast<int>(span->first), static_cast<int>(span->second));
+    selection()->setQuerySpan(static_cast<int>(span->begin), static_cast<int>(span->end));
     showQueries();
 }
 

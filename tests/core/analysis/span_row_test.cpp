@@ -84,19 +84,5 @@ TEST(SpanRow, OneQueryIsItsRowAndABadSpanIsNamed)
     EXPECT_FALSE(spanAttentionRow(*held, 2, 0, 1).ok());
 }
 
-TEST(SpanRow, ASpanIsTypedAsAPositionOrFirstColonEnd)
-{
-    EXPECT_EQ(*parseQuerySpan("120:180", 200), (std::pair<Index, Index>{120, 180}));
-    EXPECT_EQ(*parseQuerySpan(" 7 ", 200), (std::pair<Index, Index>{7, 8}));
-    EXPECT_EQ(*parseQuerySpan("0:200", 200), (std::pair<Index, Index>{0, 200}));
-    for (const char* bad : {"", ":", "a:b", "12:", "-3", "1e3", "5:5", "9:3", "0:201", "200", "99999999999"}) {
-        const auto parsed = parseQuerySpan(bad, 200);
-        EXPECT_FALSE(parsed.ok()) << bad;
-        if (!parsed.ok()) {
-            EXPECT_NE(parsed.error().find(std::string("'") + bad + "'"), std::string::npos) << parsed.error();
-        }
-    }
-}
-
 }  // namespace
 }  // namespace qkv

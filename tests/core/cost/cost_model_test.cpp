@@ -474,7 +474,7 @@ TEST(CostModel, TotalsOverHeadCountsByHand)
     EXPECT_EQ(totals[0].multiQuery, totals[0].standard);
 
     EXPECT_TRUE(totalsOverHeadCounts(0, true).empty());
-    EXPECT_TRUE(totalsOverHeadCounts(costLimits::maxDModel + 1, true).empty());
+    EXPECT_TRUE(totalsOverHeadCounts(limits::maxCostDModel + 1, true).empty());
     EXPECT_EQ(totalsOverHeadCounts(512, false).size(), 10u);  // 2^9: 10 divisors
 }
 
@@ -504,12 +504,12 @@ TEST(CostModel, ValidationMessages)
     EXPECT_FALSE(validateLayerShape(shape(8, -2, 1, true)).ok());
     EXPECT_FALSE(validateLayerShape(shape(8, 2, 0, true)).ok());
     EXPECT_FALSE(validateLayerShape(shape(8, 2, 4, true)).ok());  // g > h
-    EXPECT_FALSE(validateLayerShape(shape(costLimits::maxDModel + 1, 1, 1, true)).ok());
+    EXPECT_FALSE(validateLayerShape(shape(limits::maxCostDModel + 1, 1, 1, true)).ok());
     EXPECT_FALSE(validateLayerShape(shape(8, 3, 3, true, HeadLayout::FullBilinear)).ok());
 
-    EXPECT_TRUE(validateTokenCounts(1, costLimits::maxTokens).ok());
+    EXPECT_TRUE(validateTokenCounts(1, limits::maxCostTokens).ok());
     EXPECT_FALSE(validateTokenCounts(0, 4).ok());
-    EXPECT_FALSE(validateTokenCounts(4, costLimits::maxTokens + 1).ok());
+    EXPECT_FALSE(validateTokenCounts(4, limits::maxCostTokens + 1).ok());
 
     const auto table = costTable(shape(512, 7, 7, true), 4, 4);
     ASSERT_FALSE(table.ok());
@@ -533,8 +533,8 @@ TEST(CostModel, InvalidShapesNeverCrash)
 TEST(CostModel, LargestShapesFitExactly)
 {
     // At the cost model's limits every count is exact (compared with 128-bit arithmetic).
-    const Wide d = costLimits::maxDModel, h = costLimits::maxHeads, n = costLimits::maxTokens;
-    const LayerShape s = shape(costLimits::maxDModel, costLimits::maxHeads, costLimits::maxHeads, true,
+    const Wide d = limits::maxCostDModel, h = limits::maxCostHeads, n = limits::maxCostTokens;
+    const LayerShape s = shape(limits::maxCostDModel, limits::maxCostHeads, limits::maxCostHeads, true,
                                HeadLayout::Unreduced);
     ASSERT_TRUE(validateLayerShape(s).ok());
     // Unreduced: Q, K, V projections 2 n d (h d) each; scores and A V 2 h n^2 d each;
@@ -542,7 +542,7 @@ TEST(CostModel, LargestShapesFitExactly)
     const Wide expected = 3 * (2 * n * d * h * d) + 2 * (2 * h * n * n * d) + 6 * h * n * n +
                               2 * n * h * d * d + 3 * n * h * d + n * d;
     ASSERT_LT(expected, static_cast<Wide>(std::numeric_limits<Count>::max()));
-    EXPECT_TRUE(expected == attentionForwardFlopBreakdown(s, costLimits::maxTokens, costLimits::maxTokens).total());
+    EXPECT_TRUE(expected == attentionForwardFlopBreakdown(s, limits::maxCostTokens, limits::maxCostTokens).total());
     EXPECT_EQ(layerParameterCount(s), static_cast<Count>(4 * h * d * d + 3 * h * d + d));
 
     // The app's largest standard layer: d = 4096, n = 4096, h = 4096 (d_k = 1).

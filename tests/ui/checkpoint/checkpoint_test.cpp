@@ -19,6 +19,7 @@
 #include <QStatusBar>
 
 #include "core/checkpoint/checkpoint.hpp"
+#include "core/common/limits.hpp"
 #include "core/io/npy.hpp"
 #include "tests/ui/support/window_fixture.hpp"
 #include "ui/checkpoint/checkpoint_layer_dialog.hpp"
@@ -87,6 +88,20 @@ TEST(CheckpointLayerDialog, WithoutConfigItAsksForHAndListsTheLayersAgain)
     EXPECT_EQ(dialog.table()->item(0, 3)->text().toInt(), other);
     EXPECT_TRUE(dialog.messageLabel()->text().contains(QStringLiteral("does not divide")))
         << dialog.messageLabel()->text().toStdString();
+}
+
+// The head box offers what validation accepts: 1 to limits::maxHeads, and its tip says so.
+TEST(CheckpointLayerDialog, TheHeadBoxOffersTheHeadLimit)
+{
+    QTemporaryDir directory;
+    const QString copy = directory.filePath(QStringLiteral("model.safetensors"));
+    ASSERT_TRUE(QFile::copy(QString::fromStdString(fixture("bert")), copy));  // no config.json beside it
+    CheckpointLayerDialog dialog(openOrFail(copy.toStdString()));
+    ASSERT_NE(dialog.headCountBox(), nullptr);
+    EXPECT_EQ(dialog.headCountBox()->minimum(), 1);
+    EXPECT_EQ(dialog.headCountBox()->maximum(), limits::maxHeads);
+    EXPECT_TRUE(dialog.headCountBox()->toolTip().contains(QString::number(limits::maxHeads)))
+        << dialog.headCountBox()->toolTip().toStdString();
 }
 
 // The Positions choice: config.json fixes a LLaMA-style layer's positions, so the choice is

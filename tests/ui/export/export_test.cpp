@@ -11,9 +11,11 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTemporaryDir>
 
+#include "core/common/limits.hpp"
 #include "tests/ui/support/window_fixture.hpp"
 #include "ui/costs/costs_view.hpp"
 #include "ui/document/head_selection.hpp"
@@ -63,6 +65,21 @@ TEST_F(WindowTest, EachTabExportsItsOwnFigures)
                 dialog.path().endsWith(QStringLiteral("spectrum.pdf")))
         << dialog.path().toStdString();
     EXPECT_EQ(dialog.size().size, QSizeF(900, 600));
+}
+
+// The dialog offers the sizes and resolutions `qkv-studio figure` takes: the one figure-size limit.
+TEST_F(WindowTest, TheExportDialogOffersTheFigureSizeLimits)
+{
+    FigureExportDialog dialog(actionsOf(window.get())->figuresOf(), window.get());
+    int sizes = 0, resolutions = 0;
+    for (const QSpinBox* box : dialog.findChildren<QSpinBox*>()) {
+        const bool dpi = box->suffix().contains(QStringLiteral("dpi"));
+        (dpi ? resolutions : sizes) += 1;
+        EXPECT_EQ(box->minimum(), dpi ? limits::minFigureDpi : limits::minFigureSide) << box->suffix().toStdString();
+        EXPECT_EQ(box->maximum(), dpi ? limits::maxFigureDpi : limits::maxFigureSide) << box->suffix().toStdString();
+    }
+    EXPECT_EQ(sizes, 2);
+    EXPECT_EQ(resolutions, 1);
 }
 
 // A label with a mnemonic shows its "&" as text unless it has a buddy ("&Size:", "F&ile:").

@@ -8,6 +8,7 @@
 #include <QStatusBar>
 #include <QToolButton>
 
+#include "core/common/limits.hpp"
 #include "tests/ui/support/window_fixture.hpp"
 #include "tests/ui/support/wait_until.hpp"
 #include "ui/document/compute_runner.hpp"
@@ -62,7 +63,7 @@ TEST_F(LongLayerTest, EveryTabEitherDrawsALongLayerOrSaysInPlaceWhereItIsShown)
     tabs->setCurrentWidget(heads);
     ASSERT_TRUE(waitUntil([&] { return !heads->isBusy() && heads->canvas()->figure(); }));
     EXPECT_TRUE(heads->canvas()->figure()->pooled());
-    EXPECT_EQ(heads->canvas()->figure()->rows(), Document::kPooledBlocks);
+    EXPECT_EQ(heads->canvas()->figure()->rows(), limits::drawnPooledBlocks);
 
     // A short layer again: every view draws it.
     setConfig(smallConfig());
