@@ -119,14 +119,9 @@ struct CheckpointLayerSettings {
     Index d_k = 0;                // the head width: W^Q's h d_k columns / h
     bool withBias = false;
     PositionalEncoding positional = PositionalEncoding::Sinusoidal;
-    double ropeBase = 10000.0;
-    RopeScaling ropeScaling;  // config.json's rope_scaling, always the layer's (no control sets it)
-    Index slidingWindow = 0;  // config.json's sliding_window (causal layers), always the layer's
-    // Always the layer's too (layer_conventions.hpp): the rotated components of a head (0: d_k),
-    // the d of the scores' 1/sqrt(d) (0: d_k) and their soft cap (0: none).
-    Index rotaryDims = 0;
-    Index scoreDim = 0;
-    double scoreSoftCap = 0.0;
+    // The layer's window, rotary and scores (layer_conventions.hpp): always the layer's, except
+    // the rotary base, which a user's choice overrules when config.json has no rope_theta.
+    AttentionConventions conventions;
     bool scaleScores = true;                          // false for T5: the family's definition, which no option changes
     AttentionMode mode = AttentionMode::EncoderSelf;  // the layer's kind
     // What in the checkpoint fixes a setting ("config.json", "the layer's shape", ...). A setting

@@ -31,9 +31,9 @@ Expected<bool> slides(const CheckpointConfig& config, Index block)
 
 }  // namespace
 
-Expected<LayerAttentionConventions> layerAttentionConventions(const CheckpointConfig& config, Index block, Index d_k)
+Expected<AttentionConventions> layerAttentionConventions(const CheckpointConfig& config, Index block, Index d_k)
 {
-    LayerAttentionConventions c;
+    AttentionConventions c;
     Expected<bool> sliding = slides(config, block);
     if (!sliding) return Error{sliding.error()};
     c.slidingWindow = *sliding ? config.slidingWindow.value_or(0) : 0;

@@ -19,23 +19,14 @@
 #include "core/checkpoint/checkpoint_config.hpp"
 #include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"
-#include "core/config/rope_scaling.hpp"
+#include "core/config/attention_conventions.hpp"
 
 namespace qkv {
-
-struct LayerAttentionConventions {
-    Index slidingWindow = 0;  // causal layers only; 0: every earlier key
-    double ropeBase = 10000.0;
-    RopeScaling ropeScaling;
-    Index rotaryDims = 0;       // rotated components of a head; 0: all d_k
-    Index scoreDim = 0;         // the d of 1/sqrt(d); 0: d_k
-    double scoreSoftCap = 0.0;  // 0: none
-};
 
 // The conventions of block `block` (counted from 0 in its stack) of a model whose heads are d_k
 // wide. Refuses a layer_types entry of an unknown kind, a list shorter than the blocks, and a
 // rotated share that leaves an odd number of components, naming the key.
-Expected<LayerAttentionConventions> layerAttentionConventions(const CheckpointConfig& config, Index block, Index d_k);
+Expected<AttentionConventions> layerAttentionConventions(const CheckpointConfig& config, Index block, Index d_k);
 
 // 1 for the Gemma families (the scale of each RMSNorm, q_norm and k_norm included, is 1 + w),
 // else 0.

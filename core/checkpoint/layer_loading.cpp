@@ -336,7 +336,7 @@ Expected<CheckpointLayerWeights> loadLayer(const Checkpoint& checkpoint, const C
     Expected<Sizes> sizes = layerSizes(checkpoint, layer);
     if (!sizes) return Error{sizes.error()};
     if (rotaryFamily(layer.family))
-        if (Expected<LayerAttentionConventions> own =
+        if (Expected<AttentionConventions> own =
                 layerAttentionConventions(checkpoint.config, blockNumberOf(layer.name), sizes->d_k);
             !own)
             return Error{checkpoint.path + ": layer '" + layer.name + "': " + own.error()};

@@ -223,7 +223,7 @@ TEST(MistralModel, TheSlidingWindowMasksOlderKeysEverywhere)
         EXPECT_FALSE(attention.mask.masked(11, 8));
         for (const HeadAttention& head : attention.heads) EXPECT_EQ(head.attention.row(11).head(8).cwiseAbs().maxCoeff(), 0.0f);
         const Config layerConfig = pretrainedLayerConfig(*model, run->layer(l), model->sublayer(l).attention, {}, Config{});
-        EXPECT_EQ(layerConfig.slidingWindow, 4);
+        EXPECT_EQ(layerConfig.conventions.slidingWindow, 4);
     }
     bool said = false;
     for (const std::string& note : model->notes) said = said || note.find("sliding_window = 4") != std::string::npos;
