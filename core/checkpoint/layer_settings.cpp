@@ -4,7 +4,8 @@
 #include <charconv>
 
 #include "core/checkpoint/checkpoint.hpp"
-#include "core/checkpoint/layer_conventions.hpp"
+#include "core/families/attention_rules.hpp"
+#include "core/families/family_table.hpp"
 
 namespace qkv {
 
@@ -84,10 +85,9 @@ void setCheckpointLayerPositions(const Checkpoint& checkpoint, const CheckpointL
     // config.json names the model (LLaMA, Mistral, T5, ...), and with it how positions enter;
     // without one the family's habit is only a guess the user may overrule.
     const bool hasConfig = !checkpoint.configPath.empty();
-    switch (layer.family) {
-    case CheckpointFamily::Llama:
-    case CheckpointFamily::Phi3:
-    case CheckpointFamily::GptNeox: {
+    const FamilyRow& row = layerFamilyRow(layer.family);
+    switch (row.positions) {
+    case PretrainedPositions::Rotary: {
         settings.positional = PositionalEncoding::Rotary;
         // The layer's own window, rotary and scores (a bad layer_types is refused by the loader).
         const Index d_k = layer.headCount > 0 ? layer.d_model / layer.headCount : 0;
@@ -99,18 +99,15 @@ void setCheckpointLayerPositions(const Checkpoint& checkpoint, const CheckpointL
         if (checkpoint.config.ropeTheta) settings.fixedBy[LayerSetting::RopeBase] = "config.json";
         break;
     }
-    case CheckpointFamily::T5:
+    case PretrainedPositions::None:
         settings.positional = PositionalEncoding::None;
         if (hasConfig) settings.fixedBy[LayerSetting::Positional] = "config.json";
-        settings.usualPositionsNote = "T5 has no absolute positions: the positional option is none.";
+        settings.usualPositionsNote = std::string(row.name) + " has no absolute positions: the positional option is none.";
         break;
-    case CheckpointFamily::PyTorch:
-        settings.positional = PositionalEncoding::Sinusoidal;  // the module holds no positions
+    case PretrainedPositions::Sinusoidal:
+        settings.positional = PositionalEncoding::Sinusoidal;  // the module holds no positions (nn.MultiheadAttention)
         break;
-    case CheckpointFamily::Bert:
-    case CheckpointFamily::DistilBert:
-    case CheckpointFamily::Gpt2:
-    case CheckpointFamily::Bart:
+    case PretrainedPositions::Learned:
         // Learned position tables are part of the model's input, not of this layer.
         settings.positional = PositionalEncoding::Sinusoidal;
         settings.usualPositionsNote = "With generated or meaning embeddings, the sinusoidal encoding added to X stands "

@@ -1,6 +1,6 @@
 #pragma once
 // How one attention layer of a model departs from the paper's equation (1) in its positions and
-// scores: the six values a family's config.json sets per layer (core/checkpoint/layer_conventions.hpp
+// scores: the six values a family's config.json sets per layer (core/families/attention_rules.hpp
 // says which) and that travel whole, as one value, from a loaded layer to Config, to the options a
 // forward pass reads (core/attention/multi_head_attention.hpp) and back to a layer's Config.
 //

@@ -89,7 +89,7 @@ struct Config {
     PositionalEncoding positional = PositionalEncoding::Sinusoidal;
     // The layer's window, rotary and score conventions, one value (attention_conventions.hpp): the
     // window and rotary base are the user's too; the others are set by a loaded layer only
-    // (core/checkpoint/layer_conventions.hpp), like ropeScaling.
+    // (core/families/attention_rules.hpp), like ropeScaling.
     AttentionConventions conventions;
     EmbeddingKind embeddings = EmbeddingKind::Word;
     // Multiplies the token (or meaning) embedding before positions are added; 1 is the paper.

@@ -6,9 +6,10 @@
 #include <optional>
 #include <vector>
 
-#include "core/checkpoint/layer_conventions.hpp"
-#include "core/checkpoint/tensor_reading.hpp"
 #include "core/common/parallelism.hpp"
+#include "core/families/attention_rules.hpp"
+#include "core/modelfiles/tensor_reading.hpp"
+#include "core/pretrained/checkpoint_recipe.hpp"
 #include "core/pretrained/marian_positions.hpp"
 #include "core/pretrained/tensor_plan.hpp"
 
@@ -285,7 +286,7 @@ std::vector<std::string> blockConventionNotes(const PretrainedModel& model)
     const Expected<AttentionConventions> first = layerAttentionConventions(c, 0, d_k);
     std::vector<std::string> notes;
     if (c.slidingWindowNotApplied) notes.push_back(slidingWindowNote(model.checkpoint));
-    if (c.slidingWindow && r.causal()) {  // which blocks slide (layer_conventions.hpp)
+    if (c.slidingWindow && r.causal()) {  // which blocks slide (core/families/attention_rules.hpp)
         std::vector<Index> sliding, global;
         for (Index b = 0; b < r.decoderLayerCount; ++b) {
             const Expected<AttentionConventions> own = layerAttentionConventions(c, b, d_k);

@@ -13,7 +13,7 @@
 #include "core/attention/multi_head_attention.hpp"
 #include "core/attention/rotary.hpp"
 #include "core/checkpoint/checkpoint.hpp"
-#include "core/checkpoint/checkpoint_config.hpp"
+#include "core/modelfiles/checkpoint_config.hpp"
 #include "core/config/validation.hpp"
 #include "core/session/config_json.hpp"
 #include "support/test_folder.hpp"

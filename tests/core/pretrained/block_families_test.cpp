@@ -11,8 +11,8 @@
 
 #include <gtest/gtest.h>
 
-#include "core/checkpoint/layer_conventions.hpp"
-#include "core/checkpoint/tensor_reading.hpp"
+#include "core/families/attention_rules.hpp"
+#include "core/modelfiles/tensor_reading.hpp"
 #include "core/pipeline/compute.hpp"
 #include "core/pipeline/layer_input.hpp"
 #include "core/pipeline/pretrained_run.hpp"
@@ -32,7 +32,7 @@ PretrainedModel open(const std::string& family) { return openPretrainedFixture(f
 // A stored tensor as a float matrix (vectors as one row).
 MatrixF stored(const PretrainedModel& model, const std::string& name)
 {
-    Expected<checkpoint_detail::LoadedTensors> loaded = checkpoint_detail::readTensors(model.checkpoint, {name});
+    Expected<checkpoint_detail::LoadedTensors> loaded = checkpoint_detail::readTensors(model.checkpoint.tensors, {name});
     EXPECT_TRUE(loaded.ok()) << (loaded ? "" : loaded.error());
     return loaded ? loaded->at(name) : MatrixF();
 }
@@ -102,7 +102,7 @@ TEST(Gemma2Model, ItsConventionsComeFromItsConfig)
 {
     const PretrainedModel model = open("gemma2");
     const FamilyRecipe& r = model.recipe;
-    EXPECT_EQ(r.family, PretrainedFamily::Gemma2);
+    EXPECT_EQ(r.family, Family::Gemma2);
     EXPECT_EQ(r.normWeightOffset, 1.0f);
     EXPECT_EQ(r.embeddingScale, static_cast<float>(std::sqrt(32.0)));
     EXPECT_EQ(r.activation, BlockActivation::GeluTanh);
@@ -127,7 +127,7 @@ TEST(Gemma2Model, ItsConventionsComeFromItsConfig)
 TEST(Gemma3Model, LocalLayersRotateWithTheirOwnBaseAndGlobalOnesAreScaled)
 {
     const PretrainedModel model = open("gemma3");
-    EXPECT_EQ(model.recipe.family, PretrainedFamily::Gemma3);
+    EXPECT_EQ(model.recipe.family, Family::Gemma3);
     const MatrixF q = stored(model, "model.layers.1.self_attn.q_norm.weight");
     EXPECT_TRUE(*model.sublayer(1).attention.queryNorm == RowVectorF(q.array() + 1.0f));
     const ModelRun whole = run(model, kIds);
@@ -151,7 +151,7 @@ TEST(Gemma3Model, LocalLayersRotateWithTheirOwnBaseAndGlobalOnesAreScaled)
 TEST(Phi3Model, FusedProjectionsAreSplitInTheirOrder)
 {
     const PretrainedModel model = open("phi3");
-    EXPECT_EQ(model.recipe.family, PretrainedFamily::Phi3);
+    EXPECT_EQ(model.recipe.family, Family::Phi3);
     const MatrixF qkv = stored(model, "model.layers.0.self_attn.qkv_proj.weight");  // (h + 2 g) d_k x d_model
     const AttentionWeights& w = model.sublayer(0).attention;
     const Index hd = w.queryProjection.cols(), gd = w.keyProjection.cols();
@@ -178,7 +178,7 @@ TEST(PythiaModel, PerHeadFusedProjectionsPartialRotaryAndAParallelResidual)
 {
     const PretrainedModel model = open("pythia");
     const FamilyRecipe& r = model.recipe;
-    EXPECT_EQ(r.family, PretrainedFamily::GptNeox);
+    EXPECT_EQ(r.family, Family::GptNeox);
     EXPECT_TRUE(r.parallelResidual);
     EXPECT_EQ(r.norm, PretrainedNorm::LayerNorm);
     EXPECT_FALSE(r.tiedReadout) << "embed_out";
@@ -200,7 +200,7 @@ TEST(PythiaModel, PerHeadFusedProjectionsPartialRotaryAndAParallelResidual)
 TEST(Olmo2Model, WholeProjectionNormsAndNormsAfterEachSublayer)
 {
     const PretrainedModel model = open("olmo2");
-    EXPECT_EQ(model.recipe.family, PretrainedFamily::Olmo2);
+    EXPECT_EQ(model.recipe.family, Family::Olmo2);
     const AttentionWeights& w = model.sublayer(0).attention;
     ASSERT_TRUE(w.hasQueryKeyNorm());
     EXPECT_EQ(w.queryNorm->size(), w.queryProjection.cols()) << "h d_k";
