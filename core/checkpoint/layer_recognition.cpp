@@ -57,9 +57,10 @@ bool isLlamaModelType(std::string_view type)
     return types.contains(type);
 }
 
-// q_proj / k_proj / v_proj are shared by BART-style and LLaMA-style layers: the output
-// projection's name (out_proj or o_proj) decides, then config's model_type, then structure
-// (encoder / decoder stacks are BART's).
+// q_proj / k_proj / v_proj are shared by BART-style and LLaMA-style layers (their rows' query
+// names are alike): the output projection's name (out_proj or o_proj) decides, then config's
+// model_type, then structure (encoder / decoder stacks are BART's). The one place recognition
+// names two families.
 Family resolveProjFamily(const CheckpointTensors& tensors, std::string_view module, const CheckpointConfig& config)
 {
     const std::string m(module);
