@@ -103,10 +103,10 @@ const std::vector<std::pair<std::string_view, Setter>>& valueOptions()
         {"--sliding-window", setting([](Config& c, auto o, auto v) {
              const auto w = parseInteger<Index>(o, v);
              if (w < 0) throw ArgumentError{std::string(o) + ": a window of at least 1 key, or 0 for none"};
-             c.slidingWindow = w;
+             c.conventions.slidingWindow = w;
          })},
         {"--rope-base",
-         setting([](Config& c, auto o, auto v) { c.ropeBase = parseNumber<double>(o, v); }, LayerSetting::RopeBase)},
+         setting([](Config& c, auto o, auto v) { c.conventions.ropeBase = parseNumber<double>(o, v); }, LayerSetting::RopeBase)},
         {"--scale-q", setting([](Config& c, auto o, auto v) { c.scales.query = parseNumber<float>(o, v); })},
         {"--scale-k", setting([](Config& c, auto o, auto v) { c.scales.key = parseNumber<float>(o, v); })},
         {"--scale-v", setting([](Config& c, auto o, auto v) { c.scales.value = parseNumber<float>(o, v); })},

@@ -45,8 +45,8 @@ AttentionResult projectAttentionInputs(const MatrixF& queryInput, const MatrixF&
     AttentionResult result;
     result.grouping = grouping;
     result.rotary = options.rotary;
-    result.rotaryDims = options.rotary == RotaryLayout::None ? 0 : options.rotaryDims;
-    result.scoreSoftCap = options.scoreSoftCap;
+    result.rotaryDims = options.rotary == RotaryLayout::None ? 0 : options.conventions.rotaryDims;
+    result.scoreSoftCap = options.conventions.scoreSoftCap;
     result.mask = mask;
     result.ablated = options.ablated;
     result.ablated.resize(static_cast<std::size_t>(headCount), false);
@@ -69,13 +69,13 @@ AttentionResult projectAttentionInputs(const MatrixF& queryInput, const MatrixF&
     if (options.rotary != RotaryLayout::None) {
         result.queryBeforeRotation = result.query;
         result.keyBeforeRotation = result.key;
-        applyRotary(result.query, d_k, options.rotary, options.ropeBase, options.ropeScaling, options.rotaryDims,
+        applyRotary(result.query, d_k, options.rotary, options.conventions.ropeBase, options.conventions.ropeScaling, options.conventions.rotaryDims,
                     options.firstPosition);
-        applyRotary(result.key, d_k, options.rotary, options.ropeBase, options.ropeScaling, options.rotaryDims,
+        applyRotary(result.key, d_k, options.rotary, options.conventions.ropeBase, options.conventions.ropeScaling, options.conventions.rotaryDims,
                     options.firstPosition);
     }
     // The scale of equation (1), 1/sqrt(d_k) (or of the model's own d).
-    const Index scoreDim = options.scoreDim > 0 ? options.scoreDim : d_k;
+    const Index scoreDim = options.conventions.scoreDim > 0 ? options.conventions.scoreDim : d_k;
     result.scoreScale = options.scaleScores ? 1.0f / std::sqrt(static_cast<float>(scoreDim)) : 1.0f;
     result.scoreDivisor = options.scaleScores ? std::sqrt(static_cast<double>(scoreDim)) : 1.0;
     result.heads.resize(static_cast<std::size_t>(headCount));

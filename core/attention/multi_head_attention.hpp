@@ -21,6 +21,7 @@
 #include "core/attention/rotary.hpp"
 #include "core/attention/softmax.hpp"
 #include "core/common/matrix.hpp"
+#include "core/config/attention_conventions.hpp"
 #include "core/weights/attention_weights.hpp"
 
 namespace qkv {
@@ -28,20 +29,19 @@ namespace qkv {
 struct AttentionOptions {
     AttentionMask mask;
     RotaryLayout rotary = RotaryLayout::None;
-    double ropeBase = 10000.0;
-    RopeScaling ropeScaling;
-    Index rotaryDims = 0;         // rotary only: the components of each head that turn (applyRotary); 0: d_k
+    // The layer's rotary base, scaling and share (rotary only: applyRotary), its scores' d and soft
+    // cap, held as one value (core/config/attention_conventions.hpp). Its slidingWindow reaches the
+    // forward pass through `mask` (mask.window, causal layers only), which the caller sets from it.
+    // scoreDim: the d of 1/sqrt(d); 0 for d_k. A full W_i head is shown as W_i^Q = W_i, W_i^K = I
+    // (so the layer's d_k is d_model) while its model scales by the d_k it was trained with,
+    // d_model / h. Gemma's query_pre_attn_scalar is such a d too. scoreSoftCap (Gemma 2): the
+    // softmax reads c tanh(s / c) of each scaled score s, which keeps every logit within (-c, c);
+    // 0: none. HeadAttention::scores stay the scaled scores s.
+    AttentionConventions conventions;
     // Rotary only: the position of the first row of X_q and X_kv (a causal layer typed on
     // computes its new rows from there, causal_extension.hpp).
     Index firstPosition = 0;
     bool scaleScores = true;      // false: scores = Q_i K_j^T (T5)
-    // The d of 1/sqrt(d); 0 for d_k. A full W_i head is shown as W_i^Q = W_i, W_i^K = I (so the
-    // layer's d_k is d_model) while its model scales by the d_k it was trained with, d_model / h.
-    // Gemma's query_pre_attn_scalar is such a d too.
-    Index scoreDim = 0;
-    // Soft-capping (Gemma 2): the softmax reads c tanh(s / c) of each scaled score s, which keeps
-    // every logit within (-c, c); 0: none. HeadAttention::scores stay the scaled scores s.
-    double scoreSoftCap = 0.0;
     std::vector<bool> ablated;    // h entries or empty; true: head's Concat block is zeroed
     // Keep every head's scores (HeadAttention::scores) in the result: the heads grid's raw and
     // scaled scores, the step view, the cell tooltip and every export format read them, so the
@@ -62,9 +62,9 @@ struct HeadAttention {
 
 struct AttentionResult {
     HeadGrouping grouping;   // h, g, d_k
-    float scoreScale = 1.0f; // 1/sqrt(d_k) (or of AttentionOptions::scoreDim), or 1 when scores are not scaled
+    float scoreScale = 1.0f; // 1/sqrt(d_k) (or of AttentionConventions::scoreDim), or 1 when scores are not scaled
     double scoreDivisor = 1.0;  // sqrt(d_k) (or of scoreDim), or 1: the stored score times it is q_i . k_j
-    double scoreSoftCap = 0.0;  // AttentionOptions::scoreSoftCap: the softmax read c tanh(score / c); 0: none
+    double scoreSoftCap = 0.0;  // AttentionConventions::scoreSoftCap: the softmax read c tanh(score / c); 0: none
     RotaryLayout rotary = RotaryLayout::None;
     Index rotaryDims = 0;  // the components of each head rotary turned (0: every d_k)
     MatrixF query;        // Q, n_q x h d_k, after rotation when rotary

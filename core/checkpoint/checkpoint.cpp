@@ -2,15 +2,14 @@
 
 #include <charconv>
 
-#include "core/checkpoint/checkpoint_files.hpp"
 #include "core/checkpoint/layer_loading.hpp"
 #include "core/checkpoint/layer_recognition.hpp"
 #include "core/checkpoint/model_folders.hpp"
 #include "core/common/quoted_names.hpp"
+#include "core/families/family_table.hpp"
+#include "core/modelfiles/checkpoint_files.hpp"
 
 namespace qkv {
-
-std::string_view checkpointFamilyName(CheckpointFamily family) { return nameOf(kCheckpointFamilyNames, family); }
 
 Expected<Checkpoint> openCheckpoint(const std::string& given, const CheckpointOptions& options)
 {
@@ -32,7 +31,7 @@ Expected<Checkpoint> openCheckpoint(const std::string& given, const CheckpointOp
     if (checkpoint.layers.empty()) {
         std::vector<std::string> names;
         for (const auto& entry : checkpoint.tensors) names.push_back(entry.first);
-        return Error{path + ": no attention layer of a known family (" + allowedNames(kCheckpointFamilyNames) +
+        return Error{path + ": no attention layer of a known family (" + layerFamilyNames() +
                      ") among its " + std::to_string(names.size()) + " tensors: " + quotedNames(names, 12)};
     }
     checkpoint_detail::layerHeadCount(checkpoint.layers.front(), checkpoint.config, options.headCount,

@@ -24,7 +24,9 @@
 //   PyTorch        encoder.layers.0.self_attn               self   (nn.MultiheadAttention:
 //                  decoder.layers.0.self_attn               causal  in_proj_weight, out_proj; the
 //                  decoder.layers.0.multihead_attn          cross   kind is read from the path)
-// Every message starts with the file it is about; nothing is returned half-done.
+// Which names make a layer of which family, and how each stores its projections, is the family
+// table's (core/families/family_table.hpp); the files and config.json are read by
+// core/modelfiles. Every message starts with the file it is about; nothing is returned half-done.
 
 #include <array>
 #include <cstdint>
@@ -35,45 +37,22 @@
 #include <string_view>
 #include <vector>
 
-#include "core/checkpoint/checkpoint_config.hpp"
-#include "core/common/enum_names.hpp"
 #include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"
 #include "core/config/config.hpp"
+#include "core/families/family.hpp"
+#include "core/modelfiles/checkpoint_config.hpp"
+#include "core/modelfiles/checkpoint_tensor.hpp"
 #include "core/weights/attention_weights.hpp"
 
 namespace qkv {
-
-// Phi3 and GptNeox store Q, K and V in one nn.Linear: Phi-3's qkv_proj holds all of Q's rows,
-// then K's, then V's; GPT-NeoX's query_key_value holds each head's q, k and v rows in turn.
-enum class CheckpointFamily { Bert, DistilBert, Gpt2, Bart, T5, Llama, PyTorch, Phi3, GptNeox };
-// The families' names as messages, notes and the app's layer list print them.
-inline constexpr std::array<EnumName<CheckpointFamily>, 9> kCheckpointFamilyNames{{
-    {CheckpointFamily::Bert, "BERT"},
-    {CheckpointFamily::DistilBert, "DistilBERT"},
-    {CheckpointFamily::Gpt2, "GPT-2"},
-    {CheckpointFamily::Bart, "BART/Marian"},
-    {CheckpointFamily::T5, "T5"},
-    {CheckpointFamily::Llama, "LLaMA-style"},
-    {CheckpointFamily::PyTorch, "PyTorch nn.MultiheadAttention"},
-    {CheckpointFamily::Phi3, "Phi-3"},
-    {CheckpointFamily::GptNeox, "GPT-NeoX"},
-}};
-std::string_view checkpointFamilyName(CheckpointFamily family);
-
-// One stored tensor as its header describes it (no values).
-struct CheckpointTensor {
-    std::string file;   // the .safetensors file that holds it (shard path)
-    std::string dtype;  // "F32", "BF16", "I64", ... as in the header
-    std::vector<std::size_t> shape;
-};
 
 // A recognised attention layer. `kind` is the attention it computes: EncoderSelf ("self"),
 // DecoderCausal ("causal") or Cross ("cross"); modeName(kind) spells it.
 struct CheckpointLayer {
     Index index = 0;   // 0-based in listed order
     std::string name;  // module path, e.g. "bert.encoder.layer.0.attention"
-    CheckpointFamily family = CheckpointFamily::Bert;
+    Family family = Family::Bert;  // its layer family (familyRow(family).layers == family): layerFamilyName
     AttentionMode kind = AttentionMode::EncoderSelf;
     Index headCount = 1;          // h
     Index keyValueHeadCount = 1;  // g
@@ -92,7 +71,7 @@ struct Checkpoint {
     CheckpointConfig config;                          // what it says (all empty without one)
     bool headCountFromConfig = false;                 // false: h came from CheckpointOptions (ask the user)
     std::vector<CheckpointLayer> layers;              // sorted: by module path, layer numbers numerically
-    std::map<std::string, CheckpointTensor> tensors;  // every tensor of every file, by name
+    CheckpointTensors tensors;                        // every tensor of every file, by name
 };
 
 // Reads the headers (and config.json beside `path`) and recognises the attention layers. `path`
@@ -119,14 +98,9 @@ struct CheckpointLayerSettings {
     Index d_k = 0;                // the head width: W^Q's h d_k columns / h
     bool withBias = false;
     PositionalEncoding positional = PositionalEncoding::Sinusoidal;
-    double ropeBase = 10000.0;
-    RopeScaling ropeScaling;  // config.json's rope_scaling, always the layer's (no control sets it)
-    Index slidingWindow = 0;  // config.json's sliding_window (causal layers), always the layer's
-    // Always the layer's too (layer_conventions.hpp): the rotated components of a head (0: d_k),
-    // the d of the scores' 1/sqrt(d) (0: d_k) and their soft cap (0: none).
-    Index rotaryDims = 0;
-    Index scoreDim = 0;
-    double scoreSoftCap = 0.0;
+    // The layer's window, rotary and scores (core/families/attention_rules.hpp): always the layer's, except
+    // the rotary base, which a user's choice overrules when config.json has no rope_theta.
+    AttentionConventions conventions;
     bool scaleScores = true;                          // false for T5: the family's definition, which no option changes
     AttentionMode mode = AttentionMode::EncoderSelf;  // the layer's kind
     // What in the checkpoint fixes a setting ("config.json", "the layer's shape", ...). A setting
@@ -155,7 +129,7 @@ std::string fixedSettingText(const CheckpointLayerSettings& settings, LayerSetti
 std::string ropeScalingNote(const Checkpoint& checkpoint);
 // config.json's sliding_window (Mistral): each query sees the W latest keys. Empty without one.
 std::string slidingWindowNote(const Checkpoint& checkpoint);
-// What the layer's own conventions (layer_conventions.hpp) do, one note each: its window (or that
+// What the layer's own conventions (core/families/attention_rules.hpp) do, one note each: its window (or that
 // it is one of the global layers of a model whose others slide), Gemma 3's local rotary base, a
 // partial rotary, the scores' query_pre_attn_scalar and soft cap.
 std::vector<std::string> layerConventionNotes(const Checkpoint& checkpoint, const CheckpointLayerSettings& settings);

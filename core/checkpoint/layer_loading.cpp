@@ -6,11 +6,12 @@
 #include <optional>
 #include <set>
 
-#include "core/checkpoint/layer_conventions.hpp"
 #include "core/checkpoint/layer_recognition.hpp"
 #include "core/common/limits.hpp"
-#include "core/checkpoint/tensor_reading.hpp"
+#include "core/families/attention_rules.hpp"
+#include "core/families/family_table.hpp"
 #include "core/io/weights_file.hpp"
+#include "core/modelfiles/tensor_reading.hpp"
 
 namespace qkv::checkpoint_detail {
 
@@ -39,10 +40,7 @@ struct Sizes {
     Index queryWidth() const { return headCount * d_k; }  // h d_k
 };
 
-bool rotaryFamily(CheckpointFamily family)
-{
-    return family == CheckpointFamily::Llama || family == CheckpointFamily::Phi3 || family == CheckpointFamily::GptNeox;
-}
+bool rotaryFamily(Family family) { return layerFamilyRow(family).positions == PretrainedPositions::Rotary; }
 
 // d_model and h d_k from the query weight, h from the layer, g d_k from the key weight, checked.
 // d_k is the query weight's rows / h: d_model / h in most families, the model's own head_dim
@@ -55,7 +53,7 @@ Expected<Sizes> layerSizes(const Checkpoint& checkpoint, const CheckpointLayer& 
     if (q.shape.size() != 2 || q.shape[0] == 0 || q.shape[1] == 0)
         return Error{q.file + ": tensor '" + query + "' is " + shapeText(q.shape) + ", not a matrix"};
     Sizes s;
-    const bool conv1d = layer.family == CheckpointFamily::Gpt2;
+    const bool conv1d = qkvStorage(layer.family) == QkvStorage::Conv1DFused;
     const bool fused = fusedQueryKeyValue(layer.family);
     s.d_model = static_cast<Index>(conv1d ? q.shape[0] : q.shape[1]);
     // h d_k: a Linear's rows; GPT-2's Conv1D c_attn is d_model x 3 d_model, whose heads are d_model / h;
@@ -79,7 +77,7 @@ Expected<Sizes> layerSizes(const Checkpoint& checkpoint, const CheckpointLayer& 
     if (checkpoint.config.headDim && *checkpoint.config.headDim != s.d_k)
         return Error{where + "'" + query + "' gives d_k = " + std::to_string(queryWidth) + " / h = " +
                      std::to_string(s.d_k) + " but " + checkpoint.configPath + " says " +
-                     (layer.family == CheckpointFamily::T5 ? "d_kv" : "head_dim") + " = " +
+                     std::string(layerFamilyRow(layer.family).headDimKey) + " = " +
                      std::to_string(*checkpoint.config.headDim)};
     if (s.queryWidth() > limits::maxQueryWidth || s.d_k > limits::maxHeadDim)
         return Error{where + "h d_k = " + std::to_string(s.queryWidth()) + " is beyond this app's limit of " +
@@ -116,7 +114,7 @@ std::string expectShapes(const Checkpoint& checkpoint, const CheckpointLayer& la
     const auto qw = static_cast<std::size_t>(s.queryWidth());
     ShapeCheck check{checkpoint, {}};
     const std::string dText = "d_model = " + std::to_string(d);
-    if (layer.family == CheckpointFamily::Gpt2) {
+    if (qkvStorage(layer.family) == QkvStorage::Conv1DFused) {
         check.expect(weightName(layer.family, layer.name, Projection::Query), {d, 3 * d}, "Conv1D, " + dText);
         check.expect(biasName(layer.family, layer.name, Projection::Query), {3 * d}, dText);
         check.expect(weightName(layer.family, layer.name, Projection::Output), {d, d}, dText);
@@ -142,10 +140,13 @@ std::string expectShapes(const Checkpoint& checkpoint, const CheckpointLayer& la
     return check.problem;
 }
 
-// A LLaMA-style attention module's q_norm and k_norm scales (Qwen3).
+// The attention module's q and k norm scales its layer family names (Qwen3's q_norm, k_norm), or
+// empty names.
 std::array<std::string, 2> queryKeyNormNames(const CheckpointLayer& layer)
 {
-    return {layer.name + ".q_norm.weight", layer.name + ".k_norm.weight"};
+    const auto& modules = layerFamilyRow(layer.family).attention.qkNorms;
+    if (modules[0].empty()) return {};
+    return {layer.name + "." + std::string(modules[0]) + ".weight", layer.name + "." + std::string(modules[1]) + ".weight"};
 }
 
 // Our layout from the loaded tensors; missing biases (when some exist) are zeros.
@@ -154,7 +155,7 @@ AttentionWeights toOurLayout(const CheckpointLayer& layer, const LoadedTensors& 
 {
     AttentionWeights weights;
     const auto weight = [&](Projection p) { return loaded.at(weightName(layer.family, layer.name, p)); };
-    if (layer.family == CheckpointFamily::Gpt2) {
+    if (qkvStorage(layer.family) == QkvStorage::Conv1DFused) {
         const MatrixF fused = weight(Projection::Query);  // d_model x 3 d_model, x W form
         weights.queryProjection = fused.middleCols(0, s.d_model);
         weights.keyProjection = fused.middleCols(s.d_model, s.d_model);
@@ -184,7 +185,7 @@ AttentionWeights toOurLayout(const CheckpointLayer& layer, const LoadedTensors& 
         if (const auto it = loaded.find(name); it != loaded.end()) {
             any = true;
             const RowVectorF row = asRow(it->second);
-            if (layer.family == CheckpointFamily::Gpt2 && i < 3) biases[i] = RowVectorF(row.segment(Index(i) * s.d_model, s.d_model));
+            if (qkvStorage(layer.family) == QkvStorage::Conv1DFused && i < 3) biases[i] = RowVectorF(row.segment(Index(i) * s.d_model, s.d_model));
             else if (fusedQueryKeyValue(layer.family) && i < 3)
                 biases[i] = RowVectorF(row(fusedRows(layer.family, kProjections[i], s.headCount, s.keyValueHeadCount, s.d_k)));
             else biases[i] = row;
@@ -213,17 +214,8 @@ AttentionWeights toOurLayout(const CheckpointLayer& layer, const LoadedTensors& 
 // names it for the others ("decoder", "encoder_attn", "EncDecAttention", ...).
 std::string modeFixedBy(const CheckpointLayer& layer)
 {
-    switch (layer.family) {
-    case CheckpointFamily::Bert:
-    case CheckpointFamily::DistilBert:
-    case CheckpointFamily::Gpt2:
-    case CheckpointFamily::Llama:
-    case CheckpointFamily::Phi3:
-    case CheckpointFamily::GptNeox: return "the family (" + std::string(checkpointFamilyName(layer.family)) + ")";
-    case CheckpointFamily::Bart:
-    case CheckpointFamily::T5:
-    case CheckpointFamily::PyTorch: break;
-    }
+    if (layerFamilyRow(layer.family).attention.kind != LayerKindRule::FromPath)
+        return "the family (" + std::string(layerFamilyName(layer.family)) + ")";
     return "the module path '" + layer.name + "'";
 }
 
@@ -244,25 +236,20 @@ CheckpointLayerSettings settingsFor(const Checkpoint& checkpoint, const Checkpoi
                         {LayerSetting::Bias, "the layer"}};
     if (checkpoint.headCountFromConfig) settings.fixedBy[LayerSetting::Heads] = "config.json";
     setCheckpointLayerPositions(checkpoint, layer, settings);
-    switch (layer.family) {
-    case CheckpointFamily::Llama:
-    case CheckpointFamily::Phi3:
-    case CheckpointFamily::GptNeox:
+    const FamilyRow& row = layerFamilyRow(layer.family);
+    const std::string name(row.name);
+    if (row.positions == PretrainedPositions::Rotary) {
         if (const std::string note = ropeScalingNote(checkpoint); !note.empty()) notes.push_back(note);
         for (std::string& note : layerConventionNotes(checkpoint, settings)) notes.push_back(std::move(note));
-        break;
-    case CheckpointFamily::T5:
+    }
+    if (!row.scaleScores) {
         settings.scaleScores = false;
-        notes.push_back("T5 does not scale scores by 1/sqrt(d_k); neither does this layer now.");
-        notes.push_back("T5's relative position bias (added to the scores) is left out.");
-        break;
-    case CheckpointFamily::PyTorch:
+        notes.push_back(name + " does not scale scores by 1/sqrt(d_k); neither does this layer now.");
+    }
+    if (row.relativePositionBias) notes.push_back(name + "'s relative position bias (added to the scores) is left out.");
+    if (row.storesNoMask)
         notes.push_back("nn.MultiheadAttention stores no mask: the kind (" + std::string(modeName(layer.kind)) +
                         ") is read from the module path '" + layer.name + "'.");
-        break;
-    default:
-        break;
-    }
     if (!checkpoint.headCountFromConfig)
         notes.push_back("No config.json gives the number of heads: h = " + std::to_string(s.headCount) + ".");
     return settings;
@@ -305,7 +292,7 @@ Expected<CheckpointLayerWeights> loadMultiheadAttentionLayer(const Checkpoint& c
 
 Expected<CheckpointLayerWeights> loadLayer(const Checkpoint& checkpoint, const CheckpointLayer& layer)
 {
-    if (layer.family == CheckpointFamily::PyTorch) return loadMultiheadAttentionLayer(checkpoint, layer);
+    if (qkvStorage(layer.family) == QkvStorage::InProjFused) return loadMultiheadAttentionLayer(checkpoint, layer);
     // 1. Every weight must be there; biases are optional.
     std::set<std::string> names;
     std::vector<std::string> missing;
@@ -316,10 +303,10 @@ Expected<CheckpointLayerWeights> loadLayer(const Checkpoint& checkpoint, const C
         const std::string bias = biasName(layer.family, layer.name, p);
         if (checkpoint.tensors.contains(bias)) names.insert(bias);
     }
-    // Qwen3's norms of q and k (LLaMA-style names): read when the file has them.
+    // Norms of q and k (Qwen3, Gemma 3, OLMo 2: QueryKeyNorm), by the layer family's names: read when
+    // the file has them.
     const std::array<std::string, 2> norms = queryKeyNormNames(layer);
-    const bool normed = layer.family == CheckpointFamily::Llama && checkpoint.tensors.contains(norms[0]) &&
-                        checkpoint.tensors.contains(norms[1]);
+    const bool normed = !norms[0].empty() && checkpoint.tensors.contains(norms[0]) && checkpoint.tensors.contains(norms[1]);
     if (normed) {
         for (const std::string& norm : norms)
             if (checkpoint.tensors.at(norm).shape.size() != 1)
@@ -330,13 +317,13 @@ Expected<CheckpointLayerWeights> loadLayer(const Checkpoint& checkpoint, const C
         std::string list;
         for (const std::string& name : missing) list += (list.empty() ? "'" : ", '") + name + "'";
         return Error{checkpoint.path + ": layer '" + layer.name + "' (" +
-                     std::string(checkpointFamilyName(layer.family)) + ") lacks " + list};
+                     std::string(layerFamilyName(layer.family)) + ") lacks " + list};
     }
     // 2. Sizes and every shape, from the headers, before any byte is read.
     Expected<Sizes> sizes = layerSizes(checkpoint, layer);
     if (!sizes) return Error{sizes.error()};
     if (rotaryFamily(layer.family))
-        if (Expected<LayerAttentionConventions> own =
+        if (Expected<AttentionConventions> own =
                 layerAttentionConventions(checkpoint.config, blockNumberOf(layer.name), sizes->d_k);
             !own)
             return Error{checkpoint.path + ": layer '" + layer.name + "': " + own.error()};
@@ -344,16 +331,16 @@ Expected<CheckpointLayerWeights> loadLayer(const Checkpoint& checkpoint, const C
     // 3. The layer's bytes only, then our layout.
     // nn.Linear weights (every family here but GPT-2's Conv1D) come transposed, in x W form.
     std::set<std::string> linear;
-    if (layer.family != CheckpointFamily::Gpt2)
+    if (qkvStorage(layer.family) != QkvStorage::Conv1DFused)
         for (Projection p : kProjections) linear.insert(weightName(layer.family, layer.name, p));
-    Expected<LoadedTensors> loaded = readTensors(checkpoint, names, linear);
+    Expected<LoadedTensors> loaded = readTensors(checkpoint.tensors, names, linear);
     if (!loaded) return Error{loaded.error()};
     CheckpointLayerWeights result;
     result.layer = layer;
     result.layer.keyValueHeadCount = sizes->keyValueHeadCount;
     result.weights = toOurLayout(layer, *loaded, *sizes, result.notes);
     if (normed) {
-        // Gemma stores w with a scale of 1 + w (layer_conventions.hpp); the weights hold the scale.
+        // Gemma stores w with a scale of 1 + w (core/families/attention_rules.hpp); the weights hold the scale.
         const float offset = normWeightOffset(checkpoint.config);
         result.weights.queryNorm = RowVectorF(asRow(loaded->at(norms[0])).array() + offset);
         result.weights.keyNorm = RowVectorF(asRow(loaded->at(norms[1])).array() + offset);

@@ -10,41 +10,20 @@ namespace qkv::checkpoint_detail {
 
 namespace {
 
-// A family's anchor: the query weight's name after the module path. A name "M<anchor>" marks
-// the layer M.
-struct Anchor {
-    std::string_view suffix;
-    CheckpointFamily family;
-};
-constexpr std::array<Anchor, 9> kAnchors = {{
-    {".self.query.weight", CheckpointFamily::Bert},
-    {".q_lin.weight", CheckpointFamily::DistilBert},
-    {".c_attn.weight", CheckpointFamily::Gpt2},
-    {".q_proj.weight", CheckpointFamily::Bart},  // or LLaMA-style: decided by resolveFamily
-    {".q.weight", CheckpointFamily::T5},
-    // nn.MultiheadAttention: one fused in-projection, or separate ones (kdim != embed_dim, which
-    // the loader refuses with its reason).
-    {".in_proj_weight", CheckpointFamily::PyTorch},
-    {".q_proj_weight", CheckpointFamily::PyTorch},
-    {".qkv_proj.weight", CheckpointFamily::Phi3},
-    {".query_key_value.weight", CheckpointFamily::GptNeox},  // only under "attention" (GPT-NeoX's)
-}};
-
 // The projection names after the module path (weights end ".weight", biases ".bias").
-std::string_view projectionStem(CheckpointFamily family, Projection projection)
+std::string_view projectionStem(Family family, Projection projection)
 {
-    static constexpr std::array<std::array<std::string_view, 4>, 9> stems = {{
-        {"self.query", "self.key", "self.value", "output.dense"},  // Bert
-        {"q_lin", "k_lin", "v_lin", "out_lin"},                   // DistilBert
-        {"c_attn", "c_attn", "c_attn", "c_proj"},                 // Gpt2 (Conv1D, Q K V fused)
-        {"q_proj", "k_proj", "v_proj", "out_proj"},               // Bart, Marian
-        {"q", "k", "v", "o"},                                     // T5
-        {"q_proj", "k_proj", "v_proj", "o_proj"},                 // Llama
-        {"in_proj", "in_proj", "in_proj", "out_proj"},            // PyTorch (in_proj_weight: Q K V fused)
-        {"qkv_proj", "qkv_proj", "qkv_proj", "o_proj"},           // Phi3 (Q K V fused)
-        {"query_key_value", "query_key_value", "query_key_value", "dense"},  // GptNeox (fused per head)
-    }};
-    return stems[static_cast<std::size_t>(family)][static_cast<std::size_t>(projection)];
+    return layerFamilyRow(family).attention.projections[static_cast<std::size_t>(projection)];
+}
+
+// A layer family's anchors: its query weight's names after the module path. A name "M<anchor>"
+// marks the layer M. nn.MultiheadAttention has one fused in-projection, or separate ones (kdim !=
+// embed_dim, which the loader refuses with its reason).
+std::vector<std::string> anchorsOf(const FamilyRow& row)
+{
+    const std::string query(row.attention.projections[0]);
+    if (row.attention.storage == QkvStorage::InProjFused) return {"." + query + "_weight", ".q_proj_weight"};
+    return {"." + query + ".weight"};
 }
 
 std::vector<std::string_view> segments(std::string_view path)
@@ -78,34 +57,28 @@ bool isLlamaModelType(std::string_view type)
     return types.contains(type);
 }
 
-// q_proj / k_proj / v_proj are shared by BART-style and LLaMA-style layers: the output
-// projection's name (out_proj or o_proj) decides, then config's model_type, then structure
-// (encoder / decoder stacks are BART's).
-CheckpointFamily resolveProjFamily(const std::map<std::string, CheckpointTensor>& tensors, std::string_view module,
-                                   const CheckpointConfig& config)
+// q_proj / k_proj / v_proj are shared by BART-style and LLaMA-style layers (their rows' query
+// names are alike): the output projection's name (out_proj or o_proj) decides, then config's
+// model_type, then structure (encoder / decoder stacks are BART's). The one place recognition
+// names two families.
+Family resolveProjFamily(const CheckpointTensors& tensors, std::string_view module, const CheckpointConfig& config)
 {
     const std::string m(module);
-    if (tensors.contains(m + ".o_proj.weight")) return CheckpointFamily::Llama;
-    if (tensors.contains(m + ".out_proj.weight")) return CheckpointFamily::Bart;
-    if (isLlamaModelType(config.modelType)) return CheckpointFamily::Llama;
+    if (tensors.contains(m + ".o_proj.weight")) return Family::Llama;
+    if (tensors.contains(m + ".out_proj.weight")) return Family::Bart;
+    if (isLlamaModelType(config.modelType)) return Family::Llama;
     if (hasSegment(module, "encoder") || hasSegment(module, "decoder") || lastSegment(module) == "encoder_attn")
-        return CheckpointFamily::Bart;
-    return CheckpointFamily::Llama;
+        return Family::Bart;
+    return Family::Llama;
 }
 
-// Self, causal or cross, from the family and where the module sits.
-AttentionMode layerKind(CheckpointFamily family, std::string_view module)
+// Self, causal or cross, from the family's rule and where the module sits.
+AttentionMode layerKind(Family family, std::string_view module)
 {
-    switch (family) {
-    case CheckpointFamily::Bert:
-    case CheckpointFamily::DistilBert: return AttentionMode::EncoderSelf;
-    case CheckpointFamily::Gpt2:
-    case CheckpointFamily::Llama:
-    case CheckpointFamily::Phi3:
-    case CheckpointFamily::GptNeox: return AttentionMode::DecoderCausal;
-    case CheckpointFamily::Bart:
-    case CheckpointFamily::T5:
-    case CheckpointFamily::PyTorch: break;
+    switch (layerFamilyRow(family).attention.kind) {
+    case LayerKindRule::Self: return AttentionMode::EncoderSelf;
+    case LayerKindRule::Causal: return AttentionMode::DecoderCausal;
+    case LayerKindRule::FromPath: break;
     }
     // nn.TransformerDecoderLayer calls its cross-attention multihead_attn; nn.MultiheadAttention
     // stores no mask, so a decoder's self-attention is taken to be causal, as it is in use.
@@ -154,7 +127,7 @@ bool splitModule(std::string_view name, std::string_view suffix, std::string_vie
 }
 
 // Rows (Linear: out x in) or columns of a 2-D tensor, or 0 when it is not 2-D or absent.
-std::size_t dimension(const std::map<std::string, CheckpointTensor>& tensors, const std::string& name, std::size_t axis)
+std::size_t dimension(const CheckpointTensors& tensors, const std::string& name, std::size_t axis)
 {
     const auto it = tensors.find(name);
     if (it == tensors.end() || it->second.shape.size() != 2) return 0;
@@ -175,7 +148,7 @@ LayerWidths fusedWidths(const CheckpointLayer& layer, Index rows, const Checkpoi
     return widths ? LayerWidths{layer.d_model, widths->first, widths->second} : LayerWidths{layer.d_model, 0, 0};
 }
 
-LayerWidths layerWidths(const std::map<std::string, CheckpointTensor>& tensors, const CheckpointLayer& layer,
+LayerWidths layerWidths(const CheckpointTensors& tensors, const CheckpointLayer& layer,
                         const CheckpointConfig& config)
 {
     const std::string query = weightName(layer.family, layer.name, Projection::Query);
@@ -184,11 +157,11 @@ LayerWidths layerWidths(const std::map<std::string, CheckpointTensor>& tensors, 
         sized.d_model = static_cast<Index>(dimension(tensors, query, 1));
         return fusedWidths(sized, static_cast<Index>(dimension(tensors, query, 0)), config);
     }
-    if (layer.family == CheckpointFamily::Gpt2) {  // Conv1D: d_model x 3 d_model
+    if (qkvStorage(layer.family) == QkvStorage::Conv1DFused) {  // Conv1D: d_model x 3 d_model
         const auto d = static_cast<Index>(dimension(tensors, query, 0));
         return {d, d, d};
     }
-    if (layer.family == CheckpointFamily::PyTorch) {  // in_proj_weight: 3 d_model x d_model (or q_proj_weight)
+    if (qkvStorage(layer.family) == QkvStorage::InProjFused) {  // in_proj_weight: 3 d_model x d_model (or q_proj_weight)
         const auto d = static_cast<Index>(
             std::max(dimension(tensors, query, 1), dimension(tensors, separateQueryWeightName(layer.name), 1)));
         return {d, d, d};
@@ -204,22 +177,22 @@ LayerWidths layerWidths(const std::map<std::string, CheckpointTensor>& tensors, 
 namespace {
 // nn.MultiheadAttention's own parameters are "in_proj_weight" / "in_proj_bias"; its out_proj
 // is an nn.Linear ("out_proj.weight"), as every other family's projections are.
-std::string parameterName(CheckpointFamily family, std::string_view module, Projection projection,
-                          std::string_view parameter)
+std::string parameterName(Family family, std::string_view module, Projection projection, std::string_view parameter)
 {
     const std::string stem(projectionStem(family, projection));
-    const char separator = family == CheckpointFamily::PyTorch && projection != Projection::Output ? '_' : '.';
+    const bool inProj = qkvStorage(family) == QkvStorage::InProjFused && projection != Projection::Output;
+    const char separator = inProj ? '_' : '.';
     const std::string name = stem + separator + std::string(parameter);
     return module.empty() ? name : std::string(module) + "." + name;
 }
 }  // namespace
 
-std::string weightName(CheckpointFamily family, std::string_view module, Projection projection)
+std::string weightName(Family family, std::string_view module, Projection projection)
 {
     return parameterName(family, module, projection, "weight");
 }
 
-std::string biasName(CheckpointFamily family, std::string_view module, Projection projection)
+std::string biasName(Family family, std::string_view module, Projection projection)
 {
     return parameterName(family, module, projection, "bias");
 }
@@ -233,7 +206,7 @@ Index layerHeadCount(const CheckpointLayer& layer, const CheckpointConfig& confi
                      bool* fromConfig)
 {
     std::optional<Index> configured = config.headCount;
-    if (layer.family == CheckpointFamily::Bart) {
+    if (layerFamilyRow(layer.family).headCountPerStack) {
         const bool decoder = hasSegment(layer.name, "decoder");
         if (decoder && config.decoderHeadCount) configured = config.decoderHeadCount;
         if (!decoder && config.encoderHeadCount) configured = config.encoderHeadCount;
@@ -244,11 +217,11 @@ Index layerHeadCount(const CheckpointLayer& layer, const CheckpointConfig& confi
     return layer.d_model >= 64 && layer.d_model % 64 == 0 ? layer.d_model / 64 : 1;
 }
 
-Expected<std::pair<Index, Index>> fusedQueryKeyValueWidths(CheckpointFamily family, Index h, Index d_model, Index rows,
+Expected<std::pair<Index, Index>> fusedQueryKeyValueWidths(Family family, Index h, Index d_model, Index rows,
                                                           const CheckpointConfig& config)
 {
     if (h < 1) return Error{"no heads"};
-    if (family == CheckpointFamily::GptNeox) {
+    if (qkvStorage(family) == QkvStorage::FusedPerHead) {
         if (rows % (3 * h) != 0)
             return Error{std::to_string(rows) + " rows, not 3 h d_k for h = " + std::to_string(h)};
         return std::pair{rows / 3, rows / 3};
@@ -261,11 +234,11 @@ Expected<std::pair<Index, Index>> fusedQueryKeyValueWidths(CheckpointFamily fami
     return std::pair{h * d_k, rest / 2};
 }
 
-std::vector<Index> fusedRows(CheckpointFamily family, Projection projection, Index h, Index g, Index d_k)
+std::vector<Index> fusedRows(Family family, Projection projection, Index h, Index g, Index d_k)
 {
     const auto part = static_cast<Index>(projection);  // Query 0, Key 1, Value 2
     std::vector<Index> rows;
-    if (family == CheckpointFamily::GptNeox) {  // head i: rows 3 i d_k + [q | k | v]
+    if (qkvStorage(family) == QkvStorage::FusedPerHead) {  // head i: rows 3 i d_k + [q | k | v]
         for (Index head = 0; head < h; ++head)
             for (Index j = 0; j < d_k; ++j) rows.push_back((3 * head + part) * d_k + j);
         return rows;
@@ -277,21 +250,25 @@ std::vector<Index> fusedRows(CheckpointFamily family, Projection projection, Ind
     return rows;
 }
 
-std::vector<CheckpointLayer> recogniseLayers(const std::map<std::string, CheckpointTensor>& tensors,
+std::vector<CheckpointLayer> recogniseLayers(const CheckpointTensors& tensors,
                                              const CheckpointConfig& config, Index defaultHeadCount)
 {
-    std::map<std::string, CheckpointFamily> found;
+    // Each layer family's anchors, in the table's order.
+    std::vector<std::pair<std::string, const FamilyRow*>> anchors;
+    for (const FamilyRow& row : kFamilyRows)
+        if (row.layers == row.value)
+            for (std::string& anchor : anchorsOf(row)) anchors.emplace_back(std::move(anchor), &row);
+    std::map<std::string, Family> found;
     for (const auto& [name, tensor] : tensors) {
-        for (const Anchor& anchor : kAnchors) {
+        for (const auto& [anchor, row] : anchors) {
             std::string_view module;
-            if (!splitModule(name, anchor.suffix, module)) continue;
-            CheckpointFamily family = anchor.family;
-            const std::string_view last = lastSegment(module);
-            // The T5 anchor ".q.weight" is that family's only when its module says so.
-            if (family == CheckpointFamily::T5 && last != "SelfAttention" && last != "EncDecAttention") continue;
-            // Bloom's and Falcon's self_attention.query_key_value are laid out otherwise.
-            if (family == CheckpointFamily::GptNeox && last != "attention") continue;
-            if (family == CheckpointFamily::Bart) family = resolveProjFamily(tensors, module, config);
+            if (!splitModule(name, anchor, module)) continue;
+            Family family = row->value;
+            // T5's ".q.weight" is that family's only when its module says so; Bloom's and Falcon's
+            // self_attention.query_key_value are laid out otherwise than GPT-NeoX's attention's.
+            const auto& ends = row->attention.moduleEndsIn;
+            if (!ends[0].empty() && std::find(ends.begin(), ends.end(), lastSegment(module)) == ends.end()) continue;
+            if (family == Family::Llama || family == Family::Bart) family = resolveProjFamily(tensors, module, config);
             found.emplace(std::string(module), family);
             break;
         }

@@ -4,7 +4,8 @@
 #include <charconv>
 
 #include "core/checkpoint/checkpoint.hpp"
-#include "core/checkpoint/layer_conventions.hpp"
+#include "core/families/attention_rules.hpp"
+#include "core/families/family_table.hpp"
 
 namespace qkv {
 
@@ -40,7 +41,7 @@ std::string settingStatement(const CheckpointLayerSettings& s, LayerSetting sett
     case LayerSetting::HeadDim: return "sets d_k = " + std::to_string(s.d_k);
     case LayerSetting::Bias: return s.withBias ? "has biases" : "has no biases";
     case LayerSetting::Positional: return "sets " + positionsText(s.positional);
-    case LayerSetting::RopeBase: return "sets rope_theta = " + numberText(s.ropeBase);
+    case LayerSetting::RopeBase: return "sets rope_theta = " + numberText(s.conventions.ropeBase);
     }
     return "?";
 }
@@ -56,7 +57,7 @@ std::string chosenValue(const Config& c, LayerSetting setting)
     case LayerSetting::HeadDim: return std::to_string(c.d_k());
     case LayerSetting::Bias: return c.withBias ? "on" : "off";
     case LayerSetting::Positional: return std::string(positionalName(c.positional));
-    case LayerSetting::RopeBase: return numberText(c.ropeBase);
+    case LayerSetting::RopeBase: return numberText(c.conventions.ropeBase);
     }
     return "?";
 }
@@ -71,7 +72,7 @@ bool agrees(const CheckpointLayerSettings& s, const Config& c, LayerSetting sett
     case LayerSetting::HeadDim: return c.d_k() == s.d_k;
     case LayerSetting::Bias: return c.withBias == s.withBias;
     case LayerSetting::Positional: return c.positional == s.positional;
-    case LayerSetting::RopeBase: return c.ropeBase == s.ropeBase;
+    case LayerSetting::RopeBase: return c.conventions.ropeBase == s.conventions.ropeBase;
     }
     return false;
 }
@@ -84,39 +85,29 @@ void setCheckpointLayerPositions(const Checkpoint& checkpoint, const CheckpointL
     // config.json names the model (LLaMA, Mistral, T5, ...), and with it how positions enter;
     // without one the family's habit is only a guess the user may overrule.
     const bool hasConfig = !checkpoint.configPath.empty();
-    switch (layer.family) {
-    case CheckpointFamily::Llama:
-    case CheckpointFamily::Phi3:
-    case CheckpointFamily::GptNeox: {
+    const FamilyRow& row = layerFamilyRow(layer.family);
+    switch (row.positions) {
+    case PretrainedPositions::Rotary: {
         settings.positional = PositionalEncoding::Rotary;
         // The layer's own window, rotary and scores (a bad layer_types is refused by the loader).
         const Index d_k = layer.headCount > 0 ? layer.d_model / layer.headCount : 0;
-        const Expected<LayerAttentionConventions> own =
+        const Expected<AttentionConventions> own =
             layerAttentionConventions(checkpoint.config, blockNumberOf(layer.name), settings.d_k > 0 ? settings.d_k : d_k);
-        const LayerAttentionConventions conventions = own ? *own : LayerAttentionConventions{};
-        settings.ropeBase = conventions.ropeBase;
-        settings.ropeScaling = conventions.ropeScaling;
-        settings.slidingWindow = conventions.slidingWindow;
-        settings.rotaryDims = conventions.rotaryDims;
-        settings.scoreDim = conventions.scoreDim;
-        settings.scoreSoftCap = conventions.scoreSoftCap;
+        settings.conventions = own ? *own : AttentionConventions{};
         if (hasConfig) settings.fixedBy[LayerSetting::Positional] = "config.json";
         else settings.usualPositionsNote = "No config.json fixes the positions: LLaMA-style rotary ones (\"rotate half\") are used.";
         if (checkpoint.config.ropeTheta) settings.fixedBy[LayerSetting::RopeBase] = "config.json";
         break;
     }
-    case CheckpointFamily::T5:
+    case PretrainedPositions::None:
         settings.positional = PositionalEncoding::None;
         if (hasConfig) settings.fixedBy[LayerSetting::Positional] = "config.json";
-        settings.usualPositionsNote = "T5 has no absolute positions: the positional option is none.";
+        settings.usualPositionsNote = std::string(row.name) + " has no absolute positions: the positional option is none.";
         break;
-    case CheckpointFamily::PyTorch:
-        settings.positional = PositionalEncoding::Sinusoidal;  // the module holds no positions
+    case PretrainedPositions::Sinusoidal:
+        settings.positional = PositionalEncoding::Sinusoidal;  // the module holds no positions (nn.MultiheadAttention)
         break;
-    case CheckpointFamily::Bert:
-    case CheckpointFamily::DistilBert:
-    case CheckpointFamily::Gpt2:
-    case CheckpointFamily::Bart:
+    case PretrainedPositions::Learned:
         // Learned position tables are part of the model's input, not of this layer.
         settings.positional = PositionalEncoding::Sinusoidal;
         settings.usualPositionsNote = "With generated or meaning embeddings, the sinusoidal encoding added to X stands "
@@ -161,12 +152,10 @@ std::vector<std::string> applyCheckpointLayerSettings(const CheckpointLayerSetti
     }
     if (!userChoiceStands(LayerSetting::Bias)) config.withBias = settings.withBias;
     if (!userChoiceStands(LayerSetting::Positional)) config.positional = settings.positional;
-    if (!userChoiceStands(LayerSetting::RopeBase)) config.ropeBase = settings.ropeBase;
-    config.ropeScaling = settings.ropeScaling;
-    config.slidingWindow = settings.slidingWindow;
-    config.rotaryDims = settings.rotaryDims;
-    config.scoreDim = settings.scoreDim;
-    config.scoreSoftCap = settings.scoreSoftCap;
+    const double ropeBase =
+        userChoiceStands(LayerSetting::RopeBase) ? config.conventions.ropeBase : settings.conventions.ropeBase;
+    config.conventions = settings.conventions;
+    config.conventions.ropeBase = ropeBase;
     config.scaleScores = settings.scaleScores;
     if (config.positional == settings.positional && !settings.usualPositionsNote.empty())
         notes.push_back(settings.usualPositionsNote);
@@ -190,28 +179,28 @@ std::vector<std::string> layerConventionNotes(const Checkpoint& checkpoint, cons
     const CheckpointConfig& c = checkpoint.config;
     std::vector<std::string> notes;
     if (c.slidingWindowNotApplied) notes.push_back(slidingWindowNote(checkpoint));
-    if (settings.slidingWindow > 0) {
-        const std::string w = std::to_string(settings.slidingWindow);
+    if (settings.conventions.slidingWindow > 0) {
+        const std::string w = std::to_string(settings.conventions.slidingWindow);
         notes.push_back(checkpoint.configPath + " sets sliding_window = " + w + " for this layer: each query sees only its " +
                         w + " latest keys (the query's own included); earlier ones are masked.");
     } else if (c.slidingWindow) {
         notes.push_back("This is one of the model's global layers: every query sees every earlier key (its other layers "
                         "slide over " + std::to_string(*c.slidingWindow) + " keys).");
     }
-    if (c.ropeLocalBase && settings.ropeBase == *c.ropeLocalBase && settings.slidingWindow > 0)
+    if (c.ropeLocalBase && settings.conventions.ropeBase == *c.ropeLocalBase && settings.conventions.slidingWindow > 0)
         notes.push_back("As a sliding layer it rotates with rope_local_base_freq = " + numberText(*c.ropeLocalBase) +
                         ", unscaled (the global layers use rope_theta).");
-    if (settings.rotaryDims > 0)
-        notes.push_back("Only the first " + std::to_string(settings.rotaryDims) + " of each head's " +
+    if (settings.conventions.rotaryDims > 0)
+        notes.push_back("Only the first " + std::to_string(settings.conventions.rotaryDims) + " of each head's " +
                         std::to_string(settings.d_k) + " components are rotated (" +
                         (c.modelType == "gpt_neox" ? "rotary_pct" : "partial_rotary_factor") + "); the others carry no position.");
-    if (settings.scoreDim > 0)
-        notes.push_back("Scores are scaled by 1/sqrt(" + std::to_string(settings.scoreDim) +
+    if (settings.conventions.scoreDim > 0)
+        notes.push_back("Scores are scaled by 1/sqrt(" + std::to_string(settings.conventions.scoreDim) +
                         ") (query_pre_attn_scalar), not by 1/sqrt(d_k).");
-    if (settings.scoreSoftCap > 0.0)
-        notes.push_back("Scores are soft-capped (attn_logit_softcapping = " + numberText(settings.scoreSoftCap) +
+    if (settings.conventions.scoreSoftCap > 0.0)
+        notes.push_back("Scores are soft-capped (attn_logit_softcapping = " + numberText(settings.conventions.scoreSoftCap) +
                         "): the softmax reads c tanh(s / c) of each scaled score s, with c = " +
-                        numberText(settings.scoreSoftCap) + ".");
+                        numberText(settings.conventions.scoreSoftCap) + ".");
     return notes;
 }
 

@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "core/checkpoint/checkpoint.hpp"
-#include "core/checkpoint/checkpoint_json.hpp"
+#include "core/modelfiles/checkpoint_json.hpp"
 #include "core/common/path_exists.hpp"
 #include "core/common/quoted_names.hpp"
 #include "core/io/regular_file.hpp"

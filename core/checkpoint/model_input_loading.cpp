@@ -4,8 +4,9 @@
 #include <set>
 #include <vector>
 
-#include "core/checkpoint/tensor_reading.hpp"
 #include "core/common/path_exists.hpp"
+#include "core/families/family_table.hpp"
+#include "core/modelfiles/tensor_reading.hpp"
 
 namespace qkv {
 
@@ -44,37 +45,58 @@ std::string notFirstLayer(const CheckpointLayer& layer)
            "generated embeddings";
 }
 
+// "BERT and GPT-2": the rows whose own input is built here.
+std::string rowsWithOwnInput()
+{
+    std::vector<std::string_view> names;
+    for (const FamilyRow& row : kFamilyRows)
+        if (row.ownInput) names.push_back(row.name);
+    std::string text;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        text += std::string(i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + std::string(names[i]);
+    return text;
+}
+
+// The row of the checkpoint among those sharing `row`'s layers, when it is another one (RoBERTa's
+// names or model_type among BERT's layers), else null.
+const FamilyRow* otherRowOfLayers(const Checkpoint& checkpoint, const FamilyRow& row, const std::string& prefix)
+{
+    for (const FamilyRow& other : kFamilyRows) {
+        if (other.layers != row.value || other.value == row.value) continue;
+        if (!other.prefixHint.empty() && other.prefixHint == prefix) return &other;
+        for (const std::string_view type : other.modelTypes)
+            if (!type.empty() && type == checkpoint.config.modelType) return &other;
+    }
+    return nullptr;
+}
+
 Expected<ModelInputPlan> planFor(const Checkpoint& checkpoint, const CheckpointLayer& layer)
 {
     ModelInputPlan plan;
     plan.folder = folderOf(checkpoint.path);
+    // The layer family's row names the tables: its embeddings, and the norm the first layer reads
+    // (the embeddings' own, or a pre-norm model's first block's).
+    const FamilyRow& row = layerFamilyRow(layer.family);
+    if (!row.ownInput)
+        return Error{"the model's own input is built for " + rowsWithOwnInput() + " checkpoints; " +
+                     std::string(layerFamilyName(layer.family)) + " layers keep the generated embeddings"};
     std::string prefix;
-    if (layer.family == CheckpointFamily::Bert) {
-        if (!splitFirstLayer(layer.name, "encoder.layer.0.attention", prefix)) return Error{notFirstLayer(layer)};
-        if (checkpoint.config.modelType == "roberta" || prefix == "roberta.")
-            return Error{"RoBERTa's own input (byte-level BPE, positions counted from 2) is not built here; the "
-                         "layer keeps the generated embeddings"};
-        plan.recipe = ModelInputRecipe::Bert;
-        const std::string e = prefix + "embeddings.";
-        plan.tokens = e + "word_embeddings.weight";
-        plan.positions = e + "position_embeddings.weight";
-        plan.tokenTypes = e + "token_type_embeddings.weight";
-        const bool old = !checkpoint.tensors.contains(e + "LayerNorm.weight") && checkpoint.tensors.contains(e + "LayerNorm.gamma");
-        plan.gamma = e + (old ? "LayerNorm.gamma" : "LayerNorm.weight");
-        plan.beta = e + (old ? "LayerNorm.beta" : "LayerNorm.bias");
-        plan.epsilon = checkpoint.config.layerNormEpsilon.value_or(1e-12);
-    } else if (layer.family == CheckpointFamily::Gpt2) {
-        if (!splitFirstLayer(layer.name, "h.0.attn", prefix)) return Error{notFirstLayer(layer)};
-        plan.recipe = ModelInputRecipe::Gpt2;
-        plan.tokens = prefix + "wte.weight";
-        plan.positions = prefix + "wpe.weight";
-        plan.gamma = prefix + "h.0.ln_1.weight";
-        plan.beta = prefix + "h.0.ln_1.bias";
-        plan.epsilon = checkpoint.config.layerNormEpsilon.value_or(1e-5);
-    } else {
-        return Error{"the model's own input is built for BERT and GPT-2 checkpoints; " +
-                     std::string(checkpointFamilyName(layer.family)) + " layers keep the generated embeddings"};
-    }
+    const std::string firstLayer = tensorName(row.block.attention.substr(3), "", ModelStack::Encoder, 0);  // after {p}
+    if (!splitFirstLayer(layer.name, firstLayer, prefix)) return Error{notFirstLayer(layer)};
+    if (const FamilyRow* other = otherRowOfLayers(checkpoint, row, prefix))
+        return Error{std::string(other->name) + "'s own input is not built here (" + rowsWithOwnInput() +
+                     "'s are); the layer keeps the generated embeddings"};
+    plan.recipe = *row.ownInput;
+    plan.tokens = tensorName(row.embeddings.tokens, prefix, ModelStack::Encoder);
+    plan.positions = tensorName(row.embeddings.positions, prefix, ModelStack::Encoder);
+    plan.tokenTypes = tensorName(row.embeddings.tokenTypes, prefix, ModelStack::Encoder);
+    const std::string norm = row.embeddings.norm.empty()
+                                 ? tensorName(row.block.attentionNorm, prefix, ModelStack::Encoder, 0)
+                                 : tensorName(row.embeddings.norm, prefix, ModelStack::Encoder);
+    const bool old = !checkpoint.tensors.contains(norm + ".weight") && checkpoint.tensors.contains(norm + ".gamma");
+    plan.gamma = norm + (old ? ".gamma" : ".weight");
+    plan.beta = norm + (old ? ".beta" : ".bias");
+    plan.epsilon = row.epsilonKey ? (checkpoint.config.*row.epsilonKey).value_or(row.epsilon) : row.epsilon;
     std::vector<std::string> missing;
     for (const std::string* name : {&plan.tokens, &plan.positions, &plan.tokenTypes, &plan.gamma, &plan.beta})
         if (!name->empty() && !checkpoint.tensors.contains(*name)) missing.push_back(*name);
@@ -137,13 +159,13 @@ Expected<std::shared_ptr<const ModelInput>> loadModelInput(const Checkpoint& che
     if (tokenizer->readsWordPieces() != (plan->recipe == ModelInputRecipe::Bert))
         return Error{plan->folder + ": the tokenizer files are " +
                      (tokenizer->readsWordPieces() ? "WordPiece" : "not WordPiece") + " (" + tokenizer->description() + ")" +
-                     ", but a " + std::string(checkpointFamilyName(layer.family)) + " model reads " +
+                     ", but a " + std::string(layerFamilyName(layer.family)) + " model reads " +
                      (plan->recipe == ModelInputRecipe::Bert ? "WordPiece" : "byte-level BPE")};
     if (Status s = checkTables(checkpoint, layer, *plan, *tokenizer); !s) return Error{s.error()};
 
     std::set<std::string> names = {plan->tokens, plan->positions, plan->gamma, plan->beta};
     if (!plan->tokenTypes.empty()) names.insert(plan->tokenTypes);
-    Expected<LoadedTensors> loaded = readTensors(checkpoint, names);
+    Expected<LoadedTensors> loaded = readTensors(checkpoint.tensors, names);
     if (!loaded) return Error{loaded.error()};
     ModelInputTables tables;
     tables.recipe = plan->recipe;

@@ -3,11 +3,12 @@
 // when the checkpoint holds its token and position embeddings and its tokenizer files sit
 // beside it, its first attention layer can read X exactly as the model builds it.
 //
-//   BERT   bert.embeddings.word_embeddings.weight, .position_embeddings.weight,
-//          .token_type_embeddings.weight, .LayerNorm.weight|bias (or gamma|beta); vocab.txt
-//          (WordPiece); layer_norm_eps from config.json (default 1e-12)
-//   GPT-2  wte.weight, wpe.weight, h.0.ln_1.weight|bias (with or without "transformer.");
-//          vocab.json + merges.txt (byte-level BPE); layer_norm_epsilon (default 1e-5)
+// The families whose row has an ownInput (core/families/family_table.hpp) say the tables: their
+// token, position and token-type embeddings, and the norm the first layer reads (the embeddings'
+// own, BERT's LayerNorm, or a pre-norm model's first block's, GPT-2's h.0.ln_1), with its epsilon;
+// the tokenizer files sit beside the checkpoint:
+//   BERT   vocab.txt (WordPiece)
+//   GPT-2  vocab.json + merges.txt (byte-level BPE)
 // Any other layer reads what the layers before it computed: core/pipeline/layer_input.hpp runs
 // the whole model for it.
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/common/enum_names.hpp"
+#include "core/config/attention_conventions.hpp"
 #include "core/config/rope_scaling.hpp"
 #include "core/weights/attention_weights.hpp"
 #include "core/weights/head_preset.hpp"
@@ -86,14 +87,10 @@ struct Config {
     std::uint64_t seed = 0;
     WeightInit init = WeightInit::XavierUniform;
     PositionalEncoding positional = PositionalEncoding::Sinusoidal;
-    double ropeBase = 10000.0;  // rotary only: theta_j = base^(-2j / d_k)
-    RopeScaling ropeScaling;    // rotary only: a long-context model's stretched theta_j (rope_scaling.hpp)
-    // Causal only: query t sees the slidingWindow latest keys, t - W + 1 .. t (Mistral); 0: all.
-    Index slidingWindow = 0;
-    // Set by a loaded layer only (core/checkpoint/layer_conventions.hpp), like ropeScaling:
-    Index rotaryDims = 0;       // rotary only: the first rotaryDims of each head turn (GPT-NeoX, Phi); 0: all d_k
-    Index scoreDim = 0;         // scores scaled by 1/sqrt(scoreDim), Gemma's query_pre_attn_scalar; 0: d_k
-    double scoreSoftCap = 0.0;  // the softmax reads c tanh(s / c) of each score s (Gemma 2); 0: none
+    // The layer's window, rotary and score conventions, one value (attention_conventions.hpp): the
+    // window and rotary base are the user's too; the others are set by a loaded layer only
+    // (core/families/attention_rules.hpp), like ropeScaling.
+    AttentionConventions conventions;
     EmbeddingKind embeddings = EmbeddingKind::Word;
     // Multiplies the token (or meaning) embedding before positions are added; 1 is the paper.
     // Positional presets lower it so that position can be read (docs/presets.md).

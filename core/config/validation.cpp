@@ -93,27 +93,27 @@ void checkKeyValueHeads(const Config& config, std::vector<ValidationIssue>& issu
 
 void checkPositionsAndEmbeddings(const Config& config, std::vector<ValidationIssue>& issues)
 {
-    if (config.slidingWindow < 0)
+    if (config.conventions.slidingWindow < 0)
         issues.push_back({ConfigField::Mode, "A sliding window holds at least 1 key (0: none)."});
-    else if (config.slidingWindow > 0 && config.mode != AttentionMode::DecoderCausal)
-        issues.push_back({ConfigField::Mode, "A sliding window of " + std::to_string(config.slidingWindow) +
+    else if (config.conventions.slidingWindow > 0 && config.mode != AttentionMode::DecoderCausal)
+        issues.push_back({ConfigField::Mode, "A sliding window of " + std::to_string(config.conventions.slidingWindow) +
                                                  " keys needs decoder (causal) self-attention."});
     if (isRotary(config.positional)) {
         if (config.headCount >= 1 && config.d_k() % 2 != 0)
             issues.push_back({ConfigField::Positional, "Rotary positions turn pairs of coordinates: d_k = " +
                                                            std::to_string(config.d_k()) + " must be even."});
-        if (!std::isfinite(config.ropeBase) || config.ropeBase <= 1.0)
+        if (!std::isfinite(config.conventions.ropeBase) || config.conventions.ropeBase <= 1.0)
             issues.push_back({ConfigField::Positional, "The rotary base must be a finite number above 1."});
-        if (const std::string problem = ropeScalingProblem(config.ropeScaling); !problem.empty())
+        if (const std::string problem = ropeScalingProblem(config.conventions.ropeScaling); !problem.empty())
             issues.push_back({ConfigField::Positional, "The rotary positions' scaling: " + problem + "."});
-        if (config.rotaryDims < 0 || config.rotaryDims % 2 != 0 || (config.headCount >= 1 && config.rotaryDims > config.d_k()))
-            issues.push_back({ConfigField::Positional, "The rotated components of a head (" + std::to_string(config.rotaryDims) +
+        if (config.conventions.rotaryDims < 0 || config.conventions.rotaryDims % 2 != 0 || (config.headCount >= 1 && config.conventions.rotaryDims > config.d_k()))
+            issues.push_back({ConfigField::Positional, "The rotated components of a head (" + std::to_string(config.conventions.rotaryDims) +
                                                            ") must be an even number up to d_k = " +
                                                            std::to_string(config.d_k()) + " (0: all)."});
     }
-    if (config.scoreDim < 0)
+    if (config.conventions.scoreDim < 0)
         issues.push_back({ConfigField::Heads, "The scores' scale 1/sqrt(d) needs d >= 1 (0: d_k)."});
-    if (!std::isfinite(config.scoreSoftCap) || config.scoreSoftCap < 0.0)
+    if (!std::isfinite(config.conventions.scoreSoftCap) || config.conventions.scoreSoftCap < 0.0)
         issues.push_back({ConfigField::Heads, "The scores' soft cap must be a finite number >= 0 (0: none)."});
     if (!std::isfinite(config.tokenEmbeddingScale) || config.tokenEmbeddingScale <= 0.0f)
         issues.push_back({ConfigField::Embeddings, "The token-embedding scale must be a finite number above 0."});

@@ -37,7 +37,7 @@ void writeModel(JsonStream& json, const PretrainedModel& model)
     json.key("file");
     json.value(model.checkpoint.path);
     json.key("family");
-    json.value(pretrainedFamilyName(model.recipe.family));
+    json.value(familyName(model.recipe.family));
     json.key("recipe");
     json.value(recipeSummary(model.recipe));
     json.key("layer_count");

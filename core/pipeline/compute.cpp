@@ -106,13 +106,9 @@ AttentionOptions attentionOptions(const Config& config)
 {
     AttentionOptions options;
     options.mask.causal = config.mode == AttentionMode::DecoderCausal;
-    if (options.mask.causal) options.mask.window = config.slidingWindow;
+    options.conventions = config.conventions;
+    if (options.mask.causal) options.mask.window = config.conventions.slidingWindow;
     options.rotary = rotaryLayout(config.positional);
-    options.ropeBase = config.ropeBase;
-    options.ropeScaling = config.ropeScaling;
-    options.rotaryDims = config.rotaryDims;
-    options.scoreDim = config.scoreDim;
-    options.scoreSoftCap = config.scoreSoftCap;
     options.scaleScores = config.scaleScores;
     options.ablated.assign(static_cast<std::size_t>(config.headCount), false);
     for (const Index head : config.ablatedHeads)
@@ -203,7 +199,7 @@ Expected<std::shared_ptr<const Result>> computeTrainedLayer(std::shared_ptr<Resu
     prepareWeights(*result, config, weights, cache);
     AttentionOptions options = attentionOptions(config);
     // The model's own scale, 1/sqrt(d_model / h), also for full W_i heads shown with d_k = d_model.
-    if (!inputs.weights) options.scoreDim = trainedScoreDim(*inputs.trainedModel);
+    if (!inputs.weights) options.conventions.scoreDim = trainedScoreDim(*inputs.trainedModel);
     return finish(std::move(result), config, started, options, plan, control);
 }
 

@@ -13,7 +13,7 @@ Status checkGeneration(const PretrainedModel& model, Index promptLength, const G
     const FamilyRecipe& r = model.recipe;
     if (!r.causal() || r.readout != ReadoutKind::CausalLm)
         return Error{std::string("generation continues a causal language model's prompt; this ") +
-                     std::string(pretrainedFamilyName(r.family)) +
+                     std::string(familyName(r.family)) +
                      (r.encoderDecoder()               ? " model is an encoder-decoder"
                       : r.readout == ReadoutKind::None ? " checkpoint has no readout to predict with"
                                                        : " model reads the whole sentence at once (a masked LM)")};

@@ -21,7 +21,7 @@ namespace {
 // LayerNorm, gelu, ...)": the formula the status line and tooltips show.
 std::string hiddenStatesFormula(const PretrainedModel& model, const CheckpointLayer& layer)
 {
-    return "X = what " + std::string(pretrainedFamilyName(model.recipe.family)) + "'s layers before " + layer.name +
+    return "X = what " + std::string(familyName(model.recipe.family)) + "'s layers before " + layer.name +
            " computed (" + recipeSummary(model.recipe) + ")";
 }
 
@@ -64,7 +64,7 @@ Expected<std::shared_ptr<const ModelInput>> wholeModelInput(const std::shared_pt
     if (!modelIndex) return Error{modelIndex.error()};
     if (model->recipe.encoderDecoder() && layer.kind != AttentionMode::EncoderSelf)
         return Error{layer.name + " reads both sentences of the " +
-                     std::string(pretrainedFamilyName(model->recipe.family)) +
+                     std::string(familyName(model->recipe.family)) +
                      " encoder-decoder; the app shows its encoder's layers (the command line's --layer all shows "
                      "every layer)"};
     const Index index = *modelIndex;

@@ -132,12 +132,7 @@ Config pretrainedLayerConfig(const PretrainedModel& model, const LayerRun& layer
     const AttentionOptions own =
         modelLayerAttentionOptions(model, layer.stack, layer.block, d_k, layer.layer.kind == AttentionMode::Cross);
     base.headDim = base.headCount > 0 && d_k * base.headCount == base.d_model ? 0 : d_k;  // 0: d_model / h
-    base.ropeBase = own.ropeBase;
-    base.ropeScaling = own.ropeScaling;
-    base.rotaryDims = own.rotaryDims;
-    base.slidingWindow = own.mask.window;
-    base.scoreDim = own.scoreDim;
-    base.scoreSoftCap = own.scoreSoftCap;
+    base.conventions = own.conventions;
     base.scaleScores = true;
     base.embeddings = EmbeddingKind::Model;
     base.ablatedHeads.clear();

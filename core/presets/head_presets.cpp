@@ -23,7 +23,7 @@ std::vector<Index> slowColumns(const Config& config)
         for (Index c = 0; c < d_k; ++c) columns.push_back(c);
         return columns;
     }
-    const Eigen::VectorXd theta = rotaryFrequencies(d_k, config.ropeBase, config.ropeScaling);
+    const Eigen::VectorXd theta = rotaryFrequencies(d_k, config.conventions.ropeBase, config.conventions.ropeScaling);
     for (Index j = 0; j < d_k / 2; ++j) {
         if (theta(j) * static_cast<double>(positionalFitSpan) > 0.5) continue;
         const bool half = config.positional == PositionalEncoding::Rotary;

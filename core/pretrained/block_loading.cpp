@@ -19,7 +19,7 @@ Expected<AttentionSublayerWeights> attentionSublayer(const Checkpoint& checkpoin
     const auto found = std::find_if(checkpoint.layers.begin(), checkpoint.layers.end(),
                                     [&](const CheckpointLayer& layer) { return layer.name == module; });
     if (found == checkpoint.layers.end())
-        return Error{checkpoint.path + ": the " + std::string(pretrainedFamilyName(recipe.family)) +
+        return Error{checkpoint.path + ": the " + std::string(familyName(recipe.family)) +
                      " model has no attention layer '" + module + "' (its query weight is missing)"};
     Expected<CheckpointLayerWeights> loaded = loadCheckpointLayer(checkpoint, *found);
     if (!loaded) return Error{loaded.error()};

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/common/matrix.hpp"
-#include "core/pretrained/family_recipe.hpp"
+#include "core/families/family_recipe.hpp"
 #include "core/pretrained/pretrained_model.hpp"
 
 namespace qkv {

@@ -95,7 +95,7 @@ Status checkTokens(const PretrainedModel& model, const ModelTokens& tokens)
     const bool encoderDecoder = model.recipe.encoderDecoder();
     if (Status s = checkIds(model, tokens.ids, encoderDecoder ? "source" : "sentence"); !s) return s;
     if (!encoderDecoder && !tokens.decoderIds.empty())
-        return Error{"the " + std::string(pretrainedFamilyName(model.recipe.family)) +
+        return Error{"the " + std::string(familyName(model.recipe.family)) +
                      " model has no decoder: it reads one sequence (the decoder's ids are left out)"};
     if (encoderDecoder) return checkIds(model, tokens.decoderIds, "target");
     return {};

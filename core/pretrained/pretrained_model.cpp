@@ -6,9 +6,10 @@
 #include <optional>
 #include <vector>
 
-#include "core/checkpoint/layer_conventions.hpp"
-#include "core/checkpoint/tensor_reading.hpp"
 #include "core/common/parallelism.hpp"
+#include "core/families/attention_rules.hpp"
+#include "core/modelfiles/tensor_reading.hpp"
+#include "core/pretrained/checkpoint_recipe.hpp"
 #include "core/pretrained/marian_positions.hpp"
 #include "core/pretrained/tensor_plan.hpp"
 
@@ -282,13 +283,13 @@ std::vector<std::string> blockConventionNotes(const PretrainedModel& model)
     const FamilyRecipe& r = model.recipe;
     // The heads' width, which a partial rotary's share is of (the loader checked it is whole).
     const Index d_k = c.headDim.value_or(r.headCount > 0 ? r.d_model / r.headCount : 0);
-    const Expected<LayerAttentionConventions> first = layerAttentionConventions(c, 0, d_k);
+    const Expected<AttentionConventions> first = layerAttentionConventions(c, 0, d_k);
     std::vector<std::string> notes;
     if (c.slidingWindowNotApplied) notes.push_back(slidingWindowNote(model.checkpoint));
-    if (c.slidingWindow && r.causal()) {  // which blocks slide (layer_conventions.hpp)
+    if (c.slidingWindow && r.causal()) {  // which blocks slide (core/families/attention_rules.hpp)
         std::vector<Index> sliding, global;
         for (Index b = 0; b < r.decoderLayerCount; ++b) {
-            const Expected<LayerAttentionConventions> own = layerAttentionConventions(c, b, d_k);
+            const Expected<AttentionConventions> own = layerAttentionConventions(c, b, d_k);
             (own && own->slidingWindow > 0 ? sliding : global).push_back(b);
         }
         const std::string w = std::to_string(*c.slidingWindow);
@@ -377,20 +378,14 @@ AttentionOptions modelLayerAttentionOptions(const PretrainedModel& model, ModelS
                                             bool cross)
 {
     // The loader refused a config.json whose conventions do not hold for some layer.
-    const Expected<LayerAttentionConventions> own = layerAttentionConventions(model.checkpoint.config, block, d_k);
-    const LayerAttentionConventions c = own ? *own : LayerAttentionConventions{};
+    const Expected<AttentionConventions> own = layerAttentionConventions(model.checkpoint.config, block, d_k);
     AttentionOptions options;
     // A decoder's self-attention is causal (GPT-2, LLaMA, an encoder-decoder's decoder).
     options.mask.causal = stack == ModelStack::Decoder && !cross;
-    if (options.mask.causal) options.mask.window = c.slidingWindow;
-    if (model.recipe.positions == PretrainedPositions::Rotary && !cross) {
-        options.rotary = RotaryLayout::RotateHalf;
-        options.ropeBase = c.ropeBase;
-        options.ropeScaling = c.ropeScaling;
-        options.rotaryDims = c.rotaryDims;
-    }
-    options.scoreDim = c.scoreDim;
-    options.scoreSoftCap = c.scoreSoftCap;
+    const bool rotary = model.recipe.positions == PretrainedPositions::Rotary && !cross;
+    if (rotary) options.rotary = RotaryLayout::RotateHalf;
+    options.conventions = (own ? *own : AttentionConventions{}).forLayer(options.mask.causal, rotary);
+    options.mask.window = options.conventions.slidingWindow;
     return options;
 }
 

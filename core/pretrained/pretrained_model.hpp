@@ -32,8 +32,8 @@
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"
-#include "core/pretrained/family_recipe.hpp"
-#include "core/pretrained/family_tensors.hpp"
+#include "core/families/family_recipe.hpp"
+#include "core/families/family_tensors.hpp"
 #include "core/text/subword_tokenizer.hpp"
 #include "core/weights/attention_weights.hpp"
 
@@ -168,11 +168,11 @@ Expected<std::shared_ptr<const AttentionWeights>> sublayerAttention(const std::s
                                                                      Index modelIndex);
 
 // For people, once for the model: which layers slide, q/k norms, Gemma's norms, a parallel
-// residual, partial rotary, the scores' scale and caps (layer_conventions.hpp).
+// residual, partial rotary, the scores' scale and caps (core/families/attention_rules.hpp).
 std::vector<std::string> blockConventionNotes(const PretrainedModel& model);
 
 // What the model's family and config.json decide of one attention layer's computation
-// (layer_conventions.hpp): the mask (causal for a decoder's self-attention, with its sliding
+// (core/families/attention_rules.hpp): the mask (causal for a decoder's self-attention, with its sliding
 // window), the rotary positions, the scores' scale and soft cap. Block `block` of `stack`, heads
 // d_k wide. The one rule model runs and the app's layer views read; no ablation, keepScores as default.
 AttentionOptions modelLayerAttentionOptions(const PretrainedModel& model, ModelStack stack, Index block, Index d_k,

@@ -7,7 +7,7 @@ namespace qkv {
 Expected<std::vector<std::int32_t>> teacherForcedDecoderIds(const FamilyRecipe& recipe,
                                                             const std::vector<std::int32_t>& target)
 {
-    const std::string family(pretrainedFamilyName(recipe.family));
+    const std::string family(familyName(recipe.family));
     if (!recipe.encoderDecoder())
         return Error{"the " + family + " model has no encoder-decoder pair: it reads one sequence, not a target"};
     if (recipe.decoderStartTokenId < 0)

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/common/expected.hpp"
-#include "core/pretrained/family_recipe.hpp"
+#include "core/families/family_recipe.hpp"
 
 namespace qkv {
 

@@ -78,10 +78,10 @@ Expected<LoadedTensors> TensorPlan::read() const
     if (!missing_.empty()) {
         std::string list;
         for (const std::string& name : missing_) list += (list.empty() ? "'" : ", '") + name + "'";
-        return Error{checkpoint_.path + ": the " + std::string(pretrainedFamilyName(recipe_.family)) + " model lacks " +
+        return Error{checkpoint_.path + ": the " + std::string(familyName(recipe_.family)) + " model lacks " +
                      list};
     }
-    return checkpoint_detail::readTensors(checkpoint_, names_, transposed_);
+    return checkpoint_detail::readTensors(checkpoint_.tensors, names_, transposed_);
 }
 
 NormWeights TensorPlan::norm(LoadedTensors& loaded, const std::string& module) const

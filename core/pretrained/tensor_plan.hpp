@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/checkpoint/tensor_reading.hpp"
-#include "core/pretrained/family_recipe.hpp"
+#include "core/modelfiles/tensor_reading.hpp"
+#include "core/families/family_recipe.hpp"
 #include "core/pretrained/pretrained_model.hpp"
 
 namespace qkv::pretrained_detail {

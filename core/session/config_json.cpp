@@ -125,13 +125,13 @@ Json configToJson(const Config& c)
     json["init"] = initName(c.init);
     json["positional"] = positionalName(c.positional);
     json["positional_encoding"] = c.positionalAdded();
-    json["rope_base"] = c.ropeBase;
-    if (c.ropeScaling.kind != RopeScalingKind::None) json["rope_scaling"] = ropeScalingJson(c.ropeScaling);
-    if (c.slidingWindow > 0) json["sliding_window"] = c.slidingWindow;
+    json["rope_base"] = c.conventions.ropeBase;
+    if (c.conventions.ropeScaling.kind != RopeScalingKind::None) json["rope_scaling"] = ropeScalingJson(c.conventions.ropeScaling);
+    if (c.conventions.slidingWindow > 0) json["sliding_window"] = c.conventions.slidingWindow;
     // A loaded layer's own conventions, under config.json's names where it has them.
-    if (c.rotaryDims > 0) json["rotary_dims"] = c.rotaryDims;
-    if (c.scoreDim > 0) json["query_pre_attn_scalar"] = c.scoreDim;
-    if (c.scoreSoftCap > 0.0) json["attn_logit_softcapping"] = c.scoreSoftCap;
+    if (c.conventions.rotaryDims > 0) json["rotary_dims"] = c.conventions.rotaryDims;
+    if (c.conventions.scoreDim > 0) json["query_pre_attn_scalar"] = c.conventions.scoreDim;
+    if (c.conventions.scoreSoftCap > 0.0) json["attn_logit_softcapping"] = c.conventions.scoreSoftCap;
     json["embeddings"] = embeddingsName(c.embeddings);
     json["token_embedding_scale"] = shortest(c.tokenEmbeddingScale);
     json["bias"] = c.withBias;
@@ -171,12 +171,12 @@ Expected<Config> configFromJson(const Json& json)
     in.seed("seed", c.seed);
     in.choice("init", c.init, kWeightInitNames);
     in.choice("positional", c.positional, kPositionalEncodingNames);
-    in.number("rope_base", c.ropeBase);
-    readRopeScaling(in, c.ropeScaling);
-    in.integer("sliding_window", c.slidingWindow, 0, limits::maxTokens);
-    in.integer("rotary_dims", c.rotaryDims, 0, limits::maxHeadDim);
-    in.integer("query_pre_attn_scalar", c.scoreDim, 0, limits::maxQueryWidth);
-    in.number("attn_logit_softcapping", c.scoreSoftCap);
+    in.number("rope_base", c.conventions.ropeBase);
+    readRopeScaling(in, c.conventions.ropeScaling);
+    in.integer("sliding_window", c.conventions.slidingWindow, 0, limits::maxTokens);
+    in.integer("rotary_dims", c.conventions.rotaryDims, 0, limits::maxHeadDim);
+    in.integer("query_pre_attn_scalar", c.conventions.scoreDim, 0, limits::maxQueryWidth);
+    in.number("attn_logit_softcapping", c.conventions.scoreSoftCap);
     in.choice("embeddings", c.embeddings, kEmbeddingKindNames);
     in.number("token_embedding_scale", c.tokenEmbeddingScale);
     in.flag("bias", c.withBias);

@@ -113,7 +113,7 @@ void CheckpointLayerDialog::fillTable()
         const qkv::CheckpointLayer& layer = checkpoint_.layers[static_cast<std::size_t>(row)];
         const QStringList cells{QString::number(layer.index), QString::fromStdString(layer.name), fromStd(qkv::modeName(layer.kind)),
                                 QString::number(layer.headCount), QString::number(layer.keyValueHeadCount),
-                                QString::number(layer.d_model), fromStd(qkv::checkpointFamilyName(layer.family))};
+                                QString::number(layer.d_model), fromStd(qkv::layerFamilyName(layer.family))};
         for (int column = 0; column < cells.size(); ++column) table_->setItem(row, column, new QTableWidgetItem(cells[column]));
     }
     if (table_->rowCount() > 0) table_->selectRow(0);

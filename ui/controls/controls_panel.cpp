@@ -200,7 +200,7 @@ QWidget* ControlsPanel::makeWindowRow()
     row->addWidget(window_, 1);
     connect(window_, &QSpinBox::valueChanged, this, [this](int value) {
         editConfig(document_, value == 0 ? tr("No sliding window") : tr("Sliding window of %1 keys").arg(value),
-                   EditKey::SlidingWindow, [&](qkv::Config& c) { c.slidingWindow = value; });
+                   EditKey::SlidingWindow, [&](qkv::Config& c) { c.conventions.slidingWindow = value; });
     });
     return windowRow_;
 }
@@ -244,9 +244,9 @@ void ControlsPanel::showSession()
     {
         const QSignalBlocker b1(mode_), b2(dModel_), b3(heads_), b4(dk_), b5(window_);
         mode_->setCurrentIndex(mode_->findData(static_cast<int>(config.mode)));
-        window_->setValue(static_cast<int>(std::clamp<qkv::Index>(config.slidingWindow, 0, qkv::limits::maxTokens)));
+        window_->setValue(static_cast<int>(std::clamp<qkv::Index>(config.conventions.slidingWindow, 0, qkv::limits::maxTokens)));
         // Shown where it applies, or where a session set one anyway (its message says why not).
-        windowRow_->setVisible(config.mode == qkv::AttentionMode::DecoderCausal || config.slidingWindow != 0);
+        windowRow_->setVisible(config.mode == qkv::AttentionMode::DecoderCausal || config.conventions.slidingWindow != 0);
         dModel_->setValue(static_cast<int>(std::clamp<qkv::Index>(config.d_model, 0, kTypingRange)));
         heads_->setValue(static_cast<int>(std::clamp<qkv::Index>(config.headCount, 0, kTypingRange)));
         const bool divides = config.headCount > 0 && config.d_model % config.headCount == 0;

@@ -108,7 +108,7 @@ InputsGroup::InputsGroup(Document* document, QWidget* parent)
                    [&](qkv::Config& c) { c.positional = positional; });
     });
     connect(ropeBase_, &QDoubleSpinBox::valueChanged, this, [this](double base) {
-        editConfig(document_, tr("Rotary base"), EditKey::RopeBase, [&](qkv::Config& c) { c.ropeBase = base; });
+        editConfig(document_, tr("Rotary base"), EditKey::RopeBase, [&](qkv::Config& c) { c.conventions.ropeBase = base; });
     });
     connect(embeddings_, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index < 0) return;
@@ -155,8 +155,8 @@ void InputsGroup::showSession(const qkv::Session& session)
     {
         const QSignalBlocker b1(positional_), b2(ropeBase_), b3(embeddings_), b4(tokenScale_);
         positional_->setCurrentIndex(positional_->findData(static_cast<int>(config.positional)));
-        ropeBase_->setValue(config.ropeBase);
-        showRopeScaling(config.ropeScaling);
+        ropeBase_->setValue(config.conventions.ropeBase);
+        showRopeScaling(config.conventions.ropeScaling);
         embeddings_->setCurrentIndex(embeddings_->findData(static_cast<int>(config.embeddings)));
         // Only while the value differs: retyping "0.1" must not be reformatted under the cursor.
         if (static_cast<float>(tokenScale_->value()) != config.tokenEmbeddingScale)

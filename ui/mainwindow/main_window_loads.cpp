@@ -99,7 +99,7 @@ void MainWindow::openModelLayer(const std::shared_ptr<const qkv::PretrainedModel
                                   "Model tab shows it; `qkv-studio export --layer all` writes it.")
                                    .arg(layer.index)
                                    .arg(QString::fromStdString(layer.name),
-                                        QString::fromUtf8(qkv::pretrainedFamilyName(model->recipe.family).data())));
+                                        QString::fromUtf8(qkv::familyName(model->recipe.family).data())));
         return;
     }
     // The head once this layer is in: a load superseded by a later one is never answered, so

@@ -102,7 +102,7 @@ QString modelShapeLine(const qkv::ModelOverview& overview)
 {
     const qkv::Index heads = overview.layerCount() > 0 ? overview.layer(0).attention.headCount() : 0;
     return Text::tr("%1, %2 layers × %3 heads")
-        .arg(QString::fromUtf8(qkv::pretrainedFamilyName(overview.model->recipe.family).data()))
+        .arg(QString::fromUtf8(qkv::familyName(overview.model->recipe.family).data()))
         .arg(overview.layerCount())
         .arg(heads);
 }

@@ -15,7 +15,7 @@ Config slidingConfig(Index tokens)
 {
     Config config = builtInExample();
     config.mode = AttentionMode::DecoderCausal;
-    config.slidingWindow = 7;
+    config.conventions.slidingWindow = 7;
     config.d_model = 16;
     config.headCount = 2;
     config.targetText.clear();

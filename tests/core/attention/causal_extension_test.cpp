@@ -78,7 +78,7 @@ Layer randomLayer(std::uint64_t seed, SplitMix64& stream)
     o.mask.causal = true;
     o.mask.window = seed % 5 == 3 ? 7 : 0;
     o.rotary = seed % 3 == 1 ? RotaryLayout::RotateHalf : seed % 3 == 2 ? RotaryLayout::Interleaved : RotaryLayout::None;
-    o.scoreSoftCap = seed % 4 == 3 ? 5.0 : 0.0;
+    o.conventions.scoreSoftCap = seed % 4 == 3 ? 5.0 : 0.0;
     o.keepScores = seed % 6 != 5;
     o.ablated.assign(static_cast<std::size_t>(h), false);
     if (seed % 7 == 4) o.ablated[1] = true;

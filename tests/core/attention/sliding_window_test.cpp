@@ -96,7 +96,7 @@ TEST(SlidingWindow, TheConfigAsksForCausalModeAndASessionKeepsIt)
 {
     Config config;
     config.mode = AttentionMode::DecoderCausal;
-    config.slidingWindow = 3;
+    config.conventions.slidingWindow = 3;
     const auto windowIssues = [](const Config& c) {
         std::vector<ValidationIssue> found;
         for (const ValidationIssue& issue : validateConfig(c))
@@ -106,7 +106,7 @@ TEST(SlidingWindow, TheConfigAsksForCausalModeAndASessionKeepsIt)
     EXPECT_TRUE(windowIssues(config).empty());
     Expected<Config> back = configFromJson(configToJson(config));
     ASSERT_TRUE(back) << back.error();
-    EXPECT_EQ(back->slidingWindow, 3);
+    EXPECT_EQ(back->conventions.slidingWindow, 3);
     EXPECT_FALSE(configToJson(Config{}).contains("sliding_window"));
     config.mode = AttentionMode::EncoderSelf;
     const std::vector<ValidationIssue> issues = windowIssues(config);

@@ -48,7 +48,7 @@ AttentionResult fullResult(const Case& c, const MatrixF& xq, const MatrixF& xkv,
         options.mask.keyPadding.assign(static_cast<std::size_t>(c.n_k), false);
         for (Index j = 3; j < c.n_k; j += 7) options.mask.keyPadding[static_cast<std::size_t>(j)] = true;
     }
-    options.scoreSoftCap = c.softCap;
+    options.conventions.scoreSoftCap = c.softCap;
     return multiHeadAttentionForward(xq, xkv, w, w.grouping(2), options);
 }
 

@@ -60,7 +60,7 @@ CheckpointLayerWeights expectMatchesReference(const std::string& folder, const s
     AttentionOptions options2;
     options2.mask.causal = s.mode == AttentionMode::DecoderCausal;
     options2.rotary = s.positional == PositionalEncoding::Rotary ? RotaryLayout::RotateHalf : RotaryLayout::None;
-    options2.ropeBase = s.ropeBase;
+    options2.conventions.ropeBase = s.conventions.ropeBase;
     options2.scaleScores = s.scaleScores;
     const HeadGrouping grouping{s.headCount, s.keyValueHeadCount, s.d_k};
     const AttentionResult result = multiHeadAttentionForward(xq, xkv, loaded->weights, grouping, options2);
@@ -128,7 +128,7 @@ TEST(CheckpointReference, LlamaGroupedQueryRotary)
     EXPECT_EQ(loaded.settings.headCount, 4);
     EXPECT_EQ(loaded.settings.keyValueHeadCount, 2);
     EXPECT_EQ(loaded.settings.positional, PositionalEncoding::Rotary);
-    EXPECT_DOUBLE_EQ(loaded.settings.ropeBase, 500.0);
+    EXPECT_DOUBLE_EQ(loaded.settings.conventions.ropeBase, 500.0);
     EXPECT_EQ(loaded.weights.keyProjection.cols(), 8);
 }
 

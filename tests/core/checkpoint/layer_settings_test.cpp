@@ -30,7 +30,7 @@ CheckpointLayerSettings llamaWithConfig()
     settings.keyValueHeadCount = 2;
     settings.mode = AttentionMode::DecoderCausal;
     settings.positional = PositionalEncoding::Rotary;
-    settings.ropeBase = 500.0;
+    settings.conventions.ropeBase = 500.0;
     settings.fixedBy = {{LayerSetting::Mode, "the family (LLaMA-style)"}, {LayerSetting::Positional, "config.json"},
                         {LayerSetting::RopeBase, "config.json"}};
     return settings;
@@ -58,12 +58,12 @@ TEST(CheckpointLayerSettingsRule, WhatItDoesNotFixKeepsTheUsersChoice)
     settings.usualPositionsNote = "rotary by habit";
     Config config;
     config.positional = PositionalEncoding::RotaryInterleaved;
-    config.ropeBase = 1000.0;
+    config.conventions.ropeBase = 1000.0;
     config.d_model = 64;  // not chosen: the layer's
     const std::vector<std::string> notes =
         applyCheckpointLayerSettings(settings, config, {LayerSetting::Positional, LayerSetting::RopeBase}, asOption);
     EXPECT_EQ(config.positional, PositionalEncoding::RotaryInterleaved);
-    EXPECT_EQ(config.ropeBase, 1000.0);
+    EXPECT_EQ(config.conventions.ropeBase, 1000.0);
     EXPECT_EQ(config.d_model, 16);
     EXPECT_TRUE(notes.empty()) << notes.front();  // nor the usual positions' note: they are not used
 
@@ -72,14 +72,14 @@ TEST(CheckpointLayerSettingsRule, WhatItDoesNotFixKeepsTheUsersChoice)
     unchosen.positional = PositionalEncoding::None;
     EXPECT_EQ(applyCheckpointLayerSettings(settings, unchosen), (std::vector<std::string>{"rotary by habit"}));
     EXPECT_EQ(unchosen.positional, PositionalEncoding::Rotary);
-    EXPECT_EQ(unchosen.ropeBase, 500.0);
+    EXPECT_EQ(unchosen.conventions.ropeBase, 500.0);
 }
 
 TEST(CheckpointLayerSettingsRule, AChoiceEqualToTheFixedValueNeedsNoNote)
 {
     Config config;
     config.positional = PositionalEncoding::Rotary;
-    config.ropeBase = 500.0;
+    config.conventions.ropeBase = 500.0;
     config.mode = AttentionMode::DecoderCausal;
     config.headCount = 4;
     config.keyValueHeadCount = 2;
@@ -130,14 +130,14 @@ TEST(CheckpointLayerSettingsRule, RopeScalingGoesWithTheLayer)
     const std::string path = std::string(qkv::testDataDir()) + "/pretrained/llama3/model.safetensors";
     Expected<CheckpointLayerWeights> layer = loadCheckpointLayer(path, "0");
     ASSERT_TRUE(layer.ok()) << layer.error();
-    EXPECT_EQ(layer->settings.ropeScaling.kind, RopeScalingKind::Llama3);
+    EXPECT_EQ(layer->settings.conventions.ropeScaling.kind, RopeScalingKind::Llama3);
     bool said = false;
     for (const std::string& note : layer->notes) said = said || note.find("rope_scaling llama3") != std::string::npos;
     EXPECT_TRUE(said);
     Config config;
     applyCheckpointLayerSettings(layer->settings, config, {LayerSetting::RopeBase}, asOption);
-    EXPECT_EQ(config.ropeScaling, layer->settings.ropeScaling) << "no control sets it: the layer's always";
-    EXPECT_EQ(config.ropeScaling.originalMaxPositions, 64.0);
+    EXPECT_EQ(config.conventions.ropeScaling, layer->settings.conventions.ropeScaling) << "no control sets it: the layer's always";
+    EXPECT_EQ(config.conventions.ropeScaling.originalMaxPositions, 64.0);
 }
 
 }  // namespace

@@ -62,14 +62,14 @@ TEST_F(PyTorchLayers, EveryLayerIsListedWithTheKindItsPathSays)
     ASSERT_EQ(checkpoint->layers.size(), kLayers.size());
     std::vector<std::string> lines;
     for (const CheckpointLayer& layer : checkpoint->layers) {
-        EXPECT_EQ(layer.family, CheckpointFamily::PyTorch);
+        EXPECT_EQ(layer.family, Family::PyTorch);
         lines.push_back(checkpointLayerLine(layer));
     }
     EXPECT_EQ(lines, (std::vector<std::string>{"0\tdecoder.layers.0.multihead_attn\tcross\t2\t2\t8",
                                                "1\tdecoder.layers.0.self_attn\tcausal\t2\t2\t8",
                                                "2\tencoder.layers.0.self_attn\tself\t2\t2\t8",
                                                "3\tencoder.layers.1.self_attn\tself\t2\t2\t8"}));
-    EXPECT_EQ(checkpointFamilyName(CheckpointFamily::PyTorch), "PyTorch nn.MultiheadAttention");
+    EXPECT_EQ(layerFamilyName(Family::PyTorch), "PyTorch nn.MultiheadAttention");
 }
 
 TEST_F(PyTorchLayers, EachLayerLoadsAsTheWeightsThatWereSaved)

@@ -13,7 +13,7 @@
 #include "core/attention/multi_head_attention.hpp"
 #include "core/attention/rotary.hpp"
 #include "core/checkpoint/checkpoint.hpp"
-#include "core/checkpoint/checkpoint_config.hpp"
+#include "core/modelfiles/checkpoint_config.hpp"
 #include "core/config/validation.hpp"
 #include "core/session/config_json.hpp"
 #include "support/test_folder.hpp"
@@ -76,7 +76,7 @@ TEST(RopeScaling, ImpossibleNumbersAreNamed)
     EXPECT_NE(ropeScalingProblem({RopeScalingKind::Linear, std::nan("")}).find("factor"), std::string::npos);
     Config config;
     config.positional = PositionalEncoding::Rotary;
-    config.ropeScaling = llama3(8, 4, 1);
+    config.conventions.ropeScaling = llama3(8, 4, 1);
     const auto scalingIssues = [](const Config& c) {
         std::vector<ValidationIssue> found;
         for (const ValidationIssue& issue : validateConfig(c))
@@ -87,7 +87,7 @@ TEST(RopeScaling, ImpossibleNumbersAreNamed)
     ASSERT_EQ(issues.size(), 1u);
     EXPECT_EQ(issues[0].field, ConfigField::Positional);
     EXPECT_NE(issues[0].message.find("low_freq_factor"), std::string::npos) << issues[0].message;
-    config.ropeScaling = llama3();
+    config.conventions.ropeScaling = llama3();
     EXPECT_TRUE(scalingIssues(config).empty());
 }
 
@@ -95,13 +95,13 @@ TEST(RopeScaling, ASessionKeepsItUnderConfigJsonsNames)
 {
     Config config;
     config.positional = PositionalEncoding::Rotary;
-    config.ropeScaling = llama3(32, 1, 4, 8192);
+    config.conventions.ropeScaling = llama3(32, 1, 4, 8192);
     const nlohmann::json json = configToJson(config);
     EXPECT_EQ(json["rope_scaling"]["rope_type"], "llama3");
     EXPECT_EQ(json["rope_scaling"]["original_max_position_embeddings"], 8192.0);
     Expected<Config> back = configFromJson(json);
     ASSERT_TRUE(back) << back.error();
-    EXPECT_EQ(back->ropeScaling, config.ropeScaling);
+    EXPECT_EQ(back->conventions.ropeScaling, config.conventions.ropeScaling);
     // Without scaling the key is not written (sessions of earlier versions read the same).
     EXPECT_FALSE(configToJson(Config{}).contains("rope_scaling"));
     nlohmann::json wrong = json;
@@ -244,27 +244,27 @@ TEST(LayerConventionsInASession, RotaryShareScoreScaleAndCapRoundTripAndAreCheck
     config.positional = PositionalEncoding::Rotary;
     config.d_model = 32;
     config.headCount = 2;
-    config.rotaryDims = 4;
-    config.scoreDim = 24;
-    config.scoreSoftCap = 50.0;
+    config.conventions.rotaryDims = 4;
+    config.conventions.scoreDim = 24;
+    config.conventions.scoreSoftCap = 50.0;
     const nlohmann::json json = configToJson(config);
     EXPECT_EQ(json["rotary_dims"], 4);
     EXPECT_EQ(json["query_pre_attn_scalar"], 24);
     EXPECT_EQ(json["attn_logit_softcapping"], 50.0);
     Expected<Config> back = configFromJson(json);
     ASSERT_TRUE(back) << back.error();
-    EXPECT_EQ(back->rotaryDims, 4);
-    EXPECT_EQ(back->scoreDim, 24);
-    EXPECT_EQ(back->scoreSoftCap, 50.0);
+    EXPECT_EQ(back->conventions.rotaryDims, 4);
+    EXPECT_EQ(back->conventions.scoreDim, 24);
+    EXPECT_EQ(back->conventions.scoreSoftCap, 50.0);
     EXPECT_TRUE(conventionIssues(config).empty());
     for (const std::string key : {"rotary_dims", "query_pre_attn_scalar", "attn_logit_softcapping"})
         EXPECT_FALSE(configToJson(Config{}).contains(key)) << key << " is written only when set";
-    config.rotaryDims = 3;  // pairs turn
+    config.conventions.rotaryDims = 3;  // pairs turn
     EXPECT_FALSE(conventionIssues(config).empty());
-    config.rotaryDims = 18;  // past d_k = 16
+    config.conventions.rotaryDims = 18;  // past d_k = 16
     EXPECT_FALSE(conventionIssues(config).empty());
-    config.rotaryDims = 4;
-    config.scoreSoftCap = std::nan("");
+    config.conventions.rotaryDims = 4;
+    config.conventions.scoreSoftCap = std::nan("");
     EXPECT_FALSE(conventionIssues(config).empty());
     // The cap reaches the softmax: scores beyond c are pulled in, so the weights are flatter.
     const MatrixF x = MatrixF::Random(6, 32);
@@ -275,7 +275,7 @@ TEST(LayerConventionsInASession, RotaryShareScoreScaleAndCapRoundTripAndAreCheck
     w.outputProjection = MatrixF::Random(32, 32);
     AttentionOptions options;
     const AttentionResult plain = multiHeadAttentionForward(x, x, w, w.grouping(2), options);
-    options.scoreSoftCap = 1.0;
+    options.conventions.scoreSoftCap = 1.0;
     const AttentionResult capped = multiHeadAttentionForward(x, x, w, w.grouping(2), options);
     EXPECT_TRUE(capped.heads[0].scores == plain.heads[0].scores) << "the kept scores are before the cap";
     EXPECT_LT(capped.heads[0].attention.maxCoeff(), plain.heads[0].attention.maxCoeff());

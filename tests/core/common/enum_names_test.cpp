@@ -7,6 +7,7 @@
 #include "core/common/enum_names.hpp"
 #include "core/config/config.hpp"
 #include "core/export/result_export.hpp"
+#include "core/families/family_table.hpp"
 #include "core/io/npy.hpp"
 #include "core/io/safetensors.hpp"
 #include "core/session/session.hpp"
@@ -93,7 +94,7 @@ TEST(EnumNames, EveryTableOfTheProgramRoundTrips)
     expectRoundTrip(kHeadPresetNames);
     expectRoundTrip(kHeadOriginNames);
     expectRoundTrip(kColorRangeModeNames);
-    expectRoundTrip(kCheckpointFamilyNames);
+    expectRoundTrip(kFamilyRows);
     expectRoundTrip(kExportFormatNames);
     expectRoundTrip(kTensorDtypeNames);
     expectRoundTrip(kNpyDtypeNames);

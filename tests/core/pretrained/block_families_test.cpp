@@ -11,8 +11,8 @@
 
 #include <gtest/gtest.h>
 
-#include "core/checkpoint/layer_conventions.hpp"
-#include "core/checkpoint/tensor_reading.hpp"
+#include "core/families/attention_rules.hpp"
+#include "core/modelfiles/tensor_reading.hpp"
 #include "core/pipeline/compute.hpp"
 #include "core/pipeline/layer_input.hpp"
 #include "core/pipeline/pretrained_run.hpp"
@@ -32,7 +32,7 @@ PretrainedModel open(const std::string& family) { return openPretrainedFixture(f
 // A stored tensor as a float matrix (vectors as one row).
 MatrixF stored(const PretrainedModel& model, const std::string& name)
 {
-    Expected<checkpoint_detail::LoadedTensors> loaded = checkpoint_detail::readTensors(model.checkpoint, {name});
+    Expected<checkpoint_detail::LoadedTensors> loaded = checkpoint_detail::readTensors(model.checkpoint.tensors, {name});
     EXPECT_TRUE(loaded.ok()) << (loaded ? "" : loaded.error());
     return loaded ? loaded->at(name) : MatrixF();
 }
@@ -75,12 +75,12 @@ void expectLayersAgreeWithTheirRun(const std::string& family)
         ASSERT_TRUE(alone.ok()) << alone.error();
         Config loaded;
         applyCheckpointLayerSettings(alone->settings, loaded);
-        EXPECT_EQ(loaded.slidingWindow, shown.slidingWindow) << family << " layer " << l;
-        EXPECT_EQ(loaded.ropeBase, shown.ropeBase) << family << " layer " << l;
-        EXPECT_EQ(loaded.ropeScaling, shown.ropeScaling) << family << " layer " << l;
-        EXPECT_EQ(loaded.rotaryDims, shown.rotaryDims) << family << " layer " << l;
-        EXPECT_EQ(loaded.scoreDim, shown.scoreDim) << family << " layer " << l;
-        EXPECT_EQ(loaded.scoreSoftCap, shown.scoreSoftCap) << family << " layer " << l;
+        EXPECT_EQ(loaded.conventions.slidingWindow, shown.conventions.slidingWindow) << family << " layer " << l;
+        EXPECT_EQ(loaded.conventions.ropeBase, shown.conventions.ropeBase) << family << " layer " << l;
+        EXPECT_EQ(loaded.conventions.ropeScaling, shown.conventions.ropeScaling) << family << " layer " << l;
+        EXPECT_EQ(loaded.conventions.rotaryDims, shown.conventions.rotaryDims) << family << " layer " << l;
+        EXPECT_EQ(loaded.conventions.scoreDim, shown.conventions.scoreDim) << family << " layer " << l;
+        EXPECT_EQ(loaded.conventions.scoreSoftCap, shown.conventions.scoreSoftCap) << family << " layer " << l;
         EXPECT_TRUE(alone->weights.queryProjection == weights.queryProjection) << family << " layer " << l;
         const AttentionResult single = multiHeadAttentionForward(
             layer.queryInput, layer.keyValueInput, alone->weights, alone->weights.grouping(loaded.headCount),
@@ -102,7 +102,7 @@ TEST(Gemma2Model, ItsConventionsComeFromItsConfig)
 {
     const PretrainedModel model = open("gemma2");
     const FamilyRecipe& r = model.recipe;
-    EXPECT_EQ(r.family, PretrainedFamily::Gemma2);
+    EXPECT_EQ(r.family, Family::Gemma2);
     EXPECT_EQ(r.normWeightOffset, 1.0f);
     EXPECT_EQ(r.embeddingScale, static_cast<float>(std::sqrt(32.0)));
     EXPECT_EQ(r.activation, BlockActivation::GeluTanh);
@@ -127,7 +127,7 @@ TEST(Gemma2Model, ItsConventionsComeFromItsConfig)
 TEST(Gemma3Model, LocalLayersRotateWithTheirOwnBaseAndGlobalOnesAreScaled)
 {
     const PretrainedModel model = open("gemma3");
-    EXPECT_EQ(model.recipe.family, PretrainedFamily::Gemma3);
+    EXPECT_EQ(model.recipe.family, Family::Gemma3);
     const MatrixF q = stored(model, "model.layers.1.self_attn.q_norm.weight");
     EXPECT_TRUE(*model.sublayer(1).attention.queryNorm == RowVectorF(q.array() + 1.0f));
     const ModelRun whole = run(model, kIds);
@@ -136,9 +136,9 @@ TEST(Gemma3Model, LocalLayersRotateWithTheirOwnBaseAndGlobalOnesAreScaled)
         const bool global = c.layerTypes[static_cast<std::size_t>(l)] == "full_attention";
         const AttentionOptions o = modelLayerAttentionOptions(model, ModelStack::Decoder, l, 16, false);
         EXPECT_EQ(o.mask.window, global ? 0 : 4) << l;
-        EXPECT_EQ(o.ropeBase, global ? *c.ropeTheta : 10000.0) << l;
-        EXPECT_EQ(o.ropeScaling.kind, global ? RopeScalingKind::Linear : RopeScalingKind::None) << l;
-        EXPECT_EQ(o.scoreSoftCap, 0.0) << "Gemma 3 has no score cap";
+        EXPECT_EQ(o.conventions.ropeBase, global ? *c.ropeTheta : 10000.0) << l;
+        EXPECT_EQ(o.conventions.ropeScaling.kind, global ? RopeScalingKind::Linear : RopeScalingKind::None) << l;
+        EXPECT_EQ(o.conventions.scoreSoftCap, 0.0) << "Gemma 3 has no score cap";
         EXPECT_EQ(whole.layer(l).attention.mask.window, o.mask.window);
     }
     Expected<CheckpointLayerWeights> last = loadCheckpointLayer(model.checkpoint, model.layersInModelOrder.back());
@@ -151,7 +151,7 @@ TEST(Gemma3Model, LocalLayersRotateWithTheirOwnBaseAndGlobalOnesAreScaled)
 TEST(Phi3Model, FusedProjectionsAreSplitInTheirOrder)
 {
     const PretrainedModel model = open("phi3");
-    EXPECT_EQ(model.recipe.family, PretrainedFamily::Phi3);
+    EXPECT_EQ(model.recipe.family, Family::Phi3);
     const MatrixF qkv = stored(model, "model.layers.0.self_attn.qkv_proj.weight");  // (h + 2 g) d_k x d_model
     const AttentionWeights& w = model.sublayer(0).attention;
     const Index hd = w.queryProjection.cols(), gd = w.keyProjection.cols();
@@ -166,7 +166,7 @@ TEST(Phi3Model, FusedProjectionsAreSplitInTheirOrder)
     EXPECT_TRUE(ff.in == MatrixF(gateUp.bottomRows(d_ff).transpose()));
     EXPECT_EQ(model.recipe.activation, BlockActivation::SwiGlu);
     const AttentionOptions o = modelLayerAttentionOptions(model, ModelStack::Decoder, 1, w.grouping(4).d_k, false);
-    EXPECT_EQ(o.rotaryDims, 4) << "partial_rotary_factor 0.5 of d_k 8";
+    EXPECT_EQ(o.conventions.rotaryDims, 4) << "partial_rotary_factor 0.5 of d_k 8";
     EXPECT_EQ(o.mask.window, 5) << "Phi-3's sliding_window, every layer";
     EXPECT_TRUE(noted(model.notes, "sliding_window = 5: each query sees only its 5 latest keys"))
         << "the model's note, with the partial rotary beside it";
@@ -178,7 +178,7 @@ TEST(PythiaModel, PerHeadFusedProjectionsPartialRotaryAndAParallelResidual)
 {
     const PretrainedModel model = open("pythia");
     const FamilyRecipe& r = model.recipe;
-    EXPECT_EQ(r.family, PretrainedFamily::GptNeox);
+    EXPECT_EQ(r.family, Family::GptNeox);
     EXPECT_TRUE(r.parallelResidual);
     EXPECT_EQ(r.norm, PretrainedNorm::LayerNorm);
     EXPECT_FALSE(r.tiedReadout) << "embed_out";
@@ -200,7 +200,7 @@ TEST(PythiaModel, PerHeadFusedProjectionsPartialRotaryAndAParallelResidual)
 TEST(Olmo2Model, WholeProjectionNormsAndNormsAfterEachSublayer)
 {
     const PretrainedModel model = open("olmo2");
-    EXPECT_EQ(model.recipe.family, PretrainedFamily::Olmo2);
+    EXPECT_EQ(model.recipe.family, Family::Olmo2);
     const AttentionWeights& w = model.sublayer(0).attention;
     ASSERT_TRUE(w.hasQueryKeyNorm());
     EXPECT_EQ(w.queryNorm->size(), w.queryProjection.cols()) << "h d_k";
@@ -289,7 +289,7 @@ TEST(LayerConventions, LayerTypesOrTheFamiliesDefaultsSayWhichLayersSlide)
     c.ropeTheta = 1e6;
     c.ropeLocalBase = 1e4;
     for (Index b = 0; b < 12; ++b) {
-        Expected<LayerAttentionConventions> own = layerAttentionConventions(c, b, 256);
+        Expected<AttentionConventions> own = layerAttentionConventions(c, b, 256);
         ASSERT_TRUE(own.ok());
         EXPECT_EQ(own->slidingWindow, (b + 1) % 6 == 0 ? 0 : 512) << "sliding_window_pattern 6, block " << b;
         EXPECT_EQ(own->ropeBase, (b + 1) % 6 == 0 ? 1e6 : 1e4);
@@ -301,16 +301,16 @@ TEST(LayerConventions, LayerTypesOrTheFamiliesDefaultsSayWhichLayersSlide)
     c.layerTypes = {"full_attention", "sliding_attention"};
     EXPECT_EQ(layerAttentionConventions(c, 0, 256)->slidingWindow, 0);
     EXPECT_EQ(layerAttentionConventions(c, 1, 256)->slidingWindow, 512);
-    Expected<LayerAttentionConventions> past = layerAttentionConventions(c, 2, 256);
+    Expected<AttentionConventions> past = layerAttentionConventions(c, 2, 256);
     ASSERT_FALSE(past.ok());
     EXPECT_NE(past.error().find("layer_types"), std::string::npos) << past.error();
     c.layerTypes = {"chunked_attention", "full_attention"};
-    Expected<LayerAttentionConventions> unknown = layerAttentionConventions(c, 0, 256);
+    Expected<AttentionConventions> unknown = layerAttentionConventions(c, 0, 256);
     ASSERT_FALSE(unknown.ok());
     EXPECT_NE(unknown.error().find("chunked_attention"), std::string::npos) << unknown.error();
     c.layerTypes.clear();
     c.partialRotary = 0.3;  // 0.3 x 10 = 3 components: not pairs
-    Expected<LayerAttentionConventions> odd = layerAttentionConventions(c, 0, 10);
+    Expected<AttentionConventions> odd = layerAttentionConventions(c, 0, 10);
     ASSERT_FALSE(odd.ok());
     EXPECT_NE(odd.error().find("even"), std::string::npos) << odd.error();
     EXPECT_EQ(blockNumberOf("model.layers.12.self_attn"), 12);

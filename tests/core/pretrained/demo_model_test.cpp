@@ -101,7 +101,7 @@ void expectMatches(const ModelRun& run, const nlohmann::json& expected, const ch
 
 TEST_F(DemoModel, IsATwoLayerGpt2WithItsOwnTokenizer)
 {
-    EXPECT_EQ(model->recipe.family, PretrainedFamily::Gpt2);
+    EXPECT_EQ(model->recipe.family, Family::Gpt2);
     EXPECT_EQ(model->layerCount(), 2);
     Expected<SubwordTokenizer> tokenizer = loadSubwordTokenizer(demoFolder());
     ASSERT_TRUE(tokenizer.ok()) << tokenizer.error();

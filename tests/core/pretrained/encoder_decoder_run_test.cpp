@@ -44,7 +44,7 @@ PretrainedModel encoderDecoder()
     std::mt19937 g(18);
     PretrainedModel model;
     FamilyRecipe& r = model.recipe;
-    r.family = PretrainedFamily::Bart;
+    r.family = Family::Bart;
     r.d_model = d;
     r.encoderLayerCount = r.decoderLayerCount = 2;
     r.headCount = r.keyValueHeadCount = h;

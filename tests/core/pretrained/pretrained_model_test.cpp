@@ -31,7 +31,7 @@ MatrixF npy(const std::string& path)
 
 struct Case {
     std::string folder;
-    PretrainedFamily family;
+    Family family;
     Index layers;
 };
 
@@ -148,11 +148,11 @@ TEST_P(WholeModel, ReRunFromTheFirstChangedLayerGivesTheBitsOfAFullRun)
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, WholeModel,
-                         ::testing::Values(Case{"bert", PretrainedFamily::Bert, 3},
-                                           Case{"roberta", PretrainedFamily::Roberta, 2},
-                                           Case{"distilbert", PretrainedFamily::DistilBert, 2},
-                                           Case{"gpt2", PretrainedFamily::Gpt2, 3},
-                                           Case{"gpt2_bare", PretrainedFamily::Gpt2, 2}),
+                         ::testing::Values(Case{"bert", Family::Bert, 3},
+                                           Case{"roberta", Family::Roberta, 2},
+                                           Case{"distilbert", Family::DistilBert, 2},
+                                           Case{"gpt2", Family::Gpt2, 3},
+                                           Case{"gpt2_bare", Family::Gpt2, 2}),
                          [](const auto& info) { return info.param.folder; });
 
 }  // namespace

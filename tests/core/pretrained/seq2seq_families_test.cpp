@@ -157,7 +157,7 @@ TEST(LlamaModel, RecipeIsPreRmsNormSwiGluRotaryWithGroupedQueries)
 {
     const PretrainedModel model = open("llama");
     const FamilyRecipe& r = model.recipe;
-    EXPECT_EQ(r.family, PretrainedFamily::Llama);
+    EXPECT_EQ(r.family, Family::Llama);
     EXPECT_EQ(r.norm, PretrainedNorm::RmsNorm);
     EXPECT_EQ(r.placement, NormPlacement::Pre);
     EXPECT_EQ(r.activation, BlockActivation::SwiGlu);
@@ -178,7 +178,7 @@ TEST(Llama3Model, RopeScalingAndTiedEmbeddingsAreHuggingFacesOwn)
 {
     const PretrainedModel model = open("llama3");
     const FamilyRecipe& r = model.recipe;
-    EXPECT_EQ(r.family, PretrainedFamily::Llama);
+    EXPECT_EQ(r.family, Family::Llama);
     EXPECT_EQ(r.ropeScaling, (RopeScaling{RopeScalingKind::Llama3, 8.0, 1.0, 4.0, 64.0}));
     EXPECT_TRUE(r.tiedReadout) << "tie_word_embeddings: true and no lm_head.weight";
     const MatrixD expected = npy("llama3", "rotary_frequencies.npy");
@@ -190,7 +190,7 @@ TEST(Llama3Model, RopeScalingAndTiedEmbeddingsAreHuggingFacesOwn)
     EXPECT_TRUE(said) << "the notes say the frequencies are stretched";
     // The scaling matters at these positions: unscaled frequencies miss the reference.
     PretrainedModel unscaled = open("llama3");
-    unscaled.checkpoint.config.ropeScaling = {};  // what each layer's rotary reads (layer_conventions.hpp)
+    unscaled.checkpoint.config.ropeScaling = {};  // what each layer's rotary reads (core/families/attention_rules.hpp)
     Expected<ModelRun> run = runPretrainedModel(unscaled, tokensOf(reference("llama3")));
     ASSERT_TRUE(run) << run.error();
     EXPECT_GT((run->layer(1).attention.heads[0].attention.cast<double>() - npy("llama3", "attention_1.npy").topRows(20)).cwiseAbs().maxCoeff(), 1e-3);
@@ -200,7 +200,7 @@ TEST(Llama3Model, RopeScalingAndTiedEmbeddingsAreHuggingFacesOwn)
 TEST(Qwen2Model, QueryKeyValueBiasesWithoutAnOutputBias)
 {
     const PretrainedModel model = open("qwen2");
-    EXPECT_EQ(model.recipe.family, PretrainedFamily::Llama);
+    EXPECT_EQ(model.recipe.family, Family::Llama);
     EXPECT_EQ(model.recipe.ropeBase, 1e6);
     const AttentionWeights& attention = model.sublayer(0).attention;
     ASSERT_TRUE(attention.hasBias());
@@ -223,7 +223,7 @@ TEST(MistralModel, TheSlidingWindowMasksOlderKeysEverywhere)
         EXPECT_FALSE(attention.mask.masked(11, 8));
         for (const HeadAttention& head : attention.heads) EXPECT_EQ(head.attention.row(11).head(8).cwiseAbs().maxCoeff(), 0.0f);
         const Config layerConfig = pretrainedLayerConfig(*model, run->layer(l), model->sublayer(l).attention, {}, Config{});
-        EXPECT_EQ(layerConfig.slidingWindow, 4);
+        EXPECT_EQ(layerConfig.conventions.slidingWindow, 4);
     }
     bool said = false;
     for (const std::string& note : model->notes) said = said || note.find("sliding_window = 4") != std::string::npos;
@@ -258,7 +258,7 @@ TEST(Qwen3Model, QueryKeyNormsOnHeadsWiderThanDModelOverH)
 TEST(Seq2SeqModel, RecipesFollowConfig)
 {
     const PretrainedModel bart = open("bart");
-    EXPECT_EQ(bart.recipe.family, PretrainedFamily::Bart);
+    EXPECT_EQ(bart.recipe.family, Family::Bart);
     EXPECT_TRUE(bart.recipe.encoderDecoder());
     EXPECT_EQ(bart.recipe.placement, NormPlacement::Post);
     EXPECT_EQ(bart.recipe.activation, BlockActivation::GeluErf);
@@ -274,7 +274,7 @@ TEST(Seq2SeqModel, RecipesFollowConfig)
     EXPECT_EQ(bart.recipe.decoderStartTokenId, 2);
 
     const PretrainedModel marian = open("marian");
-    EXPECT_EQ(marian.recipe.family, PretrainedFamily::Marian);
+    EXPECT_EQ(marian.recipe.family, Family::Marian);
     EXPECT_EQ(marian.recipe.activation, BlockActivation::Silu) << "\"swish\"";
     EXPECT_EQ(marian.recipe.positions, PretrainedPositions::Sinusoidal);
     EXPECT_FLOAT_EQ(marian.recipe.embeddingScale, std::sqrt(32.0f));

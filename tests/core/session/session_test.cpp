@@ -33,7 +33,7 @@ Session everyFieldSession()
     c.seed = 18446744073709551615ull;  // the largest seed survives JSON
     c.init = WeightInit::Normal;
     c.positional = PositionalEncoding::RotaryInterleaved;
-    c.ropeBase = 500000.0;
+    c.conventions.ropeBase = 500000.0;
     c.embeddings = EmbeddingKind::Meaning;
     c.tokenEmbeddingScale = 0.1f;
     c.withBias = true;

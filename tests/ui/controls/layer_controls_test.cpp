@@ -92,7 +92,7 @@ TEST_F(LayerControlsTest, PositionsDriveTheComputationAndTheRotaryBaseShowsForRo
     const auto base10000 = document()->result();
     inputs()->ropeBaseBox()->setValue(500000.0);
     settle();
-    EXPECT_EQ(document()->result()->config.ropeBase, 500000.0);
+    EXPECT_EQ(document()->result()->config.conventions.ropeBase, 500000.0);
     EXPECT_NE(document()->result()->attention.heads[0].scores, base10000->attention.heads[0].scores);
 
     // A positional preset cannot read rotary positions: said at the weights' message.
@@ -118,19 +118,19 @@ TEST_F(LayerControlsTest, TheRotaryBaseSaysWhenTheModelStretchesItsFrequencies)
     inputs()->show();
     Config config = document()->result()->config;
     config.positional = PositionalEncoding::Rotary;
-    config.ropeBase = 500000.0;
+    config.conventions.ropeBase = 500000.0;
     document()->edit(config, QStringLiteral("rotary"));
     settle();
     const auto plain = document()->result();
     EXPECT_EQ(inputs()->ropeBaseBox()->suffix(), QString());
-    config.ropeScaling = {RopeScalingKind::Llama3, 8.0, 1.0, 4.0, 4.0};
+    config.conventions.ropeScaling = {RopeScalingKind::Llama3, 8.0, 1.0, 4.0, 4.0};
     document()->edit(config, QStringLiteral("scaled"));
     settle();
     EXPECT_EQ(inputs()->ropeBaseBox()->suffix(), QStringLiteral(" · llama3 ×8"));
     EXPECT_TRUE(inputs()->ropeBaseBox()->toolTip().contains(QStringLiteral("rope_scaling (llama3)")))
         << inputs()->ropeBaseBox()->toolTip().toStdString();
     EXPECT_NE(document()->result()->attention.heads[0].scores, plain->attention.heads[0].scores);
-    config.ropeScaling = {};
+    config.conventions.ropeScaling = {};
     document()->edit(config, QStringLiteral("unscaled"));
     settle();
     EXPECT_EQ(inputs()->ropeBaseBox()->suffix(), QString());
@@ -156,14 +156,14 @@ TEST_F(LayerControlsTest, TheSlidingWindowMasksOlderKeysInCausalMode)
     type(controls()->slidingWindowBox(), "2");
     settle();
     const auto windowed = document()->result();
-    EXPECT_EQ(windowed->config.slidingWindow, 2);
+    EXPECT_EQ(windowed->config.conventions.slidingWindow, 2);
     EXPECT_EQ(windowed->attention.mask.window, 2);
     ASSERT_GE(windowed->attention.queryCount(), 4);
     EXPECT_EQ(windowed->attention.heads[0].attention.row(3).head(2).cwiseAbs().maxCoeff(), 0.0f);
     EXPECT_GT(windowed->attention.heads[0].attention.row(3).segment(2, 2).sum(), 0.99f);
     document()->undoStack()->undo();
     settle();
-    EXPECT_EQ(document()->result()->config.slidingWindow, 0);
+    EXPECT_EQ(document()->result()->config.conventions.slidingWindow, 0);
     EXPECT_EQ(controls()->slidingWindowBox()->value(), 0);
 }
 

@@ -75,7 +75,7 @@ void PrintTo(const Config& config, std::ostream* out)
     // What the file spells differently or leaves out: g = h as 0, a rank of another preset.
     *out << "keyValueHeadCount " << config.keyValueHeadCount << ", preset ranks";
     for (const HeadPreset& preset : config.presets) *out << " " << preset.rank;
-    *out << ", token scale " << std::hexfloat << config.tokenEmbeddingScale << ", rope base " << config.ropeBase
+    *out << ", token scale " << std::hexfloat << config.tokenEmbeddingScale << ", rope base " << config.conventions.ropeBase
          << std::defaultfloat;
 }
 }  // namespace qkv

@@ -260,9 +260,9 @@ TEST(StepFigure, TheLayersOwnScaleCapAndRotatedShareAreSaid)
     qkv::Config config = crossConfig();
     config.mode = qkv::AttentionMode::DecoderCausal;
     config.positional = qkv::PositionalEncoding::Rotary;
-    config.scoreDim = 24;
-    config.scoreSoftCap = 0.5;
-    config.rotaryDims = 4;
+    config.conventions.scoreDim = 24;
+    config.conventions.scoreSoftCap = 0.5;
+    config.conventions.rotaryDims = 4;
     const auto result = computeResult(config);
     ASSERT_NE(result, nullptr);
     const StepNumbers n = gatherStepNumbers(*result, 1, 3, 2);

@@ -1,8 +1,8 @@
-#include "core/checkpoint/checkpoint_files.hpp"
+#include "core/modelfiles/checkpoint_files.hpp"
 
 #include <set>
 
-#include "core/checkpoint/checkpoint_json.hpp"
+#include "core/modelfiles/checkpoint_json.hpp"
 #include "core/io/regular_file.hpp"
 #include "core/io/safetensors.hpp"
 

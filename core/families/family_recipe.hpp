@@ -1,7 +1,8 @@
 #pragma once
 // What a pretrained family's forward pass is, as a small description (docs/architecture.md "Model"): the
 // families differ only in these fields, never in copies of the forward pass
-// (model_run.cpp runs every family from its recipe; family_rows.hpp says each family's values).
+// (core/pretrained/model_run.cpp runs every family from its recipe; family_table.hpp says each
+// family's values, core/pretrained/checkpoint_recipe.hpp fills a recipe from a checkpoint).
 //
 // Symbols: L blocks per stack, d_model, h heads, g key/value heads, d_ff the MLP's inner width,
 // V vocabulary rows, P position rows.
@@ -23,20 +24,13 @@
 #include <string>
 #include <string_view>
 
-#include "core/checkpoint/checkpoint.hpp"
 #include "core/common/enum_names.hpp"
-#include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"
+#include "core/config/rope_scaling.hpp"
+#include "core/families/family.hpp"
 #include "core/model/model_spec.hpp"
 
 namespace qkv {
-
-// The families whole-model runs know. Finer than CheckpointFamily: RoBERTa's layers look like
-// BERT's and Marian's like BART's, but their inputs differ. Each has a row in kFamilyRows
-// (family_rows.hpp: its names, tensors and conventions).
-enum class PretrainedFamily { Bert, Roberta, DistilBert, Gpt2, Llama, Bart, Marian, Gemma2, Gemma3, Phi3, GptNeox, Olmo2 };
-// "BERT", "GPT-2", ...: the row's name.
-std::string_view pretrainedFamilyName(PretrainedFamily family);
 
 // The two stacks of an encoder-decoder; an encoder-only model has the encoder, a decoder-only
 // model the decoder.
@@ -84,7 +78,7 @@ enum class ReadoutKind {
 };
 
 struct FamilyRecipe {
-    PretrainedFamily family = PretrainedFamily::Bert;
+    Family family = Family::Bert;
     std::string prefix;  // before every name of the base model: "bert.", "transformer.", "model.", ""
 
     // Sizes (config.json where it says them, checked against the tensors' shapes).
@@ -102,7 +96,7 @@ struct FamilyRecipe {
     PretrainedNorm norm = PretrainedNorm::LayerNorm;
     NormPlacement placement = NormPlacement::Post;
     double epsilon = 1e-12;
-    float normWeightOffset = 0.0f;  // Gemma: each RMSNorm's scale is 1 + w (layer_conventions.hpp; added at load)
+    float normWeightOffset = 0.0f;  // Gemma: each RMSNorm's scale is 1 + w (the family row's; added at load)
     BlockActivation activation = BlockActivation::GeluErf;  // on the gate in a gated MLP (SwiGlu: SiLU)
     bool gatedFeedForward = false;  // (act(x W_gate) * x W_up) W_down: SwiGLU (LLaMA), GeGLU (Gemma)
     LinearLayout linearLayout = LinearLayout::OutByIn;
@@ -137,12 +131,6 @@ struct FamilyRecipe {
     // causal when it is a decoder (GPT-2, LLaMA).
     bool causal() const { return decoderLayerCount > 0 && encoderLayerCount == 0; }
 };
-
-// The recipe of a checkpoint: its family (the layers' CheckpointFamily, model_type and the
-// prefix of its names), sizes and spellings from config.json, the readout from which tensors it
-// holds. Refuses families not run whole yet, activations it does not know (naming the key and
-// the spellings it knows) and sizes config.json and the tensors disagree on.
-Expected<FamilyRecipe> familyRecipe(const Checkpoint& checkpoint);
 
 // "post-LayerNorm, gelu, learned positions, masked-LM head tied to the token embeddings": one
 // line for notes and the status line.

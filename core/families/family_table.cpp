@@ -1,4 +1,4 @@
-#include "core/pretrained/family_rows.hpp"
+#include "core/families/family_table.hpp"
 
 #include <utility>
 #include <vector>
@@ -74,10 +74,37 @@ void replaceAll(std::string& text, std::string_view placeholder, std::string_vie
 
 }  // namespace
 
-const FamilyRow& familyRow(PretrainedFamily family)
+const FamilyRow& familyRow(Family family)
 {
     const FamilyRow* row = entryOf(kFamilyRows, family);
     return row ? *row : kFamilyRows.front();
+}
+
+const FamilyRow& layerFamilyRow(Family family) { return familyRow(familyRow(family).layers); }
+
+const FamilyRow* familyOfModelType(std::string_view modelType)
+{
+    if (modelType.empty()) return nullptr;
+    for (const FamilyRow& row : kFamilyRows)
+        for (const std::string_view spelling : row.modelTypes)
+            if (spelling == modelType) return &row;
+    return nullptr;
+}
+
+std::string_view familyName(Family family) { return familyRow(family).name; }
+
+std::string layerFamilyNames()
+{
+    std::string names;
+    for (const FamilyRow& row : kFamilyRows)
+        if (row.layers == row.value) names += (names.empty() ? "" : ", ") + std::string(layerFamilyName(row.value));
+    return names;
+}
+
+std::string_view layerFamilyName(Family family)
+{
+    const FamilyRow& row = layerFamilyRow(family);
+    return row.layerName.empty() ? row.name : row.layerName;
 }
 
 std::string tensorName(std::string_view pattern, const std::string& prefix, ModelStack stack, Index block)
@@ -93,6 +120,12 @@ std::string tensorName(std::string_view pattern, const std::string& prefix, Mode
 Status checkFamilyRow(const FamilyRow& row)
 {
     const std::string what = "the " + std::string(row.name) + " family's row";
+    const bool layerFamily = row.layers == row.value;
+    for (const std::string_view projection : row.attention.projections)
+        if (layerFamily == projection.empty())
+            return Error{what + (layerFamily ? " names no attention.projections (it is a layer family)"
+                                             : " names attention.projections, but its layers are another row's")};
+    if (!row.wholeModel) return {};  // its layers load one at a time: no model names to check
     const bool twoStacks = row.stacks == FamilyStacks::EncoderDecoder;
     for (const bool block : {true, false})
         for (const Column& column : block ? blockColumns(row) : otherColumns(row)) {

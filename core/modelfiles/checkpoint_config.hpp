@@ -12,7 +12,7 @@
 //            (applied, rotary.hpp), default (none); other kinds (dynamic, yarn, longrope) are
 //            reported, not applied. Newer files nest both in rope_parameters.
 //   input    layer_norm_eps (BERT, default 1e-12), layer_norm_epsilon (GPT-2, default 1e-5):
-//            the LayerNorm of the model's own first-layer input (model_input_loading.hpp)
+//            the LayerNorm of the model's own first-layer input (core/checkpoint/model_input_loading.hpp)
 // The whole model's forward pass (core/pretrained) also reads:
 //   L        num_hidden_layers (BERT, LLaMA), n_layer (GPT-2), n_layers (DistilBERT), num_layers (T5);
 //            encoder_layers / decoder_layers (BART, Marian)
@@ -25,7 +25,7 @@
 //            tie_word_embeddings, rms_norm_eps (LLaMA), scale_embedding (BART, Marian),
 //            decoder_start_token_id (BART, Marian: the decoder's first input token),
 //            sliding_window (Mistral; Qwen2 with use_sliding_window): causal layers' window
-// and the 2024-2026 blocks' own keys (layer_conventions.hpp says what each does to a layer):
+// and the 2024-2026 blocks' own keys (core/families/attention_rules.hpp says what each does to a layer):
 //   layers   layer_types ("sliding_attention" / "full_attention"), sliding_window_pattern (Gemma 3)
 //   rotary   rope_local_base_freq (Gemma 3's sliding layers), rotary_emb_base (GPT-NeoX's
 //            rope_theta), partial_rotary_factor or rotary_pct (the rotated share of a head)

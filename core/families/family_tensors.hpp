@@ -1,18 +1,17 @@
 #pragma once
 // A family's tensor names for the whole model, filled in from its row's patterns
-// (family_rows.hpp: the one place that says them; the attention projections' own names stay in
-// core/checkpoint/layer_recognition.cpp, which the attention loader shares). A "module" below is a
+// (family_table.hpp: the one place that says them, the attention projections' too). A "module" below is a
 // path whose parameters are module + ".weight" and module + ".bias". An empty string: the family
 // has no such part.
 
 #include <string>
 
-#include "core/pretrained/family_recipe.hpp"
+#include "core/families/family_recipe.hpp"
 
 namespace qkv {
 
 // The names of a model's parts: Text is std::string for a checkpoint's names, std::string_view for
-// a family row's patterns (family_rows.hpp).
+// a family row's patterns (family_table.hpp).
 template <class Text>
 struct EmbeddingNames {
     Text tokens{};      // V x d_model table (a full tensor name)

@@ -1,6 +1,6 @@
-#include "core/pretrained/family_tensors.hpp"
+#include "core/families/family_tensors.hpp"
 
-#include "core/pretrained/family_rows.hpp"
+#include "core/families/family_table.hpp"
 
 namespace qkv {
 

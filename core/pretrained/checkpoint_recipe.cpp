@@ -1,11 +1,11 @@
-#include "core/pretrained/family_recipe.hpp"
+#include "core/pretrained/checkpoint_recipe.hpp"
 
+#include <cmath>
 #include <set>
 #include <string>
 
-#include "core/checkpoint/layer_conventions.hpp"
-#include "core/pretrained/family_rows.hpp"
-#include "core/pretrained/family_tensors.hpp"
+#include "core/families/family_table.hpp"
+#include "core/families/family_tensors.hpp"
 
 namespace qkv {
 
@@ -185,7 +185,7 @@ Status tableSizes(const Checkpoint& checkpoint, FamilyRecipe& recipe, ModelStack
     const EmbeddingTensorNames names = embeddingTensorNames(recipe, stack);
     for (const std::string* name : {&names.tokens, &names.positions, &names.tokenTypes})
         if (!name->empty() && !checkpoint.tensors.contains(*name))
-            return Error{checkpoint.path + ": the " + std::string(pretrainedFamilyName(recipe.family)) +
+            return Error{checkpoint.path + ": the " + std::string(familyName(recipe.family)) +
                          " model has no '" + *name + "'"};
     const auto [V, d] = tableShape(checkpoint, names.tokens);
     if (V == 0)
@@ -219,7 +219,7 @@ Status feedForwardWidth(const Checkpoint& checkpoint, FamilyRecipe& recipe, Mode
     const auto [rows, cols] = tableShape(checkpoint, name);
     recipe.d_ff = (recipe.linearLayout == LinearLayout::OutByIn ? rows : cols) / (fused ? 2 : 1);
     if (recipe.d_ff == 0)
-        return Error{checkpoint.path + ": the " + std::string(pretrainedFamilyName(recipe.family)) + " model lacks '" +
+        return Error{checkpoint.path + ": the " + std::string(familyName(recipe.family)) + " model lacks '" +
                      name + "' (or it is not a matrix)"};
     return {};
 }
@@ -231,7 +231,7 @@ Status blockConventions(const Checkpoint& checkpoint, const FamilyRow& row, Fami
     r.placement = row.placement;
     r.epsilon = row.epsilonKey ? (checkpoint.config.*row.epsilonKey).value_or(row.epsilon) : row.epsilon;
     r.linearLayout = row.linearLayout;
-    r.normWeightOffset = normWeightOffset(checkpoint.config);
+    r.normWeightOffset = row.normWeightOffset;
     r.parallelResidual = checkpoint.config.parallelResidual.value_or(row.parallelResidual);
     Expected<BlockActivation> activation = activationFrom(checkpoint, row.activation);
     if (!activation) return Error{activation.error()};
@@ -301,18 +301,19 @@ void outputConventions(const Checkpoint& checkpoint, const FamilyRow& row, Famil
 }
 
 // The recipe's family, stacks and conventions from the rows of the checkpoint's layer family.
-Expected<FamilyRecipe> rowRecipe(const Checkpoint& checkpoint, CheckpointFamily layers)
+Expected<FamilyRecipe> rowRecipe(const Checkpoint& checkpoint, Family layers)
 {
     std::vector<const FamilyRow*> rows;
     std::vector<std::string_view> names;
     for (const FamilyRow& row : kFamilyRows) {
+        if (!row.wholeModel) continue;
         names.push_back(row.name);
         if (row.layers != layers) continue;
         if (Status s = checkFamilyRow(row); !s) return Error{s.error()};
         rows.push_back(&row);
     }
     if (rows.empty())
-        return Error{checkpoint.path + ": the whole " + std::string(checkpointFamilyName(layers)) +
+        return Error{checkpoint.path + ": the whole " + std::string(layerFamilyName(layers)) +
                      " model is not run yet (" + listed(names) + " are); its layers load one at a time"};
     FamilyRecipe r;
     // In the order the checks always ran: the blocks, the position kind, config.json's L.
@@ -338,8 +339,6 @@ Expected<FamilyRecipe> rowRecipe(const Checkpoint& checkpoint, CheckpointFamily 
 
 }  // namespace
 
-std::string_view pretrainedFamilyName(PretrainedFamily family) { return nameOf(kFamilyRows, family); }
-
 Expected<FamilyRecipe> familyRecipe(const Checkpoint& checkpoint)
 {
     if (checkpoint.layers.empty()) return Error{checkpoint.path + ": no attention layer"};
@@ -361,36 +360,6 @@ Expected<FamilyRecipe> familyRecipe(const Checkpoint& checkpoint)
     if (checkpoint.config.scaleEmbedding.value_or(false) || familyRow(r.family).embeddingsTimesSqrtD)
         r.embeddingScale = static_cast<float>(std::sqrt(static_cast<double>(r.d_model)));
     return recipe;
-}
-
-std::string recipeSummary(const FamilyRecipe& recipe)
-{
-    std::string text = recipe.placement == NormPlacement::Post ? "post-" : "pre-";
-    text += recipe.norm == PretrainedNorm::RmsNorm ? "RMSNorm" : "LayerNorm";
-    std::string_view act = "swiglu";
-    for (const auto& entry : kActivationSpellings)
-        if (entry.value == recipe.activation) {
-            act = entry.name;
-            break;
-        }
-    text += ", " + std::string(act);
-    switch (recipe.positions) {
-    case PretrainedPositions::Learned:
-        text += ", learned positions";
-        if (recipe.positionOffset > 0) text += " from row " + std::to_string(recipe.positionOffset);
-        break;
-    case PretrainedPositions::Rotary: text += ", rotary positions"; break;
-    case PretrainedPositions::Sinusoidal: text += ", sinusoidal positions"; break;
-    case PretrainedPositions::None: text += ", no positions"; break;
-    }
-    switch (recipe.readout) {
-    case ReadoutKind::None: text += ", no readout"; break;
-    case ReadoutKind::MaskedLm: text += ", masked-LM head"; break;
-    case ReadoutKind::CausalLm: text += ", LM head"; break;
-    }
-    if (recipe.readout != ReadoutKind::None)
-        text += recipe.tiedReadout ? " tied to the token embeddings" : " with its own weights";
-    return text;
 }
 
 }  // namespace qkv

@@ -1,4 +1,4 @@
-// The family table (family_rows.hpp): every family's row is complete, a row that lacks a name is
+// The family table (family_table.hpp): every family's row is complete, a row that lacks a name is
 // refused naming the column, and against each family's synthetic checkpoint in
 // tests/data/pretrained every tensor the row names exists with the shape the loader expects; a
 // file without one of them is refused with a message naming it.
@@ -10,8 +10,9 @@
 
 #include <gtest/gtest.h>
 
-#include "core/pretrained/family_rows.hpp"
-#include "core/pretrained/family_tensors.hpp"
+#include "core/families/family_table.hpp"
+#include "core/families/family_tensors.hpp"
+#include "core/pretrained/checkpoint_recipe.hpp"
 #include "core/pretrained/pretrained_model.hpp"
 #include "support/test_paths.hpp"
 
@@ -20,20 +21,20 @@ namespace {
 
 using Shape = std::vector<std::size_t>;
 
-constexpr std::array kAllFamilies{
-    PretrainedFamily::Bert,   PretrainedFamily::Roberta, PretrainedFamily::DistilBert, PretrainedFamily::Gpt2,
-    PretrainedFamily::Llama,  PretrainedFamily::Bart,    PretrainedFamily::Marian,     PretrainedFamily::Gemma2,
-    PretrainedFamily::Gemma3, PretrainedFamily::Phi3,    PretrainedFamily::GptNeox,    PretrainedFamily::Olmo2};
+constexpr std::array kAllFamilies{Family::Bert,  Family::Roberta, Family::DistilBert, Family::Gpt2,
+                                  Family::Llama, Family::Qwen3,   Family::Bart,       Family::Marian,
+                                  Family::T5,    Family::PyTorch, Family::Gemma2,     Family::Gemma3,
+                                  Family::Phi3,  Family::GptNeox, Family::Olmo2};
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 TEST(FamilyRows, EveryFamilyHasOneCompleteRow)
 {
     ASSERT_EQ(kFamilyRows.size(), kAllFamilies.size());
-    for (const PretrainedFamily family : kAllFamilies) {
+    for (const Family family : kAllFamilies) {
         const FamilyRow& row = familyRow(family);
         EXPECT_EQ(row.value, family) << row.name;
-        EXPECT_EQ(pretrainedFamilyName(family), row.name);
+        EXPECT_EQ(familyName(family), row.name);
         const Status complete = checkFamilyRow(row);
         EXPECT_TRUE(complete.ok()) << complete.error();
     }
@@ -59,48 +60,48 @@ std::string rowError(const FamilyRow& row)
 
 TEST(FamilyRows, ARowWithAMissingNameIsRefusedNamingTheColumn)
 {
-    FamilyRow gpt2 = familyRow(PretrainedFamily::Gpt2);
+    FamilyRow gpt2 = familyRow(Family::Gpt2);
     gpt2.block.feedForwardOut = "";
     const std::string out = rowError(gpt2);
     EXPECT_TRUE(contains(out, "GPT-2")) << out;
     EXPECT_TRUE(contains(out, "block.feedForwardOut")) << out;
 
-    FamilyRow bart = familyRow(PretrainedFamily::Bart);
+    FamilyRow bart = familyRow(Family::Bart);
     bart.block.crossAttentionNorm = "";
     EXPECT_TRUE(contains(rowError(bart), "block.crossAttentionNorm"));
 
-    FamilyRow bert = familyRow(PretrainedFamily::Bert);
+    FamilyRow bert = familyRow(Family::Bert);
     bert.readout.transform = "";  // a masked-LM head needs its transform
     EXPECT_TRUE(contains(rowError(bert), "readout.transform"));
-    bert = familyRow(PretrainedFamily::Bert);
+    bert = familyRow(Family::Bert);
     bert.embeddings.tokens = "";
     EXPECT_TRUE(contains(rowError(bert), "embeddings.tokens"));
-    bert = familyRow(PretrainedFamily::Bert);
+    bert = familyRow(Family::Bert);
     bert.embeddings.positions = "";  // learned positions need their table
     EXPECT_TRUE(contains(rowError(bert), "embeddings.positions"));
 }
 
 TEST(FamilyRows, PatternsThatDoNotFitTheirStacksAreRefused)
 {
-    FamilyRow llama = familyRow(PretrainedFamily::Llama);
+    FamilyRow llama = familyRow(Family::Llama);
     llama.block.feedForwardIn = "{p}layers.mlp.up_proj";  // no block number
     EXPECT_TRUE(contains(rowError(llama), "block.feedForwardIn"));
-    llama = familyRow(PretrainedFamily::Llama);
+    llama = familyRow(Family::Llama);
     llama.finalNorm = "{p}{s}.norm";  // one stack: no {s}
     EXPECT_TRUE(contains(rowError(llama), "finalNorm"));
-    llama = familyRow(PretrainedFamily::Llama);
+    llama = familyRow(Family::Llama);
     llama.embeddings.tokens = "{prefix}embed_tokens.weight";
     EXPECT_TRUE(contains(rowError(llama), "unknown placeholder"));
-    llama = familyRow(PretrainedFamily::Llama);
+    llama = familyRow(Family::Llama);
     llama.block.crossAttention = "{p}layers.{b}.cross_attn";  // only an encoder-decoder has one
     EXPECT_TRUE(contains(rowError(llama), "block.crossAttention"));
-    FamilyRow phi3 = familyRow(PretrainedFamily::Phi3);
+    FamilyRow phi3 = familyRow(Family::Phi3);
     phi3.block.feedForwardIn = "{p}layers.{b}.mlp.up_proj";  // fused and separate at once
     EXPECT_TRUE(contains(rowError(phi3), "block.feedForwardGateUp"));
-    FamilyRow olmo2 = familyRow(PretrainedFamily::Olmo2);
+    FamilyRow olmo2 = familyRow(Family::Olmo2);
     olmo2.block.attentionOutputNorm = "";  // a sublayer needs a norm somewhere
     EXPECT_TRUE(contains(rowError(olmo2), "block.attentionNorm"));
-    olmo2 = familyRow(PretrainedFamily::Olmo2);
+    olmo2 = familyRow(Family::Olmo2);
     olmo2.placement = NormPlacement::Post;
     EXPECT_TRUE(contains(rowError(olmo2), "pre-norm"));
 }
@@ -209,24 +210,25 @@ std::vector<NamedTensor> rowTensors(const Checkpoint& checkpoint, const FamilyRe
 
 struct FamilyCase {
     std::string folder;
-    PretrainedFamily family;
+    Family family;
 };
 
 // The synthetic checkpoints of tests/data/pretrained (make_pretrained_fixtures.py,
 // make_seq2seq_fixtures.py, make_gemma_fixtures.py, make_fused_families.py), one family each.
-const std::vector<FamilyCase> kFamilyCases{{"bert", PretrainedFamily::Bert},
-                                           {"roberta", PretrainedFamily::Roberta},
-                                           {"distilbert", PretrainedFamily::DistilBert},
-                                           {"gpt2", PretrainedFamily::Gpt2},
-                                           {"gpt2_bare", PretrainedFamily::Gpt2},
-                                           {"llama", PretrainedFamily::Llama},
-                                           {"bart", PretrainedFamily::Bart},
-                                           {"marian", PretrainedFamily::Marian},
-                                           {"gemma2", PretrainedFamily::Gemma2},
-                                           {"gemma3", PretrainedFamily::Gemma3},
-                                           {"phi3", PretrainedFamily::Phi3},
-                                           {"pythia", PretrainedFamily::GptNeox},
-                                           {"olmo2", PretrainedFamily::Olmo2}};
+const std::vector<FamilyCase> kFamilyCases{{"bert", Family::Bert},
+                                           {"roberta", Family::Roberta},
+                                           {"distilbert", Family::DistilBert},
+                                           {"gpt2", Family::Gpt2},
+                                           {"gpt2_bare", Family::Gpt2},
+                                           {"llama", Family::Llama},
+                                           {"qwen3", Family::Qwen3},
+                                           {"bart", Family::Bart},
+                                           {"marian", Family::Marian},
+                                           {"gemma2", Family::Gemma2},
+                                           {"gemma3", Family::Gemma3},
+                                           {"phi3", Family::Phi3},
+                                           {"pythia", Family::GptNeox},
+                                           {"olmo2", Family::Olmo2}};
 
 class FamilyCheckpoint : public ::testing::TestWithParam<FamilyCase> {
 protected:
@@ -287,10 +289,64 @@ INSTANTIATE_TEST_SUITE_P(Families, FamilyCheckpoint, ::testing::ValuesIn(kFamily
 
 TEST(FamilyRows, EveryRowHasASyntheticCheckpoint)
 {
-    for (const PretrainedFamily family : kAllFamilies)
+    for (const Family family : kAllFamilies) {
+        if (!familyRow(family).wholeModel) continue;  // T5's and PyTorch's layers load one at a time only
         EXPECT_TRUE(std::any_of(kFamilyCases.begin(), kFamilyCases.end(), [&](const FamilyCase& c) {
             return c.family == family;
-        })) << pretrainedFamilyName(family);
+        })) << familyName(family);
+    }
+}
+
+// Every layer a family's checkpoint holds is of the row's layer family, and the row's q/k norms
+// are what its first layer loads: none, one scale per head's d_k components (Qwen3, Gemma 3), or
+// one over the whole h d_k (OLMo 2).
+TEST_P(FamilyCheckpoint, ItsLayersAreTheRowsLayerFamilyWithTheRowsQueryKeyNorms)
+{
+    const FamilyRow& row = familyRow(recipe_.family);
+    for (const CheckpointLayer& layer : checkpoint_.layers) EXPECT_EQ(layer.family, row.layers) << layer.name;
+    Expected<CheckpointLayerWeights> first = loadCheckpointLayer(checkpoint_, checkpoint_.layers.front());
+    ASSERT_TRUE(first.ok()) << first.error();
+    const AttentionWeights& w = first->weights;
+    const Index d_k = first->settings.d_k;
+    switch (row.queryKeyNorm) {
+    case QueryKeyNorm::None: EXPECT_FALSE(w.queryNorm.has_value()); break;
+    case QueryKeyNorm::PerHead:
+        ASSERT_TRUE(w.queryNorm.has_value());
+        EXPECT_EQ(w.queryNorm->size(), d_k);
+        break;
+    case QueryKeyNorm::Whole:
+        ASSERT_TRUE(w.queryNorm.has_value());
+        EXPECT_EQ(w.queryNorm->size(), first->settings.headCount * d_k);
+        break;
+    }
+}
+
+// Where a Qwen3 layer differs from LLaMA's: the table's two rows say it, and the files agree.
+TEST(FamilyRows, Qwen3IsLlamasRowWithPerHeadQueryKeyNorms)
+{
+    const FamilyRow& llama = familyRow(Family::Llama);
+    const FamilyRow& qwen3 = familyRow(Family::Qwen3);
+    EXPECT_EQ(qwen3.name, "Qwen3");
+    EXPECT_EQ(qwen3.layers, Family::Llama);
+    EXPECT_EQ(familyOfModelType("qwen3"), &qwen3);
+    EXPECT_EQ(llama.queryKeyNorm, QueryKeyNorm::None);
+    EXPECT_EQ(qwen3.queryKeyNorm, QueryKeyNorm::PerHead);
+    EXPECT_EQ(qwen3.block.attention, llama.block.attention);
+    EXPECT_EQ(qwen3.block.feedForwardGate, llama.block.feedForwardGate);
+    EXPECT_EQ(qwen3.norm, llama.norm);
+    EXPECT_EQ(qwen3.positions, llama.positions);
+    EXPECT_EQ(layerFamilyName(Family::Qwen3), "LLaMA-style") << "its layers carry LLaMA's names";
+}
+
+// A layer family names its projections; a row that shares another's layers names none.
+TEST(FamilyRows, OnlyALayerFamilyNamesItsProjections)
+{
+    FamilyRow qwen3 = familyRow(Family::Qwen3);
+    qwen3.attention.projections = {"q_proj", "k_proj", "v_proj", "o_proj"};
+    EXPECT_TRUE(contains(rowError(qwen3), "attention.projections"));
+    FamilyRow t5 = familyRow(Family::T5);
+    t5.attention.projections[3] = "";
+    EXPECT_TRUE(contains(rowError(t5), "attention.projections"));
 }
 
 }  // namespace

@@ -1,11 +1,11 @@
-#include "core/checkpoint/checkpoint_config.hpp"
+#include "core/modelfiles/checkpoint_config.hpp"
 
 #include <cmath>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include "core/checkpoint/checkpoint_json.hpp"
+#include "core/modelfiles/checkpoint_json.hpp"
 
 namespace qkv {
 
@@ -131,7 +131,7 @@ Expected<std::optional<double>> positiveNumber(const Json& json, std::string_vie
     return std::optional<double>(it->get<double>());
 }
 
-// The keys of the 2024-2026 blocks (layer_conventions.hpp): which layers slide, their rotary,
+// The keys of the 2024-2026 blocks (core/families/attention_rules.hpp): which layers slide, their rotary,
 // their scores' scale and cap, the logits' cap, GPT-NeoX's parallel residual.
 Status readBlockKeys(const Json& json, const std::string& path, CheckpointConfig& config)
 {

@@ -1,7 +1,7 @@
 #pragma once
 // The JSON files beside a checkpoint (config.json, model.safetensors.index.json), read with
 // bounds: a size cap, a nesting limit checked before parsing, and the parser's exceptions
-// turned into messages that name the file. Internal to core/checkpoint (nlohmann-json is a
+// turned into messages that name the file. Internal to core/modelfiles and core/checkpoint (nlohmann-json is a
 // private dependency of qkv_core).
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-#include "core/checkpoint/tensor_reading.hpp"
+#include "core/modelfiles/tensor_reading.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -36,11 +36,11 @@ bool allFiniteFloats(const float* values, std::size_t count)
 
 }  // namespace
 
-Expected<LoadedTensors> readTensors(const Checkpoint& checkpoint, const std::set<std::string>& names,
+Expected<LoadedTensors> readTensors(const CheckpointTensors& tensors, const std::set<std::string>& names,
                                     const std::set<std::string>& transposedNames)
 {
     std::map<std::string, std::set<std::string>> byFile;
-    for (const std::string& name : names) byFile[checkpoint.tensors.at(name).file].insert(name);
+    for (const std::string& name : names) byFile[tensors.at(name).file].insert(name);
     LoadedTensors loaded;
     for (const auto& group : byFile) {
         // Named, not a structured binding: clang before 16 (the fuzz build) cannot capture one.

@@ -1,4 +1,4 @@
-#include "core/checkpoint/checkpoint_json.hpp"
+#include "core/modelfiles/checkpoint_json.hpp"
 
 #include <algorithm>
 #include <new>

@@ -1,16 +1,16 @@
-#include "core/checkpoint/layer_conventions.hpp"
+#include "core/families/attention_rules.hpp"
 
 #include <cctype>
 #include <string>
+
+#include "core/families/family_table.hpp"
 
 namespace qkv {
 
 namespace {
 
-bool isGemma(const std::string& type) { return type.starts_with("gemma"); }
-
-// Whether block `block` is a sliding-window layer (Hugging Face's layer_types, or the defaults its
-// Gemma configurations fill it with when a file predates the key).
+// Whether block `block` is a sliding-window layer (Hugging Face's layer_types, or the defaults the
+// family's configuration fills it with when a file predates the key: its row's slidingLayers).
 Expected<bool> slides(const CheckpointConfig& config, Index block)
 {
     if (!config.layerTypes.empty()) {
@@ -23,17 +23,20 @@ Expected<bool> slides(const CheckpointConfig& config, Index block)
         return Error{"config.json's layer_types names \"" + type + "\" for block " + std::to_string(block) +
                      " (known: sliding_attention, full_attention)"};
     }
-    if (config.modelType == "gemma2") return block % 2 == 0;  // Gemma2Config: sliding when (i + 1) % 2
-    if (config.modelType.starts_with("gemma3"))
-        return (block + 1) % config.slidingWindowPattern.value_or(6) != 0;
+    const FamilyRow* row = familyOfModelType(config.modelType);
+    switch (row ? row->slidingLayers : SlidingLayers::Every) {
+    case SlidingLayers::Every: return true;
+    case SlidingLayers::EvenBlocks: return block % 2 == 0;
+    case SlidingLayers::AllButEveryPth: return (block + 1) % config.slidingWindowPattern.value_or(row->slidingPattern) != 0;
+    }
     return true;
 }
 
 }  // namespace
 
-Expected<LayerAttentionConventions> layerAttentionConventions(const CheckpointConfig& config, Index block, Index d_k)
+Expected<AttentionConventions> layerAttentionConventions(const CheckpointConfig& config, Index block, Index d_k)
 {
-    LayerAttentionConventions c;
+    AttentionConventions c;
     Expected<bool> sliding = slides(config, block);
     if (!sliding) return Error{sliding.error()};
     c.slidingWindow = *sliding ? config.slidingWindow.value_or(0) : 0;
@@ -52,11 +55,16 @@ Expected<LayerAttentionConventions> layerAttentionConventions(const CheckpointCo
     }
     if (config.queryPreAttnScalar) c.scoreDim = *config.queryPreAttnScalar;
     // Gemma 3's attention never passes its attn_logit_softcapping on (transformers' Gemma3Attention).
-    if (config.attentionSoftCap && !config.modelType.starts_with("gemma3")) c.scoreSoftCap = *config.attentionSoftCap;
+    const FamilyRow* row = familyOfModelType(config.modelType);
+    if (config.attentionSoftCap && (!row || row->scoreSoftCapRead)) c.scoreSoftCap = *config.attentionSoftCap;
     return c;
 }
 
-float normWeightOffset(const CheckpointConfig& config) { return isGemma(config.modelType) ? 1.0f : 0.0f; }
+float normWeightOffset(const CheckpointConfig& config)
+{
+    const FamilyRow* row = familyOfModelType(config.modelType);
+    return row ? row->normWeightOffset : 0.0f;
+}
 
 Index blockNumberOf(std::string_view layerName)
 {

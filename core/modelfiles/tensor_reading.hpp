@@ -1,14 +1,14 @@
 #pragma once
 // Reading named tensors of a checkpoint as float matrices: only their bytes, from whichever
-// shard holds each, checked finite. Internal to core/checkpoint (the layer loader and the
-// model-input loader share it).
+// shard holds each, checked finite. Internal to the readers of a checkpoint (the layer loader,
+// the model-input loader and the pretrained model's blocks share it).
 
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
-#include "core/checkpoint/checkpoint.hpp"
+#include "core/modelfiles/checkpoint_tensor.hpp"
 #include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"
 
@@ -20,12 +20,12 @@ std::string shapeText(const std::vector<std::size_t>& shape);
 // A tensor's values by name: a matrix as stored (rows x cols, row-major), a vector as 1 x n.
 using LoadedTensors = std::map<std::string, MatrixF>;
 
-// Reads `names` (all present in checkpoint.tensors) from their files, only their bytes. Refuses
+// Reads `names` (all present in `tensors`) from their files, only their bytes. Refuses
 // tensors that are not a matrix or a vector, unsupported dtypes, and values that are not finite,
 // naming the file, the tensor and the position.
 // Those in `transposedNames` (matrices) come transposed: an nn.Linear weight, out x in in the
 // file, arrives as the in x out W of y = x W, decoded straight into that order.
-Expected<LoadedTensors> readTensors(const Checkpoint& checkpoint, const std::set<std::string>& names,
+Expected<LoadedTensors> readTensors(const CheckpointTensors& tensors, const std::set<std::string>& names,
                                     const std::set<std::string>& transposedNames = {});
 
 // A loaded vector (1 x n) as a row.
