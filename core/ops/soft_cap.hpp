@@ -6,6 +6,8 @@
 // Header only, one expression: each caller applies it over whole rows or blocks, so every entry
 // takes the same (vectorised) path of Eigen's tanh wherever it lies.
 
+#include <cmath>
+
 #include <Eigen/Core>
 
 namespace qkv {
@@ -15,6 +17,12 @@ template <class Scores>
 void softCapInPlace(Scores&& scores, float c)
 {
     scores = c * (scores / c).tanh();
+}
+
+// One score in double, as a view shows what the softmax reads: c tanh(s / c), or s when c <= 0.
+inline double softCapped(double s, double c)
+{
+    return c > 0 ? c * std::tanh(s / c) : s;
 }
 
 }  // namespace qkv

@@ -26,5 +26,18 @@ TEST(SoftCap, BoundedOddAndNearlyTheIdentityForSmallScores)
     EXPECT_EQ(capped(6), c);
 }
 
+// The scalar form a view shows agrees with the capped rows the softmax reads; c = 0 is no cap.
+TEST(SoftCap, ScalarFormAgreesWithTheRowsAndZeroMeansNone)
+{
+    RowVectorF s(4);
+    s << -80.0f, -1.5f, 2.0f, 300.0f;
+    RowVectorF capped = s;
+    softCapInPlace(capped.array(), 30.0f);
+    for (Index i = 0; i < s.size(); ++i) {
+        EXPECT_NEAR(softCapped(s(i), 30.0), capped(i), 1e-5) << s(i);
+        EXPECT_EQ(softCapped(s(i), 0.0), s(i));
+    }
+}
+
 }  // namespace
 }  // namespace qkv
