@@ -23,14 +23,6 @@ namespace {
 
 constexpr double notANumber = std::numeric_limits<double>::quiet_NaN();
 
-// Keys [0, end) may be visible to query q before key padding: all keys, or 0..q when causal
-// (the rest of a causal row is exactly 0 and adds nothing to any statistic; so are the keys
-// before a sliding window, which the visible counts leave out).
-Index visibleEnd(const AttentionMask& mask, Index q, Index n_k)
-{
-    return mask.causal ? std::min(q + 1, n_k) : n_k;
-}
-
 // Statistics (1)-(3) and the maximum of one row with v >= 1 visible keys, `a` the row in
 // double. `keyIndex` holds 0, 1, ..., n_k - 1.
 // `sum` = sum of a, finite and > 0.
@@ -87,7 +79,7 @@ std::vector<Index> visibleKeyCounts(const AttentionMask& mask, Index n_q, Index 
     std::vector<Index> visible(static_cast<std::size_t>(n_q));
     for (Index q = 0; q < n_q; ++q) {
         const Index begin = mask.visibleBegin(q);  // a sliding window's first key
-        const Index end = visibleEnd(mask, q, n_k);
+        const Index end = mask.visibleEnd(q, n_k);
         visible[static_cast<std::size_t>(q)] =
             end - begin - (paddedBefore[static_cast<std::size_t>(end)] - paddedBefore[static_cast<std::size_t>(begin)]);
     }
@@ -135,7 +127,9 @@ Expected<HeadStatistics> attentionStatistics(const MatrixF& attention, const Att
         const auto u = static_cast<std::size_t>(q);
         const Index visible = stats.visibleKeys[u];
         if (visible == 0 || (!fullyMaskedRows.empty() && fullyMaskedRows[u])) continue;
-        const Index end = visibleEnd(mask, q, n_k);
+        // Keys [0, end): the rest of a causal row is exactly 0 and adds nothing to any statistic;
+        // so are the keys before a sliding window, which the visible counts leave out.
+        const Index end = mask.visibleEnd(q, n_k);
         auto a = rowBuffers.col(threadNumber()).head(end).array();
         a = attention.row(q).head(end).transpose().cast<double>().array();
         const double sum = a.sum();

@@ -27,7 +27,7 @@
 #include <cmath>
 #include <vector>
 
-#include "core/attention/attention_mask.hpp"
+#include "core/ops/attention_mask.hpp"
 #include "core/attention/streamed_attention.hpp"
 #include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"

@@ -5,10 +5,11 @@
 
 #include <Eigen/Core>
 
-#include "core/attention/softmax.hpp"
 #include "core/common/parallelism.hpp"
 #include "core/common/row_products.hpp"
 #include "core/common/stream_copy.hpp"
+#include "core/ops/soft_cap.hpp"
+#include "core/ops/softmax.hpp"
 
 namespace qkv {
 
@@ -115,10 +116,7 @@ void attendRowBlock(AttentionResult& r, Index head, Index firstRow, Index rows, 
 
     // 2b. Gemma 2's soft cap: the softmax reads c tanh(s / c) (the kept scores are s). Over whole
     //     rows of the block, so every score takes the same (vectorised) path.
-    if (r.scoreSoftCap > 0.0) {
-        const auto c = static_cast<float>(r.scoreSoftCap);
-        scores.array() = c * (scores.array() / c).tanh();
-    }
+    if (r.scoreSoftCap > 0.0) softCapInPlace(scores.array(), static_cast<float>(r.scoreSoftCap));
 
     // 3. Masked, stable softmax over each row, in place, while the block is in cache. It writes
     //    all n_k weights of a row (zeros past the row's visible keys); the padded keys' columns

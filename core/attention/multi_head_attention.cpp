@@ -7,25 +7,9 @@
 #include "core/attention/head_blocks.hpp"
 #include "core/attention/projections.hpp"
 #include "core/common/row_products.hpp"
+#include "core/ops/rms_norm.hpp"
 
 namespace qkv {
-namespace {
-
-// Each row's consecutive blocks of gamma.size() entries (one head's, or the whole row) become
-// gamma * x / sqrt(mean(x^2) + eps), the mean accumulated in double.
-void rmsNormalizeSegments(MatrixF& projected, const RowVectorF& gamma, float epsilon)
-{
-    const Index width = gamma.size();
-    for (Index row = 0; row < projected.rows(); ++row)
-        for (Index first = 0; first + width <= projected.cols(); first += width) {
-            auto x = projected.row(row).segment(first, width);
-            const double meanSquare = x.cast<double>().squaredNorm() / static_cast<double>(width);
-            const auto inverse = static_cast<float>(1.0 / std::sqrt(meanSquare + static_cast<double>(epsilon)));
-            x = (x * inverse).cwiseProduct(gamma);
-        }
-}
-
-}  // namespace
 
 AttentionResult projectAttentionInputs(const MatrixF& queryInput, const MatrixF& keyValueInput,
                                        const AttentionWeights& weights, const HeadGrouping& grouping,
@@ -62,8 +46,8 @@ AttentionResult projectAttentionInputs(const MatrixF& queryInput, const MatrixF&
     }
     // 1b. Qwen3's norms of q and k (AttentionWeights::queryNorm), before any rotation.
     if (weights.hasQueryKeyNorm()) {
-        rmsNormalizeSegments(result.query, *weights.queryNorm, weights.queryKeyNormEpsilon);
-        rmsNormalizeSegments(result.key, *weights.keyNorm, weights.queryKeyNormEpsilon);
+        rmsNormSegments(result.query, *weights.queryNorm, weights.queryKeyNormEpsilon);
+        rmsNormSegments(result.key, *weights.keyNorm, weights.queryKeyNormEpsilon);
     }
     // 1c. Rotary positions turn q and k by their positions; the step view shows both.
     if (options.rotary != RotaryLayout::None) {

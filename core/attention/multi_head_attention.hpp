@@ -17,9 +17,9 @@
 #include <cmath>
 #include <vector>
 
-#include "core/attention/attention_mask.hpp"
+#include "core/ops/attention_mask.hpp"
 #include "core/attention/rotary.hpp"
-#include "core/attention/softmax.hpp"
+#include "core/ops/softmax.hpp"
 #include "core/common/matrix.hpp"
 #include "core/config/attention_conventions.hpp"
 #include "core/weights/attention_weights.hpp"

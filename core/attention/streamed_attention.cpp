@@ -7,6 +7,8 @@
 #include <string>
 
 #include "core/common/parallelism.hpp"
+#include "core/ops/soft_cap.hpp"
+#include "core/ops/softmax.hpp"
 
 namespace qkv {
 
@@ -45,10 +47,7 @@ void scoreTile(const HeadScoresInput& head, const MatrixF& scaledQuery, Index fi
     padded.clear();
     tile.resize(scaledQuery.rows(), keys);
     tile.noalias() = scaledQuery * head.key.middleRows(firstKey, keys).transpose();  // rows x keys
-    if (head.softCap > 0.0) {
-        const auto c = static_cast<float>(head.softCap);
-        tile.array() = c * (tile.array() / c).tanh();
-    }
+    if (head.softCap > 0.0) softCapInPlace(tile.array(), static_cast<float>(head.softCap));
     if (!head.mask.keyPadding.empty())
         for (Index j = 0; j < keys; ++j)
             if (head.mask.keyPadding[static_cast<std::size_t>(firstKey + j)]) {
@@ -65,8 +64,7 @@ template <class Span>
 void spanWeights(Span scores, Index offset, float maximum, double normaliser, const PaddedKeys& padded,
                  RowVectorF& weights, bool clearPaddedScores)
 {
-    weights.resize(scores.size());
-    weights.array() = (scores.array() - maximum).exp() * static_cast<float>(1.0 / normaliser);
+    runningSoftmaxWeights(scores, maximum, normaliser, weights);
     for (const Index j : padded)
         if (j >= offset && j < offset + scores.size()) {
             weights(j - offset) = 0.0f;
@@ -98,23 +96,17 @@ bool rowNormalisers(const HeadScoresInput& head, Index firstRow, const MatrixF& 
             const KeySpan span = visibleInTile(head.mask, firstRow + i, n_k, firstKey, tileKeys);
             if (span.size() == 0) continue;
             const auto scores = tile.row(i).segment(span.begin - firstKey, span.size()).array();
-            const float tileMax = scores.maxCoeff();
-            if (tileMax == kMinusInfinity) continue;  // every key here padded
             const auto at = static_cast<std::size_t>(i);
             float& m = maxima[at];
             double& sum = sums[at];
-            if (tileMax > m) {
-                sum = m == kMinusInfinity ? 0.0 : sum * std::exp(static_cast<double>(m) - static_cast<double>(tileMax));
-                m = tileMax;
-            }
+            if (!raiseRunningMaximum(scores.maxCoeff(), m, sum)) continue;  // every key here padded
             // A padded key adds exp(-inf), at most ~1e-38 where the vectorised exp clamps.
             sum += static_cast<double>((scores - m).exp().sum());
         }
     }
     for (Index i = 0; i < rows; ++i) {
         const auto at = static_cast<std::size_t>(i);
-        if (!std::isfinite(sums[at]) || maxima[at] == std::numeric_limits<float>::infinity() || std::isnan(maxima[at]))
-            return false;
+        if (!runningRowIsFinite(maxima[at], sums[at])) return false;
     }
     return true;
 }

@@ -25,7 +25,7 @@
 #include <functional>
 #include <vector>
 
-#include "core/attention/attention_mask.hpp"
+#include "core/ops/attention_mask.hpp"
 #include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"
 

@@ -7,9 +7,8 @@
 //         config's layer_norm_eps (1e-12).
 //   GPT-2 (Radford et al. 2019; Hugging Face GPT2Model): h_0 = W_te[ids] + W_pe[0..n-1], and the
 //         first attention layer reads X = ln_1(h_0), eps from layer_norm_epsilon (1e-5).
-// LayerNorm (Ba et al. 2016) over each row: (x - mean) / sqrt(var + eps) * gamma + beta, with
-// the biased variance (divided by d_model). The sums and the normalisation run in double; X is
-// stored as float (attention runs in float).
+// LayerNorm is core/ops/layer_norm.hpp's layerNormRows: the sums and the normalisation run in
+// double; X is stored as float (attention runs in float).
 //
 // The tables are taken as they lie in memory (a MatrixF, or an Eigen::Map over a checkpoint's
 // float32 data), row-major, one row per token id or position.
@@ -21,16 +20,11 @@
 
 #include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"
+#include "core/ops/layer_norm.hpp"
 
 namespace qkv {
 
 using EmbeddingTable = Eigen::Ref<const MatrixF>;  // rows x d_model, row-major
-
-struct LayerNormParameters {
-    RowVectorF gamma;  // 1 x d_model (the checkpoint's "weight")
-    RowVectorF beta;   // 1 x d_model (the checkpoint's "bias")
-    double epsilon = 1e-5;
-};
 
 // BERT: X = LayerNorm(wordEmbeddings[ids] + positionEmbeddings[0..n-1] + tokenTypeEmbeddings[0]).
 // n x d_model.
@@ -53,9 +47,5 @@ Expected<MatrixF> gpt2ModelInput(std::span<const std::int32_t> ids, const Embedd
 Expected<MatrixF> normalizedEmbeddingSum(std::span<const std::int32_t> ids, const EmbeddingTable& tokenTable,
                                          const EmbeddingTable& positionTable, Index firstPosition,
                                          const RowVectorF* extraRow, const LayerNormParameters& norm);
-
-// LayerNorm of each row of `rows` (n x d_model) in double; the result as float. Assumes the
-// shapes were checked (gamma and beta have rows.cols() entries).
-MatrixF layerNormRows(const MatrixD& rows, const LayerNormParameters& norm);
 
 }  // namespace qkv

@@ -28,7 +28,7 @@
 
 #include <Eigen/Core>
 
-#include "core/attention/attention_mask.hpp"
+#include "core/ops/attention_mask.hpp"
 #include "core/config/config.hpp"
 #include "core/model/model_spec.hpp"
 #include "core/weights/attention_weights.hpp"

@@ -6,6 +6,9 @@
 #include <limits>
 #include <numbers>
 
+#include "core/ops/gelu.hpp"
+#include "core/ops/relu.hpp"
+
 namespace qkv {
 
 template <typename Scalar>
@@ -45,43 +48,6 @@ void embeddingBackward(MatrixView<Scalar> dTokenTable, MatrixView<Scalar> dPosit
 }
 
 template <typename Scalar>
-void layerNormForward(MatrixView<Scalar> y, Scalar* mean, Scalar* rstd, ConstMatrixView<Scalar> x,
-                      const Scalar* gamma, const Scalar* beta, double epsilon)
-{
-    using Row = Eigen::Matrix<Scalar, 1, Eigen::Dynamic>;
-    const Index d = x.cols();
-    const Eigen::Map<const Row> g(gamma, d), b(beta, d);
-    for (Index r = 0; r < x.rows(); ++r) {
-        const Scalar mu = x.row(r).mean();
-        const Scalar variance = (x.row(r).array() - mu).square().mean();  // biased, as PyTorch
-        const Scalar s = Scalar(1) / std::sqrt(variance + static_cast<Scalar>(epsilon));
-        y.row(r) = ((x.row(r).array() - mu) * s * g.array() + b.array()).matrix();
-        mean[r] = mu;
-        rstd[r] = s;
-    }
-}
-
-template <typename Scalar>
-void layerNormBackward(MatrixView<Scalar> dx, Scalar* dGamma, Scalar* dBeta, ConstMatrixView<Scalar> dy,
-                       ConstMatrixView<Scalar> x, const Scalar* mean, const Scalar* rstd, const Scalar* gamma)
-{
-    using Row = Eigen::Array<Scalar, 1, Eigen::Dynamic>;
-    const Index d = x.cols();
-    const Eigen::Map<const Row> g(gamma, d);
-    Eigen::Map<Row> dg(dGamma, d), db(dBeta, d);
-    for (Index r = 0; r < x.rows(); ++r) {
-        // Expressions, evaluated where used: a step allocates nothing.
-        const auto xhat = (x.row(r).array() - mean[r]) * rstd[r];  // 1 x d_model
-        const auto dxhat = dy.row(r).array() * g;                  // dL/dxhat
-        dg += dy.row(r).array() * xhat;
-        db += dy.row(r).array();
-        const Scalar meanDxhat = dxhat.mean();
-        const Scalar meanDxhatXhat = (dxhat * xhat).mean();
-        dx.row(r).array() += rstd[r] * (dxhat - meanDxhat - xhat * meanDxhatXhat);
-    }
-}
-
-template <typename Scalar>
 void linearForward(MatrixView<Scalar> y, ConstMatrixView<Scalar> x, ConstMatrixView<Scalar> W, const Scalar* b)
 {
     y.noalias() = x * W;
@@ -101,39 +67,6 @@ void linearBackward(MatrixView<Scalar> dx, MatrixView<Scalar> dW, Scalar* db, Co
         for (Index r = 0; r < dy.rows(); ++r) bias += dy.row(r);
     }
     if (dx.size() > 0) dx.noalias() += dy * W.transpose();
-}
-
-template <typename Scalar>
-void softmaxRowsForward(Scalar* scores, Index n_q, Index n_k, bool causal)
-{
-    using Row = Eigen::Array<Scalar, 1, Eigen::Dynamic>;
-    // 1. s - max over the keys each query sees (the masked keys' values are overwritten below).
-    for (Index q = 0; q < n_q; ++q) {
-        const Index visible = causal ? std::min(q + 1, n_k) : n_k;
-        Eigen::Map<Row> row(scores + q * n_k, visible);
-        row -= row.maxCoeff();
-    }
-    // 2. exp over the whole block at once: a row of ~10 keys is shorter than one AVX-512 packet.
-    Eigen::Map<Row> block(scores, n_q * n_k);
-    block = block.exp();
-    // 3. Normalise; masked keys get exact zeros.
-    for (Index q = 0; q < n_q; ++q) {
-        const Index visible = causal ? std::min(q + 1, n_k) : n_k;
-        Eigen::Map<Row> row(scores + q * n_k, visible);
-        row *= Scalar(1) / row.sum();
-        for (Index k = visible; k < n_k; ++k) scores[q * n_k + k] = Scalar(0);
-    }
-}
-
-template <typename Scalar>
-void softmaxRowsBackward(Scalar* dScores, const Scalar* dAttention, const Scalar* attention, Index n_q, Index n_k)
-{
-    using Row = Eigen::Array<Scalar, 1, Eigen::Dynamic>;
-    for (Index q = 0; q < n_q; ++q) {
-        const Eigen::Map<const Row> a(attention + q * n_k, n_k), da(dAttention + q * n_k, n_k);
-        const Scalar dot = (da * a).sum();
-        Eigen::Map<Row>(dScores + q * n_k, n_k) = a * (da - dot);
-    }
 }
 
 // dst (+)= left right for one sequence's tiny products (n ~ 10, d_k ~ 16). Eigen's GEMM packs
@@ -205,35 +138,16 @@ void attentionBackward(MatrixView<Scalar> dQueries, MatrixView<Scalar> dKeys, Ma
 template <typename Scalar>
 void activationForward(MatrixView<Scalar> hidden, ConstMatrixView<Scalar> preActivation, Activation activation)
 {
-    if (activation == Activation::Relu) {
-        hidden = preActivation.cwiseMax(Scalar(0));
-        return;
-    }
-    const Scalar inverseSqrt2 = static_cast<Scalar>(1.0 / std::numbers::sqrt2);
-    for (Index r = 0; r < hidden.rows(); ++r)
-        for (Index c = 0; c < hidden.cols(); ++c) {
-            const Scalar a = preActivation(r, c);
-            hidden(r, c) = Scalar(0.5) * a * (Scalar(1) + std::erf(a * inverseSqrt2));
-        }
+    if (activation == Activation::Relu) reluForward<Scalar>(hidden, preActivation);
+    else geluForward<Scalar>(hidden, preActivation);
 }
 
 template <typename Scalar>
 void activationBackward(MatrixView<Scalar> dPreActivation, ConstMatrixView<Scalar> dHidden,
                         ConstMatrixView<Scalar> preActivation, Activation activation)
 {
-    if (activation == Activation::Relu) {
-        dPreActivation = (preActivation.array() > Scalar(0)).select(dHidden, Scalar(0)).matrix();
-        return;
-    }
-    const Scalar inverseSqrt2 = static_cast<Scalar>(1.0 / std::numbers::sqrt2);
-    const Scalar inverseSqrt2Pi = static_cast<Scalar>(1.0 / std::sqrt(2.0 * std::numbers::pi));
-    for (Index r = 0; r < dHidden.rows(); ++r)
-        for (Index c = 0; c < dHidden.cols(); ++c) {
-            const Scalar a = preActivation(r, c);
-            const Scalar cdf = Scalar(0.5) * (Scalar(1) + std::erf(a * inverseSqrt2));  // Phi(a)
-            const Scalar pdf = inverseSqrt2Pi * std::exp(Scalar(-0.5) * a * a);         // phi(a)
-            dPreActivation(r, c) = dHidden(r, c) * (cdf + a * pdf);
-        }
+    if (activation == Activation::Relu) reluBackward<Scalar>(dPreActivation, dHidden, preActivation);
+    else geluBackward<Scalar>(dPreActivation, dHidden, preActivation);
 }
 
 template <typename Scalar>
@@ -290,16 +204,10 @@ void crossEntropyBackward(MatrixView<Scalar> dLogits, ConstMatrixView<Scalar> pr
                                            ConstMatrixView<Scalar>, Scalar);                                       \
     template void embeddingBackward<Scalar>(MatrixView<Scalar>, MatrixView<Scalar>, ConstMatrixView<Scalar>,       \
                                             std::span<const std::int32_t>, std::span<const Index>, Scalar);        \
-    template void layerNormForward<Scalar>(MatrixView<Scalar>, Scalar*, Scalar*, ConstMatrixView<Scalar>,          \
-                                           const Scalar*, const Scalar*, double);                                  \
-    template void layerNormBackward<Scalar>(MatrixView<Scalar>, Scalar*, Scalar*, ConstMatrixView<Scalar>,         \
-                                            ConstMatrixView<Scalar>, const Scalar*, const Scalar*, const Scalar*); \
     template void linearForward<Scalar>(MatrixView<Scalar>, ConstMatrixView<Scalar>, ConstMatrixView<Scalar>,      \
                                         const Scalar*);                                                            \
     template void linearBackward<Scalar>(MatrixView<Scalar>, MatrixView<Scalar>, Scalar*, ConstMatrixView<Scalar>, \
                                          ConstMatrixView<Scalar>, ConstMatrixView<Scalar>);                        \
-    template void softmaxRowsForward<Scalar>(Scalar*, Index, Index, bool);                                         \
-    template void softmaxRowsBackward<Scalar>(Scalar*, const Scalar*, const Scalar*, Index, Index);                \
     template void attentionForward<Scalar>(MatrixView<Scalar>, Scalar*, ConstMatrixView<Scalar>,                   \
                                            ConstMatrixView<Scalar>, ConstMatrixView<Scalar>, const AttentionShape&); \
     template void attentionBackward<Scalar>(MatrixView<Scalar>, MatrixView<Scalar>, MatrixView<Scalar>,            \

@@ -24,16 +24,11 @@
 
 #include "core/common/matrix.hpp"
 #include "core/model/model_spec.hpp"
+#include "core/ops/layer_norm.hpp"
+#include "core/ops/matrix_views.hpp"
+#include "core/ops/softmax.hpp"
 
 namespace qkv {
-
-template <typename Scalar>
-using RowMajorMatrix = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-// Views of row-major blocks: whole matrices, their middleRows and middleCols, maps of a flat array.
-template <typename Scalar>
-using MatrixView = Eigen::Ref<RowMajorMatrix<Scalar>>;
-template <typename Scalar>
-using ConstMatrixView = Eigen::Ref<const RowMajorMatrix<Scalar>>;
 
 // ---- Token embedding and positions (paper sections 3.4 and 3.5) --------------------------------
 
@@ -56,20 +51,7 @@ template <typename Scalar>
 void embeddingBackward(MatrixView<Scalar> dTokenTable, MatrixView<Scalar> dPositionTable, ConstMatrixView<Scalar> dx,
                        std::span<const std::int32_t> ids, std::span<const Index> positions, Scalar scale);
 
-// ---- LayerNorm (Ba et al., 2016) ------------------------------------------------------------------
-
-// Per row: mean mu, rstd = 1 / sqrt(var + epsilon) (biased variance, as PyTorch),
-// xhat = (x - mu) rstd, y = gamma * xhat + beta.
-template <typename Scalar>
-void layerNormForward(MatrixView<Scalar> y,              // R x d_model
-                      Scalar* mean, Scalar* rstd,        // R each, kept for the backward
-                      ConstMatrixView<Scalar> x,         // R x d_model
-                      const Scalar* gamma, const Scalar* beta, double epsilon);
-// dbeta += sum_r dy; dgamma += sum_r dy * xhat;
-// dx += rstd (g - mean(g) - xhat mean(g * xhat)) with g = dy * gamma.
-template <typename Scalar>
-void layerNormBackward(MatrixView<Scalar> dx, Scalar* dGamma, Scalar* dBeta, ConstMatrixView<Scalar> dy,
-                       ConstMatrixView<Scalar> x, const Scalar* mean, const Scalar* rstd, const Scalar* gamma);
+// ---- LayerNorm (Ba et al., 2016): core/ops/layer_norm.hpp's layerNormForward / Backward -------
 
 // ---- Linear map -----------------------------------------------------------------------------------
 
@@ -81,17 +63,7 @@ template <typename Scalar>
 void linearBackward(MatrixView<Scalar> dx, MatrixView<Scalar> dW, Scalar* db, ConstMatrixView<Scalar> dy,
                     ConstMatrixView<Scalar> x, ConstMatrixView<Scalar> W);
 
-// ---- Softmax over rows (paper equation (1)) ---------------------------------------------------------
-
-// In place: each row of scores (n_q x n_k, contiguous) becomes exp(s - max) / sum over the keys
-// the query sees; causal rows see keys 0..q and get exact zeros after (docs/architecture.md, "Numerical conventions").
-// Every row sees at least key 0, so no row is fully masked here.
-template <typename Scalar>
-void softmaxRowsForward(Scalar* scores, Index n_q, Index n_k, bool causal);
-// dS = A * (dA - rowsum(dA * A)) (the softmax's Jacobian); masked entries have A = 0, so dS = 0.
-// Written (not added) into dScores, which may alias dAttention.
-template <typename Scalar>
-void softmaxRowsBackward(Scalar* dScores, const Scalar* dAttention, const Scalar* attention, Index n_q, Index n_k);
+// ---- Softmax over rows (paper equation (1)): core/ops/softmax.hpp's softmaxRowsForward / Backward --
 
 // ---- Multi-head attention of ONE sequence (paper section 3.2) -------------------------------------
 
@@ -126,7 +98,7 @@ void attentionBackward(MatrixView<Scalar> dQueries, MatrixView<Scalar> dKeys, Ma
 
 // ---- MLP activation (paper section 3.3: ReLU; GELU, Hendrycks & Gimpel 2016, the erf form) ----
 
-// h = max(0, a) or h = a Phi(a) = a (1 + erf(a / sqrt 2)) / 2.
+// h = max(0, a) or h = a Phi(a) = a (1 + erf(a / sqrt 2)) / 2 (core/ops/relu.hpp, gelu.hpp).
 template <typename Scalar>
 void activationForward(MatrixView<Scalar> hidden, ConstMatrixView<Scalar> preActivation, Activation activation);
 // da = dh * f'(a): ReLU 1 where a > 0; GELU Phi(a) + a phi(a). Written, not added (the

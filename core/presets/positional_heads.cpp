@@ -5,6 +5,7 @@
 
 #include "core/common/random.hpp"
 #include "core/embedding/embeddings.hpp"
+#include "core/ops/softmax.hpp"
 #include "core/presets/positional_bases.hpp"
 
 namespace qkv {
@@ -69,9 +70,7 @@ void accumulateGradient(const MatrixXd& queries, const MatrixXd& keys, const Mat
     const MatrixXd q = queries * A, k = keys * B;       // n_q x rank, n_k x rank
     MatrixXd p = (q * k.transpose()) * scale;           // n_q x n_k scores, then probabilities
     for (Index t = 0; t < p.rows(); ++t) {
-        p.row(t).array() -= p.row(t).maxCoeff();
-        p.row(t) = p.row(t).array().exp().matrix();
-        p.row(t) /= p.row(t).sum();
+        softmaxInPlace(p.row(t));
         p(t, intendedPositionalKey(kind, t, p.rows(), p.cols())) -= 1.0;  // dLoss/dscore
     }
     p *= scale / static_cast<double>(p.rows());

@@ -2,17 +2,16 @@
 
 #include <cassert>
 #include <cmath>
-#include <numbers>
-
-#include <unsupported/Eigen/SpecialFunctions>
 
 #include "core/attention/projections.hpp"
 #include "core/common/memory.hpp"
 #include "core/common/parallelism.hpp"
 #include "core/common/row_products.hpp"
-#include "core/embedding/model_input.hpp"
-#include "core/pretrained/rms_norm.hpp"
-#include "core/pretrained/swiglu.hpp"
+#include "core/ops/gelu.hpp"
+#include "core/ops/layer_norm.hpp"
+#include "core/ops/relu.hpp"
+#include "core/ops/rms_norm.hpp"
+#include "core/ops/swiglu.hpp"
 
 namespace qkv {
 
@@ -44,30 +43,10 @@ MatrixF denseForward(const MatrixF& x, const MatrixF& W, const RowVectorF& b)
 
 void blockActivationForward(MatrixF& x, BlockActivation activation)
 {
-    float* a = x.data();
-    const Index count = x.size();
     switch (activation) {
-    case BlockActivation::GeluErf: {
-        // Eigen's vectorised erf (a rational approximation within a few float ulps of std::erf):
-        // libm's erff, a call per element, took a tenth of a BERT-base forward pass once its
-        // products ran on OpenBLAS.
-        const float inverseSqrt2 = static_cast<float>(1.0 / std::numbers::sqrt2);
-        Eigen::Map<Eigen::ArrayXf> v(a, count);
-        v = 0.5f * v * (1.0f + (v * inverseSqrt2).erf());
-        return;
-    }
-    case BlockActivation::GeluTanh: {
-        // 0.5 a (1 + tanh(c (a + 0.044715 a^3))) with Eigen's vectorised tanh (a rational
-        // approximation within a few float ulps of std::tanh): a libm call per element took a
-        // fifth of a GPT-2-small forward pass (n d_ff L = 9.4 M calls at 256 tokens).
-        const float c = static_cast<float>(std::sqrt(2.0 / std::numbers::pi));
-        Eigen::Map<Eigen::ArrayXf> v(a, count);
-        v = 0.5f * v * (1.0f + (c * (v + 0.044715f * v.cube())).tanh());
-        return;
-    }
-    case BlockActivation::Relu:
-        for (Index i = 0; i < count; ++i) a[i] = a[i] > 0.0f ? a[i] : 0.0f;
-        return;
+    case BlockActivation::GeluErf: geluErfInPlace(x); return;
+    case BlockActivation::GeluTanh: geluTanhInPlace(x); return;
+    case BlockActivation::Relu: reluInPlace(x.data(), x.size()); return;
     case BlockActivation::Silu: siluForward<float>(x, x); return;
     case BlockActivation::SwiGlu: break;
     }

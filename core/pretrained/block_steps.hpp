@@ -14,7 +14,7 @@
 namespace qkv {
 
 // LayerNorm (Ba et al. 2016) of each row: (x - mean) / sqrt(var + eps) * gamma + beta, biased
-// variance, sums in double (core/embedding/model_input.hpp's layerNormRows, which builds the
+// variance, sums in double (core/ops/layer_norm.hpp's layerNormRows, which also builds the
 // first layer's input: the same function, so layer 0 gets the same bits).           R x d_model
 MatrixF layerNormRowsForward(const MatrixF& x, const NormWeights& norm, double epsilon);
 

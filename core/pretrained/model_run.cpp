@@ -10,6 +10,7 @@
 #include "core/embedding/model_input.hpp"
 #include "core/attention/causal_extension.hpp"
 #include "core/attention/streamed_layer.hpp"
+#include "core/ops/soft_cap.hpp"
 #include "core/pretrained/block_steps.hpp"
 #include "core/pretrained/model_memory.hpp"
 
@@ -364,7 +365,7 @@ MatrixF softCapped(MatrixF logits, const FamilyRecipe& recipe)
     RowVectorF row(logits.cols());
     for (Index i = 0; i < logits.rows(); ++i) {
         row = logits.row(i);
-        row.array() = c * (row.array() / c).tanh();
+        softCapInPlace(row.array(), c);
         logits.row(i) = row;
     }
     return logits;

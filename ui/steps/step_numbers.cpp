@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/ops/soft_cap.hpp"
+
 namespace qkv::ui {
 namespace {
 
@@ -65,7 +67,7 @@ StepNumbers gatherStepNumbers(const qkv::Result& result, int head, int query, in
     // ④ ⑤ ⑥ scale, mask, softmax: the core's scores and weights.
     const qkv::HeadAttention& h = a.heads[static_cast<std::size_t>(head)];
     n.scaledScore = h.scores(query, key);
-    const auto capped = [&](double s) { return n.softCap > 0 ? n.softCap * std::tanh(s / n.softCap) : s; };
+    const auto capped = [&](double s) { return qkv::softCapped(s, n.softCap); };
     n.cappedScore = capped(n.scaledScore);
     n.dotProduct = a.rawScore(head, query, key);
     n.masked = a.mask.masked(query, key);
@@ -117,7 +119,7 @@ void meanScores(StepNumbers& n, const qkv::AttentionResult& a, const qkv::HeadAt
     n.q = meanRow(a.queryHead(n.head), first, end);
     if (n.rotary) n.qBeforeRotation = meanRow(a.queryBeforeRotation.middleCols(n.head * n.d_k, n.d_k), first, end);
     for (std::size_t d = 0; d < n.q.size(); ++d) n.products[d] = n.q[d] * n.k[d];
-    const auto capped = [&](double s) { return n.softCap > 0 ? n.softCap * std::tanh(s / n.softCap) : s; };
+    const auto capped = [&](double s) { return qkv::softCapped(s, n.softCap); };
     const auto size = static_cast<double>(end - first);
     double dot = 0, scaled = 0, cappedSum = 0;
     std::vector<double> rowSums(static_cast<std::size_t>(a.keyCount()), 0.0);

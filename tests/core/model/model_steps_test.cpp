@@ -25,36 +25,6 @@ TEST(ModelSteps, SinusoidIsTheAppsPositionalEncoding)
     EXPECT_EQ(sinusoidalPositions<double>(3, 4)(2, 3), std::cos(2.0 / 100.0));
 }
 
-TEST(ModelSteps, SoftmaxRowsAreDistributionsAndCausalRowsEndAtTheQuery)
-{
-    MatrixDR scores(3, 3);
-    scores << 1e30, -1e30, 0.0,  //
-        2.0, 1.0, 1e300,         //
-        -5.0, 5.0, 0.5;
-    softmaxRowsForward(scores.data(), 3, 3, true);
-    EXPECT_EQ(scores(0, 0), 1.0);
-    EXPECT_EQ(scores(0, 1), 0.0);
-    EXPECT_EQ(scores(0, 2), 0.0);
-    EXPECT_NEAR(scores(1, 0), 1.0 / (1.0 + std::exp(-1.0)), 1e-15);
-    EXPECT_EQ(scores(1, 2), 0.0) << "the masked key's huge score must not leak";
-    EXPECT_NEAR(scores.row(2).sum(), 1.0, 1e-15);
-    EXPECT_TRUE(scores.allFinite());
-}
-
-TEST(ModelSteps, LayerNormRowsHaveZeroMeanAndUnitVariance)
-{
-    MatrixDR x = MatrixDR::Random(4, 6) * 3.0;
-    x.row(1).setConstant(2.0);  // a constant row: variance 0, epsilon keeps it finite
-    MatrixDR y(4, 6);
-    std::vector<double> mean(4), rstd(4), gamma(6, 1.0), beta(6, 0.0);
-    layerNormForward<double>(y, mean.data(), rstd.data(), x, gamma.data(), beta.data(), 1e-5);
-    for (Index r : {0, 2, 3}) {
-        EXPECT_NEAR(y.row(r).mean(), 0.0, 1e-14);
-        EXPECT_NEAR(y.row(r).squaredNorm() / 6.0, 1.0, 1e-5);
-    }
-    EXPECT_EQ(y.row(1).cwiseAbs().maxCoeff(), 0.0);
-}
-
 TEST(ModelSteps, CrossEntropyOfEqualLogitsIsLogV)
 {
     const MatrixDR logits = MatrixDR::Constant(3, 5, 0.7);

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/attention/multi_head_attention.hpp"
+#include "core/ops/softmax.hpp"
 #include "core/common/parallelism.hpp"
 #include "support/thread_count.hpp"
 

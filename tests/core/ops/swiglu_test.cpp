@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/pretrained/swiglu.hpp"
+#include "core/ops/swiglu.hpp"
 #include "support/matrix_assertions.hpp"
 
 namespace qkv {

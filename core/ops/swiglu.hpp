@@ -7,7 +7,8 @@
 //
 // Symbols: R rows (tokens), d_model, d_ff the inner width (config.json's intermediate_size).
 
-#include "core/model/model_steps.hpp"
+#include "core/common/matrix.hpp"
+#include "core/ops/matrix_views.hpp"
 
 namespace qkv {
 

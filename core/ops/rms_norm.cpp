@@ -1,4 +1,4 @@
-#include "core/pretrained/rms_norm.hpp"
+#include "core/ops/rms_norm.hpp"
 
 #include <cassert>
 #include <cmath>
@@ -16,6 +16,18 @@ void rmsNormForward(MatrixView<Scalar> y, ConstMatrixView<Scalar> x, const Scala
         for (Index c = 0; c < d; ++c)
             y(r, c) = static_cast<Scalar>(row(c) * inverseRms * static_cast<double>(gamma[c]));
     }
+}
+
+void rmsNormSegments(MatrixF& projected, const RowVectorF& gamma, float epsilon)
+{
+    const Index width = gamma.size();
+    for (Index row = 0; row < projected.rows(); ++row)
+        for (Index first = 0; first + width <= projected.cols(); first += width) {
+            auto x = projected.row(row).segment(first, width);
+            const double meanSquare = x.cast<double>().squaredNorm() / static_cast<double>(width);
+            const auto inverse = static_cast<float>(1.0 / std::sqrt(meanSquare + static_cast<double>(epsilon)));
+            x = (x * inverse).cwiseProduct(gamma);
+        }
 }
 
 template void rmsNormForward<float>(MatrixView<float>, ConstMatrixView<float>, const float*, double);

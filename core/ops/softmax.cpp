@@ -1,4 +1,4 @@
-#include "core/attention/softmax.hpp"
+#include "core/ops/softmax.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -29,13 +29,14 @@ bool softmaxRow(const float* scores, float* attention, Index n_k, Index query, c
         for (Index k = 0; k < end - begin; ++k)
             if (!mask.keyPadding[static_cast<std::size_t>(begin + k)]) rowMax = std::max(rowMax, s(k));
     }
-    if (rowMax == -infinity) {
+    const SoftmaxRowCase rowCase = softmaxRowCase(rowMax);
+    if (rowCase == SoftmaxRowCase::FullyMasked) {
         a.setZero();
         return false;
     }
 
     // 3b. exp(s - max), vectorised; at +inf the infinite entries share the weight.
-    if (rowMax == infinity) a = (s.array() == infinity).cast<float>().matrix();
+    if (rowCase == SoftmaxRowCase::InfiniteLogits) a = (s.array() == infinity).cast<float>().matrix();
     else a = (s.array() - rowMax).exp().matrix();
     if (padded) {
         for (Index k = 0; k < end - begin; ++k)

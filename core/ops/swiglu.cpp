@@ -1,4 +1,4 @@
-#include "core/pretrained/swiglu.hpp"
+#include "core/ops/swiglu.hpp"
 
 #include <cassert>
 

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/pretrained/rms_norm.hpp"
+#include "core/ops/rms_norm.hpp"
 #include "support/matrix_assertions.hpp"
 
 namespace qkv {
