@@ -5,13 +5,13 @@
 // weight shared among the block's cells, never skipped the way sampling skips it.
 //
 // Symbols: the map M is R x C (rows, columns); the pooled map P is r x c with r <= R, c <= C.
-// Blocks: output row p covers input rows [floor(p R / r), floor((p + 1) R / r)), so blocks
-// differ in size by at most one row (R = 5, r = 2: rows {0, 1} and {2, 3, 4}); columns alike.
-//   P(p, s) = mean of M over its block        (sums in double, stored as float)
-// A non-finite cell makes its block's mean non-finite (no value shown there, as for the cell).
+// Blocks, their means and maxima, and what a cell without a value does to its block:
+// core/ops/block_pooling.hpp (output row p covers input rows [floor(p R / r), floor((p + 1) R / r));
+// a NaN cell leaves its block without a value, as the cell has none).
 
 #include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"
+#include "core/ops/block_pooling.hpp"
 
 namespace qkv {
 
@@ -25,8 +25,5 @@ struct BlockMeansAndMaxima {
     MatrixD mean, max;
 };
 BlockMeansAndMaxima blockMeansAndMaxima(const MatrixD& map, Index rows, Index columns);
-
-// The first input index of block `block` of `blocks` over `size` inputs: floor(block size / blocks).
-inline Index blockStart(Index block, Index blocks, Index size) { return block * size / blocks; }
 
 }  // namespace qkv

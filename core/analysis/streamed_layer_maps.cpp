@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/common/parallelism.hpp"
+#include "core/ops/block_pooling.hpp"
 
 namespace qkv {
 
@@ -73,10 +74,7 @@ public:
     {
         if (!request.pooled()) return;
         columnBlock_.resize(static_cast<std::size_t>(n_k));
-        for (Index b = 0, j = 0; j < n_k; ++j) {
-            while ((*request.columnEdges)[static_cast<std::size_t>(b) + 1] <= j) ++b;
-            columnBlock_[static_cast<std::size_t>(j)] = b;
-        }
+        for (Index j = 0; j < n_k; ++j) columnBlock_[static_cast<std::size_t>(j)] = blockOfPosition(*request.columnEdges, j);
     }
 
     void operator()(const WeightTile& tile, int thread) const
@@ -113,8 +111,7 @@ private:
 
     void foldPooled(const Eigen::ArrayXd& norm, Index q, const WeightTile& tile, NormSums& mine) const
     {
-        const std::vector<Index>& rows = *request_.rowEdges;
-        const Index rowBlock = static_cast<Index>(std::upper_bound(rows.begin(), rows.end(), q) - rows.begin()) - 1;
+        const Index rowBlock = blockOfPosition(*request_.rowEdges, q);
         for (Index j = 0; j < tile.keys;) {
             const Index block = columnBlock_[static_cast<std::size_t>(tile.firstKey + j)];
             const Index stop =
@@ -152,10 +149,7 @@ void finishPooled(std::vector<NormSums>& perThread, const StreamedLayerMapsReque
     }
     for (Index b = 0; b < total.sum.rows(); ++b)
         for (Index d = 0; d < total.sum.cols(); ++d)
-            total.sum(b, d) /= static_cast<double>(((*request.rowEdges)[static_cast<std::size_t>(b) + 1] -
-                                                    (*request.rowEdges)[static_cast<std::size_t>(b)]) *
-                                                   ((*request.columnEdges)[static_cast<std::size_t>(d) + 1] -
-                                                    (*request.columnEdges)[static_cast<std::size_t>(d)]));
+            total.sum(b, d) /= static_cast<double>(blockLength(*request.rowEdges, b) * blockLength(*request.columnEdges, d));
     maps.normMean = std::move(total.sum);
     maps.normMax = std::move(total.max);
 }

@@ -121,12 +121,6 @@ struct PooledSums {
     }
 };
 
-// Which block of `edges` holds position p (edges ascending, edges.front() = 0).
-Index blockOf(const std::vector<Index>& edges, Index p)
-{
-    return static_cast<Index>(std::upper_bound(edges.begin(), edges.end(), p) - edges.begin()) - 1;
-}
-
 // Everything pass 2 needs besides the tile: the head, where the pooled blocks lie, the outputs.
 struct StreamTargets {
     const HeadScoresInput& head;
@@ -204,7 +198,7 @@ void streamRowBlock(const StreamTargets& t, Index firstRow, const MatrixF& scale
     RowSums rowSums(rows);
     PaddedKeys padded;
     std::vector<Index> rowBlocks(static_cast<std::size_t>(rows));
-    for (Index i = 0; i < rows; ++i) rowBlocks[static_cast<std::size_t>(i)] = blockOf(t.rowEdges, firstRow + i);
+    for (Index i = 0; i < rows; ++i) rowBlocks[static_cast<std::size_t>(i)] = blockOfPosition(t.rowEdges, firstRow + i);
     const KeySpan keys = blockKeys(head, firstRow, rows);
     for (Index firstKey = keys.begin; firstKey < keys.end; firstKey += kKeyTile) {
         const Index tileKeys = std::min(kKeyTile, keys.end - firstKey);
@@ -282,10 +276,8 @@ void finishPooled(std::vector<PooledSums>& perThread, PooledAttention& pooled)
     }
     for (Index b = 0; b < total.mean.rows(); ++b)
         for (Index d = 0; d < total.mean.cols(); ++d) {
-            const auto rows = static_cast<double>(pooled.rowEdges[static_cast<std::size_t>(b) + 1] -
-                                                  pooled.rowEdges[static_cast<std::size_t>(b)]);
-            const auto columns = static_cast<double>(pooled.columnEdges[static_cast<std::size_t>(d) + 1] -
-                                                     pooled.columnEdges[static_cast<std::size_t>(d)]);
+            const auto rows = static_cast<double>(blockLength(pooled.rowEdges, b));
+            const auto columns = static_cast<double>(blockLength(pooled.columnEdges, d));
             total.mean(b, d) /= rows * columns;
             if (scaled) total.scaledMean(b, d) /= rows * columns;
         }
@@ -296,13 +288,6 @@ void finishPooled(std::vector<PooledSums>& perThread, PooledAttention& pooled)
 }
 
 }  // namespace
-
-std::vector<Index> blockEdges(Index size, Index blocks)
-{
-    std::vector<Index> edges(static_cast<std::size_t>(blocks) + 1);
-    for (Index b = 0; b <= blocks; ++b) edges[static_cast<std::size_t>(b)] = b * size / blocks;
-    return edges;
-}
 
 Expected<StreamedAttention> streamHeadAttention(const HeadScoresInput& head, Index pooledRows, Index pooledColumns,
                                                 const StreamControl& control)
@@ -316,8 +301,8 @@ Expected<StreamedAttention> streamHeadAttention(const HeadScoresInput& head, Ind
     if (head.keyScales && head.keyScales->size() != n_k) return Error{"the key scales have one entry per key"};
     StreamedAttention out;
     PooledAttention& pooled = out.pooled;
-    pooled.rowEdges = blockEdges(n_q, std::min(pooledRows, std::max<Index>(n_q, 1)));
-    pooled.columnEdges = blockEdges(n_k, std::min(pooledColumns, std::max<Index>(n_k, 1)));
+    pooled.rowEdges = blockEdges(n_q, blockCount(n_q, pooledRows));
+    pooled.columnEdges = blockEdges(n_k, blockCount(n_k, pooledColumns));
     const Index r = static_cast<Index>(pooled.rowEdges.size()) - 1, c = static_cast<Index>(pooled.columnEdges.size()) - 1;
     StreamedRowStatistics& stats = out.rows;
     stats.entropy = VectorD::Constant(n_q, kNaN);
@@ -338,7 +323,7 @@ Expected<StreamedAttention> streamHeadAttention(const HeadScoresInput& head, Ind
     }
 
     std::vector<Index> columnBlock(static_cast<std::size_t>(n_k));  // computed once
-    for (Index j = 0; j < n_k; ++j) columnBlock[static_cast<std::size_t>(j)] = blockOf(pooled.columnEdges, j);
+    for (Index j = 0; j < n_k; ++j) columnBlock[static_cast<std::size_t>(j)] = blockOfPosition(pooled.columnEdges, j);
     const RowVectorF positions = RowVectorF::LinSpaced(n_k, 0.0f, static_cast<float>(n_k - 1));
     const StreamTargets targets{head, pooled.columnEdges, columnBlock, pooled.rowEdges, positions, out};
     const int threads = std::max(1, computeThreads());

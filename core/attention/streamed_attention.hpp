@@ -28,6 +28,7 @@
 #include "core/ops/attention_mask.hpp"
 #include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"
+#include "core/ops/block_pooling.hpp"
 
 namespace qkv {
 
@@ -49,11 +50,8 @@ struct StreamControl {
 };
 inline constexpr const char* streamStoppedError = "stopped";
 
-// The first position of each of `blocks` blocks over `size` positions, then `size` (blocks + 1
-// entries): blocks as equal as the sizes allow (floor(b size / blocks)). Precondition:
-// 1 <= blocks <= size.
-std::vector<Index> blockEdges(Index size, Index blocks);
-
+// The pooled maps: blocks as core/ops/block_pooling.hpp lays them (blockEdges), each block's mean
+// and maximum by its rule, gathered here tile by tile as the stream passes (no map is ever held).
 struct PooledAttention {
     std::vector<Index> rowEdges;     // r + 1
     std::vector<Index> columnEdges;  // c + 1

@@ -9,7 +9,7 @@
 
 #include "ui/background/offscreen_figure.hpp"
 #include "ui/factored/factored_head_model.hpp"
-#include "ui/factored/matrix_pooling.hpp"
+#include "core/factored/matrix_pooling.hpp"
 
 namespace qkv::ui {
 
@@ -36,7 +36,7 @@ public:
     QSize minimumSizeHint() const override { return {240, 220}; }
 
 signals:
-    void windowChanged(const qkv::ui::MatrixWindow& window);
+    void windowChanged(const qkv::MatrixWindow& window);
 
 protected:
     void paintEvent(QPaintEvent* event) override;

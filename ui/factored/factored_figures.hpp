@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "ui/factored/factored_head_model.hpp"
-#include "ui/factored/matrix_pooling.hpp"
+#include "core/factored/matrix_pooling.hpp"
 #include "ui/figures/figure.hpp"
 #include "ui/render/chart_model.hpp"
 

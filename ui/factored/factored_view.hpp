@@ -21,7 +21,7 @@
 #include "ui/background/latest_task.hpp"
 #include "ui/background/offscreen_figure.hpp"
 #include "ui/factored/factored_figures.hpp"
-#include "ui/factored/matrix_pooling.hpp"
+#include "core/factored/matrix_pooling.hpp"
 #include "ui/views/result_view.hpp"
 
 class QLabel;

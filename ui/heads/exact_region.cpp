@@ -4,13 +4,9 @@
 #include <QPainter>
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 
-#include "core/attention/streamed_layer.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
-#include "ui/heads/pooled_panels.hpp"
 #include "ui/render/color_legend.hpp"
 #include "ui/render/heatmap_painter.hpp"
 
@@ -18,23 +14,6 @@ namespace qkv::ui {
 namespace {
 
 constexpr double kPad = 4.0;
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-
-// NaN over every block whose cells are all masked: the weights there are 0, not small.
-void markMaskedBlocks(ExactRegion& region, const qkv::AttentionMask& mask)
-{
-    const RegionBounds& b = region.bounds;
-    auto allMasked = [&](qkv::Index r0, qkv::Index r1, qkv::Index c0, qkv::Index c1) {
-        for (qkv::Index r = r0; r < r1; ++r)
-            for (qkv::Index c = c0; c < c1; ++c)
-                if (!mask.masked(b.firstRow + r, b.firstColumn + c)) return false;
-        return true;
-    };
-    for (std::size_t i = 0; i + 1 < region.rowEdges.size(); ++i)
-        for (std::size_t j = 0; j + 1 < region.columnEdges.size(); ++j)
-            if (allMasked(region.rowEdges[i], region.rowEdges[i + 1], region.columnEdges[j], region.columnEdges[j + 1]))
-                region.drawn(static_cast<qkv::Index>(i), static_cast<qkv::Index>(j)) = kNaN;
-}
 
 // Labels of the drawn rows (or columns): each block's first position, and its token where
 // `withTokens` (then every block is one position).
@@ -51,62 +30,6 @@ QStringList positionLabels(const std::vector<qkv::Index>& edges, qkv::Index firs
 }
 
 }  // namespace
-
-RegionBounds regionAround(qkv::Index query, qkv::Index key, qkv::Index side, qkv::Index queryCount,
-                          qkv::Index keyCount)
-{
-    auto around = [side](qkv::Index centre, qkv::Index count) {
-        const qkv::Index length = std::clamp<qkv::Index>(side, 1, std::max<qkv::Index>(count, 1));
-        const qkv::Index first = std::clamp<qkv::Index>(centre - length / 2, 0, std::max<qkv::Index>(count - length, 0));
-        return std::pair{first, first + length};
-    };
-    const auto [firstRow, endRow] = around(query, queryCount);
-    const auto [firstColumn, endColumn] = around(key, keyCount);
-    return {firstRow, endRow, firstColumn, endColumn};
-}
-
-qkv::Index zoomedSide(qkv::Index side, bool zoomIn)
-{
-    // A side already past a limit (a small dragged rectangle) is not pushed back across it.
-    return zoomIn ? std::max(side / 2, std::min(side, kMinRegionSide)) : std::min(side * 2, std::max(side, kMaxRegionSide));
-}
-
-qkv::MatrixF blockMaxima(const qkv::MatrixF& values, const std::vector<qkv::Index>& rowEdges,
-                         const std::vector<qkv::Index>& columnEdges)
-{
-    const auto rows = static_cast<qkv::Index>(rowEdges.size()) - 1;
-    const auto columns = static_cast<qkv::Index>(columnEdges.size()) - 1;
-    constexpr float none = -std::numeric_limits<float>::infinity();
-    qkv::MatrixF maxima = qkv::MatrixF::Constant(rows, columns, none);  // rows x columns
-    for (qkv::Index i = 0; i < rows; ++i)
-        for (qkv::Index r = rowEdges[static_cast<std::size_t>(i)]; r < rowEdges[static_cast<std::size_t>(i) + 1]; ++r)
-            for (qkv::Index j = 0; j < columns; ++j) {
-                float m = maxima(i, j);
-                for (qkv::Index c = columnEdges[static_cast<std::size_t>(j)]; c < columnEdges[static_cast<std::size_t>(j) + 1]; ++c)
-                    m = values(r, c) > m ? values(r, c) : m;  // a NaN compares false: skipped
-                maxima(i, j) = m;
-            }
-    return maxima.unaryExpr([](float m) { return m == none ? kNaN : m; });
-}
-
-qkv::Expected<ExactRegion> computeExactRegion(const qkv::Result& result, int head, const RegionBounds& bounds,
-                                              QSize pixels)
-{
-    qkv::Expected<qkv::MatrixF> values = qkv::headAttentionRegion(result.attention, head, bounds.firstRow, bounds.endRow,
-                                                                  bounds.firstColumn, bounds.endColumn);
-    if (!values) return qkv::Error{values.error()};
-    ExactRegion region;
-    region.head = head;
-    region.bounds = bounds;
-    region.values = std::move(*values);
-    region.rowEdges = qkv::blockEdges(bounds.rows(), std::clamp<qkv::Index>(pixels.height(), 1, bounds.rows()));
-    region.columnEdges = qkv::blockEdges(bounds.columns(), std::clamp<qkv::Index>(pixels.width(), 1, bounds.columns()));
-    region.drawn = blockMaxima(region.values, region.rowEdges, region.columnEdges);
-    const qkv::AttentionMask& mask = result.attention.mask;
-    if (mask.causal || !mask.keyPadding.empty()) markMaskedBlocks(region, mask);
-    region.largest = region.values.maxCoeff();
-    return region;
-}
 
 // The title's lines (regionTitle's first, wrapped to two, and the hint), then the heatmap, with
 // its colour bar at the right (regionLegendRect).
@@ -157,8 +80,8 @@ HeatmapStyle regionStyle(const ExactRegion& region, const qkv::Result& result, c
     const double cell = regionLayout(region, target, withTokens, metrics).cellWidth();
     if (!region.reduced() && cell >= line) style = withTokens;
     if (b.contains(selectedQuery, selectedKey)) {
-        style.highlightedCell = QPoint(blockOfPosition(region.columnEdges, selectedKey - b.firstColumn),
-                                       blockOfPosition(region.rowEdges, selectedQuery - b.firstRow));
+        style.highlightedCell = QPoint(static_cast<int>(qkv::blockOfPosition(region.columnEdges, selectedKey - b.firstColumn)),
+                                       static_cast<int>(qkv::blockOfPosition(region.rowEdges, selectedQuery - b.firstRow)));
     }
     return style;
 }
@@ -223,8 +146,8 @@ QString regionToolTip(const ExactRegion& region, const qkv::Result& result, qkv:
     if (result.attention.mask.masked(query, key)) text += QObject::tr(", masked");
     if (region.reduced()) {
         // Inside the region (checked above): both blocks exist.
-        const auto i = static_cast<std::size_t>(blockOfPosition(region.rowEdges, query - b.firstRow));
-        const auto j = static_cast<std::size_t>(blockOfPosition(region.columnEdges, key - b.firstColumn));
+        const auto i = static_cast<std::size_t>(qkv::blockOfPosition(region.rowEdges, query - b.firstRow));
+        const auto j = static_cast<std::size_t>(qkv::blockOfPosition(region.columnEdges, key - b.firstColumn));
         text += QObject::tr("\nthis pixel: the largest of queries %1–%2 × keys %3–%4, %5")
                     .arg(groupedInteger(b.firstRow + region.rowEdges[i]), groupedInteger(b.firstRow + region.rowEdges[i + 1] - 1),
                          groupedInteger(b.firstColumn + region.columnEdges[j]),

@@ -1,13 +1,12 @@
 #pragma once
-// An exact region of one head of a long (streamed) layer: the weights a_qj (paper equation (1))
-// of queries [A, B) x keys [C, D), recomputed from Q_i and K_j (headAttentionRegion: ~20-40 ms
-// for 1,024 x 1,024, ~0.3 s for 4,096 x 4,096), and its painter (the project's heatmap).
+// The painter of an exact region of one head of a long (streamed) layer (the project's heatmap):
+// the region's numbers, its bounds and its blocks come from core/analysis/exact_region.hpp; here
+// they get a layout, labels, a title, a tooltip and colours.
 //
-// The region is computed whole and kept at full resolution, so a hover reads the exact weight of
-// the position under the mouse. Where the region has more positions than the screen has pixels,
-// it is drawn reduced by BLOCK MAXIMUM, one block per pixel: a sharp cell stays visible, where
-// the heatmap's own area filter would average it away. Tick labels are positions, and the tokens
-// too where a cell is taller (rows) or wider (columns) than a line of text.
+// Where the region has more positions than the screen has pixels, it is drawn reduced by BLOCK
+// MAXIMUM, one block per pixel: a sharp cell stays visible, where the heatmap's own area filter
+// would average it away. Tick labels are positions, and the tokens too where a cell is taller
+// (rows) or wider (columns) than a line of text.
 // Legend: n_q queries, n_k keys; positions from 0, heads from 1 where people read them.
 
 #include <QFontMetricsF>
@@ -18,9 +17,8 @@
 #include <QString>
 
 #include <utility>
-#include <vector>
 
-#include "core/common/expected.hpp"
+#include "core/analysis/exact_region.hpp"
 #include "core/common/matrix.hpp"
 #include "core/result/result.hpp"
 #include "ui/render/colormap.hpp"
@@ -30,56 +28,6 @@
 class QPainter;
 
 namespace qkv::ui {
-
-// The sides the wheel halves and doubles between (positions), before n_q and n_k clamp them.
-inline constexpr qkv::Index kMinRegionSide = 32;
-inline constexpr qkv::Index kMaxRegionSide = 4096;
-
-// Queries [firstRow, endRow) x keys [firstColumn, endColumn).
-struct RegionBounds {
-    qkv::Index firstRow = 0, endRow = 0, firstColumn = 0, endColumn = 0;
-
-    qkv::Index rows() const { return endRow - firstRow; }
-    qkv::Index columns() const { return endColumn - firstColumn; }
-    bool empty() const { return rows() <= 0 || columns() <= 0; }
-    bool contains(qkv::Index query, qkv::Index key) const
-    {
-        return query >= firstRow && query < endRow && key >= firstColumn && key < endColumn;
-    }
-    bool operator==(const RegionBounds&) const = default;
-};
-
-// `side` x `side` positions (each side at most n_q, n_k) centred on (query, key) as far as the
-// map's edges allow.
-RegionBounds regionAround(qkv::Index query, qkv::Index key, qkv::Index side, qkv::Index queryCount,
-                          qkv::Index keyCount);
-// `side` halved (zoomIn) or doubled, within [kMinRegionSide, kMaxRegionSide] (a side already
-// outside them only moves towards them).
-qkv::Index zoomedSide(qkv::Index side, bool zoomIn);
-
-// Each block of `values` (rowEdges x columnEdges, blockEdges' form over its rows and columns) as
-// its largest entry, NaN entries skipped; a block of NaN only stays NaN.
-//                                                  (rowEdges.size() - 1) x (columnEdges.size() - 1)
-qkv::MatrixF blockMaxima(const qkv::MatrixF& values, const std::vector<qkv::Index>& rowEdges,
-                         const std::vector<qkv::Index>& columnEdges);
-
-struct ExactRegion {
-    int head = 0;  // from 0
-    RegionBounds bounds;
-    qkv::MatrixF values;  // rows x columns: a_qj exact, 0 where masked (headAttentionRegion's)
-    // What is drawn: blocks of the region's positions (edges local to the region), each the
-    // largest weight of its unmasked cells, NaN where all are masked (drawn hatched).
-    std::vector<qkv::Index> rowEdges, columnEdges;
-    qkv::MatrixF drawn;
-    float largest = 0;  // over the region: the colours span 0 .. largest
-
-    bool reduced() const { return drawn.rows() < values.rows() || drawn.cols() < values.cols(); }
-};
-
-// The region of head `head` (runs on a worker thread), drawn at most `pixels` wide and high.
-// Errors: headAttentionRegion's (a head or region outside the layer, a non-finite score).
-qkv::Expected<ExactRegion> computeExactRegion(const qkv::Result& result, int head, const RegionBounds& bounds,
-                                              QSize pixels);
 
 // Where the region goes in `target`: two title lines, then the heatmap.
 QRectF regionHeatmapRect(const QRectF& target, const QFontMetricsF& metrics);

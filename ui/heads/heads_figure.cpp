@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/common/finite_range.hpp"
+#include "core/ops/block_pooling.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/heads/pooled_panels.hpp"
@@ -222,12 +223,12 @@ QString HeadsFigure::caption() const
 
 int HeadsFigure::rowOfPosition(qkv::Index query) const
 {
-    return pooled() ? blockOfPosition(rowEdges_, query) : static_cast<int>(query);
+    return pooled() ? static_cast<int>(qkv::blockOfPosition(rowEdges_, query)) : static_cast<int>(query);
 }
 
 int HeadsFigure::columnOfPosition(qkv::Index key) const
 {
-    return pooled() ? blockOfPosition(columnEdges_, key) : static_cast<int>(key);
+    return pooled() ? static_cast<int>(qkv::blockOfPosition(columnEdges_, key)) : static_cast<int>(key);
 }
 
 qkv::Index HeadsFigure::positionOfRow(int row) const { return rowPositions(row).first; }

@@ -140,7 +140,7 @@ void LongLayerDetail::requestRegion()
     askedBounds_ = wanted_;
     askedPixels_ = pixels;
     region_.request([result = result_, head, bounds = wanted_, pixels, colormap = colormap_]() -> RegionOutcome {
-        qkv::Expected<ExactRegion> region = computeExactRegion(*result, head, bounds, pixels);
+        qkv::Expected<ExactRegion> region = computeExactRegion(*result, head, bounds, pixels.height(), pixels.width());
         if (!region) return {qkv::Error{region.error()}, {}, colormap};
         QImage image = regionImage(*region, colormap);
         return {std::make_shared<const ExactRegion>(std::move(*region)), std::move(image), colormap};

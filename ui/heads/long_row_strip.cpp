@@ -12,7 +12,6 @@
 #include "core/analysis/span_row.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
-#include "ui/heads/pooled_panels.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -64,57 +63,11 @@ double maximaAxisTop(const RowStrip& strip)
 
 }  // namespace
 
-std::vector<KeyWeight> topKeys(std::span<const float> row, int count)
-{
-    std::vector<qkv::Index> order(row.size());
-    std::iota(order.begin(), order.end(), qkv::Index{0});
-    const auto shown = std::min<std::size_t>(static_cast<std::size_t>(std::max(count, 0)), order.size());
-    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shown), order.end(),
-                      [&](qkv::Index a, qkv::Index b) {
-                          const float wa = row[static_cast<std::size_t>(a)], wb = row[static_cast<std::size_t>(b)];
-                          return wa != wb ? wa > wb : a < b;
-                      });
-    std::vector<KeyWeight> top;
-    for (std::size_t i = 0; i < shown; ++i) top.push_back({order[i], row[static_cast<std::size_t>(order[i])]});
-    return top;
-}
-
-PixelMaxima maxPerPixel(std::span<const float> row, qkv::Index pixels)
-{
-    const auto n = static_cast<qkv::Index>(row.size());
-    PixelMaxima out;
-    if (n == 0) return out;
-    const qkv::Index bins = std::clamp<qkv::Index>(pixels, 1, n);
-    out.edges = blockEdges(n, bins);
-    out.maxima.resize(static_cast<std::size_t>(bins));
-    for (qkv::Index b = 0; b < bins; ++b) {
-        const auto first = row.begin() + out.edges[static_cast<std::size_t>(b)];
-        const auto end = row.begin() + out.edges[static_cast<std::size_t>(b) + 1];
-        out.maxima[static_cast<std::size_t>(b)] = *std::max_element(first, end);
-    }
-    return out;
-}
-
-std::pair<qkv::Index, qkv::Index> keysOfPixel(qkv::Index keyCount, qkv::Index pixels, qkv::Index bin)
-{
-    const qkv::Index bins = pixelBins(keyCount, pixels);
-    bin = std::clamp<qkv::Index>(bin, 0, bins - 1);
-    const std::vector<qkv::Index> edges = blockEdges(keyCount, bins);
-    return {edges[static_cast<std::size_t>(bin)], edges[static_cast<std::size_t>(bin) + 1]};
-}
-
-qkv::Index largestKey(std::span<const float> row, qkv::Index first, qkv::Index end)
-{
-    const auto begin = row.begin() + first;
-    return first + (std::max_element(begin, row.begin() + end) - begin);
-}
-
 qkv::Expected<RowStrip> computeRowStrip(const qkv::Result& result, int head, qkv::Index query,
                                         qkv::Index queryEnd)
 {
     const qkv::Expected<qkv::SpanRow> span = qkv::spanAttentionRow(result, head, query, queryEnd);
     if (!span) return qkv::Error{span.error()};
-    const qkv::Index n_k = static_cast<qkv::Index>(span->mean.size());
     RowStrip strip;
     strip.head = head;
     strip.query = query;
@@ -122,16 +75,7 @@ qkv::Expected<RowStrip> computeRowStrip(const qkv::Result& result, int head, qkv
     strip.queryToken = tokenText(result.queryLabels, query);
     strip.weights.assign(span->mean.begin(), span->mean.end());
     if (span->size() > 1) strip.maxima = span->maximum;
-    for (qkv::Index k = 0; k < n_k;) {  // runs of keys no query of the span sees
-        if (span->visible[static_cast<std::size_t>(k)]) {
-            ++k;
-            continue;
-        }
-        qkv::Index end = k;
-        while (end < n_k && !span->visible[static_cast<std::size_t>(end)]) ++end;
-        strip.maskedRuns.emplace_back(k, end);
-        k = end;
-    }
+    strip.maskedRuns = qkv::hiddenKeyRuns(span->visible);  // runs of keys no query of the span sees
     strip.top = topKeys(strip.weights, kTopKeys);
     for (const KeyWeight& key : strip.top) strip.topTokens << tokenText(result.keyLabels, key.key);
     return strip;
@@ -372,7 +316,7 @@ void paintRowStrip(QPainter& painter, const QRectF& target, const RowStrip& stri
         return QRectF(left, plot.bottom() - height, layout.xOfBin(bin + 1, binCount) - left, height);
     };
     for (qkv::Index b = 0; b < binCount; ++b) painter.fillRect(bar(b, bins.maxima[static_cast<std::size_t>(b)]), style.bars);
-    for (const KeyWeight& key : strip.top) painter.fillRect(bar(blockOfPosition(bins.edges, key.key), key.weight), style.topBars);
+    for (const KeyWeight& key : strip.top) painter.fillRect(bar(qkv::blockOfPosition(bins.edges, key.key), key.weight), style.topBars);
     if (!strip.maxima.empty()) {
         // A span: each pixel's largest weight any of its queries puts on its keys, as a line.
         const PixelMaxima peaks = maxPerPixel(strip.maxima, binCount);

@@ -5,9 +5,10 @@
 // largest weight any of them puts on each key drawn as a line above it.
 //
 // The strip is narrower than n_k keys (32,768 keys on ~900 pixels), so each pixel shows the
-// LARGEST weight of its keys: one sharp key stays as tall as it is, where a mean would flatten it
-// by the ~36 keys it shares a pixel with. The top keys are named (token, position, weight) and
-// marked on the strip. Legend: n_k keys; positions from 0, heads from 1 where people read them.
+// LARGEST weight of its keys (core/analysis/row_strip.hpp: the bins, the top keys, the masked
+// runs; this file lays them out and paints them). The top keys are named (token, position,
+// weight) and marked on the strip. Legend: n_k keys; positions from 0, heads from 1 where people
+// read them.
 
 #include <QColor>
 #include <QFontMetricsF>
@@ -15,11 +16,10 @@
 #include <QString>
 #include <QStringList>
 
-#include <algorithm>
-#include <span>
 #include <utility>
 #include <vector>
 
+#include "core/analysis/row_strip.hpp"
 #include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"
 #include "core/result/result.hpp"
@@ -27,33 +27,6 @@
 class QPainter;
 
 namespace qkv::ui {
-
-inline constexpr int kTopKeys = 5;
-
-struct KeyWeight {
-    qkv::Index key = 0;
-    float weight = 0;
-};
-
-// The `count` largest weights of `row`, largest first; of equal weights the lower position first.
-std::vector<KeyWeight> topKeys(std::span<const float> row, int count);
-
-// `row` seen through `pixels` pixels: bins as equal as the sizes allow (core's blockEdges), each
-// the largest weight of its keys; one bin per key when there are at least as many pixels as keys.
-struct PixelMaxima {
-    std::vector<qkv::Index> edges;  // bins + 1: bin b covers keys [edges[b], edges[b + 1])
-    std::vector<float> maxima;      // bins
-};
-PixelMaxima maxPerPixel(std::span<const float> row, qkv::Index pixels);
-
-// Keys [first, end): those drawn in pixel `bin` when `keyCount` keys are reduced to `pixels`
-// pixels (maxPerPixel's bins).
-std::pair<qkv::Index, qkv::Index> keysOfPixel(qkv::Index keyCount, qkv::Index pixels, qkv::Index bin);
-// How many bins maxPerPixel makes of `keyCount` keys on `pixels` pixels.
-inline qkv::Index pixelBins(qkv::Index keyCount, qkv::Index pixels) { return std::clamp<qkv::Index>(pixels, 1, std::max<qkv::Index>(keyCount, 1)); }
-
-// The key of the largest weight among keys [first, end) of `row` (the lowest of equals).
-qkv::Index largestKey(std::span<const float> row, qkv::Index first, qkv::Index end);
 
 struct RowStrip {
     int head = 0;         // from 0

@@ -1,10 +1,7 @@
 #pragma once
-// The heads figure's panels for a long layer (Result::streamed()): each head's map as the stream
-// kept it, in blocks of positions (core/attention/streamed_attention.hpp, PooledAttention), so the
-// grid draws a 32,768-token layer as 512 x 512 blocks instead of 2^30 cells per head. A block
-// shows its mean weight, or its largest one, which keeps a single sharp key visible that the mean
-// would average away. Blocks every cell of which the mask hides are hatched (NaN), as masked
-// cells are in a held map.
+// The heads figure's panels for a long layer (Result::streamed()): each head's map in blocks of
+// positions (core/analysis/pooled_heads.hpp computes them; masked blocks are NaN, drawn hatched),
+// with what the figure says about them: why there are none, the blocks' labels.
 
 #include <QString>
 #include <QStringList>
@@ -32,8 +29,5 @@ PooledPanels pooledPanels(const qkv::Result& result, bool attentionWeights, bool
 
 // A block's label: the token where the block is one position wide, else its first position.
 QStringList pooledLabels(const std::vector<qkv::Index>& edges, const std::vector<std::string>& tokens);
-
-// The block holding `position` (edges as above); -1 outside them.
-int blockOfPosition(const std::vector<qkv::Index>& edges, qkv::Index position);
 
 }  // namespace qkv::ui

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/factored/matrix_pooling.hpp"
+#include "core/factored/matrix_pooling.hpp"
 #include "ui/render/heatmap_painter.hpp"
 
 namespace qkv::ui {

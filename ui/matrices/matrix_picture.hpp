@@ -1,6 +1,6 @@
 #pragma once
 // One matrix drawn as one image (docs/architecture.md, "Layers"; the figure rules: no seams in SVG or
-// PDF): one pixel per drawn cell, block means (ui/factored/matrix_pooling) when the matrix has
+// PDF): one pixel per drawn cell, block means (core/factored/matrix_pooling) when the matrix has
 // more rows or columns than the picture may have, the colour of each value from a colormap.
 // Built once per matrix (off the GUI thread for big ones) and stretched over any rectangle.
 //

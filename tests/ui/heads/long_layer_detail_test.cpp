@@ -1,7 +1,8 @@
 // The long layer's detail pane: the selected query's whole row and an exact region of a streamed
 // layer, checked against the held maps of the same layer (the streamed numbers equal them to
-// float rounding), its pure reductions on hand-built numbers, and the mouse: a wheel step, a click
-// on the strip, a click and a drag in the region, the exact weight under the mouse.
+// float rounding), and the mouse: a wheel step, a click on the strip, a click and a drag in the
+// region, the exact weight under the mouse. Their pure reductions on hand-built numbers:
+// tests/core/analysis/row_strip_test.cpp and exact_region_test.cpp.
 
 #include <QWheelEvent>
 
@@ -79,57 +80,6 @@ protected:
     HeadSelection selection;
     LongLayerDetail detail{&selection};
 };
-
-TEST(LongRowStrip, PerPixelMaximumKeepsASharpKey)
-{
-    const std::vector<float> row = {0.1f, 0.9f, 0.2f, 0.3f, 0.05f, 0.4f, 0.0f};
-    const PixelMaxima three = maxPerPixel(row, 3);  // keys [0, 2), [2, 4), [4, 7)
-    EXPECT_EQ(three.edges, (std::vector<qkv::Index>{0, 2, 4, 7}));
-    EXPECT_EQ(three.maxima, (std::vector<float>{0.9f, 0.3f, 0.4f}));
-    const PixelMaxima wide = maxPerPixel(row, 100);  // more pixels than keys: the row itself
-    EXPECT_EQ(wide.maxima, row);
-    EXPECT_EQ(maxPerPixel(row, 1).maxima, (std::vector<float>{0.9f}));
-    EXPECT_EQ(keysOfPixel(7, 3, 2), (std::pair<qkv::Index, qkv::Index>{4, 7}));
-    EXPECT_EQ(keysOfPixel(7, 3, 0), (std::pair<qkv::Index, qkv::Index>{0, 2}));
-    EXPECT_EQ(keysOfPixel(7, 100, 6), (std::pair<qkv::Index, qkv::Index>{6, 7}));  // a pixel per key
-    EXPECT_EQ(largestKey(row, 2, 7), 5);
-}
-
-TEST(LongRowStrip, TopKeysAreTheLargestWithTheLowerPositionFirstAmongEquals)
-{
-    const std::vector<float> row = {0.2f, 0.5f, 0.1f, 0.5f, 0.3f};
-    const std::vector<KeyWeight> top = topKeys(row, 3);
-    ASSERT_EQ(top.size(), 3u);
-    EXPECT_EQ(top[0].key, 1);
-    EXPECT_EQ(top[1].key, 3);
-    EXPECT_EQ(top[2].key, 4);
-    EXPECT_EQ(top[2].weight, 0.3f);
-    EXPECT_EQ(topKeys(row, 10).size(), row.size());
-}
-
-TEST(ExactRegionData, BlockMaximaSkipMaskedCellsAndRegionsStayInsideTheMap)
-{
-    qkv::MatrixF values(3, 4);  // 3 x 4
-    const float nan = std::nanf("");
-    values << 0.1f, 0.7f, nan, nan,  //
-        0.2f, 0.3f, nan, nan,        //
-        0.9f, 0.0f, 0.4f, nan;
-    const qkv::MatrixF maxima = blockMaxima(values, {0, 2, 3}, {0, 2, 4});
-    ASSERT_EQ(maxima.rows(), 2);
-    ASSERT_EQ(maxima.cols(), 2);
-    EXPECT_EQ(maxima(0, 0), 0.7f);
-    EXPECT_TRUE(std::isnan(maxima(0, 1)));  // every cell masked
-    EXPECT_EQ(maxima(1, 0), 0.9f);
-    EXPECT_EQ(maxima(1, 1), 0.4f);
-
-    EXPECT_EQ(regionAround(5, 995, 64, 1000, 1000), (RegionBounds{0, 64, 936, 1000}));
-    EXPECT_EQ(regionAround(500, 500, 64, 1000, 40), (RegionBounds{468, 532, 0, 40}));
-    EXPECT_EQ(zoomedSide(256, true), 128);
-    EXPECT_EQ(zoomedSide(kMinRegionSide, true), kMinRegionSide);
-    EXPECT_EQ(zoomedSide(kMaxRegionSide, false), kMaxRegionSide);
-    EXPECT_EQ(zoomedSide(10, true), 10);  // a small dragged region is not zoomed out by the wheel's "in"
-    EXPECT_EQ(zoomedSide(10, false), 20);
-}
 
 TEST_F(LongLayerDetailTest, TheStripIsTheHeldRowAndNamesItsTopKeys)
 {

@@ -1,57 +1,47 @@
-#include "ui/factored/matrix_pooling.hpp"
+#include "core/factored/matrix_pooling.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
+#include <utility>
 
-namespace qkv::ui {
+#include "core/ops/block_pooling.hpp"
+
+namespace qkv {
 
 std::vector<Index> binEdges(Index start, Index count, Index bins)
 {
     count = std::max<Index>(count, 0);
-    bins = std::clamp<Index>(bins, 1, std::max<Index>(count, 1));
-    std::vector<Index> edges(static_cast<std::size_t>(bins) + 1);
-    for (Index b = 0; b <= bins; ++b) {
-        edges[static_cast<std::size_t>(b)] = start + (b * count) / bins;
-    }
+    std::vector<Index> edges = blockEdges(count, blockCount(count, bins));
+    for (Index& edge : edges) edge += start;
     return edges;
 }
 
 namespace {
 
+// [start, start + count) cut to [0, size).
+std::pair<Index, Index> clampedSpan(Index start, Index count, Index size)
+{
+    start = std::clamp<Index>(start, 0, size);
+    return {start, std::clamp<Index>(count, 0, size - start)};
+}
+
 template <class Matrix>
 Matrix poolRowsImpl(const Matrix& m, Index start, Index count, Index bins)
 {
-    start = std::clamp<Index>(start, 0, m.rows());
-    count = std::clamp<Index>(count, 0, m.rows() - start);
-    if (count == 0) {
-        return Matrix(0, m.cols());
-    }
-    const std::vector<Index> edges = binEdges(start, count, bins);
-    const Index n = static_cast<Index>(edges.size()) - 1;
-    if (n == count) {
-        return m.middleRows(start, count);  // one row per bin: exact
-    }
-    Matrix pooled(n, m.cols());  // n x cols
-    for (Index b = 0; b < n; ++b) {
-        const Index first = edges[static_cast<std::size_t>(b)];
-        const Index length = edges[static_cast<std::size_t>(b) + 1] - first;
-        pooled.row(b) = m.middleRows(first, length).colwise().sum() /
-                        static_cast<typename Matrix::Scalar>(length);
-    }
-    return pooled;
+    std::tie(start, count) = clampedSpan(start, count, m.rows());
+    if (count == 0) return Matrix(0, m.cols());
+    return blockRowMeans(m, binEdges(start, count, bins));  // bins x cols
 }
 
 template <class Matrix>
 Matrix poolMatrixImpl(const Matrix& m, const MatrixWindow& window, Index rowBins, Index colBins)
 {
-    // Rows first on the window's columns, then the columns of the transposed result.
-    const Index col0 = std::clamp<Index>(window.col0, 0, m.cols());
-    const Index cols = std::clamp<Index>(window.cols, 0, m.cols() - col0);
-    const Matrix band = m.middleCols(col0, cols);                              // all rows x cols
-    const Matrix rowsPooled = poolRowsImpl<Matrix>(band, window.row0, window.rows, rowBins);
-    const Matrix transposed = rowsPooled.transpose();                          // cols x rowBins
-    const Matrix both = poolRowsImpl<Matrix>(transposed, 0, cols, colBins);    // colBins x rowBins
-    return both.transpose();
+    const auto [row0, rows] = clampedSpan(window.row0, window.rows, m.rows());
+    const auto [col0, cols] = clampedSpan(window.col0, window.cols, m.cols());
+    if (rows == 0 || cols == 0) return Matrix(rows == 0 ? 0 : blockCount(rows, rowBins), cols == 0 ? 0 : blockCount(cols, colBins));
+    return blockMeans(m.block(row0, col0, rows, cols), binEdges(0, rows, rowBins),
+                      binEdges(0, cols, colBins));  // rowBins x colBins
 }
 
 template <class Matrix>
@@ -98,4 +88,4 @@ MatrixD pooledProduct(const FactoredMatrix& factored, const MatrixWindow& window
 double maxAbs(const MatrixD& m) { return maxAbsImpl(m); }
 double maxAbs(const MatrixF& m) { return maxAbsImpl(m); }
 
-}  // namespace qkv::ui
+}  // namespace qkv

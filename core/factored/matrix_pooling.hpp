@@ -1,6 +1,6 @@
 #pragma once
-// Drawing a large matrix at the resolution it is drawn: block means, computed from the thin
-// factors where the matrix is a product.
+// Drawing a large matrix at the resolution it is drawn: block means (core/ops/block_pooling.hpp's
+// blocks and rule), computed from the thin factors where the matrix is a product.
 //
 // Symbols: d_model, d_k = d_model / h; a window is a block [row0, row0+rows) x [col0, col0+cols)
 // of a matrix; bins are the cells actually drawn along one side (<= the window's side).
@@ -10,15 +10,13 @@
 // so the downsampled W_i is the product of the row-pooled factors, O(bins_r bins_c d_k), and
 // the dense d_model x d_model matrix is never formed. With as many bins as rows the pooling is
 // the identity and the block is exact (FactoredMatrix::denseBlock).
-//
-// Qt-free on purpose: a candidate to move into core/factored.
 
 #include <vector>
 
 #include "core/common/matrix.hpp"
 #include "core/factored/factored_matrix.hpp"
 
-namespace qkv::ui {
+namespace qkv {
 
 // A rectangular block of a matrix, in matrix coordinates.
 struct MatrixWindow {
@@ -31,8 +29,8 @@ struct MatrixWindow {
     bool operator==(const MatrixWindow&) const = default;
 };
 
-// Bin b of `bins` covers [edges[b], edges[b+1]) of [start, start+count): nearly equal,
-// contiguous, covering every index once. bins is clamped to [1, count].
+// Bin b of `bins` covers [edges[b], edges[b+1]) of [start, start+count): blockEdges' blocks,
+// moved to start. bins is clamped to [1, count] (blockCount).
 std::vector<Index> binEdges(Index start, Index count, Index bins);
 
 // rows of `m` in [start, start+count) averaged into `bins` rows: bins x m.cols().
@@ -48,8 +46,9 @@ MatrixF poolMatrix(const MatrixF& m, const MatrixWindow& window, Index rowBins, 
 MatrixD pooledProduct(const FactoredMatrix& factored, const MatrixWindow& window, Index rowBins,
                       Index colBins);
 
-// max |m(i, j)|, 0 for an empty matrix; NaN entries are skipped.
+// max |m(i, j)|, 0 for an empty matrix; NaN entries are skipped (the colour scale's top: a NaN
+// cell is drawn as having no value, it has no size to scale by).
 double maxAbs(const MatrixD& m);
 double maxAbs(const MatrixF& m);
 
-}  // namespace qkv::ui
+}  // namespace qkv
