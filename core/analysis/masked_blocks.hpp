@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "core/attention/attention_mask.hpp"
 #include "core/common/matrix.hpp"
+#include "core/ops/attention_mask.hpp"
 #include "core/ops/block_pooling.hpp"
 
 namespace qkv {

@@ -18,7 +18,7 @@
 
 #include "core/analysis/map_pooling.hpp"
 #include "core/analysis/row_strip.hpp"
-#include "core/attention/attention_mask.hpp"
+#include "core/ops/attention_mask.hpp"
 #include "core/attention/streamed_attention.hpp"
 #include "core/factored/matrix_pooling.hpp"
 
