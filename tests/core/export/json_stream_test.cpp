@@ -29,6 +29,17 @@ std::string readText(const fs::path& path)
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// `body` (an escaped string's inside) parsed back as the JSON string "body".
+std::string parsedString(const std::string& body)
+{
+    std::string text;
+    text.reserve(body.size() + 2);
+    text += '"';
+    text += body;
+    text += '"';
+    return nlohmann::json::parse(text).get<std::string>();
+}
+
 // Writes `write`'s values through a JsonStream into a file and parses it back.
 template <class Write>
 nlohmann::json writtenAndParsed(const fs::path& path, Write write)
@@ -112,10 +123,10 @@ TEST(JsonEscape, QuotesControlCharactersAndMalformedUtf8StayOneValidString)
     EXPECT_EQ(control.find('\t'), std::string::npos);
     EXPECT_EQ(control.find('\n'), std::string::npos);
     EXPECT_EQ(control.find('\x01'), std::string::npos);
-    EXPECT_EQ(nlohmann::json::parse("\"" + control + "\"").get<std::string>(), std::string("tab\tline\nbell\x01", 14));
+    EXPECT_EQ(parsedString(control), std::string("tab\tline\nbell\x01", 14));
     // Well-formed UTF-8 is kept as it is; a byte that cannot start a character becomes U+FFFD.
-    EXPECT_EQ(nlohmann::json::parse("\"" + jsonEscape("caf\xC3\xA9") + "\"").get<std::string>(), "caf\xC3\xA9");
-    EXPECT_EQ(nlohmann::json::parse("\"" + jsonEscape("a\xFFz") + "\"").get<std::string>(), "a\xEF\xBF\xBDz");
+    EXPECT_EQ(parsedString(jsonEscape("caf\xC3\xA9")), "caf\xC3\xA9");
+    EXPECT_EQ(parsedString(jsonEscape("a\xFFz")), "a\xEF\xBF\xBDz");
 }
 
 TEST(CheckExportTarget, JsonAndCsvReplaceAFileOrAFreeNameButNotAFolder)
