@@ -14,7 +14,7 @@
 
 namespace qkv::app {
 
-// --variant: one way of forming a head's scores (core/model/model_spec.hpp), or both of them on
+// --variant: one way of forming a head's scores (core/trainable/model_spec.hpp), or both of them on
 // the same data and seed.
 enum class TrainVariants { Factored, Full, Both };
 inline constexpr std::array<EnumName<TrainVariants>, 3> kTrainVariantNames{{

@@ -19,8 +19,8 @@
 
 #include "core/common/memory.hpp"
 #include "core/common/random.hpp"
-#include "core/model/adamw.hpp"
-#include "core/model/model_forward.hpp"
+#include "core/trainable/adamw.hpp"
+#include "core/trainable/model_forward.hpp"
 
 namespace {
 

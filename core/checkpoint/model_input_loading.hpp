@@ -18,7 +18,7 @@
 
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/common/expected.hpp"
-#include "core/embedding/model_own_input.hpp"
+#include "core/embedding/model_input.hpp"
 
 namespace qkv {
 

@@ -63,7 +63,7 @@ enum class EmbeddingKind {
     Meaning,  // a vector per concept of the built-in lexicon, shared by a word's translations
     // The model's own first-layer input: its subword tokens and its learned token and position
     // embeddings, normalised as the model does (a checkpoint's first layer;
-    // core/embedding/model_own_input.hpp). Positions are inside X: nothing is added to it.
+    // core/embedding/model_input.hpp). Positions are inside X: nothing is added to it.
     Model,
 };
 inline constexpr std::array<EnumName<EmbeddingKind>, 3> kEmbeddingKindNames{{

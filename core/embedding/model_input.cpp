@@ -1,89 +1,55 @@
 #include "core/embedding/model_input.hpp"
 
-#include <cmath>
-#include <string>
-
-#include "core/common/shape_text.hpp"
-
 namespace qkv {
 
-namespace {
-
-Status checkShapes(const EmbeddingTable& tokenTable, const EmbeddingTable& positionTable,
-                   const RowVectorF* extraRow, const LayerNormParameters& norm)
+ModelInput::ModelInput(SubwordTokenizer tokenizer, ModelInputTables tables, std::string origin)
+    : tokenizer_(std::move(tokenizer)), tables_(std::move(tables)), origin_(std::move(origin))
 {
-    const Index d = tokenTable.cols();
-    if (d < 1 || tokenTable.rows() < 1)
-        return Error{"the token embeddings are empty (" + shapeText(tokenTable.rows(), d) + ")"};
-    if (positionTable.cols() != d)
-        return Error{"the position embeddings are " + shapeText(positionTable.rows(), positionTable.cols()) +
-                     " but the token embeddings have d_model = " + std::to_string(d)};
-    if (extraRow && extraRow->cols() != d)
-        return Error{"the token type embedding has " + std::to_string(extraRow->cols()) +
-                     " entries but d_model = " + std::to_string(d)};
-    if (norm.gamma.cols() != d || norm.beta.cols() != d)
-        return Error{"the LayerNorm weight and bias have " + std::to_string(norm.gamma.cols()) + " and " +
-                     std::to_string(norm.beta.cols()) + " entries but d_model = " + std::to_string(d)};
-    if (!std::isfinite(norm.epsilon) || norm.epsilon <= 0)
-        return Error{"the LayerNorm epsilon must be a positive number (it is " + std::to_string(norm.epsilon) + ")"};
-    return {};
 }
 
-Status checkIds(std::span<const std::int32_t> ids, Index tokenRows, Index positionRows, Index firstPosition)
+ModelInput::ModelInput(SubwordTokenizer tokenizer, HiddenStatesOf hiddenStates, HiddenStatesShape shape,
+                       std::string origin)
+    : tokenizer_(std::move(tokenizer)), hiddenStates_(std::move(hiddenStates)), shape_(std::move(shape)),
+      origin_(std::move(origin))
 {
-    const auto n = static_cast<Index>(ids.size());
-    if (n == 0) return Error{"the sentence has no tokens"};
-    for (Index t = 0; t < n; ++t) {
-        const std::int32_t id = ids[static_cast<std::size_t>(t)];
-        if (id < 0 || id >= tokenRows)
-            return Error{"token " + std::to_string(t) + " has id " + std::to_string(id) +
-                         ", but the token embeddings have " + std::to_string(tokenRows) + " rows"};
-    }
-    const Index available = std::max<Index>(0, positionRows - std::max<Index>(0, firstPosition));
-    if (firstPosition < 0 || n > available)
-        return Error{"the sentence has " + std::to_string(n) + " tokens; this model's positions go up to " +
-                     std::to_string(available)};
-    return {};
 }
 
-}  // namespace
-
-Expected<MatrixF> normalizedEmbeddingSum(std::span<const std::int32_t> ids, const EmbeddingTable& tokenTable,
-                                         const EmbeddingTable& positionTable, Index firstPosition,
-                                         const RowVectorF* extraRow, const LayerNormParameters& norm)
+Expected<ModelSentence> ModelInput::embed(std::string_view text) const
 {
-    if (Status s = checkShapes(tokenTable, positionTable, extraRow, norm); !s) return Error{s.error()};
-    if (Status s = checkIds(ids, tokenTable.rows(), positionTable.rows(), firstPosition); !s) return Error{s.error()};
-
-    const auto n = static_cast<Index>(ids.size());
-    MatrixD sum(n, tokenTable.cols());  // n x d_model: token + position (+ extra)
-    for (Index t = 0; t < n; ++t) {
-        sum.row(t) = tokenTable.row(ids[static_cast<std::size_t>(t)]).cast<double>() +
-                     positionTable.row(firstPosition + t).cast<double>();
-        if (extraRow) sum.row(t) += extraRow->cast<double>();
-    }
-    MatrixF x = layerNormRows(sum, norm);  // n x d_model
-    for (Index t = 0; t < n; ++t)
-        if (!x.row(t).allFinite())
-            return Error{"the input of token " + std::to_string(t) + " is not finite: its embedding rows or the "
-                         "LayerNorm parameters hold NaN or infinity"};
-    return x;
+    Expected<SubwordTokenization> tokens = tokenizer_.encode(text);
+    if (!tokens) return Error{tokens.error()};
+    Expected<MatrixF> input = embedTokens(*tokens);
+    if (!input) return Error{input.error()};
+    return ModelSentence{std::move(*tokens), std::move(*input)};
 }
 
-Expected<MatrixF> bertModelInput(std::span<const std::int32_t> ids, const EmbeddingTable& wordEmbeddings,
-                                 const EmbeddingTable& positionEmbeddings,
-                                 const EmbeddingTable& tokenTypeEmbeddings, const LayerNormParameters& embeddingNorm)
+Expected<MatrixF> ModelInput::embedTokens(const SubwordTokenization& tokens) const
 {
-    if (tokenTypeEmbeddings.rows() < 1) return Error{"the token type embeddings are empty"};
-    // One sentence: every token has type 0 (segment A).
-    const RowVectorF typeRow = tokenTypeEmbeddings.row(0);
-    return normalizedEmbeddingSum(ids, wordEmbeddings, positionEmbeddings, 0, &typeRow, embeddingNorm);
+    const std::vector<std::int32_t> ids = tokens.ids();
+    if (hiddenStates_) return hiddenStates_(ids);
+    return tables_.recipe == ModelInputRecipe::Bert
+               ? bertModelInput(ids, tables_.tokenEmbeddings, tables_.positionEmbeddings, tables_.tokenTypeEmbeddings,
+                                tables_.norm)
+               : gpt2ModelInput(ids, tables_.tokenEmbeddings, tables_.positionEmbeddings, tables_.norm);
 }
 
-Expected<MatrixF> gpt2ModelInput(std::span<const std::int32_t> ids, const EmbeddingTable& tokenEmbeddings,
-                                 const EmbeddingTable& positionEmbeddings, const LayerNormParameters& ln1)
+void ModelInput::setWholeModel(std::shared_ptr<const PretrainedModel> model, Index modelIndex)
 {
-    return normalizedEmbeddingSum(ids, tokenEmbeddings, positionEmbeddings, 0, nullptr, ln1);
+    wholeModel_ = std::move(model);
+    wholeModelLayer_ = wholeModel_ ? modelIndex : -1;
+}
+
+std::string ModelInput::description() const
+{
+    const std::string formula = hiddenStates_ ? shape_.formula : std::string(modelInputFormula(tables_.recipe));
+    return formula + "; " + tokenizer_.description() + "; up to " +
+           std::to_string(positionCount()) + " tokens";
+}
+
+std::string_view modelInputFormula(ModelInputRecipe recipe)
+{
+    return recipe == ModelInputRecipe::Bert ? "X = LayerNorm(token + position + token type), as BERT builds it"
+                                            : "X = ln_1(token + position), as GPT-2 builds it";
 }
 
 }  // namespace qkv

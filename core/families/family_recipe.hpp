@@ -28,7 +28,7 @@
 #include "core/common/matrix.hpp"
 #include "core/config/rope_scaling.hpp"
 #include "core/families/family.hpp"
-#include "core/model/model_spec.hpp"
+#include "core/trainable/model_spec.hpp"
 
 namespace qkv {
 
@@ -37,7 +37,7 @@ namespace qkv {
 enum class ModelStack { Encoder, Decoder };
 
 enum class PretrainedNorm { LayerNorm, RmsNorm };
-// Where the norms sit: NormPlacement (core/model/model_spec.hpp, shared with the app's own models).
+// Where the norms sit: NormPlacement (core/trainable/model_spec.hpp, shared with the app's own models).
 
 // The MLP's nonlinearity, as config.json spells it (kActivationSpellings).
 enum class BlockActivation {

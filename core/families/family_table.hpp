@@ -25,7 +25,7 @@
 #include <string_view>
 
 #include "core/common/expected.hpp"
-#include "core/embedding/model_own_input.hpp"
+#include "core/embedding/model_input.hpp"
 #include "core/families/family.hpp"
 #include "core/families/family_recipe.hpp"
 #include "core/families/family_tensors.hpp"

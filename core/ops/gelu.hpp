@@ -10,7 +10,7 @@
 //   geluErfInPlace          Eigen's vectorised erf (a rational approximation within a few float
 //                           ulps of std::erf): a pretrained block's MLP, where libm's erff, a call
 //                           per element, took a tenth of a BERT-base forward pass
-// gelu.cpp holds the pretrained forms; gelu_model.cpp the model's, compiled as core/model is
+// gelu.cpp holds the pretrained forms; gelu_model.cpp the model's, compiled as core/trainable is
 // (-ffp-contract=off: the model's bits do not depend on where the heap put a buffer).
 //
 // Symbols: R rows (tokens), d_ff the MLP's inner width.

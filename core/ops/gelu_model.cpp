@@ -1,4 +1,4 @@
-// The trainable model's GELU (gelu.hpp), compiled as core/model is (core/ops/CMakeLists.txt).
+// The trainable model's GELU (gelu.hpp), compiled as core/trainable is (core/ops/CMakeLists.txt).
 #include "core/ops/gelu.hpp"
 
 #include <cmath>

@@ -4,7 +4,7 @@
 //   y = (x - mu) / sqrt(sigma^2 + epsilon) * gamma + beta.
 // Two evaluations, both kept because trained and loaded models hold their bits:
 //   layerNormForward / Backward  in the Scalar of the run (float trains, double checks the
-//                                gradients): the trainable model (core/model)
+//                                gradients): the trainable model (core/trainable)
 //   layerNormRows                sums and normalisation in double, stored as float: a
 //                                pretrained model's input and blocks (core/embedding,
 //                                core/pretrained), so layer 0 gets the same bits either way

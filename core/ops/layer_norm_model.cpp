@@ -1,4 +1,4 @@
-// The trainable model's LayerNorm (layer_norm.hpp), compiled as core/model is (core/ops/CMakeLists.txt).
+// The trainable model's LayerNorm (layer_norm.hpp), compiled as core/trainable is (core/ops/CMakeLists.txt).
 #include "core/ops/layer_norm.hpp"
 
 #include <cmath>

@@ -53,7 +53,7 @@ bool softmaxRow(const float* scores, float* attention, Index n_k, Index query, c
 // false). Rows are shared among at most threadsFor(work) threads (parallelism.hpp; the app allows one).
 MatrixF softmaxForward(const MatrixF& scores, const AttentionMask& mask, std::vector<bool>& fullyMasked);
 
-// ---- The trainable model's sequence (core/model) -----------------------------------------------
+// ---- The trainable model's sequence (core/trainable) -----------------------------------------------
 
 // In place: each row of scores (n_q x n_k, contiguous) becomes exp(s - max) / sum over the keys
 // the query sees (visibleKeysEnd); causal rows see keys 0..q and get exact zeros after. Every

@@ -11,7 +11,7 @@
 #include "core/attention/multi_head_attention.hpp"
 #include "core/common/expected.hpp"
 #include "core/config/config.hpp"
-#include "core/embedding/model_own_input.hpp"
+#include "core/embedding/model_input.hpp"
 #include "core/pipeline/compute_request.hpp"
 #include "core/presets/head_presets.hpp"
 #include "core/result/result.hpp"

@@ -11,7 +11,7 @@
 
 #include "core/common/expected.hpp"
 #include "core/config/config.hpp"
-#include "core/embedding/model_own_input.hpp"
+#include "core/embedding/model_input.hpp"
 #include "core/result/user_inputs.hpp"
 #include "core/text/subword_tokens.hpp"
 #include "core/text/tokenizer.hpp"

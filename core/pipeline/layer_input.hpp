@@ -14,7 +14,7 @@
 
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/common/expected.hpp"
-#include "core/embedding/model_own_input.hpp"
+#include "core/embedding/model_input.hpp"
 #include "core/pretrained/pretrained_model.hpp"
 #include "core/session/session.hpp"
 

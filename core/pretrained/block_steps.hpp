@@ -1,5 +1,5 @@
 #pragma once
-// The math steps of a pretrained block that the training engine's steps (core/model/model_steps.hpp)
+// The math steps of a pretrained block that the training engine's steps (core/trainable/model_steps.hpp)
 // do not have, forward only, llm.c style: one function per step, named after it.
 //
 // Symbols: R rows (tokens), d_model columns of the residual stream, d_ff the MLP's inner width.

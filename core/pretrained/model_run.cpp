@@ -7,7 +7,7 @@
 #include "core/common/limits.hpp"
 #include "core/common/memory.hpp"
 #include "core/common/stack_rows.hpp"
-#include "core/embedding/model_input.hpp"
+#include "core/embedding/first_layer_input.hpp"
 #include "core/attention/causal_extension.hpp"
 #include "core/attention/streamed_layer.hpp"
 #include "core/ops/soft_cap.hpp"
@@ -148,7 +148,7 @@ Status checkOptions(const PretrainedModel& model, const ModelTokens& tokens, con
     return checkLogitPositions(options.logitPositions, static_cast<Index>(read.size()));
 }
 
-// ---- Embeddings (model_input.hpp's recipes) ---------------------------------------------------
+// ---- Embeddings (first_layer_input.hpp's recipes) ---------------------------------------------------
 
 // scale E_tok[ids] + E_pos[rows] (+ E_type[0]), in double as normalizedEmbeddingSum sums it, for
 // the tokens from position firstPosition (a run typed on computes only its new tokens).  n x d_model

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "core/common/matrix.hpp"
-#include "core/embedding/model_own_input.hpp"
+#include "core/embedding/model_input.hpp"
 #include "core/weights/attention_weights.hpp"
 
 namespace qkv {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/checkpoint/checkpoint.hpp"
-#include "core/embedding/model_own_input.hpp"
+#include "core/embedding/model_input.hpp"
 #include "core/session/session.hpp"
 #include "core/weights/attention_weights.hpp"
 

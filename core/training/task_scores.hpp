@@ -11,7 +11,7 @@
 
 #include <vector>
 
-#include "core/model/model_forward.hpp"
+#include "core/trainable/model_forward.hpp"
 #include "core/training/tasks.hpp"
 
 namespace qkv {

@@ -24,7 +24,7 @@
 #include "core/common/enum_names.hpp"
 #include "core/common/expected.hpp"
 #include "core/common/random.hpp"
-#include "core/model/model_forward.hpp"
+#include "core/trainable/model_forward.hpp"
 #include "core/training/vocabulary.hpp"
 
 namespace qkv {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/common/expected.hpp"
-#include "core/model/model_forward.hpp"
+#include "core/trainable/model_forward.hpp"
 #include "core/training/training_run.hpp"
 #include "core/training/vocabulary.hpp"
 

@@ -2,7 +2,7 @@
 // The layout each task's model has beyond what TrainingSettings chooses: MLP width, norms and
 // positions (docs/training.md has the table and the measurements behind it).
 
-#include "core/model/model_spec.hpp"
+#include "core/trainable/model_spec.hpp"
 #include "core/training/tasks.hpp"
 
 namespace qkv {

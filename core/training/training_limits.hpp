@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/model/model_spec.hpp"
+#include "core/trainable/model_spec.hpp"
 
 namespace qkv {
 

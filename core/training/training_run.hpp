@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "core/model/adamw.hpp"
-#include "core/model/model_forward.hpp"
-#include "core/model/model_parameters.hpp"
+#include "core/trainable/adamw.hpp"
+#include "core/trainable/model_forward.hpp"
+#include "core/trainable/model_parameters.hpp"
 #include "core/training/task_scores.hpp"
 #include "core/training/tasks.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/model/model_parameters.hpp"
+#include "core/trainable/model_parameters.hpp"
 #include "core/training/training_report.hpp"
 
 namespace qkv {

@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/model/model_spec.hpp"
+#include "core/trainable/model_spec.hpp"
 #include "core/training/task_scores.hpp"
 #include "core/training/training_run.hpp"
 

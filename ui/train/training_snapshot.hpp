@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/model/model_forward.hpp"
+#include "core/trainable/model_forward.hpp"
 #include "core/training/task_scores.hpp"
 #include "core/training/tasks.hpp"
 #include "core/training/trained_model.hpp"

@@ -5,7 +5,7 @@
 #include <QColor>
 #include <QString>
 
-#include "core/model/model_spec.hpp"
+#include "core/trainable/model_spec.hpp"
 
 namespace qkv::ui {
 

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "core/io/npy.hpp"
-#include "core/model/model_steps.hpp"
+#include "core/trainable/model_steps.hpp"
 #include "core/pretrained/marian_positions.hpp"
 #include "support/matrix_assertions.hpp"
 #include "support/test_paths.hpp"

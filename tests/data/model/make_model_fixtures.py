@@ -4,7 +4,7 @@
 Run with Debian's python3-torch:  /usr/bin/python3 tests/data/model/make_model_fixtures.py
 It rewrites model_gradients.json and model_adamw.json beside this script.
 
-The model here is written from the formulas (core/model/model_spec.hpp describes the blocks,
+The model here is written from the formulas (core/trainable/model_spec.hpp describes the blocks,
 model_parameters.hpp names the tensors), one sequence at a time with torch's own layer_norm,
 gelu, softmax and cross_entropy; nothing is ported from the C++ side, which packs the batch and
 writes every backward by hand. Parameters come from torch's seeded generator and are rounded to

@@ -1,4 +1,4 @@
-#include "core/model/adamw.hpp"
+#include "core/trainable/adamw.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "core/model/model_steps.hpp"
+#include "core/trainable/model_steps.hpp"
 
 #include <algorithm>
 #include <cassert>

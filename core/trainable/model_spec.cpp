@@ -1,4 +1,4 @@
-#include "core/model/model_spec.hpp"
+#include "core/trainable/model_spec.hpp"
 
 #include <string>
 

@@ -23,7 +23,7 @@
 #include <Eigen/Core>
 
 #include "core/common/matrix.hpp"
-#include "core/model/model_spec.hpp"
+#include "core/trainable/model_spec.hpp"
 #include "core/ops/layer_norm.hpp"
 #include "core/ops/matrix_views.hpp"
 #include "core/ops/softmax.hpp"

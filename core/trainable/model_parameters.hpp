@@ -30,7 +30,7 @@
 
 #include "core/ops/attention_mask.hpp"
 #include "core/config/config.hpp"
-#include "core/model/model_spec.hpp"
+#include "core/trainable/model_spec.hpp"
 #include "core/weights/attention_weights.hpp"
 
 namespace qkv {

@@ -1,4 +1,4 @@
-#include "core/model/model_parameters.hpp"
+#include "core/trainable/model_parameters.hpp"
 
 #include <cassert>
 #include <cmath>

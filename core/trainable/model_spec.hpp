@@ -3,7 +3,7 @@
 // where the norms sit, how positions enter and how each head forms its scores. Families differ
 // only in this description, never in copies of the forward pass.
 //
-// Symbols (one legend for core/model): V vocabulary size, P positions, d_model, h heads,
+// Symbols (one legend for core/trainable): V vocabulary size, P positions, d_model, h heads,
 // d_k = d_model / h, d_ff the MLP's hidden width, n_s source tokens, n_t target tokens.
 //
 // Blocks, in order (residual stream x, n x d_model):

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "core/common/decompositions.hpp"
-#include "core/model/adamw.hpp"
+#include "core/trainable/adamw.hpp"
 #include "model_test_support.hpp"
 
 namespace qkv {

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/embedding/model_input.hpp"
+#include "core/embedding/first_layer_input.hpp"
 #include "core/io/npy.hpp"
 #include "core/text/byte_level_bpe_tokenizer.hpp"
 #include "core/text/tokenizer_test_support.hpp"

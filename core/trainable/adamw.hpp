@@ -11,7 +11,7 @@
 
 #include <vector>
 
-#include "core/model/model_parameters.hpp"
+#include "core/trainable/model_parameters.hpp"
 
 namespace qkv {
 

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/model/adamw.hpp"
+#include "core/trainable/adamw.hpp"
 #include "model_test_support.hpp"
 
 namespace qkv {

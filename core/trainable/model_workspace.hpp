@@ -1,6 +1,6 @@
 #pragma once
 // What the forward pass keeps for the backward pass, and where the batch's rows sit. Internal to
-// core/model (model_forward.cpp, model_backward.cpp); others use ForwardWorkspace opaquely.
+// core/trainable (model_forward.cpp, model_backward.cpp); others use ForwardWorkspace opaquely.
 //
 // Symbols (model_spec.hpp): S source rows and T target rows of the packed batch, d_model, d_ff,
 // h, w = d_k (factored heads) or d_model (full heads), B sequences.
@@ -11,8 +11,8 @@
 
 #include <Eigen/Core>
 
-#include "core/model/model_forward.hpp"
-#include "core/model/model_steps.hpp"
+#include "core/trainable/model_forward.hpp"
+#include "core/trainable/model_steps.hpp"
 
 namespace qkv {
 

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/common/random.hpp"
-#include "core/model/model_forward.hpp"
+#include "core/trainable/model_forward.hpp"
 #include "support/test_paths.hpp"
 
 namespace qkv::testing {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "core/model/model_workspace.hpp"
+#include "core/trainable/model_workspace.hpp"
 
 namespace qkv {
 

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "core/model/model_workspace.hpp"
+#include "core/trainable/model_workspace.hpp"
 
 namespace qkv {
 

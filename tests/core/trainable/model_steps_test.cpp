@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "core/embedding/embeddings.hpp"
-#include "core/model/model_steps.hpp"
+#include "core/trainable/model_steps.hpp"
 #include "support/matrix_assertions.hpp"
 
 namespace qkv {

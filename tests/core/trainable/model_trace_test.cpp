@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "core/attention/multi_head_attention.hpp"
-#include "core/model/adamw.hpp"
+#include "core/trainable/adamw.hpp"
 #include "model_test_support.hpp"
 #include "support/matrix_assertions.hpp"
 

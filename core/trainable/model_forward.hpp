@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/model/model_parameters.hpp"
+#include "core/trainable/model_parameters.hpp"
 
 namespace qkv {
 

@@ -4,7 +4,7 @@
 #include <cassert>
 #include <string>
 
-#include "core/model/model_workspace.hpp"
+#include "core/trainable/model_workspace.hpp"
 
 namespace qkv {
 
