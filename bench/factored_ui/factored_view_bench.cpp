@@ -123,7 +123,7 @@ void BM_ZoomStepAndPaint(benchmark::State& state)
     qkv::Index side = d;
     for (auto _ : state) {
         side = side > 16 ? side * 4 / 5 : d;  // one wheel notch in, wrapping back to the whole
-        shown.view.setZoomWindow(qkv::ui::MatrixWindow{(d - side) / 2, (d - side) / 3, side, side});
+        shown.view.setZoomWindow(qkv::MatrixWindow{(d - side) / 2, (d - side) / 3, side, side});
         shown.paint();
     }
 }
