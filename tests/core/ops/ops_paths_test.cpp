@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,8 @@ std::string pathName(const ::testing::TestParamInfo<Path>& info)
 
 struct SoftmaxPath {
     std::string name;
+    // GoogleTest prints the path by its name, not its bytes.
+    friend void PrintTo(const SoftmaxPath& path, std::ostream* out) { *out << path.name; }
     bool keyPadding = false;  // the path takes key padding (and so can mask a whole row)
     bool window = false;      // ... a sliding window
     bool softCap = false;     // ... Gemma 2's soft cap before the softmax
@@ -240,6 +243,8 @@ TEST(VisibleKeysPaths, HeadStatisticsCountTheRangeTheSoftmaxSees)
 
 struct ActivationPath {
     std::string name;
+    // GoogleTest prints the path by its name, not its bytes.
+    friend void PrintTo(const ActivationPath& path, std::ostream* out) { *out << path.name; }
     std::function<MatrixD(const MatrixD& a)> gelu;
 };
 
@@ -290,6 +295,8 @@ INSTANTIATE_TEST_SUITE_P(Ops, GeluPaths, ::testing::ValuesIn(kGeluPaths), pathNa
 
 struct NormPath {
     std::string name;
+    // GoogleTest prints the path by its name, not its bytes.
+    friend void PrintTo(const NormPath& path, std::ostream* out) { *out << path.name; }
     // y = Norm(x) * gamma (+ beta for LayerNorm), epsilon 1e-5.
     std::function<MatrixD(const MatrixD& x, const RowVectorF& gamma, const RowVectorF& beta)> norm;
 };
