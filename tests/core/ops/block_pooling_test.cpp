@@ -96,11 +96,13 @@ Pooled matrixPoolingFloatGiven(const MatrixD& map, Index r, Index c)
 }
 
 // W_i = W_i^Q (W_i^K)^T pooled from its factors, never formed.
-Pooled factorProductPath(Index rows, Index columns, Index r, Index c)
+// W_i = W_i^Q (W_i^K)^T is d_model x d_model: the map is square, its side the shape's rows.
+Pooled factorProductPath(Index rows, Index, Index r, Index c)
 {
-    const FactoredMatrix f(MatrixD::Random(rows, 3), MatrixD::Random(columns, 3));
-    return {f.dense(), binEdges(0, rows, r), binEdges(0, columns, c),
-            pooledProduct(f, MatrixWindow::whole(rows, columns), r, c), {}, 1e-12};
+    const FactoredMatrix f(MatrixD::Random(rows, 3), MatrixD::Random(rows, 3));
+    const Index rowBlocks = blockCount(rows, r), columnBlocks = blockCount(rows, c);
+    return {f.dense(), binEdges(0, rows, rowBlocks), binEdges(0, rows, columnBlocks),
+            pooledProduct(f, MatrixWindow::whole(rows, rows), rowBlocks, columnBlocks), {}, 1e-12};
 }
 
 // The row strip: one row (the first of the map) seen through c pixels.
