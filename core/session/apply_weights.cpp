@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "core/config/examples.hpp"
 #include "core/config/validation.hpp"
 
 namespace qkv {
@@ -56,7 +57,34 @@ AppliedCheckpointLayer applyCheckpointLayer(Session& session, CheckpointLayerCho
     c.presets.clear();
     c.ablatedHeads.clear();
     c.tokenEmbeddingScale = 1.0f;
+    session.model = nullptr;
+    session.modelLayer = 0;
     return applied;
+}
+
+Session sessionOnCheckpointLayer(const Session& previous, CheckpointLayerChoice layer, const LayerOpening& opening,
+                                 AppliedCheckpointLayer* applied)
+{
+    Session opened;
+    opened.config = builtInExample();
+    opened.config.sourceText = previous.config.sourceText;
+    opened.config.targetText = opening.targetText ? *opening.targetText : previous.config.targetText;
+    if (opening.positions) {
+        opened.config.positional = *opening.positions;
+        layer.chosen.insert(LayerSetting::Positional);
+    }
+    // How the views look stays; what they point at (a tab, head, token, another model's heads) goes.
+    const ViewOptions& seen = previous.view;
+    opened.view.tab = seen.tab;
+    opened.view.colormap = seen.colormap;
+    opened.view.colorRange = seen.colorRange;
+    opened.view.zoom = seen.zoom;
+    opened.view.show = seen.show;
+    opened.view.averageOfHeads = seen.averageOfHeads;
+    opened.view.blockMaxima = seen.blockMaxima;
+    AppliedCheckpointLayer result = applyCheckpointLayer(opened, std::move(layer));
+    if (applied) *applied = std::move(result);
+    return opened;
 }
 
 }  // namespace qkv

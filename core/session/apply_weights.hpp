@@ -49,7 +49,22 @@ struct AppliedCheckpointLayer {
 // Uses the layer: its weights and what its model fixes (d_model, h, g, biases, positions, the
 // 1/sqrt(d_k) scale, the mode). Presets and switched-off heads are cleared (a preset would
 // overwrite the layer's own heads), and the token scale returns to the paper's 1 (it served the
-// positional presets). With a model input the embeddings become the model's own.
+// positional presets). With a model input the embeddings become the model's own. A model trained
+// in the app goes: the layer shown is now the checkpoint's, never one of the trained model's.
 AppliedCheckpointLayer applyCheckpointLayer(Session& session, CheckpointLayerChoice layer);
+
+// A checkpoint's layer opened as a document (File > Open Checkpoint, Open Model, the demo model):
+// a new session holding the layer as applyCheckpointLayer uses it, on the built-in example's
+// settings. Of `previous` only what the user typed and how the views look stay: the sentences
+// (`opening.targetText`, when given, replaces the target) and the tab, colormap, colour range,
+// zoom and what the grid shows. Nothing else carries over: no trained model, loaded embeddings,
+// presets, switched-off heads, seed or scales of the document before, no model head switched off
+// (those name another model's heads), the first head and token selected.
+struct LayerOpening {
+    std::optional<PositionalEncoding> positions;  // the user's choice where the checkpoint leaves them open
+    std::optional<std::string> targetText;        // the sentence the layer opens on, else previous's
+};
+Session sessionOnCheckpointLayer(const Session& previous, CheckpointLayerChoice layer, const LayerOpening& opening = {},
+                                 AppliedCheckpointLayer* applied = nullptr);
 
 }  // namespace qkv

@@ -118,6 +118,54 @@ void Document::setWeights(std::shared_ptr<const qkv::AttentionWeights> weights, 
     pushContent(after, loading ? tr("Load Weights") : tr("Use Generated Weights"));
 }
 
+namespace {
+
+// The layer as core's rule takes it; `positions`, the dialog's choice, stands where the
+// checkpoint leaves them open.
+qkv::CheckpointLayerChoice layerChoice(std::shared_ptr<const qkv::AttentionWeights> weights,
+                                       const qkv::CheckpointLayerSettings& settings, const QString& source,
+                                       const QString& layer, std::shared_ptr<const qkv::ModelInput> modelInput)
+{
+    qkv::CheckpointLayerChoice choice{
+        std::move(weights), settings, source.toStdString(), layer.toStdString(), std::move(modelInput), {}, {}};
+    // Positions are the only layer setting the dialog offers.
+    choice.nameChoice = [](qkv::LayerSetting, std::string_view value) {
+        return Document::tr("the Positions choice “%1”").arg(fromStd(value)).toStdString();
+    };
+    return choice;
+}
+
+// What the status line says once a layer is in: its shape, then what changed beyond it.
+QString layerNotice(const qkv::Session& after, const QString& layer, const qkv::AppliedCheckpointLayer& applied,
+                    const QStringList& notes, bool modelInput, const QString& modelInputNote)
+{
+    QString message = Document::tr("Layer %1: %2 attention, d_model %3, h %4, g %5%6%7.")
+                          .arg(layer, fromStd(qkv::modeName(after.config.mode)))
+                          .arg(after.config.d_model)
+                          .arg(after.config.headCount)
+                          .arg(after.config.g())
+                          .arg(qkv::isRotary(after.config.positional) ? Document::tr(", rotary positions") : QString(),
+                               after.config.scaleScores ? QString() : Document::tr(", scores not scaled by 1/√d_k"));
+    if (applied.headChangesCleared)
+        message += QLatin1Char(' ') + Document::tr("Presets and switched-off heads cleared (Undo goes back).");
+    if (modelInput)
+        message += QLatin1Char(' ') + Document::tr("The layer reads the model's own input (%1); the token chips are "
+                                                   "its subword tokens.")
+                                          .arg(fromStd(after.modelInput->description()));
+    else if (!modelInputNote.isEmpty())
+        message += QLatin1Char(' ') + Document::tr("Embeddings stay %1, not the model's own input: %2.")
+                                          .arg(after.config.embeddings == qkv::EmbeddingKind::Meaning
+                                                   ? Document::tr("by meaning")
+                                                   : Document::tr("by word"),
+                                               modelInputNote);
+    QStringList all = notes;
+    for (const std::string& note : applied.notes) all << QString::fromStdString(note);
+    for (const QString& note : all) message += QLatin1Char(' ') + note;
+    return message;
+}
+
+}  // namespace
+
 void Document::useCheckpointLayer(std::shared_ptr<const qkv::AttentionWeights> weights,
                                   const qkv::CheckpointLayerSettings& settings,
                                   std::optional<qkv::PositionalEncoding> positions, const QString& source,
@@ -125,39 +173,28 @@ void Document::useCheckpointLayer(std::shared_ptr<const qkv::AttentionWeights> w
                                   std::shared_ptr<const qkv::ModelInput> modelInput, const QString& modelInputNote)
 {
     qkv::Session after = session_;
-    qkv::CheckpointLayerChoice choice{
-        std::move(weights), settings, source.toStdString(), layer.toStdString(), modelInput, {}, {}};
+    qkv::CheckpointLayerChoice choice = layerChoice(std::move(weights), settings, source, layer, modelInput);
     if (positions) {
         after.config.positional = *positions;
         choice.chosen.insert(qkv::LayerSetting::Positional);
     }
-    // Positions are the only layer setting the dialog offers.
-    choice.nameChoice = [](qkv::LayerSetting, std::string_view value) {
-        return tr("the Positions choice “%1”").arg(fromStd(value)).toStdString();
-    };
     const qkv::AppliedCheckpointLayer applied = qkv::applyCheckpointLayer(after, std::move(choice));
-    QStringList allNotes = notes;
-    for (const std::string& note : applied.notes) allNotes << QString::fromStdString(note);
     pushContent(after, tr("Open Checkpoint Layer %1").arg(layer));
-    QString message = tr("Layer %1: %2 attention, d_model %3, h %4, g %5%6%7.")
-                          .arg(layer, fromStd(qkv::modeName(after.config.mode)))
-                          .arg(after.config.d_model)
-                          .arg(after.config.headCount)
-                          .arg(after.config.g())
-                          .arg(qkv::isRotary(after.config.positional) ? tr(", rotary positions") : QString(),
-                               after.config.scaleScores ? QString() : tr(", scores not scaled by 1/√d_k"));
-    if (applied.headChangesCleared)
-        message += QLatin1Char(' ') + tr("Presets and switched-off heads cleared (Undo goes back).");
-    if (modelInput)
-        message += QLatin1Char(' ') + tr("The layer reads the model's own input (%1); the token chips are its subword "
-                                         "tokens.").arg(fromStd(modelInput->description()));
-    else if (!modelInputNote.isEmpty())
-        message += QLatin1Char(' ') + tr("Embeddings stay %1, not the model's own input: %2.")
-                                          .arg(after.config.embeddings == qkv::EmbeddingKind::Meaning ? tr("by meaning")
-                                                                                                      : tr("by word"),
-                                               modelInputNote);
-    for (const QString& note : allNotes) message += QLatin1Char(' ') + note;
-    emit notice(message);
+    emit notice(layerNotice(after, layer, applied, notes, modelInput != nullptr, modelInputNote));
+}
+
+void Document::openCheckpointLayer(std::shared_ptr<const qkv::AttentionWeights> weights,
+                                   const qkv::CheckpointLayerSettings& settings, const LayerDocument& opening,
+                                   const QString& source, const QString& layer, const QStringList& notes,
+                                   std::shared_ptr<const qkv::ModelInput> modelInput, const QString& modelInputNote)
+{
+    qkv::AppliedCheckpointLayer applied;
+    qkv::Session opened = qkv::sessionOnCheckpointLayer(
+        wholeDocument().session, layerChoice(std::move(weights), settings, source, layer, modelInput),
+        {opening.positions, opening.targetText}, &applied);
+    if (!opening.tab.isEmpty()) opened.view.tab = opening.tab.toStdString();
+    open(opened, QString(), opening.name, tr("Open %1").arg(opening.name));
+    emit notice(layerNotice(opened, layer, applied, notes, modelInput != nullptr, modelInputNote));
 }
 
 void Document::applyPreset(const qkv::HeadPreset& preset)
@@ -230,22 +267,47 @@ void Document::applyScenario(const qkv::Session& scenario, const QString& title)
 
 // ---- whole documents --------------------------------------------------------------------------
 
-void Document::replace(const qkv::Session& session, const QString& filePath, const QString& displayName, bool modified)
+Document::WholeDocument Document::wholeDocument() const
+{
+    qkv::Session shown = documentSession();
+    shown.view = session_.view;
+    return {std::move(shown), saved_, filePath_, displayName_};
+}
+
+void Document::showWholeDocument(const WholeDocument& whole)
 {
     dropPreview();
-    const bool fileDiffers = filePath != filePath_ || displayName != displayName_;
-    filePath_ = filePath;
-    displayName_ = displayName;
-    session_.view = session.view;
+    const bool fileDiffers = whole.filePath != filePath_ || whole.displayName != displayName_;
+    filePath_ = whole.filePath;
+    displayName_ = whole.displayName;
+    saved_ = whole.saved;
+    session_.view = whole.session.view;
+    if (fileDiffers) emit fileChanged();
+    emit viewOptionsReplaced(session_.view);
+    applyContent(whole.session);
+    updateModified();
+}
+
+void Document::open(const qkv::Session& session, const QString& filePath, const QString& displayName,
+                    const QString& description)
+{
+    WholeDocument before = wholeDocument();
+    undoStack_->push(new OpenDocumentCommand(this, std::move(before), {session, session, filePath, displayName},
+                                             description));
+    undoStack_->setClean();  // as opened: unmodified until edited
+    updateModified();
+}
+
+void Document::replace(const qkv::Session& session, const QString& filePath, const QString& displayName, bool modified)
+{
+    // Before the stack's clean state changes: updateModified() compares the views with saved_.
     saved_ = session;
+    session_.view = session.view;
     undoStack_->clear();
     // A restored session that was never saved stays modified until it is (and undo cannot
     // reach a clean state).
     if (modified) undoStack_->resetClean();
-    if (fileDiffers) emit fileChanged();
-    emit viewOptionsReplaced(session_.view);
-    applyContent(session);
-    updateModified();
+    showWholeDocument({session, session, filePath, displayName});
 }
 
 void Document::reset(const qkv::Config& config)

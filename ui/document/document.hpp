@@ -18,6 +18,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/checkpoint/checkpoint.hpp"
@@ -30,6 +31,14 @@ class QUndoStack;
 namespace qkv::ui {
 
 class ComputeRunner;
+
+// A checkpoint's layer opened as a document (Document::openCheckpointLayer).
+struct LayerDocument {
+    QString name;  // the document's name: the model's folder or the checkpoint's file
+    std::optional<qkv::PositionalEncoding> positions;  // the dialog's choice, where the checkpoint leaves them open
+    std::optional<std::string> targetText;             // the sentence it opens on; else the document's stay
+    QString tab;  // the view it opens on (ResultView::id); empty: the tab shown stays
+};
 
 // Which control an edit came from; consecutive edits of the same key merge into one undo step
 // (typing a sentence, dragging a slider, a weights editor dragging one entry).
@@ -121,6 +130,14 @@ public:
                             const QString& layer, const QStringList& notes = {},
                             std::shared_ptr<const qkv::ModelInput> modelInput = {},
                             const QString& modelInputNote = {});
+    // The same layer opened as a new document (File > Open Checkpoint, Open Model, the demo
+    // model): core's sessionOnCheckpointLayer, then open() under `opening.name`. Nothing of the
+    // document before stays but its sentences and how the views look.
+    void openCheckpointLayer(std::shared_ptr<const qkv::AttentionWeights> weights,
+                             const qkv::CheckpointLayerSettings& settings, const LayerDocument& opening,
+                             const QString& source, const QString& layer, const QStringList& notes = {},
+                             std::shared_ptr<const qkv::ModelInput> modelInput = {},
+                             const QString& modelInputNote = {});
     // Sets `preset` on its head with the settings it needs (qkv::withPreset) and reports the
     // settings it changed beyond the head (notice(), settingNotes()).
     void applyPreset(const qkv::HeadPreset& preset);
@@ -144,7 +161,14 @@ public:
     // options: one undo step named after `title`.
     void applyScenario(const qkv::Session& scenario, const QString& title);
 
-    // ---- whole documents: no undo step, the history starts again ------------------------------
+    // ---- whole documents ---------------------------------------------------------------------
+    // Opens `session` as the document (a session file, an example, a model's layer) in one undo
+    // step named `description`: its content, view options, file (`filePath`, empty for an
+    // example or a model) and name all change, and it is unmodified as opened. Undo returns to
+    // the document before it, whole, under its own name.
+    void open(const qkv::Session& session, const QString& filePath, const QString& displayName,
+              const QString& description);
+    // The same without an undo step: the history starts again (the last session at start).
     // Opens `session` as the document: `filePath` is its file (empty for an example or a new
     // document, which `displayName` then names); `modified` marks a restored session that was
     // never saved.
@@ -206,8 +230,19 @@ signals:
     // A preview began (true) or ended (false), by endPreview() or otherwise (see preview()).
     void previewChanged(bool previewing);
 
+public:
+    // What open() swaps: the content and view options, and the file they belong to.
+    struct WholeDocument {
+        qkv::Session session;  // with its view options
+        qkv::Session saved;    // what Discard returns to
+        QString filePath, displayName;
+    };
+
 private:
     friend class SetSessionCommand;
+    friend class OpenDocumentCommand;
+    WholeDocument wholeDocument() const;
+    void showWholeDocument(const WholeDocument& whole);
     // Content from `content` (its view options are ignored), then validation and compute.
     void applyContent(const qkv::Session& content);
     // Shows `content` (its view options are ignored) and computes; `edited`: a change of the

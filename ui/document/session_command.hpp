@@ -1,16 +1,16 @@
 #pragma once
-// The one undo command of the document: swaps the session's content (config, weights, their
-// provenance, user embeddings) for another. A small value-swap command, as in Tiled; snapshots
-// are cheap because weights and embeddings are shared and immutable. View options are not
-// part of it (they are never undo steps).
+// The document's undo commands: SetSessionCommand swaps the session's content (config, weights,
+// their provenance, user embeddings) for another; OpenDocumentCommand swaps the whole document
+// (content, view options, file and name) when another is opened. Small value-swap commands, as in
+// Tiled; snapshots are cheap because weights and embeddings are shared and immutable. View
+// options are otherwise not part of them (they are never undo steps of their own).
 
 #include <QUndoCommand>
 
 #include "core/session/session.hpp"
+#include "ui/document/document.hpp"
 
 namespace qkv::ui {
-
-class Document;
 
 class SetSessionCommand : public QUndoCommand {
 public:
@@ -26,6 +26,19 @@ private:
     Document* document_;
     qkv::Session before_, after_;
     int mergeId_;
+};
+
+class OpenDocumentCommand : public QUndoCommand {
+public:
+    OpenDocumentCommand(Document* document, Document::WholeDocument before, Document::WholeDocument after,
+                        const QString& text);
+
+    void undo() override;
+    void redo() override;
+
+private:
+    Document* document_;
+    Document::WholeDocument before_, after_;
 };
 
 }  // namespace qkv::ui

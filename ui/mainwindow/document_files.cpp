@@ -68,6 +68,13 @@ bool DocumentFiles::mayReplace(const QString& action)
     return maybeSave();
 }
 
+bool DocumentFiles::beginReplacing(const QString& action)
+{
+    if (!mayReplace(action)) return false;
+    emit replacingDocument();
+    return true;
+}
+
 bool DocumentFiles::mayLeaveTraining(const QString& action)
 {
     if (!unkeptWork_ || !unkeptWork_()) return true;
@@ -117,13 +124,12 @@ QString DocumentFiles::openFile(const QString& path)
         emit sessionOpened(read.error);
         return read.error;
     }
-    if (!mayReplace(tr("open %1").arg(QFileInfo(path).fileName()))) {
+    if (!beginReplacing(tr("open %1").arg(QFileInfo(path).fileName()))) {
         emit sessionOpened({});
         return {};
     }
     const QString absolute = QFileInfo(path).absoluteFilePath();
-    emit replacingDocument();
-    document_->replace(*read.session, absolute);
+    document_->open(*read.session, absolute, QString(), tr("Open %1").arg(QFileInfo(path).fileName()));
     recent_.add(absolute);
     emit statusMessage(tr("Opened %1").arg(QDir::toNativeSeparators(absolute)) +
                        (read.notice.isEmpty() ? QString() : QStringLiteral(". ") + read.notice));
@@ -181,9 +187,8 @@ void DocumentFiles::openExample(const Example& example)
         fail(tr("Cannot Open Example"), QString::fromStdString(session.error()));
         return;
     }
-    if (!mayReplace(tr("open the example “%1”").arg(example.title))) return;
-    emit replacingDocument();
-    document_->replace(*session, QString(), example.fileName);
+    if (!beginReplacing(tr("open the example “%1”").arg(example.title))) return;
+    document_->open(*session, QString(), example.fileName, tr("Open Example %1").arg(example.title));
     emit statusMessage(tr("Example: %1. %2").arg(example.title, example.description));
 }
 

@@ -38,7 +38,8 @@ public:
 
     // ---- the steps, for the actions and tests --------------------------------------------------
     // Reads `path` off the GUI thread; when it is a valid session, asks about unsaved changes
-    // and opens it. Returns the error (also shown), or empty (opened, or the user cancelled).
+    // and opens it (Document::open: one undo step). Returns the error (also shown), or empty
+    // (opened, or the user cancelled).
     QString openFile(const QString& path);
     // Writes the session to `path` (atomically); on success it becomes the document's file.
     // Refused while the settings are invalid (the file could not be opened again). Returns the
@@ -51,8 +52,11 @@ public:
     // stop the training that has a model not kept (asked when unkeptWork says so), then
     // maybeSave(). True to go on; the caller then stops the training (replacingDocument()).
     bool mayReplace(const QString& action);
-    // Before new weights come into the document (a weights file, a checkpoint's or a model's
-    // layer), on the way to `action`: stop the training whose model is not kept, asked as
+    // Before anything opens as the document (a session, an example, a checkpoint's or a model's
+    // layer), the one question everywhere: mayReplace(action), then replacingDocument() (loads and
+    // the training of the document before are dropped). True to go on.
+    bool beginReplacing(const QString& action);
+    // Before new weights come into the document (a weights file), on the way to `action`: stop the training whose model is not kept, asked as
     // mayReplace asks. True to go on, and the training is then dropped (trainingDropped()); the
     // document itself stays (the new weights are an undoable edit of it).
     bool mayLeaveTraining(const QString& action);

@@ -77,21 +77,28 @@ public:
     void loadWeights(const QString& path);
     void useGeneratedWeights();
 
-    // File > Open Checkpoint (main_window_checkpoint.cpp): asks for a .safetensors file or a
-    // sharded checkpoint's model.safetensors.index.json, reads its headers off the GUI thread,
-    // lets the user pick a layer (CheckpointLayerDialog), then reads that layer's tensors off
-    // the GUI thread and uses them (Document::useCheckpointLayer, undoable). Errors go to a
-    // message box and change nothing.
+    // File > Open Checkpoint (main_window_loads.cpp): asks for a .safetensors file or a sharded
+    // checkpoint's model.safetensors.index.json, reads its headers off the GUI thread, lets the
+    // user pick a layer (CheckpointLayerDialog), asks about unsaved work as every open does
+    // (DocumentFiles::beginReplacing), then reads that layer's tensors off the GUI thread and opens
+    // it as the document (Document::openCheckpointLayer: one undo step, named after the model).
+    // Errors go to a message box and change nothing.
     void openCheckpointInteractively();
-    // File > Open Model…: a model of the Hugging Face cache or any model folder, then its layer.
-    // These three first ask to stop a training whose model is not kept (as New does).
+    // File > Open Model…: a model of the Hugging Face cache or any model folder, then its layer,
+    // opened as Open Checkpoint opens one.
     void openModelInteractively();
     void openCheckpoint(const QString& path);
-    // File > Examples' trained model (the data folder's demo-model/, docs/demo-model): its layer
-    // with the induction heads, its README's sentence, and the Model tab.
-    void openDemoModel();
-    // The last step alone, for the dialog and tests: emits checkpointLayerLoaded. `positions`:
-    // the dialog's choice, used where the checkpoint does not fix them.
+    // File > Examples' trained model (the data folder's demo-model/, docs/demo-model), opened as
+    // every example is (the same question first, then a new document in one undo step): its layer
+    // with the induction heads, on its README's sentence, in the Model tab. False when the user
+    // cancelled or the model cannot be read (said in a message box); else checkpointLayerLoaded
+    // follows.
+    bool openDemoModel();
+    // The document is the demo model's induction layer, as openDemoModel() opens it.
+    bool holdsDemoModel() const;
+    // The last step alone, for the dialog and tests (no question asked): opens the layer as the
+    // document and emits checkpointLayerLoaded. `positions`: the dialog's choice, used where the
+    // checkpoint does not fix them.
     void loadCheckpointLayer(const qkv::Checkpoint& checkpoint, const qkv::CheckpointLayer& layer,
                              std::optional<qkv::PositionalEncoding> positions = std::nullopt);
 

@@ -1,5 +1,6 @@
 // File > Load Weights, Open Checkpoint and Open Model: what the window asks for and what it does
 // with the answers. The reading itself, and the rule that the latest request wins, is WeightLoads'.
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QStandardPaths>
@@ -39,6 +40,20 @@ const Preference<QString> kLastModel{QStringLiteral("model/lastOpened"), QString
 // twice, so that from the second copy on the next letter is the one that followed last time.
 constexpr const char* kDemoInductionLayer = "transformer.h.1.attn";
 constexpr const char* kDemoSentence = "a b c d e f g h a b c d e f g";
+
+// The name a model's layer opens under: the model's folder ("Org/Name" in the Hugging Face
+// cache, whose snapshot folders are commit hashes), else the checkpoint's file.
+QString documentNameOf(const qkv::Checkpoint& checkpoint)
+{
+    if (checkpoint.configPath.empty()) return QFileInfo(QString::fromStdString(checkpoint.path)).fileName();
+    QDir folder = QFileInfo(QString::fromStdString(checkpoint.configPath)).dir();
+    const QString snapshot = folder.dirName();
+    if (folder.cdUp() && folder.dirName() == QLatin1String("snapshots") && folder.cdUp()) {
+        const std::string cached = qkv::cachedModelName(folder.absolutePath().toStdString());
+        if (!cached.empty()) return QString::fromStdString(cached);
+    }
+    return snapshot;
+}
 
 }  // namespace
 
@@ -84,8 +99,10 @@ void MainWindow::connectLoads()
                 if (dialog.exec() != QDialog::Accepted) return;
                 const std::optional<qkv::CheckpointLayer> layer = dialog.selectedLayer();
                 if (!layer) return;
+                const QString name = documentNameOf(dialog.checkpoint());
+                if (!files_->beginReplacing(tr("open %1").arg(name))) return;
                 loadErrorsInBox_ = true;
-                loads_->loadLayer(dialog.checkpoint(), *layer, dialog.chosenPositions());
+                loads_->loadLayer(dialog.checkpoint(), *layer, dialog.chosenPositions(), nullptr, LayerDocument{name});
             });
 }
 
@@ -141,6 +158,8 @@ void MainWindow::useGeneratedWeights()
 
 void MainWindow::openCheckpointInteractively()
 {
+    // A training not kept is asked about before any dialog (as New asks); unsaved work once the
+    // layer is chosen, as every open asks (connectLoads).
     if (!files_->mayLeaveTraining(tr("open a checkpoint"))) return;
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open Checkpoint"), firstExistingFolder({kCheckpointDirectory.value()}),
@@ -162,37 +181,38 @@ void MainWindow::openModelInteractively()
 
 void MainWindow::openCheckpoint(const QString& path) { loads_->openCheckpoint(path); }
 
-void MainWindow::openDemoModel()
+bool MainWindow::openDemoModel()
 {
-    if (!files_->mayLeaveTraining(tr("open the demo model"))) return;
     // Its headers only (the folder holds 0.4 MB); the layer is read off the GUI thread.
     const qkv::Expected<qkv::Checkpoint> checkpoint = qkv::openCheckpoint(qkv::demoModelDirectory().string());
     const qkv::Expected<qkv::CheckpointLayer> layer =
         checkpoint ? qkv::findCheckpointLayer(*checkpoint, kDemoInductionLayer) : qkv::Expected<qkv::CheckpointLayer>(qkv::Error{checkpoint.error()});
     if (!layer) {
         showPlainWarning(this, tr("Cannot open the demo model"), QString::fromStdString(layer.error()));
-        return;
+        return false;
     }
-    // Once the layer is in: the sentence whose second half the induction heads complete, and the
-    // tab that names them.
-    auto answered = std::make_shared<QMetaObject::Connection>();
-    *answered = connect(loads_, &WeightLoads::layerLoaded, this, [this, answered](const QString& error) {
-        disconnect(*answered);
-        if (!error.isEmpty()) return;
-        qkv::Config config = document_->config();
-        config.targetText = kDemoSentence;
-        document_->edit(config, tr("Demo sentence"));
-        if (ResultView* model = tabs_->view(ModelGridView::kId)) tabs_->setCurrentWidget(model);
-    });
+    const QString name = documentNameOf(*checkpoint);
+    if (!files_->beginReplacing(tr("open the demo model"))) return false;
+    // Opened with the sentence whose second half the induction heads complete, on the tab that
+    // names them: one undo step, unmodified as opened.
     loadErrorsInBox_ = true;
-    loads_->loadLayer(*checkpoint, *layer, std::nullopt);
+    loads_->loadLayer(*checkpoint, *layer, std::nullopt, nullptr, LayerDocument{name, std::nullopt, kDemoSentence, ModelGridView::kId});
+    return true;
+}
+
+bool MainWindow::holdsDemoModel() const
+{
+    const qkv::WeightsProvenance& provenance = document_->session().weightsProvenance;
+    if (provenance.layer != kDemoInductionLayer || document_->session().modelInput == nullptr) return false;
+    const QFileInfo file(QString::fromStdString(provenance.file));
+    return file.absolutePath() == QFileInfo(QString::fromStdString(qkv::demoModelDirectory().string())).absoluteFilePath();
 }
 
 void MainWindow::loadCheckpointLayer(const qkv::Checkpoint& checkpoint, const qkv::CheckpointLayer& layer,
                                      std::optional<qkv::PositionalEncoding> positions)
 {
     loadErrorsInBox_ = false;
-    loads_->loadLayer(checkpoint, layer, positions);
+    loads_->loadLayer(checkpoint, layer, positions, nullptr, LayerDocument{documentNameOf(checkpoint)});
 }
 
 }  // namespace qkv::ui

@@ -98,16 +98,17 @@ void WeightLoads::openCheckpoint(const QString& path)
 
 void WeightLoads::loadLayer(const qkv::Checkpoint& checkpoint, const qkv::CheckpointLayer& layer,
                             std::optional<qkv::PositionalEncoding> positions,
-                            std::shared_ptr<const qkv::PretrainedModel> model)
+                            std::shared_ptr<const qkv::PretrainedModel> model, std::optional<LayerDocument> opening)
 {
     cancel();  // a request supersedes every earlier one, of any kind
     auto state = std::make_shared<ModelLoadState>();
     modelLoad_ = state;
     progressTimer_.start();
-    layer_.request([checkpoint, layer, positions, model = std::move(model), state] {
+    layer_.request([checkpoint, layer, positions, model = std::move(model), opening = std::move(opening), state] {
         LoadedLayer loaded;
         loaded.source = QString::fromStdString(checkpoint.path);
         loaded.positions = positions;
+        loaded.opening = opening;
         qkv::Expected<qkv::CheckpointLayerWeights> weights = qkv::loadCheckpointLayer(checkpoint, layer);
         if (!weights) {
             loaded.error = QString::fromStdString(weights.error());
@@ -134,9 +135,16 @@ void WeightLoads::applyLayer(const LoadedLayer& loaded)
         QStringList notes;
         for (const std::string& note : loaded.layer->notes) notes << QString::fromStdString(note);
         auto weights = std::make_shared<const qkv::AttentionWeights>(loaded.layer->weights);
-        document_->useCheckpointLayer(std::move(weights), loaded.layer->settings, loaded.positions, loaded.source,
-                                      QString::fromStdString(loaded.layer->layer.name), notes, loaded.modelInput,
-                                      loaded.modelInputNote);
+        const QString name = QString::fromStdString(loaded.layer->layer.name);
+        if (loaded.opening) {
+            LayerDocument opening = *loaded.opening;
+            opening.positions = loaded.positions;
+            document_->openCheckpointLayer(std::move(weights), loaded.layer->settings, opening, loaded.source, name,
+                                           notes, loaded.modelInput, loaded.modelInputNote);
+        } else {
+            document_->useCheckpointLayer(std::move(weights), loaded.layer->settings, loaded.positions, loaded.source,
+                                          name, notes, loaded.modelInput, loaded.modelInputNote);
+        }
     }
     emit layerLoaded(loaded.error);
 }

@@ -19,6 +19,7 @@
 
 #include "core/checkpoint/checkpoint.hpp"
 #include "ui/background/latest_task.hpp"
+#include "ui/document/document.hpp"
 
 namespace qkv {
 class ModelInput;
@@ -26,8 +27,6 @@ struct PretrainedModel;
 }
 
 namespace qkv::ui {
-
-class Document;
 
 class WeightLoads : public QObject {
     Q_OBJECT
@@ -40,10 +39,14 @@ public:
     void openCheckpoint(const QString& path);
     // One layer of an opened checkpoint, used with the user's positions where the file does
     // not fix them. `model`: the checkpoint's whole model when already loaded (the Model tab's),
-    // so that it is not read again for the layer's input.
+    // so that it is not read again for the layer's input. With `opening` (File > Open
+    // Checkpoint, Open Model, the demo model) the layer opens as a new document
+    // (Document::openCheckpointLayer; its positions are `positions`); without, it is an edit of
+    // the document (the Model tab's click on another layer of its model).
     void loadLayer(const qkv::Checkpoint& checkpoint, const qkv::CheckpointLayer& layer,
                    std::optional<qkv::PositionalEncoding> positions,
-                   std::shared_ptr<const qkv::PretrainedModel> model = nullptr);
+                   std::shared_ptr<const qkv::PretrainedModel> model = nullptr,
+                   std::optional<LayerDocument> opening = std::nullopt);
     // Drops every request not yet answered (their work still ends in the background; a whole
     // model being read stops before its next block).
     void cancel();
@@ -76,6 +79,7 @@ private:
     struct LoadedLayer {
         QString source;
         std::optional<qkv::PositionalEncoding> positions;
+        std::optional<LayerDocument> opening;
         std::shared_ptr<const qkv::CheckpointLayerWeights> layer;
         QString error;
         std::shared_ptr<const qkv::ModelInput> modelInput;  // the model's own input to the layer

@@ -81,5 +81,83 @@ TEST(ApplyCheckpointLayer, PresetsAndSwitchedOffHeadsAreClearedAndTheTokenScaleI
     EXPECT_TRUE(validateConfig(session.config).empty()) << describe(validateConfig(session.config));
 }
 
+CheckpointLayerSettings causalLayerSettings()
+{
+    CheckpointLayerSettings settings;
+    settings.d_model = 16;
+    settings.headCount = 2;
+    settings.keyValueHeadCount = 2;
+    settings.mode = AttentionMode::DecoderCausal;
+    return settings;
+}
+
+// A document that shows a model trained in the app: its model, an edited layer, user embeddings,
+// heads switched off in the whole model, a seed and scales of its own.
+Session trainedDocument()
+{
+    Session session;
+    session.config = builtInExample();
+    session.config.sourceText = "the cat sat";
+    session.config.targetText = "le chat";
+    session.config.seed = 99;
+    session.config.scales.query = 2.0;
+    session.config.ablatedHeads = {1};
+    session.model = std::make_shared<const TrainedModel>();
+    session.modelLayer = 2;
+    session.sourceEmbeddings = std::make_shared<const MatrixF>(MatrixF::Ones(3, 64));
+    session.sourceEmbeddingsFile = "x.npy";
+    session.view.tab = "model";
+    session.view.colormap = "magma";
+    session.view.zoom = 2.0;
+    session.view.head = 3;
+    session.view.query = 2;
+    session.view.modelHeadsOff = {"1.1"};
+    return session;
+}
+
+TEST(ApplyCheckpointLayer, ATrainedModelGivesWayToTheCheckpointsLayer)
+{
+    Session session = trainedDocument();
+    applyCheckpointLayer(session, {weightsOf(16, 16), causalLayerSettings(), "/m/model.safetensors", "h.0.attn",
+                                   nullptr, {}, {}});
+    EXPECT_EQ(session.model, nullptr);
+    EXPECT_EQ(session.modelLayer, 0);
+}
+
+TEST(SessionOnCheckpointLayer, NothingOfTheDocumentBeforeStaysButItsSentencesAndLooks)
+{
+    const Session before = trainedDocument();
+    const Session opened = sessionOnCheckpointLayer(
+        before, {weightsOf(16, 16), causalLayerSettings(), "/m/model.safetensors", "h.0.attn", nullptr, {}, {}});
+    EXPECT_EQ(opened.model, nullptr);
+    EXPECT_EQ(opened.sourceEmbeddings, nullptr);
+    EXPECT_EQ(opened.sourceEmbeddingsFile, "");
+    EXPECT_EQ(opened.config.seed, builtInExample().seed);
+    EXPECT_EQ(opened.config.scales.query, builtInExample().scales.query);
+    EXPECT_TRUE(opened.config.ablatedHeads.empty());
+    EXPECT_EQ(opened.config.sourceText, "the cat sat");
+    EXPECT_EQ(opened.config.targetText, "le chat");
+    EXPECT_EQ(opened.config.d_model, 16);
+    EXPECT_EQ(opened.config.mode, AttentionMode::DecoderCausal);
+    EXPECT_EQ(opened.weightsProvenance.layer, "h.0.attn");
+    EXPECT_EQ(opened.view.tab, "model");
+    EXPECT_EQ(opened.view.colormap, "magma");
+    EXPECT_EQ(opened.view.zoom, 2.0);
+    EXPECT_EQ(opened.view.head, 0);
+    EXPECT_EQ(opened.view.query, 0);
+    EXPECT_TRUE(opened.view.modelHeadsOff.empty());
+    EXPECT_TRUE(validateConfig(opened.config).empty()) << describe(validateConfig(opened.config));
+}
+
+TEST(SessionOnCheckpointLayer, TheOpeningSentenceAndChosenPositionsAreUsed)
+{
+    const Session before = trainedDocument();
+    const Session opened = sessionOnCheckpointLayer(
+        before, {weightsOf(16, 16), causalLayerSettings(), "/m/model.safetensors", "h.0.attn", nullptr, {}, {}},
+        {PositionalEncoding::RotaryInterleaved, std::string("a b c a b")});
+    EXPECT_EQ(opened.config.targetText, "a b c a b");
+    EXPECT_EQ(opened.config.positional, PositionalEncoding::RotaryInterleaved);
+}
+
 }  // namespace
 }  // namespace qkv
