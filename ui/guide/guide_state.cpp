@@ -6,10 +6,12 @@
 #include "ui/document/examples.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/guide/guide_steps.hpp"
+#include "ui/guide/learned_heads_text.hpp"
 #include "ui/mainwindow/document_files.hpp"
 #include "ui/mainwindow/main_window.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/views/result_view.hpp"
+#include "ui/wholemodel/whole_model_runs.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -41,9 +43,22 @@ bool GuideStateSetter::holdsExample(const Example& example) const
     return session && generated(*session) && generated(current) && current.config == session->config;
 }
 
-void GuideStateSetter::apply(const GuideState& state)
+void GuideStateSetter::dropPending()
 {
     disconnect(pending_);
+    for (const QMetaObject::Connection& wait : waits_) disconnect(wait);
+    waits_.clear();
+}
+
+void GuideStateSetter::apply(const GuideState& state)
+{
+    dropPending();
+    modelProblem_.clear();
+    chosenHead_.reset();
+    if (state.model != GuideModel::None) {
+        applyModel(state);
+        return;
+    }
     const Example* example = exampleById(state.example);
     if (example && !holdsExample(*example)) window_->files()->applyScenario(*example);
     if (ResultView* view = window_->tabs()->view(state.tab)) window_->tabs()->setCurrentWidget(view);
@@ -57,6 +72,74 @@ void GuideStateSetter::apply(const GuideState& state)
         disconnect(pending_);
         select(state);
     });
+}
+
+void GuideStateSetter::applyModel(const GuideState& state)
+{
+    if (window_->holdsDemoModel()) {
+        showModel(state);
+        return;
+    }
+    waits_.push_back(connect(window_, &MainWindow::checkpointLayerLoaded, this, [this, state](const QString& error) {
+        dropPending();
+        if (error.isEmpty()) {
+            showModel(state);
+            return;
+        }
+        modelProblem_ = tr("the demo model could not be opened: %1").arg(error);
+        emit reached();
+    }));
+    // The one question every open asks; a No leaves the document as it is and says so.
+    if (!window_->openDemoModel()) {
+        dropPending();
+        modelProblem_ = tr("the demo model was not opened. Press Back then Next to open it");
+        emit reached();
+    }
+}
+
+void GuideStateSetter::showModel(const GuideState& state)
+{
+    if (ResultView* view = window_->tabs()->view(state.tab)) window_->tabs()->setCurrentWidget(view);
+    WholeModelRuns* runs = window_->tabs()->wholeModelRuns();
+    // Each signal that may complete the state looks again: the layer's result (the runs then
+    // start), each overview, and the end of a run.
+    const auto check = [this, state, runs] {
+        if (window_->document()->isBusy()) return;
+        if (!runs->isBusy() && !runs->problem().isEmpty()) {  // a sentence the model refuses, ...
+            modelProblem_ = runs->problem();
+            dropPending();
+            emit reached();
+            return;
+        }
+        const auto result = window_->document()->result();
+        const auto overview = runs->overview();
+        if (!result || !result->wholeModel || runs->isBusy() || !overview || overview->model != result->wholeModel)
+            return;
+        // The heads to switch off are found on a run with every head on (the roles are of the
+        // run shown): that run first, then the one with them off.
+        const std::set<qkv::ModelHead>& off = overview->ablatedHeads();
+        if (state.headsOff == GuideHeadsOff::StrongestInduction && !chosenHead_) {
+            if (!off.empty()) {
+                if (!runs->headsOff().empty()) runs->setHeadsOff({});
+                return;
+            }
+            chosenHead_ = strongestInductionHead(*overview);
+            if (!chosenHead_) modelProblem_ = tr("no head is an induction head on these tokens");
+        }
+        std::set<qkv::ModelHead> wanted;
+        if (state.headsOff == GuideHeadsOff::StrongestInduction && chosenHead_) wanted.insert(*chosenHead_);
+        if (off != wanted) {
+            if (runs->headsOff() != wanted) runs->setHeadsOff(wanted);
+            return;
+        }
+        dropPending();
+        select(state);
+    };
+    waits_.push_back(connect(window_->document(), &Document::resultChanged, this, check));
+    waits_.push_back(connect(runs, &WholeModelRuns::overviewChanged, this, check));
+    waits_.push_back(connect(runs, &WholeModelRuns::busyChanged, this, check));
+    runs->demand();
+    check();
 }
 
 void GuideStateSetter::select(const GuideState& state)
@@ -75,6 +158,10 @@ QString GuideStateSetter::describe(const GuideState& state) const
     QStringList parts;
     if (const Example* example = exampleById(state.example))
         parts << tr("example <i>%1</i>").arg(example->title.toHtmlEscaped());
+    if (state.model == GuideModel::Demo) {
+        if (!modelProblem_.isEmpty()) return modelProblem_.toHtmlEscaped() + QLatin1Char('.');
+        parts << tr("the demo model, layer 1");
+    }
     if (const ResultView* view = window_->tabs()->view(state.tab))
         parts << tr("tab <i>%1</i>").arg(tabTitle(*view).toHtmlEscaped());
     parts << tr("head %1").arg(window_->selection()->head() + 1);
@@ -83,7 +170,14 @@ QString GuideStateSetter::describe(const GuideState& state) const
         if (query < result->queryLabels.size())
             parts << tr("query «%1»").arg(QString::fromStdString(result->queryLabels[query]).toHtmlEscaped());
     }
-    return parts.join(QStringLiteral(" · "));
+    QString line = parts.join(QStringLiteral(" · "));
+    if (state.model != GuideModel::None)
+        if (const auto overview = window_->tabs()->wholeModelRuns()->overview()) {
+            const QString measured = state.headsOff == GuideHeadsOff::None ? learnedRolesText(*overview)
+                                                                           : switchedOffText(*overview);
+            if (!measured.isEmpty()) line += QStringLiteral("<br>") + tr("Measured now: %1").arg(measured.toHtmlEscaped());
+        }
+    return line;
 }
 
 }  // namespace qkv::ui

@@ -1,11 +1,18 @@
 #pragma once
 // Sets up a guide step's state through the window's public paths, the ones its menus and views
-// use: the Scenarios menu's DocumentFiles::applyScenario, ViewTabs' tabs by view id, and the
-// shared HeadSelection. Says when the state is reached: at once, or when the scenario's
-// result arrives (presets are fitted off the GUI thread).
+// use: the Scenarios menu's DocumentFiles::applyScenario, File > Examples' demo model
+// (MainWindow::openDemoModel, which asks about unsaved work first), ViewTabs' tabs by view id,
+// the whole model's switched-off heads (WholeModelRuns) and the shared HeadSelection. Says when
+// the state is reached: at once, or when the scenario's result arrives (presets are fitted off the
+// GUI thread), or when the model is in and its overview run with the step's heads off.
 
 #include <QObject>
 #include <QString>
+
+#include <optional>
+#include <vector>
+
+#include "core/pretrained/model_run.hpp"
 
 namespace qkv::ui {
 
@@ -23,7 +30,8 @@ public:
     // The document holds `example`'s settings and generated weights (applying it again would
     // only add an undo step).
     bool holdsExample(const Example& example) const;
-    // "Example … · tab … · head … · query «…»", rich text with the data escaped.
+    // "Example … · tab … · head … · query «…»", rich text with the data escaped. On a model: what
+    // the app measures on it now (learned_heads_text.hpp), or why the model is not shown.
     QString describe(const GuideState& state) const;
 
 signals:
@@ -31,9 +39,17 @@ signals:
 
 private:
     void select(const GuideState& state);
+    void applyModel(const GuideState& state);
+    // The model is the document: its tab, its heads off, then (once its overview is run) reached.
+    void showModel(const GuideState& state);
+    bool modelShown(const GuideState& state) const;
+    void dropPending();
 
     MainWindow* window_;
     QMetaObject::Connection pending_;
+    std::vector<QMetaObject::Connection> waits_;  // a model step's: the load, the result, the runs
+    QString modelProblem_;  // the model step's model is not shown: declined, or not readable
+    std::optional<qkv::ModelHead> chosenHead_;  // GuideHeadsOff::StrongestInduction's, once found
 };
 
 // The example called `id`, or null.

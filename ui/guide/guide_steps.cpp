@@ -6,6 +6,8 @@
 #include "ui/factored/factored_view.hpp"
 #include "ui/heads/heads_view.hpp"
 #include "ui/matrices/matrices_view.hpp"
+#include "ui/modelgrid/model_grid_view.hpp"
+#include "ui/predict/prediction_view.hpp"
 #include "ui/steps/step_view.hpp"
 
 namespace qkv::ui {
@@ -134,9 +136,8 @@ GuideStep doHeadsSpecialise()
     return {Text::tr("Do heads specialise?"),
             Text::tr("Each head has its own W<sub>i</sub><sup>Q</sup>, W<sub>i</sub><sup>K</sup>, so each can "
                      "look for something else: here four presets (same meaning, same position, previous token, "
-                     "uniform). Learned heads do it too: <b>File &gt; Examples &gt; A Model That Learned Induction "
-                     "Heads</b> names its previous-token and induction heads in the Model tab, with their scores; "
-                     "switch one off in Predict. In Train, Reverse gives several heads one alignment: redundancy."),
+                     "uniform), set by hand. The next step opens a model whose heads found jobs by learning. In "
+                     "Train, Reverse gives several heads one alignment: redundancy."),
             Text::tr("MultiHead(<i>Q</i>, <i>K</i>, <i>V</i>) = Concat(head<sub>1</sub>, …, head<sub>h</sub>)"
                      "<i>W</i><sup>O</sup><br>head<sub>i</sub> = Attention(<i>QW</i><sub>i</sub><sup>Q</sup>, "
                      "<i>KW</i><sub>i</sub><sup>K</sup>, <i>VW</i><sub>i</sub><sup>V</sup>)"),
@@ -145,13 +146,46 @@ GuideStep doHeadsSpecialise()
             Text::tr("the grid of heads")};
 }
 
+// Learned heads: the demo model (docs/demo-model) on a sentence that repeats, its heads named by
+// what they measurably do (Olsson et al. 2022).
+GuideStep learnedHeads()
+{
+    return {Text::tr("Do heads specialise when they learn?"),
+            Text::tr("Nobody set this tiny two-layer GPT-2's weights: it learned them on blocks of letters that "
+                     "repeat. On “a b c … a b c …” the <b>Model</b> tab names heads by what they do: <b>prev</b> heads look "
+                     "at the token just before, <b>ind</b> (induction) heads at the token that followed this one "
+                     "last time, which lets the model continue the repeat. The number is the head's score."),
+            Text::tr("prev = mean<sub><i>t</i></sub> <i>a</i><sub><i>t</i>,<i>t</i>−1</sub>,&nbsp; ind = "
+                     "mean<sub><i>t</i></sub> <i>a</i><sub><i>t</i>,<i>s</i>+1</sub> (<i>s</i>: the last earlier "
+                     "position of token <i>t</i>)"),
+            {QString(), ModelGridView::kId, 0, 0, 0, GuideModel::Demo},
+            GuideTarget::ModelGrid,
+            Text::tr("the Model tab's grid of heads")};
+}
+
+// Whether the answer depends on a head: the strongest induction head switched off (Michel et al.
+// 2019), its block of Concat zeroed before W^O.
+GuideStep doesTheAnswerDependOnAHead()
+{
+    return {Text::tr("Does the answer depend on a head?"),
+            Text::tr("Switch a head off and run the model again. <b>Predict</b> shows the next-token "
+                     "probabilities with every head on beside those with the strongest induction head off: "
+                     "without it the model no longer completes the repeat. Right-click a head in the Model tab "
+                     "to switch off others."),
+            Text::tr("MultiHead = Concat(head<sub>1</sub>, …, <b>0</b>, …, head<sub>h</sub>)<i>W</i><sup>O</sup>"),
+            {QString(), PredictionView::kId, 0, 0, 0, GuideModel::Demo, GuideHeadsOff::StrongestInduction},
+            GuideTarget::Predictions,
+            Text::tr("the Predict tab's probabilities")};
+}
+
 }  // namespace
 
 const std::vector<GuideStep>& guideSteps()
 {
     static const std::vector<GuideStep> steps{queriesKeysValues(), whatIsV(),          crossAttentionQueries(),
                                               twoThinMatrices(),   whatItSaves(),      oneMatrixManyHeads(),
-                                              theReshape(),        doHeadsSpecialise()};
+                                              theReshape(),        doHeadsSpecialise(), learnedHeads(),
+                                              doesTheAnswerDependOnAHead()};
     return steps;
 }
 

@@ -20,6 +20,8 @@ enum class GuideTarget {
     FusedLayout,     // the Factored tab's fused W^Q split into heads
     CostTable,       // the Costs tab's table of parameters and FLOPs
     HeadsGrid,       // the Heads tab's grid of attention maps
+    ModelGrid,       // the Model tab's grid: every layer's heads, named by their roles
+    Predictions,     // the Predict tab's next-token probabilities, every head on beside heads off
 };
 
 // The part of the target that answers the question, outlined instead of the whole widget.
@@ -29,6 +31,17 @@ enum class GuidePart {
     QueryAndHead,  // the Matrices figure: Q and the block Q_i cut from it
 };
 
+// The model a step opens instead of an example.
+enum class GuideModel {
+    None,
+    Demo,  // File > Examples' trained model (docs/demo-model), opened as that menu opens it
+};
+// Heads a step switches off in the whole model (the Model and Predict tabs' set).
+enum class GuideHeadsOff {
+    None,                // every head on
+    StrongestInduction,  // the head the Model tab names induction head with the highest score
+};
+
 // What a step sets up, through the paths the menus and views use.
 struct GuideState {
     QString example;  // Example::id, applied as a scenario (one undo step) unless already there
@@ -36,6 +49,8 @@ struct GuideState {
     int head = 0;     // 0-based, as HeadSelection
     int query = 0;    // the query token's row
     int key = 0;      // the key token's column
+    GuideModel model = GuideModel::None;  // instead of an example: opened as a new document (asking first) unless already there
+    GuideHeadsOff headsOff = GuideHeadsOff::None;  // with a model only
 };
 
 struct GuideStep {

@@ -15,6 +15,9 @@
 #include "ui/mainwindow/main_window.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/matrices/matrices_view.hpp"
+#include "ui/modelgrid/model_grid_view.hpp"
+#include "ui/predict/prediction_panel.hpp"
+#include "ui/predict/prediction_view.hpp"
 #include "ui/steps/step_view.hpp"
 
 namespace qkv::ui {
@@ -30,6 +33,10 @@ QWidget* targetWidget(const MainWindow& window, GuideTarget target)
     case GuideTarget::FusedLayout: return tabs->factoredView()->fusedLayout();
     case GuideTarget::CostTable: return tabs->costsView()->table();
     case GuideTarget::HeadsGrid: return tabs->headsView()->canvas();
+    case GuideTarget::ModelGrid:
+        return static_cast<ModelGridView*>(tabs->view(ModelGridView::kId))->gridCanvas();
+    case GuideTarget::Predictions:
+        return static_cast<PredictionView*>(tabs->view(PredictionView::kId))->predictionPanel();
     }
     return nullptr;
 }

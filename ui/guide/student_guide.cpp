@@ -28,7 +28,10 @@ StudentGuide::StudentGuide(MainWindow* window)
     connect(panel_, &GuidePanel::nextRequested, this, &StudentGuide::next);
     connect(panel_, &GuidePanel::backRequested, this, &StudentGuide::back);
     connect(panel_, &GuidePanel::closeRequested, this, &StudentGuide::close);
-    connect(panel_, &GuidePanel::glossaryToggled, this, &StudentGuide::placePanel);
+    connect(panel_, &GuidePanel::glossaryToggled, this, [this](bool shown) {
+        if (!shown && stepPending_) goTo(current_);  // from the glossary to a step not set up yet
+        else placePanel();
+    });
     // The panel moves off the outlined widget as it moves (the overlay also follows resizes).
     connect(overlay_, &HighlightOverlay::highlightChanged, this, &StudentGuide::placePanel);
 }
@@ -59,7 +62,16 @@ void StudentGuide::start() { goTo(current_); }
 
 void StudentGuide::showGlossary()
 {
-    if (!isOpen()) goTo(current_);
+    // Reading help never changes the document: the panel opens on the glossary alone, and the
+    // step's state (an example applied as a scenario) is set up only once the user turns to the
+    // tour (glossaryToggled(false), Next or Back).
+    if (!isOpen()) {
+        reached_ = false;
+        stepPending_ = true;
+        overlay_->setTarget(nullptr);
+        open();
+        showCurrentText();
+    }
     panel_->showGlossary(true);
     placePanel();
 }
@@ -87,6 +99,7 @@ void StudentGuide::goTo(int index)
 {
     current_ = std::clamp(index, 0, stepCount() - 1);
     reached_ = false;
+    stepPending_ = false;
     overlay_->setTarget(nullptr);  // until the step's state is reached
     open();
     showCurrentText();

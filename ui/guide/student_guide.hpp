@@ -30,7 +30,7 @@ public:
 
     // Opens the tour on its current step (the first, the first time).
     void start();
-    // Opens the panel on the glossary.
+    // Opens the panel on the glossary, changing nothing in the document.
     void showGlossary();
     // Sets up step `index` and points at its place.
     void goTo(int index);
@@ -67,6 +67,7 @@ private:
     QAction* glossaryAction_ = nullptr;
     int current_ = 0;
     bool reached_ = false;
+    bool stepPending_ = false;  // shown by the glossary, the step's state not set up
 };
 
 }  // namespace qkv::ui

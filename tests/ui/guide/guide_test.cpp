@@ -12,6 +12,7 @@
 
 #include <array>
 
+#include "tests/ui/support/recording_prompts.hpp"
 #include "tests/ui/support/wait_until.hpp"
 #include "tests/ui/support/window_fixture.hpp"
 #include "ui/document/examples.hpp"
@@ -23,6 +24,7 @@
 #include "ui/guide/guide_targets.hpp"
 #include "ui/guide/highlight_overlay.hpp"
 #include "ui/guide/student_guide.hpp"
+#include "ui/mainwindow/document_files.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/views/result_view.hpp"
 
@@ -57,6 +59,9 @@ protected:
     {
         WindowTest::SetUp();
         window->resize(1000, 700);
+        // The demo model's steps ask about the changes the earlier steps' scenarios made.
+        log->answer = QMessageBox::Discard;
+        window->files()->setPrompts(recordingPrompts(log));
         settle();
         guide = window->findChild<StudentGuide*>();
         ASSERT_NE(guide, nullptr);
@@ -83,18 +88,22 @@ protected:
     }
 
     StudentGuide* guide = nullptr;
+    std::shared_ptr<PromptLog> log = std::make_shared<PromptLog>();
 };
 
 TEST_F(GuideTest, TheTableHasTheStepsThisTestExpects)
 {
-    ASSERT_EQ(guideSteps().size(), kExpected.size());
+    // The example steps, then the demo model's two (learned_heads_guide_test.cpp).
+    ASSERT_EQ(guideSteps().size(), kExpected.size() + 2);
     for (const GuideStep& step : guideSteps()) {
         SCOPED_TRACE(step.title.toStdString());
         EXPECT_FALSE(step.title.isEmpty());
         EXPECT_FALSE(step.text.isEmpty());
         EXPECT_FALSE(step.equation.isEmpty());
         EXPECT_FALSE(step.targetName.isEmpty());
-        EXPECT_NE(exampleById(step.state.example), nullptr);
+        const bool onTheDemoModel = &step - guideSteps().data() >= static_cast<std::ptrdiff_t>(kExpected.size());
+        EXPECT_EQ(step.state.model, onTheDemoModel ? GuideModel::Demo : GuideModel::None);
+        if (!onTheDemoModel) EXPECT_NE(exampleById(step.state.example), nullptr);
         EXPECT_NE(window->tabs()->view(step.state.tab), nullptr);
         EXPECT_NE(targetWidget(*window, step.target), nullptr);
         // A few sentences, not a page.
@@ -166,7 +175,7 @@ TEST_P(GuideStepTest, ReachesItsStateAndPointsAtAPlaceOnScreenAt1000x700)
     EXPECT_EQ(panel->titleLabel()->text(), step.title);
     EXPECT_EQ(panel->equationLabel()->text(), step.equation);
     EXPECT_TRUE(
-        panel->counterLabel()->text().contains(QStringLiteral("%1 of %2").arg(index + 1).arg(kExpected.size())));
+        panel->counterLabel()->text().contains(QStringLiteral("%1 of %2").arg(index + 1).arg(guideSteps().size())));
     EXPECT_TRUE(panel->whereLabel()->text().contains(step.targetName.toHtmlEscaped()));
     // Every label is whole: as tall as its text needs at its width.
     for (const QLabel* label : {panel->titleLabel(), panel->textLabel(), panel->equationLabel(), panel->whereLabel()})
@@ -277,6 +286,24 @@ TEST_F(GuideTest, TheGlossaryNamesThePapersSymbols)
     QTest::mouseClick(guide->panel()->glossaryButton(), Qt::LeftButton);
     EXPECT_FALSE(guide->panel()->isGlossaryShown());
     EXPECT_TRUE(guide->panel()->counterLabel()->text().contains(QStringLiteral("1 of")));
+}
+
+// Help > Glossary is reading: the document is not touched until the user turns to the tour.
+TEST_F(GuideTest, TheGlossaryNeverEditsTheDocument)
+{
+    const qkv::Config before = window->document()->config();
+    const int steps = window->document()->undoStack()->count();
+    guide->glossaryAction()->trigger();
+    settle();
+    EXPECT_TRUE(guide->panel()->isGlossaryShown());
+    EXPECT_EQ(window->document()->config(), before);
+    EXPECT_EQ(window->document()->undoStack()->count(), steps);
+    EXPECT_FALSE(guide->isStepReached());
+    // Turning to the tour sets its step up.
+    QTest::mouseClick(guide->panel()->glossaryButton(), Qt::LeftButton);
+    waitReached();
+    EXPECT_NE(window->document()->config(), before);
+    EXPECT_EQ(window->document()->undoStack()->count(), steps + 1);
 }
 
 TEST_F(GuideTest, TheSetupLineEscapesTokens)
