@@ -151,10 +151,10 @@ GuideStep doHeadsSpecialise()
 GuideStep learnedHeads()
 {
     return {Text::tr("Do heads specialise when they learn?"),
-            Text::tr("Nobody set this tiny two-layer GPT-2's weights: it learned them on blocks of letters that "
-                     "repeat. On “a b c … a b c …” the <b>Model</b> tab names heads by what they do: <b>prev</b> heads look "
-                     "at the token just before, <b>ind</b> (induction) heads at the token that followed this one "
-                     "last time, which lets the model continue the repeat. The number is the head's score."),
+            Text::tr("Nobody set this tiny two-layer GPT-2's weights: it learned them on repeating blocks of "
+                     "letters. On “a b c … a b c …” the <b>Model</b> tab names heads by what they do: <b>prev</b> "
+                     "looks at the token just before, <b>ind</b> (induction) at the token that followed this one "
+                     "last time. The number is the head's score."),
             Text::tr("prev = mean<sub><i>t</i></sub> <i>a</i><sub><i>t</i>,<i>t</i>−1</sub>,&nbsp; ind = "
                      "mean<sub><i>t</i></sub> <i>a</i><sub><i>t</i>,<i>s</i>+1</sub> (<i>s</i>: the last earlier "
                      "position of token <i>t</i>)"),
@@ -168,10 +168,9 @@ GuideStep learnedHeads()
 GuideStep doesTheAnswerDependOnAHead()
 {
     return {Text::tr("Does the answer depend on a head?"),
-            Text::tr("Switch a head off and run the model again. <b>Predict</b> shows the next-token "
-                     "probabilities with every head on beside those with the strongest induction head off: "
-                     "without it the model no longer completes the repeat. Right-click a head in the Model tab "
-                     "to switch off others."),
+            Text::tr("Switch a head off and run the model again: <b>Predict</b> shows the next-token "
+                     "probabilities with every head on beside those with the strongest induction head off. "
+                     "Right-click a head in the Model tab to switch off others."),
             Text::tr("MultiHead = Concat(head<sub>1</sub>, …, <b>0</b>, …, head<sub>h</sub>)<i>W</i><sup>O</sup>"),
             {QString(), PredictionView::kId, 0, 0, 0, GuideModel::Demo, GuideHeadsOff::StrongestInduction},
             GuideTarget::Predictions,

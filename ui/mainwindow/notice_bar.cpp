@@ -3,13 +3,18 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QToolButton>
+
+#include <algorithm>
 
 #include "ui/mainwindow/strip_colors.hpp"
 
 namespace qkv::ui {
 
-NoticeBar::NoticeBar(QWidget* parent) : QFrame(parent), text_(new QLabel(this)), dismiss_(new QToolButton(this))
+NoticeBar::NoticeBar(QWidget* parent)
+    : QFrame(parent), scroll_(new QScrollArea(this)), text_(new QLabel), dismiss_(new QToolButton(this))
 {
     setObjectName(QStringLiteral("NoticeBar"));
     setAutoFillBackground(true);
@@ -18,7 +23,16 @@ NoticeBar::NoticeBar(QWidget* parent) : QFrame(parent), text_(new QLabel(this)),
     text_->setWordWrap(true);
     text_->setTextFormat(Qt::PlainText);
     text_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(text_, 1);
+    text_->setAutoFillBackground(false);
+    // A long message scrolls inside at most kMaxLines lines: it never pushes the views below their
+    // minimum, which would make the window grow by itself.
+    scroll_->setWidget(text_);
+    scroll_->setWidgetResizable(true);
+    scroll_->setFrameShape(QFrame::NoFrame);
+    scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll_->viewport()->setAutoFillBackground(false);
+    scroll_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    layout->addWidget(scroll_, 1);
     dismiss_->setText(QStringLiteral("✕"));
     dismiss_->setAutoRaise(true);
     dismiss_->setToolTip(tr("Dismiss"));
@@ -32,7 +46,30 @@ NoticeBar::NoticeBar(QWidget* parent) : QFrame(parent), text_(new QLabel(this)),
 void NoticeBar::setMessage(const QString& message)
 {
     text_->setText(message);
+    fitHeight();  // before it is shown: its first layout must not take the text's unwrapped height
     setVisible(!message.isEmpty());
+}
+
+void NoticeBar::fitHeight()
+{
+    // As tall as the text at the width it is shown at, up to kMaxLines lines, and down to one
+    // line where the views need the room (the rest scrolls).
+    const int line = text_->fontMetrics().lineSpacing();
+    const int lines = line * kMaxLines + 2;
+    const int bar = scroll_->verticalScrollBar()->sizeHint().width();
+    // Not laid out yet (hidden): the width it will have, that of the views' column less the button.
+    const int shown = isVisible() || !parentWidget() ? scroll_->width()
+                                                     : parentWidget()->width() - dismiss_->sizeHint().width() - 16;
+    const int width = std::max(shown - bar, 50);
+    const int wanted = std::min(text_->heightForWidth(width), lines);
+    scroll_->setMinimumHeight(std::min(wanted, line + 2));
+    scroll_->setMaximumHeight(wanted);
+}
+
+void NoticeBar::resizeEvent(QResizeEvent* event)
+{
+    QFrame::resizeEvent(event);
+    fitHeight();
 }
 
 QString NoticeBar::message() const { return isHidden() ? QString() : text_->text(); }
@@ -41,6 +78,7 @@ void NoticeBar::changeEvent(QEvent* event)
 {
     QFrame::changeEvent(event);
     if (event->type() == QEvent::PaletteChange) updateColors();
+    if (event->type() == QEvent::FontChange) fitHeight();
 }
 
 void NoticeBar::updateColors()

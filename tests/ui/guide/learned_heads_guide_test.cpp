@@ -64,6 +64,11 @@ protected:
         EXPECT_GE(shown.height(), 100);
         const QRect covered = guide->panel()->geometry() & shown;
         EXPECT_LE(qint64{covered.width()} * covered.height(), qint64{shown.width()} * shown.height() / 20);
+        // Every label of the panel whole: as tall as its text needs at its width.
+        GuidePanel* panel = guide->panel();
+        for (const QLabel* label : {panel->titleLabel(), panel->textLabel(), panel->equationLabel(), panel->whereLabel()})
+            EXPECT_GE(label->height(), label->heightForWidth(label->width())) << label->text().toStdString();
+        EXPECT_TRUE(window->rect().contains(panel->geometry()));
     }
 
     StudentGuide* guide = nullptr;

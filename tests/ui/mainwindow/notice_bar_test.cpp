@@ -6,6 +6,7 @@
 #include <QTest>
 #include <QToolButton>
 
+
 #include "core/checkpoint/checkpoint.hpp"
 #include "tests/ui/support/window_fixture.hpp"
 #include "ui/mainwindow/notice_bar.hpp"
@@ -42,6 +43,29 @@ TEST_F(WindowTest, ACheckpointLayersNotesAreShownWholeAboveTheViews)
     emit window->document()->notice(QStringLiteral("Short."));
     EXPECT_FALSE(bar->isVisible());  // replaced by a message the status bar shows whole
     EXPECT_EQ(window->statusBar()->currentMessage(), QStringLiteral("Short."));
+}
+
+// A message of many lines at the smallest window: the strip holds at most kMaxLines lines and
+// scrolls the rest, so the views keep their room and the window does not grow by itself.
+TEST_F(WindowTest, ALongMessageScrollsInItsStripAndTheWindowKeepsItsSize)
+{
+    window->resize(1000, 700);
+    settle();
+    emit window->document()->notice(QStringLiteral("A message of a checkpoint's many notes, word after word. ").repeated(30));
+    settle();
+    QTest::qWait(50);
+    NoticeBar* bar = window->noticeBar();
+    ASSERT_TRUE(bar->isVisible());
+    EXPECT_EQ(window->size(), QSize(1000, 700));
+    const int lines = bar->textLabel()->fontMetrics().lineSpacing();
+    EXPECT_LE(bar->height(), lines * (NoticeBar::kMaxLines + 1) + 8);
+    EXPECT_GT(bar->textLabel()->height(), bar->height()) << "the rest scrolls";
+    // A shorter one is as tall as its lines.
+    bar->setMessage(QStringLiteral("A message longer than the status bar's line. ").repeated(3));
+    settle();
+    ASSERT_TRUE(bar->isVisible());
+    EXPECT_LT(bar->height(), lines * 2 + 12);
+    EXPECT_EQ(window->size(), QSize(1000, 700));
 }
 
 }  // namespace
