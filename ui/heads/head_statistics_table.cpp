@@ -76,6 +76,7 @@ HeadStatisticsTable::HeadStatisticsTable(HeadSelection* selection, QWidget* pare
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(caption_);
     layout->addWidget(table_, 1);
+    layout->addStretch(0);  // beside the grid, under a table as tall as its rows and its footer
 
     connect(table_, &QTableView::clicked, this, [this](const QModelIndex& index) {
         const int head = headOfRow(index.row());
@@ -91,6 +92,42 @@ HeadStatisticsTable::HeadStatisticsTable(HeadSelection* selection, QWidget* pare
 }
 
 HeadStatisticsTable::~HeadStatisticsTable() = default;  // task_ waits for its running work
+
+void HeadStatisticsTable::setFooter(QWidget* footer)
+{
+    footer_ = footer;
+    auto* box = static_cast<QVBoxLayout*>(layout());
+    box->insertWidget(2, footer);  // under the table, above the stretch
+    fitTableHeight();
+}
+
+bool HeadStatisticsTable::isBeside() const
+{
+    const auto* splitter = qobject_cast<const QSplitter*>(parentWidget());
+    return !splitter || splitter->orientation() == Qt::Horizontal;
+}
+
+int HeadStatisticsTable::rowsHeight() const
+{
+    const int scrollBar = table_->horizontalScrollBar()->isVisible() ? table_->horizontalScrollBar()->height() : 0;
+    return table_->verticalHeader()->length() + table_->horizontalHeader()->height() + scrollBar +
+           2 * table_->frameWidth();
+}
+
+void HeadStatisticsTable::fitTableHeight()
+{
+    auto* box = static_cast<QVBoxLayout*>(layout());
+    const int stretch = box->indexOf(table_);
+    if (isBeside()) {
+        table_->setMaximumHeight(std::max(rowsHeight(), table_->minimumSizeHint().height()));
+        box->setStretch(stretch, 0);
+        box->setStretch(box->count() - 1, 1);
+    } else {
+        table_->setMaximumHeight(QWIDGETSIZE_MAX);
+        box->setStretch(stretch, 1);
+        box->setStretch(box->count() - 1, 0);
+    }
+}
 
 QSize HeadStatisticsTable::sizeHint() const
 {
@@ -159,6 +196,7 @@ void HeadStatisticsTable::fitInSplitter(bool first)
     const int current = beside ? width() : height();
     const int wanted = first ? std::min(needed, most) : std::min(current, most);
     if (!first && wanted == current) return;
+    fitTableHeight();
     QList<int> sizes{length - wanted - splitter->handleWidth(), wanted};
     if (splitter->indexOf(this) == 0) std::swap(sizes[0], sizes[1]);
     splitter->setSizes(sizes);
@@ -166,9 +204,10 @@ void HeadStatisticsTable::fitInSplitter(bool first)
 
 int HeadStatisticsTable::wholeTableHeight() const
 {
-    const int rows = table_->verticalHeader()->length() + table_->horizontalHeader()->height();
-    const int scrollBar = table_->horizontalScrollBar()->isVisible() ? table_->horizontalScrollBar()->height() : 0;
-    return caption_->sizeHint().height() + rows + scrollBar + 2 * table_->frameWidth() + 8;
+    const int footer = footer_ && footer_->isVisibleTo(this)
+                           ? footer_->heightForWidth(width()) + 6
+                           : 0;
+    return caption_->sizeHint().height() + rowsHeight() + footer + 8;
 }
 
 int HeadStatisticsTable::headOfRow(int row) const
@@ -219,6 +258,7 @@ void HeadStatisticsTable::show(Computed computed)
     table_->setSortingEnabled(true);
     table_->sortByColumn(sortColumn, order);
     fitColumnWidths();
+    fitTableHeight();
     updateGeometry();
     if (placed_ && !summaries_.empty()) fitInSplitter(true);
     caption_->setText(computed.result ? tr("<b>Per-head statistics</b>, means over %1 query rows (sortable)")

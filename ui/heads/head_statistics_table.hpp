@@ -5,6 +5,8 @@
 // core/analysis's headStatisticsSummaries, computed through a LatestTask (in the background
 // for big results: ~2 s for 12 heads at n = 4096). Sortable by any column; clicking a row
 // selects its head for every view, and the selected head's row follows the selection.
+// Beside the grid the table is only as tall as its rows, and a footer (the view's hint) takes the
+// room under it rather than leaving it blank.
 
 #include <QWidget>
 
@@ -40,6 +42,10 @@ public:
     // The head shown in a row of the (sorted) table.
     int headOfRow(int row) const;
     bool isBusy() const { return task_.isBusy(); }
+    // A widget shown under the table (owned by the table from now on).
+    void setFooter(QWidget* footer);
+    // Beside the grid (true) or under it.
+    bool isBeside() const;
 
     QSize sizeHint() const override;
 
@@ -64,6 +70,9 @@ private:
     int columnsWidth() const;  // every column whole
     bool fitsBeside(int splitterWidth) const;
     int wholeTableHeight() const;
+    int rowsHeight() const;  // the header and every row
+    // Beside: the table as tall as its rows, the footer under it; under: the table fills.
+    void fitTableHeight();
 
     bool placed_ = false;  // the first show gave the table its width in the splitter
     HeadSelection* selection_;
@@ -71,6 +80,7 @@ private:
     std::vector<qkv::HeadStatisticsSummary> summaries_;
     QLabel* caption_;
     QTableView* table_;
+    QWidget* footer_ = nullptr;
     QStandardItemModel* model_;
     LatestTask<Computed> task_;
 };

@@ -61,7 +61,10 @@ HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
 
     hint_->setWordWrap(true);
     hint_->setForegroundRole(QPalette::PlaceholderText);
-    layout->addWidget(hint_);
+    hint_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    // Under the statistics: beside the grid it fills the room their few rows leave, and the grid
+    // keeps the whole height.
+    statistics_->setFooter(hint_);
 
     connect(canvas_, &HeadsCanvas::zoomRequested, this, &HeadsView::zoomBy);
     makeMenuActions();
