@@ -96,8 +96,6 @@ HeadStatisticsTable::~HeadStatisticsTable() = default;  // task_ waits for its r
 void HeadStatisticsTable::setFooter(QWidget* footer)
 {
     footer_ = footer;
-    auto* box = static_cast<QVBoxLayout*>(layout());
-    box->insertWidget(2, footer);  // under the table, above the stretch
     fitTableHeight();
 }
 
@@ -118,7 +116,15 @@ void HeadStatisticsTable::fitTableHeight()
 {
     auto* box = static_cast<QVBoxLayout*>(layout());
     const int stretch = box->indexOf(table_);
-    if (isBeside()) {
+    // The footer in the room beside the grid; under it, the table takes all its pane and the
+    // footer goes back to its owner's layout (footerPlaced).
+    const bool beside = isBeside();
+    if (footer_ && beside != (footer_->parentWidget() == this)) {
+        if (!beside) box->removeWidget(footer_);
+        emit footerPlaced(beside);                  // its owner takes it out of, or into, its layout
+        if (beside) box->insertWidget(2, footer_);  // under the table, above the stretch
+    }
+    if (beside) {
         table_->setMaximumHeight(std::max(rowsHeight(), table_->minimumSizeHint().height()));
         box->setStretch(stretch, 0);
         box->setStretch(box->count() - 1, 1);
@@ -204,10 +210,7 @@ void HeadStatisticsTable::fitInSplitter(bool first)
 
 int HeadStatisticsTable::wholeTableHeight() const
 {
-    const int footer = footer_ && footer_->isVisibleTo(this)
-                           ? footer_->heightForWidth(width()) + 6
-                           : 0;
-    return caption_->sizeHint().height() + rowsHeight() + footer + 8;
+    return caption_->sizeHint().height() + rowsHeight() + 8;
 }
 
 int HeadStatisticsTable::headOfRow(int row) const

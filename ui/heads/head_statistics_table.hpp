@@ -42,7 +42,8 @@ public:
     // The head shown in a row of the (sorted) table.
     int headOfRow(int row) const;
     bool isBusy() const { return task_.isBusy(); }
-    // A widget shown under the table (owned by the table from now on).
+    // A widget shown under the table while it is beside the grid (footerPlaced says when it
+    // moves in, and when its owner should show it again).
     void setFooter(QWidget* footer);
     // Beside the grid (true) or under it.
     bool isBeside() const;
@@ -51,6 +52,8 @@ public:
 
 signals:
     void summariesReady();
+    // The footer was put under the table (true), or taken out: its owner lays it out (false).
+    void footerPlaced(bool underTable);
 
 protected:
     void showEvent(QShowEvent* event) override;

@@ -62,8 +62,15 @@ HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
     hint_->setWordWrap(true);
     hint_->setForegroundRole(QPalette::PlaceholderText);
     hint_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-    // Under the statistics: beside the grid it fills the room their few rows leave, and the grid
-    // keeps the whole height.
+    layout->addWidget(hint_);
+    // Beside the grid, the statistics' few rows leave room under them: the hint goes there and
+    // the grid keeps the whole height. Under the grid, the hint is under everything.
+    connect(statistics_, &HeadStatisticsTable::footerPlaced, this, [this, layout](bool underTable) {
+        if (underTable)
+            layout->removeWidget(hint_);
+        else
+            layout->addWidget(hint_);
+    });
     statistics_->setFooter(hint_);
 
     connect(canvas_, &HeadsCanvas::zoomRequested, this, &HeadsView::zoomBy);
