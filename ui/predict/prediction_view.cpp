@@ -60,6 +60,7 @@ PredictionView::PredictionView(HeadSelection* selection, WholeModelRuns* runs, Q
             [this](qkv::Index position) { ranking_->setTarget(overview_, position, names_); });
     connect(generation_, &GenerationPanel::keepAsPrompt, this, &PredictionView::keepAsPrompt);
     connect(generation_, &GenerationPanel::tokenShown, this, &PredictionView::updateGenerationPrompt);
+    if (this->selection()) followedRow_ = this->selection()->queryRow();
     showOverview();
     updateGenerationPrompt();
 }
@@ -86,7 +87,12 @@ void PredictionView::refresh(Changes changes)
     showOverview();
     updateGenerationPrompt();
     // The user selected another query row (a new result only keeps the selection inside it).
-    if (changes.testFlag(Change::Cell) && !changes.testFlag(Change::Result)) followQueryRow();
+    // Another key, or a span starting at the same query, is not another row: the position the
+    // user chose here stays.
+    if (changes.testFlag(Change::Cell) && !changes.testFlag(Change::Result) && selection() &&
+        selection()->queryRow() != followedRow_)
+        followQueryRow();
+    if (selection()) followedRow_ = selection()->queryRow();
 }
 
 void PredictionView::showOverview()
