@@ -4,6 +4,7 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/families/family.hpp"
 #include "ui/figures/number_format.hpp"
@@ -54,6 +55,20 @@ QRectF squareHeatmapRect(const QRectF& area, qkv::Index n, const HeatmapStyle& s
     const double cells = n > 0 ? std::floor(side / static_cast<double>(n)) * static_cast<double>(n) : side;
     return QRectF(area.left(), area.top(), std::max(cells, 1.0) + gutters.left() + gutters.right(),
                   std::max(cells, 1.0) + gutters.top() + gutters.bottom());
+}
+
+// Keeps every k-th token label, k the fewest cells a whole line of text (ascent and descent) takes:
+// GPT-2's "·g" above "·h" touched where labels were only an ascent apart. A multiple of the
+// layout's own step, so that the labels it draws are the ones kept.
+void thinLabelsToWholeLines(HeatmapStyle& style, const HeatmapLayout& layout, const QFontMetricsF& metrics)
+{
+    const double cell = layout.cellHeight();
+    if (cell <= 0 || cell >= metrics.height()) return;
+    const int own = std::max(layout.rowLabelStep(), 1);
+    const int step = static_cast<int>(std::ceil(std::ceil(metrics.height() / cell) / own)) * own;
+    for (QStringList* labels : {&style.rowLabels, &style.columnLabels})
+        for (int i = 0; i < labels->size(); ++i)
+            if (i % step != 0) (*labels)[i].clear();
 }
 
 bool hasPredictions(const FigureInput& input) { return input.overview && !input.overview->baselinePredictions.empty(); }
@@ -131,6 +146,8 @@ void paintRollout(QPainter& painter, const QRectF& target, const RolloutPicture&
     style.textColor = options.text;
     const QRectF heatmap =
         squareHeatmapRect(QRectF(area.left(), y, area.width(), area.bottom() - y), n, style, metrics);
+    thinLabelsToWholeLines(style, HeatmapLayout(heatmap, static_cast<int>(n), static_cast<int>(n), style, metrics),
+                           metrics);
     paintHeatmap(painter, heatmap, picture.rollout.cast<float>(), style);
     painter.restore();
 }

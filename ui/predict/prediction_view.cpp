@@ -32,9 +32,10 @@ PredictionView::PredictionView(HeadSelection* selection, WholeModelRuns* runs, Q
     right->setChildrenCollapsible(false);
     panels_->addWidget(rollout_);
     panels_->addWidget(right);
-    // The rollout's square map reads at any size; the chart's token labels and values do not.
-    panels_->setStretchFactor(0, 2);
-    panels_->setStretchFactor(1, 3);
+    // Half each: the rollout's square map labels every token at 1000 x 700, and the chart's
+    // bars, token labels and values read whole.
+    panels_->setStretchFactor(0, 1);
+    panels_->setStretchFactor(1, 1);
     panels_->setChildrenCollapsible(false);
     // Generation on a page of its own: the panels keep the tab's room, and its grid of every
     // head's maps gets the whole height. The panels sit in a page that stays when they hide.

@@ -161,6 +161,43 @@ TEST(PredictionFigures, PredictionsNameTheModelAndThePrompt)
     EXPECT_LE(elided->bounds.right(), 480.0);
 }
 
+// The rollout's token labels never touch: where a cell is less than a line of text high, every
+// k-th is drawn, k cells a whole line (GPT-2's "·g" above "·h" touched at an ascent apart).
+TEST(PredictionFigures, RolloutLabelsNeverTouch)
+{
+    const Figure* figure = findFigure("rollout");
+    ASSERT_NE(figure, nullptr);
+    // 18 tokens, as many as the small GPT-2 takes (20 positions): cells smaller than a line.
+    FigureInput input = overviewInput("gpt2", "", "the cat sat on a mat the cat sat on a mat the cat sat on a mat");
+    ASSERT_TRUE(input.overview);
+    input.options.font.setPointSizeF(13);  // a projector's: lines taller than the cells
+    for (const QSize size : {QSize(320, 560), QSize(420, 460), figure->defaultSize.toSize(), QSize(1400, 1400)}) {
+        testing::TextProbe device(size);
+        {
+            QPainter painter(&device);
+            paintFigure(painter, *figure, QRectF(QPointF(0, 0), QSizeF(size)), input);
+        }
+        const QStringList tokens = rolloutTokens(*input.overview);
+        std::vector<testing::DrawnText> labels;
+        for (const testing::DrawnText& t : device.texts())
+            if (tokens.contains(t.text)) labels.push_back(t);
+        EXPECT_GE(labels.size(), 4u) << size.width() << " x " << size.height();
+        // The column labels (rotated, under the cells) all start at the lowest top; the row
+        // labels are the others. Each is compared with its own kind.
+        double lowestTop = 0;
+        for (const testing::DrawnText& t : labels) lowestTop = std::max(lowestTop, t.bounds.top());
+        const auto column = [lowestTop](const testing::DrawnText& t) { return t.bounds.top() > lowestTop - 1; };
+        for (std::size_t i = 0; i < labels.size(); ++i)
+            for (std::size_t j = i + 1; j < labels.size(); ++j) {
+                if (column(labels[i]) != column(labels[j])) continue;
+                const QRectF both = labels[i].bounds.intersected(labels[j].bounds);
+                EXPECT_LT(std::min(both.width(), both.height()), 0.5)
+                    << "'" << labels[i].text.toStdString() << "' and '" << labels[j].text.toStdString() << "' at "
+                    << size.width() << " x " << size.height();
+            }
+    }
+}
+
 TEST(PredictionFigures, NoStringIsCutAtCommonSizes)
 {
     const std::vector<FigureInput> inputs = {overviewInput("bert", "d [MASK] super / [MASK]", "", {{0, 1}, {2, 3}}),

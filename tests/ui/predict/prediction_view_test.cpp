@@ -284,6 +284,29 @@ TEST(PredictionView, ThePositionChosenStaysUntilAnotherQueryRowIsSelected)
     EXPECT_EQ(panel->position(), 3) << "another query row is followed";
 }
 
+// At the tab's size in a 1000 x 700 window the combo boxes show their entries whole (the layer's
+// name, the position, the token and its probability), and the rollout gets half the width.
+TEST(PredictionView, AtTheSmallestWindowEveryComboBoxReadsWhole)
+{
+    const auto model = openFixtureModel("gpt2");
+    ASSERT_TRUE(model);
+    Tab tab;
+    tab.view.resize(630, 590);
+    tab.show(wholeModelResult(model, "", kGpt2Sentence, 1));
+    ASSERT_TRUE(tab.waitForOverview());
+    QCoreApplication::processEvents();
+    for (QComboBox* box : {tab.view.rolloutPanel()->stopBox(), tab.view.predictionPanel()->positionBox(),
+                           tab.view.rankingPanel()->tokenBox()}) {
+        ASSERT_GT(box->count(), 0);
+        int widest = 0;
+        for (int i = 0; i < box->count(); ++i)
+            widest = std::max(widest, box->fontMetrics().horizontalAdvance(box->itemText(i)));
+        EXPECT_GE(box->width(), widest + 16) << box->currentText().toStdString();  // the text and the arrow
+        EXPECT_TRUE(box->isVisible()) << box->currentText().toStdString();
+    }
+    EXPECT_GE(tab.view.rolloutPanel()->width() * 10, tab.view.width() * 4) << "the rollout keeps about half the width";
+}
+
 TEST(PredictionView, StopEndsTheRankingWithNothingRanked)
 {
     const auto model = openFixtureModel("gpt2");
