@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QVBoxLayout>
@@ -28,6 +29,13 @@ namespace {
 const Preference<QString> kDirectory{QStringLiteral("figures/directory"), QString()};
 const Preference<QString> kFormat{QStringLiteral("figures/format"), QStringLiteral("png")};
 const Preference<int> kDpi{QStringLiteral("figures/dpi"), 192};
+
+// The figure last exported from a tab, by the tab's first figure (each tab offers its own list,
+// and the same name is never offered by two): "figures/chosen/factored" = "spectrum".
+Preference<QString> chosenFigure(const std::vector<const Figure*>& figures)
+{
+    return {QStringLiteral("figures/chosen/") + (figures.empty() ? QString() : figures.front()->name), QString()};
+}
 
 // Where a first figure goes: the folder last exported to, else Pictures, else home.
 QString startFolder()
@@ -106,8 +114,18 @@ FigureExportDialog::FigureExportDialog(std::vector<const Figure*> figures, QWidg
         if (!chosen.isEmpty()) setPath(chosen);
     });
 
+    // The format and this tab's figure chosen at the last export (the view's context menu may
+    // then select another figure by name).
     const int format = formatBox_->findData(kFormat.value());
-    formatBox_->setCurrentIndex(format >= 0 ? format : 0);
+    {
+        const QSignalBlocker blocker(formatBox_);
+        formatBox_->setCurrentIndex(format >= 0 ? format : 0);
+    }
+    const int chosen = figureBox_->findData(chosenFigure(figures_).value());
+    if (chosen > 0) {
+        const QSignalBlocker blocker(figureBox_);
+        figureBox_->setCurrentIndex(chosen);
+    }
     figureChanged();
     formatChanged();
 }
@@ -193,9 +211,11 @@ void FigureExportDialog::updatePixels()
 void FigureExportDialog::accept()
 {
     if (path().isEmpty()) return;
+    setPath(path());  // a suffix typed into the file's name chooses the format, as Browse does
     kDirectory.setValue(QFileInfo(path()).absolutePath());
     kFormat.setValue(figureFormatName(format()));
     kDpi.setValue(dpiBox_->value());
+    if (const Figure* f = figure()) chosenFigure(figures_).setValue(f->name);
     QDialog::accept();
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // The Export Figure dialog: which figure (of the current tab), the format, the size in logical
 // pixels (1/96 inch) and, for PNG, the resolution in DPI, and the file. Remembers the last
-// folder, format and DPI (Preferences).
+// folder, format and DPI, and each tab's last figure (Preferences), and opens with them.
 
 #include <QDialog>
 
@@ -35,7 +35,7 @@ public:
     bool selectFigure(const QString& name);
     void setPath(const QString& path);
 
-    void accept() override;  // remembers the folder, format and DPI
+    void accept() override;  // remembers the folder, format, DPI and the tab's figure
 
 private:
     void figureChanged();

@@ -15,19 +15,22 @@ namespace {
 
 constexpr double kPad = 4.0;
 
-// Labels of the drawn rows (or columns): each block's first position, and its token where
-// `withTokens` (then every block is one position).
+// Labels of the drawn rows (or columns): each block's first position and its token ("1,024 cat"),
+// as the full maps label theirs; the heatmap thins them so that none overlap.
 QStringList positionLabels(const std::vector<qkv::Index>& edges, qkv::Index first,
-                           const std::vector<std::string>& tokens, bool withTokens)
+                           const std::vector<std::string>& tokens)
 {
     QStringList labels;
     for (std::size_t i = 0; i + 1 < edges.size(); ++i) {
         const qkv::Index position = first + edges[i];
-        labels << (withTokens ? QStringLiteral("%1 %2").arg(groupedInteger(position), tokenText(tokens, position))
-                              : groupedInteger(position));
+        labels << QStringLiteral("%1 %2").arg(groupedInteger(position), tokenText(tokens, position));
     }
     return labels;
 }
+
+// A label wider than any the heatmap draws whole (it elides longer ones): the gutters the
+// widest tokens take, before the region's tokens are known.
+QString widestLabel() { return QString(64, QLatin1Char('M')); }
 
 }  // namespace
 
@@ -47,8 +50,7 @@ QSize regionPixels(const QRectF& target, const RegionBounds& bounds, const QFont
                    double devicePixelRatio)
 {
     HeatmapStyle style;
-    style.rowLabels = QStringList{groupedInteger(bounds.endRow)};
-    style.columnLabels = QStringList{groupedInteger(bounds.endColumn)};
+    style.rowLabels = style.columnLabels = QStringList{widestLabel()};
     style.rowAxisTitle = style.columnAxisTitle = QStringLiteral("queries");
     const HeatmapLayout layout(regionHeatmapRect(target, metrics), static_cast<int>(bounds.rows()),
                                static_cast<int>(bounds.columns()), style, metrics);
@@ -56,29 +58,18 @@ QSize regionPixels(const QRectF& target, const RegionBounds& bounds, const QFont
             std::max(1, static_cast<int>(layout.cellsRect().height() * devicePixelRatio))};
 }
 
-HeatmapStyle regionStyle(const ExactRegion& region, const qkv::Result& result, const QRectF& target,
-                         const QFontMetricsF& metrics, ColormapName colormap, qkv::Index selectedQuery,
-                         qkv::Index selectedKey)
+HeatmapStyle regionStyle(const ExactRegion& region, const qkv::Result& result, ColormapName colormap,
+                         qkv::Index selectedQuery, qkv::Index selectedKey)
 {
     HeatmapStyle style;
     style.colormap = colormap;
     style.minValue = 0;
     style.maxValue = region.largest > 0 ? region.largest : 1.0;
-    style.rowAxisTitle = QObject::tr("queries (positions)");
-    style.columnAxisTitle = QObject::tr("keys (positions)");
+    style.rowAxisTitle = QObject::tr("queries (position, token)");
+    style.columnAxisTitle = QObject::tr("keys (position, token)");
     const RegionBounds& b = region.bounds;
-    style.rowLabels = positionLabels(region.rowEdges, b.firstRow, result.queryLabels, false);
-    style.columnLabels = positionLabels(region.columnEdges, b.firstColumn, result.keyLabels, false);
-    // Tokens too where every block is one position and a cell holds a line of text, measured
-    // again with the longer labels (their gutters take room from the cells).
-    const double line = metrics.height();
-    HeatmapStyle withTokens = style;
-    if (!region.reduced()) {
-        withTokens.rowLabels = positionLabels(region.rowEdges, b.firstRow, result.queryLabels, true);
-        withTokens.columnLabels = positionLabels(region.columnEdges, b.firstColumn, result.keyLabels, true);
-    }
-    const double cell = regionLayout(region, target, withTokens, metrics).cellWidth();
-    if (!region.reduced() && cell >= line) style = withTokens;
+    style.rowLabels = positionLabels(region.rowEdges, b.firstRow, result.queryLabels);
+    style.columnLabels = positionLabels(region.columnEdges, b.firstColumn, result.keyLabels);
     if (b.contains(selectedQuery, selectedKey)) {
         style.highlightedCell = QPoint(static_cast<int>(qkv::blockOfPosition(region.columnEdges, selectedKey - b.firstColumn)),
                                        static_cast<int>(qkv::blockOfPosition(region.rowEdges, selectedQuery - b.firstRow)));

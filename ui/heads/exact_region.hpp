@@ -5,8 +5,8 @@
 //
 // Where the region has more positions than the screen has pixels, it is drawn reduced by BLOCK
 // MAXIMUM, one block per pixel: a sharp cell stays visible, where the heatmap's own area filter
-// would average it away. Tick labels are positions, and the tokens too where a cell is taller
-// (rows) or wider (columns) than a line of text.
+// would average it away. Tick labels are a position and its token (a reduced block's first),
+// thinned by the heatmap so that none overlap, as the full maps' are.
 // Legend: n_q queries, n_k keys; positions from 0, heads from 1 where people read them.
 
 #include <QFontMetricsF>
@@ -34,15 +34,14 @@ QRectF regionHeatmapRect(const QRectF& target, const QFontMetricsF& metrics);
 // The width of the region's colour bar beside it.
 double regionLegendWidth(const QFontMetricsF& metrics);
 // How many device pixels the cells of `bounds` get in `target` (the budget computeExactRegion
-// reduces to), labels as positions.
+// reduces to), with label gutters as wide as the widest labels drawn.
 QSize regionPixels(const QRectF& target, const RegionBounds& bounds, const QFontMetricsF& metrics,
                    double devicePixelRatio);
 
-// The heatmap style of a region: colours 0 .. largest, position (and token) labels, axis titles,
+// The heatmap style of a region: colours 0 .. largest, position and token labels, axis titles,
 // the selected cell outlined when it is inside.
-HeatmapStyle regionStyle(const ExactRegion& region, const qkv::Result& result, const QRectF& target,
-                         const QFontMetricsF& metrics, ColormapName colormap, qkv::Index selectedQuery,
-                         qkv::Index selectedKey);
+HeatmapStyle regionStyle(const ExactRegion& region, const qkv::Result& result, ColormapName colormap,
+                         qkv::Index selectedQuery, qkv::Index selectedKey);
 // One pixel per drawn block (heatmapImage), built off the GUI thread with the region.
 QImage regionImage(const ExactRegion& region, ColormapName colormap);
 // The layout of a region's heatmap in `target` (the painter's and the hit tests').

@@ -76,6 +76,7 @@ HeadStatisticsTable::HeadStatisticsTable(HeadSelection* selection, QWidget* pare
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(caption_);
     layout->addWidget(table_, 1);
+    layout->addStretch(0);  // beside the grid, under a table as tall as its rows and its footer
 
     connect(table_, &QTableView::clicked, this, [this](const QModelIndex& index) {
         const int head = headOfRow(index.row());
@@ -91,6 +92,48 @@ HeadStatisticsTable::HeadStatisticsTable(HeadSelection* selection, QWidget* pare
 }
 
 HeadStatisticsTable::~HeadStatisticsTable() = default;  // task_ waits for its running work
+
+void HeadStatisticsTable::setFooter(QWidget* footer)
+{
+    footer_ = footer;
+    fitTableHeight();
+}
+
+bool HeadStatisticsTable::isBeside() const
+{
+    const auto* splitter = qobject_cast<const QSplitter*>(parentWidget());
+    return !splitter || splitter->orientation() == Qt::Horizontal;
+}
+
+int HeadStatisticsTable::rowsHeight() const
+{
+    const int scrollBar = table_->horizontalScrollBar()->isVisible() ? table_->horizontalScrollBar()->height() : 0;
+    return table_->verticalHeader()->length() + table_->horizontalHeader()->height() + scrollBar +
+           2 * table_->frameWidth();
+}
+
+void HeadStatisticsTable::fitTableHeight()
+{
+    auto* box = static_cast<QVBoxLayout*>(layout());
+    const int stretch = box->indexOf(table_);
+    // The footer in the room beside the grid; under it, the table takes all its pane and the
+    // footer goes back to its owner's layout (footerPlaced).
+    const bool beside = isBeside();
+    if (footer_ && beside != (footer_->parentWidget() == this)) {
+        if (!beside) box->removeWidget(footer_);
+        emit footerPlaced(beside);                  // its owner takes it out of, or into, its layout
+        if (beside) box->insertWidget(2, footer_);  // under the table, above the stretch
+    }
+    if (beside) {
+        table_->setMaximumHeight(std::max(rowsHeight(), table_->minimumSizeHint().height()));
+        box->setStretch(stretch, 0);
+        box->setStretch(box->count() - 1, 1);
+    } else {
+        table_->setMaximumHeight(QWIDGETSIZE_MAX);
+        box->setStretch(stretch, 1);
+        box->setStretch(box->count() - 1, 0);
+    }
+}
 
 QSize HeadStatisticsTable::sizeHint() const
 {
@@ -159,6 +202,7 @@ void HeadStatisticsTable::fitInSplitter(bool first)
     const int current = beside ? width() : height();
     const int wanted = first ? std::min(needed, most) : std::min(current, most);
     if (!first && wanted == current) return;
+    fitTableHeight();
     QList<int> sizes{length - wanted - splitter->handleWidth(), wanted};
     if (splitter->indexOf(this) == 0) std::swap(sizes[0], sizes[1]);
     splitter->setSizes(sizes);
@@ -166,9 +210,7 @@ void HeadStatisticsTable::fitInSplitter(bool first)
 
 int HeadStatisticsTable::wholeTableHeight() const
 {
-    const int rows = table_->verticalHeader()->length() + table_->horizontalHeader()->height();
-    const int scrollBar = table_->horizontalScrollBar()->isVisible() ? table_->horizontalScrollBar()->height() : 0;
-    return caption_->sizeHint().height() + rows + scrollBar + 2 * table_->frameWidth() + 8;
+    return caption_->sizeHint().height() + rowsHeight() + 8;
 }
 
 int HeadStatisticsTable::headOfRow(int row) const
@@ -219,6 +261,7 @@ void HeadStatisticsTable::show(Computed computed)
     table_->setSortingEnabled(true);
     table_->sortByColumn(sortColumn, order);
     fitColumnWidths();
+    fitTableHeight();
     updateGeometry();
     if (placed_ && !summaries_.empty()) fitInSplitter(true);
     caption_->setText(computed.result ? tr("<b>Per-head statistics</b>, means over %1 query rows (sortable)")

@@ -5,6 +5,8 @@
 // core/analysis's headStatisticsSummaries, computed through a LatestTask (in the background
 // for big results: ~2 s for 12 heads at n = 4096). Sortable by any column; clicking a row
 // selects its head for every view, and the selected head's row follows the selection.
+// Beside the grid the table is only as tall as its rows, and a footer (the view's hint) takes the
+// room under it rather than leaving it blank.
 
 #include <QWidget>
 
@@ -40,11 +42,18 @@ public:
     // The head shown in a row of the (sorted) table.
     int headOfRow(int row) const;
     bool isBusy() const { return task_.isBusy(); }
+    // A widget shown under the table while it is beside the grid (footerPlaced says when it
+    // moves in, and when its owner should show it again).
+    void setFooter(QWidget* footer);
+    // Beside the grid (true) or under it.
+    bool isBeside() const;
 
     QSize sizeHint() const override;
 
 signals:
     void summariesReady();
+    // The footer was put under the table (true), or taken out: its owner lays it out (false).
+    void footerPlaced(bool underTable);
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -64,6 +73,9 @@ private:
     int columnsWidth() const;  // every column whole
     bool fitsBeside(int splitterWidth) const;
     int wholeTableHeight() const;
+    int rowsHeight() const;  // the header and every row
+    // Beside: the table as tall as its rows, the footer under it; under: the table fills.
+    void fitTableHeight();
 
     bool placed_ = false;  // the first show gave the table its width in the splitter
     HeadSelection* selection_;
@@ -71,6 +83,7 @@ private:
     std::vector<qkv::HeadStatisticsSummary> summaries_;
     QLabel* caption_;
     QTableView* table_;
+    QWidget* footer_ = nullptr;
     QStandardItemModel* model_;
     LatestTask<Computed> task_;
 };

@@ -121,7 +121,7 @@ HeadsCanvas::Hit HeadsCanvas::hitTest(const QPointF& position) const
     for (int p = 0; p < static_cast<int>(layout_.panels.size()); ++p) {
         const QRectF& rect = layout_.panels[static_cast<std::size_t>(p)];
         if (!rect.contains(position)) continue;
-        const HeatmapLayout cells(rect, figure_->rows(), figure_->columns(), panelStyle(*figure_, p, state_), metrics);
+        const HeatmapLayout cells(rect, figure_->rows(), figure_->columns(), panelStyle(*figure_, p, state_, &layout_), metrics);
         const QPoint cell = cells.cellAt(position);
         hit.panel = p;
         if (cell.x() >= 0) {
@@ -140,15 +140,16 @@ QPoint HeadsCanvas::cellCenter(int panel, int row, int column) const
 {
     if (!figure_ || panel < 0 || panel >= static_cast<int>(layout_.panels.size())) return {};
     const HeatmapLayout cells(layout_.panels[static_cast<std::size_t>(panel)], figure_->rows(), figure_->columns(),
-                              panelStyle(*figure_, panel, state_), QFontMetricsF(font(), this));
+                              panelStyle(*figure_, panel, state_, &layout_), QFontMetricsF(font(), this));
     return cells.cellRect(row, column).center().toPoint();
 }
 
 QPoint HeadsCanvas::rowLabelCenter(int panel, int row) const
 {
     if (!figure_ || panel < 0 || panel >= static_cast<int>(layout_.panels.size())) return {};
+    panel -= panel % std::max(layout_.columns, 1);  // the panel of its grid row that draws the labels
     const HeatmapLayout cells(layout_.panels[static_cast<std::size_t>(panel)], figure_->rows(), figure_->columns(),
-                              panelStyle(*figure_, panel, state_), QFontMetricsF(font(), this));
+                              panelStyle(*figure_, panel, state_, &layout_), QFontMetricsF(font(), this));
     const QRectF labels = cells.rowLabelsRect();
     return QPointF(labels.right() - 8, cells.rowRect(row).center().y()).toPoint();
 }

@@ -33,7 +33,8 @@ public:
     const HeadsGridLayout& gridLayout() const { return layout_; }
     // Rich-text tooltip for a point in widget coordinates (empty when not over a cell).
     QString toolTipAt(const QPoint& position) const;
-    // Centre of a cell or a row label, in widget coordinates (for tests and keyboard focus).
+    // Centre of a cell or a row label, in widget coordinates (for tests and keyboard focus); a
+    // row's label is drawn once per grid row, on its first panel.
     QPoint cellCenter(int panel, int row, int column) const;
     QPoint rowLabelCenter(int panel, int row) const;
     // The state a painter would use now (colours from the palette).

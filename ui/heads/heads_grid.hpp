@@ -35,6 +35,9 @@ struct HeadsGridLayout {
     QRectF title, legend;
     QRectF rowAxisTitle, columnAxisTitle;  // once for the whole grid
     std::vector<QRectF> panels;
+    // Per panel: whether it draws the row labels (the first of its grid row) and the column labels
+    // (the lowest of its grid column); the others share them.
+    std::vector<bool> rowLabels, columnLabels;
     QSizeF size;  // the whole figure
     double cellSize = 0;
     int columns = 1;
@@ -50,8 +53,10 @@ enum class GridFit { Scroll, Page };
 HeadsGridLayout layoutHeadsGrid(const HeadsFigure& figure, const QSizeF& available, double zoom, const QFont& font,
                                 const QPaintDevice* device, GridFit fit = GridFit::Scroll);
 
-// The heatmap style of one panel (labels, title, range, highlights) in `state`.
-HeatmapStyle panelStyle(const HeadsFigure& figure, int panel, const HeadsFigureState& state);
+// The heatmap style of one panel (labels, title, range, highlights) in `state`; with `layout`,
+// only the labels that panel draws (a grid's panels share them), else all.
+HeatmapStyle panelStyle(const HeadsFigure& figure, int panel, const HeadsFigureState& state,
+                        const HeadsGridLayout* layout = nullptr);
 
 // Paints at the layout's coordinates (the figure's origin is (0, 0)); fills the background.
 void paintHeadsFigure(QPainter& painter, const HeadsFigure& figure, const HeadsGridLayout& layout,

@@ -61,7 +61,17 @@ HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
 
     hint_->setWordWrap(true);
     hint_->setForegroundRole(QPalette::PlaceholderText);
+    hint_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     layout->addWidget(hint_);
+    // Beside the grid, the statistics' few rows leave room under them: the hint goes there and
+    // the grid keeps the whole height. Under the grid, the hint is under everything.
+    connect(statistics_, &HeadStatisticsTable::footerPlaced, this, [this, layout](bool underTable) {
+        if (underTable)
+            layout->removeWidget(hint_);
+        else
+            layout->addWidget(hint_);
+    });
+    statistics_->setFooter(hint_);
 
     connect(canvas_, &HeadsCanvas::zoomRequested, this, &HeadsView::zoomBy);
     makeMenuActions();

@@ -190,7 +190,7 @@ LongLayerDetail::Panels LongLayerDetail::panels() const
 
 HeatmapStyle LongLayerDetail::shownRegionStyle() const
 {
-    HeatmapStyle style = regionStyle(*shownRegion_, *result_, panels().region, QFontMetricsF(font(), this), colormap_,
+    HeatmapStyle style = regionStyle(*shownRegion_, *result_, colormap_,
                                      selection_->queryRow(), selection_->keyColumn());
     style.textColor = palette().color(QPalette::Text);
     return style;

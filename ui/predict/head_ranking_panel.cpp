@@ -38,9 +38,11 @@ HeadRankingPanel::HeadRankingPanel(WholeModelRuns* runs, QWidget* parent)
       progress_(new QProgressBar(this)), status_(new QLabel(this)), table_(new QTableWidget(0, ColumnCount, this)),
       switchOffButton_(new QPushButton(tr("Switch off"), this)), progressTimer_(new QTimer(this))
 {
-    tokenBox_->setToolTip(tr("The token whose probability the ranking follows: one of the top 5 with every head on"));
-    tokenBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    tokenBox_->setMinimumContentsLength(10);
+    tokenBox_->setToolTip(tr("The token whose probability the ranking follows: one of the top 5 with every head "
+                             "on, with its probability then"));
+    // As wide as its longest entry: a token is never cut.
+    tokenBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    tokenBox_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     rankButton_->setToolTip(
         tr("Switch each head that is on off in turn, re-run the model from its layer, and rank "
            "the heads by how much the token's probability changes"));
@@ -48,8 +50,8 @@ HeadRankingPanel::HeadRankingPanel(WholeModelRuns* runs, QWidget* parent)
     auto* bar = new QHBoxLayout;
     bar->addWidget(rankButton_);
     bar->addWidget(forLabel);
-    bar->addWidget(tokenBox_, 1);
-    bar->addWidget(stopButton_);
+    bar->addWidget(tokenBox_);
+    bar->addStretch(1);
     progress_->setTextVisible(true);
     progress_->setFormat(tr("%v of %m heads"));
     progress_->hide();
@@ -74,6 +76,9 @@ HeadRankingPanel::HeadRankingPanel(WholeModelRuns* runs, QWidget* parent)
         tr("Switch the selected row's head off in the whole model (also: double-click a row)"));
     auto* bottom = new QHBoxLayout;
     bottom->addWidget(status_, 1);
+    // Stop beside Switch off, not beside the token: the sentence "Rank heads for «·h» (98.9 %)"
+    // keeps its room at 1000 x 700.
+    bottom->addWidget(stopButton_, 0, Qt::AlignTop);
     bottom->addWidget(switchOffButton_, 0, Qt::AlignTop);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -140,7 +145,7 @@ void HeadRankingPanel::fillTokens()
     if (!top) return;
     for (const qkv::TokenProbability& token : top->top)
         tokenBox_->addItem(
-            tr("«%1» (%2 with every head on)").arg(names_->of(token.id), probabilityText(token.probability)), token.id);
+            tr("«%1» (%2)").arg(names_->of(token.id), probabilityText(token.probability)), token.id);
     tokenIndex_ = std::clamp(tokenIndex_, 0, tokenBox_->count() - 1);
     tokenBox_->setCurrentIndex(tokenIndex_);
 }

@@ -1,10 +1,13 @@
 #include "ui/predict/prediction_data.hpp"
 
 #include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
 
 #include <algorithm>
 #include <cmath>
 
+#include "core/checkpoint/model_folders.hpp"
 #include "core/export/model_export.hpp"
 #include "core/text/byte_level_bpe_tokenizer.hpp"
 #include "core/text/token_pieces.hpp"
@@ -63,6 +66,26 @@ QString PredictedTokenNames::of(std::int32_t id) const
     if (id >= 0 && static_cast<std::size_t>(id) < names_.size() && !names_[static_cast<std::size_t>(id)].isEmpty())
         return names_[static_cast<std::size_t>(id)];
     return Text::tr("id %1").arg(id);
+}
+
+QString modelName(const qkv::PretrainedModel& model)
+{
+    const QFileInfo file(QString::fromStdString(model.checkpoint.path));
+    QDir folder = file.absoluteDir();
+    // .../models--Org--Name/snapshots/<commit>/model.safetensors: the cache's name for it.
+    if (folder.cdUp() && folder.dirName() == QLatin1String("snapshots") && folder.cdUp()) {
+        const std::string cached = qkv::cachedModelName(folder.absolutePath().toStdString());
+        if (!cached.empty()) return QString::fromStdString(cached);
+    }
+    const QString name = file.fileName();
+    if (name == QLatin1String("model.safetensors") || name.endsWith(QLatin1String(".index.json")))
+        return file.absoluteDir().dirName();
+    return name.endsWith(QLatin1String(".safetensors")) ? name.chopped(12) : name;
+}
+
+QString readoutSentence(const qkv::PretrainedModel& model, const QString& source, const QString& target)
+{
+    return model.recipe.causal() || model.recipe.encoderDecoder() ? target : source;
 }
 
 QStringList readoutTokens(const qkv::ModelOverview& overview) { return chipTexts(readoutSequence(overview)); }

@@ -35,6 +35,13 @@ private:
     std::vector<QString> names_;
 };
 
+// The model as people name it: "Org/Name" for a snapshot of the Hugging Face cache, else its
+// folder ("demo-model"), or the file's name without ".safetensors" for a lone file.
+QString modelName(const qkv::PretrainedModel& model);
+// The typed sentence the readout reads: a causal LM's or an encoder-decoder's target, a masked
+// LM's source.
+QString readoutSentence(const qkv::PretrainedModel& model, const QString& source, const QString& target);
+
 // The tokens of the sequence the readout reads (chip texts), position by position.
 QStringList readoutTokens(const qkv::ModelOverview& overview);
 // The tokens the rollout's rows and columns are: the sequence the first stack reads.

@@ -4,7 +4,9 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <cmath>
 
+#include "core/families/family.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/figures/text_layout.hpp"
 #include "ui/render/chart_builder.hpp"
@@ -53,6 +55,20 @@ QRectF squareHeatmapRect(const QRectF& area, qkv::Index n, const HeatmapStyle& s
     const double cells = n > 0 ? std::floor(side / static_cast<double>(n)) * static_cast<double>(n) : side;
     return QRectF(area.left(), area.top(), std::max(cells, 1.0) + gutters.left() + gutters.right(),
                   std::max(cells, 1.0) + gutters.top() + gutters.bottom());
+}
+
+// Keeps every k-th token label, k the fewest cells a whole line of text (ascent and descent) takes:
+// GPT-2's "·g" above "·h" touched where labels were only an ascent apart. A multiple of the
+// layout's own step, so that the labels it draws are the ones kept.
+void thinLabelsToWholeLines(HeatmapStyle& style, const HeatmapLayout& layout, const QFontMetricsF& metrics)
+{
+    const double cell = layout.cellHeight();
+    if (cell <= 0 || cell >= metrics.height()) return;
+    const int own = std::max(layout.rowLabelStep(), 1);
+    const int step = static_cast<int>(std::ceil(std::ceil(metrics.height() / cell) / own)) * own;
+    for (QStringList* labels : {&style.rowLabels, &style.columnLabels})
+        for (int i = 0; i < labels->size(); ++i)
+            if (i % step != 0) (*labels)[i].clear();
 }
 
 bool hasPredictions(const FigureInput& input) { return input.overview && !input.overview->baselinePredictions.empty(); }
@@ -130,8 +146,50 @@ void paintRollout(QPainter& painter, const QRectF& target, const RolloutPicture&
     style.textColor = options.text;
     const QRectF heatmap =
         squareHeatmapRect(QRectF(area.left(), y, area.width(), area.bottom() - y), n, style, metrics);
+    thinLabelsToWholeLines(style, HeatmapLayout(heatmap, static_cast<int>(n), static_cast<int>(n), style, metrics),
+                           metrics);
     paintHeatmap(painter, heatmap, picture.rollout.cast<float>(), style);
     painter.restore();
+}
+
+QStringList predictionsSubtitle(const qkv::ModelOverview& overview, const QString& prompt)
+{
+    const qkv::Index heads = overview.layerCount() > 0 ? overview.layer(0).attention.headCount() : 0;
+    return {Text::tr("Model: %1 (%2, %3 layers × %4 heads)")
+                .arg(modelName(*overview.model), QString::fromUtf8(qkv::familyName(overview.model->recipe.family).data()))
+                .arg(overview.layerCount())
+                .arg(heads),
+            Text::tr("Prompt: “%1”").arg(prompt.simplified())};
+}
+
+void paintPredictions(QPainter& painter, const QRectF& target, const PredictionComparison& comparison,
+                      const QStringList& subtitle, const FigureOptions& options)
+{
+    // The heading names what the chart is of: its title, then the model and the prompt, each on
+    // one line (the model's name elided at its end, the prompt in its middle: its start and the
+    // tokens just before the last position both stay).
+    painter.save();
+    const QRectF area = target.adjusted(kMargin, kMargin, -kMargin, 0);
+    ChartModel chart = predictionsChart(comparison);
+    const QFont title = figureTitleFont(options.font);
+    painter.setPen(options.text);
+    double y = area.top();
+    y += drawWrappedText(painter, QPointF(area.left(), y), area.width(), Qt::AlignLeft, title, chart.title);
+    painter.setFont(options.font);
+    const QFontMetricsF metrics(options.font, painter.device());
+    QColor muted = options.text;
+    muted.setAlpha(170);
+    painter.setPen(muted);
+    for (int i = 0; i < subtitle.size(); ++i) {
+        const Qt::TextElideMode elide = i + 1 == subtitle.size() ? Qt::ElideMiddle : Qt::ElideRight;
+        painter.drawText(QRectF(area.left(), y, area.width(), metrics.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                         metrics.elidedText(subtitle[i], elide, area.width()));
+        y += metrics.height();
+    }
+    painter.restore();
+    chart.title.clear();  // drawn above
+    renderChart(painter, QRectF(target.left(), y + 2, target.width(), target.bottom() - y - 2), chart,
+                ChartStyle{options.text, options.background, options.font});
 }
 
 QString everyHeadOnName() { return Text::tr("every head on"); }
@@ -209,8 +267,10 @@ std::vector<Figure> predictionFigures()
                              QString::fromStdString(comparison.error()));
             return;
         }
-        renderChart(painter, rect, predictionsChart(*comparison),
-                    ChartStyle{input.options.text, input.options.background, input.options.font});
+        const QString prompt =
+            readoutSentence(*overview.model, QString::fromStdString(input.result->config.sourceText),
+                            QString::fromStdString(input.result->config.targetText));
+        paintPredictions(painter, rect, *comparison, predictionsSubtitle(overview, prompt), input.options);
     };
     return {rollout, predictions};
 }

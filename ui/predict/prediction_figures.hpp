@@ -7,7 +7,8 @@
 //                  (columns), each row a distribution over the input tokens;
 //   "predictions"  the top 5 tokens at FigureOptions::predictionPosition with every head on beside
 //                  those with the switched-off heads off, as horizontal bars (Qt Charts), each
-//                  token labelled with its change in percentage points.
+//                  token labelled with its change in percentage points, under a heading that
+//                  names the model and the prompt.
 // Both are unavailable, saying why, without an overview (no model behind the layer).
 
 #include <QRectF>
@@ -47,6 +48,12 @@ void paintRollout(QPainter& painter, const QRectF& target, const RolloutPicture&
 // The before/after bars of one position; one series when no head is off.
 ChartModel predictionsChart(const PredictionComparison& comparison);
 QString everyHeadOnName();
+// The lines under the predictions figure's title: the model (name, family, shape) and the prompt.
+QStringList predictionsSubtitle(const qkv::ModelOverview& overview, const QString& prompt);
+// The predictions figure: the chart's title, the subtitle's lines (the last elided in its
+// middle, the others at their end), then the chart.
+void paintPredictions(QPainter& painter, const QRectF& target, const PredictionComparison& comparison,
+                      const QStringList& subtitle, const FigureOptions& options);
 QString headsOffName(const PredictionComparison& comparison);
 
 // The figures of the Predictions tab, for the figure registry: "rollout" and "predictions".

@@ -1,6 +1,7 @@
 #include "ui/predict/prediction_panel.hpp"
 
 #include <QComboBox>
+#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -24,13 +25,13 @@ PredictionPanel::PredictionPanel(WholeModelRuns* runs, QWidget* parent)
         tr("Where the model predicts: the next token after a token (causal LM), or the token "
            "that fills a [MASK] (masked LM). Selecting a query row in another view chooses it "
            "too."));
-    positionBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    positionBox_->setMinimumContentsLength(10);
-    auto* label = new QLabel(tr("Predict &at"), this);
-    label->setBuddy(positionBox_);
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(label);
-    bar->addWidget(positionBox_, 1);
+    // As wide as its longest position, never cut; under its label where the panel is narrow.
+    positionBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    positionBox_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    auto* bar = new QFormLayout;
+    bar->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    bar->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
+    bar->addRow(tr("Predict &at"), positionBox_);
     problem_->setWordWrap(true);
     problem_->setTextFormat(Qt::PlainText);
     problem_->hide();

@@ -32,9 +32,10 @@ PredictionView::PredictionView(HeadSelection* selection, WholeModelRuns* runs, Q
     right->setChildrenCollapsible(false);
     panels_->addWidget(rollout_);
     panels_->addWidget(right);
-    // The rollout's square map reads at any size; the chart's token labels and values do not.
-    panels_->setStretchFactor(0, 2);
-    panels_->setStretchFactor(1, 3);
+    // Half each: the rollout's square map labels every token at 1000 x 700, and the chart's
+    // bars, token labels and values read whole.
+    panels_->setStretchFactor(0, 1);
+    panels_->setStretchFactor(1, 1);
     panels_->setChildrenCollapsible(false);
     // Generation on a page of its own: the panels keep the tab's room, and its grid of every
     // head's maps gets the whole height. The panels sit in a page that stays when they hide.
@@ -60,6 +61,7 @@ PredictionView::PredictionView(HeadSelection* selection, WholeModelRuns* runs, Q
             [this](qkv::Index position) { ranking_->setTarget(overview_, position, names_); });
     connect(generation_, &GenerationPanel::keepAsPrompt, this, &PredictionView::keepAsPrompt);
     connect(generation_, &GenerationPanel::tokenShown, this, &PredictionView::updateGenerationPrompt);
+    if (this->selection()) followedRow_ = this->selection()->queryRow();
     showOverview();
     updateGenerationPrompt();
 }
@@ -86,7 +88,12 @@ void PredictionView::refresh(Changes changes)
     showOverview();
     updateGenerationPrompt();
     // The user selected another query row (a new result only keeps the selection inside it).
-    if (changes.testFlag(Change::Cell) && !changes.testFlag(Change::Result)) followQueryRow();
+    // Another key, or a span starting at the same query, is not another row: the position the
+    // user chose here stays.
+    if (changes.testFlag(Change::Cell) && !changes.testFlag(Change::Result) && selection() &&
+        selection()->queryRow() != followedRow_)
+        followQueryRow();
+    if (selection()) followedRow_ = selection()->queryRow();
 }
 
 void PredictionView::showOverview()

@@ -79,6 +79,9 @@ private:
     PredictionPanel* predictions_;
     HeadRankingPanel* ranking_;
     GenerationPanel* generation_;
+    // The query row the position last followed (or that was selected when the view last
+    // refreshed): a change of the selection that keeps it (another key) keeps the position.
+    int followedRow_ = -1;
 };
 
 }  // namespace qkv::ui

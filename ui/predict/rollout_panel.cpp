@@ -1,8 +1,7 @@
 #include "ui/predict/rollout_panel.hpp"
 
 #include <QComboBox>
-#include <QHBoxLayout>
-#include <QLabel>
+#include <QFormLayout>
 #include <QPainter>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
@@ -18,13 +17,14 @@ RolloutPanel::RolloutPanel(QWidget* parent)
     stopBox_->setToolTip(
         tr("The rollout multiplies the layers' attention up to this layer (numbered and named as "
            "--list-layers prints them)"));
-    stopBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    stopBox_->setMinimumContentsLength(10);
-    auto* label = new QLabel(tr("Stop after la&yer"), this);
-    label->setBuddy(stopBox_);
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(label);
-    bar->addWidget(stopBox_, 1);
+    // As wide as its longest layer name, never cut; where the panel is narrower than the label and
+    // the box, the box goes under its label.
+    stopBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    stopBox_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    auto* bar = new QFormLayout;
+    bar->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    bar->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);
+    bar->addRow(tr("Stop after la&yer"), stopBox_);
     canvas_->setMinimumHint(QSize(260, 320));
     canvas_->setAccessibleName(tr("Attention rollout"));
     canvas_->setPaint([this](QPainter& painter, const QRectF& rect) {

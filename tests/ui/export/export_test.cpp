@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QSettings>
@@ -179,6 +180,50 @@ TEST_F(WindowTest, ExportKeepsTheComparisonsGAndTheFactorProductsZoom)
     tabs->factoredView()->setZoomWindow(MatrixWindow{0, 0, d_model, d_model});
     input = actions->currentInput();
     EXPECT_TRUE(input.options.productWindow.isNull());  // all of W_i
+}
+
+// The dialog opens with the format and the tab's figure of the last export: someone exporting a
+// series of spectra as SVG should not pick both again each time.
+TEST_F(WindowTest, TheExportDialogOpensWithTheLastFigureAndFormat)
+{
+    QTemporaryDir directory;
+    QSettings settings;
+    settings.remove(QStringLiteral("figures"));
+    std::vector<const Figure*> factored, heads;
+    for (const QString& name : {QStringLiteral("factored"), QStringLiteral("spectrum")}) factored.push_back(findFigure(name));
+    for (const QString& name : {QStringLiteral("heads"), QStringLiteral("head")}) heads.push_back(findFigure(name));
+    ASSERT_TRUE(factored[0] && factored[1] && heads[0] && heads[1]);
+    {
+        FigureExportDialog first(factored);
+        EXPECT_EQ(first.figure()->name, QStringLiteral("factored")) << "nothing remembered yet: the tab's first";
+        EXPECT_EQ(first.format(), FigureFormat::Png);
+        ASSERT_TRUE(first.selectFigure(QStringLiteral("spectrum")));
+        first.setPath(directory.filePath(QStringLiteral("spectrum.svg")));
+        first.accept();
+    }
+    FigureExportDialog again(factored);
+    EXPECT_EQ(again.figure()->name, QStringLiteral("spectrum"));
+    EXPECT_EQ(again.format(), FigureFormat::Svg);
+    EXPECT_TRUE(again.path().endsWith(QStringLiteral("spectrum.svg"))) << again.path().toStdString();
+    // Another tab keeps its own figure, in the format chosen last.
+    FigureExportDialog other(heads);
+    EXPECT_EQ(other.figure()->name, QStringLiteral("heads"));
+    EXPECT_EQ(other.format(), FigureFormat::Svg);
+    // A suffix typed into the file's name is the format chosen.
+    {
+        FigureExportDialog typed(heads);
+        auto* edit = typed.findChild<QLineEdit*>();
+        ASSERT_NE(edit, nullptr);
+        edit->setText(directory.filePath(QStringLiteral("head.pdf")));
+        ASSERT_TRUE(typed.selectFigure(QStringLiteral("head")));
+        edit->setText(directory.filePath(QStringLiteral("head.pdf")));
+        typed.accept();
+        EXPECT_EQ(typed.format(), FigureFormat::Pdf);
+    }
+    FigureExportDialog afterTyped(heads);
+    EXPECT_EQ(afterTyped.figure()->name, QStringLiteral("head"));
+    EXPECT_EQ(afterTyped.format(), FigureFormat::Pdf);
+    settings.remove(QStringLiteral("figures"));
 }
 
 TEST_F(WindowTest, CopyFigurePutsAnImageAndAnSvgOnTheClipboard)

@@ -1,14 +1,22 @@
 #include <QComboBox>
+#include <QHeaderView>
+#include <QLabel>
 #include <QScrollArea>
+#include <QTableView>
 
 #include <cmath>
 
 #include "core/analysis/value_norms.hpp"
 #include "tests/ui/support/wait_until.hpp"
 #include "tests/ui/support/window_fixture.hpp"
+#include "ui/document/examples.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/heads/cell_tooltip.hpp"
+#include "ui/heads/head_statistics_table.hpp"
 #include "ui/heads/heads_canvas.hpp"
+#include "ui/mainwindow/document_files.hpp"
+#include "ui/mainwindow/view_tabs.hpp"
+#include "ui/render/heatmap_layout.hpp"
 #include "ui/heads/heads_view.hpp"
 
 using qkv::ui::testing::WindowTest;
@@ -122,6 +130,57 @@ TEST_F(WindowTest, TwelveHeadsFitWithoutSquashing)
     for (std::size_t i = 0; i < layout.panels.size(); ++i)
         for (std::size_t j = i + 1; j < layout.panels.size(); ++j)
             EXPECT_FALSE(layout.panels[i].intersects(layout.panels[j])) << i << " " << j;
+}
+
+// At 1000 x 700 the first example's four heads (13 x 12 tokens) label every token: the panels
+// share their axes (the queries once per grid row, the keys once per grid column), and the
+// statistics beside the grid are as tall as their rows, the hint under them, the grid the whole
+// height.
+TEST_F(WindowTest, AtTheSmallestWindowEveryTokenIsLabelledOnSharedAxes)
+{
+    window->files()->openExample(qkv::ui::firstStartExample());
+    window->resize(1000, 700);
+    window->tabs()->setCurrentWidget(window->headsView());
+    settle();
+    QCoreApplication::processEvents();
+    qkv::ui::HeadsView* view = window->headsView();
+    qkv::ui::HeadsCanvas* canvas = view->canvas();
+    ASSERT_EQ(canvas->panelCount(), 4);
+    ASSERT_EQ(canvas->figure()->rows(), 13);
+    const qkv::ui::HeadsGridLayout& layout = canvas->gridLayout();
+    ASSERT_EQ(layout.columns, 2);
+    EXPECT_EQ(layout.rowLabels, (std::vector<bool>{true, false, true, false}));
+    EXPECT_EQ(layout.columnLabels, (std::vector<bool>{false, false, true, true}));
+    const QFontMetricsF metrics(canvas->font(), canvas);
+    const qkv::ui::HeadsFigureState state = canvas->paintState();
+    for (int panel = 0; panel < 4; ++panel) {
+        const qkv::ui::HeatmapStyle style = qkv::ui::panelStyle(*canvas->figure(), panel, state, &layout);
+        EXPECT_EQ(style.rowLabels.isEmpty(), !layout.rowLabels[static_cast<std::size_t>(panel)]) << panel;
+        EXPECT_EQ(style.columnLabels.isEmpty(), !layout.columnLabels[static_cast<std::size_t>(panel)]) << panel;
+        const qkv::ui::HeatmapLayout cells(layout.panels[static_cast<std::size_t>(panel)], canvas->figure()->rows(),
+                                           canvas->figure()->columns(), style, metrics);
+        EXPECT_EQ(cells.rowLabelStep(), 1) << "panel " << panel << ": cells of " << cells.cellHeight() << " px";
+        EXPECT_EQ(cells.columnLabelStep(), 1) << "panel " << panel;
+        // The cells of a grid row, and of a grid column, line up with the labels they share.
+        const qkv::ui::HeatmapLayout first(layout.panels[static_cast<std::size_t>(panel - panel % 2)],
+                                           canvas->figure()->rows(), canvas->figure()->columns(),
+                                           qkv::ui::panelStyle(*canvas->figure(), panel - panel % 2, state, &layout),
+                                           metrics);
+        EXPECT_NEAR(cells.cellsRect().top(), first.cellsRect().top(), 0.01) << panel;
+    }
+    const QSize viewport = view->scrollArea()->viewport()->size();
+    EXPECT_LE(layout.size.height(), viewport.height() + 1) << "the grid fits without scrolling";
+    EXPECT_LE(layout.size.width(), viewport.width() + 1);
+    // The statistics: beside, as tall as their rows, the hint right under them.
+    qkv::ui::HeadStatisticsTable* statistics = view->statisticsTable();
+    ASSERT_TRUE(statistics->isBeside());
+    QTableView* table = statistics->table();
+    const int rows = table->verticalHeader()->length() + table->horizontalHeader()->height() + 2 * table->frameWidth();
+    EXPECT_LE(table->height(), rows + 4);
+    const auto* hint = statistics->findChildren<QLabel*>().last();
+    EXPECT_TRUE(hint->text().startsWith(QStringLiteral("Hover a cell"))) << hint->text().toStdString();
+    EXPECT_GE(hint->geometry().top(), table->geometry().bottom());
+    EXPECT_LE(hint->geometry().top(), table->geometry().bottom() + 12);
 }
 
 TEST_F(WindowTest, HundredsOfTokensScrollAndStayReadable)

@@ -12,7 +12,9 @@
 
 #include "core/pipeline/compute_request.hpp"
 #include "tests/ui/support/layer_test_support.hpp"
+#include "tests/ui/support/text_probe.hpp"
 #include "ui/document/head_selection.hpp"
+#include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/heads/long_layer_detail.hpp"
 
@@ -120,6 +122,47 @@ TEST_F(LongLayerDetailTest, TheRegionIsTheHeldBlockDrawnByBlockMaxima)
             const float held = heldMap().block(b.firstRow + r0, b.firstColumn + c0, r1 - r0, c1 - c0).maxCoeff();
             ASSERT_NEAR(region.drawn(i, j), held, kStreamedTolerance) << "block " << i << ", " << j;
         }
+}
+
+// The exact region's ticks name their tokens, as the full maps' do: "1,234 cat" for each drawn
+// label, zoomed out (blocks of positions) and in (one position a cell), never two overlapping.
+TEST_F(LongLayerDetailTest, TheRegionLabelsItsTokensWithoutOverlap)
+{
+    const std::vector<std::string>& tokens = encoderLayers().streamed->queryLabels;
+    const QFontMetricsF metrics(detail.font());
+    const auto expectTokenLabels = [&](const char* zoom) {
+        TextProbe probe(detail.size());
+        detail.render(&probe);
+        const RegionBounds b = detail.shownRegion()->bounds;
+        std::vector<DrawnText> rows, columns;
+        for (const DrawnText& t : probe.texts()) {
+            const qsizetype space = t.text.indexOf(QLatin1Char(' '));
+            if (space <= 0 || t.bounds.left() < detail.width() / 2) continue;  // the region is the right panel
+            bool number = false;
+            const qkv::Index position = t.text.left(space).remove(QLatin1Char(',')).toLongLong(&number);
+            if (!number || position < std::min(b.firstRow, b.firstColumn) || position >= std::max(b.endRow, b.endColumn))
+                continue;
+            EXPECT_EQ(t.text, QStringLiteral("%1 %2").arg(groupedInteger(position), tokenText(tokens, position))) << zoom;
+            (t.bounds.width() >= t.bounds.height() ? rows : columns).push_back(t);
+        }
+        EXPECT_GE(rows.size(), 3u) << zoom << ": " << probe.strings().join(QLatin1Char('|')).toStdString();
+        EXPECT_GE(columns.size(), 3u) << zoom << ": " << probe.strings().join(QLatin1Char('|')).toStdString();
+        // Neighbours may share their leading (the descent), never a glyph's body.
+        const double leading = metrics.height() - metrics.ascent();
+        for (const std::vector<DrawnText>* labels : {&rows, &columns})
+            for (std::size_t i = 0; i < labels->size(); ++i)
+                for (std::size_t j = i + 1; j < labels->size(); ++j) {
+                    const QRectF both = (*labels)[i].bounds.intersected((*labels)[j].bounds);
+                    EXPECT_LE(std::min(both.width(), both.height()), leading + 1.0)
+                        << zoom << ": '" << (*labels)[i].text.toStdString() << "' and '" << (*labels)[j].text.toStdString()
+                        << "' overlap";
+                }
+    };
+    ASSERT_TRUE(detail.shownRegion()->reduced());
+    expectTokenLabels("256 positions, by blocks");
+    for (int step = 0; step < 3; ++step) wheel(120);  // 32 positions: one a cell
+    ASSERT_FALSE(detail.shownRegion()->reduced());
+    expectTokenLabels("32 positions");
 }
 
 TEST_F(LongLayerDetailTest, AWheelStepHalvesTheRegionAndHoverGivesTheExactWeight)

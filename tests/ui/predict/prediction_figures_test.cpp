@@ -7,6 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "core/families/family.hpp"
 #include "core/pipeline/model_overview.hpp"
 #include "tests/ui/predict/prediction_test_support.hpp"
 #include "ui/figure_registry/figure_registry.hpp"
@@ -108,6 +111,91 @@ TEST(PredictionFigures, PredictionsDrawBothRunsAtEveryResolution)
     const ChartModel chart = predictionsChart(*comparison);
     ASSERT_EQ(chart.series.size(), 2u);
     EXPECT_EQ(chart.categories.size(), static_cast<int>(comparison->rows.size()));
+}
+
+// A predictions figure read alone (a slide, a paper) says whose predictions they are and of what:
+// the model's name, family and shape, and the prompt.
+TEST(PredictionFigures, PredictionsNameTheModelAndThePrompt)
+{
+    const Figure* figure = findFigure("predictions");
+    ASSERT_NE(figure, nullptr);
+    const FigureInput input = overviewInput("gpt2", "", "the cat sat on the mat", {{1, 2}});
+    ASSERT_TRUE(input.overview);
+    EXPECT_EQ(modelName(*input.overview->model), QStringLiteral("gpt2")) << "a model folder: its name";
+    testing::TextProbe device(figure->defaultSize.toSize());
+    {
+        QPainter painter(&device);
+        paintFigure(painter, *figure, QRectF(QPointF(0, 0), figure->defaultSize), input);
+    }
+    const QStringList strings = device.strings();
+    const QString shape = QStringLiteral("Model: gpt2 (%1, %2 layers × %3 heads)")
+                              .arg(QString::fromUtf8(familyName(input.overview->model->recipe.family).data()))
+                              .arg(input.overview->layerCount())
+                              .arg(input.overview->layer(0).attention.headCount());
+    EXPECT_TRUE(strings.contains(shape)) << strings.join(QLatin1Char('|')).toStdString();
+    EXPECT_TRUE(strings.contains(QStringLiteral("Prompt: “the cat sat on the mat”")))
+        << strings.join(QLatin1Char('|')).toStdString();
+    // A masked LM's prompt is the source sentence.
+    const FigureInput bert = overviewInput("bert", "d [MASK] super / [MASK]", "");
+    ASSERT_TRUE(bert.overview);
+    EXPECT_EQ(predictionsSubtitle(*bert.overview, readoutSentence(*bert.overview->model, "d [MASK] super / [MASK]", ""))
+                  .value(1),
+              QStringLiteral("Prompt: “d [MASK] super / [MASK]”"));
+    // A long prompt keeps its start and its end on one line.
+    testing::TextProbe narrow(QSize(480, 320));
+    {
+        QPainter painter(&narrow);
+        const Expected<PredictionComparison> comparison = comparePredictions(
+            *input.overview, defaultPredictionPosition(*input.overview), PredictedTokenNames(*input.overview->model));
+        ASSERT_TRUE(comparison.ok());
+        QString prompt;
+        for (int i = 0; i < 40; ++i) prompt += QStringLiteral("word%1 ").arg(i);
+        paintPredictions(painter, QRectF(0, 0, 480, 320), *comparison, predictionsSubtitle(*input.overview, prompt),
+                         FigureOptions{});
+    }
+    const auto elided = std::find_if(narrow.texts().begin(), narrow.texts().end(),
+                                     [](const testing::DrawnText& t) { return t.text.startsWith(QStringLiteral("Prompt: “word0")); });
+    ASSERT_NE(elided, narrow.texts().end()) << narrow.strings().join(QLatin1Char('|')).toStdString();
+    EXPECT_TRUE(elided->text.contains(QChar(0x2026)));
+    EXPECT_TRUE(elided->text.endsWith(QStringLiteral("word39”"))) << elided->text.toStdString();
+    EXPECT_LE(elided->bounds.right(), 480.0);
+}
+
+// The rollout's token labels never touch: where a cell is less than a line of text high, every
+// k-th is drawn, k cells a whole line (GPT-2's "·g" above "·h" touched at an ascent apart).
+TEST(PredictionFigures, RolloutLabelsNeverTouch)
+{
+    const Figure* figure = findFigure("rollout");
+    ASSERT_NE(figure, nullptr);
+    // 18 tokens, as many as the small GPT-2 takes (20 positions): cells smaller than a line.
+    FigureInput input = overviewInput("gpt2", "", "the cat sat on a mat the cat sat on a mat the cat sat on a mat");
+    ASSERT_TRUE(input.overview);
+    input.options.font.setPointSizeF(13);  // a projector's: lines taller than the cells
+    for (const QSize size : {QSize(320, 560), QSize(420, 460), figure->defaultSize.toSize(), QSize(1400, 1400)}) {
+        testing::TextProbe device(size);
+        {
+            QPainter painter(&device);
+            paintFigure(painter, *figure, QRectF(QPointF(0, 0), QSizeF(size)), input);
+        }
+        const QStringList tokens = rolloutTokens(*input.overview);
+        std::vector<testing::DrawnText> labels;
+        for (const testing::DrawnText& t : device.texts())
+            if (tokens.contains(t.text)) labels.push_back(t);
+        EXPECT_GE(labels.size(), 4u) << size.width() << " x " << size.height();
+        // The column labels (rotated, under the cells) all start at the lowest top; the row
+        // labels are the others. Each is compared with its own kind.
+        double lowestTop = 0;
+        for (const testing::DrawnText& t : labels) lowestTop = std::max(lowestTop, t.bounds.top());
+        const auto column = [lowestTop](const testing::DrawnText& t) { return t.bounds.top() > lowestTop - 1; };
+        for (std::size_t i = 0; i < labels.size(); ++i)
+            for (std::size_t j = i + 1; j < labels.size(); ++j) {
+                if (column(labels[i]) != column(labels[j])) continue;
+                const QRectF both = labels[i].bounds.intersected(labels[j].bounds);
+                EXPECT_LT(std::min(both.width(), both.height()), 0.5)
+                    << "'" << labels[i].text.toStdString() << "' and '" << labels[j].text.toStdString() << "' at "
+                    << size.width() << " x " << size.height();
+            }
+    }
 }
 
 TEST(PredictionFigures, NoStringIsCutAtCommonSizes)

@@ -246,6 +246,67 @@ TEST(PredictionView, CausalLmFollowsTheQueryRowAndRanksHeadsAsCoreDoes)
     EXPECT_EQ(ranking->table()->rowCount(), 0);
 }
 
+// The position chosen in the tab stays while the selection keeps its query row: another key,
+// a span from the same query, switching a head off and a recompute of the same sentence do not
+// move it; selecting another query row does.
+TEST(PredictionView, ThePositionChosenStaysUntilAnotherQueryRowIsSelected)
+{
+    const auto model = openFixtureModel("gpt2");
+    ASSERT_TRUE(model);
+    Tab tab;
+    tab.show(wholeModelResult(model, "", kGpt2Sentence, 1));
+    ASSERT_TRUE(tab.waitForOverview());
+    PredictionPanel* panel = tab.view.predictionPanel();
+    ASSERT_GE(panel->positionBox()->count(), 6);
+    tab.selection.setCell(2, 0);
+    ASSERT_EQ(panel->position(), 2);
+    const int chosen = panel->positionBox()->findData(QVariant::fromValue<qlonglong>(4));
+    ASSERT_GE(chosen, 0);
+    emit panel->positionBox()->activated(chosen);  // as a click on the list does
+    ASSERT_EQ(panel->position(), 4);
+
+    tab.selection.setKey(1);
+    EXPECT_EQ(panel->position(), 4) << "another key of the same query";
+    tab.selection.setCell(2, 2);
+    EXPECT_EQ(panel->position(), 4) << "a cell of the same query";
+    tab.selection.setQuerySpan(2, 4);
+    EXPECT_EQ(panel->position(), 4) << "a span from the same query";
+    tab.runs.setHeadsOff({{0, 0}});
+    ASSERT_TRUE(tab.waitForOverview({{0, 0}}));
+    EXPECT_EQ(panel->position(), 4) << "a head switched off";
+    tab.show(wholeModelResult(model, "", kGpt2Sentence, 1));
+    ASSERT_TRUE(waitUntil([&] { return !tab.runs.isBusy() && tab.view.overview(); }));
+    tab.selection.setKey(0);
+    EXPECT_EQ(panel->position(), 4) << "the same sentence computed again";
+    EXPECT_EQ(panel->positionBox()->currentData().toLongLong(), 4);
+
+    tab.selection.setCell(3, 0);
+    EXPECT_EQ(panel->position(), 3) << "another query row is followed";
+}
+
+// At the tab's size in a 1000 x 700 window the combo boxes show their entries whole (the layer's
+// name, the position, the token and its probability), and the rollout gets half the width.
+TEST(PredictionView, AtTheSmallestWindowEveryComboBoxReadsWhole)
+{
+    const auto model = openFixtureModel("gpt2");
+    ASSERT_TRUE(model);
+    Tab tab;
+    tab.view.resize(630, 590);
+    tab.show(wholeModelResult(model, "", kGpt2Sentence, 1));
+    ASSERT_TRUE(tab.waitForOverview());
+    QCoreApplication::processEvents();
+    for (QComboBox* box : {tab.view.rolloutPanel()->stopBox(), tab.view.predictionPanel()->positionBox(),
+                           tab.view.rankingPanel()->tokenBox()}) {
+        ASSERT_GT(box->count(), 0);
+        int widest = 0;
+        for (int i = 0; i < box->count(); ++i)
+            widest = std::max(widest, box->fontMetrics().horizontalAdvance(box->itemText(i)));
+        EXPECT_GE(box->width(), widest + 16) << box->currentText().toStdString();  // the text and the arrow
+        EXPECT_TRUE(box->isVisible()) << box->currentText().toStdString();
+    }
+    EXPECT_GE(tab.view.rolloutPanel()->width() * 10, tab.view.width() * 4) << "the rollout keeps about half the width";
+}
+
 TEST(PredictionView, StopEndsTheRankingWithNothingRanked)
 {
     const auto model = openFixtureModel("gpt2");
