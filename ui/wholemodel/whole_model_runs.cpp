@@ -3,6 +3,8 @@
 #include <new>
 #include <utility>
 
+#include "ui/wholemodel/missing_tokenizer.hpp"
+
 namespace qkv::ui {
 
 WholeModelRuns::WholeModelRuns(QObject* parent) : QObject(parent)
@@ -21,6 +23,7 @@ void WholeModelRuns::setResult(const std::shared_ptr<const qkv::Result>& result)
                                result->config.targetText == result_->config.targetText;
     result_ = result;
     shownLayer_ = model ? result->wholeModelLayer : -1;
+    missingTokenizer_ = model || !result ? QString() : missingTokenizerText(weightsFile_);
     if (model == model_ && sameSentences) return;  // another view setting: the model's run is the same
     if (model != model_) {
         model_ = std::move(model);
@@ -33,7 +36,10 @@ void WholeModelRuns::setResult(const std::shared_ptr<const qkv::Result>& result)
     }
     stale_ = true;
     runs_.cancel();
-    problem_ = model_ ? QString() : tr("The layer shown is not part of a model that runs whole here.");
+    problem_ = model_ ? QString()
+               : !missingTokenizer_.isEmpty()
+                   ? missingTokenizer_
+                   : tr("The layer shown is not part of a model that runs whole here.");
     if (!model_) {
         overview_.reset();
         emit overviewChanged();

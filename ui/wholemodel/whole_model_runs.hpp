@@ -32,6 +32,12 @@ public:
     // The document's result: its model (null when the layer's checkpoint does not run whole, or
     // the weights are not a checkpoint's) and sentences. A new model clears the switched-off heads.
     void setResult(const std::shared_ptr<const qkv::Result>& result);
+    // The file the document's weights came from (Document::weightsSource), set before each
+    // result: without a model, says why when it is a checkpoint whose folder lacks tokenizer files.
+    void setWeightsFile(const QString& file) { weightsFile_ = file; }
+    // Why the weights file's model does not run whole because its tokenizer files are missing
+    // (missing_tokenizer.hpp), or empty: what the Model and Predict tabs say instead of "open a model".
+    const QString& missingTokenizer() const { return missingTokenizer_; }
     // The model of the current result, or null.
     const std::shared_ptr<const qkv::PretrainedModel>& model() const { return model_; }
     // The layer the document shows, in model order (-1: none).
@@ -74,6 +80,8 @@ private:
     void deliver(const Delivery& delivery);
 
     std::shared_ptr<const qkv::Result> result_;
+    QString weightsFile_;
+    QString missingTokenizer_;
     std::shared_ptr<const qkv::PretrainedModel> model_;
     qkv::Index shownLayer_ = -1;
     std::set<qkv::ModelHead> headsOff_;
