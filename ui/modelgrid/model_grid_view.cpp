@@ -52,7 +52,7 @@ ModelGridView::ModelGridView(HeadSelection* selection, WholeModelRuns* runs, QWi
     placeholder_->setForegroundRole(QPalette::PlaceholderText);
     grid_->setMinimumHint(QSize(200, 200));
     grid_->setAccessibleName(tr("Every layer's attention maps"));
-    statistics_->setMinimumHint(QSize(320, 320));
+    statistics_->setMinimumHint(kStatisticsMinimum);
     statistics_->setAccessibleName(tr("Per-head statistics of every layer"));
     scroll_->setWidget(grid_);
     scroll_->setWidgetResizable(true);
@@ -176,8 +176,11 @@ QString ModelGridView::placeholderText() const
 {
     if (runs_->overview()) return {};
     const QString open = tr("Open a model folder with File > Open Checkpoint… (BERT, RoBERTa, DistilBERT, GPT-2, "
-                            "LLaMA-style, BART, Marian) to see every layer here.");
+                            "LLaMA, Mistral, Qwen2, Qwen3, Gemma 2 and 3, Phi-3, OLMo 2, GPT-NeoX, BART, Marian) to "
+                            "see every layer here.");
     if (!result()) return tr("No result yet.");
+    // A checkpoint was opened: say what it lacks, not how to open one.
+    if (!runs_->model() && !runs_->missingTokenizer().isEmpty()) return runs_->missingTokenizer();
     if (!runs_->model()) return runs_->problem().isEmpty() ? open : runs_->problem() + QStringLiteral("\n\n") + open;
     if (!runs_->problem().isEmpty()) return runs_->problem();
     return tr("Running the model…");
@@ -194,9 +197,51 @@ void ModelGridView::showState()
     placeholder_->setText(text);
     pages_->setCurrentWidget(text.isEmpty() ? static_cast<QWidget*>(body_) : placeholder_);
     busyLabel_->setText(busyText());
+    chooseOrientation();
     updateGridSize();
     grid_->update();
     statistics_->update();
+}
+
+void ModelGridView::chooseOrientation()
+{
+    // The statistics beside the grid or below it, and the grid's share of the splitter: whichever
+    // leaves the maps largest while the statistics keep their minimum (a model of few layers and
+    // many heads is a wide grid, which the whole width suits). Without a model: beside on a wide
+    // tab, below on a narrow one, 3 : 2.
+    // The page's size: the splitter is laid out only once it is the page shown.
+    const QSizeF tab = pages_->size().isEmpty() ? QSizeF(size()) : QSizeF(pages_->size());
+    Qt::Orientation orientation = width() >= height() ? Qt::Horizontal : Qt::Vertical;
+    double share = 0.6;
+    if (const std::shared_ptr<const qkv::ModelOverview>& overview = runs_->overview(); overview && !onePixel_) {
+        const QFontMetricsF metrics(grid_->font(), grid_);
+        double best = -1;
+        for (const Qt::Orientation candidate : {Qt::Horizontal, Qt::Vertical}) {
+            const bool beside = candidate == Qt::Horizontal;
+            const double length = beside ? tab.width() : tab.height();
+            const double statisticsMinimum = beside ? kStatisticsMinimum.width() : kStatisticsMinimum.height();
+            // The usual shares, and the one that leaves the statistics just their minimum.
+            const double tightest = length > 0 ? 1.0 - (statisticsMinimum + 8) / length : 0.0;
+            for (const double part : {0.5, 0.55, 0.6, 0.65, 0.7, tightest}) {
+                if (part <= 0 || length * (1 - part) < statisticsMinimum) continue;
+                const QSizeF gridSize = beside ? QSizeF(tab.width() * part, tab.height())
+                                               : QSizeF(tab.width(), tab.height() * part);
+                const double side = ModelGridLayout(QRectF(QPointF(0, 0), gridSize), *overview, metrics).thumbnailSide();
+                // A larger map by a few percent is not worth the statistics' room.
+                if (side > best * 1.05) {
+                    best = side;
+                    orientation = candidate;
+                    share = part;
+                }
+            }
+        }
+    }
+    if (orientation == body_->orientation() && share == splitShare_) return;
+    body_->setOrientation(orientation);
+    splitShare_ = share;
+    const int length = static_cast<int>(orientation == Qt::Horizontal ? tab.width() : tab.height());
+    const int grid = static_cast<int>(length * share);
+    body_->setSizes({grid, length - grid});
 }
 
 void ModelGridView::updateGridSize()
@@ -215,8 +260,7 @@ void ModelGridView::updateGridSize()
 void ModelGridView::resizeEvent(QResizeEvent* event)
 {
     ResultView::resizeEvent(event);
-    // The statistics beside the grid on a wide tab, below it on a narrow one.
-    body_->setOrientation(width() >= height() ? Qt::Horizontal : Qt::Vertical);
+    chooseOrientation();
     updateGridSize();
 }
 

@@ -84,6 +84,11 @@ private:
     double minimumThumbnail() const;
     void showState();
     void updateGridSize();
+    // Statistics beside the grid or below it, and the grid's share: whichever gives the maps more room.
+    void chooseOrientation();
+    // The statistics' smallest size: four small panels with their colour bars.
+    static constexpr QSize kStatisticsMinimum{320, 220};
+    double splitShare_ = 0.6;  // the grid's share of the splitter chosen last
     void openHead(qkv::ModelHead head);
     void showHeadMenu(qkv::ModelHead head, const QPoint& globalPosition);
     qkv::ModelHead gridHeadAt(const QPointF& position) const;
