@@ -1,9 +1,12 @@
 #include "ui/modelgrid/model_grid_view.hpp"
 
 #include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
+#include <QPushButton>
 #include <QPainter>
 #include <QScrollArea>
 #include <QSplitter>
@@ -23,7 +26,9 @@ namespace qkv::ui {
 ModelGridView::ModelGridView(HeadSelection* selection, WholeModelRuns* runs, QWidget* parent)
     : ResultView(selection, Change::Head, parent), runs_(runs), showBox_(new QComboBox(this)),
       cellsBox_(new QComboBox(this)), busyLabel_(new QLabel(this)), pages_(new QStackedWidget(this)),
-      placeholder_(new QLabel(pages_)), body_(new QSplitter(Qt::Horizontal, pages_)), scroll_(new QScrollArea(body_)),
+      placeholderPage_(new QWidget(pages_)), placeholder_(new QLabel(placeholderPage_)),
+      tokenizerButton_(new QPushButton(tr("Choose tokenizer.json…"), placeholderPage_)),
+      body_(new QSplitter(Qt::Horizontal, pages_)), scroll_(new QScrollArea(body_)),
       grid_(new FigureCanvas(QSize(640, 600), scroll_)), statistics_(new FigureCanvas(QSize(480, 600), body_))
 {
     auto* layout = new QVBoxLayout(this);
@@ -62,7 +67,15 @@ ModelGridView::ModelGridView(HeadSelection* selection, WholeModelRuns* runs, QWi
     body_->setStretchFactor(0, 3);
     body_->setStretchFactor(1, 2);
     body_->setCollapsible(0, false);
-    pages_->addWidget(placeholder_);
+    auto* placeholderLayout = new QVBoxLayout(placeholderPage_);
+    placeholderLayout->addStretch(1);
+    placeholderLayout->addWidget(placeholder_);
+    placeholderLayout->addWidget(tokenizerButton_, 0, Qt::AlignHCenter);
+    placeholderLayout->addStretch(1);
+    tokenizerButton_->setToolTip(tr("Point at the model's tokenizer.json (or another tokenizer file of the model) "
+                                    "where it is: the whole model is loaded with it and runs here"));
+    connect(tokenizerButton_, &QPushButton::clicked, this, &ModelGridView::chooseTokenizer);
+    pages_->addWidget(placeholderPage_);
     pages_->addWidget(body_);
     layout->addWidget(pages_, 1);
     auto* hint = new QLabel(tr("Hover a map or a statistic for its numbers · click one to open that layer and head in "
@@ -180,10 +193,19 @@ QString ModelGridView::placeholderText() const
                             "see every layer here.");
     if (!result()) return tr("No result yet.");
     // A checkpoint was opened: say what it lacks, not how to open one.
-    if (!runs_->model() && !runs_->missingTokenizer().isEmpty()) return runs_->missingTokenizer();
+    if (!runs_->model() && !runs_->missingTokenizer().isEmpty())
+        return runs_->isBusy() ? tr("Loading the whole model with the tokenizer chosen…") : runs_->missingTokenizer();
     if (!runs_->model()) return runs_->problem().isEmpty() ? open : runs_->problem() + QStringLiteral("\n\n") + open;
     if (!runs_->problem().isEmpty()) return runs_->problem();
     return tr("Running the model…");
+}
+
+void ModelGridView::chooseTokenizer()
+{
+    const QString file = QFileDialog::getOpenFileName(
+        this, tr("Choose the Model's Tokenizer"), QString(),
+        tr("Tokenizer files (tokenizer.json vocab.json vocab.txt tokenizer.model spiece.model source.spm);;All files (*)"));
+    if (!file.isEmpty()) runs_->chooseTokenizer(file);
 }
 
 QString ModelGridView::busyText() const
@@ -195,7 +217,8 @@ void ModelGridView::showState()
 {
     const QString text = placeholderText();
     placeholder_->setText(text);
-    pages_->setCurrentWidget(text.isEmpty() ? static_cast<QWidget*>(body_) : placeholder_);
+    tokenizerButton_->setVisible(!runs_->model() && !runs_->missingTokenizer().isEmpty() && !runs_->isBusy());
+    pages_->setCurrentWidget(text.isEmpty() ? body_ : placeholderPage_);
     busyLabel_->setText(busyText());
     chooseOrientation();
     updateGridSize();

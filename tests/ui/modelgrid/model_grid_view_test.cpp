@@ -11,6 +11,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QMenu>
+#include <QPushButton>
 #include <QPainter>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -323,6 +324,31 @@ TEST_F(ModelGridViewTest, ACheckpointWithoutTokenizerFilesSaysWhatToAddInPlace)
     EXPECT_TRUE(text.contains(QStringLiteral("vocab.json and merges.txt"))) << "GPT-2's files: " << text.toStdString();
     EXPECT_FALSE(text.contains(QStringLiteral("Open a model folder"))) << text.toStdString();
     EXPECT_EQ(runs->missingTokenizer(), text);
+    EXPECT_TRUE(view->tokenizerButton()->isVisible()) << "Choose tokenizer.json… under the message";
+    // A file that is no tokenizer is refused, saying why, and the message stays.
+    QTemporaryDir broken;
+    ASSERT_TRUE(broken.isValid());
+    QFile bad(broken.filePath(QStringLiteral("tokenizer.json")));
+    ASSERT_TRUE(bad.open(QIODevice::WriteOnly));
+    bad.write("{\"model\": 3}");
+    bad.close();
+    runs->chooseTokenizer(bad.fileName());
+    ASSERT_TRUE(QTest::qWaitFor([this] { return !runs->isBusy(); }, 20000));
+    EXPECT_FALSE(runs->model());
+    EXPECT_TRUE(runs->missingTokenizer().startsWith(QStringLiteral("The tokenizer chosen cannot be used: ")))
+        << runs->missingTokenizer().toStdString();
+    EXPECT_TRUE(runs->missingTokenizer().contains(QStringLiteral("vocab.json and merges.txt")));
+    EXPECT_TRUE(view->tokenizerButton()->isVisible()) << "another try";
+    // The model's own, chosen where it is: the whole model runs with it, and the grid replaces the message.
+    runs->chooseTokenizer(gpt2 + QStringLiteral("vocab.json"));
+    ASSERT_TRUE(QTest::qWaitFor([this] { return runs->model() && !runs->isBusy(); }, 20000));
+    ASSERT_TRUE(runs->model()->tokenizer.has_value());
+    EXPECT_TRUE(runs->missingTokenizer().isEmpty());
+    ASSERT_TRUE(waitForOverview()) << runs->problem().toStdString();
+    EXPECT_EQ(view->placeholderText(), QString());
+    EXPECT_FALSE(view->tokenizerButton()->isVisible());
+    runs->setResult(layerOnly);  // the next result of the same file keeps the chosen model
+    EXPECT_TRUE(runs->model());
     // A LLaMA-like config names tokenizer.json; a folder given directly is read the same way.
     QFile config(folder.filePath(QStringLiteral("config.json")));
     ASSERT_TRUE(config.open(QIODevice::WriteOnly | QIODevice::Truncate));
@@ -334,6 +360,7 @@ TEST_F(ModelGridViewTest, ACheckpointWithoutTokenizerFilesSaysWhatToAddInPlace)
     EXPECT_EQ(missingTokenizerText(QString()), QString());
     runs->setWeightsFile(QString());
     runs->setResult(layerOnly);
+    EXPECT_FALSE(runs->model()) << "another file's result does not get that model";
     EXPECT_TRUE(runs->missingTokenizer().isEmpty());
     EXPECT_TRUE(view->placeholderText().contains(QStringLiteral("File > Open Checkpoint")));
 }
