@@ -13,6 +13,7 @@
 #include "core/common/memory.hpp"
 #include "core/export/json_stream.hpp"
 #include "core/export/layer_heads_json.hpp"
+#include "core/families/model_names.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/pipeline/model_overview.hpp"
 #include "core/text/token_pieces.hpp"
@@ -38,6 +39,8 @@ void writeModel(JsonStream& json, const PretrainedModel& model)
     json.value(model.checkpoint.path);
     json.key("family");
     json.value(familyName(model.recipe.family));
+    json.key("name");
+    json.value(modelDisplayName(model.recipe.family, model.checkpoint.config));
     json.key("recipe");
     json.value(recipeSummary(model.recipe));
     json.key("layer_count");

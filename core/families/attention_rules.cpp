@@ -34,12 +34,31 @@ Expected<bool> slides(const CheckpointConfig& config, Index block)
 
 }  // namespace
 
+Expected<Index> layerWindow(const CheckpointConfig& config, Index block)
+{
+    Expected<bool> sliding = slides(config, block);
+    if (!sliding) return Error{sliding.error()};
+    return *sliding ? config.slidingWindow.value_or(0) : Index{0};
+}
+
+bool hasSlidingLayers(const CheckpointConfig& config) { return config.slidingWindow.value_or(0) > 0; }
+
+std::string layerWindowLabel(const CheckpointConfig& config, Index block)
+{
+    if (!hasSlidingLayers(config)) return {};
+    const Expected<Index> window = layerWindow(config, block);
+    if (!window) return {};
+    return *window > 0 ? "sliding " + std::to_string(*window) : std::string("global");
+}
+
 Expected<AttentionConventions> layerAttentionConventions(const CheckpointConfig& config, Index block, Index d_k)
 {
     AttentionConventions c;
     Expected<bool> sliding = slides(config, block);
     if (!sliding) return Error{sliding.error()};
-    c.slidingWindow = *sliding ? config.slidingWindow.value_or(0) : 0;
+    Expected<Index> window = layerWindow(config, block);
+    if (!window) return Error{window.error()};
+    c.slidingWindow = *window;
     c.ropeBase = config.ropeTheta.value_or(10000.0);
     c.ropeScaling = config.ropeScaling;
     if (*sliding && config.ropeLocalBase) {  // Gemma 3: local layers rotate by their own, unscaled base

@@ -16,6 +16,7 @@
 //   norms      Gemma stores each RMSNorm's weight w zero-centred: its scale is 1 + w (the row's
 //              normWeightOffset).
 
+#include <string>
 #include <string_view>
 
 #include "core/common/expected.hpp"
@@ -29,6 +30,21 @@ namespace qkv {
 // wide. Refuses a layer_types entry of an unknown kind, a list shorter than the blocks, and a
 // rotated share that leaves an odd number of components, naming the key.
 Expected<AttentionConventions> layerAttentionConventions(const CheckpointConfig& config, Index block, Index d_k);
+
+// The window of block `block` (counted from 0 in its stack): the latest keys each query of a causal
+// layer sees, or 0 for a global layer (every earlier key). The one rule layerAttentionConventions
+// applies, for the lists that mark each layer "sliding 4096" or "global". Refuses what
+// layerAttentionConventions refuses of layer_types.
+Expected<Index> layerWindow(const CheckpointConfig& config, Index block);
+
+// Whether any layer of the model may slide: config.json sets a sliding window the app applies
+// (Mistral's, Gemma's; not Qwen2's with use_sliding_window, which is not followed). Without one
+// every layer is global and a list need not say so.
+bool hasSlidingLayers(const CheckpointConfig& config);
+
+// How a list marks block `block` of a causal stack: "sliding 4096" or "global"; empty when the
+// model has no sliding layers (hasSlidingLayers) or config.json's layer_types cannot say.
+std::string layerWindowLabel(const CheckpointConfig& config, Index block);
 
 // The row's normWeightOffset for config.json's model_type: 1 for the Gemma families (the scale of
 // each RMSNorm, q_norm and k_norm included, is 1 + w), else 0.

@@ -292,6 +292,9 @@ TEST_F(ExportCli, ALlamaWithOnlyATokenizerJsonReadsTypedTextAsPyTorchDid)
                                 "--format", "json", "--out", path("llama.json")});
     ASSERT_EQ(all.status, 0) << all.output;
     const nlohmann::json json = readJson(path("llama.json"));
+    // The family row the model runs as keeps its documented spelling; the name is config.json's.
+    EXPECT_EQ(json["model"]["family"], "LLaMA-style");
+    EXPECT_EQ(json["model"]["name"], "LLaMA");
     EXPECT_EQ(json["tokens"]["target"], sentences["shown"]);
     ASSERT_EQ(json["layers"].size(), 2u);
     for (std::size_t l = 0; l < 2; ++l) {
@@ -330,6 +333,7 @@ TEST_F(ExportCli, AMarianTranslatesTypedSentencesWithTheReferencesCrossAttention
     ASSERT_EQ(all.status, 0) << all.output;
     const nlohmann::json json = readJson(path("marian.json"));
     EXPECT_EQ(json["model"]["family"], "Marian");
+    EXPECT_EQ(json["model"]["name"], "Marian");
     // The decoder reads its start token (<pad>) and the target's pieces but the final </s>.
     nlohmann::json decoder = {"<pad>"};
     for (const auto& piece : sentences["target_pieces"]) decoder.push_back(piece);

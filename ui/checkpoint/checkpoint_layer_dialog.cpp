@@ -13,6 +13,8 @@
 
 #include "core/checkpoint/model_input_loading.hpp"
 #include "core/common/limits.hpp"
+#include "core/families/attention_rules.hpp"
+#include "core/families/model_names.hpp"
 #include "ui/controls/positional_choices.hpp"
 
 namespace qkv::ui {
@@ -20,6 +22,9 @@ namespace qkv::ui {
 namespace {
 
 QString fromStd(std::string_view text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
+
+constexpr int kWindowColumn = 7;
+
 
 }  // namespace
 
@@ -32,9 +37,9 @@ CheckpointLayerDialog::CheckpointLayerDialog(qkv::Checkpoint checkpoint, QWidget
     source_->setTextFormat(Qt::PlainText);  // the checkpoint's file name
     source_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    table_ = new QTableWidget(0, 7, this);
+    table_ = new QTableWidget(0, 8, this);
     table_->setHorizontalHeaderLabels({tr("#"), tr("Layer (module path)"), tr("Kind"), tr("h"), tr("g"),
-                                       tr("d_model"), tr("Family")});
+                                       tr("d_model"), tr("Model"), tr("Window")});
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -42,7 +47,9 @@ CheckpointLayerDialog::CheckpointLayerDialog(qkv::Checkpoint checkpoint, QWidget
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     table_->setToolTip(tr("self: a sentence attends to itself; causal: each token sees the ones before it; "
-                          "cross: the target's queries read the source's keys and values"));
+                          "cross: the target's queries read the source's keys and values.\nModel: as config.json's "
+                          "model_type names it. Window: sliding W, each query sees its W latest keys; global, "
+                          "every earlier key (shown for models with sliding layers)"));
 
     message_ = new QLabel(this);
     message_->setWordWrap(true);
@@ -109,15 +116,29 @@ void CheckpointLayerDialog::fillTable()
                                  : tr("%1: %3 attention layers recognised; %2.").arg(QStringLiteral("%1"), QStringLiteral("%2"), QString::number(count)))
                          .arg(QString::fromStdString(checkpoint_.path), config));
     table_->setRowCount(static_cast<int>(checkpoint_.layers.size()));
+    const qkv::Family family = checkpoint_.layers.empty() ? qkv::Family::Bert : checkpoint_.layers.front().family;
+    // Without a model_type the layers' family is all the file says ("BART/Marian").
+    const QString modelName = checkpoint_.config.modelType.empty()
+                                  ? fromStd(qkv::layerFamilyName(family))
+                                  : QString::fromStdString(qkv::modelDisplayName(family, checkpoint_.config));
     for (int row = 0; row < table_->rowCount(); ++row) {
         const qkv::CheckpointLayer& layer = checkpoint_.layers[static_cast<std::size_t>(row)];
         const QStringList cells{QString::number(layer.index), QString::fromStdString(layer.name), fromStd(qkv::modeName(layer.kind)),
                                 QString::number(layer.headCount), QString::number(layer.keyValueHeadCount),
-                                QString::number(layer.d_model), fromStd(qkv::layerFamilyName(layer.family))};
+                                QString::number(layer.d_model), modelName, windowText(layer)};
         for (int column = 0; column < cells.size(); ++column) table_->setItem(row, column, new QTableWidgetItem(cells[column]));
     }
+    // Every layer global: a column of the same word would say nothing.
+    table_->setColumnHidden(kWindowColumn, !qkv::hasSlidingLayers(checkpoint_.config));
     if (table_->rowCount() > 0) table_->selectRow(0);
     buttons_->button(QDialogButtonBox::Ok)->setEnabled(selectedLayer().has_value());
+}
+
+QString CheckpointLayerDialog::windowText(const qkv::CheckpointLayer& layer) const
+{
+    // Only a causal layer slides (a cross or encoder layer reads every key).
+    if (layer.kind != qkv::AttentionMode::DecoderCausal) return {};
+    return QString::fromStdString(qkv::layerWindowLabel(checkpoint_.config, qkv::blockNumberOf(layer.name)));
 }
 
 void CheckpointLayerDialog::reopenWithHeadCount(int headCount)

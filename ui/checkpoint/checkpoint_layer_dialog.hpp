@@ -45,6 +45,8 @@ public:
 
 private:
     void fillTable();
+    // "sliding 4096" or "global" for a causal layer of a model with sliding layers; else empty.
+    QString windowText(const qkv::CheckpointLayer& layer) const;
     void reopenWithHeadCount(int headCount);
     void showPositionsOfSelectedLayer();
 

@@ -34,6 +34,7 @@
 #include "ui/mainwindow/status_summary.hpp"
 #include "ui/mainwindow/view_options_sync.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
+#include "ui/wholemodel/whole_model_runs.hpp"
 #include "ui/mainwindow/weight_loads.hpp"
 #include "ui/predict/prediction_view.hpp"
 #include "ui/settings/preference.hpp"
@@ -85,6 +86,8 @@ MainWindow::MainWindow(QWidget* parent)
             headsView()->setHeadTitles(titles);
             weightsView_->setHeadTitles(titles);
         }
+        // Which checkpoint a result without its model came from: the Model and Predict tabs say what it lacks.
+        tabs_->wholeModelRuns()->setWeightsFile(document_->weightsSource());
         tabs_->setResult(result);  // also keeps the selection inside the result
         status_->setResult(result);
         staleNotice_->setComputeError(QString());

@@ -27,6 +27,8 @@ struct Text {
 constexpr double kMargin = 8.0;
 constexpr double kPad = 4.0;
 constexpr double kLegendWidth = 440.0;
+// Tokens are written beside the maps when a map is at least this many lines high.
+constexpr double kTokenLabelsFrom = 5.0;
 // A vector file gets each map as an image enlarged (nearest) up to this side, so viewers that
 // smooth images blur only within a cell.
 constexpr int kVectorImageSide = 512;
@@ -70,13 +72,16 @@ QString roleText(const qkv::HeadStatisticGrids& grids, int layer, int head)
 }
 
 // The role's words in the map's top-right corner (a causal map's masked triangle: no weight is
-// covered there), on a backing so they read over any colour; only the first letter where the
-// words do not fit.
+// covered there), on a backing so they read over any colour; the role's word alone, or its first
+// letter, where the words do not fit.
 void paintRole(QPainter& painter, const QRectF& map, const QString& role)
 {
     if (role.isEmpty()) return;
     const QFontMetricsF metrics(painter.font(), painter.device());
-    const QString shown = metrics.horizontalAdvance(role) + 4 <= map.width() ? role : role.left(1).toUpper();
+    // "prev 0.93", else "prev", else "P": the word before the letter.
+    QString shown = role;
+    if (metrics.horizontalAdvance(shown) + 4 > map.width()) shown = role.section(QLatin1Char(' '), 0, 0);
+    if (metrics.horizontalAdvance(shown) + 4 > map.width()) shown = role.left(1).toUpper();
     const double width = std::min(map.width(), metrics.horizontalAdvance(shown) + 4);
     const QRectF box(map.right() - width, map.top(), width, metrics.height());
     painter.fillRect(box, QColor(255, 255, 255, 215));
@@ -166,11 +171,22 @@ void paintLabels(QPainter& painter, const ModelGridLayout& layout, const FigureI
     for (int l = 0; l < layout.layers(); ++l) {
         painter.setPen(options.showSelection && l == shownLayer ? emphasisColor(options) : options.text);
         const QRectF rect = layout.layerLabelRect(l);
-        painter.drawText(rect, Qt::AlignRight | Qt::AlignVCenter,
-                         metrics.elidedText(labels[l], Qt::ElideRight, rect.width()));
+        const QString window = layerWindowText(overview, l);
+        if (layout.labelsAboveRows()) {  // one line over the row's maps
+            const QString line = window.isEmpty() ? labels[l] : labels[l] + QStringLiteral(" · ") + window;
+            painter.drawText(rect, Qt::AlignLeft | Qt::AlignTop, metrics.elidedText(line, Qt::ElideRight, rect.width()));
+            continue;
+        }
+        // The window on a second line where the row has room for it (the tooltip says it always).
+        const bool twoLines = !window.isEmpty() && rect.height() >= 2 * metrics.lineSpacing();
+        const QString first = metrics.elidedText(labels[l], Qt::ElideRight, rect.width());
+        const QString text =
+            twoLines ? first + QLatin1Char('\n') + metrics.elidedText(window, Qt::ElideRight, rect.width()) : first;
+        painter.drawText(rect, Qt::AlignRight | Qt::AlignVCenter, text);
     }
     painter.setPen(options.text);
     const QRectF axis = layout.layerAxisTitleRect();
+    if (axis.isEmpty()) return;
     painter.save();
     painter.translate(axis.center());
     painter.rotate(-90);
@@ -180,6 +196,49 @@ void paintLabels(QPainter& painter, const ModelGridLayout& layout, const FigureI
     const QString title = metrics.horizontalAdvance(full) <= rotated.width() ? full : Text::tr("layers");
     painter.drawText(rotated, Qt::AlignCenter, metrics.elidedText(title, Qt::ElideRight, rotated.width()));
     painter.restore();
+}
+
+// Each layer's tokens beside its maps (ModelGridLayout::showsTokens): queries left of the first
+// map, keys turned under every map; labelledTokens picks those that fit without overlapping.
+void paintTokens(QPainter& painter, const ModelGridLayout& layout, const qkv::ModelOverview& overview,
+                 const FigureOptions& options)
+{
+    if (!layout.showsTokens()) return;
+    const QFontMetricsF metrics(painter.font(), painter.device());
+    const double line = metrics.height();
+    QColor muted = options.text;
+    muted.setAlpha(200);
+    painter.setPen(muted);
+    for (int l = 0; l < layout.layers(); ++l) {
+        const auto [queries, keys] = mapShape(overview, l);
+        if (queries <= 0 || keys <= 0) continue;
+        const QStringList queryTexts = layerQueryTexts(overview, l), keyTexts = layerKeyTexts(overview, l);
+        const QRectF first = layout.mapRect(l, 0, queries, keys);
+        const QRectF band = layout.queryTokenRect(l);
+        const double rowHeight = first.height() / static_cast<double>(queries);
+        for (const int q : labelledTokens(queries, first.height(), line)) {
+            if (q >= queryTexts.size()) break;
+            const QRectF rect(band.left(), first.top() + (q + 0.5) * rowHeight - line / 2, band.width() - kPad, line);
+            painter.drawText(rect, Qt::AlignRight | Qt::AlignVCenter,
+                             metrics.elidedText(queryTexts[q], Qt::ElideRight, rect.width()));
+        }
+        for (int i = 0; i < layout.heads(); ++i) {
+            const QRectF map = layout.mapRect(l, i, queries, keys);
+            const QRectF under = layout.keyTokenRect(l, i);
+            const double columnWidth = map.width() / static_cast<double>(keys);
+            for (const int k : labelledTokens(keys, map.width(), line)) {
+                if (k >= keyTexts.size()) break;
+                painter.save();
+                // Turned a quarter anticlockwise: each key's text reads upwards, ending under its column.
+                painter.translate(map.left() + (k + 0.5) * columnWidth, under.top());
+                painter.rotate(-90);
+                const QRectF rect(-under.height(), -line / 2, under.height() - kPad, line);
+                painter.drawText(rect, Qt::AlignRight | Qt::AlignVCenter,
+                                 metrics.elidedText(keyTexts[k], Qt::ElideRight, rect.width()));
+                painter.restore();
+            }
+        }
+    }
 }
 
 void paintTitles(QPainter& painter, const ModelGridLayout& layout, const FigureInput& input)
@@ -203,8 +262,15 @@ ModelGridLayout::ModelGridLayout(const QRectF& target, const qkv::ModelOverview&
     const double line = metrics.lineSpacing();
     labelHeight_ = line;
     double widest = 0;
-    for (const QString& label : layerLabels(overview)) widest = std::max(widest, metrics.horizontalAdvance(label));
-    labelWidth_ = std::min(widest, metrics.averageCharWidth() * 14) + 3 * kPad;
+    for (int l = 0; l < layers_; ++l)
+        for (const QString& label : {layerLabel(overview.layer(l)), layerWindowText(overview, l)})
+            widest = std::max(widest, metrics.horizontalAdvance(label));
+    labelWidth_ = std::min(widest, metrics.averageCharWidth() * 16) + 3 * kPad;
+    double widestToken = 0;
+    for (int l = 0; l < layers_; ++l)
+        for (const QStringList& texts : {layerQueryTexts(overview, l), layerKeyTexts(overview, l)})
+            for (const QString& text : texts) widestToken = std::max(widestToken, metrics.horizontalAdvance(text));
+    const double tokenBand = std::min(widestToken, metrics.averageCharWidth() * 9) + 2 * kPad;
     const double axisWidth = line + kPad;
     const double width = target.width() - 2 * kMargin;
     const double legendWidth = std::min(kLegendWidth, width);
@@ -220,28 +286,52 @@ ModelGridLayout::ModelGridLayout(const QRectF& target, const qkv::ModelOverview&
                                                       .height());
     const double top = kMargin + line * 1.3 + subtitleHeight + kPad + 2 * line;  // title, subtitle, axis, labels
     const double bottom = kPad * 2 + legendHeight + kPad + noteHeight + kMargin;
-    const double left = kMargin + axisWidth + labelWidth_;
-    const double availableWidth = target.width() - left - kMargin;
-    const double availableHeight = target.height() - top - bottom;
-    const auto fit = [&](double gap) {
-        if (layers_ == 0 || heads_ == 0) return 0.0;
-        return std::min((availableWidth - (heads_ - 1) * gap) / heads_, (availableHeight - (layers_ - 1) * gap) / layers_);
+    // The rows' labels left of the maps, or (when that leaves the maps small for want of width)
+    // on a line above each row, which gives the maps the labels' width.
+    struct Fit {
+        double side = 0, gap = 6.0, band = 0, above = 0, left = 0;
     };
-    gap_ = 6.0;
-    side_ = fit(gap_);
-    if (side_ < 24) side_ = fit(gap_ = 2.0);
-    side_ = std::max({side_, minimumThumbnail, 4.0});
-    const double gridWidth = heads_ * side_ + std::max(0, heads_ - 1) * gap_;
-    const double gridHeight = layers_ * side_ + std::max(0, layers_ - 1) * gap_;
+    const auto solve = [&](bool labelsAbove) {
+        Fit f;
+        f.above = labelsAbove ? line + kPad : 0.0;  // clear of the selection outline below it
+        f.left = kMargin + (labelsAbove ? 0.0 : axisWidth + labelWidth_);
+        const double availableWidth = target.width() - f.left - kMargin;
+        const double availableHeight = target.height() - top - bottom;
+        const auto side = [&](double gap, double band) {
+            if (layers_ == 0 || heads_ == 0) return 0.0;
+            return std::min((availableWidth - band - (heads_ - 1) * gap) / heads_,
+                            (availableHeight - (layers_ - 1) * gap - layers_ * (band + f.above)) / layers_);
+        };
+        // Tokens beside the maps when the maps stay large with their bands: a map that shrinks
+        // to a few lines would label too few tokens to read.
+        f.side = side(f.gap, tokenBand);
+        f.band = minimumThumbnail <= 0 && f.side >= kTokenLabelsFrom * line ? tokenBand : 0.0;
+        if (f.band == 0) f.side = side(f.gap, 0);
+        if (f.side < 24) f.side = side(f.gap = 2.0, 0);
+        f.side = std::max({f.side, minimumThumbnail, 4.0});
+        return f;
+    };
+    const Fit beside = solve(false), above = solve(true);
+    const Fit& fit = above.side > beside.side * 1.15 ? above : beside;
+    side_ = fit.side;
+    gap_ = fit.gap;
+    tokenBand_ = fit.band;
+    rowTop_ = fit.above;
+    const double left = fit.left;
+    const double availableWidth = target.width() - left - kMargin;
+    const double gridWidth = tokenBand_ + heads_ * side_ + std::max(0, heads_ - 1) * gap_;
+    const double gridHeight = layers_ * (rowTop_ + side_ + tokenBand_) + std::max(0, layers_ - 1) * gap_;
     size_ = QSizeF(std::max(target.width(), left + gridWidth + kMargin),
                    std::max(target.height(), top + gridHeight + bottom));
     const double x0 = target.left() + left + std::max(0.0, (availableWidth - gridWidth) / 2);
-    origin_ = QPointF(x0, target.top() + top);
+    origin_ = QPointF(x0 + tokenBand_, target.top() + top);
     const double full = size_.width() - 2 * kMargin;
     title_ = QRectF(target.left() + kMargin, target.top() + kMargin, full, line * 1.3);
     subtitle_ = QRectF(title_.left(), title_.bottom(), full, subtitleHeight);
-    headAxis_ = QRectF(x0, origin_.y() - 2 * line, gridWidth, line);
-    layerAxis_ = QRectF(x0 - labelWidth_ - axisWidth, origin_.y(), axisWidth, gridHeight);
+    headAxis_ = QRectF(origin_.x(), origin_.y() - 2 * line, gridWidth - tokenBand_, line);
+    // Labels above the rows name them in place: no axis title beside them.
+    layerAxis_ = rowTop_ > 0 ? QRectF() : QRectF(x0 - labelWidth_ - axisWidth, origin_.y(), axisWidth, gridHeight);
+    gridWidth_ = gridWidth;
     const double legendTop = origin_.y() + gridHeight + kPad * 2;
     legend_ = QRectF(target.left() + kMargin, legendTop, std::min(kLegendWidth, full), legendHeight);
     note_ = QRectF(target.left() + kMargin, legend_.bottom() + kPad, full, noteHeight);
@@ -249,7 +339,20 @@ ModelGridLayout::ModelGridLayout(const QRectF& target, const qkv::ModelOverview&
 
 QRectF ModelGridLayout::thumbnail(int layer, int head) const
 {
-    return QRectF(origin_.x() + head * (side_ + gap_), origin_.y() + layer * (side_ + gap_), side_, side_);
+    return QRectF(origin_.x() + head * (side_ + gap_), origin_.y() + layer * (rowTop_ + side_ + tokenBand_ + gap_) + rowTop_,
+                  side_, side_);
+}
+
+QRectF ModelGridLayout::queryTokenRect(int layer) const
+{
+    const QRectF box = thumbnail(layer, 0);
+    return QRectF(box.left() - tokenBand_, box.top(), tokenBand_, box.height());
+}
+
+QRectF ModelGridLayout::keyTokenRect(int layer, int head) const
+{
+    const QRectF box = thumbnail(layer, head);
+    return QRectF(box.left(), box.bottom(), box.width(), tokenBand_);
 }
 
 QRectF ModelGridLayout::mapRect(int layer, int head, qkv::Index queries, qkv::Index keys) const
@@ -271,15 +374,16 @@ QRectF ModelGridLayout::headLabelRect(int head) const
 QRectF ModelGridLayout::layerLabelRect(int layer) const
 {
     const QRectF box = thumbnail(layer, 0);
-    return QRectF(box.left() - labelWidth_, box.top(), labelWidth_ - 2 * kPad, box.height());
+    const double left = box.left() - tokenBand_;
+    if (rowTop_ > 0) return QRectF(left, box.top() - rowTop_, gridWidth_, rowTop_);
+    return QRectF(left - labelWidth_, box.top(), labelWidth_ - 2 * kPad, box.height());
 }
 
 qkv::ModelHead ModelGridLayout::headAt(const QPointF& point) const
 {
     if (side_ <= 0) return {-1, -1};
-    const double pitch = side_ + gap_;
-    const int head = static_cast<int>(std::floor((point.x() - origin_.x()) / pitch));
-    const int layer = static_cast<int>(std::floor((point.y() - origin_.y()) / pitch));
+    const int head = static_cast<int>(std::floor((point.x() - origin_.x()) / (side_ + gap_)));
+    const int layer = static_cast<int>(std::floor((point.y() - origin_.y()) / (rowTop_ + side_ + tokenBand_ + gap_)));
     if (head < 0 || layer < 0 || head >= heads_ || layer >= layers_) return {-1, -1};
     if (!thumbnail(layer, head).contains(point)) return {-1, -1};  // in a gap
     return {layer, head};
@@ -296,6 +400,16 @@ QPoint mapCellAt(const ModelGridLayout& layout, const qkv::ModelOverview& overvi
     const int query =
         std::clamp(static_cast<int>((point.y() - rect.top()) / rect.height() * queries), 0, static_cast<int>(queries) - 1);
     return {key, query};
+}
+
+QList<int> labelledTokens(qkv::Index n, double length, double line)
+{
+    QList<int> shown;
+    if (n <= 0 || length <= 0 || line <= 0) return shown;
+    const double cell = length / static_cast<double>(n);
+    const auto step = static_cast<qkv::Index>(std::max(1.0, std::ceil(line / cell - 1e-9)));
+    for (qkv::Index t = 0; t < n; t += step) shown << static_cast<int>(t);
+    return shown;
 }
 
 MapShape mapShape(const qkv::ModelOverview& overview, qkv::Index layer)
@@ -343,6 +457,7 @@ void paintModelGrid(QPainter& painter, const QRectF& target, const FigureInput& 
     paintTitles(painter, layout, input);
     paintThumbnails(painter, layout, input);
     paintLabels(painter, layout, input, shownLayer);
+    paintTokens(painter, layout, *input.overview, options);
     if (options.showSelection && shownLayer >= 0 && shownLayer < layout.layers() && options.head >= 0 &&
         options.head < layout.heads()) {
         painter.setRenderHint(QPainter::Antialiasing, true);

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "core/families/attention_rules.hpp"
+#include "core/families/model_names.hpp"
 #include "ui/figures/figure_text.hpp"
 
 namespace qkv::ui {
@@ -81,6 +83,18 @@ QString layerKindWord(qkv::AttentionMode kind)
     return Text::tr("cross");
 }
 
+QString layerWindowText(const qkv::CheckpointConfig& config, const qkv::CheckpointLayer& layer)
+{
+    if (layer.kind != qkv::AttentionMode::DecoderCausal) return {};
+    return QString::fromStdString(qkv::layerWindowLabel(config, qkv::blockNumberOf(layer.name)));
+}
+
+QString layerWindowText(const qkv::ModelOverview& overview, qkv::Index layer)
+{
+    if (layer < 0 || layer >= overview.layerCount()) return {};
+    return layerWindowText(overview.model->checkpoint.config, overview.layer(layer).layer);
+}
+
 QString layerLabel(const qkv::LayerRun& layer)
 {
     return QStringLiteral("%1 · %2").arg(layer.layer.index).arg(layerKindWord(layer.layer.kind));
@@ -102,7 +116,7 @@ QString modelShapeLine(const qkv::ModelOverview& overview)
 {
     const qkv::Index heads = overview.layerCount() > 0 ? overview.layer(0).attention.headCount() : 0;
     return Text::tr("%1, %2 layers × %3 heads")
-        .arg(QString::fromUtf8(qkv::familyName(overview.model->recipe.family).data()))
+        .arg(QString::fromStdString(qkv::modelDisplayName(overview.model->recipe.family, overview.model->checkpoint.config)))
         .arg(overview.layerCount())
         .arg(heads);
 }
@@ -126,6 +140,8 @@ QString headToolTip(const qkv::ModelOverview& overview, qkv::Index layer, qkv::I
                        .arg(run.layer.index)
                        .arg(modeTitle(run.layer.kind).toHtmlEscaped())
                        .arg(QString::fromStdString(run.layer.name).toHtmlEscaped());
+    if (const QString window = layerWindowText(overview, layer); !window.isEmpty())
+        text += Text::tr("Window: %1<br>").arg(window);
     text += Text::tr("<b>%1</b> (%2 for --ablate)").arg(headName(head), modelHeadName(run, head));
     if (overview.isAblated({layer, head})) text += Text::tr(" · <i>switched off</i>");
     for (int s = 0; s < kModelStatisticCount; ++s) {

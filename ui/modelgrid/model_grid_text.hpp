@@ -23,12 +23,16 @@ QString statisticLegend(ModelStatistic statistic);
 
 // "self", "causal" or "cross": a layer's kind in a row label.
 QString layerKindWord(qkv::AttentionMode kind);
+// "sliding 4096" or "global": the window of a causal layer (core's layerWindowLabel) when its model
+// has sliding layers; empty for other layers and models (every layer global, nothing to tell apart).
+QString layerWindowText(const qkv::CheckpointConfig& config, const qkv::CheckpointLayer& layer);
+QString layerWindowText(const qkv::ModelOverview& overview, qkv::Index layer);
 // "3 · self": the --list-layers index and the kind.
 QString layerLabel(const qkv::LayerRun& layer);
 QStringList layerLabels(const qkv::ModelOverview& overview);
 // "3.2": the head as --ablate and the context menu name it (layer index, head from 1).
 QString modelHeadName(const qkv::LayerRun& layer, qkv::Index head);
-// "BERT · 4 layers × 2 heads".
+// "Qwen3, 4 layers × 2 heads": the model as config.json names it (core's modelDisplayName).
 QString modelShapeLine(const qkv::ModelOverview& overview);
 
 // The token texts a layer's queries and keys are (pretrained_run.hpp).

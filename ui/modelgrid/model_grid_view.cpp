@@ -1,9 +1,12 @@
 #include "ui/modelgrid/model_grid_view.hpp"
 
 #include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
+#include <QPushButton>
 #include <QPainter>
 #include <QScrollArea>
 #include <QSplitter>
@@ -23,7 +26,9 @@ namespace qkv::ui {
 ModelGridView::ModelGridView(HeadSelection* selection, WholeModelRuns* runs, QWidget* parent)
     : ResultView(selection, Change::Head, parent), runs_(runs), showBox_(new QComboBox(this)),
       cellsBox_(new QComboBox(this)), busyLabel_(new QLabel(this)), pages_(new QStackedWidget(this)),
-      placeholder_(new QLabel(pages_)), body_(new QSplitter(Qt::Horizontal, pages_)), scroll_(new QScrollArea(body_)),
+      placeholderPage_(new QWidget(pages_)), placeholder_(new QLabel(placeholderPage_)),
+      tokenizerButton_(new QPushButton(tr("Choose tokenizer.json…"), placeholderPage_)),
+      body_(new QSplitter(Qt::Horizontal, pages_)), scroll_(new QScrollArea(body_)),
       grid_(new FigureCanvas(QSize(640, 600), scroll_)), statistics_(new FigureCanvas(QSize(480, 600), body_))
 {
     auto* layout = new QVBoxLayout(this);
@@ -52,7 +57,7 @@ ModelGridView::ModelGridView(HeadSelection* selection, WholeModelRuns* runs, QWi
     placeholder_->setForegroundRole(QPalette::PlaceholderText);
     grid_->setMinimumHint(QSize(200, 200));
     grid_->setAccessibleName(tr("Every layer's attention maps"));
-    statistics_->setMinimumHint(QSize(320, 320));
+    statistics_->setMinimumHint(kStatisticsMinimum);
     statistics_->setAccessibleName(tr("Per-head statistics of every layer"));
     scroll_->setWidget(grid_);
     scroll_->setWidgetResizable(true);
@@ -62,7 +67,15 @@ ModelGridView::ModelGridView(HeadSelection* selection, WholeModelRuns* runs, QWi
     body_->setStretchFactor(0, 3);
     body_->setStretchFactor(1, 2);
     body_->setCollapsible(0, false);
-    pages_->addWidget(placeholder_);
+    auto* placeholderLayout = new QVBoxLayout(placeholderPage_);
+    placeholderLayout->addStretch(1);
+    placeholderLayout->addWidget(placeholder_);
+    placeholderLayout->addWidget(tokenizerButton_, 0, Qt::AlignHCenter);
+    placeholderLayout->addStretch(1);
+    tokenizerButton_->setToolTip(tr("Point at the model's tokenizer.json (or another tokenizer file of the model) "
+                                    "where it is: the whole model is loaded with it and runs here"));
+    connect(tokenizerButton_, &QPushButton::clicked, this, &ModelGridView::chooseTokenizer);
+    pages_->addWidget(placeholderPage_);
     pages_->addWidget(body_);
     layout->addWidget(pages_, 1);
     auto* hint = new QLabel(tr("Hover a map or a statistic for its numbers · click one to open that layer and head in "
@@ -176,11 +189,23 @@ QString ModelGridView::placeholderText() const
 {
     if (runs_->overview()) return {};
     const QString open = tr("Open a model folder with File > Open Checkpoint… (BERT, RoBERTa, DistilBERT, GPT-2, "
-                            "LLaMA-style, BART, Marian) to see every layer here.");
+                            "LLaMA, Mistral, Qwen2, Qwen3, Gemma 2 and 3, Phi-3, OLMo 2, GPT-NeoX, BART, Marian) to "
+                            "see every layer here.");
     if (!result()) return tr("No result yet.");
+    // A checkpoint was opened: say what it lacks, not how to open one.
+    if (!runs_->model() && !runs_->missingTokenizer().isEmpty())
+        return runs_->isBusy() ? tr("Loading the whole model with the tokenizer chosen…") : runs_->missingTokenizer();
     if (!runs_->model()) return runs_->problem().isEmpty() ? open : runs_->problem() + QStringLiteral("\n\n") + open;
     if (!runs_->problem().isEmpty()) return runs_->problem();
     return tr("Running the model…");
+}
+
+void ModelGridView::chooseTokenizer()
+{
+    const QString file = QFileDialog::getOpenFileName(
+        this, tr("Choose the Model's Tokenizer"), QString(),
+        tr("Tokenizer files (tokenizer.json vocab.json vocab.txt tokenizer.model spiece.model source.spm);;All files (*)"));
+    if (!file.isEmpty()) runs_->chooseTokenizer(file);
 }
 
 QString ModelGridView::busyText() const
@@ -192,11 +217,54 @@ void ModelGridView::showState()
 {
     const QString text = placeholderText();
     placeholder_->setText(text);
-    pages_->setCurrentWidget(text.isEmpty() ? static_cast<QWidget*>(body_) : placeholder_);
+    tokenizerButton_->setVisible(!runs_->model() && !runs_->missingTokenizer().isEmpty() && !runs_->isBusy());
+    pages_->setCurrentWidget(text.isEmpty() ? body_ : placeholderPage_);
     busyLabel_->setText(busyText());
+    chooseOrientation();
     updateGridSize();
     grid_->update();
     statistics_->update();
+}
+
+void ModelGridView::chooseOrientation()
+{
+    // The statistics beside the grid or below it, and the grid's share of the splitter: whichever
+    // leaves the maps largest while the statistics keep their minimum (a model of few layers and
+    // many heads is a wide grid, which the whole width suits). Without a model: beside on a wide
+    // tab, below on a narrow one, 3 : 2.
+    // The page's size: the splitter is laid out only once it is the page shown.
+    const QSizeF tab = pages_->size().isEmpty() ? QSizeF(size()) : QSizeF(pages_->size());
+    Qt::Orientation orientation = width() >= height() ? Qt::Horizontal : Qt::Vertical;
+    double share = 0.6;
+    if (const std::shared_ptr<const qkv::ModelOverview>& overview = runs_->overview(); overview && !onePixel_) {
+        const QFontMetricsF metrics(grid_->font(), grid_);
+        double best = -1;
+        for (const Qt::Orientation candidate : {Qt::Horizontal, Qt::Vertical}) {
+            const bool beside = candidate == Qt::Horizontal;
+            const double length = beside ? tab.width() : tab.height();
+            const double statisticsMinimum = beside ? kStatisticsMinimum.width() : kStatisticsMinimum.height();
+            // The usual shares, and the one that leaves the statistics just their minimum.
+            const double tightest = length > 0 ? 1.0 - (statisticsMinimum + 8) / length : 0.0;
+            for (const double part : {0.5, 0.55, 0.6, 0.65, 0.7, tightest}) {
+                if (part <= 0 || length * (1 - part) < statisticsMinimum) continue;
+                const QSizeF gridSize = beside ? QSizeF(tab.width() * part, tab.height())
+                                               : QSizeF(tab.width(), tab.height() * part);
+                const double side = ModelGridLayout(QRectF(QPointF(0, 0), gridSize), *overview, metrics).thumbnailSide();
+                // A larger map by a few percent is not worth the statistics' room.
+                if (side > best * 1.05) {
+                    best = side;
+                    orientation = candidate;
+                    share = part;
+                }
+            }
+        }
+    }
+    if (orientation == body_->orientation() && share == splitShare_) return;
+    body_->setOrientation(orientation);
+    splitShare_ = share;
+    const int length = static_cast<int>(orientation == Qt::Horizontal ? tab.width() : tab.height());
+    const int grid = static_cast<int>(length * share);
+    body_->setSizes({grid, length - grid});
 }
 
 void ModelGridView::updateGridSize()
@@ -215,8 +283,7 @@ void ModelGridView::updateGridSize()
 void ModelGridView::resizeEvent(QResizeEvent* event)
 {
     ResultView::resizeEvent(event);
-    // The statistics beside the grid on a wide tab, below it on a narrow one.
-    body_->setOrientation(width() >= height() ? Qt::Horizontal : Qt::Vertical);
+    chooseOrientation();
     updateGridSize();
 }
 

@@ -20,6 +20,7 @@
 class QComboBox;
 class QLabel;
 class QMenu;
+class QPushButton;
 class QScrollArea;
 class QSplitter;
 class QStackedWidget;
@@ -33,6 +34,8 @@ class ModelGridView : public ResultView {
     Q_OBJECT
 public:
     ModelGridView(HeadSelection* selection, WholeModelRuns* runs, QWidget* parent = nullptr);
+    // "Choose tokenizer.json…", shown under the message of a checkpoint without its tokenizer.
+    QPushButton* tokenizerButton() const { return tokenizerButton_; }
 
     static constexpr QLatin1String kId = kModelViewId;
     QString title() const override;
@@ -84,6 +87,13 @@ private:
     double minimumThumbnail() const;
     void showState();
     void updateGridSize();
+    // Asks for the tokenizer file of a checkpoint whose folder has none (WholeModelRuns::chooseTokenizer).
+    void chooseTokenizer();
+    // Statistics beside the grid or below it, and the grid's share: whichever gives the maps more room.
+    void chooseOrientation();
+    // The statistics' smallest size: four small panels with their colour bars.
+    static constexpr QSize kStatisticsMinimum{320, 220};
+    double splitShare_ = 0.6;  // the grid's share of the splitter chosen last
     void openHead(qkv::ModelHead head);
     void showHeadMenu(qkv::ModelHead head, const QPoint& globalPosition);
     qkv::ModelHead gridHeadAt(const QPointF& position) const;
@@ -96,7 +106,9 @@ private:
     QComboBox* cellsBox_;
     QLabel* busyLabel_;
     QStackedWidget* pages_;
+    QWidget* placeholderPage_;  // the message and, for a checkpoint without its tokenizer, the button
     QLabel* placeholder_;
+    QPushButton* tokenizerButton_;  // "Choose tokenizer.json…"
     QSplitter* body_;
     QScrollArea* scroll_;
     FigureCanvas* grid_;

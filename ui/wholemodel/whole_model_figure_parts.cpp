@@ -22,7 +22,8 @@ QString whyNoModelOverview(const FigureInput& input)
     if (!input.overview)
         return Text::tr("These figures draw every layer of a checkpoint's model, and the weights shown are not a "
                         "layer of a model that runs whole here: open one with File > Open Checkpoint… (BERT, "
-                        "RoBERTa, DistilBERT, GPT-2, LLaMA-style, BART, Marian).");
+                        "RoBERTa, DistilBERT, GPT-2, LLaMA, Mistral, Qwen2, Qwen3, Gemma 2 and 3, Phi-3, OLMo 2, "
+                        "GPT-NeoX, BART, Marian).");
     if (input.overview->layerCount() == 0) return Text::tr("The model has no attention layer.");
     return {};
 }

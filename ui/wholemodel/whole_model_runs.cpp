@@ -3,24 +3,30 @@
 #include <new>
 #include <utility>
 
+#include "ui/wholemodel/missing_tokenizer.hpp"
+
 namespace qkv::ui {
 
 WholeModelRuns::WholeModelRuns(QObject* parent) : QObject(parent)
 {
-    runs_.setBusyCallback([this](bool busy) { emit busyChanged(busy); });
+    runs_.setBusyCallback([this](bool) { emit busyChanged(isBusy()); });
+    loads_.setBusyCallback([this](bool) { emit busyChanged(isBusy()); });
 }
 
 WholeModelRuns::~WholeModelRuns() = default;
 
-bool WholeModelRuns::isBusy() const { return runs_.isBusy(); }
+bool WholeModelRuns::isBusy() const { return runs_.isBusy() || loads_.isBusy(); }
 
 void WholeModelRuns::setResult(const std::shared_ptr<const qkv::Result>& result)
 {
     std::shared_ptr<const qkv::PretrainedModel> model = result ? result->wholeModel : nullptr;
+    // A layer of the file whose model was given a tokenizer: that model runs whole.
+    if (!model && result && chosenModel_ && weightsFile_ == chosenFor_) model = chosenModel_;
     const bool sameSentences = result && result_ && result->config.sourceText == result_->config.sourceText &&
                                result->config.targetText == result_->config.targetText;
     result_ = result;
-    shownLayer_ = model ? result->wholeModelLayer : -1;
+    shownLayer_ = model && model == result->wholeModel ? result->wholeModelLayer : -1;
+    missingTokenizer_ = model || !result ? QString() : missingTokenizerText(weightsFile_);
     if (model == model_ && sameSentences) return;  // another view setting: the model's run is the same
     if (model != model_) {
         model_ = std::move(model);
@@ -33,11 +39,43 @@ void WholeModelRuns::setResult(const std::shared_ptr<const qkv::Result>& result)
     }
     stale_ = true;
     runs_.cancel();
-    problem_ = model_ ? QString() : tr("The layer shown is not part of a model that runs whole here.");
+    problem_ = model_ ? QString()
+               : !missingTokenizer_.isEmpty()
+                   ? missingTokenizer_
+                   : tr("The layer shown is not part of a model that runs whole here.");
     if (!model_) {
         overview_.reset();
         emit overviewChanged();
     }
+}
+
+void WholeModelRuns::chooseTokenizer(const QString& tokenizerFile)
+{
+    if (weightsFile_.isEmpty()) return;
+    loads_.request([weights = weightsFile_.toStdString(), tokenizer = tokenizerFile.toStdString()] {
+        try {
+            return loadModelWithTokenizer(weights, tokenizer);
+        } catch (const std::bad_alloc&) {
+            return qkv::Expected<std::shared_ptr<const qkv::PretrainedModel>>(
+                qkv::Error{"Not enough memory to load the whole model."});
+        }
+    });
+}
+
+void WholeModelRuns::deliverChosen(const qkv::Expected<std::shared_ptr<const qkv::PretrainedModel>>& loaded)
+{
+    if (!loaded) {
+        missingTokenizer_ = tr("The tokenizer chosen cannot be used: %1").arg(QString::fromStdString(loaded.error())) +
+                            QStringLiteral("\n\n") + missingTokenizerText(weightsFile_);
+        problem_ = missingTokenizer_;
+        emit overviewChanged();
+        return;
+    }
+    chosenModel_ = *loaded;
+    chosenFor_ = weightsFile_;
+    setResult(result_);
+    emit overviewChanged();
+    if (model_) start();
 }
 
 void WholeModelRuns::demand(bool valueNorms)

@@ -32,6 +32,16 @@ public:
     // The document's result: its model (null when the layer's checkpoint does not run whole, or
     // the weights are not a checkpoint's) and sentences. A new model clears the switched-off heads.
     void setResult(const std::shared_ptr<const qkv::Result>& result);
+    // The file the document's weights came from (Document::weightsSource), set before each
+    // result: without a model, says why when it is a checkpoint whose folder lacks tokenizer files.
+    void setWeightsFile(const QString& file) { weightsFile_ = file; }
+    // Why the weights file's model does not run whole because its tokenizer files are missing
+    // (missing_tokenizer.hpp), or empty: what the Model and Predict tabs say instead of "open a model".
+    const QString& missingTokenizer() const { return missingTokenizer_; }
+    // Loads the weights file's model with the tokenizer of `tokenizerFile`'s folder (a
+    // tokenizer.json the user chose), off the GUI thread: the model of every result of that file
+    // from then on, for the Model and Predict tabs. A failure is said in missingTokenizer().
+    void chooseTokenizer(const QString& tokenizerFile);
     // The model of the current result, or null.
     const std::shared_ptr<const qkv::PretrainedModel>& model() const { return model_; }
     // The layer the document shows, in model order (-1: none).
@@ -74,6 +84,12 @@ private:
     void deliver(const Delivery& delivery);
 
     std::shared_ptr<const qkv::Result> result_;
+    QString weightsFile_;
+    QString missingTokenizer_;
+    // The weights file's model with a chosen tokenizer (chooseTokenizer), and that file.
+    std::shared_ptr<const qkv::PretrainedModel> chosenModel_;
+    QString chosenFor_;
+    void deliverChosen(const qkv::Expected<std::shared_ptr<const qkv::PretrainedModel>>& loaded);
     std::shared_ptr<const qkv::PretrainedModel> model_;
     qkv::Index shownLayer_ = -1;
     std::set<qkv::ModelHead> headsOff_;
@@ -84,6 +100,8 @@ private:
     bool valueNorms_ = false;
     // Declared last: its destructor waits for a running run, which reads nothing of this object.
     LatestTask<Delivery> runs_{[this](const Delivery& delivery) { deliver(delivery); }};
+    LatestTask<qkv::Expected<std::shared_ptr<const qkv::PretrainedModel>>> loads_{
+        [this](const qkv::Expected<std::shared_ptr<const qkv::PretrainedModel>>& loaded) { deliverChosen(loaded); }};
 };
 
 }  // namespace qkv::ui

@@ -20,6 +20,7 @@
 
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/common/limits.hpp"
+#include "core/families/attention_rules.hpp"
 #include "core/io/npy.hpp"
 #include "tests/ui/support/window_fixture.hpp"
 #include "ui/checkpoint/checkpoint_layer_dialog.hpp"
@@ -44,6 +45,37 @@ Checkpoint openOrFail(const std::string& path, CheckpointOptions options = {})
     Expected<Checkpoint> checkpoint = openCheckpoint(path, options);
     EXPECT_TRUE(checkpoint.ok()) << (checkpoint.ok() ? std::string() : checkpoint.error());
     return checkpoint.ok() ? std::move(checkpoint).value() : Checkpoint{};
+}
+
+// The model is named as its config.json's model_type says, and a model with sliding layers marks
+// each layer's window (core's layerWindowLabel): Gemma 2's even blocks slide, its odd ones are
+// global; a model without sliding layers has no window column to read.
+TEST(CheckpointLayerDialog, NamesTheModelAndMarksSlidingAndGlobalLayers)
+{
+    const Checkpoint gemma = openOrFail(std::string(qkv::testDataDir()) + "/pretrained/gemma2");
+    ASSERT_EQ(gemma.layers.size(), 4u);
+    CheckpointLayerDialog dialog(gemma);
+    const QTableWidget* table = dialog.table();
+    ASSERT_EQ(table->columnCount(), 8);
+    EXPECT_EQ(table->horizontalHeaderItem(6)->text(), QStringLiteral("Model"));
+    EXPECT_EQ(table->horizontalHeaderItem(7)->text(), QStringLiteral("Window"));
+    EXPECT_FALSE(table->isColumnHidden(7));
+    for (int row = 0; row < 4; ++row) {
+        EXPECT_EQ(table->item(row, 6)->text(), QStringLiteral("Gemma 2")) << row;
+        const Index block = blockNumberOf(gemma.layers[static_cast<std::size_t>(row)].name);
+        EXPECT_EQ(table->item(row, 7)->text(), block % 2 == 0 ? QStringLiteral("sliding 4") : QStringLiteral("global"))
+            << gemma.layers[static_cast<std::size_t>(row)].name;
+    }
+    const Checkpoint mistral = openOrFail(std::string(qkv::testDataDir()) + "/pretrained/mistral");
+    CheckpointLayerDialog mistralDialog(mistral);
+    ASSERT_GT(mistralDialog.table()->rowCount(), 0);
+    EXPECT_EQ(mistralDialog.table()->item(0, 6)->text(), QStringLiteral("Mistral")) << "not the row's LLaMA-style";
+    EXPECT_EQ(mistralDialog.table()->item(0, 7)->text(), QStringLiteral("sliding 4"));
+    const Checkpoint qwen = openOrFail(std::string(qkv::testDataDir()) + "/pretrained/qwen3");
+    CheckpointLayerDialog qwenDialog(qwen);
+    ASSERT_GT(qwenDialog.table()->rowCount(), 0);
+    EXPECT_EQ(qwenDialog.table()->item(0, 6)->text(), QStringLiteral("Qwen3"));
+    EXPECT_TRUE(qwenDialog.table()->isColumnHidden(7)) << "every layer global: nothing to tell apart";
 }
 
 TEST(CheckpointLayerDialog, ListsEveryRecognisedLayerWithItsKindAndShape)

@@ -6,11 +6,15 @@
 
 #include <gtest/gtest.h>
 
+#include <QDir>
+#include <QFile>
 #include <QImage>
 #include <QLabel>
 #include <QMenu>
+#include <QPushButton>
 #include <QPainter>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -27,9 +31,12 @@
 #include "ui/figure_registry/figure_registry.hpp"
 #include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
+#include "ui/modelgrid/model_grid_figure.hpp"
 #include "ui/modelgrid/model_grid_figures.hpp"
+#include "ui/modelgrid/model_grid_text.hpp"
 #include "ui/modelgrid/model_grid_view.hpp"
 #include "ui/render/colormap.hpp"
+#include "ui/wholemodel/missing_tokenizer.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"
 
 namespace qkv::ui::testing {
@@ -292,6 +299,133 @@ TEST_F(ModelGridViewTest, TheFiguresDrawTheOverviewAtAnyResolution)
             for (int x = 0; x < image.width(); x += 3) dark += qGray(image.pixel(x, y)) < 128;
         EXPECT_GT(dark, 200) << name.toStdString();
     }
+}
+
+// A checkpoint folder without tokenizer files: the tab says what is missing, where, and what to
+// add, never to open a model (one was just opened); a folder with them, or weights of no file,
+// is not said to lack them.
+TEST_F(ModelGridViewTest, ACheckpointWithoutTokenizerFilesSaysWhatToAddInPlace)
+{
+    QTemporaryDir folder;
+    ASSERT_TRUE(folder.isValid());
+    const QString gpt2 = QString::fromStdString(std::string(qkv::testDataDir()) + "/pretrained/gpt2/");
+    for (const char* name : {"config.json", "model.safetensors"})
+        ASSERT_TRUE(QFile::copy(gpt2 + QLatin1String(name), folder.filePath(QLatin1String(name))));
+    auto layerOnly = std::make_shared<Result>();  // the layer loaded without its model
+    layerOnly->config.targetText = "the cat";
+    runs->setWeightsFile(folder.filePath(QStringLiteral("model.safetensors")));
+    runs->setResult(layerOnly);
+    view->setResult(layerOnly);
+    view->show();
+    QCoreApplication::processEvents();
+    const QString text = view->placeholderText();
+    EXPECT_TRUE(text.contains(QStringLiteral("no tokenizer files"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QDir::toNativeSeparators(folder.path()))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("vocab.json and merges.txt"))) << "GPT-2's files: " << text.toStdString();
+    EXPECT_FALSE(text.contains(QStringLiteral("Open a model folder"))) << text.toStdString();
+    EXPECT_EQ(runs->missingTokenizer(), text);
+    EXPECT_TRUE(view->tokenizerButton()->isVisible()) << "Choose tokenizer.json… under the message";
+    // A file that is no tokenizer is refused, saying why, and the message stays.
+    QTemporaryDir broken;
+    ASSERT_TRUE(broken.isValid());
+    QFile bad(broken.filePath(QStringLiteral("tokenizer.json")));
+    ASSERT_TRUE(bad.open(QIODevice::WriteOnly));
+    bad.write("{\"model\": 3}");
+    bad.close();
+    runs->chooseTokenizer(bad.fileName());
+    ASSERT_TRUE(QTest::qWaitFor([this] { return !runs->isBusy(); }, 20000));
+    EXPECT_FALSE(runs->model());
+    EXPECT_TRUE(runs->missingTokenizer().startsWith(QStringLiteral("The tokenizer chosen cannot be used: ")))
+        << runs->missingTokenizer().toStdString();
+    EXPECT_TRUE(runs->missingTokenizer().contains(QStringLiteral("vocab.json and merges.txt")));
+    EXPECT_TRUE(view->tokenizerButton()->isVisible()) << "another try";
+    // The model's own, chosen where it is: the whole model runs with it, and the grid replaces the message.
+    runs->chooseTokenizer(gpt2 + QStringLiteral("vocab.json"));
+    ASSERT_TRUE(QTest::qWaitFor([this] { return runs->model() && !runs->isBusy(); }, 20000));
+    ASSERT_TRUE(runs->model()->tokenizer.has_value());
+    EXPECT_TRUE(runs->missingTokenizer().isEmpty());
+    ASSERT_TRUE(waitForOverview()) << runs->problem().toStdString();
+    EXPECT_EQ(view->placeholderText(), QString());
+    EXPECT_FALSE(view->tokenizerButton()->isVisible());
+    runs->setResult(layerOnly);  // the next result of the same file keeps the chosen model
+    EXPECT_TRUE(runs->model());
+    // A LLaMA-like config names tokenizer.json; a folder given directly is read the same way.
+    QFile config(folder.filePath(QStringLiteral("config.json")));
+    ASSERT_TRUE(config.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    config.write(R"({"model_type": "qwen3"})");
+    config.close();
+    EXPECT_TRUE(missingTokenizerText(folder.path()).contains(QStringLiteral("tokenizer.json")));
+    // The BERT fixture's folder has vocab.txt; generated weights have no file.
+    EXPECT_EQ(missingTokenizerText(QString::fromStdString(fixturePath() + "/model.safetensors")), QString());
+    EXPECT_EQ(missingTokenizerText(QString()), QString());
+    runs->setWeightsFile(QString());
+    runs->setResult(layerOnly);
+    EXPECT_FALSE(runs->model()) << "another file's result does not get that model";
+    EXPECT_TRUE(runs->missingTokenizer().isEmpty());
+    EXPECT_TRUE(view->placeholderText().contains(QStringLiteral("File > Open Checkpoint")));
+}
+
+// The grid names the model as config.json does, and writes each layer's tokens beside its maps
+// when they are large: every token when its cells are a line high, else every k-th, and none when
+// the maps are small. The row labels say a causal layer's window in a model with sliding layers.
+TEST_F(ModelGridViewTest, TheMapsCarryTheirTokensWhereThereIsRoom)
+{
+    showModel();
+    EXPECT_TRUE(modelShapeLine(overview()).startsWith(QStringLiteral("BERT, "))) << modelShapeLine(overview()).toStdString();
+    FigureInput input;
+    input.result = bertResult(1);
+    input.overview = runs->overview();
+    TextProbe probe(QSize(1000, 900));
+    QPainter painter(&probe);
+    paintModelGrid(painter, QRectF(0, 0, 1000, 900), input);
+    painter.end();
+    for (const char* token : {"[CLS]", "super", "[SEP]"})
+        EXPECT_TRUE(probe.shows(QString::fromLatin1(token))) << token << " in " << probe.strings().join(" | ").toStdString();
+    const QFontMetricsF metrics(QFont(), &probe);
+    const ModelGridLayout large(QRectF(0, 0, 1000, 900), overview(), metrics);
+    ASSERT_TRUE(large.showsTokens());
+    for (int l = 0; l + 1 < large.layers(); ++l) {
+        EXPECT_LE(large.keyTokenRect(l, 0).bottom(), large.thumbnail(l + 1, 0).top()) << "keys under layer " << l;
+        if (large.labelsAboveRows()) EXPECT_LE(large.layerLabelRect(l).bottom(), large.thumbnail(l, 0).top());
+        else EXPECT_LE(large.layerLabelRect(l).right(), large.queryTokenRect(l).left());
+        EXPECT_DOUBLE_EQ(large.queryTokenRect(l).right(), large.thumbnail(l, 0).left());
+    }
+    const ModelGridLayout small(QRectF(0, 0, 300, 300), overview(), metrics);
+    EXPECT_FALSE(small.showsTokens());
+    // A narrow, tall panel: the labels go above the rows and the maps take their width.
+    const ModelGridLayout narrow(QRectF(0, 0, 330, 1000), overview(), metrics);
+    EXPECT_TRUE(narrow.labelsAboveRows());
+    EXPECT_GT(narrow.thumbnailSide(), 60.0);
+    EXPECT_LE(narrow.layerLabelRect(1).bottom(), narrow.thumbnail(1, 0).top());
+    EXPECT_GE(narrow.layerLabelRect(1).top(), narrow.thumbnail(0, 0).bottom());
+    EXPECT_EQ(narrow.headAt(narrow.thumbnail(1, 3).center()), (ModelHead{1, 3}));
+    EXPECT_EQ(narrow.headAt(narrow.layerLabelRect(1).center()), (ModelHead{-1, -1}));
+    EXPECT_EQ(small.headAt(small.thumbnail(1, 2).center()), (ModelHead{1, 2}));
+    EXPECT_EQ(large.headAt(large.thumbnail(1, 2).center()), (ModelHead{1, 2}));
+    EXPECT_EQ(large.headAt(large.keyTokenRect(0, 0).center()), (ModelHead{-1, -1})) << "a token band is no head";
+
+    EXPECT_EQ(labelledTokens(7, 140, 14), (QList<int>{0, 1, 2, 3, 4, 5, 6})) << "cells a line high: every token";
+    EXPECT_EQ(labelledTokens(7, 70, 14), (QList<int>{0, 2, 4, 6})) << "half a line: every second";
+    EXPECT_EQ(labelledTokens(100, 100, 14), (QList<int>{0, 14, 28, 42, 56, 70, 84, 98}));
+    EXPECT_TRUE(labelledTokens(0, 100, 14).isEmpty());
+}
+
+TEST(ModelGridWindows, ACausalLayerOfAModelWithSlidingLayersSaysItsWindow)
+{
+    CheckpointConfig config;
+    config.modelType = "gemma2";
+    config.slidingWindow = 4096;
+    CheckpointLayer layer;
+    layer.kind = AttentionMode::DecoderCausal;
+    layer.name = "model.layers.2.self_attn";
+    EXPECT_EQ(layerWindowText(config, layer), QStringLiteral("sliding 4096"));
+    layer.name = "model.layers.3.self_attn";
+    EXPECT_EQ(layerWindowText(config, layer), QStringLiteral("global"));
+    layer.kind = AttentionMode::Cross;
+    EXPECT_EQ(layerWindowText(config, layer), QString()) << "only a causal layer slides";
+    layer.kind = AttentionMode::DecoderCausal;
+    config.slidingWindow.reset();
+    EXPECT_EQ(layerWindowText(config, layer), QString()) << "no sliding layer: nothing to mark";
 }
 
 // The demo model (docs/demo-model) on its README's sentence: the grid names the heads the typed
