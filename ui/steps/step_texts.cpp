@@ -15,6 +15,15 @@ struct Text {
     Q_DECLARE_TR_FUNCTIONS(qkv::ui::StepFigure)
 };
 
+// An equation kept on one line: its spaces do not break (U+00A0), so a wrapped formula never
+// leaves "x_jᵀ)" alone on the next line.
+QString whole(const QString& equation)
+{
+    QString out = equation;
+    out.replace(QLatin1Char(' '), QChar(0x00A0));
+    return out;
+}
+
 // The first entries of a vector, then "…".
 QString entries(const std::vector<float>& values, std::size_t shown = 6)
 {
@@ -104,7 +113,9 @@ StepTexts stepTexts(const StepNumbers& n)
 
     t.names[0] = Text::tr("① Query vector q_i (%1 components)").arg(n.d_k);
     t.formulas[0] =
-        Text::tr("q_i = row %1 of Q_i = X_q W_i^Q%2").arg(n.query).arg(n.hasBias ? Text::tr(" + b_i^Q") : QString());
+        Text::tr("q_i = row %1 of %2%3")
+            .arg(n.query)
+            .arg(whole(QStringLiteral("Q_i = X_q W_i^Q")), n.hasBias ? whole(QStringLiteral(" + b_i^Q")) : QString());
     // Qwen3's q_norm and k_norm act between the projection and the rotation.
     if (n.queryKeyNorm) t.formulas[0] += Text::tr(", RMS-normalised and scaled by γ^Q (q_norm)");
     // Partial rotary (GPT-NeoX, Phi): only the first components turn; the others carry no position.
@@ -115,7 +126,9 @@ StepTexts stepTexts(const StepNumbers& n)
 
     t.names[1] = Text::tr("② Key vector k_j (%1 components)").arg(n.d_k);
     t.formulas[1] =
-        Text::tr("k_j = row %1 of K_i = X_kv W_i^K%2").arg(n.key).arg(n.hasBias ? Text::tr(" + b_i^K") : QString());
+        Text::tr("k_j = row %1 of %2%3")
+            .arg(n.key)
+            .arg(whole(QStringLiteral("K_i = X_kv W_i^K")), n.hasBias ? whole(QStringLiteral(" + b_i^K")) : QString());
     if (grouped) t.formulas[1] += sharedBy(n);
     if (n.queryKeyNorm) t.formulas[1] += Text::tr(", RMS-normalised and scaled by γ^K (k_norm)");
     if (n.rotary)
@@ -123,8 +136,10 @@ StepTexts stepTexts(const StepNumbers& n)
     // A trained full W_i head (its values narrower than d_k = d_model): shown as W_i^Q = W_i and
     // W_i^K = I, so the raw score is x_i W_i x_jᵀ.
     if (qkv::isFullWiLayout({n.headCount, n.keyValueHeadCount, n.d_k, n.d_v}, n.d_model)) {
-        t.formulas[0] += Text::tr(" (a full W_i head: W_i^Q = W_i)");
-        t.formulas[1] += Text::tr(" (W_i^K = I: k_j = x_j, so q·k = x_i W_i x_jᵀ)");
+        t.formulas[0] += Text::tr(" (a full W_i head: %1)").arg(whole(QStringLiteral("W_i^Q = W_i")));
+        t.formulas[1] += Text::tr(" (%1: %2, so %3)")
+                             .arg(whole(QStringLiteral("W_i^K = I")), whole(QStringLiteral("k_j = x_j")),
+                                  whole(QStringLiteral("q·k = x_i W_i x_jᵀ")));
     }
 
     t.names[2] = Text::tr("③ Element-wise product q_i ⊙ k_j, summed");

@@ -250,6 +250,24 @@ TEST_F(StepWindowTest, WhenTheWindowIsTooSmallItSaysWhatLiesBelow)
     EXPECT_TRUE(view->belowText().contains(QStringLiteral("⑩"))) << view->belowText().toStdString();
 }
 
+// In a 1000 x 700 window the bars keep a usable height and the tab scrolls to them.
+TEST_F(StepWindowTest, At1000x700TheBarsKeepTheirHeightAndTheTabScrolls)
+{
+    setConfig(qkv::builtInExample());
+    window->resize(1000, 700);
+    window->tabs()->setCurrentWidget(window->stepView());
+    settle();
+    StepView* view = window->stepView();
+    QApplication::processEvents();
+    ASSERT_TRUE(view->numbers().valid);
+    const StepGeometry g = view->geometry();
+    const double least = minimumBarsHeight(QFontMetricsF(view->canvas()->font(), view->canvas()));
+    EXPECT_GE(least, 3 * QFontMetricsF(view->canvas()->font(), view->canvas()).height());
+    for (const QRectF& bars : {g.queryBars, g.keyBars, g.productBars, g.outputBars})
+        EXPECT_GE(bars.height(), least - 0.5) << bars.height();
+    EXPECT_GT(view->scrollArea()->verticalScrollBar()->maximum(), 0);
+}
+
 }  // namespace
 }  // namespace qkv::ui::testing
 
