@@ -36,6 +36,9 @@ struct StepTexts {
     std::vector<QString> formulas;                      // 10 entries, with the numbers
 };
 StepTexts stepTexts(const StepNumbers& numbers);
+// What the tab and its figure say for a long (streamed) layer, whose maps are kept only pooled:
+// why the steps do not follow it, and where its rows are shown exactly instead.
+QString stepsLongLayerNote(const qkv::Result& result);
 
 // A token chip of the query or key strip at the top.
 struct TokenChip {

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "core/common/limits.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/steps/step_figures.hpp"
@@ -219,6 +220,17 @@ StepTexts stepTexts(const StepNumbers& n)
                         .arg(entries(n.output, 5));
     if (n.isSpan()) sayItIsASpansMean(t, n);
     return t;
+}
+
+QString stepsLongLayerNote(const qkv::Result& result)
+{
+    return Text::tr("This layer is long (n_q = %1, n_k = %2): past %3 tokens each head's map is computed in tiles "
+                    "and kept pooled, never held whole. The steps follow one query through its whole row of the "
+                    "map (⑥ the softmax, ⑧ Σ_j a_ij v_j), which this tab reads from a map held whole, so it does "
+                    "not follow this layer. The Heads tab shows the selected query's whole row exactly and an "
+                    "exact region around the selected key; qkv-studio export --rows/--cols writes any region.")
+        .arg(groupedInteger(result.attention.queryCount()), groupedInteger(result.attention.keyCount()),
+             groupedInteger(qkv::limits::maxFullMapTokens));
 }
 
 }  // namespace qkv::ui
