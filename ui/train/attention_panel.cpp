@@ -154,7 +154,7 @@ void AttentionPanel::rebuildColumns()
         canvases->addWidget(c.canvas);
         if (variant == qkv::ScoreForm::Full) {
             c.spectrum = new ChartView(columnsHost_);
-            c.spectrum->setMinimumSize(240, 200);
+            c.spectrum->setMinimumSize(240, 200);  // lower, Qt Charts elides the axis's ticks to "…"
             layout->addWidget(c.spectrum, 2);
         }
         columns_.push_back(c);

@@ -99,7 +99,10 @@ QString curvesLegend(const TrainingSnapshot& s)
     if (dashed.isEmpty()) return legend;
     // Lines wrap between the legend's items, never inside one ("whole sequences right" stays whole).
     QStringList unbroken;
-    for (const QString& item : dashed) unbroken << item.toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
+    for (const QString& item : dashed)
+        unbroken << item.toHtmlEscaped()
+                        .replace(QLatin1Char(' '), QStringLiteral("&nbsp;"))
+                        .replace(QLatin1Char('-'), QChar(0x2011));  // a hyphen that does not break
     return legend + QStringLiteral(" &nbsp;·&nbsp; ") + Text::tr("dashed:") + QStringLiteral("&nbsp;") +
            unbroken.join(QStringLiteral(", "));
 }
