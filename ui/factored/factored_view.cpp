@@ -77,9 +77,9 @@ FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
     spectrumLayout->addWidget(spectrum_, 1);
     spectrumLayout->addWidget(statistics_);
 
-    // Two columns when each panel gets 480 x 400, else one above the other, scrolling: never
-    // squashed.
-    auto* grid = new FigureGrid(QSize(480, 400), 2);
+    // Two columns when each panel gets 480 x 340 (both rows whole in a 1400 x 900 window), else
+    // one above the other, scrolling: never squashed.
+    auto* grid = new FigureGrid(QSize(480, 340), 2);
     grid->addWidget(product_);
     grid->addWidget(fused_);
     grid->addWidget(spectrumPanel);

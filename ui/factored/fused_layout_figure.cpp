@@ -126,7 +126,10 @@ FusedLayoutGeometry fusedLayoutGeometry(const QRectF& target, const QFontMetrics
     const double free = availableHeight - height;
     g.title = QRectF(target.left(), target.top(), target.width(), titleBand - kGap);
     g.cells = QRectF(x0, target.top() + titleBand + std::max(0.0, free / 2) + headLabels, width, height);
-    g.legend = QRectF(g.cells.right() + 3 * kGap, g.cells.top() + height * 0.1, legendWidth, height * 0.8);
+    // Taller than wide, so the bar stands beside the cells (paintColorLegend's orientation
+    // follows its rectangle's): the cells' whole height when 80 % of it would be too short.
+    const double legendHeight = height * 0.8 > legendWidth ? height * 0.8 : height;
+    g.legend = QRectF(g.cells.right() + 3 * kGap, g.cells.top() + (height - legendHeight) / 2, legendWidth, legendHeight);
     g.caption = QRectF(target.left(), g.cells.bottom() + kGap, target.width(), caption - kGap);
     g.outlines = headBlockOutlines(g.cells, queryWidth, model.headCount);
     return g;

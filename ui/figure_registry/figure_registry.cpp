@@ -115,7 +115,8 @@ QStringList figureNamesOfView(const QString& view)
 QString Figure::whyUnavailable(const FigureInput& input) const
 {
     if (!input.result) return whyNoResult(input);
-    if (input.result->streamed() && !drawsLongLayers) return longLayerNote(*input.result);
+    if (input.result->streamed() && !drawsLongLayers)
+        return longLayerText ? longLayerText(*input.result) : longLayerNote(*input.result);
     return unavailable ? unavailable(input) : QString();
 }
 

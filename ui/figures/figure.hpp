@@ -96,6 +96,8 @@ struct Figure {
     // Whether it draws a long layer's result (Result::streamed(): each head's map pooled, not
     // held). One that does not is unavailable for it, saying why (longLayerNote).
     bool drawsLongLayers = false;
+    // What it says for a long layer it does not draw; null: longLayerNote (a figure of full maps).
+    std::function<QString(const qkv::Result&)> longLayerText = {};
 
     // "No result yet." without a result, longLayerNote for a long layer it does not draw, else
     // unavailable(input) ("" when the figure can be drawn).

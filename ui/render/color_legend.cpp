@@ -32,7 +32,47 @@ QLinearGradient gradientAlong(const QPointF& from, const QPointF& to, const Colo
     return gradient;
 }
 
+constexpr double kTickGap = 4.0;  // between two tick labels, at least
+
+// Whether the labels of `ticks` on a bar `length` long keep kTickGap apart; `extent` measures a
+// label along the bar.
+template <typename Extent>
+bool ticksApart(const std::vector<double>& ticks, double minValue, double span, double length, Extent extent)
+{
+    double lastEnd = -1e300;
+    for (double v : ticks) {
+        const double centre = span > 0 ? (v - minValue) / span * length : length / 2;
+        const double half = extent(v) / 2;
+        if (centre - half < lastEnd + kTickGap) return false;
+        lastEnd = centre + half;
+    }
+    return true;
+}
+
 }  // namespace
+
+std::vector<double> legendTicks(double minValue, double maxValue, double length, bool horizontal,
+                                const QFontMetricsF& metrics)
+{
+    const double span = maxValue - minValue;
+    const auto extent = [&](double v) {
+        return horizontal ? metrics.horizontalAdvance(readableNumber(v)) : metrics.height();
+    };
+    const int most = horizontal ? std::clamp(static_cast<int>(length / 60), 2, 7)
+                                : std::clamp(static_cast<int>(length / 36), 2, 9);
+    std::vector<double> ticks;
+    for (int count = most; count >= 2; --count) {
+        ticks = niceTicks(minValue, maxValue, count);
+        if (ticksApart(ticks, minValue, span, length, extent)) return ticks;
+    }
+    // Even the fewest overlap (a symmetric range keeps −r, 0 and r): keep those that stay apart.
+    std::vector<double> kept;
+    for (double v : ticks) {
+        kept.push_back(v);
+        if (!ticksApart(kept, minValue, span, length, extent)) kept.pop_back();
+    }
+    return kept;
+}
 
 std::vector<double> niceTicks(double minValue, double maxValue, int count)
 {
@@ -110,8 +150,7 @@ void paintColorLegend(QPainter& painter, const QRectF& target, const ColorLegend
         painter.fillRect(bar, gradientAlong(bar.topLeft(), bar.topRight(), colormap));
         painter.setPen(QPen(textPen.color(), 1));
         painter.drawRect(bar);
-        const int count = std::clamp(static_cast<int>(bar.width() / 60), 2, 7);
-        for (double v : niceTicks(minValue, maxValue, count)) {
+        for (double v : legendTicks(minValue, maxValue, bar.width(), true, metrics)) {
             const double x = span > 0 ? bar.left() + (v - minValue) / span * bar.width() : bar.center().x();
             painter.drawLine(QPointF(x, bar.bottom()), QPointF(x, bar.bottom() + kTickLength));
             const QString text = readableNumber(v);
@@ -126,8 +165,7 @@ void paintColorLegend(QPainter& painter, const QRectF& target, const ColorLegend
         painter.setPen(QPen(textPen.color(), 1));
         painter.drawRect(bar);
         double widest = 0;
-        const int count = std::clamp(static_cast<int>(bar.height() / 36), 2, 9);
-        for (double v : niceTicks(minValue, maxValue, count)) {
+        for (double v : legendTicks(minValue, maxValue, bar.height(), false, metrics)) {
             const double y = span > 0 ? bar.bottom() - (v - minValue) / span * bar.height() : bar.center().y();
             painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + kTickLength, y));
             const QString text = readableNumber(v);

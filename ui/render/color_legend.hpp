@@ -39,4 +39,11 @@ double verticalLegendWidth(const QFontMetricsF& metrics, const QString& widestTi
 // `count` ticks, and never fewer than two when the range is not empty.
 std::vector<double> niceTicks(double minValue, double maxValue, int count);
 
+// The ticks a colour bar `length` long shows: niceTicks, fewer of them until no two labels
+// (readableNumber, measured along the bar with `metrics`: their width on a horizontal bar, their
+// height on a vertical one) come closer than a few pixels; if even two overlap, only those that
+// keep apart, the lowest first. A short bar never prints "−0.25" over "0".
+std::vector<double> legendTicks(double minValue, double maxValue, double length, bool horizontal,
+                                const QFontMetricsF& metrics);
+
 }  // namespace qkv::ui

@@ -110,20 +110,25 @@ std::vector<BarTick> barTicks(const BarsGeometry& g, const BarRange& range, cons
     const QRectF& plot = g.plot;
     const double span = range.largest - range.smallest;
     auto yOf = [&](double v) { return plot.bottom() - (v - range.smallest) / span * plot.height(); };
-    const double zeroY = yOf(0), half = metrics.height() / 2;
-    std::vector<BarTick> ticks;
-    auto tick = [&](double v, double y) {
-        // Kept inside the target: the end ticks sit at most half a line beyond the plot.
-        y = std::max(target.top() + half, std::min(y, target.bottom() - half));
-        ticks.push_back({tickText(v, style.percent),
-                         QRectF(target.left(), y - half, plot.left() - 4 - target.left(), metrics.height())});
+    const double half = metrics.height() / 2;
+    // Candidates in order of importance: the largest value, the smallest, then zero (the line the
+    // bars grow from). One is kept only if its text stays clear of those kept before it.
+    struct Candidate {
+        double value, y;
     };
-    tick(range.largest, std::max(plot.top() + half - 2, yOf(range.largest)));
-    if (range.smallest < 0) tick(range.smallest, std::min(plot.bottom() - half + 2, yOf(range.smallest)));
-    if (std::abs(zeroY - plot.top()) > metrics.height() && std::abs(zeroY - plot.bottom()) > metrics.height())
-        tick(0, zeroY);
-    else if (range.smallest >= 0)
-        tick(0, plot.bottom() - half + 2);
+    std::vector<Candidate> candidates{{range.largest, std::max(plot.top() + half - 2, yOf(range.largest))}};
+    if (range.smallest < 0) candidates.push_back({range.smallest, std::min(plot.bottom() - half + 2, yOf(range.smallest))});
+    candidates.push_back({0.0, range.smallest >= 0 ? plot.bottom() - half + 2 : yOf(0)});
+    std::vector<BarTick> ticks;
+    for (const Candidate& c : candidates) {
+        // Kept inside the target: the end ticks sit at most half a line beyond the plot.
+        const double y = std::max(target.top() + half, std::min(c.y, target.bottom() - half));
+        const QRectF rect(target.left(), y - half, plot.left() - 4 - target.left(), metrics.height());
+        const bool clear = std::none_of(ticks.begin(), ticks.end(), [&](const BarTick& kept) {
+            return rect.top() < kept.rect.bottom() + 1 && kept.rect.top() < rect.bottom() + 1;
+        });
+        if (clear) ticks.push_back({tickText(c.value, style.percent), rect});
+    }
     return ticks;
 }
 

@@ -49,7 +49,8 @@ BarsGeometry barsGeometry(const QRectF& target, const std::vector<float>& values
                           const QFontMetricsF& metrics);
 
 // A value tick left of the plot: the ends of the range (2 significant digits, readableNumber:
-// never "1e+02") and zero, each inside `target`.
+// never "1e+02") and zero, each inside `target`. No two overlap, however short the plot: the
+// largest value's is kept first, then the smallest's, then zero's, each only where it is clear.
 struct BarTick {
     QString text;
     QRectF rect;

@@ -372,6 +372,7 @@ std::vector<Figure> stepsFigures()
     figure.title = Text::tr("Step by step: one query through the layer");
     figure.view = kStepViewId;
     figure.defaultSize = QSizeF(1400, 900);
+    figure.longLayerText = &stepsLongLayerNote;
     figure.unavailable = [](const FigureInput& input) {
         if (!input.result) return whyNoResult(input);
         const qkv::AttentionResult& a = input.result->attention;

@@ -36,6 +36,9 @@ struct StepTexts {
     std::vector<QString> formulas;                      // 10 entries, with the numbers
 };
 StepTexts stepTexts(const StepNumbers& numbers);
+// What the tab and its figure say for a long (streamed) layer, whose maps are kept only pooled:
+// why the steps do not follow it, and where its rows are shown exactly instead.
+QString stepsLongLayerNote(const qkv::Result& result);
 
 // A token chip of the query or key strip at the top.
 struct TokenChip {
@@ -56,10 +59,15 @@ struct StepGeometry {
     QRectF concatCells, concatLabels, concatLegend;  // ⑨ (the legend also holds ⑧'s sum)
     std::vector<QRectF> headBlocks;                  // over concatCells, one per head
     std::vector<double> stepBottoms;                 // 10: where each step's drawing ends
-    QSizeF minimumSize;                              // below this the figure is crowded (the view scrolls instead)
+    QSizeF minimumSize;                              // below this the figure is crowded
+    QSizeF comfortableSize;                          // every row of bars at minimumBarsHeight: the view scrolls below it
     bool fits = true;                                // the rectangle is at least minimumSize
 };
 StepGeometry stepGeometry(const QRectF& target, const StepNumbers& numbers, const QFontMetricsF& metrics);
+// The least height a row of bars (① ② ③ ⑥ ⑩) is given: its value ticks apart and its bars
+// comparable. The view is never smaller than the figure's comfortableSize (it scrolls instead);
+// a figure exported smaller squeezes them towards a crowded floor.
+double minimumBarsHeight(const QFontMetricsF& metrics);
 
 // The styles of the bar rows (shared by painting and hit-testing).
 BarsStyle softmaxBarsStyle(const StepNumbers& numbers, const FigureOptions& options);

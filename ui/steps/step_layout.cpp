@@ -23,9 +23,9 @@ struct Text {
 constexpr double kMargin = 8.0;
 constexpr double kColumnGap = 28.0;
 constexpr double kWeightColumn = 58.0;  // ⑧'s column of weights between V_i and a_ij v_j
-constexpr double kMinBars = 36.0;
 constexpr double kTwoColumnWidth = 880.0;  // narrower: the two columns go one below the other
 constexpr double kOneColumnWidth = 460.0;
+constexpr double kFloorBars = 36.0;  // a row of bars in a figure exported too small for minimumBarsHeight
 
 double wrappedHeight(const QFontMetricsF& metrics, const QString& text, double width)
 {
@@ -87,19 +87,36 @@ std::vector<TokenChip> layoutChips(const QRectF& strip, const QStringList& label
 }
 
 // One column of the figure: items stacked top to bottom, fixed heights plus shares of the rest.
+// An item's share is at least `minimum` (comfortable: the view scrolls below it), and in a
+// figure of a fixed size too small for that, at least `floor` (crowded, but still drawn).
 struct StackItem {
     double fixed = 0, weight = 0, minimum = 0;
     QRectF* out = nullptr;
     double maximum = 1e9;  // of the share
+    double floor = -1;     // -1: the minimum
 };
+double floorOf(const StackItem& item) { return item.floor < 0 ? item.minimum : std::min(item.floor, item.minimum); }
 double stackMinimum(const std::vector<StackItem>& items)
 {
     double total = 0;
     for (const StackItem& item : items) total += item.fixed + item.minimum;
     return total;
 }
-void stack(const QRectF& column, std::vector<StackItem>& items)
+double stackFloor(const std::vector<StackItem>& items)
 {
+    double total = 0;
+    for (const StackItem& item : items) total += item.fixed + floorOf(item);
+    return total;
+}
+void stack(const QRectF& column, std::vector<StackItem> items)
+{
+    // Below the comfortable minimum (a figure exported small), every minimum gives way towards
+    // its floor by the same fraction, just enough to fit.
+    const double comfortable = stackMinimum(items), tight = stackFloor(items);
+    if (column.height() < comfortable && comfortable > tight) {
+        const double kept = std::clamp((column.height() - tight) / (comfortable - tight), 0.0, 1.0);
+        for (StackItem& item : items) item.minimum = floorOf(item) + kept * (item.minimum - floorOf(item));
+    }
     // The weighted items share what the fixed parts leave. An item whose share would be below its
     // minimum (or above its maximum) is held there, and the others share the rest again, so the
     // items never take more than the column when it has at least the stack's minimum.
@@ -142,6 +159,17 @@ double signLegendWidth(const StepTexts& texts, const QFontMetricsF& metrics)
 {
     return 2 * metrics.ascent() + 14 + metrics.horizontalAdvance(texts.signLegend);
 }
+
+}  // namespace
+
+double minimumBarsHeight(const QFontMetricsF& metrics)
+{
+    // The plot holds its three tick labels apart (the largest, zero, the smallest: barTicks) with a
+    // line to spare between them, and the bars are tall enough to compare by eye.
+    return 4 * metrics.lineSpacing() + 8;
+}
+
+namespace {
 
 // Title, subtitle (with the sign legend) and the two token strips; returns where the steps start.
 double layoutHeader(StepGeometry& g, const QRectF& area, const StepTexts& texts, const StepNumbers& n,
@@ -204,24 +232,25 @@ std::vector<StackItem> weightItems(StepGeometry& g, const StepTexts& texts, cons
     const double line = metrics.lineSpacing();
     auto formula = [&](int step) { return wrappedHeight(metrics, texts.formulas[step], width) + 2; };
     const double softmaxExtra = (n.keyLabels.isEmpty() ? 0.0 : labels) + line + 6;
+    const double bars = minimumBarsHeight(metrics);
     constexpr double kStepGap = 6;
     return {
         {line, 0, 0, &g.names[0]},
         {formula(0), 0, 0, &g.formulas[0]},
-        {0, 1, kMinBars, &g.queryBars},
+        {0, 1, bars, &g.queryBars, 1e9, kFloorBars},
         {line + kStepGap, 0, 0, &g.names[1]},
         {formula(1), 0, 0, &g.formulas[1]},
-        {0, 1, kMinBars, &g.keyBars},
+        {0, 1, bars, &g.keyBars, 1e9, kFloorBars},
         {line + kStepGap, 0, 0, &g.names[2]},
         {formula(2), 0, 0, &g.formulas[2]},
-        {0, 1, kMinBars, &g.productBars},
+        {0, 1, bars, &g.productBars, 1e9, kFloorBars},
         {line + kStepGap, 0, 0, &g.names[3]},
         {formula(3), 0, 0, &g.formulas[3]},
         {line + kStepGap, 0, 0, &g.names[4]},
         {formula(4), 0, 0, &g.formulas[4]},
         {line + kStepGap, 0, 0, &g.names[5]},
         {formula(5), 0, 0, &g.formulas[5]},
-        {softmaxExtra, 1.5, kMinBars, &g.softmaxBars},
+        {softmaxExtra, 1.5, bars, &g.softmaxBars, 1e9, kFloorBars},
     };
 }
 
@@ -238,6 +267,7 @@ std::vector<StackItem> valueItems(StepGeometry& g, ValueRows& rows, const StepTe
     const double concatLegend = legendHeight(texts.concatLegend, std::min(width, 2 * legend), metrics);
     // V_i's rows: room to label each key (row_labels.hpp), and no more than 26 px a row.
     const double labelled = rowLabelsHeight(metrics, static_cast<int>(keys)) + 4;
+    const double bars = minimumBarsHeight(metrics);
     return {
         {line, 0, 0, &g.names[6]},
         {formula(6), 0, 0, &g.formulas[6]},
@@ -251,7 +281,7 @@ std::vector<StackItem> valueItems(StepGeometry& g, ValueRows& rows, const StepTe
         {22 + line + 4 + concatLegend, 0, 0, &rows.concat},
         {line + 6, 0, 0, &g.names[9]},
         {formula(9), 0, 0, &g.formulas[9]},
-        {line + 4, 1.0, kMinBars, &g.outputBars},
+        {line + 4, 1.0, bars, &g.outputBars, 1e9, kFloorBars},
     };
 }
 
@@ -315,8 +345,11 @@ StepGeometry stepGeometry(const QRectF& target, const StepNumbers& n, const QFon
                      g.concatLegend.bottom(), g.outputBars.bottom()};
     const double header = y - area.top() + 2 * kMargin;
     g.minimumSize = oneColumn
-                        ? QSizeF(kOneColumnWidth, header + stackMinimum(allItems))
-                        : QSizeF(kTwoColumnWidth, header + std::max(stackMinimum(leftItems), stackMinimum(rightItems)));
+                        ? QSizeF(kOneColumnWidth, header + stackFloor(allItems))
+                        : QSizeF(kTwoColumnWidth, header + std::max(stackFloor(leftItems), stackFloor(rightItems)));
+    g.comfortableSize =
+        oneColumn ? QSizeF(kOneColumnWidth, header + stackMinimum(allItems))
+                  : QSizeF(kTwoColumnWidth, header + std::max(stackMinimum(leftItems), stackMinimum(rightItems)));
     g.fits = target.width() >= g.minimumSize.width() - 0.5 && target.height() >= g.minimumSize.height() - 0.5;
     return g;
 }

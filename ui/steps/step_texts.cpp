@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "core/common/limits.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/steps/step_figures.hpp"
@@ -14,6 +15,15 @@ namespace {
 struct Text {
     Q_DECLARE_TR_FUNCTIONS(qkv::ui::StepFigure)
 };
+
+// An equation kept on one line: its spaces do not break (U+00A0), so a wrapped formula never
+// leaves "x_jᵀ)" alone on the next line.
+QString whole(const QString& equation)
+{
+    QString out = equation;
+    out.replace(QLatin1Char(' '), QChar(0x00A0));
+    return out;
+}
 
 // The first entries of a vector, then "…".
 QString entries(const std::vector<float>& values, std::size_t shown = 6)
@@ -104,7 +114,9 @@ StepTexts stepTexts(const StepNumbers& n)
 
     t.names[0] = Text::tr("① Query vector q_i (%1 components)").arg(n.d_k);
     t.formulas[0] =
-        Text::tr("q_i = row %1 of Q_i = X_q W_i^Q%2").arg(n.query).arg(n.hasBias ? Text::tr(" + b_i^Q") : QString());
+        Text::tr("q_i = row %1 of %2%3")
+            .arg(n.query)
+            .arg(whole(QStringLiteral("Q_i = X_q W_i^Q")), n.hasBias ? whole(QStringLiteral(" + b_i^Q")) : QString());
     // Qwen3's q_norm and k_norm act between the projection and the rotation.
     if (n.queryKeyNorm) t.formulas[0] += Text::tr(", RMS-normalised and scaled by γ^Q (q_norm)");
     // Partial rotary (GPT-NeoX, Phi): only the first components turn; the others carry no position.
@@ -115,7 +127,9 @@ StepTexts stepTexts(const StepNumbers& n)
 
     t.names[1] = Text::tr("② Key vector k_j (%1 components)").arg(n.d_k);
     t.formulas[1] =
-        Text::tr("k_j = row %1 of K_i = X_kv W_i^K%2").arg(n.key).arg(n.hasBias ? Text::tr(" + b_i^K") : QString());
+        Text::tr("k_j = row %1 of %2%3")
+            .arg(n.key)
+            .arg(whole(QStringLiteral("K_i = X_kv W_i^K")), n.hasBias ? whole(QStringLiteral(" + b_i^K")) : QString());
     if (grouped) t.formulas[1] += sharedBy(n);
     if (n.queryKeyNorm) t.formulas[1] += Text::tr(", RMS-normalised and scaled by γ^K (k_norm)");
     if (n.rotary)
@@ -123,8 +137,10 @@ StepTexts stepTexts(const StepNumbers& n)
     // A trained full W_i head (its values narrower than d_k = d_model): shown as W_i^Q = W_i and
     // W_i^K = I, so the raw score is x_i W_i x_jᵀ.
     if (qkv::isFullWiLayout({n.headCount, n.keyValueHeadCount, n.d_k, n.d_v}, n.d_model)) {
-        t.formulas[0] += Text::tr(" (a full W_i head: W_i^Q = W_i)");
-        t.formulas[1] += Text::tr(" (W_i^K = I: k_j = x_j, so q·k = x_i W_i x_jᵀ)");
+        t.formulas[0] += Text::tr(" (a full W_i head: %1)").arg(whole(QStringLiteral("W_i^Q = W_i")));
+        t.formulas[1] += Text::tr(" (%1: %2, so %3)")
+                             .arg(whole(QStringLiteral("W_i^K = I")), whole(QStringLiteral("k_j = x_j")),
+                                  whole(QStringLiteral("q·k = x_i W_i x_jᵀ")));
     }
 
     t.names[2] = Text::tr("③ Element-wise product q_i ⊙ k_j, summed");
@@ -204,6 +220,17 @@ StepTexts stepTexts(const StepNumbers& n)
                         .arg(entries(n.output, 5));
     if (n.isSpan()) sayItIsASpansMean(t, n);
     return t;
+}
+
+QString stepsLongLayerNote(const qkv::Result& result)
+{
+    return Text::tr("This layer is long (n_q = %1, n_k = %2): past %3 tokens each head's map is computed in tiles "
+                    "and kept pooled, never held whole. The steps follow one query through its whole row of the "
+                    "map (⑥ the softmax, ⑧ Σ_j a_ij v_j), which this tab reads from a map held whole, so it does "
+                    "not follow this layer. The Heads tab shows the selected query's whole row exactly and an "
+                    "exact region around the selected key; qkv-studio export --rows/--cols writes any region.")
+        .arg(groupedInteger(result.attention.queryCount()), groupedInteger(result.attention.keyCount()),
+             groupedInteger(qkv::limits::maxFullMapTokens));
 }
 
 }  // namespace qkv::ui

@@ -103,15 +103,15 @@ void StepView::refresh(Changes changes)
 
 void StepView::updateMinimumSize()
 {
-    // The smallest size at which the figure is not crowded at the width it has (one or two
-    // columns); the scroll area scrolls below it.
+    // The smallest size at which every row of bars is comfortable at the width it has (one or
+    // two columns); the scroll area scrolls below it rather than squash them.
     // Laid out for the width left once the vertical scroll bar shows: else a two-column layout
     // that needs the bar would narrow itself into one taller column than the minimum allows.
     const int bar =
         scroll_->verticalScrollBar()->isVisible() ? 0 : scroll_->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
     const double width = std::max(scroll_->viewport()->width() - bar, 200);
     const QSizeF minimum =
-        stepGeometry(QRectF(0, 0, width, 800), numbers_, QFontMetricsF(canvas_->font(), canvas_)).minimumSize;
+        stepGeometry(QRectF(0, 0, width, 800), numbers_, QFontMetricsF(canvas_->font(), canvas_)).comfortableSize;
     const QSize size(static_cast<int>(std::ceil(minimum.width())), static_cast<int>(std::ceil(minimum.height())));
     if (size == canvas_->minimumSize()) return;
     canvas_->setMinimumHint(size);

@@ -30,6 +30,7 @@ public:
     QString title() const override;
     QString summary() const override;
     QString id() const override { return kId; }
+    QString longLayerText(const qkv::Result& result) const override { return stepsLongLayerNote(result); }
 
     const StepNumbers& numbers() const { return numbers_; }
     // The words as painted (for tests: the same text the user reads).

@@ -53,7 +53,9 @@ AttentionPanel::AttentionPanel(QWidget* parent)
     layout->addWidget(placeholder_, 1);
     auto* columns = new QVBoxLayout(columnsHost_);
     columns->setContentsMargins(0, 0, 0, 0);
-    columns->addLayout(new QHBoxLayout, 2);  // the variants' heads; a spectrum goes under
+    // The variants' heads take three fifths of the height, a full W_i's spectrum under them two:
+    // the heads are the pictures the tab is for, and their token labels need the room.
+    columns->addLayout(new QHBoxLayout, 3);
     layout->addWidget(columnsHost_, 1);
     columnsHost_->hide();
     label->setEnabled(false);
@@ -152,8 +154,8 @@ void AttentionPanel::rebuildColumns()
         canvases->addWidget(c.canvas);
         if (variant == qkv::ScoreForm::Full) {
             c.spectrum = new ChartView(columnsHost_);
-            c.spectrum->setMinimumSize(240, 200);
-            layout->addWidget(c.spectrum, 5);
+            c.spectrum->setMinimumSize(240, 200);  // lower, Qt Charts elides the axis's ticks to "…"
+            layout->addWidget(c.spectrum, 2);
         }
         columns_.push_back(c);
     }

@@ -91,6 +91,8 @@ QLineSeries* CurveChart::seriesFor(const Curve& curve)
     auto* series = new QLineSeries(chart());
     series->setName(curve.name);
     series->setPen(QPen(curve.color, 2, curve.style));
+    series->setPointsVisible(curve.dots);
+    series->setMarkerSize(5);
     chart()->addSeries(series);
     series->attachAxis(x_);
     series->attachAxis(y_);

@@ -24,6 +24,7 @@ struct Curve {
     QColor color;
     Qt::PenStyle style = Qt::SolidLine;
     std::vector<QPointF> points;  // (step, value), steps ascending
+    bool dots = false;            // a dot at each point (a few evaluations stay visible on a busy line)
 };
 
 class CurveChart : public QChartView {
@@ -39,6 +40,7 @@ public:
     bool isZoomed() const { return zoomed_; }
 
     // What is drawn (tests): the points of the series called `name`, in the axis's units.
+    // Series are drawn in the order given, the last on top.
     std::vector<QPointF> drawnPoints(const QString& name) const;
     QValueAxis* stepAxis() const { return x_; }
     QValueAxis* valueAxis() const { return y_; }

@@ -153,17 +153,32 @@ LearnedAttentionLayout layoutLearnedAttention(const LearnedAttention& attention,
     out.title = QRectF(target.left(), target.top(), target.width(), line);
     const double legendWidth = std::min(kLegendWidth, target.width());
     const double legendHeight = horizontalLegendHeight(metrics, legendWidth, legendLabel());
-    out.legend = QRectF(target.center().x() - legendWidth / 2, target.bottom() - legendHeight, legendWidth, legendHeight);
+    // A short panel (the Train tab in a 1000 x 700 window, a spectrum under the heads) gives
+    // its height to the heads: the colour bar stands at the right instead of under them.
+    const bool side = target.height() - line - 4 - kGap - legendHeight < 2.5 * legendHeight;
+    const double sideWidth = verticalLegendWidth(metrics, 0.0, 1.0);
+    double bottom = target.bottom();
+    double right = target.right();
+    if (side) {
+        right -= sideWidth + kGap;
+        out.legend = QRectF(right + kGap, out.title.bottom() + 4, sideWidth,
+                            std::max(0.0, target.bottom() - out.title.bottom() - 4));
+    } else {
+        out.legend = QRectF(target.center().x() - legendWidth / 2, target.bottom() - legendHeight, legendWidth,
+                            legendHeight);
+        bottom = out.legend.top();
+    }
+    const double width = std::max(0.0, right - target.left());
     // The key only where it leaves the heads most of the room (a third at most).
     double keyHeight = 0;
-    const double room = out.legend.top() - kGap - out.title.bottom() - 4;
+    const double room = bottom - kGap - out.title.bottom() - 4;
     if (!attention.scoreKey.isEmpty()) {
-        keyHeight = wrappedTextRect(metrics, target.width(), attention.scoreKey).height();
+        keyHeight = wrappedTextRect(metrics, width, attention.scoreKey).height();
         if (keyHeight > 2 * metrics.height() + 1 || keyHeight * 3 > room) keyHeight = 0;
-        else out.key = QRectF(target.left(), out.legend.top() - 4 - keyHeight, target.width(), keyHeight);
+        else out.key = QRectF(target.left(), bottom - 4 - keyHeight, width, keyHeight);
     }
-    const double above = keyHeight > 0 ? out.key.top() : out.legend.top();
-    const QRectF area(target.left(), out.title.bottom() + 4, target.width(),
+    const double above = keyHeight > 0 ? out.key.top() : bottom;
+    const QRectF area(target.left(), out.title.bottom() + 4, width,
                       std::max(0.0, above - kGap - out.title.bottom() - 4));
     const int heads = static_cast<int>(attention.heads.size());
     out.titleText = attention.title;

@@ -35,6 +35,8 @@ QList<QAction*> ResultView::viewMenuActions() const { return {}; }
 
 bool ResultView::drawsLongLayers() const { return false; }
 
+QString ResultView::longLayerText(const qkv::Result& result) const { return longLayerNote(result); }
+
 void ResultView::setResult(std::shared_ptr<const qkv::Result> result)
 {
     releaseLater(std::exchange(result_, std::move(result)));
@@ -78,7 +80,7 @@ bool ResultView::coverForLongLayer()
         cover_->setMargin(24);
         cover_->setAutoFillBackground(true);
     }
-    cover_->setText(longLayerNote(*result_));
+    cover_->setText(longLayerText(*result_));
     placeCover();
     cover_->raise();
     cover_->show();

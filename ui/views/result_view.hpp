@@ -76,6 +76,9 @@ public:
     // result is set: refresh() is not called and it keeps what it drew; the next result it draws
     // refreshes it with every change meanwhile. Default: does not.
     virtual bool drawsLongLayers() const;
+    // The note that covers the view for such a result: what the view would need and where the
+    // layer can be seen instead. Default: longLayerNote (a view of full maps).
+    virtual QString longLayerText(const qkv::Result& result) const;
     // The note covering the view, or null while none does.
     QLabel* longLayerCover() const { return cover_; }
     // Entries of the window's View menu that drive this view (its options, its zoom), owned

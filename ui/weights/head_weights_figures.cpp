@@ -29,7 +29,7 @@ QString legendLabel() { return Text::tr("weight ÷ its block's max |weight| (0 i
 
 }  // namespace
 
-HeadWeightsGeometry headWeightsGeometry(const QRectF& target, const QFontMetricsF& metrics)
+HeadWeightsGeometry headWeightsGeometry(const QRectF& target, const QFontMetricsF& metrics, bool sharedLine)
 {
     HeadWeightsGeometry g;
     const double line = metrics.lineSpacing();
@@ -46,7 +46,7 @@ HeadWeightsGeometry headWeightsGeometry(const QRectF& target, const QFontMetrics
     const double matricesWidth = area.width() * 0.58;
     g.ablation = QRectF(area.left() + matricesWidth + kGap, top, area.width() - matricesWidth - kGap, bottom - top);
 
-    const double labelBlock = 3 * line + 2;
+    const double labelBlock = (sharedLine ? 4 : 3) * line + 2;
     const double axis = line + 4;
     const double stripHeight = std::clamp((bottom - top) * 0.16, 30.0, 110.0);
     const double stripTop = bottom - line - 2 - stripHeight;
@@ -58,7 +58,7 @@ HeadWeightsGeometry headWeightsGeometry(const QRectF& target, const QFontMetrics
     for (int i = 0; i < 3; ++i) {
         const double x = left + i * (column + kGap);
         g.cells[static_cast<std::size_t>(i)] = QRectF(x, tallTop, column, std::max(20.0, tallBottom - tallTop));
-        g.labels[static_cast<std::size_t>(i)] = QRectF(x - kGap / 2 + 1, top, column + kGap - 2, labelBlock - 2);
+        g.labels[static_cast<std::size_t>(i)] = QRectF(x, top, column, labelBlock - 2);
     }
     g.rowAxis = QRectF(area.left(), tallTop, axis, std::max(20.0, tallBottom - tallTop));
     g.columnAxis = QRectF(left, tallBottom + 2, width, line);
@@ -116,7 +116,7 @@ void paintHeadWeights(QPainter& painter, const QRectF& target, const HeadWeights
     }
     const qkv::Result& r = model.result();
     const QFontMetricsF metrics(painter.font(), painter.device());
-    const HeadWeightsGeometry g = headWeightsGeometry(target, metrics);
+    const HeadWeightsGeometry g = headWeightsGeometry(target, metrics, model.grouped());
     QFont bold = painter.font();
     bold.setBold(true);
     QFont big = bold;
@@ -154,19 +154,22 @@ void paintHeadWeights(QPainter& painter, const QRectF& target, const HeadWeights
         painter.setBrush(Qt::NoBrush);
         painter.drawRect(cells);
         const QRectF& labels = g.labels[at(m)];
-        const double third = labels.height() / 3;
+        const int lines = model.grouped() ? 4 : 3;
+        const double pitch = labels.height() / lines;
+        const auto lineRect = [&](int i) { return QRectF(labels.left(), labels.top() + i * pitch, labels.width(), pitch); };
+        int next = 0;
         painter.setPen(text);
-        drawFittedText(painter, QRectF(labels.left(), labels.top(), labels.width(), third), Qt::AlignCenter, bold,
-                       model.name(m));
+        drawFittedText(painter, lineRect(next++), Qt::AlignCenter, bold, model.symbol(m));
+        // Under grouping each block has a line for what it is shared as (empty for W_i^Q, W_i^O).
+        if (model.grouped()) drawFittedText(painter, lineRect(next++), Qt::AlignCenter, options.font, model.sharedAs(m));
         // "d_model × d_k = 64 × 16", or just "64 × 16" where that would have to shrink.
         const QString shape = metrics.horizontalAdvance(model.shapeText(m)) + 2 <= labels.width()
                                   ? model.shapeText(m)
                                   : shapeText(model.rows(m), model.columns(m));
-        drawFittedText(painter, QRectF(labels.left(), labels.top() + third, labels.width(), third), Qt::AlignCenter,
-                       options.font, shape);
+        drawFittedText(painter, lineRect(next++), Qt::AlignCenter, options.font, shape);
         painter.setPen(muted);
-        drawFittedText(painter, QRectF(labels.left(), labels.top() + 2 * third, labels.width(), third), Qt::AlignCenter,
-                       options.font, QStringLiteral("±%1").arg(preciseNumber(picture.maxValue)));
+        drawFittedText(painter, lineRect(next), Qt::AlignCenter, options.font,
+                       QStringLiteral("±%1").arg(preciseNumber(picture.maxValue)));
     }
     painter.setPen(text);
     drawFittedText(painter, g.columnAxis, Qt::AlignCenter, options.font,

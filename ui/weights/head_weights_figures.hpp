@@ -36,7 +36,10 @@ struct HeadWeightsGeometry {
     QRectF legend;
 };
 
-HeadWeightsGeometry headWeightsGeometry(const QRectF& target, const QFontMetricsF& metrics);
+// `sharedLine`: the labels have a line for what a shared block is ("(key/value head 1's)", under
+// grouped-query attention) between the name and the shape. Each label is its block's width, so
+// neighbours' words never touch.
+HeadWeightsGeometry headWeightsGeometry(const QRectF& target, const QFontMetricsF& metrics, bool sharedLine = false);
 
 // The block and cell under `point`; matrix -1 when none.
 struct HeadWeightsHit {

@@ -59,12 +59,19 @@ double HeadWeightsModel::buildWork(const qkv::Result& result)
 
 bool HeadWeightsModel::grouped() const { return result_ && result_->config.g() < result_->config.headCount; }
 
+QString HeadWeightsModel::symbol(qkv::HeadMatrix m) const { return headMatrixSymbol(m, head_); }
+
+QString HeadWeightsModel::sharedAs(qkv::HeadMatrix m) const
+{
+    if (grouped() && (m == qkv::HeadMatrix::Key || m == qkv::HeadMatrix::Value))
+        return Text::tr("(key/value head %1's)").arg(keyValueHead() + 1);
+    return {};
+}
+
 QString HeadWeightsModel::name(qkv::HeadMatrix m) const
 {
-    QString text = headMatrixSymbol(m, head_);
-    if (grouped() && (m == qkv::HeadMatrix::Key || m == qkv::HeadMatrix::Value))
-        text += Text::tr(" (key/value head %1's)").arg(keyValueHead() + 1);
-    return text;
+    const QString shared = sharedAs(m);
+    return shared.isEmpty() ? symbol(m) : symbol(m) + QLatin1Char(' ') + shared;
 }
 
 QString HeadWeightsModel::shapeText(qkv::HeadMatrix m) const

@@ -46,8 +46,11 @@ public:
     const qkv::MatrixF& block(qkv::HeadMatrix m) const { return blocks_[index(m)]; }
     qkv::Index rows(qkv::HeadMatrix m) const { return blocks_[index(m)].rows(); }
     qkv::Index columns(qkv::HeadMatrix m) const { return blocks_[index(m)].cols(); }
-    // "W_2^Q", or "W_2^K (= key/value head 1's)" under grouping.
+    // "W_2^Q", or "W_2^K (key/value head 1's)" under grouping.
     QString name(qkv::HeadMatrix m) const;
+    // "W_2^K" alone, and what it is shared as: "(key/value head 1's)" under grouping, else "".
+    QString symbol(qkv::HeadMatrix m) const;
+    QString sharedAs(qkv::HeadMatrix m) const;
     // "d_model × d_k = 64 × 16".
     QString shapeText(qkv::HeadMatrix m) const;
 

@@ -71,7 +71,8 @@ qkv::Index HeadWeightsView::head() const { return selection()->head(); }
 
 HeadWeightsGeometry HeadWeightsView::geometry() const
 {
-    return headWeightsGeometry(canvas()->figureRect(), QFontMetricsF(canvas()->font(), canvas()));
+    return headWeightsGeometry(canvas()->figureRect(), QFontMetricsF(canvas()->font(), canvas()),
+                               model() && model()->grouped());
 }
 
 void HeadWeightsView::refresh(Changes changes)

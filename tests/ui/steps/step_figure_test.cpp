@@ -3,7 +3,9 @@
 // magnitude; every row of a 13-key value matrix is labelled (and a thinned one says its rule);
 // Concat's head labels are whole and apart; the sign has one colour in every bar.
 
+#include <QImage>
 #include <QPainter>
+#include <QTextLayout>
 #include <QRegularExpression>
 #include <QScrollArea>
 
@@ -124,6 +126,62 @@ TEST(StepFigure, BarTicksAreWholeAndReadableAtAnyMagnitude)
             for (const QString& text : p.probe->strings())
                 EXPECT_FALSE(text.contains(exponent)) << where << ": " << text.toStdString();
         }
+    }
+}
+
+// However short a row of bars, its value ticks never overlap (③ at 30 pixels printed "22" over
+// "−0.18"), and the largest value's tick is always there.
+TEST(StepFigure, BarTicksNeverOverlapAtAnyHeight)
+{
+    QImage device(10, 10, QImage::Format_ARGB32);
+    const QFontMetricsF metrics(figureFont(), &device);
+    const std::vector<std::vector<float>> rows = {{22.0f, -0.18f, 3.0f}, {0.1f, -0.06f}, {210.0f, -130.0f},
+                                                   {0.5f, 0.0f, 0.5f}, {-1.0f, -2.0f}};
+    for (const std::vector<float>& values : rows)
+        for (bool percent : {false, true})
+            for (double height = 12; height <= 160; height += 3) {
+                BarsStyle style;
+                style.percent = percent;
+                const QRectF target(0, 0, 300, height);
+                const BarsGeometry g = barsGeometry(target, values, style, metrics);
+                const std::vector<BarTick> ticks = barTicks(g, barRange(values, style), style, target, metrics);
+                ASSERT_FALSE(ticks.empty());
+                for (std::size_t i = 0; i < ticks.size(); ++i)
+                    for (std::size_t j = i + 1; j < ticks.size(); ++j)
+                        EXPECT_FALSE(ticks[i].rect.intersects(ticks[j].rect))
+                            << ticks[i].text.toStdString() << " " << at(ticks[i].rect).toStdString() << " over "
+                            << ticks[j].text.toStdString() << " " << at(ticks[j].rect).toStdString() << " at height "
+                            << height;
+            }
+}
+
+// ②'s formula for a full W_i head wraps between its parts, never inside an equation: no line
+// holds "x_jᵀ)" alone.
+TEST(StepFigure, AFullWiFormulaWrapsBetweenEquationsOnly)
+{
+    StepNumbers n;
+    n.valid = true;
+    n.d_model = 64;
+    n.headCount = 4;
+    n.keyValueHeadCount = 4;
+    n.d_k = 64;  // a full W_i head: W_i^Q = W_i, W_i^K = I
+    n.d_v = 16;
+    const QString formula = stepTexts(n).formulas[1];
+    ASSERT_TRUE(formula.contains(QStringLiteral("x_jᵀ"))) << formula.toStdString();
+    QImage device(10, 10, QImage::Format_ARGB32);
+    for (int width = 120; width <= 900; width += 10) {
+        QTextLayout layout(formula, figureFont(), &device);
+        QTextOption option;
+        option.setWrapMode(QTextOption::WordWrap);
+        layout.setTextOption(option);
+        layout.beginLayout();
+        for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+            line.setLineWidth(width);
+            const QString text = formula.mid(line.textStart(), line.textLength()).trimmed();
+            EXPECT_FALSE(text == QStringLiteral("x_jᵀ)") || text.startsWith(QStringLiteral("x_jᵀ")))
+                << "at " << width << ": '" << text.toStdString() << "'";
+        }
+        layout.endLayout();
     }
 }
 

@@ -4,6 +4,7 @@
 // example fits 1400 x 900 without scrolling.
 
 #include <QComboBox>
+#include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -12,6 +13,7 @@
 #include "tests/ui/support/window_fixture.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/document/head_selection.hpp"
+#include "ui/figure_registry/figure_registry.hpp"
 #include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
@@ -248,6 +250,46 @@ TEST_F(StepWindowTest, WhenTheWindowIsTooSmallItSaysWhatLiesBelow)
     QApplication::processEvents();
     ASSERT_GT(view->scrollArea()->verticalScrollBar()->maximum(), 0);
     EXPECT_TRUE(view->belowText().contains(QStringLiteral("⑩"))) << view->belowText().toStdString();
+}
+
+// In a 1000 x 700 window the bars keep a usable height and the tab scrolls to them.
+TEST_F(StepWindowTest, At1000x700TheBarsKeepTheirHeightAndTheTabScrolls)
+{
+    setConfig(qkv::builtInExample());
+    window->resize(1000, 700);
+    window->tabs()->setCurrentWidget(window->stepView());
+    settle();
+    StepView* view = window->stepView();
+    QApplication::processEvents();
+    ASSERT_TRUE(view->numbers().valid);
+    const StepGeometry g = view->geometry();
+    const double least = minimumBarsHeight(QFontMetricsF(view->canvas()->font(), view->canvas()));
+    EXPECT_GE(least, 3 * QFontMetricsF(view->canvas()->font(), view->canvas()).height());
+    for (const QRectF& bars : {g.queryBars, g.keyBars, g.productBars, g.outputBars})
+        EXPECT_GE(bars.height(), least - 0.5) << bars.height();
+    EXPECT_GT(view->scrollArea()->verticalScrollBar()->maximum(), 0);
+}
+
+// A long layer's Steps tab says why the steps do not follow it, not Matrices' "full maps".
+TEST(StepView, ALongLayerIsCoveredByTheStepsOwnNote)
+{
+    StepView view(nullptr);
+    showAt(view, QSize(1000, 700));
+    const auto streamed = streamedResult(crossConfig(), 2);
+    ASSERT_TRUE(streamed && streamed->streamed());
+    view.setResult(streamed);
+    ASSERT_NE(view.longLayerCover(), nullptr);
+    const QString note = view.longLayerCover()->text();
+    EXPECT_EQ(note, stepsLongLayerNote(*streamed));
+    EXPECT_FALSE(note.contains(QStringLiteral("full maps"))) << note.toStdString();
+    EXPECT_TRUE(note.contains(QStringLiteral("whole row"))) << note.toStdString();
+    EXPECT_TRUE(note.contains(QStringLiteral("Heads tab"))) << note.toStdString();
+    // The exported figure says the same.
+    const Figure* figure = findFigure(QStringLiteral("steps"));
+    ASSERT_NE(figure, nullptr);
+    FigureInput input;
+    input.result = streamed;
+    EXPECT_EQ(figure->whyUnavailable(input), note);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "ui/train/curve_chart.hpp"
+#include "ui/train/training_curves.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -94,6 +95,55 @@ TEST(CurveChartTitles, AValueTitleLongerThanThePlotWraps)
     chart.resize(500, 400);
     QApplication::processEvents();
     EXPECT_EQ(chart.valueAxis()->titleText(), QStringLiteral("held-out accuracy"));
+}
+
+// A snapshot of one full W_i run whose curve has `evaluations` held-out evaluations among 50 steps.
+TrainingSnapshot runEvaluated(int evaluations, bool sequences)
+{
+    auto model = std::make_shared<qkv::TrainedModel>();
+    model->parameters.spec.scoreForm = qkv::ScoreForm::Full;
+    for (long step = 1; step <= 50; ++step) {
+        qkv::CurvePoint p;
+        p.step = step;
+        p.loss = 4.0 / static_cast<double>(step);
+        if (step % 10 == 0 && step / 10 <= evaluations) {
+            p.heldOutLoss = p.loss * 1.1;
+            p.heldOutAccuracy = 0.5;
+            p.heldOutSequenceAccuracy = 0.25;
+        }
+        model->curve.push_back(p);
+    }
+    TrainingSnapshot s;
+    TrainedVariant v;
+    v.model = model;
+    s.variants.push_back(v);
+    if (sequences) s.targetTokens = {"a", "b"};
+    s.steps = s.totalSteps = 50;
+    return s;
+}
+
+// The legend names the dashed held-out line only when the loss chart draws one, and the held-out
+// line is drawn over the training line with a dot at each evaluation (the two lines agree on an
+// easy task, and a dashed line under a solid one of the same colour was not seen).
+TEST(TrainingCurvesLegend, NamesTheHeldOutLineOnlyWhenItIsDrawn)
+{
+    const TrainingSnapshot none = runEvaluated(0, true);
+    EXPECT_FALSE(curvesLegend(none).contains(QStringLiteral("loss"))) << curvesLegend(none).toStdString();
+    EXPECT_FALSE(curvesLegend(none).contains(QStringLiteral("dashed"))) << curvesLegend(none).toStdString();
+
+    const TrainingSnapshot some = runEvaluated(3, false);
+    const std::vector<Curve> loss = lossCurves(some);
+    ASSERT_EQ(loss.size(), 2u);
+    EXPECT_EQ(loss.back().style, Qt::DashLine);  // the last series: drawn on top
+    EXPECT_TRUE(loss.back().dots);
+    EXPECT_EQ(loss.back().points.size(), 3u);
+    EXPECT_LT(loss.front().color.alpha(), 255);  // the busy training line, lighter
+    // One item, never broken across lines: spaces and the hyphen do not break.
+    const QString heldOutLoss = QStringLiteral("held") + QChar(0x2011) + QStringLiteral("out&nbsp;loss");
+    EXPECT_TRUE(curvesLegend(some).contains(heldOutLoss)) << curvesLegend(some).toStdString();
+    EXPECT_FALSE(curvesLegend(some).contains(QStringLiteral("sequences"))) << curvesLegend(some).toStdString();
+    const TrainingSnapshot withSequences = runEvaluated(3, true);
+    EXPECT_TRUE(curvesLegend(withSequences).contains(QStringLiteral("whole&nbsp;sequences&nbsp;right")));
 }
 
 }  // namespace

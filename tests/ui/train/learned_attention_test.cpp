@@ -71,6 +71,26 @@ TEST(LearnedAttentionTest, CrowdedPanelsGiveTheLabelsRoomToTheCellsAndShortenThe
     EXPECT_EQ(layout.titleText, a.shortTitle);
 }
 
+// A short, wide picture (the Train tab's heads over a full W_i's spectrum in a 1000 x 700
+// window) puts its colour bar at the right, so the heads get the height: they were 20 px.
+TEST(LearnedAttentionTest, AShortPictureStandsItsColourBarBesideTheHeads)
+{
+    const QFontMetricsF metrics(QFont{});
+    const QRectF target(0, 0, 360, 140);
+    const LearnedAttention a = picture(4, 12);
+    const LearnedAttentionLayout layout = layoutLearnedAttention(a, target, metrics);
+    ASSERT_EQ(layout.panels.size(), 4u);
+    expectPanelsInsideAndApart(layout, target);
+    EXPECT_GT(layout.legend.height(), layout.legend.width());  // upright, right of the heads
+    for (const QRectF& panel : layout.panels) {
+        EXPECT_LE(panel.right(), layout.legend.left());
+        EXPECT_GE(panel.height(), 0.5 * target.height()) << panel.height();
+    }
+    // A tall picture keeps the bar under the heads.
+    const LearnedAttentionLayout tall = layoutLearnedAttention(a, QRectF(0, 0, 600, 330), metrics);
+    EXPECT_GT(tall.legend.width(), tall.legend.height());
+}
+
 TEST(LearnedAttentionTest, ACellsToolTipNamesTheHeadTheTokensAndTheWeight)
 {
     const QImage image(900, 700, QImage::Format_ARGB32);

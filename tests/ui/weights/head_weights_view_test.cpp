@@ -7,14 +7,17 @@
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QMenu>
+#include <QPainter>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QToolButton>
 
 #include "core/weights/head_edits.hpp"
+#include "tests/ui/support/text_probe.hpp"
 #include "tests/ui/weights/editor_test_support.hpp"
 #include "ui/figure_registry/figure_registry.hpp"
 #include "ui/figure_widgets/figure_canvas.hpp"
+#include "ui/weights/head_weights_figures.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -226,6 +229,43 @@ TEST(HeadWeightsViewGrouped, SaysWhoseKeyAndValueBlocksAreShown)
     EXPECT_EQ(m.name(qkv::HeadMatrix::Value), QStringLiteral("W_4^V (key/value head 2's)"));
     EXPECT_EQ(m.name(qkv::HeadMatrix::Query), QStringLiteral("W_4^Q"));
     EXPECT_EQ(m.columns(qkv::HeadMatrix::Key), 8);
+}
+
+// The blocks' titles stay apart at the window's widths: "W_2^K (key/value head 1's)" touched
+// "W_2^V" at 1400 x 900. Each label is its block's width, and under grouping what a block is
+// shared as has its own line.
+TEST(HeadWeightsViewGrouped, TheBlocksTitlesNeverTouch)
+{
+    EditorFixture f(editorConfig(32, 4, 2));
+    f.selection.setHead(1);
+    f.waitForModel();
+    const HeadWeightsModel& m = *f.view.model();
+    ASSERT_TRUE(m.grouped());
+    for (const QSize size : {QSize(700, 560), QSize(1000, 700), QSize(1400, 900)}) {
+        qkv::ui::testing::TextProbe probe(size);
+        {
+            QPainter painter(&probe);
+            paintHeadWeights(painter, QRectF(QPointF(0, 0), QSizeF(size)), m, FigureOptions{});
+        }
+        const HeadWeightsGeometry g =
+            headWeightsGeometry(QRectF(QPointF(0, 0), QSizeF(size)), QFontMetricsF(figureFont(), &probe), true);
+        const QRectF& q = g.labels[HeadWeightsModel::index(qkv::HeadMatrix::Query)];
+        const QRectF& k = g.labels[HeadWeightsModel::index(qkv::HeadMatrix::Key)];
+        const QRectF& v = g.labels[HeadWeightsModel::index(qkv::HeadMatrix::Value)];
+        EXPECT_LT(q.right(), k.left());
+        EXPECT_LT(k.right(), v.left());
+        // The drawn texts above the blocks (left of the ablation panel): at least 6 pixels apart.
+        std::vector<qkv::ui::testing::DrawnText> titles;
+        for (const qkv::ui::testing::DrawnText& t : probe.texts())
+            if (t.bounds.center().y() < g.cells[0].top() && t.bounds.center().x() < g.ablation.left())
+                titles.push_back(t);
+        for (std::size_t i = 0; i < titles.size(); ++i)
+            for (std::size_t j = i + 1; j < titles.size(); ++j)
+                EXPECT_FALSE(titles[i].bounds.adjusted(-3, 0, 3, 0).intersects(titles[j].bounds))
+                    << "'" << titles[i].text.toStdString() << "' touches '" << titles[j].text.toStdString() << "' at "
+                    << size.width() << " x " << size.height();
+        EXPECT_TRUE(probe.strings().contains(QStringLiteral("(key/value head 1's)")));
+    }
 }
 
 }  // namespace
