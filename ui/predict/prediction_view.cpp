@@ -138,6 +138,9 @@ void PredictionView::updateMessage()
     QString text;
     if (runs_->isBusy()) {
         text = tr("Running the model…");
+    } else if (!overview_ && !runs_->model() && !runs_->missingTokenizer().isEmpty()) {
+        // A checkpoint just opened whose folder lacks its tokenizer: say so, never "open a model".
+        text = runs_->missingTokenizer();
     } else if (!overview_ && !runs_->model()) {
         text =
             tr("Open a model folder with File > Open Checkpoint… and show one of its layers to see the attention "

@@ -626,7 +626,9 @@ void MonkeyTest::openSaved()
     EXPECT_TRUE(log->errors.isEmpty()) << log->errors.join(QLatin1Char('\n')).toStdString();
     EXPECT_EQ(config(), asReopened(file->second));
     EXPECT_EQ(document()->filePath(), nextOpenPath);
-    EXPECT_EQ(document()->undoStack()->count(), 0);
+    // One undo step back to the document before it; unmodified as opened.
+    EXPECT_EQ(document()->undoStack()->undoText(), QStringLiteral("Open %1").arg(QFileInfo(nextOpenPath).fileName()));
+    EXPECT_FALSE(document()->isModified());
 }
 
 void MonkeyTest::applyScenario()
@@ -657,7 +659,8 @@ void MonkeyTest::openExample()
     ASSERT_TRUE(session);
     EXPECT_EQ(config(), session->config);
     EXPECT_EQ(document()->displayName(), example.fileName);
-    EXPECT_EQ(document()->undoStack()->count(), 0);
+    EXPECT_EQ(document()->undoStack()->undoText(), QStringLiteral("Open Example %1").arg(example.title));
+    EXPECT_FALSE(document()->isModified());
 }
 
 void MonkeyTest::newDocument()

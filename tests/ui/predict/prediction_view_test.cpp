@@ -5,11 +5,13 @@
 // a model the tab says how to get one.
 
 #include <QComboBox>
+#include <QFile>
 #include <QLabel>
 #include <QPushButton>
 #include <QSemaphore>
 #include <QSignalSpy>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QThreadPool>
 
 #include <algorithm>
@@ -351,6 +353,27 @@ TEST(PredictionView, WithoutAModelSaysHowToOpenOne)
     tab.show(result);
     EXPECT_TRUE(tab.view.message().contains("File > Open Checkpoint"));
     EXPECT_FALSE(tab.view.rolloutPanel()->isVisibleTo(&tab.view));
+}
+
+// A checkpoint folder without its tokenizer: Predict says what is missing, as the Model tab does,
+// never to open a model right after one was opened.
+TEST(PredictionView, ACheckpointWithoutTokenizerFilesSaysWhatIsMissing)
+{
+    QTemporaryDir folder;
+    ASSERT_TRUE(folder.isValid());
+    const QString gpt2 = QString::fromStdString(std::string(qkv::testDataDir()) + "/pretrained/gpt2/");
+    for (const char* name : {"config.json", "model.safetensors"})
+        ASSERT_TRUE(QFile::copy(gpt2 + QLatin1String(name), folder.filePath(QLatin1String(name))));
+    Tab tab;
+    auto layerOnly = std::make_shared<Result>();  // the layer loaded without its model
+    layerOnly->config.targetText = "the cat";
+    tab.runs.setWeightsFile(folder.filePath(QStringLiteral("model.safetensors")));
+    tab.show(layerOnly);
+    const QString message = tab.view.message();
+    EXPECT_TRUE(message.contains(QStringLiteral("no tokenizer files"))) << message.toStdString();
+    EXPECT_TRUE(message.contains(QStringLiteral("vocab.json and merges.txt"))) << message.toStdString();
+    EXPECT_TRUE(message.contains(QStringLiteral("Choose tokenizer.json"))) << message.toStdString();
+    EXPECT_FALSE(message.contains(QStringLiteral("Open a model folder"))) << message.toStdString();
 }
 
 TEST(PredictionView, TitleAndMnemonic)
