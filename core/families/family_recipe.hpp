@@ -61,7 +61,9 @@ inline constexpr std::array<EnumName<BlockActivation>, 8> kActivationSpellings{{
 enum class PretrainedPositions {
     Learned,     // a table row per position, first row positionOffset (RoBERTa 2, BART 2)
     Rotary,      // rotate-half rotary positions inside attention (LLaMA)
-    Sinusoidal,  // Marian: the paper's section 3.5 frequencies, sines then cosines (marian_positions.hpp)
+    Sinusoidal,  // the paper's section 3.5 frequencies as a fixed table (EmbeddingWeights::positions):
+                 // Marian's sines then cosines (marian_positions.hpp), a trained model's sine and
+                 // cosine interleaved (core/trainable/model_steps.hpp)
     None,
 };
 
