@@ -36,7 +36,9 @@ namespace qkv {
 // model the decoder.
 enum class ModelStack { Encoder, Decoder };
 
-enum class PretrainedNorm { LayerNorm, RmsNorm };
+// None: blocks without norms (the app's trained attention-only models; the run reads what
+// weights a block holds, normIfPresent in model_run.cpp).
+enum class PretrainedNorm { LayerNorm, RmsNorm, None };
 // Where the norms sit: NormPlacement (core/trainable/model_spec.hpp, shared with the app's own models).
 
 // The MLP's nonlinearity, as config.json spells it (kActivationSpellings).

@@ -430,7 +430,7 @@ inline constexpr std::array<FamilyRow, 16> kFamilyRows{{
     // A model trained in this app: no checkpoint holds one (its recipe comes from its ModelSpec,
     // core/pretrained/trained_model_recipe.hpp), so it names no tensors and no model_type, and
     // shares nn.MultiheadAttention's layer row (no names either) to stay out of recognition.
-    {.value = Family::Trained, .name = "QKV Studio",
+    {.value = Family::Trained, .name = "Trained in QKV Studio",
      .layers = Family::PyTorch, .wholeModel = false,
      .stacks = FamilyStacks::EncoderDecoder,
      .positions = PretrainedPositions::Sinusoidal},

@@ -132,7 +132,7 @@ FamilyRecipe trainedModelRecipe(const ModelSpec& spec)
     r.d_ff = spec.d_ff;
     r.vocabularySize = spec.vocabularySize;
     r.positionCount = spec.maxPositions;
-    r.norm = PretrainedNorm::LayerNorm;  // NormKind::None: the blocks hold no norm weights
+    r.norm = spec.norm == NormKind::None ? PretrainedNorm::None : PretrainedNorm::LayerNorm;
     r.placement = spec.placement;
     r.epsilon = spec.normEpsilon;
     r.activation = spec.activation == Activation::Relu ? BlockActivation::Relu : BlockActivation::GeluErf;

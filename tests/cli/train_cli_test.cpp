@@ -218,7 +218,7 @@ TEST_F(TrainCli, SessionExportsTheWholeTrainedModel)
     const nlohmann::json doc = readJson(path("whole.json"));
     EXPECT_EQ(doc.at("format"), "qkv-studio-model-export");
     EXPECT_EQ(doc.at("version"), 1);
-    EXPECT_EQ(doc.at("model").at("family"), "QKV Studio");
+    EXPECT_EQ(doc.at("model").at("family"), "Trained in QKV Studio");
     EXPECT_EQ(doc.at("model").at("file"), std::filesystem::absolute(session).lexically_normal().string());
     const std::vector<AttentionLayerInfo> infos = attentionLayers(read->model->parameters.spec);
     EXPECT_EQ(doc.at("model").at("layer_count"), infos.size());

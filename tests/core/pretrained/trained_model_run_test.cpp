@@ -136,8 +136,12 @@ TEST(TrainedModelRecipe, LayersAreTheTrainedModelsInModelOrder)
         EXPECT_EQ(model->modelIndexOf(infos[i].name), static_cast<Index>(i));
     }
     EXPECT_EQ(model->recipe.family, Family::Trained);
-    EXPECT_EQ(familyName(model->recipe.family), "QKV Studio");
+    EXPECT_EQ(familyName(model->recipe.family), "Trained in QKV Studio");
     EXPECT_FALSE(model->recipe.tiedReadout);
+    EXPECT_EQ(recipeSummary(model->recipe), "pre-LayerNorm, relu, sinusoidal positions, LM head with its own weights");
+    const Expected<PretrainedModel> bare = pretrainedModelOf(*modelOf(Shape{.norm = NormKind::None, .d_ff = 0}));
+    ASSERT_TRUE(bare.ok()) << bare.error();
+    EXPECT_EQ(recipeSummary(bare->recipe), "no norms, attention only (no MLP), sinusoidal positions, LM head with its own weights");
     EXPECT_EQ(model->recipe.decoderStartTokenId, Vocabulary::bos);
 }
 

@@ -15,7 +15,9 @@
 #include "core/session/trained_session.hpp"
 #include "support/trained_model_fixture.hpp"
 #include "ui/document/document.hpp"
+#include "tests/ui/support/window_fixture.hpp"
 #include "ui/document/head_selection.hpp"
+#include "ui/mainwindow/view_tabs.hpp"
 #include "ui/modelgrid/model_grid_view.hpp"
 #include "ui/predict/prediction_panel.hpp"
 #include "ui/predict/prediction_view.hpp"
@@ -95,6 +97,29 @@ TEST(TrainedModelViews, ALayerPickedInTheModelGridBecomesTheDocumentsLayer)
     document.waitUntilIdle();
     EXPECT_EQ(document.session().modelLayer, 2);
     EXPECT_EQ(document.config().mode, AttentionMode::Cross);
+}
+
+// In the window: the Model grid's click on a trained model's layer shows that layer and selects
+// the head, where a checkpoint's would be read from its file.
+using TrainedModelWindow = testing::WindowTest;
+
+TEST_F(TrainedModelWindow, AClickInTheModelGridShowsThatLayerAndHead)
+{
+    keepTrainedModel(*window->document());
+    settle();
+    const std::shared_ptr<const Result> result = window->document()->result();
+    ASSERT_TRUE(result && result->wholeModel);
+    auto* grid = qobject_cast<ModelGridView*>(window->tabs()->view(ModelGridView::kId));
+    ASSERT_NE(grid, nullptr);
+    const CheckpointLayer layer = result->wholeModel->layersInModelOrder[3];  // decoder.1.self_attention
+    emit grid->openLayerRequested(result->wholeModel, layer, 1);
+    settle();
+    EXPECT_EQ(window->document()->session().modelLayer, 3);
+    EXPECT_EQ(window->document()->config().mode, AttentionMode::DecoderCausal);
+    EXPECT_EQ(window->selection()->head(), 1);
+    ASSERT_TRUE(window->document()->result());
+    EXPECT_EQ(window->document()->result()->wholeModelLayer, 3);
+    EXPECT_EQ(window->document()->result()->wholeModel, result->wholeModel);
 }
 
 }  // namespace
