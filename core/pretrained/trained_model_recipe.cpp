@@ -200,22 +200,25 @@ Expected<PretrainedModel> pretrainedModelOf(const TrainedModel& trained)
 
 std::shared_ptr<const PretrainedModel> wholeTrainedModel(const std::shared_ptr<const TrainedModel>& trained)
 {
-    // One entry: a document holds one trained model at a time.
+    // One entry, held weakly: a document shows one trained model at a time, and the converted
+    // copy lives as long as a Result (or a view's run) holds it, not longer.
     static std::mutex mutex;
     static std::weak_ptr<const TrainedModel> key;
-    static std::shared_ptr<const PretrainedModel> cached;
+    static std::weak_ptr<const PretrainedModel> cached;
     if (!trained) return nullptr;
+    const auto lookUp = [&trained]() -> std::shared_ptr<const PretrainedModel> {
+        const bool same = !key.expired() && !key.owner_before(trained) && !trained.owner_before(key);
+        return same ? cached.lock() : nullptr;
+    };
     {
         std::lock_guard lock(mutex);
-        const bool same = !key.expired() && !key.owner_before(trained) && !trained.owner_before(key);
-        if (same) return cached;
+        if (std::shared_ptr<const PretrainedModel> model = lookUp()) return model;
     }
     Expected<PretrainedModel> converted = pretrainedModelOf(*trained);
-    std::shared_ptr<const PretrainedModel> model =
-        converted ? std::make_shared<const PretrainedModel>(std::move(*converted)) : nullptr;
+    if (!converted) return nullptr;
+    auto model = std::make_shared<const PretrainedModel>(std::move(*converted));
     std::lock_guard lock(mutex);
-    const bool same = !key.expired() && !key.owner_before(trained) && !trained.owner_before(key);
-    if (same) return cached;  // another thread converted it meanwhile: keep one object
+    if (std::shared_ptr<const PretrainedModel> other = lookUp()) return other;  // converted meanwhile: keep one
     key = trained;
     cached = model;
     return model;

@@ -40,8 +40,9 @@ FamilyRecipe trainedModelRecipe(const ModelSpec& spec);
 // parameters do not fit their spec.
 Expected<PretrainedModel> pretrainedModelOf(const TrainedModel& model);
 
-// pretrainedModelOf once per TrainedModel (it is immutable): the same object for the same
-// model, so the views' runs and caches see one model; null when it cannot be converted. Thread-safe.
+// pretrainedModelOf once per TrainedModel (it is immutable): the same object for the same model
+// while anything holds it, so the views' runs and caches see one model; null when it cannot be
+// converted. Thread-safe.
 std::shared_ptr<const PretrainedModel> wholeTrainedModel(const std::shared_ptr<const TrainedModel>& model);
 
 }  // namespace qkv
