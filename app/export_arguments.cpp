@@ -225,9 +225,9 @@ ExportArguments parseExportArguments(int argc, char** argv)
     if (args.layer && !args.weightsFile && !args.sessionFile)
         throw ArgumentError{"--layer: goes with --weights FILE (a checkpoint) or --session FILE (a trained model)"};
     if (args.temperature && !args.generate) throw ArgumentError{"--temperature: goes with --generate N"};
-    if (args.generate && (!args.weightsFile || !args.layer || *args.layer != "all"))
+    if (args.generate && ((!args.weightsFile && !args.sessionFile) || !args.layer || *args.layer != "all"))
         throw ArgumentError{"--generate: continues a causal language model's prompt in the whole-model export "
-                            "(--weights MODEL --embeddings model --layer all)"};
+                            "(--weights MODEL --embeddings model --layer all, or --session TRAINED --layer all)"};
     if (args.listLayers) {
         if (!args.weightsFile && !args.sessionFile)
             throw ArgumentError{"--list-layers: goes with --weights FILE (a checkpoint) or --session FILE (a trained "

@@ -14,6 +14,8 @@
 #include "core/pretrained/model_memory.hpp"
 #include "core/pretrained/model_run.hpp"
 #include "core/pretrained/pretrained_model.hpp"
+#include "core/pretrained/trained_model_recipe.hpp"
+#include "core/session/session.hpp"
 
 namespace qkv::app {
 
@@ -94,11 +96,36 @@ int exportOneLayer(const std::shared_ptr<const PretrainedModel>& model, const Mo
     return 0;
 }
 
+// The checkpoint --weights names, whole. Absolute: the JSON names the checkpoint it came from,
+// wherever it is read.
+Expected<PretrainedModel> openCheckpointModel(const ExportArguments& args)
+{
+    CheckpointOptions options;
+    options.headCount = args.headCount.value_or(0);
+    return openPretrainedModel(absolutePath(*args.weightsFile), options);
+}
+
+// The trained model a session holds, as the whole model the app's Model and Predict tabs run
+// (trained_model_recipe.hpp); its file is the session's (absolute).
+Expected<PretrainedModel> trainedModelOfSession(const std::string& file)
+{
+    Expected<Session> session = readSession(file);
+    if (!session) return Error{session.error()};
+    if (!session->model)
+        return Error{"--layer all: " + file + " holds no trained model; the whole-model export runs a trained "
+                     "model's session or a checkpoint (--weights CKPT)"};
+    Expected<PretrainedModel> model = pretrainedModelOf(*session->model);
+    if (!model) return Error{file + ": " + model.error()};
+    model->checkpoint.path = absolutePath(file);
+    return model;
+}
+
 }  // namespace
 
 bool wantsWholeModel(const ExportArguments& args)
 {
-    if (!args.weightsFile || !args.layer || args.format == kSessionFormatName) return false;
+    if (!args.layer || args.format == kSessionFormatName) return false;
+    if (!args.weightsFile) return args.sessionFile && *args.layer == kAllLayers;  // a trained model, whole
     return *args.layer == kAllLayers || (args.embeddings && *args.embeddings == EmbeddingKind::Model) ||
            namesModelHeads(args.ablate);
 }
@@ -108,12 +135,10 @@ std::optional<int> runWholeModelExport(const ExportArguments& args)
     const bool allLayers = *args.layer == kAllLayers;
     if (allLayers && args.format != "json")
         return fail(2, "--format: --layer all writes one JSON file (--format json)");
-    CheckpointOptions options;
-    options.headCount = args.headCount.value_or(0);
-    // Absolute: the JSON names the checkpoint it came from, wherever it is read.
-    Expected<PretrainedModel> opened = openPretrainedModel(absolutePath(*args.weightsFile), options);
+    Expected<PretrainedModel> opened =
+        args.weightsFile ? openCheckpointModel(args) : trainedModelOfSession(*args.sessionFile);
     if (!opened) {
-        if (!allLayers && !namesModelHeads(args.ablate)) return std::nullopt;  // the one-layer path
+        if (args.weightsFile && !allLayers && !namesModelHeads(args.ablate)) return std::nullopt;  // the one-layer path
         return fail(1, opened.error());
     }
     const auto model = std::make_shared<const PretrainedModel>(std::move(*opened));

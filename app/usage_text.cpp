@@ -180,7 +180,8 @@ const char* exportUsage()
         "  --layer all                with a checkpoint of BERT, RoBERTa, DistilBERT, GPT-2,\n"
         "                             LLaMA, BART or Marian: the whole model in one JSON file:\n"
         "                             every layer's heads with value norms, the attention\n"
-        "                             rollout and the top 5 predictions (docs/formats.md)\n" +
+        "                             rollout and the top 5 predictions (docs/formats.md);\n"
+        "                             with --session, its trained model the same way\n" +
         wrapped(option("--generate", "N"),
                 "with --layer all and a causal LM (GPT-2, LLaMA, Qwen3, ...): continue the prompt N tokens (1 to " +
                     number(kMaxGeneratedTokens) +

@@ -28,6 +28,7 @@ enum class Family {
     Phi3,
     GptNeox,
     Olmo2,
+    Trained,  // a model trained in this app (core/pretrained/trained_model_recipe.hpp), never a checkpoint's
 };
 
 // "BERT", "Qwen3", "Gemma 3": the row's name, as config.json's model_type names the model.

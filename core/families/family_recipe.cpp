@@ -6,15 +6,17 @@ namespace qkv {
 
 std::string recipeSummary(const FamilyRecipe& recipe)
 {
-    std::string text = recipe.placement == NormPlacement::Post ? "post-" : "pre-";
-    text += recipe.norm == PretrainedNorm::RmsNorm ? "RMSNorm" : "LayerNorm";
+    std::string text = recipe.norm == PretrainedNorm::None ? "no norms"
+                       : recipe.placement == NormPlacement::Post ? "post-"
+                                                                 : "pre-";
+    if (recipe.norm != PretrainedNorm::None) text += recipe.norm == PretrainedNorm::RmsNorm ? "RMSNorm" : "LayerNorm";
     std::string_view act = "swiglu";
     for (const auto& entry : kActivationSpellings)
         if (entry.value == recipe.activation) {
             act = entry.name;
             break;
         }
-    text += ", " + std::string(act);
+    text += recipe.d_ff == 0 ? std::string(", attention only (no MLP)") : ", " + std::string(act);
     switch (recipe.positions) {
     case PretrainedPositions::Learned:
         text += ", learned positions";

@@ -36,7 +36,9 @@ namespace qkv {
 // model the decoder.
 enum class ModelStack { Encoder, Decoder };
 
-enum class PretrainedNorm { LayerNorm, RmsNorm };
+// None: blocks without norms (the app's trained attention-only models; the run reads what
+// weights a block holds, normIfPresent in model_run.cpp).
+enum class PretrainedNorm { LayerNorm, RmsNorm, None };
 // Where the norms sit: NormPlacement (core/trainable/model_spec.hpp, shared with the app's own models).
 
 // The MLP's nonlinearity, as config.json spells it (kActivationSpellings).
@@ -61,7 +63,9 @@ inline constexpr std::array<EnumName<BlockActivation>, 8> kActivationSpellings{{
 enum class PretrainedPositions {
     Learned,     // a table row per position, first row positionOffset (RoBERTa 2, BART 2)
     Rotary,      // rotate-half rotary positions inside attention (LLaMA)
-    Sinusoidal,  // Marian: the paper's section 3.5 frequencies, sines then cosines (marian_positions.hpp)
+    Sinusoidal,  // the paper's section 3.5 frequencies as a fixed table (EmbeddingWeights::positions):
+                 // Marian's sines then cosines (marian_positions.hpp), a trained model's sine and
+                 // cosine interleaved (core/trainable/model_steps.hpp)
     None,
 };
 

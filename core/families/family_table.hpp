@@ -212,7 +212,7 @@ constexpr FamilyRow gemmaRow(Family value, std::string_view name, std::array<std
             .readoutKind = ReadoutKind::CausalLm, .tying = ReadoutTying::SaidElseTied};
 }
 
-inline constexpr std::array<FamilyRow, 15> kFamilyRows{{
+inline constexpr std::array<FamilyRow, 16> kFamilyRows{{
     {.value = Family::Bert, .name = "BERT",
      .layers = Family::Bert, .modelTypes = {"bert"}, .otherModelTypes = true,
      .attention = {.projections = {"self.query", "self.key", "self.value", "output.dense"}},
@@ -425,6 +425,13 @@ inline constexpr std::array<FamilyRow, 15> kFamilyRows{{
      .attention = {.projections = {"in_proj", "in_proj", "in_proj", "out_proj"}, .storage = QkvStorage::InProjFused,
                    .kind = LayerKindRule::FromPath},
      .storesNoMask = true,
+     .stacks = FamilyStacks::EncoderDecoder,
+     .positions = PretrainedPositions::Sinusoidal},
+    // A model trained in this app: no checkpoint holds one (its recipe comes from its ModelSpec,
+    // core/pretrained/trained_model_recipe.hpp), so it names no tensors and no model_type, and
+    // shares nn.MultiheadAttention's layer row (no names either) to stay out of recognition.
+    {.value = Family::Trained, .name = "Trained in QKV Studio",
+     .layers = Family::PyTorch, .wholeModel = false,
      .stacks = FamilyStacks::EncoderDecoder,
      .positions = PretrainedPositions::Sinusoidal},
 }};

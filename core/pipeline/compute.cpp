@@ -10,6 +10,7 @@
 #include "core/config/validation.hpp"
 #include "core/embedding/embeddings.hpp"
 #include "core/pipeline/trained_layer.hpp"
+#include "core/pretrained/trained_model_recipe.hpp"
 #include "core/presets/head_presets.hpp"
 
 namespace qkv {
@@ -194,6 +195,10 @@ Expected<std::shared_ptr<const Result>> computeTrainedLayer(std::shared_ptr<Resu
     result->keyLabels = std::move(sentences->keyLabels);
     result->queryInput = std::move(sentences->queryInput);
     result->keyValueInput = std::move(sentences->keyValueInput);
+    // The whole model this layer belongs to, as a checkpoint's layer has it: the Model, Predict
+    // and Generate views and the whole-model export run it (trained_model_recipe.hpp).
+    result->wholeModel = wholeTrainedModel(inputs.trainedModel);
+    result->wholeModelLayer = result->wholeModel ? inputs.trainedLayer : -1;
     const std::shared_ptr<const AttentionWeights> weights = trainedLayerWeights(inputs);
     if (!weights) return Error{"The trained model has no attention layer " + std::to_string(inputs.trainedLayer) + "."};
     prepareWeights(*result, config, weights, cache);

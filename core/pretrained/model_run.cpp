@@ -208,7 +208,8 @@ AttentionOptions attentionOptions(const StackContext& c, const BlockWeights& blo
     return options;
 }
 
-// A present norm of h's rows, or h itself (a block without that norm: OLMo 2 before its sublayers).
+// A present norm of h's rows, or h itself (a block without that norm: OLMo 2 before its sublayers,
+// a trained model without norms).
 MatrixF normIfPresent(const MatrixF& h, const NormWeights& norm, const FamilyRecipe& r)
 {
     return norm.present() ? normRowsForward(h, norm, r.norm, r.epsilon) : h;
@@ -241,7 +242,7 @@ std::shared_ptr<const LayerRun> attentionSublayerForward(const StackContext& c, 
                                                attentionOptions(c, block, sublayer, cross));
         const MatrixF output = run->attention.output.bottomRows(h.rows());  // the computed rows
         h += sublayer.outputNorm.present() ? normRowsForward(output, sublayer.outputNorm, r.norm, r.epsilon) : output;
-        if (!pre) h = normRowsForward(h, sublayer.norm, r.norm, r.epsilon);
+        if (!pre) h = normIfPresent(h, sublayer.norm, r);
         return run;
     }
     run->queryInput = computedInput;
@@ -264,7 +265,7 @@ std::shared_ptr<const LayerRun> attentionSublayerForward(const StackContext& c, 
         h += normRowsForward(run->attention.output, sublayer.outputNorm, r.norm, r.epsilon);
     else
         h += run->attention.output;  // residual (paper section 3.1)
-    if (!pre) h = normRowsForward(h, sublayer.norm, r.norm, r.epsilon);
+    if (!pre) h = normIfPresent(h, sublayer.norm, r);
     return run;
 }
 
@@ -282,13 +283,15 @@ bool blockForward(const StackContext& c, const BlockWeights& block, MatrixF& h, 
         state.layers.push_back(attentionSublayerForward(c, block, *block.crossAttention, true, h, nullptr));
         if (block.crossAttention->modelIndex == stopLayer) return false;
     }
+    // An attention-only block (d_ff = 0, the app's own attention-only models) has no MLP sublayer.
+    if (r.feedForwardWidth(c.stack) == 0) return true;
     const bool pre = r.placement == NormPlacement::Pre;
     const MatrixF& read = r.parallelResidual ? blockInput : h;
     const MatrixF x = pre ? normIfPresent(read, block.feedForwardNorm, r) : h;  // n x d_model
     MatrixF y = feedForwardForward(x, block.feedForward, r.activation);        // n x d_model
     if (block.feedForwardOutputNorm.present()) y = normRowsForward(y, block.feedForwardOutputNorm, r.norm, r.epsilon);
     h += y;
-    if (!pre) h = normRowsForward(h, block.feedForwardNorm, r.norm, r.epsilon);
+    if (!pre) h = normIfPresent(h, block.feedForwardNorm, r);
     return true;
 }
 

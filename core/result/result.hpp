@@ -40,7 +40,8 @@ struct Result {
     MatrixD transformedNorms;  // with pooled value norms: ||f_i(x_j)||, n_k x h
     double computeMilliseconds = 0.0;       // wall time of compute(), for the status bar
     // The whole pretrained model this layer belongs to, when its input is the model's own and
-    // the model runs whole (ModelInput::wholeModel), else null; the layer's model-order index.
+    // the model runs whole (ModelInput::wholeModel), or a trained model's layer's model
+    // (core/pretrained/trained_model_recipe.hpp), else null; the layer's model-order index.
     std::shared_ptr<const PretrainedModel> wholeModel;
     Index wholeModelLayer = -1;
 

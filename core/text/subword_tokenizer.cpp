@@ -154,6 +154,8 @@ std::string SubwordTokenizer::decodePieces(const std::vector<std::string>& piece
     for (const std::string& piece : pieces) {
         if (readsWordPieces()) {
             text += piece.rfind("##", 0) == 0 ? piece.substr(2) : " " + piece;
+        } else if (const auto* f = fast(); f && f->modelType() == "WordLevel") {
+            text += " " + f->text(piece);  // whole words (a model trained in the app): a space before each
         } else if (const auto* f = fast()) {
             text += f->text(piece);
         } else if (byteLevelBpe()) {

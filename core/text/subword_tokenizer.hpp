@@ -52,7 +52,7 @@ public:
     std::string displayPiece(std::string_view piece) const;
     // Pieces put back into text (what Hugging Face's decode gives without cleaning up): byte
     // symbols as their bytes, "▁" as a space, WordPiece's "##" joined to the piece before and
-    // any other piece after a space. Generated tokens become text a prompt can hold.
+    // any other piece after a space, as every word of a word-level vocabulary. Generated tokens become text a prompt can hold.
     std::string decodePieces(const std::vector<std::string>& pieces) const;
     // Rows the token embedding table must have at least (the largest id + 1).
     std::size_t vocabularySize() const;

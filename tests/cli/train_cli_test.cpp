@@ -199,6 +199,61 @@ TEST_F(TrainCli, FullSessionExportsItsLayer)
     }
 }
 
+// `--session TRAINED --layer all`: the whole-model JSON (docs/formats.md) of the trained model,
+// every layer under its trained name, the decoder's tokens after <bos>, predictions at each
+// decoder position over the model's words; --ablate with a head changes them.
+TEST_F(TrainCli, SessionExportsTheWholeTrainedModel)
+{
+    const std::string out = path("run");
+    ASSERT_EQ(run(tiny("reverse", out)).status, 0);
+    const std::string session = out + "/factored.qkv.json";
+    const Expected<Session> read = readSession(session);
+    ASSERT_TRUE(read.ok()) << read.error();
+    const Vocabulary& words = read->model->vocabulary;
+    const std::string a = words.token(3), b = words.token(4), c = words.token(5);
+    const std::string source = a + " " + b + " " + c, target = c + " " + b + " " + a;
+    const CommandRun whole = run({"export", "--session", session, "--layer", "all", "--source", source, "--target",
+                                  target, "--format", "json", "--out", path("whole.json")});
+    ASSERT_EQ(whole.status, 0) << whole.output;
+    const nlohmann::json doc = readJson(path("whole.json"));
+    EXPECT_EQ(doc.at("format"), "qkv-studio-model-export");
+    EXPECT_EQ(doc.at("version"), 1);
+    EXPECT_EQ(doc.at("model").at("family"), "Trained in QKV Studio");
+    EXPECT_EQ(doc.at("model").at("file"), std::filesystem::absolute(session).lexically_normal().string());
+    const std::vector<AttentionLayerInfo> infos = attentionLayers(read->model->parameters.spec);
+    EXPECT_EQ(doc.at("model").at("layer_count"), infos.size());
+    ASSERT_EQ(doc.at("layers").size(), infos.size());
+    for (std::size_t l = 0; l < infos.size(); ++l) {
+        EXPECT_EQ(doc["layers"][l].at("name"), infos[l].name);
+        EXPECT_EQ(doc["layers"][l].at("index"), l);
+        EXPECT_EQ(doc["layers"][l].at("heads").size(), 2u);
+    }
+    EXPECT_EQ(doc.at("tokens").at("source"), (nlohmann::json{a, b, c}));
+    EXPECT_EQ(doc.at("tokens").at("target"), (nlohmann::json{"<bos>", c, b, a}));
+    const nlohmann::json& predictions = doc.at("predictions");
+    ASSERT_EQ(predictions.size(), 4u);
+    EXPECT_EQ(predictions[0].at("top").size(), 5u);
+    EXPECT_TRUE(predictions[0]["top"][0].at("token").is_string());
+    ASSERT_TRUE(doc.contains("rollout"));
+
+    // The name a head has: "LAYER.HEAD" with the trained layer's name.
+    const CommandRun ablated = run({"export", "--session", session, "--layer", "all", "--source", source, "--target",
+                                    target, "--ablate", "decoder.0.cross_attention.1,decoder.0.cross_attention.2",
+                                    "--format", "json", "--out", path("ablated.json")});
+    ASSERT_EQ(ablated.status, 0) << ablated.output;
+    const nlohmann::json off = readJson(path("ablated.json"));
+    EXPECT_EQ(off.at("ablated_heads").size(), 2u);
+    EXPECT_NE(off.at("predictions")[1].at("top")[0].at("probability"), predictions[1].at("top")[0].at("probability"));
+
+    // A session without a trained model has no whole model to export.
+    const CommandRun plain = run({"export", "--format", "session", "--out", path("plain.qkv.json")});
+    ASSERT_EQ(plain.status, 0) << plain.output;
+    const CommandRun none = run({"export", "--session", path("plain.qkv.json"), "--layer", "all", "--format", "json",
+                                 "--out", path("none.json")});
+    EXPECT_NE(none.status, 0);
+    EXPECT_NE(none.output.find("holds no trained model"), std::string::npos) << none.output;
+}
+
 TEST_F(TrainCli, InductionShowsTheLastLayer)
 {
     const std::string out = path("run");

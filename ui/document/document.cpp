@@ -13,6 +13,7 @@
 #include "core/pipeline/input_validation.hpp"
 #include "core/presets/head_presets.hpp"
 #include "core/session/apply_weights.hpp"
+#include "core/training/trained_model.hpp"
 #include "ui/background/release_later.hpp"
 #include "ui/document/compute_runner.hpp"
 #include "ui/document/session_command.hpp"
@@ -373,6 +374,22 @@ void Document::dropPreview()
     if (!previewBase_) return;
     previewBase_.reset();
     emit previewChanged(false);
+}
+
+bool Document::showTrainedLayer(qkv::Index layer)
+{
+    if (!session_.model) return false;
+    const std::vector<qkv::AttentionLayerInfo> layers = qkv::attentionLayers(session_.model->parameters.spec);
+    if (layer < 0 || layer >= static_cast<qkv::Index>(layers.size())) return false;
+    if (layer == session_.modelLayer) return true;
+    qkv::Session after = session_;
+    after.modelLayer = layer;
+    after.weights.reset();
+    after.config.mode = layers[static_cast<std::size_t>(layer)].kind;
+    after.config.presets.clear();
+    after.config.ablatedHeads.clear();
+    pushContent(after, tr("Show Trained Layer %1").arg(fromStd(layers[static_cast<std::size_t>(layer)].name)));
+    return true;
 }
 
 void Document::keep(const qkv::Session& content, const QString& description)

@@ -138,6 +138,11 @@ public:
                              const QString& source, const QString& layer, const QStringList& notes = {},
                              std::shared_ptr<const qkv::ModelInput> modelInput = {},
                              const QString& modelInputNote = {});
+    // Shows attention layer `layer` (attentionLayers order) of the document's trained model: the
+    // mode becomes the layer's kind; the user's weight edits, presets and switched-off heads of
+    // the layer shown before are cleared (they were that layer's). One undo step. False (nothing
+    // changes) without a trained model or for a layer it does not have.
+    bool showTrainedLayer(qkv::Index layer);
     // Sets `preset` on its head with the settings it needs (qkv::withPreset) and reports the
     // settings it changed beyond the head (notice(), settingNotes()).
     void applyPreset(const qkv::HeadPreset& preset);

@@ -109,6 +109,11 @@ void MainWindow::connectLoads()
 void MainWindow::openModelLayer(const std::shared_ptr<const qkv::PretrainedModel>& model,
                                 const qkv::CheckpointLayer& layer, int head)
 {
+    // A trained model's layer is the document's own model's, shown in place (no file to read).
+    if (model->recipe.family == qkv::Family::Trained) {
+        if (document_->showTrainedLayer(model->modelIndexOf(layer.name))) selection_->setHead(head);
+        return;
+    }
     if (model->recipe.encoderDecoder() && layer.kind != qkv::AttentionMode::EncoderSelf) {
         // loadLayerInput refuses them: the app's one layer reads one sentence.
         noticeBar_->setMessage(tr("Layer %1 (%2) is a decoder layer of the %3 encoder-decoder: it reads both "

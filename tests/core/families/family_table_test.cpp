@@ -24,7 +24,7 @@ using Shape = std::vector<std::size_t>;
 constexpr std::array kAllFamilies{Family::Bert,  Family::Roberta, Family::DistilBert, Family::Gpt2,
                                   Family::Llama, Family::Qwen3,   Family::Bart,       Family::Marian,
                                   Family::T5,    Family::PyTorch, Family::Gemma2,     Family::Gemma3,
-                                  Family::Phi3,  Family::GptNeox, Family::Olmo2};
+                                  Family::Phi3,  Family::GptNeox, Family::Olmo2,      Family::Trained};
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 

@@ -8,6 +8,11 @@
 
 #include "core/pipeline/compute.hpp"
 #include "core/pipeline/input_validation.hpp"
+#include "core/pipeline/generation.hpp"
+#include "core/pipeline/model_overview.hpp"
+#include "core/pretrained/trained_model_recipe.hpp"
+#include "core/pipeline/pretrained_run.hpp"
+#include "core/pretrained/pretrained_model.hpp"
 #include "core/pipeline/trained_layer.hpp"
 #include "core/session/trained_session.hpp"
 #include "support/issue_assertions.hpp"
@@ -203,6 +208,87 @@ TEST(TrainedLayer, EditedWeightsReplaceTheLayersOwn)
     const auto result = compute(trainedLayerConfig(*model, 2, kSource, kTarget), inputs);
     ASSERT_TRUE(result.ok()) << result.error();
     EXPECT_MATRIX_NEAR((*result)->weights->queryProjection, edited.queryProjection, 0.0);
+}
+
+// A trained model's layer belongs to a model that runs whole, as a checkpoint's does: every
+// layer's Result holds the same converted model and its own index, and the whole model's run on
+// the typed sentences gives the layer the maps compute() gives it.
+TEST(TrainedLayer, EveryLayersResultHoldsTheWholeModel)
+{
+    for (const ScoreForm form : {ScoreForm::Factored, ScoreForm::Full}) {
+        SCOPED_TRACE(form == ScoreForm::Full ? "full" : "factored");
+        const std::shared_ptr<const TrainedModel> model = smallTrainedModel(form);
+        std::shared_ptr<const PretrainedModel> whole;
+        for (Index layer = 0; layer < 5; ++layer) {
+            const auto result = compute(trainedLayerConfig(*model, layer, kSource, kTarget), inputsFor(model, layer));
+            ASSERT_TRUE(result.ok()) << result.error();
+            const Result& r = **result;
+            ASSERT_NE(r.wholeModel, nullptr);
+            if (!whole) whole = r.wholeModel;
+            EXPECT_EQ(r.wholeModel, whole) << "converted once per trained model";
+            EXPECT_EQ(r.wholeModelLayer, layer);
+            const Expected<ModelSentences> sentences = modelSentences(*whole, kSource, kTarget);
+            ASSERT_TRUE(sentences.ok()) << sentences.error();
+            const Expected<ModelRun> run = runPretrainedModel(*whole, sentences->tokens);
+            ASSERT_TRUE(run.ok()) << run.error();
+            const LayerRun& shown = run->layer(layer);
+            EXPECT_EQ(layerQueryTokens(*whole, *sentences, shown).chips().size(), r.queryLabels.size());
+            ASSERT_EQ(shown.attention.heads.size(), r.attention.heads.size());
+            for (std::size_t head = 0; head < r.attention.heads.size(); ++head)
+                EXPECT_MATRIX_NEAR(shown.attention.heads[head].attention, r.attention.heads[head].attention, 1e-5);
+        }
+    }
+}
+
+// The Model and Predict tabs' overview of a trained model: predictions at each decoder position
+// over the model's words, and switching a cross-attention head off changes them.
+TEST(TrainedLayer, TheWholeModelsOverviewPredictsAndHeadsOffChangeIt)
+{
+    const std::shared_ptr<const TrainedModel> model = smallTrainedModel();
+    const auto result = compute(trainedLayerConfig(*model, 2, kSource, kTarget), inputsFor(model, 2));
+    ASSERT_TRUE(result.ok()) << result.error();
+    ModelOverviewRequest request;
+    request.source = kSource;
+    request.target = kTarget;
+    const Expected<ModelOverview> on = computeModelOverview((*result)->wholeModel, request);
+    ASSERT_TRUE(on.ok()) << on.error();
+    ASSERT_EQ(on->predictions.size(), 5u);  // <bos> and the four target words
+    request.ablatedHeads = {{2, 0}, {2, 1}, {4, 0}, {4, 1}};
+    const Expected<ModelOverview> off = computeModelOverview((*result)->wholeModel, request);
+    ASSERT_TRUE(off.ok()) << off.error();
+    ASSERT_EQ(off->predictions.size(), 5u);
+    EXPECT_NE(off->predictions[1].top[0].probability, on->predictions[1].top[0].probability);
+}
+
+// A decoder-only trained model (the induction task's shape) continues a prompt as its own
+// forward pass would, greedily: the Generate panel runs it as any causal language model.
+TEST(TrainedLayer, ADecoderOnlyModelGeneratesItsOwnGreedyContinuation)
+{
+    auto model = std::make_shared<TrainedModel>(*smallTrainedModel());
+    ModelSpec spec = model->parameters.spec;
+    spec.encoderLayers = 0;
+    spec.placement = NormPlacement::Pre;
+    model->parameters = ModelParameters<float>::initialised(spec, 9);
+    const std::shared_ptr<const PretrainedModel> whole = wholeTrainedModel(model);
+    ASSERT_NE(whole, nullptr);
+    const Expected<ModelSentences> sentences = modelSentences(*whole, "", "der katze");
+    ASSERT_TRUE(sentences.ok()) << sentences.error();
+    std::vector<std::int32_t> expected = sentences->tokens.ids;
+    ASSERT_EQ(expected.front(), Vocabulary::bos);
+    GenerationOptions options;
+    options.newTokens = 4;
+    const Expected<Generation> generated = generateTokens(*whole, expected, options);
+    ASSERT_TRUE(generated.ok()) << generated.error();
+    for (int step = 0; step < 4; ++step) {
+        SequencePair example;
+        example.targetInput = expected;
+        example.targetOutput.assign(expected.size(), -1);
+        const MatrixF logits = traceExample(model->parameters, example).logits;
+        Index best = 0;
+        logits.row(logits.rows() - 1).maxCoeff(&best);
+        expected.push_back(static_cast<std::int32_t>(best));
+    }
+    EXPECT_EQ(generated->ids, expected);
 }
 
 TEST(TrainedLayer, FindsALayerByNameOrIndex)
