@@ -27,7 +27,8 @@ set(QKV_EXAMPLE_FILES
   ${PROJECT_SOURCE_DIR}/resources/examples/translation.qkv.json
   ${PROJECT_SOURCE_DIR}/resources/examples/decoder.qkv.json
   ${PROJECT_SOURCE_DIR}/resources/examples/paper-random.qkv.json
-  ${PROJECT_SOURCE_DIR}/resources/examples/low-rank.qkv.json)
+  ${PROJECT_SOURCE_DIR}/resources/examples/low-rank.qkv.json
+  ${PROJECT_SOURCE_DIR}/resources/examples/trained-reverse.qkv.json)
 set(QKV_LEXICON_FILE ${PROJECT_SOURCE_DIR}/resources/lexicon/lexicon.txt)
 # The demo model (docs/demo-model: a two-layer GPT-2 that learned induction heads, 0.4 MB), which
 # File > Examples opens: the checkpoint and its tokenizer, not the script or its reference.

@@ -29,3 +29,12 @@ french="Le chat noir s'est assis sur le tapis parce qu'il était fatigué."
 "$studio" export --source "$english" --target "$french" --mode self --d-model 64 --heads 4 --seed 2017 \
   --preset 1=low-rank --low-rank 2 --format session --out "$here/low-rank.qkv.json"
 sed -i 's/"tab": "heads"/"tab": "factored"/' "$here/low-rank.qkv.json"
+
+# A model trained in the app and kept (a Train tab's Keep writes the same session): Reverse, the
+# paper's factored heads, on a held-out sentence of eight distinct symbols so that the learned
+# alignment (each target position on the source symbol it copies) reads as one anti-diagonal.
+trained=$(mktemp -d)
+"$studio" train --task reverse --variant factored --d-model 32 --heads 4 --steps 1500 --seed 1 --out "$trained/run"
+sed 's/"source": "[^"]*"/"source": "d a c h e b g f"/; s/"target": "[^"]*"/"target": "f g b e h c a d"/' \
+  "$trained/run/factored.qkv.json" > "$here/trained-reverse.qkv.json"
+rm -rf "$trained"

@@ -63,6 +63,7 @@ check_install_tree() {
     "$bindir/qkv-studio"
     "$appdata/examples/decoder.qkv.json" "$appdata/examples/low-rank.qkv.json"
     "$appdata/examples/paper-random.qkv.json" "$appdata/examples/translation.qkv.json"
+    "$appdata/examples/trained-reverse.qkv.json"
     "$appdata/lexicon/lexicon.txt"
     "$appdata/demo-model/config.json" "$appdata/demo-model/model.safetensors"
     "$appdata/demo-model/vocab.json" "$appdata/demo-model/merges.txt"

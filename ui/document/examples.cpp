@@ -28,6 +28,10 @@ const std::vector<Example>& examples()
          Text::tr("Every head as a freshly initialised layer: Xavier uniform weights, no presets")},
         {QStringLiteral("low-rank"), Text::tr("A Low-Rank Head"), QStringLiteral("low-rank.qkv.json"),
          Text::tr("Encoder self-attention; head 1 has rank r = 2 < d_k = 16 (see the factored W_i)")},
+        {QStringLiteral("trained-reverse"), Text::tr("A Model Trained Here to Reverse"),
+         QStringLiteral("trained-reverse.qkv.json"),
+         Text::tr("A model the Train tab trained on Reverse and kept: its cross-attention heads learned to look at "
+                  "the source symbol each target position copies")},
     };
     return all;
 }

@@ -177,6 +177,23 @@ GuideStep doesTheAnswerDependOnAHead()
             Text::tr("the Predict tab's probabilities")};
 }
 
+// A model trained in this app and kept: a kept result is a document like any other, and its
+// heads show what training found (the Train tab compares it with one full W_i per head).
+GuideStep aModelTrainedHere()
+{
+    return {Text::tr("And a model you train yourself?"),
+            Text::tr("This model was trained in the <b>Train</b> tab on Reverse and kept: a kept result is a "
+                     "document like any other. Its cross-attention heads learned one alignment: each target "
+                     "position looks at or beside the source symbol it copies, along the anti-diagonal. Train it with <b>Full "
+                     "W<sub>i</sub></b> too and the Train tab's verdict says which form learned it first."),
+            Text::tr("head<sub>i</sub> = softmax(<i>Q</i><sub>i</sub><i>K</i><sub>i</sub><sup>T</sup> / "
+                     "√<i>d</i><sub>k</sub>) <i>V</i><sub>i</sub>,&nbsp; <i>Q</i> from the decoder, <i>K</i>, "
+                     "<i>V</i> from the encoder"),
+            {QStringLiteral("trained-reverse"), HeadsView::kId, 0, 1, 7},
+            GuideTarget::HeadsGrid,
+            Text::tr("the trained model's heads")};
+}
+
 }  // namespace
 
 const std::vector<GuideStep>& guideSteps()
@@ -184,7 +201,7 @@ const std::vector<GuideStep>& guideSteps()
     static const std::vector<GuideStep> steps{queriesKeysValues(), whatIsV(),          crossAttentionQueries(),
                                               twoThinMatrices(),   whatItSaves(),      oneMatrixManyHeads(),
                                               theReshape(),        doHeadsSpecialise(), learnedHeads(),
-                                              doesTheAnswerDependOnAHead()};
+                                              doesTheAnswerDependOnAHead(), aModelTrainedHere()};
     return steps;
 }
 

@@ -11,6 +11,7 @@
 #include <QUndoStack>
 
 #include <array>
+#include <cstdlib>
 
 #include "tests/ui/support/recording_prompts.hpp"
 #include "tests/ui/support/wait_until.hpp"
@@ -34,21 +35,24 @@ namespace {
 // What each step must set up, written here independently of the step table: a change of the
 // table that breaks a question's answer fails here.
 struct Expected {
+    int step;  // its index in the tour
     const char* example;
     AttentionMode mode;
     const char* tab;
     int head;
     const char* query;  // the selected query token's text, lower case
 };
-constexpr std::array<Expected, 8> kExpected{{
-    {"decoder", AttentionMode::DecoderCausal, "matrices", 0, "dog"},   // what Q, K, V are
-    {"decoder", AttentionMode::DecoderCausal, "step", 1, "cat"},       // what V is
-    {"translation", AttentionMode::Cross, "heads", 0, "chat"},         // which sentence gives Q
-    {"low-rank", AttentionMode::EncoderSelf, "factored", 0, "the"},    // why two thin matrices
-    {"low-rank", AttentionMode::EncoderSelf, "comparison", 0, "the"},  // what they save
-    {"low-rank", AttentionMode::EncoderSelf, "factored", 1, "the"},    // one W^Q split into heads
-    {"low-rank", AttentionMode::EncoderSelf, "matrices", 1, "cat"},    // the reshape
-    {"translation", AttentionMode::Cross, "heads", 1, "noir"},         // whether heads specialise
+constexpr std::array<Expected, 9> kExpected{{
+    {0, "decoder", AttentionMode::DecoderCausal, "matrices", 0, "dog"},   // what Q, K, V are
+    {1, "decoder", AttentionMode::DecoderCausal, "step", 1, "cat"},       // what V is
+    {2, "translation", AttentionMode::Cross, "heads", 0, "chat"},         // which sentence gives Q
+    {3, "low-rank", AttentionMode::EncoderSelf, "factored", 0, "the"},    // why two thin matrices
+    {4, "low-rank", AttentionMode::EncoderSelf, "comparison", 0, "the"},  // what they save
+    {5, "low-rank", AttentionMode::EncoderSelf, "factored", 1, "the"},    // one W^Q split into heads
+    {6, "low-rank", AttentionMode::EncoderSelf, "matrices", 1, "cat"},    // the reshape
+    {7, "translation", AttentionMode::Cross, "heads", 1, "noir"},         // whether heads specialise
+    // 8 and 9: the demo model's learned heads (learned_heads_guide_test.cpp)
+    {10, "trained-reverse", AttentionMode::Cross, "heads", 0, "f"},       // a model trained here
 }};
 
 qint64 area(const QRect& r) { return r.isEmpty() ? 0 : qint64{r.width()} * r.height(); }
@@ -101,7 +105,8 @@ TEST_F(GuideTest, TheTableHasTheStepsThisTestExpects)
         EXPECT_FALSE(step.text.isEmpty());
         EXPECT_FALSE(step.equation.isEmpty());
         EXPECT_FALSE(step.targetName.isEmpty());
-        const bool onTheDemoModel = &step - guideSteps().data() >= static_cast<std::ptrdiff_t>(kExpected.size());
+        const auto index = &step - guideSteps().data();
+        const bool onTheDemoModel = index == 8 || index == 9;
         EXPECT_EQ(step.state.model, onTheDemoModel ? GuideModel::Demo : GuideModel::None);
         if (!onTheDemoModel) EXPECT_NE(exampleById(step.state.example), nullptr);
         EXPECT_NE(window->tabs()->view(step.state.tab), nullptr);
@@ -115,8 +120,8 @@ class GuideStepTest : public GuideTest, public ::testing::WithParamInterface<int
 
 TEST_P(GuideStepTest, ReachesItsStateAndPointsAtAPlaceOnScreenAt1000x700)
 {
-    const int index = GetParam();
-    const Expected& expected = kExpected[static_cast<std::size_t>(index)];
+    const Expected& expected = kExpected[static_cast<std::size_t>(GetParam())];
+    const int index = expected.step;
     const GuideStep& step = guideSteps()[static_cast<std::size_t>(index)];
     ASSERT_EQ(window->size(), QSize(1000, 700));
     guide->start();
@@ -183,6 +188,32 @@ TEST_P(GuideStepTest, ReachesItsStateAndPointsAtAPlaceOnScreenAt1000x700)
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryStep, GuideStepTest, ::testing::Range(0, static_cast<int>(kExpected.size())));
+
+// What the last step says of the model trained here is so: averaged over the heads, decoder
+// position t (reading <bos> and the target up to t) looks most at source position n - 1 - t, the
+// symbol it is to copy, or at its neighbour (the rest of the model finds the symbol from there).
+TEST_F(GuideTest, TheModelTrainedHereLearnedTheReverseAlignment)
+{
+    const int last = static_cast<int>(guideSteps().size()) - 1;
+    ASSERT_EQ(guideSteps()[static_cast<std::size_t>(last)].state.example, QStringLiteral("trained-reverse"));
+    guide->start();
+    reach(last);
+    const auto result = window->document()->result();
+    ASSERT_TRUE(result);
+    const qkv::AttentionResult& a = result->attention;
+    const qkv::Index n = a.keyCount();
+    ASSERT_EQ(n, 8);
+    MatrixF mean = MatrixF::Zero(a.queryCount(), n);
+    for (const qkv::HeadAttention& head : a.heads) mean += head.attention / static_cast<float>(a.headCount());
+    int exact = 0;
+    for (qkv::Index t = 0; t < n; ++t) {
+        qkv::Index looked = 0;
+        mean.row(t).maxCoeff(&looked);
+        EXPECT_LE(std::abs(looked - (n - 1 - t)), 1) << "decoder position " << t;
+        exact += looked == n - 1 - t;
+    }
+    EXPECT_GE(exact, 6) << "on the anti-diagonal itself at most positions";
+}
 
 TEST_F(GuideTest, HelpMenuOpensTheGuideWithF1)
 {
