@@ -297,6 +297,8 @@ std::string_view colorRangeModeName(ColorRange::Mode mode) { return nameOf(kColo
 std::string headOriginText(const Session& session, Index head)
 {
     if (const HeadPreset* preset = session.config.presetFor(head)) return std::string(presetTitle(preset->kind));
+    // A trained model's own heads (not a preset over one, not an edit of its weights).
+    if (session.model && !session.weights) return "trained";
     if (!session.weights) return "random";
     const auto& heads = session.weightsProvenance.heads;
     const HeadOrigin origin =

@@ -114,8 +114,8 @@ struct Session {
     }
 };
 
-// What a head is, for its title: the preset's words ("same meaning"), else "from file",
-// "edited" or "random" (generated from the seed).
+// What a head is, for its title: the preset's words ("same meaning"), else "trained" (a trained
+// model's own), "from file", "edited" or "random" (generated from the seed).
 std::string headOriginText(const Session& session, Index head);
 
 // The JSON text of a session (pretty-printed; matrices as base64 float32 little-endian). The

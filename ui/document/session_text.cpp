@@ -127,8 +127,6 @@ QStringList headTitles(const qkv::Session& session)
     QStringList titles;
     for (qkv::Index head = 0; head < session.config.headCount; ++head) {
         QString title = QString::fromStdString(qkv::headOriginText(session, head));
-        // A trained model's own heads (not a preset over one, not an edit of its weights).
-        if (session.model && !session.weights && !session.config.presetFor(head)) title = Text::tr("trained");
         const qkv::HeadPreset* preset = session.config.presetFor(head);
         if (preset && preset->kind == qkv::HeadPresetKind::LowRank) title += Text::tr(", r = %1").arg(preset->rank);
         // A preset's title names its job only while the settings it reads hold.

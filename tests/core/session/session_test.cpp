@@ -212,6 +212,11 @@ TEST(Session, HeadTitlesSayWhereEachHeadComesFrom)
     s.weights.reset();
     s.config.presets.clear();
     EXPECT_EQ(headOriginText(s, 1), "random");
+    // A trained model's own heads, unless the user's weights or a preset stand over them.
+    s.model = std::make_shared<const TrainedModel>();
+    EXPECT_EQ(headOriginText(s, 1), "trained");
+    s.config.presets = {{1, HeadPresetKind::Uniform, 1.0, 1}};
+    EXPECT_EQ(headOriginText(s, 1), "uniform");
 }
 
 TEST(Session, APromptLongerThanTheViewsDrawIsKept)
