@@ -1,6 +1,7 @@
 #include "ui/predict/prediction_view.hpp"
 
 #include <QLabel>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -42,7 +43,13 @@ PredictionView::PredictionView(HeadSelection* selection, WholeModelRuns* runs, Q
     auto* predictionsPage = new QWidget(pages_);
     auto* pageLayout = new QVBoxLayout(predictionsPage);
     pageLayout->setContentsMargins(0, 4, 0, 0);
-    pageLayout->addWidget(panels_);
+    // Below the panels' minimum (a small window under a notice) they scroll: the tab never asks
+    // the window for more height than it has, which would make the window grow by itself.
+    auto* scroll = new QScrollArea(predictionsPage);
+    scroll->setWidget(panels_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    pageLayout->addWidget(scroll);
     pages_->setDocumentMode(true);
     pages_->addTab(predictionsPage, tr("Rollout and predictions"));
     pages_->addTab(generation_, tr("Generate"));

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QPainter>
 #include <QScrollArea>
+#include <QSignalSpy>
 #include <QTabBar>
 
 #include "tests/ui/support/text_probe.hpp"
@@ -28,6 +29,7 @@
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/matrices/matrices_view.hpp"
 #include "ui/steps/step_view.hpp"
+#include "ui/wholemodel/whole_model_runs.hpp"
 
 using qkv::ui::testing::TextProbe;
 using qkv::ui::testing::WindowTest;
@@ -206,6 +208,35 @@ TEST_F(WindowTest, TheNoticeAndTheStaleStripNeverGrowTheWindow)
     EXPECT_TRUE(notice->isVisible());
     QCoreApplication::processEvents();
     EXPECT_EQ(window->size(), QSize(1000, 700));
+}
+
+// The demo model at 1000 x 700 under its long notice: every tab, the Model and Predict tabs with
+// their whole-model panels and the Train tab too, fits the window; none makes it grow by itself.
+TEST_F(WindowTest, EveryTabOfAModelFitsA1000x700WindowUnderItsNotice)
+{
+    window->resize(1000, 700);
+    settle();
+    QSignalSpy loaded(window.get(), &MainWindow::checkpointLayerLoaded);
+    ASSERT_TRUE(window->openDemoModel());
+    ASSERT_TRUE(loaded.wait(20000));
+    settle();
+    ASSERT_TRUE(window->noticeBar()->isVisible()) << "the layer's notes";
+    ViewTabs* tabs = window->tabs();
+    WholeModelRuns* runs = tabs->wholeModelRuns();
+    for (int i = 0; i < tabs->count(); ++i) {
+        tabs->setCurrentIndex(i);
+        settle();
+        // The whole model's panels fill in once its run is back.
+        ASSERT_TRUE(QTest::qWaitFor([runs] { return !runs->isBusy(); }, 20000));
+        QTest::qWait(30);
+        settle();
+        EXPECT_EQ(window->size(), QSize(1000, 700)) << tabs->tabText(i).toStdString();
+        // With a fifth of its height to spare: other fonts (the offscreen platform's are not a
+        // desktop's) or a taller notice must not push the window either.
+        EXPECT_LE(tabs->widget(i)->minimumSizeHint().height(), tabs->widget(i)->height() * 4 / 5)
+            << tabs->tabText(i).toStdString();
+        window->resize(1000, 700);
+    }
 }
 
 }  // namespace
