@@ -26,6 +26,7 @@
 #include "core/pretrained/pretrained_model.hpp"
 #include "support/test_paths.hpp"
 #include "tests/ui/support/text_probe.hpp"
+#include "tests/ui/support/untokenized_checkpoint.hpp"
 #include "tests/ui/support/window_fixture.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/figure_registry/figure_registry.hpp"
@@ -308,12 +309,11 @@ TEST_F(ModelGridViewTest, ACheckpointWithoutTokenizerFilesSaysWhatToAddInPlace)
 {
     QTemporaryDir folder;
     ASSERT_TRUE(folder.isValid());
-    const QString gpt2 = QString::fromStdString(std::string(qkv::testDataDir()) + "/pretrained/gpt2/");
-    for (const char* name : {"config.json", "model.safetensors"})
-        ASSERT_TRUE(QFile::copy(gpt2 + QLatin1String(name), folder.filePath(QLatin1String(name))));
+    const QString weights = copyGpt2WithoutTokenizer(folder);
+    ASSERT_FALSE(weights.isEmpty());
     auto layerOnly = std::make_shared<Result>();  // the layer loaded without its model
     layerOnly->config.targetText = "the cat";
-    runs->setWeightsFile(folder.filePath(QStringLiteral("model.safetensors")));
+    runs->setWeightsFile(weights);
     runs->setResult(layerOnly);
     view->setResult(layerOnly);
     view->show();
@@ -340,7 +340,7 @@ TEST_F(ModelGridViewTest, ACheckpointWithoutTokenizerFilesSaysWhatToAddInPlace)
     EXPECT_TRUE(runs->missingTokenizer().contains(QStringLiteral("vocab.json and merges.txt")));
     EXPECT_TRUE(view->tokenizerButton()->isVisible()) << "another try";
     // The model's own, chosen where it is: the whole model runs with it, and the grid replaces the message.
-    runs->chooseTokenizer(gpt2 + QStringLiteral("vocab.json"));
+    runs->chooseTokenizer(QString::fromStdString(std::string(qkv::testDataDir()) + "/pretrained/gpt2/vocab.json"));
     ASSERT_TRUE(QTest::qWaitFor([this] { return runs->model() && !runs->isBusy(); }, 20000));
     ASSERT_TRUE(runs->model()->tokenizer.has_value());
     EXPECT_TRUE(runs->missingTokenizer().isEmpty());

@@ -22,6 +22,7 @@
 #include "core/export/model_export.hpp"
 #include "support/matrix_assertions.hpp"
 #include "tests/ui/predict/prediction_test_support.hpp"
+#include "tests/ui/support/untokenized_checkpoint.hpp"
 #include "ui/background/work_pool.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/figure_widgets/chart_view.hpp"
@@ -35,6 +36,7 @@
 namespace qkv::ui {
 namespace {
 
+using testing::copyGpt2WithoutTokenizer;
 using testing::openFixtureModel;
 using testing::referenceRun;
 using testing::waitUntil;
@@ -361,13 +363,12 @@ TEST(PredictionView, ACheckpointWithoutTokenizerFilesSaysWhatIsMissing)
 {
     QTemporaryDir folder;
     ASSERT_TRUE(folder.isValid());
-    const QString gpt2 = QString::fromStdString(std::string(qkv::testDataDir()) + "/pretrained/gpt2/");
-    for (const char* name : {"config.json", "model.safetensors"})
-        ASSERT_TRUE(QFile::copy(gpt2 + QLatin1String(name), folder.filePath(QLatin1String(name))));
+    const QString weights = copyGpt2WithoutTokenizer(folder);
+    ASSERT_FALSE(weights.isEmpty());
     Tab tab;
     auto layerOnly = std::make_shared<Result>();  // the layer loaded without its model
     layerOnly->config.targetText = "the cat";
-    tab.runs.setWeightsFile(folder.filePath(QStringLiteral("model.safetensors")));
+    tab.runs.setWeightsFile(weights);
     tab.show(layerOnly);
     const QString message = tab.view.message();
     EXPECT_TRUE(message.contains(QStringLiteral("no tokenizer files"))) << message.toStdString();
