@@ -146,6 +146,15 @@ std::string cachedModelName(const std::string& repositoryFolder)
     return rest;
 }
 
+std::string cachedSnapshotModelName(const std::string& snapshotFolder)
+{
+    fs::path path = fs::path(snapshotFolder).lexically_normal();
+    if (path.filename().empty()) path = path.parent_path();  // a trailing slash
+    const fs::path snapshots = path.parent_path();
+    if (snapshots.filename() != "snapshots") return {};
+    return cachedModelName(snapshots.parent_path().string());
+}
+
 Expected<std::string> cachedModelSnapshot(const std::string& repositoryFolder)
 {
     const fs::path repository(repositoryFolder);

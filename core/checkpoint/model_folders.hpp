@@ -27,6 +27,9 @@ Expected<std::string> cachedModelSnapshot(const std::string& repositoryFolder);
 
 // "Org/Name" for a `models--Org--Name` folder, else empty.
 std::string cachedModelName(const std::string& repositoryFolder);
+// "Org/Name" for a snapshot folder of the cache (`models--Org--Name/snapshots/<commit>`), whose own
+// name is a commit hash; else empty.
+std::string cachedSnapshotModelName(const std::string& snapshotFolder);
 
 // The Hugging Face cache this machine uses, as huggingface_hub finds it: $HF_HUB_CACHE, else
 // $HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else $HOME/.cache/huggingface/hub; empty

@@ -46,13 +46,9 @@ constexpr const char* kDemoSentence = "a b c d e f g h a b c d e f g";
 QString documentNameOf(const qkv::Checkpoint& checkpoint)
 {
     if (checkpoint.configPath.empty()) return QFileInfo(QString::fromStdString(checkpoint.path)).fileName();
-    QDir folder = QFileInfo(QString::fromStdString(checkpoint.configPath)).dir();
-    const QString snapshot = folder.dirName();
-    if (folder.cdUp() && folder.dirName() == QLatin1String("snapshots") && folder.cdUp()) {
-        const std::string cached = qkv::cachedModelName(folder.absolutePath().toStdString());
-        if (!cached.empty()) return QString::fromStdString(cached);
-    }
-    return snapshot;
+    const QDir folder = QFileInfo(QString::fromStdString(checkpoint.configPath)).absoluteDir();
+    const std::string cached = qkv::cachedSnapshotModelName(folder.absolutePath().toStdString());
+    return cached.empty() ? folder.dirName() : QString::fromStdString(cached);
 }
 
 }  // namespace

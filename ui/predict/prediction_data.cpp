@@ -71,12 +71,9 @@ QString PredictedTokenNames::of(std::int32_t id) const
 QString modelName(const qkv::PretrainedModel& model)
 {
     const QFileInfo file(QString::fromStdString(model.checkpoint.path));
-    QDir folder = file.absoluteDir();
     // .../models--Org--Name/snapshots/<commit>/model.safetensors: the cache's name for it.
-    if (folder.cdUp() && folder.dirName() == QLatin1String("snapshots") && folder.cdUp()) {
-        const std::string cached = qkv::cachedModelName(folder.absolutePath().toStdString());
-        if (!cached.empty()) return QString::fromStdString(cached);
-    }
+    const std::string cached = qkv::cachedSnapshotModelName(file.absolutePath().toStdString());
+    if (!cached.empty()) return QString::fromStdString(cached);
     const QString name = file.fileName();
     if (name == QLatin1String("model.safetensors") || name.endsWith(QLatin1String(".index.json")))
         return file.absoluteDir().dirName();

@@ -52,6 +52,11 @@ TEST_F(CacheTest, AModelOpensByItsRepositoryFolderOrItsSnapshotThroughTheLinks)
     const fs::path repository = addModel("models--tiny--bert-input", "0123abcd");
     const fs::path snapshot = repository / "snapshots" / "0123abcd";
     EXPECT_EQ(cachedModelName(repository.string()), "tiny/bert-input");
+    // A snapshot folder is named by its commit: the model is named by the repository above it.
+    EXPECT_EQ(cachedSnapshotModelName(snapshot.string()), "tiny/bert-input");
+    EXPECT_EQ(cachedSnapshotModelName(snapshot.string() + "/"), "tiny/bert-input");
+    EXPECT_EQ(cachedSnapshotModelName(repository.string()), "");
+    EXPECT_EQ(cachedSnapshotModelName((hub_ / "elsewhere" / "snapshots" / "0123abcd").string()), "");
 
     Expected<Checkpoint> byRepository = openCheckpoint(repository.string());
     ASSERT_TRUE(byRepository.ok()) << byRepository.error();
