@@ -138,7 +138,7 @@ qkv::CheckpointLayerChoice layerChoice(std::shared_ptr<const qkv::AttentionWeigh
 
 // What the status line says once a layer is in: its shape, then what changed beyond it.
 QString layerNotice(const qkv::Session& after, const QString& layer, const qkv::AppliedCheckpointLayer& applied,
-                    const QStringList& notes, bool modelInput, const QString& modelInputNote)
+                    const QStringList& notes, const QString& modelInputNote)
 {
     QString message = Document::tr("Layer %1: %2 attention, d_model %3, h %4, g %5%6%7.")
                           .arg(layer, fromStd(qkv::modeName(after.config.mode)))
@@ -149,7 +149,7 @@ QString layerNotice(const qkv::Session& after, const QString& layer, const qkv::
                                after.config.scaleScores ? QString() : Document::tr(", scores not scaled by 1/√d_k"));
     if (applied.headChangesCleared)
         message += QLatin1Char(' ') + Document::tr("Presets and switched-off heads cleared (Undo goes back).");
-    if (modelInput)
+    if (after.modelInput)
         message += QLatin1Char(' ') + Document::tr("The layer reads the model's own input (%1); the token chips are "
                                                    "its subword tokens.")
                                           .arg(fromStd(after.modelInput->description()));
@@ -181,21 +181,22 @@ void Document::useCheckpointLayer(std::shared_ptr<const qkv::AttentionWeights> w
     }
     const qkv::AppliedCheckpointLayer applied = qkv::applyCheckpointLayer(after, std::move(choice));
     pushContent(after, tr("Open Checkpoint Layer %1").arg(layer));
-    emit notice(layerNotice(after, layer, applied, notes, modelInput != nullptr, modelInputNote));
+    emit notice(layerNotice(after, layer, applied, notes, modelInputNote));
 }
 
 void Document::openCheckpointLayer(std::shared_ptr<const qkv::AttentionWeights> weights,
-                                   const qkv::CheckpointLayerSettings& settings, const LayerDocument& opening,
+                                   const qkv::CheckpointLayerSettings& settings,
+                                   std::optional<qkv::PositionalEncoding> positions, const LayerDocument& opening,
                                    const QString& source, const QString& layer, const QStringList& notes,
                                    std::shared_ptr<const qkv::ModelInput> modelInput, const QString& modelInputNote)
 {
     qkv::AppliedCheckpointLayer applied;
     qkv::Session opened = qkv::sessionOnCheckpointLayer(
         wholeDocument().session, layerChoice(std::move(weights), settings, source, layer, modelInput),
-        {opening.positions, opening.targetText}, &applied);
+        {positions, opening.targetText}, &applied);
     if (!opening.tab.isEmpty()) opened.view.tab = opening.tab.toStdString();
     open(opened, QString(), opening.name, tr("Open %1").arg(opening.name));
-    emit notice(layerNotice(opened, layer, applied, notes, modelInput != nullptr, modelInputNote));
+    emit notice(layerNotice(opened, layer, applied, notes, modelInputNote));
 }
 
 void Document::applyPreset(const qkv::HeadPreset& preset)

@@ -35,8 +35,7 @@ class ComputeRunner;
 // A checkpoint's layer opened as a document (Document::openCheckpointLayer).
 struct LayerDocument {
     QString name;  // the document's name: the model's folder or the checkpoint's file
-    std::optional<qkv::PositionalEncoding> positions;  // the dialog's choice, where the checkpoint leaves them open
-    std::optional<std::string> targetText;             // the sentence it opens on; else the document's stay
+    std::optional<std::string> targetText;  // the sentence it opens on; else the document's stay
     QString tab;  // the view it opens on (ResultView::id); empty: the tab shown stays
 };
 
@@ -134,7 +133,8 @@ public:
     // model): core's sessionOnCheckpointLayer, then open() under `opening.name`. Nothing of the
     // document before stays but its sentences and how the views look.
     void openCheckpointLayer(std::shared_ptr<const qkv::AttentionWeights> weights,
-                             const qkv::CheckpointLayerSettings& settings, const LayerDocument& opening,
+                             const qkv::CheckpointLayerSettings& settings,
+                             std::optional<qkv::PositionalEncoding> positions, const LayerDocument& opening,
                              const QString& source, const QString& layer, const QStringList& notes = {},
                              std::shared_ptr<const qkv::ModelInput> modelInput = {},
                              const QString& modelInputNote = {});

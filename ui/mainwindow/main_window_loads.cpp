@@ -197,7 +197,7 @@ bool MainWindow::openDemoModel()
     // Opened with the sentence whose second half the induction heads complete, on the tab that
     // names them: one undo step, unmodified as opened.
     loadErrorsInBox_ = true;
-    loads_->loadLayer(*checkpoint, *layer, std::nullopt, nullptr, LayerDocument{name, std::nullopt, kDemoSentence, ModelGridView::kId});
+    loads_->loadLayer(*checkpoint, *layer, std::nullopt, nullptr, LayerDocument{name, kDemoSentence, ModelGridView::kId});
     return true;
 }
 

@@ -137,10 +137,9 @@ void WeightLoads::applyLayer(const LoadedLayer& loaded)
         auto weights = std::make_shared<const qkv::AttentionWeights>(loaded.layer->weights);
         const QString name = QString::fromStdString(loaded.layer->layer.name);
         if (loaded.opening) {
-            LayerDocument opening = *loaded.opening;
-            opening.positions = loaded.positions;
-            document_->openCheckpointLayer(std::move(weights), loaded.layer->settings, opening, loaded.source, name,
-                                           notes, loaded.modelInput, loaded.modelInputNote);
+            document_->openCheckpointLayer(std::move(weights), loaded.layer->settings, loaded.positions,
+                                           *loaded.opening, loaded.source, name, notes, loaded.modelInput,
+                                           loaded.modelInputNote);
         } else {
             document_->useCheckpointLayer(std::move(weights), loaded.layer->settings, loaded.positions, loaded.source,
                                           name, notes, loaded.modelInput, loaded.modelInputNote);

@@ -41,7 +41,7 @@ public:
     // not fix them. `model`: the checkpoint's whole model when already loaded (the Model tab's),
     // so that it is not read again for the layer's input. With `opening` (File > Open
     // Checkpoint, Open Model, the demo model) the layer opens as a new document
-    // (Document::openCheckpointLayer; its positions are `positions`); without, it is an edit of
+    // (Document::openCheckpointLayer); without, it is an edit of
     // the document (the Model tab's click on another layer of its model).
     void loadLayer(const qkv::Checkpoint& checkpoint, const qkv::CheckpointLayer& layer,
                    std::optional<qkv::PositionalEncoding> positions,
