@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "ui/accessibility/accessible_cell_table.hpp"
 #include "ui/background/release_later.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/figures/shown_text.hpp"
@@ -35,6 +36,52 @@ HeadsCanvas::HeadsCanvas(HeadSelection* selection, QWidget* parent) : QWidget(pa
     connect(selection_, &HeadSelection::headChanged, this, [this] { syncSelection(); });
     connect(selection_, &HeadSelection::cellChanged, this, [this] { syncSelection(); });
     connect(selection_, &HeadSelection::querySpanChanged, this, [this] { syncSelection(); });
+    makeAccessibleTable();
+}
+
+int HeadsCanvas::accessiblePanel() const
+{
+    if (!figure_ || figure_->panelCount() == 0) return -1;
+    return std::clamp(selection_->head(), 0, figure_->panelCount() - 1);
+}
+
+void HeadsCanvas::makeAccessibleTable()
+{
+    // One table, the selected head's map, rather than one table per head: the arrow keys move
+    // within the selected head's map and the head box (or a click) picks the head, so the
+    // reader's table is the map the keyboard is in; every cell's name says its head, so a
+    // reader never mistakes one head's weight for another's. Choosing another head announces
+    // the same cell of the new head.
+    CellTable table;
+    table.caption = [this] {
+        const int panel = accessiblePanel();
+        if (panel < 0) return tr("Attention heads: computing");
+        const int head = figure_->headOfPanel(panel);
+        const QString title = head >= 0 ? tr("Head %1").arg(head + 1) : tr("Average of heads");
+        return tr("%1 of %2 heads: queries on rows, keys on columns").arg(title).arg(figure_->panelCount());
+    };
+    table.rowCount = [this] { return accessiblePanel() >= 0 ? figure_->rows() : 0; };
+    table.columnCount = [this] { return accessiblePanel() >= 0 ? figure_->columns() : 0; };
+    table.rowHeader = [this](int row) { return row < figure_->rowLabels().size() ? figure_->rowLabels()[row] : QString(); };
+    table.columnHeader = [this](int column) {
+        return column < figure_->columnLabels().size() ? figure_->columnLabels()[column] : QString();
+    };
+    table.cellName = [this](int row, int column) {
+        const int head = figure_->headOfPanel(accessiblePanel());
+        if (figure_->pooled())
+            return pooledCellSentence(*figure_->result(), head, row, column, figure_->rowPositions(row),
+                                      figure_->columnPositions(column));
+        return cellSentence(*figure_->result(), head, row, column, figure_->valueNorms());
+    };
+    table.cellDescription = [this](int row, int column) {
+        return plainTextOfToolTip(cellTip(accessiblePanel(), row, column));
+    };
+    table.currentCell = [this] {
+        if (accessiblePanel() < 0) return TableCell{};
+        return TableCell{figure_->rowOfPosition(selection_->queryRow()), figure_->columnOfPosition(selection_->keyColumn())};
+    };
+    table.cellRect = [this](int row, int column) { return cellRect(accessiblePanel(), row, column); };
+    setAccessibleCellTable(this, std::move(table));
 }
 
 void HeadsCanvas::setFigure(std::shared_ptr<const HeadsFigure> figure)
@@ -42,6 +89,7 @@ void HeadsCanvas::setFigure(std::shared_ptr<const HeadsFigure> figure)
     releaseLater(std::exchange(figure_, std::move(figure)));
     relayout();
     syncSelection();
+    announceTableChanged(this);
 }
 
 void HeadsCanvas::setColormap(ColormapName colormap)
@@ -99,6 +147,7 @@ void HeadsCanvas::syncSelection()
         state_.spanEndRow = last >= 0 ? last + 1 : -1;
     }
     update();
+    announceCurrentCell(this);  // only while the canvas has the focus
 }
 
 void HeadsCanvas::selectSpanTo(int row)
@@ -138,10 +187,16 @@ HeadsCanvas::Hit HeadsCanvas::hitTest(const QPointF& position) const
 
 QPoint HeadsCanvas::cellCenter(int panel, int row, int column) const
 {
+    const QRectF rect = cellRect(panel, row, column);
+    return rect.isNull() ? QPoint() : rect.center().toPoint();
+}
+
+QRectF HeadsCanvas::cellRect(int panel, int row, int column) const
+{
     if (!figure_ || panel < 0 || panel >= static_cast<int>(layout_.panels.size())) return {};
     const HeatmapLayout cells(layout_.panels[static_cast<std::size_t>(panel)], figure_->rows(), figure_->columns(),
                               panelStyle(*figure_, panel, state_, &layout_), QFontMetricsF(font(), this));
-    return cells.cellRect(row, column).center().toPoint();
+    return cells.cellRect(row, column);
 }
 
 QPoint HeadsCanvas::rowLabelCenter(int panel, int row) const
