@@ -18,7 +18,7 @@ import sys
 import tempfile
 import time
 
-DEADLINE_SECONDS = 25  # the whole test; CTest's own timeout is above it
+DEADLINE_SECONDS = 50  # a ceiling (about 3 s alone; other builds on two cores slow the start), below CTest's 90
 SKIP = 77
 
 
