@@ -184,11 +184,16 @@ public:
         if (type == QAccessible::TableInterface) return static_cast<QAccessibleTableInterface*>(this);
         return QAccessibleWidget::interface_cast(type);
     }
-    int childCount() const override { return rowCount() * columnCount(); }
+    // A reader that lists every child of W_i at d_model 4,096 would make 16 M objects: beyond
+    // kListedCells a table lists none, and its cells are reached by row and column (cellAt, the
+    // AT-SPI Table's GetAccessibleAt), as readers move in tables anyway.
+    static constexpr long long kListedCells = 65536;
+    long long cellCount() const { return static_cast<long long>(rowCount()) * columnCount(); }
+    int childCount() const override { return cellCount() <= kListedCells ? static_cast<int>(cellCount()) : 0; }
     QAccessibleInterface* child(int index) const override
     {
         const int columns = columnCount();
-        if (index < 0 || columns == 0 || index >= childCount()) return nullptr;
+        if (index < 0 || columns == 0 || index >= cellCount()) return nullptr;
         return cellAt(index / columns, index % columns);
     }
     int indexOfChild(const QAccessibleInterface* child) const override
@@ -210,7 +215,7 @@ public:
         if (!t || !t->cellRect) return nullptr;
         const QPointF local = widget()->mapFromGlobal(QPoint(x, y));
         const int rows = t->rows(), columns = t->columns();
-        if (static_cast<long long>(rows) * columns > 65536) return nullptr;  // a hit test per cell
+        if (cellCount() > kListedCells) return nullptr;  // a hit test per cell
         for (int r = 0; r < rows; ++r)
             for (int c = 0; c < columns; ++c)
                 if (t->cellRect(r, c).contains(local)) return cellAt(r, c);
