@@ -2,7 +2,8 @@
 """The tree a screen reader sees: runs qkv-studio under Xvfb on a private D-Bus session with the
 accessibility bus, and reads its accessible tree over AT-SPI as Orca does (the same D-Bus calls
 pyatspi makes, through Gio). Passes when the Heads map is a table whose column headers are the
-session's key tokens and whose cells name their head, query, key and weight.
+session's key tokens and whose cells name their head, query, key and weight, and when an arrow
+key pressed in the map (xdotool, through the X server) sends the focus event of the new cell.
 
     read_heatmap_tree.py QKV_STUDIO SESSION.qkv.json
 
@@ -38,7 +39,7 @@ except ImportError:
     skip("python3-gi (Gio, to speak D-Bus) is missing")
 
 LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
-for tool, package in (("Xvfb", "xvfb"), ("dbus-daemon", "dbus-daemon")):
+for tool, package in (("Xvfb", "xvfb"), ("dbus-daemon", "dbus-daemon"), ("xdotool", "xdotool")):
     if not shutil.which(tool):
         skip(tool + " is missing: install " + package)
 if not os.path.exists(LAUNCHER):
@@ -46,6 +47,8 @@ if not os.path.exists(LAUNCHER):
 
 ACCESSIBLE = "org.a11y.atspi.Accessible"
 TABLE = "org.a11y.atspi.Table"
+REGISTRY = ("org.a11y.atspi.Registry", "/org/a11y/atspi/registry")
+ATSPI_STATE_FOCUSED, ATSPI_STATE_SELECTED = 12, 23
 
 
 def call(bus, name, path, interface, method, args=None, reply="(v)"):
@@ -102,6 +105,60 @@ def find_heads_table(bus, app, deadline):
     return None
 
 
+def has_state(bus, node, state):
+    return bool(call(bus, node[0], node[1], ACCESSIBLE, "GetState", None, "(au)")[0][state // 32] & (1 << state % 32))
+
+
+def cell_at(bus, table, row, column):
+    return call(bus, table[0], table[1], TABLE, "GetAccessibleAt", GLib.Variant("(ii)", (row, column)), "((so))")[0]
+
+
+def listen_for_focus(bus):
+    """Focus events of any object, as a screen reader gets them (paths, in order)."""
+    focused = []
+    bus.signal_subscribe(None, "org.a11y.atspi.Event.Focus", "Focus", None, None, Gio.DBusSignalFlags.NONE,
+                         lambda connection, sender, path, interface, signal, parameters: focused.append(path))
+    return focused
+
+
+def wait_for(condition, seconds):
+    end, context = time.monotonic() + seconds, GLib.MainContext.default()
+    while time.monotonic() < end and not condition():
+        context.iteration(False)
+        time.sleep(0.02)
+    return condition()
+
+
+def check_arrow_key_focus(bus, table, focused, environment):
+    """The map takes the keyboard focus; → (← on the last column) moves the selected cell and the
+    screen reader gets a focus event for the new cell, whose name is that cell's."""
+    # No window manager under Xvfb: give the window the X input focus as one would.
+    subprocess.run(["xdotool", "search", "--name", "QKV Studio", "windowfocus", "--sync"], env=environment,
+                   capture_output=True, timeout=10)
+    if not call(bus, table[0], table[1], "org.a11y.atspi.Component", "GrabFocus", None, "(b)")[0]:
+        fail("the Heads table refused the keyboard focus")
+    if not wait_for(lambda: has_state(bus, table, ATSPI_STATE_FOCUSED), 5):
+        fail("the Heads table never had the keyboard focus")
+    rows = prop(bus, table[0], table[1], TABLE, "NRows")
+    columns = prop(bus, table[0], table[1], TABLE, "NColumns")
+    current = next(((r, c) for r in range(rows) for c in range(columns)
+                    if has_state(bus, cell_at(bus, table, r, c), ATSPI_STATE_SELECTED)), None)
+    if current is None:
+        fail("no cell of the Heads table is selected")
+    row, column = current
+    key, column = ("Right", column + 1) if column + 1 < columns else ("Left", column - 1)
+    target = cell_at(bus, table, row, column)
+    expected = name_of(bus, target)
+    del focused[:]
+    subprocess.run(["xdotool", "key", key], env=environment, capture_output=True, timeout=10)
+    if not wait_for(lambda: target[1] in focused, 5):
+        fail("%s from cell %s sent no focus event for cell (%d, %d) (%s): focus events %s"
+             % (key, current, row, column, target[1], focused))
+    if not has_state(bus, target, ATSPI_STATE_FOCUSED):
+        fail("cell (%d, %d) got the focus event but does not say it is focused" % (row, column))
+    print("%s: focus on cell (%d, %d), %r" % (key, row, column, expected))
+
+
 def session_bus_address(environment):
     reader, writer = os.pipe()
     daemon = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=%d" % writer],
@@ -136,7 +193,7 @@ def check_table(bus, table, key_tokens):
     if headers != key_tokens:
         fail("the column headers are %s, the session's key tokens %s" % (headers, key_tokens))
     row_header = call(bus, table[0], table[1], TABLE, "GetRowDescription", GLib.Variant("(i)", (0,)), "(s)")[0]
-    cell = call(bus, table[0], table[1], TABLE, "GetAccessibleAt", GLib.Variant("(ii)", (0, 1)), "((so))")[0]
+    cell = cell_at(bus, table, 0, 1)
     cell_name = name_of(bus, cell)
     print("cell (0, 1): %s, %r" % (role_name(bus, cell), cell_name))
     if role_name(bus, cell) not in ("table cell", "cell"):
@@ -190,6 +247,11 @@ def main():
         bus = Gio.DBusConnection.new_for_address_sync(
             a11y_address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
             None, None)
+        # Listeners first: Qt 6.4 reads which events are wanted when it starts.
+        focused = listen_for_focus(bus)
+        for event in ("object:state-changed:focused", "focus:"):
+            call(bus, REGISTRY[0], REGISTRY[1], "org.a11y.atspi.Registry", "RegisterEvent", GLib.Variant("(s)", (event,)),
+                 None)
         app_log = open(os.path.join(scratch, "app.log"), "w")
         app = subprocess.Popen([binary, session], env=environment, stdout=app_log, stderr=subprocess.STDOUT)
         started.append(app)
@@ -200,6 +262,7 @@ def main():
         if not table:
             fail("no table named Head … in QKV Studio's accessible tree")
         check_table(bus, table, key_tokens(binary, session, environment, scratch))
+        check_arrow_key_focus(bus, table, focused, environment)
         print("PASS: %.1f s" % (DEADLINE_SECONDS - (deadline - time.monotonic())))
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # not this script: it reports
