@@ -10,6 +10,7 @@
 #include "core/pipeline/compute_request.hpp"
 #include "core/pretrained/pretrained_model.hpp"
 #include "support/test_paths.hpp"
+#include "tests/ui/accessibility/accessibility_events.hpp"
 #include "tests/ui/support/layer_test_support.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/factored/factor_product_widget.hpp"
@@ -83,6 +84,28 @@ TEST(ViewTables, MatricesReadsTheSelectedHeadsAttention)
     EXPECT_TRUE(name.contains(preciseNumber(result->attention.heads[3].attention(2, 5)))) << name.toStdString();
     // The description is the scaled score the weight came from.
     EXPECT_TRUE(table->cellAt(2, 5)->text(QAccessible::Description).contains(preciseNumber(result->attention.heads[3].scores(2, 5))));
+}
+
+TEST(ViewTables, MatricesArrowKeyAnnouncesTheNewCell)
+{
+    MatricesView view(nullptr);
+    showAt(view, QSize(1300, 800));
+    view.setResult(computeResult(crossConfig()));
+    waitUntilIdle(view);
+    view.selection()->setCell(1, 1);
+    view.activateWindow();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(&view));
+    view.canvas()->setFocus();
+    ASSERT_TRUE(view.canvas()->hasFocus());
+    QAccessibleTableInterface* table = accessible(view.canvas())->tableInterface();
+    ASSERT_NE(table, nullptr);
+    AccessibilityEvents events;
+    QTest::keyClick(view.canvas(), Qt::Key_Down);
+    EXPECT_EQ(view.selection()->queryRow(), 2);
+    const auto focus = events.of(QAccessible::Focus, view.canvas());
+    ASSERT_FALSE(focus.empty()) << "no focus event for the new cell";
+    EXPECT_EQ(focus.back().child, 2 * table->columnCount() + 1);
+    EXPECT_EQ(focus.back().name, cellName(*table, 2, 1));
 }
 
 TEST(ViewTables, FactoredReadsWiFromItsFactorsAndTheScoresBothWays)
