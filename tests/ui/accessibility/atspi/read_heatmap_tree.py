@@ -264,6 +264,11 @@ def main():
         check_table(bus, table, key_tokens(binary, session, environment, scratch))
         check_arrow_key_focus(bus, table, focused, environment)
         print("PASS: %.1f s" % (DEADLINE_SECONDS - (deadline - time.monotonic())))
+    except SystemExit as exit:
+        if exit.code == 1 and os.path.exists(os.path.join(scratch, "app.log")):
+            with open(os.path.join(scratch, "app.log")) as log:
+                print("qkv-studio said:\n" + log.read()[-2000:])
+        raise
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # not this script: it reports
         os.killpg(os.getpgrp(), signal.SIGTERM)
