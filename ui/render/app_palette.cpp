@@ -1,0 +1,151 @@
+#include "ui/render/app_palette.hpp"
+
+#include <QApplication>
+#include <QStyle>
+#include <QStyleHints>
+#include <QtGlobal>
+
+#include <cmath>
+#include <cstdio>
+
+#include "ui/settings/preference.hpp"
+
+namespace qkv::ui {
+namespace {
+
+const Preference<QString> kPaletteSetting{QStringLiteral("view/palette"), QStringLiteral("system")};
+const Preference<bool> kHighContrastSetting{QStringLiteral("view/highContrast"), false};
+
+bool parseScheme(const QString& text, PaletteScheme& scheme)
+{
+    const auto parsed = parseName(kPaletteSchemeNames, text.trimmed().toLower().toStdString());
+    if (parsed) scheme = *parsed;
+    return parsed.has_value();
+}
+
+// One colour for every colour group, then the disabled group's text greyed.
+void setRole(QPalette& palette, QPalette::ColorRole role, const QColor& color) { palette.setColor(role, color); }
+
+void setDisabledText(QPalette& palette, const QColor& color)
+{
+    for (QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::HighlightedText})
+        palette.setColor(QPalette::Disabled, role, color);
+}
+
+// The desktop's palette, read before this file first changes the application's.
+const QPalette& desktopPalette()
+{
+    static const QPalette desktop = QGuiApplication::palette();
+    return desktop;
+}
+
+// sRGB channel to linear light (WCAG 2's relative luminance).
+double linear(double c) { return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); }
+double luminance(const QColor& c)
+{
+    return 0.2126 * linear(c.redF()) + 0.7152 * linear(c.greenF()) + 0.0722 * linear(c.blueF());
+}
+
+}  // namespace
+
+Appearance storedAppearance()
+{
+    Appearance appearance;
+    parseScheme(kPaletteSetting.value(), appearance.scheme);
+    appearance.highContrast = kHighContrastSetting.value();
+    const QString forced = qEnvironmentVariable("QKV_STUDIO_PALETTE");
+    if (!forced.isEmpty() && !parseScheme(forced, appearance.scheme))
+        std::fprintf(stderr, "QKV_STUDIO_PALETTE=%s is not one of %s; using the setting\n", qPrintable(forced),
+                     std::string(allowedNames(kPaletteSchemeNames)).c_str());
+    return appearance;
+}
+
+void storeHighContrast(bool on) { kHighContrastSetting.setValue(on); }
+
+void storePaletteScheme(PaletteScheme scheme)
+{
+    const std::string_view name = nameOf(kPaletteSchemeNames, scheme);
+    kPaletteSetting.setValue(QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size())));
+}
+
+bool isDarkPalette(const QPalette& palette) { return palette.color(QPalette::Window).lightness() < 128; }
+
+bool desktopPrefersDark(const QPalette& desktop)
+{
+    if (isDarkPalette(desktop)) return true;
+#if QT_VERSION >= QT_VERSION_CHECK(6, 5, 0)
+    if (QGuiApplication::styleHints()->colorScheme() == Qt::ColorScheme::Dark) return true;
+#endif
+    // GTK's own override (GTK_THEME=Adwaita:dark), which Qt 6.4's themes do not read.
+    return qEnvironmentVariable("GTK_THEME").endsWith(QStringLiteral(":dark"), Qt::CaseInsensitive);
+}
+
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor text(0xe8, 0xe8, 0xe8);
+    setRole(p, QPalette::Window, QColor(0x2d, 0x2d, 0x2d));
+    setRole(p, QPalette::WindowText, text);
+    setRole(p, QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    setRole(p, QPalette::AlternateBase, QColor(0x28, 0x28, 0x28));
+    setRole(p, QPalette::Text, text);
+    setRole(p, QPalette::Button, QColor(0x3a, 0x3a, 0x3a));
+    setRole(p, QPalette::ButtonText, text);
+    setRole(p, QPalette::BrightText, QColor(0xff, 0x8a, 0x80));
+    setRole(p, QPalette::Light, QColor(0x55, 0x55, 0x55));
+    setRole(p, QPalette::Midlight, QColor(0x48, 0x48, 0x48));
+    setRole(p, QPalette::Mid, QColor(0x5c, 0x5c, 0x5c));
+    setRole(p, QPalette::Dark, QColor(0x1a, 0x1a, 0x1a));
+    setRole(p, QPalette::Shadow, QColor(0x0a, 0x0a, 0x0a));
+    setRole(p, QPalette::Highlight, QColor(0x3d, 0x7b, 0xd9));
+    setRole(p, QPalette::HighlightedText, Qt::white);
+    setRole(p, QPalette::Link, QColor(0x8a, 0xb8, 0xff));
+    setRole(p, QPalette::LinkVisited, QColor(0xc6, 0xa4, 0xff));
+    setRole(p, QPalette::ToolTipBase, QColor(0x2d, 0x2d, 0x2d));
+    setRole(p, QPalette::ToolTipText, text);
+    setRole(p, QPalette::PlaceholderText, QColor(0xa0, 0xa0, 0xa0));
+    setDisabledText(p, QColor(0x80, 0x80, 0x80));
+    return p;
+}
+
+QPalette highContrastPalette(bool dark)
+{
+    QPalette p;
+    const QColor ground = dark ? Qt::black : Qt::white, ink = dark ? Qt::white : Qt::black;
+    for (QPalette::ColorRole role : {QPalette::Window, QPalette::Base, QPalette::AlternateBase, QPalette::ToolTipBase})
+        setRole(p, role, ground);
+    for (QPalette::ColorRole role :
+         {QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::ToolTipText, QPalette::BrightText})
+        setRole(p, role, ink);
+    // Buttons a step off the ground so they read as buttons; frames and separators in ink.
+    setRole(p, QPalette::Button, dark ? QColor(0x26, 0x26, 0x26) : QColor(0xe6, 0xe6, 0xe6));
+    for (QPalette::ColorRole role : {QPalette::Light, QPalette::Midlight, QPalette::Mid, QPalette::Dark, QPalette::Shadow})
+        setRole(p, role, ink);
+    setRole(p, QPalette::Highlight, dark ? QColor(0xff, 0xff, 0x00) : QColor(0x00, 0x00, 0xa8));
+    setRole(p, QPalette::HighlightedText, dark ? Qt::black : Qt::white);
+    setRole(p, QPalette::Link, dark ? QColor(0x00, 0xff, 0xff) : QColor(0x00, 0x00, 0xd0));
+    setRole(p, QPalette::LinkVisited, dark ? QColor(0xff, 0x80, 0xff) : QColor(0x80, 0x00, 0x80));
+    setRole(p, QPalette::PlaceholderText, dark ? QColor(0xc8, 0xc8, 0xc8) : QColor(0x40, 0x40, 0x40));
+    // Disabled text still at 4.5:1 or more (WCAG AA) against the ground.
+    setDisabledText(p, dark ? QColor(0xa0, 0xa0, 0xa0) : QColor(0x5a, 0x5a, 0x5a));
+    return p;
+}
+
+void applyAppearance(const Appearance& appearance)
+{
+    const QPalette& desktop = desktopPalette();
+    const bool dark = appearance.scheme == PaletteScheme::Dark ||
+                      (appearance.scheme == PaletteScheme::System && desktopPrefersDark(desktop));
+    if (appearance.highContrast) QApplication::setPalette(highContrastPalette(dark));
+    else if (appearance.scheme == PaletteScheme::System && dark == isDarkPalette(desktop))
+        QApplication::setPalette(desktop);  // the desktop's own colours, light or dark
+    else QApplication::setPalette(dark ? darkPalette() : QApplication::style()->standardPalette());
+}
+
+double contrastRatio(const QColor& first, const QColor& second)
+{
+    const double a = luminance(first), b = luminance(second);
+    return (std::max(a, b) + 0.05) / (std::min(a, b) + 0.05);
+}
+
+}  // namespace qkv::ui
