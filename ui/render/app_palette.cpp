@@ -39,6 +39,21 @@ const QPalette& desktopPalette()
     return desktop;
 }
 
+// What a palette cannot say to the Fusion style: it draws frames and check boxes in a shade of
+// the window colour, which on a black or white window is all but invisible. With high contrast,
+// text fields (a spin box's too: its line edit, beside the style's arrows) and check and radio
+// indicators get a frame in the text colour, and a checked indicator is filled with the
+// selection colour. Only borders and indicators: every other part stays the style's.
+const QString kHighContrastSheet = QStringLiteral(
+    "QLineEdit, QPlainTextEdit, QTextEdit, QAbstractSpinBox { border: 1px solid palette(text); }"
+    "QAbstractSpinBox::up-button, QAbstractSpinBox::down-button { width: 16px; }"
+    "QCheckBox::indicator, QGroupBox::indicator, QRadioButton::indicator {"
+    " width: 12px; height: 12px; border: 2px solid palette(text); background: palette(base); }"
+    "QRadioButton::indicator { border-radius: 8px; }"
+    "QCheckBox::indicator:checked, QGroupBox::indicator:checked, QRadioButton::indicator:checked {"
+    " background: palette(highlight); }"
+    "QCheckBox::indicator:indeterminate { background: palette(mid); }");
+
 // sRGB channel to linear light (WCAG 2's relative luminance).
 double linear(double c) { return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); }
 double luminance(const QColor& c)
@@ -140,6 +155,9 @@ void applyAppearance(const Appearance& appearance)
     else if (appearance.scheme == PaletteScheme::System && dark == isDarkPalette(desktop))
         QApplication::setPalette(desktop);  // the desktop's own colours, light or dark
     else QApplication::setPalette(dark ? darkPalette() : QApplication::style()->standardPalette());
+    // After the palette: the sheet's palette(text) is read when widgets are polished with it.
+    if (auto* app = qobject_cast<QApplication*>(QCoreApplication::instance()))
+        app->setStyleSheet(appearance.highContrast ? kHighContrastSheet : QString());
 }
 
 double contrastRatio(const QColor& first, const QColor& second)

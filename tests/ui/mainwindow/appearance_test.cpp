@@ -78,6 +78,7 @@ TEST_F(AppearanceTest, HighContrastTogglesThePaletteAndPersists)
     EXPECT_GE(contrastRatio(on.color(QPalette::Disabled, QPalette::Text), on.color(QPalette::Base)), 4.5);
     QWidget widget;  // a widget made now takes it
     EXPECT_EQ(widget.palette().color(QPalette::Text), QColor(Qt::black));
+    EXPECT_TRUE(qApp->styleSheet().contains(QStringLiteral("palette(text)"))) << "fields framed in the text colour";
     EXPECT_TRUE(QSettings().value(QStringLiteral("view/highContrast")).toBool());
 
     QMenu again;  // the next start (a new menu) reads it back
@@ -86,6 +87,7 @@ TEST_F(AppearanceTest, HighContrastTogglesThePaletteAndPersists)
 
     highContrast->trigger();
     EXPECT_EQ(QApplication::palette().color(QPalette::Window), desktopWindow);
+    EXPECT_TRUE(qApp->styleSheet().isEmpty());
     EXPECT_FALSE(storedAppearance().highContrast);
 }
 
