@@ -5,7 +5,6 @@
 #include <QStyleHints>
 #include <QtGlobal>
 
-#include <cmath>
 #include <cstdio>
 
 #include "ui/settings/preference.hpp"
@@ -53,13 +52,6 @@ const QString kHighContrastSheet = QStringLiteral(
     "QCheckBox::indicator:checked, QGroupBox::indicator:checked, QRadioButton::indicator:checked {"
     " background: palette(highlight); }"
     "QCheckBox::indicator:indeterminate { background: palette(mid); }");
-
-// sRGB channel to linear light (WCAG 2's relative luminance).
-double linear(double c) { return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); }
-double luminance(const QColor& c)
-{
-    return 0.2126 * linear(c.redF()) + 0.7152 * linear(c.greenF()) + 0.0722 * linear(c.blueF());
-}
 
 }  // namespace
 
@@ -158,12 +150,6 @@ void applyAppearance(const Appearance& appearance)
     // After the palette: the sheet's palette(text) is read when widgets are polished with it.
     if (auto* app = qobject_cast<QApplication*>(QCoreApplication::instance()))
         app->setStyleSheet(appearance.highContrast ? kHighContrastSheet : QString());
-}
-
-double contrastRatio(const QColor& first, const QColor& second)
-{
-    const double a = luminance(first), b = luminance(second);
-    return (std::max(a, b) + 0.05) / (std::min(a, b) + 0.05);
 }
 
 }  // namespace qkv::ui

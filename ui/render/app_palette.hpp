@@ -59,7 +59,4 @@ QPalette highContrastPalette(bool dark);
 // shade of the window colour).
 void applyAppearance(const Appearance& appearance);
 
-// WCAG 2 contrast ratio of two colours (1 to 21).
-double contrastRatio(const QColor& first, const QColor& second);
-
 }  // namespace qkv::ui

@@ -18,6 +18,7 @@
 #include "ui/figures/figure_render.hpp"
 #include "ui/mainwindow/appearance_menu.hpp"
 #include "ui/render/app_palette.hpp"
+#include "ui/render/contrast.hpp"
 
 using namespace qkv::ui;
 
