@@ -12,7 +12,9 @@ Visualization", ISVC 2009), with orange instead of red:
   L*(s) = L_centre - (L_centre - L_end) * |s|      lightness falls linearly towards both ends,
                                                     the same at +s and -s (equal magnitudes
                                                     look equally strong);
-  C*(s) = C_peak * |s|^0.75, reduced to the sRGB gamut at that L* and hue;
+  C*(s) = C_peak * c^0.75 with c = max(0, |s| - 1/255) / (1 - 1/255), reduced to the sRGB
+          gamut at that L* and hue (the two entries either side of t = 0.5, 127 and 128, are
+          both exactly neutral: a difference of exactly 0 shows no tint either way);
   h(s)  = HUE_BLUE for s < 0, HUE_ORANGE for s > 0 (CIELAB hue angles, degrees).
 
 CIELAB and sRGB as in IEC 61966-2-1 and CIE 15:2004 (D65 white). Pure Python, no packages.
@@ -83,7 +85,8 @@ def blue_orange(t):
     u = abs(s)
     L = L_CENTRE - (L_CENTRE - L_END) * u
     h = HUE_BLUE if s < 0 else HUE_ORANGE
-    C = fit_chroma(L, C_PEAK * u ** 0.75, h)
+    c = max(0.0, u - 1.0 / 255.0) / (1.0 - 1.0 / 255.0)
+    C = fit_chroma(L, C_PEAK * c ** 0.75, h)
     rgb = xyz_to_linear_rgb(lab_to_xyz(lab_from_lch(L, C, h)))
     return tuple(int(round(encode(c) * 255.0)) for c in rgb)
 
