@@ -63,8 +63,8 @@ QString Colormap::displayName() const
     case ColormapName::Magma: return QCoreApplication::translate("Colormap", "Magma");
     case ColormapName::Cividis: return QCoreApplication::translate("Colormap", "Cividis");
     case ColormapName::Greys: return QCoreApplication::translate("Colormap", "Greys");
-    case ColormapName::BlueOrange: return QCoreApplication::translate("Colormap", "Blue-orange (diverging)");
-    case ColormapName::RedBlue: return QCoreApplication::translate("Colormap", "Red-blue (diverging)");
+    case ColormapName::BlueOrange: return QCoreApplication::translate("Colormap", "Blue-orange (±)");
+    case ColormapName::RedBlue: return QCoreApplication::translate("Colormap", "Red-blue (±)");
     }
     return {};
 }
