@@ -47,8 +47,8 @@ const QString kHighContrastSheet = QStringLiteral(
     "QLineEdit, QPlainTextEdit, QTextEdit, QAbstractSpinBox { border: 1px solid palette(text); }"
     "QAbstractSpinBox::up-button, QAbstractSpinBox::down-button { width: 16px; }"
     "QCheckBox::indicator, QGroupBox::indicator, QRadioButton::indicator {"
-    " width: 12px; height: 12px; border: 2px solid palette(text); background: palette(base); }"
-    "QRadioButton::indicator { border-radius: 8px; }"
+    " width: 0.8em; height: 0.8em; border: 2px solid palette(text); background: palette(base); }"
+    "QRadioButton::indicator { border-radius: 0.5em; }"
     "QCheckBox::indicator:checked, QGroupBox::indicator:checked, QRadioButton::indicator:checked {"
     " background: palette(highlight); }"
     "QCheckBox::indicator:indeterminate { background: palette(mid); }");
