@@ -22,9 +22,7 @@ bool parseScheme(const QString& text, PaletteScheme& scheme)
     return parsed.has_value();
 }
 
-// One colour for every colour group, then the disabled group's text greyed.
-void setRole(QPalette& palette, QPalette::ColorRole role, const QColor& color) { palette.setColor(role, color); }
-
+// The disabled group's text, greyed (setColor(role, colour) sets every group first).
 void setDisabledText(QPalette& palette, const QColor& color)
 {
     for (QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::HighlightedText})
@@ -40,9 +38,10 @@ const QPalette& desktopPalette()
 
 // What a palette cannot say to the Fusion style: it draws frames and check boxes in a shade of
 // the window colour, which on a black or white window is all but invisible. With high contrast,
-// text fields (a spin box's too: its line edit, beside the style's arrows) and check and radio
-// indicators get a frame in the text colour, and a checked indicator is filled with the
-// selection colour. Only borders and indicators: every other part stays the style's.
+// text fields and spin boxes (their arrow buttons kept wide enough to show the arrows) and check
+// and radio indicators (sized in em, to grow with the font) get a frame in the text colour, and
+// a checked indicator is filled with the selection colour. Only frames and indicators: every
+// other part stays the style's.
 const QString kHighContrastSheet = QStringLiteral(
     "QLineEdit, QPlainTextEdit, QTextEdit, QAbstractSpinBox { border: 1px solid palette(text); }"
     "QAbstractSpinBox::up-button, QAbstractSpinBox::down-button { width: 16px; }"
@@ -91,26 +90,26 @@ QPalette darkPalette()
 {
     QPalette p;
     const QColor text(0xe8, 0xe8, 0xe8);
-    setRole(p, QPalette::Window, QColor(0x2d, 0x2d, 0x2d));
-    setRole(p, QPalette::WindowText, text);
-    setRole(p, QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-    setRole(p, QPalette::AlternateBase, QColor(0x28, 0x28, 0x28));
-    setRole(p, QPalette::Text, text);
-    setRole(p, QPalette::Button, QColor(0x3a, 0x3a, 0x3a));
-    setRole(p, QPalette::ButtonText, text);
-    setRole(p, QPalette::BrightText, QColor(0xff, 0x8a, 0x80));
-    setRole(p, QPalette::Light, QColor(0x55, 0x55, 0x55));
-    setRole(p, QPalette::Midlight, QColor(0x48, 0x48, 0x48));
-    setRole(p, QPalette::Mid, QColor(0x5c, 0x5c, 0x5c));
-    setRole(p, QPalette::Dark, QColor(0x1a, 0x1a, 0x1a));
-    setRole(p, QPalette::Shadow, QColor(0x0a, 0x0a, 0x0a));
-    setRole(p, QPalette::Highlight, QColor(0x3d, 0x7b, 0xd9));
-    setRole(p, QPalette::HighlightedText, Qt::white);
-    setRole(p, QPalette::Link, QColor(0x8a, 0xb8, 0xff));
-    setRole(p, QPalette::LinkVisited, QColor(0xc6, 0xa4, 0xff));
-    setRole(p, QPalette::ToolTipBase, QColor(0x2d, 0x2d, 0x2d));
-    setRole(p, QPalette::ToolTipText, text);
-    setRole(p, QPalette::PlaceholderText, QColor(0xa0, 0xa0, 0xa0));
+    p.setColor(QPalette::Window, QColor(0x2d, 0x2d, 0x2d));
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    p.setColor(QPalette::AlternateBase, QColor(0x28, 0x28, 0x28));
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, QColor(0x3a, 0x3a, 0x3a));
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, QColor(0xff, 0x8a, 0x80));
+    p.setColor(QPalette::Light, QColor(0x55, 0x55, 0x55));
+    p.setColor(QPalette::Midlight, QColor(0x48, 0x48, 0x48));
+    p.setColor(QPalette::Mid, QColor(0x5c, 0x5c, 0x5c));
+    p.setColor(QPalette::Dark, QColor(0x1a, 0x1a, 0x1a));
+    p.setColor(QPalette::Shadow, QColor(0x0a, 0x0a, 0x0a));
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x7b, 0xd9));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Link, QColor(0x8a, 0xb8, 0xff));
+    p.setColor(QPalette::LinkVisited, QColor(0xc6, 0xa4, 0xff));
+    p.setColor(QPalette::ToolTipBase, QColor(0x2d, 0x2d, 0x2d));
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, QColor(0xa0, 0xa0, 0xa0));
     setDisabledText(p, QColor(0x80, 0x80, 0x80));
     return p;
 }
@@ -120,19 +119,19 @@ QPalette highContrastPalette(bool dark)
     QPalette p;
     const QColor ground = dark ? Qt::black : Qt::white, ink = dark ? Qt::white : Qt::black;
     for (QPalette::ColorRole role : {QPalette::Window, QPalette::Base, QPalette::AlternateBase, QPalette::ToolTipBase})
-        setRole(p, role, ground);
+        p.setColor(role, ground);
     for (QPalette::ColorRole role :
          {QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::ToolTipText, QPalette::BrightText})
-        setRole(p, role, ink);
+        p.setColor(role, ink);
     // Buttons a step off the ground so they read as buttons; frames and separators in ink.
-    setRole(p, QPalette::Button, dark ? QColor(0x26, 0x26, 0x26) : QColor(0xe6, 0xe6, 0xe6));
+    p.setColor(QPalette::Button, dark ? QColor(0x26, 0x26, 0x26) : QColor(0xe6, 0xe6, 0xe6));
     for (QPalette::ColorRole role : {QPalette::Light, QPalette::Midlight, QPalette::Mid, QPalette::Dark, QPalette::Shadow})
-        setRole(p, role, ink);
-    setRole(p, QPalette::Highlight, dark ? QColor(0xff, 0xff, 0x00) : QColor(0x00, 0x00, 0xa8));
-    setRole(p, QPalette::HighlightedText, dark ? Qt::black : Qt::white);
-    setRole(p, QPalette::Link, dark ? QColor(0x00, 0xff, 0xff) : QColor(0x00, 0x00, 0xd0));
-    setRole(p, QPalette::LinkVisited, dark ? QColor(0xff, 0x80, 0xff) : QColor(0x80, 0x00, 0x80));
-    setRole(p, QPalette::PlaceholderText, dark ? QColor(0xc8, 0xc8, 0xc8) : QColor(0x40, 0x40, 0x40));
+        p.setColor(role, ink);
+    p.setColor(QPalette::Highlight, dark ? QColor(0xff, 0xff, 0x00) : QColor(0x00, 0x00, 0xa8));
+    p.setColor(QPalette::HighlightedText, dark ? Qt::black : Qt::white);
+    p.setColor(QPalette::Link, dark ? QColor(0x00, 0xff, 0xff) : QColor(0x00, 0x00, 0xd0));
+    p.setColor(QPalette::LinkVisited, dark ? QColor(0xff, 0x80, 0xff) : QColor(0x80, 0x00, 0x80));
+    p.setColor(QPalette::PlaceholderText, dark ? QColor(0xc8, 0xc8, 0xc8) : QColor(0x40, 0x40, 0x40));
     // Disabled text still at 4.5:1 or more (WCAG AA) against the ground.
     setDisabledText(p, dark ? QColor(0xa0, 0xa0, 0xa0) : QColor(0x5a, 0x5a, 0x5a));
     return p;
