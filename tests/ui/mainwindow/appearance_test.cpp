@@ -32,6 +32,7 @@ protected:
     static void reset()
     {
         qunsetenv("QKV_STUDIO_PALETTE");
+        qunsetenv("GTK_THEME");
         QSettings().remove(QStringLiteral("view/highContrast"));
         QSettings().remove(QStringLiteral("view/palette"));
         applyAppearance(Appearance{});
@@ -129,6 +130,23 @@ TEST_F(AppearanceTest, TheEnvironmentForcesASchemeForOneRun)
     storePaletteScheme(PaletteScheme::Dark);
     qputenv("QKV_STUDIO_PALETTE", "sepia");  // unknown: the setting stands
     EXPECT_EQ(storedAppearance().scheme, PaletteScheme::Dark);
+}
+
+// "Follow the desktop" on Qt 6.4 with a light platform palette: GTK's own dark request is kept.
+TEST_F(AppearanceTest, FollowingTheDesktopTakesGtksDarkRequest)
+{
+    const QPalette light = QApplication::palette();
+    ASSERT_FALSE(isDarkPalette(light));
+    EXPECT_TRUE(isDarkPalette(darkPalette()));
+    EXPECT_TRUE(desktopPrefersDark(darkPalette()));
+    qputenv("GTK_THEME", "Adwaita:dark");
+    EXPECT_TRUE(desktopPrefersDark(light));
+    applyAppearance(Appearance{});
+    EXPECT_TRUE(isDarkPalette(QApplication::palette()));
+    qputenv("GTK_THEME", "Adwaita");
+    EXPECT_FALSE(desktopPrefersDark(light));
+    applyAppearance(Appearance{});
+    EXPECT_FALSE(isDarkPalette(QApplication::palette()));
 }
 
 TEST_F(AppearanceTest, AFigureUnderTheDarkPaletteHasLightTextAndExportsStayLight)
