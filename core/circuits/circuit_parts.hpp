@@ -34,6 +34,10 @@ MatrixF basisTimesValues(const CircuitBasis& basis, const AttentionWeights& weig
 // The spectrum of M^h = W_O^h (W_U W_E) W_V^h from basisTimesValues' columns of h's key/value head.
 HeadSpectrum headSpectrumFrom(const AttentionWeights& weights, const HeadGrouping& grouping, Index head,
                               const MatrixF& basisValues);
+// Every head's spectrum of one layer (basisTimesValues' columns), h of them, the heads on
+// threadsFor(their work) threads.
+std::vector<HeadSpectrum> layerSpectra(const AttentionWeights& weights, const HeadGrouping& grouping,
+                                       const MatrixF& basisValues);
 // Eigenvalues of a square matrix sorted by |lambda| descending, and their copying score.
 HeadSpectrum spectrumOf(const MatrixD& matrix);
 

@@ -9,9 +9,12 @@
 #include <fstream>
 #include <string>
 
+#include <Eigen/Eigenvalues>
 #include <nlohmann/json.hpp>
 
+#include "core/circuits/circuit_parts.hpp"
 #include "core/circuits/head_circuits.hpp"
+#include "core/common/random.hpp"
 #include "support/test_paths.hpp"
 
 namespace qkv {
@@ -180,6 +183,28 @@ TEST(HeadCircuits, BadRequestsAreRefusedWithAMessage)
     std::atomic<bool> stop{true};
     expectError(circuitBasis(model, &stop), "stopped");
     expectError(copyingScoreGrid(model, *basis, [](Index, Index) { return false; }), "stopped");
+}
+
+TEST(HeadCircuits, TheSpectrumsRouteAgreesWithEigensEigenSolver)
+{
+    // LAPACK's dgeev where OpenBLAS ships it, else Eigen's: either way Eigen's eigenvalues.
+    SplitMix64 random(51);
+    for (const Index n : {1, 7, 64, 128}) {
+        MatrixD m(n, n);
+        for (Index i = 0; i < m.size(); ++i) m.data()[i] = random.uniform(-1.0, 1.0);
+        const HeadSpectrum spectrum = circuits::spectrumOf(m);
+        const Eigen::EigenSolver<Eigen::MatrixXd> solver(Eigen::MatrixXd(m), false);
+        json expected = json::array();
+        double real = 0.0, magnitude = 0.0;
+        for (const std::complex<double>& z : solver.eigenvalues()) {
+            expected.push_back({z.real(), z.imag()});
+            real += z.real();
+            magnitude += std::abs(z);
+        }
+        expectSameEigenvalues(expected, spectrum.eigenvalues, 1e-9 * static_cast<double>(n));
+        EXPECT_NEAR(spectrum.copyingScore, real / magnitude, 1e-9);
+    }
+    EXPECT_TRUE(std::isnan(circuits::spectrumOf(MatrixD::Zero(3, 3)).copyingScore));
 }
 
 TEST(HeadCircuits, DistinctTokensKeepTheOrderOfFirstAppearance)
