@@ -8,7 +8,6 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "core/common/blas_products.hpp"
 #include "core/common/parallelism.hpp"
 
 #if defined(QKV_HAVE_OPENBLAS)
@@ -17,7 +16,6 @@
 extern "C" {
 void dgeev_(const char* jobvl, const char* jobvr, const int* n, double* a, const int* lda, double* wr, double* wi,
             double* vl, const int* ldvl, double* vr, const int* ldvr, double* work, const int* lwork, int* info);
-int openblas_get_parallel(void);  // 0: the serial build, 1: pthread, 2: OpenMP
 }
 #endif
 
@@ -35,8 +33,7 @@ namespace {
 // may be asked for beside another thread's products. Empty when it does not run.
 std::vector<std::complex<double>> lapackEigenvalues(const MatrixD& matrix)
 {
-    static const bool threadSafe = (blasKeepsRows(), openblas_get_parallel() != 0);  // blasKeepsRows: one thread per call
-    if (!threadSafe || matrix.rows() > 100000) return {};
+    if (!openBlasDirectly() || matrix.rows() > 100000) return {};
     const int n = static_cast<int>(matrix.rows()), one = 1;
     Eigen::MatrixXd a = matrix;  // column-major, overwritten
     std::vector<double> real(static_cast<std::size_t>(n)), imaginary(static_cast<std::size_t>(n));

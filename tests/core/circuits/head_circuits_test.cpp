@@ -14,6 +14,7 @@
 
 #include "core/circuits/circuit_parts.hpp"
 #include "core/circuits/head_circuits.hpp"
+#include "core/circuits/vocabulary_products.hpp"
 #include "core/common/random.hpp"
 #include "support/test_paths.hpp"
 
@@ -205,6 +206,40 @@ TEST(HeadCircuits, TheSpectrumsRouteAgreesWithEigensEigenSolver)
         EXPECT_NEAR(spectrum.copyingScore, real / magnitude, 1e-9);
     }
     EXPECT_TRUE(std::isnan(circuits::spectrumOf(MatrixD::Zero(3, 3)).copyingScore));
+}
+
+TEST(HeadCircuits, EveryRouteOfTheVocabularyProductsGivesEigensProducts)
+{
+    // 5,000 x 96 tables: above the product routes' minimum width, several blocks of rows.
+    SplitMix64 random(7);
+    const auto table = [&random](Index rows, Index cols) {
+        MatrixF m(rows, cols);
+        for (Index i = 0; i < m.size(); ++i) m.data()[i] = static_cast<float>(random.uniform(-1.0, 1.0));
+        return m;
+    };
+    const MatrixF embedding = table(5000, 96), readout = table(5000, 96), directions = table(96, 7);
+    const MatrixD tied = embedding.cast<double>().transpose() * embedding.cast<double>();
+    const MatrixD untied = readout.cast<double>().transpose() * embedding.cast<double>();
+    for (const bool panels : {false, true}) {
+        const Expected<MatrixF> a = circuits::vocabularyGram(embedding, embedding, true, nullptr, panels);
+        const Expected<MatrixF> b = circuits::vocabularyGram(readout, embedding, false, nullptr, panels);
+        ASSERT_TRUE(a.ok() && b.ok());
+        EXPECT_LT((a->cast<double>() - tied).cwiseAbs().maxCoeff(), 1e-2) << "panels " << panels;
+        EXPECT_LT((b->cast<double>() - untied).cwiseAbs().maxCoeff(), 1e-2) << "panels " << panels;
+    }
+    const MatrixD scores = embedding.cast<double>() * directions.cast<double>();  // 5000 x 7
+    const auto top = circuits::topRowsPerColumn(embedding, directions, 4);
+    ASSERT_EQ(top.size(), 7u);
+    for (Index c = 0; c < 7; ++c) {
+        std::vector<Index> order(5000);
+        for (Index v = 0; v < 5000; ++v) order[static_cast<std::size_t>(v)] = v;
+        std::partial_sort(order.begin(), order.begin() + 4, order.end(),
+                          [&](Index x, Index y) { return scores(x, c) > scores(y, c); });
+        for (std::size_t r = 0; r < 4; ++r) {
+            EXPECT_EQ(top[static_cast<std::size_t>(c)][r].id, order[r]) << c << "," << r;
+            EXPECT_NEAR(top[static_cast<std::size_t>(c)][r].value, scores(order[r], c), 1e-4);
+        }
+    }
 }
 
 TEST(HeadCircuits, DistinctTokensKeepTheOrderOfFirstAppearance)
