@@ -1,6 +1,7 @@
 #include "core/circuits/vocabulary_products.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "core/common/blas_products.hpp"
 #include "core/common/parallelism.hpp"
@@ -85,6 +86,7 @@ std::vector<std::vector<ScoredId>> topRowsPerColumn(const MatrixF& table, const 
 {
     const Index V = table.rows(), d = table.cols(), m = directions.cols();
     const auto kept = static_cast<std::size_t>(std::clamp<Index>(k, 0, V));
+    if (kept == 0) return std::vector<std::vector<ScoredId>>(static_cast<std::size_t>(m));
     const Index block = blockRows(m);
     const Index blocks = (V + block - 1) / block;
     const int threads = std::max(1, std::min<int>(threadsFor(static_cast<double>(V) * d * m), static_cast<int>(blocks)));
@@ -95,14 +97,23 @@ std::vector<std::vector<ScoredId>> topRowsPerColumn(const MatrixF& table, const 
     {
         auto& mine = heaps[static_cast<std::size_t>(threadNumber())];
         MatrixF product(block, m);  // block x m
+        // Per column the worst value kept once k are: most of the vocabulary falls below it in one
+        // comparison (a tie goes on to keep(), which compares the ids).
+        std::vector<float> floor(static_cast<std::size_t>(m), -std::numeric_limits<float>::infinity());
 #pragma omp for schedule(dynamic, 1)
         for (Index b = 0; b < blocks; ++b) {
             const Index first = b * block, rows = std::min(block, V - first);
             plainProduct(table.data() + first * table.outerStride(), rows, d, table.outerStride(), directions.data(),
                          m, directions.outerStride(), product.data(), m, false);
-            for (Index r = 0; r < rows; ++r)
-                for (Index c = 0; c < m; ++c)
-                    keep(mine[static_cast<std::size_t>(c)], {static_cast<std::int32_t>(first + r), product(r, c)}, kept);
+            for (Index r = 0; r < rows; ++r) {
+                const float* values = product.data() + r * m;
+                for (std::size_t c = 0; c < floor.size(); ++c) {
+                    if (values[c] < floor[c]) continue;
+                    std::vector<ScoredId>& heap = mine[c];
+                    keep(heap, {static_cast<std::int32_t>(first + r), values[c]}, kept);
+                    if (heap.size() == kept) floor[c] = heap.front().value;
+                }
+            }
         }
     }
     std::vector<std::vector<ScoredId>> top(static_cast<std::size_t>(m));
