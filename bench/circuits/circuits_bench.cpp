@@ -71,7 +71,9 @@ double processCpuSeconds()
 {
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
-    const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+    const auto seconds = [](const timeval& t) {
+        return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec);
+    };
     return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
@@ -169,10 +171,10 @@ void registerAll()
     all.push_back(benchmark::RegisterBenchmark("BM_CopyingScoreGrid/qwen3-0.6b", BM_CopyingScoreGrid, qwen3));
     for (const bool oneThread : {true, false}) {
         const std::string threads = oneThread ? "/one_thread" : "";
-        all.push_back(benchmark::RegisterBenchmark(("BM_TokenCircuits/qwen3-0.6b/qk" + threads).c_str(), BM_TokenCircuits,
-                                                   qwen3, qkv::CircuitSide::QK, oneThread));
-        all.push_back(benchmark::RegisterBenchmark(("BM_TokenCircuits/qwen3-0.6b/ov" + threads).c_str(), BM_TokenCircuits,
-                                                   qwen3, qkv::CircuitSide::OV, oneThread));
+        all.push_back(benchmark::RegisterBenchmark(("BM_TokenCircuits/qwen3-0.6b/qk" + threads).c_str(),
+                                                   BM_TokenCircuits, qwen3, qkv::CircuitSide::QK, oneThread));
+        all.push_back(benchmark::RegisterBenchmark(("BM_TokenCircuits/qwen3-0.6b/ov" + threads).c_str(),
+                                                   BM_TokenCircuits, qwen3, qkv::CircuitSide::OV, oneThread));
     }
     for (benchmark::internal::Benchmark* b : all) b->Unit(benchmark::kMillisecond)->UseRealTime();
 }

@@ -28,7 +28,8 @@ Expected<std::shared_ptr<const AttentionWeights>> layerWeights(const PretrainedM
             if (!self && !cross) continue;
             const AttentionSublayerWeights& sublayer = self ? block.selfAttention : *block.crossAttention;
             if (model.residency != WeightResidency::OneBlockAtATime)  // the model's own, not owned here
-                return std::shared_ptr<const AttentionWeights>(std::shared_ptr<const AttentionWeights>(), &sublayer.attention);
+                return std::shared_ptr<const AttentionWeights>(std::shared_ptr<const AttentionWeights>(),
+                                                               &sublayer.attention);
             Expected<BlockWeights> read = blockWeights(model.checkpoint, model.recipe, block.stack, block.block);
             if (!read) return Error{read.error()};
             return std::make_shared<const AttentionWeights>(
@@ -45,8 +46,9 @@ Expected<HeadGrouping> checkedHead(const PretrainedModel& model, const Attention
                      std::to_string(model.layerCount()) + ")"};
     const CheckpointLayer& layer = model.layersInModelOrder[static_cast<std::size_t>(head.layer)];
     if (!selfAttentionLayer(model, head.layer))
-        return Error{layer.name + " is cross-attention: its queries and keys read two sequences, not one vocabulary's "
-                                  "direct path"};
+        return Error{layer.name +
+                     " is cross-attention: its queries and keys read two sequences, not one vocabulary's "
+                     "direct path"};
     if (head.head < 0 || head.head >= layer.headCount)
         return Error{layer.name + " has no head " + std::to_string(head.head + 1) + " (it has " +
                      std::to_string(layer.headCount) + ")"};

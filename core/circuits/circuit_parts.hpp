@@ -29,6 +29,9 @@ Expected<HeadGrouping> checkedHead(const PretrainedModel& model, const Attention
 // Whether the layer at `modelIndex` is self-attention (queries and keys from one sequence).
 bool selfAttentionLayer(const PretrainedModel& model, Index modelIndex);
 
+// Empty when `basis` is d_model x d_model as this model's is, else what is wrong (a basis of
+// another model, or none).
+std::string basisProblem(const PretrainedModel& model, const CircuitBasis& basis);
 // (W_U W_E) W^V for all g key/value heads at once, d x (g d_v) (float, through the basis).
 MatrixF basisTimesValues(const CircuitBasis& basis, const AttentionWeights& weights);
 // The spectrum of M^h = W_O^h (W_U W_E) W_V^h from basisTimesValues' columns of h's key/value head.
@@ -46,10 +49,6 @@ HeadSpectrum spectrumOf(const MatrixD& matrix);
 std::vector<std::string> tokenPieces(const PretrainedModel& model);
 std::string tokenText(const PretrainedModel& model, const std::vector<std::string>& pieces, std::int32_t id);
 
-}  // namespace qkv::circuits
-
-namespace qkv::circuits {
-
 // The directions a head reads the vocabulary along, one column per token of `embedded` (m x d,
 // the tokens' rows of W_E), into `out` (d x m):
 //   QK  u_a = W_K^h (W_E[a] W_Q^h)^T / sqrt(d_k): key token b scores W_E[b] . u_a
@@ -60,7 +59,7 @@ void circuitDirections(const AttentionWeights& weights, const HeadGrouping& grou
 // Checks K and the ids against the vocabulary; empty when they fit.
 std::string tokenRequestProblem(const PretrainedModel& model, const std::vector<std::int32_t>& tokenIds, Index k);
 
-// Each id's top list as TokenCircuits, with their texts.
+// Each id's top list as TokenCircuits, with their texts: ids[a]'s list is top[first + a].
 std::vector<TokenCircuit> tokenCircuitsFrom(const PretrainedModel& model, const std::vector<std::string>& pieces,
                                             const std::vector<std::int32_t>& tokenIds,
                                             const std::vector<std::vector<ScoredId>>& top, std::size_t first);

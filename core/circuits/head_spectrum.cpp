@@ -56,11 +56,20 @@ std::vector<std::complex<double>> lapackEigenvalues(const MatrixD&) { return {};
 
 }  // namespace
 
+std::string basisProblem(const PretrainedModel& model, const CircuitBasis& basis)
+{
+    const Index d = tokenTable(model).cols();
+    const MatrixF& product = basis.readoutTimesEmbedding;
+    if (product.rows() == d && product.cols() == d) return {};
+    return "the circuit basis W_U W_E is " + std::to_string(product.rows()) + " x " + std::to_string(product.cols()) +
+           ", not this model's " + std::to_string(d) + " x " + std::to_string(d) + " (circuitBasis of this model)";
+}
+
 MatrixF basisTimesValues(const CircuitBasis& basis, const AttentionWeights& weights)
 {
     const MatrixF& product = basis.readoutTimesEmbedding;  // W_U W_E, d x d
-    const MatrixF& values = weights.valueProjection;         // W^V, d x (g d_v)
-    MatrixF basisValues(product.rows(), values.cols());       // d x (g d_v)
+    const MatrixF& values = weights.valueProjection;       // W^V, d x (g d_v)
+    MatrixF basisValues(product.rows(), values.cols());    // d x (g d_v)
     // Row blocks of W_U W_E on the export's threads.
     constexpr Index block = 128;
     const Index blocks = (product.rows() + block - 1) / block;
@@ -122,7 +131,8 @@ std::vector<HeadSpectrum> layerSpectra(const AttentionWeights& weights, const He
     std::vector<HeadSpectrum> spectra(static_cast<std::size_t>(grouping.headCount));
     const double d_v = static_cast<double>(grouping.valueDim());
     // Per head: the d_v x d x d_v product, then ~10 d_v^3 for the eigenvalues.
-    const double work = static_cast<double>(grouping.headCount) * d_v * d_v * (static_cast<double>(basisValues.rows()) + 10.0 * d_v);
+    const double work =
+        static_cast<double>(grouping.headCount) * d_v * d_v * (static_cast<double>(basisValues.rows()) + 10.0 * d_v);
     const int threads = threadsFor(work);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
     for (Index i = 0; i < grouping.headCount; ++i)
@@ -135,6 +145,7 @@ std::vector<HeadSpectrum> layerSpectra(const AttentionWeights& weights, const He
 Expected<HeadSpectrum> headSpectrum(const PretrainedModel& model, const CircuitBasis& basis, const CircuitHead& head)
 {
     if (std::string reason = noCircuitsReason(model); !reason.empty()) return Error{std::move(reason)};
+    if (std::string problem = circuits::basisProblem(model, basis); !problem.empty()) return Error{std::move(problem)};
     Expected<std::shared_ptr<const AttentionWeights>> weights = circuits::layerWeights(model, head.layer);
     if (!weights) return Error{weights.error()};
     Expected<HeadGrouping> grouping = circuits::checkedHead(model, **weights, head);
@@ -152,6 +163,7 @@ Expected<MatrixD> copyingScoreGrid(const PretrainedModel& model, const CircuitBa
                                    const std::function<bool(Index, Index)>& progress)
 {
     if (std::string reason = noCircuitsReason(model); !reason.empty()) return Error{std::move(reason)};
+    if (std::string problem = circuits::basisProblem(model, basis); !problem.empty()) return Error{std::move(problem)};
     const Index layers = model.layerCount();
     Index heads = 0;
     for (const CheckpointLayer& layer : model.layersInModelOrder) heads = std::max(heads, layer.headCount);

@@ -78,8 +78,10 @@ void plainProduct(const float* x, Index rows, Index k, Index ldx, const float* w
     Eigen::Map<MatrixF, 0, Stride> product(out, rows, n, Stride(ldo));
     const ConstMap left(x, rows, k, Stride(ldx));
     const ConstMap right(w, k, n, Stride(ldw));
-    if (accumulate) product.noalias() += left * right;
-    else product.noalias() = left * right;
+    if (accumulate)
+        product.noalias() += left * right;
+    else
+        product.noalias() = left * right;
 }
 
 std::vector<std::vector<ScoredId>> topRowsPerColumn(const MatrixF& table, const MatrixF& directions, Index k)
@@ -89,10 +91,11 @@ std::vector<std::vector<ScoredId>> topRowsPerColumn(const MatrixF& table, const 
     if (kept == 0) return std::vector<std::vector<ScoredId>>(static_cast<std::size_t>(m));
     const Index block = blockRows(m);
     const Index blocks = (V + block - 1) / block;
-    const int threads = std::max(1, std::min<int>(threadsFor(static_cast<double>(V) * d * m), static_cast<int>(blocks)));
+    const int threads =
+        std::max(1, std::min<int>(threadsFor(static_cast<double>(V) * d * m), static_cast<int>(blocks)));
     // Each thread's heaps per column, merged at the end: the k best overall are among them.
-    std::vector<std::vector<std::vector<ScoredId>>> heaps(static_cast<std::size_t>(threads),
-                                                          std::vector<std::vector<ScoredId>>(static_cast<std::size_t>(m)));
+    std::vector<std::vector<std::vector<ScoredId>>> heaps(
+        static_cast<std::size_t>(threads), std::vector<std::vector<ScoredId>>(static_cast<std::size_t>(m)));
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
         auto& mine = heaps[static_cast<std::size_t>(threadNumber())];
@@ -103,8 +106,8 @@ std::vector<std::vector<ScoredId>> topRowsPerColumn(const MatrixF& table, const 
 #pragma omp for schedule(dynamic, 1)
         for (Index b = 0; b < blocks; ++b) {
             const Index first = b * block, rows = std::min(block, V - first);
-            plainProduct(table.data() + first * table.outerStride(), rows, d, table.outerStride(), directions.data(),
-                         m, directions.outerStride(), product.data(), m, false);
+            plainProduct(table.data() + first * table.outerStride(), rows, d, table.outerStride(), directions.data(), m,
+                         directions.outerStride(), product.data(), m, false);
             for (Index r = 0; r < rows; ++r) {
                 const float* values = product.data() + r * m;
                 for (std::size_t c = 0; c < floor.size(); ++c) {
@@ -130,16 +133,19 @@ namespace {
 // sum += left^T right over `rows` vocabulary rows from `first` (both V x d, row-major); with
 // `symmetric` (left == right) only the upper triangle, row-major (LAPACK's lower, column-major).
 // One OpenBLAS call: ssyrk tied (half the multiply-adds), sgemm with the left transposed untied.
-void addGramRowsDirectly(const MatrixF& left, const MatrixF& right, bool symmetric, Index first, Index rows, MatrixF& sum)
+void addGramRowsDirectly(const MatrixF& left, const MatrixF& right, bool symmetric, Index first, Index rows,
+                         MatrixF& sum)
 {
 #if defined(QKV_HAVE_OPENBLAS)
     const int d = static_cast<int>(left.cols()), k = static_cast<int>(rows);
     const int ld = static_cast<int>(left.outerStride());
     if (symmetric)
-        cblas_ssyrk(CblasColMajor, CblasLower, CblasNoTrans, d, k, 1.0f, left.data() + first * ld, ld, 1.0f, sum.data(), d);
+        cblas_ssyrk(CblasColMajor, CblasLower, CblasNoTrans, d, k, 1.0f, left.data() + first * ld, ld, 1.0f, sum.data(),
+                    d);
     else
         cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, d, d, k, 1.0f, left.data() + first * ld, ld,
-                    right.data() + first * right.outerStride(), static_cast<int>(right.outerStride()), 1.0f, sum.data(), d);
+                    right.data() + first * right.outerStride(), static_cast<int>(right.outerStride()), 1.0f, sum.data(),
+                    d);
 #else
     (void)left, (void)right, (void)symmetric, (void)first, (void)rows, (void)sum;
 #endif
@@ -159,15 +165,15 @@ void addGramRowsInPanels(const MatrixF& left, const MatrixF& right, bool symmetr
     for (Index p = 0; p < d; p += panel) {
         const Index height = std::min(panel, d - p);
         const Index from = symmetric ? p : 0;
-        plainProduct(transposed.data() + p * block, height, rows, block, rightRows + from, d - from, right.outerStride(),
-                     sum.data() + p * d + from, d, true);
+        plainProduct(transposed.data() + p * block, height, rows, block, rightRows + from, d - from,
+                     right.outerStride(), sum.data() + p * d + from, d, true);
     }
 }
 
 }  // namespace
 
-Expected<MatrixF> vocabularyGram(const MatrixF& left, const MatrixF& right, bool symmetric, const std::atomic<bool>* stop,
-                                 bool panels)
+Expected<MatrixF> vocabularyGram(const MatrixF& left, const MatrixF& right, bool symmetric,
+                                 const std::atomic<bool>* stop, bool panels)
 {
     const Index V = left.rows(), d = left.cols();
     const bool direct = openBlasDirectly() && !panels;

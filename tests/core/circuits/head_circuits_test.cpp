@@ -174,13 +174,18 @@ TEST(HeadCircuits, BadRequestsAreRefusedWithAMessage)
     };
     expectError(tokenCircuits(model, {0, 0}, CircuitSide::QK, {1}, 0), "K must be");
     expectError(tokenCircuits(model, {0, 0}, CircuitSide::QK, {1}, V + 1), "K must be");
-    expectError(tokenCircuits(model, {0, 0}, CircuitSide::OV, {static_cast<std::int32_t>(V)}, 3), "outside the vocabulary");
+    expectError(tokenCircuits(model, {0, 0}, CircuitSide::OV, {static_cast<std::int32_t>(V)}, 3),
+                "outside the vocabulary");
     expectError(tokenCircuits(model, {0, 4}, CircuitSide::QK, {1}, 3), "no head 5");
     expectError(tokenCircuits(model, {7, 0}, CircuitSide::QK, {1}, 3), "no attention layer 7");
     const Expected<CircuitBasis> basis = circuitBasis(model);
     ASSERT_TRUE(basis.ok());
     expectError(headSpectrum(model, *basis, {2, 0}), "no attention layer 2");
     expectError(modelCircuits(model, *basis, {1, -1}, 3), "outside the vocabulary");
+    const CircuitBasis none;
+    expectError(headSpectrum(model, none, {0, 0}), "not this model's");
+    expectError(copyingScoreGrid(model, none), "not this model's");
+    expectError(modelCircuits(model, none, {1}, 3), "not this model's");
     std::atomic<bool> stop{true};
     expectError(circuitBasis(model, &stop), "stopped");
     expectError(copyingScoreGrid(model, *basis, [](Index, Index) { return false; }), "stopped");
