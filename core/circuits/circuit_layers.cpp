@@ -59,14 +59,20 @@ Expected<HeadGrouping> checkedHead(const PretrainedModel& model, const Attention
 
 std::vector<std::string> tokenPieces(const PretrainedModel& model)
 {
-    if (!model.tokenizer) return {};
+    // A tokenizer.json answers one id at a time: no table of the whole vocabulary (151,936
+    // strings for Qwen3) for the K x m ids a call shows.
+    if (!model.tokenizer || model.tokenizer->fast()) return {};
     return tokenPieceTable(*model.tokenizer, tokenTable(model).rows());
 }
 
 std::string tokenText(const PretrainedModel& model, const std::vector<std::string>& pieces, std::int32_t id)
 {
-    if (!model.tokenizer || id < 0 || static_cast<std::size_t>(id) >= pieces.size()) return {};
-    const std::string& piece = pieces[static_cast<std::size_t>(id)];
+    if (!model.tokenizer || id < 0) return {};
+    std::string piece;
+    if (const FastTokenizer* fast = model.tokenizer->fast())
+        piece = fast->piece(id);
+    else if (static_cast<std::size_t>(id) < pieces.size())
+        piece = pieces[static_cast<std::size_t>(id)];
     return piece.empty() ? piece : model.tokenizer->displayPiece(piece);
 }
 

@@ -44,8 +44,9 @@ std::vector<HeadSpectrum> layerSpectra(const AttentionWeights& weights, const He
 // Eigenvalues of a square matrix sorted by |lambda| descending, and their copying score.
 HeadSpectrum spectrumOf(const MatrixD& matrix);
 
-// Token id -> the vocabulary's entry (tokenPieceTable; empty without a tokenizer), and one id's
-// text as the chips show it ("" without a tokenizer or for an id it lacks).
+// Token id -> the vocabulary's entry (tokenPieceTable; empty without a tokenizer, and for a
+// tokenizer.json, which tokenText asks id by id), and one id's text as the chips show it (""
+// without a tokenizer or for an id it lacks).
 std::vector<std::string> tokenPieces(const PretrainedModel& model);
 std::string tokenText(const PretrainedModel& model, const std::vector<std::string>& pieces, std::int32_t id);
 

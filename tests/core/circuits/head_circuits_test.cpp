@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -16,6 +17,7 @@
 #include "core/circuits/head_circuits.hpp"
 #include "core/circuits/vocabulary_products.hpp"
 #include "core/common/random.hpp"
+#include "core/text/token_pieces.hpp"
 #include "support/test_paths.hpp"
 
 namespace qkv {
@@ -244,6 +246,35 @@ TEST(HeadCircuits, EveryRouteOfTheVocabularyProductsGivesEigensProducts)
             EXPECT_EQ(top[static_cast<std::size_t>(c)][r].id, order[r]) << c << "," << r;
             EXPECT_NEAR(top[static_cast<std::size_t>(c)][r].value, scores(order[r], c), 1e-4);
         }
+    }
+}
+
+TEST(HeadCircuits, TokensAreShownAsTheChipsShowThem)
+{
+    // A tokenizer.json (asked id by id) and GPT-2's vocab.json (a table): the piece as displayed.
+    namespace fs = std::filesystem;
+    const fs::path folder = fs::path(::testing::TempDir()) / "circuits-llama-text";
+    fs::remove_all(folder);
+    fs::create_directories(folder);
+    const std::string pretrained = std::string(testDataDir()) + "/pretrained/";
+    for (const char* name : {"llama/config.json", "llama/model.safetensors", "llama_text/tokenizer.json",
+                             "llama_text/tokenizer_config.json"})
+        fs::copy_file(pretrained + name, folder / fs::path(name).filename());
+    for (const std::string& path : {folder.string(), pretrained + "gpt2"}) {
+        Expected<PretrainedModel> model = openPretrainedModel(path);
+        ASSERT_TRUE(model.ok()) << model.error();
+        ASSERT_TRUE(model->tokenizer.has_value()) << path;
+        const std::vector<std::string> table = tokenPieceTable(*model->tokenizer, model->recipe.vocabularySize);
+        const auto top = tokenCircuits(*model, {0, 1}, CircuitSide::OV, {3, 5}, 6);
+        ASSERT_TRUE(top.ok()) << top.error();
+        std::size_t shown = 0;
+        for (const TokenCircuit& circuit : *top)
+            for (const VocabularyEntry& entry : circuit.top) {
+                const std::string& piece = table[static_cast<std::size_t>(entry.id)];
+                EXPECT_EQ(entry.token, piece.empty() ? piece : model->tokenizer->displayPiece(piece)) << entry.id;
+                shown += entry.token.empty() ? 0 : 1;
+            }
+        EXPECT_GT(shown, 0u) << path;
     }
 }
 
