@@ -15,6 +15,8 @@ enum CBLAS_TRANSPOSE { CblasNoTrans = 111, CblasTrans = 112 };
 enum CBLAS_UPLO { CblasUpper = 121, CblasLower = 122 };
 void cblas_sgemm(CBLAS_ORDER order, CBLAS_TRANSPOSE transA, CBLAS_TRANSPOSE transB, int m, int n, int k, float alpha,
                  const float* a, int lda, const float* b, int ldb, float beta, float* c, int ldc);
+void cblas_sgemv(CBLAS_ORDER order, CBLAS_TRANSPOSE trans, int m, int n, float alpha, const float* a, int lda,
+                 const float* x, int incx, float beta, float* y, int incy);
 void cblas_ssyrk(CBLAS_ORDER order, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, int n, int k, float alpha, const float* a,
                  int lda, float beta, float* c, int ldc);
 int openblas_get_parallel(void);  // 0: the serial build, 1: pthread, 2: OpenMP
@@ -64,6 +66,12 @@ void plainProduct(const float* x, Index rows, Index k, Index ldx, const float* w
 {
     if (rows == 0 || n == 0) return;
 #if defined(QKV_HAVE_OPENBLAS)
+    if (openBlasDirectly() && k > 0 && n == 1) {  // one direction: a matrix-vector product, no packing of x
+        cblas_sgemv(CblasRowMajor, CblasNoTrans, static_cast<int>(rows), static_cast<int>(k), 1.0f, x,
+                    static_cast<int>(ldx), w, static_cast<int>(ldw), accumulate ? 1.0f : 0.0f, out,
+                    static_cast<int>(ldo));
+        return;
+    }
     if (openBlasDirectly() && k > 0) {
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(rows), static_cast<int>(n),
                     static_cast<int>(k), 1.0f, x, static_cast<int>(ldx), w, static_cast<int>(ldw),

@@ -103,6 +103,13 @@ TEST_P(HeadCircuitsFixture, EveryHeadMatchesNumPy)
         const auto ov = tokenCircuits(model, head, CircuitSide::OV, ids, k);
         ASSERT_TRUE(ov.ok()) << ov.error();
         expectSameTop(expected["ov"], *ov, ids);
+        // One token alone (a matrix-vector product) as among the others.
+        const std::vector<std::int32_t> first{ids.front()};
+        for (const auto& [side, name] : {std::pair{CircuitSide::QK, "qk"}, std::pair{CircuitSide::OV, "ov"}}) {
+            const auto alone = tokenCircuits(model, head, side, first, k);
+            ASSERT_TRUE(alone.ok()) << alone.error();
+            expectSameTop(json::array({expected[name][0]}), *alone, first);
+        }
     }
 }
 
