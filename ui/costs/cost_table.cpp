@@ -55,6 +55,7 @@ CostTableWidget::CostTableWidget(QWidget* parent) : QTableWidget(parent)
 {
     setColumnCount(3);
     setHorizontalHeaderLabels({tr("Quantity"), tr("Formula (cost model)"), tr("Value")});
+    setAccessibleName(tr("Cost of each quantity"));
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setSelectionMode(QAbstractItemView::ExtendedSelection);
     setEditTriggers(QAbstractItemView::NoEditTriggers);

@@ -187,6 +187,16 @@ ChartTableDialog::ChartTableDialog(const ChartModel& chart, QWidget* parent)
 
 void ChartTableDialog::copy() { QApplication::clipboard()->setText(model_->tabSeparated()); }
 
+QString chartAccessibleName(const ChartModel& chart)
+{
+    if (!cleaned(chart.title).isEmpty()) return cleaned(chart.title);
+    const ChartAxis& across = chart.isBarChart() && chart.horizontalBars ? chart.y : chart.x;
+    const ChartAxis& up = chart.isBarChart() && chart.horizontalBars ? chart.x : chart.y;
+    if (cleaned(up.title).isEmpty()) return ChartTableModel::tr("Chart");
+    if (cleaned(across.title).isEmpty()) return cleaned(up.title);
+    return ChartTableModel::tr("%1 by %2").arg(cleaned(up.title), cleaned(across.title));
+}
+
 ChartTableDialog* showChartTable(const ChartModel& chart, QWidget* parent)
 {
     auto* dialog = new ChartTableDialog(chart, parent);

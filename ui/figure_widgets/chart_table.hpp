@@ -72,6 +72,9 @@ private:
     QTableView* table_;
 };
 
+// What a screen reader calls the chart: its title, else what it plots ("loss by step").
+QString chartAccessibleName(const ChartModel& chart);
+
 // The dialog for `chart`, not modal, deleted when closed. Returns it (tests look inside).
 ChartTableDialog* showChartTable(const ChartModel& chart, QWidget* parent);
 

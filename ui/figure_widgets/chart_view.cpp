@@ -100,6 +100,7 @@ ChartView::ChartView(QWidget* parent) : QChartView(buildChart(ChartModel{}, Char
         tr("Drag a rectangle to zoom in, double-click to see everything again; "
            "click a legend entry to hide or show its series; Ctrl+T shows its numbers as a table"));
     addShowAsTableAction(this, [this] { return model_; });
+    setAccessibleDescription(tr("A chart; Ctrl+T lists its numbers as a table"));
     rebuild();
 }
 
@@ -108,6 +109,11 @@ void ChartView::setModel(ChartModel model)
     if (model == model_) return;  // the same chart: keep its zoom and hidden series
     model_ = std::move(model);
     built_ = false;
+    // Named after what it plots, unless its owner gave it a name of its own.
+    if (accessibleName().isEmpty() || accessibleName() == shownName_) {
+        shownName_ = chartAccessibleName(model_);
+        setAccessibleName(shownName_);
+    }
     if (isVisible()) BuildQueue::instance()->add(this);
 }
 

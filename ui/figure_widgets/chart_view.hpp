@@ -50,6 +50,7 @@ private:
 
     ChartModel model_;
     bool built_ = true;  // chart() draws model_
+    QString shownName_;  // the accessible name the model gave (chartAccessibleName)
 };
 
 }  // namespace qkv::ui

@@ -56,6 +56,7 @@ HeadStatisticsTable::HeadStatisticsTable(HeadSelection* selection, QWidget* pare
     model_->setSortRole(Qt::UserRole);
 
     table_->setModel(model_);
+    table_->setAccessibleName(tr("Statistics of every head"));
     table_->setSortingEnabled(true);
     table_->sortByColumn(HeadColumn, Qt::AscendingOrder);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);

@@ -51,6 +51,7 @@ StepView::StepView(HeadSelection* selection, QWidget* parent)
     canvas_->setToolTipFunction([this](const QPointF& p) { return toolTipAt(p); });
     canvas_->installEventFilter(this);
     scroll_->setWidget(canvas_);
+    scroll_->setAccessibleName(tr("Steps figure"));
     scroll_->setWidgetResizable(true);
     scroll_->setFrameShape(QFrame::NoFrame);
     scroll_->setBackgroundRole(QPalette::Base);

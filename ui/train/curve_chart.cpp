@@ -83,7 +83,8 @@ CurveChart::CurveChart(const QString& title, const QString& valueTitle, bool per
     setRubberBand(QChartView::RectangleRubberBand);
     setToolTip(tr("Drag a rectangle to zoom in, double-click to see every step again; Ctrl+T shows the points as "
                   "a table"));
-    setAccessibleName(title);
+    setAccessibleName(title.isEmpty() ? tr("%1 by step").arg(valueTitle) : title);
+    setAccessibleDescription(tr("A chart; Ctrl+T lists its points as a table"));
     addShowAsTableAction(this, [this] { return tableModel(); });
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     applyColors();

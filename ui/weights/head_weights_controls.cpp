@@ -57,6 +57,7 @@ QWidget* HeadWeightsView::makeControls()
     factorBox_->setMaximumWidth(100);
     factorBox_->setPrefix(QStringLiteral("× "));
     factorBox_->setToolTip(tr("The factor Scale multiplies the block by"));
+    factorBox_->setAccessibleName(tr("Scale factor"));
     top->addWidget(factorBox_);
     scaleButton_->setToolTip(tr("Multiply the block by the factor (one undo step)"));
     connect(scaleButton_, &QPushButton::clicked, this,
@@ -94,6 +95,8 @@ QWidget* HeadWeightsView::makeControls()
     valueBox_->setDecimals(4);
     valueBox_->setSingleStep(0.1);
     valueBox_->setToolTip(tr("The value for the clicked cell (Enter sets it) or for painting"));
+    valueBox_->setAccessibleName(tr("Cell value"));
+    valueBox_->setAccessibleDescription(valueBox_->toolTip());
     connect(valueBox_, &QDoubleSpinBox::editingFinished, this, [this] {
         if (valueBox_->hasFocus()) setCell();
     });
