@@ -159,6 +159,7 @@ ChartTableDialog::ChartTableDialog(const ChartModel& chart, QWidget* parent)
         tr("%n row(s); the column headers are the chart's axis titles and series", nullptr, model_->rowCount()));
     table_->setSelectionBehavior(QAbstractItemView::SelectItems);
     table_->setAlternatingRowColors(true);
+    table_->setTabKeyNavigation(false);  // Tab goes on to Copy; arrow keys move between cells
     table_->setWordWrap(false);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);

@@ -20,10 +20,10 @@ namespace {
 
 QString keysOf(const QList<QKeySequence>& shortcuts)
 {
-    QStringList keys;
+    QList<QKeySequence> keys;
     for (const QKeySequence& s : shortcuts)
-        if (!s.isEmpty()) keys << s.toString(QKeySequence::NativeText);
-    return keys.join(QStringLiteral(", "));
+        if (!s.isEmpty()) keys << s;
+    return QKeySequence::listToString(keys, QKeySequence::NativeText);
 }
 
 // "&Export Figure…" -> 'E'; none: an empty string.
@@ -103,11 +103,11 @@ std::vector<KeyboardEntry> documentedKeys()
     return {
         {everywhere, QObject::tr("Next control (reading order)"), key("Tab")},
         {everywhere, QObject::tr("Previous control"), key("Shift+Tab")},
-        {everywhere, QObject::tr("Open the focused control's context menu"), key("Menu") + QStringLiteral(", ") + key("Shift+F10")},
+        {everywhere, QObject::tr("Open the focused control's context menu"), key("Menu") + QStringLiteral("; ") + key("Shift+F10")},
         {everywhere, QObject::tr("The menu bar"), key("F10")},
-        {maps, QObject::tr("Select the query above or below"), key("Up") + QStringLiteral(", ") + key("Down")},
-        {maps, QObject::tr("Select the key to the left or right"), key("Left") + QStringLiteral(", ") + key("Right")},
-        {maps, QObject::tr("Select the first or last key"), key("Home") + QStringLiteral(", ") + key("End")},
+        {maps, QObject::tr("Select the query above or below"), key("Up") + QStringLiteral("; ") + key("Down")},
+        {maps, QObject::tr("Select the key to the left or right"), key("Left") + QStringLiteral("; ") + key("Right")},
+        {maps, QObject::tr("Select the first or last key"), key("Home") + QStringLiteral("; ") + key("End")},
         {charts, QObject::tr("Show the chart's numbers as a table"), key("Ctrl+T")},
     };
 }
@@ -139,6 +139,7 @@ KeyboardDialog::KeyboardDialog(const QMainWindow& window, const QTabWidget* tabs
     table_->setAccessibleName(tr("Keyboard shortcuts"));
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setAlternatingRowColors(true);
+    table_->setTabKeyNavigation(false);  // Tab goes on to Close; arrow keys move between cells
     table_->setWordWrap(false);
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);

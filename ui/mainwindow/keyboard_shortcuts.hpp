@@ -18,7 +18,7 @@ namespace qkv::ui {
 struct KeyboardEntry {
     QString where;   // "File", "View > Tabs", "Tabs", "Heatmaps", "Everywhere"
     QString what;    // the action's text without its mnemonic marker
-    QString keys;    // in the platform's notation ("Ctrl+E, F5")
+    QString keys;    // in the platform's notation ("Ctrl+E; F5", as QKeySequence::listToString)
 };
 
 // The window's actions that have a shortcut, in menu order; then the menu titles' and

@@ -133,6 +133,13 @@ QWidget* HeadWeightsView::makeControls()
     ablationLabel_->setWordWrap(true);
     ablationLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     bottom->addWidget(ablationLabel_, 1);
+    // Tab in reading order, row by row, then the weights drawn below (the widgets were made in
+    // another order).
+    const QList<QWidget*> reading{heads,          blockBox_,          factorBox_,     scaleButton_, zeroButton_,
+                                  swapButton_,    presetButton_,      switchOffButton_, seedBox_,   rerandomiseButton_,
+                                  copyButton_,    copyTargetBox_,     valueBox_,      setButton_,   paintButton_,
+                                  canvas()};
+    for (qsizetype i = 1; i < reading.size(); ++i) setTabOrder(reading[i - 1], reading[i]);
     return box;
 }
 
