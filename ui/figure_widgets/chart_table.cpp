@@ -7,6 +7,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -142,51 +144,94 @@ QString ChartTableModel::tabSeparated() const
 }
 
 ChartTableDialog::ChartTableDialog(const ChartModel& chart, QWidget* parent)
-    : QDialog(parent), model_(new ChartTableModel(chart, this)), table_(new QTableView(this))
+    : ChartTableDialog(std::vector<ChartModel>{chart}, parent)
 {
-    const QString title = cleaned(chart.title).isEmpty() ? tr("Chart") : cleaned(chart.title);
-    setWindowTitle(tr("%1 — as a table").arg(title));
-    auto* heading = new QLabel(title, this);
-    heading->setTextFormat(Qt::PlainText);
-    heading->setWordWrap(true);
-    QFont bold = heading->font();
-    bold.setBold(true);
-    heading->setFont(bold);
+}
 
-    table_->setModel(model_);
-    table_->setAccessibleName(tr("%1, as a table").arg(title));
-    table_->setAccessibleDescription(
-        tr("%n row(s); the column headers are the chart's axis titles and series", nullptr, model_->rowCount()));
-    table_->setSelectionBehavior(QAbstractItemView::SelectItems);
-    table_->setAlternatingRowColors(true);
-    table_->setTabKeyNavigation(false);  // Tab goes on to Copy; arrow keys move between cells
-    table_->setWordWrap(false);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
-    table_->verticalHeader()->setDefaultAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    heading->setBuddy(table_);
+ChartTableDialog::ChartTableDialog(const std::vector<ChartModel>& charts, QWidget* parent) : QDialog(parent)
+{
+    const QString title = charts.empty() ? tr("Chart") : chartAccessibleName(charts.front());
+    setWindowTitle(tr("%1 — as a table").arg(title));
+    auto* layout = new QVBoxLayout(this);
+    if (charts.size() <= 1) {
+        auto* heading = new QLabel(title, this);
+        heading->setTextFormat(Qt::PlainText);
+        heading->setWordWrap(true);
+        QFont bold = heading->font();
+        bold.setBold(true);
+        heading->setFont(bold);
+        layout->addWidget(heading);
+        QTableView* table = makeTable(charts.empty() ? ChartModel{} : charts.front(), this);
+        heading->setBuddy(table);
+        layout->addWidget(table, 1);
+    } else {
+        pages_ = new QTabWidget(this);
+        for (const ChartModel& chart : charts) pages_->addTab(makeTable(chart, pages_), chartAccessibleName(chart));
+        layout->addWidget(pages_, 1);
+    }
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     QPushButton* copyButton = buttons->addButton(tr("&Copy"), QDialogButtonBox::ActionRole);
     copyButton->setToolTip(tr("Copy the whole table, headers first, as tab-separated text"));
     connect(copyButton, &QPushButton::clicked, this, &ChartTableDialog::copy);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(heading);
-    layout->addWidget(table_, 1);
     layout->addWidget(buttons);
 
     // Wide enough for every column when there are few (a screen's worth at most), and the first
     // rows; the table scrolls beyond.
-    table_->resizeColumnsToContents();
-    int width = table_->verticalHeader()->sizeHint().width() + 4 * table_->frameWidth() + 24;
-    for (int c = 0; c < model_->columnCount(); ++c) width += table_->columnWidth(c);
-    resize(std::clamp(width + 24, 420, 1100), 480);
-    table_->setFocus();
+    int width = 0, height = 0;
+    for (QTableView* table : tables_) {
+        table->resizeColumnsToContents();
+        int w = table->verticalHeader()->sizeHint().width() + 2 * table->frameWidth() + 24;
+        for (int c = 0; c < table->model()->columnCount(); ++c) w += table->columnWidth(c);
+        width = std::max(width, w);
+        height = std::max(height, table->horizontalHeader()->sizeHint().height() + table->verticalHeader()->length() +
+                                      2 * table->frameWidth() + 24);
+    }
+    // The rows whole when few (no empty space below two rows), up to a screenful; scrolled beyond.
+    // Every page's tab shows (no scroll arrows hiding the last ones).
+    if (pages_) width = std::max(width, pages_->tabBar()->sizeHint().width() + 8);
+    const int chrome = layout->sizeHint().height() - (pages_ ? pages_->sizeHint().height() : table()->sizeHint().height());
+    resize(std::clamp(width + 40, 420, 1100), std::clamp(height + chrome + (pages_ ? 40 : 0), 220, 640));
+    if (QTableView* shown = table()) shown->setFocus();
 }
 
-void ChartTableDialog::copy() { QApplication::clipboard()->setText(model_->tabSeparated()); }
+QTableView* ChartTableDialog::makeTable(const ChartModel& chart, QWidget* parent)
+{
+    auto* model = new ChartTableModel(chart, this);
+    auto* table = new QTableView(parent);
+    table->setModel(model);
+    const QString title = chartAccessibleName(chart);
+    table->setAccessibleName(tr("%1, as a table").arg(title));
+    table->setAccessibleDescription(
+        tr("%n row(s); the column headers are the chart's axis titles and series", nullptr, model->rowCount()));
+    table->setSelectionBehavior(QAbstractItemView::SelectItems);
+    table->setAlternatingRowColors(true);
+    table->setTabKeyNavigation(false);  // Tab goes on to Copy; arrow keys move between cells
+    table->setWordWrap(false);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table->horizontalHeader()->setStretchLastSection(false);  // numbers stay beside their row
+    table->verticalHeader()->setDefaultAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    tables_.push_back(table);
+    return table;
+}
+
+QTableView* ChartTableDialog::table() const
+{
+    if (tables_.empty()) return nullptr;
+    return pages_ ? tables_.at(static_cast<std::size_t>(std::max(0, pages_->currentIndex()))) : tables_.front();
+}
+
+ChartTableModel* ChartTableDialog::model() const
+{
+    QTableView* shown = table();
+    return shown ? static_cast<ChartTableModel*>(shown->model()) : nullptr;
+}
+
+void ChartTableDialog::copy()
+{
+    if (ChartTableModel* shown = model()) QApplication::clipboard()->setText(shown->tabSeparated());
+}
 
 QString chartAccessibleName(const ChartModel& chart)
 {
@@ -200,7 +245,12 @@ QString chartAccessibleName(const ChartModel& chart)
 
 ChartTableDialog* showChartTable(const ChartModel& chart, QWidget* parent)
 {
-    auto* dialog = new ChartTableDialog(chart, parent);
+    return showChartTables({chart}, parent);
+}
+
+ChartTableDialog* showChartTables(const std::vector<ChartModel>& charts, QWidget* parent)
+{
+    auto* dialog = new ChartTableDialog(charts, parent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
     dialog->raise();
@@ -210,13 +260,18 @@ ChartTableDialog* showChartTable(const ChartModel& chart, QWidget* parent)
 
 QAction* addShowAsTableAction(QWidget* chartWidget, std::function<ChartModel()> model)
 {
+    return addShowAsTablesAction(chartWidget, [model = std::move(model)] { return std::vector<ChartModel>{model()}; });
+}
+
+QAction* addShowAsTablesAction(QWidget* chartWidget, std::function<std::vector<ChartModel>()> charts)
+{
     auto* action = new QAction(ChartTableModel::tr("Show as &Table"), chartWidget);
     action->setObjectName(QString::fromLatin1(kTableActionName));
     action->setStatusTip(ChartTableModel::tr("The chart's numbers as a table, with Copy"));
     // No shortcut of its own: the window's Show Chart as Table (Ctrl+T) finds this action from
     // the focus, and two actions on one key would be ambiguous.
     QObject::connect(action, &QAction::triggered, chartWidget,
-                     [chartWidget, model = std::move(model)] { showChartTable(model(), chartWidget); });
+                     [chartWidget, charts = std::move(charts)] { showChartTables(charts(), chartWidget); });
     chartWidget->addAction(action);
     return action;
 }

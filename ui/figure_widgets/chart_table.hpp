@@ -22,6 +22,7 @@
 #include "ui/render/chart_model.hpp"
 
 class QAction;
+class QTabWidget;
 class QTableView;
 
 namespace qkv::ui {
@@ -57,30 +58,40 @@ private:
     std::vector<std::vector<Cell>> rows_;  // rows x (columns - 1 for bar charts, columns otherwise)
 };
 
+// One table, or one page per chart when a figure draws several (the Steps tab's rows of bars).
 class ChartTableDialog : public QDialog {
     Q_OBJECT
 public:
     explicit ChartTableDialog(const ChartModel& chart, QWidget* parent = nullptr);
+    explicit ChartTableDialog(const std::vector<ChartModel>& charts, QWidget* parent = nullptr);
 
-    QTableView* table() const { return table_; }
-    ChartTableModel* model() const { return model_; }
-    // Puts the table on the clipboard (tabSeparated()).
+    // The table shown now, and its model.
+    QTableView* table() const;
+    ChartTableModel* model() const;
+    int tableCount() const { return static_cast<int>(tables_.size()); }
+    QTableView* table(int index) const { return tables_.at(static_cast<std::size_t>(index)); }
+    // Puts the table shown now on the clipboard (tabSeparated()).
     void copy();
 
 private:
-    ChartTableModel* model_;
-    QTableView* table_;
+    QTableView* makeTable(const ChartModel& chart, QWidget* parent);
+
+    std::vector<QTableView*> tables_;
+    QTabWidget* pages_ = nullptr;
 };
 
 // What a screen reader calls the chart: its title, else what it plots ("loss by step").
 QString chartAccessibleName(const ChartModel& chart);
 
-// The dialog for `chart`, not modal, deleted when closed. Returns it (tests look inside).
+// The dialog for `chart` (or `charts`), not modal, deleted when closed. Returns it (tests look inside).
 ChartTableDialog* showChartTable(const ChartModel& chart, QWidget* parent);
+ChartTableDialog* showChartTables(const std::vector<ChartModel>& charts, QWidget* parent);
 
 // Gives `chartWidget` a "Show as Table" action (in its actions(), for its context menu) that
 // opens the dialog on what `model` returns then. Returns the action (owned by the widget).
 QAction* addShowAsTableAction(QWidget* chartWidget, std::function<ChartModel()> model);
+// The same for a figure that draws several charts: one page each.
+QAction* addShowAsTablesAction(QWidget* figureWidget, std::function<std::vector<ChartModel>()> charts);
 // The "Show as Table" action of `widget` or of the nearest of its ancestors that has one, or null.
 QAction* showAsTableActionFor(const QWidget* widget);
 // Every visible widget inside `root` (itself included) that offers a table, in reading order

@@ -7,6 +7,8 @@
 #include <QPushButton>
 #include <QStatusBar>
 
+#include <algorithm>
+
 #include "ui/figure_widgets/chart_table.hpp"
 #include "ui/mainwindow/focus_ring.hpp"
 #include "ui/mainwindow/keyboard_shortcuts.hpp"
@@ -102,7 +104,11 @@ void MainWindow::showKeyboardHelp()
 {
     auto* dialog = new KeyboardDialog(*this, tabs_, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // Most of the window's height: the list is long, and a reader scans it whole.
+    dialog->resize(dialog->width(), std::max(dialog->height(), height() * 4 / 5));
     dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
 }
 
 }  // namespace qkv::ui

@@ -47,6 +47,8 @@ HeadRankingPanel::HeadRankingPanel(WholeModelRuns* runs, QWidget* parent)
         tr("Switch each head that is on off in turn, re-run the model from its layer, and rank "
            "the heads by how much the token's probability changes"));
     auto* forLabel = new QLabel(tr("for"), this);
+    forLabel->setBuddy(tokenBox_);
+    tokenBox_->setAccessibleName(tr("Token the ranking follows"));
     auto* bar = new QHBoxLayout;
     bar->addWidget(rankButton_);
     bar->addWidget(forLabel);

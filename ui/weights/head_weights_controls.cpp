@@ -124,6 +124,7 @@ QWidget* HeadWeightsView::makeControls()
     connect(copyButton_, &QPushButton::clicked, this,
             [this] { copyHeadOnto(*document_, head(), static_cast<qkv::Index>(copyTargetBox_->currentIndex())); });
     middle->addWidget(copyButton_);
+    copyTargetBox_->setAccessibleName(tr("Head to copy onto"));
     middle->addWidget(copyTargetBox_);
     middle->addStretch(1);
     bottom->addSpacing(12);

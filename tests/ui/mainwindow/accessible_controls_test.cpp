@@ -9,6 +9,7 @@
 #include <QAccessible>
 #include <QComboBox>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -54,6 +55,13 @@ bool isControl(const QWidget* w)
            qobject_cast<const QAbstractItemView*>(w) || (w->focusPolicy() & Qt::TabFocus);
 }
 
+bool takesAValue(const QWidget* w)
+{
+    return qobject_cast<const QComboBox*>(w) || qobject_cast<const QAbstractSpinBox*>(w) ||
+           qobject_cast<const QAbstractSlider*>(w) ||
+           (qobject_cast<const QLineEdit*>(w) && !qobject_cast<const QComboBox*>(w->parentWidget()));
+}
+
 QString accessibleName(QWidget* w)
 {
     QAccessibleInterface* a = QAccessible::queryAccessibleInterface(w);
@@ -65,6 +73,9 @@ protected:
     // The controls of the window as shown now without a name, and icon-only tool buttons.
     void collectProblems(const QString& tab, std::set<QString>& problems)
     {
+        std::set<const QWidget*> labelled;
+        for (const QLabel* label : window->findChildren<QLabel*>())
+            if (label->buddy()) labelled.insert(label->buddy());
         for (QWidget* w : window->findChildren<QWidget*>()) {
             if (!w->isVisibleTo(window.get()) || !isControl(w) || w->focusProxy()) continue;
             // A combo box's line edit and a spin box's are read as the box they belong to.
@@ -72,6 +83,10 @@ protected:
                                                qobject_cast<QAbstractSpinBox*>(w->parentWidget())))
                 continue;
             if (accessibleName(w).isEmpty()) problems.insert(tab + QStringLiteral(": no accessible name: ") + describe(w));
+            // A box's accessible name on Linux is its value ("4"): what it is comes from a name of
+            // its own or a label whose buddy it is.
+            if (takesAValue(w) && w->accessibleName().trimmed().isEmpty() && !labelled.count(w))
+                problems.insert(tab + QStringLiteral(": a value without a label or name: ") + describe(w));
             if (auto* tool = qobject_cast<QToolButton*>(w)) {
                 const bool iconOnly = tool->toolButtonStyle() == Qt::ToolButtonIconOnly && !tool->icon().isNull();
                 if ((iconOnly || tool->text().isEmpty()) && tool->toolTip().isEmpty())
