@@ -11,6 +11,8 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
+#include <QTimer>
+#include <QContextMenuEvent>
 
 #include <set>
 
@@ -207,6 +209,32 @@ TEST_F(Keyboard, CtrlTShowsTheChartOfTheTabAsATable)
         QTest::keyClick(window.get(), Qt::Key_T, Qt::ControlModifier);
         EXPECT_EQ(charts[1]->findChildren<ChartTableDialog*>().size(), 1);
     }
+}
+
+// The context menu of a chart (the Menu key, or a right click) offers its table before the tab's
+// Export Figure…: the view's menu includes the action of the chart under it.
+TEST_F(Keyboard, AChartsContextMenuOffersItsTable)
+{
+    window->tabs()->setCurrentWidget(window->tabs()->costsView());
+    settle();
+    const QList<QWidget*> charts = chartTableSources(window->tabs()->costsView());
+    ASSERT_FALSE(charts.isEmpty());
+    auto* chart = qobject_cast<QAbstractScrollArea*>(charts.front());
+    ASSERT_NE(chart, nullptr);
+    QStringList shown;
+    QTimer::singleShot(0, [&shown] {
+        if (auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget())) {
+            for (const QAction* a : menu->actions())
+                if (!a->isSeparator()) shown << withoutMnemonic(a->text());
+            menu->close();
+        }
+    });
+    const QPoint at = chart->viewport()->rect().center();
+    QContextMenuEvent event(QContextMenuEvent::Keyboard, at, chart->viewport()->mapToGlobal(at));
+    QApplication::sendEvent(chart->viewport(), &event);
+    ASSERT_GE(shown.size(), 2) << shown.join(QStringLiteral(", ")).toStdString();
+    EXPECT_EQ(shown.front(), withoutMnemonic(showAsTableActionFor(chart)->text()));
+    EXPECT_TRUE(shown.contains(QStringLiteral("Export Figure…"))) << shown.join(QStringLiteral(", ")).toStdString();
 }
 
 TEST_F(Keyboard, AFocusedChartGetsAFocusRingAndAComboBoxKeepsItsStyles)
