@@ -98,7 +98,7 @@ std::vector<KeyboardEntry> actionShortcuts(const QMainWindow& window, const QTab
 std::vector<KeyboardEntry> documentedKeys()
 {
     const QString everywhere = QObject::tr("Everywhere"), maps = QObject::tr("Heatmaps (focused)"),
-                  charts = QObject::tr("Charts (focused)");
+                  charts = QObject::tr("Charts (focused)"), chips = QObject::tr("A sentence's tokens (focused)");
     const auto key = [](const char* k) { return QKeySequence(QString::fromLatin1(k)).toString(QKeySequence::NativeText); };
     return {
         {everywhere, QObject::tr("Next control (reading order)"), key("Tab")},
@@ -109,6 +109,9 @@ std::vector<KeyboardEntry> documentedKeys()
         {maps, QObject::tr("Select the key to the left or right"), key("Left") + QStringLiteral("; ") + key("Right")},
         {maps, QObject::tr("Select the first or last key"), key("Home") + QStringLiteral("; ") + key("End")},
         {charts, QObject::tr("Show the chart's numbers as a table"), key("Ctrl+T")},
+        {chips, QObject::tr("Choose the previous or next token as the query (or key)"), key("Left") + QStringLiteral("; ") + key("Right")},
+        {chips, QObject::tr("Extend the chosen queries"), key("Shift+Left") + QStringLiteral("; ") + key("Shift+Right")},
+        {chips, QObject::tr("Choose the first or last token"), key("Home") + QStringLiteral("; ") + key("End")},
     };
 }
 

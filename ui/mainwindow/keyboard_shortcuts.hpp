@@ -24,8 +24,9 @@ struct KeyboardEntry {
 // The window's actions that have a shortcut, in menu order; then the menu titles' and
 // `tabs`' mnemonics (null: none).
 std::vector<KeyboardEntry> actionShortcuts(const QMainWindow& window, const QTabWidget* tabs);
-// Keys that no action carries: focus moves, and what a focused heatmap canvas does with a key
-// (FigureCanvas' moveCellWithArrows, HeadsCanvas::keyPressEvent).
+// Keys that no action carries: focus moves, what a focused heatmap canvas does with a key
+// (FigureCanvas' moveCellWithArrows, HeadsCanvas::keyPressEvent) and the sentences' token chips
+// (TokenChips::keyPressEvent); tests press each and check it does what this says.
 std::vector<KeyboardEntry> documentedKeys();
 // The text of `text` as a menu shows it, without "&" markers ("&Export Figure…" -> "Export Figure…").
 QString withoutMnemonic(QString text);
