@@ -7,6 +7,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -23,7 +24,8 @@ namespace {
 
 const char* const kTableActionName = "showAsTable";
 
-bool isWhole(double value) { return std::abs(value - std::round(value)) < 1e-9 && std::abs(value) < 1e15; }
+// Exactly whole (counts are): a tolerance would write a rank tolerance of 3×10⁻¹⁴ as "0".
+bool isWhole(double value) { return value == std::round(value) && std::abs(value) < 1e15; }
 
 // As a person reads it: "12,288", "0.4132" (the precision of the charts' tooltips and captions).
 QString shownNumber(double value) { return isWhole(value) ? groupedInteger(std::llround(value)) : preciseNumber(value); }
@@ -51,7 +53,9 @@ QString ChartTableModel::valueHeader(const ChartSeries& series, const ChartAxis&
 {
     // The series' name with the quantity and unit it is measured in, when the chart has one series
     // per quantity ("loss: training (held-out loss)" would repeat itself, so only when different).
-    const QString name = cleaned(series.name), unit = cleaned(axis.title);
+    // A table lists values, not where they are drawn: "(log scale)" says nothing here.
+    static const QRegularExpression logScale(QStringLiteral("\\s*\\(log(arithmic)? scale\\)"));
+    const QString name = cleaned(series.name), unit = cleaned(axis.title).remove(logScale);
     if (name.isEmpty()) return unit.isEmpty() ? tr("value") : unit;
     if (unit.isEmpty() || name.contains(unit, Qt::CaseInsensitive)) return name;
     return tr("%1 (%2)").arg(name, unit);
@@ -75,6 +79,8 @@ void ChartTableModel::layOutBars()
 void ChartTableModel::layOutPoints()
 {
     headers_ << (cleaned(chart_.x.title).isEmpty() ? tr("x") : cleaned(chart_.x.title));
+    static const QRegularExpression logScale(QStringLiteral("\\s*\\(log(arithmic)? scale\\)"));
+    headers_.back().remove(logScale);
     for (const ChartSeries& s : chart_.series) headers_ << valueHeader(s, chart_.y);
     // One row per distinct x, ascending; a series' point lands in its row (the last one wins
     // where a series repeats an x, as the drawing shows it on top).
@@ -182,6 +188,24 @@ ChartTableDialog::ChartTableDialog(const std::vector<ChartModel>& charts, QWidge
     int width = 0, height = 0;
     for (QTableView* table : tables_) {
         table->resizeColumnsToContents();
+        const int widest = 20 * table->fontMetrics().averageCharWidth();  // a header of ~20 characters a line
+        const QAbstractItemModel* model = table->model();
+        for (int c = 0; c < model->columnCount(); ++c) {
+            int cells = 0;  // the widest number (the first rows: a long curve's are alike)
+            for (int r = 0; r < std::min(model->rowCount(), 500); ++r)
+                cells = std::max(cells, table->fontMetrics().horizontalAdvance(model->index(r, c).data().toString()));
+            table->setColumnWidth(c, std::min(table->columnWidth(c), std::max(widest, cells + 16)));
+        }
+        // Qt 6.4's header is one line high whatever its text: tall enough for the wrapped headers.
+        QHeaderView* header = table->horizontalHeader();
+        int lines = header->sizeHint().height();
+        for (int c = 0; c < model->columnCount(); ++c) {
+            const QRect wrapped = header->fontMetrics().boundingRect(
+                QRect(0, 0, table->columnWidth(c) - 12, 10000), Qt::TextWordWrap,
+                model->headerData(c, Qt::Horizontal).toString());
+            lines = std::max(lines, wrapped.height() + 10);
+        }
+        header->setMinimumHeight(lines);
         int w = table->verticalHeader()->sizeHint().width() + 2 * table->frameWidth() + 24;
         for (int c = 0; c < table->model()->columnCount(); ++c) w += table->columnWidth(c);
         width = std::max(width, w);
@@ -209,8 +233,11 @@ QTableView* ChartTableDialog::makeTable(const ChartModel& chart, QWidget* parent
     table->setAlternatingRowColors(true);
     table->setTabKeyNavigation(false);  // Tab goes on to Copy; arrow keys move between cells
     table->setWordWrap(false);
-    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table->horizontalHeader()->setStretchLastSection(false);  // numbers stay beside their row
+    // Long headers (a legend's sentence) wrap in a column of at most kWidestColumn pixels, so every
+    // column shows at once; the numbers stay beside their row.
+    table->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter | Qt::Alignment(Qt::TextWordWrap));
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    table->horizontalHeader()->setStretchLastSection(false);
     table->verticalHeader()->setDefaultAlignment(Qt::AlignRight | Qt::AlignVCenter);
     tables_.push_back(table);
     return table;

@@ -86,6 +86,21 @@ TEST(ChartTable, LineChartsHaveARowPerDistinctXAscending)
     EXPECT_DOUBLE_EQ(table.data(table.index(3, 2), Qt::UserRole).toDouble(), 1.9);
 }
 
+TEST(ChartTable, TinyValuesAreNotWrittenAsZero)
+{
+    ChartModel m = twoCurves();
+    m.series[0].points = {{0, 3.4e-14}, {1, -2.5e-9}};
+    const ChartTableModel table(m);
+    for (int r = 0; r < 2; ++r) {
+        const QString shown = table.data(table.index(r, 1)).toString();
+        EXPECT_NE(shown, QStringLiteral("0")) << shown.toStdString();
+        EXPECT_FALSE(shown.isEmpty());
+    }
+    const QStringList lines = table.tabSeparated().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    ASSERT_GE(lines.size(), 2);
+    EXPECT_DOUBLE_EQ(lines[1].split(QLatin1Char('\t'))[1].toDouble(), 3.4e-14);
+}
+
 TEST(ChartTable, CopyIsTabSeparatedWithHeadersAndEveryDigit)
 {
     const ChartTableModel table(parameterBars());
