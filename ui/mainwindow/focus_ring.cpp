@@ -25,9 +25,8 @@ bool FocusRing::needsRing(const QWidget* widget)
         qobject_cast<const QLineEdit*>(widget) || qobject_cast<const QAbstractSpinBox*>(widget) ||
         qobject_cast<const QTabBar*>(widget))
         return false;
-    // The heatmap canvases draw their own (the selected cell's frame and the widget's).
-    if (widget->inherits("qkv::ui::FigureCanvas") || widget->inherits("qkv::ui::HeadsCanvas")) return false;
-    return !widget->property("drawsOwnFocusFrame").toBool();
+    // A widget that draws its own focus frame says so (a heatmap canvas may frame its selected cell).
+    return !widget->property(kDrawsOwnFocusFrame).toBool();
 }
 
 void FocusRing::follow(QWidget* focused)

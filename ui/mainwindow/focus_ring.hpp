@@ -4,9 +4,9 @@
 // Fusion draws focus on buttons, combo boxes, line edits, spin boxes and tabs itself; every other
 // focused widget of the window gets a 2-pixel ring in the palette's Highlight colour, painted
 // over the widget's own painting (an event filter on its paint events: no widget changes, no
-// extra child that assistive technology would meet). Heatmap canvases (FigureCanvas, HeadsCanvas)
-// draw their own focus frame and are left alone, as is any widget with the property
-// `drawsOwnFocusFrame` set to true.
+// extra child that assistive technology would meet), the heatmap canvases included. A widget that
+// draws its own focus frame opts out with the dynamic property `drawsOwnFocusFrame` set to true
+// (kDrawsOwnFocusFrame), so no widget ever shows two.
 
 #include <QObject>
 #include <QPointer>
@@ -14,6 +14,9 @@
 class QWidget;
 
 namespace qkv::ui {
+
+// The property a self-painting widget sets (true) when it draws its own focus frame.
+inline constexpr const char* kDrawsOwnFocusFrame = "drawsOwnFocusFrame";
 
 class FocusRing : public QObject {
     Q_OBJECT

@@ -259,6 +259,19 @@ TEST_F(Keyboard, AFocusedChartGetsAFocusRingAndAComboBoxKeepsItsStyles)
     EXPECT_EQ(window->focusRing()->ringedWidget(), nullptr);
     const QImage after = chart->viewport()->grab().toImage();
     EXPECT_NE(after.pixelColor(corners[0]).rgb(), ring.rgb());
+
+    // A heatmap canvas gets it too, unless it says it draws its own.
+    window->tabs()->setCurrentWidget(window->headsView());
+    settle();
+    HeadsCanvas* canvas = window->headsView()->canvas();
+    canvas->setFocus(Qt::TabFocusReason);
+    QCoreApplication::processEvents();
+    EXPECT_EQ(window->focusRing()->ringedWidget(), canvas);
+    canvas->setProperty(kDrawsOwnFocusFrame, true);
+    box->setFocus(Qt::TabFocusReason);
+    canvas->setFocus(Qt::TabFocusReason);
+    QCoreApplication::processEvents();
+    EXPECT_EQ(window->focusRing()->ringedWidget(), nullptr);
 }
 
 TEST_F(Keyboard, TabGoesThroughEveryWidgetOfEveryTabAndReturns) { expectTabCyclesInReadingOrder(); }
