@@ -210,7 +210,7 @@ ui::FigureOptions optionsFor(const FigureArguments& a, const Session& session, c
     o.key = a.key ? *a.key : std::clamp<Index>(session.view.key, 0, r.keyCount() - 1);
     if (a.show) {
         o.view.show = *a.show;
-        // A new kind without a colormap: that kind's own (red-blue for scores).
+        // A new kind without a colormap: that kind's own (blue-orange for scores).
         ui::ScoreKind kind = ui::ScoreKind::Attention;
         ui::scoreKindFromId(QString::fromStdString(*a.show), kind);
         if (!a.colormap) o.view.colormap = nameOf(ui::kColormapNames, ui::defaultColormap(kind));

@@ -246,7 +246,7 @@ const char* figureUsage()
            "                             scores q·k/sqrt(d_k) before the mask), masked-scores,\n"
            "                             value-weighted (||a f(x)||, f(x) = (x W^V + b^V) W^O:\n"
            "                             what each key adds to the query's output, per head)\n"
-           "  --colormap NAME            viridis, magma, cividis, greys, redblue\n"
+           "  --colormap NAME            viridis, magma, cividis, greys, blueorange, redblue\n"
            "  --color-range RANGE        auto (0 to the 99th percentile of the weights), unit\n"
            "                             (0 to 1; value-weighted: 0 to the largest) or LOW:HIGH\n"
            "  --average                  add the average of the heads to the heads grid\n"

@@ -33,6 +33,10 @@ if [[ "${1:-}" == "--tests" ]]; then
   packages+=(libgtest-dev libgmock-dev libbenchmark-dev xvfb xauth
     # Exported PDFs rendered back to pixels (pdftoppm, pdfinfo).
     poppler-utils
+    # The screen reader's view over AT-SPI (tests/ui/accessibility/atspi): a private D-Bus
+    # session, the accessibility bus and registry, Gio for Debian's python3 to read them, and
+    # xdotool to focus the window and press an arrow key under Xvfb.
+    dbus-daemon at-spi2-core python3-gi xdotool
     # The installation tests: the manual page, the launcher entry, the metainfo, the MIME
     # database, the default application for sessions, and the Debian package.
     groff-base desktop-file-utils appstream shared-mime-info xdg-utils dpkg-dev file)

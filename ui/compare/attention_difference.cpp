@@ -48,7 +48,7 @@ void finish(AttentionDifference& d)
     const double range = niceCeiling(d.range);
     d.colourRange = range;
     for (const qkv::MatrixF& m : d.differences)
-        d.pictures.push_back(makePicture(m, ColormapName::RedBlue, -range, range));
+        d.pictures.push_back(makePicture(m, kDivergingColormap, -range, range));
 }
 
 QString describe(const qkv::Result& r)

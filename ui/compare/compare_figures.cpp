@@ -162,7 +162,7 @@ void paintCompare(QPainter& painter, const QRectF& target, const AttentionDiffer
     const double range = d.colourRange;
     QString legend = differenceLegend(d);
     if (!(d.range > 0)) legend += Text::tr(" (identical: every difference is 0)");
-    paintColorLegend(painter, g.legend, ColormapName::RedBlue, -range, range, legend);
+    paintColorLegend(painter, g.legend, kDivergingColormap, -range, range, legend);
 
     HeatmapStyle style = g.style;
     style.textColor = options.text;

@@ -8,8 +8,11 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
+#include "ui/accessibility/accessible_cell_table.hpp"
+#include "ui/accessibility/cell_table.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/figures/figure_text.hpp"
@@ -62,6 +65,51 @@ CompareView::CompareView(HeadSelection* selection, QWidget* parent)
     connect(quantityBox_, &QComboBox::activated, this,
             [this](int index) { setQuantity(static_cast<CompareQuantity>(quantityBox_->itemData(index).toInt())); });
     updatePinnedLabel();
+    makeAccessibleTable();
+}
+
+void CompareView::makeAccessibleTable()
+{
+    // Pinned − live: the selected head's map (the head a click picks, as in the Heads tab).
+    // Each head − the selected head: the selected head is the reference, so a cell names every
+    // other head's difference, the row of panels a sighted reader scans.
+    const auto shown = [this] { return model() && model()->ok() ? model().get() : nullptr; };
+    CellTable table;
+    table.caption = [this, shown] {
+        const AttentionDifference* d = shown();
+        if (!d) return model() ? model()->problem : tr("Differences per head: nothing to compare");
+        return d->mode == CompareMode::PinnedMinusLive
+                   ? tr("%1: pinned minus live").arg(headName(selection()->head()))
+                   : tr("Each head minus %1").arg(headName(d->reference));
+    };
+    table.rowCount = [shown] { return shown() ? static_cast<int>(shown()->live->attention.queryCount()) : 0; };
+    table.columnCount = [shown] { return shown() ? static_cast<int>(shown()->live->attention.keyCount()) : 0; };
+    table.rowHeader = [shown](int row) { return tokenText(shown()->live->queryLabels, row); };
+    table.columnHeader = [shown](int column) { return tokenText(shown()->live->keyLabels, column); };
+    table.cellName = [this, shown](int row, int column) {
+        const AttentionDifference& d = *shown();
+        const auto difference = [&d, row, column](qkv::Index head) {
+            const double value = d.differences[static_cast<std::size_t>(head)](row, column);
+            return std::isnan(value) ? tr("masked") : preciseNumber(value);
+        };
+        const QString where = tr("query %1, key %2").arg(tokenName(d.live->queryLabels, row), tokenName(d.live->keyLabels, column));
+        if (d.mode == CompareMode::PinnedMinusLive) {
+            const qkv::Index head = std::clamp<qkv::Index>(selection()->head(), 0, d.live->attention.headCount() - 1);
+            return tr("%1, %2: difference %3").arg(headName(head), where, difference(head));
+        }
+        QStringList heads;
+        for (qkv::Index head = 0; head < static_cast<qkv::Index>(d.differences.size()); ++head)
+            if (head != d.reference) heads << tr("%1 %2").arg(headName(head), difference(head));
+        return tr("%1: differences from %2: %3").arg(where, headName(d.reference), heads.join(QStringLiteral(", ")));
+    };
+    table.cellDescription = [this, shown](int row, int column) {
+        if (shown()->mode != CompareMode::PinnedMinusLive) return QString();
+        return plainTextOfToolTip(cellTip(selection()->head(), row, column));
+    };
+    table.currentCell = [this, shown] {
+        return shown() ? TableCell{selection()->queryRow(), selection()->keyColumn()} : TableCell{};
+    };
+    canvas()->setCellTable(std::move(table), selection());
 }
 
 QString CompareView::title() const { return tr("C&ompare"); }
@@ -169,17 +217,22 @@ QString CompareView::toolTipAt(const QPointF& position) const
     if (!model() || !model()->ok()) return {};
     const CompareHit hit = compareHitAt(geometry(), *model(), position, QFontMetricsF(canvas()->font(), canvas()));
     if (hit.head < 0 || hit.query < 0) return {};
+    return cellTip(hit.head, hit.query, hit.key);
+}
+
+QString CompareView::cellTip(qkv::Index head, qkv::Index query, qkv::Index key) const
+{
     const AttentionDifference& d = *model();
     const qkv::Result& r = *d.live;
-    const auto head = static_cast<qkv::Index>(hit.head);
-    const double value = d.differences[static_cast<std::size_t>(hit.head)](hit.query, hit.key);
+    if (head < 0 || head >= static_cast<qkv::Index>(d.differences.size())) return {};
+    const double value = d.differences[static_cast<std::size_t>(head)](query, key);
     const QString leftName = d.mode == CompareMode::PinnedMinusLive ? tr("pinned") : headName(head);
     const QString rightName = d.mode == CompareMode::PinnedMinusLive ? tr("live") : headName(d.reference);
     return tr("<b>%1</b><br>query %2<br>key %3<br>%4: %5<br>%6: %7<br>difference: <b>%8</b>")
-        .arg(headName(head), tokenName(r.queryLabels, hit.query).toHtmlEscaped(),
-             tokenName(r.keyLabels, hit.key).toHtmlEscaped(), leftName,
-             preciseNumber(d.left(head, hit.query, hit.key)), rightName,
-             preciseNumber(d.right(head, hit.query, hit.key)), std::isnan(value) ? tr("masked") : preciseNumber(value));
+        .arg(headName(head), tokenName(r.queryLabels, query).toHtmlEscaped(),
+             tokenName(r.keyLabels, key).toHtmlEscaped(), leftName,
+             preciseNumber(d.left(head, query, key)), rightName,
+             preciseNumber(d.right(head, query, key)), std::isnan(value) ? tr("masked") : preciseNumber(value));
 }
 
 }  // namespace qkv::ui

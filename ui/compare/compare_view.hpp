@@ -49,6 +49,10 @@ protected:
     void clickAt(const QPointF& position) override;
 
 private:
+    // The tooltip of head `head`'s cell (query, key), HTML.
+    QString cellTip(qkv::Index head, qkv::Index query, qkv::Index key) const;
+    // Screen readers read the differences as a table (compare_view.cpp says which).
+    void makeAccessibleTable();
     void recompute();
     void updatePinnedLabel();
 

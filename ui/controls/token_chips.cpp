@@ -238,7 +238,12 @@ void TokenChips::paintEvent(QPaintEvent*)
             const bool chosen = token >= highlightFirst_ && token < highlightEnd_;
             painter.setPen(QPen(chosen ? palette().color(QPalette::Highlight) : marked ? palette().color(QPalette::Text) : mid,
                                 chosen ? 2 : 1, marked ? Qt::DashLine : Qt::SolidLine));
-            painter.setBrush(chosen ? palette().color(QPalette::Highlight).lighter(185) : base);
+            // A tint of the selection over the field's ground: light on light palettes, dark on
+            // dark ones, so Text stays readable on the chip (lighter() was near white on dark).
+            const QColor h = palette().color(QPalette::Highlight);
+            const QColor tint = QColor::fromRgbF(0.3f * h.redF() + 0.7f * base.redF(), 0.3f * h.greenF() + 0.7f * base.greenF(),
+                                                 0.3f * h.blueF() + 0.7f * base.blueF());
+            painter.setBrush(chosen ? tint : base);
             painter.drawRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
             painter.setPen(palette().color(QPalette::Text));
             QFont chipFont = font();

@@ -118,7 +118,7 @@ void paintScoreEquivalence(QPainter& painter, const QRectF& target, const Factor
                       target.height() - titleBand - textHeight - kGap);
 
     HeatmapStyle style;
-    style.colormap = ColormapName::RedBlue;
+    style.colormap = kDivergingColormap;
     style.minValue = -range;
     style.maxValue = range;
     style.rowLabels = tokenTexts(r.queryLabels);
@@ -162,7 +162,7 @@ void paintScoreEquivalence(QPainter& painter, const QRectF& target, const Factor
     painter.setPen(palette.text);
     paintColorLegend(painter,
                      QRectF(maps.right() + kGap, maps.top() + maps.height() * 0.1, legendWidth, maps.height() * 0.7),
-                     ColormapName::RedBlue, -range, range, rawScoreName());
+                     kDivergingColormap, -range, range, rawScoreName());
     painter.drawText(QRectF(target.left(), target.bottom() - textHeight, target.width(), textHeight),
                      Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, text);
 }

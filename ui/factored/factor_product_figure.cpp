@@ -210,11 +210,11 @@ void paintFactorProduct(QPainter& painter, const QRectF& target, const FactoredH
     painter.drawText(g.caption, Qt::TextWordWrap | Qt::AlignHCenter | Qt::AlignTop,
                      factorProductCaption(model, window, g.productBins));
     painter.setPen(palette.text);
-    paintColorLegend(painter, g.keyFactorLegend, ColormapName::RedBlue, -picture.keyFactorRange, picture.keyFactorRange,
+    paintColorLegend(painter, g.keyFactorLegend, kDivergingColormap, -picture.keyFactorRange, picture.keyFactorRange,
                      Text::tr("(W_i^K)ᵀ"));
-    paintColorLegend(painter, g.queryFactorLegend, ColormapName::RedBlue, -picture.queryFactorRange,
+    paintColorLegend(painter, g.queryFactorLegend, kDivergingColormap, -picture.queryFactorRange,
                      picture.queryFactorRange, Text::tr("W_i^Q"));
-    paintColorLegend(painter, g.productLegend, ColormapName::RedBlue, -picture.productRange, picture.productRange,
+    paintColorLegend(painter, g.productLegend, kDivergingColormap, -picture.productRange, picture.productRange,
                      Text::tr("W_i"));
 }
 

@@ -27,7 +27,7 @@ void paintMatrixCells(QPainter& painter, const QRectF& cells, const MatrixD& val
 {
     if (values.size() == 0) return;
     HeatmapStyle style;
-    style.colormap = ColormapName::RedBlue;
+    style.colormap = kDivergingColormap;
     style.minValue = -range;
     style.maxValue = range;
     style.drawLabels = false;

@@ -11,11 +11,13 @@
 
 #include <algorithm>
 
+#include "ui/accessibility/accessible_cell_table.hpp"
 #include "ui/background/work_placement.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/factored/factor_product_widget.hpp"
 #include "ui/factored/factored_figures.hpp"
 #include "ui/factored/factored_head_model.hpp"
+#include "ui/factored/factored_tables.hpp"
 #include "ui/factored/spectrum_chart.hpp"
 #include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/figure_widgets/figure_grid.hpp"
@@ -66,6 +68,9 @@ FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
     equivalence_->setMinimumHint(QSize(160, 120));
     equivalenceImage_ = std::make_unique<OffscreenFigure>(equivalence_);
     spectrum_ = new SpectrumChart(this);
+    const ShownFactoredModel shown = [this] { return model_.get(); };
+    setAccessibleCellTable(product_, factorProductTable(shown));
+    equivalence_->setCellTable(scoresBothWaysTable(shown));
     statistics_ = new QLabel(this);
     statistics_->setTextFormat(Qt::RichText);
     statistics_->setWordWrap(true);
@@ -170,6 +175,8 @@ void FactoredView::showFactors(std::shared_ptr<const FactoredHeadModel> model)
     product_->setModel(model_);
     spectrum_->showHead(*model_);
     updateStatistics();
+    announceTableChanged(product_);
+    equivalence_->announceTableChanged();
     fused_->update();
     equivalence_->update();
     if (!model->valid()) {
@@ -185,6 +192,7 @@ void FactoredView::showScores(std::shared_ptr<const FactoredHeadModel> model)
     model_ = std::move(model);  // same factors and spectrum, now with the scores
     product_->setModel(model_);
     equivalence_->update();
+    equivalence_->announceTableChanged();
     emit equivalenceReady();
 }
 

@@ -193,7 +193,7 @@ void paintFusedLayout(QPainter& painter, const QRectF& target, const FactoredHea
     const double selected = model.head >= 0 && model.head < static_cast<Index>(ranges.size())
                                 ? ranges[static_cast<std::size_t>(model.head)]
                                 : 1.0;
-    paintColorLegend(painter, g.legend, ColormapName::RedBlue, -selected, selected,
+    paintColorLegend(painter, g.legend, kDivergingColormap, -selected, selected,
                      Text::tr("W^Q, head %1's range").arg(model.head + 1));
 }
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "ui/accessibility/accessible_cell_table.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/figures/shown_text.hpp"
 
@@ -39,6 +40,18 @@ void FigureCanvas::setMinimumHint(QSize size)
     minimum_ = size;
     updateGeometry();
 }
+
+void FigureCanvas::setCellTable(CellTable table, const HeadSelection* follows)
+{
+    setAccessibleCellTable(this, std::move(table));
+    if (!follows) return;
+    connect(follows, &HeadSelection::cellChanged, this, &FigureCanvas::announceCurrentCell);
+    connect(follows, &HeadSelection::headChanged, this, &FigureCanvas::announceCurrentCell);
+}
+
+void FigureCanvas::announceCurrentCell() { qkv::ui::announceCurrentCell(this); }
+
+void FigureCanvas::announceTableChanged() { qkv::ui::announceTableChanged(this); }
 
 QRectF FigureCanvas::figureRect() const { return QRectF(rect()); }
 

@@ -9,6 +9,7 @@
 
 class QKeyEvent;
 
+#include "ui/accessibility/cell_table.hpp"
 #include "ui/figures/figure.hpp"
 
 namespace qkv::ui {
@@ -34,6 +35,14 @@ public:
     QSize sizeHint() const override { return preferred_; }
     QSize minimumSizeHint() const override { return minimum_; }
     void setMinimumHint(QSize size);
+
+    // Screen readers read the figure as `table` (ui/accessibility/accessible_cell_table.hpp).
+    // With `follows`, every move of that selection's cell or head while this canvas has the
+    // keyboard focus announces the current cell; without, the view calls announceCurrentCell().
+    void setCellTable(CellTable table, const HeadSelection* follows = nullptr);
+    // Screen readers: the keyboard moved to table.currentCell(); the table's model changed.
+    void announceCurrentCell();
+    void announceTableChanged();
 
 signals:
     void clicked(QPointF position);

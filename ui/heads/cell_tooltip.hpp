@@ -24,4 +24,14 @@ QString cellToolTip(const qkv::Result& result, int head, int queryRow, int keyCo
 QString pooledCellToolTip(const qkv::Result& result, int head, int row, int column,
                           std::pair<qkv::Index, qkv::Index> queries, std::pair<qkv::Index, qkv::Index> keys);
 
+// The same cell in one plain sentence, the name a screen reader reads (the tooltip, as plain
+// text, is its description): "Head 2, query «chat» (position 3), key «cat» (position 1):
+// weight 41.0 % (largest in its row)". Same labels and numbers as cellToolTip.
+QString cellSentence(const qkv::Result& result, int head, int queryRow, int keyColumn,
+                     const qkv::ValueNorms* norms = nullptr);
+
+// A long layer's block in one plain sentence (pooledCellToolTip's numbers).
+QString pooledCellSentence(const qkv::Result& result, int head, int row, int column,
+                           std::pair<qkv::Index, qkv::Index> queries, std::pair<qkv::Index, qkv::Index> keys);
+
 }  // namespace qkv::ui

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "ui/accessibility/accessible_cell_table.hpp"
 #include "ui/background/release_later.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/figures/shown_text.hpp"
@@ -35,13 +36,16 @@ HeadsCanvas::HeadsCanvas(HeadSelection* selection, QWidget* parent) : QWidget(pa
     connect(selection_, &HeadSelection::headChanged, this, [this] { syncSelection(); });
     connect(selection_, &HeadSelection::cellChanged, this, [this] { syncSelection(); });
     connect(selection_, &HeadSelection::querySpanChanged, this, [this] { syncSelection(); });
+    makeAccessibleTable();
 }
+
 
 void HeadsCanvas::setFigure(std::shared_ptr<const HeadsFigure> figure)
 {
     releaseLater(std::exchange(figure_, std::move(figure)));
     relayout();
     syncSelection();
+    announceTableChanged(this);
 }
 
 void HeadsCanvas::setColormap(ColormapName colormap)
@@ -99,6 +103,7 @@ void HeadsCanvas::syncSelection()
         state_.spanEndRow = last >= 0 ? last + 1 : -1;
     }
     update();
+    announceCurrentCell(this);  // only while the canvas has the focus
 }
 
 void HeadsCanvas::selectSpanTo(int row)
@@ -138,10 +143,16 @@ HeadsCanvas::Hit HeadsCanvas::hitTest(const QPointF& position) const
 
 QPoint HeadsCanvas::cellCenter(int panel, int row, int column) const
 {
+    const QRectF rect = cellRect(panel, row, column);
+    return rect.isNull() ? QPoint() : rect.center().toPoint();
+}
+
+QRectF HeadsCanvas::cellRect(int panel, int row, int column) const
+{
     if (!figure_ || panel < 0 || panel >= static_cast<int>(layout_.panels.size())) return {};
     const HeatmapLayout cells(layout_.panels[static_cast<std::size_t>(panel)], figure_->rows(), figure_->columns(),
                               panelStyle(*figure_, panel, state_, &layout_), QFontMetricsF(font(), this));
-    return cells.cellRect(row, column).center().toPoint();
+    return cells.cellRect(row, column);
 }
 
 QPoint HeadsCanvas::rowLabelCenter(int panel, int row) const

@@ -1,7 +1,8 @@
 #pragma once
 // The grid of head heatmaps on screen: hover shows a cell's numbers and highlights the query's
 // row in every head, click selects a head and cell, arrow keys move the cell; shift-click or a
-// drag over rows selects several queries together (HeadSelection's span).
+// drag over rows selects several queries together (HeadSelection's span). Screen readers read
+// the selected head's map as a table (accessibleTable() in heads_canvas.cpp says why that one).
 // Painting is paintHeadsFigure(), the same as export.
 
 #include <QWidget>
@@ -36,6 +37,7 @@ public:
     // Centre of a cell or a row label, in widget coordinates (for tests and keyboard focus); a
     // row's label is drawn once per grid row, on its first panel.
     QPoint cellCenter(int panel, int row, int column) const;
+    QRectF cellRect(int panel, int row, int column) const;
     QPoint rowLabelCenter(int panel, int row) const;
     // The state a painter would use now (colours from the palette).
     HeadsFigureState paintState() const;
@@ -78,6 +80,9 @@ private:
     // Selects the queries from the drag's start (or the selected query) to figure row `row`.
     void selectSpanTo(int row);
     void showKeyboardToolTip();
+    // The panel screen readers read: the selected head's, or -1 when there is none.
+    int accessiblePanel() const;
+    void makeAccessibleTable();
 
     HeadSelection* selection_;
     std::shared_ptr<const HeadsFigure> figure_;

@@ -20,7 +20,7 @@ inline constexpr QLatin1String kHeadsViewId{"heads"};
 std::vector<Figure> headsFigures();
 
 // What a FigureInput asks the heads figures to show (view.show, view.colour range, ...), and
-// the colormap: view.colormap, or the kind's default (viridis, or red-blue for scores) when it
+// the colormap: view.colormap, or the kind's default (viridis, or blue-orange for scores) when it
 // names no colormap.
 HeadsFigureSpec headsFigureSpec(const FigureOptions& options);
 ColormapName headsColormap(const FigureOptions& options);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/accessibility/accessible_cell_table.hpp"
 #include "ui/background/release_later.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/figures/shown_text.hpp"
@@ -37,6 +38,7 @@ LongLayerDetail::LongLayerDetail(HeadSelection* selection, QWidget* parent)
     connect(selection_, &HeadSelection::headChanged, this, [this] { followHead(); });
     connect(selection_, &HeadSelection::cellChanged, this, &LongLayerDetail::followCell);
     connect(selection_, &HeadSelection::querySpanChanged, this, [this] { followHead(); });
+    makeAccessibleTable();
 }
 
 LongLayerDetail::~LongLayerDetail()
@@ -164,6 +166,7 @@ void LongLayerDetail::showRegion(RegionOutcome outcome)
     std::shared_ptr<const ExactRegion> previous = std::move(shownRegion_);
     if (outcome.region.ok()) {
         shownRegion_ = std::move(*outcome.region);
+        announceTableChanged(this);
         regionImage_ = outcome.colormap == colormap_ ? std::move(outcome.image) : regionImage(*shownRegion_, colormap_);
         regionError_.clear();
     } else {

@@ -68,6 +68,8 @@ protected:
     void wheelEvent(QWheelEvent* event) override;
 
 private:
+    // Screen readers read the exact region as a table of positions (the strip is one row of it).
+    void makeAccessibleTable();
     using RowOutcome = qkv::Expected<std::shared_ptr<const RowStrip>>;
     struct RegionOutcome {
         qkv::Expected<std::shared_ptr<const ExactRegion>> region;

@@ -29,8 +29,8 @@ struct ScoreKindEntry {
 };
 inline constexpr std::array<ScoreKindEntry, 4> kScoreKinds{{
     {ScoreKind::Attention, "attention", ColormapName::Viridis},
-    {ScoreKind::ScaledScores, "scores", ColormapName::RedBlue},
-    {ScoreKind::MaskedScores, "masked-scores", ColormapName::RedBlue},
+    {ScoreKind::ScaledScores, "scores", kDivergingColormap},
+    {ScoreKind::MaskedScores, "masked-scores", kDivergingColormap},
     {ScoreKind::ValueWeighted, "value-weighted", ColormapName::Magma},
 }};
 // The colormap a kind starts with (kScoreKinds).

@@ -9,6 +9,7 @@
 #include <Eigen/Core>
 
 #include "ui/document/document.hpp"
+#include "ui/mainwindow/appearance_menu.hpp"
 #include "ui/mainwindow/figure_actions.hpp"
 #include "ui/mainwindow/help_menu_extension.hpp"
 #include "ui/mainwindow/main_window.hpp"
@@ -47,6 +48,7 @@ void MainWindow::createMenus()
     next->setShortcuts({QKeySequence(Qt::Key_BracketRight), QKeySequence(tr("Ctrl+PgDown"))});
     QAction* previous = view->addAction(tr("&Previous Head"), this, &MainWindow::previousHead);
     previous->setShortcuts({QKeySequence(Qt::Key_BracketLeft), QKeySequence(tr("Ctrl+PgUp"))});
+    addAppearanceActions(view);  // High Contrast, Colours: light, dark, the desktop's
     createKeyboardActions(view);
 
     createHeadMenus();

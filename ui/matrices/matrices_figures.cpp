@@ -51,7 +51,7 @@ double tokenGutter(const std::vector<std::string>& labels, const QFontMetricsF& 
 
 QString rangeText(const MatrixPicture& p)
 {
-    if (p.colormap == ColormapName::RedBlue) return QStringLiteral("±%1").arg(preciseNumber(p.maxValue));
+    if (Colormap::get(p.colormap).isDiverging()) return QStringLiteral("±%1").arg(preciseNumber(p.maxValue));
     return QStringLiteral("%1–%2").arg(preciseNumber(p.minValue), preciseNumber(p.maxValue));
 }
 
@@ -331,7 +331,7 @@ void paintMatrices(QPainter& painter, const QRectF& target, const MatricesModel&
     // Colour bars.
     painter.setRenderHint(QPainter::Antialiasing, true);
     painter.setPen(text);
-    paintColorLegend(painter, g.signedLegend, ColormapName::RedBlue, -1.0, 1.0,
+    paintColorLegend(painter, g.signedLegend, kDivergingColormap, -1.0, 1.0,
                      Text::tr("value ÷ its matrix's max |value|"));
     paintColorLegend(painter, g.weightLegend, ColormapName::Viridis, 0.0, model.attentionRange(),
                      Text::tr("attention weight in A_%1%2")

@@ -4,6 +4,8 @@
 #include <QPainter>
 #include <QVBoxLayout>
 
+#include "ui/accessibility/accessible_cell_table.hpp"
+#include "ui/accessibility/cell_table.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/figures/figure_text.hpp"
@@ -23,6 +25,33 @@ MatricesView::MatricesView(HeadSelection* selection, QWidget* parent)
     layout->setContentsMargins(6, 6, 6, 4);
     layout->addLayout(bar);
     layout->addWidget(canvas(), 1);
+    makeAccessibleTable();
+}
+
+void MatricesView::makeAccessibleTable()
+{
+    // The canvas holds fourteen matrices; the one the arrow keys move in is the selected head's
+    // A_i (queries x keys), so that is the table. Each cell reads the entry of A_i and of the
+    // scaled scores it came from (eq. 1: A_i = softmax(Q_i K_i^T / sqrt(d_k))); the other
+    // matrices' values are in their tooltips and in the Steps tab, which walks them in words.
+    CellTable table;
+    table.caption = [this] {
+        return model() ? tr("%1 of %2: queries on rows, keys on columns")
+                             .arg(model()->name(LayerMatrix::Attention), headName(model()->head()))
+                       : tr("Matrices of the layer: computing");
+    };
+    table.rowCount = [this] { return model() ? static_cast<int>(model()->rows(LayerMatrix::Attention)) : 0; };
+    table.columnCount = [this] { return model() ? static_cast<int>(model()->columns(LayerMatrix::Attention)) : 0; };
+    table.rowHeader = [this](int row) { return tokenText(model()->result().queryLabels, row); };
+    table.columnHeader = [this](int column) { return tokenText(model()->result().keyLabels, column); };
+    table.cellName = [this](int row, int column) {
+        return tr("%1, %2").arg(headName(model()->head()), plainTextOfToolTip(cellTip(LayerMatrix::Attention, row, column)));
+    };
+    table.cellDescription = [this](int row, int column) {
+        return plainTextOfToolTip(cellTip(LayerMatrix::Scores, row, column));
+    };
+    table.currentCell = [this] { return TableCell{selection()->queryRow(), selection()->keyColumn()}; };
+    canvas()->setCellTable(std::move(table), selection());
 }
 
 QString MatricesView::title() const { return tr("&Matrices"); }
@@ -63,32 +92,36 @@ QString MatricesView::toolTipAt(const QPointF& position) const
     if (!model()) return {};
     const MatrixHit hit = matricesHitAt(geometry(), *model(), position);
     if (hit.matrix < 0) return {};
-    const LayerMatrix m = hit.which();
+    return cellTip(hit.which(), hit.row, hit.column);
+}
+
+QString MatricesView::cellTip(LayerMatrix m, qkv::Index hitRow, qkv::Index hitColumn) const
+{
     const qkv::Result& r = model()->result();
     QString row;
     switch (model()->rowKind(m)) {
-    case MatrixRows::Queries: row = tr("query %1").arg(tokenName(r.queryLabels, hit.row).toHtmlEscaped()); break;
-    case MatrixRows::Keys: row = tr("key %1").arg(tokenName(r.keyLabels, hit.row).toHtmlEscaped()); break;
+    case MatrixRows::Queries: row = tr("query %1").arg(tokenName(r.queryLabels, hitRow).toHtmlEscaped()); break;
+    case MatrixRows::Keys: row = tr("key %1").arg(tokenName(r.keyLabels, hitRow).toHtmlEscaped()); break;
     case MatrixRows::Model:
         row = tr("row %1 (%2's rows: %3–%4)")
-                  .arg(hit.row)
-                  .arg(headName(hit.row / r.attention.d_v()))
-                  .arg(hit.row / r.attention.d_v() * r.attention.d_v())
-                  .arg((hit.row / r.attention.d_v() + 1) * r.attention.d_v() - 1);
+                  .arg(hitRow)
+                  .arg(headName(hitRow / r.attention.d_v()))
+                  .arg(hitRow / r.attention.d_v() * r.attention.d_v())
+                  .arg((hitRow / r.attention.d_v() + 1) * r.attention.d_v() - 1);
         break;
     }
     const QString column = m == LayerMatrix::Scores || m == LayerMatrix::Attention
-                               ? tr("key %1").arg(tokenName(r.keyLabels, hit.column).toHtmlEscaped())
-                               : tr("column %1").arg(hit.column);
+                               ? tr("key %1").arg(tokenName(r.keyLabels, hitColumn).toHtmlEscaped())
+                               : tr("column %1").arg(hitColumn);
     QString text = tr("<b>%1</b> (%2) [%3, %4]<br>%5<br>%6<br>value: <b>%7</b>")
                        .arg(model()->name(m), shapeText(model()->rows(m), model()->columns(m)))
-                       .arg(hit.row)
-                       .arg(hit.column)
-                       .arg(row, column, preciseNumber(model()->value(m, hit.row, hit.column)));
-    if (m == LayerMatrix::Concat && r.attention.isAblated(hit.column / r.attention.d_v()))
+                       .arg(hitRow)
+                       .arg(hitColumn)
+                       .arg(row, column, preciseNumber(model()->value(m, hitRow, hitColumn)));
+    if (m == LayerMatrix::Concat && r.attention.isAblated(hitColumn / r.attention.d_v()))
         text += tr("<br><i>%1 is switched off: its block is zero before W^O</i>")
-                    .arg(headName(hit.column / r.attention.d_v()));
-    if (m == LayerMatrix::Scores && r.attention.mask.masked(hit.row, hit.column))
+                    .arg(headName(hitColumn / r.attention.d_v()));
+    if (m == LayerMatrix::Scores && r.attention.mask.masked(hitRow, hitColumn))
         text += tr("<br><i>masked: this key is hidden from this query</i>");
     return text;
 }

@@ -29,6 +29,12 @@ protected:
     void refresh(Changes changes) override;
     void paintModel(QPainter& painter, const QRectF& rect) override;
     void clickAt(const QPointF& position) override;
+
+private:
+    // The tooltip of matrix `m`'s entry (row, column), HTML.
+    QString cellTip(LayerMatrix m, qkv::Index row, qkv::Index column) const;
+    // Screen readers: the selected head's A_i as a table (matrices_view.cpp says why).
+    void makeAccessibleTable();
 };
 
 }  // namespace qkv::ui

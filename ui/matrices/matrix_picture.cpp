@@ -47,7 +47,7 @@ MatrixPicture makeSignedPicture(const MatrixF& values, Index maxSide)
 {
     double range = largestMagnitude(values);
     if (!(range > 0)) range = 1.0;
-    return makePicture(values, ColormapName::RedBlue, -range, range, maxSide);
+    return makePicture(values, kDivergingColormap, -range, range, maxSide);
 }
 
 void paintPicture(QPainter& painter, const QRectF& cells, const MatrixPicture& picture)

@@ -22,7 +22,7 @@ namespace qkv::ui {
 struct MatrixPicture {
     Index rows = 0, columns = 0;  // of the whole matrix
     QImage image;                 // at most maxSide x maxSide pixels
-    ColormapName colormap = ColormapName::RedBlue;
+    ColormapName colormap = kDivergingColormap;
     double minValue = 0, maxValue = 1;  // the colour range
     double largestMagnitude = 0;        // of the matrix's finite values (beyond maxValue: saturated)
     bool isNull() const { return image.isNull(); }

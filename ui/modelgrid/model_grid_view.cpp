@@ -18,6 +18,7 @@
 #include "ui/document/head_selection.hpp"
 #include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/modelgrid/model_grid_figure.hpp"
+#include "ui/modelgrid/model_grid_table.hpp"
 #include "ui/modelgrid/model_statistics_figure.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"
 
@@ -103,6 +104,13 @@ ModelGridView::ModelGridView(HeadSelection* selection, WholeModelRuns* runs, QWi
             if (head.layer >= 0) showHeadMenu(head, canvas->mapToGlobal(position));
         });
     }
+    const auto shown = [this] { return result() ? runs_->overview() : nullptr; };
+    grid_->setCellTable(modelHeadsTable(shown, tr("Every layer's heads: layers on rows, heads on columns")));
+    statistics_->setCellTable(modelHeadsTable(shown, tr("Per-head statistics: layers on rows, heads on columns")));
+    connect(runs_, &WholeModelRuns::overviewChanged, this, [this] {
+        grid_->announceTableChanged();
+        statistics_->announceTableChanged();
+    });
     connect(runs_, &WholeModelRuns::overviewChanged, this, &ModelGridView::showState);
     connect(runs_, &WholeModelRuns::busyChanged, this, &ModelGridView::showState);
     connect(runs_, &WholeModelRuns::headsOffChanged, this, &ModelGridView::showState);

@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "core/pipeline/pretrained_run.hpp"
+#include "ui/accessibility/accessible_cell_table.hpp"
 #include "ui/render/color_legend.hpp"
 #include "ui/render/colormap.hpp"
 
@@ -63,6 +64,51 @@ GenerationAttention::GenerationAttention(QWidget* parent) : QWidget(parent)
         tr("<p>Row r of each map: the attention of the position that chose generated token r (the token before "
            "it) over every key so far. Layers down, heads across, each named layer.head as --ablate names "
            "it; grey and crossed: a head switched off. Hover a cell for its weight.</p>"));
+    makeAccessibleTable();
+}
+
+void GenerationAttention::makeAccessibleTable()
+{
+    // Layers x heads small maps, each generated tokens x tokens so far: as one table, a row per
+    // generated token and a column per head (layer.head), each cell naming the key that head
+    // weighed most when choosing the token: the darkest cell of the map's row, what the eye
+    // picks out of a small map. The cell's description is that key's tooltip.
+    const auto headOf = [this](int column) {
+        const qkv::Index heads = std::max<qkv::Index>(heads_, 1);
+        return qkv::ModelHead{column / heads, column % heads};
+    };
+    const auto largestKey = [this](qkv::ModelHead head, qkv::Index row) {
+        qkv::Index best = -1;
+        for (qkv::Index key = 0; key < keyCount(); ++key) {
+            const float w = weight(head, row, key);
+            if (!std::isnan(w) && (best < 0 || w > weight(head, row, best))) best = key;
+        }
+        return best;
+    };
+    CellTable table;
+    table.caption = [this] { return accessibleName(); };
+    table.rowCount = [this] { return static_cast<int>(rowCount()); };
+    table.columnCount = [this] { return rowCount() > 0 ? static_cast<int>(layerCount() * heads_) : 0; };
+    table.rowHeader = [this](int row) { return tokenAt(promptTokens_.size() + row, false); };
+    table.columnHeader = [this, headOf](int column) { return tr("Head %1").arg(headTitle(headOf(column))); };
+    table.cellName = [this, headOf, largestKey](int row, int column) {
+        const qkv::ModelHead head = headOf(column);
+        QString name = tr("Head %1, generated token %2").arg(headTitle(head), tokenAt(promptTokens_.size() + row, false));
+        if (headsOff_.count(head) > 0) name += tr(", switched off");
+        const qkv::Index key = largestKey(head, row);
+        if (key < 0) return name;
+        return tr("%1: largest weight %2 on key %3")
+            .arg(name)
+            .arg(static_cast<double>(weight(head, row, key)), 0, 'f', 3)
+            .arg(tokenAt(key, false));
+    };
+    table.cellDescription = [this, headOf, largestKey](int row, int column) {
+        const qkv::ModelHead head = headOf(column);
+        const qkv::Index key = largestKey(head, row);
+        return key < 0 ? QString() : plainTextOfToolTip(cellTip(head, row, key));
+    };
+    table.currentCell = [] { return TableCell{}; };  // the maps have no keyboard cell
+    setAccessibleCellTable(this, std::move(table));
 }
 
 void GenerationAttention::begin(const qkv::PretrainedModel& model, QStringList promptTokens, qkv::Index plannedTokens,
@@ -103,6 +149,7 @@ void GenerationAttention::clear()
     rows_.clear();
     images_.clear();
     update();
+    announceTableChanged(this);
 }
 
 void GenerationAttention::addToken(const QString& token, std::vector<qkv::MatrixF> rows)
@@ -126,6 +173,7 @@ void GenerationAttention::addToken(const QString& token, std::vector<qkv::Matrix
     generatedTokens_ << token;
     rows_.push_back(std::move(rows));
     update();
+    announceTableChanged(this);
 }
 
 float GenerationAttention::weight(qkv::ModelHead head, qkv::Index row, qkv::Index key) const
@@ -297,30 +345,35 @@ QString GenerationAttention::toolTipAt(const QPointF& position) const
             if (!map.contains(position)) continue;
             const auto key = static_cast<qkv::Index>(std::floor((position.x() - map.left()) / l.cell));
             const auto row = static_cast<qkv::Index>(std::floor((position.y() - map.top()) / l.cell));
-            QString text =
-                tr("<b>Head %1</b> · %2")
-                    .arg(headTitle({layer, head}), layerNames_[static_cast<std::size_t>(layer)].toHtmlEscaped());
-            if (headsOff_.count({layer, head}) > 0) text += tr(" · <i>switched off</i>");
-            if (row >= rowCount() || key >= keyCount()) return text + tr("<br>Not generated yet.");
-            const qkv::Index prompt = promptTokens_.size();
-            const auto tokenAt = [&](qkv::Index p) {
-                const QString token =
-                    p < prompt ? promptTokens_[static_cast<int>(p)] : generatedTokens_[static_cast<int>(p - prompt)];
-                return tr("«%1» (position %2)").arg(token.toHtmlEscaped()).arg(p);
-            };
-            const qkv::Index chosen = prompt + row;
-            text +=
-                tr("<br>Row %1: generated token %2, chosen by %3").arg(row).arg(tokenAt(chosen), tokenAt(chosen - 1));
-            const float w = weight({layer, head}, row, key);
-            if (std::isnan(w))
-                text += tr("<br>Key %1: not seen, it comes after the position that chose").arg(tokenAt(key));
-            else
-                text += tr("<br>Key %1: weight %2").arg(tokenAt(key)).arg(static_cast<double>(w), 0, 'f', 6);
-            return text;
+            return cellTip({layer, head}, row, key);
         }
     }
     return {};
 }
+
+QString GenerationAttention::tokenAt(qkv::Index p, bool html) const
+{
+    const qkv::Index prompt = promptTokens_.size();
+    const QString token = p < prompt ? promptTokens_[static_cast<int>(p)] : generatedTokens_[static_cast<int>(p - prompt)];
+    return tr("«%1» (position %2)").arg(html ? token.toHtmlEscaped() : token).arg(p);
+}
+
+QString GenerationAttention::cellTip(qkv::ModelHead head, qkv::Index row, qkv::Index key) const
+{
+    QString text = tr("<b>Head %1</b> · %2")
+                       .arg(headTitle(head), layerNames_[static_cast<std::size_t>(head.layer)].toHtmlEscaped());
+    if (headsOff_.count(head) > 0) text += tr(" · <i>switched off</i>");
+    if (row >= rowCount() || key >= keyCount()) return text + tr("<br>Not generated yet.");
+    const qkv::Index chosen = promptTokens_.size() + row;
+    text += tr("<br>Row %1: generated token %2, chosen by %3").arg(row).arg(tokenAt(chosen), tokenAt(chosen - 1));
+    const float w = weight(head, row, key);
+    if (std::isnan(w))
+        text += tr("<br>Key %1: not seen, it comes after the position that chose").arg(tokenAt(key));
+    else
+        text += tr("<br>Key %1: weight %2").arg(tokenAt(key)).arg(static_cast<double>(w), 0, 'f', 6);
+    return text;
+}
+
 
 bool GenerationAttention::event(QEvent* event)
 {

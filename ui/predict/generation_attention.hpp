@@ -64,6 +64,13 @@ private:
     struct Layout;
     Layout layout() const;
     QString headTitle(qkv::ModelHead head) const;
+    // The tooltip of cell (row, key) of `head`'s map, HTML.
+    QString cellTip(qkv::ModelHead head, qkv::Index row, qkv::Index key) const;
+    // «token» (position p), for the tooltip (`html`: escaped) and the screen reader.
+    QString tokenAt(qkv::Index position, bool html = true) const;
+    // Screen readers: generated tokens (rows) x heads (columns), each cell the key the head's
+    // row weighs most (generation_attention.cpp says why).
+    void makeAccessibleTable();
 
     std::vector<QStringList> headLabels_;  // [layer][head]: "1.2" as --ablate names it
     std::vector<QString> layerNames_;      // the layers' module paths, for tooltips

@@ -147,6 +147,9 @@ void addLinesAndPoints(QChart* chart, const ChartModel& model, const ChartStyle&
         // one item paints them all.
         ChartSeries named = s;
         if (painted) named.points.clear();
+        // A ring marks a point ("the current h"): in the text colour, it reads on a light, dark
+        // or high-contrast ground alike (a black ring vanished on the dark palette).
+        if (s.marker == ChartSeries::Marker::Ring && s.kind == ChartSeries::Kind::Points) named.color = style.text;
         QXYSeries* series = xySeries(named, model, chart);
         chart->addSeries(series);
         series->attachAxis(parts.x);
@@ -156,7 +159,7 @@ void addLinesAndPoints(QChart* chart, const ChartModel& model, const ChartStyle&
             std::vector<QPointF> plotted;
             plotted.reserve(s.points.size());
             for (const QPointF& p : s.points) plotted.emplace_back(plotValue(model.x, p.x()), plotValue(model.y, p.y()));
-            new PaintedPoints(chart, series, std::move(plotted), markerImage(s), s.markerSize);  // owned by the chart
+            new PaintedPoints(chart, series, std::move(plotted), markerImage(named), s.markerSize);  // owned by the chart
         }
     }
 }

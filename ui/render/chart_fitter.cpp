@@ -18,6 +18,7 @@
 #include "ui/figures/text_layout.hpp"
 #include "ui/render/chart_axes.hpp"
 #include "ui/render/color_legend.hpp"
+#include "ui/render/contrast.hpp"
 
 namespace qkv::ui {
 namespace {
@@ -26,13 +27,6 @@ constexpr double kPad = 6.0;
 // Qt Charts keeps this much around every text item (its document margin and label padding on
 // both sides).
 constexpr double kQtTextSlack = 20.0;
-
-// Black or white, whichever reads on `background`.
-QColor readableOn(const QColor& background)
-{
-    const double luminance = 0.299 * background.red() + 0.587 * background.green() + 0.114 * background.blue();
-    return luminance > 150 ? QColor(Qt::black) : QColor(Qt::white);
-}
 
 QString seriesName(QLegendMarker* marker)
 {

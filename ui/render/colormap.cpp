@@ -8,6 +8,7 @@
 namespace qkv::ui {
 namespace {
 #include "ui/render/colormap_tables.inc"
+#include "ui/render/colormap_blue_orange.inc"
 }  // namespace
 
 Colormap::Colormap(ColormapName name, const std::array<unsigned, 256>& table) : name_(name), table_(table)
@@ -21,12 +22,14 @@ const Colormap& Colormap::get(ColormapName name)
     static const Colormap magma(ColormapName::Magma, magmaTable);
     static const Colormap cividis(ColormapName::Cividis, cividisTable);
     static const Colormap greys(ColormapName::Greys, greysTable);
+    static const Colormap blueOrange(ColormapName::BlueOrange, blueOrangeTable);
     static const Colormap redBlue(ColormapName::RedBlue, redBlueTable);
     switch (name) {
     case ColormapName::Viridis: return viridis;
     case ColormapName::Magma: return magma;
     case ColormapName::Cividis: return cividis;
     case ColormapName::Greys: return greys;
+    case ColormapName::BlueOrange: return blueOrange;
     case ColormapName::RedBlue: return redBlue;
     }
     return viridis;
@@ -51,7 +54,7 @@ unsigned Colormap::rgb(double t) const
 
 QColor Colormap::map(double t) const { return QColor::fromRgba(rgb(t)); }
 
-bool Colormap::isDiverging() const { return name_ == ColormapName::RedBlue; }
+bool Colormap::isDiverging() const { return name_ == ColormapName::BlueOrange || name_ == ColormapName::RedBlue; }
 
 QString Colormap::displayName() const
 {
@@ -60,7 +63,8 @@ QString Colormap::displayName() const
     case ColormapName::Magma: return QCoreApplication::translate("Colormap", "Magma");
     case ColormapName::Cividis: return QCoreApplication::translate("Colormap", "Cividis");
     case ColormapName::Greys: return QCoreApplication::translate("Colormap", "Greys");
-    case ColormapName::RedBlue: return QCoreApplication::translate("Colormap", "Red-blue (diverging)");
+    case ColormapName::BlueOrange: return QCoreApplication::translate("Colormap", "Blue-orange (±)");
+    case ColormapName::RedBlue: return QCoreApplication::translate("Colormap", "Red-blue (±)");
     }
     return {};
 }

@@ -1,6 +1,9 @@
 #pragma once
 // Colormaps for every figure: perceptually uniform sequential maps (viridis by default) for
-// attention weights and a diverging map centred on zero for scores.
+// attention weights and a diverging map centred on zero for scores. The defaults stay readable
+// with protanopia, deuteranopia and tritanopia: sequential maps by monotonic lightness, the
+// diverging default by blue versus orange (never red versus green), checked by
+// tests/ui/render/colormap_vision_test.cpp.
 
 #include <QColor>
 #include <QString>
@@ -14,16 +17,22 @@
 
 namespace qkv::ui {
 
-enum class ColormapName { Viridis, Magma, Cividis, Greys, RedBlue };
+enum class ColormapName { Viridis, Magma, Cividis, Greys, BlueOrange, RedBlue };
 
 // The spellings sessions, settings and the command line use, in menu order (enum_names.hpp).
-inline constexpr std::array<EnumName<ColormapName>, 5> kColormapNames{{
+inline constexpr std::array<EnumName<ColormapName>, 6> kColormapNames{{
     {ColormapName::Viridis, "viridis"},
     {ColormapName::Magma, "magma"},
     {ColormapName::Cividis, "cividis"},
     {ColormapName::Greys, "greys"},
+    {ColormapName::BlueOrange, "blueorange"},
     {ColormapName::RedBlue, "redblue"},
 }};
+
+// The map every signed view (scores, differences, weights, factors) starts with: blue for
+// negative, orange for positive, readable with each common colour-vision deficiency
+// (resources/colormaps/generate_blue_orange.py). Red-blue stays selectable by name.
+inline constexpr ColormapName kDivergingColormap = ColormapName::BlueOrange;
 
 class Colormap {
 public:

@@ -8,6 +8,7 @@
 #include "ui/document/compute_threads.hpp"
 #include "ui/mainwindow/document_files.hpp"
 #include "ui/mainwindow/main_window.hpp"
+#include "ui/render/app_palette.hpp"
 #include "ui/startup/window_extensions.hpp"
 
 namespace qkv::ui {
@@ -24,6 +25,9 @@ int runGui(int& argc, char** argv, const QString& sessionFile, const QString& no
     // The launcher entry this window belongs to (its icon and name in docks and task switchers).
     QGuiApplication::setDesktopFileName(QStringLiteral(QKV_APP_ID));
     useOneThreadPerComputation();
+    // The desktop's palette, or the light, dark or high-contrast one the user chose (View menu,
+    // QKV_STUDIO_PALETTE), before the first widget exists.
+    applyAppearance(storedAppearance());
     installWindowExtensions();
     MainWindow window;
     window.show();

@@ -32,9 +32,9 @@ QColor muted(const QColor& text)
 
 }  // namespace
 
-// Near the ends of the scale, not at them: the darkest red and blue are hard to tell apart on thin bars.
-QColor positiveColor() { return Colormap::get(ColormapName::RedBlue).map(0.85); }
-QColor negativeColor() { return Colormap::get(ColormapName::RedBlue).map(0.15); }
+// Near the ends of the scale, not at them: the darkest orange and blue are hard to tell apart on thin bars.
+QColor positiveColor() { return Colormap::get(kDivergingColormap).map(0.85); }
+QColor negativeColor() { return Colormap::get(kDivergingColormap).map(0.15); }
 
 StepBarStyles stepBarStyles(const StepNumbers& n, const FigureOptions& options)
 {
@@ -169,7 +169,7 @@ void drawWeightColumn(QPainter& painter, const QRectF& rect, const StepNumbers& 
 
 namespace {
 
-// Two swatches, red then blue, and the words that say what they mean everywhere in the figure.
+// Two swatches, orange then blue, and the words that say what they mean everywhere in the figure.
 void paintSignLegend(QPainter& painter, const QRectF& rect, const QString& words, const QColor& text)
 {
     const QFontMetricsF metrics(painter.font(), painter.device());
@@ -240,8 +240,8 @@ ValuePictures valuePictures(const StepNumbers& n)
         Eigen::Map<const qkv::RowVectorF>(n.concat.data(), static_cast<qkv::Index>(n.concat.size()));
     p.outputsRange = std::max(largestMagnitude(sum), largestMagnitude(concat));
     if (!(p.outputsRange > 0)) p.outputsRange = 1;
-    p.sum = makePicture(sum, ColormapName::RedBlue, -p.outputsRange, p.outputsRange);
-    p.concat = makePicture(concat, ColormapName::RedBlue, -p.outputsRange, p.outputsRange);
+    p.sum = makePicture(sum, kDivergingColormap, -p.outputsRange, p.outputsRange);
+    p.concat = makePicture(concat, kDivergingColormap, -p.outputsRange, p.outputsRange);
     return p;
 }
 
@@ -332,7 +332,7 @@ void paintConcat(QPainter& painter, const StepGeometry& g, const StepNumbers& n,
     }
     painter.setRenderHint(QPainter::Antialiasing, true);
     painter.setPen(text);
-    paintColorLegend(painter, g.concatLegend, ColormapName::RedBlue, -p.outputsRange, p.outputsRange,
+    paintColorLegend(painter, g.concatLegend, kDivergingColormap, -p.outputsRange, p.outputsRange,
                      texts.concatLegend);
 }
 

@@ -72,8 +72,8 @@ double minimumBarsHeight(const QFontMetricsF& metrics);
 // The styles of the bar rows (shared by painting and hit-testing).
 BarsStyle softmaxBarsStyle(const StepNumbers& numbers, const FigureOptions& options);
 
-// One colour convention for the sign in the whole figure, the heatmaps' diverging red–blue
-// scale: positive red, negative blue, in q_i, k_j, q_i ⊙ k_j and the output row as in V_i, a_ij v_j
+// One colour convention for the sign in the whole figure, the heatmaps' diverging blue–orange
+// scale: positive orange, negative blue, in q_i, k_j, q_i ⊙ k_j and the output row as in V_i, a_ij v_j
 // and Concat (the header's legend says so).
 QColor positiveColor();
 QColor negativeColor();

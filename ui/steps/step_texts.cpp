@@ -107,7 +107,7 @@ StepTexts stepTexts(const StepNumbers& n)
                      .arg(n.headCount)
                      .arg(n.d_k);
     if (n.headAblated) t.subtitle += Text::tr(" · %1 is switched off").arg(headName(n.head));
-    t.signLegend = Text::tr("sign: red positive, blue negative, in every bar and heatmap");
+    t.signLegend = Text::tr("sign: orange positive, blue negative, in every bar and heatmap");
     t.valueLegend = Text::tr("v_j (rows of V_i)");
     t.weightedLegend = Text::tr("a_ij v_j");
     t.concatLegend = Text::tr("head outputs (Σ_j row and Concat)");

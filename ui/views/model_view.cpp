@@ -89,6 +89,10 @@ bool ModelViewBase::eventFilter(QObject* watched, QEvent* event)
     return ResultView::eventFilter(watched, event);
 }
 
-void repaintCanvas(const ModelViewBase& view) { view.canvas()->update(); }
+void repaintCanvas(const ModelViewBase& view)
+{
+    view.canvas()->update();
+    view.canvas()->announceTableChanged();  // a new model: screen readers read its table again
+}
 
 }  // namespace qkv::ui

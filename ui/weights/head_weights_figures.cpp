@@ -200,7 +200,7 @@ void paintHeadWeights(QPainter& painter, const QRectF& target, const HeadWeights
     paintAblationPanel(painter, g.ablation, model, options);
     painter.setPen(text);
     painter.setRenderHint(QPainter::Antialiasing, true);
-    paintColorLegend(painter, g.legend, ColormapName::RedBlue, -1.0, 1.0, legendLabel());
+    paintColorLegend(painter, g.legend, kDivergingColormap, -1.0, 1.0, legendLabel());
     painter.restore();
 }
 

@@ -6,6 +6,8 @@
 #include <QSignalSpy>
 #include <QUndoStack>
 
+#include <algorithm>
+
 #include "core/pipeline/model_overview.hpp"
 #include "tests/ui/support/recording_prompts.hpp"
 #include "tests/ui/support/wait_until.hpp"
@@ -43,7 +45,8 @@ protected:
     void reach(int index)
     {
         guide->goTo(index);
-        ASSERT_TRUE(waitUntil([&] { return guide->isStepReached(); }, std::chrono::milliseconds(60000))) << "step " << index << " never reached";
+        ASSERT_TRUE(waitUntil([&] { return guide->isStepReached(); }, std::chrono::milliseconds(60000)))
+            << "step " << index << " never reached";
         settle();
         QTest::qWait(20);
     }
@@ -65,8 +68,18 @@ protected:
         const QRect covered = guide->panel()->geometry() & shown;
         EXPECT_LE(qint64{covered.width()} * covered.height(), qint64{shown.width()} * shown.height() / 20);
         // Every label of the panel whole: as tall as its text needs at its width.
+        // The panel lays out again after its text changes (posted layout requests): on a busy
+        // machine that can come after the step is reached, so wait for it before judging.
         GuidePanel* panel = guide->panel();
-        for (const QLabel* label : {panel->titleLabel(), panel->textLabel(), panel->equationLabel(), panel->whereLabel()})
+        const auto labels = {panel->titleLabel(), panel->textLabel(), panel->equationLabel(), panel->whereLabel()};
+        waitUntil(
+            [&] {
+                return std::all_of(labels.begin(), labels.end(), [](const QLabel* label) {
+                    return label->height() >= label->heightForWidth(label->width());
+                });
+            },
+            std::chrono::milliseconds(5000));
+        for (const QLabel* label : labels)
             EXPECT_GE(label->height(), label->heightForWidth(label->width())) << label->text().toStdString();
         EXPECT_TRUE(window->rect().contains(panel->geometry()));
     }

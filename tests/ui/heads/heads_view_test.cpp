@@ -204,7 +204,7 @@ TEST_F(WindowTest, ScoreKindsAndColormaps)
 {
     qkv::ui::HeadsView* view = window->headsView();
     view->setScoreKind(qkv::ui::ScoreKind::ScaledScores);
-    EXPECT_EQ(view->colormap(), qkv::ui::ColormapName::RedBlue);
+    EXPECT_EQ(view->colormap(), qkv::ui::ColormapName::BlueOrange);
     const auto figure = view->canvas()->figure();
     EXPECT_DOUBLE_EQ(figure->minValue(), -figure->maxValue());
     view->setScoreKind(qkv::ui::ScoreKind::Attention);

@@ -6,8 +6,11 @@
 #include <QChart>
 #include <QLegend>
 #include <QPalette>
+#include <QScatterSeries>
 #include <QValueAxis>
 
+#include "ui/render/chart_builder.hpp"
+#include "ui/render/chart_model.hpp"
 #include "ui/render/chart_palette.hpp"
 
 namespace qkv::ui {
@@ -60,6 +63,30 @@ TEST(ChartPalette, LightPaletteKeepsTheDefaultTheme)
     applyPaletteToChart(chart.get(), light);
     EXPECT_EQ(chart->backgroundBrush().color(), before);
     EXPECT_EQ(chart->axes().front()->labelsColor(), labelsBefore);
+}
+
+// A ring marks a point (the Costs tab's "the current h"): it is drawn in the text colour, so a
+// ring the model asks for in black still shows on the dark palette.
+TEST(ChartPalette, RingsTakeTheTextColour)
+{
+    ChartModel m;
+    m.x.title = QStringLiteral("h");
+    m.y.title = QStringLiteral("parameters");
+    ChartSeries ring = ChartSeries::of(QStringLiteral("the current h"), Qt::black, ChartSeries::Kind::Points);
+    ring.marker = ChartSeries::Marker::Ring;
+    ring.points = {QPointF(4, 10)};
+    ChartSeries dots = ChartSeries::of(QStringLiteral("others"), QColor(0x1b, 0x9e, 0x77), ChartSeries::Kind::Points);
+    dots.points = {QPointF(2, 5)};
+    m.series = {ring, dots};
+    const QColor light(0xe8, 0xe8, 0xe8);
+    const std::unique_ptr<QChart> chart = buildChart(m, ChartStyle{light, QColor(0x1e, 0x1e, 0x1e), QFont()});
+    ASSERT_EQ(chart->series().size(), 2);
+    auto* ringSeries = qobject_cast<QScatterSeries*>(chart->series().at(0));
+    auto* dotSeries = qobject_cast<QScatterSeries*>(chart->series().at(1));
+    ASSERT_NE(ringSeries, nullptr);
+    ASSERT_NE(dotSeries, nullptr);
+    EXPECT_EQ(ringSeries->pen().color(), light);
+    EXPECT_EQ(dotSeries->color(), QColor(0x1b, 0x9e, 0x77)) << "other series keep their colour";
 }
 
 }  // namespace

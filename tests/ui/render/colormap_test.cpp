@@ -49,6 +49,35 @@ TEST(Colormap, RedBlueIsDivergingWithANeutralCentre)
     EXPECT_GT(map.map(1.0).red(), map.map(1.0).blue());  // positive: red
 }
 
+TEST(Colormap, BlueOrangeIsDivergingWithANeutralCentre)
+{
+    const Colormap& map = Colormap::get(ColormapName::BlueOrange);
+    EXPECT_TRUE(map.isDiverging());
+    const QColor centre = map.map(0.5);
+    EXPECT_GT(centre.lightnessF(), 0.9);
+    EXPECT_LT(centre.hsvSaturationF(), 0.1) << "the centre is neutral: " << centre.name().toStdString();
+    EXPECT_GT(map.map(0.1).blue(), map.map(0.1).red());  // negative: blue
+    EXPECT_GT(map.map(0.9).red(), map.map(0.9).blue());  // positive: orange (red over green over blue)
+    EXPECT_GT(map.map(0.9).green(), map.map(0.9).blue());
+}
+
+// Every signed view starts on the map readable with red-green and blue-yellow deficiencies.
+TEST(Colormap, TheDefaultDivergingMapIsBlueOrange)
+{
+    EXPECT_EQ(qkv::ui::kDivergingColormap, ColormapName::BlueOrange);
+    EXPECT_TRUE(Colormap::get(qkv::ui::kDivergingColormap).isDiverging());
+}
+
+// Sessions saved before blue-orange existed name "redblue": it still opens as red-blue.
+TEST(Colormap, RedBlueStillParsesFromSessions)
+{
+    ColormapName parsed = ColormapName::Viridis;
+    ASSERT_TRUE(qkv::ui::colormapFromId(QStringLiteral("redblue"), parsed));
+    EXPECT_EQ(parsed, ColormapName::RedBlue);
+    ASSERT_TRUE(qkv::ui::colormapFromId(QStringLiteral("blueorange"), parsed));
+    EXPECT_EQ(parsed, ColormapName::BlueOrange);
+}
+
 TEST(Colormap, IdsRoundTrip)
 {
     for (ColormapName name : Colormap::all()) {
@@ -66,8 +95,8 @@ TEST(Colormap, SpellingsAreTheContract)
 {
     QStringList ids;
     for (ColormapName name : Colormap::all()) ids << Colormap::get(name).id();
-    EXPECT_EQ(ids, (QStringList{"viridis", "magma", "cividis", "greys", "redblue"}));
-    EXPECT_EQ(qkv::allowedNames(qkv::ui::kColormapNames), "viridis, magma, cividis, greys, redblue");
+    EXPECT_EQ(ids, (QStringList{"viridis", "magma", "cividis", "greys", "blueorange", "redblue"}));
+    EXPECT_EQ(qkv::allowedNames(qkv::ui::kColormapNames), "viridis, magma, cividis, greys, blueorange, redblue");
 }
 
 TEST(ScoreKind, SpellingsAndStartingColormapsComeFromOneTable)
@@ -78,8 +107,8 @@ TEST(ScoreKind, SpellingsAndStartingColormapsComeFromOneTable)
         const char* id;
         ColormapName colormap;
     } expected[] = {{ScoreKind::Attention, "attention", ColormapName::Viridis},
-                    {ScoreKind::ScaledScores, "scores", ColormapName::RedBlue},
-                    {ScoreKind::MaskedScores, "masked-scores", ColormapName::RedBlue},
+                    {ScoreKind::ScaledScores, "scores", ColormapName::BlueOrange},
+                    {ScoreKind::MaskedScores, "masked-scores", ColormapName::BlueOrange},
                     {ScoreKind::ValueWeighted, "value-weighted", ColormapName::Magma}};
     for (const auto& e : expected) {
         EXPECT_EQ(qkv::ui::scoreKindId(e.kind), QString::fromLatin1(e.id));

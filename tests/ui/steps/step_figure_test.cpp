@@ -276,7 +276,7 @@ int hueDistance(int a, int b)
 }
 
 // q_i, k_j, q_i ⊙ k_j and the output row show the sign the same way as the heatmaps: by hue,
-// the diverging scale's red for positive and blue for negative, and the header says so.
+// the diverging scale's orange for positive and blue for negative, and the header says so.
 TEST(StepFigure, TheSignHasOneColourConventionInEveryBarAndHeatmap)
 {
     const qkv::Config config = crossConfig();
@@ -291,7 +291,7 @@ TEST(StepFigure, TheSignHasOneColourConventionInEveryBarAndHeatmap)
     const StepNumbers n = gatherStepNumbers(*result, 1, 2, 3);
     const StepGeometry g =
         stepGeometry(QRectF(0, 0, 1400, 900), n, QFontMetricsF(input.options.font, const_cast<QImage*>(&image)));
-    const Colormap& diverging = Colormap::get(ColormapName::RedBlue);
+    const Colormap& diverging = Colormap::get(qkv::ui::kDivergingColormap);
     const int positiveHue = diverging.map(1.0).hsvHue(), negativeHue = diverging.map(0.0).hsvHue();
     std::set<QRgb> all;
     for (const QRectF& bars : {g.queryBars, g.keyBars, g.productBars, g.outputBars}) {
@@ -300,14 +300,14 @@ TEST(StepFigure, TheSignHasOneColourConventionInEveryBarAndHeatmap)
         for (const auto& [rgb, pixels] : colours) {
             const int hue = QColor(rgb).hsvHue();
             EXPECT_TRUE(hueDistance(hue, positiveHue) < 25 || hueDistance(hue, negativeHue) < 25)
-                << "bars at " << at(bars).toStdString() << ": hue " << hue << " is neither the heatmaps' red ("
+                << "bars at " << at(bars).toStdString() << ": hue " << hue << " is neither the heatmaps' orange ("
                 << positiveHue << ") nor their blue (" << negativeHue << ")";
             all.insert(rgb);
         }
     }
     EXPECT_EQ(all.size(), 2u) << "the same two colours in every row of bars";
     const PaintedSteps p = paintStepFigure(config, QSize(1400, 900), 1, 2, 3);
-    EXPECT_TRUE(p.probe->shows(QStringLiteral("sign: red positive, blue negative, in every bar and heatmap")))
+    EXPECT_TRUE(p.probe->shows(QStringLiteral("sign: orange positive, blue negative, in every bar and heatmap")))
         << p.probe->strings().join(QStringLiteral(" | ")).toStdString();
 }
 

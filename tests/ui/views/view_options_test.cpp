@@ -52,7 +52,7 @@ TEST_F(WindowTest, ANewHeadsViewShowsANewSessionsOptions)
     EXPECT_EQ(saved, ViewOptions{});
     EXPECT_EQ(view.colormap(), ColormapName::Viridis);
     view.setScoreKind(ScoreKind::ScaledScores);
-    EXPECT_EQ(view.colormap(), ColormapName::RedBlue);  // scores start diverging
+    EXPECT_EQ(view.colormap(), ColormapName::BlueOrange);  // scores start diverging, blue-orange
 }
 
 TEST_F(WindowTest, HeadsViewRestoresAndSavesItsOptions)
