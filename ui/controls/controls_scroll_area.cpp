@@ -11,6 +11,8 @@ ControlsScrollArea::ControlsScrollArea(QWidget* controls, QWidget* parent) : QSc
     setWidgetResizable(true);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setFrameShape(QFrame::NoFrame);
+    // A Tab stop (arrow keys scroll it): a screen reader names it.
+    setAccessibleName(tr("Settings"));
     // A label's text changes its height: refit whenever the controls' layout asks.
     controls->installEventFilter(this);
 }

@@ -38,6 +38,9 @@ SentenceField::SentenceField(const QString& title, QWidget* parent)
     layout->addWidget(message_);
 
     editor_->setTabChangesFocus(true);
+    chips_->setAccessibleName(tr("Tokens of %1").arg(QString(title).remove(QLatin1Char('&')).toLower()));
+    chips_->setAccessibleDescription(tr("Left and Right choose a token as a query or key, Shift extends, Home and End "
+                                        "go to the first and last"));
     editor_->setAccessibleName(title);
     const int lineHeight = QFontMetrics(editor_->font()).lineSpacing();
     editor_->setFixedHeight(lineHeight * 3 + 12);

@@ -1,6 +1,7 @@
 #include "ui/controls/token_chips.hpp"
 
 #include <QFontMetrics>
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
@@ -27,6 +28,7 @@ TokenChips::TokenChips(QWidget* parent) : QWidget(parent), scroll_(new QScrollBa
     setFont(small);
     scroll_->hide();
     scroll_->setSingleStep(1);
+    setFocusPolicy(Qt::StrongFocus);  // tokens are chosen from the keyboard too (keyPressEvent)
     connect(scroll_, &QScrollBar::valueChanged, this, [this] { update(); });
 }
 
@@ -61,6 +63,8 @@ void TokenChips::setHighlighted(int first, int end)
     if (first == highlightFirst_ && end == highlightEnd_) return;
     highlightFirst_ = first;
     highlightEnd_ = end;
+    // Chosen elsewhere (a heatmap's arrows): the keyboard goes on from there.
+    if (first < end && (cursor_ < first || cursor_ >= end)) cursor_ = anchor_ = first;
     update();
 }
 
@@ -166,6 +170,7 @@ void TokenChips::mousePressEvent(QMouseEvent* event)
         return;
     }
     anchor_ = token;
+    cursor_ = token;
     dragging_ = true;
     emit chipsChosen(token, token + 1);
 }
@@ -181,6 +186,29 @@ void TokenChips::mouseReleaseEvent(QMouseEvent* event)
 {
     dragging_ = false;
     QWidget::mouseReleaseEvent(event);
+}
+
+void TokenChips::keyPressEvent(QKeyEvent* event)
+{
+    const int count = static_cast<int>(tokens_.size());
+    if (count == 0) return QWidget::keyPressEvent(event);
+    // The keyboard's token: the end of the last choice that moved (a click's, or the highlight's).
+    const int current = cursor_ >= 0 && cursor_ < count ? cursor_
+                        : highlightFirst_ < highlightEnd_ ? std::clamp(highlightFirst_, 0, count - 1) : -1;
+    int next = current;
+    switch (event->key()) {
+    case Qt::Key_Left: next = current < 0 ? 0 : current - 1; break;
+    case Qt::Key_Right: next = current + 1; break;
+    case Qt::Key_Home: next = 0; break;
+    case Qt::Key_End: next = count - 1; break;
+    default: return QWidget::keyPressEvent(event);
+    }
+    next = std::clamp(next, 0, count - 1);
+    const bool extend = (event->modifiers() & Qt::ShiftModifier) && anchor_ >= 0 && anchor_ < count;
+    if (!extend) anchor_ = next;
+    cursor_ = next;
+    scrollToToken(next);
+    emit chipsChosen(std::min(anchor_, next), std::max(anchor_, next) + 1);
 }
 
 void TokenChips::paintEvent(QPaintEvent*)

@@ -6,7 +6,9 @@
 // scrolls (wheel or its scroll bar).
 //
 // A click on a chip selects that token, shift-click or a drag several together (chipsChosen);
-// the chips of the selected tokens are drawn highlighted (setHighlighted).
+// the chips of the selected tokens are drawn highlighted (setHighlighted). From the keyboard
+// (a Tab stop): Left and Right choose the previous or next token, Shift with them extends from
+// the last one chosen, Home and End choose the first or last.
 
 #include <QStringList>
 #include <QWidget>
@@ -56,6 +58,7 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
 
 private:
     struct Row {
@@ -76,6 +79,7 @@ private:
     std::vector<Row> rows_;
     QScrollBar* scroll_;
     int highlightFirst_ = 0, highlightEnd_ = 0;
+    int cursor_ = -1;  // the token the keyboard moves from (the last one chosen), -1: none yet
     int anchor_ = -1;  // the token a press started on (or the last one chosen) for shift and drags
     bool dragging_ = false;
 };

@@ -55,6 +55,9 @@ CostTableWidget::CostTableWidget(QWidget* parent) : QTableWidget(parent)
 {
     setColumnCount(3);
     setHorizontalHeaderLabels({tr("Quantity"), tr("Formula (cost model)"), tr("Value")});
+    setAccessibleName(tr("Cost of each quantity"));
+    // Tab leaves the table (arrow keys move between its cells): a table of many cells is no trap.
+    setTabKeyNavigation(false);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setSelectionMode(QAbstractItemView::ExtendedSelection);
     setEditTriggers(QAbstractItemView::NoEditTriggers);

@@ -87,6 +87,7 @@ QWidget* CostsView::makeGrid()
     grid->addWidget(flopPanel);
     grid->addWidget(table_, 2);
     auto* scroll = new QScrollArea(this);
+    scroll->setAccessibleName(tr("Cost charts and table"));
     scroll->setWidget(grid);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);

@@ -90,6 +90,7 @@ FactoredView::FactoredView(HeadSelection* selection, QWidget* parent)
     grid->addWidget(spectrumPanel);
     grid->addWidget(equivalence_);
     auto* scroll = new QScrollArea(this);
+    scroll->setAccessibleName(tr("Factored W_i figures"));
     scroll->setWidget(grid);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);

@@ -3,10 +3,12 @@
 #include <QAbstractBarSeries>
 #include <QBarLegendMarker>
 #include <QBarSet>
+#include <QContextMenuEvent>
 #include <QCoreApplication>
 #include <QCursor>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QMenu>
 #include <QPointer>
 #include <QTimer>
 #include <QToolTip>
@@ -16,6 +18,7 @@
 #include <cmath>
 #include <deque>
 
+#include "ui/figure_widgets/chart_table.hpp"
 #include "ui/figures/shown_text.hpp"
 #include "ui/render/chart_axes.hpp"
 #include "ui/render/chart_builder.hpp"
@@ -95,7 +98,9 @@ ChartView::ChartView(QWidget* parent) : QChartView(buildChart(ChartModel{}, Char
     setRubberBand(QChartView::RectangleRubberBand);
     setToolTip(
         tr("Drag a rectangle to zoom in, double-click to see everything again; "
-           "click a legend entry to hide or show its series"));
+           "click a legend entry to hide or show its series; Ctrl+T shows its numbers as a table"));
+    addShowAsTableAction(this, [this] { return model_; });
+    setAccessibleDescription(tr("A chart; Ctrl+T lists its numbers as a table"));
     rebuild();
 }
 
@@ -104,6 +109,11 @@ void ChartView::setModel(ChartModel model)
     if (model == model_) return;  // the same chart: keep its zoom and hidden series
     model_ = std::move(model);
     built_ = false;
+    // Named after what it plots, unless its owner gave it a name of its own.
+    if (accessibleName().isEmpty() || accessibleName() == shownName_) {
+        shownName_ = chartAccessibleName(model_);
+        setAccessibleName(shownName_);
+    }
     if (isVisible()) BuildQueue::instance()->add(this);
 }
 
@@ -145,6 +155,17 @@ void ChartView::mouseDoubleClickEvent(QMouseEvent* event)
 {
     chart()->zoomReset();
     QChartView::mouseDoubleClickEvent(event);
+}
+
+void ChartView::contextMenuEvent(QContextMenuEvent* event)
+{
+    // Inside a view with a context menu of its own (Export Figure…), that menu shows this chart's
+    // actions too (FigureActions); elsewhere (the Train tab) the chart's own menu does.
+    for (const QWidget* w = parentWidget(); w; w = w->parentWidget())
+        if (w->contextMenuPolicy() == Qt::CustomContextMenu) return event->ignore();
+    QMenu menu(this);
+    menu.addActions(actions());
+    menu.exec(event->globalPos());
 }
 
 void ChartView::rebuild()

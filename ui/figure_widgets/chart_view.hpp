@@ -2,7 +2,8 @@
 // A ChartModel on screen: the QChart of buildChart (ui/render/chart_builder.hpp), the same
 // chart every exported figure renders, in the widget's palette and font, with what a screen
 // adds: a tooltip with the exact value over a bar or point, rubber-band zoom (double-click
-// resets it), and legend entries that hide or show their series when clicked.
+// resets it), legend entries that hide or show their series when clicked, and Show as Table
+// (chart_table.hpp: the same numbers as an accessible table, in its context menu and on Ctrl+T).
 //
 // Building a QChart and fitting it takes the GUI thread 2-10 ms (more with thousands of
 // points), so a tab of four charts would take one long turn of the event loop. A new model is
@@ -39,6 +40,7 @@ protected:
     void changeEvent(QEvent* event) override;
     void showEvent(QShowEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
     void rebuild();
@@ -48,6 +50,7 @@ private:
 
     ChartModel model_;
     bool built_ = true;  // chart() draws model_
+    QString shownName_;  // the accessible name the model gave (chartAccessibleName)
 };
 
 }  // namespace qkv::ui

@@ -56,6 +56,9 @@ HeadStatisticsTable::HeadStatisticsTable(HeadSelection* selection, QWidget* pare
     model_->setSortRole(Qt::UserRole);
 
     table_->setModel(model_);
+    table_->setAccessibleName(tr("Statistics of every head"));
+    // Tab leaves the table (arrow keys move between its cells): a table of many cells is no trap.
+    table_->setTabKeyNavigation(false);
     table_->setSortingEnabled(true);
     table_->sortByColumn(HeadColumn, Qt::AscendingOrder);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);

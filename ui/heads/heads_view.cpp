@@ -39,6 +39,7 @@ HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
     layout->addLayout(makeToolbar());
 
     scroll_->setWidget(canvas_);
+    scroll_->setAccessibleName(tr("Heads grid"));
     scroll_->setWidgetResizable(false);
     scroll_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     scroll_->setFrameShape(QFrame::StyledPanel);

@@ -112,6 +112,11 @@ QLayout* HeadsView::makeToolbar()
     second->addWidget(zoomLabel_);
     second->addWidget(zoomIn);
     second->addWidget(zoomFit);
+    // Tab in reading order: the first line left to right, then the second (the boxes were made
+    // in another order).
+    const QList<QWidget*> reading{kindBox_, colormapBox_, averageBox_, rangeBox_, lowBox_,  highBox_,
+                                  blockMaximaBox_, queriesBox_, zoomOut, zoomIn, zoomFit};
+    for (qsizetype i = 1; i < reading.size(); ++i) setTabOrder(reading[i - 1], reading[i]);
 
     connect(kindBox_, &QComboBox::currentIndexChanged, this,
             [this](int index) { setScoreKind(static_cast<ScoreKind>(kindBox_->itemData(index).toInt())); });

@@ -12,6 +12,7 @@
 #include "ui/document/document.hpp"
 #include "ui/document/head_selection.hpp"
 #include "ui/export/figure_export_dialog.hpp"
+#include "ui/figure_widgets/chart_table.hpp"
 #include "ui/figure_registry/figure_registry.hpp"
 #include "ui/figures/figure_render.hpp"
 #include "ui/figures/figure_text.hpp"
@@ -146,6 +147,11 @@ void FigureActions::attachContextMenu(ResultView* view)
     view->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(view, &QWidget::customContextMenuRequested, this, [this, view](const QPoint& position) {
         QMenu menu(view);
+        // The chart under the pointer offers its numbers first (ChartView leaves its menu to this one).
+        if (QAction* table = showAsTableActionFor(view->childAt(position))) {
+            menu.addAction(table);
+            menu.addSeparator();
+        }
         menu.addAction(tr("Export Figure…"), this, [this, view] { exportInteractively(view); });
         for (const Figure* figure : figuresOf(view))
             menu.addAction(tr("Copy “%1”").arg(figure->title), this, [this, figure] {

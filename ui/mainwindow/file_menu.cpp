@@ -60,6 +60,7 @@ void MainWindow::createFileMenu()
                                 "BART/Marian, T5, LLaMA-style) or of a PyTorch state dict with several "
                                 "nn.MultiheadAttention layers: a .safetensors file or a sharded model's index.json"));
     QAction* model = file->addAction(tr("Open &Model…"), this, &MainWindow::openModelInteractively);
+    model->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
     model->setStatusTip(tr("A model of the Hugging Face cache (~/.cache/huggingface/hub), or any model folder: "
                            "its list of layers, then the layer and the whole model"));
     QAction* generated = file->addAction(tr("Use &Generated Weights"), this, &MainWindow::useGeneratedWeights);

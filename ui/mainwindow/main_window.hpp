@@ -26,6 +26,7 @@ class Autosave;
 class ControlsPanel;
 class Document;
 class DocumentFiles;
+class FocusRing;
 class WeightLoads;
 class HeadSelection;
 class HeadsView;
@@ -61,6 +62,7 @@ public:
     StepView* stepView() const;
     DocumentFiles* files() const { return files_; }
     WeightLoads* loads() const { return loads_; }
+    FocusRing* focusRing() const { return focusRing_; }
     Autosave* autosave() const { return autosave_; }
     // Why the last session was not restored, or empty.
     const QString& startupMessage() const { return startupMessage_; }
@@ -108,6 +110,11 @@ public:
                         int head);
     void nextHead();
     void previousHead();
+    // Ctrl+T: the table of the chart that has the focus (or holds it), else of the current tab's
+    // first chart; says in the status bar when the tab has none.
+    void showChartAsTable();
+    // Help > Keyboard: every shortcut, read from the window's actions (keyboard_shortcuts.hpp).
+    void showKeyboardHelp();
 
     QSize sizeHint() const override;
 
@@ -124,6 +131,10 @@ protected:
 private:
     void createMenus();         // main_window_menus.cpp: Edit, View, (Head, Scenarios), Help
     void createFileMenu();      // file_menu.cpp
+    // keyboard_actions.cpp: View > Tabs (Ctrl+Tab, Alt+1…), Show Chart as Table (Ctrl+T), training
+    // from anywhere, Help > Keyboard; the focus ring.
+    void createKeyboardActions(QMenu* view);
+    void addKeyboardHelp(QMenu* help);
     void createHeadMenus();     // head_menus.cpp: Head (presets, switching off) and Scenarios
     void connectLoads();        // main_window_loads.cpp: what the window does with finished loads
     void connectComputeProgress();  // a long layer's progress in the status line, and its Stop
@@ -158,6 +169,7 @@ private:
     bool loadErrorsInBox_ = false;
     Autosave* autosave_;
     ViewOptionsSync* viewSync_;
+    FocusRing* focusRing_ = nullptr;
     QObject* helpExtension_ = nullptr;  // the student guide (help_menu_extension.hpp); goes first, while this is a MainWindow
     QMenu* fileMenu_ = nullptr;
     QAction* figureAnchor_ = nullptr;

@@ -49,11 +49,13 @@ void MainWindow::createMenus()
     QAction* previous = view->addAction(tr("&Previous Head"), this, &MainWindow::previousHead);
     previous->setShortcuts({QKeySequence(Qt::Key_BracketLeft), QKeySequence(tr("Ctrl+PgUp"))});
     addAppearanceActions(view);  // High Contrast, Colours: light, dark, the desktop's
+    createKeyboardActions(view);
 
     createHeadMenus();
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     // Student Guide (F1) and Glossary, installed from above this folder.
     if (const HelpMenuExtension& extend = helpMenuExtension()) helpExtension_ = extend(this, help);
+    addKeyboardHelp(help);
     QAction* about = help->addAction(tr("&About QKV Studio"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);

@@ -32,6 +32,7 @@ NoticeBar::NoticeBar(QWidget* parent)
     scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll_->viewport()->setAutoFillBackground(false);
     scroll_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    scroll_->setAccessibleName(tr("Message"));
     layout->addWidget(scroll_, 1);
     dismiss_->setText(QStringLiteral("✕"));
     dismiss_->setAutoRaise(true);

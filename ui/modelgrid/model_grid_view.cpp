@@ -61,6 +61,7 @@ ModelGridView::ModelGridView(HeadSelection* selection, WholeModelRuns* runs, QWi
     statistics_->setMinimumHint(kStatisticsMinimum);
     statistics_->setAccessibleName(tr("Per-head statistics of every layer"));
     scroll_->setWidget(grid_);
+    scroll_->setAccessibleName(tr("Every layer's heads"));
     scroll_->setWidgetResizable(true);
     scroll_->setFrameShape(QFrame::NoFrame);
     body_->addWidget(scroll_);

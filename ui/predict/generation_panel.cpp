@@ -91,6 +91,7 @@ GenerationPanel::GenerationPanel(WholeModelRuns* runs, QWidget* parent)
         tr("The five most likely tokens at that step, with their probabilities"));
     table_->verticalHeader()->setVisible(false);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setTabKeyNavigation(false);  // Tab leaves the table; arrow keys move between its cells
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setSectionResizeMode(TopColumn, QHeaderView::Stretch);

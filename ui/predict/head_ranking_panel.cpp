@@ -47,6 +47,8 @@ HeadRankingPanel::HeadRankingPanel(WholeModelRuns* runs, QWidget* parent)
         tr("Switch each head that is on off in turn, re-run the model from its layer, and rank "
            "the heads by how much the token's probability changes"));
     auto* forLabel = new QLabel(tr("for"), this);
+    forLabel->setBuddy(tokenBox_);
+    tokenBox_->setAccessibleName(tr("Token the ranking follows"));
     auto* bar = new QHBoxLayout;
     bar->addWidget(rankButton_);
     bar->addWidget(forLabel);
@@ -64,6 +66,7 @@ HeadRankingPanel::HeadRankingPanel(WholeModelRuns* runs, QWidget* parent)
     table_->horizontalHeaderItem(ChangeColumn)->setToolTip(tr("p after − p before, in percentage points"));
     table_->verticalHeader()->setVisible(false);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setTabKeyNavigation(false);  // Tab leaves the table; arrow keys move between its cells
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -86,6 +89,9 @@ HeadRankingPanel::HeadRankingPanel(WholeModelRuns* runs, QWidget* parent)
     layout->addWidget(progress_);
     layout->addLayout(bottom);
     layout->addWidget(table_, 1);
+    // Tab in reading order: the bar left to right, the buttons below it, then the table.
+    const QList<QWidget*> reading{rankButton_, tokenBox_, stopButton_, switchOffButton_, table_};
+    for (qsizetype i = 1; i < reading.size(); ++i) setTabOrder(reading[i - 1], reading[i]);
 
     progressTimer_->setInterval(100);
     connect(progressTimer_, &QTimer::timeout, this, &HeadRankingPanel::showProgress);

@@ -46,6 +46,10 @@ PredictionView::PredictionView(HeadSelection* selection, WholeModelRuns* runs, Q
     // Below the panels' minimum (a small window under a notice) they scroll: the tab never asks
     // the window for more height than it has, which would make the window grow by itself.
     auto* scroll = new QScrollArea(predictionsPage);
+    scroll->setAccessibleName(tr("Rollout and predictions"));
+    // No Tab stop of its own after the panels it holds: Tab goes through them, and the area
+    // scrolls to the one focused.
+    scroll->setFocusPolicy(Qt::NoFocus);
     scroll->setWidget(panels_);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);

@@ -13,9 +13,11 @@
 #include <cmath>
 
 #include "ui/document/head_selection.hpp"
+#include "ui/figure_widgets/chart_table.hpp"
 #include "ui/figure_widgets/figure_canvas.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
+#include "ui/steps/step_tables.hpp"
 
 namespace qkv::ui {
 
@@ -45,12 +47,15 @@ StepView::StepView(HeadSelection* selection, QWidget* parent)
 
     canvas_->setFocusPolicy(Qt::StrongFocus);
     canvas_->setAccessibleName(tr("Step by step"));
+    // The bars' numbers as tables (Show as Table in the context menu, Ctrl+T).
+    addShowAsTablesAction(canvas_, [this] { return stepBarCharts(numbers_); });
     canvas_->setPaint([this](QPainter& painter, const QRectF& rect) {
         paintSteps(painter, rect, numbers_, screenFigureOptions(*canvas_, *this->selection()));
     });
     canvas_->setToolTipFunction([this](const QPointF& p) { return toolTipAt(p); });
     canvas_->installEventFilter(this);
     scroll_->setWidget(canvas_);
+    scroll_->setAccessibleName(tr("Steps figure"));
     scroll_->setWidgetResizable(true);
     scroll_->setFrameShape(QFrame::NoFrame);
     scroll_->setBackgroundRole(QPalette::Base);

@@ -1,10 +1,12 @@
 #include "ui/train/curve_chart.hpp"
 
 #include <QChart>
+#include <QContextMenuEvent>
 #include <QCursor>
 #include <QEvent>
 #include <QLegend>
 #include <QLineSeries>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QToolTip>
 #include <QValueAxis>
@@ -12,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/figure_widgets/chart_table.hpp"
 #include "ui/figures/shown_text.hpp"
 #include "ui/figures/text_layout.hpp"
 #include "ui/render/chart_builder.hpp"
@@ -78,7 +81,11 @@ CurveChart::CurveChart(const QString& title, const QString& valueTitle, bool per
     });
     setRenderHint(QPainter::Antialiasing);
     setRubberBand(QChartView::RectangleRubberBand);
-    setToolTip(tr("Drag a rectangle to zoom in, double-click to see every step again"));
+    setToolTip(tr("Drag a rectangle to zoom in, double-click to see every step again; Ctrl+T shows the points as "
+                  "a table"));
+    setAccessibleName(title.isEmpty() ? tr("%1 by step").arg(valueTitle) : title);
+    setAccessibleDescription(tr("A chart; Ctrl+T lists its points as a table"));
+    addShowAsTableAction(this, [this] { return tableModel(); });
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     applyColors();
     fitAxes();
@@ -187,6 +194,27 @@ void CurveChart::applyColors()
         axis->setTitleFont(font());
     }
     applyChartColors(c, palette().color(QPalette::Text), palette().color(QPalette::Base));
+}
+
+ChartModel CurveChart::tableModel() const
+{
+    ChartModel model;
+    model.title = chart()->title();
+    model.x.title = tr("step");
+    model.y.title = percent_ ? tr("%1 (%)").arg(valueTitle_) : valueTitle_;
+    for (const Curve& curve : curves_) {
+        ChartSeries s = ChartSeries::of(curve.name, curve.color, ChartSeries::Kind::Line);
+        s.points = curve.points;
+        model.series.push_back(std::move(s));
+    }
+    return model;
+}
+
+void CurveChart::contextMenuEvent(QContextMenuEvent* event)
+{
+    QMenu menu(this);
+    menu.addActions(actions());
+    menu.exec(event->globalPos());
 }
 
 std::vector<QPointF> CurveChart::drawnPoints(const QString& name) const

@@ -2,7 +2,8 @@
 // A training curve chart that grows while the model learns: Qt Charts, x "step", y the quantity.
 // Points are replaced in place (the chart is never rebuilt), so a zoom stays while training goes
 // on: drag a rectangle to zoom in, double-click (or resetZoom) to see every step again. The
-// mouse over a line shows the nearest point's step and value.
+// mouse over a line shows the nearest point's step and value. Show as Table (its context menu,
+// or Ctrl+T with the chart focused) lists the points drawn (tableModel()).
 //
 // Unlike ChartView (ui/figure_widgets/chart_view.hpp), which draws a finished ChartModel and rebuilds
 // its chart when the model changes, this one follows data that change twice a second.
@@ -13,6 +14,8 @@
 #include <QString>
 
 #include <vector>
+
+#include "ui/render/chart_model.hpp"
 
 class QLineSeries;
 class QValueAxis;
@@ -44,6 +47,9 @@ public:
     std::vector<QPointF> drawnPoints(const QString& name) const;
     QValueAxis* stepAxis() const { return x_; }
     QValueAxis* valueAxis() const { return y_; }
+    // The curves as drawn, as a chart model (for Show as Table): x the step, y the quantity (in %
+    // for a percent chart), one line series per curve.
+    ChartModel tableModel() const;
     // The text shown for the point of `name` nearest to `step`.
     QString pointText(const QString& name, double step) const;
 
@@ -55,6 +61,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void changeEvent(QEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
     QLineSeries* seriesFor(const Curve& curve);

@@ -168,6 +168,8 @@ void TrainSettingsForm::layOutFields()
         grid->addWidget(fields[i].second, row, column + 1);
         grid->setColumnStretch(column + 1, 1);
     }
+    // Tab reads the fields as they are laid out, row by row (they were made in another order).
+    for (std::size_t i = 1; i < fields.size(); ++i) setTabOrder(fields[i - 1].second, fields[i].second);
     task_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     task_->setMinimumContentsLength(14);  // "Translate EN → FR" whole, the file entry may be cut
     layout->addLayout(grid);

@@ -27,6 +27,9 @@ HeadBox* ModelViewBase::makeHeadBox(const QString& toolTip)
 {
     headBox_ = new HeadBox(selection(), this);
     headBox_->setToolTip(toolTip);
+    // Made after the canvas but read before it (above or beside it): Tab reaches it first. (Qt
+    // orders only focusable widgets: moveCellWithArrowKeys does it again once the canvas is.)
+    setTabOrder(headBox_, canvas());
     return headBox_;
 }
 
@@ -53,6 +56,7 @@ void ModelViewBase::moveCellWithArrowKeys()
     arrowKeys_ = true;
     canvas_->setFocusPolicy(Qt::StrongFocus);
     canvas_->installEventFilter(this);
+    if (headBox_) setTabOrder(headBox_, canvas_);
 }
 
 void ModelViewBase::showHeads(Changes changes)

@@ -57,6 +57,7 @@ QWidget* HeadWeightsView::makeControls()
     factorBox_->setMaximumWidth(100);
     factorBox_->setPrefix(QStringLiteral("× "));
     factorBox_->setToolTip(tr("The factor Scale multiplies the block by"));
+    factorBox_->setAccessibleName(tr("Scale factor"));
     top->addWidget(factorBox_);
     scaleButton_->setToolTip(tr("Multiply the block by the factor (one undo step)"));
     connect(scaleButton_, &QPushButton::clicked, this,
@@ -94,6 +95,8 @@ QWidget* HeadWeightsView::makeControls()
     valueBox_->setDecimals(4);
     valueBox_->setSingleStep(0.1);
     valueBox_->setToolTip(tr("The value for the clicked cell (Enter sets it) or for painting"));
+    valueBox_->setAccessibleName(tr("Cell value"));
+    valueBox_->setAccessibleDescription(valueBox_->toolTip());
     connect(valueBox_, &QDoubleSpinBox::editingFinished, this, [this] {
         if (valueBox_->hasFocus()) setCell();
     });
@@ -121,6 +124,7 @@ QWidget* HeadWeightsView::makeControls()
     connect(copyButton_, &QPushButton::clicked, this,
             [this] { copyHeadOnto(*document_, head(), static_cast<qkv::Index>(copyTargetBox_->currentIndex())); });
     middle->addWidget(copyButton_);
+    copyTargetBox_->setAccessibleName(tr("Head to copy onto"));
     middle->addWidget(copyTargetBox_);
     middle->addStretch(1);
     bottom->addSpacing(12);
@@ -130,6 +134,13 @@ QWidget* HeadWeightsView::makeControls()
     ablationLabel_->setWordWrap(true);
     ablationLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     bottom->addWidget(ablationLabel_, 1);
+    // Tab in reading order, row by row, then the weights drawn below (the widgets were made in
+    // another order).
+    const QList<QWidget*> reading{heads,          blockBox_,          factorBox_,     scaleButton_, zeroButton_,
+                                  swapButton_,    presetButton_,      switchOffButton_, seedBox_,   rerandomiseButton_,
+                                  copyButton_,    copyTargetBox_,     valueBox_,      setButton_,   paintButton_,
+                                  canvas()};
+    for (qsizetype i = 1; i < reading.size(); ++i) setTabOrder(reading[i - 1], reading[i]);
     return box;
 }
 

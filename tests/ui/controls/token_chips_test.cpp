@@ -79,5 +79,32 @@ TEST_F(WindowTest, InCrossAttentionTheSourcesChipsChooseTheKey)
     EXPECT_EQ(selection->keyColumn(), 3);
 }
 
+// From the keyboard: Right and Left choose the next and previous token, Shift extends from the
+// last one chosen, Home and End go to the ends; a choice made elsewhere is where they go on from.
+TEST_F(WindowTest, TheKeyboardChoosesTokensAsAClickDoes)
+{
+    TokenChips* chips = window->controls()->sourceField()->chips();
+    HeadSelection* selection = window->selection();
+    EXPECT_TRUE(chips->focusPolicy() & Qt::TabFocus);
+    EXPECT_FALSE(chips->accessibleName().isEmpty());
+    selection->setCell(2, 0);  // a heatmap's choice
+    QTest::keyClick(chips, Qt::Key_Right);
+    EXPECT_EQ(selection->queryRow(), 3);
+    EXPECT_FALSE(selection->hasQuerySpan());
+    QTest::keyClick(chips, Qt::Key_Right, Qt::ShiftModifier);
+    QTest::keyClick(chips, Qt::Key_Right, Qt::ShiftModifier);
+    EXPECT_EQ(selection->queryRow(), 3);
+    EXPECT_EQ(selection->querySpanEnd(), 6);
+    QTest::keyClick(chips, Qt::Key_Left);
+    EXPECT_EQ(selection->queryRow(), 4);
+    EXPECT_FALSE(selection->hasQuerySpan());
+    QTest::keyClick(chips, Qt::Key_End);
+    EXPECT_EQ(selection->queryRow(), chips->tokens().size() - 1);
+    QTest::keyClick(chips, Qt::Key_Home);
+    EXPECT_EQ(selection->queryRow(), 0);
+    QTest::keyClick(chips, Qt::Key_Left);  // no further than the first
+    EXPECT_EQ(selection->queryRow(), 0);
+}
+
 }  // namespace
 }  // namespace qkv::ui::testing
