@@ -61,6 +61,10 @@ struct ExportArguments : SessionArguments {
     std::optional<Index> generate;
     std::optional<double> temperature;
     std::optional<std::uint64_t> seed;
+    // --circuits K: every head's QK and OV top K over the vocabulary for the prompt's distinct
+    // tokens, and its OV eigenvalues and copying score, in the whole-model export (--layer all;
+    // core/circuits/head_circuits.hpp).
+    std::optional<Index> circuits;
 };
 
 // If argv[i] is a session option, parses it (and its value, advancing i) into `args` and

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/circuits/head_circuits.hpp"
 #include "core/export/model_export.hpp"
 #include "core/export/result_export.hpp"
 #include "core/pipeline/generation.hpp"
@@ -105,6 +106,16 @@ Expected<PretrainedModel> openCheckpointModel(const ExportArguments& args)
     return openPretrainedModel(absolutePath(*args.weightsFile), options);
 }
 
+// --circuits K: every self-attention head's circuits for the prompt's distinct tokens (BOS
+// included, as the model reads them), on the export's threads.
+Expected<std::vector<HeadCircuits>> promptCircuits(const PretrainedModel& model, const std::vector<std::int32_t>& promptIds,
+                                                   Index k)
+{
+    Expected<CircuitBasis> basis = circuitBasis(model);
+    if (!basis) return Error{basis.error()};
+    return modelCircuits(model, *basis, distinctTokenIds(promptIds), k);
+}
+
 // The trained model a session holds, as the whole model the app's Model and Predict tabs run
 // (trained_model_recipe.hpp); its file is the session's (absolute).
 Expected<PretrainedModel> trainedModelOfSession(const std::string& file)
@@ -157,6 +168,13 @@ std::optional<int> runWholeModelExport(const ExportArguments& args)
         const char* sentenceOption = model->recipe.causal() ? "--target" : "--source";
         Expected<ModelSentences> sentences = modelSentences(*model, base.sourceText, base.targetText);
         if (!sentences) return fail(2, std::string(sentenceOption) + ": " + sentences.error());
+        std::optional<std::vector<HeadCircuits>> circuits;
+        if (args.circuits) {
+            if (const std::string reason = noCircuitsReason(*model); !reason.empty()) return fail(2, "--circuits: " + reason);
+            Expected<std::vector<HeadCircuits>> computed = promptCircuits(*model, sentences->tokens.ids, *args.circuits);
+            if (!computed) return fail(2, "--circuits: " + computed.error());
+            circuits = std::move(*computed);
+        }
         // --generate: the prompt continued first; the document then covers every token.
         std::vector<GeneratedToken> generated;
         std::shared_ptr<const ModelRun> generationRun;
@@ -197,7 +215,9 @@ std::optional<int> runWholeModelExport(const ExportArguments& args)
         Expected<ModelRun> ran = runPretrainedModel(*model, sentences->tokens, run);
         if (!ran) return fail(2, std::string(sentenceOption) + ": " + ran.error());
         if (layer) return exportOneLayer(model, *ran, *layer, *sentences, base, args);
-        if (Status written = exportModelJson(model, *ran, *sentences, base, args.out, args.options, generated); !written)
+        if (Status written = exportModelJson(model, *ran, *sentences, base, args.out, args.options, generated,
+                                             circuits ? &*circuits : nullptr);
+            !written)
             return fail(1, written.error());
         return 0;
     } catch (const ArgumentError& error) {

@@ -187,6 +187,11 @@ const char* exportUsage()
                     number(kMaxGeneratedTokens) +
                     ") first; \"generated\" lists them (position, id, token, probability) and every layer covers the "
                     "prompt and the new tokens") +
+        wrapped(option("--circuits", "K"),
+                "with --layer all and a causal LM: \"circuits\" adds every head's QK and OV circuits (the direct "
+                "path from the token embeddings, no positions, biases or norms): for each distinct token of the "
+                "prompt the K keys it attends to most and the K tokens it promotes most over the whole vocabulary, "
+                "and the OV eigenvalues with the copying score; refused for a model without a causal readout") +
         "  --temperature T            with --generate: 0 (the default) takes the most likely\n"
         "                             token, T > 0 samples from softmax(logits / T)\n"
         "  --seed S                   with --generate, also the sampling's seed (default 0)\n"

@@ -41,6 +41,32 @@ double inductionScore(const MatrixF& attention, const std::vector<std::int32_t>&
     return counted > 0 ? sum / static_cast<double>(counted) : kNaN;
 }
 
+double duplicateTokenScore(const MatrixF& attention, const std::vector<std::int32_t>& tokenIds)
+{
+    const auto n = static_cast<Index>(tokenIds.size());
+    if (attention.rows() != n || attention.cols() != n) return kNaN;
+    std::unordered_map<std::int32_t, std::vector<Index>> seen;  // id -> its positions so far
+    double sum = 0.0;
+    Index counted = 0;
+    for (Index t = 0; t < n; ++t) {
+        std::vector<Index>& earlier = seen[tokenIds[static_cast<std::size_t>(t)]];
+        if (!earlier.empty()) {
+            for (const Index s : earlier) sum += static_cast<double>(attention(t, s));
+            ++counted;
+        }
+        earlier.push_back(t);
+    }
+    return counted > 0 ? sum / static_cast<double>(counted) : kNaN;
+}
+
+double firstTokenScore(const MatrixF& attention)
+{
+    if (attention.rows() == 0 || attention.cols() == 0) return kNaN;
+    double sum = 0.0;
+    for (Index t = 0; t < attention.rows(); ++t) sum += static_cast<double>(attention(t, 0));
+    return sum / static_cast<double>(attention.rows());
+}
+
 HeadRole headRole(double previousToken, double induction)
 {
     const double p = std::isnan(previousToken) ? 0.0 : previousToken;

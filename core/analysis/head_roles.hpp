@@ -6,7 +6,12 @@
 //   induction score       mean over positions t whose token occurred before, at s < t (the latest
 //                         such s), of a_{t, s+1}: the weight on the token that followed the current
 //                         one last time (a head that completes "A B ... A" with B)
-// Both need queries and keys over one sequence (self-attention); the induction score also needs
+//   duplicate-token score mean over positions t whose token occurred before of sum_{s < t, id_s = id_t}
+//                         a_{t,s}: the weight on the earlier copies of the current token (Wang et
+//                         al. 2022, "Interpretability in the Wild", section 3: duplicate token heads)
+//   first-token score     mean over every position t of a_{t,0}: the weight resting on the first
+//                         token (BOS), the "attention sink" (Xiao et al. 2023)
+// All need queries and keys over one sequence (self-attention); the induction score also needs
 // a token that repeats (the same id: GPT-2's "a" and "·a" are two tokens), and is NaN without
 // one. A head scoring at least kRoleThreshold on one of them is named for it (the larger, when
 // both are): 0.4 of a row's weight on one chosen key is far above chance (1/t over t keys) and
@@ -29,6 +34,10 @@ double previousTokenScore(const MatrixF& attention);
 // `tokenIds`: the sequence's ids, one per row and column of `attention` (n x n). NaN when no
 // token repeats, or when the sizes disagree.
 double inductionScore(const MatrixF& attention, const std::vector<std::int32_t>& tokenIds);
+// `tokenIds` as for inductionScore. NaN when no token repeats, or when the sizes disagree.
+double duplicateTokenScore(const MatrixF& attention, const std::vector<std::int32_t>& tokenIds);
+// NaN without a position.
+double firstTokenScore(const MatrixF& attention);
 // The role two scores show (NaN scores count as 0).
 HeadRole headRole(double previousToken, double induction);
 

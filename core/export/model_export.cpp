@@ -11,6 +11,7 @@
 #include "core/analysis/value_norms.hpp"
 #include "core/attention/streamed_layer.hpp"
 #include "core/common/memory.hpp"
+#include "core/export/circuits_json.hpp"
 #include "core/export/json_stream.hpp"
 #include "core/export/layer_heads_json.hpp"
 #include "core/families/model_names.hpp"
@@ -175,6 +176,8 @@ Status writeLayer(JsonStream& json, const std::shared_ptr<const PretrainedModel>
     if (result->streamed()) {
         writeLayerHeads(json, *result, options, true, [&](JsonStream& out, Index head) {
             writeStreamedHeadNorms(out, *result, options, head);
+            out.newline();
+            writeHeadRoles(out, nullptr, {});  // a streamed map is not held: no role is measured
         });
         json.newline();
         if (Status written = writeStreamedLayerNorms(json, *result, options, rollout); !written)
@@ -194,10 +197,16 @@ Status writeLayer(JsonStream& json, const std::shared_ptr<const PretrainedModel>
         const auto& [rows, cols] = *region;
         return MatrixF(map.block(rows.begin, cols.begin, rows.end - rows.begin, cols.end - cols.begin));
     };
+    // The roles read one sequence's queries and keys: self-attention only.
+    const bool selfAttention = layer.layer.kind != AttentionMode::Cross;
+    const std::vector<std::int32_t> ids = layerQueryTokens(*model, sentences, layer).ids();
     writeLayerHeads(json, *result, options, true, [&](JsonStream& out, Index head) {
         out.newline();
         out.key("value_norms");
         out.matrix(cut(norms->heads[static_cast<std::size_t>(head)]));
+        out.newline();
+        writeHeadRoles(out, selfAttention ? &result->attention.heads[static_cast<std::size_t>(head)].attention : nullptr,
+                       ids);
     });
     json.newline();
     json.key("value_norms");
@@ -308,7 +317,8 @@ void writePredictions(JsonStream& json, const std::vector<std::string>& pieces, 
 
 Status exportModelJson(const std::shared_ptr<const PretrainedModel>& model, const ModelRun& run,
                        const ModelSentences& sentences, const Config& base, const std::string& path,
-                       const ExportOptions& options, const std::vector<GeneratedToken>& generated)
+                       const ExportOptions& options, const std::vector<GeneratedToken>& generated,
+                       const std::vector<HeadCircuits>* circuits)
 {
     try {
         const Expected<std::vector<PositionPredictions>> predictions = modelPredictions(*model, run, sentences);
@@ -364,6 +374,10 @@ Status exportModelJson(const std::shared_ptr<const PretrainedModel>& model, cons
         json.newline();
         if (!generated.empty()) {
             writeGenerated(json, pieces, generated);
+            json.newline();
+        }
+        if (circuits) {
+            writeCircuits(json, *model, *circuits);
             json.newline();
         }
         json.endObject();

@@ -120,7 +120,7 @@ HeadStatisticGrids headStatisticGrids(const ModelRun& run, const std::vector<std
     for (const auto& layer : run.layers) heads = std::max(heads, layer->attention.headCount());
     HeadStatisticGrids grids;
     for (MatrixD* grid : {&grids.entropy, &grids.meanDistance, &grids.firstTokenWeight, &grids.ownPositionWeight,
-                          &grids.previousToken, &grids.induction})
+                          &grids.previousToken, &grids.induction, &grids.duplicateToken, &grids.firstTokenRole})
         grid->setConstant(layers, heads, kNaN);
     for (Index l = 0; l < layers; ++l) {
         const LayerRun& layer = run.layer(l);
@@ -145,8 +145,12 @@ HeadStatisticGrids headStatisticGrids(const ModelRun& run, const std::vector<std
             grids.ownPositionWeight(l, i) = summary.selfWeight;
             const MatrixF& attention = layer.attention.heads[static_cast<std::size_t>(i)].attention;
             grids.previousToken(l, i) = previousTokenScore(attention);
-            if (static_cast<std::size_t>(l) < layerTokenIds.size())
-                grids.induction(l, i) = inductionScore(attention, layerTokenIds[static_cast<std::size_t>(l)]);
+            grids.firstTokenRole(l, i) = firstTokenScore(attention);
+            if (static_cast<std::size_t>(l) < layerTokenIds.size()) {
+                const std::vector<std::int32_t>& ids = layerTokenIds[static_cast<std::size_t>(l)];
+                grids.induction(l, i) = inductionScore(attention, ids);
+                grids.duplicateToken(l, i) = duplicateTokenScore(attention, ids);
+            }
         }
     }
     return grids;

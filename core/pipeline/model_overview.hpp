@@ -14,6 +14,10 @@
 //   previous-token      mean_t a_{t,t-1}                      (self-attention only; head_roles.hpp)
 //   induction           mean_t a_{t,s+1}, s the token's last earlier position (self-attention
 //                       with a repeated token; head_roles.hpp)
+//   duplicate-token     mean_t sum_{s<t, same token} a_{t,s} (self-attention with a repeated token)
+//   first-token role    mean_t a_{t,0} over every query (self-attention only): the first-token
+//                       weight of a self-attention layer (whose every row has a distribution),
+//                       NaN in cross-attention, where the keys' first token is the source's
 // A head that looks at the previous token has mean distance ~1 and low entropy; one that rests on
 // the separator or first token has first-token weight near 1; one that looks everywhere has
 // entropy near 1.
@@ -51,6 +55,8 @@ struct HeadStatisticGrids {
     MatrixD ownPositionWeight;  // [0, 1], NaN for cross-attention layers
     MatrixD previousToken;      // [0, 1], NaN for cross-attention layers
     MatrixD induction;          // [0, 1], NaN for cross-attention layers and without a repeated token
+    MatrixD duplicateToken;     // [0, 1], NaN for cross-attention layers and without a repeated token
+    MatrixD firstTokenRole;     // [0, 1], NaN for cross-attention layers
 };
 
 struct ModelOverviewRequest {

@@ -51,5 +51,25 @@ TEST(HeadRoles, InductionLooksAfterTheCurrentTokensLastEarlierPosition)
     EXPECT_EQ(headRole(std::nan(""), std::nan("")), HeadRole::None);
 }
 
+TEST(HeadRoles, DuplicateTokenSumsTheWeightOnEveryEarlierCopy)
+{
+    // a b a c a: position 2 repeats 0; position 4 repeats 0 and 2. Hand-made causal rows.
+    const std::vector<std::int32_t> ids{5, 6, 5, 7, 5};
+    MatrixF a = MatrixF::Zero(5, 5);
+    a(0, 0) = 1.0f;
+    a(1, 0) = 0.5f, a(1, 1) = 0.5f;
+    a(2, 0) = 0.6f, a(2, 1) = 0.3f, a(2, 2) = 0.1f;
+    a(3, 0) = 0.25f, a(3, 1) = 0.25f, a(3, 2) = 0.25f, a(3, 3) = 0.25f;
+    a(4, 0) = 0.2f, a(4, 1) = 0.1f, a(4, 2) = 0.5f, a(4, 3) = 0.1f, a(4, 4) = 0.1f;
+    // Position 2: a_{2,0} = 0.6; position 4: a_{4,0} + a_{4,2} = 0.7; the mean of the two.
+    EXPECT_NEAR(duplicateTokenScore(a, ids), (0.6 + 0.7) / 2, 1e-6);
+    // First token: the mean of column 0 over the five rows.
+    EXPECT_NEAR(firstTokenScore(a), (1.0 + 0.5 + 0.6 + 0.25 + 0.2) / 5, 1e-6);
+    // Nothing repeats, sizes that disagree, no position: no score.
+    EXPECT_TRUE(std::isnan(duplicateTokenScore(a, {1, 2, 3, 4, 5})));
+    EXPECT_TRUE(std::isnan(duplicateTokenScore(a, {5, 5})));
+    EXPECT_TRUE(std::isnan(firstTokenScore(MatrixF())));
+}
+
 }  // namespace
 }  // namespace qkv
