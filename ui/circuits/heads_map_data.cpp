@@ -34,7 +34,7 @@ const qkv::MatrixD* roleGrid(const qkv::HeadStatisticGrids& grids, HeadsMapAxis 
     case HeadsMapAxis::PreviousToken: return &grids.previousToken;
     case HeadsMapAxis::Induction: return &grids.induction;
     case HeadsMapAxis::DuplicateToken: return &grids.duplicateToken;
-    case HeadsMapAxis::FirstToken: return &grids.firstToken;
+    case HeadsMapAxis::FirstToken: return &grids.firstTokenRole;
     case HeadsMapAxis::Entropy: return &grids.entropy;
     default: return nullptr;
     }
