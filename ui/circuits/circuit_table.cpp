@@ -9,10 +9,7 @@ namespace qkv::ui {
 namespace {
 
 // Three significant digits: a QK score of 0.0123 and an OV logit of 12.3 both read.
-QString valueText(double value)
-{
-    return QString::number(value, 'g', 3).replace(QLatin1Char('-'), QChar(0x2212));
-}
+QString valueText(double value) { return QString::number(value, 'g', 3).replace(QLatin1Char('-'), QChar(0x2212)); }
 
 }  // namespace
 
@@ -51,8 +48,8 @@ void fillCircuitTable(QTableWidget& table, const std::vector<qkv::TokenCircuit>&
         table.setItem(static_cast<int>(r), 0, token);
         for (std::size_t i = 0; i < circuit.top.size(); ++i) {
             const qkv::VocabularyEntry& entry = circuit.top[i];
-            auto* item = new QTableWidgetItem(QStringLiteral("%1  %2").arg(QString::fromStdString(entry.token),
-                                                                          valueText(entry.value)));
+            auto* item = new QTableWidgetItem(
+                QStringLiteral("%1  %2").arg(QString::fromStdString(entry.token), valueText(entry.value)));
             item->setToolTip(QObject::tr("«%1» (id %2): %3 %4")
                                  .arg(QString::fromStdString(entry.token))
                                  .arg(entry.id)

@@ -58,8 +58,9 @@ QString CircuitsView::title() const { return tr("C&ircuits"); }
 
 QString CircuitsView::summary() const
 {
-    return tr("What each head's weights mean in the vocabulary: its QK and OV circuits, copying scores, and every "
-              "head placed by what it does");
+    return tr(
+        "What each head's weights mean in the vocabulary: its QK and OV circuits, copying scores, and every "
+        "head placed by what it does");
 }
 
 void CircuitsView::refresh(Changes)
@@ -75,8 +76,9 @@ QString CircuitsView::placeholderText() const
     if (!result()) return tr("No result yet.");
     if (!runs_->model()) {
         if (!runs_->missingTokenizer().isEmpty()) return runs_->missingTokenizer();
-        return tr("The circuits are those of a whole model: open a model folder with File > Open Checkpoint… or "
-                  "Open Model… (GPT-2, LLaMA, Mistral, Qwen, Gemma, Phi-3, OLMo 2, GPT-NeoX), or the demo model.");
+        return tr(
+            "The circuits are those of a whole model: open a model folder with File > Open Checkpoint… or "
+            "Open Model… (GPT-2, LLaMA, Mistral, Qwen, Gemma, Phi-3, OLMo 2, GPT-NeoX), or the demo model.");
     }
     if (const std::string reason = qkv::noCircuitsReason(*runs_->model()); !reason.empty())
         return tr("No QK and OV circuits for this model: %1").arg(QString::fromStdString(reason));
@@ -158,7 +160,9 @@ void CircuitsView::showProgress()
     else if (!scores_ && !storedBasis(model_))
         status = tr("Computing W_U W_E, the readout times the token embeddings (once per model)…");
     else if (!scores_)
-        status = tr("Computing the copying scores: layer %1 of %2…").arg(progress_->done.load()).arg(progress_->total.load());
+        status = tr("Computing the copying scores: layer %1 of %2…")
+                     .arg(progress_->done.load())
+                     .arg(progress_->total.load());
     copyingPanel_->setProgress(progress_->done, progress_->total, status);
 }
 

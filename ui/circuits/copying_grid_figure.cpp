@@ -22,20 +22,29 @@ struct Text {
 
 constexpr double kLegendWidth = 90;
 
+QString subtitleOf(const CopyingGridData& data)
+{
+    return Text::tr(
+               "%1 · Σ Re λ / Σ |λ| over the eigenvalues of W_O W_U W_E W_V: +1 the head writes the tokens it "
+               "attends to into the prediction, −1 it suppresses them")
+        .arg(data.modelLine);
+}
+
 }  // namespace
 
 CopyingGridLayout::CopyingGridLayout(const QRectF& rect, const CopyingGridData& data, const QFontMetricsF& metrics)
     : rows_(data.scores.rows()), columns_(data.scores.cols()), lineHeight_(metrics.height())
 {
     title_ = QRectF(rect.left() + 8, rect.top() + 4, rect.width() - 16, lineHeight_ * 1.4);
-    subtitle_ = QRectF(title_.left(), title_.bottom(), title_.width(), lineHeight_ * 2.2);
+    subtitle_ = QRectF(title_.left(), title_.bottom(), title_.width(),
+                       wrappedTextRect(metrics, title_.width(), subtitleOf(data)).height() + 4);
     const double labelWidth = widestText(data.layerNames, metrics, 160) + lineHeight_ * 1.6 + 8;
     const QRectF body(rect.left() + 8 + labelWidth, subtitle_.bottom() + 6,
                       std::max(20.0, rect.width() - 16 - labelWidth - kLegendWidth - 12),
                       std::max(20.0, rect.bottom() - subtitle_.bottom() - 6 - lineHeight_ * 2.6));
     // Square cells where they fit, at most 90 px a side.
-    const double side = std::min({body.width() / std::max<qkv::Index>(1, columns_),
-                                  body.height() / std::max<qkv::Index>(1, rows_), 90.0});
+    const double side = std::min(
+        {body.width() / std::max<qkv::Index>(1, columns_), body.height() / std::max<qkv::Index>(1, rows_), 90.0});
     cells_ = QRectF(body.left(), body.top(), side * static_cast<double>(columns_), side * static_cast<double>(rows_));
     legend_ = QRectF(cells_.right() + 16, cells_.top(), kLegendWidth - 16, std::max(cells_.height(), 160.0));
 }
@@ -50,8 +59,10 @@ QRectF CopyingGridLayout::cell(qkv::Index layer, qkv::Index head) const
 qkv::ModelHead CopyingGridLayout::headAt(const QPointF& position) const
 {
     if (!cells_.contains(position) || rows_ == 0 || columns_ == 0) return {-1, -1};
-    const auto head = static_cast<qkv::Index>((position.x() - cells_.left()) / cells_.width() * static_cast<double>(columns_));
-    const auto layer = static_cast<qkv::Index>((position.y() - cells_.top()) / cells_.height() * static_cast<double>(rows_));
+    const auto head =
+        static_cast<qkv::Index>((position.x() - cells_.left()) / cells_.width() * static_cast<double>(columns_));
+    const auto layer =
+        static_cast<qkv::Index>((position.y() - cells_.top()) / cells_.height() * static_cast<double>(rows_));
     return {std::clamp<qkv::Index>(layer, 0, rows_ - 1), std::clamp<qkv::Index>(head, 0, columns_ - 1)};
 }
 
@@ -84,14 +95,16 @@ void paintValues(QPainter& painter, const CopyingGridLayout& layout, const Copyi
 {
     const QFontMetricsF metrics(painter.font(), painter.device());
     const QRectF first = layout.cell(0, 0);
-    if (first.width() < metrics.horizontalAdvance(QStringLiteral("−0.00")) + 4 || first.height() < metrics.height()) return;
+    if (first.width() < metrics.horizontalAdvance(QStringLiteral("−0.00")) + 4 || first.height() < metrics.height())
+        return;
     for (qkv::Index l = 0; l < data.scores.rows(); ++l)
         for (qkv::Index h = 0; h < data.scores.cols(); ++h) {
             const double value = data.scores(l, h);
             if (!std::isfinite(value)) continue;
             // Dark text on the pale middle of the scale, white on its saturated ends.
             painter.setPen(std::abs(value) > 0.55 ? Qt::white : Qt::black);
-            painter.drawText(layout.cell(l, h), Qt::AlignCenter, QString::number(value, 'f', 2).replace('-', QChar(0x2212)));
+            painter.drawText(layout.cell(l, h), Qt::AlignCenter,
+                             QString::number(value, 'f', 2).replace('-', QChar(0x2212)));
         }
 }
 
@@ -105,10 +118,7 @@ void paintCopyingGrid(QPainter& painter, const QRectF& rect, const CopyingGridDa
     const QFontMetricsF metrics(options.font, painter.device());
     const CopyingGridLayout layout(rect, data, metrics);
     paintFigureHeading(painter, layout.title(), layout.subtitle(), Text::tr("Copying score of every head"),
-                       Text::tr("%1 · Σ Re λ / Σ |λ| over the eigenvalues of W_O W_U W_E W_V: +1 the head writes the "
-                                "tokens it attends to into the prediction, −1 it suppresses them")
-                           .arg(data.modelLine),
-                       options);
+                       subtitleOf(data), options);
     if (data.scores.size() > 0) {
         const qkv::MatrixF values = data.scores.cast<float>();
         drawCellImage(painter, layout.cells(), heatmapImage(values, ColormapName::RedBlue, -1.0, 1.0));

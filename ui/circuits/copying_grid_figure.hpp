@@ -18,9 +18,9 @@ class QPainter;
 namespace qkv::ui {
 
 struct CopyingGridData {
-    qkv::MatrixD scores;      // L x h (model order), NaN where a head has none
-    QStringList layerNames;   // L row labels: "0 · self"
-    QString modelLine;        // "GPT-2, 2 layers × 4 heads"
+    qkv::MatrixD scores;     // L x h (model order), NaN where a head has none
+    QStringList layerNames;  // L row labels: "0 · self"
+    QString modelLine;       // "GPT-2, 2 layers × 4 heads"
 };
 
 // Where everything goes in `rect`; the screen's hit tests use the painter's own geometry.

@@ -8,6 +8,7 @@
 
 #include "ui/circuits/plot_frame.hpp"
 #include "ui/figures/number_format.hpp"
+#include "ui/figures/text_layout.hpp"
 #include "ui/wholemodel/whole_model_figure_parts.hpp"
 
 namespace qkv::ui {
@@ -32,28 +33,31 @@ QString copyingScoreWords(double copyingScore)
     return Text::tr("neither copies nor suppresses what it attends to: %1").arg(signedScore(copyingScore));
 }
 
-void paintEigenvaluePlane(QPainter& painter, const QRectF& rect, const EigenvaluePlot& plot, const FigureOptions& options)
+void paintEigenvaluePlane(QPainter& painter, const QRectF& rect, const EigenvaluePlot& plot,
+                          const FigureOptions& options)
 {
     painter.save();
     painter.setFont(options.font);
     const QFontMetricsF metrics(options.font, painter.device());
     const double line = metrics.height();
     const QRectF title(rect.left() + 8, rect.top() + 4, rect.width() - 16, line * 1.4);
-    const QRectF subtitle(title.left(), title.bottom(), title.width(), line * 3.2);
     double radius = 0;
     for (const std::complex<double>& lambda : plot.eigenvalues) radius = std::max(radius, std::abs(lambda));
     if (!(radius > 0)) radius = 1;
-    paintFigureHeading(painter, title, subtitle,
-                       Text::tr("Head %1: eigenvalues of W_O W_U W_E W_V").arg(plot.headName),
-                       Text::tr("%1 (Σ Re λ / Σ |λ|) · %2 eigenvalues · dashed circle |λ| = %3 · equal units on both "
-                                "axes")
-                           .arg(copyingScoreWords(plot.copyingScore))
-                           .arg(plot.eigenvalues.size())
-                           .arg(readableNumber(radius)),
+    const QString words = Text::tr(
+                              "%1 (Σ Re λ / Σ |λ|) · the %2 eigenvalues of W_O W_U W_E W_V · dashed circle "
+                              "|λ| = %3 · equal units on both axes")
+                              .arg(copyingScoreWords(plot.copyingScore))
+                              .arg(plot.eigenvalues.size())
+                              .arg(readableNumber(radius));
+    const QRectF subtitle(title.left(), title.bottom(), title.width(),
+                          wrappedTextRect(metrics, title.width(), words).height() + 4);
+    paintFigureHeading(painter, title, subtitle, Text::tr("Head %1: OV eigenvalues").arg(plot.headName), words,
                        options);
     const double extent = radius * 1.1;
-    PlotFrame frame(QRectF(rect.left() + 4, subtitle.bottom() + 4, rect.width() - 8, rect.bottom() - subtitle.bottom() - 8),
-                    metrics, -extent, extent, -extent, extent);
+    PlotFrame frame(
+        QRectF(rect.left() + 4, subtitle.bottom() + 4, rect.width() - 8, rect.bottom() - subtitle.bottom() - 8),
+        metrics, -extent, extent, -extent, extent);
     frame.equalUnits();
     frame.paint(painter, options, Text::tr("Re λ"), Text::tr("Im λ"));
     painter.setClipRect(frame.plot());

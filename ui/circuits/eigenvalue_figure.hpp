@@ -26,6 +26,7 @@ struct EigenvaluePlot {
 // "copies what it attends to: +0.87", "suppresses what it attends to: −0.42", or that it has none.
 QString copyingScoreWords(double copyingScore);
 
-void paintEigenvaluePlane(QPainter& painter, const QRectF& rect, const EigenvaluePlot& plot, const FigureOptions& options);
+void paintEigenvaluePlane(QPainter& painter, const QRectF& rect, const EigenvaluePlot& plot,
+                          const FigureOptions& options);
 
 }  // namespace qkv::ui

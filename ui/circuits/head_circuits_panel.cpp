@@ -125,8 +125,10 @@ void HeadCircuitsPanel::requestTables()
     tables_.request([model = overview_->model, head = head_, ids = promptIds_, k = qkv::Index(top_->value())] {
         Tables tables;
         try {
-            qkv::Expected<std::vector<qkv::TokenCircuit>> qk = qkv::tokenCircuits(*model, head, qkv::CircuitSide::QK, ids, k);
-            qkv::Expected<std::vector<qkv::TokenCircuit>> ov = qkv::tokenCircuits(*model, head, qkv::CircuitSide::OV, ids, k);
+            qkv::Expected<std::vector<qkv::TokenCircuit>> qk =
+                qkv::tokenCircuits(*model, head, qkv::CircuitSide::QK, ids, k);
+            qkv::Expected<std::vector<qkv::TokenCircuit>> ov =
+                qkv::tokenCircuits(*model, head, qkv::CircuitSide::OV, ids, k);
             if (qk) tables.qk = std::move(*qk);
             if (ov) tables.ov = std::move(*ov);
             if (!qk || !ov) tables.problem = QString::fromStdString(!qk ? qk.error() : ov.error());

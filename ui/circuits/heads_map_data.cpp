@@ -122,8 +122,7 @@ HeadsMapData headsMapData(const qkv::ModelOverview& overview, const qkv::MatrixD
         }
     }
     for (const HeadsMapAxis axis : {axes.x, axes.y}) {
-        if (axis == HeadsMapAxis::Copying && !copying)
-            data.note = Text::tr("The copying scores are being computed.");
+        if (axis == HeadsMapAxis::Copying && !copying) data.note = Text::tr("The copying scores are being computed.");
         if (axis == HeadsMapAxis::Ablation && !ablation)
             data.note = Text::tr("Press Compute to rank the heads by their effect on the prediction.");
     }

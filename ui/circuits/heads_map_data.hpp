@@ -48,9 +48,9 @@ HeadsMapAxes chosenHeadsMapAxes();
 void setChosenHeadsMapAxes(HeadsMapAxes axes);
 
 struct HeadPoint {
-    qkv::ModelHead head;   // model order, head from 0
-    QString name;          // "1.3" as --ablate names it
-    int layerSlot = 0;     // its layer's place among the layers drawn (its colour and legend entry)
+    qkv::ModelHead head;  // model order, head from 0
+    QString name;         // "1.3" as --ablate names it
+    int layerSlot = 0;    // its layer's place among the layers drawn (its colour and legend entry)
     double x = 0, y = 0;
 };
 

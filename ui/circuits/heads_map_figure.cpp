@@ -46,16 +46,17 @@ PlotFrame makeFrame(const QRectF& area, const HeadsMapData& data, const QFontMet
 
 }  // namespace
 
-HeadsMapLayout::HeadsMapLayout(const QRectF& rect, const HeadsMapData& data, const QFontMetricsF& metrics)
+HeadsMapLayout::HeadsMapLayout(const QRectF& rect, const HeadsMapData& data, const QString& modelLine,
+                               const QFontMetricsF& metrics)
     : title_(rect.left() + 8, rect.top() + 4, rect.width() - 16, metrics.height() * 1.4),
-      subtitle_(title_.left(), title_.bottom(), title_.width(), metrics.height() * 2.2),
+      subtitle_(title_.left(), title_.bottom(), title_.width(),
+                wrappedTextRect(metrics, title_.width(), headsMapSubtitle(data, modelLine)).height() + 4),
       legend_(rect.right() - 8 - legendWidth(data, metrics), subtitle_.bottom() + 8, legendWidth(data, metrics),
               metrics.height() * 1.3 * static_cast<double>(data.layerNames.size() + 1)),
       frame_(makeFrame(QRectF(rect.left() + 4, subtitle_.bottom() + 4, legend_.left() - rect.left() - 12,
                               rect.bottom() - subtitle_.bottom() - 8),
                        data, metrics))
-{
-}
+{}
 
 int HeadsMapLayout::pointAt(const HeadsMapData& data, const QPointF& position) const
 {
@@ -74,8 +75,9 @@ int HeadsMapLayout::pointAt(const HeadsMapData& data, const QPointF& position) c
 
 QString headsMapSubtitle(const HeadsMapData& data, const QString& modelLine)
 {
-    QString text = Text::tr("%1 · %n head(s) of the self-attention layers", nullptr, static_cast<int>(data.points.size()))
-                       .arg(modelLine);
+    QString text =
+        Text::tr("%1 · %n head(s) of the self-attention layers", nullptr, static_cast<int>(data.points.size()))
+            .arg(modelLine);
     if (data.withoutValue > 0)
         text += Text::tr(" · %n without a value on these axes", nullptr, static_cast<int>(data.withoutValue));
     if (!data.ablationToken.isEmpty() &&
@@ -91,7 +93,7 @@ void paintHeadsMap(QPainter& painter, const QRectF& rect, const HeadsMapData& da
     painter.save();
     painter.setFont(options.font);
     const QFontMetricsF metrics(options.font, painter.device());
-    const HeadsMapLayout layout(rect, data, metrics);
+    const HeadsMapLayout layout(rect, data, modelLine, metrics);
     paintFigureHeading(painter, layout.title(), layout.subtitle(), Text::tr("Every head placed by what it does"),
                        headsMapSubtitle(data, modelLine), options);
     layout.frame().paint(painter, options, headsMapAxisTitle(data.axes.x), headsMapAxisTitle(data.axes.y));

@@ -15,7 +15,8 @@ namespace qkv::ui {
 
 class HeadsMapLayout {
 public:
-    HeadsMapLayout(const QRectF& rect, const HeadsMapData& data, const QFontMetricsF& metrics);
+    HeadsMapLayout(const QRectF& rect, const HeadsMapData& data, const QString& modelLine,
+                   const QFontMetricsF& metrics);
     const PlotFrame& frame() const { return frame_; }
     const QRectF& title() const { return title_; }
     const QRectF& subtitle() const { return subtitle_; }

@@ -29,8 +29,9 @@ HeadsMapPanel::HeadsMapPanel(QWidget* parent)
         for (const HeadsMapAxis axis : kHeadsMapAxes) box->addItem(headsMapAxisId(axis), static_cast<int>(axis));
     xBox_->setToolTip(tr("What the horizontal axis measures"));
     yBox_->setToolTip(tr("What the vertical axis measures"));
-    compute_->setToolTip(tr("Switch each head off in turn and re-run the model from its layer: how much the "
-                            "probability of the predicted next token changes (Predict's head ranking)"));
+    compute_->setToolTip(
+        tr("Switch each head off in turn and re-run the model from its layer: how much the "
+           "probability of the predicted next token changes (Predict's head ranking)"));
     auto* bar = new QHBoxLayout;
     auto* xLabel = new QLabel(tr("x"), this);
     xLabel->setBuddy(xBox_);
@@ -45,6 +46,7 @@ HeadsMapPanel::HeadsMapPanel(QWidget* parent)
     bar->addWidget(compute_);
     bar->addWidget(stop_);
     bar->addWidget(bar_, 1);
+    bar->addStretch(1);  // the boxes keep their size while the progress bar is hidden
     bar_->hide();
     status_->setTextFormat(Qt::PlainText);
     status_->setWordWrap(true);
@@ -154,7 +156,8 @@ void HeadsMapPanel::computeAblation()
             if (ranked)
                 outcome.effects = {overview, position, token, std::move(*ranked)};
             else
-                outcome.problem = progress->stop ? tr("Stopped; nothing ranked.") : QString::fromStdString(ranked.error());
+                outcome.problem =
+                    progress->stop ? tr("Stopped; nothing ranked.") : QString::fromStdString(ranked.error());
         } catch (const std::bad_alloc&) {
             outcome.problem = tr("Not enough memory to rank the heads on this sentence: shorten it.");
         }
@@ -194,19 +197,23 @@ void HeadsMapPanel::updateControls()
     QString text = problem_;
     if (ranking) text = tr("Switching each head off in turn and re-running the model…");
     status_->setText(text);
+    status_->setVisible(!text.isEmpty());
 }
 
 qkv::ModelHead HeadsMapPanel::headAt(const QPointF& position) const
 {
     if (!overview_) return {-1, -1};
-    const HeadsMapLayout layout(canvas_->figureRect(), data_, QFontMetricsF(canvas_->font(), canvas_));
+    const HeadsMapLayout layout(canvas_->figureRect(), data_, modelShapeLine(*overview_),
+                                QFontMetricsF(canvas_->font(), canvas_));
     const int index = layout.pointAt(data_, position);
     return index < 0 ? qkv::ModelHead{-1, -1} : data_.points[static_cast<std::size_t>(index)].head;
 }
 
 QPoint HeadsMapPanel::pointCenter(qkv::ModelHead head) const
 {
-    const HeadsMapLayout layout(canvas_->figureRect(), data_, QFontMetricsF(canvas_->font(), canvas_));
+    if (!overview_) return {-1, -1};
+    const HeadsMapLayout layout(canvas_->figureRect(), data_, modelShapeLine(*overview_),
+                                QFontMetricsF(canvas_->font(), canvas_));
     for (const HeadPoint& point : data_.points)
         if (point.head == head) return layout.frame().toPoint(point.x, point.y).toPoint();
     return {-1, -1};

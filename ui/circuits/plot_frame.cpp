@@ -30,9 +30,9 @@ PlotFrame::PlotFrame(const QRectF& area, const QFontMetricsF& metrics, double xM
     growIfEmpty(xMin_, xMax_);
     growIfEmpty(yMin_, yMax_);
     // Left: the rotated title and the widest tick label; below: tick labels and the title.
-    const double tickWidth = std::max({metrics.horizontalAdvance(readableNumber(yMin_)),
-                                       metrics.horizontalAdvance(readableNumber(yMax_)),
-                                       metrics.horizontalAdvance(QStringLiteral("−0.00"))});
+    const double tickWidth =
+        std::max({metrics.horizontalAdvance(readableNumber(yMin_)), metrics.horizontalAdvance(readableNumber(yMax_)),
+                  metrics.horizontalAdvance(QStringLiteral("−0.00"))});
     const double left = lineHeight_ * 1.6 + tickWidth + 6;
     const double bottom = lineHeight_ * 2.8;
     plot_ = QRectF(area.left() + left, area.top() + lineHeight_ * 0.6, std::max(10.0, area.width() - left - 12),
@@ -61,7 +61,8 @@ void PlotFrame::paint(QPainter& painter, const FigureOptions& options, const QSt
     const QFontMetricsF metrics(painter.font(), painter.device());
     QColor grid = options.text;
     grid.setAlphaF(0.15f);
-    const int xCount = std::max(2, static_cast<int>(plot_.width() / (metrics.horizontalAdvance(QStringLiteral("−0.00")) * 2)));
+    const int xCount =
+        std::max(2, static_cast<int>(plot_.width() / (metrics.horizontalAdvance(QStringLiteral("−0.00")) * 2)));
     const int yCount = std::max(2, static_cast<int>(plot_.height() / (lineHeight_ * 2.2)));
     for (const double x : niceTicks(xMin_, xMax_, std::min(xCount, 10))) {
         const double px = toPoint(x, yMin_).x();

@@ -119,7 +119,8 @@ TEST_F(CircuitsViewTest, ACausalModelWithAReadoutShowsCoresCircuits)
     for (const CircuitSide side : {CircuitSide::QK, CircuitSide::OV}) {
         Expected<std::vector<TokenCircuit>> expected = tokenCircuits(*overview.model, head, side, ids, k);
         ASSERT_TRUE(expected) << expected.error();
-        const QTableWidget* table = side == CircuitSide::QK ? view->headPanel()->qkTable() : view->headPanel()->ovTable();
+        const QTableWidget* table =
+            side == CircuitSide::QK ? view->headPanel()->qkTable() : view->headPanel()->ovTable();
         ASSERT_EQ(table->rowCount(), static_cast<int>(ids.size()));
         ASSERT_EQ(table->columnCount(), static_cast<int>(k) + 1);
         for (int r = 0; r < table->rowCount(); ++r) {
@@ -147,7 +148,8 @@ TEST_F(CircuitsViewTest, AModelWithoutADirectPathReadoutSaysWhyInPlace)
     const std::string reason = noCircuitsReason(*bertModel());
     ASSERT_FALSE(reason.empty()) << "BERT's masked-LM readout is not the direct path";
     show(bertModel(), 0, false);
-    EXPECT_TRUE(view->placeholderText().contains(QString::fromStdString(reason))) << view->placeholderText().toStdString();
+    EXPECT_TRUE(view->placeholderText().contains(QString::fromStdString(reason)))
+        << view->placeholderText().toStdString();
     EXPECT_FALSE(view->pages()->isVisible());
     const Figure* figure = findFigure(QStringLiteral("circuit-copying-scores"));
     ASSERT_NE(figure, nullptr);
@@ -263,8 +265,9 @@ TEST_F(CircuitsViewTest, TheFiguresDraw)
     QPainter painter(&probe);
     findFigure(QStringLiteral("circuit-eigenvalues"))->paint(painter, QRectF(0, 0, 640, 640), input);
     painter.end();
-    for (const char* text : {"Re λ", "Im λ", "Head 1.2: eigenvalues of W_O W_U W_E W_V"})
-        EXPECT_TRUE(probe.shows(QString::fromUtf8(text))) << text << " in " << probe.strings().join(" | ").toStdString();
+    for (const char* text : {"Re λ", "Im λ", "Head 1.2: OV eigenvalues"})
+        EXPECT_TRUE(probe.shows(QString::fromUtf8(text)))
+            << text << " in " << probe.strings().join(" | ").toStdString();
 }
 
 }  // namespace
