@@ -42,9 +42,9 @@ CopyingGridLayout::CopyingGridLayout(const QRectF& rect, const CopyingGridData& 
     const QRectF body(rect.left() + 8 + labelWidth, subtitle_.bottom() + 6,
                       std::max(20.0, rect.width() - 16 - labelWidth - kLegendWidth - 12),
                       std::max(20.0, rect.bottom() - subtitle_.bottom() - 6 - lineHeight_ * 2.6));
-    // Square cells where they fit, at most 90 px a side.
+    // Square cells where they fit, at most 150 px a side.
     const double side = std::min(
-        {body.width() / std::max<qkv::Index>(1, columns_), body.height() / std::max<qkv::Index>(1, rows_), 90.0});
+        {body.width() / std::max<qkv::Index>(1, columns_), body.height() / std::max<qkv::Index>(1, rows_), 150.0});
     cells_ = QRectF(body.left(), body.top(), side * static_cast<double>(columns_), side * static_cast<double>(rows_));
     legend_ = QRectF(cells_.right() + 16, cells_.top(), kLegendWidth - 16, std::max(cells_.height(), 160.0));
 }

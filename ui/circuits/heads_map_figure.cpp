@@ -17,6 +17,7 @@ struct Text {
 };
 
 constexpr double kPointRadius = 5.0;
+constexpr std::size_t kLabelledPoints = 64;
 
 // The data range of one axis: its fixed range, grown to hold every point.
 void axisRange(const HeadsMapData& data, bool x, double& minimum, double& maximum)
@@ -75,11 +76,10 @@ int HeadsMapLayout::pointAt(const HeadsMapData& data, const QPointF& position) c
 
 QString headsMapSubtitle(const HeadsMapData& data, const QString& modelLine)
 {
-    QString text =
-        Text::tr("%1 · %n head(s) of the self-attention layers", nullptr, static_cast<int>(data.points.size()))
-            .arg(modelLine);
-    if (data.withoutValue > 0)
-        text += Text::tr(" · %n without a value on these axes", nullptr, static_cast<int>(data.withoutValue));
+    const int drawn = static_cast<int>(data.points.size());
+    QString text = drawn == 1 ? Text::tr("%1 · 1 head of the self-attention layers").arg(modelLine)
+                              : Text::tr("%1 · %2 heads of the self-attention layers").arg(modelLine).arg(drawn);
+    if (data.withoutValue > 0) text += Text::tr(" · %1 without a value on these axes").arg(data.withoutValue);
     if (!data.ablationToken.isEmpty() &&
         (data.axes.x == HeadsMapAxis::Ablation || data.axes.y == HeadsMapAxis::Ablation))
         text += Text::tr(" · ablation: the prediction “%1”").arg(data.ablationToken);
@@ -116,6 +116,22 @@ void paintHeadsMap(QPainter& painter, const QRectF& rect, const HeadsMapData& da
         painter.setPen(QPen(options.background, 1));
         painter.setBrush(layerColor(point.layerSlot, count));
         painter.drawEllipse(layout.frame().toPoint(point.x, point.y), kPointRadius, kPointRadius);
+    }
+    // Each head named beside its point ("1.3"), as an export has no hover; too many would be a blur.
+    if (data.points.size() <= kLabelledPoints) {
+        QColor muted = options.text;
+        muted.setAlphaF(0.75f);
+        painter.setPen(muted);
+        painter.setClipping(false);
+        const double width = metrics.horizontalAdvance(QStringLiteral("00.00")) + 4;
+        for (const HeadPoint& point : data.points) {
+            const QPointF at = layout.frame().toPoint(point.x, point.y);
+            // Right of the point, or left of it near the plot's right edge.
+            const bool left = at.x() + kPointRadius + 2 + width > layout.frame().plot().right();
+            const QRectF box(left ? at.x() - kPointRadius - 2 - width : at.x() + kPointRadius + 2,
+                             at.y() - metrics.height() / 2, width, metrics.height());
+            painter.drawText(box, (left ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter, point.name);
+        }
     }
     if (options.showSelection)
         for (const HeadPoint& point : data.points)
