@@ -30,9 +30,21 @@ void paintCopyingFigure(QPainter& painter, const QRectF& rect, const FigureInput
     paintCopyingGrid(painter, rect, copyingGridData(*input.overview, **scores), input.options);
 }
 
+// The layer the document shows, or the model's last self-attention layer when the result is not
+// one of its layers; the selected head.
+qkv::CircuitHead figureHead(const FigureInput& input)
+{
+    const qkv::ModelOverview& overview = *input.overview;
+    qkv::Index layer = input.result->wholeModel == overview.model ? input.result->wholeModelLayer : -1;
+    if (layer < 0 || layer >= overview.layerCount())
+        for (qkv::Index l = overview.layerCount() - 1; l >= 0 && layer < 0; --l)
+            if (overview.layer(l).layer.kind != qkv::AttentionMode::Cross) layer = l;
+    return {layer, input.options.head};
+}
+
 void paintEigenvalueFigure(QPainter& painter, const QRectF& rect, const FigureInput& input)
 {
-    const qkv::CircuitHead head{input.result->wholeModelLayer, input.options.head};
+    const qkv::CircuitHead head = figureHead(input);
     qkv::Expected<qkv::HeadSpectrum> spectrum = headSpectrumOf(input.overview->model, head);
     if (!spectrum) return paintProblem(painter, rect, input.options, QString::fromStdString(spectrum.error()));
     paintEigenvaluePlane(painter, rect,
@@ -94,7 +106,10 @@ std::vector<Figure> circuitFigures()
     eigenvalues.minimumSize = QSizeF(360, 360);
     eigenvalues.unavailable = [](const FigureInput& input) {
         if (const QString why = whyNoCircuits(input); !why.isEmpty()) return why;
-        if (input.result->wholeModelLayer < 0) return Text::tr("The layer shown is not one of the model's.");
+        const qkv::CircuitHead head = figureHead(input);
+        if (head.layer < 0) return Text::tr("The model has no self-attention layer.");
+        if (head.head < 0 || head.head >= input.overview->layer(head.layer).layer.headCount)
+            return Text::tr("The selected head is outside the layer's heads.");
         return QString();
     };
     eigenvalues.paint = &paintEigenvalueFigure;

@@ -3,7 +3,9 @@
 // model (FigureInput::overview) and the numbers circuit_store.hpp holds or computes:
 //   "circuit-copying-scores"  every head's copying score, layers x heads (copying_grid_figure.hpp)
 //   "circuit-eigenvalues"     the selected head's OV eigenvalues in the complex plane: the layer
-//                             the document shows, FigureOptions::head (eigenvalue_figure.hpp)
+//                             the document shows (the model's last self-attention layer when the
+//                             result is not one of its layers), FigureOptions::head
+//                             (eigenvalue_figure.hpp)
 //   "heads-map"               every head placed by two of its scores, the axes chosen last in
 //                             the tab (heads_map_figure.hpp)
 

@@ -70,6 +70,12 @@ void CircuitsView::refresh(Changes)
     showState();
 }
 
+void CircuitsView::showEvent(QShowEvent* event)
+{
+    ResultView::showEvent(event);
+    showState();
+}
+
 QString CircuitsView::placeholderText() const
 {
     const std::shared_ptr<const qkv::ModelOverview>& overview = runs_->overview();
@@ -91,7 +97,8 @@ void CircuitsView::showState()
     const QString text = placeholderText();
     placeholder_->setText(text);
     stack_->setCurrentWidget(text.isEmpty() ? static_cast<QWidget*>(pages_) : placeholder_);
-    if (!text.isEmpty()) return;
+    // A tab in the background does no work: refresh() brings it here again when it is shown.
+    if (!text.isEmpty() || !isVisible()) return;
     if (runs_->overview()->model != model_) startModel();
     followSelection();
     updatePanels();

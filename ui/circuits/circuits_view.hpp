@@ -70,6 +70,9 @@ signals:
 
 protected:
     void refresh(Changes changes) override;
+    // The overview may have changed while the tab was in the background (heads switched off in
+    // the Model tab): caught up on show.
+    void showEvent(QShowEvent* event) override;
 
 private:
     struct Progress {

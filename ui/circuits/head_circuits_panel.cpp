@@ -41,30 +41,8 @@ HeadCircuitsPanel::HeadCircuitsPanel(QWidget* parent)
     scoreLabel_->setTextFormat(Qt::PlainText);
     status_->setTextFormat(Qt::PlainText);
     status_->setWordWrap(true);
-    top_->setRange(1, 20);
-    top_->setValue(5);
-    top_->setToolTip(tr("How many vocabulary tokens each row lists"));
-    auto* topLabel = new QLabel(tr("Top"), this);
-    topLabel->setBuddy(top_);
-    auto* headline = new QHBoxLayout;
-    headline->addWidget(headLabel_);
-    headline->addSpacing(12);
-    headline->addWidget(scoreLabel_, 1);
-    headline->addWidget(topLabel);
-    headline->addWidget(top_);
-
-    auto* tables = new QWidget(this);
-    auto* tablesLayout = new QVBoxLayout(tables);
-    tablesLayout->setContentsMargins(0, 0, 0, 0);
-    tablesLayout->addWidget(new QLabel(tr("<b>QK</b>: the key tokens each token of the prompt attends to most, by QK "
-                                          "score (W_E[a] W_Q)·(W_E[b] W_K)/√d_k"),
-                                       tables));
-    tablesLayout->addWidget(qk_, 1);
-    tablesLayout->addWidget(new QLabel(tr("<b>OV</b>: the tokens the head writes into the prediction when it attends "
-                                          "to each token, by OV logit W_E[s] W_V W_O W_U"),
-                                       tables));
-    tablesLayout->addWidget(ov_, 1);
-    for (QLabel* label : tables->findChildren<QLabel*>()) label->setWordWrap(true);
+    QHBoxLayout* headline = makeHeadline();
+    QWidget* tables = makeTables();
     eigenvalues_->setMinimumHint(QSize(240, 240));
     eigenvalues_->setAccessibleName(tr("Eigenvalues of the head's OV circuit"));
     eigenvalues_->setPaint([this](QPainter& painter, const QRectF& rect) {
@@ -91,6 +69,39 @@ HeadCircuitsPanel::HeadCircuitsPanel(QWidget* parent)
     layout->addWidget(split, 1);
     layout->addWidget(status_);
     connect(top_, &QSpinBox::valueChanged, this, &HeadCircuitsPanel::requestTables);
+}
+
+QHBoxLayout* HeadCircuitsPanel::makeHeadline()
+{
+    top_->setRange(1, 20);
+    top_->setValue(5);
+    top_->setToolTip(tr("How many vocabulary tokens each row lists"));
+    auto* topLabel = new QLabel(tr("Top"), this);
+    topLabel->setBuddy(top_);
+    auto* headline = new QHBoxLayout;
+    headline->addWidget(headLabel_);
+    headline->addSpacing(12);
+    headline->addWidget(scoreLabel_, 1);
+    headline->addWidget(topLabel);
+    headline->addWidget(top_);
+    return headline;
+}
+
+QWidget* HeadCircuitsPanel::makeTables()
+{
+    auto* tables = new QWidget(this);
+    auto* tablesLayout = new QVBoxLayout(tables);
+    tablesLayout->setContentsMargins(0, 0, 0, 0);
+    tablesLayout->addWidget(new QLabel(tr("<b>QK</b>: the key tokens each token of the prompt attends to most, by QK "
+                                          "score (W_E[a] W_Q)·(W_E[b] W_K)/√d_k"),
+                                       tables));
+    tablesLayout->addWidget(qk_, 1);
+    tablesLayout->addWidget(new QLabel(tr("<b>OV</b>: the tokens the head writes into the prediction when it attends "
+                                          "to each token, by OV logit W_E[s] W_V W_O W_U"),
+                                       tables));
+    tablesLayout->addWidget(ov_, 1);
+    for (QLabel* label : tables->findChildren<QLabel*>()) label->setWordWrap(true);
+    return tables;
 }
 
 void HeadCircuitsPanel::setHead(std::shared_ptr<const qkv::ModelOverview> overview, qkv::CircuitHead head)

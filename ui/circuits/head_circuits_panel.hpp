@@ -18,6 +18,7 @@
 #include "core/pipeline/model_overview.hpp"
 #include "ui/background/latest_task.hpp"
 
+class QHBoxLayout;
 class QLabel;
 class QSpinBox;
 class QTableWidget;
@@ -59,6 +60,8 @@ private:
         std::optional<qkv::HeadSpectrum> spectrum;
         QString problem;
     };
+    QHBoxLayout* makeHeadline();
+    QWidget* makeTables();
     void requestTables();
     void requestSpectrum();
     void deliverTables(const Tables& tables);

@@ -87,17 +87,12 @@ QString headsMapSubtitle(const HeadsMapData& data, const QString& modelLine)
     return text;
 }
 
-void paintHeadsMap(QPainter& painter, const QRectF& rect, const HeadsMapData& data, const QString& modelLine,
-                   const FigureOptions& options, qkv::ModelHead selected)
+namespace {
+
+void paintLegend(QPainter& painter, const HeadsMapLayout& layout, const HeadsMapData& data,
+                 const FigureOptions& options, const QFontMetricsF& metrics)
 {
-    painter.save();
-    painter.setFont(options.font);
-    const QFontMetricsF metrics(options.font, painter.device());
-    const HeadsMapLayout layout(rect, data, modelLine, metrics);
-    paintFigureHeading(painter, layout.title(), layout.subtitle(), Text::tr("Every head placed by what it does"),
-                       headsMapSubtitle(data, modelLine), options);
-    layout.frame().paint(painter, options, headsMapAxisTitle(data.axes.x), headsMapAxisTitle(data.axes.y));
-    // The legend: one swatch per layer.
+    // One swatch per layer.
     const double line = metrics.height() * 1.3;
     painter.setPen(options.text);
     painter.drawText(QRectF(layout.legend().left(), layout.legend().top(), layout.legend().width(), line),
@@ -111,28 +106,49 @@ void paintHeadsMap(QPainter& painter, const QRectF& rect, const HeadsMapData& da
         painter.setPen(options.text);
         painter.drawText(row.adjusted(20, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, data.layerNames[i]);
     }
+}
+
+// Each head named beside its point ("1.3"), as an export has no hover; too many would be a blur.
+void paintPointLabels(QPainter& painter, const HeadsMapLayout& layout, const HeadsMapData& data,
+                      const FigureOptions& options, const QFontMetricsF& metrics)
+{
+    if (data.points.size() > kLabelledPoints) return;
+    QColor muted = options.text;
+    muted.setAlphaF(0.75f);
+    painter.setPen(muted);
+    painter.setClipping(false);
+    const double width = metrics.horizontalAdvance(QStringLiteral("00.00")) + 4;
+    for (const HeadPoint& point : data.points) {
+        const QPointF at = layout.frame().toPoint(point.x, point.y);
+        // Right of the point, or left of it near the plot's right edge.
+        const bool left = at.x() + kPointRadius + 2 + width > layout.frame().plot().right();
+        const QRectF box(left ? at.x() - kPointRadius - 2 - width : at.x() + kPointRadius + 2,
+                         at.y() - metrics.height() / 2, width, metrics.height());
+        painter.drawText(box, (left ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter, point.name);
+    }
+}
+
+}  // namespace
+
+void paintHeadsMap(QPainter& painter, const QRectF& rect, const HeadsMapData& data, const QString& modelLine,
+                   const FigureOptions& options, qkv::ModelHead selected)
+{
+    painter.save();
+    painter.setFont(options.font);
+    const QFontMetricsF metrics(options.font, painter.device());
+    const HeadsMapLayout layout(rect, data, modelLine, metrics);
+    paintFigureHeading(painter, layout.title(), layout.subtitle(), Text::tr("Every head placed by what it does"),
+                       headsMapSubtitle(data, modelLine), options);
+    layout.frame().paint(painter, options, headsMapAxisTitle(data.axes.x), headsMapAxisTitle(data.axes.y));
+    paintLegend(painter, layout, data, options, metrics);
     painter.setClipRect(layout.frame().plot().adjusted(-kPointRadius, -kPointRadius, kPointRadius, kPointRadius));
+    const int count = static_cast<int>(data.layerNames.size());
     for (const HeadPoint& point : data.points) {
         painter.setPen(QPen(options.background, 1));
         painter.setBrush(layerColor(point.layerSlot, count));
         painter.drawEllipse(layout.frame().toPoint(point.x, point.y), kPointRadius, kPointRadius);
     }
-    // Each head named beside its point ("1.3"), as an export has no hover; too many would be a blur.
-    if (data.points.size() <= kLabelledPoints) {
-        QColor muted = options.text;
-        muted.setAlphaF(0.75f);
-        painter.setPen(muted);
-        painter.setClipping(false);
-        const double width = metrics.horizontalAdvance(QStringLiteral("00.00")) + 4;
-        for (const HeadPoint& point : data.points) {
-            const QPointF at = layout.frame().toPoint(point.x, point.y);
-            // Right of the point, or left of it near the plot's right edge.
-            const bool left = at.x() + kPointRadius + 2 + width > layout.frame().plot().right();
-            const QRectF box(left ? at.x() - kPointRadius - 2 - width : at.x() + kPointRadius + 2,
-                             at.y() - metrics.height() / 2, width, metrics.height());
-            painter.drawText(box, (left ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter, point.name);
-        }
-    }
+    paintPointLabels(painter, layout, data, options, metrics);
     if (options.showSelection)
         for (const HeadPoint& point : data.points)
             if (point.head == selected) {

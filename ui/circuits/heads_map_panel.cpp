@@ -25,29 +25,7 @@ HeadsMapPanel::HeadsMapPanel(QWidget* parent)
       bar_(new QProgressBar(this)), status_(new QLabel(this)), canvas_(new FigureCanvas(QSize(700, 520), this)),
       timer_(new QTimer(this))
 {
-    for (QComboBox* box : {xBox_, yBox_})
-        for (const HeadsMapAxis axis : kHeadsMapAxes) box->addItem(headsMapAxisId(axis), static_cast<int>(axis));
-    xBox_->setToolTip(tr("What the horizontal axis measures"));
-    yBox_->setToolTip(tr("What the vertical axis measures"));
-    compute_->setToolTip(
-        tr("Switch each head off in turn and re-run the model from its layer: how much the "
-           "probability of the predicted next token changes (Predict's head ranking)"));
-    auto* bar = new QHBoxLayout;
-    auto* xLabel = new QLabel(tr("x"), this);
-    xLabel->setBuddy(xBox_);
-    auto* yLabel = new QLabel(tr("y"), this);
-    yLabel->setBuddy(yBox_);
-    bar->addWidget(xLabel);
-    bar->addWidget(xBox_);
-    bar->addSpacing(8);
-    bar->addWidget(yLabel);
-    bar->addWidget(yBox_);
-    bar->addSpacing(12);
-    bar->addWidget(compute_);
-    bar->addWidget(stop_);
-    bar->addWidget(bar_, 1);
-    bar->addStretch(1);  // the boxes keep their size while the progress bar is hidden
-    bar_->hide();
+    QHBoxLayout* bar = makeToolbar();
     status_->setTextFormat(Qt::PlainText);
     status_->setWordWrap(true);
     canvas_->setMinimumHint(QSize(360, 280));
@@ -85,6 +63,34 @@ HeadsMapPanel::HeadsMapPanel(QWidget* parent)
     });
     setAxes(axes_);
     updateControls();
+}
+
+QHBoxLayout* HeadsMapPanel::makeToolbar()
+{
+    for (QComboBox* box : {xBox_, yBox_})
+        for (const HeadsMapAxis axis : kHeadsMapAxes) box->addItem(headsMapAxisId(axis), static_cast<int>(axis));
+    xBox_->setToolTip(tr("What the horizontal axis measures"));
+    yBox_->setToolTip(tr("What the vertical axis measures"));
+    compute_->setToolTip(
+        tr("Switch each head off in turn and re-run the model from its layer: how much the "
+           "probability of the predicted next token changes (Predict's head ranking)"));
+    auto* bar = new QHBoxLayout;
+    auto* xLabel = new QLabel(tr("x"), this);
+    xLabel->setBuddy(xBox_);
+    auto* yLabel = new QLabel(tr("y"), this);
+    yLabel->setBuddy(yBox_);
+    bar->addWidget(xLabel);
+    bar->addWidget(xBox_);
+    bar->addSpacing(8);
+    bar->addWidget(yLabel);
+    bar->addWidget(yBox_);
+    bar->addSpacing(12);
+    bar->addWidget(compute_);
+    bar->addWidget(stop_);
+    bar->addWidget(bar_, 1);
+    bar->addStretch(1);  // the boxes keep their size while the progress bar is hidden
+    bar_->hide();
+    return bar;
 }
 
 HeadsMapPanel::~HeadsMapPanel()

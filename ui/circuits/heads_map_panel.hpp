@@ -17,6 +17,7 @@
 #include "ui/circuits/heads_map_data.hpp"
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -65,6 +66,7 @@ private:
         AblationEffects effects;
         QString problem;
     };
+    QHBoxLayout* makeToolbar();
     void rebuild();
     void deliver(Outcome outcome);
     void updateControls();
