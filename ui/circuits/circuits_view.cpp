@@ -173,20 +173,33 @@ void CircuitsView::showProgress()
     copyingPanel_->setProgress(progress_->done, progress_->total, status);
 }
 
+namespace {
+
+bool isSelfAttentionHead(const qkv::ModelOverview& overview, const qkv::CircuitHead& head)
+{
+    return head.layer >= 0 && head.layer < overview.layerCount() && head.head >= 0 &&
+           head.head < overview.layer(head.layer).layer.headCount &&
+           overview.layer(head.layer).layer.kind != qkv::AttentionMode::Cross;
+}
+
+}  // namespace
+
 void CircuitsView::followSelection()
 {
     const std::shared_ptr<const qkv::ModelOverview>& overview = runs_->overview();
     if (!overview) return;
-    const qkv::Index layer = runs_->shownLayer();
-    const qkv::Index head = selection()->head();
-    if (layer >= 0 && layer < overview->layerCount() && head >= 0 && head < overview->layer(layer).layer.headCount &&
-        overview->layer(layer).layer.kind != qkv::AttentionMode::Cross) {
-        head_ = {layer, head};
+    // The shared selection when it changed; a head clicked here whose layer the window has not
+    // opened yet stays until then.
+    const qkv::CircuitHead shared{runs_->shownLayer(), selection()->head()};
+    const bool changed = !(shared == followed_);
+    followed_ = shared;
+    if (isSelfAttentionHead(*overview, shared) && (changed || !isSelfAttentionHead(*overview, head_))) {
+        head_ = shared;
         return;
     }
-    if (head_.layer >= 0 && head_.layer < overview->layerCount()) return;
+    if (isSelfAttentionHead(*overview, head_)) return;
     for (qkv::Index l = 0; l < overview->layerCount(); ++l)  // the first self-attention head
-        if (overview->layer(l).layer.kind != qkv::AttentionMode::Cross) {
+        if (isSelfAttentionHead(*overview, {l, 0})) {
             head_ = {l, 0};
             return;
         }

@@ -98,6 +98,7 @@ private:
     QString problem_;
     std::shared_ptr<Progress> progress_;
     qkv::CircuitHead head_{-1, -1};
+    qkv::CircuitHead followed_{-1, -1};  // the shared selection head_ last followed
     QStackedWidget* stack_;
     QLabel* placeholder_;
     QTabWidget* pages_;

@@ -183,6 +183,12 @@ TEST_F(CircuitsViewTest, AClickOnTheCopyingGridOpensThatHead)
     EXPECT_EQ(opened.front().at(2).toInt(), 1);
     EXPECT_TRUE(QTest::qWaitFor([this] { return !view->headPanel()->isComputing(); }, 20000));
     EXPECT_EQ(view->headPanel()->head(), (CircuitHead{0, 1}));
+    // Until the window opens that layer, the model's runs come and go without taking it back.
+    emit runs->busyChanged(false);
+    EXPECT_EQ(view->head(), (CircuitHead{0, 1}));
+    // The shared selection changing again is followed.
+    selection.setHead(2);
+    EXPECT_EQ(view->head(), (CircuitHead{1, 2}));
 }
 
 TEST_F(CircuitsViewTest, TheHeadsMapsAxesChangeAndAPointOpensItsHead)
