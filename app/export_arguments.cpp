@@ -211,7 +211,8 @@ ExportArguments parseExportArguments(int argc, char** argv)
             if (*args.generate < 1) throw ArgumentError{"--generate: the number of tokens N must be at least 1"};
         } else if (option == "--circuits") {
             args.circuits = parseInteger<Index>(option, optionValue(argc, argv, i));
-            if (*args.circuits < 1) throw ArgumentError{"--circuits: K, the tokens listed per prompt token, must be at least 1"};
+            if (*args.circuits < 1)
+                throw ArgumentError{"--circuits: K, the tokens listed per prompt token, must be at least 1"};
         } else if (option == "--temperature") {
             args.temperature = parseNumber<double>(option, optionValue(argc, argv, i));
             if (*args.temperature < 0.0) throw ArgumentError{"--temperature: must be 0 (greedy) or more"};
@@ -232,8 +233,9 @@ ExportArguments parseExportArguments(int argc, char** argv)
         throw ArgumentError{"--generate: continues a causal language model's prompt in the whole-model export "
                             "(--weights MODEL --embeddings model --layer all, or --session TRAINED --layer all)"};
     if (args.circuits && ((!args.weightsFile && !args.sessionFile) || !args.layer || *args.layer != "all"))
-        throw ArgumentError{"--circuits: every head's circuits go in the whole-model export "
-                            "(--weights MODEL --embeddings model --layer all, or --session TRAINED --layer all)"};
+        throw ArgumentError{
+            "--circuits: every head's circuits go in the whole-model export "
+            "(--weights MODEL --embeddings model --layer all, or --session TRAINED --layer all)"};
     if (args.listLayers) {
         if (!args.weightsFile && !args.sessionFile)
             throw ArgumentError{"--list-layers: goes with --weights FILE (a checkpoint) or --session FILE (a trained "

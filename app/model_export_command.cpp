@@ -108,8 +108,8 @@ Expected<PretrainedModel> openCheckpointModel(const ExportArguments& args)
 
 // --circuits K: every self-attention head's circuits for the prompt's distinct tokens (BOS
 // included, as the model reads them), on the export's threads.
-Expected<std::vector<HeadCircuits>> promptCircuits(const PretrainedModel& model, const std::vector<std::int32_t>& promptIds,
-                                                   Index k)
+Expected<std::vector<HeadCircuits>> promptCircuits(const PretrainedModel& model,
+                                                   const std::vector<std::int32_t>& promptIds, Index k)
 {
     Expected<CircuitBasis> basis = circuitBasis(model);
     if (!basis) return Error{basis.error()};
@@ -170,8 +170,10 @@ std::optional<int> runWholeModelExport(const ExportArguments& args)
         if (!sentences) return fail(2, std::string(sentenceOption) + ": " + sentences.error());
         std::optional<std::vector<HeadCircuits>> circuits;
         if (args.circuits) {
-            if (const std::string reason = noCircuitsReason(*model); !reason.empty()) return fail(2, "--circuits: " + reason);
-            Expected<std::vector<HeadCircuits>> computed = promptCircuits(*model, sentences->tokens.ids, *args.circuits);
+            if (const std::string reason = noCircuitsReason(*model); !reason.empty())
+                return fail(2, "--circuits: " + reason);
+            Expected<std::vector<HeadCircuits>> computed =
+                promptCircuits(*model, sentences->tokens.ids, *args.circuits);
             if (!computed) return fail(2, "--circuits: " + computed.error());
             circuits = std::move(*computed);
         }

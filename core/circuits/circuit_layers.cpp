@@ -28,7 +28,8 @@ Expected<std::shared_ptr<const AttentionWeights>> layerWeights(const PretrainedM
             if (!self && !cross) continue;
             const AttentionSublayerWeights& sublayer = self ? block.selfAttention : *block.crossAttention;
             if (model.residency != WeightResidency::OneBlockAtATime)  // the model's own, not owned here
-                return std::shared_ptr<const AttentionWeights>(std::shared_ptr<const AttentionWeights>(), &sublayer.attention);
+                return std::shared_ptr<const AttentionWeights>(std::shared_ptr<const AttentionWeights>(),
+                                                               &sublayer.attention);
             Expected<BlockWeights> read = blockWeights(model.checkpoint, model.recipe, block.stack, block.block);
             if (!read) return Error{read.error()};
             return std::make_shared<const AttentionWeights>(
@@ -45,8 +46,9 @@ Expected<HeadGrouping> checkedHead(const PretrainedModel& model, const Attention
                      std::to_string(model.layerCount()) + ")"};
     const CheckpointLayer& layer = model.layersInModelOrder[static_cast<std::size_t>(head.layer)];
     if (!selfAttentionLayer(model, head.layer))
-        return Error{layer.name + " is cross-attention: its queries and keys read two sequences, not one vocabulary's "
-                                  "direct path"};
+        return Error{layer.name +
+                     " is cross-attention: its queries and keys read two sequences, not one vocabulary's "
+                     "direct path"};
     if (head.head < 0 || head.head >= layer.headCount)
         return Error{layer.name + " has no head " + std::to_string(head.head + 1) + " (it has " +
                      std::to_string(layer.headCount) + ")"};
@@ -57,14 +59,20 @@ Expected<HeadGrouping> checkedHead(const PretrainedModel& model, const Attention
 
 std::vector<std::string> tokenPieces(const PretrainedModel& model)
 {
-    if (!model.tokenizer) return {};
+    // A tokenizer.json answers one id at a time: no table of the whole vocabulary (151,936
+    // strings for Qwen3) for the K x m ids a call shows.
+    if (!model.tokenizer || model.tokenizer->fast()) return {};
     return tokenPieceTable(*model.tokenizer, tokenTable(model).rows());
 }
 
 std::string tokenText(const PretrainedModel& model, const std::vector<std::string>& pieces, std::int32_t id)
 {
-    if (!model.tokenizer || id < 0 || static_cast<std::size_t>(id) >= pieces.size()) return {};
-    const std::string& piece = pieces[static_cast<std::size_t>(id)];
+    if (!model.tokenizer || id < 0) return {};
+    std::string piece;
+    if (const FastTokenizer* fast = model.tokenizer->fast())
+        piece = fast->piece(id);
+    else if (static_cast<std::size_t>(id) < pieces.size())
+        piece = pieces[static_cast<std::size_t>(id)];
     return piece.empty() ? piece : model.tokenizer->displayPiece(piece);
 }
 

@@ -29,22 +29,26 @@ Expected<HeadGrouping> checkedHead(const PretrainedModel& model, const Attention
 // Whether the layer at `modelIndex` is self-attention (queries and keys from one sequence).
 bool selfAttentionLayer(const PretrainedModel& model, Index modelIndex);
 
+// Empty when `basis` is d_model x d_model as this model's is, else what is wrong (a basis of
+// another model, or none).
+std::string basisProblem(const PretrainedModel& model, const CircuitBasis& basis);
 // (W_U W_E) W^V for all g key/value heads at once, d x (g d_v) (float, through the basis).
 MatrixF basisTimesValues(const CircuitBasis& basis, const AttentionWeights& weights);
 // The spectrum of M^h = W_O^h (W_U W_E) W_V^h from basisTimesValues' columns of h's key/value head.
 HeadSpectrum headSpectrumFrom(const AttentionWeights& weights, const HeadGrouping& grouping, Index head,
                               const MatrixF& basisValues);
+// Every head's spectrum of one layer (basisTimesValues' columns), h of them, the heads on
+// threadsFor(their work) threads.
+std::vector<HeadSpectrum> layerSpectra(const AttentionWeights& weights, const HeadGrouping& grouping,
+                                       const MatrixF& basisValues);
 // Eigenvalues of a square matrix sorted by |lambda| descending, and their copying score.
 HeadSpectrum spectrumOf(const MatrixD& matrix);
 
-// Token id -> the vocabulary's entry (tokenPieceTable; empty without a tokenizer), and one id's
-// text as the chips show it ("" without a tokenizer or for an id it lacks).
+// Token id -> the vocabulary's entry (tokenPieceTable; empty without a tokenizer, and for a
+// tokenizer.json, which tokenText asks id by id), and one id's text as the chips show it (""
+// without a tokenizer or for an id it lacks).
 std::vector<std::string> tokenPieces(const PretrainedModel& model);
 std::string tokenText(const PretrainedModel& model, const std::vector<std::string>& pieces, std::int32_t id);
-
-}  // namespace qkv::circuits
-
-namespace qkv::circuits {
 
 // The directions a head reads the vocabulary along, one column per token of `embedded` (m x d,
 // the tokens' rows of W_E), into `out` (d x m):
@@ -56,7 +60,7 @@ void circuitDirections(const AttentionWeights& weights, const HeadGrouping& grou
 // Checks K and the ids against the vocabulary; empty when they fit.
 std::string tokenRequestProblem(const PretrainedModel& model, const std::vector<std::int32_t>& tokenIds, Index k);
 
-// Each id's top list as TokenCircuits, with their texts.
+// Each id's top list as TokenCircuits, with their texts: ids[a]'s list is top[first + a].
 std::vector<TokenCircuit> tokenCircuitsFrom(const PretrainedModel& model, const std::vector<std::string>& pieces,
                                             const std::vector<std::int32_t>& tokenIds,
                                             const std::vector<std::vector<ScoredId>>& top, std::size_t first);

@@ -18,7 +18,8 @@
 //                   the V x V full OV circuit W_E W_V^h W_O^h W_U; +1: the head copies what it
 //                   reads, -1: it suppresses it.
 // W_U W_E (d_model x d_model) is computed once per model (CircuitBasis); the V x V matrix, and a
-// V x d_k product per head, never.
+// V x d_k product per head, never. Threads: the large products and a layer's heads run on
+// threadsFor(work) threads (computeThreads(): the app's one, the export's every core).
 
 #include <atomic>
 #include <functional>

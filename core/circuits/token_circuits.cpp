@@ -17,7 +17,7 @@ void circuitDirections(const AttentionWeights& weights, const HeadGrouping& grou
         out.noalias() = weights.keyHead(head, grouping) * queries.transpose();  // d x m
         out *= scale;
     } else {
-        const MatrixF values = embedded * weights.valueHead(head, grouping);  // m x d_v
+        const MatrixF values = embedded * weights.valueHead(head, grouping);        // m x d_v
         out.noalias() = (values * weights.outputHead(head, grouping)).transpose();  // d x m
     }
 }
@@ -26,7 +26,8 @@ std::string tokenRequestProblem(const PretrainedModel& model, const std::vector<
 {
     const Index V = tokenTable(model).rows();
     if (k < 1 || k > V)
-        return "K must be between 1 and the vocabulary's " + std::to_string(V) + " tokens (got " + std::to_string(k) + ")";
+        return "K must be between 1 and the vocabulary's " + std::to_string(V) + " tokens (got " + std::to_string(k) +
+               ")";
     for (const std::int32_t id : tokenIds)
         if (id < 0 || id >= V)
             return "token id " + std::to_string(id) + " is outside the vocabulary (0 to " + std::to_string(V - 1) + ")";

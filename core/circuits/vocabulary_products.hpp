@@ -2,8 +2,10 @@
 // The two large float products of the circuits (head_circuits.hpp), run as plain GEMMs: a
 // vocabulary table times a few directions with each column's top K kept as the table streams
 // past (the V x m product is never held), and W_U W_E. Row bits do not matter here (no prompt is
-// typed on), only speed: OpenBLAS's sgemm where the project runs it (blas_products.hpp), else
-// Eigen's, on threadsFor(work) threads split over the vocabulary.
+// typed on), only speed: OpenBLAS's sgemm and ssyrk called directly where its build is thread-safe
+// (Debian's pthread and OpenMP builds), whatever its kernel (AVX2's Haswell included); else the
+// project's route (blas_products.hpp: the serial build, its calls taking turns) or Eigen's; on
+// threadsFor(work) threads split over the vocabulary.
 //
 // Symbols: V the vocabulary, d = d_model, m directions.
 
@@ -33,8 +35,13 @@ std::vector<std::vector<ScoredId>> topRowsPerColumn(const MatrixF& table, const 
 // left^T right over the vocabulary (both V x d): d x d. `symmetric` (left and right the same
 // table: W_E^T W_E when the readout is tied) computes the upper triangle's panels only and
 // mirrors them. Errors: "stopped" when `stop` is set.
+// `panels`: the plainProduct route even where OpenBLAS is called directly (for tests).
 Expected<MatrixF> vocabularyGram(const MatrixF& left, const MatrixF& right, bool symmetric,
-                                 const std::atomic<bool>* stop = nullptr);
+                                 const std::atomic<bool>* stop = nullptr, bool panels = false);
+
+// Whether OpenBLAS is linked in a build that several threads may call at once (then called here
+// with one thread per call, as blas_products.hpp sets it).
+bool openBlasDirectly();
 
 // out = x w (out += x w with accumulate): x rows x k, w k x n, both row-major (leading dimensions
 // their strides), out rows x n. On the caller's thread.

@@ -54,7 +54,8 @@ void writeCircuits(JsonStream& json, const PretrainedModel& model, const std::ve
         json.newline();
         json.beginObject();
         json.key("layer");
-        json.value(static_cast<std::int64_t>(model.layersInModelOrder[static_cast<std::size_t>(head.head.layer)].index));
+        json.value(
+            static_cast<std::int64_t>(model.layersInModelOrder[static_cast<std::size_t>(head.head.layer)].index));
         json.key("head");
         json.value(static_cast<std::int64_t>(head.head.head + 1));
         json.key("kv_head");

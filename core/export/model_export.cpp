@@ -205,8 +205,8 @@ Status writeLayer(JsonStream& json, const std::shared_ptr<const PretrainedModel>
         out.key("value_norms");
         out.matrix(cut(norms->heads[static_cast<std::size_t>(head)]));
         out.newline();
-        writeHeadRoles(out, selfAttention ? &result->attention.heads[static_cast<std::size_t>(head)].attention : nullptr,
-                       ids);
+        writeHeadRoles(
+            out, selfAttention ? &result->attention.heads[static_cast<std::size_t>(head)].attention : nullptr, ids);
     });
     json.newline();
     json.key("value_norms");

@@ -24,9 +24,9 @@ constexpr const char* kPrompt = "the cat sat on the cat";
 TEST_F(ExportCli, CircuitsListEveryHeadWithTheTopKOfEachDistinctPromptToken)
 {
     const std::string out = path("model.json");
-    const CommandRun run = qkv::testing::run({"export", "--weights", fixture("pretrained/gpt2"), "--embeddings", "model",
-                                              "--layer", "all", "--circuits", "3", "--target", kPrompt, "--format",
-                                              "json", "--out", out});
+    const CommandRun run =
+        qkv::testing::run({"export", "--weights", fixture("pretrained/gpt2"), "--embeddings", "model", "--layer", "all",
+                           "--circuits", "3", "--target", kPrompt, "--format", "json", "--out", out});
     ASSERT_EQ(run.status, 0) << run.output;
     const nlohmann::json document = readJson(out);
     // The distinct tokens as the model reads them, in order of first appearance.
@@ -61,8 +61,8 @@ TEST_F(ExportCli, CircuitsListEveryHeadWithTheTopKOfEachDistinctPromptToken)
         }
         // The same top keys and promoted tokens as the core computes for this head alone.
         const CircuitHead which{static_cast<Index>(i / 4), static_cast<Index>(i % 4)};
-        for (const auto& [side, name, valueName] : {std::tuple{CircuitSide::QK, "qk", "score"},
-                                                    std::tuple{CircuitSide::OV, "ov", "logit"}}) {
+        for (const auto& [side, name, valueName] :
+             {std::tuple{CircuitSide::QK, "qk", "score"}, std::tuple{CircuitSide::OV, "ov", "logit"}}) {
             const auto expected = tokenCircuits(*model, which, side, ids, 3);
             ASSERT_TRUE(expected.ok()) << expected.error();
             for (std::size_t a = 0; a < ids.size(); ++a)
@@ -79,8 +79,9 @@ TEST_F(ExportCli, CircuitsListEveryHeadWithTheTopKOfEachDistinctPromptToken)
 TEST_F(ExportCli, EveryHeadsRolesAreMeasuredOnItsAttentionMap)
 {
     const std::string out = path("model.json");
-    const CommandRun run = qkv::testing::run({"export", "--weights", fixture("pretrained/gpt2"), "--embeddings", "model",
-                                              "--layer", "all", "--target", kPrompt, "--format", "json", "--out", out});
+    const CommandRun run =
+        qkv::testing::run({"export", "--weights", fixture("pretrained/gpt2"), "--embeddings", "model", "--layer", "all",
+                           "--target", kPrompt, "--format", "json", "--out", out});
     ASSERT_EQ(run.status, 0) << run.output;
     const nlohmann::json document = readJson(out);
     const nlohmann::json& tokens = document["tokens"]["target"];
@@ -113,17 +114,17 @@ TEST_F(ExportCli, ABadKIsRefused)
 {
     for (const char* k : {"0", "-2", "ten", "2.5"}) {
         const std::string out = path(std::string("bad_") + k + ".json");
-        const CommandRun run = qkv::testing::run({"export", "--weights", fixture("pretrained/gpt2"), "--embeddings",
-                                                  "model", "--layer", "all", "--circuits", k, "--target", kPrompt,
-                                                  "--format", "json", "--out", out});
+        const CommandRun run =
+            qkv::testing::run({"export", "--weights", fixture("pretrained/gpt2"), "--embeddings", "model", "--layer",
+                               "all", "--circuits", k, "--target", kPrompt, "--format", "json", "--out", out});
         EXPECT_EQ(run.status, 2) << k << ": " << run.output;
         EXPECT_NE(run.output.find("--circuits"), std::string::npos) << run.output;
         EXPECT_FALSE(std::filesystem::exists(out));
     }
     // Only in the whole-model export.
-    const CommandRun one = qkv::testing::run({"export", "--weights", fixture("pretrained/gpt2"), "--embeddings", "model",
-                                              "--layer", "0", "--circuits", "3", "--target", kPrompt, "--format", "json",
-                                              "--out", path("one.json")});
+    const CommandRun one =
+        qkv::testing::run({"export", "--weights", fixture("pretrained/gpt2"), "--embeddings", "model", "--layer", "0",
+                           "--circuits", "3", "--target", kPrompt, "--format", "json", "--out", path("one.json")});
     EXPECT_EQ(one.status, 2) << one.output;
     EXPECT_NE(one.output.find("--layer all"), std::string::npos) << one.output;
 }
@@ -136,9 +137,9 @@ TEST_F(ExportCli, CircuitsAreRefusedForAModelWithoutADirectReadout)
     };
     for (const auto& [model, sentence, words] : refused) {
         const std::string out = path("refused.json");
-        const CommandRun run = qkv::testing::run({"export", "--weights", fixture(model), "--embeddings", "model",
-                                                  "--layer", "all", "--circuits", "3", sentence, "d super /",
-                                                  "--format", "json", "--out", out});
+        const CommandRun run =
+            qkv::testing::run({"export", "--weights", fixture(model), "--embeddings", "model", "--layer", "all",
+                               "--circuits", "3", sentence, "d super /", "--format", "json", "--out", out});
         EXPECT_EQ(run.status, 2) << model << ": " << run.output;
         EXPECT_NE(run.output.find("--circuits: "), std::string::npos) << run.output;
         EXPECT_NE(run.output.find(words), std::string::npos) << run.output;

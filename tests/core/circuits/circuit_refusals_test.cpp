@@ -27,14 +27,18 @@ void expectRefused(const PretrainedModel& model, const std::string& words)
     EXPECT_FALSE(copyingScoreGrid(model, empty).ok());
 }
 
-TEST(CircuitRefusals, BertsMaskedLanguageModel) { expectRefused(openPretrainedFixture("bert"), "masked language model"); }
+TEST(CircuitRefusals, BertsMaskedLanguageModel)
+{
+    expectRefused(openPretrainedFixture("bert"), "masked language model");
+}
 
 TEST(CircuitRefusals, AnEncoderDecoderAndItsCrossAttention)
 {
     const PretrainedModel bart = openPretrainedFixture("bart");
     expectRefused(bart, "encoder-decoder");
     bool hasCross = false;
-    for (const CheckpointLayer& layer : bart.layersInModelOrder) hasCross = hasCross || layer.kind == AttentionMode::Cross;
+    for (const CheckpointLayer& layer : bart.layersInModelOrder)
+        hasCross = hasCross || layer.kind == AttentionMode::Cross;
     EXPECT_TRUE(hasCross);
 }
 
@@ -48,7 +52,8 @@ TEST(CircuitRefusals, AModelWithoutAReadout)
 
 TEST(CircuitRefusals, CausalLanguageModelsHaveCircuits)
 {
-    for (const char* family : {"gpt2", "llama", "qwen3"}) EXPECT_EQ(noCircuitsReason(openPretrainedFixture(family)), "") << family;
+    for (const char* family : {"gpt2", "llama", "qwen3"})
+        EXPECT_EQ(noCircuitsReason(openPretrainedFixture(family)), "") << family;
 }
 
 }  // namespace

@@ -6,12 +6,18 @@
 
 #include <atomic>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
+#include <Eigen/Eigenvalues>
 #include <nlohmann/json.hpp>
 
+#include "core/circuits/circuit_parts.hpp"
 #include "core/circuits/head_circuits.hpp"
+#include "core/circuits/vocabulary_products.hpp"
+#include "core/common/random.hpp"
+#include "core/text/token_pieces.hpp"
 #include "support/test_paths.hpp"
 
 namespace qkv {
@@ -170,16 +176,106 @@ TEST(HeadCircuits, BadRequestsAreRefusedWithAMessage)
     };
     expectError(tokenCircuits(model, {0, 0}, CircuitSide::QK, {1}, 0), "K must be");
     expectError(tokenCircuits(model, {0, 0}, CircuitSide::QK, {1}, V + 1), "K must be");
-    expectError(tokenCircuits(model, {0, 0}, CircuitSide::OV, {static_cast<std::int32_t>(V)}, 3), "outside the vocabulary");
+    expectError(tokenCircuits(model, {0, 0}, CircuitSide::OV, {static_cast<std::int32_t>(V)}, 3),
+                "outside the vocabulary");
     expectError(tokenCircuits(model, {0, 4}, CircuitSide::QK, {1}, 3), "no head 5");
     expectError(tokenCircuits(model, {7, 0}, CircuitSide::QK, {1}, 3), "no attention layer 7");
     const Expected<CircuitBasis> basis = circuitBasis(model);
     ASSERT_TRUE(basis.ok());
     expectError(headSpectrum(model, *basis, {2, 0}), "no attention layer 2");
     expectError(modelCircuits(model, *basis, {1, -1}, 3), "outside the vocabulary");
+    const CircuitBasis none;
+    expectError(headSpectrum(model, none, {0, 0}), "not this model's");
+    expectError(copyingScoreGrid(model, none), "not this model's");
+    expectError(modelCircuits(model, none, {1}, 3), "not this model's");
     std::atomic<bool> stop{true};
     expectError(circuitBasis(model, &stop), "stopped");
     expectError(copyingScoreGrid(model, *basis, [](Index, Index) { return false; }), "stopped");
+}
+
+TEST(HeadCircuits, TheSpectrumsRouteAgreesWithEigensEigenSolver)
+{
+    // LAPACK's dgeev where OpenBLAS ships it, else Eigen's: either way Eigen's eigenvalues.
+    SplitMix64 random(51);
+    for (const Index n : {1, 7, 64, 128}) {
+        MatrixD m(n, n);
+        for (Index i = 0; i < m.size(); ++i) m.data()[i] = random.uniform(-1.0, 1.0);
+        const HeadSpectrum spectrum = circuits::spectrumOf(m);
+        const Eigen::EigenSolver<Eigen::MatrixXd> solver(Eigen::MatrixXd(m), false);
+        json expected = json::array();
+        double real = 0.0, magnitude = 0.0;
+        for (const std::complex<double>& z : solver.eigenvalues()) {
+            expected.push_back({z.real(), z.imag()});
+            real += z.real();
+            magnitude += std::abs(z);
+        }
+        expectSameEigenvalues(expected, spectrum.eigenvalues, 1e-9 * static_cast<double>(n));
+        EXPECT_NEAR(spectrum.copyingScore, real / magnitude, 1e-9);
+    }
+    EXPECT_TRUE(std::isnan(circuits::spectrumOf(MatrixD::Zero(3, 3)).copyingScore));
+}
+
+TEST(HeadCircuits, EveryRouteOfTheVocabularyProductsGivesEigensProducts)
+{
+    // 5,000 x 96 tables: above the product routes' minimum width, several blocks of rows.
+    SplitMix64 random(7);
+    const auto table = [&random](Index rows, Index cols) {
+        MatrixF m(rows, cols);
+        for (Index i = 0; i < m.size(); ++i) m.data()[i] = static_cast<float>(random.uniform(-1.0, 1.0));
+        return m;
+    };
+    const MatrixF embedding = table(5000, 96), readout = table(5000, 96), directions = table(96, 7);
+    const MatrixD tied = embedding.cast<double>().transpose() * embedding.cast<double>();
+    const MatrixD untied = readout.cast<double>().transpose() * embedding.cast<double>();
+    for (const bool panels : {false, true}) {
+        const Expected<MatrixF> a = circuits::vocabularyGram(embedding, embedding, true, nullptr, panels);
+        const Expected<MatrixF> b = circuits::vocabularyGram(readout, embedding, false, nullptr, panels);
+        ASSERT_TRUE(a.ok() && b.ok());
+        EXPECT_LT((a->cast<double>() - tied).cwiseAbs().maxCoeff(), 1e-2) << "panels " << panels;
+        EXPECT_LT((b->cast<double>() - untied).cwiseAbs().maxCoeff(), 1e-2) << "panels " << panels;
+    }
+    const MatrixD scores = embedding.cast<double>() * directions.cast<double>();  // 5000 x 7
+    const auto top = circuits::topRowsPerColumn(embedding, directions, 4);
+    ASSERT_EQ(top.size(), 7u);
+    for (Index c = 0; c < 7; ++c) {
+        std::vector<Index> order(5000);
+        for (Index v = 0; v < 5000; ++v) order[static_cast<std::size_t>(v)] = v;
+        std::partial_sort(order.begin(), order.begin() + 4, order.end(),
+                          [&](Index x, Index y) { return scores(x, c) > scores(y, c); });
+        for (std::size_t r = 0; r < 4; ++r) {
+            EXPECT_EQ(top[static_cast<std::size_t>(c)][r].id, order[r]) << c << "," << r;
+            EXPECT_NEAR(top[static_cast<std::size_t>(c)][r].value, scores(order[r], c), 1e-4);
+        }
+    }
+}
+
+TEST(HeadCircuits, TokensAreShownAsTheChipsShowThem)
+{
+    // A tokenizer.json (asked id by id) and GPT-2's vocab.json (a table): the piece as displayed.
+    namespace fs = std::filesystem;
+    const fs::path folder = fs::path(::testing::TempDir()) / "circuits-llama-text";
+    fs::remove_all(folder);
+    fs::create_directories(folder);
+    const std::string pretrained = std::string(testDataDir()) + "/pretrained/";
+    for (const char* name : {"llama/config.json", "llama/model.safetensors", "llama_text/tokenizer.json",
+                             "llama_text/tokenizer_config.json"})
+        fs::copy_file(pretrained + name, folder / fs::path(name).filename());
+    for (const std::string& path : {folder.string(), pretrained + "gpt2"}) {
+        Expected<PretrainedModel> model = openPretrainedModel(path);
+        ASSERT_TRUE(model.ok()) << model.error();
+        ASSERT_TRUE(model->tokenizer.has_value()) << path;
+        const std::vector<std::string> table = tokenPieceTable(*model->tokenizer, model->recipe.vocabularySize);
+        const auto top = tokenCircuits(*model, {0, 1}, CircuitSide::OV, {3, 5}, 6);
+        ASSERT_TRUE(top.ok()) << top.error();
+        std::size_t shown = 0;
+        for (const TokenCircuit& circuit : *top)
+            for (const VocabularyEntry& entry : circuit.top) {
+                const std::string& piece = table[static_cast<std::size_t>(entry.id)];
+                EXPECT_EQ(entry.token, piece.empty() ? piece : model->tokenizer->displayPiece(piece)) << entry.id;
+                shown += entry.token.empty() ? 0 : 1;
+            }
+        EXPECT_GT(shown, 0u) << path;
+    }
 }
 
 TEST(HeadCircuits, DistinctTokensKeepTheOrderOfFirstAppearance)

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "core/analysis/head_roles.hpp"
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/pipeline/compute.hpp"
 #include "core/pipeline/layer_input.hpp"
@@ -209,13 +210,39 @@ TEST(ModelOverview, CrossAttentionHasNoOwnPositionAndRolloutFollowsTheEncoder)
     const std::vector<Index> rolled = rolloutLayers(*model, *overview->run);
     for (Index l = 0; l < overview->layerCount(); ++l) {
         const bool cross = overview->layer(l).layer.kind == AttentionMode::Cross;
-        for (Index i = 0; i < overview->statistics.ownPositionWeight.cols(); ++i)
+        for (Index i = 0; i < overview->statistics.ownPositionWeight.cols(); ++i) {
             EXPECT_EQ(std::isnan(overview->statistics.ownPositionWeight(l, i)), cross) << l << "," << i;
+            // The first-token role is the first-token weight of a self-attention layer (every
+            // row has a distribution there), and undefined in cross-attention.
+            const HeadStatisticGrids& grids = overview->statistics;
+            EXPECT_EQ(std::isnan(grids.firstTokenRole(l, i)), cross) << l << "," << i;
+            if (!cross) EXPECT_NEAR(grids.firstTokenRole(l, i), grids.firstTokenWeight(l, i), 1e-12) << l << "," << i;
+            if (cross) EXPECT_TRUE(std::isnan(grids.duplicateToken(l, i))) << l << "," << i;
+        }
         const bool encoder = overview->layer(l).stack == ModelStack::Encoder;
         EXPECT_EQ(std::find(rolled.begin(), rolled.end(), l) != rolled.end(), encoder) << l;
     }
     EXPECT_FALSE(modelRollout(*model, *overview->run, static_cast<Index>(rolled.size())));
     EXPECT_FALSE(overview->predictions.empty());  // every decoder position
+}
+
+TEST(ModelOverview, TheRoleGridsAreTheHeadRolesOfEachHeadsMap)
+{
+    const auto model = loadModel("gpt2");
+    ModelOverviewRequest request;
+    request.target = "the cat sat on the cat";  // "·cat" repeats
+    Expected<ModelOverview> overview = computeModelOverview(model, request);
+    ASSERT_TRUE(overview) << overview.error();
+    const HeadStatisticGrids& grids = overview->statistics;
+    for (Index l = 0; l < overview->layerCount(); ++l) {
+        const std::vector<std::int32_t> ids = layerQueryTokens(*model, overview->sentences, overview->layer(l)).ids();
+        for (Index i = 0; i < overview->layer(l).attention.headCount(); ++i) {
+            const MatrixF& a = overview->layer(l).attention.heads[static_cast<std::size_t>(i)].attention;
+            EXPECT_DOUBLE_EQ(grids.duplicateToken(l, i), duplicateTokenScore(a, ids)) << l << "," << i;
+            EXPECT_FALSE(std::isnan(grids.duplicateToken(l, i)));
+            EXPECT_DOUBLE_EQ(grids.firstTokenRole(l, i), firstTokenScore(a)) << l << "," << i;
+        }
+    }
 }
 
 TEST(ModelOverview, RefusesWhatCannotRun)
