@@ -25,12 +25,20 @@ namespace fs = std::filesystem;
 // model's own input, here the synthetic BERT's on a sentence with two [MASK]s.
 // The Model and Predictions figures draw a whole model: a layer of the synthetic BERT checkpoint,
 // which runs whole.
+// The Circuits tab's figures need a readout that is the direct path: the demo model (a causal LM).
+bool isCircuitFigure(const std::string& name) { return name.rfind("circuit-", 0) == 0 || name == "heads-map"; }
 bool isWholeModelFigure(const std::string& name)
 {
-    return name == "rollout" || name == "predictions" || name.rfind("model", 0) == 0;
+    return name == "rollout" || name == "predictions" || name.rfind("model", 0) == 0 || isCircuitFigure(name);
 }
-std::vector<std::string> wholeModelSession()
+std::vector<std::string> wholeModelSession(const std::string& name = {})
 {
+    if (isCircuitFigure(name))
+        return {"--weights",    std::string(qkv::sourceDir()) + "/docs/demo-model",
+                "--layer",      "1",
+                "--embeddings", "model",
+                "--mode",       "causal",
+                "--target",     "a b c d e f g h a b c d e f g"};
     return {"--weights", std::string(qkv::testDataDir()) + "/pretrained/bert", "--layer", "1", "--embeddings", "model",
             "--source", "d [MASK] super / [MASK]"};
 }
@@ -177,7 +185,7 @@ TEST_F(FigureCli, EveryFigureInEveryFormatWithoutADisplay)
         const auto drawFigure = [&](std::vector<std::string> arguments) {
             if (name == "compare") arguments.insert(arguments.end(), {"--pinned", pinned});
             if (isWholeModelFigure(name)) {
-                const std::vector<std::string> session = wholeModelSession();
+                const std::vector<std::string> session = wholeModelSession(name);
                 arguments.insert(arguments.end(), session.begin(), session.end());
             }
             return figure(arguments);

@@ -7,6 +7,7 @@
 #include <QCoreApplication>
 #include <QSet>
 
+#include "ui/circuits/circuit_figures.hpp"
 #include "ui/compare/compare_figures.hpp"
 #include "ui/costs/cost_figures.hpp"
 #include "ui/figures/figure_text.hpp"
@@ -86,6 +87,7 @@ const std::vector<Figure>& allFigures()
         headWeightsFigures(),     // ui/weights/head_weights_figures.hpp
         modelGridFigures(),       // ui/modelgrid/model_grid_figures.hpp
         predictionFigures(),      // ui/predict/prediction_figures.hpp
+        circuitFigures(),         // ui/circuits/circuit_figures.hpp
     });
     return figures;
 }

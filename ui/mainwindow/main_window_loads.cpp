@@ -13,6 +13,7 @@
 #include "core/checkpoint/model_folders.hpp"
 #include "core/io/data_directory.hpp"
 #include "ui/checkpoint/checkpoint_layer_dialog.hpp"
+#include "ui/circuits/circuits_view.hpp"
 #include "ui/checkpoint/model_list_dialog.hpp"
 #include "ui/document/document.hpp"
 #include "ui/document/head_selection.hpp"
@@ -81,6 +82,12 @@ void MainWindow::connectLoads()
     // The Model tab's click: that layer of the model it draws, then that head, in every view.
     if (auto* model = qobject_cast<ModelGridView*>(tabs_->view(ModelGridView::kId)))
         connect(model, &ModelGridView::openLayerRequested, this,
+                [this](std::shared_ptr<const qkv::PretrainedModel> pretrained, const qkv::CheckpointLayer& layer, int head) {
+                    openModelLayer(pretrained, layer, head);
+                });
+    // The Circuits tab's click, the same way.
+    if (auto* circuits = qobject_cast<CircuitsView*>(tabs_->view(CircuitsView::kId)))
+        connect(circuits, &CircuitsView::openLayerRequested, this,
                 [this](std::shared_ptr<const qkv::PretrainedModel> pretrained, const qkv::CheckpointLayer& layer, int head) {
                     openModelLayer(pretrained, layer, head);
                 });

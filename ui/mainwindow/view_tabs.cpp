@@ -3,6 +3,7 @@
 #include <QProxyStyle>
 #include <QTabBar>
 
+#include "ui/circuits/circuits_view.hpp"
 #include "ui/compare/compare_view.hpp"
 #include "ui/costs/costs_view.hpp"
 #include "ui/document/head_selection.hpp"
@@ -20,13 +21,13 @@
 namespace qkv::ui {
 namespace {
 
-// Tabs 12 pixels wider than their titles (the common styles' 24): every tab shows at the smallest
-// window (1000 x 700) with the whole-model tabs too.
+// Tabs 6 pixels wider than their titles (the common styles' 24): every tab shows at the smallest
+// window (1000 x 700) with the three whole-model tabs (Model, Predict, Circuits) too.
 class CompactTabStyle : public QProxyStyle {
 public:
     int pixelMetric(PixelMetric metric, const QStyleOption* option, const QWidget* widget) const override
     {
-        if (metric == PM_TabBarTabHSpace) return 12;
+        if (metric == PM_TabBarTabHSpace) return 6;
         return QProxyStyle::pixelMetric(metric, option, widget);
     }
 };
@@ -51,6 +52,7 @@ ViewTabs::ViewTabs(HeadSelection* selection, QWidget* parent)
     addView(new CompareView(selection, this));
     addView(new ModelGridView(selection, wholeModel_, this));
     addView(new PredictionView(selection, wholeModel_, this));
+    addView(new CircuitsView(selection, wholeModel_, this));
 }
 
 void ViewTabs::addView(ResultView* view)

@@ -28,6 +28,7 @@ namespace qkv::ui {
 namespace {
 
 using testing::figureInput;
+using testing::figureInputFor;
 
 std::vector<std::string> figureNames()
 {
@@ -105,7 +106,7 @@ double meanDifference(const QImage& a, const QImage& b)
 // that kept its 96-dpi sizes: heatmaps shrank and titles ran into labels.)
 TEST_P(EveryFigure, PngAtAnyDpiIsTheSameFigure)
 {
-    const FigureInput input = figureInput();
+    const FigureInput input = figureInputFor(GetParam());
     ASSERT_EQ(figure().whyUnavailable(input), QString());
     const QSizeF size = figure().defaultSize;
     QString error;
@@ -130,7 +131,7 @@ TEST_P(EveryFigure, PngAtAnyDpiIsTheSameFigure)
 // in the text's colour, never in the selection's orange. On screen the marks are there.
 TEST_P(EveryFigure, PublicationFigureHasNoSelectionMarks)
 {
-    FigureInput input = figureInput();
+    FigureInput input = figureInputFor(GetParam());
     const QSize size = figure().defaultSize.toSize();
     const auto selectionPixels = [&](const FigureInput& drawn) {
         QImage image(size, QImage::Format_RGB32);
@@ -151,7 +152,7 @@ TEST_P(EveryFigure, PublicationFigureHasNoSelectionMarks)
 // them, as it draws d_k = d_model / h.
 TEST_P(EveryFigure, HeadsOfTheirOwnWidthAreDrawn)
 {
-    FigureInput input = figureInput();
+    FigureInput input = figureInputFor(GetParam());
     input.result = testing::figureResult(qkv::AttentionMode::Cross, 32, 4, 7, 12);
     input.pinned = testing::figureResult(qkv::AttentionMode::Cross, 32, 4, 8, 12);
     ASSERT_NE(input.result, nullptr);
@@ -168,7 +169,7 @@ TEST_P(EveryFigure, HeadsOfTheirOwnWidthAreDrawn)
 
 TEST_P(EveryFigure, PngDecodesAtTheAskedSize)
 {
-    const FigureInput input = figureInput();
+    const FigureInput input = figureInputFor(GetParam());
     ASSERT_EQ(figure().whyUnavailable(input), QString());
     QTemporaryDir directory;
     for (const ExportSize size : {ExportSize{QSizeF(1000, 700), 1.0}, ExportSize{figure().defaultSize, 2.0}}) {
@@ -185,7 +186,7 @@ TEST_P(EveryFigure, PngDecodesAtTheAskedSize)
 
 TEST_P(EveryFigure, SvgParsesAndKeepsItsTextAsText)
 {
-    const FigureInput input = figureInput();
+    const FigureInput input = figureInputFor(GetParam());
     const QSizeF size(1200, 800);
     QString error;
     const QByteArray bytes = figureBytes(figure(), input, FigureFormat::Svg, ExportSize{size, 1.0}, error);
@@ -210,7 +211,7 @@ TEST_P(EveryFigure, SvgParsesAndKeepsItsTextAsText)
 // a process of its own: figure_cli_test.cpp.
 TEST_P(EveryFigure, PdfHasOnePage)
 {
-    const FigureInput input = figureInput();
+    const FigureInput input = figureInputFor(GetParam());
     QTemporaryDir directory;
     const QString path = directory.filePath(QStringLiteral("figure.pdf"));
     ASSERT_EQ(writeFigure(figure(), input, path, FigureFormat::Pdf, ExportSize{QSizeF(960, 720), 1.0}), QString());

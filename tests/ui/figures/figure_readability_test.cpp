@@ -20,6 +20,7 @@ namespace qkv::ui {
 namespace {
 
 using testing::figureInput;
+using testing::figureInputFor;
 using testing::TextProbe;
 
 std::unique_ptr<TextProbe> probe(const Figure& figure, const FigureInput& input, QSize size)
@@ -50,8 +51,8 @@ TEST(FigureReadability, NoStringIsCutAtCommonSizes)
 {
     for (const qkv::AttentionMode mode :
          {qkv::AttentionMode::Cross, qkv::AttentionMode::EncoderSelf, qkv::AttentionMode::DecoderCausal}) {
-        const FigureInput input = figureInput(mode);
         for (const Figure& figure : allFigures()) {
+            const FigureInput input = figureInputFor(figure.name.toStdString(), mode);
             for (const QSize size :
                  {QSize(1000, 700), QSize(1400, 900), QSize(1920, 1080), figure.defaultSize.toSize()}) {
                 const auto device = probe(figure, input, size);

@@ -5,11 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <string>
 
 #include "core/pipeline/compute.hpp"
 #include "core/pipeline/model_overview.hpp"
-#include "ui/figures/figure.hpp"
+#include "core/pretrained/pretrained_model.hpp"
 #include "support/test_paths.hpp"
+#include "ui/figures/figure.hpp"
 
 namespace qkv::ui::testing {
 
@@ -61,6 +63,41 @@ inline FigureInput figureInput(qkv::AttentionMode mode = qkv::AttentionMode::Cro
     input.options.head = 1;
     input.options.query = 2;
     input.options.key = 3;
+    return input;
+}
+
+// The demo model (docs/demo-model, a causal LM whose readout is the direct path) on its README's
+// sentence: what the Circuits figures draw (the synthetic BERT's masked-LM readout has no
+// circuits). Computed once.
+inline std::shared_ptr<const qkv::ModelOverview> circuitOverview()
+{
+    static const std::shared_ptr<const qkv::ModelOverview> overview = [] {
+        qkv::Expected<qkv::PretrainedModel> model =
+            qkv::openPretrainedModel(std::string(qkv::sourceDir()) + "/docs/demo-model");
+        EXPECT_TRUE(model.ok()) << (model ? "" : model.error());
+        if (!model) return std::shared_ptr<const qkv::ModelOverview>();
+        qkv::ModelOverviewRequest request;
+        request.target = "a b c d e f g h a b c d e f g";
+        qkv::Expected<qkv::ModelOverview> o =
+            qkv::computeModelOverview(std::make_shared<const qkv::PretrainedModel>(std::move(*model)), request);
+        EXPECT_TRUE(o.ok()) << (o ? "" : o.error());
+        return o ? std::make_shared<const qkv::ModelOverview>(std::move(*o)) : nullptr;
+    }();
+    return overview;
+}
+
+inline bool isCircuitFigure(const std::string& name) { return name.rfind("circuit-", 0) == 0 || name == "heads-map"; }
+
+// figureInput, or for the Circuits figures the demo model's overview with a result of its layer 1.
+inline FigureInput figureInputFor(const std::string& name, qkv::AttentionMode mode = qkv::AttentionMode::Cross)
+{
+    FigureInput input = figureInput(mode);
+    if (!isCircuitFigure(name) || !circuitOverview()) return input;
+    auto result = std::make_shared<qkv::Result>(*input.result);
+    result->wholeModel = circuitOverview()->model;
+    result->wholeModelLayer = 1;
+    input.result = result;
+    input.overview = circuitOverview();
     return input;
 }
 

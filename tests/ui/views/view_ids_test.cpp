@@ -27,7 +27,7 @@ TEST_F(WindowTest, EveryViewHasOneUniqueIdThatItsFiguresName)
     // The names sessions have always held (they were the class names, in dashes).
     EXPECT_EQ(
         ids, (QStringList{"heads", "step", "factored", "comparison", "matrices", "qk-map", "compare", "model",
-                          "predictions", "head-weights"}));
+                          "predictions", "circuits", "head-weights"}));
     // Every figure belongs to a tab, so its tab exports it.
     for (const Figure& figure : allFigures()) EXPECT_TRUE(ids.contains(figure.view)) << figure.name.toStdString();
 }
