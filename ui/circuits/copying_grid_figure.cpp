@@ -121,13 +121,13 @@ void paintCopyingGrid(QPainter& painter, const QRectF& rect, const CopyingGridDa
                        subtitleOf(data), options);
     if (data.scores.size() > 0) {
         const qkv::MatrixF values = data.scores.cast<float>();
-        drawCellImage(painter, layout.cells(), heatmapImage(values, ColormapName::RedBlue, -1.0, 1.0));
+        drawCellImage(painter, layout.cells(), heatmapImage(values, kDivergingColormap, -1.0, 1.0));
     }
     painter.setPen(options.text);
     paintAxes(painter, layout, data, metrics.height());
     paintValues(painter, layout, data);
     painter.setPen(options.text);
-    paintColorLegend(painter, layout.legend(), ColormapName::RedBlue, -1.0, 1.0, Text::tr("copying score"));
+    paintColorLegend(painter, layout.legend(), kDivergingColormap, -1.0, 1.0, Text::tr("copying score"));
     if (options.showSelection && selected.layer >= 0) {
         painter.setPen(QPen(kSelectionColor, 2.5));
         painter.setBrush(Qt::NoBrush);

@@ -5,6 +5,7 @@
 #include "ui/document/document.hpp"
 #include "ui/document/examples.hpp"
 #include "ui/document/head_selection.hpp"
+#include "ui/guide/circuits_text.hpp"
 #include "ui/guide/guide_steps.hpp"
 #include "ui/guide/learned_heads_text.hpp"
 #include "ui/mainwindow/document_files.hpp"
@@ -173,9 +174,11 @@ QString GuideStateSetter::describe(const GuideState& state) const
     QString line = parts.join(QStringLiteral(" · "));
     if (state.model != GuideModel::None)
         if (const auto overview = window_->tabs()->wholeModelRuns()->overview()) {
-            const QString measured = state.headsOff == GuideHeadsOff::None ? learnedRolesText(*overview)
-                                                                           : switchedOffText(*overview);
-            if (!measured.isEmpty()) line += QStringLiteral("<br>") + tr("Measured now: %1").arg(measured.toHtmlEscaped());
+            const QString measured = state.headsOff != GuideHeadsOff::None     ? switchedOffText(*overview)
+                                     : state.measure == GuideMeasure::Circuits ? circuitsText(*overview)
+                                                                               : learnedRolesText(*overview);
+            if (!measured.isEmpty())
+                line += QStringLiteral("<br>") + tr("Measured now: %1").arg(measured.toHtmlEscaped());
         }
     return line;
 }

@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 
+#include "ui/circuits/circuits_view.hpp"
 #include "ui/costs/costs_view.hpp"
 #include "ui/factored/factored_view.hpp"
 #include "ui/heads/heads_view.hpp"
@@ -177,31 +178,61 @@ GuideStep doesTheAnswerDependOnAHead()
             Text::tr("the Predict tab's probabilities")};
 }
 
+// What a learned head's weights mean in the vocabulary (Elhage et al. 2021): the induction head's OV
+// circuit copies the token it attends to (its eigenvalues' real parts positive), while the
+// previous-token head's QK circuit over token identities is flat: it finds its key by position.
+GuideStep whatAHeadWrites()
+{
+    return {Text::tr("What does a head write into the prediction?"),
+            Text::tr("Take the direct path from a token's embedding through one head to the readout. The <b>OV</b> "
+                     "table lists, for each token the head attends to, the tokens it makes likelier: the induction "
+                     "head writes the token it looks at (·c → ·c), so its OV eigenvalues sit on the positive real "
+                     "axis. The <b>QK</b> table asks which key tokens a token prefers by identity alone: the "
+                     "previous-token head's are nearly flat, because it looks by position."),
+            Text::tr("QK: (<i>W<sub>E</sub></i>[<i>a</i>] <i>W<sub>Q</sub><sup>h</sup></i>) · "
+                     "(<i>W<sub>E</sub></i>[<i>b</i>] <i>W<sub>K</sub><sup>h</sup></i>) / √<i>d</i><sub>k</sub>,&nbsp; "
+                     "OV: <i>W<sub>E</sub></i>[<i>s</i>] <i>W<sub>V</sub><sup>h</sup> W<sub>O</sub><sup>h</sup> "
+                     "W<sub>U</sub></i>,&nbsp; copying = Σ Re λ / Σ |λ|"),
+            {QString(), CircuitsView::kId, 0, 0, 0, GuideModel::Demo, GuideHeadsOff::None, GuideMeasure::Circuits},
+            GuideTarget::CircuitsHead,
+            Text::tr("the Circuits tab's page of head 1.1")};
+}
+
 // A model trained in this app and kept: a kept result is a document like any other, and its
 // heads show what training found (the Train tab compares it with one full W_i per head).
 GuideStep aModelTrainedHere()
 {
-    return {Text::tr("And a model you train yourself?"),
-            Text::tr("This model was trained in the <b>Train</b> tab on Reverse and kept: a kept result is a "
-                     "document like any other. Its cross-attention heads learned one alignment: each target "
-                     "position looks at or beside the source symbol it copies, along the anti-diagonal. Train it with <b>Full "
-                     "W<sub>i</sub></b> too and the Train tab's verdict says which form learned it first."),
-            Text::tr("head<sub>i</sub> = softmax(<i>Q</i><sub>i</sub><i>K</i><sub>i</sub><sup>T</sup> / "
-                     "√<i>d</i><sub>k</sub>) <i>V</i><sub>i</sub>,&nbsp; <i>Q</i> from the decoder, <i>K</i>, "
-                     "<i>V</i> from the encoder"),
-            {QStringLiteral("trained-reverse"), HeadsView::kId, 0, 1, 7},
-            GuideTarget::HeadsGrid,
-            Text::tr("the trained model's heads")};
+    return {
+        Text::tr("And a model you train yourself?"),
+        Text::tr(
+            "This model was trained in the <b>Train</b> tab on Reverse and kept: a kept result is a "
+            "document like any other. Its cross-attention heads learned one alignment: each target "
+            "position looks at or beside the source symbol it copies, along the anti-diagonal. Train it with <b>Full "
+            "W<sub>i</sub></b> too and the Train tab's verdict says which form learned it first."),
+        Text::tr("head<sub>i</sub> = softmax(<i>Q</i><sub>i</sub><i>K</i><sub>i</sub><sup>T</sup> / "
+                 "√<i>d</i><sub>k</sub>) <i>V</i><sub>i</sub>,&nbsp; <i>Q</i> from the decoder, <i>K</i>, "
+                 "<i>V</i> from the encoder"),
+        {QStringLiteral("trained-reverse"), HeadsView::kId, 0, 1, 7},
+        GuideTarget::HeadsGrid,
+        Text::tr("the trained model's heads")};
 }
 
 }  // namespace
 
 const std::vector<GuideStep>& guideSteps()
 {
-    static const std::vector<GuideStep> steps{queriesKeysValues(), whatIsV(),          crossAttentionQueries(),
-                                              twoThinMatrices(),   whatItSaves(),      oneMatrixManyHeads(),
-                                              theReshape(),        doHeadsSpecialise(), learnedHeads(),
-                                              doesTheAnswerDependOnAHead(), aModelTrainedHere()};
+    static const std::vector<GuideStep> steps{queriesKeysValues(),
+                                              whatIsV(),
+                                              crossAttentionQueries(),
+                                              twoThinMatrices(),
+                                              whatItSaves(),
+                                              oneMatrixManyHeads(),
+                                              theReshape(),
+                                              doHeadsSpecialise(),
+                                              learnedHeads(),
+                                              doesTheAnswerDependOnAHead(),
+                                              whatAHeadWrites(),
+                                              aModelTrainedHere()};
     return steps;
 }
 

@@ -22,6 +22,7 @@ enum class GuideTarget {
     HeadsGrid,       // the Heads tab's grid of attention maps
     ModelGrid,       // the Model tab's grid: every layer's heads, named by their roles
     Predictions,     // the Predict tab's next-token probabilities, every head on beside heads off
+    CircuitsHead,    // the Circuits tab's page of one head: its QK and OV circuits and OV eigenvalues
 };
 
 // The part of the target that answers the question, outlined instead of the whole widget.
@@ -36,6 +37,12 @@ enum class GuideModel {
     None,
     Demo,  // File > Examples' trained model (docs/demo-model), opened as that menu opens it
 };
+// What the guide's panel measures on a model step and says beside the state (learned_heads_text.hpp,
+// circuits_text.hpp).
+enum class GuideMeasure {
+    Roles,     // the heads named previous-token and induction heads, with their scores
+    Circuits,  // the strongest induction head's OV circuit and previous-token head's QK circuit
+};
 // Heads a step switches off in the whole model (the Model and Predict tabs' set).
 enum class GuideHeadsOff {
     None,                // every head on
@@ -49,8 +56,10 @@ struct GuideState {
     int head = 0;     // 0-based, as HeadSelection
     int query = 0;    // the query token's row
     int key = 0;      // the key token's column
-    GuideModel model = GuideModel::None;  // instead of an example: opened as a new document (asking first) unless already there
+    GuideModel model =
+        GuideModel::None;  // instead of an example: opened as a new document (asking first) unless already there
     GuideHeadsOff headsOff = GuideHeadsOff::None;  // with a model only
+    GuideMeasure measure = GuideMeasure::Roles;    // with a model and every head on
 };
 
 struct GuideStep {

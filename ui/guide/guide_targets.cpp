@@ -2,7 +2,10 @@
 
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QTabWidget>
 
+#include "ui/circuits/circuits_view.hpp"
+#include "ui/circuits/head_circuits_panel.hpp"
 #include "ui/controls/controls_panel.hpp"
 #include "ui/controls/sentence_field.hpp"
 #include "ui/costs/cost_table.hpp"
@@ -33,10 +36,10 @@ QWidget* targetWidget(const MainWindow& window, GuideTarget target)
     case GuideTarget::FusedLayout: return tabs->factoredView()->fusedLayout();
     case GuideTarget::CostTable: return tabs->costsView()->table();
     case GuideTarget::HeadsGrid: return tabs->headsView()->canvas();
-    case GuideTarget::ModelGrid:
-        return static_cast<ModelGridView*>(tabs->view(ModelGridView::kId))->gridCanvas();
+    case GuideTarget::ModelGrid: return static_cast<ModelGridView*>(tabs->view(ModelGridView::kId))->gridCanvas();
     case GuideTarget::Predictions:
         return static_cast<PredictionView*>(tabs->view(PredictionView::kId))->predictionPanel();
+    case GuideTarget::CircuitsHead: return static_cast<CircuitsView*>(tabs->view(CircuitsView::kId))->headPanel();
     }
     return nullptr;
 }
@@ -76,6 +79,12 @@ void scrollIntoView(QWidget& widget, const QRect& focus)
 {
     // Innermost first: an outer area then scrolls to where the inner one has put the widget.
     for (QWidget* parent = widget.parentWidget(); parent; parent = parent->parentWidget()) {
+        // A page of tabs inside a view (the Circuits tab's pages): the one holding the widget.
+        if (auto* pages = qobject_cast<QTabWidget*>(parent)) {
+            for (int i = 0; i < pages->count(); ++i)
+                if (pages->widget(i) == &widget || pages->widget(i)->isAncestorOf(&widget)) pages->setCurrentIndex(i);
+            continue;
+        }
         auto* area = qobject_cast<QScrollArea*>(parent);
         QWidget* content = area ? area->widget() : nullptr;
         if (!content || !content->isAncestorOf(&widget)) continue;  // e.g. in a scroll bar

@@ -23,7 +23,7 @@ QRect targetFocus(const MainWindow& window, GuideTarget target, GuidePart part);
 // by every ancestor (scroll areas' viewports, splitters); empty when it or an ancestor is hidden.
 QRect visibleRect(const QWidget& widget, const QWidget& window);
 
-// Scrolls every scroll area that holds `widget` so that as much of `focus` (the widget's
+// Shows the page of every tab widget that holds `widget`, and scrolls every scroll area that holds it so that as much of `focus` (the widget's
 // coordinates; empty: all of it) as fits is shown, its top-left first.
 void scrollIntoView(QWidget& widget, const QRect& focus = {});
 

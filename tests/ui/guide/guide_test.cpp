@@ -51,8 +51,8 @@ constexpr std::array<Expected, 9> kExpected{{
     {5, "low-rank", AttentionMode::EncoderSelf, "factored", 1, "the"},    // one W^Q split into heads
     {6, "low-rank", AttentionMode::EncoderSelf, "matrices", 1, "cat"},    // the reshape
     {7, "translation", AttentionMode::Cross, "heads", 1, "noir"},         // whether heads specialise
-    // 8 and 9: the demo model's learned heads (learned_heads_guide_test.cpp)
-    {10, "trained-reverse", AttentionMode::Cross, "heads", 0, "f"},       // a model trained here
+    // 8, 9 and 10: the demo model's learned heads and circuits (learned_heads_guide_test.cpp)
+    {11, "trained-reverse", AttentionMode::Cross, "heads", 0, "f"},       // a model trained here
 }};
 
 qint64 area(const QRect& r) { return r.isEmpty() ? 0 : qint64{r.width()} * r.height(); }
@@ -98,7 +98,7 @@ protected:
 TEST_F(GuideTest, TheTableHasTheStepsThisTestExpects)
 {
     // The example steps, then the demo model's two (learned_heads_guide_test.cpp).
-    ASSERT_EQ(guideSteps().size(), kExpected.size() + 2);
+    ASSERT_EQ(guideSteps().size(), kExpected.size() + 3);
     for (const GuideStep& step : guideSteps()) {
         SCOPED_TRACE(step.title.toStdString());
         EXPECT_FALSE(step.title.isEmpty());
@@ -106,7 +106,7 @@ TEST_F(GuideTest, TheTableHasTheStepsThisTestExpects)
         EXPECT_FALSE(step.equation.isEmpty());
         EXPECT_FALSE(step.targetName.isEmpty());
         const auto index = &step - guideSteps().data();
-        const bool onTheDemoModel = index == 8 || index == 9;
+        const bool onTheDemoModel = index >= 8 && index <= 10;
         EXPECT_EQ(step.state.model, onTheDemoModel ? GuideModel::Demo : GuideModel::None);
         if (!onTheDemoModel) EXPECT_NE(exampleById(step.state.example), nullptr);
         EXPECT_NE(window->tabs()->view(step.state.tab), nullptr);

@@ -4,6 +4,7 @@
 
 #include <QLabel>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QUndoStack>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "tests/ui/support/recording_prompts.hpp"
 #include "tests/ui/support/wait_until.hpp"
 #include "tests/ui/support/window_fixture.hpp"
+#include "ui/circuits/circuits_view.hpp"
 #include "ui/guide/guide_panel.hpp"
 #include "ui/guide/guide_steps.hpp"
 #include "ui/guide/guide_targets.hpp"
@@ -29,6 +31,7 @@ namespace {
 
 constexpr int kLearnedHeads = 8;  // the step after the presets' "Do heads specialise?"
 constexpr int kSwitchedOff = 9;
+constexpr int kCircuits = 10;
 
 class LearnedHeadsGuideTest : public WindowTest {
 protected:
@@ -154,6 +157,25 @@ TEST_F(LearnedHeadsGuideTest, TheStrongestInductionHeadOffAndWhatItChanged)
     // Back: every head on again.
     reach(kLearnedHeads);
     EXPECT_TRUE(runs->headsOff().empty());
+}
+
+TEST_F(LearnedHeadsGuideTest, TheCircuitsOfTheInductionAndPreviousTokenHeads)
+{
+    log->answer = QMessageBox::Discard;
+    reach(kCircuits);
+    ASSERT_TRUE(window->holdsDemoModel());
+    EXPECT_EQ(currentTab(), QStringLiteral("circuits"));
+    expectTargetShown(kCircuits);
+    auto* circuits = static_cast<CircuitsView*>(window->tabs()->view(CircuitsView::kId));
+    EXPECT_TRUE(circuits->pages()->currentWidget()->isAncestorOf(circuits->headPanel()))
+        << "the step shows the page of one head";
+    EXPECT_EQ(circuits->head(), (CircuitHead{1, 0})) << "head 1.1, the strongest induction head";
+    // Measured by core/circuits on the demo model (docs/demo-model): head 1.1 copies (every
+    // eigenvalue's real part positive), head 0.2's QK over token identities is flat.
+    const QString where = guide->panel()->whereLabel()->text();
+    EXPECT_TRUE(where.contains(QStringLiteral("Induction head 1.1: copying score 0.99, 16 of its 16 eigenvalues")))
+        << where.toStdString();
+    EXPECT_TRUE(where.contains(QStringLiteral("Previous-token head 0.2"))) << where.toStdString();
 }
 
 }  // namespace
