@@ -180,6 +180,25 @@ PositionSpan parseSpanOption(std::string_view option, std::string_view text)
     return *span;
 }
 
+// --corrupt, --answer and --wrong go together, and with --logit-lens in the whole-model export.
+void checkPatchingArguments(const ExportArguments& args)
+{
+    const bool wholeModel = (args.weightsFile || args.sessionFile) && args.layer && *args.layer == "all";
+    if (args.corrupt || args.answer || args.wrong) {
+        if (!args.corrupt || !args.answer || !args.wrong)
+            throw ArgumentError{std::string(!args.corrupt ? "--corrupt" : !args.answer ? "--answer" : "--wrong") +
+                                ": patching needs all three of --corrupt TEXT (the corrupted prompt), --answer A and "
+                                "--wrong B (one token each)"};
+        if (!wholeModel)
+            throw ArgumentError{"--corrupt: patching goes in the whole-model export (--weights MODEL --embeddings "
+                                "model --layer all, or --session TRAINED --layer all)"};
+        if (args.generate) throw ArgumentError{"--corrupt: patching reads the prompt as typed; leave out --generate"};
+    }
+    if (args.logitLens && !wholeModel)
+        throw ArgumentError{"--logit-lens: goes in the whole-model export (--weights MODEL --embeddings model "
+                            "--layer all, or --session TRAINED --layer all)"};
+}
+
 }  // namespace
 
 ExportArguments parseExportArguments(int argc, char** argv)
@@ -212,6 +231,13 @@ ExportArguments parseExportArguments(int argc, char** argv)
         } else if (option == "--circuits") {
             args.circuits = parseInteger<Index>(option, optionValue(argc, argv, i));
             if (*args.circuits < 1) throw ArgumentError{"--circuits: K, the tokens listed per prompt token, must be at least 1"};
+        } else if (option == "--corrupt" || option == "--answer" || option == "--wrong") {
+            std::optional<std::string>& text =
+                option == "--corrupt" ? args.corrupt : option == "--answer" ? args.answer : args.wrong;
+            text = std::string(optionValue(argc, argv, i));
+            if (text->empty()) throw ArgumentError{std::string(option) + ": needs a text"};
+        } else if (option == "--logit-lens") {
+            args.logitLens = true;
         } else if (option == "--temperature") {
             args.temperature = parseNumber<double>(option, optionValue(argc, argv, i));
             if (*args.temperature < 0.0) throw ArgumentError{"--temperature: must be 0 (greedy) or more"};
@@ -234,6 +260,7 @@ ExportArguments parseExportArguments(int argc, char** argv)
     if (args.circuits && ((!args.weightsFile && !args.sessionFile) || !args.layer || *args.layer != "all"))
         throw ArgumentError{"--circuits: every head's circuits go in the whole-model export "
                             "(--weights MODEL --embeddings model --layer all, or --session TRAINED --layer all)"};
+    checkPatchingArguments(args);
     if (args.listLayers) {
         if (!args.weightsFile && !args.sessionFile)
             throw ArgumentError{"--list-layers: goes with --weights FILE (a checkpoint) or --session FILE (a trained "

@@ -45,15 +45,21 @@ Expected<std::vector<LogitLensLayer>> logitLens(const PretrainedModel& model, co
                      " model " + (r.causal() ? "has no readout" : "is not a causal language model")};
     const auto n = static_cast<Index>(run.tokens.ids.size());
     const Index L = model.layerCount();
-    if (run.lastLayer != kEveryLayer || run.logitRows != LogitRows::All || run.logits.rows() != n ||
-        static_cast<Index>(run.hiddenStates.size()) != L + 1)
-        return Error{"the logit lens needs a whole run with every position's logits"};
+    // The run's logits in position order (its chosen rows may be in any order).
+    MatrixF runLogits(n, run.logits.cols());  // n x V
+    bool everyPosition = run.lastLayer == kEveryLayer && static_cast<Index>(run.hiddenStates.size()) == L + 1;
+    for (Index p = 0; p < n && everyPosition; ++p) {
+        const Index row = run.logitRow(p);
+        everyPosition = row >= 0;
+        if (everyPosition) runLogits.row(p) = run.logits.row(row);
+    }
+    if (!everyPosition) return Error{"the logit lens needs a whole run with every position's logits"};
     std::vector<LogitLensLayer> lens;
     for (Index l = 0; l < L; ++l) {
         // h_{l+1}; the last is after the final norm already, and its logits are the run's.
         const bool last = l == L - 1;
         Expected<LogitLensLayer> layer =
-            lensLayer(l, last ? run.logits : lensLogits(model, run.hiddenStates[static_cast<std::size_t>(l + 1)]), k);
+            lensLayer(l, last ? runLogits : lensLogits(model, run.hiddenStates[static_cast<std::size_t>(l + 1)]), k);
         if (!layer) return Error{layer.error()};
         lens.push_back(std::move(*layer));
     }

@@ -22,7 +22,7 @@ struct LogitLensLayer {
 };
 
 // `run`: a whole run of a causal language model with a readout, every position's logits
-// computed (LogitRows::All). Refused otherwise, with a message. L entries, one per block.
+// computed (all, or every position chosen). Refused otherwise, with a message. L entries, one per block.
 Expected<std::vector<LogitLensLayer>> logitLens(const PretrainedModel& model, const ModelRun& run, Index k = 5);
 
 }  // namespace qkv
