@@ -66,15 +66,15 @@ std::string tokenList(const SubwordTokenization& tokens)
 Status checkPatchingModel(const PretrainedModel& model)
 {
     const FamilyRecipe& r = model.recipe;
+    if (!model.hasReadout())
+        return Error{model.checkpoint.path + " has no readout (no logits over the vocabulary), so there is no answer "
+                     "token to measure patching by"};
     if (r.encoderDecoder())
         return Error{"patching needs a causal language model; the " + std::string(familyName(r.family)) +
                      " model is an encoder-decoder"};
     if (!r.causal())
         return Error{"patching needs a causal language model; the " + std::string(familyName(r.family)) +
                      " model is encoder-only (its positions see the whole sentence)"};
-    if (!model.hasReadout())
-        return Error{model.checkpoint.path + " has no readout (no logits over the vocabulary), so there is no answer "
-                     "token to measure patching by"};
     return {};
 }
 

@@ -97,9 +97,10 @@ TEST_P(PatchingReferenceTest, LogitLensMatchesTheNumPyForwardAndEndsAtThePredict
                 EXPECT_NEAR(layer.positions[p].top[k].probability, probability, 1e-5)
                     << "layer " << l << " position " << p << " rank " << k;
                 // Ids agree unless two probabilities are too close for float to order them.
-                if (k + 1 < 5 && std::abs(probability - reference[k + 1]["probability"].get<double>()) > 1e-5)
+                if (k + 1 < 5 && std::abs(probability - reference[k + 1]["probability"].get<double>()) > 1e-5) {
                     EXPECT_EQ(layer.positions[p].top[k].id, reference[k]["id"].get<std::int32_t>())
                         << "layer " << l << " position " << p << " rank " << k;
+                }
             }
         }
     }
@@ -140,18 +141,21 @@ TEST(PatchingRefusals, EqualLogitDifferencesAndTheSameTokenAreRefused)
     EXPECT_NE(sameToken.error().find("same token"), std::string::npos) << sameToken.error();
 }
 
-TEST(PatchingRefusals, EncoderOnlyModelsAndModelsWithoutAReadoutAreRefused)
+TEST(PatchingRefusals, EncoderOnlyEncoderDecoderAndModelsWithoutAReadoutAreRefused)
 {
     const PretrainedModel bert = openPretrainedFixture("bert");
     const Status encoder = checkPatchingModel(bert);
     ASSERT_FALSE(encoder.ok());
     EXPECT_NE(encoder.error().find("encoder-only"), std::string::npos) << encoder.error();
-    const PretrainedModel bare = openPretrainedFixture("gpt2_bare");
-    if (!bare.hasReadout()) {
-        const Status noReadout = checkPatchingModel(bare);
-        ASSERT_FALSE(noReadout.ok());
-        EXPECT_NE(noReadout.error().find("no readout"), std::string::npos) << noReadout.error();
-    }
+    const Status encoderDecoder = checkPatchingModel(openPretrainedFixture("bart"));
+    ASSERT_FALSE(encoderDecoder.ok());
+    EXPECT_NE(encoderDecoder.error().find("encoder-decoder"), std::string::npos) << encoderDecoder.error();
+    Expected<PretrainedModel> bare = openPretrainedModel(std::string(testDataDir()) + "/circuits/bert_bare");
+    ASSERT_TRUE(bare.ok()) << bare.error();
+    ASSERT_FALSE(bare->hasReadout());
+    const Status noReadout = checkPatchingModel(*bare);
+    ASSERT_FALSE(noReadout.ok());
+    EXPECT_NE(noReadout.error().find("no readout"), std::string::npos) << noReadout.error();
 }
 
 TEST(PatchingRefusals, AnAnswerThatCutsIntoSeveralTokensIsRefusedNamingThem)
