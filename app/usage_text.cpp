@@ -197,7 +197,7 @@ const char* exportUsage()
                 "patching between the prompt and TEXT (as many tokens): each head's output and each position of "
                 "the residual stream entering each layer taken from the prompt's run into TEXT's, as the fraction "
                 "of logit(A) - logit(B) at the last position recovered (1: the whole clean answer)") +
-        wrapped(option("--answer", "A") + "--wrong B",
+        wrapped(option("--answer", "A --wrong B"),
                 "with --corrupt: the answer and the wrong token, each one token of the model's vocabulary as text "
                 "(e.g. \" Paris\"); refused, naming the tokens, when a text cuts into more") +
         "  --logit-lens               with --layer all and a causal LM: \"logit_lens\" adds the\n"
