@@ -116,6 +116,34 @@ TEST_P(PatchingReferenceTest, LogitLensMatchesTheNumPyForwardAndEndsAtThePredict
     }
 }
 
+// Stop: the progress callback's false ends the work; the layers done so far are kept whole.
+TEST(PatchingProgress, StoppingKeepsTheLayersDone)
+{
+    const nlohmann::json e = expected("gpt2");
+    const PretrainedModel model = openFixture("gpt2");
+    Expected<PatchingRuns> runs = patchingRuns(model, e["clean"].get<std::vector<std::int32_t>>(),
+                                               e["corrupt"].get<std::vector<std::int32_t>>());
+    ASSERT_TRUE(runs.ok()) << runs.error();
+    const Index perLayer = 4 + static_cast<Index>(e["clean"].size());  // heads, then positions
+    Index last = -1;
+    Expected<PatchingReadouts> stopped = patchingReadouts(model, *runs, [&](Index done, Index total) {
+        EXPECT_EQ(total, 2 * perLayer);
+        EXPECT_GT(done, last);  // in order, each patch once
+        last = done;
+        return done < perLayer + 3;  // stop inside the second layer
+    });
+    ASSERT_TRUE(stopped.ok()) << stopped.error();
+    EXPECT_EQ(stopped->layersDone, 1);
+    EXPECT_EQ(stopped->heads.size(), 1u);
+    EXPECT_EQ(stopped->residual.size(), 1u);
+    EXPECT_EQ(last, perLayer + 3);
+    Expected<PatchingGrids> grids = patchingGrids(model, *stopped, e["answer"], e["wrong"]);
+    ASSERT_TRUE(grids.ok()) << grids.error();
+    ASSERT_EQ(grids->heads.size(), 1u);
+    for (std::size_t i = 0; i < 4; ++i)
+        EXPECT_NEAR(grids->heads[0][i], e["heads"][0][i].get<double>(), 1e-3);
+}
+
 INSTANTIATE_TEST_SUITE_P(Families, PatchingReferenceTest, ::testing::Values("gpt2", "llama"));
 
 TEST(PatchingRefusals, DifferentLengthsNameBothCounts)
