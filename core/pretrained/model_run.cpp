@@ -524,7 +524,8 @@ Index firstPatchedLayer(const PretrainedModel& model, const ActivationPatch& pat
     return first;
 }
 
-// Whether rows `from`.. of a and b differ in any bit (two runs' values of one activation).
+// The first row in which a and b (two runs' values of one activation) differ in any bit, or
+// their row count when none does.
 Index firstDifferentRow(const Eigen::Ref<const MatrixF>& a, const Eigen::Ref<const MatrixF>& b)
 {
     for (Index row = 0; row < a.rows(); ++row)
