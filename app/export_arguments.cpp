@@ -7,12 +7,12 @@
 
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/checkpoint/model_input_loading.hpp"
-#include "core/pipeline/layer_input.hpp"
-#include "core/config/examples.hpp"
 #include "core/common/limits.hpp"
+#include "core/config/examples.hpp"
 #include "core/io/file_bytes.hpp"
 #include "core/io/weights_file.hpp"
 #include "core/pipeline/input_validation.hpp"
+#include "core/pipeline/layer_input.hpp"
 #include "core/pipeline/trained_layer.hpp"
 #include "core/presets/head_presets.hpp"
 #include "core/session/apply_weights.hpp"
@@ -180,6 +180,29 @@ PositionSpan parseSpanOption(std::string_view option, std::string_view text)
     return *span;
 }
 
+// --corrupt, --answer and --wrong go together, and with --logit-lens in the whole-model export.
+void checkPatchingArguments(const ExportArguments& args)
+{
+    const bool wholeModel = (args.weightsFile || args.sessionFile) && args.layer && *args.layer == "all";
+    if (args.corrupt || args.answer || args.wrong) {
+        if (!args.corrupt || !args.answer || !args.wrong)
+            throw ArgumentError{std::string(!args.corrupt  ? "--corrupt"
+                                            : !args.answer ? "--answer"
+                                                           : "--wrong") +
+                                ": patching needs all three of --corrupt TEXT (the corrupted prompt), --answer A and "
+                                "--wrong B (one token each)"};
+        if (!wholeModel)
+            throw ArgumentError{
+                "--corrupt: patching goes in the whole-model export (--weights MODEL --embeddings "
+                "model --layer all, or --session TRAINED --layer all)"};
+        if (args.generate) throw ArgumentError{"--corrupt: patching reads the prompt as typed; leave out --generate"};
+    }
+    if (args.logitLens && !wholeModel)
+        throw ArgumentError{
+            "--logit-lens: goes in the whole-model export (--weights MODEL --embeddings model "
+            "--layer all, or --session TRAINED --layer all)"};
+}
+
 }  // namespace
 
 ExportArguments parseExportArguments(int argc, char** argv)
@@ -213,6 +236,14 @@ ExportArguments parseExportArguments(int argc, char** argv)
             args.circuits = parseInteger<Index>(option, optionValue(argc, argv, i));
             if (*args.circuits < 1)
                 throw ArgumentError{"--circuits: K, the tokens listed per prompt token, must be at least 1"};
+        } else if (option == "--corrupt" || option == "--answer" || option == "--wrong") {
+            std::optional<std::string>& text = option == "--corrupt"  ? args.corrupt
+                                               : option == "--answer" ? args.answer
+                                                                      : args.wrong;
+            text = std::string(optionValue(argc, argv, i));
+            if (text->empty()) throw ArgumentError{std::string(option) + ": needs a text"};
+        } else if (option == "--logit-lens") {
+            args.logitLens = true;
         } else if (option == "--temperature") {
             args.temperature = parseNumber<double>(option, optionValue(argc, argv, i));
             if (*args.temperature < 0.0) throw ArgumentError{"--temperature: must be 0 (greedy) or more"};
@@ -230,16 +261,19 @@ ExportArguments parseExportArguments(int argc, char** argv)
         throw ArgumentError{"--layer: goes with --weights FILE (a checkpoint) or --session FILE (a trained model)"};
     if (args.temperature && !args.generate) throw ArgumentError{"--temperature: goes with --generate N"};
     if (args.generate && ((!args.weightsFile && !args.sessionFile) || !args.layer || *args.layer != "all"))
-        throw ArgumentError{"--generate: continues a causal language model's prompt in the whole-model export "
-                            "(--weights MODEL --embeddings model --layer all, or --session TRAINED --layer all)"};
+        throw ArgumentError{
+            "--generate: continues a causal language model's prompt in the whole-model export "
+            "(--weights MODEL --embeddings model --layer all, or --session TRAINED --layer all)"};
     if (args.circuits && ((!args.weightsFile && !args.sessionFile) || !args.layer || *args.layer != "all"))
         throw ArgumentError{
             "--circuits: every head's circuits go in the whole-model export "
             "(--weights MODEL --embeddings model --layer all, or --session TRAINED --layer all)"};
+    checkPatchingArguments(args);
     if (args.listLayers) {
         if (!args.weightsFile && !args.sessionFile)
-            throw ArgumentError{"--list-layers: goes with --weights FILE (a checkpoint) or --session FILE (a trained "
-                                "model)"};
+            throw ArgumentError{
+                "--list-layers: goes with --weights FILE (a checkpoint) or --session FILE (a trained "
+                "model)"};
         return args;
     }
     if (args.format.empty())
@@ -392,13 +426,16 @@ void loadWeights(const std::string& file, AttentionWeights loaded, Session& sess
 void useTrainedLayer(const SessionArguments& args, Session& session)
 {
     if (!session.model)
-        throw ArgumentError{"--layer: " + *args.sessionFile + " holds no trained model; --layer picks a layer of a "
+        throw ArgumentError{"--layer: " + *args.sessionFile +
+                            " holds no trained model; --layer picks a layer of a "
                             "trained model's session or of a checkpoint (--weights FILE)"};
     Expected<Index> layer = findTrainedLayer(*session.model, *args.layer);
     if (!layer) throw ReadError{*args.sessionFile + ": " + layer.error()};
-    const AttentionLayerInfo info = attentionLayers(session.model->parameters.spec).at(static_cast<std::size_t>(*layer));
+    const AttentionLayerInfo info =
+        attentionLayers(session.model->parameters.spec).at(static_cast<std::size_t>(*layer));
     if (args.layerSettingsGiven.count(LayerSetting::Mode) && session.config.mode != info.kind)
-        std::fprintf(stderr, "qkv-studio: note: --mode %s was not used: the trained model's layer '%s' is %s attention\n",
+        std::fprintf(stderr,
+                     "qkv-studio: note: --mode %s was not used: the trained model's layer '%s' is %s attention\n",
                      std::string(modeName(session.config.mode)).c_str(), info.name.c_str(),
                      std::string(modeName(info.kind)).c_str());
     session.modelLayer = *layer;
@@ -428,7 +465,8 @@ std::string trainedLayerListing(const SessionArguments& args)
     Expected<Session> session = readSession(*args.sessionFile);
     if (!session) throw ReadError{session.error()};
     if (!session->model)
-        throw ArgumentError{"--list-layers: " + *args.sessionFile + " holds no trained model; --list-layers lists a "
+        throw ArgumentError{"--list-layers: " + *args.sessionFile +
+                            " holds no trained model; --list-layers lists a "
                             "trained model's layers or a checkpoint's (--weights FILE)"};
     const ModelSpec& spec = session->model->parameters.spec;
     const std::vector<AttentionLayerInfo> layers = attentionLayers(spec);

@@ -65,6 +65,14 @@ struct ExportArguments : SessionArguments {
     // tokens, and its OV eigenvalues and copying score, in the whole-model export (--layer all;
     // core/circuits/head_circuits.hpp).
     std::optional<Index> circuits;
+    // --corrupt TEXT --answer A --wrong B: activation patching between the prompt and TEXT (as
+    // many tokens), measured by logit(A) - logit(B) at the last position (core/pipeline/patching.hpp);
+    // --logit-lens: what each layer would predict (core/pipeline/logit_lens.hpp). Whole-model
+    // export of a causal language model only.
+    std::optional<std::string> corrupt;
+    std::optional<std::string> answer;
+    std::optional<std::string> wrong;
+    bool logitLens = false;
 };
 
 // If argv[i] is a session option, parses it (and its value, advancing i) into `args` and

@@ -10,6 +10,8 @@
 #include "core/circuits/head_circuits.hpp"
 #include "core/export/model_export.hpp"
 #include "core/export/result_export.hpp"
+#include "core/pipeline/logit_lens.hpp"
+#include "core/pipeline/patching.hpp"
 #include "core/pipeline/generation.hpp"
 #include "core/pipeline/pretrained_run.hpp"
 #include "core/pretrained/model_memory.hpp"
@@ -131,6 +133,27 @@ Expected<PretrainedModel> trainedModelOfSession(const std::string& file)
     return model;
 }
 
+// --corrupt TEXT --answer A --wrong B: both grids of activation patching (patching.hpp). Refusals
+// are the user's input: exit status 2.
+Expected<PatchingGrids> exportPatching(const PretrainedModel& model, const ModelSentences& clean, const Config& base,
+                                       const ExportArguments& args)
+{
+    if (Status s = checkPatchingModel(model); !s) return Error{"--corrupt: " + s.error()};
+    Expected<ModelSentences> corrupt = modelSentences(model, base.sourceText, *args.corrupt);
+    if (!corrupt) return Error{"--corrupt: " + corrupt.error()};
+    Expected<std::int32_t> answer = singleTokenId(model, *args.answer, "answer");
+    if (!answer) return Error{"--answer: " + answer.error()};
+    Expected<std::int32_t> wrong = singleTokenId(model, *args.wrong, "wrong token");
+    if (!wrong) return Error{"--wrong: " + wrong.error()};
+    Expected<PatchingRuns> runs = patchingRuns(model, clean.tokens.ids, corrupt->tokens.ids);
+    if (!runs) return Error{"--corrupt: " + runs.error()};
+    Expected<PatchingReadouts> readouts = patchingReadouts(model, *runs);
+    if (!readouts) return Error{"--corrupt: " + readouts.error()};
+    Expected<PatchingGrids> grids = patchingGrids(model, *readouts, *answer, *wrong);
+    if (!grids) return Error{"--answer/--wrong: " + grids.error()};
+    return grids;
+}
+
 }  // namespace
 
 bool wantsWholeModel(const ExportArguments& args)
@@ -177,6 +200,17 @@ std::optional<int> runWholeModelExport(const ExportArguments& args)
             if (!computed) return fail(2, "--circuits: " + computed.error());
             circuits = std::move(*computed);
         }
+        std::optional<PatchingGrids> patching;
+        if (args.corrupt) {
+            Expected<PatchingGrids> grids = exportPatching(*model, *sentences, base, args);
+            if (!grids) return fail(2, grids.error());
+            patching = std::move(*grids);
+        }
+        if (args.logitLens && !model->recipe.causal())
+            return fail(2, "--logit-lens: reads a causal language model's readout after each layer; the " +
+                               std::string(familyName(model->recipe.family)) + " model is not one");
+        if (args.logitLens && !model->hasReadout())
+            return fail(2, "--logit-lens: " + model->checkpoint.path + " has no readout (no logits over the vocabulary)");
         // --generate: the prompt continued first; the document then covers every token.
         std::vector<GeneratedToken> generated;
         std::shared_ptr<const ModelRun> generationRun;
@@ -217,8 +251,15 @@ std::optional<int> runWholeModelExport(const ExportArguments& args)
         Expected<ModelRun> ran = runPretrainedModel(*model, sentences->tokens, run);
         if (!ran) return fail(2, std::string(sentenceOption) + ": " + ran.error());
         if (layer) return exportOneLayer(model, *ran, *layer, *sentences, base, args);
+        std::optional<std::vector<LogitLensLayer>> lens;
+        if (args.logitLens) {
+            Expected<std::vector<LogitLensLayer>> computed = logitLens(*model, *ran);
+            if (!computed) return fail(2, "--logit-lens: " + computed.error());
+            lens = std::move(*computed);
+        }
+        const ModelExportAnalyses analyses{patching ? &*patching : nullptr, lens ? &*lens : nullptr};
         if (Status written = exportModelJson(model, *ran, *sentences, base, args.out, args.options, generated,
-                                             circuits ? &*circuits : nullptr);
+                                             circuits ? &*circuits : nullptr, analyses);
             !written)
             return fail(1, written.error());
         return 0;

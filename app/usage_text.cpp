@@ -192,6 +192,17 @@ const char* exportUsage()
                 "path from the token embeddings, no positions, biases or norms): for each distinct token of the "
                 "prompt the K keys it attends to most and the K tokens it promotes most over the whole vocabulary, "
                 "and the OV eigenvalues with the copying score; refused for a model without a causal readout") +
+        wrapped(option("--corrupt", "TEXT"),
+                "with --layer all, --answer A and --wrong B, and a causal LM: \"patching\" adds activation "
+                "patching between the prompt and TEXT (as many tokens): each head's output and each position of "
+                "the residual stream entering each layer taken from the prompt's run into TEXT's, as the fraction "
+                "of logit(A) - logit(B) at the last position recovered (1: the whole clean answer)") +
+        wrapped(option("--answer", "A --wrong B"),
+                "with --corrupt: the answer and the wrong token, each one token of the model's vocabulary as text "
+                "(e.g. \" Paris\"); refused, naming the tokens, when a text cuts into more") +
+        "  --logit-lens               with --layer all and a causal LM: \"logit_lens\" adds the\n"
+        "                             top 5 tokens after each layer at every position (the\n"
+        "                             residual stream through the final norm and readout)\n" +
         "  --temperature T            with --generate: 0 (the default) takes the most likely\n"
         "                             token, T > 0 samples from softmax(logits / T)\n"
         "  --seed S                   with --generate, also the sampling's seed (default 0)\n"

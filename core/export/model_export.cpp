@@ -313,12 +313,26 @@ void writePredictions(JsonStream& json, const std::vector<std::string>& pieces, 
     json.endArray();
 }
 
+// --corrupt's "patching" and --logit-lens's "logit_lens" (patching_json.hpp), when asked.
+void writeAnalyses(JsonStream& json, const PretrainedModel& model, const std::vector<std::string>& pieces,
+                   const ModelExportAnalyses& analyses)
+{
+    if (analyses.patching) {
+        writePatching(json, pieces, *analyses.patching);
+        json.newline();
+    }
+    if (analyses.logitLens) {
+        writeLogitLens(json, model, pieces, *analyses.logitLens);
+        json.newline();
+    }
+}
+
 }  // namespace
 
 Status exportModelJson(const std::shared_ptr<const PretrainedModel>& model, const ModelRun& run,
                        const ModelSentences& sentences, const Config& base, const std::string& path,
                        const ExportOptions& options, const std::vector<GeneratedToken>& generated,
-                       const std::vector<HeadCircuits>* circuits)
+                       const std::vector<HeadCircuits>* circuits, const ModelExportAnalyses& analyses)
 {
     try {
         const Expected<std::vector<PositionPredictions>> predictions = modelPredictions(*model, run, sentences);
@@ -380,6 +394,7 @@ Status exportModelJson(const std::shared_ptr<const PretrainedModel>& model, cons
             writeCircuits(json, *model, *circuits);
             json.newline();
         }
+        writeAnalyses(json, *model, pieces, analyses);
         json.endObject();
         json.newline();
         return file.commit();

@@ -14,6 +14,8 @@
 //                 (generation.hpp), only when there are some; tokens and maps then cover them
 //   circuits      every self-attention head's QK and OV circuits (--circuits K: circuits_json.hpp),
 //                 only when asked
+//   patching, logit_lens  activation patching between the prompt and a corrupted one, and what
+//                 each layer would predict (--corrupt, --logit-lens: patching_json.hpp), when asked
 // Written atomically: on failure nothing partial is left at the path.
 
 #include <memory>
@@ -24,6 +26,7 @@
 #include "core/circuits/head_circuits.hpp"
 #include "core/common/expected.hpp"
 #include "core/config/config.hpp"
+#include "core/export/patching_json.hpp"
 #include "core/export/result_export.hpp"
 #include "core/pipeline/generation.hpp"
 #include "core/pipeline/model_predictions.hpp"
@@ -36,6 +39,6 @@ namespace qkv {
 Status exportModelJson(const std::shared_ptr<const PretrainedModel>& model, const ModelRun& run,
                        const ModelSentences& sentences, const Config& base, const std::string& path,
                        const ExportOptions& options = {}, const std::vector<GeneratedToken>& generated = {},
-                       const std::vector<HeadCircuits>* circuits = nullptr);
+                       const std::vector<HeadCircuits>* circuits = nullptr, const ModelExportAnalyses& analyses = {});
 
 }  // namespace qkv

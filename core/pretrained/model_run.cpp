@@ -139,9 +139,37 @@ Status checkLogitPositions(const std::vector<Index>& positions, Index n)
     return {};
 }
 
+// A patch's source and what it names exist, and the run can take them (one stack, not streamed).
+Status checkPatch(const PretrainedModel& model, const ModelTokens& tokens, const RunOptions& options)
+{
+    const ActivationPatch& patch = options.patch;
+    if (patch.empty()) return {};
+    if (model.recipe.encoderDecoder())
+        return Error{"patching runs on one sequence; the " + std::string(familyName(model.recipe.family)) +
+                     " model is an encoder-decoder"};
+    if (options.pooledBlocks > 0) return Error{"a streamed run (pooled maps) cannot be patched"};
+    const ModelRun* source = patch.source.get();
+    if (!source || source->lastLayer != kEveryLayer || static_cast<Index>(source->layers.size()) != model.layerCount() ||
+        (!source->layers.empty() && !source->layers.front()->streamedHeads.empty()))
+        return Error{"a patch needs a whole, unstreamed run of the same model to take its values from"};
+    if (source->tokens.ids.size() != tokens.ids.size())
+        return Error{"a patch's source run has " + std::to_string(source->tokens.ids.size()) + " tokens and this run " +
+                     std::to_string(tokens.ids.size()) + "; patching needs as many"};
+    if (Status s = checkAblations(model, patch.heads); !s) return Error{"patched head: " + s.error()};
+    if (patch.residualLayer < 0) return {};
+    if (patch.residualLayer >= model.layerCount())
+        return Error{"no layer " + std::to_string(patch.residualLayer) + " to patch the residual stream of: the model has " +
+                     std::to_string(model.layerCount())};
+    if (patch.residualPosition < 0 || patch.residualPosition >= static_cast<Index>(tokens.ids.size()))
+        return Error{"no position " + std::to_string(patch.residualPosition) + " to patch: the sentence has " +
+                     std::to_string(tokens.ids.size()) + " tokens"};
+    return {};
+}
+
 Status checkOptions(const PretrainedModel& model, const ModelTokens& tokens, const RunOptions& options)
 {
     if (Status s = checkAblations(model, options.ablatedHeads); !s) return s;
+    if (Status s = checkPatch(model, tokens, options); !s) return s;
     if (Status s = checkStop(model, options.lastLayer); !s) return s;
     if (options.logitRows != LogitRows::Chosen) return {};
     const std::vector<std::int32_t>& read = model.recipe.encoderDecoder() ? tokens.decoderIds : tokens.ids;
@@ -215,6 +243,26 @@ MatrixF normIfPresent(const MatrixF& h, const NormWeights& norm, const FamilyRec
     return norm.present() ? normRowsForward(h, norm, r.norm, r.epsilon) : h;
 }
 
+// The patched heads' blocks of Concat (rows from c.kept: the rows before are the same in both
+// runs) taken from the patch's source, and the output's rows from there projected again:
+// Concat W^O + b^O with the patched blocks, as the layer's step 5 computes it.
+void patchHeadOutputs(const StackContext& c, const AttentionSublayerWeights& sublayer, const AttentionWeights& w,
+                      AttentionResult& attention)
+{
+    const ActivationPatch& patch = c.options.patch;
+    bool patched = false;
+    for (const ModelHead& head : patch.heads) {
+        if (head.layer != sublayer.modelIndex) continue;
+        const MatrixF& source = patch.source->layer(head.layer).attention.headOutputs;  // n x h d_v
+        const Index d_v = attention.d_v();
+        const Index rows = attention.headOutputs.rows() - c.kept;
+        attention.headOutputs.block(c.kept, head.head * d_v, rows, d_v) =
+            source.block(c.kept, head.head * d_v, rows, d_v);
+        patched = true;
+    }
+    if (patched) projectAttentionOutput(attention, w, c.kept);
+}
+
 // One attention sublayer on the residual stream h (n x d_model), in place:
 //   post: h <- Norm(h + Attention(h, X_kv));  pre: h <- h + Norm'(Attention(Norm(h), X_kv)), where
 //   the norms that the block lacks are left out (family_recipe.hpp).
@@ -240,6 +288,7 @@ std::shared_ptr<const LayerRun> attentionSublayerForward(const StackContext& c, 
         run->keyValueInput = run->queryInput;
         run->attention = extendCausalAttention(before.attention, c.kept, run->queryInput, w, grouping,
                                                attentionOptions(c, block, sublayer, cross));
+        patchHeadOutputs(c, sublayer, w, run->attention);
         const MatrixF output = run->attention.output.bottomRows(h.rows());  // the computed rows
         h += sublayer.outputNorm.present() ? normRowsForward(output, sublayer.outputNorm, r.norm, r.epsilon) : output;
         if (!pre) h = normIfPresent(h, sublayer.norm, r);
@@ -260,6 +309,7 @@ std::shared_ptr<const LayerRun> attentionSublayerForward(const StackContext& c, 
     } else {
         run->attention = multiHeadAttentionForward(run->queryInput, run->keyValueInput, w, grouping,
                                                    attentionOptions(c, block, sublayer, cross));
+        patchHeadOutputs(c, sublayer, w, run->attention);
     }
     if (sublayer.outputNorm.present())
         h += normRowsForward(run->attention.output, sublayer.outputNorm, r.norm, r.epsilon);
@@ -295,6 +345,24 @@ bool blockForward(const StackContext& c, const BlockWeights& block, MatrixF& h, 
     return true;
 }
 
+// The residual stream entering block b (its layer `layer`) at the patch's position, taken from
+// the patch's source: in h (rows from c.kept), in the recorded hidden state h_b, and for a first
+// block that reads an exact X_q (stackInput) in a copy of that (returns true: use the copy).
+bool patchResidual(const StackContext& c, Index layer, Index b, MatrixF& h, StackState& state,
+                   const MatrixF* exactQueryInput, MatrixF& patchedQueryInput)
+{
+    const ActivationPatch& patch = c.options.patch;
+    if (patch.residualLayer != layer) return false;
+    const Index p = patch.residualPosition;  // >= c.kept (firstPatchedRow)
+    const auto row = patch.source->hiddenStates[static_cast<std::size_t>(b)].row(p);
+    h.row(p - c.kept) = row;
+    state.hidden[static_cast<std::size_t>(b)].row(p) = row;
+    if (!exactQueryInput) return false;
+    patchedQueryInput = *exactQueryInput;
+    patchedQueryInput.row(p - c.kept) = patch.source->layer(layer).queryInput.row(p);
+    return true;
+}
+
 // Runs blocks firstBlock.. of a stack; state holds h_0..h_firstBlock (and the layers before).
 // Afterwards state.hidden has L + 1 entries, the last after the stack's final norm, or, when it
 // stopped after `stopLayer` inside block b (returns false), h_0..h_b.
@@ -309,7 +377,11 @@ bool stackForward(const StackContext& c, StackState& state, Index firstBlock, co
         std::optional<BlockWeights> converted;  // OneBlockAtATime: this block only, dropped after it
         const Expected<const BlockWeights*> block = runBlockWeights(c.model, c.weights, b, converted);
         if (!block) throw BlockReadError{block.error()};
-        if (!blockForward(c, **block, h, state, b == 0 ? exactFirstQueryInput : nullptr, stopLayer)) return false;
+        MatrixF patchedQueryInput;  // block 0's exact X_q with the patched row
+        const MatrixF* firstQueryInput = b == 0 ? exactFirstQueryInput : nullptr;
+        if (patchResidual(c, (*block)->selfAttention.modelIndex, b, h, state, firstQueryInput, patchedQueryInput))
+            firstQueryInput = &patchedQueryInput;
+        if (!blockForward(c, **block, h, state, firstQueryInput, stopLayer)) return false;
         const auto next = static_cast<std::size_t>(b + 1);
         state.hidden.push_back(wholeRows(c, c.prefix ? c.prefix->hiddenStates[next] : MatrixF(), h));
     }
@@ -444,6 +516,51 @@ Index sharedPrefix(const PretrainedModel& model, const ModelRun& previous, const
     return sharedStart(previous.tokens.ids, tokens.ids);
 }
 
+// The first layer (model order) a patch changes, or layerCount for none.
+Index firstPatchedLayer(const PretrainedModel& model, const ActivationPatch& patch)
+{
+    Index first = patch.residualLayer >= 0 ? patch.residualLayer : model.layerCount();
+    for (const ModelHead& head : patch.heads) first = std::min(first, head.layer);
+    return first;
+}
+
+// The first row in which a and b (two runs' values of one activation) differ in any bit, or
+// their row count when none does.
+Index firstDifferentRow(const Eigen::Ref<const MatrixF>& a, const Eigen::Ref<const MatrixF>& b)
+{
+    for (Index row = 0; row < a.rows(); ++row)
+        if (a.row(row) != b.row(row)) return row;
+    return a.rows();
+}
+
+// The positions a patched run of a causal model takes from `previous`, the same run without the
+// patch: query t of every layer reads positions 0..t only, so the rows before the first row the
+// patch changes (its values there equal the previous run's, bit for bit) are the previous run's
+// in the patched layer and every later one. 0: run every position.
+Index firstPatchedRow(const PretrainedModel& model, const ModelRun& previous, const RunOptions& options)
+{
+    const FamilyRecipe& r = model.recipe;
+    const ActivationPatch& patch = options.patch;
+    if (patch.empty() || !r.causal() || r.padTokenId >= 0 || options.pooledBlocks > 0) return 0;
+    if (r.d_model % kPrefixWidthMultiple != 0 || r.d_ff % kPrefixWidthMultiple != 0) return 0;
+    if (!previous.patch.empty() || previous.ablatedHeads != options.ablatedHeads ||
+        previous.lastLayer != kEveryLayer || previous.keepScores != options.keepScores ||
+        previous.keepWeights != options.keepWeights)
+        return 0;
+    const auto n = static_cast<Index>(previous.tokens.ids.size());
+    Index first = n;
+    if (patch.residualLayer >= 0) first = patch.residualPosition;
+    for (const ModelHead& head : patch.heads) {
+        const AttentionResult& before = previous.layer(head.layer).attention;
+        const AttentionResult& after = patch.source->layer(head.layer).attention;
+        const Index d_v = before.d_v();
+        first = std::min(first, firstDifferentRow(before.headOutputs.middleCols(head.head * d_v, d_v),
+                                                  after.headOutputs.middleCols(head.head * d_v, d_v)));
+    }
+    // A patch that changes nothing still recomputes the last row (the readout's).
+    return std::min(first, n - 1);
+}
+
 bool reusable(const ModelRun& previous, const ModelTokens& tokens, const RunOptions& options)
 {
     const bool previousStreamed = !previous.layers.empty() && !previous.layers.front()->streamedHeads.empty();
@@ -554,7 +671,10 @@ Expected<ModelRun> runModel(const PretrainedModel& model, const ModelTokens& tok
     const FamilyRecipe& r = model.recipe;
     const ModelRun* previous =
         options.previous && reusable(*options.previous, tokens, options) ? options.previous.get() : nullptr;
-    const Index changed = previous ? firstChangedLayer(model, previous->ablatedHeads, options.ablatedHeads) : 0;
+    const Index changed =
+        previous ? std::min({firstChangedLayer(model, previous->ablatedHeads, options.ablatedHeads),
+                             firstPatchedLayer(model, previous->patch), firstPatchedLayer(model, options.patch)})
+                 : 0;
     if (previous && changed == model.layerCount() && sameRequest(*previous, options)) {
         ModelRun same = *previous;
         same.firstRecomputedLayer = model.layerCount();
@@ -568,11 +688,17 @@ Expected<ModelRun> runModel(const PretrainedModel& model, const ModelTokens& tok
     if (!previous && options.previous && allowPrefix) {
         keptPositions = sharedPrefix(model, *options.previous, tokens, options);
         if (keptPositions > 0) prefix = options.previous.get();
+    } else if (previous && allowPrefix) {
+        // A patched run: the previous run's rows before the patch's first changed row, in the
+        // layers from the patched one (the layers before are the previous run's whole).
+        keptPositions = changed < model.layerCount() ? firstPatchedRow(model, *previous, options) : 0;
+        if (keptPositions > 0) prefix = previous;
     }
     const Index lastRun = options.lastLayer == kEveryLayer ? model.layerCount() - 1 : options.lastLayer;
     ModelRun run;
     run.tokens = tokens;
     run.ablatedHeads = options.ablatedHeads;
+    run.patch = options.patch;
     run.keepScores = options.keepScores;
     run.keepWeights = options.keepWeights;
     run.lastLayer = options.lastLayer;

@@ -11,6 +11,13 @@
 // run that passes the previous run (RunOptions::previous) re-runs only the blocks from the first
 // layer whose switched-off heads changed; the earlier layers and hidden states are shared, the
 // same bits as a full run.
+//
+// Activation patching (Meng et al. 2022, "Locating and Editing Factual Associations in GPT";
+// Heimersheim & Nanda 2024, "How to use and interpret activation patching"): values another run of
+// the same model computed (RunOptions::patch) replace this run's, and every later layer sees them.
+// With RunOptions::previous the run without the patch, the layers before the first patched one
+// are shared, and for a causal model the positions before the first patched row too (the
+// typed-on mechanism, causal_extension.hpp): the same bits as a full run with the same patch.
 
 #include <compare>
 #include <cstdint>
@@ -40,6 +47,20 @@ struct ModelTokens {
 };
 
 struct ModelRun;
+
+// What a run takes from another run of the same one-stack model on as many tokens (`source`, run
+// whole, not streamed). Layers in model order; an empty patch changes nothing.
+struct ActivationPatch {
+    std::shared_ptr<const ModelRun> source;
+    // Each head's block of Concat(head_1..head_h) (its z, n x d_v, before W^O) at every position.
+    std::set<ModelHead> heads;
+    // The residual stream entering the block of layer residualLayer (the block's input, a row of
+    // ModelRun::hiddenStates) at residualPosition; -1: none.
+    Index residualLayer = -1;
+    Index residualPosition = -1;
+
+    bool empty() const { return heads.empty() && residualLayer < 0; }
+};
 
 // The rows of the readout a run computes. The logits over the vocabulary cost n d_model V
 // multiply-adds, a fifth of a BERT-base forward pass on 128 tokens and a third of GPT-2 small's on
@@ -78,6 +99,9 @@ struct RunOptions {
     // 0: the full maps. A streamed run lends no layer to a later run and borrows none.
     Index pooledBlocks = 0;
     bool pooledValueNorms = false;
+    // Values taken from another run (above). Refused with a message for an encoder-decoder, a
+    // streamed run, a source of another length or stopped, heads or positions that do not exist.
+    ActivationPatch patch;
 };
 
 // One attention layer of a run.
@@ -97,6 +121,7 @@ struct LayerRun {
 struct ModelRun {
     ModelTokens tokens;
     std::set<ModelHead> ablatedHeads;
+    ActivationPatch patch;  // RunOptions::patch
     bool keepScores = true;
     bool keepWeights = true;
     Index lastLayer = kEveryLayer;  // RunOptions::lastLayer: kEveryLayer for a whole run
@@ -124,7 +149,8 @@ struct ModelRun {
     // A causal language model typed on (RunOptions::previous with other tokens): positions before
     // this one were taken from the previous run in every layer, hidden state and logit row (every
     // position's logits when both runs computed them all), the same bits as a whole run; the
-    // positions from here on were computed. 0 when nothing was taken that way.
+    // positions from here on were computed. 0 when nothing was taken that way. A patched run of a
+    // causal model whose previous run is the unpatched one: the first row the patch changes.
     Index firstRecomputedPosition = 0;
 
     const LayerRun& layer(Index modelIndex) const { return *layers[static_cast<std::size_t>(modelIndex)]; }
