@@ -27,6 +27,8 @@ Expected<Checkpoint> openCheckpoint(const std::string& given, const CheckpointOp
         checkpoint.tensors = std::move(parts->tensors);
         checkpoint.config = std::move(parts->config);
         checkpoint.configPath = path;  // what fixes a setting, in messages
+        if (parts->tokenizer) checkpoint.fileTokenizer = std::move(*parts->tokenizer);
+        else checkpoint.fileTokenizerProblem = parts->tokenizer.error();
     } else {
         Expected<std::map<std::string, CheckpointTensor>> tensors = checkpoint_detail::readCheckpointTensors(path);
         if (!tensors) return Error{tensors.error()};

@@ -5,6 +5,7 @@
 #include "core/families/gguf_names.hpp"
 #include "core/gguf/gguf_types.hpp"
 #include "core/modelfiles/gguf_config.hpp"
+#include "core/text/embedded_vocabulary.hpp"
 
 namespace qkv {
 namespace {
@@ -18,6 +19,46 @@ CheckpointTensor checkpointTensor(const GgufFile& file, const GgufTensorInfo& in
     for (auto dim = info.dims.rbegin(); dim != info.dims.rend(); ++dim) tensor.shape.push_back(static_cast<std::size_t>(*dim));
     tensor.gguf = info;
     return tensor;
+}
+
+std::optional<bool> flag(const GgufFile& file, const std::string& key)
+{
+    const GgufValue* value = file.find(key);
+    if (!value || value->type != GgufValueType::Bool) return std::nullopt;
+    return value->unsignedValue != 0;
+}
+
+std::int32_t tokenId(const GgufFile& file, const std::string& key)
+{
+    const GgufValue* value = file.find(key);
+    const std::optional<std::int64_t> id = value ? value->integer() : std::nullopt;
+    return id && *id >= 0 && *id < (std::int64_t{1} << 30) ? static_cast<std::int32_t>(*id) : -1;
+}
+
+// The tokenizer.ggml.* keys (llama.cpp's names).
+EmbeddedVocabulary embeddedVocabulary(const GgufFile& file)
+{
+    EmbeddedVocabulary v;
+    v.source = file.path;
+    const auto text = [&](const std::string& key) {
+        const GgufValue* value = file.find(key);
+        return value && value->type == GgufValueType::String ? value->text : std::string();
+    };
+    v.model = text("tokenizer.ggml.model");
+    v.pre = text("tokenizer.ggml.pre");
+    if (const GgufValue* tokens = file.find("tokenizer.ggml.tokens")) v.tokens = tokens->strings;
+    if (const GgufValue* merges = file.find("tokenizer.ggml.merges")) v.merges = merges->strings;
+    if (const GgufValue* scores = file.find("tokenizer.ggml.scores"))
+        v.scores.assign(scores->numbers.begin(), scores->numbers.end());
+    if (const GgufValue* types = file.find("tokenizer.ggml.token_type"))
+        for (double type : types->numbers) v.tokenTypes.push_back(static_cast<std::int32_t>(type));
+    v.bosId = tokenId(file, "tokenizer.ggml.bos_token_id");
+    v.eosId = tokenId(file, "tokenizer.ggml.eos_token_id");
+    v.unknownId = tokenId(file, "tokenizer.ggml.unknown_token_id");
+    v.addBos = flag(file, "tokenizer.ggml.add_bos_token");
+    v.addEos = flag(file, "tokenizer.ggml.add_eos_token");
+    v.addSpacePrefix = flag(file, "tokenizer.ggml.add_space_prefix");
+    return v;
 }
 
 }  // namespace
@@ -51,10 +92,7 @@ Expected<GgufCheckpointParts> readGgufCheckpoint(const GgufFile& file)
         if (row->normsStoreOnePlusW && isNormWeightName(*name)) tensor.storedOffset = 1.0f;
         parts.tensors.emplace(*name, std::move(tensor));
     }
-    // Llama 3's GGUF carries its rope_scaling as per-frequency factors (rope_freqs), not as keys.
-    if (std::find(skipped.begin(), skipped.end(), "rope_freqs.weight") != skipped.end() &&
-        parts.config.ropeScalingNotApplied.empty())
-        parts.config.ropeScalingNotApplied = "llama3 (the GGUF file's rope_freqs factors)";
+    parts.tokenizer = embeddedVocabularyTokenizer(embeddedVocabulary(file));
     if (!skipped.empty()) {
         std::string list;
         for (std::size_t i = 0; i < std::min<std::size_t>(skipped.size(), 4); ++i)

@@ -12,6 +12,7 @@
 #include "core/gguf/gguf_file.hpp"
 #include "core/modelfiles/checkpoint_config.hpp"
 #include "core/modelfiles/checkpoint_tensor.hpp"
+#include "core/text/subword_tokenizer.hpp"
 
 namespace qkv {
 
@@ -19,6 +20,7 @@ struct GgufCheckpointParts {
     CheckpointTensors tensors;       // Hugging Face names; each CheckpointTensor::gguf set
     CheckpointConfig config;
     std::vector<std::string> notes;  // tensors not read (llama.cpp's rope_freqs), for people
+    Expected<SubwordTokenizer> tokenizer = Error{"no tokenizer"};  // from tokenizer.ggml.* (embedded_vocabulary.hpp)
 };
 
 // Refuses an architecture not in the table (naming those read) and the file's own faults.

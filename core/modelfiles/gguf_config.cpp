@@ -4,6 +4,9 @@
 #include <cmath>
 #include <string>
 
+#include "core/attention/rotary.hpp"
+#include "core/gguf/gguf_tensor.hpp"
+
 namespace qkv {
 namespace {
 
@@ -89,6 +92,54 @@ Status readSlidingPattern(const GgufFile& file, const Keys& keys, CheckpointConf
     return {};
 }
 
+// Whether llama3 scaling with these numbers gives the frequencies the file's factors do
+// (llama.cpp divides each plain frequency by its factor).
+bool matchesFactors(const RopeScaling& scaling, const Eigen::VectorXd& plain, const MatrixF& factors, Index d, double base)
+{
+    const Eigen::VectorXd scaled = rotaryFrequencies(d, base, scaling);
+    for (Index i = 0; i < plain.size(); ++i) {
+        const double expected = plain(i) / static_cast<double>(factors(0, i));
+        if (std::abs(scaled(i) - expected) > 1e-5 * expected) return false;
+    }
+    return true;
+}
+
+// Llama 3's rope_scaling, which llama.cpp's converter stores as one factor per frequency (the
+// rope_freqs tensor: 1 for short wavelengths, `factor` for long ones, a smooth blend between)
+// instead of keys. Its numbers are recovered with low_freq_factor 1 and high_freq_factor 4 (every
+// Llama 3.1 and 3.2): factor is the largest, and a blended frequency's
+// s = (L / wavelength - 1) / 3 gives the original context L (else L = 8192). Applied only when
+// those numbers give every factor back; otherwise reported as not applied.
+void readRopeFactors(const GgufFile& file, CheckpointConfig& config)
+{
+    const GgufTensorInfo* tensor = file.findTensor("rope_freqs.weight");
+    if (!tensor || config.ropeScaling.kind != RopeScalingKind::None) return;
+    config.ropeScalingNotApplied = "llama3 (the GGUF file's rope_freqs factors)";
+    Expected<MatrixF> factors = readGgufTensor(file.path, *tensor);
+    if (!factors || factors->rows() != 1 || factors->cols() == 0 || !config.ropeTheta) return;
+    const Index d = 2 * factors->cols();
+    const double base = *config.ropeTheta;
+    const Eigen::VectorXd plain = rotaryFrequencies(d, base);
+    RopeScaling scaling;
+    scaling.kind = RopeScalingKind::Llama3;
+    scaling.factor = factors->maxCoeff();
+    scaling.lowFreqFactor = 1.0;
+    scaling.highFreqFactor = 4.0;
+    scaling.originalMaxPositions = 8192;
+    constexpr double pi = 3.14159265358979323846;
+    for (Index i = 0; i < plain.size(); ++i) {
+        const double f = (*factors)(0, i);
+        if (f <= 1.0 + 1e-6 || f >= scaling.factor - 1e-6) continue;
+        const double s = (1.0 / f - 1.0 / scaling.factor) / (1.0 - 1.0 / scaling.factor);
+        scaling.originalMaxPositions = std::round((3.0 * s + 1.0) * (2.0 * pi / plain(i)));
+        break;
+    }
+    if (scaling.factor >= 1.0 && matchesFactors(scaling, plain, *factors, d, base)) {
+        config.ropeScaling = scaling;
+        config.ropeScalingNotApplied.clear();
+    }
+}
+
 Status readGemma(const GgufFile& file, const Keys& keys, std::string_view architecture, CheckpointConfig& config)
 {
     QKV_TAKE(config.attentionSoftCap, keys.positive("attn_logit_softcapping"));
@@ -147,6 +198,7 @@ Expected<CheckpointConfig> ggufCheckpointConfig(const GgufFile& file, std::strin
                          std::to_string(d_k) + ")"};
         config.partialRotary = static_cast<double>(*rotated) / static_cast<double>(d_k);
     }
+    readRopeFactors(file, config);
     if (architecture.starts_with("gemma"))
         if (Status gemma = readGemma(file, keys, architecture, config); !gemma) return Error{gemma.error()};
     if (const GgufValue* tokens = file.find("tokenizer.ggml.tokens"); tokens && tokens->arrayCount() > 0)

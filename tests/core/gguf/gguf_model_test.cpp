@@ -83,7 +83,8 @@ TEST_P(GgufModel, EveryLayersAttentionAndThePredictionsEqualTheSafetensorsModels
 }
 
 INSTANTIATE_TEST_SUITE_P(Gguf, GgufModel,
-                         ::testing::Values(Pair{"llama", "pretrained/llama"}, Pair{"mistral", "pretrained/mistral"},
+                         ::testing::Values(Pair{"llama", "pretrained/llama"}, Pair{"llama3", "pretrained/llama3"},
+                                           Pair{"mistral", "pretrained/mistral"},
                                            Pair{"qwen2", "pretrained/qwen2"}, Pair{"qwen3", "pretrained/qwen3"},
                                            Pair{"gemma2", "pretrained/gemma2"}, Pair{"gemma3", "pretrained/gemma3"},
                                            Pair{"phi3", "pretrained/phi3"}, Pair{"llama_f16", "gguf/models/llama_f16"},
@@ -107,6 +108,17 @@ TEST(GgufModelTensors, LlamaQueryAndKeyRowsAreTheModelsHeads)
         EXPECT_TRUE(a->at(name) == b->at(name)) << name;
     }
     EXPECT_EQ(gguf->layers.size(), reference->layers.size());
+}
+
+// Llama 3's rope_scaling comes back from llama.cpp's per-frequency factors (rope_freqs).
+TEST(GgufModelTensors, Llama3RopeScalingIsRecoveredFromItsFactors)
+{
+    Expected<Checkpoint> gguf = openCheckpoint(dataPath("gguf/models/llama3/model.gguf"));
+    ASSERT_TRUE(gguf) << gguf.error();
+    Expected<Checkpoint> reference = openCheckpoint(dataPath("pretrained/llama3"));
+    ASSERT_TRUE(reference) << reference.error();
+    EXPECT_EQ(gguf->config.ropeScalingNotApplied, "");
+    EXPECT_EQ(gguf->config.ropeScaling, reference->config.ropeScaling);
 }
 
 TEST(GgufModelTensors, AnArchitectureNotReadIsRefusedByName)

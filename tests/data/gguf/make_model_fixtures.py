@@ -10,6 +10,9 @@ format's description (gguf_writer.py) and llama.cpp's names, not by llama.cpp it
   - `llama` models (LLaMA, Mistral): the rows of each head of Q and K interleaved for llama.cpp's
     rotary layout: reshape (heads, 2, d/2, in), swap the middle axes, reshape back;
   - Gemma: each RMSNorm's weight w stored as 1 + w;
+  - Llama 3's rope_scaling as llama.cpp stores it: a rope_freqs tensor, one factor per frequency
+    (1 below the high-frequency wavelength, `factor` above the low one, 1 / ((1 - s) / factor + s)
+    between, s = (L / wavelength - low) / (high - low)), and no scaling keys;
   - metadata under general.architecture: sizes, norms' epsilon, rope base, rotated width, linear
     rope scaling, sliding window and pattern, soft caps; and a SentencePiece-style vocabulary.
 The fixtures' Gemma models have a query_pre_attn_scalar (24) that is neither of the two llama.cpp
@@ -33,7 +36,7 @@ from gguf_writer import ARRAY, BOOL, FLOAT32, INT32, STRING, UINT32, write_gguf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PRETRAINED = os.path.join(HERE, "..", "pretrained")
-FAMILIES = {"llama": "llama", "mistral": "llama", "qwen2": "qwen2", "qwen3": "qwen3",
+FAMILIES = {"llama": "llama", "llama3": "llama", "mistral": "llama", "qwen2": "qwen2", "qwen3": "qwen3",
             "gemma2": "gemma2", "gemma3": "gemma3", "phi3": "phi3"}
 
 BLOCK_NAMES = {
@@ -120,6 +123,25 @@ def stored(w, kind):
     return "F16", h.tobytes(), h.astype(np.float32)
 
 
+def rope_factors(config):
+    scaling = config["rope_scaling"]
+    head_dim = config.get("head_dim") or config["hidden_size"] // config["num_attention_heads"]
+    freqs = 1.0 / (np.float32(config["rope_theta"]) ** (np.arange(0, head_dim, 2, dtype=np.float32) / head_dim))
+    factor, low, high = scaling["factor"], scaling["low_freq_factor"], scaling["high_freq_factor"]
+    old = scaling["original_max_position_embeddings"]
+    factors = []
+    for freq in freqs:
+        wavelength = 2 * np.pi / float(freq)
+        if wavelength < old / high:
+            factors.append(1.0)
+        elif wavelength > old / low:
+            factors.append(factor)
+        else:
+            s = (old / wavelength - low) / (high - low)
+            factors.append(1.0 / ((1 - s) / factor + s))
+    return np.array(factors, np.float32)
+
+
 def metadata(config, arch):
     h = config["num_attention_heads"]
     head_dim = config.get("head_dim") or config["hidden_size"] // h
@@ -180,6 +202,9 @@ def convert(family, arch, kind, name):
             decoded[hf_name] = (w + np.float32(1.0)) - np.float32(1.0)
         # GGUF dims run from a row's values outwards
         tensors.append((gguf_name(hf_name, gemma), list(reversed(w.shape)), type_name, raw))
+    scaling = config.get("rope_scaling")
+    if scaling and scaling.get("rope_type") == "llama3":
+        tensors.append(("rope_freqs.weight", [len(rope_factors(config))], "F32", rope_factors(config).tobytes()))
     folder = os.path.join(HERE, "models", name)
     os.makedirs(folder, exist_ok=True)
     write_gguf(os.path.join(folder, "model.gguf"), metadata(config, arch), tensors)
