@@ -78,13 +78,9 @@ Expected<GgufCheckpointParts> readGgufCheckpoint(const GgufFile& file)
     parts.config = std::move(*config);
     const Index heads = parts.config.headCount.value_or(0);
     const Index keyValueHeads = parts.config.keyValueHeadCount.value_or(heads);
-    std::vector<std::string> skipped;
     for (const GgufTensorInfo& info : file.tensors) {
         const std::optional<std::string> name = huggingFaceTensorName(*row, info.name);
-        if (!name) {
-            skipped.push_back(info.name);
-            continue;
-        }
+        if (!name) continue;  // read by no layer (rope_freqs: gguf_config.hpp reads it)
         CheckpointTensor tensor = checkpointTensor(file, info);
         if (row->interleavedQueryKey && name->find(".self_attn.q_proj.") != std::string::npos) tensor.interleavedHeads = heads;
         if (row->interleavedQueryKey && name->find(".self_attn.k_proj.") != std::string::npos)
@@ -93,13 +89,6 @@ Expected<GgufCheckpointParts> readGgufCheckpoint(const GgufFile& file)
         parts.tensors.emplace(*name, std::move(tensor));
     }
     parts.tokenizer = embeddedVocabularyTokenizer(embeddedVocabulary(file));
-    if (!skipped.empty()) {
-        std::string list;
-        for (std::size_t i = 0; i < std::min<std::size_t>(skipped.size(), 4); ++i)
-            list += (i > 0 ? ", " : "") + skipped[i];
-        parts.notes.push_back("left out " + std::to_string(skipped.size()) + " tensor(s) of the GGUF file that no layer reads (" +
-                              list + (skipped.size() > 4 ? ", ..." : "") + ")");
-    }
     return parts;
 }
 

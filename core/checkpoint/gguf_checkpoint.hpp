@@ -19,7 +19,6 @@ namespace qkv {
 struct GgufCheckpointParts {
     CheckpointTensors tensors;       // Hugging Face names; each CheckpointTensor::gguf set
     CheckpointConfig config;
-    std::vector<std::string> notes;  // tensors not read (llama.cpp's rope_freqs), for people
     Expected<SubwordTokenizer> tokenizer = Error{"no tokenizer"};  // from tokenizer.ggml.* (embedded_vocabulary.hpp)
 };
 

@@ -112,6 +112,8 @@ bool matchesFactors(const RopeScaling& scaling, const Eigen::VectorXd& plain, co
 // those numbers give every factor back; otherwise reported as not applied.
 void readRopeFactors(const GgufFile& file, CheckpointConfig& config)
 {
+    if (file.findTensor("rope_factors_long.weight") || file.findTensor("rope_factors_short.weight"))
+        config.ropeScalingNotApplied = "longrope (the GGUF file's rope_factors_long and rope_factors_short)";
     const GgufTensorInfo* tensor = file.findTensor("rope_freqs.weight");
     if (!tensor || config.ropeScaling.kind != RopeScalingKind::None) return;
     config.ropeScalingNotApplied = "llama3 (the GGUF file's rope_freqs factors)";
