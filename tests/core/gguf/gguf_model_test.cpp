@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,7 @@
 #include "core/modelfiles/tensor_reading.hpp"
 #include "core/pretrained/model_run.hpp"
 #include "core/pretrained/pretrained_model.hpp"
+#include "tests/support/test_folder.hpp"
 #include "tests/support/test_paths.hpp"
 
 namespace qkv {
@@ -119,6 +122,34 @@ TEST(GgufModelTensors, Llama3RopeScalingIsRecoveredFromItsFactors)
     ASSERT_TRUE(reference) << reference.error();
     EXPECT_EQ(gguf->config.ropeScalingNotApplied, "");
     EXPECT_EQ(gguf->config.ropeScaling, reference->config.ropeScaling);
+}
+
+// Metadata a model cannot run without, or of the wrong kind, is refused by its key.
+TEST(GgufModelTensors, MissingOrWrongSizeKeysAreRefusedByName)
+{
+    // a llama file without its sizes, then with a size of the wrong kind
+    TestFolder folder("gguf_keys");
+    const std::string path = (folder.path() / "model.gguf").string();
+    const auto write = [&](const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; };
+    const auto text = [](const std::string& s) {
+        std::string out(8, '\0');
+        const std::uint64_t n = s.size();
+        std::memcpy(out.data(), &n, 8);
+        return out + s;
+    };
+    const auto u32 = [](std::uint32_t v) { return std::string(reinterpret_cast<const char*>(&v), 4); };
+    const auto u64 = [](std::uint64_t v) { return std::string(reinterpret_cast<const char*>(&v), 8); };
+    const std::string header = std::string("GGUF") + u32(3) + u64(0);
+    write(header + u64(2) + text("general.architecture") + u32(8) + text("llama") + text("llama.block_count") + u32(4) + u32(2));
+    Expected<Checkpoint> noWidth = openCheckpoint(path);
+    ASSERT_FALSE(noWidth);
+    EXPECT_NE(noWidth.error().find("metadata 'llama.embedding_length' is missing"), std::string::npos) << noWidth.error();
+    write(header + u64(2) + text("general.architecture") + u32(8) + text("llama") + text("llama.block_count") + u32(8) +
+          text("two"));
+    Expected<Checkpoint> wrongKind = openCheckpoint(path);
+    ASSERT_FALSE(wrongKind);
+    EXPECT_NE(wrongKind.error().find("metadata 'llama.block_count' must be a positive integer"), std::string::npos)
+        << wrongKind.error();
 }
 
 TEST(GgufModelTensors, AnArchitectureNotReadIsRefusedByName)
