@@ -4,7 +4,6 @@
 #include <cstring>
 
 #include "core/gguf/gguf_types.hpp"
-#include "core/io/safetensors.hpp"
 
 namespace qkv {
 namespace {
@@ -15,7 +14,21 @@ float half(Bytes p)
 {
     std::uint16_t bits;
     std::memcpy(&bits, p, 2);
-    return decodeFloat16(bits);
+    return ggmlHalfToFloat(bits);
+}
+
+// F32, F16, BF16: one value a block, decoded in one loop rather than one call a value.
+void decodePlain(GgmlType type, Bytes values, std::size_t count, float* out)
+{
+    if (type == GgmlType::F32) {
+        std::memcpy(out, values, count * 4);
+        return;
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        std::uint16_t bits;
+        std::memcpy(&bits, values + 2 * i, 2);
+        out[i] = type == GgmlType::F16 ? ggmlHalfToFloat(bits) : std::bit_cast<float>(std::uint32_t{bits} << 16);
+    }
 }
 
 // Q4_0 (offset 8) and Q4_1 (min m): byte j holds value j in its low nibble, value j + 16 in its high.
@@ -163,11 +176,15 @@ void decodeQ6_K(Bytes block, float* out)
     const auto* scales = reinterpret_cast<const std::int8_t*>(block + 192);
     const float d = half(block + 208);
     for (int half128 = 0; half128 < 2; ++half128, low += 64, high += 32, scales += 8, out += 128) {
-        for (int l = 0; l < 32; ++l) {
-            for (int k = 0; k < 4; ++k) {
-                const int lowBits = (low[l + 32 * (k % 2)] >> (4 * (k / 2))) & 0x0f;
-                const int q = (lowBits | (((high[l] >> (2 * k)) & 3) << 4)) - 32;
-                out[l + 32 * k] = d * static_cast<float>(scales[l / 16 + 2 * k]) * static_cast<float>(q);
+        for (int k = 0; k < 4; ++k) {  // a quarter at a time: contiguous reads and writes
+            Bytes lowQuarter = low + 32 * (k % 2);
+            const int lowShift = 4 * (k / 2), highShift = 2 * k;
+            for (int part = 0; part < 2; ++part) {  // 16 values share a scale: (d * s) * q, as ggml rounds it
+                const float scale = d * static_cast<float>(scales[part + 2 * k]);
+                for (int l = 16 * part; l < 16 * part + 16; ++l) {
+                    const int q = (((lowQuarter[l] >> lowShift) & 0x0f) | (((high[l] >> highShift) & 3) << 4)) - 32;
+                    out[l + 32 * k] = scale * static_cast<float>(q);
+                }
             }
         }
     }
@@ -175,23 +192,32 @@ void decodeQ6_K(Bytes block, float* out)
 
 }  // namespace
 
+float ggmlHalfToFloat(std::uint16_t bits)
+{
+    // binary16: sign, 5 exponent bits (bias 15), 10 mantissa bits; binary32's bias is 127.
+    const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000u) << 16;
+    const std::uint32_t exponent = (bits >> 10) & 0x1fu, mantissa = bits & 0x3ffu;
+    if (exponent == 0) {  // zero or subnormal: mantissa * 2^-24, exact in binary32
+        const float magnitude = static_cast<float>(mantissa) * 0x1p-24f;
+        return sign ? -magnitude : magnitude;
+    }
+    if (exponent == 0x1f) return std::bit_cast<float>(sign | 0x7f800000u | (mantissa << 13));  // Inf, NaN
+    return std::bit_cast<float>(sign | ((exponent + 112u) << 23) | (mantissa << 13));
+}
+
 bool dequantizeGgml(std::uint32_t type, const unsigned char* blocks, std::size_t valueCount, float* out)
 {
     const auto layout = ggmlTypeLayout(type);
     if (!layout) return false;
+    if (layout->blockValues == 1) {
+        decodePlain(static_cast<GgmlType>(type), blocks, valueCount, out);
+        return true;
+    }
     const std::size_t blockCount = valueCount / layout->blockValues;
     for (std::size_t b = 0; b < blockCount; ++b) {
         Bytes block = blocks + b * layout->blockBytes;
         float* values = out + b * layout->blockValues;
         switch (static_cast<GgmlType>(type)) {
-        case GgmlType::F32: std::memcpy(values, block, 4); break;
-        case GgmlType::F16: *values = half(block); break;
-        case GgmlType::BF16: {
-            std::uint16_t bits;
-            std::memcpy(&bits, block, 2);
-            *values = decodeBFloat16(bits);
-            break;
-        }
         case GgmlType::Q4_0: decodeQ4(block, values, false); break;
         case GgmlType::Q4_1: decodeQ4(block, values, true); break;
         case GgmlType::Q5_0: decodeQ5(block, values, false); break;

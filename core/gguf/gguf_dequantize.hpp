@@ -2,7 +2,7 @@
 // Quantized blocks to float32, with the formulas of ggml's reference code (dequantize_row_* in
 // ggml's src/ggml-quants.c), operation for operation, so that every value equals what ggml's
 // reference gives bit for bit. The block layouts are in gguf_types.hpp. Halves (d, m, dmin) are
-// binary16 converted exactly (decodeFloat16).
+// binary16 converted exactly (ggmlHalfToFloat).
 //
 // Per block of 32 (q: the stored quant, an integer):
 //   Q4_0, Q5_0, Q8_0   x = (q - offset) * d          (offset 8, 16, 0: q of Q8_0 is signed)
@@ -20,6 +20,10 @@
 #include <cstdint>
 
 namespace qkv {
+
+// IEEE binary16 to float, exactly (as decodeFloat16, by bit moves rather than ldexp: ~10x faster on
+// F16 tensors); a NaN keeps its payload.
+float ggmlHalfToFloat(std::uint16_t bits);
 
 // Decodes `valueCount` values of ggml type `type` (one ggmlTypeLayout decodes; valueCount a
 // whole number of its blocks) from `blocks` into `out`. Returns false for any other type.

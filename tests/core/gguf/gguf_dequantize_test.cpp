@@ -8,10 +8,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
+#include "core/gguf/gguf_dequantize.hpp"
 #include "core/gguf/gguf_file.hpp"
 #include "core/gguf/gguf_tensor.hpp"
 #include "core/gguf/gguf_types.hpp"
 #include "core/io/npy.hpp"
+#include "core/io/safetensors.hpp"
 #include "tests/support/test_paths.hpp"
 
 namespace qkv {
@@ -65,6 +69,28 @@ TEST(GgufTypes, LayoutsMatchTheBlockSizes)
     EXPECT_FALSE(ggmlTypeLayout(23));  // IQ4_XS: known, not decoded
     EXPECT_EQ(ggmlTypeName(23), "type 23 (IQ4_XS)");
     EXPECT_EQ(ggmlTypeName(99), "unknown type 99");
+}
+
+}  // namespace
+}  // namespace qkv
+
+namespace qkv {
+namespace {
+
+// Every binary16 pattern converts to the value the safetensors reader's exact decoding gives (NaNs:
+// a NaN of the same sign).
+TEST(GgufTypes, HalvesConvertExactlyForEveryPattern)
+{
+    for (std::uint32_t bits = 0; bits <= 0xffff; ++bits) {
+        const float ours = ggmlHalfToFloat(static_cast<std::uint16_t>(bits));
+        const float exact = decodeFloat16(static_cast<std::uint16_t>(bits));
+        if (std::isnan(exact)) {
+            EXPECT_TRUE(std::isnan(ours)) << bits;
+            EXPECT_EQ(std::signbit(ours), std::signbit(exact)) << bits;
+        } else {
+            EXPECT_EQ(std::bit_cast<std::uint32_t>(ours), std::bit_cast<std::uint32_t>(exact)) << bits;
+        }
+    }
 }
 
 }  // namespace
