@@ -58,6 +58,7 @@ EmbeddedVocabulary embeddedVocabulary(const GgufFile& file)
     v.addBos = flag(file, "tokenizer.ggml.add_bos_token");
     v.addEos = flag(file, "tokenizer.ggml.add_eos_token");
     v.addSpacePrefix = flag(file, "tokenizer.ggml.add_space_prefix");
+    v.removeExtraWhitespaces = flag(file, "tokenizer.ggml.remove_extra_whitespaces");
     return v;
 }
 

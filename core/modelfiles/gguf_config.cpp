@@ -156,7 +156,9 @@ Status readGemma(const GgufFile& file, const Keys& keys, std::string_view archit
     else if (large && config.d_model && config.headCount) config.queryPreAttnScalar = *config.d_model / *config.headCount;
     else config.queryPreAttnScalar = config.headDim;
     if (architecture == "gemma3") {
-        config.ropeLocalBase = 10000.0;
+        std::optional<double> localBase;  // the sliding layers' own base (newer files say it)
+        QKV_TAKE(localBase, keys.positive("rope.freq_base_swa"));
+        config.ropeLocalBase = localBase.value_or(10000.0);
         if (Status pattern = readSlidingPattern(file, keys, config); !pattern) return pattern;
     }
     return {};

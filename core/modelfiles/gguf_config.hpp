@@ -11,7 +11,7 @@
 //   A.attention.sliding_window -> sliding_window    A.attn_logit_softcapping, A.final_logit_softcapping
 //   (Gemma 2) -> the soft caps      tokenizer.ggml.tokens' count -> V
 // and what llama.cpp itself fixes for these architectures: Gemma's query_pre_attn_scalar (d_model / h
-// for the 27B models, else d_k), Gemma 3's local rotary base (10000) and every sixth layer global.
+// for the 27B models, else d_k), Gemma 3's local rotary base (A.rope.freq_base_swa, else 10000) and every sixth layer global.
 
 #include <string_view>
 

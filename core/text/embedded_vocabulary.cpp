@@ -79,7 +79,8 @@ std::string sentencePieceModelProto(const EmbeddedVocabulary& v)
     trainer.varint(40, id(v.unknownId >= 0 ? v.unknownId : 0)).varint(41, id(v.bosId)).varint(42, id(v.eosId)).varint(43, id(-1));
     model.bytes(2, trainer.text());
     Proto normalizer;
-    normalizer.bytes(1, "identity").varint(3, v.addSpacePrefix.value_or(true) ? 1 : 0).varint(4, 0).varint(5, 1);
+    normalizer.bytes(1, "identity").varint(3, v.addSpacePrefix.value_or(true) ? 1 : 0);
+    normalizer.varint(4, v.removeExtraWhitespaces.value_or(false) ? 1 : 0).varint(5, 1);
     model.bytes(3, normalizer.text());
     return model.text();
 }

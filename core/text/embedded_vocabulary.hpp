@@ -31,7 +31,7 @@ struct EmbeddedVocabulary {
     std::vector<std::int32_t> tokenTypes;   // one per token (absent: normal)
     std::vector<std::string> merges;        // gpt2: "left right", first merges first
     std::int32_t bosId = -1, eosId = -1, unknownId = -1;
-    std::optional<bool> addBos, addEos, addSpacePrefix;
+    std::optional<bool> addBos, addEos, addSpacePrefix, removeExtraWhitespaces;
 };
 
 Expected<SubwordTokenizer> embeddedVocabularyTokenizer(const EmbeddedVocabulary& vocabulary);
