@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "core/checkpoint/gguf_checkpoint.hpp"
 #include "core/checkpoint/layer_loading.hpp"
 #include "core/checkpoint/layer_recognition.hpp"
 #include "core/checkpoint/model_folders.hpp"
@@ -16,16 +17,28 @@ Expected<Checkpoint> openCheckpoint(const std::string& given, const CheckpointOp
     Expected<std::string> file = checkpointFileOf(given);
     if (!file) return Error{file.error()};
     const std::string& path = *file;
-    Expected<std::map<std::string, CheckpointTensor>> tensors = checkpoint_detail::readCheckpointTensors(path);
-    if (!tensors) return Error{tensors.error()};
     Checkpoint checkpoint;
     checkpoint.path = path;
-    checkpoint.tensors = std::move(*tensors);
-    checkpoint.configPath = checkpoint_detail::configPathBeside(path);
-    if (!checkpoint.configPath.empty()) {
-        Expected<CheckpointConfig> config = readCheckpointConfig(checkpoint.configPath);
-        if (!config) return Error{config.error()};
-        checkpoint.config = std::move(*config);
+    if (hasGgufMagic(path)) {  // its metadata is its config.json (gguf_checkpoint.hpp)
+        Expected<GgufFile> gguf = readGgufFile(path);
+        if (!gguf) return Error{gguf.error()};
+        Expected<GgufCheckpointParts> parts = readGgufCheckpoint(*gguf);
+        if (!parts) return Error{parts.error()};
+        checkpoint.tensors = std::move(parts->tensors);
+        checkpoint.config = std::move(parts->config);
+        checkpoint.configPath = path;  // what fixes a setting, in messages
+        if (parts->tokenizer) checkpoint.fileTokenizer = std::move(*parts->tokenizer);
+        else checkpoint.fileTokenizerProblem = parts->tokenizer.error();
+    } else {
+        Expected<std::map<std::string, CheckpointTensor>> tensors = checkpoint_detail::readCheckpointTensors(path);
+        if (!tensors) return Error{tensors.error()};
+        checkpoint.tensors = std::move(*tensors);
+        checkpoint.configPath = checkpoint_detail::configPathBeside(path);
+        if (!checkpoint.configPath.empty()) {
+            Expected<CheckpointConfig> config = readCheckpointConfig(checkpoint.configPath);
+            if (!config) return Error{config.error()};
+            checkpoint.config = std::move(*config);
+        }
     }
     checkpoint.layers = checkpoint_detail::recogniseLayers(checkpoint.tensors, checkpoint.config, options.headCount);
     if (checkpoint.layers.empty()) {

@@ -43,6 +43,7 @@
 #include "core/families/family.hpp"
 #include "core/modelfiles/checkpoint_config.hpp"
 #include "core/modelfiles/checkpoint_tensor.hpp"
+#include "core/text/subword_tokenizer.hpp"
 #include "core/weights/attention_weights.hpp"
 
 namespace qkv {
@@ -72,6 +73,9 @@ struct Checkpoint {
     bool headCountFromConfig = false;                 // false: h came from CheckpointOptions (ask the user)
     std::vector<CheckpointLayer> layers;              // sorted: by module path, layer numbers numerically
     CheckpointTensors tensors;                        // every tensor of every file, by name
+    // A GGUF file's own tokenizer (its tokenizer.ggml.* keys), or why it could not be built.
+    std::optional<SubwordTokenizer> fileTokenizer;
+    std::string fileTokenizerProblem;
 };
 
 // Reads the headers (and config.json beside `path`) and recognises the attention layers. `path`

@@ -183,6 +183,18 @@ std::string tokenizerMismatch(const PretrainedModel& model, const SubwordTokeniz
 void attachTokenizer(PretrainedModel& model)
 {
     model.tokenizerFolder = folderOf(model.checkpoint.path);
+    if (model.checkpoint.fileTokenizer || !model.checkpoint.fileTokenizerProblem.empty()) {  // a GGUF file's own
+        model.tokenizerFolder = model.checkpoint.path;
+        if (!model.checkpoint.fileTokenizer) {
+            model.notes.push_back("The file's tokenizer is not read (" + model.checkpoint.fileTokenizerProblem +
+                                  "): the model runs on token ids.");
+        } else if (const std::string problem = tokenizerMismatch(model, *model.checkpoint.fileTokenizer); !problem.empty()) {
+            model.notes.push_back(problem);
+        } else {
+            model.tokenizer = model.checkpoint.fileTokenizer;
+        }
+        return;
+    }
     if (!hasSubwordTokenizerFiles(model.tokenizerFolder)) {
         model.notes.push_back("No tokenizer files beside " + model.checkpoint.path + ": the model runs on token ids.");
         return;

@@ -1,0 +1,49 @@
+#include "core/gguf/gguf_tensor.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <new>
+#include <vector>
+
+#include "core/gguf/gguf_dequantize.hpp"
+#include "core/gguf/gguf_types.hpp"
+#include "core/io/regular_file.hpp"
+
+namespace qkv {
+
+Expected<MatrixF> readGgufTensor(const std::string& path, const GgufTensorInfo& tensor)
+{
+    const std::string what = path + ": tensor '" + tensor.name + "'";
+    const auto layout = ggmlTypeLayout(tensor.type);
+    if (!layout) return Error{what + " has " + ggmlTypeName(tensor.type) + ", which this program cannot decode"};
+    if (tensor.valueCount > static_cast<std::uint64_t>(std::numeric_limits<Index>::max()) / 2)
+        return Error{what + " is too large"};
+    Expected<RegularFileReader> reader = RegularFileReader::open(path);
+    if (!reader) return Error{reader.error()};
+    if (reader->size() < tensor.offset + tensor.byteCount) return Error{what + ": the file shrank since it was opened"};
+    MatrixF values;
+    try {
+        values.resize(static_cast<Index>(tensor.rowCount()), static_cast<Index>(tensor.rowLength()));
+    } catch (const std::bad_alloc&) {
+        return Error{what + ": not enough memory for its " + std::to_string(tensor.valueCount) + " values"};
+    }
+    // A few MiB of blocks at a time: the bytes are never held whole beside the floats.
+    const std::uint64_t blockCount = tensor.valueCount / layout->blockValues;
+    const std::uint64_t blocksPerRead = std::max<std::uint64_t>(1, (std::uint64_t{4} << 20) / layout->blockBytes);
+    std::vector<unsigned char> bytes;
+    for (std::uint64_t first = 0; first < blockCount; first += blocksPerRead) {
+        const std::uint64_t count = std::min(blocksPerRead, blockCount - first);
+        bytes.resize(static_cast<std::size_t>(count * layout->blockBytes));
+        if (!reader->readAt(tensor.offset + first * layout->blockBytes, bytes.data(), bytes.size()))
+            return Error{what + ": cannot read its data (the file shrank?)"};
+        float* out = values.data() + first * layout->blockValues;
+        dequantizeGgml(tensor.type, bytes.data(), static_cast<std::size_t>(count * layout->blockValues), out);
+        for (std::uint64_t i = 0; i < count * layout->blockValues; ++i)
+            if (!std::isfinite(out[i]))
+                return Error{what + " has a value that is not finite at position " +
+                             std::to_string(first * layout->blockValues + i)};
+    }
+    return values;
+}
+
+}  // namespace qkv
