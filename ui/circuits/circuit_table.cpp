@@ -24,6 +24,7 @@ QTableWidget* makeCircuitTable(QWidget* parent)
     table->horizontalHeader()->setStretchLastSection(true);
     table->setWordWrap(false);
     table->setAlternatingRowColors(true);
+    table->setTabKeyNavigation(false);  // Tab leaves the table; arrow keys move between its cells
     return table;
 }
 

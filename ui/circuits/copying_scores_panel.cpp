@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "ui/accessibility/cell_table.hpp"
 #include "ui/circuits/circuit_figures.hpp"
 #include "ui/circuits/copying_grid_figure.hpp"
 #include "ui/circuits/eigenvalue_figure.hpp"
@@ -43,6 +44,32 @@ CopyingScoresPanel::CopyingScoresPanel(QWidget* parent)
         const qkv::ModelHead head = headAt(position);
         if (head.layer >= 0) emit headClicked(head);
     });
+    canvas_->setCellTable(accessibleTable());
+}
+
+// The grid as a screen reader reads it: layers x heads, each cell the tooltip's words; the
+// selected head is the current cell.
+CellTable CopyingScoresPanel::accessibleTable() const
+{
+    const auto shown = [this] { return overview_ && scores_; };
+    CellTable table;
+    table.caption = [] { return tr("Copying score of every head"); };
+    table.rowCount = [this, shown] { return shown() ? static_cast<int>(scores_->rows()) : 0; };
+    table.columnCount = [this, shown] { return shown() ? static_cast<int>(scores_->cols()) : 0; };
+    table.rowHeader = [this](int row) {
+        return tr("Layer %1").arg(copyingGridData(*overview_, *scores_).layerNames.value(row));
+    };
+    table.columnHeader = [](int column) { return tr("Head %1").arg(column + 1); };
+    table.cellName = [this](int row, int column) {
+        return tr("Head %1: %2")
+            .arg(modelHeadName(overview_->layer(row), column), copyingScoreWords((*scores_)(row, column)));
+    };
+    table.currentCell = [this, shown] {
+        return shown() && selected_.layer >= 0
+                   ? TableCell{static_cast<int>(selected_.layer), static_cast<int>(selected_.head)}
+                   : TableCell{};
+    };
+    return table;
 }
 
 void CopyingScoresPanel::setScores(std::shared_ptr<const qkv::ModelOverview> overview,
@@ -51,6 +78,7 @@ void CopyingScoresPanel::setScores(std::shared_ptr<const qkv::ModelOverview> ove
     overview_ = std::move(overview);
     scores_ = std::move(scores);
     selected_ = selected;
+    canvas_->announceTableChanged();
     canvas_->update();
 }
 

@@ -15,6 +15,7 @@ class QProgressBar;
 namespace qkv::ui {
 
 class FigureCanvas;
+struct CellTable;
 
 class CopyingScoresPanel : public QWidget {
     Q_OBJECT
@@ -39,6 +40,7 @@ signals:
 
 private:
     qkv::ModelHead headAt(const QPointF& position) const;
+    CellTable accessibleTable() const;
 
     std::shared_ptr<const qkv::ModelOverview> overview_;
     std::shared_ptr<const qkv::MatrixD> scores_;

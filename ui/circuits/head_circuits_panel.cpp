@@ -95,6 +95,8 @@ QWidget* HeadCircuitsPanel::makeTables()
     tablesLayout->addWidget(new QLabel(tr("<b>QK</b>: the key tokens each token of the prompt attends to most, by QK "
                                           "score (W_E[a] W_Q)·(W_E[b] W_K)/√d_k"),
                                        tables));
+    qk_->setAccessibleName(tr("QK circuit: the keys each prompt token attends to most"));
+    ov_->setAccessibleName(tr("OV circuit: the tokens the head writes for each attended token"));
     tablesLayout->addWidget(qk_, 1);
     tablesLayout->addWidget(new QLabel(tr("<b>OV</b>: the tokens the head writes into the prediction when it attends "
                                           "to each token, by OV logit W_E[s] W_V W_O W_U"),

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <QAccessible>
+#include <QAccessibleTableInterface>
 #include <QComboBox>
 #include <QImage>
 #include <QPainter>
@@ -189,6 +191,32 @@ TEST_F(CircuitsViewTest, AClickOnTheCopyingGridOpensThatHead)
     // The shared selection changing again is followed.
     selection.setHead(2);
     EXPECT_EQ(view->head(), (CircuitHead{1, 2}));
+}
+
+TEST_F(CircuitsViewTest, AScreenReaderReadsTheCopyingGridAsATable)
+{
+    show(demoModel(), 1);
+    ASSERT_TRUE(waitForCircuits());
+    view->pages()->setCurrentWidget(view->copyingPanel());
+    QAccessibleInterface* grid = QAccessible::queryAccessibleInterface(view->copyingPanel()->canvas());
+    ASSERT_NE(grid, nullptr);
+    EXPECT_EQ(grid->role(), QAccessible::Table);
+    QAccessibleTableInterface* table = grid->tableInterface();
+    ASSERT_NE(table, nullptr);
+    const std::shared_ptr<const qkv::MatrixD> scores = view->copyingScores();
+    ASSERT_TRUE(scores);
+    EXPECT_EQ(table->rowCount(), scores->rows());
+    EXPECT_EQ(table->columnCount(), scores->cols());
+    EXPECT_EQ(table->columnDescription(2), QStringLiteral("Head 3"));
+    // Layer 1's head 3 is the demo model's one head that does not copy (core's score, in words).
+    QAccessibleInterface* cell = table->cellAt(1, 2);
+    ASSERT_NE(cell, nullptr);
+    const QString name = cell->text(QAccessible::Name);
+    EXPECT_TRUE(name.startsWith(QStringLiteral("Head 1.3"))) << name.toStdString();
+    EXPECT_TRUE(name.contains(QStringLiteral("neither copies nor suppresses"))) << name.toStdString();
+    EXPECT_TRUE(name.contains(QString::number((*scores)(1, 2), 'f', 2).replace(QLatin1Char('-'), QChar(0x2212))) ||
+                name.contains(QString::number((*scores)(1, 2), 'f', 2)))
+        << name.toStdString();
 }
 
 TEST_F(CircuitsViewTest, TheHeadsMapsAxesChangeAndAPointOpensItsHead)
