@@ -83,16 +83,25 @@ ModelListDialog::ModelListDialog(ModelSources sources, QString lastOpened, QWidg
                                       : tr("Models in %1:").arg(places.join(QStringLiteral("; "))));
     layout->addWidget(source_);
 
-    table_->setHorizontalHeaderLabels({tr("Model"), tr("From"), tr("Family"), tr("Attention layers"), tr("Stored as"),
-                                       tr("Size"), tr("Memory"), tr("Can it be read?")});
+    table_->setHorizontalHeaderLabels({tr("Model"), tr("From"), tr("Family"), tr("Layers"), tr("Stored as"), tr("Size"),
+                                       tr("Memory"), tr("Can it be read?")});
+    table_->horizontalHeaderItem(Layers)->setToolTip(tr("Attention layers"));
     table_->horizontalHeaderItem(Memory)->setToolTip(
         tr("What the model takes as the app loads it: weights in float32, whole or one block at a time"));
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->hide();
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setSectionResizeMode(Status, QHeaderView::Stretch);
+    // Names (an LM Studio path) and the memory wrap in columns of their own width, so that the
+    // reason a model cannot be read, the last column, stays in view at 1000 pixels.
+    QHeaderView* header = table_->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(Name, QHeaderView::Interactive);
+    header->setSectionResizeMode(Memory, QHeaderView::Interactive);
+    header->setSectionResizeMode(Status, QHeaderView::Stretch);
+    table_->setColumnWidth(Name, 230);
+    table_->setColumnWidth(Memory, 120);
+    table_->setTextElideMode(Qt::ElideMiddle);
     table_->setWordWrap(true);  // a reason is read whole
     table_->setAccessibleName(tr("Models"));
     layout->addWidget(table_, 1);
@@ -113,7 +122,7 @@ ModelListDialog::ModelListDialog(ModelSources sources, QString lastOpened, QWidg
     connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(table_, &QTableWidget::itemSelectionChanged, this, &ModelListDialog::updateOpenButton);
     connect(table_, &QTableWidget::cellDoubleClicked, this, [this] { acceptSelected(); });
-    resize(940, 440);
+    resize(980, 480);
 
     connect(&watcher_, &QFutureWatcherBase::finished, this, [this] {
         showModels(watcher_.result());

@@ -1,6 +1,8 @@
 #include "ui/checkpoint/model_listing.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
 
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/checkpoint/model_folders.hpp"
@@ -20,13 +22,30 @@ void holdAgainstMemory(ListedModel& model)
     }
 }
 
+// The dtype of most of a safetensors checkpoint's values ("BF16"; "mostly BF16" when others are there too).
+std::string storedDtype(const qkv::Checkpoint& checkpoint)
+{
+    std::map<std::string, std::size_t> values;
+    for (const auto& [name, tensor] : checkpoint.tensors) {
+        std::size_t n = 1;
+        for (const std::size_t extent : tensor.shape) n *= extent;
+        values[tensor.dtype] += n;
+    }
+    const auto most = std::max_element(values.begin(), values.end(),
+                                       [](const auto& a, const auto& b) { return a.second < b.second; });
+    if (most == values.end()) return {};
+    return values.size() == 1 ? most->first : "mostly " + most->first;
+}
+
 ListedModel cached(const qkv::CachedModel& found, std::size_t available)
 {
     ListedModel model{found.name, kHuggingFaceSource, found.folder, found.family, {}, found.attentionLayers,
                       found.bytes, std::nullopt, found.readable, found.whyNot, found.withoutTokenizer};
     if (model.readable)
-        if (const qkv::Expected<qkv::Checkpoint> checkpoint = qkv::openCheckpoint(found.folder))
+        if (const qkv::Expected<qkv::Checkpoint> checkpoint = qkv::openCheckpoint(found.folder)) {
             model.memory = qkv::estimateModelLoadMemory(*checkpoint, available);
+            model.storedAs = storedDtype(*checkpoint);
+        }
     return model;
 }
 

@@ -79,6 +79,7 @@ TEST(ModelListDialogTest, ListsTheCachesModelsWithWhyOneCannotBeRead)
     EXPECT_EQ(table->item(1, ModelListDialog::Source)->text(), QStringLiteral("Hugging Face cache"));
     EXPECT_TRUE(table->item(1, ModelListDialog::Memory)->text().endsWith(QStringLiteral("whole")));
     EXPECT_EQ(table->item(1, ModelListDialog::Layers)->text(), QStringLiteral("3"));
+    EXPECT_EQ(table->item(1, ModelListDialog::StoredAs)->text(), QStringLiteral("mostly F32"));  // and its BOOL causal masks
     EXPECT_EQ(table->item(1, ModelListDialog::Status)->text(), QStringLiteral("yes"));
     // The first model that can be read is selected; Open takes its snapshot.
     EXPECT_EQ(table->currentRow(), 1);
