@@ -53,7 +53,7 @@ QString memoryTooltip(const qkv::ModelLoadMemory& memory)
                                                          : ModelListDialog::tr("an unknown amount");
     return ModelListDialog::tr("Weights converted to float32 on loading, and a %1-token run: %2 with every block "
                                "in memory, %3 one block at a time (converted when a run reaches it; slower). "
-                               "Whole when that takes at most half of what is available now: %4.")
+                               "Whole when the float32 weights take at most half of what is available now (%4).")
         .arg(qkv::kLoadEstimateTokens)
         .arg(text(memoryFigure(memory.wholeBytes)), text(memoryFigure(memory.oneBlockBytes)), available);
 }
