@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
+#include <QPromise>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -124,21 +125,86 @@ ModelListDialog::ModelListDialog(ModelSources sources, QString lastOpened, QWidg
     connect(table_, &QTableWidget::cellDoubleClicked, this, [this] { acceptSelected(); });
     resize(980, 480);
 
-    connect(&watcher_, &QFutureWatcherBase::finished, this, [this] {
-        showModels(watcher_.result());
-        emit listed();
-    });
-    // Each model's headers are read (a shard index names many files, a GGUF's header holds its
-    // vocabulary): never on the GUI thread.
-    watcher_.setFuture(QtConcurrent::run(workPool(), [sources = sources_] { return listModels(sources); }));
+    connect(&names_, &QFutureWatcherBase::finished, this, [this] { showNames(names_.result()); });
+    connect(&details_, &QFutureWatcherBase::resultsReadyAt, this, &ModelListDialog::describeRows);
+    connect(&details_, &QFutureWatcherBase::finished, this, &ModelListDialog::showListed);
+    // Folders and manifests, then each model's headers (a shard index names many files, a GGUF's
+    // header holds its vocabulary): never on the GUI thread.
+    names_.setFuture(QtConcurrent::run(workPool(), [sources = sources_] { return listModelNames(sources); }));
 }
 
-ModelListDialog::~ModelListDialog() { watcher_.waitForFinished(); }
+ModelListDialog::~ModelListDialog()
+{
+    details_.cancel();
+    details_.waitForFinished();
+    names_.waitForFinished();
+}
+
+void ModelListDialog::showNames(const std::vector<ListedModel>& models)
+{
+    models_ = models;
+    // The last model opened first, the others as listed (each source by name).
+    std::stable_partition(models_.begin(), models_.end(), [this](const ListedModel& model) {
+        return !lastOpened_.isEmpty() && text(model.path) == lastOpened_;
+    });
+    table_->setRowCount(static_cast<int>(models_.size()));
+    for (int row = 0; row < table_->rowCount(); ++row) showRow(row, models_[static_cast<std::size_t>(row)]);
+    table_->resizeRowsToContents();
+    if (models_.empty()) {
+        showListed();
+        return;
+    }
+    message_->setText(tr("Reading each model's headers…"));
+    details_.setFuture(QtConcurrent::run(workPool(), [models = models_, memory = sources_.availableMemory](
+                                                         QPromise<ListedModel>& promise) {
+        const std::size_t available = memory ? memory() : 0;
+        for (const ListedModel& model : models) {
+            if (promise.isCanceled()) return;
+            promise.addResult(describeModel(model, available));
+        }
+    }));
+}
+
+void ModelListDialog::describeRows(int begin, int end)
+{
+    for (int row = begin; row < end && row < table_->rowCount(); ++row) {
+        models_[static_cast<std::size_t>(row)] = details_.resultAt(row);
+        showRow(row, models_[static_cast<std::size_t>(row)]);
+        table_->resizeRowToContents(row);
+    }
+    if (table_->selectedItems().isEmpty()) selectFirstReadable();
+}
+
+void ModelListDialog::showListed()
+{
+    listing_ = false;
+    if (models_.empty())
+        message_->setText(sources_.huggingFaceCache.empty() || !QFileInfo(text(sources_.huggingFaceCache)).isDir()
+                              ? tr("There is no Hugging Face cache here, and no Ollama or LM Studio model. Other Folder… "
+                                   "opens any model folder (config.json, model.safetensors and the tokenizer files); "
+                                   "Other File… a .safetensors or .gguf file.")
+                              : tr("No model found. Other Folder… opens any model folder; Other File… a .safetensors "
+                                   "or .gguf file."));
+    else
+        message_->setText((models_.size() == 1 ? tr("1 model.") : tr("%1 models.").arg(models_.size())) +
+                          QLatin1Char(' ') + tr("Grey ones cannot be read; the last column says why."));
+    if (table_->selectedItems().isEmpty()) selectFirstReadable();
+    emit listed();
+}
+
+void ModelListDialog::selectFirstReadable()
+{
+    for (int row = 0; row < table_->rowCount(); ++row)
+        if (models_[static_cast<std::size_t>(row)].readable && models_[static_cast<std::size_t>(row)].described) {
+            selectRow(row);
+            return;
+        }
+}
 
 void ModelListDialog::showRow(int row, const ListedModel& model)
 {
     const QString why = text(model.whyNot);
-    const bool readable = model.readable;
+    const bool readable = model.readable && model.described;  // chosen once its headers are read
     const QLocale locale;
     table_->setItem(row, Name, cell(text(model.name), readable, text(model.path)));
     table_->setItem(row, Source, cell(text(model.source), readable));
@@ -151,38 +217,12 @@ void ModelListDialog::showRow(int row, const ListedModel& model)
                                               : cell(QString(), readable));
     const QString listed = model.source == kHuggingFaceSource ? text(sources_.huggingFaceCache) : text(model.path);
     const QString status =
-        !readable               ? tr("no: %1").arg(withoutListedPath(why, listed))
+        !model.described        ? tr("reading its headers…")
+        : !readable             ? tr("no: %1").arg(withoutListedPath(why, listed))
         : model.withoutTokenizer ? tr("its layers; not its own input: no tokenizer it reads (tokenizer files beside "
                                       "it, or a GGUF's tokenizer.ggml keys)")
                                  : tr("yes");
     table_->setItem(row, Status, cell(status, readable, why));
-}
-
-void ModelListDialog::showModels(const std::vector<ListedModel>& models)
-{
-    models_ = models;
-    // The last model opened first, the others as listed (each source by name).
-    std::stable_partition(models_.begin(), models_.end(), [this](const ListedModel& model) {
-        return !lastOpened_.isEmpty() && text(model.path) == lastOpened_;
-    });
-    table_->setRowCount(static_cast<int>(models_.size()));
-    for (int row = 0; row < table_->rowCount(); ++row) showRow(row, models_[static_cast<std::size_t>(row)]);
-    table_->resizeRowsToContents();
-    if (models_.empty())
-        message_->setText(sources_.huggingFaceCache.empty() || !QFileInfo(text(sources_.huggingFaceCache)).isDir()
-                              ? tr("There is no Hugging Face cache here, and no Ollama or LM Studio model. Other Folder… "
-                                   "opens any model folder (config.json, model.safetensors and the tokenizer files); "
-                                   "Other File… a .safetensors or .gguf file.")
-                              : tr("No model found. Other Folder… opens any model folder; Other File… a .safetensors "
-                                   "or .gguf file."));
-    else
-        message_->setText((models_.size() == 1 ? tr("1 model.") : tr("%1 models.").arg(models_.size())) +
-                          QLatin1Char(' ') + tr("Grey ones cannot be read; the last column says why."));
-    for (int row = 0; row < table_->rowCount(); ++row)
-        if (models_[static_cast<std::size_t>(row)].readable) {
-            selectRow(row);
-            break;
-        }
 }
 
 void ModelListDialog::selectRow(int row)
@@ -195,7 +235,8 @@ void ModelListDialog::selectRow(int row)
 void ModelListDialog::updateOpenButton()
 {
     const QList<QTableWidgetItem*> selected = table_->selectedItems();
-    open_->setEnabled(!selected.isEmpty() && models_[static_cast<std::size_t>(selected.front()->row())].readable);
+    const ListedModel* model = selected.isEmpty() ? nullptr : &models_[static_cast<std::size_t>(selected.front()->row())];
+    open_->setEnabled(model && model->readable && model->described);
 }
 
 void ModelListDialog::acceptSelected()
@@ -203,7 +244,7 @@ void ModelListDialog::acceptSelected()
     const QList<QTableWidgetItem*> selected = table_->selectedItems();
     if (selected.isEmpty()) return;
     const ListedModel& model = models_[static_cast<std::size_t>(selected.front()->row())];
-    if (!model.readable) return;
+    if (!model.readable || !model.described) return;
     chosen_ = text(model.path);
     accept();
 }

@@ -2,9 +2,9 @@
 // File > Open Model…: the models of the Hugging Face cache and the GGUF models Ollama and LM Studio
 // keep (model_listing.hpp), one row each (name, where it comes from, family, attention layers,
 // how it is stored, size on disk, the memory it will take as the app loads it, whether it can be
-// read and why not), the last one opened first. Listing reads headers (never weights) off the GUI
-// thread while the dialog says so; a model too large for the machine is greyed with both
-// figures. "Other Folder…" and "Other File…" pick any model folder or file instead. The choice
+// read and why not), the last one opened first. Listing runs off the GUI thread: the names first,
+// then each row as its headers (never its weights) are read; a model too large for the machine is
+// greyed with both figures. "Other Folder…" and "Other File…" pick any model folder or file instead. The choice
 // then opens as File > Open Checkpoint… opens a file.
 
 #include <QDialog>
@@ -44,7 +44,8 @@ public:
     // For tests.
     QTableWidget* table() const { return table_; }
     QLabel* messageLabel() const { return message_; }
-    bool isListing() const { return watcher_.isRunning(); }
+    // Until every model's headers are read and shown.
+    bool isListing() const { return listing_; }
     void selectRow(int row);
     const std::vector<ListedModel>& models() const { return models_; }
 
@@ -52,8 +53,11 @@ signals:
     void listed();
 
 private:
-    void showModels(const std::vector<ListedModel>& models);
+    void showNames(const std::vector<ListedModel>& models);
+    void describeRows(int begin, int end);
+    void showListed();
     void showRow(int row, const ListedModel& model);
+    void selectFirstReadable();
     void chooseOtherFolder();
     void chooseOtherFile();
     void updateOpenButton();
@@ -63,7 +67,9 @@ private:
     QString lastOpened_;
     QString chosen_;
     std::vector<ListedModel> models_;  // in the table's order
-    QFutureWatcher<std::vector<ListedModel>> watcher_;
+    QFutureWatcher<std::vector<ListedModel>> names_;  // listModelNames
+    QFutureWatcher<ListedModel> details_;              // describeModel, row by row in the table's order
+    bool listing_ = true;
     QLabel* source_ = nullptr;
     QTableWidget* table_ = nullptr;
     QLabel* message_ = nullptr;

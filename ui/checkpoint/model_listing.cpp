@@ -13,15 +13,6 @@
 namespace qkv::ui {
 namespace {
 
-// A model that is readable but would not fit: not readable, with both figures.
-void holdAgainstMemory(ListedModel& model)
-{
-    if (model.readable && model.memory && !model.memory->fits()) {
-        model.readable = false;
-        model.whyNot = memoryRefusal(*model.memory);
-    }
-}
-
 // The dtype of most of a safetensors checkpoint's values ("BF16"; "mostly BF16" when others are there too).
 std::string storedDtype(const qkv::Checkpoint& checkpoint)
 {
@@ -37,63 +28,77 @@ std::string storedDtype(const qkv::Checkpoint& checkpoint)
     return values.size() == 1 ? most->first : "mostly " + most->first;
 }
 
-ListedModel cached(const qkv::CachedModel& found, std::size_t available)
+// A model of the cache: its headers were read by listCachedModels; its memory and dtype now.
+void describeCached(ListedModel& model, std::size_t available)
 {
-    ListedModel model{found.name, kHuggingFaceSource, found.folder, found.family, {}, found.attentionLayers,
-                      found.bytes, std::nullopt, found.readable, found.whyNot, found.withoutTokenizer};
-    if (model.readable)
-        if (const qkv::Expected<qkv::Checkpoint> checkpoint = qkv::openCheckpoint(found.folder)) {
-            model.memory = qkv::estimateModelLoadMemory(*checkpoint, available);
-            model.storedAs = storedDtype(*checkpoint);
-        }
-    return model;
+    if (!model.readable) return;
+    if (const qkv::Expected<qkv::Checkpoint> checkpoint = qkv::openCheckpoint(model.path)) {
+        model.memory = qkv::estimateModelLoadMemory(*checkpoint, available);
+        model.storedAs = storedDtype(*checkpoint);
+    }
 }
 
 // A GGUF file: its header read (the quantization), then opened as a checkpoint (family, layers,
 // memory); a file core refuses is listed with core's message.
-ListedModel gguf(const qkv::LocalGgufModel& found, std::size_t available)
+void describeGguf(ListedModel& model, std::size_t available)
+{
+    const qkv::Expected<qkv::GgufFile> file = qkv::readGgufFile(model.path);
+    if (!file) {
+        model.whyNot = file.error();
+        return;
+    }
+    model.storedAs = qkv::ggufQuantizationName(*file);
+    if (const qkv::GgufValue* architecture = file->find("general.architecture")) model.family = architecture->text;
+    const qkv::Expected<qkv::Checkpoint> checkpoint = qkv::openCheckpoint(model.path);
+    if (!checkpoint) {
+        model.whyNot = checkpoint.error();
+        return;
+    }
+    model.attentionLayers = static_cast<Index>(checkpoint->layers.size());
+    model.memory = qkv::estimateModelLoadMemory(*checkpoint, available);
+    model.readable = true;
+    model.withoutTokenizer = !checkpoint->fileTokenizer.has_value();
+}
+
+ListedModel named(const qkv::LocalGgufModel& found)
 {
     ListedModel model;
     model.name = found.name;
     model.source = found.source;
     model.path = found.path;
     model.bytes = found.bytes;
-    const qkv::Expected<qkv::GgufFile> file = qkv::readGgufFile(found.path);
-    if (!file) {
-        model.whyNot = file.error();
-        return model;
-    }
-    model.storedAs = qkv::ggufQuantizationName(*file);
-    if (const qkv::GgufValue* architecture = file->find("general.architecture")) model.family = architecture->text;
-    const qkv::Expected<qkv::Checkpoint> checkpoint = qkv::openCheckpoint(found.path);
-    if (!checkpoint) {
-        model.whyNot = checkpoint.error();
-        return model;
-    }
-    model.attentionLayers = static_cast<Index>(checkpoint->layers.size());
-    model.memory = qkv::estimateModelLoadMemory(*checkpoint, available);
-    model.readable = true;
-    model.withoutTokenizer = !checkpoint->fileTokenizer.has_value();
+    model.described = false;
     return model;
 }
 
 }  // namespace
 
-std::vector<ListedModel> listModels(const ModelSources& sources)
+std::vector<ListedModel> listModelNames(const ModelSources& sources)
 {
-    const std::size_t available = sources.availableMemory ? sources.availableMemory() : 0;
     std::vector<ListedModel> models;
     if (!sources.huggingFaceCache.empty())
         for (const qkv::CachedModel& found : qkv::listCachedModels(sources.huggingFaceCache))
-            models.push_back(cached(found, available));
+            models.push_back({found.name, kHuggingFaceSource, found.folder, found.family, {}, found.attentionLayers,
+                              found.bytes, std::nullopt, found.readable, found.whyNot, found.withoutTokenizer, false});
     if (!sources.ollamaModels.empty())
-        for (const qkv::LocalGgufModel& found : qkv::listOllamaModels(sources.ollamaModels))
-            models.push_back(gguf(found, available));
+        for (const qkv::LocalGgufModel& found : qkv::listOllamaModels(sources.ollamaModels)) models.push_back(named(found));
     if (!sources.lmStudioModels.empty())
         for (const qkv::LocalGgufModel& found : qkv::listLmStudioModels(sources.lmStudioModels))
-            models.push_back(gguf(found, available));
-    for (ListedModel& model : models) holdAgainstMemory(model);
+            models.push_back(named(found));
     return models;
+}
+
+ListedModel describeModel(ListedModel model, std::size_t available)
+{
+    if (model.source == kHuggingFaceSource) describeCached(model, available);
+    else describeGguf(model, available);
+    model.described = true;
+    // Readable, but it would not fit: not readable, with both figures.
+    if (model.readable && model.memory && !model.memory->fits()) {
+        model.readable = false;
+        model.whyNot = memoryRefusal(*model.memory);
+    }
+    return model;
 }
 
 std::string memoryFigure(std::size_t bytes)

@@ -38,12 +38,19 @@ struct ListedModel {
     bool readable = false;
     std::string whyNot;  // core's message, or the memory refusal
     bool withoutTokenizer = false;
+    bool described = false;  // describeModel has read its headers (until then: name, path, size)
 };
 
 inline constexpr const char* kHuggingFaceSource = "Hugging Face cache";
 
-// Every model of every source, each source's by name, sources in the order above.
-std::vector<ListedModel> listModels(const ModelSources& sources);
+// Every model of every source, each source's by name, sources in the order above: the cache's
+// with what listCachedModels reads, Ollama's and LM Studio's by name, path and size (folder
+// entries and manifests only). Then describeModel reads each one's headers (a GGUF header holds
+// its vocabulary: ~0.25 s for a 128K-token model here), so the names show at once.
+std::vector<ListedModel> listModelNames(const ModelSources& sources);
+// The model with its headers read: family, layers, how it is stored, memory against `available`;
+// a file core refuses, or a model that does not fit, is not readable and says why.
+ListedModel describeModel(ListedModel model, std::size_t available);
 
 // "needs 5.0 GiB even one block at a time; 3.1 GiB is available": the refusal's words, for a
 // model that does not fit (estimate.fits() false).

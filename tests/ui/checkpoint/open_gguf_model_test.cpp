@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <string>
 
 #include "core/checkpoint/checkpoint.hpp"
@@ -125,6 +126,33 @@ TEST(OpenGgufModel, AModelTooLargeForTheMachineIsRefusedWithBothFigures)
     emit dialog.findChild<QDialogButtonBox*>()->accepted();
     EXPECT_NE(dialog.result(), QDialog::Accepted);
     EXPECT_TRUE(dialog.chosenPath().isEmpty());
+}
+
+// The names show before any header is read (each row is filled in as its headers are), and a
+// row cannot be opened until then.
+TEST(OpenGgufModel, NamesShowFirstAndEachRowFillsInOnceItsHeadersAreRead)
+{
+    const LocalModels local;
+    std::promise<void> release;
+    std::shared_future<void> released = release.get_future().share();
+    ModelSources sources = local.sources(0);
+    sources.availableMemory = [released] {  // the describing worker asks this first: held here
+        released.wait();
+        return std::size_t{64} << 30;
+    };
+    ModelListDialog dialog(sources, QString());
+    ASSERT_TRUE(waitUntil([&] { return dialog.table()->rowCount() == 3; }));
+    EXPECT_TRUE(dialog.isListing());
+    EXPECT_EQ(at(dialog.table(), 0, ModelListDialog::Name), QStringLiteral("qwen3:tiny"));
+    EXPECT_EQ(at(dialog.table(), 0, ModelListDialog::Status), QStringLiteral("reading its headers…"));
+    EXPECT_FALSE(enabled(dialog.table(), 0));
+    emit dialog.findChild<QDialogButtonBox*>()->accepted();
+    EXPECT_NE(dialog.result(), QDialog::Accepted);
+    release.set_value();
+    ASSERT_TRUE(waitUntil([&] { return !dialog.isListing(); }));
+    EXPECT_EQ(at(dialog.table(), 0, ModelListDialog::Status), QStringLiteral("yes"));
+    EXPECT_TRUE(enabled(dialog.table(), 0));
+    EXPECT_EQ(dialog.table()->currentRow(), 0);
 }
 
 // Sets the variables the app reads its folders from, for the test's life.
