@@ -59,6 +59,19 @@ QString memoryTooltip(const qkv::ModelLoadMemory& memory)
         .arg(text(memoryFigure(memory.wholeBytes)), text(memoryFigure(memory.oneBlockBytes)), available);
 }
 
+// Where the dialog looked, for its first line.
+QString placesText(const ModelSources& sources)
+{
+    QStringList places;
+    if (!sources.huggingFaceCache.empty())
+        places << ModelListDialog::tr("the Hugging Face cache, %1 ($HF_HUB_CACHE or $HF_HOME)").arg(text(sources.huggingFaceCache));
+    if (!sources.ollamaModels.empty())
+        places << ModelListDialog::tr("Ollama's, %1 ($OLLAMA_MODELS)").arg(text(sources.ollamaModels));
+    if (!sources.lmStudioModels.empty()) places << ModelListDialog::tr("LM Studio's, %1").arg(text(sources.lmStudioModels));
+    return places.isEmpty() ? ModelListDialog::tr("No model folder can be named ($HF_HUB_CACHE, $HF_HOME and $HOME are unset).")
+                            : ModelListDialog::tr("Models in %1:").arg(places.join(QStringLiteral("; ")));
+}
+
 }  // namespace
 
 ModelListDialog::ModelListDialog(const QString& cacheFolder, QString lastOpened, QWidget* parent)
@@ -75,36 +88,10 @@ ModelListDialog::ModelListDialog(ModelSources sources, QString lastOpened, QWidg
     auto* layout = new QVBoxLayout(this);
     source_->setWordWrap(true);
     source_->setTextFormat(Qt::PlainText);
-    QStringList places;
-    if (!sources_.huggingFaceCache.empty())
-        places << tr("the Hugging Face cache, %1 ($HF_HUB_CACHE or $HF_HOME)").arg(text(sources_.huggingFaceCache));
-    if (!sources_.ollamaModels.empty()) places << tr("Ollama's, %1 ($OLLAMA_MODELS)").arg(text(sources_.ollamaModels));
-    if (!sources_.lmStudioModels.empty()) places << tr("LM Studio's, %1").arg(text(sources_.lmStudioModels));
-    source_->setText(places.isEmpty() ? tr("No model folder can be named ($HF_HUB_CACHE, $HF_HOME and $HOME are unset).")
-                                      : tr("Models in %1:").arg(places.join(QStringLiteral("; "))));
+    source_->setText(placesText(sources_));
     layout->addWidget(source_);
 
-    table_->setHorizontalHeaderLabels({tr("Model"), tr("From"), tr("Family"), tr("Layers"), tr("Stored as"), tr("Size"),
-                                       tr("Memory"), tr("Can it be read?")});
-    table_->horizontalHeaderItem(Layers)->setToolTip(tr("Attention layers"));
-    table_->horizontalHeaderItem(Memory)->setToolTip(
-        tr("What the model takes as the app loads it: weights in float32, whole or one block at a time"));
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setSelectionMode(QAbstractItemView::SingleSelection);
-    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table_->verticalHeader()->hide();
-    // Names (an LM Studio path) and the memory wrap in columns of their own width, so that the
-    // reason a model cannot be read, the last column, stays in view at 1000 pixels.
-    QHeaderView* header = table_->horizontalHeader();
-    header->setSectionResizeMode(QHeaderView::ResizeToContents);
-    header->setSectionResizeMode(Name, QHeaderView::Interactive);
-    header->setSectionResizeMode(Memory, QHeaderView::Interactive);
-    header->setSectionResizeMode(Status, QHeaderView::Stretch);
-    table_->setColumnWidth(Name, 230);
-    table_->setColumnWidth(Memory, 120);
-    table_->setTextElideMode(Qt::ElideMiddle);
-    table_->setWordWrap(true);  // a reason is read whole
-    table_->setAccessibleName(tr("Models"));
+    setUpTable();
     layout->addWidget(table_, 1);
 
     message_->setWordWrap(true);
@@ -131,6 +118,31 @@ ModelListDialog::ModelListDialog(ModelSources sources, QString lastOpened, QWidg
     // Folders and manifests, then each model's headers (a shard index names many files, a GGUF's
     // header holds its vocabulary): never on the GUI thread.
     names_.setFuture(QtConcurrent::run(workPool(), [sources = sources_] { return listModelNames(sources); }));
+}
+
+void ModelListDialog::setUpTable()
+{
+    table_->setHorizontalHeaderLabels({tr("Model"), tr("From"), tr("Family"), tr("Layers"), tr("Stored as"), tr("Size"),
+                                       tr("Memory"), tr("Can it be read?")});
+    table_->horizontalHeaderItem(Layers)->setToolTip(tr("Attention layers"));
+    table_->horizontalHeaderItem(Memory)->setToolTip(
+        tr("What the model takes as the app loads it: weights in float32, whole or one block at a time"));
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->verticalHeader()->hide();
+    // Names (an LM Studio path) and the memory wrap in columns of their own width, so that the
+    // reason a model cannot be read, the last column, stays in view at 1000 pixels.
+    QHeaderView* header = table_->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(Name, QHeaderView::Interactive);
+    header->setSectionResizeMode(Memory, QHeaderView::Interactive);
+    header->setSectionResizeMode(Status, QHeaderView::Stretch);
+    table_->setColumnWidth(Name, 230);
+    table_->setColumnWidth(Memory, 120);
+    table_->setTextElideMode(Qt::ElideMiddle);
+    table_->setWordWrap(true);  // a reason is read whole
+    table_->setAccessibleName(tr("Models"));
 }
 
 ModelListDialog::~ModelListDialog()

@@ -53,6 +53,7 @@ signals:
     void listed();
 
 private:
+    void setUpTable();
     void showNames(const std::vector<ListedModel>& models);
     void describeRows(int begin, int end);
     void showListed();
