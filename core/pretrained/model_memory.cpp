@@ -1,8 +1,12 @@
 #include "core/pretrained/model_memory.hpp"
 
 #include <algorithm>
+#include <fstream>
+#include <string>
 
 #include "core/common/limits.hpp"
+#include "core/families/family_tensors.hpp"
+#include "core/pretrained/checkpoint_recipe.hpp"
 
 namespace qkv {
 
@@ -174,6 +178,99 @@ std::size_t modelRunBytes(const ModelMemoryEstimate& estimate)
 bool modelRunFits(const PretrainedModel& model, const ModelTokens& tokens, const RunOptions& options)
 {
     return modelRunBytes(estimateModelRunMemory(model, tokens, options)) <= limits::maxModelRunBytes;
+}
+
+// ---- Before loading ------------------------------------------------------------------------------
+
+namespace {
+
+std::size_t storedFloats(const CheckpointTensor& tensor)
+{
+    std::size_t n = 1;
+    for (const std::size_t extent : tensor.shape) n *= extent;
+    return n;
+}
+
+// The values of every tensor of `module` (module + ".weight", ".bias", its children) or named
+// exactly so; an empty module has none.
+std::size_t floatsUnder(const CheckpointTensors& tensors, const std::string& module)
+{
+    if (module.empty()) return 0;
+    std::size_t n = 0;
+    if (const auto exact = tensors.find(module); exact != tensors.end()) n += storedFloats(exact->second);
+    const std::string children = module + ".";
+    for (auto it = tensors.lower_bound(children); it != tensors.end() && it->first.starts_with(children); ++it)
+        n += storedFloats(it->second);
+    return n;
+}
+
+// One block's stored values, by the family's names for its parts.
+std::size_t blockFloats(const CheckpointTensors& tensors, const FamilyRecipe& recipe, ModelStack stack, Index block)
+{
+    const BlockTensorNames names = blockTensorNames(recipe, stack, block);
+    std::size_t n = 0;
+    for (const std::string* module :
+         {&names.attention, &names.attentionNorm, &names.attentionOutputNorm, &names.crossAttention,
+          &names.crossAttentionNorm, &names.feedForwardIn, &names.feedForwardGate, &names.feedForwardGateUp,
+          &names.feedForwardOut, &names.feedForwardNorm, &names.feedForwardOutputNorm})
+        n += floatsUnder(tensors, *module);
+    return n;
+}
+
+// The run of n tokens through every layer of a stack of L blocks (the legend of
+// estimateModelRunMemory with d_k = d / h): its layers, hidden states and MLP scratch.
+std::size_t stackRunFloats(const FamilyRecipe& recipe, ModelStack stack, Index layers, std::size_t n)
+{
+    const std::size_t d = count(recipe.d_model), h = std::max<std::size_t>(count(recipe.headCount), 1);
+    const std::size_t kv = count(recipe.keyValueHeadCount) * (d / h);
+    const bool rotary = recipe.positions == PretrainedPositions::Rotary;
+    const std::size_t layer = 2 * n * d + n * d + 2 * n * kv + (rotary ? n * d + n * kv : 0) + 2 * h * n * n + 2 * n * d;
+    const std::size_t mlp = 3 * n * d + (recipe.gatedFeedForward ? 2 : 1) * n * count(recipe.feedForwardWidth(stack));
+    return count(layers) * layer + (count(layers) + 1) * n * d + mlp;
+}
+
+}  // namespace
+
+std::size_t availableMemoryBytes()
+{
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key, unit;
+    std::size_t kibibytes = 0;
+    while (meminfo >> key >> kibibytes >> unit)
+        if (key == "MemAvailable:") return kibibytes * 1024;
+    return 0;
+}
+
+WeightResidency automaticResidency(std::size_t float32WeightBytes, std::size_t availableBytes)
+{
+    return availableBytes > 0 && float32WeightBytes > availableBytes / 2 ? WeightResidency::OneBlockAtATime
+                                                                         : WeightResidency::Whole;
+}
+
+ModelLoadMemory estimateModelLoadMemory(const Checkpoint& checkpoint, std::size_t availableBytes)
+{
+    std::size_t total = 0;  // every stored tensor's values
+    for (const auto& [name, tensor] : checkpoint.tensors) total += storedFloats(tensor);
+    std::size_t blocks = 0, largestBlock = 0, run = 0;
+    if (const Expected<FamilyRecipe> recipe = familyRecipe(checkpoint)) {
+        for (const ModelStack stack : {ModelStack::Encoder, ModelStack::Decoder}) {
+            const Index layers = stack == ModelStack::Encoder ? recipe->encoderLayerCount : recipe->decoderLayerCount;
+            for (Index b = 0; b < layers; ++b) {
+                const std::size_t floats = blockFloats(checkpoint.tensors, *recipe, stack, b);
+                blocks += floats;
+                largestBlock = std::max(largestBlock, floats);
+            }
+            if (layers > 0) run += stackRunFloats(*recipe, stack, layers, kLoadEstimateTokens);
+        }
+        if (recipe->readout != ReadoutKind::None) run += kLoadEstimateTokens * count(recipe->vocabularySize);  // logits
+    }
+    ModelLoadMemory estimate;
+    estimate.availableBytes = availableBytes;
+    estimate.wholeBytes = kProgramBytes + kFloat * (total + run);
+    const std::size_t outside = total - std::min(blocks, total);  // tables, readout, final norm
+    estimate.oneBlockBytes = blocks == 0 ? estimate.wholeBytes : kProgramBytes + kFloat * (outside + largestBlock + run);
+    estimate.residency = automaticResidency(kFloat * total, availableBytes);
+    return estimate;
 }
 
 }  // namespace qkv

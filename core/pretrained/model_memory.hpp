@@ -58,4 +58,38 @@ ModelMemoryEstimate estimateModelRunMemory(const PretrainedModel& model, const M
 std::size_t modelRunBytes(const ModelMemoryEstimate& estimate);
 bool modelRunFits(const PretrainedModel& model, const ModelTokens& tokens, const RunOptions& options = {});
 
+// ---- Before loading: what a model will take, from its checkpoint's headers alone ----------------
+// (openCheckpoint reads headers, never weights.) The weights are counted in float32, as loading
+// converts them today whatever the file stores (bf16, f16, GGUF's quantized blocks):
+//   whole      program + every stored tensor                                  (WeightResidency::Whole)
+//   one block  program + the tensors outside the blocks (tables, readout, final norm)
+//              + the largest block (the one a run converts while it runs it)  (OneBlockAtATime)
+// each plus the run of a short prompt (kLoadEstimateTokens tokens; the legend above, every layer's
+// maps and the logits of every position kept): a longer prompt takes more.
+
+// The memory the system could give now (Linux: /proc/meminfo's MemAvailable), or 0 when unknown.
+std::size_t availableMemoryBytes();
+
+// What loadPretrainedModel's WeightResidency::Automatic chooses: Whole unless the weights in
+// float32 would take over half the available memory (0: unknown, Whole).
+WeightResidency automaticResidency(std::size_t float32WeightBytes, std::size_t availableBytes);
+
+inline constexpr std::size_t kLoadEstimateTokens = 128;
+
+struct ModelLoadMemory {
+    std::size_t wholeBytes = 0;     // see above
+    std::size_t oneBlockBytes = 0;  // equals wholeBytes for a model whose blocks are not known
+    WeightResidency residency = WeightResidency::Whole;  // automaticResidency's choice
+    std::size_t availableBytes = 0;                      // what it was held against (0: unknown)
+
+    std::size_t bytes() const { return residency == WeightResidency::OneBlockAtATime ? oneBlockBytes : wholeBytes; }
+    // Whether even the smaller way fits what is available (an unknown amount: yes).
+    bool fits() const { return availableBytes == 0 || bytes() <= availableBytes; }
+};
+
+// The estimate for `checkpoint` against `availableBytes` (availableMemoryBytes() in the app; a
+// test's own figure). A checkpoint whose family is not run whole (only its layers open) counts
+// every tensor as one block.
+ModelLoadMemory estimateModelLoadMemory(const Checkpoint& checkpoint, std::size_t availableBytes);
+
 }  // namespace qkv

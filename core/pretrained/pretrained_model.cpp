@@ -1,7 +1,6 @@
 #include "core/pretrained/pretrained_model.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <new>
 #include <optional>
 #include <vector>
@@ -11,6 +10,7 @@
 #include "core/modelfiles/tensor_reading.hpp"
 #include "core/pretrained/checkpoint_recipe.hpp"
 #include "core/pretrained/marian_positions.hpp"
+#include "core/pretrained/model_memory.hpp"
 #include "core/pretrained/tensor_plan.hpp"
 
 namespace qkv {
@@ -222,18 +222,6 @@ void attachTokenizer(PretrainedModel& model)
     if (model.recipe.encoderDecoder()) model.targetTokenizer = std::move(tokenizers->target);
 }
 
-// The memory the system could give now (MemAvailable), or 0 when it cannot be read.
-std::size_t availableMemoryBytes()
-{
-    std::ifstream meminfo("/proc/meminfo");
-    std::string key;
-    std::size_t kibibytes = 0;
-    std::string unit;
-    while (meminfo >> key >> kibibytes >> unit)
-        if (key == "MemAvailable:") return kibibytes * 1024;
-    return 0;
-}
-
 // Whole unless the checkpoint's tensors in float32 (4 bytes each, whatever the file's dtype) would
 // take over half the available memory; a caller's explicit choice stands.
 WeightResidency chosenResidency(const Checkpoint& checkpoint, WeightResidency asked)
@@ -245,9 +233,7 @@ WeightResidency chosenResidency(const Checkpoint& checkpoint, WeightResidency as
         for (const std::size_t extent : tensor.shape) count *= extent;
         floats += count;
     }
-    const std::size_t available = availableMemoryBytes();
-    return available > 0 && floats * sizeof(float) > available / 2 ? WeightResidency::OneBlockAtATime
-                                                                    : WeightResidency::Whole;
+    return automaticResidency(floats * sizeof(float), availableMemoryBytes());  // model_memory.hpp: one rule
 }
 
 }  // namespace

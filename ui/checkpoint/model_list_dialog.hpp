@@ -1,9 +1,11 @@
 #pragma once
-// File > Open Model…: the models of the Hugging Face cache (core/checkpoint/model_folders.hpp),
-// one row each (name, family, attention layers, size, whether it can be read and why not), the
-// last one opened first. The cache is read off the GUI thread (each model's headers, never its
-// weights) while the dialog says so; "Other Folder…" picks any model folder instead. The chosen
-// folder then opens as File > Open Checkpoint… opens a file.
+// File > Open Model…: the models of the Hugging Face cache and the GGUF models Ollama and LM Studio
+// keep (model_listing.hpp), one row each (name, where it comes from, family, attention layers,
+// how it is stored, size on disk, the memory it will take as the app loads it, whether it can be
+// read and why not), the last one opened first. Listing runs off the GUI thread: the names first,
+// then each row as its headers (never its weights) are read; a model too large for the machine is
+// greyed with both figures. "Other Folder…" and "Other File…" pick any model folder or file instead. The choice
+// then opens as File > Open Checkpoint… opens a file.
 
 #include <QDialog>
 #include <QFutureWatcher>
@@ -11,7 +13,7 @@
 
 #include <vector>
 
-#include "core/checkpoint/model_folders.hpp"
+#include "ui/checkpoint/model_listing.hpp"
 
 class QDialogButtonBox;
 class QLabel;
@@ -23,34 +25,52 @@ namespace qkv::ui {
 class ModelListDialog : public QDialog {
     Q_OBJECT
 public:
-    // `cacheFolder`: where to look (huggingFaceCacheFolder() in the app); `lastOpened`: the folder
-    // of the model opened last, listed first.
-    ModelListDialog(QString cacheFolder, QString lastOpened, QWidget* parent = nullptr);
+    enum Column { Name, Source, Family, Layers, StoredAs, Size, Memory, Status, ColumnCount };
+
+    // `sources`: where to look (the app: the environment's folders); `lastOpened`: the path of the
+    // model opened last, listed first.
+    ModelListDialog(ModelSources sources, QString lastOpened, QWidget* parent = nullptr);
+    // The Hugging Face cache alone.
+    ModelListDialog(const QString& cacheFolder, QString lastOpened, QWidget* parent = nullptr);
     ~ModelListDialog() override;
 
-    // The folder to open: the selected model's snapshot, or the folder "Other Folder…" chose.
+    // What to open: the selected model's snapshot folder or GGUF file, or what "Other…" chose.
+    QString chosenPath() const { return chosen_; }
     QString chosenFolder() const { return chosen_; }
+
+    // The file dialog's filters for a model file: safetensors, shard indexes, GGUF, Ollama's blobs.
+    static QString modelFileFilters();
 
     // For tests.
     QTableWidget* table() const { return table_; }
     QLabel* messageLabel() const { return message_; }
-    bool isListing() const { return watcher_.isRunning(); }
+    // Until every model's headers are read and shown.
+    bool isListing() const { return listing_; }
     void selectRow(int row);
+    const std::vector<ListedModel>& models() const { return models_; }
 
 signals:
     void listed();
 
 private:
-    void showModels(const std::vector<qkv::CachedModel>& models);
+    void setUpTable();
+    void showNames(const std::vector<ListedModel>& models);
+    void describeRows(int begin, int end);
+    void showListed();
+    void showRow(int row, const ListedModel& model);
+    void selectFirstReadable();
     void chooseOtherFolder();
+    void chooseOtherFile();
     void updateOpenButton();
     void acceptSelected();
 
-    QString cacheFolder_;
+    ModelSources sources_;
     QString lastOpened_;
     QString chosen_;
-    std::vector<qkv::CachedModel> models_;  // in the table's order
-    QFutureWatcher<std::vector<qkv::CachedModel>> watcher_;
+    std::vector<ListedModel> models_;  // in the table's order
+    QFutureWatcher<std::vector<ListedModel>> names_;  // listModelNames
+    QFutureWatcher<ListedModel> details_;              // describeModel, row by row in the table's order
+    bool listing_ = true;
     QLabel* source_ = nullptr;
     QTableWidget* table_ = nullptr;
     QLabel* message_ = nullptr;

@@ -11,6 +11,7 @@
 
 #include "core/checkpoint/checkpoint.hpp"
 #include "core/checkpoint/model_folders.hpp"
+#include "core/gguf/local_models.hpp"
 #include "core/io/data_directory.hpp"
 #include "ui/checkpoint/checkpoint_layer_dialog.hpp"
 #include "ui/circuits/circuits_view.hpp"
@@ -171,7 +172,7 @@ void MainWindow::openCheckpointInteractively()
     if (!files_->mayLeaveTraining(tr("open a checkpoint"))) return;
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open Checkpoint"), firstExistingFolder({kCheckpointDirectory.value()}),
-        tr("Checkpoints (*.safetensors *.index.json);;safetensors (*.safetensors);;Sharded index (*.index.json);;All files (*)"));
+        ModelListDialog::modelFileFilters());
     if (path.isEmpty()) return;
     kCheckpointDirectory.setValue(QFileInfo(path).absolutePath());
     openCheckpoint(path);
@@ -180,11 +181,14 @@ void MainWindow::openCheckpointInteractively()
 void MainWindow::openModelInteractively()
 {
     if (!files_->mayLeaveTraining(tr("open a model"))) return;
-    const std::string cache = qkv::huggingFaceCacheFolder([](const char* name) { return std::getenv(name); });
-    ModelListDialog dialog(QString::fromStdString(cache), kLastModel.value(), this);
-    if (dialog.exec() != QDialog::Accepted || dialog.chosenFolder().isEmpty()) return;
-    kLastModel.setValue(dialog.chosenFolder());
-    openCheckpoint(dialog.chosenFolder());  // a folder opens as its checkpoint (core/checkpoint/model_folders.hpp)
+    const auto environment = [](const char* name) { return std::getenv(name); };
+    ModelSources sources{qkv::huggingFaceCacheFolder(environment), qkv::ollamaModelsFolder(environment),
+                         qkv::lmStudioModelsFolder(environment)};
+    ModelListDialog dialog(std::move(sources), kLastModel.value(), this);
+    if (dialog.exec() != QDialog::Accepted || dialog.chosenPath().isEmpty()) return;
+    kLastModel.setValue(dialog.chosenPath());
+    // A folder opens as its checkpoint (core/checkpoint/model_folders.hpp), a GGUF file by its magic.
+    openCheckpoint(dialog.chosenPath());
 }
 
 void MainWindow::openCheckpoint(const QString& path) { loads_->openCheckpoint(path); }

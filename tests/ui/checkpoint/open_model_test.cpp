@@ -73,11 +73,14 @@ TEST(ModelListDialogTest, ListsTheCachesModelsWithWhyOneCannotBeRead)
     ASSERT_EQ(table->rowCount(), 2);
     EXPECT_EQ(table->item(0, 0)->text(), QStringLiteral("old/pickled"));
     EXPECT_FALSE(table->item(0, 0)->flags() & Qt::ItemIsEnabled);  // greyed: it cannot be read
-    EXPECT_TRUE(table->item(0, 4)->text().contains(QStringLiteral("never loads pickles"))) << table->item(0, 4)->text().toStdString();
+    EXPECT_TRUE(table->item(0, ModelListDialog::Status)->text().contains(QStringLiteral("never loads pickles"))) << table->item(0, ModelListDialog::Status)->text().toStdString();
     EXPECT_EQ(table->item(1, 0)->text(), QStringLiteral("tiny/gpt2"));
-    EXPECT_EQ(table->item(1, 1)->text(), QStringLiteral("gpt2"));
-    EXPECT_EQ(table->item(1, 2)->text(), QStringLiteral("3"));
-    EXPECT_EQ(table->item(1, 4)->text(), QStringLiteral("yes"));
+    EXPECT_EQ(table->item(1, ModelListDialog::Family)->text(), QStringLiteral("gpt2"));
+    EXPECT_EQ(table->item(1, ModelListDialog::Source)->text(), QStringLiteral("Hugging Face cache"));
+    EXPECT_TRUE(table->item(1, ModelListDialog::Memory)->text().endsWith(QStringLiteral("whole")));
+    EXPECT_EQ(table->item(1, ModelListDialog::Layers)->text(), QStringLiteral("3"));
+    EXPECT_EQ(table->item(1, ModelListDialog::StoredAs)->text(), QStringLiteral("mostly F32"));  // and its BOOL causal masks
+    EXPECT_EQ(table->item(1, ModelListDialog::Status)->text(), QStringLiteral("yes"));
     // The first model that can be read is selected; Open takes its snapshot.
     EXPECT_EQ(table->currentRow(), 1);
     QMetaObject::invokeMethod(&dialog, [&] { emit dialog.findChild<QDialogButtonBox*>()->accepted(); });
@@ -101,8 +104,9 @@ TEST(ModelListDialogTest, NoCacheSaysSoAndOffersAnotherFolder)
 // Opens the cache's row `row` and its first layer, answering the two dialogs as a user would.
 void openFromCache(MainWindow& window, const CacheFolder& cache, int row)
 {
-    const QByteArray before = qgetenv("HF_HUB_CACHE");
+    const QByteArray before = qgetenv("HF_HUB_CACHE"), ollamaBefore = qgetenv("OLLAMA_MODELS");
     qputenv("HF_HUB_CACHE", cache.path().toLocal8Bit());
+    qputenv("OLLAMA_MODELS", (cache.path() + QStringLiteral("/no-ollama")).toLocal8Bit());  // none but the cache's
     bool listAnswered = false, layerAnswered = false;
     QTimer answer;
     QObject::connect(&answer, &QTimer::timeout, [&] {
@@ -125,6 +129,8 @@ void openFromCache(MainWindow& window, const CacheFolder& cache, int row)
     answer.stop();
     if (before.isNull()) qunsetenv("HF_HUB_CACHE");
     else qputenv("HF_HUB_CACHE", before);
+    if (ollamaBefore.isNull()) qunsetenv("OLLAMA_MODELS");
+    else qputenv("OLLAMA_MODELS", ollamaBefore);
 }
 
 // A LLaMA-style model whose only tokenizer file is tokenizer.json: typed text becomes its tokens,
