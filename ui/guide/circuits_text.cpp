@@ -87,7 +87,8 @@ QString previousTokenSentence(const qkv::ModelOverview& overview, const qkv::Mod
     return Text::tr(
                "Previous-token head %1's QK circuit: each token's best key scores only %2 to %3: by token identity it "
                "prefers almost nothing, so "
-               "it finds the token before by position, which the direct path leaves out.")
+               "it finds the token before by position, which the direct path leaves out (Copying scores: click "
+               "%1 to see its tables).")
         .arg(headText(model, head))
         .arg(lowest, 0, 'f', 2)
         .arg(highest, 0, 'f', 2);
