@@ -14,6 +14,7 @@
 #include "core/export/circuits_json.hpp"
 #include "core/export/json_stream.hpp"
 #include "core/export/layer_heads_json.hpp"
+#include "core/export/token_json.hpp"
 #include "core/families/model_names.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/pipeline/model_overview.hpp"
@@ -98,7 +99,8 @@ Status writeStreamedLayerNorms(JsonStream& json, const Result& result, const Exp
     request.headMean = rollout != nullptr;
     Expected<StreamedLayerMaps> maps = streamedLayerMaps(attention, result.streamedHeads, *result.weights, request);
     if (!maps) return Error{maps.error()};
-    if (options.pool > 0) writePooledMap(json, "value_norms_pool", pooled.rowEdges, pooled.columnEdges, maps->normMean, maps->normMax);
+    if (options.pool > 0)
+        writePooledMap(json, "value_norms_pool", pooled.rowEdges, pooled.columnEdges, maps->normMean, maps->normMax);
     if (region) {
         if (options.pool > 0) json.newline();
         json.key("value_norms");
@@ -122,7 +124,8 @@ void writeStreamedHeadNorms(JsonStream& json, const Result& result, const Export
     const PooledAttention& pooled = result.streamedHeads[static_cast<std::size_t>(head)].pooled;
     if (options.pool > 0) {
         json.newline();
-        writePooledMap(json, "value_norms_pool", pooled.rowEdges, pooled.columnEdges, pooled.scaledMean, pooled.scaledMax);
+        writePooledMap(json, "value_norms_pool", pooled.rowEdges, pooled.columnEdges, pooled.scaledMean,
+                       pooled.scaledMax);
     }
     if (!options.region()) return;
     const auto region = exportRegion(options, result.attention.queryCount(), result.attention.keyCount());
@@ -167,7 +170,8 @@ Status writeLayer(JsonStream& json, const std::shared_ptr<const PretrainedModel>
                   Index modelIndex, const ModelSentences& sentences, const Config& base, const ExportOptions& options,
                   StreamedRollout* rollout)
 {
-    const Expected<std::shared_ptr<const Result>> layerResult = pretrainedLayerResult(model, run, modelIndex, sentences, base);
+    const Expected<std::shared_ptr<const Result>> layerResult =
+        pretrainedLayerResult(model, run, modelIndex, sentences, base);
     if (!layerResult) return Error{layerResult.error()};
     const std::shared_ptr<const Result>& result = *layerResult;
     const LayerRun& layer = run.layer(modelIndex);
@@ -223,7 +227,8 @@ void writeRollout(JsonStream& json, const MatrixD& rollout, const ExportOptions&
         json.matrix(MatrixF(rollout.cast<float>()));
     } else if (const auto region = exportRegion(options, rollout.rows(), rollout.cols())) {
         const auto& [rows, cols] = *region;
-        json.matrix(MatrixF(rollout.block(rows.begin, cols.begin, rows.end - rows.begin, cols.end - cols.begin).cast<float>()));
+        json.matrix(
+            MatrixF(rollout.block(rows.begin, cols.begin, rows.end - rows.begin, cols.end - cols.begin).cast<float>()));
     } else {
         json.null();
     }
@@ -257,17 +262,6 @@ std::vector<std::string> readoutPieces(const PretrainedModel& model)
                            : std::vector<std::string>(static_cast<std::size_t>(model.recipe.vocabularySize));
 }
 
-// "token": the entry, or null for an id the tokenizer does not list.
-void writePiece(JsonStream& json, const std::vector<std::string>& pieces, std::int32_t id)
-{
-    json.key("token");
-    const std::string& piece = pieces[static_cast<std::size_t>(id)];
-    if (piece.empty())
-        json.null();
-    else
-        json.value(piece);
-}
-
 void writeGenerated(JsonStream& json, const std::vector<std::string>& pieces, const std::vector<GeneratedToken>& all)
 {
     json.key("generated");
@@ -279,7 +273,7 @@ void writeGenerated(JsonStream& json, const std::vector<std::string>& pieces, co
         json.value(static_cast<std::int64_t>(token.position));
         json.key("id");
         json.value(static_cast<std::int64_t>(token.id));
-        writePiece(json, pieces, token.id);
+        writeTokenPiece(json, pieces, token.id);
         json.key("probability");
         json.value(token.probability);
         json.endObject();
@@ -287,30 +281,11 @@ void writeGenerated(JsonStream& json, const std::vector<std::string>& pieces, co
     json.endArray();
 }
 
-void writePredictions(JsonStream& json, const std::vector<std::string>& pieces, const std::vector<PositionPredictions>& all)
+void writePredictions(JsonStream& json, const std::vector<std::string>& pieces,
+                      const std::vector<PositionPredictions>& all)
 {
     json.key("predictions");
-    json.beginArray();
-    for (const PositionPredictions& position : all) {
-        json.newline();
-        json.beginObject();
-        json.key("position");
-        json.value(static_cast<std::int64_t>(position.position));
-        json.key("top");
-        json.beginArray();
-        for (const TokenProbability& token : position.top) {
-            json.beginObject();
-            writePiece(json, pieces, token.id);
-            json.key("id");
-            json.value(static_cast<std::int64_t>(token.id));
-            json.key("probability");
-            json.value(token.probability);
-            json.endObject();
-        }
-        json.endArray();
-        json.endObject();
-    }
-    json.endArray();
+    writePositionsTop(json, pieces, all);
 }
 
 // --corrupt's "patching" and --logit-lens's "logit_lens" (patching_json.hpp), when asked.
@@ -341,8 +316,9 @@ Status exportModelJson(const std::shared_ptr<const PretrainedModel>& model, cons
         // folded layer by layer while a streamed run's layers are written.
         const std::vector<Index> rolloutIndices = rolloutLayers(*model, run);
         const bool streamed = !run.layers.empty() && !run.layers.front()->streamedHeads.empty();
-        const Expected<MatrixD> rollout = streamed ? Expected<MatrixD>(MatrixD())
-                                                   : modelRollout(*model, run, static_cast<Index>(rolloutIndices.size()) - 1);
+        const Expected<MatrixD> rollout =
+            streamed ? Expected<MatrixD>(MatrixD())
+                     : modelRollout(*model, run, static_cast<Index>(rolloutIndices.size()) - 1);
         if (!rollout) return Error{rollout.error()};
         StreamedRollout streamedRollout;
         AtomicFile file;
@@ -369,7 +345,8 @@ Status exportModelJson(const std::shared_ptr<const PretrainedModel>& model, cons
         json.beginArray();
         for (Index layer = 0; layer < model->layerCount(); ++layer) {
             json.newline();
-            const bool inRollout = std::find(rolloutIndices.begin(), rolloutIndices.end(), layer) != rolloutIndices.end();
+            const bool inRollout =
+                std::find(rolloutIndices.begin(), rolloutIndices.end(), layer) != rolloutIndices.end();
             if (Status written = writeLayer(json, model, run, layer, sentences, base, options,
                                             streamed && inRollout ? &streamedRollout : nullptr);
                 !written)

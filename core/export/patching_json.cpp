@@ -1,18 +1,10 @@
 #include "core/export/patching_json.hpp"
 
+#include "core/export/token_json.hpp"
+
 namespace qkv {
 
 namespace {
-
-void writeToken(JsonStream& json, const std::vector<std::string>& pieces, std::int32_t id)
-{
-    json.key("token");
-    const auto row = static_cast<std::size_t>(id);
-    if (row >= pieces.size() || pieces[row].empty())
-        json.null();
-    else
-        json.value(pieces[row]);
-}
 
 void writeIdToken(JsonStream& json, const char* name, const std::vector<std::string>& pieces, std::int32_t id)
 {
@@ -20,7 +12,7 @@ void writeIdToken(JsonStream& json, const char* name, const std::vector<std::str
     json.beginObject();
     json.key("id");
     json.value(static_cast<std::int64_t>(id));
-    writeToken(json, pieces, id);
+    writeTokenPiece(json, pieces, id);
     json.endObject();
 }
 
@@ -67,27 +59,7 @@ void writeLogitLens(JsonStream& json, const PretrainedModel& model, const std::v
         json.key("layer");
         json.value(static_cast<std::int64_t>(model.layersInModelOrder[static_cast<std::size_t>(layer.layer)].index));
         json.key("positions");
-        json.beginArray();
-        for (const PositionPredictions& position : layer.positions) {
-            json.newline();
-            json.beginObject();
-            json.key("position");
-            json.value(static_cast<std::int64_t>(position.position));
-            json.key("top");
-            json.beginArray();
-            for (const TokenProbability& token : position.top) {
-                json.beginObject();
-                json.key("id");
-                json.value(static_cast<std::int64_t>(token.id));
-                writeToken(json, pieces, token.id);
-                json.key("probability");
-                json.value(token.probability);
-                json.endObject();
-            }
-            json.endArray();
-            json.endObject();
-        }
-        json.endArray();
+        writePositionsTop(json, pieces, layer.positions);
         json.endObject();
     }
     json.endArray();
