@@ -6,6 +6,7 @@
 #include <cmath>
 #include <optional>
 
+#include "core/analysis/head_roles.hpp"
 #include "core/circuits/head_circuits.hpp"
 #include "ui/guide/learned_heads_text.hpp"
 #include "ui/predict/prediction_data.hpp"
