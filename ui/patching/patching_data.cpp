@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
+#include <optional>
 
 #include "core/analysis/predictions.hpp"
 #include "core/pipeline/pretrained_run.hpp"
@@ -235,26 +236,30 @@ QString headsSentence(const PatchingPrompts& prompts, const qkv::PatchingGrids& 
 QString residualSentence(const PatchingPrompts& prompts, const qkv::PatchingGrids& grids)
 {
     if (grids.residual.empty()) return Text::tr("Residual: none patched yet.");
-    const qkv::ModelOverview& overview = *prompts.overview;
-    // Where the answer enters: the position that recovers most at the first layer's input; the
-    // first layer whose input at the last position recovers most of it is where it has moved.
+    const auto layerName = [&](std::size_t l) { return QString::number(prompts.model->layersInModelOrder[l].index); };
+    const auto at = [&](std::size_t l, std::size_t p) { return grids.residual[l][p]; };
+    // Where the answer enters: the position that recovers most at the first layer's input. It
+    // stays there up to the last layer whose input at that position recovers most of it, and is
+    // at the last position from the first layer whose input there does.
     const std::vector<double>& first = grids.residual.front();
-    const auto enters = static_cast<int>(std::max_element(first.begin(), first.end()) - first.begin());
-    const int lastPosition = static_cast<int>(first.size()) - 1;
-    int moved = -1;
-    for (std::size_t l = 0; l < grids.residual.size() && moved < 0; ++l) {
-        const std::vector<double>& row = grids.residual[l];
-        if (row[static_cast<std::size_t>(lastPosition)] > 0.5) moved = static_cast<int>(l);
-    }
+    const auto enters = static_cast<std::size_t>(std::max_element(first.begin(), first.end()) - first.begin());
+    const std::size_t last = first.size() - 1;
+    std::size_t stays = 0;
+    for (std::size_t l = 0; l < grids.residual.size(); ++l)
+        if (at(l, enters) > 0.5) stays = l;
+    std::optional<std::size_t> moved;
+    for (std::size_t l = 0; l < grids.residual.size() && !moved; ++l)
+        if (at(l, last) > 0.5) moved = l;
     QString text = Text::tr("Residual: the answer enters at position %1 («%2», %3)")
                        .arg(enters)
-                       .arg(prompts.cleanTokens.value(enters), number(first[static_cast<std::size_t>(enters)]));
-    if (moved >= 0)
-        text += Text::tr(" and is at the last position from the input of layer %1 (%2)")
-                    .arg(layerLabel(overview, moved), number(grids.residual[static_cast<std::size_t>(moved)][static_cast<std::size_t>(lastPosition)]));
-    else
-        text += Text::tr("; no layer's input at the last position recovers more than half of it");
-    return text + QLatin1Char('.');
+                       .arg(prompts.cleanTokens.value(static_cast<int>(enters)), number(first[enters]));
+    if (stays > 0 && enters != last)
+        text += Text::tr(", is still there at the input of layer %1 (%2)").arg(layerName(stays), number(at(stays, enters)));
+    if (enters == last) return text + QLatin1Char('.');
+    if (moved)
+        return text + Text::tr(" and is at the last position from the input of layer %1 (%2).")
+                          .arg(layerName(*moved), number(at(*moved, last)));
+    return text + Text::tr(" and reaches the last position only in layer %1's block.").arg(layerName(stays));
 }
 
 namespace {

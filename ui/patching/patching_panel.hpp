@@ -38,6 +38,7 @@ public:
     // The clean prompt's run (null: none). A new one stops the work under way and, when a
     // corrupted prompt is typed, patches again.
     void setOverview(std::shared_ptr<const qkv::ModelOverview> overview);
+    const std::shared_ptr<const qkv::ModelOverview>& overview() const { return overview_; }
     // Types the corrupted prompt and patches (the guide's step does this).
     void setCorruptText(const QString& text);
     void run();

@@ -14,6 +14,7 @@
 #include "tests/ui/support/wait_until.hpp"
 #include "tests/ui/support/window_fixture.hpp"
 #include "ui/circuits/circuits_view.hpp"
+#include "ui/circuits/head_circuits_panel.hpp"
 #include "ui/guide/guide_panel.hpp"
 #include "ui/guide/guide_steps.hpp"
 #include "ui/guide/guide_targets.hpp"
