@@ -5,6 +5,10 @@
 
 #include <QAccessible>
 #include <QApplication>
+#include <QPushButton>
+#include <QTest>
+
+#include <set>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
@@ -203,6 +207,26 @@ TEST_F(PatchingPanelTest, TheGridsReadAsTablesAndTheFiguresDraw)
     // Another sentence's overview: the patching figures say why they cannot draw.
     input.overview = demoOverview("a b c d e f g");
     EXPECT_FALSE(findFigure(QStringLiteral("patching-heads"))->whyUnavailable(input).isEmpty());
+}
+
+TEST_F(PatchingPanelTest, TabGoesThroughEveryControlAndEachHasAName)
+{
+    ASSERT_TRUE(patch(QString::fromLatin1(kCorrupt)));
+    QApplication::setActiveWindow(panel.get());
+    std::set<QWidget*> stops;
+    for (QWidget* w : panel->findChildren<QWidget*>())
+        if (w->isVisible() && w->isEnabled() && (w->focusPolicy() & Qt::TabFocus)) {
+            stops.insert(w);
+            EXPECT_FALSE(w->accessibleName().isEmpty()) << w->metaObject()->className();
+        }
+    ASSERT_GE(stops.size(), 5u);
+    panel->corruptEdit()->setFocus(Qt::TabFocusReason);
+    std::set<QWidget*> visited{panel->corruptEdit()};
+    for (std::size_t press = 0; press < 2 * stops.size() + 4; ++press) {
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+        if (QApplication::focusWidget()) visited.insert(QApplication::focusWidget());
+    }
+    for (QWidget* w : stops) EXPECT_TRUE(visited.count(w)) << w->accessibleName().toStdString();
 }
 
 }  // namespace
