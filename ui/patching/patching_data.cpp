@@ -49,10 +49,12 @@ qkv::MatrixD gridMatrix(const std::vector<std::vector<double>>& rows, qkv::Index
     return m;
 }
 
+// The layers as a grid's rows name them: their index (the tab's layer names, such as
+// "transformer.h.0.attn", would leave the cells no room).
 QStringList layerNames(const qkv::ModelOverview& overview)
 {
     QStringList names;
-    for (qkv::Index l = 0; l < overview.layerCount(); ++l) names << layerLabel(overview, l);
+    for (qkv::Index l = 0; l < overview.layerCount(); ++l) names << QString::number(overview.layer(l).layer.index);
     return names;
 }
 
@@ -106,7 +108,7 @@ PatchGridData headsGridData(const PatchingPrompts& prompts, const qkv::PatchingG
     qkv::Index h = 0;
     for (const qkv::CheckpointLayer& layer : prompts.model->layersInModelOrder) h = std::max(h, layer.headCount);
     PatchGridData data;
-    data.title = Text::tr("Patching heads: recovered fraction of the answer");
+    data.title = Text::tr("Heads patched: recovered fraction");
     data.subtitle = Text::tr("Each head's output z taken from the clean run into the corrupted one, at every position; "
                              "1 recovers the whole clean answer %1 over %2, 0 none")
                         .arg(tokenChip(*prompts.model, grids.answer), tokenChip(*prompts.model, grids.wrong));
@@ -125,7 +127,7 @@ PatchGridData residualGridData(const PatchingPrompts& prompts, const qkv::Patchi
 {
     const qkv::ModelOverview& overview = *prompts.overview;
     PatchGridData data;
-    data.title = Text::tr("Patching the residual stream: recovered fraction of the answer");
+    data.title = Text::tr("Residual stream patched: recovered fraction");
     data.subtitle = Text::tr("The residual stream entering each layer at one position taken from the clean run; "
                              "tokens that differ between the prompts are bold and underlined (clean/corrupted)");
     data.values = gridMatrix(grids.residual, overview.layerCount(), static_cast<qkv::Index>(prompts.cleanTokens.size()));
@@ -183,7 +185,7 @@ PatchGridData logitLensGridData(const LogitLensShown& lens)
     const auto L = static_cast<qkv::Index>(lens.layers.size());
     const auto n = static_cast<qkv::Index>(tokens.size());
     PatchGridData data;
-    data.title = Text::tr("Logit lens: the top prediction after each layer");
+    data.title = Text::tr("Logit lens: the top next token after each layer");
     data.subtitle = Text::tr("The residual stream after each layer through the final norm and the readout; each cell "
                              "the most likely next token, coloured by its probability");
     data.values = qkv::MatrixD::Constant(n, L, kNotComputed);
@@ -196,7 +198,7 @@ PatchGridData logitLensGridData(const LogitLensShown& lens)
         }
     data.cellTexts = texts;
     data.rowLabels = tokens;
-    for (qkv::Index l = 0; l < L; ++l) data.columnLabels << layerLabel(overview, l);
+    data.columnLabels = layerNames(overview);
     data.rowAxis = Text::tr("position: token read");
     data.columnAxis = Text::tr("after layer");
     data.legendLabel = Text::tr("probability of the top token");

@@ -1,6 +1,7 @@
 #include "ui/patching/patching_figures.hpp"
 
 #include <QCoreApplication>
+#include <QPainter>
 
 #include "core/pipeline/model_overview.hpp"
 #include "ui/patching/patch_grid_figure.hpp"
@@ -23,36 +24,43 @@ PatchingShown shownFor(const FigureInput& input)
     return shown;
 }
 
-QString whyNoPatching(const FigureInput& input)
+// A corrupted prompt is typed only on the Patching page: without one for this sentence, the figure
+// says so where it would have been drawn.
+// Says in place why there is nothing to draw (true): a model patching cannot read (core's words),
+// or, for the patching grids, no corrupted prompt patched for this sentence (one is typed only
+// on the Patching page).
+bool paintWhyNot(QPainter& painter, const QRectF& rect, const FigureInput& input, const PatchingShown* shown)
 {
-    if (const QString why = whyNoModelOverview(input); !why.isEmpty()) return why;
-    if (!shownFor(input).grids)
-        return Text::tr("Type a corrupted prompt on the Predict tab's Patching page and patch: these grids compare "
-                        "two prompts.");
-    return {};
-}
-
-QString whyNoLens(const FigureInput& input)
-{
-    if (const QString why = whyNoModelOverview(input); !why.isEmpty()) return why;
-    if (qkv::Status s = qkv::checkPatchingModel(*input.overview->model); !s) return QString::fromStdString(s.error());
-    return {};
+    QString why;
+    if (qkv::Status s = qkv::checkPatchingModel(*input.overview->model); !s)
+        why = QString::fromStdString(s.error());
+    else if (shown && !shown->grids)
+        why = Text::tr("Type a corrupted prompt on the Predict tab's Patching page and patch: these grids compare "
+                       "two prompts.");
+    if (why.isEmpty()) return false;
+    painter.setFont(input.options.font);
+    painter.setPen(input.options.text);
+    painter.drawText(rect.adjusted(16, 16, -16, -16), Qt::AlignCenter | Qt::TextWordWrap, why);
+    return true;
 }
 
 void paintHeads(QPainter& painter, const QRectF& rect, const FigureInput& input)
 {
     const PatchingShown shown = shownFor(input);
+    if (paintWhyNot(painter, rect, input, &shown)) return;
     paintPatchGrid(painter, rect, headsGridData(*shown.prompts, *shown.grids), input.options);
 }
 
 void paintResidual(QPainter& painter, const QRectF& rect, const FigureInput& input)
 {
     const PatchingShown shown = shownFor(input);
+    if (paintWhyNot(painter, rect, input, &shown)) return;
     paintPatchGrid(painter, rect, residualGridData(*shown.prompts, *shown.grids), input.options);
 }
 
 void paintLens(QPainter& painter, const QRectF& rect, const FigureInput& input)
 {
+    if (paintWhyNot(painter, rect, input, nullptr)) return;
     // The page's lens when it shows this sentence's, else computed here (a figure has no widget).
     PatchingShown shown = shownPatching();
     std::shared_ptr<const LogitLensShown> lens = shown.lens;
@@ -83,11 +91,11 @@ Figure gridFigure(QString name, QString title, QSizeF size, std::function<QStrin
 std::vector<Figure> patchingFigures()
 {
     return {
-        gridFigure(QStringLiteral("patching-heads"), Text::tr("Patching: heads grid"), QSizeF(720, 520), &whyNoPatching,
+        gridFigure(QStringLiteral("patching-heads"), Text::tr("Patching: heads grid"), QSizeF(720, 520), &whyNoModelOverview,
                    &paintHeads),
         gridFigure(QStringLiteral("patching-residual"), Text::tr("Patching: residual stream grid"), QSizeF(900, 520),
-                   &whyNoPatching, &paintResidual),
-        gridFigure(QStringLiteral("logit-lens"), Text::tr("Logit lens grid"), QSizeF(760, 620), &whyNoLens, &paintLens),
+                   &whyNoModelOverview, &paintResidual),
+        gridFigure(QStringLiteral("logit-lens"), Text::tr("Logit lens grid"), QSizeF(760, 620), &whyNoModelOverview, &paintLens),
     };
 }
 

@@ -18,6 +18,7 @@
 
 #include "core/pipeline/pretrained_run.hpp"
 #include "tests/ui/patching/patching_test_support.hpp"
+#include "tests/ui/support/text_probe.hpp"
 #include "tests/ui/support/wait_until.hpp"
 #include "ui/figure_registry/figure_registry.hpp"
 #include "ui/patching/head_maps_dialog.hpp"
@@ -204,9 +205,14 @@ TEST_F(PatchingPanelTest, TheGridsReadAsTablesAndTheFiguresDraw)
             for (int x = 0; x < image.width(); x += 2) inked += image.pixel(x, y) != qRgb(255, 255, 255);
         EXPECT_GT(inked, image.width() * image.height() / 100) << name;
     }
-    // Another sentence's overview: the patching figures say why they cannot draw.
+    // Another sentence's overview: the patching figures say in place what they need.
     input.overview = demoOverview("a b c d e f g");
-    EXPECT_FALSE(findFigure(QStringLiteral("patching-heads"))->whyUnavailable(input).isEmpty());
+    TextProbe probe(QSize(720, 520));
+    QPainter painter(&probe);
+    findFigure(QStringLiteral("patching-heads"))->paint(painter, QRectF(0, 0, 720, 520), input);
+    painter.end();
+    EXPECT_TRUE(probe.strings().join(QLatin1Char(' ')).contains(QLatin1String("corrupted prompt")))
+        << probe.strings().join(QLatin1Char(' ')).toStdString();
 }
 
 TEST_F(PatchingPanelTest, TabGoesThroughEveryControlAndEachHasAName)
