@@ -126,7 +126,9 @@ void paintCellTexts(QPainter& painter, const PatchGridLayout& layout, const Patc
     const QFontMetricsF metrics(painter.font(), painter.device());
     const QRectF first = layout.cell(0, 0);
     const bool numbers = data.cellTexts.isEmpty();
-    if (numbers && (first.width() < metrics.horizontalAdvance(QStringLiteral("−0.00")) + 4 || first.height() < metrics.height()))
+    // Numbers shrink to fit (drawFittedText, down to 6 pt): printed while a cell has about half
+    // their width at the base size.
+    if (numbers && (first.width() < metrics.horizontalAdvance(QStringLiteral("−0.00")) * 0.55 || first.height() < metrics.height()))
         return;
     if (!numbers && first.height() < metrics.height() * 0.8) return;
     const double span = data.high - data.low;

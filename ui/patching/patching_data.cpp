@@ -108,9 +108,9 @@ PatchGridData headsGridData(const PatchingPrompts& prompts, const qkv::PatchingG
     qkv::Index h = 0;
     for (const qkv::CheckpointLayer& layer : prompts.model->layersInModelOrder) h = std::max(h, layer.headCount);
     PatchGridData data;
-    data.title = Text::tr("Heads patched: recovered fraction");
-    data.subtitle = Text::tr("Each head's output z taken from the clean run into the corrupted one, at every position; "
-                             "1 recovers the whole clean answer %1 over %2, 0 none")
+    data.title = Text::tr("Heads patched");
+    data.subtitle = Text::tr("Recovered fraction: each head's output z taken from the clean run into the corrupted one, at "
+                             "every position; 1 recovers the whole clean answer %1 over %2, 0 none")
                         .arg(tokenChip(*prompts.model, grids.answer), tokenChip(*prompts.model, grids.wrong));
     data.values = gridMatrix(grids.heads, overview.layerCount(), h);
     data.rowLabels = layerNames(overview);
@@ -127,8 +127,8 @@ PatchGridData residualGridData(const PatchingPrompts& prompts, const qkv::Patchi
 {
     const qkv::ModelOverview& overview = *prompts.overview;
     PatchGridData data;
-    data.title = Text::tr("Residual stream patched: recovered fraction");
-    data.subtitle = Text::tr("The residual stream entering each layer at one position taken from the clean run; "
+    data.title = Text::tr("Residual stream patched");
+    data.subtitle = Text::tr("Recovered fraction: the residual stream entering each layer at one position taken from the clean run; "
                              "tokens that differ between the prompts are bold and underlined (clean/corrupted)");
     data.values = gridMatrix(grids.residual, overview.layerCount(), static_cast<qkv::Index>(prompts.cleanTokens.size()));
     data.rowLabels = layerNames(overview);
