@@ -57,8 +57,19 @@ void LogitLensPanel::setAnswer(std::int32_t answer)
     request();
 }
 
+void LogitLensPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (pending_) request();
+}
+
 void LogitLensPanel::request()
 {
+    pending_ = overview_ && !isVisible();
+    if (pending_) {
+        task_.cancel();
+        return;
+    }
     if (!overview_) {
         task_.cancel();
         lens_.reset();

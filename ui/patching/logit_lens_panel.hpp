@@ -39,6 +39,10 @@ public:
 signals:
     void lensShown();
 
+protected:
+    // A new sentence arrived while the page was hidden: read it now.
+    void showEvent(QShowEvent* event) override;
+
 private:
     void request();
     void deliver(qkv::Expected<LogitLensShown> lens);
@@ -46,6 +50,7 @@ private:
 
     std::shared_ptr<const qkv::ModelOverview> overview_;
     std::int32_t answer_ = -1;
+    bool pending_ = false;  // deferred while hidden (hidden views defer their work)
     std::shared_ptr<const LogitLensShown> lens_;
     QLabel* status_;
     PatchGridCanvas* grid_;

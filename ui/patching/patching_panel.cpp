@@ -124,7 +124,14 @@ void PatchingPanel::setOverview(std::shared_ptr<const qkv::ModelOverview> overvi
     prompts_.reset();
     readouts_.reset();
     clearGrids(QString());
-    if (overview_ && !corrupt_->text().trimmed().isEmpty()) run();
+    pending_ = overview_ && !corrupt_->text().trimmed().isEmpty();
+    if (pending_ && isVisible()) run();
+}
+
+void PatchingPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (pending_) run();
 }
 
 void PatchingPanel::setCorruptText(const QString& text)
@@ -137,6 +144,7 @@ void PatchingPanel::run()
 {
     if (!overview_) return clearGrids(tr("Open a causal language model (File > Examples has the demo model) to patch."));
     if (corrupt_->text().trimmed().isEmpty()) return clearGrids(tr("Type the corrupted prompt first."));
+    pending_ = false;
     if (progressState_) progressState_->stop = true;
     auto progress = std::make_shared<Progress>();
     progressState_ = progress;

@@ -67,6 +67,10 @@ public:
     QLabel* statusLabel() const { return status_; }
     QLabel* summaryLabel() const { return summary_; }
 
+protected:
+    // A new sentence arrived while the page was hidden: patch it now.
+    void showEvent(QShowEvent* event) override;
+
 signals:
     // Patching ended: finished, stopped or refused.
     void runEnded();
@@ -101,6 +105,7 @@ private:
     int started_ = 0;
     qkv::Index stopAfter_ = -1;
     bool stopped_ = false;
+    bool pending_ = false;  // a patching deferred while hidden (hidden views defer their work)
     QLabel* clean_;
     QLineEdit* corrupt_;
     QLineEdit* answer_;

@@ -215,6 +215,20 @@ TEST_F(PatchingPanelTest, TheGridsReadAsTablesAndTheFiguresDraw)
         << probe.strings().join(QLatin1Char(' ')).toStdString();
 }
 
+TEST_F(PatchingPanelTest, AHiddenPageDefersANewSentenceUntilShown)
+{
+    ASSERT_TRUE(patch(QString::fromLatin1(kCorrupt)));
+    const int runs = panel->patchingRunsStarted();
+    panel->hide();
+    panel->setOverview(demoOverview("a b c d e a b c e"));
+    EXPECT_EQ(panel->patchingRunsStarted(), runs) << "nothing runs for a hidden page";
+    EXPECT_FALSE(panel->grids());
+    panel->show();
+    EXPECT_EQ(panel->patchingRunsStarted(), runs + 1);
+    ASSERT_TRUE(waitUntil([&] { return !panel->isRunning() && !panel->stopButton()->isEnabled(); }));
+    EXPECT_TRUE(panel->grids()) << panel->statusLabel()->text().toStdString();
+}
+
 TEST_F(PatchingPanelTest, TabGoesThroughEveryControlAndEachHasAName)
 {
     ASSERT_TRUE(patch(QString::fromLatin1(kCorrupt)));
