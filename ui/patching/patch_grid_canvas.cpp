@@ -23,6 +23,12 @@ PatchGridCanvas::PatchGridCanvas(QSize preferredSize, QWidget* parent) : FigureC
         update();
         emit cellActivated(cell.row, cell.column);
     });
+    // The cell's sentence as its tooltip (a page may set a richer one).
+    setToolTipFunction([this](const QPointF& position) {
+        const TableCell cell = cellAt(position);
+        if (!cell.valid()) return QString();
+        return (cellName_ ? cellName_(cell.row, cell.column) : defaultCellName(cell.row, cell.column)).toHtmlEscaped();
+    });
     CellTable table;
     table.caption = [this] { return data_ ? data_->title : accessibleName(); };
     table.rowCount = [this] { return data_ ? static_cast<int>(data_->values.rows()) : 0; };

@@ -187,6 +187,8 @@ TEST_F(PatchingPanelTest, TheGridsReadAsTablesAndTheFiguresDraw)
     QAccessibleInterface* cell = table->tableInterface()->cellAt(1, 0);
     ASSERT_NE(cell, nullptr);
     EXPECT_TRUE(cell->text(QAccessible::Name).contains(QLatin1String("recovers"))) << cell->text(QAccessible::Name).toStdString();
+    const QString tip = panel->headsCanvas()->toolTipAt(panel->headsCanvas()->cellRect(1, 0).center());
+    EXPECT_TRUE(tip.contains(QStringLiteral("recovers %1").arg(panel->grids()->heads[1][0], 0, 'f', 2))) << tip.toStdString();
     FigureInput input;
     input.result = std::make_shared<Result>();
     input.overview = overview;
