@@ -160,6 +160,23 @@ TEST_F(PatchingPanelTest, RefusalsAreSaidInPlace)
     EXPECT_TRUE(text.contains(QLatin1String("same"))) << text.toStdString();
 }
 
+TEST(PatchingRefusals, AnEncoderOnlyModelIsRefusedInWords)
+{
+    Expected<PretrainedModel> bert = openPretrainedModel(std::string(qkv::testDataDir()) + "/pretrained/bert");
+    ASSERT_TRUE(bert) << bert.error();
+    ModelOverviewRequest request;
+    request.source = "d [MASK] super / [MASK]";
+    Expected<ModelOverview> overview = computeModelOverview(std::make_shared<const PretrainedModel>(std::move(*bert)), request);
+    ASSERT_TRUE(overview) << overview.error();
+    PatchingPanel panel;
+    panel.show();
+    panel.setOverview(std::make_shared<const ModelOverview>(std::move(*overview)));
+    panel.setCorruptText(QStringLiteral("d [MASK] super / d"));
+    ASSERT_TRUE(waitUntil([&] { return !panel.isRunning() && !panel.stopButton()->isEnabled(); }));
+    EXPECT_FALSE(panel.grids());
+    EXPECT_TRUE(panel.statusLabel()->text().contains(QLatin1String("encoder-only"))) << panel.statusLabel()->text().toStdString();
+}
+
 TEST_F(PatchingPanelTest, AHeadsCellOpensItsMapsInBothRuns)
 {
     ASSERT_TRUE(patch(QString::fromLatin1(kCorrupt)));
