@@ -19,6 +19,7 @@
 #include "ui/steps/step_figures.hpp"
 #include "ui/weights/head_weights_figures.hpp"
 #include "ui/modelgrid/model_grid_figures.hpp"
+#include "ui/patching/patching_figures.hpp"
 #include "ui/predict/prediction_figures.hpp"
 
 namespace qkv::ui {
@@ -88,6 +89,7 @@ const std::vector<Figure>& allFigures()
         modelGridFigures(),       // ui/modelgrid/model_grid_figures.hpp
         predictionFigures(),      // ui/predict/prediction_figures.hpp
         circuitFigures(),         // ui/circuits/circuit_figures.hpp
+        patchingFigures(),        // ui/patching/patching_figures.hpp
     });
     return figures;
 }

@@ -1,6 +1,10 @@
 #include "ui/guide/guide_state.hpp"
 
+#include <QLineEdit>
+
 #include <algorithm>
+
+#include "core/pipeline/pretrained_run.hpp"
 
 #include "ui/document/document.hpp"
 #include "ui/document/examples.hpp"
@@ -8,9 +12,11 @@
 #include "ui/guide/circuits_text.hpp"
 #include "ui/guide/guide_steps.hpp"
 #include "ui/guide/learned_heads_text.hpp"
+#include "ui/guide/patching_text.hpp"
 #include "ui/mainwindow/document_files.hpp"
 #include "ui/mainwindow/main_window.hpp"
 #include "ui/mainwindow/view_tabs.hpp"
+#include "ui/patching/patching_panel.hpp"
 #include "ui/views/result_view.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"
 
@@ -56,6 +62,8 @@ void GuideStateSetter::apply(const GuideState& state)
     dropPending();
     modelProblem_.clear();
     chosenHead_.reset();
+    sentenceTyped_ = false;
+    patchRequested_ = false;
     if (state.model != GuideModel::None) {
         applyModel(state);
         return;
@@ -127,20 +135,59 @@ void GuideStateSetter::showModel(const GuideState& state)
             chosenHead_ = strongestInductionHead(*overview);
             if (!chosenHead_) modelProblem_ = tr("no head is an induction head on these tokens");
         }
+        if (!sentenceShown(state)) return;
         std::set<qkv::ModelHead> wanted;
         if (state.headsOff == GuideHeadsOff::StrongestInduction && chosenHead_) wanted.insert(*chosenHead_);
         if (off != wanted) {
             if (runs->headsOff() != wanted) runs->setHeadsOff(wanted);
             return;
         }
+        if (!patchingShown(state)) return;
         dropPending();
         select(state);
     };
     waits_.push_back(connect(window_->document(), &Document::resultChanged, this, check));
+    if (auto* patching = window_->findChild<PatchingPanel*>())
+        waits_.push_back(connect(patching, &PatchingPanel::runEnded, this, check));
     waits_.push_back(connect(runs, &WholeModelRuns::overviewChanged, this, check));
     waits_.push_back(connect(runs, &WholeModelRuns::busyChanged, this, check));
     runs->demand();
     check();
+}
+
+bool GuideStateSetter::sentenceShown(const GuideState& state)
+{
+    if (state.sentence.isEmpty()) return true;
+    const std::string wanted = state.sentence.toStdString();
+    if (window_->document()->config().targetText != wanted) {
+        if (sentenceTyped_) return false;  // typed: its result is on its way
+        sentenceTyped_ = true;
+        qkv::Config config = window_->document()->config();
+        config.targetText = wanted;
+        window_->document()->edit(config, tr("Guide: the sentence “%1”").arg(state.sentence));
+        return false;
+    }
+    // The overview shown must be of this sentence (a run of the previous one may end first).
+    const auto overview = window_->tabs()->wholeModelRuns()->overview();
+    qkv::Expected<qkv::ModelSentences> cut = qkv::modelSentences(*overview->model, std::string(), wanted);
+    return cut && cut->tokens.ids == overview->sentences.tokens.ids;
+}
+
+bool GuideStateSetter::patchingShown(const GuideState& state)
+{
+    if (state.corrupted.isEmpty()) return true;
+    auto* patching = window_->findChild<PatchingPanel*>();
+    const auto overview = window_->tabs()->wholeModelRuns()->overview();
+    // The Predict tab hands its pages the overview when it shows it.
+    if (!patching || patching->overview() != overview) return false;
+    if (!patchRequested_ || patching->corruptEdit()->text() != state.corrupted) {
+        patchRequested_ = true;
+        patching->setCorruptText(state.corrupted);
+        return false;
+    }
+    if (patching->isRunning()) return false;
+    if (!patching->grids() && !patching->problem().isEmpty()) modelProblem_ = patching->problem();
+    return true;
 }
 
 void GuideStateSetter::select(const GuideState& state)
@@ -176,6 +223,7 @@ QString GuideStateSetter::describe(const GuideState& state) const
         if (const auto overview = window_->tabs()->wholeModelRuns()->overview()) {
             const QString measured = state.headsOff != GuideHeadsOff::None     ? switchedOffText(*overview)
                                      : state.measure == GuideMeasure::Circuits ? circuitsText(*overview)
+                                     : state.measure == GuideMeasure::Patching ? patchingText(*window_)
                                                                                : learnedRolesText(*overview);
             if (!measured.isEmpty())
                 line += QStringLiteral("<br>") + tr("Measured now: %1").arg(measured.toHtmlEscaped());

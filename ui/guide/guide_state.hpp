@@ -43,6 +43,10 @@ private:
     // The model is the document: its tab, its heads off, then (once its overview is run) reached.
     void showModel(const GuideState& state);
     bool modelShown(const GuideState& state) const;
+    // The model step's sentence and corrupted prompt (GuideState::sentence, ::corrupted): false
+    // while they are being typed, run or patched (each done once per apply).
+    bool sentenceShown(const GuideState& state);
+    bool patchingShown(const GuideState& state);
     void dropPending();
 
     MainWindow* window_;
@@ -50,6 +54,8 @@ private:
     std::vector<QMetaObject::Connection> waits_;  // a model step's: the load, the result, the runs
     QString modelProblem_;  // the model step's model is not shown: declined, or not readable
     std::optional<qkv::ModelHead> chosenHead_;  // GuideHeadsOff::StrongestInduction's, once found
+    bool sentenceTyped_ = false;   // GuideState::sentence typed by this apply
+    bool patchRequested_ = false;  // GuideState::corrupted handed to the Patching page by this apply
 };
 
 // The example called `id`, or null.

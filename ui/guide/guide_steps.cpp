@@ -198,6 +198,27 @@ GuideStep whatAHeadWrites()
             Text::tr("the Circuits tab's page of head 1.1")};
 }
 
+// Whether a head matters, measured by activation patching (Meng et al. 2022; Heimersheim & Nanda
+// 2024): one component of the clean run put into the corrupted run, and how much of the clean
+// answer comes back.
+GuideStep whichHeadsCarryTheAnswer()
+{
+    GuideState state{QString(), PredictionView::kId, 0, 0, 0, GuideModel::Demo, GuideHeadsOff::None,
+                     GuideMeasure::Patching};
+    state.sentence = QStringLiteral("a b c d e a b c d");
+    state.corrupted = QStringLiteral("a b c d f a b c d");
+    return {Text::tr("Which heads carry the answer?"),
+            Text::tr("After “a b c d e a b c d” the model answers “e”; change the e to f and it answers “f”. "
+                     "<b>Patching</b> runs the corrupted prompt with one head's output, or one position of the "
+                     "residual stream, taken from the clean run: 1 means the whole clean answer came back. The "
+                     "heads grid finds the heads that carry it, the residual grid where it travels."),
+            Text::tr("<i>r</i> = (LD(patched) − LD(<i>P</i>′)) / (LD(<i>P</i>) − LD(<i>P</i>′)),&nbsp; LD = "
+                     "logit<sub>e</sub> − logit<sub>f</sub>"),
+            state,
+            GuideTarget::PatchingGrids,
+            Text::tr("the Predict tab's Patching page")};
+}
+
 // A model trained in this app and kept: a kept result is a document like any other, and its
 // heads show what training found (the Train tab compares it with one full W_i per head).
 GuideStep aModelTrainedHere()
@@ -232,6 +253,7 @@ const std::vector<GuideStep>& guideSteps()
                                               learnedHeads(),
                                               doesTheAnswerDependOnAHead(),
                                               whatAHeadWrites(),
+                                              whichHeadsCarryTheAnswer(),
                                               aModelTrainedHere()};
     return steps;
 }

@@ -23,6 +23,7 @@ enum class GuideTarget {
     ModelGrid,       // the Model tab's grid: every layer's heads, named by their roles
     Predictions,     // the Predict tab's next-token probabilities, every head on beside heads off
     CircuitsHead,    // the Circuits tab's page of one head: its QK and OV circuits and OV eigenvalues
+    PatchingGrids,   // the Predict tab's Patching page: the heads and residual grids
 };
 
 // The part of the target that answers the question, outlined instead of the whole widget.
@@ -42,6 +43,7 @@ enum class GuideModel {
 enum class GuideMeasure {
     Roles,     // the heads named previous-token and induction heads, with their scores
     Circuits,  // the strongest induction head's OV circuit and previous-token head's QK circuit
+    Patching,  // the Patching page's grids: the heads carrying the answer, where it enters the stream
 };
 // Heads a step switches off in the whole model (the Model and Predict tabs' set).
 enum class GuideHeadsOff {
@@ -60,6 +62,10 @@ struct GuideState {
         GuideModel::None;  // instead of an example: opened as a new document (asking first) unless already there
     GuideHeadsOff headsOff = GuideHeadsOff::None;  // with a model only
     GuideMeasure measure = GuideMeasure::Roles;    // with a model and every head on
+    // With a model: the target sentence it reads (typed as one undo step unless already there;
+    // empty: as it is) and the corrupted prompt the Patching page patches from it (empty: none).
+    QString sentence;
+    QString corrupted;
 };
 
 struct GuideStep {

@@ -19,6 +19,7 @@
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/matrices/matrices_view.hpp"
 #include "ui/modelgrid/model_grid_view.hpp"
+#include "ui/patching/patching_panel.hpp"
 #include "ui/predict/prediction_panel.hpp"
 #include "ui/predict/prediction_view.hpp"
 #include "ui/steps/step_view.hpp"
@@ -40,6 +41,7 @@ QWidget* targetWidget(const MainWindow& window, GuideTarget target)
     case GuideTarget::Predictions:
         return static_cast<PredictionView*>(tabs->view(PredictionView::kId))->predictionPanel();
     case GuideTarget::CircuitsHead: return static_cast<CircuitsView*>(tabs->view(CircuitsView::kId))->headPanel();
+    case GuideTarget::PatchingGrids: return window.findChild<PatchingPanel*>();
     }
     return nullptr;
 }

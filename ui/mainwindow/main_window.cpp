@@ -36,6 +36,7 @@
 #include "ui/mainwindow/view_tabs.hpp"
 #include "ui/wholemodel/whole_model_runs.hpp"
 #include "ui/mainwindow/weight_loads.hpp"
+#include "ui/patching/patching_pages.hpp"
 #include "ui/predict/prediction_view.hpp"
 #include "ui/settings/preference.hpp"
 #include "ui/steps/step_view.hpp"
@@ -120,12 +121,15 @@ MainWindow::MainWindow(QWidget* parent)
         document_->edit(config, tr("Key/value heads g = %1").arg(g));
     });
     // The Predict tab's Keep as prompt: the prompt and its generated text become the target sentence.
-    if (auto* predict = qobject_cast<PredictionView*>(tabs_->view(PredictionView::kId)))
+    if (auto* predict = qobject_cast<PredictionView*>(tabs_->view(PredictionView::kId))) {
         connect(predict, &PredictionView::keepAsPrompt, this, [this](const QString& text) {
             qkv::Config config = document_->config();
             config.targetText = text.toStdString();
             document_->edit(config, tr("Generated tokens kept as the prompt"));
         });
+        // Its Patching and Logit lens pages (ui/patching sits above ui/predict).
+        addPatchingPages(predict);
+    }
 
     // The weights editor needs the document: its edits are undo steps.
     weightsView_ = new HeadWeightsView(document_, selection_, tabs_);

@@ -12,6 +12,7 @@
 #include "core/pretrained/pretrained_model.hpp"
 #include "support/test_paths.hpp"
 #include "ui/figures/figure.hpp"
+#include "ui/patching/patching_data.hpp"
 
 namespace qkv::ui::testing {
 
@@ -88,11 +89,40 @@ inline std::shared_ptr<const qkv::ModelOverview> circuitOverview()
 
 inline bool isCircuitFigure(const std::string& name) { return name.rfind("circuit-", 0) == 0 || name == "heads-map"; }
 
-// figureInput, or for the Circuits figures the demo model's overview with a result of its layer 1.
+inline bool isPatchingFigure(const std::string& name) { return name.rfind("patching-", 0) == 0 || name == "logit-lens"; }
+
+// The Patching page's last patching, as the page leaves it for its figures: the demo model's
+// sentence against the same with one letter changed (g to h at position 6). Once.
+inline void showDemoPatching(const std::shared_ptr<const qkv::ModelOverview>& overview)
+{
+    static const bool shown = [&] {
+        qkv::Expected<PatchingPrompts> prompts = patchingPrompts(overview, QStringLiteral("a b c d e f h h a b c d e f g"));
+        EXPECT_TRUE(prompts) << (prompts ? "" : prompts.error());
+        if (!prompts) return false;
+        auto shared = std::make_shared<const PatchingPrompts>(std::move(*prompts));
+        qkv::Expected<qkv::PatchingReadouts> readouts = qkv::patchingReadouts(*shared->model, shared->runs);
+        EXPECT_TRUE(readouts) << (readouts ? "" : readouts.error());
+        if (!readouts) return false;
+        const std::int32_t wrong = shared->corruptTop != shared->cleanTop ? shared->corruptTop : (shared->cleanTop + 1) % 200;
+        qkv::Expected<qkv::PatchingGrids> grids = qkv::patchingGrids(*shared->model, *readouts, shared->cleanTop, wrong);
+        EXPECT_TRUE(grids) << (grids ? "" : grids.error());
+        if (!grids) return false;
+        PatchingShown page;
+        page.prompts = shared;
+        page.grids = std::make_shared<const qkv::PatchingGrids>(std::move(*grids));
+        setShownPatching(std::move(page));
+        return true;
+    }();
+    (void)shown;
+}
+
+// figureInput, or for the Circuits and Patching figures the demo model's overview with a result of
+// its layer 1 (the Patching figures with the page's patching of it).
 inline FigureInput figureInputFor(const std::string& name, qkv::AttentionMode mode = qkv::AttentionMode::Cross)
 {
     FigureInput input = figureInput(mode);
-    if (!isCircuitFigure(name) || !circuitOverview()) return input;
+    if ((!isCircuitFigure(name) && !isPatchingFigure(name)) || !circuitOverview()) return input;
+    if (isPatchingFigure(name)) showDemoPatching(circuitOverview());
     auto result = std::make_shared<qkv::Result>(*input.result);
     result->wholeModel = circuitOverview()->model;
     result->wholeModelLayer = 1;

@@ -51,8 +51,9 @@ constexpr std::array<Expected, 9> kExpected{{
     {5, "low-rank", AttentionMode::EncoderSelf, "factored", 1, "the"},    // one W^Q split into heads
     {6, "low-rank", AttentionMode::EncoderSelf, "matrices", 1, "cat"},    // the reshape
     {7, "translation", AttentionMode::Cross, "heads", 1, "noir"},         // whether heads specialise
-    // 8, 9 and 10: the demo model's learned heads and circuits (learned_heads_guide_test.cpp)
-    {11, "trained-reverse", AttentionMode::Cross, "heads", 0, "f"},       // a model trained here
+    // 8 to 11: the demo model's learned heads and circuits (learned_heads_guide_test.cpp) and its
+    // patching (patching_guide_test.cpp)
+    {12, "trained-reverse", AttentionMode::Cross, "heads", 0, "f"},       // a model trained here
 }};
 
 qint64 area(const QRect& r) { return r.isEmpty() ? 0 : qint64{r.width()} * r.height(); }
@@ -97,8 +98,9 @@ protected:
 
 TEST_F(GuideTest, TheTableHasTheStepsThisTestExpects)
 {
-    // The example steps, then the demo model's two (learned_heads_guide_test.cpp).
-    ASSERT_EQ(guideSteps().size(), kExpected.size() + 3);
+    // The example steps, then the demo model's four (learned_heads_guide_test.cpp,
+    // patching_guide_test.cpp).
+    ASSERT_EQ(guideSteps().size(), kExpected.size() + 4);
     for (const GuideStep& step : guideSteps()) {
         SCOPED_TRACE(step.title.toStdString());
         EXPECT_FALSE(step.title.isEmpty());
@@ -106,7 +108,7 @@ TEST_F(GuideTest, TheTableHasTheStepsThisTestExpects)
         EXPECT_FALSE(step.equation.isEmpty());
         EXPECT_FALSE(step.targetName.isEmpty());
         const auto index = &step - guideSteps().data();
-        const bool onTheDemoModel = index >= 8 && index <= 10;
+        const bool onTheDemoModel = index >= 8 && index <= 11;
         EXPECT_EQ(step.state.model, onTheDemoModel ? GuideModel::Demo : GuideModel::None);
         if (!onTheDemoModel) EXPECT_NE(exampleById(step.state.example), nullptr);
         EXPECT_NE(window->tabs()->view(step.state.tab), nullptr);
