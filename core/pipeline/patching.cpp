@@ -67,7 +67,8 @@ Status checkPatchingModel(const PretrainedModel& model)
 {
     const FamilyRecipe& r = model.recipe;
     if (!model.hasReadout())
-        return Error{model.checkpoint.path + " has no readout (no logits over the vocabulary), so there is no answer "
+        return Error{model.checkpoint.path +
+                     " has no readout (no logits over the vocabulary), so there is no answer "
                      "token to measure patching by"};
     if (r.encoderDecoder())
         return Error{"patching needs a causal language model; the " + std::string(familyName(r.family)) +
@@ -83,8 +84,9 @@ Expected<PatchingRuns> patchingRuns(const PretrainedModel& model, const std::vec
 {
     if (Status s = checkPatchingModel(model); !s) return Error{s.error()};
     if (clean.size() != corrupt.size())
-        return Error{"the clean prompt cuts into " + std::to_string(clean.size()) + " tokens and the corrupted one into " +
-                     std::to_string(corrupt.size()) + "; patching needs as many"};
+        return Error{"the clean prompt cuts into " + std::to_string(clean.size()) +
+                     " tokens and the corrupted one into " + std::to_string(corrupt.size()) +
+                     "; patching needs as many"};
     PatchingRuns runs;
     for (const auto& [ids, into] : {std::pair{&clean, &runs.clean}, std::pair{&corrupt, &runs.corrupt}}) {
         ModelTokens tokens;
@@ -97,7 +99,7 @@ Expected<PatchingRuns> patchingRuns(const PretrainedModel& model, const std::vec
 }
 
 Expected<PatchingReadouts> patchingReadouts(const PretrainedModel& model, const PatchingRuns& runs,
-                                            const PatchingProgress& progress)
+                                            const PatchingProgress& progress, const PatchingLayerDone& layerDone)
 {
     const Index L = model.layerCount();
     const auto n = static_cast<Index>(runs.corrupt->tokens.ids.size());
@@ -133,6 +135,7 @@ Expected<PatchingReadouts> patchingReadouts(const PretrainedModel& model, const 
         readouts.heads.push_back(std::move(heads));
         readouts.residual.push_back(std::move(residual));
         readouts.layersDone = l + 1;
+        if (layerDone) layerDone(readouts);
     }
     if (progress) progress(done, total);
     return readouts;
@@ -156,8 +159,10 @@ Expected<PatchingGrids> patchingGrids(const PretrainedModel& model, const Patchi
     const Index V = model.recipe.vocabularySize;
     for (const std::int32_t id : {answer, wrong})
         if (id < 0 || id >= V)
-            return Error{"token id " + std::to_string(id) + " is outside the vocabulary (0 to " + std::to_string(V - 1) + ")"};
-    if (answer == wrong) return Error{"the answer and the wrong token are the same token (id " + std::to_string(answer) + ")"};
+            return Error{"token id " + std::to_string(id) + " is outside the vocabulary (0 to " +
+                         std::to_string(V - 1) + ")"};
+    if (answer == wrong)
+        return Error{"the answer and the wrong token are the same token (id " + std::to_string(answer) + ")"};
     PatchingGrids grids;
     grids.answer = answer;
     grids.wrong = wrong;
@@ -170,7 +175,8 @@ Expected<PatchingGrids> patchingGrids(const PretrainedModel& model, const Patchi
     const auto fraction = [&](const RowVectorF& t) {
         return t.size() == 0 ? 0.0 : (logitDifference(model, t, answer, wrong) - grids.corruptDifference) / span;
     };
-    for (const auto& [rows, into] : {std::pair{&readouts.heads, &grids.heads}, std::pair{&readouts.residual, &grids.residual}})
+    for (const auto& [rows, into] :
+         {std::pair{&readouts.heads, &grids.heads}, std::pair{&readouts.residual, &grids.residual}})
         for (const std::vector<RowVectorF>& layer : *rows) {
             std::vector<double>& out = into->emplace_back();
             for (const RowVectorF& t : layer) out.push_back(fraction(t));
@@ -181,7 +187,8 @@ Expected<PatchingGrids> patchingGrids(const PretrainedModel& model, const Patchi
 Expected<std::int32_t> singleTokenId(const PretrainedModel& model, const std::string& text, const std::string& what)
 {
     if (!model.tokenizer)
-        return Error{model.checkpoint.path + ": no tokenizer files beside it, so the " + what + " cannot be cut into tokens"};
+        return Error{model.checkpoint.path + ": no tokenizer files beside it, so the " + what +
+                     " cannot be cut into tokens"};
     Expected<SubwordTokenization> cut = model.tokenizer->encode(text);
     if (!cut) return Error{"the " + what + " \"" + text + "\": " + cut.error()};
     SubwordTokenization typed;

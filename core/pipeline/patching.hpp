@@ -38,18 +38,18 @@ struct PatchingRuns {
 // t at the last position of each patched run (what the metric reads), so that changing A or B
 // recomputes nothing but the metric.
 struct PatchingReadouts {
-    RowVectorF clean;                                // 1 x d_model
-    RowVectorF corrupt;                              // 1 x d_model
-    std::vector<std::vector<RowVectorF>> heads;      // [layer][head]; empty rows: not computed
-    std::vector<std::vector<RowVectorF>> residual;   // [layer][position]; empty: equals corrupt
-    Index layersDone = 0;                            // rows of the grids filled (both grids)
+    RowVectorF clean;                               // 1 x d_model
+    RowVectorF corrupt;                             // 1 x d_model
+    std::vector<std::vector<RowVectorF>> heads;     // [layer][head]; empty rows: not computed
+    std::vector<std::vector<RowVectorF>> residual;  // [layer][position]; empty: equals corrupt
+    Index layersDone = 0;                           // rows of the grids filled (both grids)
 };
 
 struct PatchingGrids {
     std::int32_t answer = 0;
     std::int32_t wrong = 0;
-    double cleanDifference = 0.0;    // LD(P)
-    double corruptDifference = 0.0;  // LD(P')
+    double cleanDifference = 0.0;               // LD(P)
+    double corruptDifference = 0.0;             // LD(P')
     std::vector<std::vector<double>> heads;     // L x h, recovered fractions
     std::vector<std::vector<double>> residual;  // L x n
 };
@@ -57,6 +57,9 @@ struct PatchingGrids {
 // Called after each patched run with the patches done and their total; false stops the work
 // (the readouts then hold the layers done so far).
 using PatchingProgress = std::function<bool(Index done, Index total)>;
+// Called after each layer's patches (both grids' row of that layer) with the readouts so far, on
+// the thread that patches: what a window draws while the later layers are computed.
+using PatchingLayerDone = std::function<void(const PatchingReadouts& soFar)>;
 
 // Refuses, with a message, what patching cannot read: a model that is not a causal language
 // model (encoder-only, encoder-decoder) or has no readout.
@@ -68,7 +71,8 @@ Expected<PatchingRuns> patchingRuns(const PretrainedModel& model, const std::vec
 
 // Every patch of both grids, layer by layer (each layer's heads, then its positions).
 Expected<PatchingReadouts> patchingReadouts(const PretrainedModel& model, const PatchingRuns& runs,
-                                            const PatchingProgress& progress = {});
+                                            const PatchingProgress& progress = {},
+                                            const PatchingLayerDone& layerDone = {});
 
 // LD of one readout input row (above).
 double logitDifference(const PretrainedModel& model, const RowVectorF& t, std::int32_t answer, std::int32_t wrong);

@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <utility>
 
 #include "ui/patching/head_maps_dialog.hpp"
 #include "ui/patching/patch_grid_canvas.hpp"
@@ -98,11 +99,14 @@ PatchingPanel::PatchingPanel(QWidget* parent)
     connect(heads_, &PatchGridCanvas::cellActivated, this, &PatchingPanel::openHead);
     task_.setBusyCallback([this](bool busy) {
         stopButton_->setEnabled(busy);
-        if (busy) progressTimer_->start();
-        else progressTimer_->stop();
+        if (busy)
+            progressTimer_->start();
+        else
+            progressTimer_->stop();
     });
-    clearGrids(tr("Type the clean prompt with one word changed, then Patch: each head's output and each position "
-                  "of the residual stream is taken from the clean run into the corrupted one."));
+    clearGrids(
+        tr("Type the clean prompt with one word changed, then Patch: each head's output and each position "
+           "of the residual stream is taken from the clean run into the corrupted one."));
 }
 
 PatchingPanel::~PatchingPanel()
@@ -116,7 +120,8 @@ void PatchingPanel::setOverview(std::shared_ptr<const qkv::ModelOverview> overvi
     overview_ = std::move(overview);
     QStringList tokens;
     if (overview_)
-        for (const qkv::SubwordToken& token : overview_->sentences.sequence.tokens) tokens << QString::fromStdString(token.display);
+        for (const qkv::SubwordToken& token : overview_->sentences.sequence.tokens)
+            tokens << QString::fromStdString(token.display);
     clean_->setText(overview_ ? tokens.join(QLatin1Char(' ')) : tr("(no model runs on the sentence)"));
     if (progressState_) progressState_->stop = true;
     task_.cancel();
@@ -142,7 +147,8 @@ void PatchingPanel::setCorruptText(const QString& text)
 
 void PatchingPanel::run()
 {
-    if (!overview_) return clearGrids(tr("Open a causal language model (File > Examples has the demo model) to patch."));
+    if (!overview_)
+        return clearGrids(tr("Open a causal language model (File > Examples has the demo model) to patch."));
     if (corrupt_->text().trimmed().isEmpty()) return clearGrids(tr("Type the corrupted prompt first."));
     pending_ = false;
     if (progressState_) progressState_->stop = true;
@@ -162,15 +168,25 @@ void PatchingPanel::run()
         }
         auto shared = std::make_shared<const PatchingPrompts>(std::move(*prompts));
         outcome.prompts = shared;
-        qkv::Expected<qkv::PatchingReadouts> readouts =
-            qkv::patchingReadouts(*shared->model, shared->runs, [&progress, stopAfter](qkv::Index done, qkv::Index total) {
+        const auto layerDone = [&progress, &shared](const qkv::PatchingReadouts& soFar) {
+            auto finished = std::make_shared<const qkv::PatchingReadouts>(soFar);
+            const std::lock_guard<std::mutex> lock(progress->mutex);
+            progress->prompts = shared;
+            progress->finished = std::move(finished);
+        };
+        qkv::Expected<qkv::PatchingReadouts> readouts = qkv::patchingReadouts(
+            *shared->model, shared->runs,
+            [&progress, stopAfter](qkv::Index done, qkv::Index total) {
                 progress->done = done;
                 progress->total = total;
                 if (stopAfter >= 0 && done >= stopAfter) progress->stop = true;
                 return !progress->stop.load();
-            });
-        if (!readouts) outcome.problem = QString::fromStdString(readouts.error());
-        else outcome.readouts = std::make_shared<const qkv::PatchingReadouts>(std::move(*readouts));
+            },
+            layerDone);
+        if (!readouts)
+            outcome.problem = QString::fromStdString(readouts.error());
+        else
+            outcome.readouts = std::make_shared<const qkv::PatchingReadouts>(std::move(*readouts));
         outcome.stopped = progress->stop.load();
         outcome.done = progress->done;
         outcome.total = progress->total;
@@ -197,20 +213,26 @@ void PatchingPanel::deliver(Outcome outcome)
         emit runEnded();
         return;
     }
-    const bool newPrompts = !prompts_ || prompts_->corruptText != outcome.prompts->corruptText ||
-                            prompts_->overview != outcome.prompts->overview;
-    prompts_ = outcome.prompts;
-    readouts_ = outcome.readouts;
-    // The defaults: each run's top-1 at the last position, as core gives them.
-    if (newPrompts || answer_->text().isEmpty()) answer_->setText(tokenText(*prompts_->model, prompts_->cleanTop));
-    if (newPrompts || wrong_->text().isEmpty()) wrong_->setText(tokenText(*prompts_->model, prompts_->corruptTop));
-    showMetric();
+    takeReadouts(outcome.prompts, outcome.readouts);
     if (outcome.stopped && grids_)
         setStatus(tr("Stopped after %1 of %2 patches: the grids show the %3 layers finished.")
                       .arg(outcome.done)
                       .arg(outcome.total)
                       .arg(readouts_->layersDone));
     emit runEnded();
+}
+
+void PatchingPanel::takeReadouts(std::shared_ptr<const PatchingPrompts> prompts,
+                                 std::shared_ptr<const qkv::PatchingReadouts> readouts)
+{
+    const bool newPrompts =
+        !prompts_ || prompts_->corruptText != prompts->corruptText || prompts_->overview != prompts->overview;
+    prompts_ = std::move(prompts);
+    readouts_ = std::move(readouts);
+    // The defaults: each run's top-1 at the last position, as core gives them.
+    if (newPrompts || answer_->text().isEmpty()) answer_->setText(tokenText(*prompts_->model, prompts_->cleanTop));
+    if (newPrompts || wrong_->text().isEmpty()) wrong_->setText(tokenText(*prompts_->model, prompts_->corruptTop));
+    showMetric();
 }
 
 void PatchingPanel::showMetric()
@@ -277,7 +299,8 @@ void PatchingPanel::openHead(int row, int column)
     if (!prompts_ || !grids_ || row >= static_cast<int>(grids_->heads.size()) ||
         column >= static_cast<int>(grids_->heads[static_cast<std::size_t>(row)].size()))
         return;
-    auto* dialog = new HeadMapsDialog(prompts_, {row, column}, grids_->heads[static_cast<std::size_t>(row)][static_cast<std::size_t>(column)], this);
+    auto* dialog = new HeadMapsDialog(
+        prompts_, {row, column}, grids_->heads[static_cast<std::size_t>(row)][static_cast<std::size_t>(column)], this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
 }
@@ -289,6 +312,14 @@ void PatchingPanel::showProgress()
     if (total <= 0) return;
     progress_->setRange(0, static_cast<int>(total));
     progress_->setValue(static_cast<int>(progressState_->done));
+    std::shared_ptr<const PatchingPrompts> prompts;
+    std::shared_ptr<const qkv::PatchingReadouts> finished;
+    {
+        const std::lock_guard<std::mutex> lock(progressState_->mutex);
+        prompts = progressState_->prompts;
+        finished = std::exchange(progressState_->finished, nullptr);
+    }
+    if (prompts && finished) takeReadouts(std::move(prompts), std::move(finished));
 }
 
 }  // namespace qkv::ui

@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 
 #include "core/pipeline/model_overview.hpp"
 #include "ui/background/latest_task.hpp"
@@ -81,6 +82,11 @@ private:
     struct Progress {
         std::atomic<qkv::Index> done{0}, total{0};
         std::atomic<bool> stop{false};
+        // The layers finished so far, handed over by the worker after each layer and taken by the
+        // progress timer, so the grids fill in as they are computed (under `mutex`).
+        std::mutex mutex;
+        std::shared_ptr<const PatchingPrompts> prompts;
+        std::shared_ptr<const qkv::PatchingReadouts> finished;
     };
     struct Outcome {
         std::shared_ptr<const PatchingPrompts> prompts;
@@ -90,6 +96,10 @@ private:
         qkv::Index done = 0, total = 0;
     };
     void deliver(Outcome outcome);
+    // Shows `readouts` of `prompts` (the layers so far or all of them), A and B defaulting to each
+    // run's top-1 when the prompts are new.
+    void takeReadouts(std::shared_ptr<const PatchingPrompts> prompts,
+                      std::shared_ptr<const qkv::PatchingReadouts> readouts);
     // A and B read from their boxes, the grids from the readouts kept: nothing is run again.
     void showMetric();
     void clearGrids(const QString& status);

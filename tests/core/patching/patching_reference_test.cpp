@@ -42,8 +42,8 @@ TEST_P(PatchingReferenceTest, GridsMatchTheNumPyForwardWithTheSamePatches)
     const nlohmann::json e = expected(GetParam());
     const PretrainedModel model = openFixture(GetParam());
     ASSERT_GT(model.layerCount(), 0);
-    Expected<PatchingRuns> runs = patchingRuns(model, e["clean"].get<std::vector<std::int32_t>>(),
-                                               e["corrupt"].get<std::vector<std::int32_t>>());
+    Expected<PatchingRuns> runs =
+        patchingRuns(model, e["clean"].get<std::vector<std::int32_t>>(), e["corrupt"].get<std::vector<std::int32_t>>());
     ASSERT_TRUE(runs.ok()) << runs.error();
     Index calls = 0;
     Expected<PatchingReadouts> readouts = patchingReadouts(model, *runs, [&](Index done, Index total) {
@@ -121,8 +121,8 @@ TEST(PatchingProgress, StoppingKeepsTheLayersDone)
 {
     const nlohmann::json e = expected("gpt2");
     const PretrainedModel model = openFixture("gpt2");
-    Expected<PatchingRuns> runs = patchingRuns(model, e["clean"].get<std::vector<std::int32_t>>(),
-                                               e["corrupt"].get<std::vector<std::int32_t>>());
+    Expected<PatchingRuns> runs =
+        patchingRuns(model, e["clean"].get<std::vector<std::int32_t>>(), e["corrupt"].get<std::vector<std::int32_t>>());
     ASSERT_TRUE(runs.ok()) << runs.error();
     const Index perLayer = 4 + static_cast<Index>(e["clean"].size());  // heads, then positions
     Index last = -1;
@@ -140,8 +140,32 @@ TEST(PatchingProgress, StoppingKeepsTheLayersDone)
     Expected<PatchingGrids> grids = patchingGrids(model, *stopped, e["answer"], e["wrong"]);
     ASSERT_TRUE(grids.ok()) << grids.error();
     ASSERT_EQ(grids->heads.size(), 1u);
-    for (std::size_t i = 0; i < 4; ++i)
-        EXPECT_NEAR(grids->heads[0][i], e["heads"][0][i].get<double>(), 1e-3);
+    for (std::size_t i = 0; i < 4; ++i) EXPECT_NEAR(grids->heads[0][i], e["heads"][0][i].get<double>(), 1e-3);
+}
+
+// Each finished layer is handed over as it ends, the readouts so far equal to the final ones'
+// first rows: what the window draws while the later layers are computed.
+TEST(PatchingProgress, EachLayerIsHandedOverWhenItEnds)
+{
+    const nlohmann::json e = expected("gpt2");
+    const PretrainedModel model = openFixture("gpt2");
+    Expected<PatchingRuns> runs =
+        patchingRuns(model, e["clean"].get<std::vector<std::int32_t>>(), e["corrupt"].get<std::vector<std::int32_t>>());
+    ASSERT_TRUE(runs.ok()) << runs.error();
+    std::vector<PatchingReadouts> handed;
+    Expected<PatchingReadouts> all =
+        patchingReadouts(model, *runs, {}, [&](const PatchingReadouts& soFar) { handed.push_back(soFar); });
+    ASSERT_TRUE(all.ok()) << all.error();
+    ASSERT_EQ(handed.size(), 2u);
+    for (std::size_t l = 0; l < handed.size(); ++l) {
+        EXPECT_EQ(handed[l].layersDone, static_cast<Index>(l + 1));
+        ASSERT_EQ(handed[l].heads.size(), l + 1);
+        for (std::size_t i = 0; i < handed[l].heads[l].size(); ++i)
+            EXPECT_EQ(handed[l].heads[l][i], all->heads[l][i]) << "layer " << l << " head " << i;
+        ASSERT_EQ(handed[l].residual.size(), l + 1);
+        for (std::size_t p = 0; p < handed[l].residual[l].size(); ++p)
+            EXPECT_EQ(handed[l].residual[l][p], all->residual[l][p]) << "layer " << l << " position " << p;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, PatchingReferenceTest, ::testing::Values("gpt2", "llama"));
