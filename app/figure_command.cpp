@@ -23,6 +23,7 @@
 #include "ui/figures/figure_render.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/heads/score_kind.hpp"
+#include "ui/patching/patching_data.hpp"
 #include "ui/render/colormap.hpp"
 
 namespace qkv::app {
@@ -62,6 +63,8 @@ struct FigureArguments : SessionArguments {
     std::optional<ColorRange> colorRange;
     bool average = false;
     std::optional<std::string> pinned;  // a session whose result the compare figure subtracts
+    // The patching figures: the corrupted prompt, and A and B as text (default: each run's top-1).
+    std::optional<std::string> corrupt, answer, wrong;
 };
 
 template <class Integer>
@@ -112,6 +115,12 @@ FigureArguments parseFigureArguments(int argc, char** argv)
         else if (option == "--pinned") {
             a.pinned = optionValue(argc, argv, i);
             if (a.pinned->empty()) throw ArgumentError{"--pinned: the path is empty"};
+        } else if (option == "--corrupt" || option == "--answer" || option == "--wrong") {
+            std::optional<std::string>& text = option == "--corrupt"  ? a.corrupt
+                                               : option == "--answer" ? a.answer
+                                                                      : a.wrong;
+            text = std::string(optionValue(argc, argv, i));
+            if (text->empty()) throw ArgumentError{std::string(option) + ": needs a text"};
         } else if (option == "--figure")
             a.figure = optionValue(argc, argv, i);
         else if (option == "--format") {
@@ -138,8 +147,7 @@ FigureArguments parseFigureArguments(int argc, char** argv)
             if (const Expected<PositionSpan> span = parsePositionSpan(v); !span)
                 throw ArgumentError{"--query: " + span.error()};
             a.queries = std::string(v);
-        }
-        else if (option == "--key")
+        } else if (option == "--key")
             a.key = wholeNumber<Index>(option, optionValue(argc, argv, i), 0, limits::maxTokens - 1);
         else if (option == "--show") {
             const std::string_view v = optionValue(argc, argv, i);
@@ -204,7 +212,8 @@ ui::FigureOptions optionsFor(const FigureArguments& a, const Session& session, c
     o.head = a.head ? *a.head - 1 : std::clamp<Index>(session.view.head, 0, r.headCount() - 1);
     o.query = queries ? queries->begin : std::clamp<Index>(session.view.query, 0, r.queryCount() - 1);
     // A span: the one typed, else the session's when --query is not given.
-    if (queries) o.queryEnd = queries->size() > 1 ? queries->end : 0;
+    if (queries)
+        o.queryEnd = queries->size() > 1 ? queries->end : 0;
     else if (session.view.querySpanEnd > o.query + 1)
         o.queryEnd = std::min<Index>(session.view.querySpanEnd, r.queryCount());
     o.key = a.key ? *a.key : std::clamp<Index>(session.view.key, 0, r.keyCount() - 1);
@@ -229,6 +238,31 @@ void quietQtMessages(QtMsgType type, const QMessageLogContext&, const QString& m
 {
     if (type == QtCriticalMsg || type == QtFatalMsg)
         std::fprintf(stderr, "qkv-studio figure: Qt: %s\n", qPrintable(message));
+}
+
+// The patching figures' grids, as the Patching page makes them: the overview's sentence patched
+// with `args.corrupt`, A and B from --answer and --wrong or each run's top-1 (core's refusals
+// pass through). Kept where the figures read what the page last showed.
+Status patchForFigures(const std::shared_ptr<const ModelOverview>& overview, const FigureArguments& args)
+{
+    Expected<ui::PatchingPrompts> prompts = ui::patchingPrompts(overview, QString::fromStdString(*args.corrupt));
+    if (!prompts) return Error{"--corrupt: " + prompts.error()};
+    const PretrainedModel& model = *prompts->model;
+    Expected<PatchingReadouts> readouts = patchingReadouts(model, prompts->runs);
+    if (!readouts) return Error{readouts.error()};
+    Expected<std::int32_t> answer =
+        args.answer ? singleTokenId(model, *args.answer, "answer") : Expected<std::int32_t>(prompts->cleanTop);
+    if (!answer) return Error{"--answer: " + answer.error()};
+    Expected<std::int32_t> wrong =
+        args.wrong ? singleTokenId(model, *args.wrong, "wrong token") : Expected<std::int32_t>(prompts->corruptTop);
+    if (!wrong) return Error{"--wrong: " + wrong.error()};
+    Expected<PatchingGrids> grids = patchingGrids(model, *readouts, *answer, *wrong);
+    if (!grids) return Error{grids.error()};
+    ui::PatchingShown shown;
+    shown.prompts = std::make_shared<const ui::PatchingPrompts>(std::move(*prompts));
+    shown.grids = std::make_shared<const PatchingGrids>(std::move(*grids));
+    ui::setShownPatching(std::move(shown));
+    return {};
 }
 
 }  // namespace
@@ -291,6 +325,13 @@ int runFigureCommand(int argc, char** argv)
             wholeModelOverview((*result)->wholeModel, session, input.options.valueWeighted);
         if (!overview) return fail(2, overview.error());
         input.overview = std::move(*overview);
+    }
+
+    if (args.corrupt) {
+        if (!input.overview) return fail(2, "--corrupt: the patching figures need a causal language model's layer");
+        if (Status patched = patchForFigures(input.overview, args); !patched) return fail(2, patched.error());
+    } else if (args.answer || args.wrong) {
+        return fail(2, "--answer and --wrong: they measure a patching, which --corrupt TEXT asks for");
     }
 
     qInstallMessageHandler(&quietQtMessages);

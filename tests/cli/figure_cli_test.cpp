@@ -25,22 +25,36 @@ namespace fs = std::filesystem;
 // model's own input, here the synthetic BERT's on a sentence with two [MASK]s.
 // The Model and Predictions figures draw a whole model: a layer of the synthetic BERT checkpoint,
 // which runs whole.
-// The Circuits tab's figures need a readout that is the direct path: the demo model (a causal LM).
-bool isCircuitFigure(const std::string& name) { return name.rfind("circuit-", 0) == 0 || name == "heads-map"; }
+// The Circuits tab's figures need a readout that is the direct path, and the patching and logit
+// lens figures a causal language model: the demo model.
+bool isCircuitFigure(const std::string& name)
+{
+    return name.rfind("circuit-", 0) == 0 || name == "heads-map" || name.rfind("patching-", 0) == 0 ||
+           name == "logit-lens";
+}
 bool isWholeModelFigure(const std::string& name)
 {
     return name == "rollout" || name == "predictions" || name.rfind("model", 0) == 0 || isCircuitFigure(name);
 }
 std::vector<std::string> wholeModelSession(const std::string& name = {})
 {
+    if (name.rfind("patching-", 0) == 0)  // the guide's prompts: the clean one answers "e", the corrupted "f"
+        return {"--weights",    std::string(qkv::sourceDir()) + "/docs/demo-model",
+                "--layer",      "1",
+                "--embeddings", "model",
+                "--mode",       "causal",
+                "--target",     "a b c d e a b c d",
+                "--corrupt",    "a b c d f a b c d"};
     if (isCircuitFigure(name))
         return {"--weights",    std::string(qkv::sourceDir()) + "/docs/demo-model",
                 "--layer",      "1",
                 "--embeddings", "model",
                 "--mode",       "causal",
                 "--target",     "a b c d e f g h a b c d e f g"};
-    return {"--weights", std::string(qkv::testDataDir()) + "/pretrained/bert", "--layer", "1", "--embeddings", "model",
-            "--source", "d [MASK] super / [MASK]"};
+    return {"--weights",    std::string(qkv::testDataDir()) + "/pretrained/bert",
+            "--layer",      "1",
+            "--embeddings", "model",
+            "--source",     "d [MASK] super / [MASK]"};
 }
 using testing::CommandRun;
 
@@ -280,7 +294,7 @@ TEST_F(FigureCli, SizeAndDpiAndTheSessionsOptions)
                                      "value-weighted", "--average", "--color-range", "unit"});
     ASSERT_EQ(norms.status, 0) << norms.output;
     const std::string normsSvg = readFile(path("norms.svg"));
-    EXPECT_NE(normsSvg.find("Value-weighted ‖a·f(x)‖"), std::string::npos);  // the title
+    EXPECT_NE(normsSvg.find("Value-weighted ‖a·f(x)‖"), std::string::npos);            // the title
     EXPECT_NE(normsSvg.find("value-weighted attention ‖a·f(x)‖"), std::string::npos);  // the colour bar
     EXPECT_NE(normsSvg.find("the largest value"), std::string::npos);
     EXPECT_NE(normsSvg.find("Layer (all heads)"), std::string::npos);
@@ -298,7 +312,8 @@ TEST_F(FigureCli, SizeAndDpiAndTheSessionsOptions)
 
 TEST_F(FigureCli, AQueryRowNamesItsQueryOrItsSpan)
 {
-    const std::vector<std::string> layer = {"--mode", "self", "--source", "a b c d e f", "--heads", "2", "--d-model", "16"};
+    const std::vector<std::string> layer = {"--mode",  "self", "--source",  "a b c d e f",
+                                            "--heads", "2",    "--d-model", "16"};
     auto with = [&](std::vector<std::string> arguments) {
         arguments.insert(arguments.end(), layer.begin(), layer.end());
         return arguments;
@@ -339,13 +354,14 @@ TEST_F(FigureCli, ALongLayerIsDrawnAsTheWindowDrawsItAndAFigureOfFullMapsSaysWhy
         std::ofstream out(file);
         out << text;
     }
-    const std::vector<std::string> layer = {"--mode", "causal", "--target-file", file, "--heads", "2", "--d-model", "16"};
+    const std::vector<std::string> layer = {"--mode",  "causal", "--target-file", file,
+                                            "--heads", "2",      "--d-model",     "16"};
     auto with = [&](std::vector<std::string> arguments) {
         arguments.insert(arguments.end(), layer.begin(), layer.end());
         return arguments;
     };
-    const CommandRun row = figure(
-        with({"--figure", "query-row", "--format", "svg", "--out", path("row.svg"), "--query", "4000:4100"}));
+    const CommandRun row =
+        figure(with({"--figure", "query-row", "--format", "svg", "--out", path("row.svg"), "--query", "4000:4100"}));
     ASSERT_EQ(row.status, 0) << row.output;
     EXPECT_NE(readFile(path("row.svg")).find("queries 4,000–4,099 (100 together)"), std::string::npos);
     const CommandRun heads = figure(with({"--figure", "heads", "--format", "png", "--out", path("heads.png")}));
