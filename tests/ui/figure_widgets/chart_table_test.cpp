@@ -133,6 +133,10 @@ TEST(ChartTable, TheDialogIsATableWithColumnHeadersForAssistiveTechnology)
     const QList<QAccessibleInterface*> headers = asCell->columnHeaderCells();
     ASSERT_EQ(headers.size(), 1);
     EXPECT_EQ(headers.front()->text(QAccessible::Name), QStringLiteral("training (loss)"));
+    // Qt 6.4's QTableView cell makes its header cells with new and registers none (a FIXME in
+    // qaccessibletable.cpp): hand them to the cache, which deletes them, or LeakSanitizer reports them.
+    for (QAccessibleInterface* header : headers)
+        QAccessible::deleteAccessibleInterface(QAccessible::registerAccessibleInterface(header));
 
     dialog.copy();
     EXPECT_EQ(QApplication::clipboard()->text(), dialog.model()->tabSeparated());
