@@ -43,8 +43,8 @@ std::vector<std::int32_t> promptTokens(const qkv::ModelOverview& overview, const
         qkv::layerQueryTokens(*overview.model, overview.sentences, overview.layer(head.layer)).ids());
 }
 
-// "Head 1.1 copies what it attends to: copying score +0.99, 16 of its 16 eigenvalues with a positive
-// real part; its OV circuit promotes the attended token itself first for 7 of the prompt's 9 tokens."
+// "Induction head 1.1: copying score 0.99, 16 of its 16 eigenvalues with a positive real part; its
+// OV circuit puts the attended token itself first for 7 of the prompt's 9 tokens."
 QString inductionSentence(const qkv::ModelOverview& overview, const qkv::CircuitBasis& basis,
                           const qkv::ModelHead& head)
 {
@@ -86,9 +86,8 @@ QString previousTokenSentence(const qkv::ModelOverview& overview, const qkv::Mod
     }
     return Text::tr(
                "Previous-token head %1's QK circuit: each token's best key scores only %2 to %3: by token identity it "
-               "prefers almost nothing, so "
-               "it finds the token before by position, which the direct path leaves out (Copying scores: click "
-               "%1 to see its tables).")
+               "prefers almost nothing, so it finds the token before by position, which the direct path leaves out "
+               "(Copying scores: click %1 to see its tables).")
         .arg(headText(model, head))
         .arg(lowest, 0, 'f', 2)
         .arg(highest, 0, 'f', 2);
