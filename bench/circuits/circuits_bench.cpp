@@ -40,32 +40,6 @@ namespace {
 using qkv::Index;
 using qkv::bench::SyntheticShape;
 
-std::string checkpointRoot()
-{
-    if (const char* root = std::getenv("QKV_BENCH_CHECKPOINTS"); root && *root) return root;
-    return (std::filesystem::temp_directory_path() / "qkv_pretrained_bench").string();
-}
-
-// The model of `shape`, written and opened on first use; null after an error (said on stderr).
-const qkv::PretrainedModel* model(const SyntheticShape& shape)
-{
-    static std::map<std::string, std::unique_ptr<qkv::PretrainedModel>> models;
-    auto& slot = models[shape.name];
-    if (slot) return slot.get();
-    const qkv::Expected<std::string> folder = qkv::bench::syntheticCheckpoint(shape, checkpointRoot());
-    if (!folder) {
-        std::fprintf(stderr, "%s\n", folder.error().c_str());
-        return nullptr;
-    }
-    qkv::Expected<qkv::PretrainedModel> opened = qkv::openPretrainedModel(*folder, {}, qkv::WeightResidency::Whole);
-    if (!opened) {
-        std::fprintf(stderr, "%s\n", opened.error().c_str());
-        return nullptr;
-    }
-    slot = std::make_unique<qkv::PretrainedModel>(std::move(*opened));
-    return slot.get();
-}
-
 // User and system CPU seconds of every thread of this process so far.
 double processCpuSeconds()
 {
@@ -91,7 +65,7 @@ struct Threads {
 
 void BM_CircuitBasis(benchmark::State& state, const SyntheticShape& shape, bool oneThread)
 {
-    const qkv::PretrainedModel* m = model(shape);
+    const qkv::PretrainedModel* m = qkv::bench::syntheticModel(shape);
     if (!m) return state.SkipWithError("could not write or open the synthetic checkpoint");
     const Threads threads(oneThread);
     const double start = processCpuSeconds();
@@ -115,7 +89,7 @@ std::vector<std::int32_t> prompt16()
 
 void BM_ExportCircuits(benchmark::State& state, const SyntheticShape& shape)
 {
-    const qkv::PretrainedModel* m = model(shape);
+    const qkv::PretrainedModel* m = qkv::bench::syntheticModel(shape);
     if (!m) return state.SkipWithError("could not write or open the synthetic checkpoint");
     const std::vector<std::int32_t> distinct = qkv::distinctTokenIds(prompt16());
     const double start = processCpuSeconds();
@@ -132,7 +106,7 @@ void BM_ExportCircuits(benchmark::State& state, const SyntheticShape& shape)
 
 void BM_CopyingScoreGrid(benchmark::State& state, const SyntheticShape& shape)
 {
-    const qkv::PretrainedModel* m = model(shape);
+    const qkv::PretrainedModel* m = qkv::bench::syntheticModel(shape);
     if (!m) return state.SkipWithError("could not write or open the synthetic checkpoint");
     const Threads threads(true);
     const double start = processCpuSeconds();
@@ -148,7 +122,7 @@ void BM_CopyingScoreGrid(benchmark::State& state, const SyntheticShape& shape)
 
 void BM_TokenCircuits(benchmark::State& state, const SyntheticShape& shape, qkv::CircuitSide side, bool oneThread)
 {
-    const qkv::PretrainedModel* m = model(shape);
+    const qkv::PretrainedModel* m = qkv::bench::syntheticModel(shape);
     if (!m) return state.SkipWithError("could not write or open the synthetic checkpoint");
     const Threads threads(oneThread);
     const double start = processCpuSeconds();

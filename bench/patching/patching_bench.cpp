@@ -11,9 +11,9 @@
 // directory's qkv_pretrained_bench, shared with qkv_pretrained_bench). Kernel: productKernelName().
 
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -30,17 +30,11 @@ namespace {
 using qkv::Index;
 using Clock = std::chrono::steady_clock;
 
-constexpr qkv::bench::SyntheticShape gpt2Small64{"gpt2-small", qkv::bench::SyntheticFamily::Gpt2, 12, 768, 12, 3072,
-                                                 50257, 1024, 64};
+constexpr qkv::bench::SyntheticShape gpt2Small64{
+    "gpt2-small", qkv::bench::SyntheticFamily::Gpt2, 12, 768, 12, 3072, 50257, 1024, 64};
 constexpr Index kSplit = 32;  // the prompts differ from this position on
 
 double seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
-
-std::string checkpointRoot()
-{
-    if (const char* root = std::getenv("QKV_BENCH_CHECKPOINTS"); root && *root) return root;
-    return (std::filesystem::temp_directory_path() / "qkv_pretrained_bench").string();
-}
 
 // Every K-th patch of both grids as a full forward pass (no previous run), seconds per patch.
 double fullForwardPerPatch(const qkv::PretrainedModel& model, const qkv::PatchingRuns& runs, Index every, Index& timed)
@@ -72,12 +66,15 @@ int main(int argc, char** argv)
     Index every = 16;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string option = argv[i];
-        if (option == "--threads") threads = std::atoi(argv[i + 1]);
-        else if (option == "--full-sample") every = std::atoi(argv[i + 1]);
+        if (option == "--threads")
+            threads = std::atoi(argv[i + 1]);
+        else if (option == "--full-sample")
+            every = std::atoi(argv[i + 1]);
     }
     qkv::keepLargeAllocationsForReuse();
     qkv::setComputeThreads(threads);
-    const qkv::Expected<std::string> folder = qkv::bench::syntheticCheckpoint(gpt2Small64, checkpointRoot());
+    const qkv::Expected<std::string> folder =
+        qkv::bench::syntheticCheckpoint(gpt2Small64, qkv::bench::checkpointRoot());
     if (!folder) return std::fprintf(stderr, "%s\n", folder.error().c_str()), 1;
     qkv::Expected<qkv::PretrainedModel> model = qkv::openPretrainedModel(*folder, {}, qkv::WeightResidency::Whole);
     if (!model) return std::fprintf(stderr, "%s\n", model.error().c_str()), 1;
@@ -85,7 +82,8 @@ int main(int argc, char** argv)
     std::vector<std::int32_t> clean(static_cast<std::size_t>(gpt2Small64.tokens));
     for (std::int32_t& id : clean) id = static_cast<std::int32_t>(stream.uniform(0.0, 50257.0));
     std::vector<std::int32_t> corrupt = clean;
-    for (std::size_t p = kSplit; p < corrupt.size(); ++p) corrupt[p] = static_cast<std::int32_t>(stream.uniform(0.0, 50257.0));
+    for (std::size_t p = kSplit; p < corrupt.size(); ++p)
+        corrupt[p] = static_cast<std::int32_t>(stream.uniform(0.0, 50257.0));
 
     auto start = Clock::now();
     qkv::Expected<qkv::PatchingRuns> runs = qkv::patchingRuns(*model, clean, corrupt);
@@ -107,13 +105,15 @@ int main(int argc, char** argv)
     Index timed = 0;
     const double perFull = every > 0 ? fullForwardPerPatch(*model, *runs, every, timed) : 0.0;
     const Index patches = 12 * 12 + 12 * gpt2Small64.tokens;
-    std::printf("{\"model\": \"gpt2-small synthetic\", \"tokens\": %lld, \"split\": %lld, \"threads\": %d, "
-                "\"kernel\": \"%s\", \"runs_seconds\": %.3f, \"grids_seconds\": %.3f, \"grids_cpu_seconds\": %.3f, \"metric_seconds\": %.4f, "
-                "\"patches\": %lld, \"total_seconds\": %.3f, \"full_forward_seconds_per_patch\": %.4f, "
-                "\"full_forward_patches_timed\": %lld, \"full_forward_estimate_seconds\": %.1f, \"grids_ok\": %s}\n",
-                static_cast<long long>(gpt2Small64.tokens), static_cast<long long>(kSplit), threads,
-                qkv::productKernelName().c_str(), runsSeconds, gridsSeconds, gridsCpuSeconds, metricSeconds,
-                static_cast<long long>(patches), runsSeconds + gridsSeconds + metricSeconds, perFull,
-                static_cast<long long>(timed), perFull * static_cast<double>(patches), grids ? "true" : "false");
+    std::printf(
+        "{\"model\": \"gpt2-small synthetic\", \"tokens\": %lld, \"split\": %lld, \"threads\": %d, "
+        "\"kernel\": \"%s\", \"runs_seconds\": %.3f, \"grids_seconds\": %.3f, \"grids_cpu_seconds\": %.3f, "
+        "\"metric_seconds\": %.4f, "
+        "\"patches\": %lld, \"total_seconds\": %.3f, \"full_forward_seconds_per_patch\": %.4f, "
+        "\"full_forward_patches_timed\": %lld, \"full_forward_estimate_seconds\": %.1f, \"grids_ok\": %s}\n",
+        static_cast<long long>(gpt2Small64.tokens), static_cast<long long>(kSplit), threads,
+        qkv::productKernelName().c_str(), runsSeconds, gridsSeconds, gridsCpuSeconds, metricSeconds,
+        static_cast<long long>(patches), runsSeconds + gridsSeconds + metricSeconds, perFull,
+        static_cast<long long>(timed), perFull * static_cast<double>(patches), grids ? "true" : "false");
     return 0;
 }

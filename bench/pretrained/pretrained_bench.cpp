@@ -52,9 +52,9 @@
 #include "core/common/blas_products.hpp"
 #include "core/common/memory.hpp"
 #include "core/common/random.hpp"
-#include "core/pretrained/model_memory.hpp"
 #include "core/pipeline/generation.hpp"
 #include "core/pipeline/model_overview.hpp"
+#include "core/pretrained/model_memory.hpp"
 #include "core/pretrained/model_run.hpp"
 
 namespace {
@@ -63,32 +63,6 @@ using qkv::Index;
 using qkv::bench::SyntheticShape;
 
 constexpr qkv::ModelHead switchedOff{9, 3};
-
-std::string checkpointRoot()
-{
-    if (const char* root = std::getenv("QKV_BENCH_CHECKPOINTS"); root && *root) return root;
-    return (std::filesystem::temp_directory_path() / "qkv_pretrained_bench").string();
-}
-
-// The model of `shape`, written and opened on first use; null after an error (said on stderr).
-const qkv::PretrainedModel* model(const SyntheticShape& shape)
-{
-    static std::map<std::string, std::unique_ptr<qkv::PretrainedModel>> models;
-    auto& slot = models[shape.name];
-    if (slot) return slot.get();
-    const qkv::Expected<std::string> folder = qkv::bench::syntheticCheckpoint(shape, checkpointRoot());
-    if (!folder) {
-        std::fprintf(stderr, "%s\n", folder.error().c_str());
-        return nullptr;
-    }
-    qkv::Expected<qkv::PretrainedModel> opened = qkv::openPretrainedModel(*folder, {}, qkv::WeightResidency::Whole);  // what the timings measure
-    if (!opened) {
-        std::fprintf(stderr, "%s\n", opened.error().c_str());
-        return nullptr;
-    }
-    slot = std::make_unique<qkv::PretrainedModel>(std::move(*opened));
-    return slot.get();
-}
 
 // `shape.tokens` ids drawn uniformly from the vocabulary (BERT: [CLS] ... [SEP] ids at the ends).
 qkv::ModelTokens tokens(const SyntheticShape& shape)
@@ -175,7 +149,7 @@ bool chosenRowsMatch(const qkv::PretrainedModel& m, const qkv::ModelTokens& ids,
 
 void runForward(benchmark::State& state, const SyntheticShape& shape, bool statistics, Readout readout)
 {
-    const qkv::PretrainedModel* m = model(shape);
+    const qkv::PretrainedModel* m = qkv::bench::syntheticModel(shape);
     if (!m) return state.SkipWithError("could not write or open the synthetic checkpoint");
     qkv::ModelTokens ids = tokens(shape);
     if (shape.family == qkv::bench::SyntheticFamily::Bert) ids.ids[kMaskPosition] = kBertMaskId;
@@ -193,7 +167,10 @@ void runForward(benchmark::State& state, const SyntheticShape& shape, bool stati
 }
 
 void BM_Forward(benchmark::State& state, const SyntheticShape& shape) { runForward(state, shape, false, Readout::All); }
-void BM_ModelView(benchmark::State& state, const SyntheticShape& shape) { runForward(state, shape, true, Readout::All); }
+void BM_ModelView(benchmark::State& state, const SyntheticShape& shape)
+{
+    runForward(state, shape, true, Readout::All);
+}
 void BM_Attention(benchmark::State& state, const SyntheticShape& shape)
 {
     runForward(state, shape, false, Readout::None);
@@ -208,7 +185,7 @@ void BM_ForwardAt(benchmark::State& state, const SyntheticShape& shape)
 // the last iteration's.
 void runOpenThen(benchmark::State& state, const SyntheticShape& shape, const qkv::RunOptions& options)
 {
-    const qkv::Expected<std::string> folder = qkv::bench::syntheticCheckpoint(shape, checkpointRoot());
+    const qkv::Expected<std::string> folder = qkv::bench::syntheticCheckpoint(shape, qkv::bench::checkpointRoot());
     if (!folder) return state.SkipWithError(folder.error().c_str());
     const qkv::ModelTokens ids = tokens(shape);
     double openSeconds = 0;
@@ -245,7 +222,7 @@ void BM_OpenAndFirstLayer(benchmark::State& state, const SyntheticShape& shape)
 
 void runSwitchHeadOff(benchmark::State& state, const SyntheticShape& shape, bool rerun, bool norms)
 {
-    const qkv::PretrainedModel* m = model(shape);
+    const qkv::PretrainedModel* m = qkv::bench::syntheticModel(shape);
     if (!m) return state.SkipWithError("could not write or open the synthetic checkpoint");
     const qkv::ModelTokens ids = tokens(shape);
     qkv::Expected<qkv::ModelRun> base = qkv::runPretrainedModel(*m, ids);
@@ -270,7 +247,7 @@ void runSwitchHeadOff(benchmark::State& state, const SyntheticShape& shape, bool
 // rollout (streamed_layer_maps.hpp, foldRolloutLayer), as `export --layer all --pool 512` does.
 void BM_LongPrompt(benchmark::State& state, const SyntheticShape& shape, bool withLayerMaps)
 {
-    const qkv::PretrainedModel* m = model(shape);
+    const qkv::PretrainedModel* m = qkv::bench::syntheticModel(shape);
     if (!m) return state.SkipWithError("the checkpoint could not be written or opened");
     const qkv::ModelTokens ids = tokens(shape);
     qkv::RunOptions options;
@@ -302,8 +279,8 @@ void BM_LongPrompt(benchmark::State& state, const SyntheticShape& shape, bool wi
 }
 
 // GPT-2 small's checkpoint on a prompt of 1,024 tokens (its every position).
-constexpr SyntheticShape gpt2Prompt1k{"gpt2-small", qkv::bench::SyntheticFamily::Gpt2, 12, 768, 12, 3072, 50257,
-                                      1024, 1024};
+constexpr SyntheticShape gpt2Prompt1k{"gpt2-small", qkv::bench::SyntheticFamily::Gpt2, 12, 768, 12, 3072, 50257, 1024,
+                                      1024};
 
 // The sentence of `ids` as the model's tokenizer would give it (the synthetic checkpoints have
 // no tokenizer files): a piece per id.
@@ -327,7 +304,7 @@ qkv::ModelSentences sentencesOf(const qkv::ModelTokens& ids)
 // the whole prompt is.
 void BM_TypeOn(benchmark::State& state, const SyntheticShape& shape, Index added, bool typed)
 {
-    const qkv::PretrainedModel* m = model(shape);
+    const qkv::PretrainedModel* m = qkv::bench::syntheticModel(shape);
     if (!m) return state.SkipWithError("could not write or open the synthetic checkpoint");
     const std::shared_ptr<const qkv::PretrainedModel> shared(m, [](const qkv::PretrainedModel*) {});
     const qkv::ModelTokens ids = tokens(shape);
@@ -353,7 +330,7 @@ void BM_TypeOn(benchmark::State& state, const SyntheticShape& shape, Index added
 // layer that computes the new position only), greedy.
 void BM_Generate(benchmark::State& state, const SyntheticShape& shape)
 {
-    const qkv::PretrainedModel* m = model(shape);
+    const qkv::PretrainedModel* m = qkv::bench::syntheticModel(shape);
     if (!m) return state.SkipWithError("could not write or open the synthetic checkpoint");
     const qkv::ModelTokens ids = tokens(shape);
     qkv::GenerationOptions options;
@@ -371,8 +348,7 @@ void BM_Generate(benchmark::State& state, const SyntheticShape& shape)
         if (!generation) return state.SkipWithError(generation.error().c_str());
         benchmark::DoNotOptimize(generation->ids.data());
     }
-    state.counters["ms_per_token"] =
-        1000.0 * seconds / static_cast<double>(state.iterations() * options.newTokens);
+    state.counters["ms_per_token"] = 1000.0 * seconds / static_cast<double>(state.iterations() * options.newTokens);
 }
 
 void registerAll()
@@ -396,9 +372,11 @@ void registerAll()
         const std::string name = shape->name;
         all.push_back(benchmark::RegisterBenchmark(("BM_ForwardAt/" + name).c_str(), BM_ForwardAt, *shape));
         all.push_back(benchmark::RegisterBenchmark(("BM_Forward/" + name).c_str(), BM_Forward, *shape));
-        all.push_back(benchmark::RegisterBenchmark(("BM_OpenAndRun/" + name).c_str(), BM_OpenAndRun, *shape)->Iterations(2));
         all.push_back(
-            benchmark::RegisterBenchmark(("BM_OpenAndFirstLayer/" + name).c_str(), BM_OpenAndFirstLayer, *shape)->Iterations(3));
+            benchmark::RegisterBenchmark(("BM_OpenAndRun/" + name).c_str(), BM_OpenAndRun, *shape)->Iterations(2));
+        all.push_back(
+            benchmark::RegisterBenchmark(("BM_OpenAndFirstLayer/" + name).c_str(), BM_OpenAndFirstLayer, *shape)
+                ->Iterations(3));
     }
     for (const Index added : {1, 3})
         for (const bool typed : {true, false})
@@ -406,8 +384,9 @@ void registerAll()
                 ("BM_TypeOn/gpt2-small-1024/" + std::to_string(added) + (typed ? "/typed" : "/full")).c_str(),
                 BM_TypeOn, gpt2Prompt1k, added, typed));
     all.push_back(benchmark::RegisterBenchmark("BM_Generate/gpt2-small-256", BM_Generate, qkv::bench::gpt2Small));
-    all.push_back(benchmark::RegisterBenchmark("BM_LongPrompt/gpt2-small-8k", BM_LongPrompt, qkv::bench::gpt2Long, false)
-                      ->Iterations(1));
+    all.push_back(
+        benchmark::RegisterBenchmark("BM_LongPrompt/gpt2-small-8k", BM_LongPrompt, qkv::bench::gpt2Long, false)
+            ->Iterations(1));
     all.push_back(benchmark::RegisterBenchmark("BM_LongPrompt/gpt2-small-8k/layer_maps", BM_LongPrompt,
                                                qkv::bench::gpt2Long, true)
                       ->Iterations(1));

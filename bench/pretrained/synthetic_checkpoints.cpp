@@ -1,9 +1,13 @@
 #include "bench/pretrained/synthetic_checkpoints.hpp"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <memory>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -116,7 +120,8 @@ SafetensorsFile gpt2Tensors(const SyntheticShape& s)
     TensorBuilder t(19);
     t.random("wte.weight", s.vocabulary, d);
     t.random("wpe.weight", P, d);
-    MatrixF causal = MatrixF::Zero(s.maskBuffers ? P : 0, s.maskBuffers ? P : 0);  // the buffer gpt2's file keeps: 1 on and below the diagonal
+    MatrixF causal = MatrixF::Zero(s.maskBuffers ? P : 0,
+                                   s.maskBuffers ? P : 0);  // the buffer gpt2's file keeps: 1 on and below the diagonal
     causal.triangularView<Eigen::Lower>().setOnes();
     Tensor mask = Tensor::fromMatrix("", causal);
     mask.shape = {1, 1, static_cast<std::size_t>(P), static_cast<std::size_t>(P)};
@@ -243,6 +248,31 @@ Expected<std::string> syntheticCheckpoint(const SyntheticShape& shape, const std
                                                                          : llamaStyleTensors(shape);
     if (Status s = writeSafetensors(model.string(), file); !s) return Error{s.error()};
     return folder.string();
+}
+
+std::string checkpointRoot()
+{
+    if (const char* root = std::getenv("QKV_BENCH_CHECKPOINTS"); root && *root) return root;
+    return (fs::temp_directory_path() / "qkv_pretrained_bench").string();
+}
+
+const PretrainedModel* syntheticModel(const SyntheticShape& shape)
+{
+    static std::map<std::string, std::unique_ptr<PretrainedModel>> models;
+    auto& slot = models[shape.name];
+    if (slot) return slot.get();
+    const Expected<std::string> folder = syntheticCheckpoint(shape, checkpointRoot());
+    if (!folder) {
+        std::fprintf(stderr, "%s\n", folder.error().c_str());
+        return nullptr;
+    }
+    Expected<PretrainedModel> opened = openPretrainedModel(*folder, {}, WeightResidency::Whole);
+    if (!opened) {
+        std::fprintf(stderr, "%s\n", opened.error().c_str());
+        return nullptr;
+    }
+    slot = std::make_unique<PretrainedModel>(std::move(*opened));
+    return slot.get();
 }
 
 }  // namespace qkv::bench
