@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "core/pipeline/model_overview.hpp"
+#include "tests/ui/guide/demo_guide_fixture.hpp"
 #include "tests/ui/support/recording_prompts.hpp"
 #include "tests/ui/support/wait_until.hpp"
 #include "tests/ui/support/window_fixture.hpp"
@@ -34,26 +35,8 @@ constexpr int kLearnedHeads = 8;  // the step after the presets' "Do heads speci
 constexpr int kSwitchedOff = 9;
 constexpr int kCircuits = 10;
 
-class LearnedHeadsGuideTest : public WindowTest {
+class LearnedHeadsGuideTest : public DemoGuideTest {
 protected:
-    void SetUp() override
-    {
-        WindowTest::SetUp();
-        window->resize(1000, 700);
-        log = std::make_shared<PromptLog>();
-        window->files()->setPrompts(recordingPrompts(log));
-        settle();
-        guide = window->findChild<StudentGuide*>();
-        ASSERT_NE(guide, nullptr);
-    }
-    void reach(int index)
-    {
-        guide->goTo(index);
-        ASSERT_TRUE(waitUntil([&] { return guide->isStepReached(); }, std::chrono::milliseconds(60000)))
-            << "step " << index << " never reached";
-        settle();
-        QTest::qWait(20);
-    }
     QString currentTab() const
     {
         const auto* view = qobject_cast<ResultView*>(window->tabs()->currentWidget());
@@ -87,9 +70,6 @@ protected:
             EXPECT_GE(label->height(), label->heightForWidth(label->width())) << label->text().toStdString();
         EXPECT_TRUE(window->rect().contains(panel->geometry()));
     }
-
-    StudentGuide* guide = nullptr;
-    std::shared_ptr<PromptLog> log;
 };
 
 TEST_F(LearnedHeadsGuideTest, AskingFirstThenOpeningTheDemoModelAndNamingItsHeads)

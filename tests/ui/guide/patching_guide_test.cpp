@@ -11,6 +11,7 @@
 
 #include "core/pipeline/patching.hpp"
 #include "core/pipeline/pretrained_run.hpp"
+#include "tests/ui/guide/demo_guide_fixture.hpp"
 #include "tests/ui/support/recording_prompts.hpp"
 #include "tests/ui/support/wait_until.hpp"
 #include "tests/ui/support/window_fixture.hpp"
@@ -35,31 +36,7 @@ namespace {
 constexpr int kCircuits = 10;
 constexpr int kPatching = 11;  // after "What does a head write into the prediction?"
 
-class PatchingGuideTest : public WindowTest {
-protected:
-    void SetUp() override
-    {
-        WindowTest::SetUp();
-        window->resize(1000, 700);
-        log = std::make_shared<PromptLog>();
-        log->answer = QMessageBox::Discard;
-        window->files()->setPrompts(recordingPrompts(log));
-        settle();
-        guide = window->findChild<StudentGuide*>();
-        ASSERT_NE(guide, nullptr);
-    }
-    void reach(int index)
-    {
-        guide->goTo(index);
-        ASSERT_TRUE(waitUntil([&] { return guide->isStepReached(); }, std::chrono::milliseconds(60000)))
-            << "step " << index << " never reached";
-        settle();
-        QTest::qWait(20);
-    }
-
-    StudentGuide* guide = nullptr;
-    std::shared_ptr<PromptLog> log;
-};
+using PatchingGuideTest = DemoGuideTest;
 
 TEST_F(PatchingGuideTest, TheStepPatchesTheGuidesPromptsAndSaysWhatTheGridsShow)
 {
