@@ -31,7 +31,7 @@
 
 #include "bench/pretrained/synthetic_checkpoints.hpp"
 #include "core/circuits/head_circuits.hpp"
-#include "core/common/blas_products.hpp"
+#include "core/common/product_kernels.hpp"
 #include "core/common/memory.hpp"
 #include "core/common/parallelism.hpp"
 

@@ -49,7 +49,7 @@
 #include "core/analysis/head_statistics.hpp"
 #include "core/analysis/streamed_layer_maps.hpp"
 #include "core/analysis/value_norms.hpp"
-#include "core/common/blas_products.hpp"
+#include "core/common/product_kernels.hpp"
 #include "core/common/memory.hpp"
 #include "core/common/random.hpp"
 #include "core/pipeline/generation.hpp"

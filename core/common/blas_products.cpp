@@ -1,7 +1,5 @@
 #include "core/common/blas_products.hpp"
 
-#include "core/common/onednn_products.hpp"
-
 #include <cstring>
 #include <mutex>
 
@@ -61,27 +59,17 @@ bool blasKeepsRows()
 #endif
 }
 
-namespace {
-
-std::string openBlasRoute()
+std::string openBlasDescription()
 {
 #if defined(QKV_HAVE_OPENBLAS)
     const std::string kernel = openblas_get_corename() ? openblas_get_corename() : "unknown";
     const int parallel = openblas_get_parallel();
     const std::string build = parallel == 0 ? "serial" : parallel == 1 ? "pthread" : "OpenMP";
     if (blasKeepsRows()) return "OpenBLAS (" + build + " build, one thread per call), " + kernel + " kernel";
-    return "Eigen (OpenBLAS's " + kernel + " kernel would change rows' bits)";
+    return "OpenBLAS's " + kernel + " kernel would change rows' bits";
 #else
-    return "Eigen (built without OpenBLAS)";
+    return "built without OpenBLAS";
 #endif
-}
-
-}  // namespace
-
-std::string productKernelName()
-{
-    if (oneDnnKeepsRows()) return "x W: " + oneDnnName() + "; x W^T: " + openBlasRoute();
-    return openBlasRoute();
 }
 
 void blasProduct(const float* x, Index rows, Index k, Index ldx, const float* w, Index n, Index ldw, bool transposed,

@@ -1,8 +1,8 @@
 #pragma once
 // The model's large float products through OpenBLAS (Debian's libopenblas0) where its kernel
-// keeps a row's bits whatever rows are multiplied with it, else through Eigen: x W^T (a tied
-// readout's token table) always, x W where oneDNN's kernel does not run (onednn_products.hpp,
-// faster on x W here). On this AMD EPYC
+// keeps a row's bits whatever rows are multiplied with it: on an AVX-512 CPU, x W^T (a tied
+// readout's token table) and x W where oneDNN's kernel does not run (product_kernels.hpp says
+// which kernel runs where). On this AMD EPYC
 // OpenBLAS's AVX-512 kernel (Cooperlake) runs the model's products at ~226 GFLOP/s on one core,
 // Eigen's at 153-183 (docs/benchmarks.md, "Float products").
 //
@@ -20,10 +20,10 @@ namespace qkv {
 
 // True when OpenBLAS is linked and its kernel (chosen when the library loaded) keeps rows' bits.
 bool blasKeepsRows();
-// What runs the large products, for benchmarks: "x W: oneDNN 2.6.3, AVX-512 kernels; x W^T:
-// OpenBLAS (pthread build, one thread per call), Cooperlake kernel", or why Eigen runs them
-// ("Eigen (OpenBLAS's Haswell kernel would change rows' bits)", "Eigen (built without OpenBLAS)").
-std::string productKernelName();
+// "OpenBLAS (pthread build, one thread per call), Cooperlake kernel", or why it is not used
+// ("OpenBLAS's Haswell kernel would change rows' bits", "built without OpenBLAS"): for
+// productKernelName() (product_kernels.hpp).
+std::string openBlasDescription();
 
 // Row-major operands; `transposed`: w is stored n x k (ldw its row stride) and the product reads
 // its transpose. out (rows x n, ldo) = x (rows x k, ldx) w, or out += x w with accumulate. One

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/common/packed_products.hpp"
+
 namespace qkv::detail {
 
 void multiplyRowsWithBlas(const Eigen::Ref<const MatrixF>& x, const float* w, Index n, Index ldw, bool transposed,
@@ -33,6 +35,14 @@ void multiplyRowsWithOneDnn(const Eigen::Ref<const MatrixF>& x, const float* w, 
     multiplyPaddedRows(x, 2, n, out, accumulate, [&](const MatrixF& padded, MatrixF& product) {
         oneDnnProduct(padded.data(), 2, k, k, w, n, ldw, product.data(), n, accumulate);
     });
+}
+
+void multiplyRowsWithPacked(ProductKernel kernel, const Eigen::Ref<const MatrixF>& x, const float* w, Index n,
+                            Index ldw, bool transposed, Eigen::Ref<MatrixF> out, bool accumulate)
+{
+    const packed::TileKernel& tile = kernel == ProductKernel::PackedAvx512 ? packed::kAvx512Tile : packed::kAvx2Tile;
+    packedProduct(tile, x.data(), x.rows(), x.cols(), x.outerStride(), w, n, ldw, transposed, out.data(),
+                  out.outerStride(), accumulate);
 }
 
 }  // namespace qkv::detail

@@ -14,6 +14,7 @@
 #include "core/common/blas_products.hpp"
 #include "core/common/matrix.hpp"
 #include "core/common/onednn_products.hpp"
+#include "core/common/product_kernels.hpp"
 
 namespace qkv {
 
@@ -74,14 +75,18 @@ void multiplyRowsWithBlas(const Eigen::Ref<const MatrixF>& x, const float* w, In
 void multiplyRowsWithOneDnn(const Eigen::Ref<const MatrixF>& x, const float* w, Index n, Index ldw,
                             Eigen::Ref<MatrixF> out, bool accumulate);
 
+// The project's packed kernel (packed_products.hpp): every row alike, nothing padded.
+void multiplyRowsWithPacked(ProductKernel kernel, const Eigen::Ref<const MatrixF>& x, const float* w, Index n,
+                            Index ldw, bool transposed, Eigen::Ref<MatrixF> out, bool accumulate);
+
 }  // namespace detail
 
 // out = x * w (or out += x * w with accumulate), x: R x m, w: m x n (any float expression: a
 // transposed view is not copied), out: R x n (sized by the caller). One thread; every row's bits
-// depend on its own row only. Large products of row-major weights go through oneDNN, of
-// transposed ones (stored n x m) through OpenBLAS, where their kernels keep rows
-// (onednn_products.hpp, blas_products.hpp); else through Eigen. Which route a product takes
-// depends on the weight's shape and layout, never on R.
+// depend on its own row only. Large products of stored weights (w, or w^T of a weight stored
+// n x m) go through the kernel product_kernels.hpp chose for this CPU, which keeps rows; small
+// ones and expressions through Eigen. Which route a product takes depends on the weight's shape
+// and layout and the CPU, never on R.
 template <typename Weight>
 void multiplyRowsStable(const Eigen::Ref<const MatrixF>& x, const Weight& w, Eigen::Ref<MatrixF> out,
                         bool accumulate = false)
@@ -89,13 +94,19 @@ void multiplyRowsStable(const Eigen::Ref<const MatrixF>& x, const Weight& w, Eig
     if constexpr ((Weight::Flags & Eigen::DirectAccessBit) != 0) {
         if (w.innerStride() == 1 && w.rows() >= kBlasMinimumWidth && w.cols() >= kBlasMinimumWidth) {
             const bool transposed = !(Weight::Flags & Eigen::RowMajorBit);
-            if (!transposed && oneDnnKeepsRows()) {
+            switch (const ProductKernel kernel = productKernel(transposed)) {
+            case ProductKernel::OneDnn:
                 detail::multiplyRowsWithOneDnn(x, w.data(), w.cols(), w.outerStride(), out, accumulate);
                 return;
-            }
-            if (blasKeepsRows()) {
+            case ProductKernel::OpenBlas:
                 detail::multiplyRowsWithBlas(x, w.data(), w.cols(), w.outerStride(), transposed, out, accumulate);
                 return;
+            case ProductKernel::PackedAvx2:
+            case ProductKernel::PackedAvx512:
+                detail::multiplyRowsWithPacked(kernel, x, w.data(), w.cols(), w.outerStride(), transposed, out,
+                                               accumulate);
+                return;
+            case ProductKernel::Eigen: break;
             }
         }
     }

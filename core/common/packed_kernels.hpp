@@ -1,0 +1,52 @@
+#pragma once
+// The register tiles of the project's own float product (packed_products.hpp), one per vector
+// extension, each compiled in a file of its own with that extension's flags
+// (core/common/CMakeLists.txt) and called only on a CPU that has it.
+//
+// Every tile computes each output element as one chain of fused multiply-adds along the depth,
+// c <- fma(a[i][p], b[p][j], c) for p = 0, 1, ..., k - 1, from c = 0 (or the output's value when
+// it accumulates). Rounding once per step in that order is the whole arithmetic: the bits of an
+// element depend on its row of a and its column of b only, not on the tile's size, the depth
+// blocks, the vector width or the thread. So the AVX2 and AVX-512 tiles give the same bits, and
+// both equal a scalar std::fma loop (tests/core/common/packed_products_test.cpp).
+//
+// These files include no template library (not even <algorithm>): an inline function compiled here
+// with AVX-512 flags could otherwise be the copy the linker keeps for the whole program.
+
+#include <cstddef>
+
+namespace qkv::packed {
+
+// One tile: rows x cols (at most the kernel's tileRows x tileColumns) of c, over a depth block of
+// kc. a: rows of the left-hand side, lda apart, from the block's first column. panel: kc x
+// tileColumns floats, the block's columns packed row by row (zero past the product's last column),
+// 64-byte aligned. load: continue the chains from c's values (a later depth block, or an
+// accumulating product); else start them from zero.
+struct TileArguments {
+    const float* a;
+    std::ptrdiff_t lda;
+    const float* panel;
+    std::ptrdiff_t kc;
+    float* c;
+    std::ptrdiff_t ldc;
+    int rows;
+    int cols;
+    bool load;
+};
+
+using TileFunction = void (*)(const TileArguments&);
+
+struct TileKernel {
+    TileFunction tile;
+    int tileRows;     // MR: rows of a broadcast at each step of the depth
+    int tileColumns;  // NR: columns held in vector registers
+};
+
+// 6 x 16: twelve 8-float accumulators, two panel loads and six broadcasts per step of the depth.
+void tileAvx2(const TileArguments& arguments);
+inline constexpr TileKernel kAvx2Tile{tileAvx2, 6, 16};
+// 12 x 32: twenty-four 16-float accumulators of the 32 registers.
+void tileAvx512(const TileArguments& arguments);
+inline constexpr TileKernel kAvx512Tile{tileAvx512, 12, 32};
+
+}  // namespace qkv::packed
