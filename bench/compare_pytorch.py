@@ -47,6 +47,7 @@ SIZES = [(16, 64, 4), (128, 512, 8), (512, 768, 12), (2048, 1024, 16)]
 # The size where the forward pass is held against Eigen's GEMM rate of the same run.
 GEMM_SIZE = (2048, 1024)
 DEFAULT_BENCH = os.path.join("build", "bench", "attention", "qkv_attention_bench")
+OUR_PRODUCTS = "not reported"  # the kernel our run names (its "products" context)
 
 
 def parse_arguments():
@@ -55,6 +56,7 @@ def parse_arguments():
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds; figures are their medians (default: 3)")
     parser.add_argument("--min-time", type=float, default=1.0, help="seconds per size and side in a round (default: 1)")
     parser.add_argument("--markdown", help="also write the table to this file")
+    add_isa_argument(parser)
     return parser.parse_args()
 
 
@@ -75,13 +77,29 @@ def cpu_flags():
 INHERITED_HANDICAPS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
 
 
-def choose_openblas_core():
+# --isa avx2 on an AVX-512 CPU: both sides run what an AVX2-only machine runs. PyTorch: OpenBLAS's
+# Haswell kernel, ATen's AVX2 kernels, oneDNN's AVX2 path; ours: the kernel product_kernels.hpp
+# chooses when oneDNN and OpenBLAS offer only their AVX2 kernels (build ours with
+# -DQKV_NATIVE=OFF -DCMAKE_CXX_FLAGS=-march=x86-64-v3 so that the rest of it is AVX2 code too).
+AVX2_MACHINE = {"OPENBLAS_CORETYPE": "Haswell", "ATEN_CPU_CAPABILITY": "avx2", "ONEDNN_MAX_CPU_ISA": "AVX2"}
+
+
+def add_isa_argument(parser):
+    parser.add_argument("--isa", choices=("native", "avx2"), default="native",
+                        help="avx2: both sides run an AVX2-only machine's kernels (default: %(default)s)")
+
+
+def choose_openblas_core(isa="native"):
     """Drops an inherited OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, then sets OPENBLAS_CORETYPE from
-    the CPU's flags; returns the core used ("detected by OpenBLAS" when the flags name none of the
-    cores below) and what was dropped, for the table."""
+    the CPU's flags (with isa "avx2": the AVX2 machine's settings above, for both sides); returns
+    the core used ("detected by OpenBLAS" when the flags name none of the cores below) and what was
+    dropped, for the table."""
     dropped = [f"{name}={os.environ.pop(name)}" for name in INHERITED_HANDICAPS if name in os.environ]
     note = f" (the inherited {', '.join(dropped)} dropped)" if dropped else ""
     flags = cpu_flags()
+    if isa == "avx2":
+        os.environ.update(AVX2_MACHINE)
+        return "Haswell, with ATen's and oneDNN's AVX2 kernels (an AVX2 machine forced: --isa avx2)" + note
     if {"avx512f", "avx512_bf16"} <= flags:
         core = "Cooperlake"
     elif "avx512f" in flags:
@@ -116,6 +134,8 @@ def run_ours(bench, min_time):
                "--benchmark_format=json"]
     completed = subprocess.run(command, check=True, capture_output=True, text=True)
     report = json.loads(completed.stdout)
+    global OUR_PRODUCTS
+    OUR_PRODUCTS = report.get("context", {}).get("products", "not reported")
     forward, weights_only, gemm = {}, {}, None
     for entry in report["benchmarks"]:
         name = entry["name"]  # e.g. BM_AttentionForward/n:2048/d_model:1024/h:16/real_time
@@ -190,12 +210,14 @@ def table(forward, weights_only, torch_ms, gemm, context):
         f"PyTorch, {t} thread{'s' if t > 1 else ''}" for t in settings) + " | " + " | ".join(
         f"PyTorch ({t}) / ours" for t in settings) + " |"
     lines = [
-        f"`/usr/bin/python3 bench/compare_pytorch.py --rounds {context['rounds']} --min-time {context['min_time']:g}`",
+        f"`/usr/bin/python3 bench/compare_pytorch.py --rounds {context['rounds']} --min-time {context['min_time']:g}"
+        f" --isa {context['isa']}`",
         "",
         f"{context['date']}, {context['cpu']} ({os.cpu_count()} cores); ours on {context['threads']} threads; "
         f"PyTorch {context['torch']} ({context['blas']}, OpenBLAS core {context['openblas_core']}) with "
         "torch.set_num_threads as the column says (OpenBLAS's own threads use every core either way); "
         f"load average {context['load_before']:.2f} before, {context['load_after']:.2f} after. "
+        f"Ours: {OUR_PRODUCTS}. "
         f"Medians of {context['rounds']} alternating rounds.",
         "",
         header,
@@ -222,7 +244,7 @@ def table(forward, weights_only, torch_ms, gemm, context):
 
 def main():
     args = parse_arguments()
-    openblas_core = choose_openblas_core()  # before torch loads OpenBLAS
+    openblas_core = choose_openblas_core(args.isa)  # before torch loads OpenBLAS
     torch = import_torch()
     if torch is None:
         return 0
@@ -256,7 +278,7 @@ def main():
     context = {
         "rounds": args.rounds, "min_time": args.min_time, "cpu": cpu_model(), "threads": threads,
         "torch": torch.__version__, "blas": blas, "openblas_core": openblas_core, "load_before": load_before, "load_after": load_after,
-        "date": datetime.date.today().isoformat(),
+        "date": datetime.date.today().isoformat(), "isa": args.isa,
     }
     text = table(forward, weights_only, torch_ms, gemm, context)
     print(text)

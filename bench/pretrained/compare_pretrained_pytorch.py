@@ -27,7 +27,8 @@ Threads: for each setting t both sides run in processes started with OMP_NUM_THR
 computeThreads(); PyTorch: torch.set_num_threads(t) and OPENBLAS_NUM_THREADS=t, since
 set_num_threads does not limit OpenBLAS's own threads). PyTorch runs in a child process of this
 script for that reason. Rounds alternate which side runs first; figures are medians.
-OPENBLAS_CORETYPE is set from the CPU's flags as bench/compare_pytorch.py explains.
+OPENBLAS_CORETYPE is set from the CPU's flags as bench/compare_pytorch.py explains; --isa avx2
+runs both sides as on an AVX2-only machine (bench/compare_pytorch.py, AVX2_MACHINE).
 """
 
 import argparse
@@ -40,7 +41,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from compare_pytorch import choose_openblas_core, cpu_model, import_torch  # noqa: E402
+from compare_pytorch import add_isa_argument, choose_openblas_core, cpu_model, import_torch  # noqa: E402
 
 # name: (family, layers, d_model, heads, d_ff, vocabulary, positions, tokens), as the C++ program.
 SHAPES = {
@@ -181,7 +182,8 @@ def time_ours(bench, threads, min_time):
     report = json.loads(subprocess.run(command, check=True, capture_output=True, text=True,
                                        env=environment(threads)).stdout)
     scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
-    timings = {"products": report.get("context", {}).get("products", "not reported")}
+    context = report.get("context", {})
+    timings = {"products": f"{context.get('products', 'not reported')} (CPU: {context.get('cpu', 'not reported')})"}
     for entry in report["benchmarks"]:
         if entry.get("error_occurred"):
             raise RuntimeError(f"{entry['name']}: {entry.get('error_message')}")
@@ -190,9 +192,9 @@ def time_ours(bench, threads, min_time):
     return timings
 
 
-def time_theirs(threads, min_time):
+def time_theirs(threads, min_time, isa):
     command = [sys.executable, os.path.abspath(__file__), "--torch-worker", "--threads", str(threads),
-               "--min-time", str(min_time)]
+               "--min-time", str(min_time), "--isa", isa]
     completed = subprocess.run(command, check=True, capture_output=True, text=True, env=environment(threads))
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
@@ -204,8 +206,9 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--min-time", type=float, default=1.0)
     parser.add_argument("--torch-worker", action="store_true", help=argparse.SUPPRESS)
+    add_isa_argument(parser)
     arguments = parser.parse_args()
-    core = choose_openblas_core()
+    core = choose_openblas_core(arguments.isa)
     if arguments.torch_worker:
         return torch_worker(int(arguments.threads), arguments.min_time)
     torch = import_torch()
@@ -225,12 +228,12 @@ def main():
                     for key, ms in timings.items():
                         ours.setdefault((threads,) + key, []).append(ms)
                 else:
-                    for key, ms in time_theirs(threads, arguments.min_time).items():
+                    for key, ms in time_theirs(threads, arguments.min_time, arguments.isa).items():
                         shape, rows = key.split("|")
                         theirs.setdefault((threads, shape, rows), []).append(ms)
     load_after = os.getloadavg()[0]
     print(f"`/usr/bin/python3 bench/pretrained/compare_pretrained_pytorch.py --threads {arguments.threads} "
-          f"--rounds {arguments.rounds} --min-time {arguments.min_time:g}`\n")
+          f"--rounds {arguments.rounds} --min-time {arguments.min_time:g} --isa {arguments.isa}`\n")
     print(f"{cpu_model()} ({os.cpu_count()} cores); PyTorch {torch.__version__}, OpenBLAS core {core}; ours: "
           f"{our_products}; load average {load_before:.2f} before, {load_after:.2f} after; medians of "
           f"{arguments.rounds} alternating rounds.\n")

@@ -400,6 +400,7 @@ int main(int argc, char** argv)
     qkv::keepLargeAllocationsForReuse();
     registerAll();
     benchmark::AddCustomContext("products", qkv::productKernelName());  // which kernel ran the GEMMs
+    benchmark::AddCustomContext("cpu", qkv::cpuVectorExtensions());
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::RunSpecifiedBenchmarks();

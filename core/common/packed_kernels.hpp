@@ -36,17 +36,31 @@ struct TileArguments {
 
 using TileFunction = void (*)(const TileArguments&);
 
+// Packs depth rows [p0, p0 + kc) x columns [j0, j0 + nc) of w^T, where w is stored n x k (ldw its
+// row stride), into panels of nr columns (nr a multiple of 8): panel q holds columns j0 + q nr ...
+// as kc rows of nr floats, zero past column j0 + nc. Only copies: the bits of a product do not
+// depend on it.
+using PackTransposedFunction = void (*)(const float* w, std::ptrdiff_t ldw, std::ptrdiff_t p0, std::ptrdiff_t kc,
+                                        std::ptrdiff_t j0, std::ptrdiff_t nc, int nr, float* packed);
+
 struct TileKernel {
     TileFunction tile;
     int tileRows;     // MR: rows of a broadcast at each step of the depth
     int tileColumns;  // NR: columns held in vector registers
+    PackTransposedFunction packTransposed;
 };
+
+// w^T packed 8 x 8 floats at a time through AVX registers (a transpose in registers instead of
+// one scalar move per float: the packing was a sixth of a tied readout's time).
+void packTransposedAvx2(const float* w, std::ptrdiff_t ldw, std::ptrdiff_t p0, std::ptrdiff_t kc, std::ptrdiff_t j0,
+                        std::ptrdiff_t nc, int nr, float* packed);
 
 // 6 x 16: twelve 8-float accumulators, two panel loads and six broadcasts per step of the depth.
 void tileAvx2(const TileArguments& arguments);
-inline constexpr TileKernel kAvx2Tile{tileAvx2, 6, 16};
-// 12 x 32: twenty-four 16-float accumulators of the 32 registers.
+inline constexpr TileKernel kAvx2Tile{tileAvx2, 6, 16, packTransposedAvx2};
+// 12 x 32: twenty-four 16-float accumulators of the 32 registers (an AVX-512 CPU has AVX2: the
+// same packing).
 void tileAvx512(const TileArguments& arguments);
-inline constexpr TileKernel kAvx512Tile{tileAvx512, 12, 32};
+inline constexpr TileKernel kAvx512Tile{tileAvx512, 12, 32, packTransposedAvx2};
 
 }  // namespace qkv::packed

@@ -29,22 +29,21 @@ float* packBuffer()
 
 // Packs w's depth rows [p0, p0 + kc) x columns [j0, j0 + nc) into panels of Nr columns: panel q
 // holds columns j0 + q Nr ... as kc rows of Nr floats, zero past column j0 + nc. Nr is a constant
-// so a whole panel row is a few vector moves, not a library call per row.
+// so a panel's row is a few vector moves, not a library call per row.
 template <Index Nr>
 void packRowMajor(const float* w, Index ldw, Index p0, Index kc, Index j0, Index nc, float* packed)
 {
-    for (Index q = 0; q < nc; q += Nr, packed += kc * Nr) {
-        const Index cols = std::min(Nr, nc - q);
-        const float* source = w + p0 * ldw + j0 + q;
-        if (cols == Nr) {
-            for (Index p = 0; p < kc; ++p, source += ldw)
-                for (Index j = 0; j < Nr; ++j) packed[p * Nr + j] = source[j];
-            continue;
+    const Index whole = nc - nc % Nr;  // columns of whole panels
+    // Depth row by depth row: each reads nc contiguous floats of w and hands Nr to each panel.
+    for (Index p = 0; p < kc; ++p) {
+        const float* source = w + (p0 + p) * ldw + j0;
+        for (Index q = 0; q < whole; q += Nr) {
+            float* row = packed + q * kc + p * Nr;
+            for (Index j = 0; j < Nr; ++j) row[j] = source[q + j];
         }
-        for (Index p = 0; p < kc; ++p, source += ldw) {
-            float* row = packed + p * Nr;
-            for (Index j = 0; j < cols; ++j) row[j] = source[j];
-            for (Index j = cols; j < Nr; ++j) row[j] = 0.0f;
+        if (whole < nc) {
+            float* row = packed + whole * kc + p * Nr;
+            for (Index j = 0; j < Nr; ++j) row[j] = whole + j < nc ? source[whole + j] : 0.0f;
         }
     }
 }
@@ -53,20 +52,6 @@ void packRowMajor(const float* w, Index ldw, Index p0, Index kc, Index j0, Index
 {
     if (nr == 32) packRowMajor<32>(w, ldw, p0, kc, j0, nc, packed);
     else packRowMajor<16>(w, ldw, p0, kc, j0, nc, packed);
-}
-
-// The same block of w^T, where w is stored n x k: column j of the block is row j of the storage.
-void packTransposed(const float* w, Index ldw, Index p0, Index kc, Index j0, Index nc, Index nr, float* packed)
-{
-    for (Index q = 0; q < nc; q += nr, packed += kc * nr) {
-        const Index cols = std::min(nr, nc - q);
-        for (Index j = 0; j < cols; ++j) {
-            const float* source = w + (j0 + q + j) * ldw + p0;
-            for (Index p = 0; p < kc; ++p) packed[p * nr + j] = source[p];
-        }
-        for (Index j = cols; j < nr; ++j)
-            for (Index p = 0; p < kc; ++p) packed[p * nr + j] = 0.0f;
-    }
 }
 
 }  // namespace
@@ -86,7 +71,7 @@ void packedProduct(const packed::TileKernel& kernel, const float* x, Index rows,
         const Index nc = std::min(kKernelColumnBlock, n - j0);
         for (Index p0 = 0; p0 < k; p0 += kKernelDepthBlock) {
             const Index kc = std::min(kKernelDepthBlock, k - p0);
-            if (transposed) packTransposed(w, ldw, p0, kc, j0, nc, nr, packed);
+            if (transposed) kernel.packTransposed(w, ldw, p0, kc, j0, nc, static_cast<int>(nr), packed);
             else packRowMajor(w, ldw, p0, kc, j0, nc, nr, packed);
             // The chains continue from out after the first depth block (Eq. of packed_kernels.hpp).
             const bool load = accumulate || p0 > 0;
