@@ -94,7 +94,7 @@ void multiplyRowsStable(const Eigen::Ref<const MatrixF>& x, const Weight& w, Eig
     if constexpr ((Weight::Flags & Eigen::DirectAccessBit) != 0) {
         if (w.innerStride() == 1 && w.rows() >= kBlasMinimumWidth && w.cols() >= kBlasMinimumWidth) {
             const bool transposed = !(Weight::Flags & Eigen::RowMajorBit);
-            switch (const ProductKernel kernel = productKernel(transposed)) {
+            switch (const ProductKernel kernel = productKernel(transposed, static_cast<long>(w.cols()))) {
             case ProductKernel::OneDnn:
                 detail::multiplyRowsWithOneDnn(x, w.data(), w.cols(), w.outerStride(), out, accumulate);
                 return;
