@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
 #include <new>
 #include <vector>
 
@@ -11,22 +14,49 @@
 
 namespace qkv {
 
+namespace {
+
+// Whether a value that is not finite is among `count` floats: exponent bits all ones. Branch-free,
+// so the compiler vectorises it (std::isfinite per value with an early exit does not).
+bool anyNonFinite(const float* values, std::size_t count)
+{
+    std::uint32_t found = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        std::uint32_t bits;
+        std::memcpy(&bits, values + i, 4);
+        found |= static_cast<std::uint32_t>((bits & 0x7f800000u) == 0x7f800000u);
+    }
+    return found != 0;
+}
+
+}  // namespace
+
 Expected<MatrixF> readGgufTensor(const std::string& path, const GgufTensorInfo& tensor)
 {
     const std::string what = path + ": tensor '" + tensor.name + "'";
-    const auto layout = ggmlTypeLayout(tensor.type);
-    if (!layout) return Error{what + " has " + ggmlTypeName(tensor.type) + ", which this program cannot decode"};
+    if (!ggmlTypeLayout(tensor.type))
+        return Error{what + " has " + ggmlTypeName(tensor.type) + ", which this program cannot decode"};
     if (tensor.valueCount > static_cast<std::uint64_t>(std::numeric_limits<Index>::max()) / 2)
         return Error{what + " is too large"};
-    Expected<RegularFileReader> reader = RegularFileReader::open(path);
-    if (!reader) return Error{reader.error()};
-    if (reader->size() < tensor.offset + tensor.byteCount) return Error{what + ": the file shrank since it was opened"};
     MatrixF values;
     try {
         values.resize(static_cast<Index>(tensor.rowCount()), static_cast<Index>(tensor.rowLength()));
     } catch (const std::bad_alloc&) {
         return Error{what + ": not enough memory for its " + std::to_string(tensor.valueCount) + " values"};
     }
+    if (Status read = readGgufTensorInto(path, tensor, values); !read) return Error{read.error()};
+    return values;
+}
+
+Status readGgufTensorInto(const std::string& path, const GgufTensorInfo& tensor, MatrixF& values)
+{
+    const std::string what = path + ": tensor '" + tensor.name + "'";
+    const auto layout = ggmlTypeLayout(tensor.type);
+    if (!layout) return Error{what + " has " + ggmlTypeName(tensor.type) + ", which this program cannot decode"};
+    if (static_cast<std::uint64_t>(values.size()) != tensor.valueCount) return Error{what + ": wrong destination size"};
+    Expected<RegularFileReader> reader = RegularFileReader::open(path);
+    if (!reader) return Error{reader.error()};
+    if (reader->size() < tensor.offset + tensor.byteCount) return Error{what + ": the file shrank since it was opened"};
     // A few MiB of blocks at a time: the bytes are never held whole beside the floats.
     const std::uint64_t blockCount = tensor.valueCount / layout->blockValues;
     const std::uint64_t blocksPerRead = std::max<std::uint64_t>(1, (std::uint64_t{4} << 20) / layout->blockBytes);
@@ -37,13 +67,14 @@ Expected<MatrixF> readGgufTensor(const std::string& path, const GgufTensorInfo& 
         if (!reader->readAt(tensor.offset + first * layout->blockBytes, bytes.data(), bytes.size()))
             return Error{what + ": cannot read its data (the file shrank?)"};
         float* out = values.data() + first * layout->blockValues;
-        dequantizeGgml(tensor.type, bytes.data(), static_cast<std::size_t>(count * layout->blockValues), out);
-        for (std::uint64_t i = 0; i < count * layout->blockValues; ++i)
-            if (!std::isfinite(out[i]))
-                return Error{what + " has a value that is not finite at position " +
-                             std::to_string(first * layout->blockValues + i)};
+        const auto n = static_cast<std::size_t>(count * layout->blockValues);
+        dequantizeGgml(tensor.type, bytes.data(), n, out);
+        if (!anyNonFinite(out, n)) continue;
+        std::size_t i = 0;
+        while (std::isfinite(out[i])) ++i;
+        return Error{what + " has a value that is not finite at position " + std::to_string(first * layout->blockValues + i)};
     }
-    return values;
+    return {};
 }
 
 }  // namespace qkv

@@ -373,8 +373,8 @@ bool stackForward(const StackContext& c, StackState& state, Index firstBlock, co
     MatrixF h = state.hidden[static_cast<std::size_t>(firstBlock)].bottomRows(
         state.hidden[static_cast<std::size_t>(firstBlock)].rows() - c.kept);
     const auto count = static_cast<Index>(c.weights.blocks.size());
+    std::optional<BlockWeights> converted;  // OneBlockAtATime: one block, its memory reused by the next
     for (Index b = firstBlock; b < count; ++b) {
-        std::optional<BlockWeights> converted;  // OneBlockAtATime: this block only, dropped after it
         const Expected<const BlockWeights*> block = runBlockWeights(c.model, c.weights, b, converted);
         if (!block) throw BlockReadError{block.error()};
         MatrixF patchedQueryInput;  // block 0's exact X_q with the patched row

@@ -178,6 +178,13 @@ std::vector<std::string> blockConventionNotes(const PretrainedModel& model);
 AttentionOptions modelLayerAttentionOptions(const PretrainedModel& model, ModelStack stack, Index block, Index d_k,
                                             bool cross);
 
+// The description of one block without its matrices (what OneBlockAtATime keeps between runs):
+// its attention layers as the checkpoint lists them, its norms' values, and its MLP's names and
+// shapes checked from the headers. No other value is read, so a value that is not finite is found
+// (and said, with its tensor) when a run reaches the block.
+Expected<BlockWeights> blockDescription(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack,
+                                        Index block);
+
 // The weights of one block from the checkpoint (reads that block's tensors only).
 Expected<BlockWeights> blockWeights(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack,
                                     Index block);
