@@ -17,6 +17,8 @@
 // Threads: computeThreads() (OMP_NUM_THREADS or every core). The product kernel is the build's
 // (core/common: oneDNN, OpenBLAS or Eigen); unset OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE.
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -59,10 +61,24 @@ std::string loadAverage()
     return a + " " + b + " " + c;
 }
 
+// The process's CPU time so far (user + system, every thread), seconds.
+double cpuSeconds()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+// A step's wall time, the CPU time it took (on a machine others load, wall time / CPU time shows
+// the share of the cores the step got), the memory, the load average.
 void report(const char* step, double seconds)
 {
-    std::printf("%-12s %8.2f s   VmRSS %6.2f GiB  VmHWM %6.2f GiB  load %s\n", step, seconds, statusGiB("VmRSS:"),
-                statusGiB("VmHWM:"), loadAverage().c_str());
+    static double cpuBefore = 0.0;
+    const double cpu = cpuSeconds();
+    std::printf("%-12s %8.2f s  cpu %8.2f s  VmRSS %6.2f GiB  VmHWM %6.2f GiB  load %s\n", step, seconds,
+                cpu - cpuBefore, statusGiB("VmRSS:"), statusGiB("VmHWM:"), loadAverage().c_str());
+    cpuBefore = cpu;
     std::fflush(stdout);
 }
 

@@ -278,7 +278,8 @@ Expected<SafetensorsHeader> readSafetensorsHeader(const std::string& path)
     header.metadata = std::move(opened->header.metadata);
     header.entries.reserve(opened->header.entries.size());
     for (HeaderEntry& entry : opened->header.entries)
-        header.entries.push_back({std::move(entry.name), std::move(entry.dtypeName), std::move(entry.shape)});
+        header.entries.push_back({std::move(entry.name), std::move(entry.dtypeName), std::move(entry.shape),
+                                  opened->dataStart + entry.begin, entry.end - entry.begin});
     return header;
 }
 

@@ -3,6 +3,13 @@
 // and its MLP through a TensorPlan. Only the block's tensors are read.
 
 #include <algorithm>
+#include <cstdint>
+#include <map>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "core/io/regular_file.hpp"
 
 #include "core/pretrained/pretrained_model.hpp"
 #include "core/pretrained/tensor_plan.hpp"
@@ -78,6 +85,37 @@ void takeNorms(const TensorPlan& plan, checkpoint_detail::LoadedTensors& loaded,
 }
 
 }  // namespace
+
+void announceBlockReading(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack, Index block)
+{
+    const BlockTensorNames names = blockTensorNames(recipe, stack, block);
+    std::vector<std::string> modules{names.feedForwardIn, names.feedForwardGate, names.feedForwardGateUp,
+                                     names.feedForwardOut};
+    std::vector<std::string> prefixes;
+    for (const std::string* layer : {&names.attention, &names.crossAttention})
+        if (!layer->empty()) prefixes.push_back(*layer + ".");
+    for (const std::string& module : modules)
+        if (!module.empty()) prefixes.push_back(module + ".");
+    std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>> ranges;  // file: (offset, bytes)
+    for (const auto& [name, tensor] : checkpoint.tensors) {
+        if (tensor.byteCount == 0) continue;
+        for (const std::string& prefix : prefixes)
+            if (name.starts_with(prefix)) {
+                ranges[tensor.file].emplace_back(tensor.fileOffset, tensor.byteCount);
+                break;
+            }
+    }
+    if (ranges.empty()) return;
+    // Queuing the reads may block (posix_fadvise submits them): on a thread of its own, which owns
+    // copies of what it needs and ends when the hints are given.
+    std::thread([ranges = std::move(ranges)] {
+        for (const auto& [file, spans] : ranges) {
+            Expected<RegularFileReader> reader = RegularFileReader::open(file);
+            if (!reader) continue;
+            for (const auto& [offset, bytes] : spans) reader->willNeed(offset, bytes);
+        }
+    }).detach();
+}
 
 Expected<BlockWeights> blockDescription(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack,
                                         Index block)

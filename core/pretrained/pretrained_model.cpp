@@ -411,6 +411,11 @@ Expected<const BlockWeights*> runBlockWeights(const PretrainedModel& model, cons
         return blockWeights(model.checkpoint, model.recipe, described.stack, described.block);
     }();
     if (!read) return Error{read.error()};
+    // The next block's bytes, read by the system while this block computes: when the page cache
+    // cannot hold the whole file beside the process (an 8B model on a 16-24 GB machine), a run
+    // would otherwise wait for the disk at every block.
+    if (b + 1 < static_cast<Index>(stack.blocks.size()))
+        announceBlockReading(model.checkpoint, model.recipe, described.stack, described.block + 1);
     storage = std::move(*read);
     // Its place in model order, which only the loaded model knows.
     storage->selfAttention.modelIndex = described.selfAttention.modelIndex;

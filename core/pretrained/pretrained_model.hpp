@@ -185,6 +185,11 @@ AttentionOptions modelLayerAttentionOptions(const PretrainedModel& model, ModelS
 Expected<BlockWeights> blockDescription(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack,
                                         Index block);
 
+// Asks the system to start reading the stored bytes of the block's weights (its attention and MLP
+// tensors) into its page cache, on a short-lived thread of its own, and returns at once: a run
+// announces block b + 1 when it reaches block b, so the disk works while block b computes.
+void announceBlockReading(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack, Index block);
+
 // The weights of one block from the checkpoint (reads that block's tensors only).
 Expected<BlockWeights> blockWeights(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack,
                                     Index block);
