@@ -38,6 +38,8 @@ public:
     // A rows x cols matrix (values undefined): a given one of that shape, else a fresh one.
     MatrixF take(Index rows, Index cols);
     bool empty() const { return matrices_.empty(); }
+    // Every matrix not taken (the pool is left empty).
+    std::vector<MatrixF> takeAll() { return std::move(matrices_); }
 
 private:
     std::vector<MatrixF> matrices_;

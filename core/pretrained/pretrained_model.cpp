@@ -392,6 +392,8 @@ void recycle(BlockWeights& block, checkpoint_detail::RecycledMatrices& pool)
             pool.give(std::move(*m));
     }
     for (MatrixF* m : {&block.feedForward.in, &block.feedForward.gate, &block.feedForward.out}) pool.give(std::move(*m));
+    for (MatrixF& m : block.decodingBuffers) pool.give(std::move(m));
+    block.decodingBuffers.clear();
 }
 
 }  // namespace
@@ -417,6 +419,7 @@ Expected<const BlockWeights*> runBlockWeights(const PretrainedModel& model, cons
     if (b + 1 < static_cast<Index>(stack.blocks.size()))
         announceBlockReading(model.checkpoint, model.recipe, described.stack, described.block + 1);
     storage = std::move(*read);
+    storage->decodingBuffers = pool.takeAll();
     // Its place in model order, which only the loaded model knows.
     storage->selfAttention.modelIndex = described.selfAttention.modelIndex;
     if (storage->crossAttention && described.crossAttention)

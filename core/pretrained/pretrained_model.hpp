@@ -71,6 +71,9 @@ struct BlockWeights {
     FeedForwardWeights feedForward;
     NormWeights feedForwardNorm;        // absent in OLMo 2
     NormWeights feedForwardOutputNorm;  // on the MLP's output (Gemma 2 and 3, OLMo 2), else absent
+    // OneBlockAtATime: memory the block's decoding used besides its weights (a GGUF tensor in the
+    // file's order before its transpose), kept for the next block's (runBlockWeights).
+    std::vector<MatrixF> decodingBuffers;
 };
 
 struct EmbeddingWeights {
