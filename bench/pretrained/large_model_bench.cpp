@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "bench/pretrained/large_checkpoints.hpp"
+#include "core/common/blas_products.hpp"
 #include "core/common/memory.hpp"
 #include "core/common/parallelism.hpp"
 #include "core/common/random.hpp"
@@ -116,8 +117,8 @@ int run(const bench::SyntheticShape& shape, const std::string& format, Index tok
     Expected<std::string> path =
         format == "gguf" ? bench::largeGgufCheckpoint(shape, root) : bench::largeSafetensorsCheckpoint(shape, root);
     if (!path) return std::fprintf(stderr, "%s\n", path.error().c_str()), 1;
-    std::printf("%s: %s, %lld tokens, %d threads\n", format.c_str(), path->c_str(), static_cast<long long>(tokens),
-                computeThreads());
+    std::printf("%s: %s, %lld tokens, %d threads, products: %s\n", format.c_str(), path->c_str(),
+                static_cast<long long>(tokens), computeThreads(), productKernelName().c_str());
     report("start", 0.0);
     auto start = Clock::now();
     Expected<PretrainedModel> model = openPretrainedModel(*path, {}, residency);
