@@ -4,11 +4,14 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <thread>
+#include <utility>
 
 #include "core/common/memory.hpp"
 #include "core/common/parallelism.hpp"
 #include "core/gguf/gguf_tensor.hpp"
 #include "core/gguf/gguf_types.hpp"
+#include "core/io/regular_file.hpp"
 #include "core/io/safetensors.hpp"
 
 namespace qkv::checkpoint_detail {
@@ -49,6 +52,28 @@ MatrixF destinationMatrix(Index rows, Index cols)
 }
 
 }  // namespace
+
+void announceReading(const CheckpointTensors& tensors, const std::vector<std::string>& prefixes)
+{
+    std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>> ranges;  // file: (offset, bytes)
+    for (const auto& [name, tensor] : tensors) {
+        if (tensor.byteCount == 0) continue;
+        for (const std::string& prefix : prefixes)
+            if (name.starts_with(prefix)) {
+                ranges[tensor.file].emplace_back(tensor.fileOffset, tensor.byteCount);
+                break;
+            }
+    }
+    if (ranges.empty()) return;
+    // The thread owns copies of what it needs and ends when the hints are given.
+    std::thread([ranges = std::move(ranges)] {
+        for (const auto& [file, spans] : ranges) {
+            Expected<RegularFileReader> reader = RegularFileReader::open(file);
+            if (!reader) continue;
+            for (const auto& [offset, bytes] : spans) reader->willNeed(offset, bytes);
+        }
+    }).detach();
+}
 
 RecyclingScope::RecyclingScope(RecycledMatrices& pool) : previous_(recycling) { recycling = &pool; }
 

@@ -57,6 +57,11 @@ private:
     RecycledMatrices* previous_;
 };
 
+// Asks the system to start reading the stored bytes of every tensor whose name starts with one of
+// `prefixes` into its page cache (posix_fadvise WILLNEED), from a short-lived thread of its own
+// (queuing the reads may block), and returns at once.
+void announceReading(const CheckpointTensors& tensors, const std::vector<std::string>& prefixes);
+
 // A loaded vector (1 x n) as a row.
 inline RowVectorF asRow(const MatrixF& loaded) { return loaded.row(0); }
 

@@ -3,13 +3,9 @@
 // and its MLP through a TensorPlan. Only the block's tensors are read.
 
 #include <algorithm>
-#include <cstdint>
-#include <map>
-#include <thread>
-#include <utility>
 #include <vector>
 
-#include "core/io/regular_file.hpp"
+#include "core/modelfiles/tensor_reading.hpp"
 
 #include "core/pretrained/pretrained_model.hpp"
 #include "core/pretrained/tensor_plan.hpp"
@@ -96,25 +92,7 @@ void announceBlockReading(const Checkpoint& checkpoint, const FamilyRecipe& reci
         if (!layer->empty()) prefixes.push_back(*layer + ".");
     for (const std::string& module : modules)
         if (!module.empty()) prefixes.push_back(module + ".");
-    std::map<std::string, std::vector<std::pair<std::uint64_t, std::uint64_t>>> ranges;  // file: (offset, bytes)
-    for (const auto& [name, tensor] : checkpoint.tensors) {
-        if (tensor.byteCount == 0) continue;
-        for (const std::string& prefix : prefixes)
-            if (name.starts_with(prefix)) {
-                ranges[tensor.file].emplace_back(tensor.fileOffset, tensor.byteCount);
-                break;
-            }
-    }
-    if (ranges.empty()) return;
-    // Queuing the reads may block (posix_fadvise submits them): on a thread of its own, which owns
-    // copies of what it needs and ends when the hints are given.
-    std::thread([ranges = std::move(ranges)] {
-        for (const auto& [file, spans] : ranges) {
-            Expected<RegularFileReader> reader = RegularFileReader::open(file);
-            if (!reader) continue;
-            for (const auto& [offset, bytes] : spans) reader->willNeed(offset, bytes);
-        }
-    }).detach();
+    checkpoint_detail::announceReading(checkpoint.tensors, prefixes);
 }
 
 Expected<BlockWeights> blockDescription(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack,
