@@ -4,8 +4,9 @@
 // per process (the peak is the process's):
 //
 //   qkv_large_model_bench write [--tiny]                 writes both checkpoints (~16 GB + ~4.9 GB)
-//   qkv_large_model_bench run bf16|gguf [--tiny] [--tokens N] [--residency automatic|block|whole]
+//   qkv_large_model_bench run bf16|gguf [--tiny] [--tokens N] [--residency automatic|block|whole] [--ahead]
 //
+// --ahead sets PretrainedModel::convertAhead (block b + 1 converted on another thread while b computes).
 // Checkpoints live under $QKV_BENCH_CHECKPOINTS (default: the temp directory's qkv_pretrained_bench/).
 // Steps timed (wall clock):
 //   open         openPretrainedModel (the headers, the embeddings, the readout, block 0's check)
@@ -111,7 +112,8 @@ double conversionSeconds(const PretrainedModel& model)
     return secondsSince(start);
 }
 
-int run(const bench::SyntheticShape& shape, const std::string& format, Index tokens, WeightResidency residency)
+int run(const bench::SyntheticShape& shape, const std::string& format, Index tokens, WeightResidency residency,
+        bool ahead)
 {
     const std::string root = bench::checkpointRoot();
     Expected<std::string> path =
@@ -124,7 +126,9 @@ int run(const bench::SyntheticShape& shape, const std::string& format, Index tok
     Expected<PretrainedModel> model = openPretrainedModel(*path, {}, residency);
     if (!model) return std::fprintf(stderr, "%s\n", model.error().c_str()), 1;
     report("open", secondsSince(start));
-    std::printf("residency: %s\n", model->residency == WeightResidency::Whole ? "whole" : "one block at a time");
+    model->convertAhead = ahead;
+    std::printf("residency: %s%s\n", model->residency == WeightResidency::Whole ? "whole" : "one block at a time",
+                ahead ? ", block b + 1 converted while b computes" : "");
     ModelTokens ids;
     SplitMix64 random(7);
     for (Index i = 0; i < tokens; ++i)
@@ -152,11 +156,13 @@ int main(int argc, char** argv)
     qkv::keepLargeAllocationsForReuse();
     std::vector<std::string> args(argv + 1, argv + argc);
     bool tiny = false;
+    bool ahead = false;
     qkv::Index tokens = 0;
     qkv::WeightResidency residency = qkv::WeightResidency::Automatic;
     std::vector<std::string> words;
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--tiny") tiny = true;
+        else if (args[i] == "--ahead") ahead = true;
         else if (args[i] == "--tokens" && i + 1 < args.size()) tokens = std::stoll(args[++i]);
         else if (args[i] == "--residency" && i + 1 < args.size()) {
             const std::string r = args[++i];
@@ -169,9 +175,9 @@ int main(int argc, char** argv)
     if (tokens <= 0) tokens = shape.tokens;
     if (!words.empty() && words[0] == "write") return write(shape);
     if (words.size() == 2 && words[0] == "run" && (words[1] == "bf16" || words[1] == "gguf"))
-        return run(shape, words[1], tokens, residency);
+        return run(shape, words[1], tokens, residency, ahead);
     std::fprintf(stderr,
                  "usage: qkv_large_model_bench write [--tiny]\n"
-                 "       qkv_large_model_bench run bf16|gguf [--tiny] [--tokens N] [--residency automatic|block|whole]\n");
+                 "       qkv_large_model_bench run bf16|gguf [--tiny] [--tokens N] [--residency automatic|block|whole] [--ahead]\n");
     return 2;
 }

@@ -124,6 +124,11 @@ struct PretrainedModel {
     // encoder/decoder hold their description (stack, block, layers, model indices) and no weights:
     // read them with runBlockWeights / sublayerAttention.
     WeightResidency residency = WeightResidency::Whole;
+    // OneBlockAtATime: a run converts block b + 1 on another thread (one OpenMP thread) while block b
+    // computes. Measured on the 2-core machine (docs/benchmarks.md): a 256-token run of an 8B bf16
+    // model took 75 s instead of 90 s, at the cost of a second block in float32 (0.81 GiB at 8B).
+    // Off by default: the peak stays one block. The same bits either way.
+    bool convertAhead = false;
 
     bool hasReadout() const { return recipe.readout != ReadoutKind::None; }
     // The stack the one sequence of an encoder-only or decoder-only model runs through.

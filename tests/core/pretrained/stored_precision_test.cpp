@@ -44,12 +44,24 @@ std::vector<std::int32_t> someIds(Index vocabulary)
     return ids;
 }
 
-// Every layer's attention of every head, every hidden state and the logits: the same bits.
+void expectSameRun(const PretrainedModel& whole, const PretrainedModel& stored, const std::string& path);
+
+// Opened whole and kept as stored, with and without converting ahead: the same bits.
 void expectSameBits(const std::string& path)
 {
     const PretrainedModel whole = open(path, WeightResidency::Whole);
-    const PretrainedModel stored = open(path, WeightResidency::OneBlockAtATime);
+    PretrainedModel stored = open(path, WeightResidency::OneBlockAtATime);
     ASSERT_EQ(stored.residency, WeightResidency::OneBlockAtATime);
+    for (const bool ahead : {false, true}) {
+        SCOPED_TRACE(ahead ? "block b + 1 converted while b computes" : "one block at a time");
+        stored.convertAhead = ahead;
+        expectSameRun(whole, stored, path);
+    }
+}
+
+// Every layer's attention of every head, every hidden state and the logits: the same bits.
+void expectSameRun(const PretrainedModel& whole, const PretrainedModel& stored, const std::string& path)
+{
     ASSERT_GT(whole.layerCount(), 1) << path;
     const ModelTokens tokens{someIds(whole.recipe.vocabularySize), {}};
     Expected<ModelRun> a = runPretrainedModel(whole, tokens);
