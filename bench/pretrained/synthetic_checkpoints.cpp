@@ -170,8 +170,11 @@ SafetensorsFile llamaStyleTensors(const SyntheticShape& s)
         t.randomBf16(p + "mlp.down_proj.weight", d, s.d_ff);
     }
     t.onesBf16("model.norm.weight", d);
+    if (!s.tiedReadout) t.randomBf16("lm_head.weight", s.vocabulary, d);
     return std::move(t.file());
 }
+
+}  // namespace
 
 std::string configJson(const SyntheticShape& s)
 {
@@ -181,7 +184,8 @@ std::string configJson(const SyntheticShape& s)
                                    R"(, "num_hidden_layers": )" + n(s.layers) + R"(, "intermediate_size": )" +
                                    n(s.d_ff) + R"(, "vocab_size": )" + n(s.vocabulary) +
                                    R"(, "max_position_embeddings": )" + n(s.positions) +
-                                   R"(, "hidden_act": "silu", "tie_word_embeddings": true, "torch_dtype": "bfloat16")";
+                                   R"(, "hidden_act": "silu", "tie_word_embeddings": )" +
+                                   (s.tiedReadout ? "true" : "false") + R"(, "torch_dtype": "bfloat16")";
     if (s.family == SyntheticFamily::Qwen3)
         return R"({"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3")" + llamaStyle +
                R"(, "rms_norm_eps": 1e-06, "rope_theta": 1000000, "rope_scaling": null, "attention_bias": false,)"
@@ -209,8 +213,6 @@ std::string configJson(const SyntheticShape& s)
            "\n";
 }
 
-}  // namespace
-
 std::size_t weightFloats(const SyntheticShape& s)
 {
     const auto d = static_cast<std::size_t>(s.d_model), ff = static_cast<std::size_t>(s.d_ff);
@@ -219,7 +221,8 @@ std::size_t weightFloats(const SyntheticShape& s)
         const auto q = static_cast<std::size_t>(s.heads * s.d_k()), kv = static_cast<std::size_t>(s.g() * s.d_k());
         const std::size_t norms = s.family == SyntheticFamily::Qwen3 ? 2 * static_cast<std::size_t>(s.d_k()) : 0;
         const std::size_t block = 2 * d * q + 2 * d * kv + 3 * d * ff + 2 * d + norms;
-        return V * d + static_cast<std::size_t>(s.layers) * block + d;  // tied readout, final norm
+        const std::size_t readout = s.tiedReadout ? 0 : V * d;
+        return V * d + static_cast<std::size_t>(s.layers) * block + d + readout;  // final norm, untied readout
     }
     const std::size_t block = 4 * (d * d + d) + 2 * d * ff + ff + d + 4 * d;  // attention, MLP, two norms
     std::size_t total = V * d + P * d + static_cast<std::size_t>(s.layers) * block;

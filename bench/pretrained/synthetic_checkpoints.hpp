@@ -28,6 +28,7 @@ struct SyntheticShape {
     Index keyValueHeads = 0;  // g; 0: h
     Index headDim = 0;        // d_k; 0: d_model / h
     bool maskBuffers = true;  // GPT-2's h.N.attn.bias (P x P each): 3 GiB at P = 8192, so left out there
+    bool tiedReadout = true;  // Qwen3 and Llama: false stores lm_head.weight (V x d_model), as Llama-3.1-8B does
     Index g() const { return keyValueHeads > 0 ? keyValueHeads : heads; }
     Index d_k() const { return headDim > 0 ? headDim : d_model / heads; }
 };
@@ -49,6 +50,9 @@ inline constexpr SyntheticShape llama32Small{
 // Floats of the weights the forward pass keeps (what openPretrainedModel converts; GPT-2's
 // attn.bias buffers are stored in the file but not loaded).
 std::size_t weightFloats(const SyntheticShape& shape);
+
+// config.json of `shape`, as the Hub's files of its family write it.
+std::string configJson(const SyntheticShape& shape);
 
 // The folder of `shape` under `root`, written there first when it has no model.safetensors yet
 // (model.safetensors is written last and atomically: its presence means the folder is whole).

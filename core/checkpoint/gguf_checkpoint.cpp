@@ -18,6 +18,8 @@ CheckpointTensor checkpointTensor(const GgufFile& file, const GgufTensorInfo& in
     // ggml's dims run from the row's values outwards; safetensors' from the outside in.
     for (auto dim = info.dims.rbegin(); dim != info.dims.rend(); ++dim) tensor.shape.push_back(static_cast<std::size_t>(*dim));
     tensor.gguf = info;
+    tensor.fileOffset = info.offset;
+    tensor.byteCount = info.byteCount;
     return tensor;
 }
 

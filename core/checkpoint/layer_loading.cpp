@@ -150,11 +150,12 @@ std::array<std::string, 2> queryKeyNormNames(const CheckpointLayer& layer)
 }
 
 // Our layout from the loaded tensors; missing biases (when some exist) are zeros.
-AttentionWeights toOurLayout(const CheckpointLayer& layer, const LoadedTensors& loaded, const Sizes& s,
+AttentionWeights toOurLayout(const CheckpointLayer& layer, LoadedTensors& loaded, const Sizes& s,
                              std::vector<std::string>& notes)
 {
     AttentionWeights weights;
-    const auto weight = [&](Projection p) { return loaded.at(weightName(layer.family, layer.name, p)); };
+    // Moved out, not copied: a block read again (OneBlockAtATime) reuses its memory (tensor_reading.hpp).
+    const auto weight = [&](Projection p) -> MatrixF& { return loaded.at(weightName(layer.family, layer.name, p)); };
     if (qkvStorage(layer.family) == QkvStorage::Conv1DFused) {
         const MatrixF fused = weight(Projection::Query);  // d_model x 3 d_model, x W form
         weights.queryProjection = fused.middleCols(0, s.d_model);
@@ -171,10 +172,10 @@ AttentionWeights toOurLayout(const CheckpointLayer& layer, const LoadedTensors& 
         weights.valueProjection = part(Projection::Value);
         weights.outputProjection = weight(Projection::Output);
     } else {  // nn.Linear: out x in in the file, read transposed into x W form
-        weights.queryProjection = weight(Projection::Query);
-        weights.keyProjection = weight(Projection::Key);
-        weights.valueProjection = weight(Projection::Value);
-        weights.outputProjection = weight(Projection::Output);
+        weights.queryProjection = std::move(weight(Projection::Query));
+        weights.keyProjection = std::move(weight(Projection::Key));
+        weights.valueProjection = std::move(weight(Projection::Value));
+        weights.outputProjection = std::move(weight(Projection::Output));
     }
     const std::array<Index, 4> widths = {s.queryWidth(), s.keyValueWidth, s.keyValueWidth, s.d_model};
     std::array<std::optional<RowVectorF>, 4> biases;

@@ -15,5 +15,7 @@ namespace qkv {
 // weight stored as ggml's [in, out] (PyTorch's out x in) arrives out x in, as safetensors holds it.
 // Refuses values that are not finite, naming the tensor and the position.
 Expected<MatrixF> readGgufTensor(const std::string& path, const GgufTensorInfo& tensor);
+// The same into `values`, which must be rowCount() x rowLength() already (a caller's reused memory).
+Status readGgufTensorInto(const std::string& path, const GgufTensorInfo& tensor, MatrixF& values);
 
 }  // namespace qkv

@@ -139,6 +139,19 @@ RegularFileReader::~RegularFileReader()
     if (descriptor_ >= 0) ::close(descriptor_);
 }
 
+void RegularFileReader::willNeed(std::uint64_t offset, std::uint64_t count) const
+{
+#if defined(POSIX_FADV_WILLNEED)
+    if (offset > static_cast<std::uint64_t>(std::numeric_limits<off_t>::max()) ||
+        count > static_cast<std::uint64_t>(std::numeric_limits<off_t>::max()))
+        return;
+    (void)::posix_fadvise(descriptor_, static_cast<off_t>(offset), static_cast<off_t>(count), POSIX_FADV_WILLNEED);
+#else
+    (void)offset;
+    (void)count;
+#endif
+}
+
 bool RegularFileReader::readAt(std::uint64_t offset, void* out, std::size_t count) const
 {
     auto* bytes = static_cast<char*>(out);

@@ -44,6 +44,10 @@ public:
     // Exactly `count` bytes at `offset`; false on a read error or when the file ends first
     // (it shrank). Does not move any shared position (pread).
     bool readAt(std::uint64_t offset, void* out, std::size_t count) const;
+    // Tells the system that [offset, offset + count) will be read soon (posix_fadvise WILLNEED): it
+    // starts reading those bytes into its page cache while the caller does other work. A hint; may
+    // block while the reads are queued, so callers on a compute path issue it from another thread.
+    void willNeed(std::uint64_t offset, std::uint64_t count) const;
 
 private:
     RegularFileReader(int descriptor, std::uint64_t size) : descriptor_(descriptor), size_(size) {}

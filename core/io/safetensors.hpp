@@ -130,6 +130,8 @@ struct SafetensorsEntry {
     std::string name;
     std::string dtype;
     std::vector<std::size_t> shape;
+    std::uint64_t fileOffset = 0;  // where its bytes start in the file (checked inside it)
+    std::uint64_t byteCount = 0;
 };
 struct SafetensorsHeader {
     std::vector<SafetensorsEntry> entries;  // sorted by name

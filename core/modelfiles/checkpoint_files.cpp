@@ -27,7 +27,8 @@ Status addShard(const std::string& file, std::map<std::string, CheckpointTensor>
     Expected<SafetensorsHeader> header = readSafetensorsHeader(file);
     if (!header) return Error{header.error()};
     for (SafetensorsEntry& entry : header->entries)
-        tensors[entry.name] = CheckpointTensor{file, std::move(entry.dtype), std::move(entry.shape), {}, 0, 0.0f};
+        tensors[entry.name] = CheckpointTensor{file, std::move(entry.dtype), std::move(entry.shape), {}, 0, 0.0f,
+                                                 entry.fileOffset, entry.byteCount};
     return {};
 }
 

@@ -23,6 +23,10 @@ struct CheckpointTensor {
     std::optional<GgufTensorInfo> gguf;
     Index interleavedHeads = 0;  // Q or K of a llama GGUF: each of these heads' rows interleaved
     float storedOffset = 0.0f;   // Gemma's norms stored as 1 + w: subtracted on reading
+
+    // Where its stored bytes are in `file` (a GGUF tensor: gguf->offset and gguf->byteCount).
+    std::uint64_t fileOffset = 0;
+    std::uint64_t byteCount = 0;
 };
 
 // Every tensor of every file of a checkpoint, by name.

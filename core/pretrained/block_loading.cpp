@@ -3,6 +3,9 @@
 // and its MLP through a TensorPlan. Only the block's tensors are read.
 
 #include <algorithm>
+#include <vector>
+
+#include "core/modelfiles/tensor_reading.hpp"
 
 #include "core/pretrained/pretrained_model.hpp"
 #include "core/pretrained/tensor_plan.hpp"
@@ -33,7 +36,92 @@ Expected<AttentionSublayerWeights> attentionSublayer(const Checkpoint& checkpoin
     return sublayer;
 }
 
+// The attention layer the checkpoint lists under `module` (no tensor read).
+Expected<CheckpointLayer> listedLayer(const Checkpoint& checkpoint, const FamilyRecipe& recipe, const std::string& module)
+{
+    const auto found = std::find_if(checkpoint.layers.begin(), checkpoint.layers.end(),
+                                    [&](const CheckpointLayer& layer) { return layer.name == module; });
+    if (found == checkpoint.layers.end())
+        return Error{checkpoint.path + ": the " + std::string(familyName(recipe.family)) + " model has no attention layer '" +
+                     module + "' (its query weight is missing)"};
+    return *found;
+}
+
+// The block's norms, and with `feedForward` its MLP's linear modules, into `plan`.
+void requireNormsAndFeedForward(TensorPlan& plan, const BlockTensorNames& names, const FamilyRecipe& recipe,
+                                ModelStack stack, bool feedForward)
+{
+    for (const std::string* norm : {&names.attentionNorm, &names.attentionOutputNorm, &names.crossAttentionNorm,
+                                    &names.feedForwardNorm, &names.feedForwardOutputNorm})
+        if (!norm->empty()) plan.requireNorm(*norm);
+    if (!feedForward) return;
+    const auto d = static_cast<std::size_t>(recipe.d_model);
+    const auto d_ff = static_cast<std::size_t>(recipe.feedForwardWidth(stack));
+    if (!names.feedForwardGateUp.empty()) {  // Phi-3: gate's d_ff rows, then up's, in one nn.Linear
+        plan.requireLinear(names.feedForwardGateUp, d, 2 * d_ff, recipe.linearLayout, false);
+    } else {
+        plan.requireLinear(names.feedForwardIn, d, d_ff, recipe.linearLayout);
+        if (!names.feedForwardGate.empty()) plan.requireLinear(names.feedForwardGate, d, d_ff, recipe.linearLayout);
+    }
+    plan.requireLinear(names.feedForwardOut, d_ff, d, recipe.linearLayout);
+}
+
+// The norms of a block, read from `loaded` into `weights`.
+void takeNorms(const TensorPlan& plan, checkpoint_detail::LoadedTensors& loaded, const BlockTensorNames& names,
+               BlockWeights& weights)
+{
+    const auto normOrNone = [&](const std::string& module) {
+        return module.empty() ? NormWeights{} : plan.norm(loaded, module);
+    };
+    weights.selfAttention.norm = normOrNone(names.attentionNorm);
+    weights.selfAttention.outputNorm = normOrNone(names.attentionOutputNorm);
+    if (weights.crossAttention) weights.crossAttention->norm = plan.norm(loaded, names.crossAttentionNorm);
+    weights.feedForwardNorm = normOrNone(names.feedForwardNorm);
+    weights.feedForwardOutputNorm = normOrNone(names.feedForwardOutputNorm);
+}
+
 }  // namespace
+
+void announceBlockReading(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack, Index block)
+{
+    const BlockTensorNames names = blockTensorNames(recipe, stack, block);
+    std::vector<std::string> modules{names.feedForwardIn, names.feedForwardGate, names.feedForwardGateUp,
+                                     names.feedForwardOut};
+    std::vector<std::string> prefixes;
+    for (const std::string* layer : {&names.attention, &names.crossAttention})
+        if (!layer->empty()) prefixes.push_back(*layer + ".");
+    for (const std::string& module : modules)
+        if (!module.empty()) prefixes.push_back(module + ".");
+    checkpoint_detail::announceReading(checkpoint.tensors, prefixes);
+}
+
+Expected<BlockWeights> blockDescription(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack,
+                                        Index block)
+{
+    const BlockTensorNames names = blockTensorNames(recipe, stack, block);
+    BlockWeights weights;
+    weights.stack = stack;
+    weights.block = block;
+    Expected<CheckpointLayer> self = listedLayer(checkpoint, recipe, names.attention);
+    if (!self) return Error{self.error()};
+    weights.selfAttention.layer = std::move(*self);
+    if (!names.crossAttention.empty()) {
+        Expected<CheckpointLayer> cross = listedLayer(checkpoint, recipe, names.crossAttention);
+        if (!cross) return Error{cross.error()};
+        weights.crossAttention.emplace();
+        weights.crossAttention->layer = std::move(*cross);
+    }
+    // The MLP's names and shapes from the headers; of the values, only the norms' (2 d_model each).
+    TensorPlan shapes(checkpoint, recipe);
+    requireNormsAndFeedForward(shapes, names, recipe, stack, true);
+    if (Status checked = shapes.check(); !checked) return Error{checked.error()};
+    TensorPlan norms(checkpoint, recipe);
+    requireNormsAndFeedForward(norms, names, recipe, stack, false);
+    Expected<checkpoint_detail::LoadedTensors> loaded = norms.read();
+    if (!loaded) return Error{loaded.error()};
+    takeNorms(norms, *loaded, names, weights);
+    return weights;
+}
 
 Expected<BlockWeights> blockWeights(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack,
                                     Index block)
@@ -52,28 +140,13 @@ Expected<BlockWeights> blockWeights(const Checkpoint& checkpoint, const FamilyRe
         weights.crossAttention = std::move(*cross);
     }
     // 2. Norms and MLP: names and shapes first, then only their bytes.
-    const auto d = static_cast<std::size_t>(recipe.d_model);
     const auto d_ff = static_cast<std::size_t>(recipe.feedForwardWidth(stack));
     TensorPlan plan(checkpoint, recipe);
-    for (const std::string* norm : {&names.attentionNorm, &names.attentionOutputNorm, &names.crossAttentionNorm,
-                                    &names.feedForwardNorm, &names.feedForwardOutputNorm})
-        if (!norm->empty()) plan.requireNorm(*norm);
-    if (!names.feedForwardGateUp.empty()) {  // Phi-3: gate's d_ff rows, then up's, in one nn.Linear
-        plan.requireLinear(names.feedForwardGateUp, d, 2 * d_ff, recipe.linearLayout, false);
-    } else {
-        plan.requireLinear(names.feedForwardIn, d, d_ff, recipe.linearLayout);
-        if (!names.feedForwardGate.empty()) plan.requireLinear(names.feedForwardGate, d, d_ff, recipe.linearLayout);
-    }
-    plan.requireLinear(names.feedForwardOut, d_ff, d, recipe.linearLayout);
+    requireNormsAndFeedForward(plan, names, recipe, stack, true);
     Expected<checkpoint_detail::LoadedTensors> loaded = plan.read();
     if (!loaded) return Error{loaded.error()};
     // 3. Our layout.
-    const auto normOrNone = [&](const std::string& module) {
-        return module.empty() ? NormWeights{} : plan.norm(*loaded, module);
-    };
-    weights.selfAttention.norm = normOrNone(names.attentionNorm);
-    weights.selfAttention.outputNorm = normOrNone(names.attentionOutputNorm);
-    if (weights.crossAttention) weights.crossAttention->norm = plan.norm(*loaded, names.crossAttentionNorm);
+    takeNorms(plan, *loaded, names, weights);
     FeedForwardWeights& ff = weights.feedForward;
     if (!names.feedForwardGateUp.empty()) {
         const MatrixF gateUp = plan.linear(*loaded, names.feedForwardGateUp, recipe.linearLayout);  // d_model x 2 d_ff
@@ -87,8 +160,6 @@ Expected<BlockWeights> blockWeights(const Checkpoint& checkpoint, const FamilyRe
     }
     ff.out = plan.linear(*loaded, names.feedForwardOut, recipe.linearLayout);
     ff.outBias = plan.bias(*loaded, names.feedForwardOut);
-    weights.feedForwardNorm = normOrNone(names.feedForwardNorm);
-    weights.feedForwardOutputNorm = normOrNone(names.feedForwardOutputNorm);
     return weights;
 }
 

@@ -1,6 +1,10 @@
 #include "core/pretrained/model_run.hpp"
 
 #include <algorithm>
+#include <future>
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
 #include <optional>
 #include <string>
 
@@ -373,10 +377,23 @@ bool stackForward(const StackContext& c, StackState& state, Index firstBlock, co
     MatrixF h = state.hidden[static_cast<std::size_t>(firstBlock)].bottomRows(
         state.hidden[static_cast<std::size_t>(firstBlock)].rows() - c.kept);
     const auto count = static_cast<Index>(c.weights.blocks.size());
+    // OneBlockAtATime: the block being run, its memory reused by the next; with convertAhead two,
+    // block b + 1 converted on a thread of its own (one OpenMP thread) while block b computes.
+    std::optional<BlockWeights> converted[2];
+    const bool ahead = c.model.residency == WeightResidency::OneBlockAtATime && c.model.convertAhead && stopLayer < 0;
+    const auto slot = [ahead](Index b) { return ahead ? static_cast<std::size_t>(b % 2) : std::size_t{0}; };
+    std::future<Expected<const BlockWeights*>> pending;  // block b + 1's conversion; waited for on leaving
     for (Index b = firstBlock; b < count; ++b) {
-        std::optional<BlockWeights> converted;  // OneBlockAtATime: this block only, dropped after it
-        const Expected<const BlockWeights*> block = runBlockWeights(c.model, c.weights, b, converted);
+        const Expected<const BlockWeights*> block =
+            pending.valid() ? pending.get() : runBlockWeights(c.model, c.weights, b, converted[slot(b)]);
         if (!block) throw BlockReadError{block.error()};
+        if (ahead && b + 1 < count)
+            pending = std::async(std::launch::async, [&c, &converted, next = b + 1, storage = slot(b + 1)] {
+#if defined(_OPENMP)
+                omp_set_num_threads(1);  // this thread's teams: the products' team has the cores
+#endif
+                return runBlockWeights(c.model, c.weights, next, converted[storage]);
+            });
         MatrixF patchedQueryInput;  // block 0's exact X_q with the patched row
         const MatrixF* firstQueryInput = b == 0 ? exactFirstQueryInput : nullptr;
         if (patchResidual(c, (*block)->selfAttention.modelIndex, b, h, state, firstQueryInput, patchedQueryInput))

@@ -89,18 +89,10 @@ Expected<ReadoutWeights> readoutWeights(const Checkpoint& checkpoint, const Fami
     return weights;
 }
 
-// A block's description without its matrices (OneBlockAtATime): what numbers the layers and lets
-// a run find the block again. The norms stay (2 d_model numbers each; a pre-norm stack's first
-// query input reads block 0's before any block runs).
-void dropWeights(BlockWeights& block)
-{
-    block.selfAttention.attention = AttentionWeights{};
-    if (block.crossAttention) block.crossAttention->attention = AttentionWeights{};
-    block.feedForward = FeedForwardWeights{};
-}
-
-// Every block is read and checked at load either way (a broken file is refused at once, not in
-// the middle of a run); OneBlockAtATime keeps only the description of each.
+// Whole reads and checks every block at load. OneBlockAtATime reads only each block's description
+// (blockDescription: names and shapes from the headers, the norms' values), so opening costs the
+// embeddings, the readout and the headers, not a pass over every weight of the file; a block's
+// values are read and checked when a run reaches it.
 // The blocks read so far and in all, shared by the stacks' loops and their threads.
 struct LoadCounter {
     const LoadProgress& progress;
@@ -140,8 +132,9 @@ Expected<StackWeights> stackWeights(const Checkpoint& checkpoint, const FamilyRe
                 blocks[static_cast<std::size_t>(b)].emplace(Error{checkpoint.path + ": " + std::string(kStopped)});
                 continue;
             }
-            Expected<BlockWeights> block = blockWeights(checkpoint, recipe, stack, b);
-            if (block && residency == WeightResidency::OneBlockAtATime) dropWeights(*block);
+            Expected<BlockWeights> block = residency == WeightResidency::OneBlockAtATime
+                                               ? blockDescription(checkpoint, recipe, stack, b)
+                                               : blockWeights(checkpoint, recipe, stack, b);
             blocks[static_cast<std::size_t>(b)].emplace(std::move(block));
             counter.blockRead();
         } catch (const std::bad_alloc&) {
@@ -336,9 +329,9 @@ Expected<PretrainedModel> loadPretrainedModel(Checkpoint checkpoint, WeightResid
     model.checkpoint = std::move(checkpoint);
     model.residency = chosenResidency(model.checkpoint, residency);
     if (model.residency == WeightResidency::OneBlockAtATime)
-        model.notes.push_back("The model's weights in float32 would take over half the memory available: each block is "
-                              "read from the checkpoint's files and converted when a run reaches it (slower, runs in little "
-                              "memory).");
+        model.notes.push_back("The model's weights in float32 would take over half the memory available: they stay in "
+                              "the file's precision, and each block is read and converted when a run reaches it (slower, "
+                              "runs in little memory; a value that is not finite is reported when its block is reached).");
     const FamilyRecipe& r = model.recipe;
     LoadCounter counter{progress, r.encoderLayerCount + r.decoderLayerCount};
     if (r.encoderLayerCount > 0) {
@@ -387,14 +380,46 @@ AttentionOptions modelLayerAttentionOptions(const PretrainedModel& model, ModelS
     return options;
 }
 
+namespace {
+
+// Every matrix of a block, handed to `pool` (the block is left without weights).
+void recycle(BlockWeights& block, checkpoint_detail::RecycledMatrices& pool)
+{
+    for (AttentionSublayerWeights* sublayer : {&block.selfAttention, block.crossAttention ? &*block.crossAttention : nullptr}) {
+        if (!sublayer) continue;
+        AttentionWeights& a = sublayer->attention;
+        for (MatrixF* m : {&a.queryProjection, &a.keyProjection, &a.valueProjection, &a.outputProjection})
+            pool.give(std::move(*m));
+    }
+    for (MatrixF* m : {&block.feedForward.in, &block.feedForward.gate, &block.feedForward.out}) pool.give(std::move(*m));
+    for (MatrixF& m : block.decodingBuffers) pool.give(std::move(m));
+    block.decodingBuffers.clear();
+}
+
+}  // namespace
+
 Expected<const BlockWeights*> runBlockWeights(const PretrainedModel& model, const StackWeights& stack, Index b,
                                               std::optional<BlockWeights>& storage)
 {
     const BlockWeights& described = stack.blocks[static_cast<std::size_t>(b)];
     if (model.residency != WeightResidency::OneBlockAtATime) return &described;
-    Expected<BlockWeights> read = blockWeights(model.checkpoint, model.recipe, described.stack, described.block);
+    // The previous block's matrices become this block's (the same shapes): decoded into memory
+    // already touched, and never two blocks in float32 at once.
+    checkpoint_detail::RecycledMatrices pool;
+    if (storage) recycle(*storage, pool);
+    storage.reset();
+    Expected<BlockWeights> read = [&] {
+        const checkpoint_detail::RecyclingScope scope(pool);
+        return blockWeights(model.checkpoint, model.recipe, described.stack, described.block);
+    }();
     if (!read) return Error{read.error()};
+    // The next block's bytes, read by the system while this block computes: when the page cache
+    // cannot hold the whole file beside the process (an 8B model on a 16-24 GB machine), a run
+    // would otherwise wait for the disk at every block.
+    if (b + 1 < static_cast<Index>(stack.blocks.size()))
+        announceBlockReading(model.checkpoint, model.recipe, described.stack, described.block + 1);
     storage = std::move(*read);
+    storage->decodingBuffers = pool.takeAll();
     // Its place in model order, which only the loaded model knows.
     storage->selfAttention.modelIndex = described.selfAttention.modelIndex;
     if (storage->crossAttention && described.crossAttention)
@@ -413,10 +438,11 @@ Expected<std::shared_ptr<const AttentionWeights>> sublayerAttention(const std::s
             const bool self = block.selfAttention.modelIndex == modelIndex;
             const bool cross = block.crossAttention && block.crossAttention->modelIndex == modelIndex;
             if (!self && !cross) continue;
-            Expected<BlockWeights> read = blockWeights(model->checkpoint, model->recipe, block.stack, block.block);
+            // The attention's tensors only (not the block's MLP): the layer loader's conversion.
+            Expected<CheckpointLayerWeights> read =
+                loadCheckpointLayer(model->checkpoint, self ? block.selfAttention.layer : block.crossAttention->layer);
             if (!read) return Error{read.error()};
-            return std::make_shared<const AttentionWeights>(self ? read->selfAttention.attention
-                                                                 : read->crossAttention->attention);
+            return std::make_shared<const AttentionWeights>(std::move(read->weights));
         }
     return Error{"no attention layer " + std::to_string(modelIndex) + " in the model"};
 }

@@ -71,6 +71,9 @@ struct BlockWeights {
     FeedForwardWeights feedForward;
     NormWeights feedForwardNorm;        // absent in OLMo 2
     NormWeights feedForwardOutputNorm;  // on the MLP's output (Gemma 2 and 3, OLMo 2), else absent
+    // OneBlockAtATime: memory the block's decoding used besides its weights (a GGUF tensor in the
+    // file's order before its transpose), kept for the next block's (runBlockWeights).
+    std::vector<MatrixF> decodingBuffers;
 };
 
 struct EmbeddingWeights {
@@ -121,6 +124,11 @@ struct PretrainedModel {
     // encoder/decoder hold their description (stack, block, layers, model indices) and no weights:
     // read them with runBlockWeights / sublayerAttention.
     WeightResidency residency = WeightResidency::Whole;
+    // OneBlockAtATime: a run converts block b + 1 on another thread (one OpenMP thread) while block b
+    // computes. Measured on the 2-core machine (docs/benchmarks.md): a 256-token run of an 8B bf16
+    // model took 75 s instead of 90 s, at the cost of a second block in float32 (0.81 GiB at 8B).
+    // Off by default: the peak stays one block. The same bits either way.
+    bool convertAhead = false;
 
     bool hasReadout() const { return recipe.readout != ReadoutKind::None; }
     // The stack the one sequence of an encoder-only or decoder-only model runs through.
@@ -177,6 +185,18 @@ std::vector<std::string> blockConventionNotes(const PretrainedModel& model);
 // d_k wide. The one rule model runs and the app's layer views read; no ablation, keepScores as default.
 AttentionOptions modelLayerAttentionOptions(const PretrainedModel& model, ModelStack stack, Index block, Index d_k,
                                             bool cross);
+
+// The description of one block without its matrices (what OneBlockAtATime keeps between runs):
+// its attention layers as the checkpoint lists them, its norms' values, and its MLP's names and
+// shapes checked from the headers. No other value is read, so a value that is not finite is found
+// (and said, with its tensor) when a run reaches the block.
+Expected<BlockWeights> blockDescription(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack,
+                                        Index block);
+
+// Asks the system to start reading the stored bytes of the block's weights (its attention and MLP
+// tensors) into its page cache, on a short-lived thread of its own, and returns at once: a run
+// announces block b + 1 when it reaches block b, so the disk works while block b computes.
+void announceBlockReading(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack, Index block);
 
 // The weights of one block from the checkpoint (reads that block's tensors only).
 Expected<BlockWeights> blockWeights(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack,

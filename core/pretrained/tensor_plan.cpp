@@ -72,7 +72,7 @@ void TensorPlan::requireLinear(const std::string& module, std::size_t d_in, std:
     if (withBias && checkpoint_.tensors.contains(module + ".bias")) expect(module + ".bias", {d_out}, "a bias");
 }
 
-Expected<LoadedTensors> TensorPlan::read() const
+Status TensorPlan::check() const
 {
     if (!problem_.empty()) return Error{problem_};
     if (!missing_.empty()) {
@@ -81,6 +81,12 @@ Expected<LoadedTensors> TensorPlan::read() const
         return Error{checkpoint_.path + ": the " + std::string(familyName(recipe_.family)) + " model lacks " +
                      list};
     }
+    return {};
+}
+
+Expected<LoadedTensors> TensorPlan::read() const
+{
+    if (Status checked = check(); !checked) return Error{checked.error()};
     return checkpoint_detail::readTensors(checkpoint_.tensors, names_, transposed_);
 }
 

@@ -30,7 +30,9 @@ public:
     void requireLinear(const std::string& module, std::size_t d_in, std::size_t d_out, LinearLayout layout,
                        bool withBias = true);
 
-    // The first shape problem, else every missing tensor, else the values (readTensors: only
+    // The first shape problem, else every missing tensor (from the headers: no value is read).
+    Status check() const;
+    // check(), then the values (readTensors: only
     // their bytes, checked finite).
     Expected<checkpoint_detail::LoadedTensors> read() const;
 
