@@ -38,6 +38,8 @@ public:
     void setResult(std::shared_ptr<const qkv::Result> result);
 
     const std::vector<qkv::HeadStatisticsSummary>& summaries() const { return summaries_; }
+    // The result last set (its numbers may still be on their way).
+    const std::shared_ptr<const qkv::Result>& result() const { return result_; }
     QTableView* table() const { return table_; }
     QStandardItemModel* model() const { return model_; }
     // The head shown in a row of the (sorted) table.

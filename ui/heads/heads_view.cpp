@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <utility>
 
 #include "ui/background/work_placement.hpp"
 #include "ui/document/head_selection.hpp"
@@ -32,7 +33,10 @@ HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
       scroll_(new QScrollArea(this)), canvas_(new HeadsCanvas(this->selection(), scroll_)),
       statistics_(new HeadStatisticsTable(this->selection(), this)),
       detail_(new LongLayerDetail(this->selection(), this)), hint_(new QLabel(this)),
-      figures_([this](std::shared_ptr<const HeadsFigure> figure) { canvas_->setFigure(std::move(figure)); })
+      figures_([this](std::shared_ptr<const HeadsFigure> figure) {
+          canvas_->setFigure(std::move(figure));
+          if (statisticsAfterFigure_) statistics_->setResult(std::exchange(statisticsAfterFigure_, nullptr));
+      })
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -261,12 +265,13 @@ void HeadsView::updateDetail()
 
 void HeadsView::refresh(Changes)
 {
-    statistics_->setResult(result());
+    statisticsAfterFigure_.reset();
     const bool longLayer = result() && result()->streamed();
     updateDetail();
     showHint(longLayer);
     if (!result()) {
         figures_.cancel();
+        statistics_->setResult(nullptr);
         return;
     }
     const std::shared_ptr<const qkv::Result> r = result();
@@ -282,9 +287,14 @@ void HeadsView::refresh(Changes)
                                 placementFor(valueNormsMultiplyAdds(*r)) == LatestTaskBase::Run::InBackground;
     if (cells <= kAsynchronousCells && !normsToCompute) {
         figures_.cancel();  // a large figure still on its way is stale now
+        statistics_->setResult(r);
         canvas_->setFigure(std::make_shared<const HeadsFigure>(r, spec));
         return;
     }
+    // The grid first: its figure's panels take both cores of the pool (forEachOnIdleThreads), and
+    // the statistics follow once it is delivered, while the grid is painted. A new statistics
+    // request only for a new result (HeadStatisticsTable::setResult ignores the same one).
+    if (r != statistics_->result()) statisticsAfterFigure_ = r;
     // The figure and its colour images (cached in it) on the work pool; the canvas only reads
     // the finished figure.
     // The panels keep their size on screen when the new figure has the shape of the shown one

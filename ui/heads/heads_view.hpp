@@ -133,6 +133,8 @@ private:
     QActionGroup* colormapActions_ = nullptr;  // data: the ColormapName
     QAction* averageAction_ = nullptr;
     // Large figures with their images made (last member: destroyed, and its work ended, first).
+    // The result whose statistics are requested when the figure on its way is delivered.
+    std::shared_ptr<const qkv::Result> statisticsAfterFigure_;
     LatestTask<std::shared_ptr<const HeadsFigure>> figures_;
 };
 
