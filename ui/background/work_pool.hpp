@@ -18,8 +18,9 @@ QThreadPool* workPool();
 
 // work(0), ..., work(count - 1), independent pieces of one job, on the calling thread and on
 // whichever threads of the work pool are idle now (none is waited for: with every pool thread busy,
-// the caller does them all). Returns when every piece has run. For a task already on the pool
-// whose pieces may share its core's free twin (a heads figure's panels).
+// the caller does them all). Returns when every piece has run; a piece that throws is rethrown
+// here. For a task already on the pool whose pieces may use the other core while it is free (a
+// heads figure's panels).
 void forEachOnIdleThreads(int count, const std::function<void(int)>& work);
 
 }  // namespace qkv::ui
