@@ -56,8 +56,17 @@ void ControlChangeToPaintedFrame(benchmark::State& state)
     window.show();
     window.document()->reset(configFor(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)),
                                        static_cast<int>(state.range(2))));
+    qkv::ui::HeadStatisticsTable* statistics = window.headsView()->statisticsTable();
+    // The statistics of the result shown have been delivered (they follow the heads figure).
+    const auto statisticsCurrent = [&] {
+        return statistics->result() == window.document()->result() && !statistics->isBusy();
+    };
     window.document()->waitUntilIdle();
     QCoreApplication::processEvents();
+    window.repaint();
+    // Everything the first result started has ended before the first frame.
+    while (window.headsView()->isBusy() || !statisticsCurrent())
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
     window.repaint();
     QSpinBox* seed = window.controls()->seedBox();
     // Where a frame's time goes (means over the iterations, ms): the control change until the
@@ -69,12 +78,9 @@ void ControlChangeToPaintedFrame(benchmark::State& state)
         if (busy) computeStarted = Clock::now();
     });
     QObject::connect(window.document(), &qkv::ui::Document::resultChanged, [&] { resultShown = Clock::now(); });
-    qkv::ui::HeadStatisticsTable* statistics = window.headsView()->statisticsTable();
-    bool statisticsShown = false;
     Clock::time_point statisticsAt;
     QObject::connect(statistics, &qkv::ui::HeadStatisticsTable::summariesReady, [&] {
-        statisticsShown = true;
-        statisticsAt = Clock::now();
+        if (statisticsCurrent()) statisticsAt = Clock::now();
     });
     const auto ms = [](Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
     double toCompute = 0, toResult = 0, toFigure = 0, painting = 0, toStatistics = 0;
@@ -82,7 +88,6 @@ void ControlChangeToPaintedFrame(benchmark::State& state)
     for (auto _ : state) {
         start = Clock::now();
         computeStarted = start;  // stays so when the computation runs on the GUI thread (small sizes)
-        statisticsShown = false;
         seed->setValue(++value);             // the control change
         window.document()->waitUntilIdle();  // compute (pool or GUI thread)
         QCoreApplication::processEvents();   // result delivered, views updated
@@ -98,7 +103,7 @@ void ControlChangeToPaintedFrame(benchmark::State& state)
         // The statistics table beside the grid gets its numbers on its own: waited for untimed, so
         // that no frame's work runs into the next one's.
         state.PauseTiming();
-        while (!statisticsShown) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+        while (!statisticsCurrent()) QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
         toStatistics += ms(statisticsAt - start);
         state.ResumeTiming();
     }

@@ -9,6 +9,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -33,9 +34,12 @@ HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
       scroll_(new QScrollArea(this)), canvas_(new HeadsCanvas(this->selection(), scroll_)),
       statistics_(new HeadStatisticsTable(this->selection(), this)),
       detail_(new LongLayerDetail(this->selection(), this)), hint_(new QLabel(this)),
+      statisticsTimer_(new QTimer(this)),
       figures_([this](std::shared_ptr<const HeadsFigure> figure) {
           canvas_->setFigure(std::move(figure));
-          if (statisticsAfterFigure_) statistics_->setResult(std::exchange(statisticsAfterFigure_, nullptr));
+          if (!statisticsAfterFigure_) return;
+          statisticsAfterPaint_ = std::exchange(statisticsAfterFigure_, nullptr);
+          statisticsTimer_->start();
       })
 {
     auto* layout = new QVBoxLayout(this);
@@ -79,6 +83,16 @@ HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
     statistics_->setFooter(hint_);
 
     connect(canvas_, &HeadsCanvas::zoomRequested, this, &HeadsView::zoomBy);
+    // The statistics of a new result once its grid is painted (refresh() says why), or after a
+    // moment if the grid is not painted (scrolled away, covered).
+    statisticsTimer_->setSingleShot(true);
+    statisticsTimer_->setInterval(100);
+    const auto requestStatistics = [this] {
+        statisticsTimer_->stop();
+        if (statisticsAfterPaint_) statistics_->setResult(std::exchange(statisticsAfterPaint_, nullptr));
+    };
+    connect(canvas_, &HeadsCanvas::painted, this, requestStatistics);
+    connect(statisticsTimer_, &QTimer::timeout, this, requestStatistics);
     makeMenuActions();
 
     // The members' defaults are a new session's (qkv::ViewOptions); a session replaces them.
@@ -266,6 +280,8 @@ void HeadsView::updateDetail()
 void HeadsView::refresh(Changes)
 {
     statisticsAfterFigure_.reset();
+    statisticsAfterPaint_.reset();
+    statisticsTimer_->stop();
     const bool longLayer = result() && result()->streamed();
     updateDetail();
     showHint(longLayer);
@@ -292,8 +308,9 @@ void HeadsView::refresh(Changes)
         return;
     }
     // The grid first: its figure's panels take both cores of the pool (forEachOnIdleThreads), and
-    // the statistics follow once it is delivered, while the grid is painted. A new statistics
-    // request only for a new result (HeadStatisticsTable::setResult ignores the same one).
+    // once it is delivered, its repaint (whose large fills Qt splits over its own pool, waiting
+    // for them); the statistics follow. A new statistics request only for a new result
+    // (HeadStatisticsTable::setResult ignores the same one).
     if (r != statistics_->result()) statisticsAfterFigure_ = r;
     // The figure and its colour images (cached in it) on the work pool; the canvas only reads
     // the finished figure.
