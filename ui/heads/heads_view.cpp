@@ -39,7 +39,7 @@ HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
           canvas_->setFigure(std::move(figure));
           if (!statisticsAfterFigure_) return;
           statisticsAfterPaint_ = std::exchange(statisticsAfterFigure_, nullptr);
-          statisticsTimer_->start();
+          statisticsTimer_->start(100);
       })
 {
     auto* layout = new QVBoxLayout(this);
@@ -83,16 +83,16 @@ HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
     statistics_->setFooter(hint_);
 
     connect(canvas_, &HeadsCanvas::zoomRequested, this, &HeadsView::zoomBy);
-    // The statistics of a new result once its grid is painted (refresh() says why), or after a
-    // moment if the grid is not painted (scrolled away, covered).
+    // The statistics of a new result once the window has painted its grid (refresh() says why):
+    // the timer's next turn after the canvas's paint, which is one part of the window's; or after
+    // a moment if the grid is not painted (scrolled away, covered).
     statisticsTimer_->setSingleShot(true);
-    statisticsTimer_->setInterval(100);
-    const auto requestStatistics = [this] {
-        statisticsTimer_->stop();
+    connect(canvas_, &HeadsCanvas::painted, this, [this] {
+        if (statisticsAfterPaint_) statisticsTimer_->start(0);
+    });
+    connect(statisticsTimer_, &QTimer::timeout, this, [this] {
         if (statisticsAfterPaint_) statistics_->setResult(std::exchange(statisticsAfterPaint_, nullptr));
-    };
-    connect(canvas_, &HeadsCanvas::painted, this, requestStatistics);
-    connect(statisticsTimer_, &QTimer::timeout, this, requestStatistics);
+    });
     makeMenuActions();
 
     // The members' defaults are a new session's (qkv::ViewOptions); a session replaces them.
