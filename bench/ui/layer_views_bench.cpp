@@ -87,9 +87,12 @@ bool busy(qkv::ui::MainWindow& window, View which)
     case Matrices: return find<qkv::ui::MatricesView>(window)->isBusy();
     case QkMap: return find<qkv::ui::QkMapView>(window)->isBusy();
     case Compare: return find<qkv::ui::CompareView>(window)->isBusy();
-    case HeadsWithStatistics:
-        return find<qkv::ui::HeadsView>(window)->isBusy() ||
-               find<qkv::ui::HeadsView>(window)->statisticsTable()->isBusy();
+    case HeadsWithStatistics: {
+        // The statistics follow the grid's paint (heads_view.cpp): until those of the result shown.
+        const qkv::ui::HeadStatisticsTable* statistics = find<qkv::ui::HeadsView>(window)->statisticsTable();
+        return find<qkv::ui::HeadsView>(window)->isBusy() || statistics->isBusy() ||
+               statistics->result() != window.document()->result();
+    }
     }
     return false;
 }

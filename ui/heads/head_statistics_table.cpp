@@ -10,6 +10,7 @@
 #include <QStandardItemModel>
 #include <QStyle>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -38,8 +39,14 @@ QStandardItem* numberItem(double value, int decimals)
 
 HeadStatisticsTable::HeadStatisticsTable(HeadSelection* selection, QWidget* parent)
     : QWidget(parent), selection_(selection), caption_(new QLabel(this)), table_(new QTableView(this)),
-      model_(new QStandardItemModel(this)), task_([this](Computed computed) { show(std::move(computed)); })
+      model_(new QStandardItemModel(this)), computingCaption_(new QTimer(this)),
+      task_([this](Computed computed) { show(std::move(computed)); })
 {
+    computingCaption_->setSingleShot(true);
+    computingCaption_->setInterval(250);
+    connect(computingCaption_, &QTimer::timeout, this, [this] {
+        caption_->setText(tr("<b>Per-head statistics</b> (means over the query rows) · computing…"));
+    });
     caption_->setWordWrap(true);
     caption_->setText(tr("<b>Per-head statistics</b> (means over the query rows)"));
     model_->setColumnCount(ColumnCount);
@@ -233,7 +240,7 @@ void HeadStatisticsTable::setResult(std::shared_ptr<const qkv::Result> result)
     }
     const qkv::AttentionResult& a = result->attention;
     const double cells = static_cast<double>(a.headCount() * a.queryCount() * a.keyCount());
-    caption_->setText(tr("<b>Per-head statistics</b> (means over the query rows) · computing…"));
+    computingCaption_->start();
     task_.request(
         [result] {
             return Computed{result, qkv::headStatisticsSummaries(*result)};
@@ -243,6 +250,7 @@ void HeadStatisticsTable::setResult(std::shared_ptr<const qkv::Result> result)
 
 void HeadStatisticsTable::show(Computed computed)
 {
+    computingCaption_->stop();
     summaries_ = std::move(computed.summaries);
     const bool self = computed.result && qkv::hasOwnPosition(computed.result->config.mode);
     const int sortColumn = table_->horizontalHeader()->sortIndicatorSection();
@@ -265,7 +273,12 @@ void HeadStatisticsTable::show(Computed computed)
     table_->sortByColumn(sortColumn, order);
     fitColumnWidths();
     fitTableHeight();
-    updateGeometry();
+    // The layouts above hear of a new size only: each notice relays out up to the tabs, whose
+    // widget then repaints whole.
+    if (sizeHint() != shownSizeHint_) {
+        shownSizeHint_ = sizeHint();
+        updateGeometry();
+    }
     if (placed_ && !summaries_.empty()) fitInSplitter(true);
     caption_->setText(computed.result ? tr("<b>Per-head statistics</b>, means over %1 query rows (sortable)")
                                             .arg(summaries_.empty() ? 0 : summaries_.front().rows)

@@ -20,6 +20,7 @@
 class QLabel;
 class QStandardItemModel;
 class QTableView;
+class QTimer;
 
 namespace qkv::ui {
 
@@ -37,6 +38,8 @@ public:
     void setResult(std::shared_ptr<const qkv::Result> result);
 
     const std::vector<qkv::HeadStatisticsSummary>& summaries() const { return summaries_; }
+    // The result last set (its numbers may still be on their way).
+    const std::shared_ptr<const qkv::Result>& result() const { return result_; }
     QTableView* table() const { return table_; }
     QStandardItemModel* model() const { return model_; }
     // The head shown in a row of the (sorted) table.
@@ -78,6 +81,11 @@ private:
     void fitTableHeight();
 
     bool placed_ = false;  // the first show gave the table its width in the splitter
+    QSize shownSizeHint_;  // the size hint the layouts above were last told of
+    // Says "computing…" in the caption when the numbers take longer than a moment: a caption
+    // that changed twice a frame had every layout up to the tabs redone, and the whole tab
+    // repainted, while the heads figure was being made.
+    QTimer* computingCaption_;
     HeadSelection* selection_;
     std::shared_ptr<const qkv::Result> result_;
     std::vector<qkv::HeadStatisticsSummary> summaries_;

@@ -202,6 +202,7 @@ void HeadsCanvas::paintEvent(QPaintEvent*)
         return;
     }
     paintHeadsFigure(painter, *figure_, layout_, paintState());
+    emit painted();
 }
 
 void HeadsCanvas::setHover(int row, int panel, QPoint cell)

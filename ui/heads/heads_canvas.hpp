@@ -53,6 +53,8 @@ signals:
     // Right-click on a head's panel (to switch it off from the grid). When
     // nobody listens the event goes on to the view's own context menu.
     void headContextMenuRequested(int head, const QPoint& globalPosition);
+    // A paint event has drawn the canvas (its figure, when it has one).
+    void painted();
 
 protected:
     void paintEvent(QPaintEvent* event) override;

@@ -8,6 +8,7 @@
 
 #include "core/common/finite_range.hpp"
 #include "core/ops/block_pooling.hpp"
+#include "ui/background/work_pool.hpp"
 #include "ui/figures/figure_text.hpp"
 #include "ui/figures/number_format.hpp"
 #include "ui/heads/pooled_panels.hpp"
@@ -22,17 +23,35 @@ struct Text {
     Q_DECLARE_TR_FUNCTIONS(qkv::ui::HeadsFigure)
 };
 
-// The q-quantile of the finite values of all panels (sampled to at most ~200k values).
-double upperPercentile(const std::vector<std::shared_ptr<const qkv::MatrixF>>& panels, double q)
+// What the colour scale is chosen from: the finite range of every panel, and every stride-th
+// finite value of each (from its first), for a percentile.
+struct PanelValues {
+    qkv::FiniteRange range;
+    std::vector<float> sample;
+};
+
+// One pass over each panel (3.1 M values at n = 512, h = 12), the panels side by side on idle
+// threads of the work pool.
+std::vector<PanelValues> panelValues(const std::vector<std::shared_ptr<const qkv::MatrixF>>& panels, Index stride)
 {
-    Index total = 0;
-    for (const auto& m : panels) total += m->size();
-    const Index stride = std::max<Index>(1, total / 200000);
+    std::vector<PanelValues> values(panels.size());
+    forEachOnIdleThreads(static_cast<int>(panels.size()), [&](int p) {
+        const qkv::MatrixF& m = *panels[static_cast<std::size_t>(p)];
+        PanelValues& v = values[static_cast<std::size_t>(p)];
+        v.range = qkv::finiteRange({m.data(), static_cast<std::size_t>(m.size())});
+        if (stride <= 0) return;
+        v.sample.reserve(static_cast<std::size_t>(m.size() / stride + 1));
+        for (Index i = 0; i < m.size(); i += stride)
+            if (std::isfinite(m.data()[i])) v.sample.push_back(m.data()[i]);
+    });
+    return values;
+}
+
+// The q-quantile of the panels' samples (at most ~200k values in all).
+double upperPercentile(const std::vector<PanelValues>& panels, double q)
+{
     std::vector<float> values;
-    values.reserve(static_cast<std::size_t>(total / stride + static_cast<Index>(panels.size())));
-    for (const auto& m : panels)
-        for (Index i = 0; i < m->size(); i += stride)
-            if (std::isfinite(m->data()[i])) values.push_back(m->data()[i]);
+    for (const PanelValues& p : panels) values.insert(values.end(), p.sample.begin(), p.sample.end());
     if (values.empty()) return 1.0;
     const auto nth = values.begin() + static_cast<std::ptrdiff_t>(q * static_cast<double>(values.size() - 1));
     std::nth_element(values.begin(), nth, values.end());
@@ -115,18 +134,23 @@ HeadsFigure::HeadsFigure(std::shared_ptr<const qkv::Result> result, const HeadsF
 
 void HeadsFigure::chooseRange()
 {
-    qkv::FiniteRange range;
-    for (const auto& m : panels_) range.include(qkv::finiteRange({m->data(), static_cast<std::size_t>(m->size())}));
-    const double smallest = range.smallest, largest = range.largest, largestMagnitude = range.largestMagnitude;
     const bool weights = spec_.kind == ScoreKind::Attention;
     const bool norms = spec_.kind == ScoreKind::ValueWeighted;  // >= 0, no upper bound
+    // Weights and norms on the automatic scale end at a percentile: a sample of ~200k values.
+    const bool percentile = (weights || norms) && spec_.colorRange.mode == qkv::ColorRange::Mode::Automatic;
+    Index total = 0;
+    for (const auto& m : panels_) total += m->size();
+    const std::vector<PanelValues> values = panelValues(panels_, percentile ? std::max<Index>(1, total / 200000) : 0);
+    qkv::FiniteRange range;
+    for (const PanelValues& v : values) range.include(v.range);
+    const double smallest = range.smallest, largest = range.largest, largestMagnitude = range.largestMagnitude;
     switch (spec_.colorRange.mode) {
     case qkv::ColorRange::Mode::Automatic:
         if (weights || norms) {
             // With many keys most weights are tiny: the scale ends at the 99th percentile
             // (rounded up), so structure stays visible; the few larger values saturate.
             minValue_ = 0;
-            const double top = niceCeiling(upperPercentile(panels_, 0.99));
+            const double top = niceCeiling(upperPercentile(values, 0.99));
             maxValue_ = weights ? std::min(1.0, top) : (top > 0 ? top : 1.0);
         } else {
             maxValue_ = niceCeiling(largestMagnitude);
@@ -282,19 +306,25 @@ const QImage& HeadsFigure::imageForPixels(int panel, ColormapName colormap, cons
 
 void HeadsFigure::prepareImages(ColormapName colormap, const QSize& shownPixels) const
 {
+    if (panels_.empty()) return;
+    image(0, colormap);  // the caches, sized for `colormap` before the panels are made side by side
+    // Each panel writes only its own entries of the caches (their sizes are fixed now).
+    forEachOnIdleThreads(panelCount(), [&](int panel) { preparePanel(panel, colormap, shownPixels); });
+}
+
+void HeadsFigure::preparePanel(int panel, ColormapName colormap, const QSize& shownPixels) const
+{
     constexpr int kSmallestHalving = 256;
-    for (int panel = 0; panel < panelCount(); ++panel) {
-        const QImage* last = &image(panel, colormap);
-        std::vector<QImage>& halvings = halvings_[static_cast<std::size_t>(panel)];
-        halvings.clear();
-        halvings.reserve(16);
-        while (!last->isNull() && std::max(last->width(), last->height()) > 2 * kSmallestHalving) {
-            const QSize half((last->width() + 1) / 2, (last->height() + 1) / 2);
-            halvings.push_back(last->scaled(half, Qt::IgnoreAspectRatio, Qt::SmoothTransformation));
-            last = &halvings.back();
-        }
-        if (shownPixels.isValid()) imageForPixels(panel, colormap, shownPixels);
+    const QImage* last = &image(panel, colormap);
+    std::vector<QImage>& halvings = halvings_[static_cast<std::size_t>(panel)];
+    halvings.clear();
+    halvings.reserve(16);
+    while (!last->isNull() && std::max(last->width(), last->height()) > 2 * kSmallestHalving) {
+        const QSize half((last->width() + 1) / 2, (last->height() + 1) / 2);
+        halvings.push_back(last->scaled(half, Qt::IgnoreAspectRatio, Qt::SmoothTransformation));
+        last = &halvings.back();
     }
+    if (shownPixels.isValid()) imageForPixels(panel, colormap, shownPixels);
 }
 
 }  // namespace qkv::ui

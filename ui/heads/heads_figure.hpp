@@ -92,9 +92,11 @@ public:
     // 16.8 million cells of a 4,096-token panel. For the work pool, before the figure is shown.
     // `shownPixels`: the panels' size on screen when known (the canvas's for a figure of the same
     // shape), whose reduced image is then made here too, off the GUI thread.
+    // The panels are made side by side on idle threads of the work pool (work_pool.hpp).
     void prepareImages(ColormapName colormap, const QSize& shownPixels = {}) const;
 
 private:
+    void preparePanel(int panel, ColormapName colormap, const QSize& shownPixels) const;
     void chooseRange();
 
     std::shared_ptr<const qkv::Result> result_;

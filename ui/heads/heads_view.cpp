@@ -9,9 +9,11 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <utility>
 
 #include "ui/background/work_placement.hpp"
 #include "ui/document/head_selection.hpp"
@@ -32,7 +34,13 @@ HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
       scroll_(new QScrollArea(this)), canvas_(new HeadsCanvas(this->selection(), scroll_)),
       statistics_(new HeadStatisticsTable(this->selection(), this)),
       detail_(new LongLayerDetail(this->selection(), this)), hint_(new QLabel(this)),
-      figures_([this](std::shared_ptr<const HeadsFigure> figure) { canvas_->setFigure(std::move(figure)); })
+      statisticsTimer_(new QTimer(this)),
+      figures_([this](std::shared_ptr<const HeadsFigure> figure) {
+          canvas_->setFigure(std::move(figure));
+          if (!statisticsAfterFigure_) return;
+          statisticsAfterPaint_ = std::exchange(statisticsAfterFigure_, nullptr);
+          statisticsTimer_->start(100);
+      })
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
@@ -75,6 +83,16 @@ HeadsView::HeadsView(HeadSelection* selection, QWidget* parent)
     statistics_->setFooter(hint_);
 
     connect(canvas_, &HeadsCanvas::zoomRequested, this, &HeadsView::zoomBy);
+    // The statistics of a new result once the window has painted its grid (refresh() says why):
+    // the timer's next turn after the canvas's paint, which is one part of the window's; or after
+    // a moment if the grid is not painted (scrolled away, covered).
+    statisticsTimer_->setSingleShot(true);
+    connect(canvas_, &HeadsCanvas::painted, this, [this] {
+        if (statisticsAfterPaint_) statisticsTimer_->start(0);
+    });
+    connect(statisticsTimer_, &QTimer::timeout, this, [this] {
+        if (statisticsAfterPaint_) statistics_->setResult(std::exchange(statisticsAfterPaint_, nullptr));
+    });
     makeMenuActions();
 
     // The members' defaults are a new session's (qkv::ViewOptions); a session replaces them.
@@ -261,12 +279,15 @@ void HeadsView::updateDetail()
 
 void HeadsView::refresh(Changes)
 {
-    statistics_->setResult(result());
+    statisticsAfterFigure_.reset();
+    statisticsAfterPaint_.reset();
+    statisticsTimer_->stop();
     const bool longLayer = result() && result()->streamed();
     updateDetail();
     showHint(longLayer);
     if (!result()) {
         figures_.cancel();
+        statistics_->setResult(nullptr);
         return;
     }
     const std::shared_ptr<const qkv::Result> r = result();
@@ -282,9 +303,15 @@ void HeadsView::refresh(Changes)
                                 placementFor(valueNormsMultiplyAdds(*r)) == LatestTaskBase::Run::InBackground;
     if (cells <= kAsynchronousCells && !normsToCompute) {
         figures_.cancel();  // a large figure still on its way is stale now
+        statistics_->setResult(r);
         canvas_->setFigure(std::make_shared<const HeadsFigure>(r, spec));
         return;
     }
+    // The grid first: its figure's panels take both cores of the pool (forEachOnIdleThreads), and
+    // once it is delivered, its repaint (whose large fills Qt splits over its own pool, waiting
+    // for them); the statistics follow. A new statistics request only for a new result
+    // (HeadStatisticsTable::setResult ignores the same one).
+    if (r != statistics_->result()) statisticsAfterFigure_ = r;
     // The figure and its colour images (cached in it) on the work pool; the canvas only reads
     // the finished figure.
     // The panels keep their size on screen when the new figure has the shape of the shown one

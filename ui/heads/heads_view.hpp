@@ -23,6 +23,7 @@ class QLabel;
 class QLineEdit;
 class QLayout;
 class QScrollArea;
+class QTimer;
 
 namespace qkv::ui {
 
@@ -133,6 +134,12 @@ private:
     QActionGroup* colormapActions_ = nullptr;  // data: the ColormapName
     QAction* averageAction_ = nullptr;
     // Large figures with their images made (last member: destroyed, and its work ended, first).
+    // The result whose statistics are requested when the figure on its way is delivered.
+    std::shared_ptr<const qkv::Result> statisticsAfterFigure_;
+    // Then the result whose statistics are requested when the grid has painted its figure, or
+    // when the timer ends first.
+    std::shared_ptr<const qkv::Result> statisticsAfterPaint_;
+    QTimer* statisticsTimer_;
     LatestTask<std::shared_ptr<const HeadsFigure>> figures_;
 };
 

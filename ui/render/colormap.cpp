@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace qkv::ui {
 namespace {
@@ -50,6 +51,40 @@ unsigned Colormap::rgb(double t) const
     // its library call (this runs for every cell of every heatmap).
     const auto index = static_cast<std::size_t>(clamped * 255.0 + 0.5);
     return table_[index];
+}
+
+void Colormap::rgbOfValues(const float* values, std::size_t count, double minValue, double maxValue,
+                           unsigned* out) const
+{
+    // Two passes per block of values: the table index of each (in double, as rgb() computes it:
+    // t scaled to 0..255, plus 0.5, truncated), which the compiler vectorises, then one table load
+    // each. Index 256 is the neutral colour, for NaN and +-infinity. Written so that GCC 12
+    // vectorises it: the clamps are comparisons (a NaN becomes 0, never an integer conversion of
+    // NaN), and v - v is 0 exactly for a finite v (NaN for NaN and +-infinity; a test on fabs
+    // kept the loop scalar).
+    const double span = maxValue - minValue;
+    const double scale = span > 0 ? 255.0 / span : 0.0;
+    const double base = span > 0 ? 0.5 : 128.0;  // rgb(0.5) when the range is empty
+    std::array<unsigned, 257> entries;
+    std::copy(table_.begin(), table_.end(), entries.begin());
+    entries[256] = neutralColor().rgba();
+    constexpr std::size_t kBlock = 512;
+    std::array<std::int32_t, kBlock> index;
+    for (std::size_t start = 0; start < count; start += kBlock) {
+        const std::size_t n = std::min(kBlock, count - start);
+        const float* v = values + start;
+        for (std::size_t i = 0; i < n; ++i) {
+            const float value = v[i];
+            const bool finite = value - value == 0.0f;
+            double x = (static_cast<double>(value) - minValue) * scale + base;
+            x = x > 0.0 ? x : 0.0;
+            x = x < 255.5 ? x : 255.5;
+            const auto entry = static_cast<std::int32_t>(x);
+            index[i] = finite ? entry : 256;
+        }
+        unsigned* o = out + start;
+        for (std::size_t i = 0; i < n; ++i) o[i] = entries[static_cast<std::size_t>(index[i])];
+    }
 }
 
 QColor Colormap::map(double t) const { return QColor::fromRgba(rgb(t)); }

@@ -45,6 +45,10 @@ public:
     QColor map(double t) const;
     // Same as map() but as 0xAARRGGBB for writing QImage pixels quickly.
     unsigned rgb(double t) const;
+    // rgb((v - minValue) / (maxValue - minValue)) of each of `count` values into `out` (NaN and
+    // +-infinity: the neutral colour; maxValue <= minValue: the middle entry). Branch-free and
+    // vectorised: a frame of the heads grid colours h n_q n_k cells (3.1 M at n = 512, h = 12).
+    void rgbOfValues(const float* values, std::size_t count, double minValue, double maxValue, unsigned* out) const;
     // Diverging maps have a neutral centre at t = 0.5 (value 0 for symmetric ranges).
     bool isDiverging() const;
     QString displayName() const;

@@ -17,14 +17,6 @@ constexpr double kPad = 4.0;
 constexpr int kVectorPixelsPerCell = 8;
 constexpr int kMaxVectorImageSide = 2048;
 
-double normalised(double value, double minValue, double maxValue)
-{
-    if (!std::isfinite(value)) return std::nan("");
-    const double span = maxValue - minValue;
-    if (span <= 0) return 0.5;
-    return (value - minValue) / span;
-}
-
 // Device pixels per logical unit along x and y.
 QPointF deviceScale(const QPainter& painter)
 {
@@ -193,12 +185,13 @@ QImage heatmapImage(const qkv::MatrixF& values, ColormapName colormapName, doubl
     const int rows = static_cast<int>(values.rows());
     const int columns = static_cast<int>(values.cols());
     if (rows == 0 || columns == 0) return {};
-    QImage image(columns, rows, QImage::Format_ARGB32);
+    // Opaque: every colour of a colormap is, and an RGB32 image is drawn and averaged down as it
+    // is (an ARGB32 one is converted to premultiplied alpha first, at every draw).
+    QImage image(columns, rows, QImage::Format_RGB32);
     const Colormap& colormap = Colormap::get(colormapName);
-    for (int r = 0; r < rows; ++r) {
-        auto* line = reinterpret_cast<QRgb*>(image.scanLine(r));
-        for (int c = 0; c < columns; ++c) line[c] = colormap.rgb(normalised(values(r, c), minValue, maxValue));
-    }
+    for (int r = 0; r < rows; ++r)
+        colormap.rgbOfValues(values.row(r).data(), static_cast<std::size_t>(columns), minValue, maxValue,
+                             reinterpret_cast<unsigned*>(image.scanLine(r)));
     return image;
 }
 

@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
 
 #include "ui/heads/score_kind.hpp"
 #include "ui/render/colormap.hpp"
@@ -22,6 +25,36 @@ TEST(Colormap, ClampsOutOfRangeAndMapsNanToNeutral)
     EXPECT_EQ(magma.map(-3.0), magma.map(0.0));
     EXPECT_EQ(magma.map(7.0), magma.map(1.0));
     EXPECT_EQ(magma.map(std::nan("")), Colormap::neutralColor());
+}
+
+// The vectorised colouring of whole rows (what heatmap images use) gives rgb() of each normalised
+// value: out of range clamped, NaN and +-infinity neutral, an empty range the middle colour. More
+// values than one internal block, and a count that is not a multiple of any vector width.
+TEST(Colormap, ColouringValuesGivesTheColourOfEachNormalisedValue)
+{
+    std::mt19937 random(7);
+    std::uniform_real_distribution<float> around(-1.5f, 2.5f);
+    std::vector<float> values(2053);
+    for (float& v : values) v = around(random);
+    values[3] = std::numeric_limits<float>::quiet_NaN();
+    values[600] = std::numeric_limits<float>::infinity();
+    values[1100] = -std::numeric_limits<float>::infinity();
+    values[2052] = std::numeric_limits<float>::max();
+    values[7] = 0.0f;
+    values[8] = 1.0f;
+    for (ColormapName name : {ColormapName::Viridis, ColormapName::BlueOrange}) {
+        const Colormap& map = Colormap::get(name);
+        for (const auto& [low, high] : {std::pair{0.0, 1.0}, std::pair{-0.75, 0.25}, std::pair{0.5, 0.5}}) {
+            std::vector<unsigned> colours(values.size());
+            map.rgbOfValues(values.data(), values.size(), low, high, colours.data());
+            for (std::size_t i = 0; i < values.size(); ++i) {
+                const double v = values[i];
+                const double t = !std::isfinite(v) ? std::nan("") : high > low ? (v - low) / (high - low) : 0.5;
+                ASSERT_EQ(colours[i], map.rgb(t)) << "value " << v << " over [" << low << ", " << high << "]";
+            }
+        }
+    }
+    EXPECT_EQ(Colormap::get(ColormapName::Viridis).rgb(std::nan("")), Colormap::neutralColor().rgba());
 }
 
 TEST(Colormap, SequentialMapsGetBrighterMonotonically)
