@@ -1,7 +1,7 @@
 #pragma once
 // The projections of the forward pass (Q = X_q W^Q, K = X_kv W^K, V = X_kv W^V, and
-// Output = Concat W^O) run as one team: each product is cut into row blocks, and the threads
-// share all the blocks of all the products.
+// Output = Concat W^O) run as one team: each product is cut into row blocks (or, on the packed
+// kernel, column blocks), and the threads share all the blocks of all the products.
 //
 // Why not Eigen's own threads: Eigen parallelises one product at a time and joins its team
 // after each, so three projections pay three joins and split small products too finely. One

@@ -20,12 +20,12 @@
 namespace qkv {
 
 // Depth rows of one packed block (a panel of kc x NR floats: 24 KiB for the AVX2 tile, read from
-// L1 while a sweep passes), its columns (kc x nc floats: 576 KiB, within a core's L2), and the rows
-// of x one sweep reads (mc x kc floats: 72 KiB). Measured on the model's shapes against 128-512 x
-// 128-1024 x 24-192 (docs/benchmarks.md, "The project's own product kernel"); they change the
-// speed, never the bits.
+// L1 while a sweep passes), its columns (kc x nc floats, up to 6 MiB: a block is kc whole rows of
+// a weight up to 4096 wide, read as one stream; its panels come from L3) and the rows of x one
+// sweep reads (mc x kc floats: 72 KiB, in L2). Measured on the model's shapes (docs/benchmarks.md,
+// "Which kernel runs where"); they change the speed, never the bits.
 inline constexpr Index kKernelDepthBlock = 384;
-inline constexpr Index kKernelColumnBlock = 384;
+inline constexpr Index kKernelColumnBlock = 4096;
 inline constexpr Index kKernelRowBlock = 48;
 
 // out (rows x n, row stride ldo) = x (rows x k, ldx) w, or out += x w with accumulate. w: k x n

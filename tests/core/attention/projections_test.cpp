@@ -1,11 +1,16 @@
-// The projections run as one team over row blocks (core/attention/projections.hpp). Whatever
-// the thread count and the sizes, each output must be the product of its input and weight.
+// The projections run as one team over row or column blocks (core/attention/projections.hpp).
+// Whatever the thread count and the sizes, each output must be the product of its input and weight.
+
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <Eigen/Core>
 #include <gtest/gtest.h>
 
 #include "core/attention/projections.hpp"
 #include "core/common/parallelism.hpp"
+#include "core/common/product_kernels.hpp"
 
 namespace qkv {
 namespace {
@@ -52,19 +57,31 @@ TEST(Projections, EveryOutputIsItsProductForAnyThreadCountAndSize)
 
 TEST(Projections, RowsDoNotDependOnTheThreadCount)
 {
-    // A row's value depends only on its input row, so 1 and 2 threads give the same bits: the
-    // app (one thread) and the export (every core) show the same numbers.
-    const MatrixF x = MatrixF::Random(257, 192), w = MatrixF::Random(192, 192);
-    MatrixF one, two;
-    {
-        const ThreadLimit limit(1);
-        projectTogether({{x, w, one}});
+    // A row's value depends only on its input row, so 1, 2 and 3 threads give the same bits: the
+    // app (one thread) and the export (every core) show the same numbers. On every kernel: the
+    // packed kernel's products are cut along the weight's columns, the others' along rows.
+    const MatrixF x = MatrixF::Random(257, 192);
+    std::vector<std::optional<ProductKernel>> kernels{std::nullopt};
+    for (const ProductKernel kernel : rowKeepingProductKernels()) kernels.emplace_back(kernel);
+    for (const std::optional<ProductKernel> kernel : kernels) {
+        ASSERT_TRUE(forceProductKernel(kernel));
+        SCOPED_TRACE(kernel ? std::string(productKernelSpelling(*kernel)) : std::string("chosen kernel"));
+        for (const Index width : {192, 530}) {
+            const MatrixF w = MatrixF::Random(192, width);
+            MatrixF one;
+            {
+                const ThreadLimit limit(1);
+                projectTogether({{x, w, one}});
+            }
+            for (const int threads : {2, 3}) {
+                const ThreadLimit limit(threads);
+                MatrixF more;
+                projectTogether({{x, w, more}});
+                EXPECT_TRUE(one == more) << threads << " threads, width " << width;
+            }
+        }
     }
-    {
-        const ThreadLimit limit(2);
-        projectTogether({{x, w, two}});
-    }
-    EXPECT_TRUE(one == two);
+    forceProductKernel(std::nullopt);
 }
 
 }  // namespace
