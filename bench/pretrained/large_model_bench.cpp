@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "bench/pretrained/large_checkpoints.hpp"
-#include "core/common/blas_products.hpp"
+#include "core/common/product_kernels.hpp"
 #include "core/common/memory.hpp"
 #include "core/common/parallelism.hpp"
 #include "core/common/random.hpp"

@@ -23,7 +23,7 @@
 #include <memory>
 #include <string>
 
-#include "core/common/blas_products.hpp"
+#include "core/common/product_kernels.hpp"
 #include "core/common/memory.hpp"
 #include "core/pipeline/compute.hpp"
 #include "ui/controls/controls_panel.hpp"
