@@ -34,17 +34,20 @@ if [[ "${1:-}" == "--sanitize" ]]; then
   export LSAN_OPTIONS="suppressions=$suppressions/lsan.supp:print_suppressions=0"
   export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$suppressions/ubsan.supp"
   message="Building with AddressSanitizer and UBSan"
-  # Every float product on Eigen, whose code the sanitizers instrument (oneDNN's and OpenBLAS's
-  # kernels are not); the Release suite runs the libraries' routes (core/common/row_products.hpp).
+  # Every float product on code the sanitizers instrument: the libraries limited to their AVX2
+  # kernels, which do not keep rows, leave the products to the project's packed kernel (and the
+  # tests that force Eigen), as on an AVX2 machine; the Release suite runs the libraries' routes
+  # too (core/common/product_kernels.hpp).
   export ONEDNN_MAX_CPU_ISA=AVX2 OPENBLAS_CORETYPE=Haswell
+  unset QKV_PRODUCT_KERNEL
 else
   build=build
   configure=(-DCMAKE_BUILD_TYPE=Release -DQKV_BUILD_TESTS=ON -DQKV_BUILD_BENCHMARKS=ON)
   message="Building"
-  # The Release suite runs the float products on the kernels oneDNN and OpenBLAS pick for this CPU
-  # (core/common/row_products.hpp); an inherited OPENBLAS_CORETYPE=Haswell or ONEDNN_MAX_CPU_ISA
-  # would keep them on Eigen, which the sanitizer suite tests.
-  unset OPENBLAS_CORETYPE OPENBLAS_L2_SIZE ONEDNN_MAX_CPU_ISA
+  # The Release suite runs the float products on the kernels chosen for this CPU
+  # (core/common/product_kernels.hpp); an inherited OPENBLAS_CORETYPE=Haswell or ONEDNN_MAX_CPU_ISA
+  # would hold the libraries to their AVX2 kernels, which the sanitizer suite runs.
+  unset OPENBLAS_CORETYPE OPENBLAS_L2_SIZE ONEDNN_MAX_CPU_ISA QKV_PRODUCT_KERNEL
 fi
 
 # A status that fails the run is kept until the times are printed.

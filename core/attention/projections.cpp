@@ -32,7 +32,7 @@ constexpr Index kColumnBlockMultiple = 32;
 // Other kernels are cut into row blocks, the cut their row promise covers.
 bool cutAlongColumns(const Projection& p, int threads)
 {
-    const ProductKernel kernel = productKernel(false, static_cast<long>(p.weight.cols()));
+    const ProductKernel kernel = productKernel(false);
     const bool packed = kernel == ProductKernel::PackedAvx2 || kernel == ProductKernel::PackedAvx512;
     return packed && p.weight.rows() >= kBlasMinimumWidth && p.weight.cols() >= threads * kColumnBlockMultiple;
 }

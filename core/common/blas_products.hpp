@@ -1,8 +1,8 @@
 #pragma once
 // The model's large float products through OpenBLAS (Debian's libopenblas0) where its kernel
-// keeps a row's bits whatever rows are multiplied with it: on an AVX-512 CPU, x W^T (a tied
-// readout's token table) and x W where oneDNN's kernel does not run (product_kernels.hpp says
-// which kernel runs where). On this AMD EPYC
+// keeps a row's bits whatever rows are multiplied with it: when forced (QKV_PRODUCT_KERNEL), or on
+// a CPU without AVX2 (product_kernels.hpp says which kernel runs where; the packed kernel runs x
+// W^T ahead of it from 128 rows on). On this AMD EPYC
 // OpenBLAS's AVX-512 kernel (Cooperlake) runs the model's products at ~226 GFLOP/s on one core,
 // Eigen's at 153-183 (docs/benchmarks.md, "Float products").
 //

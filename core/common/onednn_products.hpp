@@ -14,9 +14,9 @@
 //
 // Only x W runs here. x W^T (a tied readout) takes a small-row kernel below 16 rows: a typed
 // token's row would be multiplied 16 times over, and in calls of at most 96 rows it is slower
-// than OpenBLAS's, where it stays. Only the AVX-512 kernels keep rows: on AVX2 (a CPU without
-// AVX-512, or ONEDNN_MAX_CPU_ISA=AVX2) nearly every split differs, and the products stay on the
-// routes of blas_products.hpp.
+// than the packed kernel, which runs it (product_kernels.hpp). Only the AVX-512 kernels keep rows:
+// on AVX2 (a CPU without AVX-512, or ONEDNN_MAX_CPU_ISA=AVX2) nearly every split differs, and the
+// products go to the packed kernel.
 
 #include <string>
 

@@ -18,14 +18,16 @@
 namespace qkv::packed {
 
 // One tile: rows x cols (at most the kernel's tileRows x tileColumns) of c, over a depth block of
-// kc. a: rows of the left-hand side, lda apart, from the block's first column. panel: kc x
-// tileColumns floats, the block's columns packed row by row (zero past the product's last column),
-// 64-byte aligned. load: continue the chains from c's values (a later depth block, or an
+// kc. a: rows of the left-hand side, lda apart, from the block's first column. panel: kc rows of
+// tileColumns floats, panelStride apart: the block's columns packed (tileColumns apart, zero past
+// the product's last column) or, for a product of a single row tile, read in place from w
+// (ldw apart). load: continue the chains from c's values (a later depth block, or an
 // accumulating product); else start them from zero.
 struct TileArguments {
     const float* a;
     std::ptrdiff_t lda;
     const float* panel;
+    std::ptrdiff_t panelStride;  // floats from one depth row of the panel to the next
     std::ptrdiff_t kc;
     float* c;
     std::ptrdiff_t ldc;

@@ -41,9 +41,9 @@ void tile(const TileArguments& t)
     }
     const float* b = t.panel;
     const float* a = t.a;
-    for (std::ptrdiff_t p = 0; p < t.kc; ++p, b += 16, ++a) {
-        const __m256 b0 = _mm256_load_ps(b);
-        const __m256 b1 = _mm256_load_ps(b + 8);
+    for (std::ptrdiff_t p = 0; p < t.kc; ++p, b += t.panelStride, ++a) {
+        const __m256 b0 = _mm256_loadu_ps(b);
+        const __m256 b1 = _mm256_loadu_ps(b + 8);
 #pragma GCC unroll 12
         for (int i = 0; i < Rows; ++i) {
             const __m256 ai = _mm256_broadcast_ss(a + i * t.lda);

@@ -39,9 +39,9 @@ void tile(const TileArguments& t)
     }
     const float* b = t.panel;
     const float* a = t.a;
-    for (std::ptrdiff_t p = 0; p < t.kc; ++p, b += 32, ++a) {
-        const __m512 b0 = _mm512_load_ps(b);
-        const __m512 b1 = _mm512_load_ps(b + 16);
+    for (std::ptrdiff_t p = 0; p < t.kc; ++p, b += t.panelStride, ++a) {
+        const __m512 b0 = _mm512_loadu_ps(b);
+        const __m512 b1 = _mm512_loadu_ps(b + 16);
 #pragma GCC unroll 12
         for (int i = 0; i < Rows; ++i) {
             const __m512 ai = _mm512_set1_ps(a[i * t.lda]);

@@ -71,17 +71,24 @@ void packedProduct(const packed::TileKernel& kernel, const float* x, Index rows,
         const Index nc = std::min(kKernelColumnBlock, n - j0);
         for (Index p0 = 0; p0 < k; p0 += kKernelDepthBlock) {
             const Index kc = std::min(kKernelDepthBlock, k - p0);
+            // A single row tile (typing on, generation) reuses no panel: x W's whole panels are then
+            // read in place, only the last partial one copied (same chains, same bits).
+            const bool inPlace = !transposed && rows <= mr;
+            const Index whole = inPlace ? nc - nc % nr : 0;
             if (transposed) kernel.packTransposed(w, ldw, p0, kc, j0, nc, static_cast<int>(nr), packed);
-            else packRowMajor(w, ldw, p0, kc, j0, nc, nr, packed);
-            // The chains continue from out after the first depth block (Eq. of packed_kernels.hpp).
+            else if (whole < nc) packRowMajor(w, ldw, p0, kc, j0 + whole, nc - whole, nr, packed + whole * kc);
+            // The chains continue from out after the first depth block (packed_kernels.hpp).
             const bool load = accumulate || p0 > 0;
             for (Index i0 = 0; i0 < rows; i0 += kKernelRowBlock) {
                 const Index mc = std::min(kKernelRowBlock, rows - i0);
                 for (Index q = 0; q < nc; q += nr) {
-                    const float* panel = packed + (q / nr) * kc * nr;
+                    const bool direct = q < whole;
+                    const float* panel = direct ? w + p0 * ldw + j0 + q : packed + (q / nr) * kc * nr;
+                    const Index panelStride = direct ? ldw : nr;
                     const int cols = static_cast<int>(std::min(nr, nc - q));
                     for (Index i = i0; i < i0 + mc; i += mr) {
-                        const packed::TileArguments tile{x + i * ldx + p0, ldx, panel, kc, out + i * ldo + j0 + q, ldo,
+                        const packed::TileArguments tile{x + i * ldx + p0, ldx, panel, panelStride, kc,
+                                                         out + i * ldo + j0 + q, ldo,
                                                          static_cast<int>(std::min(mr, i0 + mc - i)), cols, load};
                         kernel.tile(tile);
                     }

@@ -49,9 +49,9 @@ bool keepsRows(ProductKernel kernel)
 }
 
 // The measured choice (product_kernels.hpp's table).
-ProductKernel chosenKernel(bool transposed, long width)
+ProductKernel chosenKernel(bool transposed)
 {
-    if (!transposed && oneDnnKeepsRows() && width < kOneDnnWidestWeight) return ProductKernel::OneDnn;
+    if (!transposed && oneDnnKeepsRows()) return ProductKernel::OneDnn;
     if (cpu().avx2Fma) return ProductKernel::PackedAvx2;
     if (blasKeepsRows()) return ProductKernel::OpenBlas;
     return ProductKernel::Eigen;
@@ -139,13 +139,13 @@ std::vector<ProductKernel> rowKeepingProductKernels()
     return kernels;
 }
 
-ProductKernel productKernel(bool transposed, long width)
+ProductKernel productKernel(bool transposed)
 {
     const int kernel = forced().load(std::memory_order_relaxed);
-    if (kernel == kNotForced) return chosenKernel(transposed, width);
+    if (kernel == kNotForced) return chosenKernel(transposed);
     const auto forcedKernel = static_cast<ProductKernel>(kernel);
     // oneDNN runs x W only here (onednn_products.hpp).
-    if (transposed && forcedKernel == ProductKernel::OneDnn) return chosenKernel(transposed, width);
+    if (transposed && forcedKernel == ProductKernel::OneDnn) return chosenKernel(transposed);
     return forcedKernel;
 }
 
@@ -163,10 +163,6 @@ bool forceProductKernel(std::optional<ProductKernel> kernel)
 std::string productKernelName()
 {
     const ProductKernel rowMajor = productKernel(false), transposed = productKernel(true);
-    const ProductKernel wide = productKernel(false, kOneDnnWidestWeight);
-    if (wide != rowMajor)
-        return "x W: " + kernelName(rowMajor) + " (" + std::to_string(kOneDnnWidestWeight) + " columns and wider: " +
-               kernelName(wide) + "); x W^T: " + kernelName(transposed);
     if (rowMajor == transposed) {
         if (rowMajor == ProductKernel::Eigen)
             return "Eigen (" + std::string(cpu().avx2Fma ? "forced" : "no AVX2 and FMA") + "; " + openBlasDescription() +

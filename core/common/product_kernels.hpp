@@ -6,15 +6,14 @@
 // kernel that would not keep them on this CPU is not offered. Among those, the choice is the one
 // measured fastest on the model's shapes for the CPU's kind (docs/benchmarks.md, "Which kernel runs
 // where"):
-//   AVX-512    x W: oneDNN's sgemm (its AVX-512 kernels) for weights narrower than
-//              kOneDnnWidestWeight, else the packed kernel; x W^T: the packed kernel, 6 x 16 AVX2
-//              tile (ahead of OpenBLAS's Cooperlake kernel on every shape measured)
+//   AVX-512    x W: oneDNN's sgemm (its AVX-512 kernels); x W^T: the packed kernel, 6 x 16 AVX2
+//              tile (level with or ahead of OpenBLAS's Cooperlake kernel from 128 rows on)
 //   AVX2+FMA   both: the project's own packed kernel, 6 x 16 AVX2 tile (packed_products.hpp);
 //              OpenBLAS's Haswell kernel and oneDNN's AVX2 path change rows' bits
 //   otherwise  Eigen (rows padded to its four-row path: row_products.hpp), or OpenBLAS where its
 //              kernel keeps rows
-// The choice depends on the CPU, the binary and the weight's width and layout, never on a
-// product's row count, so a weight's products take one kernel for the whole process. QKV_PRODUCT_KERNEL (eigen, openblas, onednn, packed-avx2, packed-avx512) forces one
+// The choice depends on the CPU, the binary and the weight's layout, never on a product's row
+// count, so a weight's products take one kernel for the whole process. QKV_PRODUCT_KERNEL (eigen, openblas, onednn, packed-avx2, packed-avx512) forces one
 // of the kernels this binary carries that keep rows on this CPU, for tests and benchmarks; a name
 // not available here is refused on standard error once and the choice above runs.
 
@@ -27,10 +26,6 @@ namespace qkv {
 
 enum class ProductKernel { Eigen, OpenBlas, OneDnn, PackedAvx2, PackedAvx512 };
 
-// Weights at least this wide (columns of x W) leave oneDNN for the packed kernel: Llama-3.1-8B's
-// 4096 x 14336 ran at 48 GFLOP/s in oneDNN, 81 in the packed kernel; 4096 wide and narrower at
-// 107-113 in oneDNN (bench/kernels, docs/benchmarks.md "Which kernel runs where").
-inline constexpr long kOneDnnWidestWeight = 8192;
 
 // "eigen", "openblas", "onednn", "packed-avx2", "packed-avx512": QKV_PRODUCT_KERNEL's spelling.
 std::string_view productKernelSpelling(ProductKernel kernel);
@@ -39,9 +34,9 @@ std::optional<ProductKernel> parseProductKernel(std::string_view spelling);
 // The kernels this binary carries that keep rows' bits on this CPU (Eigen always).
 std::vector<ProductKernel> rowKeepingProductKernels();
 
-// The kernel that runs x W (stored k x n, `transposed` false) or x W^T (w stored n x k), n = width,
-// now. A forced kernel that has no x W^T form (oneDNN here) leaves x W^T to the choice above.
-ProductKernel productKernel(bool transposed, long width = 0);
+// The kernel that runs x W (stored k x n, `transposed` false) or x W^T (w stored n x k) now. A
+// forced kernel that has no x W^T form (oneDNN here) leaves x W^T to the choice above.
+ProductKernel productKernel(bool transposed);
 
 // Forces `kernel` (one of rowKeepingProductKernels(); false, and nothing changes, for another) or,
 // with nullopt, restores QKV_PRODUCT_KERNEL's or the measured choice. For tests and benchmarks that

@@ -94,10 +94,7 @@ void multiplyRowsStable(const Eigen::Ref<const MatrixF>& x, const Weight& w, Eig
     if constexpr ((Weight::Flags & Eigen::DirectAccessBit) != 0) {
         if (w.innerStride() == 1 && w.rows() >= kBlasMinimumWidth && w.cols() >= kBlasMinimumWidth) {
             const bool transposed = !(Weight::Flags & Eigen::RowMajorBit);
-            // The stored weight's whole width (a column block of it has the same row stride): every
-            // block of a weight takes the weight's kernel.
-            const auto width = static_cast<long>(transposed ? w.cols() : w.outerStride());
-            switch (const ProductKernel kernel = productKernel(transposed, width)) {
+            switch (const ProductKernel kernel = productKernel(transposed)) {
             case ProductKernel::OneDnn:
                 detail::multiplyRowsWithOneDnn(x, w.data(), w.cols(), w.outerStride(), out, accumulate);
                 return;

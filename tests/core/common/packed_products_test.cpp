@@ -56,9 +56,11 @@ TEST(PackedProducts, EveryTileEqualsTheScalarFusedMultiplyAddChainBitForBit)
     if (tiles.empty()) GTEST_SKIP() << "this CPU has neither AVX2 with FMA nor AVX-512";
     SplitMix64 stream(71);
     // Partial tiles each way (1..13 rows, widths off 16 and 32), depths below, at and across the
-    // depth block (256), widths across the column block (512), an empty depth.
+    // depth block (384), widths across the column block (4096), an empty depth; a single row tile
+    // (at most 6 or 12 rows) reads x W's whole panels in place.
     for (const Shape shape : {Shape{1, 1, 1}, Shape{5, 7, 3}, Shape{6, 256, 16}, Shape{13, 257, 33}, Shape{12, 600, 512},
-                              Shape{7, 513, 530}, Shape{97, 300, 47}, Shape{3, 0, 20}, Shape{40, 64, 1100}})
+                              Shape{7, 513, 530}, Shape{97, 300, 47}, Shape{3, 0, 20}, Shape{40, 64, 1100},
+                              Shape{4, 800, 100}, Shape{1, 390, 4130}, Shape{11, 770, 70}})
         for (const bool transposed : {false, true})
             for (const bool accumulate : {false, true}) {
                 SCOPED_TRACE(std::to_string(shape.rows) + " x " + std::to_string(shape.k) + " x " +

@@ -22,7 +22,7 @@
 namespace qkv {
 namespace {
 
-// The measured choice (nullopt: by the weight's width too, product_kernels.hpp) and each
+// The measured choice (nullopt: product_kernels.hpp) and each
 // row-keeping kernel of this CPU forced; or only the one QKV_PRODUCT_KERNEL forces (CTest's run per
 // kernel).
 std::vector<std::optional<ProductKernel>> kernelsToCheck()
@@ -111,7 +111,7 @@ TEST(RowProducts, RowsKeepTheirBitsWhereTheLibrariesSwitchKernels)
         struct Shape {
             Index rows, depth, width;
         };
-        // The last: a weight wide enough to leave oneDNN for the packed kernel when chosen.
+        // The last: a weight as wide as a readout's block of the vocabulary.
         for (const Shape shape :
              {Shape{300, 1024, 3072}, Shape{1600, 768, 768}, Shape{130, 2048, 1024}, Shape{110, 128, 8200}}) {
             SCOPED_TRACE(std::to_string(shape.rows) + " x " + std::to_string(shape.depth) + " x " +
