@@ -22,19 +22,22 @@ struct OutputBlock {
     Index columns;
 };
 
-// Columns of a block of the packed kernel's: a whole number of its widest tile.
-constexpr Index kColumnBlockMultiple = 32;
+// Columns of a column block: a whole number of the packed kernel's widest tile (32), and at least
+// kBlasMinimumWidth, below which a product leaves the packed kernel for Eigen.
+constexpr Index kColumnBlockMultiple = kBlasMinimumWidth;
 
 // Whether `p` is cut along the weight's columns: where the packed kernel runs it, whose every
 // element is its own chain (packed_products.hpp), so a column block has the whole product's bits,
 // and each thread then copies only its own columns of the weight and multiplies every row (two
 // threads on BERT-base's 128 rows: 1.09x faster than each packing the whole weight for 64 rows).
-// Other kernels are cut into row blocks, the cut their row promise covers.
+// Other kernels are cut into row blocks, the cut their row promise covers. Every thread's block
+// then holds at least two units of kColumnBlockMultiple columns, only the last unit partial, so no
+// block is narrow enough to take another kernel (which would change its bits).
 bool cutAlongColumns(const Projection& p, int threads)
 {
     const ProductKernel kernel = productKernel(false);
     const bool packed = kernel == ProductKernel::PackedAvx2 || kernel == ProductKernel::PackedAvx512;
-    return packed && p.weight.rows() >= kBlasMinimumWidth && p.weight.cols() >= threads * kColumnBlockMultiple;
+    return packed && p.weight.rows() >= kBlasMinimumWidth && p.weight.cols() >= 2 * threads * kColumnBlockMultiple;
 }
 
 }  // namespace

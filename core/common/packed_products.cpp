@@ -14,8 +14,9 @@ struct AlignedFree {
 };
 
 // This thread's block of packed weights (kKernelDepthBlock x kKernelColumnBlock floats, rounded
-// up to whole panels of the widest tile), 64-byte aligned for the tiles' aligned loads. Kept
-// between calls: a model runs thousands of products, each would allocate it again.
+// up to whole panels of the widest tile: 6 MiB, of which a product touches what its block needs),
+// 64-byte aligned so that a panel's rows start on cache lines. Kept between calls: a model runs
+// thousands of products, each would allocate it again.
 float* packBuffer()
 {
     constexpr std::size_t widestTile = 32;

@@ -66,7 +66,8 @@ TEST(Projections, RowsDoNotDependOnTheThreadCount)
     for (const std::optional<ProductKernel> kernel : kernels) {
         ASSERT_TRUE(forceProductKernel(kernel));
         SCOPED_TRACE(kernel ? std::string(productKernelSpelling(*kernel)) : std::string("chosen kernel"));
-        for (const Index width : {192, 530}) {
+        // Narrow and wide weights: a column block must never fall below the packed kernel's width.
+        for (const Index width : {64, 100, 192, 530, 700}) {
             const MatrixF w = MatrixF::Random(192, width);
             MatrixF one;
             {
