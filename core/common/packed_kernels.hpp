@@ -57,6 +57,11 @@ struct TileKernel {
 void packTransposedAvx2(const float* w, std::ptrdiff_t ldw, std::ptrdiff_t p0, std::ptrdiff_t kc, std::ptrdiff_t j0,
                         std::ptrdiff_t nc, int nr, float* packed);
 
+// Whether each tile's file was compiled for its extension (else its tile is an empty stand-in and
+// product_kernels.cpp never offers it).
+bool avx2TileBuilt();
+bool avx512TileBuilt();
+
 // 6 x 16: twelve 8-float accumulators, two panel loads and six broadcasts per step of the depth.
 void tileAvx2(const TileArguments& arguments);
 inline constexpr TileKernel kAvx2Tile{tileAvx2, 6, 16, packTransposedAvx2};

@@ -137,4 +137,13 @@ void packTransposedAvx2(const float*, std::ptrdiff_t, std::ptrdiff_t, std::ptrdi
 }
 #endif
 
+bool avx2TileBuilt()
+{
+#if defined(__AVX2__) && defined(__FMA__)
+    return true;
+#else
+    return false;
+#endif
+}
+
 }  // namespace qkv::packed

@@ -83,4 +83,13 @@ void tileAvx512(const TileArguments& arguments)
 void tileAvx512(const TileArguments&) {}
 #endif
 
+bool avx512TileBuilt()
+{
+#if defined(__AVX512F__)
+    return true;
+#else
+    return false;
+#endif
+}
+
 }  // namespace qkv::packed

@@ -6,6 +6,7 @@
 
 #include "core/common/blas_products.hpp"
 #include "core/common/onednn_products.hpp"
+#include "core/common/packed_kernels.hpp"
 
 namespace qkv {
 
@@ -42,8 +43,8 @@ bool keepsRows(ProductKernel kernel)
     case ProductKernel::Eigen: return true;
     case ProductKernel::OpenBlas: return blasKeepsRows();
     case ProductKernel::OneDnn: return oneDnnKeepsRows();
-    case ProductKernel::PackedAvx2: return cpu().avx2Fma;
-    case ProductKernel::PackedAvx512: return cpu().avx512;
+    case ProductKernel::PackedAvx2: return cpu().avx2Fma && packed::avx2TileBuilt();
+    case ProductKernel::PackedAvx512: return cpu().avx512 && packed::avx512TileBuilt();
     }
     return false;
 }
@@ -52,7 +53,7 @@ bool keepsRows(ProductKernel kernel)
 ProductKernel chosenKernel(bool transposed)
 {
     if (!transposed && oneDnnKeepsRows()) return ProductKernel::OneDnn;
-    if (cpu().avx2Fma) return ProductKernel::PackedAvx2;
+    if (keepsRows(ProductKernel::PackedAvx2)) return ProductKernel::PackedAvx2;
     if (blasKeepsRows()) return ProductKernel::OpenBlas;
     return ProductKernel::Eigen;
 }
