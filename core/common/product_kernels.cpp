@@ -1,16 +1,25 @@
 #include "core/common/product_kernels.hpp"
 
+#include <array>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 
 #include "core/common/blas_products.hpp"
+#include "core/common/enum_names.hpp"
 #include "core/common/onednn_products.hpp"
 #include "core/common/packed_kernels.hpp"
 
 namespace qkv {
 
 namespace {
+
+// QKV_PRODUCT_KERNEL's spellings, every kernel once (core/common/enum_names.hpp).
+inline constexpr std::array<EnumName<ProductKernel>, 5> kProductKernelNames{{{ProductKernel::Eigen, "eigen"},
+                                                                             {ProductKernel::OpenBlas, "openblas"},
+                                                                             {ProductKernel::OneDnn, "onednn"},
+                                                                             {ProductKernel::PackedAvx2, "packed-avx2"},
+                                                                             {ProductKernel::PackedAvx512, "packed-avx512"}}};
 
 struct VectorExtensions {
     bool avx2Fma = false;
@@ -68,10 +77,8 @@ int kernelFromEnvironment()
     static std::atomic<bool> told{false};  // the refusal is said once a process
     if (!kernel) {
         if (told.exchange(true)) return kNotForced;
-        std::fprintf(stderr,
-                     "qkv-studio: QKV_PRODUCT_KERNEL=%s is not a kernel (eigen, openblas, onednn, packed-avx2, "
-                     "packed-avx512); the measured choice runs\n",
-                     value);
+        std::fprintf(stderr, "qkv-studio: QKV_PRODUCT_KERNEL=%s is not a kernel (%s); the measured choice runs\n",
+                     value, allowedNames(kProductKernelNames).c_str());
         return kNotForced;
     }
     if (!keepsRows(*kernel)) {
@@ -111,32 +118,18 @@ std::string kernelName(ProductKernel kernel)
 
 }  // namespace
 
-std::string_view productKernelSpelling(ProductKernel kernel)
-{
-    switch (kernel) {
-    case ProductKernel::Eigen: return "eigen";
-    case ProductKernel::OpenBlas: return "openblas";
-    case ProductKernel::OneDnn: return "onednn";
-    case ProductKernel::PackedAvx2: return "packed-avx2";
-    case ProductKernel::PackedAvx512: return "packed-avx512";
-    }
-    return "eigen";
-}
+std::string_view productKernelSpelling(ProductKernel kernel) { return nameOf(kProductKernelNames, kernel); }
 
 std::optional<ProductKernel> parseProductKernel(std::string_view spelling)
 {
-    for (ProductKernel kernel : {ProductKernel::Eigen, ProductKernel::OpenBlas, ProductKernel::OneDnn,
-                                 ProductKernel::PackedAvx2, ProductKernel::PackedAvx512})
-        if (productKernelSpelling(kernel) == spelling) return kernel;
-    return std::nullopt;
+    return parseName(kProductKernelNames, spelling);
 }
 
 std::vector<ProductKernel> rowKeepingProductKernels()
 {
     std::vector<ProductKernel> kernels;
-    for (ProductKernel kernel : {ProductKernel::Eigen, ProductKernel::OpenBlas, ProductKernel::OneDnn,
-                                 ProductKernel::PackedAvx2, ProductKernel::PackedAvx512})
-        if (keepsRows(kernel)) kernels.push_back(kernel);
+    for (const EnumName<ProductKernel>& entry : kProductKernelNames)
+        if (keepsRows(entry.value)) kernels.push_back(entry.value);
     return kernels;
 }
 
