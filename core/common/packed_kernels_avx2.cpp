@@ -4,6 +4,8 @@
 
 #if defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
+
+#include "core/common/avx2_transpose.hpp"
 #endif
 
 namespace qkv::packed {
@@ -64,27 +66,6 @@ void tile(const TileArguments& t)
     }
 }
 
-// Rows r[0..7] (8 floats each) of an 8 x 8 block, transposed in place: r[c] becomes column c.
-void transpose8x8(__m256 r[8])
-{
-    const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
-    const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
-    const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
-    const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
-    const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-    const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-    const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-    const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-    r[0] = _mm256_permute2f128_ps(s0, s4, 0x20);
-    r[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
-    r[2] = _mm256_permute2f128_ps(s2, s6, 0x20);
-    r[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
-    r[4] = _mm256_permute2f128_ps(s0, s4, 0x31);
-    r[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
-    r[6] = _mm256_permute2f128_ps(s2, s6, 0x31);
-    r[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
-}
-
 // Eight columns [j, j + 8) of the panel (at `panel`, nr floats a depth row), depth rows [p0, p0 + kc)
 // of w^T: 8 x 8 blocks through registers, the depth's last kc mod 8 rows one float at a time.
 void packEightColumns(const float* w, std::ptrdiff_t ldw, std::ptrdiff_t p0, std::ptrdiff_t kc, std::ptrdiff_t j,
@@ -94,7 +75,7 @@ void packEightColumns(const float* w, std::ptrdiff_t ldw, std::ptrdiff_t p0, std
     for (; p + 8 <= kc; p += 8) {
         __m256 r[8];
         for (int c = 0; c < 8; ++c) r[c] = _mm256_loadu_ps(w + (j + c) * ldw + p0 + p);
-        transpose8x8(r);
+        avx2::transpose8x8(r);
         for (int d = 0; d < 8; ++d) _mm256_storeu_ps(panel + (p + d) * nr, r[d]);
     }
     for (; p < kc; ++p)

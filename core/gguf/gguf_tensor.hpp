@@ -4,6 +4,7 @@
 // time, dequantized (gguf_dequantize.hpp) and checked finite.
 
 #include <string>
+#include <vector>
 
 #include "core/common/expected.hpp"
 #include "core/common/matrix.hpp"
@@ -17,5 +18,20 @@ namespace qkv {
 Expected<MatrixF> readGgufTensor(const std::string& path, const GgufTensorInfo& tensor);
 // The same into `values`, which must be rowCount() x rowLength() already (a caller's reused memory).
 Status readGgufTensorInto(const std::string& path, const GgufTensorInfo& tensor, MatrixF& values);
+
+// A permutation of a tensor's rows that keeps each group of `group` consecutive rows within
+// itself: row g group + i of the result is stored row g group + withinGroup[i] (llama.cpp's
+// interleaved heads: a group is a head's rows). Empty withinGroup: the stored order.
+struct RowOrder {
+    Index group = 1;
+    std::vector<Index> withinGroup;
+};
+
+// The tensor's transpose, its rows put in `order`: out(c, r) = stored(order(r), c), out already
+// rowLength() x rowCount(). Each chunk of rows is dequantized into a buffer in cache and written
+// transposed from there (widening_transpose.hpp): the tensor is never held whole in the file's
+// order beside out.
+Status readGgufTensorTransposedInto(const std::string& path, const GgufTensorInfo& tensor, const RowOrder& order,
+                                    MatrixF& out);
 
 }  // namespace qkv

@@ -11,6 +11,7 @@
 #include "core/common/parallelism.hpp"
 #include "core/io/regular_file.hpp"
 #include "core/io/safetensors_header.hpp"
+#include "core/io/widening_transpose.hpp"
 
 namespace qkv {
 
@@ -175,32 +176,6 @@ inline float decodedAt(const std::byte* bytes, std::size_t i)
     }
 }
 
-// Stored rows [firstRow, firstRow + rows) of an R x C matrix, decoded into its transpose (C x R,
-// C order) at columns firstRow..: in 64 x 64 tiles, each decoded in the file's order first (reads
-// in order, which the compiler vectorises) into a tile that stays in L1 (16 KiB), then written
-// column by column (contiguous writes).
-template <TensorDtype Dtype>
-void decodeTransposed(const std::byte* chunk, std::size_t firstRow, std::size_t rows, std::size_t C, std::size_t R,
-                      float* out)
-{
-    constexpr std::size_t tile = 64;
-    const auto columnTiles = static_cast<std::ptrdiff_t>((C + tile - 1) / tile);
-    for (std::ptrdiff_t ct = 0; ct < columnTiles; ++ct) {
-        alignas(64) float decoded[tile * tile];  // rows x columns of the tile, in the file's order
-        const std::size_t cb = static_cast<std::size_t>(ct) * tile, cw = std::min(tile, C - cb);
-        for (std::size_t rb = 0; rb < rows; rb += tile) {
-            const std::size_t rw = std::min(tile, rows - rb);
-            for (std::size_t r = 0; r < rw; ++r)
-                for (std::size_t c = 0; c < cw; ++c)
-                    decoded[r * tile + c] = decodedAt<Dtype>(chunk, (rb + r) * C + cb + c);
-            for (std::size_t c = 0; c < cw; ++c) {
-                float* column = out + (cb + c) * R + firstRow + rb;
-                for (std::size_t r = 0; r < rw; ++r) column[r] = decoded[r * tile + c];
-            }
-        }
-    }
-}
-
 template <TensorDtype Dtype>
 void decodeInOrder(const std::byte* chunk, std::size_t count, float* out)
 {
@@ -210,9 +185,25 @@ void decodeInOrder(const std::byte* chunk, std::size_t count, float* out)
 void decodeChunk(TensorDtype dtype, const std::byte* chunk, std::size_t firstRow, std::size_t rows, std::size_t C,
                  std::size_t R, const FloatPlacement& place)
 {
+    if (place.transposed && dtype != TensorDtype::F64) {
+        // Stored rows [firstRow, firstRow + rows) of an R x C matrix into its transpose (C x R) at
+        // columns firstRow.. (widening_transpose.hpp: exact, vectorised where the CPU can).
+        const StoredFloat format = dtype == TensorDtype::F32    ? StoredFloat::Float32
+                                   : dtype == TensorDtype::BF16 ? StoredFloat::BFloat16
+                                                                : StoredFloat::Float16;
+        const StoredRows stored{format, chunk, static_cast<std::ptrdiff_t>(C * tensorDtypeSize(dtype))};
+        transposeToFloat(stored, static_cast<std::ptrdiff_t>(rows), static_cast<std::ptrdiff_t>(C), place.data + firstRow,
+                         static_cast<std::ptrdiff_t>(R));
+        return;
+    }
     const auto run = [&]<TensorDtype D>() {
-        if (place.transposed) decodeTransposed<D>(chunk, firstRow, rows, C, R, place.data);
-        else decodeInOrder<D>(chunk, rows * C, place.data + firstRow * C);
+        if (place.transposed) {
+            // float64: a value at a time (no checkpoint family stores its weights so)
+            for (std::size_t r = 0; r < rows; ++r)
+                for (std::size_t c = 0; c < C; ++c) place.data[c * R + firstRow + r] = decodedAt<D>(chunk, r * C + c);
+        } else {
+            decodeInOrder<D>(chunk, rows * C, place.data + firstRow * C);
+        }
     };
     switch (dtype) {
     case TensorDtype::F32: run.template operator()<TensorDtype::F32>(); return;
