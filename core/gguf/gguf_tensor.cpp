@@ -58,10 +58,12 @@ namespace {
 // `values` is either the destination itself (rowsAt) or a thread's buffer. The bytes are never
 // held whole beside the floats. The chunks are split between the compute threads
 // (parallelism.hpp), one team for the tensor, each thread reading its own: an 8B model's token
-// table is 525 M values. chunkRowMultiple: each chunk's row count is a multiple of it.
+// table is 525 M values. chunkRowMultiple: each chunk's row count is a multiple of it. A chunk is
+// 4 MiB of the file's bytes, or of floats when they go to a buffer (`buffered`: a Q4_K chunk's
+// floats are 7 times its bytes, and the buffer should stay in the cache).
 template <typename RowsAt, typename Place>
 Status readRowChunks(const std::string& path, const GgufTensorInfo& tensor, std::uint64_t chunkRowMultiple,
-                     const RowsAt& rowsAt, const Place& place)
+                     bool buffered, const RowsAt& rowsAt, const Place& place)
 {
     const std::string what = path + ": tensor '" + tensor.name + "'";
     const auto layout = ggmlTypeLayout(tensor.type);
@@ -72,7 +74,8 @@ Status readRowChunks(const std::string& path, const GgufTensorInfo& tensor, std:
     const std::uint64_t C = tensor.rowLength(), R = tensor.rowCount();
     if (C == 0 || R == 0) return {};
     const std::uint64_t rowBytes = C / layout->blockValues * layout->blockBytes;  // rows are whole blocks
-    std::uint64_t chunkRows = std::max<std::uint64_t>(1, (std::uint64_t{4} << 20) / rowBytes);
+    const std::uint64_t chunkRowBytes = buffered ? std::max<std::uint64_t>(rowBytes, C * sizeof(float)) : rowBytes;
+    std::uint64_t chunkRows = std::max<std::uint64_t>(1, (std::uint64_t{4} << 20) / chunkRowBytes);
     chunkRows = std::max(chunkRowMultiple, chunkRows / chunkRowMultiple * chunkRowMultiple);
     const auto chunks = static_cast<std::ptrdiff_t>((R + chunkRows - 1) / chunkRows);
     const int threads = chunks > 1 ? threadsFor(static_cast<double>(tensor.valueCount)) : 1;
@@ -126,7 +129,7 @@ Status readGgufTensorInto(const std::string& path, const GgufTensorInfo& tensor,
         return Error{path + ": tensor '" + tensor.name + "': wrong destination size"};
     const auto C = tensor.rowLength();
     return readRowChunks(
-        path, tensor, 1,
+        path, tensor, 1, false,
         [&](std::uint64_t first, std::uint64_t, std::vector<float>&) { return values.data() + first * C; },
         [](std::uint64_t, std::uint64_t, const float*) {});
 }
@@ -148,7 +151,7 @@ Status readGgufTensorTransposedInto(const std::string& path, const GgufTensorInf
             relative[static_cast<std::size_t>(r)] = r / group * group + order.withinGroup[static_cast<std::size_t>(r % group)];
     }
     return readRowChunks(
-        path, tensor, static_cast<std::uint64_t>(group),
+        path, tensor, static_cast<std::uint64_t>(group), true,
         [&](std::uint64_t, std::uint64_t rows, std::vector<float>& buffer) {
             buffer.resize(static_cast<std::size_t>(rows) * static_cast<std::size_t>(C));
             return buffer.data();
