@@ -3,9 +3,11 @@
 // portable one give the same bits on every shape (partial 8 x 8 blocks, row orders, strides) and on
 // every one of the 65,536 16-bit patterns.
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
 #include <random>
@@ -125,6 +127,37 @@ TEST(WideningTranspose, EverySixteenBitPatternWidensExactly)
             expectSameFloats(expected, out, name);
         }
     }
+}
+
+TEST(WideningTranspose, LargeOutputsStreamedPastTheCacheKeepEveryValue)
+{
+    // Over a million floats: the vector path streams its stores, from the first cache line of out
+    // (out 64-byte aligned, or 32: 8 rows before the first line), and stores normally when out is
+    // only 16-byte aligned or its rows are not 16 floats apart.
+    const std::ptrdiff_t rows = 1064, cols = 1030;  // 1064 = 66 x 16 + 8 rows; 1064 x 1024 > 2^20 floats
+    std::mt19937 random(11);
+    std::vector<std::uint16_t> values(static_cast<std::size_t>(rows * cols));
+    for (std::uint16_t& v : values) v = static_cast<std::uint16_t>(0x3c00 + random() % 0x800);  // finite, 1 to 4
+    const auto* data = reinterpret_cast<const std::byte*>(values.data());
+    for (StoredFloat format : {StoredFloat::BFloat16, StoredFloat::Float16})
+        for (std::ptrdiff_t ldo : {std::ptrdiff_t{1072}, std::ptrdiff_t{1068}})
+            for (std::ptrdiff_t offset : {0, 8, 4}) {  // floats past a 64-byte boundary
+                const std::size_t size = static_cast<std::size_t>(cols * ldo + 16);
+                float* base = static_cast<float*>(std::aligned_alloc(64, (size * sizeof(float) + 63) / 64 * 64));
+                ASSERT_NE(base, nullptr);
+                std::vector<float> expected(size, 42.0f);
+                for (std::ptrdiff_t r = 0; r < rows; ++r)
+                    for (std::ptrdiff_t c = 0; c < cols; ++c)
+                        expected[static_cast<std::size_t>(offset + c * ldo + r)] =
+                            referenceValue(format, data + (r * cols + c) * 2);
+                for (const auto& [name, path] : paths()) {
+                    std::fill(base, base + size, 42.0f);
+                    path(StoredRows{format, data, cols * 2}, rows, cols, base + offset, ldo);
+                    SCOPED_TRACE(testing::Message() << name << " ldo " << ldo << " offset " << offset);
+                    expectSameFloats(expected, std::vector<float>(base, base + size), name);
+                }
+                std::free(base);
+            }
 }
 
 }  // namespace
