@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <cstring>
 #include <thread>
-#include <type_traits>
 #include <utility>
 
 #include "core/common/memory.hpp"
@@ -14,7 +13,6 @@
 #include "core/gguf/gguf_types.hpp"
 #include "core/io/regular_file.hpp"
 #include "core/io/safetensors.hpp"
-#include "core/io/widening_transpose.hpp"
 
 namespace qkv::checkpoint_detail {
 
@@ -122,27 +120,10 @@ Expected<std::vector<Index>> fileRowOrder(Index rows, Index heads, const std::st
     return order;
 }
 
-// out (C x R) = the rows `order` of stored (R x C), transposed: out(c, r) = stored(order[r], c)
-// (widening_transpose.hpp: 8 x 8 blocks in registers where the CPU can). The columns are split
-// between the threads in one range each, multiples of 8 wide (a block of an 8B model is 0.9 GB).
-void transposedRows(const MatrixF& stored, const std::vector<Index>& order, MatrixF& out)
-{
-    static_assert(std::is_same_v<Index, std::ptrdiff_t>);  // the order is handed over as it is
-    const Index R = stored.rows(), C = stored.cols();
-    const int threads = threadsFor(static_cast<double>(R) * static_cast<double>(C));
-    const Index share = (C / threads + 7) / 8 * 8;
-    const auto* rows = reinterpret_cast<const std::byte*>(stored.data());
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (int t = 0; t < threads; ++t) {
-        const Index c0 = std::min(C, t * share), c1 = t + 1 == threads ? C : std::min(C, c0 + share);
-        const StoredRows in{StoredFloat::Float32, rows + c0 * Index{sizeof(float)}, C * Index{sizeof(float)}, order.data()};
-        transposeToFloat(in, R, c1 - c0, out.data() + c0 * R, R);
-    }
-}
-
-// A GGUF tensor as the Hugging Face checkpoint holds it (checkpoint_tensor.hpp): dequantized into
-// the file's order, then its heads' rows put back and, when asked, transposed in one tiled pass;
-// its norm's offset taken off.
+// A GGUF tensor as the Hugging Face checkpoint holds it (checkpoint_tensor.hpp): its heads' rows
+// put back and its norm's offset taken off. A matrix asked transposed is dequantized and transposed
+// a chunk of whole heads at a time (readGgufTensorTransposedInto); any other is dequantized in the
+// file's order first.
 Expected<MatrixF> readGgufCheckpointTensor(const std::string& name, const CheckpointTensor& tensor, bool transposed)
 {
     const std::string what = tensor.file + ": tensor '" + tensor.gguf->name + "' (" + name + ")";
@@ -153,7 +134,7 @@ Expected<MatrixF> readGgufCheckpointTensor(const std::string& name, const Checkp
         return Error{tensor.file + ": tensor '" + info.name + "' has " + ggmlTypeName(info.type) +
                      ", which this program cannot decode"};
     const bool vector = tensor.shape.size() == 1;  // 1 x n: a bias's values are its heads' rows
-    if (transposed && !vector && tensor.storedOffset == 0.0f) {
+    if (transposed && !vector) {
         Expected<std::vector<Index>> order = fileRowOrder(static_cast<Index>(info.rowCount()), tensor.interleavedHeads, what);
         if (!order) return Error{order.error()};
         // The order keeps each head's rows within the head: a head's row order is every head's.
@@ -164,6 +145,7 @@ Expected<MatrixF> readGgufCheckpointTensor(const std::string& name, const Checkp
         }
         MatrixF out = destinationMatrix(static_cast<Index>(info.rowLength()), static_cast<Index>(info.rowCount()));
         if (Status read = readGgufTensorTransposedInto(tensor.file, info, rowOrder, out); !read) return Error{read.error()};
+        if (tensor.storedOffset != 0.0f) out.array() -= tensor.storedOffset;  // value by value: any order
         return out;
     }
     MatrixF stored = destinationMatrix(static_cast<Index>(info.rowCount()), static_cast<Index>(info.rowLength()));
@@ -177,12 +159,6 @@ Expected<MatrixF> readGgufCheckpointTensor(const std::string& name, const Checkp
         MatrixF row(1, rows);
         for (Index r = 0; r < rows; ++r) row(0, r) = stored(0, (*order)[static_cast<std::size_t>(r)]);
         return row;
-    }
-    if (transposed) {
-        MatrixF out = destinationMatrix(stored.cols(), stored.rows());
-        transposedRows(stored, *order, out);
-        if (recycling) recycling->give(std::move(stored));
-        return out;
     }
     if (tensor.interleavedHeads == 0) return stored;
     MatrixF out = destinationMatrix(stored.rows(), stored.cols());
