@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "core/common/parallelism.hpp"
 
 namespace qkv {
 
@@ -42,6 +46,30 @@ FiniteRange finiteRange(std::span<const float> values)
         if (std::fabs(v) <= largestFinite) range.include({v, v, std::fabs(v)});
     }
     return range;
+}
+
+bool allFinite(std::span<const float> values)
+{
+    constexpr std::uint32_t exponent = 0x7f800000u;
+    const float* data = values.data();
+    const auto n = static_cast<std::ptrdiff_t>(values.size());
+    const int threads = threadsFor(static_cast<double>(n));
+    std::uint32_t nonFinite = 0;
+#pragma omp parallel for simd num_threads(threads) if (threads > 1) reduction(| : nonFinite) schedule(static)
+    for (std::ptrdiff_t i = 0; i < n; ++i) {
+        std::uint32_t bits;
+        std::memcpy(&bits, data + i, sizeof bits);
+        nonFinite |= static_cast<std::uint32_t>((bits & exponent) == exponent);
+    }
+    return nonFinite == 0;
+}
+
+std::size_t firstNonFinite(std::span<const float> values)
+{
+    if (allFinite(values)) return values.size();
+    std::size_t i = 0;
+    while (std::isfinite(values[i])) ++i;
+    return i;
 }
 
 }  // namespace qkv

@@ -9,6 +9,7 @@
 #include <new>
 #include <vector>
 
+#include "core/common/finite_range.hpp"
 #include "core/common/parallelism.hpp"
 #include "core/gguf/gguf_dequantize.hpp"
 #include "core/gguf/gguf_types.hpp"
@@ -16,23 +17,6 @@
 #include "core/io/widening_transpose.hpp"
 
 namespace qkv {
-
-namespace {
-
-// Whether a value that is not finite is among `count` floats: exponent bits all ones. Branch-free,
-// so the compiler vectorises it (std::isfinite per value with an early exit does not).
-bool anyNonFinite(const float* values, std::size_t count)
-{
-    std::uint32_t found = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-        std::uint32_t bits;
-        std::memcpy(&bits, values + i, 4);
-        found |= static_cast<std::uint32_t>((bits & 0x7f800000u) == 0x7f800000u);
-    }
-    return found != 0;
-}
-
-}  // namespace
 
 Expected<MatrixF> readGgufTensor(const std::string& path, const GgufTensorInfo& tensor)
 {
@@ -80,7 +64,7 @@ Status readRowChunks(const std::string& path, const GgufTensorInfo& tensor, std:
     const auto chunks = static_cast<std::ptrdiff_t>((R + chunkRows - 1) / chunkRows);
     const int threads = chunks > 1 ? threadsFor(static_cast<double>(tensor.valueCount)) : 1;
     std::atomic<bool> unread{false};
-    std::atomic<std::uint64_t> firstNonFinite{std::numeric_limits<std::uint64_t>::max()};
+    std::atomic<std::uint64_t> nonFiniteAt{std::numeric_limits<std::uint64_t>::max()};
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
         std::vector<unsigned char> bytes;  // this thread's, reused for its chunks
@@ -104,19 +88,17 @@ Status readRowChunks(const std::string& path, const GgufTensorInfo& tensor, std:
             }
             const auto n = static_cast<std::size_t>(rows * C);
             dequantizeGgml(tensor.type, bytes.data(), n, out);
-            if (anyNonFinite(out, n)) {
-                std::size_t i = 0;
-                while (std::isfinite(out[i])) ++i;
+            if (const std::size_t i = firstNonFinite({out, n}); i < n) {
                 const std::uint64_t at = first * C + i;
-                std::uint64_t seen = firstNonFinite.load();
-                while (at < seen && !firstNonFinite.compare_exchange_weak(seen, at)) {}
+                std::uint64_t seen = nonFiniteAt.load();
+                while (at < seen && !nonFiniteAt.compare_exchange_weak(seen, at)) {}
                 continue;
             }
             place(first, rows, out);
         }
     }
     if (unread) return Error{what + ": cannot read its data (the file shrank?)"};
-    if (const std::uint64_t at = firstNonFinite.load(); at != std::numeric_limits<std::uint64_t>::max())
+    if (const std::uint64_t at = nonFiniteAt.load(); at != std::numeric_limits<std::uint64_t>::max())
         return Error{what + " has a value that is not finite at position " + std::to_string(at)};
     return {};
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/common/finite_range.hpp"
 #include "core/session/base64.hpp"
 
 namespace qkv {
@@ -20,18 +21,6 @@ std::size_t byteCount(Index rows, Index cols)
     return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols) * sizeof(float);
 }
 
-// Every value finite: the exponent bits of each float, without a branch per value (Eigen's
-// allFinite() is a scalar loop with an early exit).
-bool allFinite(const float* values, std::size_t count)
-{
-    std::uint32_t infiniteOrNaN = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-        std::uint32_t bits;
-        std::memcpy(&bits, values + i, sizeof bits);
-        infiniteOrNaN |= static_cast<std::uint32_t>((bits & 0x7f800000u) == 0x7f800000u);
-    }
-    return infiniteOrNaN == 0;
-}
 
 }  // namespace
 
@@ -72,7 +61,7 @@ Status matrixFromJson(const nlohmann::json& json, const std::string& name, Index
     if (!decoded) return Error{name + ": data is not valid base64"};
     const std::size_t bytes = byteCount(rows, cols);
     if (bytes > 0) std::memcpy(out, decoded->data(), bytes);
-    if (!allFinite(out, bytes / sizeof(float))) return Error{name + ": holds NaN or infinite values"};
+    if (!allFinite({out, bytes / sizeof(float)})) return Error{name + ": holds NaN or infinite values"};
     return {};
 }
 

@@ -67,5 +67,27 @@ TEST(FiniteRange, AgreesWithAPlainLoopOnRandomBlocks)
     }
 }
 
+TEST(AllFinite, FindsTheFirstValueThatIsNotFiniteOnOneThreadAndOnSeveral)
+{
+    // 3 M floats: above the size at which the check is split between the threads.
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{17}, std::size_t{3'000'000}}) {
+        std::vector<float> values(n, 1.5f);
+        EXPECT_TRUE(allFinite(values)) << n;
+        EXPECT_EQ(firstNonFinite(values), n) << n;
+        if (n == 0) continue;
+        for (float bad : {std::numeric_limits<float>::quiet_NaN(), kInf, -kInf})
+            for (std::size_t at : {n - 1, n / 2, std::size_t{0}}) {
+                std::vector<float> changed = values;
+                changed[at] = bad;
+                changed[n - 1] = n - 1 == at ? bad : -kInf;  // a later one too: the first is named
+                EXPECT_FALSE(allFinite(changed)) << n << " " << at;
+                EXPECT_EQ(firstNonFinite(changed), at) << n << " " << at;
+            }
+        values[n / 2] = std::numeric_limits<float>::max();  // the largest finite, and a subnormal
+        values[0] = std::numeric_limits<float>::denorm_min();
+        EXPECT_TRUE(allFinite(values)) << n;
+    }
+}
+
 }  // namespace
 }  // namespace qkv
