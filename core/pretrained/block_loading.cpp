@@ -80,6 +80,26 @@ void takeNorms(const TensorPlan& plan, checkpoint_detail::LoadedTensors& loaded,
     weights.feedForwardOutputNorm = normOrNone(names.feedForwardOutputNorm);
 }
 
+// Block `block` of `stack` with its attention sublayers as `sublayer(module)` gives them: the
+// self-attention's, and the cross-attention's where the block has one. The rest left empty.
+template <typename Sublayer>
+Expected<BlockWeights> withAttentionSublayers(const BlockTensorNames& names, ModelStack stack, Index block,
+                                              const Sublayer& sublayer)
+{
+    BlockWeights weights;
+    weights.stack = stack;
+    weights.block = block;
+    Expected<AttentionSublayerWeights> self = sublayer(names.attention);
+    if (!self) return Error{self.error()};
+    weights.selfAttention = std::move(*self);
+    if (!names.crossAttention.empty()) {
+        Expected<AttentionSublayerWeights> cross = sublayer(names.crossAttention);
+        if (!cross) return Error{cross.error()};
+        weights.crossAttention = std::move(*cross);
+    }
+    return weights;
+}
+
 }  // namespace
 
 void announceBlockReading(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack, Index block)
@@ -99,18 +119,17 @@ Expected<BlockWeights> blockDescription(const Checkpoint& checkpoint, const Fami
                                         Index block)
 {
     const BlockTensorNames names = blockTensorNames(recipe, stack, block);
-    BlockWeights weights;
-    weights.stack = stack;
-    weights.block = block;
-    Expected<CheckpointLayer> self = listedLayer(checkpoint, recipe, names.attention);
-    if (!self) return Error{self.error()};
-    weights.selfAttention.layer = std::move(*self);
-    if (!names.crossAttention.empty()) {
-        Expected<CheckpointLayer> cross = listedLayer(checkpoint, recipe, names.crossAttention);
-        if (!cross) return Error{cross.error()};
-        weights.crossAttention.emplace();
-        weights.crossAttention->layer = std::move(*cross);
-    }
+    // The attention sublayers as the checkpoint lists them, without their weights.
+    Expected<BlockWeights> described =
+        withAttentionSublayers(names, stack, block, [&](const std::string& module) -> Expected<AttentionSublayerWeights> {
+            Expected<CheckpointLayer> layer = listedLayer(checkpoint, recipe, module);
+            if (!layer) return Error{layer.error()};
+            AttentionSublayerWeights sublayer;
+            sublayer.layer = std::move(*layer);
+            return sublayer;
+        });
+    if (!described) return described;
+    BlockWeights& weights = *described;
     // The MLP's names and shapes from the headers; of the values, only the norms' (2 d_model each).
     TensorPlan shapes(checkpoint, recipe);
     requireNormsAndFeedForward(shapes, names, recipe, stack, true);
@@ -120,25 +139,18 @@ Expected<BlockWeights> blockDescription(const Checkpoint& checkpoint, const Fami
     Expected<checkpoint_detail::LoadedTensors> loaded = norms.read();
     if (!loaded) return Error{loaded.error()};
     takeNorms(norms, *loaded, names, weights);
-    return weights;
+    return described;
 }
 
 Expected<BlockWeights> blockWeights(const Checkpoint& checkpoint, const FamilyRecipe& recipe, ModelStack stack,
                                     Index block)
 {
     const BlockTensorNames names = blockTensorNames(recipe, stack, block);
-    BlockWeights weights;
-    weights.stack = stack;
-    weights.block = block;
     // 1. The attention sublayers (the layer loader checks and reads their tensors).
-    Expected<AttentionSublayerWeights> self = attentionSublayer(checkpoint, recipe, names.attention);
-    if (!self) return Error{self.error()};
-    weights.selfAttention = std::move(*self);
-    if (!names.crossAttention.empty()) {
-        Expected<AttentionSublayerWeights> cross = attentionSublayer(checkpoint, recipe, names.crossAttention);
-        if (!cross) return Error{cross.error()};
-        weights.crossAttention = std::move(*cross);
-    }
+    Expected<BlockWeights> read = withAttentionSublayers(
+        names, stack, block, [&](const std::string& module) { return attentionSublayer(checkpoint, recipe, module); });
+    if (!read) return read;
+    BlockWeights& weights = *read;
     // 2. Norms and MLP: names and shapes first, then only their bytes.
     const auto d_ff = static_cast<std::size_t>(recipe.feedForwardWidth(stack));
     TensorPlan plan(checkpoint, recipe);
@@ -160,7 +172,7 @@ Expected<BlockWeights> blockWeights(const Checkpoint& checkpoint, const FamilyRe
     }
     ff.out = plan.linear(*loaded, names.feedForwardOut, recipe.linearLayout);
     ff.outBias = plan.bias(*loaded, names.feedForwardOut);
-    return weights;
+    return read;  // moved: a block of an 8B model is 0.9 GB
 }
 
 }  // namespace qkv
