@@ -301,19 +301,11 @@ Status writeGgufStream(const fs::path& path, const SyntheticShape& s, const std:
 
 Expected<std::string> largeSafetensorsCheckpoint(const SyntheticShape& shape, const std::string& root)
 {
-    const fs::path folder = fs::path(root) / shape.name;
-    const fs::path model = folder / "model.safetensors";
-    std::error_code error;
-    if (fs::exists(model, error)) return folder.string();
-    fs::create_directories(folder, error);
-    if (error) return Error{"cannot create " + folder.string() + ": " + error.message()};
-    {
-        std::ofstream config(folder / "config.json");
-        config << configJson(shape);
-        if (!config) return Error{"cannot write " + (folder / "config.json").string()};
-    }
-    if (Status s = writeSafetensorsStream(model, plannedTensors(shape, false)); !s) return Error{s.error()};
-    return folder.string();
+    Expected<CheckpointFolder> place = checkpointFolder(shape, root);
+    if (!place) return Error{place.error()};
+    if (place->whole) return place->folder;
+    if (Status s = writeSafetensorsStream(place->model, plannedTensors(shape, false)); !s) return Error{s.error()};
+    return place->folder;
 }
 
 Expected<std::string> largeGgufCheckpoint(const SyntheticShape& shape, const std::string& root)

@@ -233,24 +233,34 @@ std::size_t weightFloats(const SyntheticShape& s)
     return total;
 }
 
-Expected<std::string> syntheticCheckpoint(const SyntheticShape& shape, const std::string& root)
+Expected<CheckpointFolder> checkpointFolder(const SyntheticShape& shape, const std::string& root)
 {
     const fs::path folder = fs::path(root) / shape.name;
     const fs::path model = folder / "model.safetensors";
+    CheckpointFolder place{folder.string(), model.string()};
     std::error_code error;
-    if (fs::exists(model, error)) return folder.string();
+    if (fs::exists(model, error)) {
+        place.whole = true;
+        return place;
+    }
     fs::create_directories(folder, error);
     if (error) return Error{"cannot create " + folder.string() + ": " + error.message()};
-    {
-        std::ofstream config(folder / "config.json");
-        config << configJson(shape);
-        if (!config) return Error{"cannot write " + (folder / "config.json").string()};
-    }
+    std::ofstream config(folder / "config.json");
+    config << configJson(shape);
+    if (!config) return Error{"cannot write " + (folder / "config.json").string()};
+    return place;
+}
+
+Expected<std::string> syntheticCheckpoint(const SyntheticShape& shape, const std::string& root)
+{
+    Expected<CheckpointFolder> place = checkpointFolder(shape, root);
+    if (!place) return Error{place.error()};
+    if (place->whole) return place->folder;
     const SafetensorsFile file = shape.family == SyntheticFamily::Bert   ? bertTensors(shape)
                                  : shape.family == SyntheticFamily::Gpt2 ? gpt2Tensors(shape)
                                                                          : llamaStyleTensors(shape);
-    if (Status s = writeSafetensors(model.string(), file); !s) return Error{s.error()};
-    return folder.string();
+    if (Status s = writeSafetensors(place->model, file); !s) return Error{s.error()};
+    return place->folder;
 }
 
 std::string checkpointRoot()

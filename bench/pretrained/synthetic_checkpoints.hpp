@@ -58,6 +58,16 @@ std::string configJson(const SyntheticShape& shape);
 // (model.safetensors is written last and atomically: its presence means the folder is whole).
 Expected<std::string> syntheticCheckpoint(const SyntheticShape& shape, const std::string& root);
 
+// Where `shape`'s folder under `root` and its model.safetensors are. Unless the folder is whole
+// already (its model.safetensors is there), the folder is made and its config.json written; the
+// caller then writes model.safetensors, last.
+struct CheckpointFolder {
+    std::string folder;
+    std::string model;
+    bool whole = false;
+};
+Expected<CheckpointFolder> checkpointFolder(const SyntheticShape& shape, const std::string& root);
+
 // Where the benchmarks keep their synthetic checkpoints: $QKV_BENCH_CHECKPOINTS, else a folder of
 // the system's temporary directory (shared by every benchmark program, written once).
 std::string checkpointRoot();
