@@ -29,13 +29,13 @@
 #include <benchmark/benchmark.h>
 #include <Eigen/Core>
 
+#include "bench/product_context.hpp"
 #include "core/attention/head_blocks.hpp"
 #include "core/attention/multi_head_attention.hpp"
 #include "core/attention/projections.hpp"
 #include "core/attention/streamed_attention.hpp"
 #include "core/attention/streamed_layer.hpp"
 #include "core/common/memory.hpp"
-#include "core/common/product_kernels.hpp"
 #include "core/common/parallelism.hpp"
 #include "core/cost/cost_model.hpp"
 #include "core/weights/attention_weights.hpp"
@@ -227,8 +227,7 @@ int main(int argc, char** argv)
 {
     // As the app does: steady-state recomputes reuse memory instead of faulting in new pages.
     qkv::keepLargeAllocationsForReuse();
-    benchmark::AddCustomContext("products", qkv::productKernelName());  // which kernel ran the GEMMs
-    benchmark::AddCustomContext("cpu", qkv::cpuVectorExtensions());
+    qkv::bench::addProductContext();
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::RunSpecifiedBenchmarks();

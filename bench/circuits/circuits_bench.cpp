@@ -29,9 +29,9 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench/product_context.hpp"
 #include "bench/pretrained/synthetic_checkpoints.hpp"
 #include "core/circuits/head_circuits.hpp"
-#include "core/common/product_kernels.hpp"
 #include "core/common/memory.hpp"
 #include "core/common/parallelism.hpp"
 
@@ -159,8 +159,7 @@ int main(int argc, char** argv)
 {
     qkv::keepLargeAllocationsForReuse();
     registerAll();
-    benchmark::AddCustomContext("products", qkv::productKernelName());  // which kernel ran the GEMMs
-    benchmark::AddCustomContext("cpu", qkv::cpuVectorExtensions());
+    qkv::bench::addProductContext();
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::RunSpecifiedBenchmarks();

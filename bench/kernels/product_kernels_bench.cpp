@@ -18,6 +18,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench/product_context.hpp"
 #include "core/common/product_kernels.hpp"
 #include "core/common/random.hpp"
 #include "core/common/row_products.hpp"
@@ -100,8 +101,7 @@ void registerKernels()
 
 int main(int argc, char** argv)
 {
-    benchmark::AddCustomContext("products", qkv::productKernelName());  // the choice without forcing
-    benchmark::AddCustomContext("cpu", qkv::cpuVectorExtensions());
+    qkv::bench::addProductContext();
     registerKernels();
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

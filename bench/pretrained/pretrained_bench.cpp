@@ -44,12 +44,12 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench/product_context.hpp"
 #include "bench/pretrained/synthetic_checkpoints.hpp"
 #include "core/analysis/attention_rollout.hpp"
 #include "core/analysis/head_statistics.hpp"
 #include "core/analysis/streamed_layer_maps.hpp"
 #include "core/analysis/value_norms.hpp"
-#include "core/common/product_kernels.hpp"
 #include "core/common/memory.hpp"
 #include "core/common/random.hpp"
 #include "core/pipeline/generation.hpp"
@@ -399,8 +399,7 @@ int main(int argc, char** argv)
 {
     qkv::keepLargeAllocationsForReuse();
     registerAll();
-    benchmark::AddCustomContext("products", qkv::productKernelName());  // which kernel ran the GEMMs
-    benchmark::AddCustomContext("cpu", qkv::cpuVectorExtensions());
+    qkv::bench::addProductContext();
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::RunSpecifiedBenchmarks();

@@ -23,7 +23,7 @@
 #include <memory>
 #include <string>
 
-#include "core/common/product_kernels.hpp"
+#include "bench/product_context.hpp"
 #include "core/common/memory.hpp"
 #include "core/pipeline/compute.hpp"
 #include "ui/controls/controls_panel.hpp"
@@ -152,7 +152,7 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("QKV Studio Benchmarks"));
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-    benchmark::AddCustomContext("products", qkv::productKernelName());  // which kernel ran compute()
+    qkv::bench::addProductContext();
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;
