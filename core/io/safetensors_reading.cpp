@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <new>
@@ -153,64 +152,39 @@ namespace {
 // The bytes of one chunk of whole rows, at most this many (one row when a row is larger).
 constexpr std::size_t kChunkBytes = std::size_t{4} << 20;
 
-// Element i of a chunk of stored values, as float.
-template <TensorDtype Dtype>
-inline float decodedAt(const std::byte* bytes, std::size_t i)
+// A float64 value of a chunk, as float (no checkpoint family stores its weights so: a value at a
+// time).
+inline float float64At(const std::byte* bytes, std::size_t i)
 {
-    if constexpr (Dtype == TensorDtype::F32) {
-        float value;
-        std::memcpy(&value, bytes + 4 * i, 4);
-        return value;
-    } else if constexpr (Dtype == TensorDtype::F64) {
-        double value;
-        std::memcpy(&value, bytes + 8 * i, 8);
-        return static_cast<float>(value);
-    } else if constexpr (Dtype == TensorDtype::BF16) {  // the top half of a binary32, inline
-        std::uint16_t bits;
-        std::memcpy(&bits, bytes + 2 * i, 2);
-        return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16);
-    } else {
-        std::uint16_t bits;
-        std::memcpy(&bits, bytes + 2 * i, 2);
-        return decodeFloat16(bits);
-    }
+    double value;
+    std::memcpy(&value, bytes + 8 * i, 8);
+    return static_cast<float>(value);
 }
 
-template <TensorDtype Dtype>
-void decodeInOrder(const std::byte* chunk, std::size_t count, float* out)
-{
-    for (std::size_t i = 0; i < count; ++i) out[i] = decodedAt<Dtype>(chunk, i);
-}
-
+// Stored rows [firstRow, firstRow + rows) of an R x C matrix, decoded into place: in order, or into
+// the transpose (C x R) at columns firstRow...
 void decodeChunk(TensorDtype dtype, const std::byte* chunk, std::size_t firstRow, std::size_t rows, std::size_t C,
                  std::size_t R, const FloatPlacement& place)
 {
-    if (place.transposed && dtype != TensorDtype::F64) {
-        // Stored rows [firstRow, firstRow + rows) of an R x C matrix into its transpose (C x R) at
-        // columns firstRow.. (widening_transpose.hpp: exact, vectorised where the CPU can).
-        const StoredFloat format = dtype == TensorDtype::F32    ? StoredFloat::Float32
-                                   : dtype == TensorDtype::BF16 ? StoredFloat::BFloat16
-                                                                : StoredFloat::Float16;
-        const StoredRows stored{format, chunk, static_cast<std::ptrdiff_t>(C * tensorDtypeSize(dtype))};
-        transposeToFloat(stored, static_cast<std::ptrdiff_t>(rows), static_cast<std::ptrdiff_t>(C), place.data + firstRow,
-                         static_cast<std::ptrdiff_t>(R));
+    if (dtype == TensorDtype::F64) {
+        for (std::size_t r = 0; r < rows; ++r)
+            for (std::size_t c = 0; c < C; ++c) {
+                float* out = place.transposed ? place.data + c * R + firstRow + r : place.data + (firstRow + r) * C + c;
+                *out = float64At(chunk, r * C + c);
+            }
         return;
     }
-    const auto run = [&]<TensorDtype D>() {
-        if (place.transposed) {
-            // float64: a value at a time (no checkpoint family stores its weights so)
-            for (std::size_t r = 0; r < rows; ++r)
-                for (std::size_t c = 0; c < C; ++c) place.data[c * R + firstRow + r] = decodedAt<D>(chunk, r * C + c);
-        } else {
-            decodeInOrder<D>(chunk, rows * C, place.data + firstRow * C);
-        }
-    };
-    switch (dtype) {
-    case TensorDtype::F32: run.template operator()<TensorDtype::F32>(); return;
-    case TensorDtype::F64: run.template operator()<TensorDtype::F64>(); return;
-    case TensorDtype::F16: run.template operator()<TensorDtype::F16>(); return;
-    case TensorDtype::BF16: run.template operator()<TensorDtype::BF16>(); return;
+    // widening_transpose.hpp: exact, vectorised (in registers for the transpose, where the CPU can).
+    const StoredFloat format = dtype == TensorDtype::F32    ? StoredFloat::Float32
+                               : dtype == TensorDtype::BF16 ? StoredFloat::BFloat16
+                                                            : StoredFloat::Float16;
+    if (!place.transposed) {
+        widenToFloat(format, chunk, rows * C, place.data + firstRow * C);
+        return;
     }
+    const StoredRows stored{format, chunk, static_cast<std::ptrdiff_t>(C * tensorDtypeSize(dtype))};
+    transposeToFloat(stored, static_cast<std::ptrdiff_t>(rows), static_cast<std::ptrdiff_t>(C), place.data + firstRow,
+                     static_cast<std::ptrdiff_t>(R));
 }
 
 }  // namespace

@@ -68,6 +68,13 @@ void portable(const StoredRows& in, std::ptrdiff_t rows, std::ptrdiff_t cols, fl
     }
 }
 
+template <StoredFloat Format>
+void inOrder(const std::byte* in, std::size_t count, float* out)
+{
+    constexpr std::size_t size = Format == StoredFloat::Float32 ? 4 : 2;
+    for (std::size_t i = 0; i < count; ++i) out[i] = widened<Format>(in + i * size);
+}
+
 }  // namespace
 
 void transposeToFloatPortable(const StoredRows& in, std::ptrdiff_t rows, std::ptrdiff_t cols, float* out,
@@ -81,6 +88,16 @@ void transposeToFloatPortable(const StoredRows& in, std::ptrdiff_t rows, std::pt
 }
 
 }  // namespace widening_detail
+
+void widenToFloat(StoredFloat format, const std::byte* in, std::size_t count, float* out)
+{
+    using namespace widening_detail;
+    switch (format) {
+    case StoredFloat::Float32: inOrder<StoredFloat::Float32>(in, count, out); return;
+    case StoredFloat::BFloat16: inOrder<StoredFloat::BFloat16>(in, count, out); return;
+    case StoredFloat::Float16: inOrder<StoredFloat::Float16>(in, count, out); return;
+    }
+}
 
 void transposeToFloat(const StoredRows& in, std::ptrdiff_t rows, std::ptrdiff_t cols, float* out, std::ptrdiff_t ldo)
 {

@@ -82,7 +82,6 @@ RecyclingScope::~RecyclingScope() { recycling = previous_; }
 
 namespace {
 
-
 // The file's row of each of the model's rows of Q or K: llama.cpp's rotary permutation undone
 // (convert_hf_to_gguf.py's permute: the rows of each head, reshaped (2, d/2), swapped to (d/2, 2)):
 // the model's row h d + t d/2 + j is the file's row h d + 2 j + t, for head h, j < d/2, t in {0, 1}.

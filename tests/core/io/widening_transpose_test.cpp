@@ -109,7 +109,7 @@ TEST(WideningTranspose, EveryShapeAndOrderMatchesTheFormatsDefinitions)
     }
 }
 
-TEST(WideningTranspose, EverySixteenBitPatternWidensExactly)
+TEST(WideningTranspose, EverySixteenBitPatternWidensExactlyTransposedAndInOrder)
 {
     // A 256 x 256 matrix holding each pattern once: subnormals, zeros of both signs, infinities, NaNs.
     std::vector<std::uint16_t> patterns(65536);
@@ -126,6 +126,11 @@ TEST(WideningTranspose, EverySixteenBitPatternWidensExactly)
             SCOPED_TRACE(name);
             expectSameFloats(expected, out, name);
         }
+        // In order: pattern i at position i.
+        std::vector<float> inOrder(65536, 42.0f), expectedInOrder(65536);
+        widenToFloat(format, data, 65536, inOrder.data());
+        for (std::size_t i = 0; i < 65536; ++i) expectedInOrder[i] = referenceValue(format, data + 2 * i);
+        expectSameFloats(expectedInOrder, inOrder, "in order");
     }
 }
 
