@@ -72,7 +72,7 @@ struct BlockWeights {
     NormWeights feedForwardNorm;        // absent in OLMo 2
     NormWeights feedForwardOutputNorm;  // on the MLP's output (Gemma 2 and 3, OLMo 2), else absent
     // OneBlockAtATime: memory the block's decoding used besides its weights (a GGUF tensor in the
-    // file's order before its transpose), kept for the next block's (runBlockWeights).
+    // file's order before its heads' rows were put back), kept for the next block's (runBlockWeights).
     std::vector<MatrixF> decodingBuffers;
 };
 
@@ -126,8 +126,9 @@ struct PretrainedModel {
     WeightResidency residency = WeightResidency::Whole;
     // OneBlockAtATime: a run converts block b + 1 on another thread (one OpenMP thread) while block b
     // computes. Measured on the 2-core machine (docs/benchmarks.md): a 256-token run of an 8B bf16
-    // model took 75 s instead of 90 s, at the cost of a second block in float32 (0.81 GiB at 8B).
-    // Off by default: the peak stays one block. The same bits either way.
+    // model took 75 s instead of 90 s while others loaded the machine, and gained nothing measurable
+    // on the idle machine (both cores computing), at the cost of a second block in float32 (0.81 GiB
+    // at 8B). Off by default: the peak stays one block. The same bits either way.
     bool convertAhead = false;
 
     bool hasReadout() const { return recipe.readout != ReadoutKind::None; }
