@@ -8,6 +8,10 @@
 
 #include "core/common/parallelism.hpp"
 
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
 namespace qkv {
 
 void FiniteRange::include(const FiniteRange& other)
@@ -53,7 +57,12 @@ bool allFinite(std::span<const float> values)
     constexpr std::uint32_t exponent = 0x7f800000u;
     const float* data = values.data();
     const auto n = static_cast<std::ptrdiff_t>(values.size());
-    const int threads = threadsFor(static_cast<double>(n));
+    // Inside a team already (a reader checking its chunk on each thread): this thread's alone.
+#if defined(_OPENMP)
+    const int threads = omp_in_parallel() ? 1 : threadsFor(static_cast<double>(n));
+#else
+    const int threads = 1;
+#endif
     std::uint32_t nonFinite = 0;
 #pragma omp parallel for simd num_threads(threads) if (threads > 1) reduction(| : nonFinite) schedule(static)
     for (std::ptrdiff_t i = 0; i < n; ++i) {

@@ -63,7 +63,7 @@ Status readRowChunks(const std::string& path, const GgufTensorInfo& tensor, std:
     chunkRows = std::max(chunkRowMultiple, chunkRows / chunkRowMultiple * chunkRowMultiple);
     const auto chunks = static_cast<std::ptrdiff_t>((R + chunkRows - 1) / chunkRows);
     const int threads = chunks > 1 ? threadsFor(static_cast<double>(tensor.valueCount)) : 1;
-    std::atomic<bool> unread{false};
+    std::atomic<bool> unread{false}, noMemory{false};
     std::atomic<std::uint64_t> nonFiniteAt{std::numeric_limits<std::uint64_t>::max()};
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
@@ -71,7 +71,7 @@ Status readRowChunks(const std::string& path, const GgufTensorInfo& tensor, std:
         std::vector<float> buffer;         // the same, for rowsAt's that want one
 #pragma omp for schedule(dynamic, 1)
         for (std::ptrdiff_t k = 0; k < chunks; ++k) {
-            if (unread) continue;
+            if (unread || noMemory) continue;
             const std::uint64_t first = static_cast<std::uint64_t>(k) * chunkRows;
             const std::uint64_t rows = std::min(chunkRows, R - first);
             float* out = nullptr;
@@ -79,7 +79,7 @@ Status readRowChunks(const std::string& path, const GgufTensorInfo& tensor, std:
                 bytes.resize(static_cast<std::size_t>(rows * rowBytes));
                 out = rowsAt(first, rows, buffer);
             } catch (const std::bad_alloc&) {
-                unread = true;
+                noMemory = true;
                 continue;
             }
             if (!reader->readAt(tensor.offset + first * rowBytes, bytes.data(), bytes.size())) {
@@ -97,6 +97,7 @@ Status readRowChunks(const std::string& path, const GgufTensorInfo& tensor, std:
             place(first, rows, out);
         }
     }
+    if (noMemory) return Error{what + ": not enough memory to read it"};
     if (unread) return Error{what + ": cannot read its data (the file shrank?)"};
     if (const std::uint64_t at = nonFiniteAt.load(); at != std::numeric_limits<std::uint64_t>::max())
         return Error{what + " has a value that is not finite at position " + std::to_string(at)};
